@@ -1,0 +1,62 @@
+/**
+ * Enumerations of the RimuHosting wire format (rimuhosting-api.md §3, §4.4).
+ * Enum values are upper-case strings on the wire.
+ */
+import * as z from "zod";
+
+/** Power state of a VPS (AboutOrder.running_state, RunningVPSInfo.running_state). */
+export const RunningState = z.enum(["RUNNING", "NOTRUNNING", "RESTARTING", "POWERCYCLING"]);
+export type RunningState = z.infer<typeof RunningState>;
+
+/** Dedicated server or VPS. */
+export const ServerType = z.enum(["VPS", "PHYSICAL"]);
+export type ServerType = z.infer<typeof ServerType>;
+
+/** Data-centre codes: the documented enum plus DCFRANKFURT, which current clients use. */
+export const DcLocation = z.enum([
+  "DCDALLAS",
+  "DCDALLAS2",
+  "DCHOUSTON",
+  "DCATLANTA",
+  "DCLONDON",
+  "DCLONDON2",
+  "DCSYDNEY",
+  "DCBRISBANE",
+  "DCNEWCASTLE",
+  "DCAUCKLAND",
+  "DCNY",
+  "DCNY2",
+  "DCFRANKFURT",
+]);
+export type DcLocation = z.infer<typeof DcLocation>;
+
+/** VPS class. */
+export const VpsType = z.enum(["LOW_CONTENTION", "REGULAR", "DEDICATED"]);
+export type VpsType = z.infer<typeof VpsType>;
+
+export const BillingMethodType = z.enum([
+  "TS_CC",
+  "TS_PAYPAL",
+  "TS_BANK",
+  "TS_WIRE",
+  "TS_OTHER",
+  "TS_INVOICE",
+]);
+export type BillingMethodType = z.infer<typeof BillingMethodType>;
+
+export const Currency = z.enum(["CUR_USD", "CUR_NZD", "CUR_AUD", "CUR_CAD", "CUR_GBP", "CUR_EUR"]);
+export type Currency = z.infer<typeof Currency>;
+
+/** What a host-server move should keep (VPSMoveRequest.pricing_change_option). */
+export const PricingChangeOption = z.enum([
+  "CHOOSE_SAME_RESOURCES",
+  "CHOOSE_SAME_PRICING",
+  "CHOOSE_BEST_OPTION",
+]);
+export type PricingChangeOption = z.infer<typeof PricingChangeOption>;
+
+export const ResponseType = z.enum(["OK", "ERROR"]);
+export type ResponseType = z.infer<typeof ResponseType>;
+
+export const ResponseDisplayDurationType = z.enum(["SHORT", "REGULAR", "PERMANENT"]);
+export type ResponseDisplayDurationType = z.infer<typeof ResponseDisplayDurationType>;
