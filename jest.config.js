@@ -1,22 +1,31 @@
 // got 14 and most of its dependencies are ESM-only. Node >= 20.19 loads them through require(esm),
 // but jest's own module system cannot, so jest transpiles exactly those packages to CommonJS.
-// The list is computed from got's dependency tree so it stays right when got is upgraded.
+// The list is computed from got's dependency tree (nested installs included: cacheable-request has
+// its own ESM get-stream) so it stays right when got is upgraded.
 const fs = require("node:fs");
 const path = require("node:path");
 
-function esmOnlyPackages(root) {
-  const seen = new Set();
+function esmOnlyPackages(rootName) {
   const esm = new Set();
-  const visit = (name) => {
-    if (seen.has(name)) return;
-    seen.add(name);
-    const manifestPath = path.join(__dirname, "node_modules", name, "package.json");
-    if (!fs.existsSync(manifestPath)) return;
+  const seen = new Set();
+  const visit = (name, fromDir) => {
+    // Resolve like Node: the nearest node_modules/<name> from the requiring package upwards.
+    let manifestPath;
+    for (let dir = fromDir; ; dir = path.dirname(dir)) {
+      const candidate = path.join(dir, "node_modules", name, "package.json");
+      if (fs.existsSync(candidate)) {
+        manifestPath = candidate;
+        break;
+      }
+      if (dir === __dirname || dir === path.dirname(dir)) return;
+    }
+    if (seen.has(manifestPath)) return;
+    seen.add(manifestPath);
     const manifest = JSON.parse(fs.readFileSync(manifestPath, "utf8"));
     if (manifest.type === "module") esm.add(name);
-    for (const dep of Object.keys(manifest.dependencies ?? {})) visit(dep);
+    for (const dep of Object.keys(manifest.dependencies ?? {})) visit(dep, path.dirname(manifestPath));
   };
-  visit(root);
+  visit(rootName, __dirname);
   return [...esm];
 }
 
@@ -32,6 +41,8 @@ module.exports = {
     "^.+\\.[tj]s$": ["ts-jest", { tsconfig: { allowJs: true, isolatedModules: true }, diagnostics: false }],
   },
   transformIgnorePatterns: [`/node_modules/(?!(${esm})/)`],
+  // Sources use nodenext-style "./x.js" specifiers; under jest they resolve to the .ts files.
+  moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
   modulePathIgnorePatterns: ["<rootDir>/dist/", "<rootDir>/examples/"],
   testTimeout: 60000,
 };
