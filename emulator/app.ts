@@ -1,0 +1,81 @@
+/**
+ * buildEmulator(): the fastify instance of the emulator, with its state loaded and every route
+ * registered. It never listens; index.ts (startEmulator) and cli.ts do.
+ */
+import Fastify, { type FastifyInstance } from "fastify";
+import { createClock } from "./clock.js";
+import { FaultController } from "./faults.js";
+import { registerBodyParsers } from "./http/body.js";
+import { registerErrorHandling } from "./http/error-handler.js";
+import { registerHooks } from "./http/hooks.js";
+import { rewriteMatrixUrl } from "./http/matrix-url.js";
+import type { EmulatorDeps, RequestState } from "./http/types.js";
+import { type StartEmulatorOptions, resolveOptions } from "./options.js";
+import { createRandom } from "./random.js";
+import { RequestLog } from "./request-log.js";
+import { billingMethodsRoutes } from "./routes/billing-methods.js";
+import { catalogRoutes } from "./routes/catalog.js";
+import { controlRoutes } from "./routes/control.js";
+import { ordersRoutes } from "./routes/orders.js";
+import { ptrRoutes } from "./routes/ptr.js";
+import { vpsRoutes } from "./routes/vps.js";
+import { StateStore } from "./state/store.js";
+
+/** Request log lines never carry headers (the API key is in Authorization), only method, URL and status. */
+export function loggerOptions(enabled: boolean) {
+  if (!enabled) return false;
+  return {
+    level: "info",
+    redact: { paths: ["req.headers.authorization", "headers.authorization"], censor: "[redacted]" },
+    serializers: {
+      // originalUrl keeps the matrix parameters that rewriteMatrixUrl strips before routing.
+      req: (req: { method?: string; url?: string; originalUrl?: string }) => ({
+        method: req.method,
+        url: req.originalUrl ?? req.url,
+      }),
+    },
+  };
+}
+
+export async function buildEmulator(input: StartEmulatorOptions = {}): Promise<FastifyInstance> {
+  const options = resolveOptions(input);
+  const clock = options.clock ?? createClock({ timeScale: options.timeScale });
+  const store = await StateStore.open({
+    seed: options.seed,
+    clock,
+    stateFile: options.stateFile,
+    dedicatedServers: options.dedicatedServers,
+  });
+  const faultRandom = createRandom(options.seed ^ 0x5eed);
+  const deps: EmulatorDeps = {
+    ctx: { store, clock },
+    faults: new FaultController(options.errorRate, faultRandom.next, options.faults),
+    requestLog: new RequestLog(),
+    options,
+  };
+
+  const app = Fastify({
+    logger: loggerOptions(options.logger),
+    rewriteUrl: rewriteMatrixUrl,
+    // Matrix parameters are parsed by rewriteMatrixUrl; this relies on fastify 5's default
+    // useSemicolonDelimiter: false (';' is not a query delimiter).
+    routerOptions: { ignoreTrailingSlash: true },
+    // Requests that are mid-way through a long (scaled) operation are ended by disposing the clock.
+    forceCloseConnections: true,
+  });
+  app.decorate("emulator", deps);
+  app.decorateRequest("emu", null as unknown as RequestState);
+  registerBodyParsers(app);
+  registerErrorHandling(app);
+  registerHooks(app, deps);
+  await app.register(ordersRoutes, { prefix: "/r", ...deps });
+  await app.register(vpsRoutes, { prefix: "/r", ...deps });
+  await app.register(ptrRoutes, { prefix: "/r", ...deps });
+  await app.register(billingMethodsRoutes, { prefix: "/r", ...deps });
+  await app.register(catalogRoutes, { prefix: "/r", ...deps });
+  if (options.control) await app.register(controlRoutes, { prefix: "/__emulator", ...deps });
+
+  app.addHook("preClose", async () => clock.dispose());
+  app.addHook("onClose", async () => store.close());
+  return app;
+}

@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+/**
+ * rimuhosting-emulator: runs the emulator until interrupted. Prints the base URL and the demo API
+ * keys, then one structured (JSON) log line per request; the Authorization header is never logged.
+ *
+ *   rimuhosting-emulator --port 8080 --time-scale 0.1 --state-file .state/emulator.json --control
+ */
+import { parseArgs } from "node:util";
+import * as z from "zod";
+import { DEMO_ACCOUNTS } from "./accounts.js";
+import { startEmulator } from "./index.js";
+import { EmulatorOptionsSchema, type StartEmulatorOptions } from "./options.js";
+
+const USAGE = `Usage: rimuhosting-emulator [options]
+  --host H            interface to listen on (default 127.0.0.1)
+  --port N            port (default 0 = random free port)
+  --time-scale X      multiplies the real API's durations (default 1; 0 = instant)
+  --state-file F      persist state to F (atomic writes); default: memory only
+  --latency-ms N      milliseconds added to every request
+  --error-rate X      chance 0..1 of a random 503 on every route
+  --control           enable the /__emulator/* control endpoints
+  --seed N            seed for ids, passwords and IPs (default 1)
+  --dedicated-servers give the "bob" demo account a dedicated server
+  --quiet             no request log lines
+  --help              this text`;
+
+function num(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n))
+    throw new Error(`--${flag} must be a number, not '${value}'`);
+  return n;
+}
+
+export function parseCliArgs(argv: string[]): StartEmulatorOptions | "help" {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      host: { type: "string" },
+      port: { type: "string" },
+      "time-scale": { type: "string" },
+      "state-file": { type: "string" },
+      "latency-ms": { type: "string" },
+      "error-rate": { type: "string" },
+      control: { type: "boolean" },
+      seed: { type: "string" },
+      "dedicated-servers": { type: "boolean" },
+      quiet: { type: "boolean" },
+      help: { type: "boolean" },
+    },
+  });
+  if (values.help) return "help";
+  const options: StartEmulatorOptions = {
+    host: values.host,
+    port: num("port", values.port),
+    timeScale: num("time-scale", values["time-scale"]),
+    stateFile: values["state-file"],
+    latencyMs: num("latency-ms", values["latency-ms"]),
+    errorRate: num("error-rate", values["error-rate"]),
+    control: values.control ?? false,
+    seed: num("seed", values.seed),
+    dedicatedServers: values["dedicated-servers"] ?? false,
+    logger: !values.quiet,
+  };
+  const parsed = EmulatorOptionsSchema.safeParse(options);
+  if (!parsed.success) throw new Error(z.prettifyError(parsed.error));
+  return options;
+}
+
+async function main(): Promise<void> {
+  let options: StartEmulatorOptions | "help";
+  try {
+    options = parseCliArgs(process.argv.slice(2));
+  } catch (error) {
+    console.error(`rimuhosting-emulator: ${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (options === "help") {
+    console.log(USAGE);
+    return;
+  }
+  const emulator = await startEmulator(options);
+  console.log(`RimuHosting emulator listening on ${emulator.baseUrl}`);
+  console.log(`Demo API key: ${DEMO_ACCOUNTS[0]!.apiKey}`);
+  for (const account of DEMO_ACCOUNTS.slice(1))
+    console.log(`Other account "${account.name}": ${account.apiKey}`);
+  console.log(
+    `export RIMUHOSTING_BASEURL=${emulator.baseUrl} RIMUHOSTING_APIKEY=${DEMO_ACCOUNTS[0]!.apiKey}`,
+  );
+  const stop = () => {
+    void emulator.close().then(() => process.exit(0));
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(`rimuhosting-emulator: ${(error as Error).message}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,76 @@
+/**
+ * R6 DELETE .../vps (shut down now, cancel, credit unused time) and R3 PUT .../cancelled (cancel at
+ * the end of the billing period, keep running until then). Recorded wording from §R6.
+ */
+import type { DeleteServerResponse, PutCancelledResponse } from "../../provider/contract/index.js";
+import type { DemoAccount } from "../accounts.js";
+import { formatUsd, roundMoney } from "../catalog/pricing.js";
+import { okEnvelope } from "../wire/envelope.js";
+import { formatDate } from "../wire/timestamp.js";
+import type { EmulatorContext } from "./context.js";
+import { DURATIONS_MS } from "./durations.js";
+import { billingPeriodEnd, unusedPeriodFraction } from "./lifecycle.js";
+import { getOwnOrder, requireNotRemoved, requireVpsToChange } from "./lookup.js";
+import { toAboutOrder } from "./render.js";
+
+/**
+ * DELETE on an order that is already cancelled and removed answers 409 EMU_ERR_ORDER_CANCELLED
+ * (documented; the provider treats it as success).
+ */
+export async function deleteVps(
+  ctx: EmulatorContext,
+  account: DemoAccount,
+  orderOid: number,
+): Promise<DeleteServerResponse> {
+  const { store, clock } = ctx;
+  requireVpsToChange(getOwnOrder(ctx, account.name, orderOid));
+  return store.withLock(orderOid, async () => {
+    const order = getOwnOrder(ctx, account.name, orderOid);
+    requireVpsToChange(order);
+    const messages = [`${order.domainName} is being shut down.`];
+    if (order.runningState !== "NOTRUNNING") await clock.work(DURATIONS_MS.delete);
+    const now = clock.now();
+    const credit = roundMoney(order.monthlyFeeUsd * unusedPeriodFraction(order, now));
+    order.runningState = "NOTRUNNING";
+    order.startedAtMs = null;
+    order.deployedState = "REMOVED";
+    order.removedAtMs = now;
+    order.cancellationDateMs = now;
+    store.changed();
+    messages.push(
+      `A $${formatUsd(credit)} credit has been added to your account.`,
+      "If you need to un-cancel the server please contact our support team.",
+      `Thank you for having hosted ${order.domainName} with us.`,
+    );
+    return {
+      ...okEnvelope(now, "Server removed"),
+      cancel_messages: messages,
+      about_order: toAboutOrder(order),
+    };
+  });
+}
+
+/** PUT .../cancelled twice keeps the first cancellation date and answers 200 again. */
+export async function cancelOrder(
+  ctx: EmulatorContext,
+  account: DemoAccount,
+  orderOid: number,
+): Promise<PutCancelledResponse> {
+  const { store, clock } = ctx;
+  requireNotRemoved(getOwnOrder(ctx, account.name, orderOid));
+  return store.withLock(orderOid, async () => {
+    const order = getOwnOrder(ctx, account.name, orderOid);
+    requireNotRemoved(order);
+    await clock.work(DURATIONS_MS.cancel);
+    const now = clock.now();
+    let message: string;
+    if (order.cancellationDateMs !== null) {
+      message = `${order.domainName} is already set to be cancelled on ${formatDate(order.cancellationDateMs)}.`;
+    } else {
+      order.cancellationDateMs = billingPeriodEnd(order, now);
+      store.changed();
+      message = `${order.domainName} will be cancelled at the end of its billing period, on ${formatDate(order.cancellationDateMs)}.  It keeps running until then.`;
+    }
+    return { ...okEnvelope(now, message), about_order: toAboutOrder(order) };
+  });
+}

@@ -1,0 +1,91 @@
+/**
+ * Reading matrix parameters (rimuhosting-api.md §1.2) into filters. Both spellings clients use are
+ * accepted (`server-type` and `server_type`, `dc-location` and `dc_location`); unknown parameters are
+ * ignored, as a JAX-RS server ignores matrix parameters it does not declare.
+ */
+import { ServerType } from "../../provider/contract/index.js";
+import { findDataCenter } from "../catalog/data-centers.js";
+import { emuError } from "../errors.js";
+
+export type Matrix = ReadonlyMap<string, readonly string[]>;
+
+/** The first given value among the spellings, and the spelling that carried it. */
+export function matrixValue(matrix: Matrix, ...names: string[]): { name: string; value: string } | undefined {
+  for (const name of names) {
+    const values = matrix.get(name);
+    if (values && values.length > 0) return { name, value: values[0]! };
+  }
+  return undefined;
+}
+
+export function parseYesNo(matrix: Matrix, name: string): boolean | undefined {
+  const given = matrixValue(matrix, name);
+  if (!given || given.value === "") return undefined;
+  const v = given.value.toUpperCase();
+  if (v === "Y" || v === "YES" || v === "TRUE") return true;
+  if (v === "N" || v === "NO" || v === "FALSE") return false;
+  throw emuError("EMU_ERR_VALIDATION", {
+    fieldName: name,
+    message: `${name} is '${given.value}' but must be Y or N.`,
+  });
+}
+
+export function parseServerType(matrix: Matrix): ServerType | undefined {
+  const given = matrixValue(matrix, "server_type", "server-type");
+  if (!given || given.value === "") return undefined;
+  const parsed = ServerType.safeParse(given.value.toUpperCase());
+  if (!parsed.success) {
+    throw emuError("EMU_ERR_VALIDATION", {
+      fieldName: given.name,
+      message: `${given.name} is '${given.value}' but must be VPS or PHYSICAL.`,
+    });
+  }
+  return parsed.data;
+}
+
+export function parseDcFilter(matrix: Matrix): string | undefined {
+  const given = matrixValue(matrix, "dc_location", "dc-location");
+  if (!given || given.value === "") return undefined;
+  const dc = findDataCenter(given.value);
+  if (!dc) {
+    throw emuError("EMU_ERR_UNKNOWN_DC", {
+      fieldName: given.name,
+      message: `${given.name} '${given.value}' is not a data-centre code; list them with GET /r/data-centers (e.g. DCDALLAS).`,
+    });
+  }
+  return dc.code;
+}
+
+/** `order_oids` / `order_oid`: repeated, or separated by commas or spaces. */
+export function parseOrderOids(matrix: Matrix): number[] | undefined {
+  const out: number[] = [];
+  let seen = false;
+  for (const name of ["order_oids", "order_oid"]) {
+    for (const raw of matrix.get(name) ?? []) {
+      for (const part of raw.split(/[\s,]+/).filter((p) => p !== "")) {
+        seen = true;
+        if (!/^\d+$/.test(part)) {
+          throw emuError("EMU_ERR_VALIDATION", {
+            fieldName: name,
+            message: `${name} '${raw}' must be order ids (digits), separated by commas.`,
+          });
+        }
+        out.push(Number(part));
+      }
+    }
+  }
+  return seen ? out : undefined;
+}
+
+export function parseNumber(matrix: Matrix, name: string): number | undefined {
+  const given = matrixValue(matrix, name);
+  if (!given || given.value === "") return undefined;
+  const n = Number(given.value);
+  if (!Number.isFinite(n)) {
+    throw emuError("EMU_ERR_VALIDATION", {
+      fieldName: name,
+      message: `${name} is '${given.value}' but must be a number such as 40.`,
+    });
+  }
+  return n;
+}

@@ -1,0 +1,79 @@
+/**
+ * R11 PUT .../vps/running-state. RUNNING starts a stopped VPS and otherwise does nothing; NOTRUNNING
+ * stops it; RESTARTING and POWERCYCLING reboot it (starting it if stopped) and answer once it is
+ * RUNNING again with is_restarted/is_pinging (interface.md "States and transitions", §R11).
+ */
+import type { PutRunningStateResponse, RunningState } from "../../provider/contract/index.js";
+import type { DemoAccount } from "../accounts.js";
+import { okEnvelope } from "../wire/envelope.js";
+import type { EmulatorContext } from "./context.js";
+import { DURATIONS_MS } from "./durations.js";
+import { getOwnOrder, requireVpsToChange } from "./lookup.js";
+import { orderHostInfo, toAboutOrder, toRunningVpsInfo } from "./render.js";
+
+export async function setRunningState(
+  ctx: EmulatorContext,
+  account: DemoAccount,
+  orderOid: number,
+  target: RunningState,
+): Promise<PutRunningStateResponse> {
+  const { store, clock } = ctx;
+  requireVpsToChange(getOwnOrder(ctx, account.name, orderOid));
+  return store.withLock(orderOid, async () => {
+    const order = getOwnOrder(ctx, account.name, orderOid);
+    requireVpsToChange(order);
+    const name = order.domainName;
+    const wasRunning = order.runningState !== "NOTRUNNING";
+    let message: string;
+    let restarted = false;
+    switch (target) {
+      case "RUNNING":
+        if (wasRunning) {
+          message = `${name} is already running; nothing was changed.`;
+        } else {
+          await clock.work(DURATIONS_MS.start);
+          order.runningState = "RUNNING";
+          order.startedAtMs = clock.now();
+          message = `${name} started.  ${name} is pinging OK.`;
+        }
+        break;
+      case "NOTRUNNING":
+        if (!wasRunning) {
+          message = `${name} is already stopped; nothing was changed.`;
+        } else {
+          await clock.work(DURATIONS_MS.stop);
+          order.runningState = "NOTRUNNING";
+          order.startedAtMs = null;
+          message = `${name} stopped.`;
+        }
+        break;
+      case "RESTARTING":
+      case "POWERCYCLING": {
+        // Visible to concurrent readers while the reboot is under way.
+        order.runningState = target;
+        store.changed();
+        await clock.work(target === "RESTARTING" ? DURATIONS_MS.restart : DURATIONS_MS.powercycle);
+        order.runningState = "RUNNING";
+        order.startedAtMs = clock.now();
+        restarted = true;
+        message =
+          target === "RESTARTING"
+            ? `${name} restarted.  After the reboot ${name} is pinging OK.`
+            : `${name} was power cycled.  After the power cycle ${name} is pinging OK.`;
+        break;
+      }
+    }
+    store.changed();
+    const now = clock.now();
+    return {
+      ...okEnvelope(now, message),
+      running_vps_info: toRunningVpsInfo(order, now),
+      host_server_info: orderHostInfo(store, order, now),
+      is_restarted: restarted,
+      is_pinging: order.runningState === "RUNNING",
+      running_state_messages: [message],
+      about_order: toAboutOrder(order),
+      request: { running_state: target },
+    };
+  });
+}

@@ -1,0 +1,28 @@
+/** RunningEmulator.snapshot(): every order of every account, for assertions on the final state. */
+import type { EmulatorContext } from "./context.js";
+import { settleExpiredCancellation } from "./lifecycle.js";
+
+export interface OrderSnapshot {
+  account: string;
+  orderOid: number;
+  domainName: string;
+  runningState: string;
+  /** A cancellation date is set (deleted with R6, or scheduled with R3). */
+  cancelled: boolean;
+  serverType: string;
+}
+
+export function snapshotOrders(ctx: EmulatorContext): OrderSnapshot[] {
+  const now = ctx.clock.now();
+  return ctx.store.state.orders.map((order) => {
+    settleExpiredCancellation(order, now);
+    return {
+      account: order.account,
+      orderOid: order.orderOid,
+      domainName: order.domainName,
+      runningState: order.runningState,
+      cancelled: order.cancellationDateMs !== null,
+      serverType: order.serverType,
+    };
+  });
+}

@@ -1,0 +1,93 @@
+/**
+ * Request hooks, in order: per-request state, latency, faults (before anything is touched, so "drop"
+ * never mutates), authentication; and the request log on the way out.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { ENDPOINTS, parseAuthorizationHeader } from "../../provider/contract/index.js";
+import { findAccountByKey } from "../accounts.js";
+import { emuError } from "../errors.js";
+import { dropConnection } from "./drop.js";
+import { matrixOf } from "./matrix-url.js";
+import type { EmulatorDeps } from "./types.js";
+
+async function applyFaults(
+  deps: EmulatorDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<boolean> {
+  const { faults } = deps;
+  const { clock } = deps.ctx;
+  if (deps.options.latencyMs > 0) await clock.sleep(deps.options.latencyMs);
+  const endpoint = request.emu.endpoint;
+  const fault = faults.take(endpoint);
+  switch (fault?.kind) {
+    case "status": {
+      const status = fault.status ?? 503;
+      if (status === 429) {
+        throw emuError("EMU_ERR_RATE_LIMITED", {
+          headers: { "retry-after": String(fault.retryAfterSeconds ?? 1) },
+        });
+      }
+      const headers: Record<string, string> =
+        fault.retryAfterSeconds !== undefined ? { "retry-after": String(fault.retryAfterSeconds) } : {};
+      throw emuError("EMU_ERR_FAULT_INJECTED", { status, headers });
+    }
+    case "drop":
+      dropConnection(request, reply, deps.requestLog);
+      return true;
+    case "delay":
+      await clock.sleep(fault.delayMs ?? 0);
+      break;
+    case "drop-after-commit":
+      request.emu.dropAfterCommit = true;
+      break;
+    case "delay-after-commit":
+      request.emu.delayAfterCommitMs = fault.delayMs ?? 0;
+      break;
+  }
+  if (faults.randomFailure(endpoint)) throw emuError("EMU_ERR_FAULT_INJECTED");
+  return false;
+}
+
+/**
+ * Sets request.emu.account from the Authorization header. Endpoints that need a key answer 403:
+ * LoginRequired without a header, PermissionException for a key that is not valid. Public endpoints
+ * ignore a bad key and remember a good one (R16 uses it for its message).
+ */
+function authenticate(request: FastifyRequest): void {
+  const endpoint = request.emu.endpoint;
+  const header = request.headers.authorization;
+  const key = parseAuthorizationHeader(header);
+  const account = key ? findAccountByKey(key) : undefined;
+  request.emu.account = account;
+  if (!endpoint || !ENDPOINTS[endpoint].auth || account) return;
+  if (header === undefined || header.trim() === "") throw emuError("EMU_ERR_LOGIN_REQUIRED");
+  throw emuError("EMU_ERR_PERMISSION");
+}
+
+export function registerHooks(app: FastifyInstance, deps: EmulatorDeps): void {
+  app.addHook("onRequest", async (request, reply) => {
+    const config = request.routeOptions.config;
+    request.emu = {
+      endpoint: config.endpoint,
+      matrix: matrixOf(request.raw),
+      account: undefined,
+      dropAfterCommit: false,
+      delayAfterCommitMs: 0,
+      logged: config.control === true,
+    };
+    if (config.control) return;
+    if (await applyFaults(deps, request, reply)) return reply;
+    authenticate(request);
+  });
+  app.addHook("onResponse", async (request, reply) => {
+    if (!request.emu || request.emu.logged) return;
+    request.emu.logged = true;
+    deps.requestLog.push({
+      method: request.method,
+      route: request.emu.endpoint ?? "unknown",
+      status: reply.statusCode,
+      account: request.emu.account?.name,
+    });
+  });
+}

@@ -1,0 +1,43 @@
+/** What the emulator attaches to fastify: per-request state and the shared dependencies of its plugins. */
+import type { EndpointName } from "../../provider/contract/index.js";
+import type { DemoAccount } from "../accounts.js";
+import type { EmulatorContext } from "../domain/context.js";
+import type { Matrix } from "../domain/matrix-filters.js";
+import type { FaultController } from "../faults.js";
+import type { ResolvedOptions } from "../options.js";
+import type { RequestLog } from "../request-log.js";
+
+export interface RequestState {
+  endpoint: EndpointName | undefined;
+  matrix: Matrix;
+  /** The authenticated account (always set on endpoints that need a key). */
+  account: DemoAccount | undefined;
+  /** An armed "drop-after-commit" fault: do the work, then destroy the socket instead of answering. */
+  dropAfterCommit: boolean;
+  /** An armed "delay-after-commit" fault: do the work, then wait this long before answering. */
+  delayAfterCommitMs: number;
+  /** Already in the request log (dropped connections log themselves). */
+  logged: boolean;
+}
+
+export interface EmulatorDeps {
+  ctx: EmulatorContext;
+  faults: FaultController;
+  requestLog: RequestLog;
+  options: ResolvedOptions;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    emu: RequestState;
+  }
+  interface FastifyContextConfig {
+    /** The contract endpoint a route implements. */
+    endpoint?: EndpointName;
+    /** A /__emulator control route: not logged, no faults, no latency. */
+    control?: boolean;
+  }
+  interface FastifyInstance {
+    emulator: EmulatorDeps;
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The local RimuHosting REST emulator: buildEmulator() (a fastify instance that never listens) and
+ * startEmulator() (listening on 127.0.0.1, random port by default).
+ */
+import type { FastifyInstance } from "fastify";
+import type { EndpointName } from "../provider/contract/index.js";
+import { buildEmulator } from "./app.js";
+import { type OrderSnapshot, snapshotOrders } from "./domain/snapshot.js";
+import { type FaultSpec, FaultSpecSchema, type StartEmulatorOptions, resolveOptions } from "./options.js";
+import type { RequestLogEntry } from "./request-log.js";
+
+export { DEMO_ACCOUNTS, DEMO_API_KEY, type DemoAccount } from "./accounts.js";
+export { EMU_ERRORS, EmulatorError, type EmulatorErrorCode } from "./errors.js";
+export { buildEmulator } from "./app.js";
+export type { FaultSpec, StartEmulatorOptions, RequestLogEntry, OrderSnapshot, EndpointName };
+
+export interface RunningEmulator {
+  /** "http://127.0.0.1:<port>/r" */
+  baseUrl: string;
+  port: number;
+  app: FastifyInstance;
+  /** Arms a one-shot fault (validated; throws on a bad spec). */
+  injectFault(spec: FaultSpec): void;
+  /** Every request seen, in order: for tests that assert "no mutations during preview". */
+  requestLog(): readonly RequestLogEntry[];
+  /** All orders of every account, for assertions on final state (nothing left running or billed). */
+  snapshot(): OrderSnapshot[];
+  /** Idempotent; leaves nothing running and the state file (if any) written. */
+  close(): Promise<void>;
+}
+
+export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<RunningEmulator> {
+  const { host, port } = resolveOptions(opts);
+  const app = await buildEmulator(opts);
+  await app.listen({ host, port });
+  const address = app.server.address();
+  const actualPort = typeof address === "object" && address ? address.port : port;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl: `http://${urlHost}:${actualPort}/r`,
+    port: actualPort,
+    app,
+    injectFault: (spec) => app.emulator.faults.arm(FaultSpecSchema.parse(spec)),
+    requestLog: () => app.emulator.requestLog.all(),
+    snapshot: () => snapshotOrders(app.emulator.ctx),
+    close: () => (closing ??= app.close().then(() => undefined)),
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * Emulator options and fault specs as zod schemas (validated at start-up and on the control
+ * endpoint); the TypeScript types are inferred from them.
+ */
+import * as z from "zod";
+import { ENDPOINTS, type EndpointName } from "../provider/contract/index.js";
+import type { Clock } from "./clock.js";
+
+export const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as [EndpointName, ...EndpointName[]];
+export const EndpointNameSchema = z.enum(ENDPOINT_NAMES);
+
+const Rate = z.number().min(0).max(1);
+
+export const FaultSpecSchema = z.object({
+  /** Endpoint name from provider/contract ENDPOINTS (e.g. "createVps"), or "*" for every route. */
+  route: z.union([EndpointNameSchema, z.literal("*")]),
+  /**
+   * "status": answer with `status` (default 503; 429 adds Retry-After). "drop": destroy the socket
+   * before any mutation. "drop-after-commit": perform the request, then destroy the socket instead
+   * of answering. "delay": wait `delayMs` first. "delay-after-commit": perform the request, then wait
+   * `delayMs` before answering (a client that times out meanwhile has a committed mutation).
+   */
+  kind: z.enum(["status", "drop", "drop-after-commit", "delay", "delay-after-commit"]),
+  status: z.number().int().min(400).max(599).optional(),
+  retryAfterSeconds: z.number().int().nonnegative().optional(),
+  delayMs: z.number().nonnegative().optional(),
+  /** How many matching requests it hits; default 1. */
+  times: z.number().int().positive().optional(),
+});
+export type FaultSpec = z.infer<typeof FaultSpecSchema>;
+
+export const EmulatorOptionsSchema = z.object({
+  /** Interface to listen on; default "127.0.0.1". */
+  host: z.string().optional(),
+  /** Port; default 0 = a random free port. */
+  port: z.number().int().min(0).max(65535).optional(),
+  /** Multiplies every realistic duration of the real API; default 1; 0 = instant. */
+  timeScale: z.number().nonnegative().optional(),
+  /** Persist state to this JSON file (atomic writes); default: memory only. */
+  stateFile: z.string().min(1).optional(),
+  /** Milliseconds added to every request; default 0. */
+  latencyMs: z.number().nonnegative().optional(),
+  /** Chance (0..1) of a random 503, for every route or per endpoint name; default 0. */
+  errorRate: z.union([Rate, z.partialRecord(EndpointNameSchema, Rate)]).optional(),
+  /** One-shot faults armed at start-up. */
+  faults: z.array(FaultSpecSchema).optional(),
+  /** Enables the /__emulator/* control endpoints; default false. */
+  control: z.boolean().optional(),
+  /** Structured request log lines (pino via fastify); default false. */
+  logger: z.boolean().optional(),
+  /** Seed for ids, passwords and IPs; default 1. */
+  seed: z.number().int().optional(),
+  /**
+   * Start the "bob" demo account with one dedicated (PHYSICAL) server, so `server_type` filters have
+   * something to find; default false, so snapshots start empty.
+   */
+  dedicatedServers: z.boolean().optional(),
+  /**
+   * Replaces the emulator's clock (tests: record the durations operations ask for without waiting).
+   * When given, timeScale is not applied: the clock's `work()` decides.
+   */
+  clock: z
+    .custom<Clock>((v) => typeof v === "object" && v !== null && typeof (v as Clock).work === "function")
+    .optional(),
+});
+export type StartEmulatorOptions = z.input<typeof EmulatorOptionsSchema>;
+
+export interface ResolvedOptions {
+  host: string;
+  port: number;
+  timeScale: number;
+  stateFile: string | undefined;
+  latencyMs: number;
+  errorRate: number | Partial<Record<EndpointName, number>>;
+  faults: FaultSpec[];
+  control: boolean;
+  logger: boolean;
+  seed: number;
+  dedicatedServers: boolean;
+  clock: Clock | undefined;
+}
+
+export function resolveOptions(input: StartEmulatorOptions = {}): ResolvedOptions {
+  const o = EmulatorOptionsSchema.parse(input);
+  return {
+    host: o.host ?? "127.0.0.1",
+    port: o.port ?? 0,
+    timeScale: o.timeScale ?? 1,
+    stateFile: o.stateFile,
+    latencyMs: o.latencyMs ?? 0,
+    errorRate: o.errorRate ?? 0,
+    faults: o.faults ?? [],
+    control: o.control ?? false,
+    logger: o.logger ?? false,
+    seed: o.seed ?? 1,
+    dedicatedServers: o.dedicatedServers ?? false,
+    clock: o.clock,
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * Client configuration: the schema (single source of the ClientConfig type), its defaults, and
+ * resolveClientConfig(), which validates once at createClient() and fails with a RimuConfigError
+ * naming the option. No message ever echoes the API key.
+ */
+import * as z from "zod";
+import { RimuConfigError } from "./errors.js";
+
+/** The production API root (rimuhosting-api.md §1). */
+export const DEFAULT_BASE_URL = "https://rimuhosting.com/r";
+
+/**
+ * Per-operation timeouts. The real service answers mutations only when they are done and its own
+ * clients wait up to an hour (§1 "Latency"); a host-server move takes 5–10 minutes per GB of used
+ * disk (interface.md "Limits").
+ */
+export const DEFAULT_TIMEOUTS = {
+  /** GETs and the price quote. */
+  readMs: 30_000,
+  /** Create, reinstall, resize, running state, delete, cancel, PTR. */
+  mutationMs: 3_600_000,
+  /** A host-server move: mutationMs plus this much per GB of used disk (see timeoutMs in retry-policy.ts). */
+  movePerGbMs: 600_000,
+} as const;
+
+/** Retry defaults: up to 3 retries (4 attempts), 0.5 s doubling to at most 30 s. */
+export const DEFAULT_RETRY = {
+  limit: 3,
+  baseDelayMs: 500,
+  maxDelayMs: 30_000,
+} as const;
+
+const ms = z.number().int().nonnegative();
+
+/** Header-safe token: printable ASCII, no spaces. The message never includes the value. */
+const ApiKey = z
+  .string()
+  .min(1, { message: "must not be empty" })
+  .regex(/^[\x21-\x7e]+$/, { message: "must be printable ASCII without spaces (use the digits only)" });
+
+const BaseUrl = z.string().refine(
+  (value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === "http:" || url.protocol === "https:") && !url.username && !url.password;
+    } catch {
+      return false;
+    }
+  },
+  { message: "must be an http(s) URL without credentials, such as https://rimuhosting.com/r" },
+);
+
+export const ClientConfig = z.object({
+  /** API key for the `Authorization: rimuhosting apikey=…` header. Needed for every call except R14–R17. */
+  apiKey: ApiKey.optional(),
+  /** API root including `/r`. Default: https://rimuhosting.com/r. */
+  baseUrl: BaseUrl.optional(),
+  /** Per-operation timeouts in milliseconds; defaults in DEFAULT_TIMEOUTS. */
+  timeouts: z
+    .object({ readMs: ms.min(1), mutationMs: ms.min(1), movePerGbMs: ms.min(1) })
+    .partial()
+    .optional(),
+  /** Retry tuning; which calls retry on what is fixed by RETRY_POLICY. Defaults in DEFAULT_RETRY. */
+  retry: z
+    .object({ limit: z.number().int().min(0).max(20), baseDelayMs: ms, maxDelayMs: ms })
+    .partial()
+    .optional(),
+  /** Receives one line per HTTP attempt and per retry decision. Never gets the key or a password. */
+  log: z
+    .custom<(line: string) => void>((value) => typeof value === "function", { message: "must be a function" })
+    .optional(),
+});
+export type ClientConfig = z.input<typeof ClientConfig>;
+
+export interface ResolvedTimeouts {
+  readMs: number;
+  mutationMs: number;
+  movePerGbMs: number;
+}
+export interface ResolvedRetry {
+  limit: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+export interface ResolvedClientConfig {
+  apiKey?: string;
+  /** Without a trailing slash. */
+  baseUrl: string;
+  timeouts: ResolvedTimeouts;
+  retry: ResolvedRetry;
+  log?: (line: string) => void;
+}
+
+export function resolveClientConfig(config: ClientConfig): ResolvedClientConfig {
+  const parsed = ClientConfig.safeParse(config ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue && issue.path.length > 0 ? issue.path.join(".") : "config";
+    const problems = parsed.error.issues
+      .map((i) => `${i.path.join(".") || "config"} ${i.message}`)
+      .join("; ");
+    throw new RimuConfigError(`[RIMU_ERR_CONFIG] invalid client configuration: ${problems}`, {
+      fieldName: field,
+    });
+  }
+  const { apiKey, baseUrl, timeouts, retry, log } = parsed.data;
+  return {
+    apiKey,
+    baseUrl: (baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ""),
+    timeouts: { ...DEFAULT_TIMEOUTS, ...stripUndefined(timeouts) },
+    retry: { ...DEFAULT_RETRY, ...stripUndefined(retry) },
+    log,
+  };
+}
+
+function stripUndefined<T extends object>(value: T | undefined): Partial<T> {
+  return Object.fromEntries(Object.entries(value ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,28 @@
+/** The typed RimuHosting API client: createClient, its configuration, errors and retry policy. */
+export { createClient, formatMetaSearch } from "./create-client.js";
+export type { RimuClient, ListOrdersFilter, ListPricingPlansFilter } from "./create-client.js";
+export {
+  ClientConfig,
+  DEFAULT_BASE_URL,
+  DEFAULT_RETRY,
+  DEFAULT_TIMEOUTS,
+  resolveClientConfig,
+} from "./config.js";
+export type { ResolvedClientConfig } from "./config.js";
+export { CREATION_TOKEN_KEY, classifyCreateFailure, isReconciled } from "./create-vps.js";
+export type { CreateFailureKind } from "./create-vps.js";
+export * from "./errors.js";
+export { calculateDelay, parseRetryAfter } from "./calculate-delay.js";
+export type { DelayInput } from "./calculate-delay.js";
+export {
+  CONNECTION_ERROR_CODES,
+  RETRYABLE_STATUSES,
+  RETRY_POLICY,
+  RETRY_RULES,
+  RUNNING_STATE_RETRY,
+  isRetryable,
+  timeoutMs,
+} from "./retry-policy.js";
+export type { RetryRule, RetryRuleName, TimeoutKind } from "./retry-policy.js";
+export { buildPath, endpointLabel, orderSegment } from "./request-path.js";
+export type { OrderRef } from "./request-path.js";

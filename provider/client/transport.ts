@@ -1,0 +1,269 @@
+/**
+ * The HTTP layer: one got instance per client over keep-alive agents, the retry loop driven by
+ * RETRY_POLICY, per-operation timeouts, error mapping and the log callback.
+ *
+ * got's own retry and HTTP-error throwing are off: the loop here decides per endpoint, and reading
+ * every response ourselves lets a proxy's HTML page become a clear error. got's errors are never
+ * rethrown or kept (their enumerable `options` hold the Authorization header).
+ */
+import http from "node:http";
+import https from "node:https";
+import { setTimeout as sleep } from "node:timers/promises";
+import got, { RequestError, TimeoutError, type Got } from "got";
+import type * as z from "zod";
+import {
+  ENDPOINTS,
+  authorizationHeader,
+  type Endpoint,
+  type EndpointName,
+  type HttpMethod,
+  type MatrixParams,
+} from "../contract/index.js";
+import { calculateDelay, parseRetryAfter } from "./calculate-delay.js";
+import type { ResolvedClientConfig } from "./config.js";
+import { RimuConfigError, RimuError, RimuTimeoutError, RimuTransientError } from "./errors.js";
+import { readResponse, type RawResponse } from "./read-response.js";
+import { createRedactor, type Redactor } from "./redact.js";
+import { buildPath, endpointLabel, type OrderRef } from "./request-path.js";
+import {
+  RETRY_RULES,
+  isRetryable,
+  timeoutMs,
+  type AttemptFailure,
+  type RetryRule,
+  type RetryRuleName,
+  type TimeoutKind,
+} from "./retry-policy.js";
+
+export type EndpointResponse<N extends EndpointName> = z.infer<(typeof ENDPOINTS)[N]["response"]>;
+
+export interface CallOptions {
+  order?: OrderRef;
+  matrix?: MatrixParams;
+  /** JSON body; wrapped in the endpoint's requestWrapper by the caller. */
+  json?: Record<string, unknown>;
+  /** Form body (R12 only). */
+  form?: Record<string, string>;
+  /** Overrides the endpoint's retry rule (setRunningState refines it per target state). */
+  retry?: RetryRuleName;
+  /** Overrides the endpoint's timeout kind. */
+  timeout?: TimeoutKind;
+  /** For "move" timeouts: used disk in MB. */
+  usedDiskMb?: number;
+}
+
+export interface Transport {
+  call<N extends EndpointName>(
+    name: N,
+    policy: { retry: RetryRuleName; timeout: TimeoutKind },
+    options?: CallOptions,
+  ): Promise<EndpointResponse<N>>;
+  /** Writes one line to the configured log callback (a throwing callback is ignored). */
+  log(line: string): void;
+  readonly redact: Redactor;
+  readonly config: ResolvedClientConfig;
+  /** Waits between attempts; createVps uses it for its own bounded loop. */
+  pause(ms: number): Promise<void>;
+  close(): void;
+}
+
+const USER_AGENT = "pulumi-rimuhosting (+https://github.com/pulumi-rimuhosting)";
+
+const TIMEOUT_OPTION: Record<TimeoutKind, string> = {
+  read: "timeouts.readMs",
+  mutation: "timeouts.mutationMs",
+  move: "timeouts.mutationMs + timeouts.movePerGbMs per GB of used disk",
+};
+
+export function createTransport(config: ResolvedClientConfig): Transport {
+  const agent = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+  const redact = createRedactor(config.apiKey);
+  let closed = false;
+
+  const instance: Got = got.extend({
+    prefixUrl: `${config.baseUrl}/`,
+    agent,
+    headers: { accept: "application/json", "user-agent": USER_AGENT },
+    retry: { limit: 0 },
+    throwHttpErrors: false,
+    // A redirect could carry the Authorization header elsewhere; the API does not redirect.
+    followRedirect: false,
+    responseType: "text",
+  });
+
+  const log = (line: string): void => {
+    if (!config.log) return;
+    try {
+      config.log(redact(line));
+    } catch {
+      // A broken logger must not break API calls.
+    }
+  };
+
+  async function call<N extends EndpointName>(
+    name: N,
+    policy: { retry: RetryRuleName; timeout: TimeoutKind },
+    options: CallOptions = {},
+  ): Promise<EndpointResponse<N>> {
+    const endpoint = ENDPOINTS[name];
+    const label = endpointLabel(endpoint);
+    if (closed) throw new RimuConfigError(`[RIMU_ERR_CONFIG] ${label}: the client is closed`);
+    if (endpoint.auth && !config.apiKey) {
+      throw new RimuConfigError(
+        `[RIMU_ERR_CONFIG] ${label} needs an API key: set apiKey (stack config rimuhosting:apiKey or env RIMUHOSTING_APIKEY)`,
+        { fieldName: "apiKey", endpoint: label },
+      );
+    }
+    const path = buildPath(endpoint, options);
+    const rule = RETRY_RULES[options.retry ?? policy.retry];
+    const timeoutKind = options.timeout ?? policy.timeout;
+    const limitMs = timeoutMs(timeoutKind, config.timeouts, options.usedDiskMb);
+    const maxAttempts = config.retry.limit + 1;
+    const headers: Record<string, string> = {};
+    if (endpoint.auth && config.apiKey) headers.authorization = authorizationHeader(config.apiKey);
+
+    const send = { path, method: endpoint.method, headers, options, limitMs, timeoutKind, label };
+    for (let attempt = 1; ; attempt++) {
+      const started = performance.now();
+      const result = await attemptOnce(endpoint, send);
+      const outcome = result.ok
+        ? String(result.status)
+        : (result.status ?? result.error.networkCode ?? result.error.code);
+      log(`${endpoint.method} ${path} ${outcome} attempt ${attempt}/${maxAttempts} ${elapsed(started)}ms`);
+      if (result.ok) return result.record as EndpointResponse<N>;
+
+      const { error, retryAfterMs } = result;
+      if (!result.retryable(rule) || attempt >= maxAttempts) {
+        throw withDetails(error, { attempts: attempt, retryAfterMs });
+      }
+      const delay = calculateDelay({ retry: attempt, ...config.retry, retryAfterMs });
+      log(
+        `retry ${endpoint.method} ${path} in ${delay}ms after ${outcome}` +
+          (retryAfterMs !== undefined ? ` (Retry-After ${retryAfterMs}ms)` : "") +
+          ` (attempt ${attempt + 1}/${maxAttempts})`,
+      );
+      await sleep(delay);
+    }
+  }
+
+  type AttemptResult =
+    | { ok: true; status: number; record: unknown }
+    | {
+        ok: false;
+        /** HTTP status, when a response arrived. */
+        status?: number;
+        error: RimuError;
+        retryAfterMs?: number;
+        retryable(rule: RetryRule): boolean;
+      };
+
+  /** One HTTP exchange: the validated record, or the mapped error and whether `rule` allows another try. */
+  async function attemptOnce(
+    endpoint: Endpoint,
+    send: {
+      path: string;
+      method: HttpMethod;
+      headers: Record<string, string>;
+      options: CallOptions;
+      limitMs: number;
+      timeoutKind: TimeoutKind;
+      label: string;
+    },
+  ): Promise<AttemptResult> {
+    let raw: RawResponse | undefined;
+    let retryAfterMs: number | undefined;
+    try {
+      const response = await instance(send.path.slice(1), {
+        method: send.method,
+        headers: send.headers,
+        json: send.options.json,
+        form: send.options.form,
+        timeout: { request: send.limitMs },
+      });
+      raw = {
+        status: response.statusCode,
+        contentType: response.headers["content-type"],
+        body: response.body,
+      };
+      retryAfterMs = parseRetryAfter(response.headers["retry-after"], Date.now());
+      return { ok: true, status: raw.status, record: readResponse(endpoint, raw, redact) };
+    } catch (caught) {
+      const error = toRimuError(caught, { ...send, redact });
+      const is2xx = raw !== undefined && raw.status >= 200 && raw.status < 300;
+      const failure: AttemptFailure = raw
+        ? { status: raw.status }
+        : { networkCode: error.networkCode, timedOut: error instanceof RimuTimeoutError };
+      return {
+        ok: false,
+        status: raw?.status,
+        error,
+        retryAfterMs,
+        // A 2xx that could not be read (bad shape, ERROR envelope) is never retried: the server answered.
+        retryable: (rule) => !is2xx && isRetryable(rule, failure),
+      };
+    }
+  }
+
+  return {
+    call,
+    log,
+    redact,
+    config,
+    pause: (ms) => sleep(ms).then(() => undefined),
+    close() {
+      closed = true;
+      agent.http.destroy();
+      agent.https.destroy();
+    },
+  };
+}
+
+function elapsed(started: number): number {
+  return Math.round(performance.now() - started);
+}
+
+/** Maps whatever one attempt threw to a RimuError, scrubbing got's error down to name, code and message. */
+function toRimuError(
+  caught: unknown,
+  context: { label: string; limitMs: number; timeoutKind: TimeoutKind; redact: Redactor },
+): RimuError {
+  if (caught instanceof RimuError) return caught;
+  const { label, limitMs, timeoutKind, redact } = context;
+  if (caught instanceof TimeoutError || (caught instanceof RequestError && caught.code === "ETIMEDOUT")) {
+    return new RimuTimeoutError(
+      `[RIMU_ERR_TIMEOUT] ${label}: no response within ${limitMs} ms (${TIMEOUT_OPTION[timeoutKind]})`,
+      { endpoint: label, networkCode: "ETIMEDOUT", cause: scrub(caught, redact) },
+    );
+  }
+  if (caught instanceof RequestError) {
+    const code = caught.code || "ERR_NETWORK";
+    return new RimuTransientError(
+      `[RIMU_ERR_TRANSIENT] ${label}: the connection failed (${code}: ${redact(caught.message)})`,
+      { endpoint: label, networkCode: code, cause: scrub(caught, redact) },
+    );
+  }
+  // Not an HTTP failure (a bug, or an option got rejected): keep the class but never got's object.
+  const text = caught instanceof Error ? caught.message : String(caught);
+  return new RimuTransientError(`[RIMU_ERR_TRANSIENT] ${label}: ${redact(text)}`, {
+    endpoint: label,
+    cause: caught instanceof Error ? scrub(caught, redact) : undefined,
+  });
+}
+
+/** A plain Error with got's name, code and (redacted) message, and nothing else: no options, no headers. */
+function scrub(error: Error, redact: Redactor): Error {
+  const copy = new Error(redact(error.message));
+  copy.name = error.name;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string") Object.defineProperty(copy, "code", { value: code, enumerable: true });
+  return copy;
+}
+
+/** The same error with what the loop learnt recorded: attempts made, and any Retry-After the service sent. */
+function withDetails(error: RimuError, details: { attempts: number; retryAfterMs?: number }): RimuError {
+  for (const [key, value] of Object.entries(details)) {
+    if (value !== undefined)
+      Object.defineProperty(error, key, { value, enumerable: true, configurable: true });
+  }
+  return error;
+}

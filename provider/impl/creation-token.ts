@@ -1,0 +1,46 @@
+/**
+ * The creation token of a Vps create: the client's idempotency key for POST new-vps.
+ *
+ * It must be the same for every retry of the same resource (so a create whose outcome was unknown is
+ * found and adopted by the next `pulumi up` instead of ordering a second VPS), and different for a
+ * replacement (the new VPS is created while the old one still exists, so the old order must never be
+ * found as "the new one"). Dynamic providers get no URN, so the program passes `creationScope`
+ * (project/stack/resource name, see ../vps.ts); the token hashes it with the values of every input
+ * whose change forces a replacement. A replacement differs in at least one of them; a retry has the
+ * same inputs. Without a scope (state or calls from before creationScope existed) the token is random,
+ * as it used to be: still safe for one create, just not findable by a later run.
+ */
+import { createHash, randomUUID } from "node:crypto";
+import { REPLACE_FORCING_INPUTS } from "./vps-changes.js";
+
+/** Prefix of derived tokens, so an order's meta_data shows where its token came from. */
+export const CREATION_TOKEN_PREFIX = "vps-";
+
+/** Hex characters of the sha256 kept in a derived token (128 bits). */
+const HASH_CHARS = 32;
+
+/**
+ * `vps-<32 hex>` from creationScope and the replace-forcing inputs, or a random UUID when the
+ * inputs carry no creationScope. `inputs` are the checked inputs (null means unset, like absent).
+ */
+export function creationTokenFor(inputs: Record<string, unknown>): string {
+  const scope = inputs.creationScope;
+  if (typeof scope !== "string" || scope === "") return randomUUID();
+  const replaceForcing = REPLACE_FORCING_INPUTS.map((name) => [name, inputs[name] ?? null]);
+  const digest = createHash("sha256")
+    .update(canonicalJson({ creationScope: scope, replaceForcing }))
+    .digest("hex");
+  return CREATION_TOKEN_PREFIX + digest.slice(0, HASH_CHARS);
+}
+
+/** JSON with object keys sorted at every level, so equal values always give equal text. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null)).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}

@@ -1,0 +1,23 @@
+/**
+ * The implementation package of the Vps dynamic provider: `require("pulumi-rimuhosting/impl")`.
+ *
+ * The serialized shim (../vps-shim.ts) requires this module lazily inside each method, so nothing here
+ * is ever captured: zod schemas, clients and configuration live in the host's require cache.
+ */
+export { configure, resetConfiguration, clientFor, cachedClient } from "./runtime-config.js";
+export {
+  check,
+  diff,
+  create,
+  read,
+  update,
+  deleteVps,
+  deleteVps as delete,
+  setClock,
+} from "./vps-provider.js";
+export { VpsIncompleteError, VpsChangeRefusedError, VpsAdoptionError } from "./errors.js";
+export { setLogSink } from "./log.js";
+export { UNKNOWN } from "./unknowns.js";
+export { VPS_INPUT_FIELDS, SECRET_OUTPUTS, type ChangeKind } from "./vps-fields.js";
+export type { VpsOutputs } from "./vps-outputs.js";
+export * from "./data-sources.js";

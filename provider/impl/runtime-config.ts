@@ -1,0 +1,62 @@
+/**
+ * The provider's configuration at run time, kept as module state of the implementation package.
+ *
+ * configure() runs in the dynamic-provider host, which loads this package with require(), so the
+ * state lives in the host's require cache and never in the serialized provider (nothing is captured,
+ * nothing lands in `__provider`). The environment is read at call time as the fallback.
+ */
+import { createHash } from "node:crypto";
+import { createClient, type RimuClient, type ClientConfig } from "../client/index.js";
+import { RimuConfigError } from "../client/errors.js";
+import { CONFIG_KEYS, missingApiKeyMessage, resolveConfig, type ConfigSource } from "../config.js";
+
+/** The part of the dynamic-provider ConfigureRequest this package reads. */
+export interface ConfigureRequestLike {
+  config: { get(key: string): string | undefined };
+}
+
+let stackConfig: ConfigSource = {};
+const clients = new Map<string, RimuClient>();
+
+/** Called once per provider text by the host, with the whole stack config. */
+export async function configure(req: ConfigureRequestLike): Promise<void> {
+  stackConfig = { apiKey: req.config.get(CONFIG_KEYS.apiKey), baseUrl: req.config.get(CONFIG_KEYS.baseUrl) };
+}
+
+/** Forgets the stack config and closes cached clients (tests). */
+export function resetConfiguration(): void {
+  stackConfig = {};
+  for (const client of clients.values()) client.close();
+  clients.clear();
+}
+
+/**
+ * The client for an operation. One client (one keep-alive agent) per configuration: the cache key is a
+ * hash of the base URL, the key and the timeout, so the key itself is never held as a map key.
+ * `what` names the caller in the missing-key message.
+ */
+export function clientFor(what: string, mutationMs?: number): RimuClient {
+  const resolved = resolveConfig(stackConfig);
+  if (resolved.apiKey === undefined) throw new RimuConfigError(missingApiKeyMessage(what));
+  return cachedClient({ apiKey: resolved.apiKey, baseUrl: resolved.baseUrl, mutationMs });
+}
+
+/** A cached client for explicit settings (the data sources pass the program's config). */
+export function cachedClient(settings: {
+  apiKey?: string;
+  baseUrl: string;
+  mutationMs?: number;
+}): RimuClient {
+  const cacheKey = createHash("sha256")
+    .update(`${settings.baseUrl}\n${settings.apiKey ?? ""}\n${settings.mutationMs ?? ""}`)
+    .digest("hex");
+  let client = clients.get(cacheKey);
+  if (!client) {
+    const config: ClientConfig = { baseUrl: settings.baseUrl };
+    if (settings.apiKey !== undefined) config.apiKey = settings.apiKey;
+    if (settings.mutationMs !== undefined) config.timeouts = { mutationMs: settings.mutationMs };
+    client = createClient(config);
+    clients.set(cacheKey, client);
+  }
+  return client;
+}

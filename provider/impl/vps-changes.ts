@@ -1,0 +1,140 @@
+/**
+ * What a change of inputs means for an existing VPS: a pure function of the old outputs (or the live
+ * order as outputs) and the new inputs. diff() reports it; update() carries it out.
+ */
+import { VPS_INPUT_FIELDS, VPS_INPUT_NAMES, type ChangeKind, type VpsInputName } from "./vps-fields.js";
+import { containsUnknown } from "./unknowns.js";
+import { reinstallRefusal, shrinkRefusal } from "./vps-inputs.js";
+import { VpsChangeRefusedError } from "./errors.js";
+
+export interface VpsChanges {
+  /** Inputs whose change needs a new VPS (reported to the engine as `replaces`). */
+  replaces: VpsInputName[];
+  /** memoryMb / diskSpaceMb / diskSpace2Mb to apply with one resize (restarts the VPS). */
+  parameters: VpsInputName[];
+  /** hostServerOid changed: move the VPS. */
+  move: boolean;
+  /** Fields applied by a reinstall (erases the disk). */
+  reinstall: VpsInputName[];
+  /** runningState changed. */
+  runningState: boolean;
+  /** Provider settings that changed (no API call). */
+  settings: VpsInputName[];
+  /** Order-only fields that changed and cannot be applied (reported as a warning). */
+  orderOnly: VpsInputName[];
+}
+
+/** Change kinds that report an input in `replaces` (a new VPS). */
+const REPLACING_KINDS: ReadonlySet<ChangeKind> = new Set<ChangeKind>(["replace", "adopt"]);
+
+/**
+ * Every input whose change forces a replacement, in table order. The one list: computeChanges() puts
+ * only these in `replaces`, and the creation token (creation-token.ts) is derived from their values.
+ */
+export const REPLACE_FORCING_INPUTS: readonly VpsInputName[] = VPS_INPUT_NAMES.filter((name) =>
+  REPLACING_KINDS.has(VPS_INPUT_FIELDS[name]),
+);
+
+const isSet = (value: unknown): boolean => value !== undefined && value !== null;
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Create-only inputs the service never reports: going from unset to set cannot be told apart from
+ * "recording what the order already is", so only a change from one value to another replaces.
+ */
+const UNREPORTED_CREATE_ONLY = new Set<VpsInputName>(["pricingPlanCode", "vpsType"]);
+
+/**
+ * Compares old outputs with new inputs. Inputs the user did not set are never changes: the service
+ * picked those values (host server, distro, sizes...). An input still unknown (preview) counts as changed.
+ */
+export function computeChanges(
+  id: string,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): VpsChanges {
+  const changes: VpsChanges = {
+    replaces: [],
+    parameters: [],
+    move: false,
+    reinstall: [],
+    runningState: false,
+    settings: [],
+    orderOnly: [],
+  };
+  for (const name of VPS_INPUT_NAMES) {
+    const kind = VPS_INPUT_FIELDS[name];
+    const after = news[name];
+    const before = olds[name];
+    if (kind === "setting") {
+      if (!same(isSet(before) ? before : undefined, isSet(after) ? after : undefined))
+        changes.settings.push(name);
+      continue;
+    }
+    if (!isSet(after)) continue;
+    const unknown = containsUnknown(after);
+    if (kind === "adopt") {
+      if (unknown || Number(after) !== Number(id)) changes.replaces.push(name);
+      continue;
+    }
+    if (!unknown && same(before, after)) continue;
+    if (!unknown && !isSet(before) && UNREPORTED_CREATE_ONLY.has(name)) continue;
+    switch (kind) {
+      case "replace":
+        changes.replaces.push(name);
+        break;
+      case "parameters":
+        changes.parameters.push(name);
+        break;
+      case "move":
+        changes.move = true;
+        break;
+      case "reinstall":
+        changes.reinstall.push(name);
+        break;
+      case "running-state":
+        changes.runningState = true;
+        break;
+      case "order-only":
+        changes.orderOnly.push(name);
+        break;
+    }
+  }
+  return changes;
+}
+
+/** True if anything must happen (including recording a setting). */
+export function hasChanges(changes: VpsChanges): boolean {
+  return (
+    changes.replaces.length > 0 ||
+    changes.parameters.length > 0 ||
+    changes.move ||
+    changes.reinstall.length > 0 ||
+    changes.runningState ||
+    changes.settings.length > 0
+  );
+}
+
+/**
+ * Throws if an in-place change is not allowed: a disk shrink, or a reinstall without allowReinstall.
+ * Not checked when the VPS is replaced anyway.
+ */
+export function assertChangesAllowed(
+  changes: VpsChanges,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): void {
+  if (changes.replaces.length > 0) return;
+  for (const field of ["diskSpaceMb", "diskSpace2Mb"] as const) {
+    const before = olds[field];
+    const after = news[field];
+    if (typeof before === "number" && typeof after === "number" && after < before) {
+      throw new VpsChangeRefusedError(field, shrinkRefusal(field, before, after));
+    }
+  }
+  const allowUnknown = containsUnknown(news.allowReinstall);
+  if (changes.reinstall.length > 0 && news.allowReinstall !== true && !allowUnknown) {
+    const field = changes.reinstall[0] as VpsInputName;
+    throw new VpsChangeRefusedError(field, reinstallRefusal(field, olds[field], news[field]));
+  }
+}

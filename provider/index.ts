@@ -1,0 +1,7 @@
+/**
+ * pulumi-rimuhosting: the Vps resource and the data sources. This module only re-exports.
+ */
+export { Vps, type VpsArgs, type VpsFile, type VpsTimeouts } from "./vps.js";
+export * from "./data-sources/index.js";
+export { CONFIG_KEYS, ENV_VARS, DEFAULT_BASE_URL } from "./config.js";
+export { VpsIncompleteError, VpsChangeRefusedError, VpsAdoptionError } from "./impl/errors.js";

@@ -1,0 +1,212 @@
+/**
+ * The Vps resource: a RimuHosting VPS order, managed through a Pulumi dynamic provider.
+ *
+ * Thin on purpose: the lifecycle lives in ./impl (loaded by the provider host), and the serialized
+ * provider is ./vps-shim.ts. See the README's "Vps" section for what each change does.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { DcLocation, VpsType } from "./contract/index.js";
+import { vpsShim } from "./vps-shim.js";
+
+/** A file written into the new filesystem at install time. */
+export interface VpsFile {
+  /** Absolute path inside the VPS, e.g. `/root/.ssh/authorized_keys`. */
+  path: string;
+  /** The file's content. */
+  content: string;
+}
+
+/** Per-operation time limits of the provider (the engine's `customTimeouts` do not reach dynamic providers). */
+export interface VpsTimeouts {
+  /** Limit for ordering the VPS (one HTTP call that returns when it runs). Default: 60 minutes. */
+  createMinutes?: number;
+  /**
+   * Limit for each resize, reinstall or running-state call. A move gets this or, if longer, 10 minutes per GB of
+   * the VPS's disk plus a margin. Default: 60 minutes.
+   */
+  updateMinutes?: number;
+  /** Limit for the shutdown and cancellation. Default: 60 minutes. */
+  deleteMinutes?: number;
+}
+
+/** The inputs of a Vps. Changing an input after creation does what the README's change table says. */
+export interface VpsArgs {
+  /** Fully qualified domain name and label of the VPS, e.g. `web1.example.com`. Required. A change replaces the VPS. */
+  domainName: pulumi.Input<string>;
+  /** Distribution code from getDistributions(), e.g. `deb12.64`. Default: RimuHosting's default. A change reinstalls in place (erases the disk) and needs `allowReinstall: true`. */
+  distro?: pulumi.Input<string>;
+  /** Data centre from getDataCenters(), e.g. `DCDALLAS`. Default: RimuHosting's choice. A change replaces the VPS. */
+  dcLocation?: pulumi.Input<DcLocation>;
+  /** Pricing plan code from getPricingPlans(), e.g. `MIRO1B`. Default: RimuHosting's default plan. A change from one plan to another replaces the VPS. */
+  pricingPlanCode?: pulumi.Input<string>;
+  /** Memory in MB, e.g. 1024. Default: the plan's memory. A change resizes in place (the VPS restarts; billing changes). */
+  memoryMb?: pulumi.Input<number>;
+  /** Primary disk in MB, e.g. 8192. Default: the plan's disk. Can only grow; a change resizes in place (restart). */
+  diskSpaceMb?: pulumi.Input<number>;
+  /** Second disk in MB (not in the regular backups); 0 means none. Default: 0. Can only grow; a change resizes in place (restart). */
+  diskSpace2Mb?: pulumi.Input<number>;
+  /** VPS class: `LOW_CONTENTION`, `REGULAR` or `DEDICATED`. Default: the plan's class. A change from one class to another replaces the VPS. */
+  vpsType?: pulumi.Input<VpsType>;
+  /** Billing method (billingOid from getBillingMethods()). Default: RimuHosting picks (e.g. the last card used). Used only when ordering: a later change is reported but not applied. */
+  billingOid?: pulumi.Input<number>;
+  /** Host server to run on, e.g. `"764"`. Default: RimuHosting's choice, never moved by Pulumi. Setting or changing it moves the VPS (takes 5–10 minutes per GB; the IP may change). */
+  hostServerOid?: pulumi.Input<string>;
+  /** Desired power state, `RUNNING` or `NOTRUNNING`. Default: not managed (a new VPS starts running). A change starts or stops the VPS. */
+  runningState?: pulumi.Input<"RUNNING" | "NOTRUNNING">;
+  /** Root password (pass a secret). Default: RimuHosting generates one, returned in the secret `password` output. A change reinstalls (needs `allowReinstall: true`). */
+  password?: pulumi.Input<string>;
+  /** Control panel to install: `webmin` or `""` for none. Default: RimuHosting's default. A change reinstalls (needs `allowReinstall: true`). */
+  controlPanel?: pulumi.Input<string>;
+  /** cloud-config text for cloud-init distros. Default: none. A change reinstalls (needs `allowReinstall: true`). */
+  cloudConfig?: pulumi.Input<string>;
+  /** Files written into the filesystem at install, e.g. `/root/.ssh/authorized_keys`. Default: none. Kept as a secret output. A change reinstalls (needs `allowReinstall: true`). */
+  files?: pulumi.Input<pulumi.Input<VpsFile>[]>;
+  /** Number of IPv4 addresses. Default: 1. More than one needs RimuHosting's approval. A change replaces the VPS. */
+  ipCount?: pulumi.Input<number>;
+  /** Key/value metadata stored on the order (searchable). Default: none. Used only when ordering: a later change is reported but not applied. */
+  metaData?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** Allow changes that reinstall the VPS in place (distro, password, controlPanel, cloudConfig, files), erasing its disk. Default: false, and such changes are refused. */
+  allowReinstall?: pulumi.Input<boolean>;
+  /** The provider's own time limits. Default: 60 minutes per operation (moves scale with the disk). */
+  timeouts?: pulumi.Input<VpsTimeouts>;
+  /** Adopt this existing VPS order instead of ordering a new one (`pulumi import` does not work for dynamic providers). The order must be active, on this account, and match domainName (and dcLocation if set). Default: order a new VPS. Setting a different oid later replaces the resource. */
+  adoptOrderOid?: pulumi.Input<number>;
+  /**
+   * Internal, set automatically: do not set it. The Vps class always overwrites it with
+   * `<project>/<stack>/<resource name>`. The provider derives the order's creation token from it and
+   * the inputs that force a replacement, so a create whose outcome was lost is found and adopted by
+   * the next `pulumi up` instead of ordering a second VPS. Never a change: diff() ignores it.
+   * @internal
+   */
+  creationScope?: pulumi.Input<string>;
+}
+
+/** The outputs that are not inputs, listed so they are registered (and unknown in previews) like Pulumi's own packages do. */
+const OUTPUT_ONLY = [
+  "orderOid",
+  "slug",
+  "primaryIp",
+  "secondaryIps",
+  "monthlyFeeUsd",
+  "orderDescription",
+] as const;
+
+/** Inputs that are also outputs; all are registered so every one can be read back. */
+const INPUT_OUTPUTS = [
+  "domainName",
+  "distro",
+  "dcLocation",
+  "pricingPlanCode",
+  "memoryMb",
+  "diskSpaceMb",
+  "diskSpace2Mb",
+  "vpsType",
+  "billingOid",
+  "hostServerOid",
+  "runningState",
+  "password",
+  "controlPanel",
+  "cloudConfig",
+  "files",
+  "ipCount",
+  "metaData",
+  "allowReinstall",
+  "timeouts",
+  "adoptOrderOid",
+] as const satisfies readonly (keyof VpsArgs)[];
+
+/**
+ * A RimuHosting VPS. The resource id is the order oid (as a string).
+ *
+ * ```ts
+ * const web = new Vps("web", { domainName: "web1.example.com", distro: "deb12.64", dcLocation: "DCDALLAS",
+ *   memoryMb: 1024, diskSpaceMb: 8192 });
+ * export const ip = web.primaryIp;
+ * ```
+ */
+export class Vps extends pulumi.dynamic.Resource {
+  /** The type token: `pulumi-nodejs:dynamic/rimuhosting:Vps`. */
+  static readonly __pulumiType = "pulumi-nodejs:dynamic/rimuhosting:Vps";
+
+  /** True if `obj` is a Vps (works across copies of this package). */
+  static override isInstance(obj: unknown): obj is Vps {
+    return (
+      obj !== null &&
+      typeof obj === "object" &&
+      (obj as Record<string, unknown>).__pulumiType === Vps.__pulumiType
+    );
+  }
+
+  /**
+   * Reads an existing Vps by order oid into the program without managing it (no create, no delete).
+   * To manage an existing order, use the `adoptOrderOid` input instead.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Vps {
+    return new Vps(name, undefined, { ...opts, id });
+  }
+
+  /** The order oid, a number (the id is the same as a string). */
+  declare readonly orderOid: pulumi.Output<number>;
+  /** The order's path segment in the API, `order-<oid>-<domain>`. */
+  declare readonly slug: pulumi.Output<string>;
+  declare readonly domainName: pulumi.Output<string>;
+  /** Installed distribution code. */
+  declare readonly distro: pulumi.Output<string>;
+  /** Data centre code. */
+  declare readonly dcLocation: pulumi.Output<string>;
+  declare readonly pricingPlanCode: pulumi.Output<string | undefined>;
+  /** Memory in MB, as the service reports it. */
+  declare readonly memoryMb: pulumi.Output<number>;
+  /** Primary disk in MB, as the service reports it. */
+  declare readonly diskSpaceMb: pulumi.Output<number>;
+  /** Second disk in MB (0 = none). */
+  declare readonly diskSpace2Mb: pulumi.Output<number>;
+  declare readonly vpsType: pulumi.Output<string | undefined>;
+  /** The order's billing method. */
+  declare readonly billingOid: pulumi.Output<number | undefined>;
+  /** The host server the VPS runs on. */
+  declare readonly hostServerOid: pulumi.Output<string>;
+  /** Current power state: `RUNNING`, `NOTRUNNING`, `RESTARTING` or `POWERCYCLING`. */
+  declare readonly runningState: pulumi.Output<string>;
+  /** Root password (secret): the input, or the one RimuHosting generated. */
+  declare readonly password: pulumi.Output<string | undefined>;
+  declare readonly controlPanel: pulumi.Output<string | undefined>;
+  declare readonly cloudConfig: pulumi.Output<string | undefined>;
+  /** Injected files (secret). */
+  declare readonly files: pulumi.Output<VpsFile[] | undefined>;
+  /** Number of IPv4 addresses allocated. */
+  declare readonly ipCount: pulumi.Output<number>;
+  /** The order's metadata (without the provider's creation token). */
+  declare readonly metaData: pulumi.Output<Record<string, string>>;
+  declare readonly allowReinstall: pulumi.Output<boolean | undefined>;
+  declare readonly timeouts: pulumi.Output<VpsTimeouts | undefined>;
+  declare readonly adoptOrderOid: pulumi.Output<number | undefined>;
+  /** Main IPv4 address. */
+  declare readonly primaryIp: pulumi.Output<string>;
+  /** Any further IPv4 addresses. */
+  declare readonly secondaryIps: pulumi.Output<string[]>;
+  /** Monthly fee in USD. */
+  declare readonly monthlyFeeUsd: pulumi.Output<number>;
+  /** RimuHosting's one-line summary of the order (plan, location, sizes, host, IP, distro, price). */
+  declare readonly orderDescription: pulumi.Output<string>;
+
+  constructor(name: string, args: VpsArgs | undefined, opts?: pulumi.CustomResourceOptions) {
+    const props: Record<string, unknown> = {};
+    // Seed every output as undefined so each is registered and read back (awsx pattern); args override.
+    for (const key of [...OUTPUT_ONLY, ...INPUT_OUTPUTS]) props[key] = undefined;
+    if (args) {
+      Object.assign(props, args);
+      // Dynamic providers get no URN: this is what makes the creation token stable across retries.
+      props.creationScope = `${pulumi.getProject()}/${pulumi.getStack()}/${name}`;
+    }
+    const secretOutputs = ["password", "files"];
+    super(
+      vpsShim,
+      name,
+      props,
+      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secretOutputs] },
+      "rimuhosting",
+      "Vps",
+    );
+  }
+}

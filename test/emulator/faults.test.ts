@@ -1,0 +1,164 @@
+import type { GetOrdersResponse } from "../../provider/contract/index.js";
+import { DEMO_API_KEY } from "../../emulator/index.js";
+import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator.js";
+import { createVps, errorOf, record } from "./fixtures.js";
+
+const newVps = (domain: string, token = domain) => ({
+  new_order_request: {
+    instantiation_options: { domain_name: domain },
+    meta_data: [{ key_name: "pulumi-rimuhosting:creation-token", value: token }],
+  },
+});
+
+async function findByToken(emu: TestEmulator, token: string): Promise<number> {
+  const res = await emu.api(
+    "GET",
+    `/orders;include_inactive=Y;meta_search=${encodeURIComponent(`pulumi-rimuhosting:creation-token:${token}`)}`,
+  );
+  return record<GetOrdersResponse>(res.body).about_orders!.length;
+}
+
+describe("faults", () => {
+  let emu: TestEmulator;
+  afterEach(async () => {
+    await emu?.close();
+  });
+
+  test("status fault: armed at start-up, answers 503 once in the error envelope, then recovers", async () => {
+    emu = await startTestEmulator({ faults: [{ route: "createVps", kind: "status", status: 503 }] });
+    const first = await emu.api("POST", "/orders/new-vps", newVps("f1.example.com"));
+    expect(errorOf(first)).toMatchObject({ status: 503, code: "EMU_ERR_FAULT_INJECTED" });
+    expect(emu.snapshot()).toHaveLength(0);
+    expect((await emu.api("POST", "/orders/new-vps", newVps("f1.example.com"))).status).toBe(200);
+    expect(emu.requestLog().map((r) => [r.route, r.status])).toEqual([
+      ["createVps", 503],
+      ["createVps", 200],
+    ]);
+  });
+
+  test("status fault: 429 carries Retry-After", async () => {
+    emu = await startTestEmulator();
+    emu.injectFault({ route: "listOrders", kind: "status", status: 429, retryAfterSeconds: 7 });
+    const res = await emu.api("GET", "/orders");
+    expect(errorOf(res)).toMatchObject({ status: 429, errorClass: "TooManyRequests" });
+    expect(res.headers.get("retry-after")).toBe("7");
+    expect((await emu.api("GET", "/orders")).status).toBe(200);
+  });
+
+  test("status fault: other routes are untouched, `times` counts hits, '*' matches any route", async () => {
+    emu = await startTestEmulator();
+    emu.injectFault({ route: "getOrder", kind: "status", times: 2 });
+    expect((await emu.api("GET", "/orders")).status).toBe(200);
+    expect((await emu.api("GET", "/orders/order-1-x")).status).toBe(503);
+    expect((await emu.api("GET", "/orders/order-1-x")).status).toBe(503);
+    expect((await emu.api("GET", "/orders/order-1-x")).status).toBe(404);
+    emu.injectFault({ route: "*", kind: "status", status: 502 });
+    expect((await emu.api("GET", "/data-centers", undefined, { apiKey: null })).status).toBe(502);
+  });
+
+  test("drop: the socket is destroyed without an answer and nothing is created", async () => {
+    emu = await startTestEmulator();
+    emu.injectFault({ route: "createVps", kind: "drop" });
+    await expect(emu.api("POST", "/orders/new-vps", newVps("drop.example.com"))).rejects.toThrow();
+    expect(emu.snapshot()).toHaveLength(0);
+    expect(await findByToken(emu, "drop.example.com")).toBe(0);
+    expect(emu.requestLog()[0]).toMatchObject({ method: "POST", route: "createVps", status: 0 });
+  });
+
+  test("drop-after-commit: the order is created, then the socket is destroyed", async () => {
+    emu = await startTestEmulator();
+    emu.injectFault({ route: "createVps", kind: "drop-after-commit" });
+    await expect(emu.api("POST", "/orders/new-vps", newVps("dac.example.com"))).rejects.toThrow();
+    expect(emu.snapshot()).toEqual([
+      expect.objectContaining({ domainName: "dac.example.com", runningState: "RUNNING" }),
+    ]);
+    expect(await findByToken(emu, "dac.example.com")).toBe(1);
+  });
+
+  test("delay and delay-after-commit: the request still completes; after-commit work happens before the wait", async () => {
+    emu = await startTestEmulator();
+    emu.injectFault({ route: "listDataCenters", kind: "delay", delayMs: 20 });
+    expect((await emu.api("GET", "/data-centers", undefined, { apiKey: null })).status).toBe(200);
+    emu.injectFault({ route: "createVps", kind: "delay-after-commit", delayMs: 60_000 });
+    const abort = new AbortController();
+    const pending = fetch(`${emu.baseUrl}/orders/new-vps`, {
+      method: "POST",
+      signal: abort.signal,
+      headers: { authorization: `rimuhosting apikey=${DEMO_API_KEY}`, "content-type": "application/json" },
+      body: JSON.stringify(newVps("dlc.example.com")),
+    });
+    // The order exists while the answer is still held back.
+    for (let i = 0; i < 200 && emu.snapshot().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(emu.snapshot()).toEqual([expect.objectContaining({ domainName: "dlc.example.com" })]);
+    abort.abort();
+    await expect(pending).rejects.toThrow();
+  });
+
+  test("errorRate: 1 fails every request of the named route only", async () => {
+    emu = await startTestEmulator({ errorRate: { listOrders: 1 } });
+    expect(errorOf(await emu.api("GET", "/orders"))).toMatchObject({ status: 503 });
+    expect((await emu.api("GET", "/billing-methods")).status).toBe(200);
+  });
+
+  test("errorRate: a global rate of 1 fails every route; 0 fails none", async () => {
+    emu = await startTestEmulator({ errorRate: 1 });
+    expect((await emu.api("GET", "/distributions", undefined, { apiKey: null })).status).toBe(503);
+    await emu.close();
+    emu = await startTestEmulator({ errorRate: 0, latencyMs: 5 });
+    expect((await emu.api("GET", "/distributions", undefined, { apiKey: null })).status).toBe(200);
+  });
+
+  test("injectFault: rejects a malformed spec", async () => {
+    emu = await startTestEmulator();
+    expect(() => emu.injectFault({ route: "noSuchRoute" as "createVps", kind: "drop" })).toThrow();
+  });
+});
+
+describe("control endpoints", () => {
+  let emu: TestEmulator;
+  afterEach(async () => {
+    await emu?.close();
+  });
+
+  const control = async (method: string, path: string, body?: unknown) => {
+    const url = emu.baseUrl.replace(/\/r$/, `/__emulator${path}`);
+    const res = await fetch(url, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  test("control: off by default (404)", async () => {
+    emu = await startTestEmulator();
+    expect((await control("GET", "/requests")).status).toBe(404);
+    expect((await control("POST", "/faults", { route: "*", kind: "drop" })).status).toBe(404);
+  });
+
+  test("control: arm a fault, read requests and snapshot, reset", async () => {
+    emu = await startTestEmulator({ control: true });
+    expect(
+      (await control("POST", "/faults", { route: "listOrders", kind: "status", status: 503 })).status,
+    ).toBe(200);
+    expect((await emu.api("GET", "/orders")).status).toBe(503);
+    await createVps(emu, {}, { domain: "ctl.example.com" });
+    const requests = (await control("GET", "/requests")).body.requests as { route: string; status: number }[];
+    expect(requests.map((r) => [r.route, r.status])).toEqual([
+      ["listOrders", 503],
+      ["createVps", 200],
+    ]);
+    const snapshot = (await control("GET", "/snapshot")).body.orders as { domainName: string }[];
+    expect(snapshot.map((o) => o.domainName)).toEqual(["ctl.example.com"]);
+    expect((await control("POST", "/reset")).status).toBe(200);
+    expect(emu.snapshot()).toEqual([]);
+    expect(emu.requestLog()).toEqual([]);
+  });
+
+  test("control: a bad fault spec is a 400 naming the field", async () => {
+    emu = await startTestEmulator({ control: true });
+    const res = await control("POST", "/faults", { route: "createVps", kind: "explode" });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).toContain('"field_name":"kind"');
+  });
+});

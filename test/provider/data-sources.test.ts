@@ -1,0 +1,157 @@
+/**
+ * The data sources against a real emulator: direct forms and Output forms, configured the way a
+ * program is (stack config `rimuhosting:*` through pulumi.runtime.setConfig).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import {
+  getBillingMethods,
+  getDataCenters,
+  getDataTransferUsage,
+  getDistributions,
+  getDistributionsOutput,
+  getOrder,
+  getOrderOutput,
+  getOrders,
+  getPriceQuote,
+  getPricingPlans,
+  getPricingPlansOutput,
+  getVpsStatus,
+} from "../../provider/index";
+import { startImplFixture, DEMO_API_KEY, type ImplFixture } from "./support/impl-fixture";
+
+let fx: ImplFixture;
+let oid: number;
+
+function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
+  return new Promise((resolve) => output.apply((value) => resolve(value)));
+}
+
+beforeAll(async () => {
+  fx = await startImplFixture();
+  pulumi.runtime.setConfig("rimuhosting:baseUrl", fx.emulator.baseUrl);
+  pulumi.runtime.setConfig("rimuhosting:apiKey", DEMO_API_KEY);
+  const created = await fx.byHand.createVps({
+    instantiation_options: { domain_name: "data.example.com", distro: "deb12.64" },
+    dc_location: "DCDALLAS",
+    vps_parameters: { memory_mb: 1024, disk_space_mb: 20480 },
+    meta_data: [{ key_name: "team", value: "data" }],
+  });
+  oid = created.about_order.order_oid;
+});
+afterAll(async () => {
+  await fx.close();
+});
+
+describe("data sources", () => {
+  it("getPricingPlans: VPS plans in the documented shape, filtered by price", async () => {
+    const { plans } = await getPricingPlans();
+    expect(plans.length).toBeGreaterThan(0);
+    const miro = plans.find((p) => p.code === "MIRO1B");
+    expect(miro).toEqual({
+      code: "MIRO1B",
+      description: expect.any(String),
+      serverType: "VPS",
+      minimumMemoryMb: 1024,
+      minimumDiskGb: 20,
+      monthlyFeeUsd: expect.any(Number),
+      ...(miro?.dcLocation ? { dcLocation: miro.dcLocation } : {}),
+    });
+    expect(plans.every((p) => p.serverType === "VPS")).toBe(true);
+    const cheapest = Math.min(...plans.map((p) => p.monthlyFeeUsd));
+    const under = await getPricingPlans({ priceUnder: cheapest + 0.01 });
+    expect(under.plans.length).toBeGreaterThan(0);
+    expect(under.plans.length).toBeLessThan(plans.length);
+    expect(under.plans.every((p) => p.monthlyFeeUsd <= cheapest + 0.01)).toBe(true);
+  });
+
+  it("getPricingPlansOutput: takes Inputs and resolves to the same result", async () => {
+    const direct = await getPricingPlans({ serverType: "VPS" });
+    const viaOutput = await valueOf(getPricingPlansOutput({ serverType: pulumi.output("VPS" as const) }));
+    expect(viaOutput).toEqual(direct);
+  });
+
+  it("getDistributions: codes with promoted/recommended flags", async () => {
+    const { distributions } = await getDistributions();
+    expect(distributions).toContainEqual({
+      code: "deb12.64",
+      description: expect.stringContaining("Debian 12"),
+      isPromoted: expect.any(Boolean),
+      isRecommended: expect.any(Boolean),
+    });
+    expect(await valueOf(getDistributionsOutput())).toEqual({ distributions });
+  });
+
+  it("getDataCenters and getBillingMethods", async () => {
+    const { dataCenters } = await getDataCenters();
+    expect(dataCenters).toContainEqual({ code: "DCDALLAS", name: "Dallas", countryCode: "US" });
+    const { billingMethods } = await getBillingMethods();
+    expect(billingMethods.length).toBeGreaterThan(0);
+    expect(billingMethods[0]).toMatchObject({
+      billingOid: expect.any(Number),
+      description: expect.any(String),
+    });
+    expect(billingMethods.some((m) => m.orderOids.includes(oid))).toBe(true);
+  });
+
+  it("getOrders / getOrder: camelCase orders, metadata without the creation token, inactive on request", async () => {
+    const { orders } = await getOrders({ serverType: "VPS" });
+    const mine = orders.find((o) => o.orderOid === oid);
+    expect(mine).toMatchObject({
+      domainName: "data.example.com",
+      serverType: "VPS",
+      runningState: "RUNNING",
+      cancelled: false,
+      dcLocation: "DCDALLAS",
+      memoryMb: 1024,
+      metaData: { team: "data" },
+    });
+    expect(await getOrder({ orderOid: oid })).toEqual(mine);
+    expect(await valueOf(getOrderOutput({ orderOid: pulumi.output(oid) }))).toEqual(mine);
+
+    const gone = await fx.byHand.createVps({
+      instantiation_options: { domain_name: "gone.example.com" },
+      dc_location: "DCDALLAS",
+    });
+    await fx.byHand.deleteVps(gone.about_order.order_oid);
+    const active = await getOrders();
+    expect(active.orders.some((o) => o.orderOid === gone.about_order.order_oid)).toBe(false);
+    const all = await getOrders({ includeInactive: true });
+    expect(all.orders.find((o) => o.orderOid === gone.about_order.order_oid)).toMatchObject({
+      cancelled: true,
+    });
+  });
+
+  it("getVpsStatus and getDataTransferUsage: live state of a VPS", async () => {
+    const status = await getVpsStatus({ orderOid: oid });
+    expect(status).toMatchObject({
+      orderOid: oid,
+      runningState: "RUNNING",
+      host: { load: expect.any(Array) },
+    });
+    const usage = await getDataTransferUsage({ orderOid: oid });
+    expect(usage.orderOid).toBe(oid);
+    expect(typeof usage.usage).toBe("object");
+  });
+
+  it("getPriceQuote: a monthly price for a prospective VPS, nothing ordered", async () => {
+    const before = fx.emulator.snapshot().length;
+    const small = await getPriceQuote({ memoryMb: 1024, diskSpaceMb: 20480, dcLocation: "DCDALLAS" });
+    const big = await getPriceQuote({ memoryMb: 8192, diskSpaceMb: 163840, dcLocation: "DCDALLAS" });
+    expect(small.monthlyAmount).toBeGreaterThan(0);
+    expect(big.monthlyAmount).toBeGreaterThan(small.monthlyAmount);
+    expect(small.message).toEqual(expect.any(String));
+    expect(fx.emulator.snapshot().length).toBe(before);
+  });
+
+  it("argument and configuration errors are clear", async () => {
+    await expect(getOrder({ orderOid: -1 })).rejects.toThrow(/getOrder: orderOid must be an order oid/);
+    pulumi.runtime.setConfig("rimuhosting:apiKey", "");
+    try {
+      await expect(getOrders()).rejects.toThrow(/getOrders needs a RimuHosting API key.*rimuhosting:apiKey/);
+      // The catalog needs no key.
+      await expect(getDistributions()).resolves.toHaveProperty("distributions");
+    } finally {
+      pulumi.runtime.setConfig("rimuhosting:apiKey", DEMO_API_KEY);
+    }
+  });
+});

@@ -1,0 +1,215 @@
+/**
+ * L3: the real `@pulumi/pulumi/cmd/dynamic-provider` host, started as the engine starts it (argv engine
+ * address, cwd = program directory, PULUMI_NODEJS_PROJECT, PULUMI_CONFIG with rimuhosting:apiKey and
+ * rimuhosting:baseUrl) and driven over gRPC with the SDK's own stubs. The provider text is the one
+ * dynamic.Resource would store (serialized in a child process from dist/; needs `npm run build`).
+ */
+import { execFile } from "node:child_process";
+import { readFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import * as pulumi from "@pulumi/pulumi";
+import { createClient } from "../../provider/client/index";
+import { startEmulator, DEMO_API_KEY, type RunningEmulator } from "../../emulator/index";
+import {
+  startProviderHost,
+  ProviderHostError,
+  type ProviderHost,
+  type PropertyMap,
+} from "../helpers/provider-host";
+
+const ROOT = resolve(__dirname, "../..");
+const URN = "urn:pulumi:dev::rimuhosting-l3::pulumi-nodejs:dynamic/rimuhosting:Vps::web";
+const UNKNOWN = pulumi.runtime.unknownValue;
+
+let emulator: RunningEmulator;
+let host: ProviderHost;
+let providerText: string;
+let hostOutput = "";
+let dir: string;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ timeScale: 0, seed: 13 });
+  dir = mkdtempSync(join(tmpdir(), "rimu-l3-"));
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  delete env.RIMUHOSTING_APIKEY;
+  delete env.RIMUHOSTING_BASEURL;
+  await promisify(execFile)(
+    process.execPath,
+    [join(ROOT, "dist/test/helpers/serialize-provider.js"), join(dir, "p.js")],
+    { cwd: ROOT, env },
+  );
+  providerText = readFileSync(join(dir, "p.js"), "utf8");
+  const config = { "rimuhosting:apiKey": DEMO_API_KEY, "rimuhosting:baseUrl": emulator.baseUrl };
+  host = await startProviderHost({
+    cwd: ROOT,
+    project: "rimuhosting-l3",
+    config,
+    env: { RIMUHOSTING_APIKEY: "", RIMUHOSTING_BASEURL: "", NODE_OPTIONS: "" },
+    onOutput: (_stream, text) => {
+      hostOutput += text;
+    },
+  });
+  const configured = await host.configure();
+  expect(configured.acceptSecrets).toBe(false);
+});
+afterAll(async () => {
+  await host?.close();
+  await emulator?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const inputs = (extra: PropertyMap = {}): PropertyMap => ({
+  domainName: "l3.example.com",
+  distro: "deb12.64",
+  dcLocation: "DCDALLAS",
+  memoryMb: 1024,
+  diskSpaceMb: 20480,
+  __provider: providerText,
+  ...extra,
+});
+
+async function rejection(promise: Promise<unknown>): Promise<ProviderHostError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ProviderHostError);
+  return error as ProviderHostError;
+}
+
+describe("the real dynamic-provider host (L3)", () => {
+  it("Check: valid inputs pass (with __provider), invalid ones fail per field, unknowns never fail", async () => {
+    const valid = await host.check(URN, {}, inputs());
+    expect(valid.failures).toEqual([]);
+    expect(valid.inputs).toMatchObject({ domainName: "l3.example.com", __provider: providerText });
+
+    const invalid = await host.check(
+      URN,
+      {},
+      inputs({ domainName: "nope", memoryMb: -5, runningState: "OFF" }),
+    );
+    expect(invalid.failures.map((f) => f.property).sort()).toEqual([
+      "domainName",
+      "memoryMb",
+      "runningState",
+    ]);
+    expect(invalid.failures.find((f) => f.property === "runningState")?.reason).toMatch(
+      /"RUNNING" or "NOTRUNNING"/,
+    );
+
+    const preview = await host.check(URN, {}, inputs({ domainName: UNKNOWN, hostServerOid: UNKNOWN }));
+    expect(preview.failures).toEqual([]);
+
+    const reinstall = await host.check(URN, inputs(), inputs({ distro: "deb13.64" }));
+    expect(reinstall.failures).toEqual([
+      { property: "distro", reason: expect.stringMatching(/allowReinstall: true/) },
+    ]);
+  });
+
+  it("Create, Diff, Read, Update, Delete twice: the whole lifecycle through the host", async () => {
+    const checked = await host.check(URN, {}, inputs());
+    const created = await host.create(URN, checked.inputs);
+    expect(created.id).toMatch(/^\d+$/);
+    expect(created.properties).toMatchObject({
+      orderOid: Number(created.id),
+      domainName: "l3.example.com",
+      runningState: "RUNNING",
+      memoryMb: 1024,
+      __provider: providerText,
+    });
+    expect(typeof created.properties.password).toBe("string");
+    expect(typeof created.properties.primaryIp).toBe("string");
+
+    const none = await host.diff(created.id, URN, created.properties, inputs());
+    expect(none).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
+    const some = await host.diff(created.id, URN, created.properties, inputs({ memoryMb: 2048 }));
+    expect(some).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
+    const replace = await host.diff(created.id, URN, created.properties, inputs({ dcLocation: "DCLONDON" }));
+    expect(replace).toEqual({ changes: "some", replaces: ["dcLocation"], deleteBeforeReplace: false });
+    const refused = await rejection(
+      host.diff(created.id, URN, created.properties, inputs({ distro: "deb13.64" })),
+    );
+    expect(refused.details).toMatch(/distro: changing distro from deb12\.64 to deb13\.64/);
+
+    // Drift made by hand shows up on refresh, in the properties and in the returned inputs.
+    await emulatorClientStop(Number(created.id));
+    const refreshed = await host.read(created.id, URN, created.properties, inputs());
+    expect(refreshed.id).toBe(created.id);
+    expect(refreshed.properties).toMatchObject({ runningState: "NOTRUNNING", __provider: providerText });
+    expect(refreshed.inputs).toMatchObject({ runningState: "NOTRUNNING", __provider: providerText });
+    expect(refreshed.inputs).not.toHaveProperty("password");
+
+    // A Get-style read: no properties, only inputs carrying __provider (3.270 falls back to them).
+    const got = await host.read(created.id, URN, {}, { __provider: providerText });
+    expect(got.properties).toMatchObject({ orderOid: Number(created.id), domainName: "l3.example.com" });
+
+    const updated = await host.update(
+      created.id,
+      URN,
+      refreshed.properties,
+      inputs({ memoryMb: 2048, runningState: "RUNNING" }),
+    );
+    expect(updated.properties).toMatchObject({
+      memoryMb: 2048,
+      runningState: "RUNNING",
+      primaryIp: created.properties.primaryIp,
+      password: created.properties.password,
+      __provider: providerText,
+    });
+
+    await host.delete(created.id, URN, updated.properties);
+    await host.delete(created.id, URN, updated.properties);
+    expect(emulator.snapshot().find((o) => String(o.orderOid) === created.id)).toMatchObject({
+      cancelled: true,
+    });
+    const gone = await host.read(created.id, URN, updated.properties, inputs());
+    expect(gone.id).toBe("");
+  });
+
+  it("a failure after the order exists reaches the engine as ErrorResourceInitFailed with the order id", async () => {
+    emulator.injectFault({ route: "setRunningState", kind: "status", status: 400 });
+    const error = await rejection(
+      host.create(URN, inputs({ domainName: "l3-fail.example.com", runningState: "NOTRUNNING" })),
+    );
+    expect(error.initFailure).toBeDefined();
+    const failure = error.initFailure!;
+    expect(failure.id).toMatch(/^\d+$/);
+    expect(error.details).toMatch(
+      new RegExp(`VPS order ${failure.id} \\(l3-fail\\.example\\.com\\) was created`),
+    );
+    expect(failure.reasons).toEqual([error.details]);
+    expect(failure.properties).toMatchObject({ orderOid: Number(failure.id), runningState: "RUNNING" });
+    expect(error.details).not.toContain(DEMO_API_KEY);
+    expect(emulator.snapshot().find((o) => String(o.orderOid) === failure.id)).toMatchObject({
+      cancelled: false,
+    });
+
+    // Next `pulumi up`: the engine runs Update on the recorded order, which finishes the job.
+    const resumed = await host.update(
+      failure.id,
+      URN,
+      { ...failure.properties, __provider: providerText },
+      inputs({ domainName: "l3-fail.example.com", runningState: "NOTRUNNING" }),
+    );
+    expect(resumed.properties).toMatchObject({ orderOid: Number(failure.id), runningState: "NOTRUNNING" });
+    await host.delete(failure.id, URN, resumed.properties);
+  });
+
+  it("never prints the API key or a password", () => {
+    expect(hostOutput).not.toContain(DEMO_API_KEY);
+    expect(hostOutput).toMatch(/\[rimuhosting\] Vps \d+: ordered l3\.example\.com/);
+  });
+});
+
+/** Stops a VPS behind the provider's back, as a person in the control panel would. */
+async function emulatorClientStop(oid: number): Promise<void> {
+  const client = createClient({ apiKey: DEMO_API_KEY, baseUrl: emulator.baseUrl });
+  try {
+    await client.setRunningState(oid, "NOTRUNNING");
+  } finally {
+    client.close();
+  }
+}
