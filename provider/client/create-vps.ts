@@ -111,7 +111,10 @@ export interface CreateVpsOptions {
 }
 
 /** The token the caller supplied (opts.creationToken, else one already in meta_data), if any. */
-export function suppliedCreationToken(request: NewVpsRequest, explicit: string | undefined): string | undefined {
+export function suppliedCreationToken(
+  request: NewVpsRequest,
+  explicit: string | undefined,
+): string | undefined {
   const fromMeta = request.meta_data?.find((m) => m.key_name === CREATION_TOKEN_KEY)?.value ?? undefined;
   const token = explicit ?? fromMeta;
   if (token !== undefined && !TOKEN_PATTERN.test(token)) {
@@ -165,7 +168,7 @@ export async function createVpsReconciled(
     }
     const kind = classifyCreateFailure(error);
     if (kind === "definite") throw error;
-    const what = describe(error);
+    const what = describeFailure(error);
 
     if (kind === "not-created") {
       if (attempt >= maxAttempts) {
@@ -203,7 +206,7 @@ async function lookUpAfterAmbiguousFailure(
   attempt: number,
   graceMs = DEFAULT_CREATE_LOOKUP_GRACE_MS,
 ): Promise<PostNewVpsResponse> {
-  const what = describe(error);
+  const what = describeFailure(error);
   let waited = 0;
   let lookups = 0;
   let answered = 0;
@@ -332,7 +335,7 @@ export function isReconciled(response: PostNewVpsResponse): boolean {
   return response.reconciled === true;
 }
 
-function describe(error: RimuError): string {
+function describeFailure(error: RimuError): string {
   return error.status !== undefined ? `HTTP ${error.status}` : (error.networkCode ?? error.code);
 }
 

@@ -22,14 +22,20 @@ const HASH_CHARS = 32;
 /**
  * `vps-<32 hex>` from creationScope and the replace-forcing inputs, or a random UUID when the
  * inputs carry no creationScope. `inputs` are the checked inputs (null means unset, like absent).
+ * `supersededOids`: orders that carry the plain token but are not what these inputs order (an old VPS
+ * of the resource whose order drifted outside Pulumi); naming them gives a token of its own, still
+ * the same on every retry.
  */
-export function creationTokenFor(inputs: Record<string, unknown>): string {
+export function creationTokenFor(
+  inputs: Record<string, unknown>,
+  supersededOids: readonly number[] = [],
+): string {
   const scope = inputs.creationScope;
   if (typeof scope !== "string" || scope === "") return randomUUID();
   const replaceForcing = REPLACE_FORCING_INPUTS.map((name) => [name, inputs[name] ?? null]);
-  const digest = createHash("sha256")
-    .update(canonicalJson({ creationScope: scope, replaceForcing }))
-    .digest("hex");
+  const seed: Record<string, unknown> = { creationScope: scope, replaceForcing };
+  if (supersededOids.length > 0) seed.supersededOids = supersededOids;
+  const digest = createHash("sha256").update(canonicalJson(seed)).digest("hex");
   return CREATION_TOKEN_PREFIX + digest.slice(0, HASH_CHARS);
 }
 

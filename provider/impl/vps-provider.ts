@@ -2,7 +2,7 @@
  * The Vps resource's lifecycle: check, diff, create, read, update, delete. Called by the thin shim
  * (../vps-shim.ts) inside the dynamic-provider host; every function works on plain property bags.
  */
-import type { AboutOrder } from "../contract/index.js";
+import type { AboutOrder, PostNewVpsResponse } from "../contract/index.js";
 import { isReconciled, type OrderRef, type RimuClient } from "../client/index.js";
 import { RimuConflictError, RimuError, RimuNotFoundError } from "../client/errors.js";
 import { creationTokenFor } from "./creation-token.js";
@@ -81,28 +81,73 @@ export async function create(inputs: Bag): Promise<{ id: string; outs: VpsOutput
   const client = clientFor("Creating a Vps", minutesToMs(news.timeouts?.createMinutes));
   if (news.adoptOrderOid !== undefined) return adopt(client, news);
 
-  // Stable for retries of this resource, different for a replacement (creation-token.ts). The client
-  // returns an active order already carrying it instead of ordering again (pre-flight lookup).
-  const creationToken = creationTokenFor(news);
-  let created: Awaited<ReturnType<RimuClient["createVps"]>>;
-  try {
-    created = await client.createVps(newVpsRequest(news), { creationToken, lookupGraceMs: createLookupGraceMs });
-  } catch (error) {
-    throw outcomeUnknownError(error, news, creationToken);
-  }
+  const created = await orderOnce(client, news);
   const order = created.about_order;
   const id = String(order.order_oid);
   const password = news.password ?? created.new_order_request?.instantiation_options?.password ?? undefined;
   const recorded = { ...news, password };
-  log(`Vps ${id}: ordered ${order.domain_name}.`);
+  log(
+    isReconciled(created)
+      ? `Vps ${id}: found order ${order.domain_name} by this resource's creation token; adopting it.`
+      : `Vps ${id}: ordered ${order.domain_name}.`,
+  );
   if (password === undefined && isReconciled(created)) {
     log(
-      `Vps ${id}: the response to the order was lost and the order was found by its creation token, so the ` +
+      `Vps ${id}: the order was found by its creation token (its response was lost earlier), so the ` +
         `root password RimuHosting generated is unknown. Set the password input with allowReinstall, or reset it in the control panel.`,
     );
   }
   const result = await converge(client, order, recorded, news, "was created");
   return { id, outs: orderOutputs(result.order, { ...recorded, password: result.password ?? password }) };
+}
+
+/** How many orders carrying this resource's token but not matching its inputs create() steps over. */
+const MAX_SUPERSEDED = 3;
+
+/**
+ * POST new-vps with this resource's creation token: stable for retries, different for a replacement
+ * (creation-token.ts), so an order from an earlier run whose response was lost is returned instead of
+ * a second one. An order found that way must also be what these inputs order: one that carries the
+ * token but not the domainName or dcLocation can only be an older VPS of this resource whose order
+ * drifted outside Pulumi (the one being replaced), so it is stepped over with a token naming it.
+ */
+async function orderOnce(client: RimuClient, news: VpsInputs): Promise<PostNewVpsResponse> {
+  const superseded: number[] = [];
+  for (;;) {
+    const creationToken = creationTokenFor(news, superseded);
+    let created: PostNewVpsResponse;
+    try {
+      created = await client.createVps(newVpsRequest(news), {
+        creationToken,
+        lookupGraceMs: createLookupGraceMs,
+      });
+    } catch (error) {
+      throw outcomeUnknownError(error, news, creationToken);
+    }
+    const mismatch = isReconciled(created) ? notOrderedBy(created.about_order, news) : undefined;
+    if (mismatch === undefined) return created;
+    const oid = created.about_order.order_oid;
+    if (superseded.length >= MAX_SUPERSEDED) {
+      throw new Error(
+        `Ordering VPS ${news.domainName}: order ${oid} carries this resource's creation token but ${mismatch}, ` +
+          `and so did ${superseded.join(", ")}. Not ordering another VPS: cancel the orders you do not want, or adopt one with adoptOrderOid.`,
+      );
+    }
+    log(
+      `Vps: order ${oid} carries this resource's creation token but ${mismatch}: it is not what these inputs order ` +
+        `(most likely the VPS being replaced), so a new VPS is ordered.`,
+    );
+    superseded.push(oid);
+  }
+}
+
+/** Why `order` cannot be the order these inputs placed, or undefined if it can. */
+function notOrderedBy(order: AboutOrder, news: VpsInputs): string | undefined {
+  if (order.domain_name !== news.domainName) return `is ${order.domain_name}, not ${news.domainName}`;
+  const dc = order.location?.data_center_location_code;
+  if (news.dcLocation !== undefined && dc && dc !== news.dcLocation)
+    return `is in ${dc}, not ${news.dcLocation}`;
+  return undefined;
 }
 
 /**

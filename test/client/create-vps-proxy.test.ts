@@ -16,7 +16,13 @@ import {
   type RimuClient,
 } from "../../provider/client/index.js";
 import { expectNoSecret, visibleText } from "./support/secrets.js";
-import { okBody, startTinyServer, type SeenRequest, type TinyReply, type TinyServer } from "./support/tiny-server.js";
+import {
+  okBody,
+  startTinyServer,
+  type SeenRequest,
+  type TinyReply,
+  type TinyServer,
+} from "./support/tiny-server.js";
 
 const API_KEY = "tiny-proxy-key-0000-SECRET";
 const TOKEN = "proxy-token-1";
@@ -63,25 +69,26 @@ describe("createVps behind a proxy (HTML error pages)", () => {
     [502, "Bad Gateway"],
     [503, "Service Unavailable"],
     [504, "Gateway Timeout"],
-  ])("an HTML %i is ambiguous: looked up, never sent again, error carries the token", async (status, title) => {
-    await setup((req) => (req.method === "POST" ? htmlPage(status, title) : emptyList()));
-    const error = await client!
-      .createVps(request, { creationToken: TOKEN, lookupGraceMs: 50 })
-      .then(
+  ])(
+    "an HTML %i is ambiguous: looked up, never sent again, error carries the token",
+    async (status, title) => {
+      await setup((req) => (req.method === "POST" ? htmlPage(status, title) : emptyList()));
+      const error = await client!.createVps(request, { creationToken: TOKEN, lookupGraceMs: 50 }).then(
         () => undefined,
         (e: unknown) => e as RimuTransientError,
       );
-    expect(error).toBeInstanceOf(RimuTransientError);
-    expect(error?.status).toBe(status);
-    expect(error?.errorClass).toBeUndefined();
-    expect(error?.creationToken).toBe(TOKEN);
-    expect(error?.orderMayExist).toBe(true);
-    expect(error?.message).toContain(`HTTP ${status} with a non-JSON body`);
-    expect(error?.message).toContain("so it was not sent again: the order may still appear");
-    expectNoSecret(visibleText(error), API_KEY);
-    expect(posts()).toHaveLength(1);
-    expect(lookups().length).toBeGreaterThanOrEqual(2); // pre-flight + at least one lookup after
-  });
+      expect(error).toBeInstanceOf(RimuTransientError);
+      expect(error?.status).toBe(status);
+      expect(error?.errorClass).toBeUndefined();
+      expect(error?.creationToken).toBe(TOKEN);
+      expect(error?.orderMayExist).toBe(true);
+      expect(error?.message).toContain(`HTTP ${status} with a non-JSON body`);
+      expect(error?.message).toContain("so it was not sent again: the order may still appear");
+      expectNoSecret(visibleText(error), API_KEY);
+      expect(posts()).toHaveLength(1);
+      expect(lookups().length).toBeGreaterThanOrEqual(2); // pre-flight + at least one lookup after
+    },
+  );
 
   it("an HTML 503, then the order shows up: returned (reconciled), still one POST", async () => {
     let posted = false;

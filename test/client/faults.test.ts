@@ -143,7 +143,9 @@ describe("createVps reconciliation", () => {
 
   it("dropped connection before commit: never sent again; the error carries the token; a re-run with it creates exactly one", async () => {
     fx.emulator.injectFault({ route: "createVps", kind: "drop" });
-    const error = await failure(fx.client.createVps(newVpsRequest(), { creationToken: "dropped-1", ...GRACE }));
+    const error = await failure(
+      fx.client.createVps(newVpsRequest(), { creationToken: "dropped-1", ...GRACE }),
+    );
     expect(error).toBeInstanceOf(RimuTransientError);
     expect(error.networkCode).toBe("ECONNRESET");
     expect(error.creationToken).toBe("dropped-1");
@@ -216,9 +218,9 @@ describe("createVps reconciliation", () => {
     expect(fx.emulator.snapshot()).toHaveLength(1);
     expect(createPosts().map((r) => r.status)).toEqual([503, 200]);
     expect(requestsTo("listOrders")).toHaveLength(1); // the pre-flight lookup only
-    expect(fx.logs.some((l) => /^createVps: HTTP 503 means nothing was created; retry in \d+ms/.test(l))).toBe(
-      true,
-    );
+    expect(
+      fx.logs.some((l) => /^createVps: HTTP 503 means nothing was created; retry in \d+ms/.test(l)),
+    ).toBe(true);
   });
 
   it("503 envelope every time: reports after the limit, with the token, and nothing was created", async () => {

@@ -67,6 +67,7 @@ const inputs = (extra: PropertyMap = {}): PropertyMap => ({
   dcLocation: "DCDALLAS",
   memoryMb: 1024,
   diskSpaceMb: 20480,
+  creationScope: "l3-project/dev/web", // what the Vps class adds (project/stack/name)
   __provider: providerText,
   ...extra,
 });
@@ -125,6 +126,12 @@ describe("the real dynamic-provider host (L3)", () => {
 
     const none = await host.diff(created.id, URN, created.properties, inputs());
     expect(none).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
+    // creationScope is never a change (e.g. a stack renamed, or state from before it existed).
+    const { creationScope: _omitted, ...unscoped } = inputs();
+    for (const news of [inputs({ creationScope: "renamed/dev/web" }), unscoped]) {
+      const scoped = await host.diff(created.id, URN, created.properties, news);
+      expect(scoped).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
+    }
     const some = await host.diff(created.id, URN, created.properties, inputs({ memoryMb: 2048 }));
     expect(some).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
     const replace = await host.diff(created.id, URN, created.properties, inputs({ dcLocation: "DCLONDON" }));

@@ -51,6 +51,15 @@ describe("Vps (mocks)", () => {
     expect(provider).toContain('require("pulumi-rimuhosting/impl")');
     expect(provider).not.toContain("pw-123456");
     expect(args?.inputs).toMatchObject({ domainName: "web1.example.com", memoryMb: 1024 });
+    // Set by the class, never by the user: the seed of the order's creation token (project/stack/name).
+    expect(args?.inputs.creationScope).toBe("rimuhosting-mocks/dev/web");
+  });
+
+  it("overwrites a user-set creationScope with project/stack/name", async () => {
+    const api = new Vps("api", { domainName: "api.example.com", creationScope: "mine/mine/mine" });
+    await valueOf(api.orderOid); // registration has happened once an output resolves
+    const args = registered.find((r) => r.name === "api");
+    expect(args?.inputs.creationScope).toBe("rimuhosting-mocks/dev/api");
   });
 
   it("Vps.get reads an existing order by id without creating one", async () => {

@@ -28,12 +28,15 @@ describe("creationTokenFor", () => {
     expect(creationTokenFor({ ...reordered, vpsType: null })).toBe(token);
   });
 
-  it.each(REPLACE_FORCING_INPUTS)("differs when the replace-forcing input %s differs (a replacement)", (name) => {
-    const a = creationTokenFor({ ...INPUTS, [name]: `${name}-a` });
-    const b = creationTokenFor({ ...INPUTS, [name]: `${name}-b` });
-    const unset = creationTokenFor({ ...INPUTS, [name]: undefined });
-    expect(new Set([a, b, unset]).size).toBe(3);
-  });
+  it.each(REPLACE_FORCING_INPUTS)(
+    "differs when the replace-forcing input %s differs (a replacement)",
+    (name) => {
+      const a = creationTokenFor({ ...INPUTS, [name]: `${name}-a` });
+      const b = creationTokenFor({ ...INPUTS, [name]: `${name}-b` });
+      const unset = creationTokenFor({ ...INPUTS, [name]: undefined });
+      expect(new Set([a, b, unset]).size).toBe(3);
+    },
+  );
 
   it("ignores inputs that change in place (a retry after editing them still finds the order)", () => {
     const inPlace = VPS_INPUT_NAMES.filter((name) => !REPLACE_FORCING_INPUTS.includes(name));
@@ -49,6 +52,16 @@ describe("creationTokenFor", () => {
       creationTokenFor({ ...INPUTS, creationScope: scope }),
     );
     expect(new Set(tokens).size).toBe(4);
+  });
+
+  it("naming superseded orders gives another token, itself stable; none named is the plain token", () => {
+    const plain = creationTokenFor(INPUTS);
+    expect(creationTokenFor(INPUTS, [])).toBe(plain);
+    const stepped = creationTokenFor(INPUTS, [101]);
+    expect(stepped).toMatch(/^vps-[0-9a-f]{32}$/);
+    expect(stepped).not.toBe(plain);
+    expect(creationTokenFor({ ...INPUTS }, [101])).toBe(stepped);
+    expect(creationTokenFor(INPUTS, [101, 102])).not.toBe(stepped);
   });
 
   it("without creationScope (older state, direct calls) is a fresh random UUID each time", () => {

@@ -9,6 +9,7 @@ import { setCreateLookupGrace } from "../../../provider/impl/vps-provider";
 import { newVpsRequest } from "../../../provider/impl/vps-requests";
 import { setValues, type VpsInputs } from "../../../provider/impl/vps-inputs";
 import { CREATION_TOKEN_KEY } from "../../../provider/client/index";
+import { creationTokenFor } from "../../../provider/impl/creation-token";
 import { startImplFixture, DEMO_API_KEY, type ImplFixture } from "../support/impl-fixture";
 
 const INPUTS = {
@@ -51,11 +52,15 @@ describe("create(): lost response, late order, next run adopts it", () => {
     expect(error.code).toBe("RIMU_ERR_CREATE_OUTCOME_UNKNOWN");
     const token = error.creationToken!;
     expect(token).toMatch(/^vps-[0-9a-f]{32}$/);
-    expect(error.message).toContain(`the order may still be created by RimuHosting (creation token ${token})`);
+    expect(error.message).toContain(
+      `the order may still be created by RimuHosting (creation token ${token})`,
+    );
     expect(error.message).toContain(
       `The next \`pulumi up\` looks for an active order carrying creation token ${token} and adopts it instead of ordering a second VPS`,
     );
-    expect(error.message).toContain("Keep domainName, dcLocation, pricingPlanCode, vpsType, ipCount unchanged");
+    expect(error.message).toContain(
+      "Keep domainName, dcLocation, pricingPlanCode, vpsType, ipCount unchanged",
+    );
     expect(error.message).not.toContain(DEMO_API_KEY);
     expect(active()).toHaveLength(0);
     expect(posts()).toHaveLength(1);
@@ -129,6 +134,31 @@ describe("create(): replacement while the old order is active", () => {
     expect(tokens[1]).not.toBe(tokens[0]);
   });
 
+  it("an order with this resource's token that these inputs cannot have placed (drifted outside Pulumi) is stepped over", async () => {
+    // The old VPS of this resource, renamed outside Pulumi: its token matches the inputs, its domain does not.
+    const token = creationTokenFor(setValues(INPUTS));
+    const drifted = await fx.byHand.createVps(
+      newVpsRequest({ ...(setValues(INPUTS) as VpsInputs), domainName: "renamed.example.com" }),
+      { creationToken: token },
+    );
+    const { id, outs } = await impl.create(INPUTS);
+    expect(id).not.toBe(String(drifted.about_order.order_oid));
+    expect(outs.domainName).toBe("app1.example.com");
+    expect(active()).toHaveLength(2);
+    expect(
+      fx.logs.some((l) =>
+        l.includes(
+          `order ${drifted.about_order.order_oid} carries this resource's creation token but is renamed.example.com`,
+        ),
+      ),
+    ).toBe(true);
+    // A retry of the same create finds the new order (its token is stable), not a third one.
+    const again = await impl.create(INPUTS);
+    expect(again.id).toBe(id);
+    expect(active()).toHaveLength(2);
+    expect(posts()).toHaveLength(2);
+  });
+
   it("another resource (another creationScope) with identical inputs is another order", async () => {
     const first = await impl.create(INPUTS);
     const second = await impl.create({ ...INPUTS, creationScope: "shop/prod/app-copy" });
@@ -146,7 +176,11 @@ describe("creationScope is never a change", () => {
     ]);
     const { id, outs } = await impl.create(INPUTS);
     expect(outs).not.toHaveProperty("creationScope");
-    for (const news of [INPUTS, { ...INPUTS, creationScope: "renamed/stack/app" }, { ...INPUTS, creationScope: undefined }]) {
+    for (const news of [
+      INPUTS,
+      { ...INPUTS, creationScope: "renamed/stack/app" },
+      { ...INPUTS, creationScope: undefined },
+    ]) {
       expect(await impl.diff(id, outs as never, news)).toEqual({
         changes: false,
         replaces: [],
