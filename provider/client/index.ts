@@ -1,6 +1,6 @@
 /** The typed RimuHosting API client: createClient, its configuration, errors and retry policy. */
 export { createClient, formatMetaSearch } from "./create-client.js";
-export type { RimuClient, ListOrdersFilter, ListPricingPlansFilter } from "./create-client.js";
+export type { RimuClient, ListOrdersFilter, ListPricingPlansFilter, CreateVpsOpts } from "./create-client.js";
 export {
   ClientConfig,
   DEFAULT_BASE_URL,
@@ -9,7 +9,12 @@ export {
   resolveClientConfig,
 } from "./config.js";
 export type { ResolvedClientConfig } from "./config.js";
-export { CREATION_TOKEN_KEY, classifyCreateFailure, isReconciled } from "./create-vps.js";
+export {
+  CREATION_TOKEN_KEY,
+  DEFAULT_CREATE_LOOKUP_GRACE_MS,
+  classifyCreateFailure,
+  isReconciled,
+} from "./create-vps.js";
 export type { CreateFailureKind } from "./create-vps.js";
 export * from "./errors.js";
 export { calculateDelay, parseRetryAfter } from "./calculate-delay.js";

@@ -14,6 +14,7 @@ export {
   deleteVps,
   deleteVps as delete,
   setClock,
+  setCreateLookupGrace,
 } from "./vps-provider.js";
 export { VpsIncompleteError, VpsChangeRefusedError, VpsAdoptionError } from "./errors.js";
 export { setLogSink } from "./log.js";
