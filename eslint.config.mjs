@@ -6,7 +6,15 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { require: "readonly", module: "writable", __dirname: "readonly", process: "readonly", console: "readonly" } },
+    languageOptions: {
+      globals: {
+        require: "readonly",
+        module: "writable",
+        __dirname: "readonly",
+        process: "readonly",
+        console: "readonly",
+      },
+    },
     rules: {
       "@typescript-eslint/no-require-imports": "off",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
@@ -19,7 +27,14 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["../provider/*", "!../provider/contract", "../provider/client*", "../provider/impl*"], message: "The emulator may import only provider/contract." }] },
+        {
+          patterns: [
+            {
+              group: ["../provider/*", "!../provider/contract", "../provider/client*", "../provider/impl*"],
+              message: "The emulator may import only provider/contract.",
+            },
+          ],
+        },
       ],
     },
   },

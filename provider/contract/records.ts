@@ -187,4 +187,3 @@ export type DataTransferUsageInfo = z.infer<typeof DataTransferUsageInfo>;
 /** OrderFilter / PlanFilter (§3.25): echo of the applied filter; field names unknown, kept opaque. */
 export const FilterEcho = z.record(z.string(), z.unknown());
 export type FilterEcho = z.infer<typeof FilterEcho>;
-
