@@ -1,0 +1,40 @@
+// Fleet: `count` identical VPSs declared in a loop; the one at index `stopped` is kept powered off
+// (runningState NOTRUNNING: it stays ordered and billed, but not running).
+//
+//   pulumi config set count 3
+//   pulumi config set stopped 2     # -1 = none
+//   pulumi up
+import * as pulumi from "@pulumi/pulumi";
+import { Vps } from "pulumi-rimuhosting";
+
+const config = new pulumi.Config();
+const count = config.getNumber("count") ?? 3;
+const stopped = config.getNumber("stopped") ?? count - 1;
+const memoryMb = config.getNumber("memoryMb") ?? 1024;
+
+const nodes: Vps[] = [];
+for (let i = 0; i < count; i++) {
+  nodes.push(
+    new Vps(`node-${i}`, {
+      domainName: `node${i}.fleet.example.com`,
+      dcLocation: "DCDALLAS",
+      pricingPlanCode: "MIRO1B",
+      distro: "deb12.64",
+      memoryMb,
+      diskSpaceMb: 20480,
+      runningState: i === stopped ? "NOTRUNNING" : "RUNNING",
+    }),
+  );
+}
+
+/** name -> IP address */
+export const ips = pulumi
+  .all(nodes.map((n) => pulumi.all([n.domainName, n.primaryIp])))
+  .apply((pairs) => Object.fromEntries(pairs));
+/** name -> RUNNING / NOTRUNNING */
+export const states = pulumi
+  .all(nodes.map((n) => pulumi.all([n.domainName, n.runningState])))
+  .apply((pairs) => Object.fromEntries(pairs));
+export const monthlyTotalUsd = pulumi
+  .all(nodes.map((n) => n.monthlyFeeUsd))
+  .apply((fees) => Math.round(fees.reduce((a, b) => a + b, 0) * 100) / 100);

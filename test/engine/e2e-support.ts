@@ -1,0 +1,87 @@
+// What every end-to-end scenario needs: an emulator, a scratch directory, a stack of an example on a backend, and
+// assertions on the emulator's request log and final state.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { DEMO_API_KEY } from "../../emulator/index";
+import { createClient, type RimuClient } from "../../provider/client/index";
+import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
+import type { OperationResult } from "./harness-stack";
+import { silentPrinter, type OpsPrinter } from "./ops-printer";
+import { createStackDriver, type Backend, type StackDriver } from "./stack-driver";
+
+export const EXAMPLES_DIR = path.resolve(__dirname, "..", "..", "examples");
+export const VPS_TYPE = "pulumi-nodejs:dynamic/rimuhosting:Vps";
+const MUTATING = new Set(["POST", "PUT", "DELETE", "PATCH"]);
+
+export interface Scenario {
+  emulator: TestEmulator;
+  stack: StackDriver;
+  /** A client of the emulator's demo account, to change things behind Pulumi's back. */
+  client: RimuClient;
+  workDir: string;
+  /** Marks the request log; `mutationsSince(mark)` lists the mutating requests made after it. */
+  mark(): number;
+  mutationsSince(mark: number): { method: string; route: string }[];
+  close(): Promise<void>;
+}
+
+export async function startScenario(
+  example: string,
+  backend: Backend,
+  opts: { config?: Record<string, string>; printer?: OpsPrinter } = {},
+): Promise<Scenario> {
+  const emulator = await startTestEmulator({ timeScale: 0 });
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), `e2e-${example}-`));
+  const stack = await createStackDriver(backend, {
+    programDir: path.join(EXAMPLES_DIR, example),
+    workDir,
+    config: {
+      "rimuhosting:apiKey": { value: DEMO_API_KEY, secret: true },
+      "rimuhosting:baseUrl": emulator.baseUrl,
+      ...opts.config,
+    },
+    printer: opts.printer ?? silentPrinter,
+  });
+  const client = createClient({ apiKey: DEMO_API_KEY, baseUrl: emulator.baseUrl });
+  return {
+    emulator,
+    stack,
+    client,
+    workDir,
+    mark: () => emulator.requestLog().length,
+    mutationsSince: (mark) =>
+      emulator
+        .requestLog()
+        .slice(mark)
+        .filter((e) => MUTATING.has(e.method))
+        .map((e) => ({ method: e.method, route: e.route })),
+    async close() {
+      client.close();
+      await emulator.close();
+      fs.rmSync(workDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** name -> op of the VPS steps of an operation. */
+export function vpsOps(r: OperationResult): Record<string, string> {
+  return Object.fromEntries(
+    r.steps.filter((s) => s.type === VPS_TYPE && s.op !== "delete-replaced").map((s) => [s.name, s.op]),
+  );
+}
+
+/** Orders of the demo account that are still running or billed. */
+export function liveOrders(
+  emulator: TestEmulator,
+): { orderOid: number; runningState: string; cancelled: boolean }[] {
+  return emulator
+    .snapshot()
+    .filter((o) => o.account === "demo" && (!o.cancelled || o.runningState !== "NOTRUNNING"));
+}
+
+/** A state file must never hold a secret's plaintext. */
+export function stateFileText(s: Scenario): string {
+  const file = path.join(s.workDir, "state.json");
+  return fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
+}

@@ -1,0 +1,86 @@
+// examples/lifecycle end to end against the emulator: resize, disk growth, host move and reinstall, all in place
+// (same order), each driven by stack config; a reinstall is refused until allowReinstall is set.
+import { DeploymentError } from "./harness-stack";
+import { liveOrders, startScenario, vpsOps, type Scenario } from "./e2e-support";
+import { availableBackends } from "./stack-driver";
+
+jest.setTimeout(180_000);
+
+const { backends, cliSkipReason } = availableBackends();
+if (cliSkipReason) {
+  describe.skip(`lifecycle via the pulumi CLI (skipped: ${cliSkipReason})`, () => {
+    test("all scenarios", () => undefined);
+  });
+}
+
+describe.each(backends)("lifecycle via %s", (backend) => {
+  let s: Scenario;
+  let orderOid: number;
+  const sameOrder = () => expect(liveOrders(s.emulator).map((o) => o.orderOid)).toEqual([orderOid]);
+
+  beforeAll(async () => {
+    s = await startScenario("lifecycle", backend);
+  });
+  afterAll(async () => s?.close());
+
+  test("preview and up order one VPS; a second up changes nothing", async () => {
+    let mark = s.mark();
+    expect(vpsOps(await s.stack.preview())).toEqual({ app: "create" });
+    expect(s.mutationsSince(mark)).toEqual([]);
+    const r = await s.stack.up();
+    expect(vpsOps(r)).toEqual({ app: "create" });
+    orderOid = r.outputs.orderOid as number;
+    sameOrder();
+    mark = s.mark();
+    expect(vpsOps(await s.stack.up())).toEqual({ app: "same" });
+    expect(s.mutationsSince(mark)).toEqual([]);
+  });
+
+  test("memoryMb resizes in place", async () => {
+    await s.stack.setConfig("memoryMb", "2048");
+    const r = await s.stack.up();
+    expect(vpsOps(r)).toEqual({ app: "update" });
+    expect(r.outputs.memoryMb).toBe(2048);
+    sameOrder();
+  });
+
+  test("diskSpaceMb grows the disk in place", async () => {
+    await s.stack.setConfig("diskSpaceMb", "40960");
+    const r = await s.stack.up();
+    expect(vpsOps(r)).toEqual({ app: "update" });
+    expect(r.outputs.diskSpaceMb).toBe(40960);
+    sameOrder();
+  });
+
+  test("hostServerOid moves the VPS to another host, in place", async () => {
+    const before = (await s.stack.refresh()).outputs.hostServerOid as string;
+    const target = ["764", "835"].find((h) => h !== before) ?? "835";
+    await s.stack.setConfig("hostServerOid", target);
+    const r = await s.stack.up();
+    expect(vpsOps(r)).toEqual({ app: "update" });
+    expect(r.outputs.hostServerOid).toBe(target);
+    sameOrder();
+  });
+
+  test("a new distro is refused without allowReinstall, and reinstalls in place with it", async () => {
+    await s.stack.setConfig("distro", "deb13.64");
+    const mark = s.mark();
+    const refused = await s.stack.up().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(backend === "harness" ? DeploymentError : Error);
+    expect(s.mutationsSince(mark).filter((m) => m.route === "reinstallVps")).toEqual([]);
+    await s.stack.setConfig("allowReinstall", "true");
+    const r = await s.stack.up();
+    expect(vpsOps(r)).toEqual({ app: "update" });
+    expect(r.outputs.distro).toBe("deb13.64");
+    sameOrder();
+  });
+
+  test("destroy cancels the order: nothing left running or billed", async () => {
+    const r = await s.stack.destroy();
+    expect(vpsOps(r)).toEqual({ app: "delete" });
+    expect(liveOrders(s.emulator)).toEqual([]);
+  });
+});
