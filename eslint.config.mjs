@@ -30,8 +30,14 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ["../provider/*", "!../provider/contract", "../provider/client*", "../provider/impl*"],
-              message: "The emulator may import only provider/contract.",
+              group: [
+                "**/provider/**",
+                "!**/provider/contract",
+                "!**/provider/contract/**",
+                "pulumi-rimuhosting/*",
+                "!pulumi-rimuhosting/contract",
+              ],
+              message: "The emulator is the client's test double: it may import only provider/contract.",
             },
           ],
         },
