@@ -6,7 +6,7 @@ import type { FastifyInstance } from "fastify";
 import type { EndpointName } from "../provider/contract/index.js";
 import { buildEmulator } from "./app.js";
 import { type OrderSnapshot, snapshotOrders } from "./domain/snapshot.js";
-import { type FaultSpec, FaultSpecSchema, type StartEmulatorOptions, resolveOptions } from "./options.js";
+import { type FaultSpec, FaultSpecSchema, type StartEmulatorOptions } from "./options.js";
 import type { RequestLogEntry } from "./request-log.js";
 
 export { DEMO_ACCOUNTS, DEMO_API_KEY, type DemoAccount } from "./accounts.js";
@@ -30,8 +30,8 @@ export interface RunningEmulator {
 }
 
 export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<RunningEmulator> {
-  const { host, port } = resolveOptions(opts);
   const app = await buildEmulator(opts);
+  const { host, port } = app.emulator.options;
   await app.listen({ host, port });
   const address = app.server.address();
   const actualPort = typeof address === "object" && address ? address.port : port;

@@ -6,8 +6,8 @@ import * as z from "zod";
 import { ENDPOINTS, type EndpointName } from "../provider/contract/index.js";
 import type { Clock } from "./clock.js";
 
-export const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as [EndpointName, ...EndpointName[]];
-export const EndpointNameSchema = z.enum(ENDPOINT_NAMES);
+const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as [EndpointName, ...EndpointName[]];
+const EndpointNameSchema = z.enum(ENDPOINT_NAMES);
 
 const Rate = z.number().min(0).max(1);
 
@@ -31,30 +31,30 @@ export type FaultSpec = z.infer<typeof FaultSpecSchema>;
 
 export const EmulatorOptionsSchema = z.object({
   /** Interface to listen on; default "127.0.0.1". */
-  host: z.string().optional(),
+  host: z.string().default("127.0.0.1"),
   /** Port; default 0 = a random free port. */
-  port: z.number().int().min(0).max(65535).optional(),
+  port: z.number().int().min(0).max(65535).default(0),
   /** Multiplies every realistic duration of the real API; default 1; 0 = instant. */
-  timeScale: z.number().nonnegative().optional(),
+  timeScale: z.number().nonnegative().default(1),
   /** Persist state to this JSON file (atomic writes); default: memory only. */
   stateFile: z.string().min(1).optional(),
   /** Milliseconds added to every request; default 0. */
-  latencyMs: z.number().nonnegative().optional(),
+  latencyMs: z.number().nonnegative().default(0),
   /** Chance (0..1) of a random 503, for every route or per endpoint name; default 0. */
-  errorRate: z.union([Rate, z.partialRecord(EndpointNameSchema, Rate)]).optional(),
+  errorRate: z.union([Rate, z.partialRecord(EndpointNameSchema, Rate)]).default(0),
   /** One-shot faults armed at start-up. */
-  faults: z.array(FaultSpecSchema).optional(),
+  faults: z.array(FaultSpecSchema).default([]),
   /** Enables the /__emulator/* control endpoints; default false. */
-  control: z.boolean().optional(),
+  control: z.boolean().default(false),
   /** Structured request log lines (pino via fastify); default false. */
-  logger: z.boolean().optional(),
+  logger: z.boolean().default(false),
   /** Seed for ids, passwords and IPs; default 1. */
-  seed: z.number().int().optional(),
+  seed: z.number().int().default(1),
   /**
    * Start the "bob" demo account with one dedicated (PHYSICAL) server, so `server_type` filters have
    * something to find; default false, so snapshots start empty.
    */
-  dedicatedServers: z.boolean().optional(),
+  dedicatedServers: z.boolean().default(false),
   /**
    * Replaces the emulator's clock (tests: record the durations operations ask for without waiting).
    * When given, timeScale is not applied: the clock's `work()` decides.
@@ -65,35 +65,9 @@ export const EmulatorOptionsSchema = z.object({
 });
 export type StartEmulatorOptions = z.input<typeof EmulatorOptionsSchema>;
 
-export interface ResolvedOptions {
-  host: string;
-  port: number;
-  timeScale: number;
-  stateFile: string | undefined;
-  latencyMs: number;
-  errorRate: number | Partial<Record<EndpointName, number>>;
-  faults: FaultSpec[];
-  control: boolean;
-  logger: boolean;
-  seed: number;
-  dedicatedServers: boolean;
-  clock: Clock | undefined;
-}
+/** The options with every default filled in. */
+export type ResolvedOptions = z.output<typeof EmulatorOptionsSchema>;
 
 export function resolveOptions(input: StartEmulatorOptions = {}): ResolvedOptions {
-  const o = EmulatorOptionsSchema.parse(input);
-  return {
-    host: o.host ?? "127.0.0.1",
-    port: o.port ?? 0,
-    timeScale: o.timeScale ?? 1,
-    stateFile: o.stateFile,
-    latencyMs: o.latencyMs ?? 0,
-    errorRate: o.errorRate ?? 0,
-    faults: o.faults ?? [],
-    control: o.control ?? false,
-    logger: o.logger ?? false,
-    seed: o.seed ?? 1,
-    dedicatedServers: o.dedicatedServers ?? false,
-    clock: o.clock,
-  };
+  return EmulatorOptionsSchema.parse(input);
 }

@@ -6,6 +6,7 @@
  * Used by both sides: the dynamic provider (impl, fed by configure()) and the data sources (fed by
  * `new pulumi.Config("rimuhosting")` in the program). Nothing here imports @pulumi/pulumi.
  */
+import { DEFAULT_BASE_URL } from "./client/config.js";
 
 /** Stack config namespace of this package. */
 export const CONFIG_NAMESPACE = "rimuhosting";
@@ -13,8 +14,8 @@ export const CONFIG_NAMESPACE = "rimuhosting";
 export const CONFIG_KEYS = { apiKey: "rimuhosting:apiKey", baseUrl: "rimuhosting:baseUrl" } as const;
 /** Environment variables read when the stack config has no value (the names RimuHosting's own clients use). */
 export const ENV_VARS = { apiKey: "RIMUHOSTING_APIKEY", baseUrl: "RIMUHOSTING_BASEURL" } as const;
-/** The live API. Tests and examples point `baseUrl` at the emulator instead. */
-export const DEFAULT_BASE_URL = "https://rimuhosting.com/r";
+/** The live API (defined by the client). Tests and examples point `baseUrl` at the emulator instead. */
+export { DEFAULT_BASE_URL };
 
 /** Settings as given by one source; empty strings count as unset. */
 export interface ConfigSource {

@@ -6,6 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { DcLocation, VpsType } from "./contract/index.js";
+import { SECRET_FIELDS, VPS_INPUT_NAMES } from "./impl/vps-fields.js";
 import { vpsShim } from "./vps-shim.js";
 
 /** A file written into the new filesystem at install time. */
@@ -21,8 +22,8 @@ export interface VpsTimeouts {
   /** Limit for ordering the VPS (one HTTP call that returns when it runs). Default: 60 minutes. */
   createMinutes?: number;
   /**
-   * Limit for each resize, reinstall or running-state call. A move gets this or, if longer, 10 minutes per GB of
-   * the VPS's disk plus a margin. Default: 60 minutes.
+   * Limit for each resize, reinstall or running-state call. A move gets this plus 10 minutes per GB of the
+   * VPS's disk. Default: 60 minutes.
    */
   updateMinutes?: number;
   /** Limit for the shutdown and cancellation. Default: 60 minutes. */
@@ -57,7 +58,7 @@ export interface VpsArgs {
   password?: pulumi.Input<string>;
   /** Control panel to install: `webmin` or `""` for none. Default: RimuHosting's default. A change reinstalls (needs `allowReinstall: true`). */
   controlPanel?: pulumi.Input<string>;
-  /** cloud-config text for cloud-init distros. Default: none. A change reinstalls (needs `allowReinstall: true`). */
+  /** cloud-config text for cloud-init distros. Default: none. Kept as a secret output. A change reinstalls (needs `allowReinstall: true`). */
   cloudConfig?: pulumi.Input<string>;
   /** Files written into the filesystem at install, e.g. `/root/.ssh/authorized_keys`. Default: none. Kept as a secret output. A change reinstalls (needs `allowReinstall: true`). */
   files?: pulumi.Input<pulumi.Input<VpsFile>[]>;
@@ -91,29 +92,11 @@ const OUTPUT_ONLY = [
   "orderDescription",
 ] as const;
 
-/** Inputs that are also outputs; all are registered so every one can be read back. */
-const INPUT_OUTPUTS = [
-  "domainName",
-  "distro",
-  "dcLocation",
-  "pricingPlanCode",
-  "memoryMb",
-  "diskSpaceMb",
-  "diskSpace2Mb",
-  "vpsType",
-  "billingOid",
-  "hostServerOid",
-  "runningState",
-  "password",
-  "controlPanel",
-  "cloudConfig",
-  "files",
-  "ipCount",
-  "metaData",
-  "allowReinstall",
-  "timeouts",
-  "adoptOrderOid",
-] as const satisfies readonly (keyof VpsArgs)[];
+/**
+ * Inputs that are also outputs: every input of the one table (impl/vps-fields.ts), all registered so
+ * every one can be read back. The type annotation checks each is a VpsArgs property.
+ */
+const INPUT_OUTPUTS: readonly (keyof VpsArgs)[] = VPS_INPUT_NAMES;
 
 /**
  * A RimuHosting VPS. The resource id is the order oid (as a string).
@@ -171,6 +154,7 @@ export class Vps extends pulumi.dynamic.Resource {
   /** Root password (secret): the input, or the one RimuHosting generated. */
   declare readonly password: pulumi.Output<string | undefined>;
   declare readonly controlPanel: pulumi.Output<string | undefined>;
+  /** cloud-config text (secret). */
   declare readonly cloudConfig: pulumi.Output<string | undefined>;
   /** Injected files (secret). */
   declare readonly files: pulumi.Output<VpsFile[] | undefined>;
@@ -199,12 +183,11 @@ export class Vps extends pulumi.dynamic.Resource {
       // Dynamic providers get no URN: this is what makes the creation token stable across retries.
       props.creationScope = `${pulumi.getProject()}/${pulumi.getStack()}/${name}`;
     }
-    const secretOutputs = ["password", "files"];
     super(
       vpsShim,
       name,
       props,
-      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secretOutputs] },
+      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...SECRET_FIELDS] },
       "rimuhosting",
       "Vps",
     );

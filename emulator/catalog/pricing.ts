@@ -6,9 +6,9 @@
 import type { Amount } from "../../provider/contract/index.js";
 import type { DataCenter } from "./data-centers.js";
 
-export const PRICE_BASE_USD = 2;
-export const PRICE_PER_GB_MEMORY_USD = 6;
-export const PRICE_PER_GB_DISK_USD = 0.1;
+const PRICE_BASE_USD = 2;
+const PRICE_PER_GB_MEMORY_USD = 6;
+const PRICE_PER_GB_DISK_USD = 0.1;
 
 export interface Sizes {
   memoryMb: number;

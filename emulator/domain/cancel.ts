@@ -10,7 +10,7 @@ import { formatDate } from "../wire/timestamp.js";
 import type { EmulatorContext } from "./context.js";
 import { DURATIONS_MS } from "./durations.js";
 import { billingPeriodEnd, unusedPeriodFraction } from "./lifecycle.js";
-import { getOwnOrder, requireNotRemoved, requireVpsToChange } from "./lookup.js";
+import { changeOwnOrder, requireNotRemoved, requireVpsToChange } from "./lookup.js";
 import { toAboutOrder } from "./render.js";
 
 /**
@@ -23,10 +23,7 @@ export async function deleteVps(
   orderOid: number,
 ): Promise<DeleteServerResponse> {
   const { store, clock } = ctx;
-  requireVpsToChange(getOwnOrder(ctx, account.name, orderOid));
-  return store.withLock(orderOid, async () => {
-    const order = getOwnOrder(ctx, account.name, orderOid);
-    requireVpsToChange(order);
+  return changeOwnOrder(ctx, account.name, orderOid, requireVpsToChange, async (order) => {
     const messages = [`${order.domainName} is being shut down.`];
     if (order.runningState !== "NOTRUNNING") await clock.work(DURATIONS_MS.delete);
     const now = clock.now();
@@ -57,10 +54,7 @@ export async function cancelOrder(
   orderOid: number,
 ): Promise<PutCancelledResponse> {
   const { store, clock } = ctx;
-  requireNotRemoved(getOwnOrder(ctx, account.name, orderOid));
-  return store.withLock(orderOid, async () => {
-    const order = getOwnOrder(ctx, account.name, orderOid);
-    requireNotRemoved(order);
+  return changeOwnOrder(ctx, account.name, orderOid, requireNotRemoved, async (order) => {
     await clock.work(DURATIONS_MS.cancel);
     const now = clock.now();
     let message: string;

@@ -56,7 +56,7 @@ export function hostUsage(store: StateStore, host: HostState, exclude?: OrderSta
   };
 }
 
-export function fits(usage: HostUsage, need: ResourceNeed): boolean {
+function fits(usage: HostUsage, need: ResourceNeed): boolean {
   return (
     usage.memFreeMb >= need.memoryMb &&
     usage.diskFreeGb >= Math.ceil(need.diskMb / 1024) &&

@@ -20,16 +20,19 @@ import { orderDescription, toAboutOrder } from "./render.js";
  * ':' (the client's creation-token key does), so a pair matches an entry when it equals
  * `key_name + ":" + value` exactly; a bare key matches an entry with that key.
  */
-export function matchesMetaSearch(order: OrderState, pairs: readonly string[]): boolean {
+function matchesMetaSearch(order: OrderState, pairs: readonly string[]): boolean {
   return pairs.every((pair) =>
     order.metaData.some((m) => pair === `${m.key_name}:${m.value ?? ""}` || pair === m.key_name),
   );
 }
 
-function matchesSearch(order: OrderState, text: string): boolean {
-  const needle = text.toLowerCase();
-  return [order.domainName, String(order.orderOid), order.primaryIp ?? "", orderDescription(order)].some(
-    (s) => s.toLowerCase().includes(needle),
+/** `needle` is lower-case. The description is built only when the cheap fields do not match. */
+function matchesSearch(order: OrderState, needle: string): boolean {
+  return (
+    order.domainName.toLowerCase().includes(needle) ||
+    String(order.orderOid).includes(needle) ||
+    (order.primaryIp ?? "").includes(needle) ||
+    orderDescription(order).toLowerCase().includes(needle)
   );
 }
 
@@ -41,6 +44,8 @@ export function listOrders(ctx: EmulatorContext, account: DemoAccount, matrix: M
   const search = matrixValue(matrix, "search")?.value || undefined;
   const metaSearch = (matrixValue(matrix, "meta_search")?.value ?? "").split(" ").filter((p) => p !== "");
   const dc = parseDcFilter(matrix);
+  const wantedOids = orderOids && new Set(orderOids);
+  const needle = search?.toLowerCase();
 
   const found: OrderState[] = [];
   for (const order of ctx.store.state.orders) {
@@ -48,10 +53,10 @@ export function listOrders(ctx: EmulatorContext, account: DemoAccount, matrix: M
     if (settleExpiredCancellation(order, now)) ctx.store.changed();
     if (!includeInactive && !isActive(order, now)) continue;
     if (serverType && order.serverType !== serverType) continue;
-    if (orderOids && !orderOids.includes(order.orderOid)) continue;
+    if (wantedOids && !wantedOids.has(order.orderOid)) continue;
     if (dc && order.dc !== dc) continue;
     if (metaSearch.length > 0 && !matchesMetaSearch(order, metaSearch)) continue;
-    if (search && !matchesSearch(order, search)) continue;
+    if (needle && !matchesSearch(order, needle)) continue;
     found.push(order);
   }
   return {

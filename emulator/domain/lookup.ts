@@ -49,3 +49,23 @@ export function requireNotRemoved(order: OrderState): void {
     });
   }
 }
+
+/**
+ * Runs a change to one of the account's orders after any earlier change to it has finished. The order
+ * is checked twice: before queueing, so a missing or cancelled order fails at once instead of waiting
+ * behind a long operation, and inside the lock, because the change queued ahead may have removed it.
+ */
+export function changeOwnOrder<T>(
+  ctx: EmulatorContext,
+  account: string,
+  orderOid: number,
+  require: (order: OrderState) => void,
+  change: (order: OrderState) => Promise<T>,
+): Promise<T> {
+  require(getOwnOrder(ctx, account, orderOid));
+  return ctx.store.withLock(orderOid, async () => {
+    const order = getOwnOrder(ctx, account, orderOid);
+    require(order);
+    return change(order);
+  });
+}

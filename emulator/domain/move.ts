@@ -15,7 +15,7 @@ import { okEnvelope } from "../wire/envelope.js";
 import { allocateIps, chooseHost, findHost, requireHostFits, totalDiskMb } from "./capacity.js";
 import type { EmulatorContext } from "./context.js";
 import { DURATIONS_MS } from "./durations.js";
-import { getOwnOrder, requireVpsToChange } from "./lookup.js";
+import { changeOwnOrder, requireVpsToChange } from "./lookup.js";
 import { toAboutOrder, toRunningVpsInfo } from "./render.js";
 
 export async function moveVps(
@@ -25,10 +25,7 @@ export async function moveVps(
   req: VpsMoveRequest,
 ): Promise<PutHostServerMoveResponse> {
   const { store, clock } = ctx;
-  requireVpsToChange(getOwnOrder(ctx, account.name, orderOid));
-  return store.withLock(orderOid, async () => {
-    const order = getOwnOrder(ctx, account.name, orderOid);
-    requireVpsToChange(order);
+  return changeOwnOrder(ctx, account.name, orderOid, requireVpsToChange, async (order) => {
     const need = { memoryMb: order.memoryMb, diskMb: totalDiskMb(order), ips: 1 + order.secondaryIps.length };
     const targetOid = req.selected_host_server_oid ?? req.host_server_oid ?? undefined;
     let target: HostState;
@@ -59,8 +56,8 @@ export async function moveVps(
     // Reserve on the new host before the long copy, so concurrent creates cannot take the space.
     const fromOid = order.hostOid;
     const oldIps = [order.primaryIp, ...order.secondaryIps].filter((ip): ip is string => ip !== null);
-    order.hostOid = target.oid;
     const [primary, ...secondary] = allocateIps(store, target, need.ips);
+    order.hostOid = target.oid;
     order.primaryIp = primary ?? null;
     order.secondaryIps = secondary;
     order.ptr = {};

@@ -16,7 +16,7 @@ import { findHost, hostUsage, requireHostFits, totalDiskMb } from "./capacity.js
 import type { EmulatorContext } from "./context.js";
 import { BILLING_PERIOD_MS, DAY_MS, DURATIONS_MS } from "./durations.js";
 import { billingPeriodEnd } from "./lifecycle.js";
-import { getOwnOrder, requireVpsToChange } from "./lookup.js";
+import { changeOwnOrder, requireVpsToChange } from "./lookup.js";
 import { formatSize, toAboutOrder } from "./render.js";
 import { MIN_DISK_MB, MIN_MEMORY_MB, requireSize } from "./validate.js";
 
@@ -79,10 +79,7 @@ export async function changeParameters(
   req: RunningVpsDataRequest,
 ): Promise<PutRunningVpsDataResponse> {
   const { store, clock } = ctx;
-  requireVpsToChange(getOwnOrder(ctx, account.name, orderOid));
-  return store.withLock(orderOid, async () => {
-    const order = getOwnOrder(ctx, account.name, orderOid);
-    requireVpsToChange(order);
+  return changeOwnOrder(ctx, account.name, orderOid, requireVpsToChange, async (order) => {
     const before: Sizes = {
       memoryMb: order.memoryMb,
       diskMb: order.diskMb,
@@ -97,19 +94,27 @@ export async function changeParameters(
       disk_space_3_mb: req.disk_space_3_mb ?? null,
     };
     const oldFee = order.monthlyFeeUsd;
+    const respond = (
+      changed: boolean,
+      humanMessage: string,
+      newFee: number,
+      messages: string[],
+    ): PutRunningVpsDataResponse => ({
+      ...okEnvelope(clock.now(), humanMessage),
+      about_order: toAboutOrder(order),
+      resource_change_request: echo,
+      resource_change_result: {
+        were_resources_changed: changed,
+        original_pricing: { amt: oldFee, cur: "CUR_USD" },
+        new_pricing: { amt: newFee, cur: "CUR_USD" },
+        resource_change_messages: messages,
+      },
+    });
     const unchanged = (Object.keys(before) as (keyof Sizes)[]).every((k) => before[k] === wanted[k]);
     if (unchanged) {
-      return {
-        ...okEnvelope(clock.now(), "No resource changes were needed."),
-        about_order: toAboutOrder(order),
-        resource_change_request: echo,
-        resource_change_result: {
-          were_resources_changed: false,
-          original_pricing: { amt: oldFee, cur: "CUR_USD" },
-          new_pricing: { amt: oldFee, cur: "CUR_USD" },
-          resource_change_messages: ["The requested sizes are the current sizes; nothing was changed."],
-        },
-      };
+      return respond(false, "No resource changes were needed.", oldFee, [
+        "The requested sizes are the current sizes; nothing was changed.",
+      ]);
     }
     const host = order.hostOid ? findHost(store, order.hostOid) : undefined;
     const messages: string[] = [];
@@ -143,16 +148,6 @@ export async function changeParameters(
     const now = clock.now();
     messages.push(billingMessage(order, before, oldFee, newFee, now), "Completed.");
     store.changed();
-    return {
-      ...okEnvelope(now, "Resource change completed."),
-      about_order: toAboutOrder(order),
-      resource_change_request: echo,
-      resource_change_result: {
-        were_resources_changed: true,
-        original_pricing: { amt: oldFee, cur: "CUR_USD" },
-        new_pricing: { amt: newFee, cur: "CUR_USD" },
-        resource_change_messages: messages,
-      },
-    };
+    return respond(true, "Resource change completed.", newFee, messages);
   });
 }

@@ -8,7 +8,7 @@ import { emuError } from "../errors.js";
 import { okEnvelope } from "../wire/envelope.js";
 import type { EmulatorContext } from "./context.js";
 import { DURATIONS_MS } from "./durations.js";
-import { getOwnOrder, requireVpsToChange } from "./lookup.js";
+import { changeOwnOrder, requireVpsToChange } from "./lookup.js";
 import { requireFqdn } from "./validate.js";
 
 export async function setReverseDns(
@@ -19,10 +19,7 @@ export async function setReverseDns(
   domainName: string,
 ): Promise<JaxrsResponse> {
   const { store, clock } = ctx;
-  requireVpsToChange(getOwnOrder(ctx, account.name, orderOid));
-  return store.withLock(orderOid, async () => {
-    const order = getOwnOrder(ctx, account.name, orderOid);
-    requireVpsToChange(order);
+  return changeOwnOrder(ctx, account.name, orderOid, requireVpsToChange, async (order) => {
     const target = ip || order.primaryIp;
     const owned = [order.primaryIp, ...order.secondaryIps];
     if (!target || !owned.includes(target)) {

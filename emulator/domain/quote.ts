@@ -55,7 +55,8 @@ export function quoteRequestFromMatrix(matrix: Matrix): NewVpsRequest {
   const plan = matrixValue(matrix, "pricing_plan_code")?.value;
   return {
     pricing_plan_code: plan || undefined,
-    dc_location: dc ? (dc.toUpperCase() as NewVpsRequest["dc_location"]) : undefined,
+    // Unchecked here: quoteNewVm refuses an unknown or disabled code (400 naming dc_location).
+    dc_location: dc ? (dc as NewVpsRequest["dc_location"]) : undefined,
     vps_parameters: {
       memory_mb: parseNumber(matrix, "memory_mb"),
       disk_space_mb: parseNumber(matrix, "disk_space_mb"),

@@ -5,14 +5,16 @@
  */
 import type { NewVpsRequest, PostNewVpsResponse } from "../../provider/contract/index.js";
 import type { DemoAccount } from "../accounts.js";
+import { DEFAULT_DISTRO } from "../catalog/distributions.js";
 import { hostName } from "../catalog/hosts.js";
 import { vpsMonthlyFeeUsd } from "../catalog/pricing.js";
 import { emuError } from "../errors.js";
 import { okEnvelope } from "../wire/envelope.js";
 import { allocateIps, chooseHost, findHost, requireHostFits, totalDiskMb } from "./capacity.js";
 import type { EmulatorContext } from "./context.js";
+import { resolveControlPanel } from "./create-source.js";
 import { DURATIONS_MS } from "./durations.js";
-import { getOwnOrder, requireVpsToChange } from "./lookup.js";
+import { changeOwnOrder, requireVpsToChange } from "./lookup.js";
 import { generatePassword } from "./password.js";
 import { toAboutOrder, toRunningVpsInfo } from "./render.js";
 import {
@@ -32,10 +34,7 @@ export async function reinstallVps(
   req: NewVpsRequest,
 ): Promise<PostNewVpsResponse> {
   const { store, clock } = ctx;
-  requireVpsToChange(getOwnOrder(ctx, account.name, orderOid));
-  return store.withLock(orderOid, async () => {
-    const order = getOwnOrder(ctx, account.name, orderOid);
-    requireVpsToChange(order);
+  return changeOwnOrder(ctx, account.name, orderOid, requireVpsToChange, async (order) => {
     if (req.instantiation_via_clone_options) {
       throw emuError("EMU_ERR_VALIDATION", {
         fieldName: "instantiation_via_clone_options",
@@ -47,7 +46,7 @@ export async function reinstallVps(
       ? requireFqdn(inst.domain_name, "instantiation_options.domain_name")
       : order.domainName;
     const distro = requireDistribution(
-      inst?.distro ?? order.distro ?? "deb12.64",
+      inst?.distro ?? order.distro ?? DEFAULT_DISTRO,
       "instantiation_options.distro",
     );
     const plan = req.pricing_plan_code
@@ -62,6 +61,13 @@ export async function reinstallVps(
       disk2Mb: requireSize(vp?.disk_space_2_mb ?? order.disk2Mb, 0, "vps_parameters.disk_space_2_mb"),
       disk3Mb: requireSize(vp?.disk_space_3_mb ?? order.disk3Mb, 0, "vps_parameters.disk_space_3_mb"),
     };
+    // Validated like a create (only webmin installs), but null here means "none", not "the default".
+    const controlPanel =
+      inst?.control_panel === undefined
+        ? order.controlPanel
+        : inst.control_panel === null
+          ? null
+          : resolveControlPanel(inst.control_panel);
     const need = { memoryMb: sizes.memoryMb, diskMb: totalDiskMb(sizes), ips: 1 + order.secondaryIps.length };
     const messages: string[] = [];
     if (dc.code !== order.dc) {
@@ -85,7 +91,7 @@ export async function reinstallVps(
     order.distro = distro.code;
     order.usedDiskMb = distro.imageMb;
     if (plan) order.planCode = plan.code;
-    if (inst && inst.control_panel !== undefined) order.controlPanel = inst.control_panel || null;
+    order.controlPanel = controlPanel;
     order.monthlyFeeUsd = vpsMonthlyFeeUsd(order, dc);
     order.runningState = "NOTRUNNING";
     order.startedAtMs = null;

@@ -114,7 +114,7 @@ export function toRunningVpsInfo(order: OrderState, nowMs: number): RunningVpsIn
   };
 }
 
-export function toHostServerInfo(store: StateStore, host: HostState, nowMs: number): HostServerInfo {
+function toHostServerInfo(store: StateStore, host: HostState, nowMs: number): HostServerInfo {
   const usage = hostUsage(store, host);
   const load = Math.round(usage.runningVpss * 7) / 100;
   return {

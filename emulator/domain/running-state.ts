@@ -8,7 +8,7 @@ import type { DemoAccount } from "../accounts.js";
 import { okEnvelope } from "../wire/envelope.js";
 import type { EmulatorContext } from "./context.js";
 import { DURATIONS_MS } from "./durations.js";
-import { getOwnOrder, requireVpsToChange } from "./lookup.js";
+import { changeOwnOrder, requireVpsToChange } from "./lookup.js";
 import { orderHostInfo, toAboutOrder, toRunningVpsInfo } from "./render.js";
 
 export async function setRunningState(
@@ -18,10 +18,7 @@ export async function setRunningState(
   target: RunningState,
 ): Promise<PutRunningStateResponse> {
   const { store, clock } = ctx;
-  requireVpsToChange(getOwnOrder(ctx, account.name, orderOid));
-  return store.withLock(orderOid, async () => {
-    const order = getOwnOrder(ctx, account.name, orderOid);
-    requireVpsToChange(order);
+  return changeOwnOrder(ctx, account.name, orderOid, requireVpsToChange, async (order) => {
     const name = order.domainName;
     const wasRunning = order.runningState !== "NOTRUNNING";
     let message: string;

@@ -1,6 +1,7 @@
 /** R5 GET .../vps and R7 GET .../vps/data-transfer-usage: live data of a VPS and its host. */
 import type { GetDataTransferUsageResponse, GetVpsStatusResponse } from "../../provider/contract/index.js";
 import type { DemoAccount } from "../accounts.js";
+import type { OrderState } from "../state/schema.js";
 import { okEnvelope } from "../wire/envelope.js";
 import { toTimestamp } from "../wire/timestamp.js";
 import type { EmulatorContext } from "./context.js";
@@ -8,16 +9,30 @@ import { DURATIONS_MS } from "./durations.js";
 import { getOwnOrder, requireVpsToRead } from "./lookup.js";
 import { orderHostInfo, toAboutOrder, toRunningVpsInfo, uptimeSeconds } from "./render.js";
 
+/**
+ * The order after the read's realistic duration. Checked before waiting (a missing or removed VPS
+ * fails at once) and after (it may have been deleted meanwhile).
+ */
+async function readVpsAfter(
+  ctx: EmulatorContext,
+  account: DemoAccount,
+  orderOid: number,
+  realisticMs: number,
+): Promise<OrderState> {
+  requireVpsToRead(getOwnOrder(ctx, account.name, orderOid));
+  await ctx.clock.work(realisticMs);
+  const order = getOwnOrder(ctx, account.name, orderOid);
+  requireVpsToRead(order);
+  return order;
+}
+
 /** A cancelled (removed) order's VPS answers 404 EMU_ERR_VPS_NOT_FOUND; the order stays readable via R2. */
 export async function getVpsStatus(
   ctx: EmulatorContext,
   account: DemoAccount,
   orderOid: number,
 ): Promise<GetVpsStatusResponse> {
-  requireVpsToRead(getOwnOrder(ctx, account.name, orderOid));
-  await ctx.clock.work(DURATIONS_MS.vpsStatus);
-  const order = getOwnOrder(ctx, account.name, orderOid);
-  requireVpsToRead(order);
+  const order = await readVpsAfter(ctx, account, orderOid, DURATIONS_MS.vpsStatus);
   const now = ctx.clock.now();
   return {
     ...okEnvelope(now, `Status of ${order.domainName}`),
@@ -42,10 +57,12 @@ export async function getDataTransferUsage(
   account: DemoAccount,
   orderOid: number,
 ): Promise<GetDataTransferUsageResponse> {
-  requireVpsToRead(getOwnOrder(ctx, account.name, orderOid));
-  await ctx.clock.work(DURATIONS_MS.vpsStatus + DURATIONS_MS.dataTransferExtra);
-  const order = getOwnOrder(ctx, account.name, orderOid);
-  requireVpsToRead(order);
+  const order = await readVpsAfter(
+    ctx,
+    account,
+    orderOid,
+    DURATIONS_MS.vpsStatus + DURATIONS_MS.dataTransferExtra,
+  );
   const now = ctx.clock.now();
   // One megabyte a minute of uptime: deterministic, and grows while the VPS runs.
   const usedMb = Math.floor(uptimeSeconds(order, now) / 60);

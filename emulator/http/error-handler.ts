@@ -23,7 +23,7 @@ function toEmulatorError(error: unknown): EmulatorError {
   return emuError("EMU_ERR_INTERNAL");
 }
 
-export async function sendError(
+async function sendError(
   request: FastifyRequest,
   reply: FastifyReply,
   error: EmulatorError,

@@ -1,9 +1,8 @@
 /** Public catalog resources: R14 distributions, R15 pricing plans, R16 price quote, R17 data centres. */
 import type { FastifyPluginAsync } from "fastify";
-import { DcLocation, NewVpsRequest } from "../../provider/contract/index.js";
+import { NewVpsRequest } from "../../provider/contract/index.js";
 import { listDataCenters, listDistributions, listPricingPlans } from "../domain/catalog-responses.js";
 import { quoteNewVm, quoteRequestFromMatrix } from "../domain/quote.js";
-import { emuError } from "../errors.js";
 import { parseBody } from "../http/body.js";
 import { sendRecord } from "../http/send.js";
 import type { EmulatorDeps } from "../http/types.js";
@@ -26,9 +25,6 @@ export const catalogRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps)
 
   app.get("/pricing-plans/new-vm-pricing", { config: { endpoint: "quoteNewVm" } }, async (request, reply) => {
     const req = quoteRequestFromMatrix(request.emu.matrix);
-    if (req.dc_location && !DcLocation.safeParse(req.dc_location).success) {
-      throw emuError("EMU_ERR_UNKNOWN_DC", { fieldName: "dc_location" });
-    }
     return sendRecord(request, reply, "quoteNewVm", quoteNewVm(now(), req, request.emu.account));
   });
 

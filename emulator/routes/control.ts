@@ -4,7 +4,7 @@
  */
 import type { FastifyPluginAsync } from "fastify";
 import { snapshotOrders } from "../domain/snapshot.js";
-import { emuError } from "../errors.js";
+import { parseBody } from "../http/body.js";
 import type { EmulatorDeps } from "../http/types.js";
 import { FaultSpecSchema } from "../options.js";
 
@@ -12,13 +12,7 @@ export const controlRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps)
   const config = { control: true };
 
   app.post("/faults", { config }, async (request) => {
-    const parsed = FaultSpecSchema.safeParse(request.body);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const fieldName = issue.path.map(String).join(".") || "body";
-      throw emuError("EMU_ERR_VALIDATION", { fieldName, message: `${fieldName}: ${issue.message}.` });
-    }
-    deps.faults.arm(parsed.data);
+    deps.faults.arm(parseBody(FaultSpecSchema, request.body));
     return { armed: deps.faults.pending() };
   });
 

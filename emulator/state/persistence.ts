@@ -7,7 +7,7 @@ import * as path from "node:path";
 import * as z from "zod";
 import { emuError } from "../errors.js";
 import { migrateState } from "./migrations.js";
-import { EmulatorState } from "./schema.js";
+import { EmulatorState, STATE_VERSION } from "./schema.js";
 
 /** The state in the file, or undefined when the file does not exist yet. */
 export async function loadStateFile(file: string): Promise<EmulatorState | undefined> {
@@ -29,7 +29,7 @@ export async function loadStateFile(file: string): Promise<EmulatorState | undef
   const parsed = EmulatorState.safeParse(migrateState(raw));
   if (!parsed.success) {
     throw emuError("EMU_ERR_STATE_INVALID", {
-      message: `The emulator state file ${file} does not match state version 1: ${z.prettifyError(parsed.error)}`,
+      message: `The emulator state file ${file} does not match state version ${STATE_VERSION}: ${z.prettifyError(parsed.error)}`,
     });
   }
   return parsed.data;

@@ -30,7 +30,10 @@ export const DEFAULT_RETRY = {
   maxDelayMs: 30_000,
 } as const;
 
-const ms = z.number().int().nonnegative();
+const ms = z
+  .number({ error: "must be a number of milliseconds, e.g. 30000" })
+  .int({ error: "must be a whole number of milliseconds" })
+  .nonnegative({ error: "must be 0 or more milliseconds" });
 
 /** Header-safe token: printable ASCII, no spaces. The message never includes the value. */
 const ApiKey = z
@@ -57,12 +60,24 @@ export const ClientConfig = z.object({
   baseUrl: BaseUrl.optional(),
   /** Per-operation timeouts in milliseconds; defaults in DEFAULT_TIMEOUTS. */
   timeouts: z
-    .object({ readMs: ms.min(1), mutationMs: ms.min(1), movePerGbMs: ms.min(1) })
+    .object({
+      readMs: ms.min(1, { error: "must be at least 1 ms" }),
+      mutationMs: ms.min(1, { error: "must be at least 1 ms" }),
+      movePerGbMs: ms.min(1, { error: "must be at least 1 ms" }),
+    })
     .partial()
     .optional(),
   /** Retry tuning; which calls retry on what is fixed by RETRY_POLICY. Defaults in DEFAULT_RETRY. */
   retry: z
-    .object({ limit: z.number().int().min(0).max(20), baseDelayMs: ms, maxDelayMs: ms })
+    .object({
+      limit: z
+        .number({ error: "must be the number of retries, 0 to 20" })
+        .int({ error: "must be a whole number of retries, 0 to 20" })
+        .min(0, { error: "must be 0 (no retries) to 20" })
+        .max(20, { error: "must be at most 20 retries" }),
+      baseDelayMs: ms,
+      maxDelayMs: ms,
+    })
     .partial()
     .optional(),
   /** Receives one line per HTTP attempt and per retry decision. Never gets the key or a password. */

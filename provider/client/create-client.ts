@@ -256,7 +256,7 @@ function wrap(name: keyof typeof ENDPOINTS, body: unknown): Record<string, unkno
 }
 
 /** `key:value key:value` (R1 meta_search). Whitespace would split a pair, so it is refused. */
-export function formatMetaSearch(pairs: Record<string, string>): string {
+function formatMetaSearch(pairs: Record<string, string>): string {
   const entries = Object.entries(pairs);
   for (const [key, value] of entries) {
     if (!key || /\s/.test(key) || typeof value !== "string" || /\s/.test(value)) {

@@ -1,5 +1,5 @@
 /** The typed RimuHosting API client: createClient, its configuration, errors and retry policy. */
-export { createClient, formatMetaSearch } from "./create-client.js";
+export { createClient } from "./create-client.js";
 export type { RimuClient, ListOrdersFilter, ListPricingPlansFilter, CreateVpsOpts } from "./create-client.js";
 export {
   ClientConfig,

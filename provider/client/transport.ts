@@ -110,7 +110,7 @@ export function createTransport(config: ResolvedClientConfig): Transport {
     if (closed) throw new RimuConfigError(`[RIMU_ERR_CONFIG] ${label}: the client is closed`);
     if (endpoint.auth && !config.apiKey) {
       throw new RimuConfigError(
-        `[RIMU_ERR_CONFIG] ${label} needs an API key: set apiKey (stack config rimuhosting:apiKey or env RIMUHOSTING_APIKEY)`,
+        `[RIMU_ERR_CONFIG] ${label} needs an API key: pass apiKey to createClient() (only the catalog calls R14–R17 work without one)`,
         { fieldName: "apiKey", endpoint: label },
       );
     }

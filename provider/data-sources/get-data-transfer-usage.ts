@@ -5,13 +5,7 @@ import {
   type GetDataTransferUsageResult,
   type GetOrderArgs,
 } from "../impl/data-sources.js";
-import {
-  assertOrderOid,
-  outputForm,
-  programClient,
-  type DataSourceOutputOptions,
-  type Inputs,
-} from "./program-client.js";
+import { orderClient, outputForm, type DataSourceOutputOptions, type Inputs } from "./program-client.js";
 
 export type { GetDataTransferUsageResult } from "../impl/data-sources.js";
 /** getDataTransferUsage's args: the VPS's order oid. */
@@ -23,8 +17,7 @@ export type GetDataTransferUsageOutputArgs = Inputs<GetDataTransferUsageArgs>;
 export async function getDataTransferUsage(
   args: GetDataTransferUsageArgs,
 ): Promise<GetDataTransferUsageResult> {
-  assertOrderOid("getDataTransferUsage", args?.orderOid);
-  return fetchDataTransferUsage(programClient("getDataTransferUsage", true), args);
+  return fetchDataTransferUsage(orderClient("getDataTransferUsage", args), args);
 }
 
 /** getDataTransferUsage as an Output. */

@@ -40,11 +40,18 @@ export function outputForm<A, R>(
     .apply(([resolved]) => direct(resolved as unknown as A)) as pulumi.Output<R>;
 }
 
-/** Throws a clear error unless `value` is a positive whole number (an order oid). */
-export function assertOrderOid(what: string, value: unknown): asserts value is number {
+/**
+ * The keyed client of the data sources that read one order (getOrder, getVpsStatus,
+ * getDataTransferUsage), after checking their one argument: a clear error unless `args.orderOid` is a
+ * positive whole number.
+ */
+export function orderClient(what: string, args: { orderOid: number } | undefined): RimuClient {
+  const value: unknown = args?.orderOid;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
     throw new Error(
-      `${what}: orderOid must be an order oid (a positive whole number, e.g. a Vps's orderOid).`,
+      `${what}: orderOid must be an order oid (a positive whole number, e.g. a Vps's orderOid), ` +
+        `not ${typeof value === "string" ? JSON.stringify(value) : String(value)}.`,
     );
   }
+  return programClient(what, true);
 }

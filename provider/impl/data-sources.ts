@@ -4,7 +4,7 @@
  */
 import type { AboutOrder, DcLocation, NewVpsRequestInput, Timestamp, VpsType } from "../contract/index.js";
 import type { RimuClient } from "../client/index.js";
-import { isOrderGone, userMetaData } from "./vps-outputs.js";
+import { compact, isOrderGone, orderFields } from "./vps-outputs.js";
 
 /** A pricing plan: a VPS size at a price (most memory/disk sizes above the minimums are also offered). */
 export interface PricingPlan {
@@ -149,35 +149,12 @@ function iso(timestamp: Timestamp | null | undefined): string | undefined {
   return timestamp?.iso_format ?? undefined;
 }
 
-/** Drops undefined values so results print and compare cleanly. */
-function defined<T extends object>(bag: T): T {
-  return Object.fromEntries(Object.entries(bag).filter(([, value]) => value !== undefined)) as T;
-}
-
 export function toOrder(order: AboutOrder, now: number = Date.now()): Order {
-  return defined({
-    orderOid: order.order_oid,
-    slug: order.slug,
-    domainName: order.domain_name,
+  return compact({
+    ...orderFields(order),
     serverType: order.server_type ?? undefined,
-    runningState: order.running_state ?? undefined,
     cancelled: isOrderGone(order, now),
     cancellationDate: iso(order.billing_info?.cancellation_date),
-    dcLocation: order.location?.data_center_location_code ?? undefined,
-    distro: order.distro ?? undefined,
-    hostServerOid: order.host_server_oid ?? undefined,
-    memoryMb: order.vps_parameters?.memory_mb ?? undefined,
-    diskSpaceMb: order.vps_parameters?.disk_space_mb ?? undefined,
-    diskSpace2Mb: order.vps_parameters?.disk_space_2_mb ?? undefined,
-    primaryIp: order.allocated_ips?.primary_ip ?? undefined,
-    secondaryIps: order.allocated_ips?.secondary_ips ?? [],
-    billingOid: order.billing_oid ?? undefined,
-    monthlyFeeUsd:
-      order.billing_info?.monthly_recurring_fee ??
-      order.billing_info?.monthly_recurring_amt?.amt_usd ??
-      undefined,
-    orderDescription: order.order_description ?? undefined,
-    metaData: userMetaData(order),
   });
 }
 
@@ -241,7 +218,7 @@ export async function fetchVpsStatus(client: RimuClient, args: GetOrderArgs): Pr
   const response = await client.getVpsStatus(args.orderOid);
   const info = response.running_vps_info;
   const host = response.host_server_info;
-  return defined({
+  return compact({
     orderOid: args.orderOid,
     runningState: info.running_state ?? undefined,
     pingsOk: info.pings_ok ?? undefined,
@@ -252,7 +229,7 @@ export async function fetchVpsStatus(client: RimuClient, args: GetOrderArgs): Pr
     isBackupRunning: info.is_backup_running ?? undefined,
     nextBackupTime: iso(info.next_backup_time),
     isSuspended: info.is_suspended ?? undefined,
-    host: defined({
+    host: compact({
       cpuModelName: host?.cpu_model_name ?? undefined,
       numCores: host?.host_num_cores ?? undefined,
       memFreeMb: host?.host_mem_mb_free ?? undefined,
@@ -280,7 +257,7 @@ export async function fetchDataTransferUsage(
   args: GetOrderArgs,
 ): Promise<GetDataTransferUsageResult> {
   const response = await client.getDataTransferUsage(args.orderOid);
-  return defined({
+  return compact({
     orderOid: args.orderOid,
     usage: response.data_transfer_usage_info ?? {},
     runningState: response.running_vps_info?.running_state ?? undefined,
@@ -303,7 +280,7 @@ export async function fetchDataCenters(client: RimuClient): Promise<GetDataCente
   const response = await client.listDataCenters();
   return {
     dataCenters: (response.data_center_infos ?? []).map((dc) =>
-      defined({
+      compact({
         code: dc.data_center_location_code,
         name: dc.data_center_location_name ?? dc.data_center_location_code,
         countryCode: dc.data_center_location_country_2ltr ?? undefined,
@@ -350,7 +327,7 @@ export async function fetchPriceQuote(
   };
   const response = await client.quoteNewVm(request);
   const amount = response.monthly_recurring_amt;
-  return defined({
+  return compact({
     monthlyAmount: amount?.amt ?? 0,
     currency: amount?.currency ?? undefined,
     monthlyFeeUsd: amount?.amt_usd ?? (amount?.currency === "CUR_USD" ? amount.amt : undefined),

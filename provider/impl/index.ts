@@ -3,8 +3,9 @@
  *
  * The serialized shim (../vps-shim.ts) requires this module lazily inside each method, so nothing here
  * is ever captured: zod schemas, clients and configuration live in the host's require cache.
+ * Besides the lifecycle it exports only what tests need to drive it (reset, clock, log sink, grace).
  */
-export { configure, resetConfiguration, clientFor, cachedClient } from "./runtime-config.js";
+export { configure, resetConfiguration, clientFor } from "./runtime-config.js";
 export {
   check,
   diff,
@@ -18,7 +19,4 @@ export {
 } from "./vps-provider.js";
 export { VpsIncompleteError, VpsChangeRefusedError, VpsAdoptionError } from "./errors.js";
 export { setLogSink } from "./log.js";
-export { UNKNOWN } from "./unknowns.js";
-export { VPS_INPUT_FIELDS, SECRET_OUTPUTS, type ChangeKind } from "./vps-fields.js";
 export type { VpsOutputs } from "./vps-outputs.js";
-export * from "./data-sources.js";

@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { createClient, type RimuClient, type ClientConfig } from "../client/index.js";
 import { RimuConfigError } from "../client/errors.js";
-import { CONFIG_KEYS, missingApiKeyMessage, resolveConfig, type ConfigSource } from "../config.js";
+import { CONFIG_KEYS, ENV_VARS, missingApiKeyMessage, resolveConfig, type ConfigSource } from "../config.js";
 
 /** The part of the dynamic-provider ConfigureRequest this package reads. */
 export interface ConfigureRequestLike {
@@ -55,8 +55,26 @@ export function cachedClient(settings: {
     const config: ClientConfig = { baseUrl: settings.baseUrl };
     if (settings.apiKey !== undefined) config.apiKey = settings.apiKey;
     if (settings.mutationMs !== undefined) config.timeouts = { mutationMs: settings.mutationMs };
-    client = createClient(config);
+    client = withConfigSource(() => createClient(config));
     clients.set(cacheKey, client);
   }
   return client;
+}
+
+/**
+ * The client names the bad option (`baseUrl`, `apiKey`) but not where the provider got it: add the
+ * stack config key and environment variable to set instead, so the message says how to fix it.
+ */
+function withConfigSource<T>(build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    if (!(error instanceof RimuConfigError)) throw error;
+    const field = error.fieldName;
+    if (field !== "baseUrl" && field !== "apiKey") throw error;
+    throw new RimuConfigError(
+      `${error.message}. Fix ${CONFIG_KEYS[field]} in the stack config (or the ${ENV_VARS[field]} environment variable).`,
+      { fieldName: field },
+    );
+  }
 }

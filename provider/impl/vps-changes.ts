@@ -4,7 +4,7 @@
  */
 import { VPS_INPUT_FIELDS, VPS_INPUT_NAMES, type ChangeKind, type VpsInputName } from "./vps-fields.js";
 import { containsUnknown } from "./unknowns.js";
-import { reinstallRefusal, shrinkRefusal } from "./vps-inputs.js";
+import { reinstallRefusal, same, shrinkFailures } from "./vps-inputs.js";
 import { VpsChangeRefusedError } from "./errors.js";
 
 export interface VpsChanges {
@@ -36,7 +36,6 @@ export const REPLACE_FORCING_INPUTS: readonly VpsInputName[] = VPS_INPUT_NAMES.f
 );
 
 const isSet = (value: unknown): boolean => value !== undefined && value !== null;
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * Create-only inputs the service never reports: going from unset to set cannot be told apart from
@@ -125,13 +124,8 @@ export function assertChangesAllowed(
   news: Record<string, unknown>,
 ): void {
   if (changes.replaces.length > 0) return;
-  for (const field of ["diskSpaceMb", "diskSpace2Mb"] as const) {
-    const before = olds[field];
-    const after = news[field];
-    if (typeof before === "number" && typeof after === "number" && after < before) {
-      throw new VpsChangeRefusedError(field, shrinkRefusal(field, before, after));
-    }
-  }
+  const shrink = shrinkFailures(olds, news)[0];
+  if (shrink) throw new VpsChangeRefusedError(shrink.property, shrink.reason);
   const allowUnknown = containsUnknown(news.allowReinstall);
   if (changes.reinstall.length > 0 && news.allowReinstall !== true && !allowUnknown) {
     const field = changes.reinstall[0] as VpsInputName;

@@ -44,26 +44,8 @@ export type VpsInputName = keyof typeof VPS_INPUT_FIELDS;
 export const VPS_INPUT_NAMES = Object.keys(VPS_INPUT_FIELDS) as VpsInputName[];
 
 /**
- * Inputs whose current value the service reports, so a refresh can bring them back into the inputs.
- * The others (pricingPlanCode, vpsType, controlPanel, cloudConfig, files, password, settings) cannot be
- * read back and keep the value Pulumi recorded.
+ * Inputs that may hold secrets (the root password, files such as keys, cloud-config, which can set
+ * passwords): marked secret on the resource's outputs (additionalSecretOutputs), and never copied into the
+ * inputs a refresh returns (the engine would store those unmarked).
  */
-export const SERVICE_REPORTED_INPUTS = [
-  "domainName",
-  "distro",
-  "dcLocation",
-  "memoryMb",
-  "diskSpaceMb",
-  "diskSpace2Mb",
-  "billingOid",
-  "hostServerOid",
-  "runningState",
-  "ipCount",
-  "metaData",
-] as const satisfies readonly VpsInputName[];
-
-/** Inputs never copied into the inputs a refresh returns: secrets the engine would store unmarked. */
-export const SECRET_INPUTS = ["password", "files", "cloudConfig"] as const satisfies readonly VpsInputName[];
-
-/** Outputs marked secret on the resource (additionalSecretOutputs). */
-export const SECRET_OUTPUTS = ["password", "files"] as const;
+export const SECRET_FIELDS = ["password", "files", "cloudConfig"] as const satisfies readonly VpsInputName[];

@@ -7,6 +7,7 @@ import * as z from "zod";
 import { DcLocation, Fqdn, VpsType } from "../contract/index.js";
 import { CREATION_TOKEN_KEY } from "../client/index.js";
 import { containsUnknown, unknownKeys } from "./unknowns.js";
+import { VPS_INPUT_FIELDS, VPS_INPUT_NAMES } from "./vps-fields.js";
 
 const mb = (example: number, min: number) =>
   z
@@ -136,10 +137,12 @@ export function validateInputs(news: Record<string, unknown>): CheckFailure[] {
 }
 
 const known = (value: unknown): boolean => value !== undefined && value !== null && !containsUnknown(value);
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
-/** Installed by a reinstall only, so a change needs allowReinstall. */
-const REINSTALL_FIELDS = ["distro", "password", "controlPanel", "cloudConfig", "files"] as const;
+/** Equal values (JSON text), for comparing old and new inputs. */
+export const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** Installed by a reinstall only, so a change needs allowReinstall (from the one table, vps-fields.ts). */
+const REINSTALL_FIELDS = VPS_INPUT_NAMES.filter((name) => VPS_INPUT_FIELDS[name] === "reinstall");
 
 /**
  * Refuses, before anything is changed, what the service would refuse or what destroys data without
@@ -159,6 +162,13 @@ export function transitionFailures(
       }
     }
   }
+  failures.push(...shrinkFailures(olds, news));
+  return failures;
+}
+
+/** A disk that would shrink from `olds` to `news` (RimuHosting only grows disks), one failure per disk. */
+export function shrinkFailures(olds: Record<string, unknown>, news: Record<string, unknown>): CheckFailure[] {
+  const failures: CheckFailure[] = [];
   for (const field of ["diskSpaceMb", "diskSpace2Mb"] as const) {
     const before = olds[field];
     const after = news[field];

@@ -6,7 +6,7 @@
  */
 import type { AboutOrder } from "../contract/index.js";
 import { CREATION_TOKEN_KEY } from "../client/index.js";
-import { VPS_INPUT_NAMES, SECRET_INPUTS, type VpsInputName } from "./vps-fields.js";
+import { VPS_INPUT_NAMES, SECRET_FIELDS, type VpsInputName } from "./vps-fields.js";
 
 export interface VpsOutputs {
   orderOid: number;
@@ -52,6 +52,34 @@ export function userMetaData(order: AboutOrder): Record<string, string> {
 }
 
 /**
+ * The fields of an order the service reports, camelCase: the one wire-to-camelCase mapping of an order,
+ * shared by the Vps outputs and the getOrder/getOrders data sources. Absent values are undefined.
+ */
+export function orderFields(order: AboutOrder) {
+  const params = order.vps_parameters;
+  const ips = order.allocated_ips;
+  const billing = order.billing_info;
+  return {
+    orderOid: order.order_oid,
+    slug: order.slug,
+    domainName: order.domain_name,
+    distro: order.distro ?? undefined,
+    dcLocation: order.location?.data_center_location_code ?? undefined,
+    memoryMb: params?.memory_mb ?? undefined,
+    diskSpaceMb: params?.disk_space_mb ?? undefined,
+    diskSpace2Mb: params?.disk_space_2_mb ?? undefined,
+    billingOid: order.billing_oid ?? undefined,
+    hostServerOid: order.host_server_oid ?? undefined,
+    runningState: order.running_state ?? undefined,
+    metaData: userMetaData(order),
+    primaryIp: ips?.primary_ip ?? undefined,
+    secondaryIps: ips?.secondary_ips ?? [],
+    monthlyFeeUsd: billing?.monthly_recurring_fee ?? billing?.monthly_recurring_amt?.amt_usd ?? undefined,
+    orderDescription: order.order_description ?? undefined,
+  };
+}
+
+/**
  * Outputs for an order. `recorded` supplies the inputs the service cannot report (pricing plan,
  * install-time options, settings) and the password, which the service only returns when it generates one.
  */
@@ -62,38 +90,22 @@ export function orderOutputs(order: AboutOrder, recorded: Record<string, unknown
       recorded[name],
     ]),
   );
-  const params = order.vps_parameters;
-  const ips = order.allocated_ips;
-  const secondaryIps = ips?.secondary_ips ?? [];
-  const fee = order.billing_info?.monthly_recurring_fee ?? order.billing_info?.monthly_recurring_amt?.amt_usd;
+  const fields = orderFields(order);
   return compact({
     ...echo,
-    orderOid: order.order_oid,
-    slug: order.slug,
-    domainName: order.domain_name,
-    distro: order.distro ?? undefined,
-    dcLocation: order.location?.data_center_location_code ?? undefined,
-    memoryMb: params?.memory_mb ?? undefined,
-    diskSpaceMb: params?.disk_space_mb ?? undefined,
-    diskSpace2Mb: params?.disk_space_2_mb ?? 0,
-    billingOid: order.billing_oid ?? undefined,
-    hostServerOid: order.host_server_oid ?? undefined,
-    runningState: order.running_state ?? undefined,
-    ipCount: ips?.primary_ip ? 1 + secondaryIps.length : undefined,
-    metaData: userMetaData(order),
-    primaryIp: ips?.primary_ip ?? undefined,
-    secondaryIps,
-    monthlyFeeUsd: fee ?? undefined,
-    orderDescription: order.order_description ?? undefined,
+    ...fields,
+    diskSpace2Mb: fields.diskSpace2Mb ?? 0,
+    ipCount: fields.primaryIp ? 1 + fields.secondaryIps.length : undefined,
   } as VpsOutputs);
 }
 
 /**
- * The inputs a refresh hands back to the engine: the service's current values for what it reports
- * (SERVICE_REPORTED_INPUTS, so drift shows), the recorded values for the rest, never secrets (the engine would store them unmarked).
+ * The inputs a refresh hands back to the engine: every input the outputs hold (orderOutputs() gives the
+ * service's current value where it reports one, so drift shows, and the recorded value otherwise), never
+ * secrets (the engine would store them unmarked).
  */
 export function refreshedInputs(outputs: VpsOutputs): Record<string, unknown> {
-  const secret = new Set<string>(SECRET_INPUTS);
+  const secret = new Set<string>(SECRET_FIELDS);
   const inputs: Record<string, unknown> = {};
   for (const name of VPS_INPUT_NAMES as VpsInputName[]) {
     const value = (outputs as unknown as Record<string, unknown>)[name];

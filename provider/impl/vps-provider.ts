@@ -341,14 +341,15 @@ async function converge(
       changed = true;
       password = news.password ?? reinstalled.new_order_request?.instantiation_options?.password ?? undefined;
     }
+    // Re-read after any change: a resize response's about_order may still show the old sizes
+    // (rimuhosting-api.md R9), and a resize or reinstall restarts the VPS. One GET per step, never two.
     let order = changed ? (await client.getOrder(ref)).about_order : live;
     if (news.runningState !== undefined && order.running_state !== news.runningState) {
       log(`Vps ${id}: setting the running state to ${news.runningState}.`);
       await client.setRunningState(ref, news.runningState);
       changed = true;
+      order = (await client.getOrder(ref)).about_order;
     }
-    // Re-read at the end: a resize response's about_order may still show the old sizes (rimuhosting-api.md R9).
-    if (changed) order = (await client.getOrder(ref)).about_order;
     return password === undefined ? { order } : { order, password };
   } catch (error) {
     if (!changed && !mustRecord) throw error;

@@ -28,14 +28,20 @@ describe("resolveClientConfig", () => {
   });
 
   it.each([
-    ["not a url", { baseUrl: "rimuhosting.com/r" }, "baseUrl"],
-    ["ftp", { baseUrl: "ftp://example.com/r" }, "baseUrl"],
-    ["credentials in url", { baseUrl: "https://user:pw@example.com/r" }, "baseUrl"],
-    ["negative timeout", { timeouts: { readMs: -1 } }, "timeouts.readMs"],
-    ["retry limit", { retry: { limit: 100 } }, "retry.limit"],
-    ["log not a function", { log: "yes" }, "log"],
-    ["empty key", { apiKey: "" }, "apiKey"],
-  ])("refuses %s, naming the field", (_name, config, field) => {
+    ["not a url", { baseUrl: "rimuhosting.com/r" }, "baseUrl", /such as https:\/\/rimuhosting\.com\/r/],
+    ["ftp", { baseUrl: "ftp://example.com/r" }, "baseUrl", /must be an http\(s\) URL/],
+    ["credentials in url", { baseUrl: "https://user:pw@example.com/r" }, "baseUrl", /without credentials/],
+    ["negative timeout", { timeouts: { readMs: -1 } }, "timeouts.readMs", /at least 1 ms|0 or more/],
+    [
+      "fractional timeout",
+      { timeouts: { mutationMs: 1.5 } },
+      "timeouts.mutationMs",
+      /whole number of milliseconds/,
+    ],
+    ["retry limit", { retry: { limit: 100 } }, "retry.limit", /at most 20 retries/],
+    ["log not a function", { log: "yes" }, "log", /must be a function/],
+    ["empty key", { apiKey: "" }, "apiKey", /must not be empty/],
+  ])("refuses %s, naming the field and what is wrong", (_name, config, field, wrong) => {
     let caught: unknown;
     try {
       resolveClientConfig(config as never);
@@ -45,6 +51,7 @@ describe("resolveClientConfig", () => {
     expect(caught).toBeInstanceOf(RimuConfigError);
     expect(caught).toMatchObject({ code: "RIMU_ERR_CONFIG", fieldName: field });
     expect((caught as Error).message).toContain(field);
+    expect((caught as Error).message).toMatch(wrong);
   });
 
   it("never echoes a malformed key", () => {

@@ -99,7 +99,11 @@ describe("client: request wire format", () => {
     client = createClient({ baseUrl: server.baseUrl });
     await expect(client.listDistributions()).resolves.toMatchObject({ response_type: "OK" });
     await expect(client.listOrders()).rejects.toThrow(RimuConfigError);
-    await expect(client.listOrders()).rejects.toMatchObject({ fieldName: "apiKey", code: "RIMU_ERR_CONFIG" });
+    await expect(client.listOrders()).rejects.toMatchObject({
+      fieldName: "apiKey",
+      code: "RIMU_ERR_CONFIG",
+      message: expect.stringMatching(/GET \/orders needs an API key: pass apiKey to createClient\(\)/),
+    });
     expect(server.requests).toHaveLength(1);
   });
 

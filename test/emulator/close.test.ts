@@ -21,5 +21,10 @@ describe("close", () => {
     await Promise.all([emu.close(), emu.close()]);
     await emu.close();
     expect(["aborted", 200]).toContain(await pending);
+    // Closing ended the pending setup wait (rather than abandoning it with its timer): the create ran to
+    // completion, so the order is RUNNING.
+    expect(emu.snapshot()).toEqual([
+      expect.objectContaining({ domainName: "slow.example.com", runningState: "RUNNING" }),
+    ]);
   });
 });

@@ -150,9 +150,12 @@ describe("control endpoints", () => {
     ]);
     const snapshot = (await control("GET", "/snapshot")).body.orders as { domainName: string }[];
     expect(snapshot.map((o) => o.domainName)).toEqual(["ctl.example.com"]);
+    await control("POST", "/faults", { route: "createVps", kind: "drop" });
+    expect((await control("GET", "/faults")).body.armed).toEqual([{ route: "createVps", kind: "drop" }]);
     expect((await control("POST", "/reset")).status).toBe(200);
     expect(emu.snapshot()).toEqual([]);
     expect(emu.requestLog()).toEqual([]);
+    expect((await control("GET", "/faults")).body.armed).toEqual([]);
   });
 
   test("control: a bad fault spec is a 400 naming the field", async () => {

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { startTestEmulator } from "../helpers/start-emulator.js";
 import { useTempDir } from "../helpers/use-emulator.js";
@@ -63,10 +63,18 @@ describe("persistence", () => {
     await expect(startTestEmulator({ stateFile })).rejects.toThrow(/is not JSON/);
   });
 
-  test("persist: without a state file nothing is written", async () => {
-    const emu = await startTestEmulator();
-    await createVps(emu, {}, { domain: "mem.example.com" });
-    await emu.close();
-    expect(existsSync(path.join(tmp(), "state.json"))).toBe(false);
+  test("persist: without a state file nothing is written (not even a default file in the working directory)", async () => {
+    const cwd = path.join(tmp(), "memory-only");
+    mkdirSync(cwd);
+    const before = process.cwd();
+    process.chdir(cwd);
+    try {
+      const emu = await startTestEmulator();
+      await createVps(emu, {}, { domain: "mem.example.com" });
+      await emu.close();
+    } finally {
+      process.chdir(before);
+    }
+    expect(readdirSync(cwd)).toEqual([]);
   });
 });

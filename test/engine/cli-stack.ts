@@ -1,11 +1,13 @@
 // The same stack operations through the real Pulumi CLI (Automation API, LocalWorkspace, local file backend), for
 // machines that have a `pulumi` binary. Results are mapped to the harness's OperationResult from the engine events.
+import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
+import { nameOfUrn, typeOfUrn } from "../helpers/provider-host";
 import type { OperationResult, StackConfigValue } from "./harness-stack";
 import { wrapSecret } from "./property-values";
-import { nameOfUrn, summarize, typeOfUrn, type OperationKind, type StepOp, type StepRecord } from "./steps";
+import { summarize, type OperationKind, type StepOp, type StepRecord } from "./steps";
 
 /** Where `pulumi` is on PATH, or why it cannot be used. */
 export function findPulumiCli(env: NodeJS.ProcessEnv = process.env): { path?: string; reason?: string } {
@@ -28,6 +30,7 @@ export function findPulumiCli(env: NodeJS.ProcessEnv = process.env): { path?: st
 
 export interface CliStackOptions {
   programDir: string;
+  /** Prefix of the stack name; a random suffix keeps runs apart (see CliStack.create). Default "dev". */
   stackName?: string;
   /** Directory for the local file backend (`file://<dir>`). */
   backendDir: string;
@@ -57,17 +60,25 @@ export class CliStack {
     private readonly options: CliStackOptions,
   ) {}
 
+  /**
+   * `pulumi config set` writes the stack's config to Pulumi.<stack>.yaml in the PROGRAM directory (the repo's
+   * examples), not in the backend. So each CliStack gets a stack name of its own, and close() removes that file:
+   * otherwise a later run (or one running in parallel on the same example) would start from this run's config.
+   */
   static async create(options: CliStackOptions): Promise<CliStack> {
     // loaded only when the CLI is used
     const { LocalWorkspace } =
       require("@pulumi/pulumi/automation") as typeof import("@pulumi/pulumi/automation");
     fs.mkdirSync(options.backendDir, { recursive: true });
+    const envVars: Record<string, string> = {};
+    for (const [k, v] of Object.entries(options.env ?? {})) if (v !== undefined) envVars[k] = v;
+    const stackName = `${options.stackName ?? "dev"}-${crypto.randomBytes(4).toString("hex")}`;
     const stack = await LocalWorkspace.createOrSelectStack(
-      { stackName: options.stackName ?? "dev", workDir: path.resolve(options.programDir) },
+      { stackName, workDir: path.resolve(options.programDir) },
       {
         envVars: {
-          ...(options.env as Record<string, string>),
-          PULUMI_BACKEND_URL: `file://${options.backendDir}`,
+          ...envVars,
+          PULUMI_BACKEND_URL: `file://${path.resolve(options.backendDir)}`,
           PULUMI_CONFIG_PASSPHRASE: "",
           PULUMI_SKIP_UPDATE_CHECK: "true",
         },
@@ -86,31 +97,42 @@ export class CliStack {
     await this.stack.removeConfig(key);
   }
 
-  private collector(kind: OperationKind): { onEvent: (e: EngineEvent) => void; steps: StepRecord[] } {
+  /** Removes the stack's settings file from the program directory (the backend directory is the caller's). */
+  close(): void {
+    const dir = path.resolve(this.options.programDir);
+    for (const ext of [".yaml", ".yml", ".json"])
+      fs.rmSync(path.join(dir, `Pulumi.${this.stack.name}${ext}`), { force: true });
+  }
+
+  /**
+   * One StepRecord per resource: the op from its ResourcePreEvent (emitted for every step, "same" included, in
+   * preview and in updates), the id and changed keys from its ResOutputsEvent when the step finished, and the
+   * failure from its ResOpFailedEvent.
+   */
+  private collector(): { onEvent: (e: EngineEvent) => void; steps: StepRecord[] } {
     const steps: StepRecord[] = [];
     const byUrn = new Map<string, StepRecord>();
     const onEvent = (e: EngineEvent): void => {
-      const meta =
-        e.resOutputsEvent?.metadata ?? (kind === "preview" ? e.resourcePreEvent?.metadata : undefined);
       const failed = e.resOpFailedEvent?.metadata;
       if (failed) {
         const s = byUrn.get(failed.urn);
-        if (s) s.failed = "operation failed";
+        if (s) s.failed = `${failed.op} failed`;
+        return;
       }
+      const meta = e.resourcePreEvent?.metadata ?? e.resOutputsEvent?.metadata;
       if (!meta) return;
       let op = OP_MAP[meta.op];
       if (!op) return;
       if (op === "refresh" && !(meta.diffs && meta.diffs.length)) op = "same";
-      const step: StepRecord = {
-        op,
-        urn: meta.urn,
-        type: typeOfUrn(meta.urn),
-        name: nameOfUrn(meta.urn),
-        id: (meta.new?.id || meta.old?.id) ?? undefined,
-        keys: meta.diffs ?? meta.keys,
-      };
-      byUrn.set(meta.urn, step);
-      steps.push(step);
+      let step = byUrn.get(meta.urn);
+      if (!step) {
+        step = { op, urn: meta.urn, type: typeOfUrn(meta.urn), name: nameOfUrn(meta.urn) };
+        byUrn.set(meta.urn, step);
+        steps.push(step);
+      }
+      step.op = op;
+      step.id = meta.new?.id || meta.old?.id || step.id || undefined;
+      step.keys = meta.diffs ?? meta.keys ?? step.keys;
     };
     return { onEvent, steps };
   }
@@ -122,7 +144,7 @@ export class CliStack {
     }>,
   ): Promise<OperationResult> {
     const started = Date.now();
-    const { onEvent, steps } = this.collector(kind);
+    const { onEvent, steps } = this.collector();
     const res = await call({ onEvent, onOutput: (s) => this.options.onOutput?.(s) });
     const outputs = Object.fromEntries(
       Object.entries(res.outputs ?? {}).map(([k, v]) => [k, v.secret ? wrapSecret(v.value) : v.value]),

@@ -6,8 +6,9 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { DEMO_API_KEY, startEmulator } from "../../emulator/index";
 import { findPulumiCli } from "./cli-stack";
+import { liveOrders } from "./e2e-support";
 import { createOpsPrinter } from "./ops-printer";
-import { createStackDriver } from "./stack-driver";
+import { createStackDriver, type StackDriver } from "./stack-driver";
 
 /** Emulated durations are the real ones times this: a VPS order takes ~2 s instead of 45 s. */
 const DEMO_TIME_SCALE = 0.05;
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
     : path.join(REPO_ROOT, "examples", "quickstart");
   const emulator = await startEmulator({ timeScale: DEMO_TIME_SCALE });
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "rimuhosting-demo-"));
+  let stack: StackDriver | undefined;
   try {
     const cli = findPulumiCli();
     const backend = cli.path ? "cli" : "harness";
@@ -34,7 +36,7 @@ async function main(): Promise<void> {
         ? `Running the quickstart with the real Pulumi CLI (${cli.path}), local backend in ${workDir}.`
         : `Running the quickstart with the engine harness (test/engine), because there is ${cli.reason}.`,
     );
-    const stack = await createStackDriver(backend, {
+    stack = await createStackDriver(backend, {
       programDir,
       workDir,
       config: {
@@ -56,12 +58,13 @@ async function main(): Promise<void> {
     await stack.destroy();
 
     const orders = emulator.snapshot();
-    const live = orders.filter((o) => !o.cancelled || o.runningState !== "NOTRUNNING");
+    const live = liveOrders(emulator);
     banner("emulator");
     say(`${orders.length} order(s) placed, ${live.length} still running or billed.`);
     if (live.length > 0) throw new Error(`the demo left ${live.length} order(s) running or billed`);
     say(`Demo finished in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   } finally {
+    await stack?.close();
     await emulator.close();
     fs.rmSync(workDir, { recursive: true, force: true });
   }

@@ -3,15 +3,15 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { DEMO_API_KEY } from "../../emulator/index";
+import { DEMO_API_KEY, type RunningEmulator } from "../../emulator/index";
 import { createClient, type RimuClient } from "../../provider/client/index";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 import type { OperationResult } from "./harness-stack";
 import { silentPrinter, type OpsPrinter } from "./ops-printer";
 import { createStackDriver, type Backend, type StackDriver } from "./stack-driver";
 
-export const EXAMPLES_DIR = path.resolve(__dirname, "..", "..", "examples");
-export const VPS_TYPE = "pulumi-nodejs:dynamic/rimuhosting:Vps";
+const EXAMPLES_DIR = path.resolve(__dirname, "..", "..", "examples");
+const VPS_TYPE = "pulumi-nodejs:dynamic/rimuhosting:Vps";
 const MUTATING = new Set(["POST", "PUT", "DELETE", "PATCH"]);
 
 export interface Scenario {
@@ -42,6 +42,10 @@ export async function startScenario(
       ...opts.config,
     },
     printer: opts.printer ?? silentPrinter,
+  }).catch(async (e: unknown) => {
+    await emulator.close();
+    fs.rmSync(workDir, { recursive: true, force: true });
+    throw e;
   });
   const client = createClient({ apiKey: DEMO_API_KEY, baseUrl: emulator.baseUrl });
   return {
@@ -57,6 +61,7 @@ export async function startScenario(
         .filter((e) => MUTATING.has(e.method))
         .map((e) => ({ method: e.method, route: e.route })),
     async close() {
+      await stack.close();
       client.close();
       await emulator.close();
       fs.rmSync(workDir, { recursive: true, force: true });
@@ -73,7 +78,7 @@ export function vpsOps(r: OperationResult): Record<string, string> {
 
 /** Orders of the demo account that are still running or billed. */
 export function liveOrders(
-  emulator: TestEmulator,
+  emulator: Pick<RunningEmulator, "snapshot">,
 ): { orderOid: number; runningState: string; cancelled: boolean }[] {
   return emulator
     .snapshot()

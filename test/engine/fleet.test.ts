@@ -1,18 +1,12 @@
 // examples/fleet end to end against the emulator: a loop of VPSs with one kept stopped; starting/stopping through
 // config, scaling down (an orphan delete), refresh with drift, destroy.
+import { runningTetheredChildren } from "../helpers/tethered-child";
+import { describeEachBackend } from "./each-backend";
 import { liveOrders, startScenario, vpsOps, type Scenario } from "./e2e-support";
-import { availableBackends } from "./stack-driver";
 
 jest.setTimeout(180_000);
 
-const { backends, cliSkipReason } = availableBackends();
-if (cliSkipReason) {
-  describe.skip(`fleet via the pulumi CLI (skipped: ${cliSkipReason})`, () => {
-    test("all scenarios", () => undefined);
-  });
-}
-
-describe.each(backends)("fleet via %s", (backend) => {
+describeEachBackend("fleet", (backend) => {
   let s: Scenario;
   const states = () =>
     Object.fromEntries(
@@ -86,5 +80,7 @@ describe.each(backends)("fleet via %s", (backend) => {
     expect(vpsOps(r)).toEqual({ "node-0": "delete", "node-1": "delete" });
     expect(liveOrders(s.emulator)).toEqual([]);
     expect(s.emulator.snapshot().every((o) => o.cancelled && o.runningState === "NOTRUNNING")).toBe(true);
+    // no provider host or program process is left running after the operation
+    if (backend === "harness") expect(runningTetheredChildren()).toBe(0);
   });
 });

@@ -6,7 +6,7 @@ import { startEngineServers } from "./grpc-servers";
 import { createOpsPrinter, type OpsPrinter } from "./ops-printer";
 import { readPulumiProject, type PulumiProject } from "./project-file";
 import { PROGRAM_ERROR_LOGGED, runProgram } from "./program-runner";
-import { changedKeys, isSecret, markSecret, samePlainProperties } from "./property-values";
+import { changedKeys, markSecret, samePlainProperties, secretKeysOf } from "./property-values";
 import { createStateStore, type StackState, type StateStore } from "./state-store";
 import { deleteResources, errorMessage, newStep, plainOf, runStep, type StepContext } from "./step-runner";
 import { summarize, type OperationKind, type StepOp, type StepRecord } from "./steps";
@@ -26,13 +26,9 @@ export interface HarnessStackOptions {
   stateFile: string;
   /** Stack config; keys without a namespace belong to the project (like `pulumi config set`). */
   config?: Record<string, StackConfigValue | string>;
-  /** Passphrase for the secrets in the state file; default "". */
-  passphrase?: string;
   /** Extra environment for the program and the provider host. */
   env?: NodeJS.ProcessEnv;
   printer?: OpsPrinter;
-  /** Let ts-node type-check the program (slower); default false. */
-  typeCheck?: boolean;
 }
 
 export interface OperationResult {
@@ -59,8 +55,6 @@ const STACK_TYPE = "pulumi:pulumi:Stack";
 /** How long a program may keep running after one of its registrations failed. */
 const CANCEL_GRACE_MS = 1500;
 
-const secretKeysOf = (props: PropertyMap): string[] => Object.keys(props).filter((k) => isSecret(props[k]));
-
 export class HarnessStack {
   readonly project: PulumiProject;
   readonly stackName: string;
@@ -71,11 +65,7 @@ export class HarnessStack {
   constructor(private readonly options: HarnessStackOptions) {
     this.project = readPulumiProject(options.programDir);
     this.stackName = options.stackName ?? "dev";
-    this.store = createStateStore(
-      options.stateFile,
-      { project: this.project.name, stack: this.stackName },
-      options.passphrase,
-    );
+    this.store = createStateStore(options.stateFile, { project: this.project.name, stack: this.stackName });
     this.printer = options.printer ?? createOpsPrinter();
     for (const [k, v] of Object.entries(options.config ?? {}))
       this.setConfig(k, typeof v === "string" ? { value: v } : v);
@@ -92,10 +82,6 @@ export class HarnessStack {
   /** The state as the last operation left it (secrets decrypted into envelopes). */
   state(): StackState {
     return this.store.load();
-  }
-  /** Stack outputs from state. */
-  outputs(): Record<string, unknown> {
-    return this.store.load().resources.find((r) => r.type === STACK_TYPE)?.outputs ?? {};
   }
 
   preview(): Promise<OperationResult> {
@@ -205,7 +191,6 @@ export class HarnessStack {
         config,
         secretKeys,
         env: this.options.env,
-        typeCheck: this.options.typeCheck,
         onOutput: (stream, line) => this.printer.diagnostic(stream === "stderr" ? "warning" : "info", line),
       });
       cancelProgram = () => program.cancel();
@@ -249,22 +234,16 @@ export class HarnessStack {
   }
 
   /** Reads every resource through its provider and records what changed outside Pulumi (drift). */
-  async refresh(): Promise<OperationResult> {
-    const started = Date.now();
-    this.printer.header("refresh", this.stackName);
-    const state = this.store.load();
-    const ctx: StepContext = { printer: this.printer, steps: [], dryRun: false };
-    const host = this.hostLauncher();
-    let failure: string | undefined;
-    try {
+  refresh(): Promise<OperationResult> {
+    return this.runOnState("refresh", async (ctx, state, provider) => {
+      let failure: string | undefined;
       for (const r of [...state.resources]) {
         if (!r.custom || !r.id) continue;
         const probe = newStep("refresh", r);
         try {
-          const read = await runStep(ctx, probe, async () => {
-            const provider = await host.get();
-            return provider.read(r.id, r.urn, plainOf(r.outputs), plainOf(r.inputs));
-          });
+          const read = await runStep(ctx, probe, async () =>
+            (await provider()).read(r.id, r.urn, plainOf(r.outputs), plainOf(r.inputs)),
+          );
           if (!read.id) {
             probe.op = "delete";
             state.resources = state.resources.filter((x) => x !== r);
@@ -284,29 +263,42 @@ export class HarnessStack {
           failure ??= `refreshing ${r.urn} failed: ${errorMessage(e)}`;
         }
       }
-    } finally {
-      await host.close();
-    }
-    const stack = state.resources.find((r) => r.type === STACK_TYPE);
-    return this.finish("refresh", ctx.steps, stack?.outputs ?? {}, started, false, failure);
+      return failure;
+    });
   }
 
   /** Deletes every resource in the stack, dependents first. */
-  async destroy(): Promise<OperationResult> {
+  destroy(): Promise<OperationResult> {
+    return this.runOnState("destroy", (ctx, state, provider) =>
+      deleteResources(ctx, state.resources, provider, (gone) => {
+        state.resources = state.resources.filter((r) => r !== gone);
+        this.store.save(state);
+      }),
+    );
+  }
+
+  /** An operation on the resources in state (no program run): `body` returns the first failure, if any. */
+  private async runOnState(
+    kind: "refresh" | "destroy",
+    body: (
+      ctx: StepContext,
+      state: StackState,
+      provider: () => Promise<ProviderHost>,
+    ) => Promise<string | undefined>,
+  ): Promise<OperationResult> {
     const started = Date.now();
-    this.printer.header("destroy", this.stackName);
+    this.printer.header(kind, this.stackName);
     const state = this.store.load();
     const ctx: StepContext = { printer: this.printer, steps: [], dryRun: false };
     const host = this.hostLauncher();
     let failure: string | undefined;
     try {
-      failure = await deleteResources(ctx, state.resources, host.get, (gone) => {
-        state.resources = state.resources.filter((r) => r !== gone);
-        this.store.save(state);
-      });
+      failure = await body(ctx, state, host.get);
     } finally {
       await host.close();
     }
-    return this.finish("destroy", ctx.steps, {}, started, false, failure);
+    const outputs =
+      kind === "refresh" ? (state.resources.find((r) => r.type === STACK_TYPE)?.outputs ?? {}) : {};
+    return this.finish(kind, ctx.steps, outputs, started, false, failure);
   }
 }

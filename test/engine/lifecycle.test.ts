@@ -1,19 +1,13 @@
 // examples/lifecycle end to end against the emulator: resize, disk growth, host move and reinstall, all in place
 // (same order), each driven by stack config; a reinstall is refused until allowReinstall is set.
+import { runningTetheredChildren } from "../helpers/tethered-child";
+import { describeEachBackend } from "./each-backend";
 import { DeploymentError } from "./harness-stack";
 import { liveOrders, startScenario, vpsOps, type Scenario } from "./e2e-support";
-import { availableBackends } from "./stack-driver";
 
 jest.setTimeout(180_000);
 
-const { backends, cliSkipReason } = availableBackends();
-if (cliSkipReason) {
-  describe.skip(`lifecycle via the pulumi CLI (skipped: ${cliSkipReason})`, () => {
-    test("all scenarios", () => undefined);
-  });
-}
-
-describe.each(backends)("lifecycle via %s", (backend) => {
+describeEachBackend("lifecycle", (backend) => {
   let s: Scenario;
   let orderOid: number;
   const sameOrder = () => expect(liveOrders(s.emulator).map((o) => o.orderOid)).toEqual([orderOid]);
@@ -82,5 +76,7 @@ describe.each(backends)("lifecycle via %s", (backend) => {
     const r = await s.stack.destroy();
     expect(vpsOps(r)).toEqual({ app: "delete" });
     expect(liveOrders(s.emulator)).toEqual([]);
+    // no provider host or program process is left running after the operation
+    if (backend === "harness") expect(runningTetheredChildren()).toBe(0);
   });
 });

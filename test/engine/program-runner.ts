@@ -1,6 +1,6 @@
 // Runs a Pulumi Node.js program the way pulumi-language-nodejs does: `node @pulumi/pulumi/cmd/run` with the monitor
 // and engine addresses as flags, the stack config in PULUMI_CONFIG, and ts-node switched on for TypeScript.
-import { spawn } from "node:child_process";
+import { spawnTethered } from "../helpers/tethered-child";
 import type { PulumiProject } from "./project-file";
 
 export interface RunProgramOptions {
@@ -13,8 +13,6 @@ export interface RunProgramOptions {
   config: Record<string, string>;
   secretKeys: string[];
   env?: NodeJS.ProcessEnv;
-  /** Type-check the program with ts-node (slower); default transpile only. */
-  typeCheck?: boolean;
   onOutput: (stream: "stdout" | "stderr", line: string) => void;
 }
 
@@ -30,7 +28,6 @@ export interface RunningProgram {
 
 export function runProgram(o: RunProgramOptions): RunningProgram {
   const args = [
-    require.resolve("@pulumi/pulumi/cmd/run"),
     `--monitor=${o.monitorAddress}`,
     `--engine=${o.engineAddress}`,
     "--organization=organization",
@@ -41,7 +38,7 @@ export function runProgram(o: RunProgramOptions): RunningProgram {
     ...(o.dryRun ? ["--dry-run"] : []),
     o.project.program,
   ];
-  const child = spawn(process.execPath, args, {
+  const child = spawnTethered(require.resolve("@pulumi/pulumi/cmd/run"), args, {
     cwd: o.project.pwd,
     env: {
       ...process.env,
@@ -49,9 +46,9 @@ export function runProgram(o: RunProgramOptions): RunningProgram {
       PULUMI_CONFIG: JSON.stringify(o.config),
       PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(o.secretKeys),
       PULUMI_NODEJS_TYPESCRIPT: "true",
-      PULUMI_NODEJS_TRANSPILE_ONLY: o.typeCheck ? "false" : "true",
+      // ts-node without type checking: the examples are type-checked by `npm run typecheck`.
+      PULUMI_NODEJS_TRANSPILE_ONLY: "true",
     },
-    stdio: ["ignore", "pipe", "pipe"],
   });
   const lines = (stream: "stdout" | "stderr") => {
     let buf = "";

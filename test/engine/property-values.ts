@@ -1,10 +1,11 @@
-// The two sentinels the SDK puts into property values, and the helpers the engine needs around them
-// (runtime/rpc.js: unknownValue, specialSigKey, specialSecretSig).
+// The two sentinels the SDK puts into property values (the SDK's own constants from runtime/rpc: unknownValue,
+// specialSigKey, specialSecretSig), and the helpers the engine needs around them.
+import { specialSecretSig, specialSigKey, unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import type { PropertyMap } from "../helpers/provider-host";
 
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-export const SIG_KEY = "4dabf18193072939515e22adb298388d";
-export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+export const UNKNOWN = unknownValue;
+export const SIG_KEY = specialSigKey;
+export const SECRET_SIG = specialSecretSig;
 
 export interface SecretEnvelope {
   [SIG_KEY]: typeof SECRET_SIG;
@@ -45,12 +46,9 @@ export function markSecret(props: PropertyMap, keys: Iterable<string>): Property
   return out;
 }
 
-export function containsUnknown(v: unknown): boolean {
-  if (v === UNKNOWN) return true;
-  if (Array.isArray(v)) return v.some(containsUnknown);
-  if (isObject(v)) return Object.values(v).some(containsUnknown);
-  return false;
-}
+/** The top-level keys that hold a secret envelope. */
+export const secretKeysOf = (props: PropertyMap): string[] =>
+  Object.keys(props).filter((k) => isSecret(props[k]));
 
 /** Walks a value, replacing every secret envelope by what `f` returns for it (used by the state store). */
 export function mapSecrets(

@@ -14,6 +14,8 @@ export interface StackDriver {
   up(): Promise<OperationResult>;
   refresh(): Promise<OperationResult>;
   destroy(): Promise<OperationResult>;
+  /** Removes what the driver put outside `workDir` (the CLI's stack settings file); the stack's resources stay. */
+  close(): Promise<void>;
 }
 
 export interface StackDriverOptions {
@@ -49,6 +51,7 @@ export async function createStackDriver(backend: Backend, o: StackDriverOptions)
       up: () => cli.up(),
       refresh: () => cli.refresh(),
       destroy: () => cli.destroy(),
+      close: async () => cli.close(),
     };
   }
   const stack = new HarnessStack({
@@ -67,6 +70,7 @@ export async function createStackDriver(backend: Backend, o: StackDriverOptions)
     up: () => stack.up(),
     refresh: () => stack.refresh(),
     destroy: () => stack.destroy(),
+    close: async () => undefined,
   };
 }
 

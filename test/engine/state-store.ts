@@ -53,7 +53,13 @@ export function createStateStore(
   ids: { project: string; stack: string },
   passphrase = "",
 ): StateStore {
-  const keyFor = (salt: string): Buffer => crypto.scryptSync(passphrase, Buffer.from(salt, "base64"), 32);
+  // scrypt is deliberately slow and the state is saved after every step: derive the key once per salt.
+  const keys = new Map<string, Buffer>();
+  const keyFor = (salt: string): Buffer => {
+    let key = keys.get(salt);
+    if (!key) keys.set(salt, (key = crypto.scryptSync(passphrase, Buffer.from(salt, "base64"), 32)));
+    return key;
+  };
   const encrypt = (key: Buffer, value: unknown): string => {
     const iv = crypto.randomBytes(12);
     const cipher = crypto.createCipheriv(CIPHER, key, iv);

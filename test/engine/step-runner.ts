@@ -1,11 +1,17 @@
 // Running one step: display it (start, progress, end), time it, record it; and deleting a set of resources in
 // dependency order. Shared by up/preview, refresh and destroy.
-import { ProviderHostError, type PropertyMap, type ProviderHost } from "../helpers/provider-host";
+import {
+  nameOfUrn,
+  ProviderHostError,
+  typeOfUrn,
+  type PropertyMap,
+  type ProviderHost,
+} from "../helpers/provider-host";
 import { deleteOrder } from "./delete-order";
 import type { OpsPrinter } from "./ops-printer";
 import { unwrapSecrets } from "./property-values";
 import type { ResourceState } from "./state-store";
-import { nameOfUrn, typeOfUrn, type StepOp, type StepRecord } from "./steps";
+import type { StepOp, StepRecord } from "./steps";
 
 export interface StepContext {
   printer: OpsPrinter;

@@ -29,14 +29,6 @@ export interface StepDecision {
   deleteBeforeReplace: boolean;
 }
 
-export function nameOfUrn(urn: string): string {
-  return urn.split("::").slice(3).join("::");
-}
-export function typeOfUrn(urn: string): string {
-  const qualified = urn.split("::")[2] ?? "";
-  return qualified.split("$").pop() ?? qualified;
-}
-
 /**
  * Same / update / replace for a resource that exists in state, from the provider's Diff. DIFF_UNKNOWN (provider has
  * no diff()) falls back to comparing old and new inputs, as step_generator.go does; initErrors force an update so

@@ -4,13 +4,12 @@
 import * as grpc from "@grpc/grpc-js";
 import { ProviderHostError, type PropertyMap, type ProviderHost } from "../helpers/provider-host";
 import type { Registration, RegistrationResult } from "./grpc-servers";
-import { isSecret, markSecret, unwrapSecrets } from "./property-values";
+import { markSecret, secretKeysOf, unwrapSecrets } from "./property-values";
 import type { ResourceState, StackState, StateStore } from "./state-store";
 import { deleteResources, newStep, plainOf, runStep, type StepContext } from "./step-runner";
 import { decideExistingStep } from "./steps";
 
 const DYNAMIC_PREFIX = "pulumi-nodejs:dynamic";
-const secretKeysOf = (props: PropertyMap): string[] => Object.keys(props).filter((k) => isSecret(props[k]));
 
 export interface UpdateRunOptions {
   ctx: StepContext;

@@ -2,12 +2,12 @@
 // SDK's own generated stubs, exactly the way the Pulumi engine starts and calls it (pulumi-dynamic-providers.md §4):
 // argv = [engineAddress] (never dialled), cwd = the program directory (the serialized provider's require()s resolve
 // from there), env PULUMI_NODEJS_PROJECT / PULUMI_PROJECT / PULUMI_CONFIG, the port is the first stdout line.
-import { spawn, type ChildProcess } from "node:child_process";
 import * as grpc from "@grpc/grpc-js";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { spawnTethered, type TetheredChild } from "./tethered-child";
 
 /** A JSON object as carried in a google.protobuf.Struct. */
 export type PropertyMap = Record<string, unknown>;
@@ -100,11 +100,19 @@ export interface ProviderHost {
 const INIT_FAILED_TYPE = "pulumirpc.ErrorResourceInitFailed";
 
 /** The type token is the third URN segment, its last `$` part (`...::parent$type::name`). */
-function typeOfUrn(urn: string): string {
+export function typeOfUrn(urn: string): string {
   const qualified = urn.split("::")[2] ?? "";
   return qualified.split("$").pop() ?? qualified;
 }
-const nameOfUrn = (urn: string): string => urn.split("::").slice(3).join("::");
+export const nameOfUrn = (urn: string): string => urn.split("::").slice(3).join("::");
+
+/** Every resource request names its resource three ways: the URN, its type and its name. */
+function addressed<R extends { setUrn(v: string): R; setType(v: string): R; setName(v: string): R }>(
+  req: R,
+  urn: string,
+): R {
+  return req.setUrn(urn).setType(typeOfUrn(urn)).setName(nameOfUrn(urn));
+}
 const toStruct = (value: PropertyMap): Struct => Struct.fromJavaScript(value as never);
 const fromStruct = (value: Struct | undefined): PropertyMap => (value ? value.toJavaScript() : {});
 
@@ -139,7 +147,7 @@ function unary<Req, Res>(client: provrpc.ResourceProviderClient, method: string,
   );
 }
 
-function firstLine(proc: ChildProcess, stderrSoFar: () => string): Promise<{ line: string; rest: string }> {
+function firstLine(proc: TetheredChild, stderrSoFar: () => string): Promise<{ line: string; rest: string }> {
   return new Promise((resolve, reject) => {
     let buffered = "";
     const onData = (chunk: Buffer): void => {
@@ -162,7 +170,7 @@ function firstLine(proc: ChildProcess, stderrSoFar: () => string): Promise<{ lin
 /** Starts the host and connects to it. Call configure() before anything else, as the engine does. */
 export async function startProviderHost(options: ProviderHostOptions): Promise<ProviderHost> {
   const script = require.resolve("@pulumi/pulumi/cmd/dynamic-provider");
-  const proc = spawn(process.execPath, [script, options.engineAddress ?? "127.0.0.1:1"], {
+  const proc = spawnTethered(script, [options.engineAddress ?? "127.0.0.1:1"], {
     cwd: options.cwd,
     env: {
       ...process.env,
@@ -171,7 +179,6 @@ export async function startProviderHost(options: ProviderHostOptions): Promise<P
       PULUMI_PROJECT: options.project,
       PULUMI_CONFIG: JSON.stringify(options.config),
     },
-    stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
   const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
@@ -208,10 +215,7 @@ export async function startProviderHost(options: ProviderHostOptions): Promise<P
       return { acceptSecrets: res.getAcceptsecrets(), supportsPreview: res.getSupportspreview() };
     },
     async check(urn, olds, news) {
-      const req = new provproto.CheckRequest();
-      req.setUrn(urn);
-      req.setType(typeOfUrn(urn));
-      req.setName(nameOfUrn(urn));
+      const req = addressed(new provproto.CheckRequest(), urn);
       req.setOlds(toStruct(olds));
       req.setNews(toStruct(news));
       const res = await unary<provproto.CheckRequest, provproto.CheckResponse>(client, "check", req);
@@ -221,11 +225,8 @@ export async function startProviderHost(options: ProviderHostOptions): Promise<P
       };
     },
     async diff(id, urn, olds, news, oldInputs) {
-      const req = new provproto.DiffRequest();
+      const req = addressed(new provproto.DiffRequest(), urn);
       req.setId(id);
-      req.setUrn(urn);
-      req.setType(typeOfUrn(urn));
-      req.setName(nameOfUrn(urn));
       req.setOlds(toStruct(olds));
       req.setNews(toStruct(news));
       if (oldInputs) req.setOldInputs(toStruct(oldInputs));
@@ -239,21 +240,15 @@ export async function startProviderHost(options: ProviderHostOptions): Promise<P
       };
     },
     async create(urn, properties, timeoutSeconds = 0) {
-      const req = new provproto.CreateRequest();
-      req.setUrn(urn);
-      req.setType(typeOfUrn(urn));
-      req.setName(nameOfUrn(urn));
+      const req = addressed(new provproto.CreateRequest(), urn);
       req.setProperties(toStruct(properties));
       req.setTimeout(timeoutSeconds);
       const res = await unary<provproto.CreateRequest, provproto.CreateResponse>(client, "create", req);
       return { id: res.getId(), properties: fromStruct(res.getProperties()) };
     },
     async read(id, urn, properties, inputs) {
-      const req = new provproto.ReadRequest();
+      const req = addressed(new provproto.ReadRequest(), urn);
       req.setId(id);
-      req.setUrn(urn);
-      req.setType(typeOfUrn(urn));
-      req.setName(nameOfUrn(urn));
       req.setProperties(toStruct(properties));
       if (inputs) req.setInputs(toStruct(inputs));
       const res = await unary<provproto.ReadRequest, provproto.ReadResponse>(client, "read", req);
@@ -264,11 +259,8 @@ export async function startProviderHost(options: ProviderHostOptions): Promise<P
       };
     },
     async update(id, urn, olds, news, oldInputs) {
-      const req = new provproto.UpdateRequest();
+      const req = addressed(new provproto.UpdateRequest(), urn);
       req.setId(id);
-      req.setUrn(urn);
-      req.setType(typeOfUrn(urn));
-      req.setName(nameOfUrn(urn));
       req.setOlds(toStruct(olds));
       req.setNews(toStruct(news));
       if (oldInputs) req.setOldInputs(toStruct(oldInputs));
@@ -276,11 +268,8 @@ export async function startProviderHost(options: ProviderHostOptions): Promise<P
       return { properties: fromStruct(res.getProperties()) };
     },
     async delete(id, urn, properties, oldInputs) {
-      const req = new provproto.DeleteRequest();
+      const req = addressed(new provproto.DeleteRequest(), urn);
       req.setId(id);
-      req.setUrn(urn);
-      req.setType(typeOfUrn(urn));
-      req.setName(nameOfUrn(urn));
       req.setProperties(toStruct(properties));
       if (oldInputs) req.setOldInputs(toStruct(oldInputs));
       await unary(client, "delete", req);

@@ -144,7 +144,14 @@ describe("data sources", () => {
   });
 
   it("argument and configuration errors are clear", async () => {
-    await expect(getOrder({ orderOid: -1 })).rejects.toThrow(/getOrder: orderOid must be an order oid/);
+    await expect(getOrder({ orderOid: -1 })).rejects.toThrow(
+      /getOrder: orderOid must be an order oid.*not -1/,
+    );
+    await expect(getVpsStatus({ orderOid: 1.5 })).rejects.toThrow(/getVpsStatus: orderOid must .*not 1\.5/);
+    await expect(getDataTransferUsage({} as never)).rejects.toThrow(
+      /getDataTransferUsage: orderOid must .*not undefined/,
+    );
+    await expect(getOrder({ orderOid: "42" as never })).rejects.toThrow(/not "42"/);
     pulumi.runtime.setConfig("rimuhosting:apiKey", "");
     try {
       await expect(getOrders()).rejects.toThrow(/getOrders needs a RimuHosting API key.*rimuhosting:apiKey/);

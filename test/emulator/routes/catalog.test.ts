@@ -183,6 +183,23 @@ describe("R16 new-vm pricing and R17 data centres", () => {
     expect(err.fieldName).toBe("dc_location");
   });
 
+  test("quote: GET refuses an unknown or disabled data centre (400 naming dc_location), accepts any case", async () => {
+    for (const dc of ["DCMARS", "DCHOUSTON"]) {
+      const err = errorOf(
+        await emu().api("GET", `/pricing-plans/new-vm-pricing;dc_location=${dc}`, undefined, publicCall),
+      );
+      expect(err).toMatchObject({ status: 400, code: "EMU_ERR_UNKNOWN_DC", fieldName: "dc_location" });
+    }
+    const res = await emu().api(
+      "GET",
+      "/pricing-plans/new-vm-pricing;dc-location=dcny",
+      undefined,
+      publicCall,
+    );
+    expect(res.status).toBe(200);
+    expect(record<GetNewVmPricingResponse>(res.body).human_readable_message).toMatch(/in New York/);
+  });
+
   test("data-centers: the enabled ones, with names and country codes, without a key", async () => {
     const res = await emu().api("GET", "/data-centers", undefined, publicCall);
     expect(res.status).toBe(200);

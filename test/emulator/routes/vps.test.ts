@@ -12,6 +12,7 @@ import type {
 } from "../../../provider/contract/index.js";
 import { GetVpsStatusResponse as GetVpsStatusSchema } from "../../../provider/contract/index.js";
 import { DEMO_ACCOUNTS } from "../../../emulator/index.js";
+import { HOST_RESERVED_MEM_MB } from "../../../emulator/catalog/hosts.js";
 import type { TestEmulator } from "../../helpers/start-emulator.js";
 import { useEmulator } from "../../helpers/use-emulator.js";
 import { createVps, errorOf, getOrder, orderPath, record, rootKey } from "../fixtures.js";
@@ -94,8 +95,11 @@ describe("R5 status and R7 data-transfer usage", () => {
     expect(rootKey(res.body)).toBe("get_vps_status_response");
     const body = GetVpsStatusSchema.parse(record(res.body));
     expect(body.running_vps_info.running_state).toBe("RUNNING");
-    expect(body.host_server_info?.host_mem_mb_free).toBeGreaterThan(0);
-    expect(body.host_server_info?.host_disk_gb_free).toBeGreaterThan(0);
+    // Free space is what the host has minus what its VPSs hold, so it is below the total by at least this VPS.
+    const host = body.host_server_info!;
+    expect(host.host_mem_mb_free).toBeGreaterThan(0);
+    expect(host.host_mem_mb_free).toBeLessThanOrEqual(host.host_mem_mb_total! - HOST_RESERVED_MEM_MB - 1024);
+    expect(host.host_disk_gb_free).toBeGreaterThan(0);
     expect(body.about_order?.order_oid).toBe(created.about_order.order_oid);
   });
 
@@ -367,6 +371,23 @@ describe("R10 reinstall", () => {
     );
     expect(err.status).toBe(400);
     expect(err.fieldName).toBe("instantiation_options.distro");
+  });
+
+  test('reinstall: a control panel other than webmin is a 400 naming the field; "" removes it', async () => {
+    const order = (await createVps(emu(), {}, { domain: "re-cp.example.com" })).about_order;
+    const err = errorOf(
+      await emu().api("PUT", orderPath(order, "/vps/reinstall"), {
+        new_order_request: { instantiation_options: { distro: "deb13.64", control_panel: "cpanel" } },
+      }),
+    );
+    expect(err).toMatchObject({ status: 400, fieldName: "instantiation_options.control_panel" });
+    // Refused before anything changed.
+    expect((await getOrder(emu(), order.order_oid)).distro).toBe(order.distro);
+    const res = await emu().api("PUT", orderPath(order, "/vps/reinstall"), {
+      new_order_request: { instantiation_options: { control_panel: "" } },
+    });
+    expect(res.status).toBe(200);
+    expect((await getOrder(emu(), order.order_oid)).order_description).toMatch(/Control Panel: none/);
   });
 
   test("reinstall: another data centre means a new host there and a new IP", async () => {

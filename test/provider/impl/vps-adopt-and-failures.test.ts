@@ -4,7 +4,13 @@
  */
 import * as impl from "../../../provider/impl/index";
 import { createClient } from "../../../provider/client/index";
-import { startImplFixture, OTHER_ACCOUNT_KEY, DEMO_API_KEY, type ImplFixture } from "../support/impl-fixture";
+import {
+  startImplFixture,
+  stackConfig,
+  OTHER_ACCOUNT_KEY,
+  DEMO_API_KEY,
+  type ImplFixture,
+} from "../support/impl-fixture";
 
 const BASE = {
   domainName: "app1.example.com",
@@ -179,6 +185,24 @@ describe("configuration", () => {
         /pulumi config set rimuhosting:apiKey <key> --secret.*RIMUHOSTING_APIKEY.*npx rimuhosting-emulator.*rimuhosting:baseUrl/,
       ),
     });
+  });
+
+  it("a bad baseUrl or apiKey in the stack config is a config error naming the setting to fix, never the key", async () => {
+    impl.resetConfiguration();
+    await impl.configure({ config: stackConfig("127.0.0.1:8080/r") });
+    await expect(impl.create(BASE)).rejects.toMatchObject({
+      code: "RIMU_ERR_CONFIG",
+      fieldName: "baseUrl",
+      message: expect.stringMatching(
+        /baseUrl must be an http\(s\) URL.*rimuhosting:baseUrl in the stack config.*RIMUHOSTING_BASEURL/,
+      ),
+    });
+    impl.resetConfiguration();
+    await impl.configure({ config: stackConfig(fx.emulator.baseUrl, "key with-secret-part") });
+    const error = (await impl.create(BASE).catch((e: unknown) => e)) as Error;
+    expect(error).toMatchObject({ code: "RIMU_ERR_CONFIG", fieldName: "apiKey" });
+    expect(error.message).toMatch(/apiKey must be printable ASCII.*rimuhosting:apiKey.*RIMUHOSTING_APIKEY/);
+    expect(`${error.message} ${JSON.stringify(error)}`).not.toContain("with-secret-part");
   });
 
   it("the environment is the fallback, read at call time", async () => {

@@ -257,6 +257,54 @@ describe("Vps lifecycle (impl against the emulator)", () => {
     await expect(impl.delete("987654321", {})).resolves.toBeUndefined();
   });
 
+  it("update: a resize reads the order once before and once after it, never twice in a row", async () => {
+    const created = await createChecked(BASE);
+    const start = fx.emulator.requestLog().length;
+    const { outs } = await impl.update(created.id, created.outs as never, { ...BASE, memoryMb: 2048 });
+    const routes = fx.emulator
+      .requestLog()
+      .slice(start)
+      .map((r) => r.route);
+    expect(routes).toEqual(["getOrder", "changeParameters", "getOrder"]);
+    expect(outs.memoryMb).toBe(2048);
+
+    // With a running-state change too: one read after the resize, one after the state change.
+    const next = fx.emulator.requestLog().length;
+    await impl.update(created.id, outs as never, { ...BASE, memoryMb: 3072, runningState: "NOTRUNNING" });
+    expect(
+      fx.emulator
+        .requestLog()
+        .slice(next)
+        .map((r) => r.route),
+    ).toEqual(["getOrder", "changeParameters", "getOrder", "setRunningState", "getOrder"]);
+  });
+
+  it("a generated root password appears only in the secret password output: not in logs, other outputs or refreshed inputs", async () => {
+    const created = await createChecked(BASE);
+    const generated = created.outs.password as string;
+    expect(generated.length).toBeGreaterThanOrEqual(8);
+    const reinstalled = await impl.update(created.id, created.outs as never, {
+      ...BASE,
+      distro: "deb13.64",
+      allowReinstall: true,
+    });
+    const regenerated = reinstalled.outs.password as string;
+    expect(regenerated).not.toBe(generated);
+    const refreshed = await impl.read(created.id, reinstalled.outs as never);
+    for (const outs of [created.outs, reinstalled.outs, refreshed.props ?? {}]) {
+      const { password, ...others } = outs as Record<string, unknown>;
+      expect(typeof password).toBe("string");
+      expect(JSON.stringify(others)).not.toContain(generated);
+      expect(JSON.stringify(others)).not.toContain(regenerated);
+    }
+    expect(JSON.stringify(refreshed.inputs)).not.toContain(regenerated);
+    expect(fx.logs.length).toBeGreaterThan(0);
+    for (const line of fx.logs) {
+      expect(line).not.toContain(generated);
+      expect(line).not.toContain(regenerated);
+    }
+  });
+
   it("errors never contain the API key or a password", async () => {
     const created = await createChecked({ ...BASE, password: "given-root-pw-2" });
     const failures: string[] = [];
