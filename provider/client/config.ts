@@ -56,7 +56,10 @@ const BaseUrl = z.string().refine(
 export const ClientConfig = z.object({
   /** API key for the `Authorization: rimuhosting apikey=…` header. Needed for every call except R14–R17. */
   apiKey: ApiKey.optional(),
-  /** API root including `/r`. Default: https://rimuhosting.com/r. */
+  /**
+   * API root, e.g. `https://rimuhosting.com/r`. A bare server root (`https://rimuhosting.com`, the form
+   * RimuHosting's own tools use for RIMUHOSTING_BASEURL) gets `/r` appended. Default: https://rimuhosting.com/r.
+   */
   baseUrl: BaseUrl.optional(),
   /** Per-operation timeouts in milliseconds; defaults in DEFAULT_TIMEOUTS. */
   timeouts: z
@@ -121,11 +124,21 @@ export function resolveClientConfig(config: ClientConfig): ResolvedClientConfig 
   const { apiKey, baseUrl, timeouts, retry, log } = parsed.data;
   return {
     apiKey,
-    baseUrl: (baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ""),
+    baseUrl: normalizeBaseUrl(baseUrl ?? DEFAULT_BASE_URL),
     timeouts: { ...DEFAULT_TIMEOUTS, ...stripUndefined(timeouts) },
     retry: { ...DEFAULT_RETRY, ...stripUndefined(retry) },
     log,
   };
+}
+
+/**
+ * The API root without a trailing slash. Every resource lives under `/r` (rimuhosting-api.md §1), and
+ * RimuHosting's own Python tools read RIMUHOSTING_BASEURL as the bare server root and append `/r/...`
+ * themselves; so a URL with no path at all means that server's `/r`. Any other path is kept as given.
+ */
+export function normalizeBaseUrl(baseUrl: string): string {
+  const trimmed = baseUrl.replace(/\/+$/, "");
+  return new URL(trimmed).pathname === "/" ? `${trimmed}/r` : trimmed;
 }
 
 function stripUndefined<T extends object>(value: T | undefined): Partial<T> {

@@ -28,6 +28,15 @@ describe("resolveClientConfig", () => {
   });
 
   it.each([
+    ["https://rimuhosting.com", "https://rimuhosting.com/r"],
+    ["http://127.0.0.1:8080/", "http://127.0.0.1:8080/r"],
+    ["http://127.0.0.1:8080/r", "http://127.0.0.1:8080/r"],
+    ["https://proxy.example.com/rimu/r/", "https://proxy.example.com/rimu/r"],
+  ])("reads the base URL %s as the API root %s (a bare server root means its /r)", (baseUrl, root) => {
+    expect(resolveClientConfig({ baseUrl }).baseUrl).toBe(root);
+  });
+
+  it.each([
     ["not a url", { baseUrl: "rimuhosting.com/r" }, "baseUrl", /such as https:\/\/rimuhosting\.com\/r/],
     ["ftp", { baseUrl: "ftp://example.com/r" }, "baseUrl", /must be an http\(s\) URL/],
     ["credentials in url", { baseUrl: "https://user:pw@example.com/r" }, "baseUrl", /without credentials/],
