@@ -38,7 +38,10 @@ export function runProgram(o: RunProgramOptions): RunningProgram {
     ...(o.dryRun ? ["--dry-run"] : []),
     o.project.program,
   ];
-  const child = spawnTethered(require.resolve("@pulumi/pulumi/cmd/run"), args, {
+  // The language host runs the program's OWN SDK (resolved from the program directory), never ours:
+  // one program with two copies of @pulumi/pulumi breaks.
+  const runner = require.resolve("@pulumi/pulumi/cmd/run", { paths: [o.project.pwd] });
+  const child = spawnTethered(runner, args, {
     cwd: o.project.pwd,
     env: {
       ...process.env,

@@ -169,7 +169,8 @@ function firstLine(proc: TetheredChild, stderrSoFar: () => string): Promise<{ li
 
 /** Starts the host and connects to it. Call configure() before anything else, as the engine does. */
 export async function startProviderHost(options: ProviderHostOptions): Promise<ProviderHost> {
-  const script = require.resolve("@pulumi/pulumi/cmd/dynamic-provider");
+  // Like the engine's pulumi-resource-pulumi-nodejs plugin: the host comes from the program's own SDK.
+  const script = require.resolve("@pulumi/pulumi/cmd/dynamic-provider", { paths: [options.cwd] });
   const proc = spawnTethered(script, [options.engineAddress ?? "127.0.0.1:1"], {
     cwd: options.cwd,
     env: {
