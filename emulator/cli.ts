@@ -68,6 +68,20 @@ export function parseCliArgs(argv: string[]): StartEmulatorOptions | "help" {
   return options;
 }
 
+/**
+ * The start-up banner. The export hint gives the server root (no `/r`): RimuHosting's own tools append
+ * `/r/...` themselves, and our client accepts both forms, so the root works everywhere.
+ */
+export function bannerLines(baseUrl: string): string[] {
+  const root = baseUrl.replace(/\/r\/?$/, "");
+  return [
+    `RimuHosting emulator listening on ${baseUrl}`,
+    `Demo API key: ${DEMO_ACCOUNTS[0]!.apiKey}`,
+    ...DEMO_ACCOUNTS.slice(1).map((account) => `Other account "${account.name}": ${account.apiKey}`),
+    `export RIMUHOSTING_BASEURL=${root} RIMUHOSTING_APIKEY=${DEMO_ACCOUNTS[0]!.apiKey}`,
+  ];
+}
+
 async function main(): Promise<void> {
   let options: StartEmulatorOptions | "help";
   try {
@@ -81,13 +95,7 @@ async function main(): Promise<void> {
     return;
   }
   const emulator = await startEmulator(options);
-  console.log(`RimuHosting emulator listening on ${emulator.baseUrl}`);
-  console.log(`Demo API key: ${DEMO_ACCOUNTS[0]!.apiKey}`);
-  for (const account of DEMO_ACCOUNTS.slice(1))
-    console.log(`Other account "${account.name}": ${account.apiKey}`);
-  console.log(
-    `export RIMUHOSTING_BASEURL=${emulator.baseUrl} RIMUHOSTING_APIKEY=${DEMO_ACCOUNTS[0]!.apiKey}`,
-  );
+  for (const line of bannerLines(emulator.baseUrl)) console.log(line);
   const stop = () => {
     void emulator.close().then(() => process.exit(0));
   };

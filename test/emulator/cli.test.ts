@@ -1,7 +1,8 @@
 import { Writable } from "node:stream";
 import Fastify from "fastify";
 import { loggerOptions } from "../../emulator/app.js";
-import { parseCliArgs } from "../../emulator/cli.js";
+import { bannerLines, parseCliArgs } from "../../emulator/cli.js";
+import { DEMO_API_KEY, startEmulator } from "../../emulator/index.js";
 
 describe("cli", () => {
   test("cli: maps every flag to an option", () => {
@@ -44,6 +45,23 @@ describe("cli", () => {
     expect(() => parseCliArgs(["--port", "abc"])).toThrow(/--port must be a number/);
     expect(() => parseCliArgs(["--error-rate", "2"])).toThrow(/errorRate/);
     expect(() => parseCliArgs(["--bogus"])).toThrow();
+  });
+
+  test("banner: listens on .../r, but the export hint gives the server root that RimuHosting's tools append /r to", async () => {
+    const emulator = await startEmulator({ timeScale: 0 });
+    try {
+      const lines = bannerLines(emulator.baseUrl);
+      const root = `http://127.0.0.1:${emulator.port}`;
+      expect(lines[0]).toBe(`RimuHosting emulator listening on ${root}/r`);
+      expect(lines).toContain(`Demo API key: ${DEMO_API_KEY}`);
+      expect(lines.at(-1)).toBe(`export RIMUHOSTING_BASEURL=${root} RIMUHOSTING_APIKEY=${DEMO_API_KEY}`);
+      const hinted = /RIMUHOSTING_BASEURL=(\S+)/.exec(lines.at(-1)!)![1]!;
+      const res = await fetch(`${hinted}/r/distributions`, { headers: { accept: "application/json" } });
+      expect(res.status).toBe(200);
+      expect(Object.keys((await res.json()) as object)).toEqual(["get_distros_response"]);
+    } finally {
+      await emulator.close();
+    }
   });
 
   test("request log lines carry method, URL and status but never the Authorization header", async () => {
