@@ -9,7 +9,7 @@
 import http from "node:http";
 import got from "got";
 import { DEMO_API_KEY, startEmulator } from "../emulator/index.js";
-import { authorizationHeader } from "../provider/contract/index.js";
+import { authorizationHeader } from "../contract/index.js";
 import { createClient } from "../provider/client/index.js";
 
 export interface ClientBenchOptions {

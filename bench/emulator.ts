@@ -7,7 +7,7 @@
  * Run: `npm run bench` (all benches) or `npm run build && node dist/bench/index.js emulator`.
  */
 import { DEMO_API_KEY, startEmulator } from "../emulator/index.js";
-import { authorizationHeader } from "../provider/contract/index.js";
+import { authorizationHeader } from "../contract/index.js";
 
 export interface EmulatorBenchOptions {
   /** Orders created before measuring. Default 1000. */

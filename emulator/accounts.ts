@@ -2,7 +2,7 @@
  * Demo accounts. Each has a fixed API key, so examples and tests can hard-code them, and its own
  * billing methods; an account sees and touches only its own orders.
  */
-import type { BillingMethodType } from "../provider/contract/index.js";
+import type { BillingMethodType } from "../contract/index.js";
 
 export interface DemoAccount {
   /** Short account name used in logs and snapshots. */

@@ -2,7 +2,7 @@
  * Fault injection: one-shot faults (armed at start-up or via POST /__emulator/faults) and random
  * per-route error rates. The onRequest hook (http/hooks.ts) acts on what this decides.
  */
-import type { EndpointName } from "../provider/contract/index.js";
+import type { EndpointName } from "../contract/index.js";
 import type { FaultSpec } from "./options.js";
 
 interface ArmedFault {

@@ -3,7 +3,7 @@
  * startEmulator() (listening on 127.0.0.1, random port by default).
  */
 import type { FastifyInstance } from "fastify";
-import type { EndpointName } from "../provider/contract/index.js";
+import type { EndpointName } from "../contract/index.js";
 import { buildEmulator } from "./app.js";
 import { type OrderSnapshot, snapshotOrders } from "./domain/snapshot.js";
 import { type FaultSpec, FaultSpecSchema, type StartEmulatorOptions } from "./options.js";

@@ -3,7 +3,7 @@
  * endpoint); the TypeScript types are inferred from them.
  */
 import * as z from "zod";
-import { ENDPOINTS, type EndpointName } from "../provider/contract/index.js";
+import { ENDPOINTS, type EndpointName } from "../contract/index.js";
 import type { Clock } from "./clock.js";
 
 const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as [EndpointName, ...EndpointName[]];
@@ -12,7 +12,7 @@ const EndpointNameSchema = z.enum(ENDPOINT_NAMES);
 const Rate = z.number().min(0).max(1);
 
 export const FaultSpecSchema = z.object({
-  /** Endpoint name from provider/contract ENDPOINTS (e.g. "createVps"), or "*" for every route. */
+  /** Endpoint name from contract/ ENDPOINTS (e.g. "createVps"), or "*" for every route. */
   route: z.union([EndpointNameSchema, z.literal("*")]),
   /**
    * "status": answer with `status` (default 503; 429 adds Retry-After). "drop": destroy the socket

@@ -1,5 +1,5 @@
 /** Every request the emulator saw, in order (RunningEmulator.requestLog, GET /__emulator/requests). */
-import type { EndpointName } from "../provider/contract/index.js";
+import type { EndpointName } from "../contract/index.js";
 
 export interface RequestLogEntry {
   method: string;

@@ -5,7 +5,7 @@
  * provider is ./vps-shim.ts. See the README's "Vps" section for what each change does.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { DcLocation, VpsType } from "./contract/index.js";
+import type { DcLocation, VpsType } from "../contract/index.js";
 import { SECRET_FIELDS, VPS_INPUT_NAMES } from "./impl/vps-fields.js";
 import { vpsShim } from "./vps-shim.js";
 

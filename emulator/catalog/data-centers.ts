@@ -2,7 +2,7 @@
  * Data centres: every code of the contract's DcLocation enum, with its name and country. Only the
  * `enabled` ones are listed by R17 and accept new VPSs; the rest exist for old orders (§4.4, §6 item 11).
  */
-import type { DataLocationInfo, DcLocation } from "../../provider/contract/index.js";
+import type { DataLocationInfo, DcLocation } from "../../contract/index.js";
 
 export interface DataCenter {
   code: DcLocation;

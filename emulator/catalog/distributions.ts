@@ -2,7 +2,7 @@
  * Distributions. Current ones are listed by R14; older ones are still accepted on create and
  * reinstall but not listed (interface.md "Older distributions exist on the service but are not listed").
  */
-import type { DistroInfo } from "../../provider/contract/index.js";
+import type { DistroInfo } from "../../contract/index.js";
 
 export interface Distribution {
   code: string;

@@ -4,7 +4,7 @@
  * RFC 2544 benchmarking range 198.18.0.0/15 for the rest (three /24s are too few for every host).
  * A VPS that moves to another host therefore gets a new IP from the new host's subnet.
  */
-import type { DcLocation } from "../../provider/contract/index.js";
+import type { DcLocation } from "../../contract/index.js";
 
 export interface HostTemplate {
   oid: string;

@@ -2,7 +2,7 @@
  * Pricing plans: VPS sizes offered in every enabled data centre, and dedicated (PHYSICAL) servers in
  * a few. R15 lists one PricingPlanInfo per plan and data centre.
  */
-import type { PricingPlanInfo, ServerType } from "../../provider/contract/index.js";
+import type { PricingPlanInfo, ServerType } from "../../contract/index.js";
 import { DATA_CENTERS, type DataCenter, toDataLocationInfo } from "./data-centers.js";
 import { roundMoney, usdAmount, vpsMonthlyFeeUsd } from "./pricing.js";
 

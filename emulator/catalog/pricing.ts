@@ -3,7 +3,7 @@
  * disk with a per-data-centre factor, so a quote (R16), a plan's listed price (R15) and an order's
  * monthly fee all agree with each other. Dallas is the reference location.
  */
-import type { Amount } from "../../provider/contract/index.js";
+import type { Amount } from "../../contract/index.js";
 import type { DataCenter } from "./data-centers.js";
 
 const PRICE_BASE_USD = 2;

@@ -4,7 +4,7 @@ import type {
   GetDataCentersResponse,
   GetDistrosResponse,
   GetPricingPlansResponse,
-} from "../../provider/contract/index.js";
+} from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import { DATA_CENTERS, toDataLocationInfo } from "../catalog/data-centers.js";
 import { DISTRIBUTIONS, toDistroInfo } from "../catalog/distributions.js";
@@ -20,7 +20,7 @@ import type { EmulatorContext } from "./context.js";
 import { isActive, settleExpiredCancellation } from "./lifecycle.js";
 import { type Matrix, parseDcFilter, parseNumber, parseServerType } from "./matrix-filters.js";
 import { toBillingInfo } from "./render.js";
-import { orderSlug } from "../../provider/contract/index.js";
+import { orderSlug } from "../../contract/index.js";
 
 export function listBillingMethods(ctx: EmulatorContext, account: DemoAccount): GetBillingMethodsResponse {
   const now = ctx.clock.now();

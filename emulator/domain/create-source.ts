@@ -2,7 +2,7 @@
  * How a create request (R4) names what to install and where: a fresh install or a clone, the control
  * panel, and the data centre (or a forced host). Each step validates and names the field at fault.
  */
-import type { NewVpsRequest } from "../../provider/contract/index.js";
+import type { NewVpsRequest } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import { DEFAULT_DC, type DataCenter } from "../catalog/data-centers.js";
 import { DEFAULT_DISTRO, type Distribution } from "../catalog/distributions.js";

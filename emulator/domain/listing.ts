@@ -1,5 +1,5 @@
 /** R1 GET /r/orders[;filters]: the account's orders, filtered by the matrix parameters. */
-import type { GetOrdersResponse } from "../../provider/contract/index.js";
+import type { GetOrdersResponse } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import type { OrderState } from "../state/schema.js";
 import { okEnvelope } from "../wire/envelope.js";

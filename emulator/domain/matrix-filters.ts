@@ -3,7 +3,7 @@
  * accepted (`server-type` and `server_type`, `dc-location` and `dc_location`); unknown parameters are
  * ignored, as a JAX-RS server ignores matrix parameters it does not declare.
  */
-import { ServerType } from "../../provider/contract/index.js";
+import { ServerType } from "../../contract/index.js";
 import { findDataCenter } from "../catalog/data-centers.js";
 import { emuError } from "../errors.js";
 

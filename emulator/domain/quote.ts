@@ -4,7 +4,7 @@
  * values as matrix parameters (`memory_mb`, `disk_space_mb`, `dc_location`, `pricing_plan_code`;
  * inferred, the real GET form is undocumented).
  */
-import type { GetNewVmPricingResponse, NewVpsRequest } from "../../provider/contract/index.js";
+import type { GetNewVmPricingResponse, NewVpsRequest } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import { DEFAULT_DC } from "../catalog/data-centers.js";
 import { DEFAULT_PLAN } from "../catalog/pricing-plans.js";

@@ -5,7 +5,7 @@ import {
   type HostServerInfo,
   type RunningVpsInfo,
   orderSlug,
-} from "../../provider/contract/index.js";
+} from "../../contract/index.js";
 import { findDataCenter, toDataLocationInfo } from "../catalog/data-centers.js";
 import { findDistribution } from "../catalog/distributions.js";
 import { hostName } from "../catalog/hosts.js";

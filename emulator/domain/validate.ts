@@ -1,5 +1,5 @@
 /** Checks on request values the contract's schemas cannot make alone (catalog lookups, minimum sizes). */
-import { Fqdn } from "../../provider/contract/index.js";
+import { Fqdn } from "../../contract/index.js";
 import { type DataCenter, findDataCenter } from "../catalog/data-centers.js";
 import { type Distribution, findDistribution } from "../catalog/distributions.js";
 import { type PricingPlan, findPlan } from "../catalog/pricing-plans.js";

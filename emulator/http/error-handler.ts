@@ -4,7 +4,7 @@
  * `jaxrs_response` with a non-2xx status (rimuhosting-api.md §4.3).
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ERROR_ROOT_KEY, type ErrorInfo } from "../../provider/contract/index.js";
+import { ERROR_ROOT_KEY, type ErrorInfo } from "../../contract/index.js";
 import { EmulatorError, emuError } from "../errors.js";
 import { errorEnvelope } from "../wire/envelope.js";
 import { dropConnection } from "./drop.js";

@@ -3,7 +3,7 @@
  * never mutates), authentication; and the request log on the way out.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ENDPOINTS, parseAuthorizationHeader } from "../../provider/contract/index.js";
+import { ENDPOINTS, parseAuthorizationHeader } from "../../contract/index.js";
 import { findAccountByKey } from "../accounts.js";
 import { emuError } from "../errors.js";
 import { dropConnection } from "./drop.js";

@@ -5,7 +5,7 @@
  * with the contract's parseMatrix, for the handler.
  */
 import type { IncomingMessage } from "node:http";
-import { parseMatrix } from "../../provider/contract/index.js";
+import { parseMatrix } from "../../contract/index.js";
 import type { Matrix } from "../domain/matrix-filters.js";
 
 const EMPTY: Matrix = new Map();

@@ -4,7 +4,7 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import * as z from "zod";
-import { ENDPOINTS, type EndpointName } from "../../provider/contract/index.js";
+import { ENDPOINTS, type EndpointName } from "../../contract/index.js";
 import { emuError } from "../errors.js";
 import { dropConnection } from "./drop.js";
 

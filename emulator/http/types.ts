@@ -1,5 +1,5 @@
 /** What the emulator attaches to fastify: per-request state and the shared dependencies of its plugins. */
-import type { EndpointName } from "../../provider/contract/index.js";
+import type { EndpointName } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import type { EmulatorContext } from "../domain/context.js";
 import type { Matrix } from "../domain/matrix-filters.js";

@@ -1,6 +1,6 @@
 /** Public catalog resources: R14 distributions, R15 pricing plans, R16 price quote, R17 data centres. */
 import type { FastifyPluginAsync } from "fastify";
-import { NewVpsRequest } from "../../provider/contract/index.js";
+import { NewVpsRequest } from "../../contract/index.js";
 import { listDataCenters, listDistributions, listPricingPlans } from "../domain/catalog-responses.js";
 import { quoteNewVm, quoteRequestFromMatrix } from "../domain/quote.js";
 import { parseBody } from "../http/body.js";

@@ -1,6 +1,6 @@
 /** R1 list orders, R2 one order, R3 cancel at period end, R4 create a VPS. */
 import type { FastifyPluginAsync } from "fastify";
-import { NewVpsRequest } from "../../provider/contract/index.js";
+import { NewVpsRequest } from "../../contract/index.js";
 import { cancelOrder } from "../domain/cancel.js";
 import { createVps } from "../domain/create.js";
 import { listOrders } from "../domain/listing.js";

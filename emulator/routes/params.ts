@@ -1,6 +1,6 @@
 /** Shared route helpers: the authenticated account and the order id from the `{order}` segment. */
 import type { FastifyRequest } from "fastify";
-import { parseOrderSegment } from "../../provider/contract/index.js";
+import { parseOrderSegment } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import { emuError } from "../errors.js";
 

@@ -5,7 +5,7 @@ import {
   RunningStateChangeRequest,
   RunningVpsDataRequest,
   VpsMoveRequest,
-} from "../../provider/contract/index.js";
+} from "../../contract/index.js";
 import { deleteVps } from "../domain/cancel.js";
 import { moveVps } from "../domain/move.js";
 import { changeParameters } from "../domain/parameters.js";

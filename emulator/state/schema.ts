@@ -4,7 +4,7 @@
  * add a migration in migrations.ts when the shape changes.
  */
 import * as z from "zod";
-import { BillingMethodType, DcLocation, RunningState, ServerType } from "../../provider/contract/index.js";
+import { BillingMethodType, DcLocation, RunningState, ServerType } from "../../contract/index.js";
 
 export const STATE_VERSION = 1;
 

@@ -1,5 +1,5 @@
 /** The response envelope every record carries (rimuhosting-api.md §3.0, §4.1, §4.3). */
-import type { Envelope, ErrorInfo } from "../../provider/contract/index.js";
+import type { Envelope, ErrorInfo } from "../../contract/index.js";
 import { toTimestamp } from "./timestamp.js";
 
 /** Envelope of a successful response. */

@@ -1,5 +1,5 @@
 /** The wire form of java.sql.Timestamp (rimuhosting-api.md §3.1). */
-import type { Timestamp } from "../../provider/contract/index.js";
+import type { Timestamp } from "../../contract/index.js";
 
 /** ISO strings by whole second: Date formatting dominated listing 1,000 orders (bench/emulator.ts). */
 const isoCache = new Map<number, string>();

@@ -28,7 +28,7 @@ import {
   type PutRunningStateResponse,
   type PutRunningVpsDataResponse,
   type ServerType,
-} from "../contract/index.js";
+} from "../../contract/index.js";
 import { resolveClientConfig, type ClientConfig } from "./config.js";
 import { createVpsReconciled, resolveCreationToken, suppliedCreationToken } from "./create-vps.js";
 import { RimuValidationError } from "./errors.js";

@@ -30,7 +30,7 @@ import {
   type GetOrdersResponse,
   type GetVpsStatusResponse,
   type NewVpsRequest,
-} from "../contract/index.js";
+} from "../../contract/index.js";
 import { calculateDelay } from "./calculate-delay.js";
 import type { ResolvedRetry } from "./config.js";
 import {

@@ -7,7 +7,7 @@
  * root key, and non-JSON bodies such as a proxy's HTML 502/503 page.
  */
 import type * as z from "zod";
-import { AUTH_ERROR_CLASSES, ERROR_ROOT_KEY, ErrorInfo, type Endpoint } from "../contract/index.js";
+import { AUTH_ERROR_CLASSES, ERROR_ROOT_KEY, ErrorInfo, type Endpoint } from "../../contract/index.js";
 import {
   RimuAuthError,
   RimuConflictError,

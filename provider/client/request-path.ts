@@ -3,7 +3,7 @@
  * from the contract's orderSlug (domain part made path-safe), filters from formatMatrix (values
  * percent-encoded, so `;`, `=` and `/` in a value cannot break the path).
  */
-import { formatMatrix, orderSlug, type Endpoint, type MatrixParams } from "../contract/index.js";
+import { formatMatrix, orderSlug, type Endpoint, type MatrixParams } from "../../contract/index.js";
 import { RimuValidationError } from "./errors.js";
 
 /** An order: its oid, optionally with its domain name (used only to make the URL readable). */

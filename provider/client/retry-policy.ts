@@ -9,7 +9,7 @@
  * certainly did nothing (429, or the connection was refused). POST new-vps is never repeated by
  * the transport: createVps reconciles by creation token instead (create-vps.ts).
  */
-import type { EndpointName, RunningState } from "../contract/index.js";
+import type { EndpointName, RunningState } from "../../contract/index.js";
 
 /** Statuses that mean "try again later" (rate limit, proxy/gateway trouble, maintenance). */
 export const RETRYABLE_STATUSES = [429, 502, 503, 504] as const;

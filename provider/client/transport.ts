@@ -18,7 +18,7 @@ import {
   type EndpointName,
   type HttpMethod,
   type MatrixParams,
-} from "../contract/index.js";
+} from "../../contract/index.js";
 import { calculateDelay, parseRetryAfter } from "./calculate-delay.js";
 import type { ResolvedClientConfig } from "./config.js";
 import { RimuConfigError, RimuError, RimuTimeoutError, RimuTransientError } from "./errors.js";

@@ -2,7 +2,7 @@
  * The data sources' logic: one client call each, mapped from the wire (snake_case) to documented
  * camelCase results. The program-side wrappers in ../data-sources/ add configuration and the Output forms.
  */
-import type { AboutOrder, DcLocation, NewVpsRequestInput, Timestamp, VpsType } from "../contract/index.js";
+import type { AboutOrder, DcLocation, NewVpsRequestInput, Timestamp, VpsType } from "../../contract/index.js";
 import type { RimuClient } from "../client/index.js";
 import { compact, isOrderGone, orderFields } from "./vps-outputs.js";
 

@@ -4,7 +4,7 @@
  * (pulumi-dynamic-providers.md §3), and this module is only ever require()d.
  */
 import * as z from "zod";
-import { DcLocation, Fqdn, VpsType } from "../contract/index.js";
+import { DcLocation, Fqdn, VpsType } from "../../contract/index.js";
 import { CREATION_TOKEN_KEY } from "../client/index.js";
 import { containsUnknown, unknownKeys } from "./unknowns.js";
 import { VPS_INPUT_FIELDS, VPS_INPUT_NAMES } from "./vps-fields.js";

@@ -4,7 +4,7 @@
  * Outputs hold every input (so diff(), which receives the old outputs, can compare) with the values the
  * service reports taking precedence, plus what only the service knows (orderOid, IPs, fee...).
  */
-import type { AboutOrder } from "../contract/index.js";
+import type { AboutOrder } from "../../contract/index.js";
 import { CREATION_TOKEN_KEY } from "../client/index.js";
 import { VPS_INPUT_NAMES, SECRET_FIELDS, type VpsInputName } from "./vps-fields.js";
 

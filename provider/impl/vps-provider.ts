@@ -2,7 +2,7 @@
  * The Vps resource's lifecycle: check, diff, create, read, update, delete. Called by the thin shim
  * (../vps-shim.ts) inside the dynamic-provider host; every function works on plain property bags.
  */
-import type { AboutOrder, PostNewVpsResponse } from "../contract/index.js";
+import type { AboutOrder, PostNewVpsResponse } from "../../contract/index.js";
 import { isReconciled, type OrderRef, type RimuClient } from "../client/index.js";
 import { RimuConflictError, RimuError, RimuNotFoundError } from "../client/errors.js";
 import { creationTokenFor } from "./creation-token.js";

@@ -1,5 +1,5 @@
 /** Vps inputs (camelCase) to wire requests (snake_case), in one place. */
-import type { NewVpsRequestInput } from "../contract/index.js";
+import type { NewVpsRequestInput } from "../../contract/index.js";
 import type { VpsInputs } from "./vps-inputs.js";
 
 /** NewVPSRequest for R4 (create). Unset inputs are left out, so the service applies its defaults. */

@@ -1,4 +1,4 @@
-import { ENDPOINTS } from "../../provider/contract/index.js";
+import { ENDPOINTS } from "../../contract/index.js";
 import { RimuValidationError, buildPath, endpointLabel, orderSegment } from "../../provider/client/index.js";
 
 describe("orderSegment", () => {

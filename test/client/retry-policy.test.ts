@@ -1,4 +1,4 @@
-import { ENDPOINTS } from "../../provider/contract/index.js";
+import { ENDPOINTS } from "../../contract/index.js";
 import {
   RETRY_POLICY,
   RETRY_RULES,

@@ -2,7 +2,7 @@
  * What the client puts on the wire, and how it reads bodies the emulator never sends (bad shapes,
  * HTML), checked over real HTTP against a tiny 127.0.0.1 server.
  */
-import { ENDPOINTS } from "../../provider/contract/index.js";
+import { ENDPOINTS } from "../../contract/index.js";
 import {
   CREATION_TOKEN_KEY,
   RimuConfigError,

@@ -1,4 +1,4 @@
-import type { GetOrdersResponse } from "../../provider/contract/index.js";
+import type { GetOrdersResponse } from "../../contract/index.js";
 import { DEMO_ACCOUNTS, DEMO_API_KEY } from "../../emulator/index.js";
 import { useEmulator } from "../helpers/use-emulator.js";
 import { createVps, errorOf, orderPath, record } from "./fixtures.js";

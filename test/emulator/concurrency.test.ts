@@ -1,4 +1,4 @@
-import type { GetVpsStatusResponse } from "../../provider/contract/index.js";
+import type { GetVpsStatusResponse } from "../../contract/index.js";
 import { HOST_RESERVED_MEM_MB } from "../../emulator/catalog/hosts.js";
 import { startTestEmulator } from "../helpers/start-emulator.js";
 import { useEmulator } from "../helpers/use-emulator.js";

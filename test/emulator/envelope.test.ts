@@ -1,5 +1,5 @@
 /** Every endpoint: one root key (the contract's), the full envelope, a JSON content type, a contract-valid record. */
-import { ENDPOINTS, type EndpointName } from "../../provider/contract/index.js";
+import { ENDPOINTS, type EndpointName } from "../../contract/index.js";
 import { useEmulator } from "../helpers/use-emulator.js";
 import { createVps, orderPath, record, rootKey } from "./fixtures.js";
 

@@ -1,4 +1,4 @@
-import { AUTH_ERROR_CLASSES } from "../../provider/contract/index.js";
+import { AUTH_ERROR_CLASSES } from "../../contract/index.js";
 import { EMU_ERRORS, EmulatorError } from "../../emulator/index.js";
 
 describe("error catalogue", () => {

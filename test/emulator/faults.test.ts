@@ -1,4 +1,4 @@
-import type { GetOrdersResponse } from "../../provider/contract/index.js";
+import type { GetOrdersResponse } from "../../contract/index.js";
 import { DEMO_API_KEY } from "../../emulator/index.js";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator.js";
 import { createVps, errorOf, record } from "./fixtures.js";

@@ -1,5 +1,5 @@
 /** Shared steps for the emulator tests: create a VPS, read records out of their root keys. */
-import type { AboutOrder, Envelope, PostNewVpsResponse } from "../../provider/contract/index.js";
+import type { AboutOrder, Envelope, PostNewVpsResponse } from "../../contract/index.js";
 import type { TestEmulator } from "../helpers/start-emulator.js";
 
 export type Json = Record<string, unknown>;

@@ -1,5 +1,5 @@
 /** Time-driven transitions, with an injected clock whose "now" the test moves forward. */
-import type { GetOrdersResponse, PutCancelledResponse } from "../../provider/contract/index.js";
+import type { GetOrdersResponse, PutCancelledResponse } from "../../contract/index.js";
 import type { Clock } from "../../emulator/clock.js";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator.js";
 import { createVps, errorOf, getOrder, orderPath, record } from "./fixtures.js";

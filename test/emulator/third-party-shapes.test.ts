@@ -3,9 +3,9 @@ import type {
   PostNewVpsResponse,
   PutHostServerMoveResponse,
   PutRunningStateResponse,
-} from "../../provider/contract/index.js";
+} from "../../contract/index.js";
 import * as http from "node:http";
-import type { AboutOrder, Envelope, GetOrdersResponse } from "../../provider/contract/index.js";
+import type { AboutOrder, Envelope, GetOrdersResponse } from "../../contract/index.js";
 import { DEMO_API_KEY } from "../../emulator/index.js";
 import type { TestEmulator } from "../helpers/start-emulator.js";
 import { useEmulator } from "../helpers/use-emulator.js";

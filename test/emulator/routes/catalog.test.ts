@@ -4,13 +4,13 @@ import type {
   GetDistrosResponse,
   GetNewVmPricingResponse,
   GetPricingPlansResponse,
-} from "../../../provider/contract/index.js";
+} from "../../../contract/index.js";
 import {
   GetBillingMethodsResponse as BillingSchema,
   GetDataCentersResponse as DataCentersSchema,
   GetDistrosResponse as DistrosSchema,
   GetPricingPlansResponse as PlansSchema,
-} from "../../../provider/contract/index.js";
+} from "../../../contract/index.js";
 import { DEMO_ACCOUNTS } from "../../../emulator/index.js";
 import { useEmulator } from "../../helpers/use-emulator.js";
 import { createVps, errorOf, record, rootKey } from "../fixtures.js";

@@ -2,11 +2,11 @@ import type {
   GetOrdersResponse,
   PostNewVpsResponse,
   PutCancelledResponse,
-} from "../../../provider/contract/index.js";
+} from "../../../contract/index.js";
 import {
   GetOrdersResponse as GetOrdersSchema,
   PostNewVpsResponse as PostNewVpsSchema,
-} from "../../../provider/contract/index.js";
+} from "../../../contract/index.js";
 import { DEMO_ACCOUNTS } from "../../../emulator/index.js";
 import { useEmulator } from "../../helpers/use-emulator.js";
 import { createVps, errorOf, getOrder, orderPath, record, rootKey } from "../fixtures.js";

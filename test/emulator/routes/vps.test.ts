@@ -9,8 +9,8 @@ import type {
   PutRunningStateResponse,
   PutRunningVpsDataResponse,
   RunningState,
-} from "../../../provider/contract/index.js";
-import { GetVpsStatusResponse as GetVpsStatusSchema } from "../../../provider/contract/index.js";
+} from "../../../contract/index.js";
+import { GetVpsStatusResponse as GetVpsStatusSchema } from "../../../contract/index.js";
 import { DEMO_ACCOUNTS } from "../../../emulator/index.js";
 import { HOST_RESERVED_MEM_MB } from "../../../emulator/catalog/hosts.js";
 import type { TestEmulator } from "../../helpers/start-emulator.js";
