@@ -1,8 +1,4 @@
-import type {
-  GetOrdersResponse,
-  PostNewVpsResponse,
-  PutCancelledResponse,
-} from "../../../contract/index.js";
+import type { GetOrdersResponse, PostNewVpsResponse, PutCancelledResponse } from "../../../contract/index.js";
 import {
   GetOrdersResponse as GetOrdersSchema,
   PostNewVpsResponse as PostNewVpsSchema,
