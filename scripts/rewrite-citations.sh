@@ -9,7 +9,8 @@
 #   interface.md (anything else)             -> docs/rimuhosting-api.md §7
 #   a bare "§4.3" in a code file that names no document gets "docs/rimuhosting-api.md" on its first one
 #
-# Idempotent: a second run changes nothing. Prints each file it changed, then any citation it could not
+# A name written as Markdown link text or target ("[x.md](x.md)") is a relative link between pages in docs/,
+# not a citation, and is left alone. Idempotent: a second run changes nothing. Prints each file it changed, then any citation it could not
 # map (peer-providers.md has no page here) and exits 1 if there is one.
 #
 # Usage: scripts/rewrite-citations.sh [directory]   (default: the repository root)
@@ -34,12 +35,12 @@ rewrite() { # file: apply the mapping in place, remember the file if it changed
   before=$(cksum <"$f")
   sed -E -i \
     -e 's#(\.\./|/work/)*(shared/)?reference/('"$names"')#\3#g' \
-    -e 's#(^|[^A-Za-z0-9_./-])interface\.md "States and transitions"#\1docs/rimuhosting-api.md §7.1#g' \
-    -e 's#(^|[^A-Za-z0-9_./-])interface\.md "?Limits"?#\1docs/rimuhosting-api.md §7.2#g' \
-    -e 's#(^|[^A-Za-z0-9_./-])interface\.md "(Older distributions[^"]*)"#\1docs/rimuhosting-api.md §7.3 "\2"#g' \
-    -e 's#(^|[^A-Za-z0-9_./-])interface\.md#\1docs/rimuhosting-api.md §7#g' \
-    -e 's#(^|[^A-Za-z0-9_./-])pulumi-dynamic-providers\.md#\1docs/dynamic-providers.md#g' \
-    -e 's#(^|[^A-Za-z0-9_./-])rimuhosting-api\.md#\1docs/rimuhosting-api.md#g' \
+    -e 's#(^|[^]A-Za-z0-9_./[(-]|[^]]\()interface\.md "States and transitions"#\1docs/rimuhosting-api.md §7.1#g' \
+    -e 's#(^|[^]A-Za-z0-9_./[(-]|[^]]\()interface\.md "?Limits"?#\1docs/rimuhosting-api.md §7.2#g' \
+    -e 's#(^|[^]A-Za-z0-9_./[(-]|[^]]\()interface\.md "(Older distributions[^"]*)"#\1docs/rimuhosting-api.md §7.3 "\2"#g' \
+    -e 's#(^|[^]A-Za-z0-9_./[(-]|[^]]\()interface\.md#\1docs/rimuhosting-api.md §7#g' \
+    -e 's#(^|[^]A-Za-z0-9_./[(-]|[^]]\()pulumi-dynamic-providers\.md#\1docs/dynamic-providers.md#g' \
+    -e 's#(^|[^]A-Za-z0-9_./[(-]|[^]]\()rimuhosting-api\.md#\1docs/rimuhosting-api.md#g' \
     "$f"
   after=$(cksum <"$f")
   [ "$before" = "$after" ] || changed+=("$f")
@@ -47,7 +48,7 @@ rewrite() { # file: apply the mapping in place, remember the file if it changed
 
 while IFS= read -r f; do
   [ -n "$f" ] && rewrite "$f"
-done < <(files_citing "(^|[^A-Za-z0-9_./-])$names|reference/$names")
+done < <(files_citing "(^|[^]A-Za-z0-9_./[(-]|[^]]\()$names|reference/$names")
 
 # Bare section signs: a code file that says "(§4.3)" without naming a document means the API page (the
 # only reference such files cite). Name it on the first such line; RFC sections are left alone.
@@ -63,8 +64,8 @@ done < <(grep -rlE '§[0-9R]' provider emulator contract test bench examples \
 
 for f in "${changed[@]+"${changed[@]}"}"; do echo "rewrote $f"; done
 
-left=$(files_citing "(^|[^A-Za-z0-9_./-])$names" | while IFS= read -r f; do
-  grep -noE "(^|[^A-Za-z0-9_./-])$names" "$f" | sed "s|^|$f:|"
+left=$(files_citing "(^|[^]A-Za-z0-9_./[(-]|[^]]\()$names" | while IFS= read -r f; do
+  grep -noE "(^|[^]A-Za-z0-9_./[(-]|[^]]\()$names" "$f" | sed "s|^|$f:|"
 done)
 if [ -n "$left" ]; then
   echo "citations with no page in docs/ (fold the fact into a page, then cite it):" >&2
