@@ -134,6 +134,11 @@ export class CliStack {
     return stdout;
   }
 
+  /** `pulumi cancel --yes`: removes the lock an interrupted (killed) operation left on the stack. */
+  async cancel(): Promise<void> {
+    await this.stack.cancel();
+  }
+
   /** Removes the stack's settings file from the program directory (the backend directory is the caller's). */
   close(): void {
     const dir = path.resolve(this.options.programDir);
@@ -200,9 +205,10 @@ export class CliStack {
   up(): Promise<OperationResult> {
     return this.run("up", (o) => this.stack.up(o));
   }
-  refresh(): Promise<OperationResult> {
+  /** `clearPendingCreates`: drop the pending creates an interrupted operation left (`--clear-pending-creates`). */
+  refresh(opts: { clearPendingCreates?: boolean } = {}): Promise<OperationResult> {
     return this.run("refresh", async (o) => {
-      await this.stack.refresh(o);
+      await this.stack.refresh({ ...o, ...opts });
       return { outputs: await this.stack.outputs() };
     });
   }
