@@ -136,18 +136,33 @@ describe("the real dynamic-provider host (L3)", () => {
     expect(some).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
     const replace = await host.diff(created.id, URN, created.properties, inputs({ dcLocation: "DCLONDON" }));
     expect(replace).toEqual({ changes: "some", replaces: ["dcLocation"], deleteBeforeReplace: false });
+    // A refused change is reported by Check (once, per input) and refused by Update before any call;
+    // Diff never throws (the host would print its text twice plus a JS stack).
+    const refusedDiff = await host.diff(created.id, URN, created.properties, inputs({ distro: "deb13.64" }));
+    expect(refusedDiff.changes).toBe("some");
     const refused = await rejection(
-      host.diff(created.id, URN, created.properties, inputs({ distro: "deb13.64" })),
+      host.update(created.id, URN, created.properties, inputs({ distro: "deb13.64" })),
     );
-    expect(refused.details).toMatch(/distro: changing distro from deb12\.64 to deb13\.64/);
+    expect(refused.details).toMatch(
+      /^\[RIMU_ERR_CHANGE_REFUSED\] distro: changing distro from deb12\.64 to deb13\.64/,
+    );
+    expect(refused.details).not.toMatch(/\n\s+at /);
 
     // Drift made by hand shows up on refresh, in the properties and in the returned inputs.
     await emulatorClientStop(Number(created.id));
     const refreshed = await host.read(created.id, URN, created.properties, inputs());
     expect(refreshed.id).toBe(created.id);
     expect(refreshed.properties).toMatchObject({ runningState: "NOTRUNNING", __provider: providerText });
-    expect(refreshed.inputs).toMatchObject({ runningState: "NOTRUNNING", __provider: providerText });
+    // Inputs hand back only what the program set (plus creationScope and the nonce), so the next
+    // preview lists no key that did not change; runningState and the password were not set.
+    expect(refreshed.inputs).toMatchObject({
+      memoryMb: 1024,
+      creationScope: "l3-project/dev/web",
+      __provider: providerText,
+    });
+    expect(refreshed.inputs).not.toHaveProperty("runningState");
     expect(refreshed.inputs).not.toHaveProperty("password");
+    expect(refreshed.inputs).not.toHaveProperty("billingOid");
 
     // A Get-style read: no properties, only inputs carrying __provider (3.270 falls back to them).
     const got = await host.read(created.id, URN, {}, { __provider: providerText });
@@ -189,6 +204,10 @@ describe("the real dynamic-provider host (L3)", () => {
     );
     expect(failure.reasons).toEqual([error.details]);
     expect(failure.properties).toMatchObject({ orderOid: Number(failure.id), runningState: "RUNNING" });
+    // The recorded properties carry __provider, so refresh and destroy can load the provider later.
+    expect(failure.properties.__provider).toBe(providerText);
+    const refreshed = await host.read(failure.id, URN, failure.properties, inputs());
+    expect(refreshed.id).toBe(failure.id);
     expect(error.details).not.toContain(DEMO_API_KEY);
     expect(emulator.snapshot().find((o) => String(o.orderOid) === failure.id)).toMatchObject({
       cancelled: false,
