@@ -16,14 +16,13 @@ import {
 } from "../client/index.js";
 import { catalogFindings, catalogFor } from "./catalog.js";
 import { creationNonceOf, creationTokenFor, newCreationNonce } from "./creation-token.js";
-import { VPS_ERROR_CODES, VpsAdoptionError, VpsError, presentError } from "./errors.js";
+import { VPS_ERROR_CODES, VpsError, presentError } from "./errors.js";
 import { log } from "./log.js";
 import { clientFor, configuredBaseUrl, hasApiKey } from "./runtime-config.js";
 import { containsUnknown } from "./unknowns.js";
 import { computeChanges, hasChanges, REPLACE_FORCING_INPUTS } from "./vps-changes.js";
 import { converge, orderRef } from "./vps-converge.js";
 import {
-  PENDING_ID_PREFIX,
   adoptionProblem,
   findPendingOrder,
   foreignOrder,
@@ -31,7 +30,6 @@ import {
   nonceOf,
   orderOnce,
   orderToAdopt,
-  secretsWrapped,
 } from "./vps-create.js";
 import { SECRET_FIELDS } from "./vps-fields.js";
 import {
