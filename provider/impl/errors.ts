@@ -246,7 +246,7 @@ export function serviceText(error: RimuError): string {
   let text = raw;
   if (error.fieldName && input) text = text.split(error.fieldName).join(input);
   text = text.replace(/\s*\(field: [^)]*\)/, "").replace(/\s*\[[A-Za-z.]*Exception\]$/, "");
-  return input && !text.startsWith(`${input}:`) ? `${input}: ${text}` : text;
+  return input && !text.startsWith(`${input}:`) && !text.startsWith(`${input} `) ? `${input}: ${text}` : text;
 }
 
 /**
