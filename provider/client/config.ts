@@ -117,7 +117,7 @@ export function resolveClientConfig(config: ClientConfig): ResolvedClientConfig 
     const problems = parsed.error.issues
       .map((i) => `${i.path.join(".") || "config"} ${i.message}`)
       .join("; ");
-    throw new RimuConfigError(`[RIMU_ERR_CONFIG] invalid client configuration: ${problems}`, {
+    throw new RimuConfigError(`invalid client configuration: ${problems}`, {
       fieldName: field,
     });
   }

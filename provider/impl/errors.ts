@@ -113,7 +113,7 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
     advice: "Nothing was changed or ordered.",
   },
   [VPS_ERROR_CODES.outcomeUnknown]: {
-    className: "VpsOutcomeUnknownError",
+    className: "VpsIncompleteError",
     kind: "temporary",
     advice:
       "Pulumi recorded the pending order; `pulumi up` picks it up (or orders it) and `pulumi destroy` cancels it if it appears.",
@@ -124,12 +124,12 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
     advice: "Nothing was ordered.",
   },
   [VPS_ERROR_CODES.orderGone]: {
-    className: "VpsOrderGoneError",
+    className: "VpsError",
     kind: "check-state",
     advice: "Run `pulumi refresh` to drop it from the stack; the next `pulumi up` then orders a new VPS.",
   },
   [VPS_ERROR_CODES.invalidInput]: {
-    className: "VpsInputError",
+    className: "VpsError",
     kind: "fix-input",
     advice: "Fix the input named above.",
   },
