@@ -113,15 +113,18 @@ export async function converge(
     }
     return password === undefined ? { order } : { order, password };
   } catch (error) {
-    if (!changed && !mustRecord) throw presentError(error, `VPS order ${id} (${live.domain_name})`);
-    const presented = presentError(error, "");
+    // Read the order as it stands: a step whose answer was lost (timeout, dropped connection) may
+    // have been applied, and the state must then say so, not the old values.
     const order = await client.getOrder(ref).then(
       (response) => response.about_order,
-      () => live,
+      () => undefined,
     );
+    const moved = order !== undefined && differsFrom(order, current, recorded);
+    if (!changed && !moved && !mustRecord) throw presentError(error, `VPS order ${id} (${live.domain_name})`);
+    const presented = presentError(error, "");
     const properties = secretsWrapped(
       orderOutputs(
-        order,
+        order ?? live,
         { ...recorded, ...news, password: password ?? recorded.password },
         news,
       ) as unknown as Bag,
@@ -134,6 +137,22 @@ export async function converge(
       error,
     );
   }
+}
+
+/** The fields a step changes. */
+const STEP_FIELDS = [
+  "memoryMb",
+  "diskSpaceMb",
+  "diskSpace2Mb",
+  "hostServerOid",
+  "distro",
+  "runningState",
+] as const;
+
+/** True if the order no longer matches `before` (the outputs it had when converge started). */
+function differsFrom(order: AboutOrder, before: Bag, recorded: Bag): boolean {
+  const now = orderOutputs(order, recorded) as unknown as Bag;
+  return STEP_FIELDS.some((field) => now[field] !== before[field]);
 }
 
 /**

@@ -8,12 +8,7 @@
  * leaves here as one VpsError (errors.ts).
  */
 import type { AboutOrder } from "../../contract/index.js";
-import {
-  CREATION_TOKEN_KEY,
-  RimuNotFoundError,
-  RimuConflictError,
-  type RimuClient,
-} from "../client/index.js";
+import { CREATION_TOKEN_KEY, RimuNotFoundError, type RimuClient } from "../client/index.js";
 import { catalogFindings, catalogFor } from "./catalog.js";
 import { creationNonceOf, creationTokenFor, newCreationNonce } from "./creation-token.js";
 import { VPS_ERROR_CODES, VpsError, presentError } from "./errors.js";
@@ -379,15 +374,15 @@ export async function deleteVps(id: string, props: Bag): Promise<void> {
       await client.deleteVps(ref);
       log(`Vps ${oid}: shut down and cancelled.`);
     } catch (error) {
-      // Already gone counts as deleted: the engine keeps the resource if delete throws.
+      // Already gone counts as deleted: the engine keeps the resource if delete throws. A delete whose
+      // answer was lost (timeout, dropped connection) or refused because it is already cancelled is
+      // settled by reading the order.
       if (error instanceof RimuNotFoundError) return;
-      if (error instanceof RimuConflictError) {
-        const order = await client.getOrder(ref).then(
-          (response) => response.about_order,
-          () => undefined,
-        );
-        if (order && isOrderGone(order, now())) return;
-      }
+      const order = await client.getOrder(ref).then(
+        (response) => response.about_order,
+        (readError: unknown) => (readError instanceof RimuNotFoundError ? null : undefined),
+      );
+      if (order === null || (order && isOrderGone(order, now()))) return;
       throw error;
     }
   });
