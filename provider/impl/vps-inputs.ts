@@ -201,6 +201,11 @@ function vpsInputsSchema() {
   return cachedSchema;
 }
 
+/** The keys the input schema validates (checked against the field table by a test). */
+export function vpsInputSchemaKeys(): string[] {
+  return Object.keys(vpsInputsSchema().shape);
+}
+
 export type VpsInputs = z.infer<ReturnType<FullSchema["partial"]>>;
 export type VpsTimeouts = NonNullable<VpsInputs["timeouts"]>;
 

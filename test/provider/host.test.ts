@@ -224,6 +224,37 @@ describe("the real dynamic-provider host (L3)", () => {
     await host.delete(failure.id, URN, resumed.properties);
   });
 
+  it("secret inputs given as plain strings come back from Check as secrets, so the state's inputs hold them encrypted", async () => {
+    const canary = {
+      cloudConfig: "#cloud-config\n# CANARY-CLOUD-7f3a",
+      files: [{ path: "/root/canary", content: "CANARY-FILE-7f3a" }],
+      password: "CANARY-PW-7f3a-long",
+    };
+    const checked = await host.check(URN, {}, inputs({ domainName: "l3-secret.example.com", ...canary }));
+    expect(checked.failures).toEqual([]);
+    const sig = pulumi.runtime.specialSigKey;
+    for (const [name, value] of Object.entries(canary)) {
+      expect(checked.inputs[name]).toEqual({ [sig]: pulumi.runtime.specialSecretSig, value });
+    }
+    // The host hands create plain values again (it accepts no secrets); outputs carry them for the
+    // engine, which marks them secret because the inputs of the same name are.
+    const created = await host.create(URN, {
+      ...checked.inputs,
+      ...canary,
+    });
+    expect(created.properties.password).toBe(canary.password);
+    const refreshed = await host.read(created.id, URN, created.properties, checked.inputs);
+    for (const name of Object.keys(canary)) {
+      expect(refreshed.inputs?.[name]).toMatchObject({ [sig]: pulumi.runtime.specialSecretSig });
+    }
+    await host.delete(created.id, URN, created.properties);
+    for (const text of Object.values(canary).flatMap((v) =>
+      typeof v === "string" ? [v] : [v[0]!.content],
+    )) {
+      expect(hostOutput).not.toContain(text);
+    }
+  });
+
   it("never prints the API key or a password", () => {
     expect(hostOutput).not.toContain(DEMO_API_KEY);
     expect(hostOutput).toMatch(/\[rimuhosting\] Vps \d+: ordered l3\.example\.com/);
