@@ -249,7 +249,7 @@ export function createClient(config: ClientConfig): RimuClient {
   };
 }
 
-/** `{ <requestWrapper>: body }` (§4.2), with the wrapper name from the route table. */
+/** `{ <requestWrapper>: body }` (docs/rimuhosting-api.md §4.2), with the wrapper name from the route table. */
 function wrap(name: keyof typeof ENDPOINTS, body: unknown): Record<string, unknown> {
   const wrapper = (ENDPOINTS[name] as { requestWrapper?: string }).requestWrapper;
   return wrapper ? { [wrapper]: body } : (body as Record<string, unknown>);

@@ -2,7 +2,7 @@
  * Turns one HTTP response into either the endpoint's record (unwrapped from its root key and
  * validated by the contract schema) or a RimuError of the right class.
  *
- * Handles: the error envelope under `jaxrs_response` (§4.3), an error under the operation's own
+ * Handles: the error envelope under `jaxrs_response` (docs/rimuhosting-api.md §4.3), an error under the operation's own
  * root key or at the top level, `response_type: ERROR` inside a 2xx, a body without the expected
  * root key, and non-JSON bodies such as a proxy's HTML 502/503 page.
  */

@@ -1,7 +1,7 @@
 /**
  * The Vps inputs schema and check(). The schema is built inside a function and cached here, in the
  * implementation package: zod schemas hold bound functions and cannot be serialized
- * (pulumi-dynamic-providers.md §3), and this module is only ever require()d.
+ * (docs/dynamic-providers.md §3), and this module is only ever require()d.
  */
 import * as z from "zod";
 import { DcLocation, Fqdn, VpsType } from "../../contract/index.js";
