@@ -122,12 +122,12 @@ async function lookAhead(before: Bag, after: Bag): Promise<CheckFailure[]> {
   if (failures.length > 0) return failures;
   if (typeof known.adoptOrderOid === "number" && changed("adoptOrderOid")) {
     failures.push(...(await previewAdoption(client, known as VpsInputs)));
-  } else if (
-    isNew &&
-    typeof known.creationScope === "string" &&
-    !containsUnknownIn(after, REPLACE_FORCING_INPUTS)
-  ) {
-    failures.push(...(await previewForeignOrder(client, known as VpsInputs)));
+  } else if (typeof known.creationScope === "string" && !containsUnknownIn(after, REPLACE_FORCING_INPUTS)) {
+    const foreign = await previewForeignOrder(client, known as VpsInputs);
+    // A new resource must not take another state's order; an existing one is only told about a stray
+    // order (a lost create of a killed run that appeared late is billed and no state knows it).
+    if (isNew) failures.push(...foreign);
+    else for (const stray of foreign) log(`Vps${label(after)}: warning: ${stray.reason}`);
   }
   return failures;
 }
@@ -179,13 +179,14 @@ async function previewForeignOrder(client: RimuClient, news: VpsInputs): Promise
       () => [] as AboutOrder[],
     );
   const nonce = news.__creationNonce;
-  const foreign = listed.find(
-    (order) =>
-      creationNonceOf(order) !== nonce &&
-      order.meta_data?.some((m) => m.key_name === CREATION_TOKEN_KEY && m.value === token),
-  );
-  if (!foreign) return [];
-  return [{ property: "", reason: foreignOrder(foreign, news, token).message }];
+  return listed
+    .filter(
+      (order) =>
+        creationNonceOf(order) !== nonce &&
+        order.meta_data?.some((m) => m.key_name === CREATION_TOKEN_KEY && m.value === token),
+    )
+    .slice(0, 1)
+    .map((order) => ({ property: "", reason: foreignOrder(order, news, token).message }));
 }
 
 // ----------------------------------------------------------------------------------------------- diff

@@ -11,6 +11,7 @@ import { setCreateLookupGrace } from "../../../provider/impl/vps-provider";
 import { newVpsRequest } from "../../../provider/impl/vps-requests";
 import { setValues, type VpsInputs } from "../../../provider/impl/vps-inputs";
 import { CREATION_TOKEN_KEY } from "../../../provider/client/index";
+import { authorizationHeader } from "../../../contract/index";
 import { CREATION_NONCE_KEY, creationTokenFor } from "../../../provider/impl/creation-token";
 import { startImplFixture, DEMO_API_KEY, type ImplFixture } from "../support/impl-fixture";
 
@@ -169,6 +170,31 @@ describe("an order of another state is never adopted", () => {
     const adopted = await impl.create(await checked({}, { ...PROGRAM, adoptOrderOid: oid }));
     expect(adopted.id).toBe(String(oid));
     expect(active()).toHaveLength(1);
+  });
+
+  it("a stray order appearing later (a killed run's create committed late) is named by the next preview of the existing resource", async () => {
+    const inputs = await checked({}, PROGRAM);
+    await impl.create(inputs);
+    // Posted as is (the client would find this resource's order by the token and not post at all).
+    const request = newVpsRequest(setValues(inputs) as VpsInputs);
+    request.meta_data = [
+      { key_name: CREATION_TOKEN_KEY, value: creationTokenFor(setValues(inputs)) },
+      { key_name: CREATION_NONCE_KEY, value: "0".repeat(32) },
+    ];
+    const response = await fetch(`${fx.emulator.baseUrl}/orders/new-vps`, {
+      method: "POST",
+      headers: { authorization: authorizationHeader(DEMO_API_KEY), "content-type": "application/json" },
+      body: JSON.stringify({ new_order_request: request }),
+    });
+    const stray = (
+      (await response.json()) as { post_new_vps_response: { about_order: { order_oid: number } } }
+    ).post_new_vps_response.about_order.order_oid;
+    fx.logs.length = 0;
+    const again = await impl.check(inputs, PROGRAM);
+    expect(again.failures).toBeUndefined(); // the resource itself is fine
+    expect(fx.logs.join("\n")).toContain(
+      `warning: [RIMU_ERR_FOREIGN_ORDER] Ordering VPS app1.example.com: order ${stray}`,
+    );
   });
 
   it("an order without a nonce (placed by an older version) is not adopted either", async () => {
