@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { DcLocation, VpsType } from "../contract/index.js";
-import { SECRET_FIELDS, VPS_INPUT_NAMES } from "./impl/vps-fields.js";
+import { SECRET_FIELDS, VPS_INPUT_NAMES, VPS_OUTPUT_ONLY } from "./impl/vps-fields.js";
 import { vpsShim } from "./vps-shim.js";
 
 /** A file written into the new filesystem at install time. */
@@ -82,15 +82,8 @@ export interface VpsArgs {
   creationScope?: pulumi.Input<string>;
 }
 
-/** The outputs that are not inputs, listed so they are registered (and unknown in previews) like Pulumi's own packages do. */
-const OUTPUT_ONLY = [
-  "orderOid",
-  "slug",
-  "primaryIp",
-  "secondaryIps",
-  "monthlyFeeUsd",
-  "orderDescription",
-] as const;
+/** The outputs that are not inputs, registered (and unknown in previews) like Pulumi's own packages do. */
+const OUTPUT_ONLY = VPS_OUTPUT_ONLY;
 
 /**
  * Inputs that are also outputs: every input of the one table (impl/vps-fields.ts), all registered so

@@ -76,27 +76,20 @@ export function catalogFindings(
         `still accepted, a typo is refused when the VPS is installed. Listed: ${[...catalog.distros].join(", ")}.`,
     );
   }
-  if (
-    typeof pricingPlanCode === "string" &&
-    changed("pricingPlanCode") &&
-    catalog.plans &&
-    !catalog.plans.has(pricingPlanCode)
-  ) {
+  const refuse = (
+    property: "pricingPlanCode" | "dcLocation",
+    value: unknown,
+    known: ReadonlySet<string> | undefined,
+    problem: string,
+    dataSource: string,
+  ) => {
+    if (typeof value !== "string" || !changed(property) || !known || known.has(value)) return;
     findings.failures.push({
-      property: "pricingPlanCode",
-      reason: `${pricingPlanCode} is not a VPS pricing plan; use one of ${[...catalog.plans].join(", ")} (see getPricingPlans())`,
+      property,
+      reason: `${value} ${problem}; use one of ${[...known].join(", ")} (see ${dataSource}())`,
     });
-  }
-  if (
-    typeof dcLocation === "string" &&
-    changed("dcLocation") &&
-    catalog.dataCenters &&
-    !catalog.dataCenters.has(dcLocation)
-  ) {
-    findings.failures.push({
-      property: "dcLocation",
-      reason: `${dcLocation} takes no new servers; use one of ${[...catalog.dataCenters].join(", ")} (see getDataCenters())`,
-    });
-  }
+  };
+  refuse("pricingPlanCode", pricingPlanCode, catalog.plans, "is not a VPS pricing plan", "getPricingPlans");
+  refuse("dcLocation", dcLocation, catalog.dataCenters, "takes no new servers", "getDataCenters");
   return findings;
 }

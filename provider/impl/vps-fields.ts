@@ -71,6 +71,16 @@ export const SECRET_FIELDS = VPS_INPUT_NAMES.filter(
   (name) => (VPS_FIELDS[name] as FieldRule).secret === true,
 ) as readonly VpsInputName[];
 
+/** The outputs that are not inputs (the Vps class registers them; check() accepts them unset). */
+export const VPS_OUTPUT_ONLY = [
+  "orderOid",
+  "slug",
+  "primaryIp",
+  "secondaryIps",
+  "monthlyFeeUsd",
+  "orderDescription",
+] as const;
+
 /**
  * Inputs the Vps class sets itself (never users): the seed of the creation token and the nonce that
  * says which state placed an order (creation-token.ts). Not changes: diff() never compares them.

@@ -7,7 +7,13 @@ import * as z from "zod";
 import { DcLocation, Fqdn, VpsType } from "../../contract/index.js";
 import { CREATION_TOKEN_KEY } from "../client/index.js";
 import { containsUnknown, unknownKeys } from "./unknowns.js";
-import { INTERNAL_INPUTS, SECRET_FIELDS, VPS_INPUT_FIELDS, VPS_INPUT_NAMES } from "./vps-fields.js";
+import {
+  INTERNAL_INPUTS,
+  SECRET_FIELDS,
+  VPS_INPUT_FIELDS,
+  VPS_INPUT_NAMES,
+  VPS_OUTPUT_ONLY,
+} from "./vps-fields.js";
 import { unwrapSecret } from "./secret-values.js";
 
 /**
@@ -227,14 +233,7 @@ export function setValues(bag: Record<string, unknown>): Record<string, unknown>
 }
 
 /** Keys the program may pass besides the inputs: the outputs the Vps class seeds as undefined. */
-const OUTPUT_ONLY_KEYS = new Set([
-  "orderOid",
-  "slug",
-  "primaryIp",
-  "secondaryIps",
-  "monthlyFeeUsd",
-  "orderDescription",
-]);
+const OUTPUT_ONLY_KEYS = new Set<string>(VPS_OUTPUT_ONLY);
 const KNOWN_KEYS = new Set<string>([...VPS_INPUT_NAMES, ...INTERNAL_INPUTS, "__provider"]);
 
 /** Failures for keys that are not inputs (a typo such as memorymb would otherwise be ignored). */

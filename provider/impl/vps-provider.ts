@@ -63,6 +63,18 @@ function orderOidOf(id: string, props: Bag = {}): number | undefined {
   return oid;
 }
 
+/**
+ * The order of a resource id: the oid itself, or for a pending create the recorded order or this
+ * state's order found by token and nonce (undefined while it has not appeared).
+ */
+async function resolveOrderOid(client: RimuClient, id: string, recorded: Bag): Promise<number | undefined> {
+  const oid = orderOidOf(id, recorded);
+  if (oid !== undefined || !isPendingId(id)) return oid;
+  const pending = await findPendingOrder(client, recorded);
+  if (pending) log(`Vps ${id}: found this stack's own order ${pending.order_oid} (${pending.domain_name}).`);
+  return pending?.order_oid;
+}
+
 /** Runs one lifecycle step and presents whatever it throws as the one clean error. */
 async function step<T>(context: string, run: () => Promise<T>): Promise<T> {
   try {
@@ -286,13 +298,9 @@ export async function read(
   const recorded = setValues(props ?? {});
   return step(`Refreshing Vps ${id}${label(recorded)}`, async () => {
     const client = clientFor("Refreshing a Vps");
-    let oid = orderOidOf(id, recorded);
-    if (oid === undefined) {
-      const pending = await findPendingOrder(client, recorded);
-      // Not there yet: keep the pending record (its nonce is how the next `pulumi up` recognises the order).
-      if (!pending) return { id, props: props as unknown as VpsOutputs };
-      oid = pending.order_oid;
-    }
+    const oid = await resolveOrderOid(client, id, recorded);
+    // Not there yet: keep the pending record (its nonce is how the next `pulumi up` recognises the order).
+    if (oid === undefined) return { id, props: props as unknown as VpsOutputs };
     let order: AboutOrder;
     try {
       order = (await client.getOrder(orderRef(oid, recorded.domainName))).about_order;
@@ -313,19 +321,11 @@ export async function update(id: string, olds: Bag, inputs: Bag): Promise<{ outs
   const recorded = setValues(olds);
   return step(`Updating Vps ${id}${label(news)}`, async () => {
     const client = clientFor("Updating a Vps", minutesToMs(news.timeouts?.updateMinutes));
-    let oid = orderOidOf(id, recorded);
+    const oid = await resolveOrderOid(client, id, recorded);
     if (oid === undefined) {
-      // A pending create: this state's order if it appeared, else order it now (same token and nonce).
-      const pending = await findPendingOrder(client, recorded);
-      if (!pending) {
-        const nonce =
-          typeof recorded.__creationNonce === "string" ? recorded.__creationNonce : nonceOf(inputs);
-        return { outs: (await orderAndConverge(client, news, nonce, inputs.__provider)).outs };
-      }
-      oid = pending.order_oid;
-      log(
-        `Vps ${id}: found this stack's own order ${oid} (${pending.domain_name}); run \`pulumi refresh\` to record its id.`,
-      );
+      // A pending create whose order has not appeared: order it now (same token and nonce), once.
+      const nonce = typeof recorded.__creationNonce === "string" ? recorded.__creationNonce : nonceOf(inputs);
+      return { outs: (await orderAndConverge(client, news, nonce, inputs.__provider)).outs };
     }
     let order: AboutOrder;
     try {
@@ -361,14 +361,10 @@ export async function deleteVps(id: string, props: Bag): Promise<void> {
   const recorded = setValues(props ?? {}) as VpsInputs & Bag;
   await step(`Deleting Vps ${id}${label(recorded)}`, async () => {
     const client = clientFor("Deleting a Vps", minutesToMs(recorded.timeouts?.deleteMinutes));
-    let oid = orderOidOf(id, recorded);
+    const oid = await resolveOrderOid(client, id, recorded);
     if (oid === undefined) {
-      const pending = await findPendingOrder(client, recorded);
-      if (!pending) {
-        log(`Vps ${id}: no order carrying this stack's creation nonce exists; nothing to cancel.`);
-        return;
-      }
-      oid = pending.order_oid;
+      log(`Vps ${id}: no order carrying this stack's creation nonce exists; nothing to cancel.`);
+      return;
     }
     const ref = orderRef(oid, recorded.domainName);
     try {

@@ -13,27 +13,22 @@ import { setValues, type VpsInputs } from "../../../provider/impl/vps-inputs";
 import { CREATION_TOKEN_KEY } from "../../../provider/client/index";
 import { authorizationHeader } from "../../../contract/index";
 import { CREATION_NONCE_KEY, creationTokenFor } from "../../../provider/impl/creation-token";
-import { startImplFixture, DEMO_API_KEY, type ImplFixture } from "../support/impl-fixture";
+import {
+  APP_INPUTS,
+  DEMO_API_KEY,
+  rejectionOf,
+  useImplFixture,
+  type ImplFixture,
+} from "../support/impl-fixture";
 
-const PROGRAM = {
-  domainName: "app1.example.com",
-  distro: "deb12.64",
-  dcLocation: "DCDALLAS",
-  memoryMb: 1024,
-  diskSpaceMb: 20480,
-  creationScope: "shop/prod/app",
-  __provider: "text",
-};
-
+const PROGRAM = APP_INPUTS;
 let fx: ImplFixture;
-beforeEach(async () => {
-  fx = await startImplFixture();
+const fixture = useImplFixture();
+beforeEach(() => {
+  fx = fixture();
   setCreateLookupGrace(0); // one lookup after the lost response, then report
 });
-afterEach(async () => {
-  setCreateLookupGrace(undefined);
-  await fx.close();
-});
+afterEach(() => setCreateLookupGrace(undefined));
 
 const active = () => fx.emulator.snapshot().filter((o) => !o.cancelled);
 const posts = () => fx.emulator.requestLog().filter((r) => r.route === "createVps");
@@ -45,14 +40,7 @@ async function checked(olds: Record<string, unknown>, news: Record<string, unkno
   return result.inputs;
 }
 
-async function failure(promise: Promise<unknown>) {
-  return promise.then(
-    () => {
-      throw new Error("should have failed");
-    },
-    (e: unknown) => e as impl.VpsIncompleteError & impl.VpsForeignOrderError,
-  );
-}
+const failure = rejectionOf;
 
 /** The order a backend finishes late, carrying the token and nonce of a lost request. */
 async function lateOrder(inputs: Record<string, unknown>, token: string, nonce: string) {

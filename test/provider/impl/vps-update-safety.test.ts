@@ -4,42 +4,21 @@
  * the real emulator, with its fault injection.
  */
 import * as impl from "../../../provider/impl/index";
-import { startImplFixture, DEMO_API_KEY, type ImplFixture } from "../support/impl-fixture";
+import {
+  APP_INPUTS,
+  DEMO_API_KEY,
+  createChecked,
+  rejectionOf,
+  useImplFixture,
+} from "../support/impl-fixture";
 
-const PROGRAM = {
-  domainName: "app1.example.com",
-  distro: "deb12.64",
-  dcLocation: "DCDALLAS",
-  memoryMb: 1024,
-  diskSpaceMb: 20480,
-  creationScope: "shop/prod/app",
-  __provider: "text",
-};
-
-let fx: ImplFixture;
-beforeEach(async () => {
-  fx = await startImplFixture();
-});
-afterEach(async () => {
-  await fx.close();
-});
-
-const mutations = () => fx.emulator.requestLog().filter((r) => r.method !== "GET");
-
-async function createChecked(inputs: Record<string, unknown>) {
-  const checked = await impl.check({}, inputs);
-  expect(checked.failures).toBeUndefined();
-  return { ...(await impl.create(checked.inputs)), inputs: checked.inputs };
-}
-
-async function failure(promise: Promise<unknown>) {
-  return promise.then(
-    () => {
-      throw new Error("should have failed");
-    },
-    (e: unknown) => e as impl.VpsIncompleteError,
-  );
-}
+const PROGRAM = APP_INPUTS;
+const fixture = useImplFixture();
+const mutations = () =>
+  fixture()
+    .emulator.requestLog()
+    .filter((r) => r.method !== "GET");
+const failure = rejectionOf;
 
 describe("all or nothing", () => {
   it("a misspelled distro next to a resize: the reinstall goes first, is refused, nothing changes; the message names distro and gives no retry advice", async () => {
@@ -62,7 +41,7 @@ describe("all or nothing", () => {
         .slice(before)
         .map((r) => r.route),
     ).toEqual(["reinstallVps"]);
-    const live = (await fx.byHand.getOrder(Number(created.id))).about_order;
+    const live = (await fixture().byHand.getOrder(Number(created.id))).about_order;
     expect(live.vps_parameters?.memory_mb).toBe(1024);
     expect(live.distro).toBe("deb12.64");
   });
@@ -71,7 +50,7 @@ describe("all or nothing", () => {
     const created = await createChecked(PROGRAM);
     const otherHost = created.outs.hostServerOid === "835" ? "764" : "835";
     const news = { ...created.inputs, memoryMb: 2048, hostServerOid: otherHost };
-    fx.emulator.injectFault({ route: "moveVps", kind: "status", status: 503 });
+    fixture().emulator.injectFault({ route: "moveVps", kind: "status", status: 503 });
     const error = await failure(impl.update(created.id, created.outs as never, news));
     expect(error.id).toBe(created.id);
     expect(error.code).toBe("RIMU_ERR_VPS_INCOMPLETE");
@@ -83,24 +62,24 @@ describe("all or nothing", () => {
 
   it("a resize whose response is lost is retried, answered 'the requested sizes are the current sizes', and counts as done", async () => {
     const created = await createChecked(PROGRAM);
-    fx.emulator.injectFault({ route: "changeParameters", kind: "drop-after-commit" });
-    fx.logs.length = 0;
+    fixture().emulator.injectFault({ route: "changeParameters", kind: "drop-after-commit" });
+    fixture().logs.length = 0;
     const { outs } = await impl.update(created.id, created.outs as never, {
       ...created.inputs,
       memoryMb: 2048,
     });
     expect(outs.memoryMb).toBe(2048);
-    expect(fx.logs.join("\n")).toContain("the order already has the requested sizes");
+    expect(fixture().logs.join("\n")).toContain("the order already has the requested sizes");
   });
 
   it("refresh after a partial create works from the recorded properties; the order vanishing is dropped by refresh, and up orders anew", async () => {
-    fx.emulator.injectFault({ route: "setRunningState", kind: "status", status: 500 });
+    fixture().emulator.injectFault({ route: "setRunningState", kind: "status", status: 500 });
     const checked = await impl.check({}, { ...PROGRAM, runningState: "NOTRUNNING" });
     const error = await failure(impl.create(checked.inputs));
     expect(error.properties.__provider).toBe("text");
     const refreshed = await impl.read(error.id, error.properties);
     expect(refreshed.id).toBe(error.id);
-    await fx.byHand.deleteVps(Number(error.id)); // cancelled outside Pulumi
+    await fixture().byHand.deleteVps(Number(error.id)); // cancelled outside Pulumi
     expect(await impl.read(error.id, error.properties)).toEqual({});
     // The engine drops it; the next up creates (check with no olds: a fresh nonce, no foreign order active).
     const again = await createChecked({ ...PROGRAM, runningState: "NOTRUNNING" });
