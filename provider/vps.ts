@@ -75,8 +75,10 @@ export interface VpsArgs {
   /**
    * Internal, set automatically: do not set it. The Vps class always overwrites it with
    * `<project>/<stack>/<resource name>`. The provider derives the order's creation token from it and
-   * the inputs that force a replacement, so a create whose outcome was lost is found and adopted by
-   * the next `pulumi up` instead of ordering a second VPS. Never a change: diff() ignores it.
+   * the inputs that force a replacement; with the creation nonce the provider keeps in this stack's
+   * state, a create whose outcome was lost is found by the next `pulumi up` instead of ordering a
+   * second VPS, and another stack's order is never taken over (docs/changes/provider.md). Never a
+   * change: diff() ignores it.
    * @internal
    */
   creationScope?: pulumi.Input<string>;

@@ -125,17 +125,17 @@ describe("the real dynamic-provider host (L3)", () => {
     expect(typeof created.properties.primaryIp).toBe("string");
 
     const none = await host.diff(created.id, URN, created.properties, inputs());
-    expect(none).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
+    expect(none).toMatchObject({ changes: "none", replaces: [], deleteBeforeReplace: false });
     // creationScope is never a change (e.g. a stack renamed, or state from before it existed).
     const { creationScope: _omitted, ...unscoped } = inputs();
     for (const news of [inputs({ creationScope: "renamed/dev/web" }), unscoped]) {
       const scoped = await host.diff(created.id, URN, created.properties, news);
-      expect(scoped).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
+      expect(scoped).toMatchObject({ changes: "none", replaces: [], deleteBeforeReplace: false });
     }
     const some = await host.diff(created.id, URN, created.properties, inputs({ memoryMb: 2048 }));
-    expect(some).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
+    expect(some).toMatchObject({ changes: "some", replaces: [], deleteBeforeReplace: false });
     const replace = await host.diff(created.id, URN, created.properties, inputs({ dcLocation: "DCLONDON" }));
-    expect(replace).toEqual({ changes: "some", replaces: ["dcLocation"], deleteBeforeReplace: false });
+    expect(replace).toMatchObject({ changes: "some", replaces: ["dcLocation"], deleteBeforeReplace: false });
     // A refused change is reported by Check (once, per input) and refused by Update before any call;
     // Diff never throws (the host would print its text twice plus a JS stack).
     const refusedDiff = await host.diff(created.id, URN, created.properties, inputs({ distro: "deb13.64" }));
@@ -253,6 +253,19 @@ describe("the real dynamic-provider host (L3)", () => {
     )) {
       expect(hostOutput).not.toContain(text);
     }
+  });
+
+  it("an error from Read or Delete is printed by the host once, as one line, without a JS stack", async () => {
+    const before = hostOutput.length;
+    const error = await rejection(host.delete("not-an-order", URN, inputs()));
+    expect(error.details).toMatch(
+      /^\[RIMU_ERR_INVALID_INPUT\] "not-an-order" is not a RimuHosting order oid/,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200)); // let the host's stderr arrive
+    const printed = hostOutput.slice(before);
+    expect(printed.split(error.details).length - 1).toBe(1);
+    expect(printed).not.toMatch(/\n\s+at /);
+    expect(printed).not.toContain("\u001b[");
   });
 
   it("never prints the API key or a password", () => {
