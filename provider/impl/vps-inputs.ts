@@ -314,10 +314,16 @@ export function validateInputs(news: Record<string, unknown>): CheckFailure[] {
   );
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      failures.push({ property: issue.path.map(String).join("."), reason: issue.message });
+      failures.push({ property: issue.path.map(pathSegment).join("."), reason: issue.message });
     }
   }
   return failures;
+}
+
+/** A path segment as shown in a failure: a huge metadata key is cut, never echoed whole. */
+function pathSegment(segment: PropertyKey): string {
+  const text = String(segment);
+  return text.length > 64 ? `${text.slice(0, 32)}…(${text.length} characters)` : text;
 }
 
 const known = (value: unknown): boolean => value !== undefined && value !== null && !containsUnknown(value);
