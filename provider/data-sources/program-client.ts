@@ -1,19 +1,79 @@
 /**
- * The client the data sources use. They run in the program process (nothing is serialized), so they
- * read the stack config there: `rimuhosting:apiKey` and `rimuhosting:baseUrl`, then the environment.
+ * What every data source shares: how it is called (through the program's mocks in a unit test, else
+ * with a client for the program's configuration) and its Output form.
+ *
+ * The data sources run in the program process (nothing is serialized), so they read the stack config
+ * there: `rimuhosting:apiKey` and `rimuhosting:baseUrl`, then the environment.
+ *
+ * Nothing here loads the HTTP client at import time: it is required on the first real call. A mocked
+ * unit test then never loads it, and jest, which cannot load got (ESM-only) without a transform, can
+ * run a user's test of a program that imports this package.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { RimuClient } from "../client/index.js";
 import { RimuConfigError } from "../client/errors.js";
 import { CONFIG_NAMESPACE, missingApiKeyMessage, resolveConfig } from "../config.js";
-import { cachedClient } from "../impl/runtime-config.js";
+
+/**
+ * The token of each data source: what a unit test's `pulumi.runtime.setMocks` `call()` receives as
+ * `args.token` (with the data source's args as `args.inputs`). The Output forms use the same tokens.
+ */
+export const DATA_SOURCE_TOKENS = {
+  getPricingPlans: "rimuhosting:index:getPricingPlans",
+  getDistributions: "rimuhosting:index:getDistributions",
+  getBillingMethods: "rimuhosting:index:getBillingMethods",
+  getOrders: "rimuhosting:index:getOrders",
+  getOrder: "rimuhosting:index:getOrder",
+  getVpsStatus: "rimuhosting:index:getVpsStatus",
+  getDataTransferUsage: "rimuhosting:index:getDataTransferUsage",
+  getDataCenters: "rimuhosting:index:getDataCenters",
+  getPriceQuote: "rimuhosting:index:getPriceQuote",
+} as const;
+
+/** The name of a data source, e.g. `getPricingPlans`. */
+export type DataSourceName = keyof typeof DATA_SOURCE_TOKENS;
+
+/**
+ * True under `pulumi.runtime.setMocks`. @pulumi/pulumi (3.x) has no public test for it: setMocks
+ * installs a MockMonitor that keeps the user's mocks as `mocks`, and a real monitor is a gRPC client
+ * without one. Duck-typed rather than `instanceof` so that it holds even if the program and this
+ * package resolve different copies of @pulumi/pulumi.
+ */
+export function isMocked(): boolean {
+  const monitor = pulumi.runtime.getMonitor() as { mocks?: { call?: unknown } } | undefined;
+  return typeof monitor?.mocks?.call === "function";
+}
+
+/**
+ * Runs a data source. Under mocks, the program's `call()` answers it (token `rimuhosting:index:<name>`,
+ * inputs = the args as given) and nothing reaches the network. Otherwise `fetch` runs with a client for
+ * the program's configuration; `needsApiKey` makes a missing key a clear error before any request.
+ */
+export async function callDataSource<A extends object, R>(
+  name: DataSourceName,
+  args: A,
+  needsApiKey: boolean,
+  fetch: (client: RimuClient, args: A) => Promise<R>,
+): Promise<R> {
+  if (isMocked()) return (await pulumi.runtime.invoke(DATA_SOURCE_TOKENS[name], args)) as R;
+  return fetch(programClient(name, needsApiKey), args);
+}
 
 /** A client for the program's configuration; `what` names the data source in a missing-key error. */
-export function programClient(what: string, needsApiKey: boolean): RimuClient {
+function programClient(what: string, needsApiKey: boolean): RimuClient {
   const config = new pulumi.Config(CONFIG_NAMESPACE);
   const resolved = resolveConfig({ apiKey: config.get("apiKey"), baseUrl: config.get("baseUrl") });
   if (needsApiKey && resolved.apiKey === undefined) throw new RimuConfigError(missingApiKeyMessage(what));
-  return cachedClient(resolved);
+  const runtime = require("../impl/runtime-config.js") as typeof import("../impl/runtime-config.js");
+  return runtime.cachedClient(resolved);
+}
+
+/**
+ * The provider's wire-to-camelCase helpers (an order's fields, `compact`), shared with the Vps outputs.
+ * Required on the first real call rather than imported: they load the HTTP client (see the top).
+ */
+export function wireMapping(): typeof import("../impl/vps-outputs.js") {
+  return require("../impl/vps-outputs.js") as typeof import("../impl/vps-outputs.js");
 }
 
 /** Options of the Output forms: like Pulumi's invokes, they can wait for other resources. */
@@ -41,11 +101,11 @@ export function outputForm<A, R>(
 }
 
 /**
- * The keyed client of the data sources that read one order (getOrder, getVpsStatus,
- * getDataTransferUsage), after checking their one argument: a clear error unless `args.orderOid` is a
- * positive whole number.
+ * Checks the one argument of the data sources that read one order (getOrder, getVpsStatus,
+ * getDataTransferUsage): a clear error unless `args.orderOid` is a positive whole number. Runs under
+ * mocks too, so a unit test sees the same error as a real run.
  */
-export function orderClient(what: string, args: { orderOid: number } | undefined): RimuClient {
+export function checkOrderOid(what: string, args: { orderOid: number } | undefined): void {
   const value: unknown = args?.orderOid;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
     throw new Error(
@@ -53,5 +113,4 @@ export function orderClient(what: string, args: { orderOid: number } | undefined
         `not ${typeof value === "string" ? JSON.stringify(value) : String(value)}.`,
     );
   }
-  return programClient(what, true);
 }
