@@ -1,7 +1,8 @@
 /** getBillingMethods / getBillingMethodsOutput: the account's billing methods. */
 import type * as pulumi from "@pulumi/pulumi";
 import type { RimuClient } from "../client/index.js";
-import { callDataSource, outputForm, type DataSourceOutputOptions } from "./program-client.js";
+import { outputForm, type DataSourceOutputOptions } from "./output-form.js";
+import { callDataSource } from "./program-client.js";
 
 /** A billing method on the account. */
 export interface BillingMethod {

@@ -1,7 +1,8 @@
 /** getDataCenters / getDataCentersOutput: data centres enabled for new VPSs. */
 import type * as pulumi from "@pulumi/pulumi";
 import type { RimuClient } from "../client/index.js";
-import { callDataSource, wireMapping, outputForm, type DataSourceOutputOptions } from "./program-client.js";
+import { outputForm, type DataSourceOutputOptions } from "./output-form.js";
+import { callDataSource, wireMapping } from "./program-client.js";
 
 /** A data centre enabled for new VPSs. */
 export interface DataCenter {

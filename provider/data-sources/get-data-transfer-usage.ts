@@ -2,14 +2,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { RimuClient } from "../client/index.js";
 import type { GetOrderArgs } from "./get-order.js";
-import {
-  callDataSource,
-  checkOrderOid,
-  outputForm,
-  wireMapping,
-  type DataSourceOutputOptions,
-  type Inputs,
-} from "./program-client.js";
+import { outputForm, type DataSourceOutputOptions, type Inputs } from "./output-form.js";
+import { callOrderDataSource, wireMapping } from "./program-client.js";
 
 /** getDataTransferUsage's args: the VPS's order oid. */
 export type GetDataTransferUsageArgs = GetOrderArgs;
@@ -43,8 +37,7 @@ export interface GetDataTransferUsageResult {
 export async function getDataTransferUsage(
   args: GetDataTransferUsageArgs,
 ): Promise<GetDataTransferUsageResult> {
-  checkOrderOid("getDataTransferUsage", args);
-  return callDataSource("getDataTransferUsage", args, true, fetchDataTransferUsage);
+  return callOrderDataSource("getDataTransferUsage", args, fetchDataTransferUsage);
 }
 
 /** getDataTransferUsage as an Output. */

@@ -1,7 +1,8 @@
 /** getDistributions / getDistributionsOutput: the distributions offered for new VPSs. */
 import type * as pulumi from "@pulumi/pulumi";
 import type { RimuClient } from "../client/index.js";
-import { callDataSource, outputForm, type DataSourceOutputOptions } from "./program-client.js";
+import { outputForm, type DataSourceOutputOptions } from "./output-form.js";
+import { callDataSource } from "./program-client.js";
 
 /** A distribution offered for new VPSs. */
 export interface Distribution {

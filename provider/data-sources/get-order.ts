@@ -2,14 +2,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { AboutOrder, Timestamp } from "../../contract/index.js";
 import type { RimuClient } from "../client/index.js";
-import {
-  callDataSource,
-  checkOrderOid,
-  outputForm,
-  wireMapping,
-  type DataSourceOutputOptions,
-  type Inputs,
-} from "./program-client.js";
+import { outputForm, type DataSourceOutputOptions, type Inputs } from "./output-form.js";
+import { callOrderDataSource, wireMapping } from "./program-client.js";
 
 /** An order (VPS or dedicated server) as the account sees it. */
 export interface Order {
@@ -130,8 +124,7 @@ export type GetOrderOutputArgs = Inputs<GetOrderArgs>;
  * Mock token: `rimuhosting:index:getOrder` (inputs `{ orderOid }`).
  */
 export async function getOrder(args: GetOrderArgs): Promise<GetOrderResult> {
-  checkOrderOid("getOrder", args);
-  return callDataSource("getOrder", args, true, fetchOrder);
+  return callOrderDataSource("getOrder", args, fetchOrder);
 }
 
 /** getOrder as an Output. */

@@ -2,7 +2,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { RimuClient } from "../client/index.js";
 import { toOrder, type Order } from "./get-order.js";
-import { callDataSource, outputForm, type DataSourceOutputOptions, type Inputs } from "./program-client.js";
+import { outputForm, type DataSourceOutputOptions, type Inputs } from "./output-form.js";
+import { callDataSource } from "./program-client.js";
 
 /** getOrders's filters. */
 export interface GetOrdersArgs {

@@ -2,13 +2,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { DcLocation, NewVpsRequestInput, VpsType } from "../../contract/index.js";
 import type { RimuClient } from "../client/index.js";
-import {
-  callDataSource,
-  outputForm,
-  wireMapping,
-  type DataSourceOutputOptions,
-  type Inputs,
-} from "./program-client.js";
+import { outputForm, type DataSourceOutputOptions, type Inputs } from "./output-form.js";
+import { callDataSource, wireMapping } from "./program-client.js";
 
 /** A prospective VPS to price; the same names and meanings as the Vps inputs. */
 export interface GetPriceQuoteArgs {

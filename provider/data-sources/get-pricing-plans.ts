@@ -1,7 +1,8 @@
 /** getPricingPlans / getPricingPlansOutput: RimuHosting's pricing plans (VPS sizes and prices). */
 import type * as pulumi from "@pulumi/pulumi";
 import type { RimuClient } from "../client/index.js";
-import { callDataSource, outputForm, type DataSourceOutputOptions, type Inputs } from "./program-client.js";
+import { outputForm, type DataSourceOutputOptions, type Inputs } from "./output-form.js";
+import { callDataSource } from "./program-client.js";
 
 /** A pricing plan: a VPS size at a price (most memory/disk sizes above the minimums are also offered). */
 export interface PricingPlan {

@@ -2,14 +2,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { RimuClient } from "../client/index.js";
 import { isoTime, type GetOrderArgs } from "./get-order.js";
-import {
-  callDataSource,
-  checkOrderOid,
-  outputForm,
-  wireMapping,
-  type DataSourceOutputOptions,
-  type Inputs,
-} from "./program-client.js";
+import { outputForm, type DataSourceOutputOptions, type Inputs } from "./output-form.js";
+import { callOrderDataSource, wireMapping } from "./program-client.js";
 
 /** getVpsStatus's args: the VPS's order oid. */
 export type GetVpsStatusArgs = GetOrderArgs;
@@ -124,8 +118,7 @@ export interface GetVpsStatusResult {
  * disk). Needs the API key. Mock token: `rimuhosting:index:getVpsStatus` (inputs `{ orderOid }`).
  */
 export async function getVpsStatus(args: GetVpsStatusArgs): Promise<GetVpsStatusResult> {
-  checkOrderOid("getVpsStatus", args);
-  return callDataSource("getVpsStatus", args, true, fetchVpsStatus);
+  return callOrderDataSource("getVpsStatus", args, fetchVpsStatus);
 }
 
 /** getVpsStatus as an Output. */

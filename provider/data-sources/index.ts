@@ -18,9 +18,5 @@ export * from "./get-vps-status.js";
 export * from "./get-data-transfer-usage.js";
 export * from "./get-data-centers.js";
 export * from "./get-price-quote.js";
-export {
-  DATA_SOURCE_TOKENS,
-  type DataSourceName,
-  type DataSourceOutputOptions,
-  type Inputs,
-} from "./program-client.js";
+export { DATA_SOURCE_TOKENS, type DataSourceName } from "./tokens.js";
+export type { DataSourceOutputOptions, Inputs } from "./output-form.js";

@@ -1,6 +1,6 @@
 /**
- * What every data source shares: how it is called (through the program's mocks in a unit test, else
- * with a client for the program's configuration) and its Output form.
+ * How every data source is called: through the program's mocks in a unit test, else with a client
+ * for the program's configuration.
  *
  * The data sources run in the program process (nothing is serialized), so they read the stack config
  * there: `rimuhosting:apiKey` and `rimuhosting:baseUrl`, then the environment.
@@ -13,25 +13,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { RimuClient } from "../client/index.js";
 import { RimuConfigError } from "../client/errors.js";
 import { CONFIG_NAMESPACE, missingApiKeyMessage, resolveConfig } from "../config.js";
-
-/**
- * The token of each data source: what a unit test's `pulumi.runtime.setMocks` `call()` receives as
- * `args.token` (with the data source's args as `args.inputs`). The Output forms use the same tokens.
- */
-export const DATA_SOURCE_TOKENS = {
-  getPricingPlans: "rimuhosting:index:getPricingPlans",
-  getDistributions: "rimuhosting:index:getDistributions",
-  getBillingMethods: "rimuhosting:index:getBillingMethods",
-  getOrders: "rimuhosting:index:getOrders",
-  getOrder: "rimuhosting:index:getOrder",
-  getVpsStatus: "rimuhosting:index:getVpsStatus",
-  getDataTransferUsage: "rimuhosting:index:getDataTransferUsage",
-  getDataCenters: "rimuhosting:index:getDataCenters",
-  getPriceQuote: "rimuhosting:index:getPriceQuote",
-} as const;
-
-/** The name of a data source, e.g. `getPricingPlans`. */
-export type DataSourceName = keyof typeof DATA_SOURCE_TOKENS;
+import { DATA_SOURCE_TOKENS, type DataSourceName } from "./tokens.js";
 
 /**
  * True under `pulumi.runtime.setMocks`. @pulumi/pulumi (3.x) has no public test for it: setMocks
@@ -76,36 +58,21 @@ export function wireMapping(): typeof import("../impl/vps-outputs.js") {
   return require("../impl/vps-outputs.js") as typeof import("../impl/vps-outputs.js");
 }
 
-/** Options of the Output forms: like Pulumi's invokes, they can wait for other resources. */
-export type DataSourceOutputOptions = Pick<pulumi.InvokeOutputOptions, "dependsOn">;
-
-/** Every field of `T` as a pulumi.Input, for the Output forms' args. */
-export type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
-
 /**
- * The Output form of a data source: resolves the args (and any `dependsOn`), then calls the direct
- * form. Secretness and dependencies of the args carry over to the result.
+ * Runs a data source that reads one order (getOrder, getVpsStatus, getDataTransferUsage): needs the API
+ * key, and first checks its one argument, also under mocks, so a unit test sees the same error as a real
+ * run: a clear error unless `args.orderOid` is a positive whole number.
  */
-export function outputForm<A, R>(
-  args: Inputs<A> | undefined,
-  opts: DataSourceOutputOptions | undefined,
-  direct: (args: A) => Promise<R>,
-): pulumi.Output<R> {
-  const ready = pulumi.output(opts?.dependsOn ?? []).apply((deps) => {
-    const list = (Array.isArray(deps) ? deps : [deps]) as pulumi.Resource[];
-    return pulumi.all(list.map((dep) => (pulumi.CustomResource.isInstance(dep) ? dep.id : dep.urn)));
-  });
-  return pulumi
-    .all([pulumi.output(args ?? {}), ready])
-    .apply(([resolved]) => direct(resolved as unknown as A)) as pulumi.Output<R>;
+export async function callOrderDataSource<R>(
+  name: DataSourceName,
+  args: { orderOid: number },
+  fetch: (client: RimuClient, args: { orderOid: number }) => Promise<R>,
+): Promise<R> {
+  checkOrderOid(name, args);
+  return callDataSource(name, args, true, fetch);
 }
 
-/**
- * Checks the one argument of the data sources that read one order (getOrder, getVpsStatus,
- * getDataTransferUsage): a clear error unless `args.orderOid` is a positive whole number. Runs under
- * mocks too, so a unit test sees the same error as a real run.
- */
-export function checkOrderOid(what: string, args: { orderOid: number } | undefined): void {
+function checkOrderOid(what: string, args: { orderOid: number } | undefined): void {
   const value: unknown = args?.orderOid;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
     throw new Error(
