@@ -5,14 +5,13 @@
  */
 import * as z from "zod";
 import { RimuConfigError } from "./errors.js";
+import { DEFAULT_BASE_URL } from "./defaults.js";
 
-/** The production API root (rimuhosting-api.md §1). */
-export const DEFAULT_BASE_URL = "https://rimuhosting.com/r";
+export { DEFAULT_BASE_URL };
 
 /**
- * Per-operation timeouts. The real service answers mutations only when they are done and its own
- * clients wait up to an hour (§1 "Latency"); a host-server move takes 5–10 minutes per GB of used
- * disk (interface.md "Limits").
+ * Per-operation timeouts. The real service answers a mutation only when it is done, and RimuHosting's
+ * own clients wait up to an hour for one; a host-server move takes 5–10 minutes per GB of used disk.
  */
 export const DEFAULT_TIMEOUTS = {
   /** GETs and the price quote. */
@@ -132,7 +131,7 @@ export function resolveClientConfig(config: ClientConfig): ResolvedClientConfig 
 }
 
 /**
- * The API root without a trailing slash. Every resource lives under `/r` (rimuhosting-api.md §1), and
+ * The API root without a trailing slash. Every resource of the API lives under `/r`, and
  * RimuHosting's own Python tools read RIMUHOSTING_BASEURL as the bare server root and append `/r/...`
  * themselves; so a URL with no path at all means that server's `/r`. Any other path is kept as given.
  */

@@ -2,7 +2,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { RimuClient } from "../client/index.js";
 import { outputForm, type DataSourceOutputOptions } from "./output-form.js";
-import { callDataSource, wireMapping } from "./program-client.js";
+import { callDataSource } from "./program-client.js";
+import { wireMapping } from "./wire.js";
 
 /** A data centre enabled for new VPSs. */
 export interface DataCenter {

@@ -3,7 +3,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { RimuClient } from "../client/index.js";
 import type { GetOrderArgs } from "./get-order.js";
 import { outputForm, type DataSourceOutputOptions, type Inputs } from "./output-form.js";
-import { callOrderDataSource, wireMapping } from "./program-client.js";
+import { callOrderDataSource } from "./program-client.js";
+import { wireMapping } from "./wire.js";
 
 /** getDataTransferUsage's args: the VPS's order oid. */
 export type GetDataTransferUsageArgs = GetOrderArgs;

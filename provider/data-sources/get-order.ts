@@ -1,9 +1,9 @@
 /** getOrder / getOrderOutput: one order by oid; and the Order shape getOrders lists. */
 import type * as pulumi from "@pulumi/pulumi";
-import type { AboutOrder, Timestamp } from "../../contract/index.js";
 import type { RimuClient } from "../client/index.js";
 import { outputForm, type DataSourceOutputOptions, type Inputs } from "./output-form.js";
-import { callOrderDataSource, wireMapping } from "./program-client.js";
+import { callOrderDataSource } from "./program-client.js";
+import { toOrder } from "./wire.js";
 
 /** An order (VPS or dedicated server) as the account sees it. */
 export interface Order {
@@ -137,20 +137,4 @@ export function getOrderOutput(
 
 async function fetchOrder(client: RimuClient, args: GetOrderArgs): Promise<GetOrderResult> {
   return toOrder((await client.getOrder(args.orderOid)).about_order);
-}
-
-/** A wire timestamp as ISO-8601. */
-export function isoTime(timestamp: Timestamp | null | undefined): string | undefined {
-  return timestamp?.iso_format ?? undefined;
-}
-
-/** An order from the wire (snake_case) to the documented camelCase shape. */
-export function toOrder(order: AboutOrder, now: number = Date.now()): Order {
-  const { compact, isOrderGone, orderFields } = wireMapping();
-  return compact({
-    ...orderFields(order),
-    serverType: order.server_type ?? undefined,
-    cancelled: isOrderGone(order, now),
-    cancellationDate: isoTime(order.billing_info?.cancellation_date),
-  });
 }

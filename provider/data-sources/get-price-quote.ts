@@ -1,9 +1,11 @@
 /** getPriceQuote / getPriceQuoteOutput: the monthly price of a prospective VPS, without ordering it. */
 import type * as pulumi from "@pulumi/pulumi";
-import type { DcLocation, NewVpsRequestInput, VpsType } from "../../contract/index.js";
+import type { NewVpsRequestInput } from "../../contract/index.js";
+import type { DcLocation, VpsType } from "../../contract/literals.js";
 import type { RimuClient } from "../client/index.js";
 import { outputForm, type DataSourceOutputOptions, type Inputs } from "./output-form.js";
-import { callDataSource, wireMapping } from "./program-client.js";
+import { callDataSource } from "./program-client.js";
+import { wireMapping } from "./wire.js";
 
 /** A prospective VPS to price; the same names and meanings as the Vps inputs. */
 export interface GetPriceQuoteArgs {

@@ -1,9 +1,10 @@
 /** getVpsStatus / getVpsStatusOutput: live state of a VPS and its host server. */
 import type * as pulumi from "@pulumi/pulumi";
 import type { RimuClient } from "../client/index.js";
-import { isoTime, type GetOrderArgs } from "./get-order.js";
+import type { GetOrderArgs } from "./get-order.js";
 import { outputForm, type DataSourceOutputOptions, type Inputs } from "./output-form.js";
-import { callOrderDataSource, wireMapping } from "./program-client.js";
+import { callOrderDataSource } from "./program-client.js";
+import { isoTime, wireMapping } from "./wire.js";
 
 /** getVpsStatus's args: the VPS's order oid. */
 export type GetVpsStatusArgs = GetOrderArgs;

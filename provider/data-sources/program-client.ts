@@ -51,14 +51,6 @@ function programClient(what: string, needsApiKey: boolean): RimuClient {
 }
 
 /**
- * The provider's wire-to-camelCase helpers (an order's fields, `compact`), shared with the Vps outputs.
- * Required on the first real call rather than imported: they load the HTTP client (see the top).
- */
-export function wireMapping(): typeof import("../impl/vps-outputs.js") {
-  return require("../impl/vps-outputs.js") as typeof import("../impl/vps-outputs.js");
-}
-
-/**
  * Runs a data source that reads one order (getOrder, getVpsStatus, getDataTransferUsage): needs the API
  * key, and first checks its one argument, also under mocks, so a unit test sees the same error as a real
  * run: a clear error unless `args.orderOid` is a positive whole number.

@@ -28,6 +28,11 @@ function forgottenExports(): string[] {
 
   const entry = checker.getSymbolAtLocation(program.getSourceFile(ENTRY)!)!;
   const exported = new Set(checker.getExportsOfModule(entry).map(resolve));
+  // A type is nameable if the entry exports it or an alias of the same type (e.g. the zod-free
+  // DcLocation of contract/literals.ts for the one contract/enums.ts infers from the same list).
+  const exportedTypes = new Set([...exported].map((symbol) => checker.getDeclaredTypeOfSymbol(symbol)));
+  const isExported = (symbol: ts.Symbol) =>
+    exported.has(symbol) || exportedTypes.has(checker.getDeclaredTypeOfSymbol(symbol));
   const missing = new Set<string>();
   const visited = new Set<ts.Symbol>();
 
@@ -73,7 +78,7 @@ function forgottenExports(): string[] {
     if (!(symbol.flags & typeLike)) return;
     const declarations = (symbol.declarations ?? []).filter(ours);
     if (declarations.length === 0) return;
-    if (!exported.has(symbol)) missing.add(`${symbol.name} (used by ${usedBy})`);
+    if (!isExported(symbol)) missing.add(`${symbol.name} (used by ${usedBy})`);
     if (visited.has(symbol)) return;
     visited.add(symbol);
     for (const declaration of declarations) visitDeclaration(declaration, symbol.name);
