@@ -3,6 +3,8 @@
 // Only the real CLI has the engine's own handling of an interrupted deployment (pending operations in the
 // checkpoint); the harness models none of it, so without a CLI this scenario is skipped (with that reason in its name).
 import { spawn } from "node:child_process";
+import * as crypto from "node:crypto";
+import * as fs from "node:fs";
 import * as net from "node:net";
 import * as path from "node:path";
 import { availableBackends } from "./stack-driver";
@@ -46,13 +48,14 @@ describeCli(
      */
     async function upKilledWhen(what: string, killWhen: (killNow: () => void) => boolean): Promise<void> {
       const cli = s.stack.cli!;
+      const tag = crypto.randomBytes(8).toString("hex");
       const up = spawn(
         "pulumi",
         ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", cli.name],
         {
           cwd: path.join(EXAMPLES_DIR, "lifecycle"),
-          env: cli.commandEnv(),
-          detached: true, // its own process group: pulumi, the language host, the program, the provider host
+          env: { ...cli.commandEnv(), E2E_KILL_TAG: tag },
+          detached: true, // its own process group: pulumi, the language host, the program
           stdio: "ignore",
         },
       );
@@ -62,6 +65,9 @@ describeCli(
         if (killed) return;
         killed = true;
         process.kill(-up.pid!, "SIGKILL");
+        // The engine starts its plugins (the provider host) in process groups of their own, so they outlive a kill
+        // of its group, as a CI runner's kill of the whole job would not let them: end every process of this run.
+        killTagged(tag);
       };
       await until(what, () => killWhen(killNow));
       killNow();
@@ -184,4 +190,17 @@ async function killingProxy(
       server.close();
     },
   };
+}
+
+/** SIGKILLs every process whose environment carries E2E_KILL_TAG=<tag> (Linux: read from /proc). */
+function killTagged(tag: string): void {
+  const marker = `E2E_KILL_TAG=${tag}`;
+  for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(marker))
+        process.kill(Number(pid), "SIGKILL");
+    } catch {
+      // gone already, or not ours to read
+    }
+  }
 }
