@@ -11,6 +11,16 @@ import { DURATIONS_MS } from "./durations.js";
 import { changeOwnOrder, requireVpsToChange } from "./lookup.js";
 import { requireFqdn } from "./validate.js";
 
+/**
+ * An empty name clears the reverse DNS. So does `None`: RimuHosting's own rdns.py form-encodes
+ * Python's None when --domain_name is left out, which its help text says clears the record (a
+ * guess about the real service, listed in docs/emulator.md; `None` is no FQDN either way).
+ */
+function clearsName(domainName: string): boolean {
+  const name = domainName.trim();
+  return name === "" || name === "None";
+}
+
 export async function setReverseDns(
   ctx: EmulatorContext,
   account: DemoAccount,
@@ -28,7 +38,7 @@ export async function setReverseDns(
         message: `ip '${ip}' is not an address of order ${order.orderOid}; it has ${owned.filter(Boolean).join(", ")}.`,
       });
     }
-    const name = domainName.trim();
+    const name = clearsName(domainName) ? "" : domainName.trim();
     if (name !== "") requireFqdn(name, "domain_name");
     await clock.work(DURATIONS_MS.ptr);
     if (name === "") delete order.ptr[target];
