@@ -6,7 +6,8 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { createClock } from "./clock.js";
 import { FaultController } from "./faults.js";
 import { registerBodyParsers } from "./http/body.js";
-import { registerErrorHandling } from "./http/error-handler.js";
+import { clientErrorHandler } from "./http/client-errors.js";
+import { onFrameworkError, registerErrorHandling } from "./http/error-handler.js";
 import { registerHooks } from "./http/hooks.js";
 import { rewriteMatrixUrl } from "./http/matrix-url.js";
 import type { EmulatorDeps, RequestState } from "./http/types.js";
@@ -59,7 +60,10 @@ export async function buildEmulator(input: StartEmulatorOptions = {}): Promise<F
     rewriteUrl: rewriteMatrixUrl,
     // Matrix parameters are parsed by rewriteMatrixUrl; this relies on fastify 5's default
     // useSemicolonDelimiter: false (';' is not a query delimiter).
-    routerOptions: { ignoreTrailingSlash: true },
+    // A path segment may be long (clients put whole domain names in order segments); past this, 414.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    frameworkErrors: onFrameworkError,
+    clientErrorHandler: clientErrorHandler(clock.now),
     // Requests that are mid-way through a long (scaled) operation are ended by disposing the clock.
     forceCloseConnections: true,
   });

@@ -6,17 +6,9 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import * as z from "zod";
 import { ENDPOINTS, type EndpointName } from "../../contract/index.js";
 import { emuError } from "../errors.js";
-import { dropConnection } from "./drop.js";
+import { answer } from "./answer.js";
 
 export type ResponseOf<N extends EndpointName> = z.infer<(typeof ENDPOINTS)[N]["response"]>;
-
-/** Applies an armed "delay-after-commit" fault: the work is done, the answer waits. */
-export async function holdAfterCommit(request: FastifyRequest): Promise<void> {
-  const ms = request.emu?.delayAfterCommitMs ?? 0;
-  if (ms > 0) await request.server.emulator.ctx.clock.sleep(ms);
-}
-
-export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
 export async function sendRecord<N extends EndpointName>(
   request: FastifyRequest,
@@ -31,10 +23,5 @@ export async function sendRecord<N extends EndpointName>(
       message: `The emulator built a ${name} response that breaks the contract: ${z.prettifyError(checked.error)}`,
     });
   }
-  await holdAfterCommit(request);
-  if (request.emu.dropAfterCommit) return dropConnection(request, reply, request.server.emulator.requestLog);
-  return reply
-    .code(record.status_code)
-    .header("content-type", JSON_CONTENT_TYPE)
-    .send(JSON.stringify({ [endpoint.rootKey]: checked.data }));
+  return answer(request, reply, record.status_code, JSON.stringify({ [endpoint.rootKey]: checked.data }));
 }

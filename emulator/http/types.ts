@@ -16,8 +16,8 @@ export interface RequestState {
   dropAfterCommit: boolean;
   /** An armed "delay-after-commit" fault: do the work, then wait this long before answering. */
   delayAfterCommitMs: number;
-  /** Already in the request log (dropped connections log themselves). */
-  logged: boolean;
+  /** An injected fault destroyed the socket (logged as "dropped"). */
+  dropped: boolean;
 }
 
 export interface EmulatorDeps {
