@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { createClock } from "./clock.js";
 import { FaultController } from "./faults.js";
 import { registerBodyParsers } from "./http/body.js";
-import { clientErrorHandler } from "./http/client-errors.js";
+import { answerConnect, clientErrorHandler } from "./http/client-errors.js";
 import { onFrameworkError, registerErrorHandling } from "./http/error-handler.js";
 import { registerHooks } from "./http/hooks.js";
 import { rewriteMatrixUrl } from "./http/matrix-url.js";
@@ -64,9 +64,13 @@ export async function buildEmulator(input: StartEmulatorOptions = {}): Promise<F
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     frameworkErrors: onFrameworkError,
     clientErrorHandler: clientErrorHandler(clock.now),
+    // Node would answer a Host-less HTTP/1.1 request itself, outside the envelope; the onRequest
+    // hook answers it instead.
+    http: { requireHostHeader: false },
     // Requests that are mid-way through a long (scaled) operation are ended by disposing the clock.
     forceCloseConnections: true,
   });
+  answerConnect(app.server, clock.now);
   app.decorate("emulator", deps);
   app.decorateRequest("emu", null as unknown as RequestState);
   registerBodyParsers(app);

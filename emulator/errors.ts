@@ -47,7 +47,8 @@ export const EMU_ERRORS = {
   EMU_ERR_BODY_TOO_LARGE: {
     status: 413,
     errorClass: "RequestEntityTooLargeException",
-    message: "The request body is larger than 1 MiB. No RimuHosting request needs that much; check what is being sent.",
+    message:
+      "The request body is larger than 1 MiB. No RimuHosting request needs that much; check what is being sent.",
   },
   EMU_ERR_BAD_REQUEST: {
     status: 400,
@@ -57,7 +58,8 @@ export const EMU_ERRORS = {
   EMU_ERR_HEADERS_TOO_LARGE: {
     status: 431,
     errorClass: "RequestHeaderFieldsTooLargeException",
-    message: "The request headers are larger than the server accepts (16 KiB in all). Send fewer or shorter headers.",
+    message:
+      "The request headers are larger than the server accepts (16 KiB in all). Send fewer or shorter headers.",
   },
   EMU_ERR_REQUEST_TIMEOUT: {
     status: 408,

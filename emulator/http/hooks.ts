@@ -105,6 +105,12 @@ export function registerHooks(app: FastifyInstance, deps: EmulatorDeps): void {
     };
     if (config.control) return;
     logWhenEnded(deps, request, reply);
+    if (request.raw.httpVersion === "1.1" && request.headers.host === undefined) {
+      throw emuError("EMU_ERR_BAD_REQUEST", {
+        fieldName: "Host",
+        message: "An HTTP/1.1 request needs a Host header.",
+      });
+    }
     if (await applyFaults(deps, request, reply)) return reply;
     authenticate(request);
   });
