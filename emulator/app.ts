@@ -21,6 +21,7 @@ import { ordersRoutes } from "./routes/orders.js";
 import { ptrRoutes } from "./routes/ptr.js";
 import { vpsRoutes } from "./routes/vps.js";
 import { StateStore } from "./state/store.js";
+import { ListingRenderer } from "./wire/listing.js";
 
 /** Request log lines never carry headers (the API key is in Authorization), only method, URL and status. */
 export function loggerOptions(enabled: boolean) {
@@ -48,8 +49,10 @@ export async function buildEmulator(input: StartEmulatorOptions = {}): Promise<F
     dedicatedServers: options.dedicatedServers,
   });
   const faultRandom = createRandom(options.seed ^ 0x5eed);
+  const ctx = { store, clock };
   const deps: EmulatorDeps = {
-    ctx: { store, clock },
+    ctx,
+    listings: new ListingRenderer(ctx),
     faults: new FaultController(options.errorRate, faultRandom.next, options.faults),
     requestLog: new RequestLog(),
     options,

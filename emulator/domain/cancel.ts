@@ -33,7 +33,7 @@ export async function deleteVps(
     order.deployedState = "REMOVED";
     order.removedAtMs = now;
     order.cancellationDateMs = now;
-    store.changed();
+    store.changed(order);
     messages.push(
       `A $${formatUsd(credit)} credit has been added to your account.`,
       "If you need to un-cancel the server please contact our support team.",
@@ -62,7 +62,7 @@ export async function cancelOrder(
       message = `${order.domainName} is already set to be cancelled on ${formatDate(order.cancellationDateMs)}.`;
     } else {
       order.cancellationDateMs = billingPeriodEnd(order, now);
-      store.changed();
+      store.changed(order);
       message = `${order.domainName} will be cancelled at the end of its billing period, on ${formatDate(order.cancellationDateMs)}.  It keeps running until then.`;
     }
     return { ...okEnvelope(now, message), about_order: toAboutOrder(order) };

@@ -26,7 +26,7 @@ export function listBillingMethods(ctx: EmulatorContext, account: DemoAccount): 
   const now = ctx.clock.now();
   const orders = ctx.store.state.orders.filter((o) => {
     if (o.account !== account.name) return false;
-    if (settleExpiredCancellation(o, now)) ctx.store.changed();
+    if (settleExpiredCancellation(o, now)) ctx.store.changed(o);
     return isActive(o, now);
   });
   const methods = accountBillingMethods(ctx.store, account.name);

@@ -135,7 +135,7 @@ export async function createVps(
     order.deployedState = "DEPLOYED";
     order.runningState = "RUNNING";
     order.startedAtMs = clock.now();
-    store.changed();
+    store.changed(order);
     messages.push(
       `${order.domainName} is set up on ${hostName(host.oid)} with IP ${order.primaryIp} and is pinging OK.`,
     );

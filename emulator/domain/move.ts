@@ -65,7 +65,7 @@ export async function moveVps(
     order.dc = target.dc;
     if (dc) order.monthlyFeeUsd = vpsMonthlyFeeUsd(order, dc);
     const wasRunning = order.runningState !== "NOTRUNNING";
-    store.changed();
+    store.changed(order);
 
     const usedGb = order.usedDiskMb / 1024;
     const perGbMs =
@@ -76,7 +76,7 @@ export async function moveVps(
       order.runningState = "RUNNING";
       order.startedAtMs = clock.now();
     }
-    store.changed();
+    store.changed(order);
 
     const updateDns = req.is_update_dns ?? req.update_dns ?? true;
     const messages = [

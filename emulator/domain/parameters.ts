@@ -133,11 +133,12 @@ export async function changeParameters(
     const dc = findDataCenter(order.dc);
     const newFee = dc ? vpsMonthlyFeeUsd(order, dc) : oldFee;
     order.monthlyFeeUsd = newFee;
-    store.changed();
+    store.changed(order);
     messages.push("Updated the VPS parameter file.");
     if (order.runningState !== "NOTRUNNING") {
       messages.push(`Restarting ${order.domainName} to apply the change.`);
       order.runningState = "RESTARTING";
+      store.changed(order);
       await clock.work(DURATIONS_MS.resize);
       order.runningState = "RUNNING";
       order.startedAtMs = clock.now();
@@ -147,7 +148,7 @@ export async function changeParameters(
     }
     const now = clock.now();
     messages.push(billingMessage(order, before, oldFee, newFee, now), "Completed.");
-    store.changed();
+    store.changed(order);
     return respond(true, "Resource change completed.", newFee, messages);
   });
 }

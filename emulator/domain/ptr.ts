@@ -43,7 +43,7 @@ export async function setReverseDns(
     await clock.work(DURATIONS_MS.ptr);
     if (name === "") delete order.ptr[target];
     else order.ptr[target] = name;
-    store.changed();
+    store.changed(order);
     return okEnvelope(
       clock.now(),
       name === ""

@@ -95,12 +95,12 @@ export async function reinstallVps(
     order.monthlyFeeUsd = vpsMonthlyFeeUsd(order, dc);
     order.runningState = "NOTRUNNING";
     order.startedAtMs = null;
-    store.changed();
+    store.changed(order);
     messages.push(`Reinstalling ${domainName} with ${distro.description}.`, "The old disk image was wiped.");
     await clock.work(DURATIONS_MS.reinstall);
     order.runningState = "RUNNING";
     order.startedAtMs = clock.now();
-    store.changed();
+    store.changed(order);
     messages.push(`${domainName} is running with IP ${order.primaryIp} and pinging OK.`);
     const echo: NewVpsRequest = {
       ...req,

@@ -48,7 +48,7 @@ export async function setRunningState(
       case "POWERCYCLING": {
         // Visible to concurrent readers while the reboot is under way.
         order.runningState = target;
-        store.changed();
+        store.changed(order);
         await clock.work(target === "RESTARTING" ? DURATIONS_MS.restart : DURATIONS_MS.powercycle);
         order.runningState = "RUNNING";
         order.startedAtMs = clock.now();
@@ -60,7 +60,7 @@ export async function setRunningState(
         break;
       }
     }
-    store.changed();
+    store.changed(order);
     const now = clock.now();
     return {
       ...okEnvelope(now, message),

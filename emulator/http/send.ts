@@ -1,6 +1,7 @@
 /**
- * Sends a success record: checked against the contract's response schema for the endpoint (so the
- * emulator cannot drift from the contract), under the endpoint's single root key, as JSON.
+ * Sends a success record under the endpoint's single root key, as JSON. With `validateResponses`
+ * (on in the emulator's tests) it is first checked against the contract's response schema for the
+ * endpoint, so the emulator cannot drift from the contract unnoticed.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import * as z from "zod";
@@ -10,18 +11,35 @@ import { answer } from "./answer.js";
 
 export type ResponseOf<N extends EndpointName> = z.infer<(typeof ENDPOINTS)[N]["response"]>;
 
+function requireContract(name: EndpointName, record: unknown): void {
+  const checked = ENDPOINTS[name].response.safeParse(record);
+  if (!checked.success) {
+    throw emuError("EMU_ERR_INTERNAL", {
+      message: `The emulator built a ${name} response that breaks the contract: ${z.prettifyError(checked.error)}`,
+    });
+  }
+}
+
 export async function sendRecord<N extends EndpointName>(
   request: FastifyRequest,
   reply: FastifyReply,
   name: N,
   record: ResponseOf<N>,
 ): Promise<FastifyReply> {
-  const endpoint = ENDPOINTS[name];
-  const checked = endpoint.response.safeParse(record);
-  if (!checked.success) {
-    throw emuError("EMU_ERR_INTERNAL", {
-      message: `The emulator built a ${name} response that breaks the contract: ${z.prettifyError(checked.error)}`,
-    });
+  if (request.server.emulator.options.validateResponses) requireContract(name, record);
+  return answer(request, reply, record.status_code, JSON.stringify({ [ENDPOINTS[name].rootKey]: record }));
+}
+
+/** Sends a body already rendered as bytes (R1 listings); validated the same way when asked. */
+export async function sendRendered(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  name: EndpointName,
+  body: Buffer,
+): Promise<FastifyReply> {
+  if (request.server.emulator.options.validateResponses) {
+    const parsed = JSON.parse(body.toString("utf8")) as Record<string, unknown>;
+    requireContract(name, parsed[ENDPOINTS[name].rootKey]);
   }
-  return answer(request, reply, record.status_code, JSON.stringify({ [endpoint.rootKey]: checked.data }));
+  return answer(request, reply, 200, body);
 }

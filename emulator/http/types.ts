@@ -6,6 +6,7 @@ import type { Matrix } from "../domain/matrix-filters.js";
 import type { FaultController } from "../faults.js";
 import type { ResolvedOptions } from "../options.js";
 import type { RequestLog } from "../request-log.js";
+import type { ListingRenderer } from "../wire/listing.js";
 
 export interface RequestState {
   endpoint: EndpointName | undefined;
@@ -24,6 +25,7 @@ export interface EmulatorDeps {
   ctx: EmulatorContext;
   faults: FaultController;
   requestLog: RequestLog;
+  listings: ListingRenderer;
   options: ResolvedOptions;
 }
 

@@ -3,11 +3,11 @@ import type { FastifyPluginAsync } from "fastify";
 import { NewVpsRequest } from "../../contract/index.js";
 import { cancelOrder } from "../domain/cancel.js";
 import { createVps } from "../domain/create.js";
-import { listOrders } from "../domain/listing.js";
+import { parseListingFilter } from "../domain/listing.js";
 import { getOwnOrder } from "../domain/lookup.js";
 import { toAboutOrder } from "../domain/render.js";
 import { parseBody } from "../http/body.js";
-import { sendRecord } from "../http/send.js";
+import { sendRecord, sendRendered } from "../http/send.js";
 import type { EmulatorDeps } from "../http/types.js";
 import { okEnvelope } from "../wire/envelope.js";
 import { accountOf, orderOidOf } from "./params.js";
@@ -16,7 +16,12 @@ export const ordersRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps) 
   const { ctx } = deps;
 
   app.get("/orders", { config: { endpoint: "listOrders" } }, async (request, reply) =>
-    sendRecord(request, reply, "listOrders", listOrders(ctx, accountOf(request), request.emu.matrix)),
+    sendRendered(
+      request,
+      reply,
+      "listOrders",
+      deps.listings.render(accountOf(request), parseListingFilter(request.emu.matrix)),
+    ),
   );
 
   app.get("/orders/:order", { config: { endpoint: "getOrder" } }, async (request, reply) => {

@@ -27,9 +27,12 @@ export class StateStore {
   private index = new Map<number, OrderState>();
   private readonly locks = new KeyedLock<number | string>();
   private writing: Promise<void> | undefined;
-  /** Counts changes; `written` is the count the file holds. */
-  private version = 0;
+  /** Counts changes (with or without a state file); `written` is the count the file holds. */
+  private changes = 0;
   private written = 0;
+  /** The change count at which each order last changed; `everything` when a change named no order. */
+  private readonly revisions = new WeakMap<OrderState, number>();
+  private everything = 0;
   /** The last write's failure, until a later write succeeds. */
   private writeError: Error | undefined;
   private closed = false;
@@ -63,7 +66,7 @@ export class StateStore {
   addOrder(order: OrderState): void {
     this.state.orders.push(order);
     this.index.set(order.orderOid, order);
-    this.changed();
+    this.changed(order);
   }
 
   /** Runs a mutation of one order (or another named resource) after any earlier one has finished. */
@@ -79,11 +82,26 @@ export class StateStore {
     this.changed();
   }
 
-  /** Marks the state as modified; the state file (if any) is rewritten at once (writes coalesce). */
-  changed(): void {
-    if (!this.options.stateFile || this.closed) return;
-    this.version += 1;
-    this.writing ??= this.writeLoop();
+  /**
+   * Marks the state as modified: cached renderings made before are stale, and the state file (if
+   * any) is rewritten at once (writes coalesce). Name the order that changed when only one did, so
+   * renderings of the other orders stay cached; without one, every cached rendering is dropped.
+   */
+  changed(order?: OrderState): void {
+    this.changes += 1;
+    if (order) this.revisions.set(order, this.changes);
+    else this.everything = this.changes;
+    if (this.options.stateFile && !this.closed) this.writing ??= this.writeLoop();
+  }
+
+  /** Changes so far: a rendering of the state made at another count is stale. */
+  get version(): number {
+    return this.changes;
+  }
+
+  /** The change count at which this order last changed (a rendering of it made later is current). */
+  revisionOf(order: OrderState): number {
+    return Math.max(this.revisions.get(order) ?? 0, this.everything);
   }
 
   /**
@@ -91,7 +109,8 @@ export class StateStore {
    * EMU_ERR_STATE_WRITE when the file cannot be written, so the answer is a 500, not a false success.
    */
   async durable(): Promise<void> {
-    const target = this.version;
+    if (!this.options.stateFile) return;
+    const target = this.changes;
     while (this.written < target) {
       // After a failed write, the next answer tries again (the directory may be back).
       this.writing ??= this.writeLoop();
@@ -111,8 +130,8 @@ export class StateStore {
   /** Writes until the file holds the latest version; one write covers every change before it. */
   private async writeLoop(): Promise<void> {
     try {
-      while (this.written < this.version) {
-        const target = this.version;
+      while (this.written < this.changes) {
+        const target = this.changes;
         this.state.randomState = this.random.state();
         await writeStateFile(this.options.stateFile!, this.state);
         this.written = target;
