@@ -5,7 +5,7 @@
 import type { DeleteServerResponse, PutCancelledResponse } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import { formatUsd, roundMoney } from "../catalog/pricing.js";
-import { okEnvelope } from "../wire/envelope.js";
+import type { Outcome } from "./outcome.js";
 import { formatDate } from "../wire/timestamp.js";
 import type { EmulatorContext } from "./context.js";
 import { DURATIONS_MS } from "./durations.js";
@@ -21,7 +21,7 @@ export async function deleteVps(
   ctx: EmulatorContext,
   account: DemoAccount,
   orderOid: number,
-): Promise<DeleteServerResponse> {
+): Promise<Outcome<"deleteVps">> {
   const { store, clock } = ctx;
   return changeOwnOrder(ctx, account.name, orderOid, requireVpsToChange, async (order) => {
     const messages = [`${order.domainName} is being shut down.`];
@@ -40,7 +40,7 @@ export async function deleteVps(
       `Thank you for having hosted ${order.domainName} with us.`,
     );
     return {
-      ...okEnvelope(now, "Server removed"),
+      message: "Server removed",
       cancel_messages: messages,
       about_order: toAboutOrder(order),
     };
@@ -52,7 +52,7 @@ export async function cancelOrder(
   ctx: EmulatorContext,
   account: DemoAccount,
   orderOid: number,
-): Promise<PutCancelledResponse> {
+): Promise<Outcome<"cancelOrder">> {
   const { store, clock } = ctx;
   return changeOwnOrder(ctx, account.name, orderOid, requireNotRemoved, async (order) => {
     await clock.work(DURATIONS_MS.cancel);
@@ -65,6 +65,6 @@ export async function cancelOrder(
       store.changed(order);
       message = `${order.domainName} will be cancelled at the end of its billing period, on ${formatDate(order.cancellationDateMs)}.  It keeps running until then.`;
     }
-    return { ...okEnvelope(now, message), about_order: toAboutOrder(order) };
+    return { message: message, about_order: toAboutOrder(order) };
   });
 }

@@ -10,7 +10,7 @@ import { DEFAULT_PLAN, isPlanOfferedAt } from "../catalog/pricing-plans.js";
 import { vpsMonthlyFeeUsd } from "../catalog/pricing.js";
 import { emuError } from "../errors.js";
 import type { HostState, OrderState } from "../state/schema.js";
-import { okEnvelope } from "../wire/envelope.js";
+import type { Outcome } from "./outcome.js";
 import { chooseBillingMethod } from "./billing.js";
 import { resolveControlPanel, resolveDataCenter, resolveSource } from "./create-source.js";
 import { allocateIps, chooseHost, requireHostFits } from "./capacity.js";
@@ -26,7 +26,7 @@ export async function createVps(
   ctx: EmulatorContext,
   account: DemoAccount,
   req: NewVpsRequest,
-): Promise<PostNewVpsResponse> {
+): Promise<Outcome<"createVps">> {
   const { store, clock } = ctx;
   const messages: string[] = [];
   const source = resolveSource(ctx, account, req, messages);
@@ -171,7 +171,7 @@ export async function createVps(
       meta_data: order.metaData,
     };
     return {
-      ...okEnvelope(clock.now(), null),
+      message: null,
       about_order: toAboutOrder(order),
       new_order_request: echo,
       running_vps_info: toRunningVpsInfo(order, clock.now()),

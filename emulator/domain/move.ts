@@ -11,7 +11,7 @@ import { hostName } from "../catalog/hosts.js";
 import { vpsMonthlyFeeUsd } from "../catalog/pricing.js";
 import { emuError } from "../errors.js";
 import type { HostState } from "../state/schema.js";
-import { okEnvelope } from "../wire/envelope.js";
+import type { Outcome } from "./outcome.js";
 import { allocateIps, chooseHost, findHost, requireHostFits, totalDiskMb } from "./capacity.js";
 import type { EmulatorContext } from "./context.js";
 import { DURATIONS_MS } from "./durations.js";
@@ -23,7 +23,7 @@ export async function moveVps(
   account: DemoAccount,
   orderOid: number,
   req: VpsMoveRequest,
-): Promise<PutHostServerMoveResponse> {
+): Promise<Outcome<"moveVps">> {
   const { store, clock } = ctx;
   return changeOwnOrder(ctx, account.name, orderOid, requireVpsToChange, async (order) => {
     const need = { memoryMb: order.memoryMb, diskMb: totalDiskMb(order), ips: 1 + order.secondaryIps.length };
@@ -100,7 +100,7 @@ export async function moveVps(
     };
     const now = clock.now();
     return {
-      ...okEnvelope(now, `${order.domainName} moved to ${hostName(target.oid)}.`),
+      message: `${order.domainName} moved to ${hostName(target.oid)}.`,
       about_order: toAboutOrder(order),
       move_messages: messages,
       move_request: echo,

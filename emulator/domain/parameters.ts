@@ -10,7 +10,7 @@ import { hostName } from "../catalog/hosts.js";
 import { formatUsd, roundMoney, vpsMonthlyFeeUsd } from "../catalog/pricing.js";
 import { emuError } from "../errors.js";
 import type { OrderState } from "../state/schema.js";
-import { okEnvelope } from "../wire/envelope.js";
+import type { Outcome } from "./outcome.js";
 import { formatDate } from "../wire/timestamp.js";
 import { findHost, hostUsage, requireHostFits, totalDiskMb } from "./capacity.js";
 import type { EmulatorContext } from "./context.js";
@@ -77,7 +77,7 @@ export async function changeParameters(
   account: DemoAccount,
   orderOid: number,
   req: RunningVpsDataRequest,
-): Promise<PutRunningVpsDataResponse> {
+): Promise<Outcome<"changeParameters">> {
   const { store, clock } = ctx;
   return changeOwnOrder(ctx, account.name, orderOid, requireVpsToChange, async (order) => {
     const before: Sizes = {
@@ -99,8 +99,8 @@ export async function changeParameters(
       humanMessage: string,
       newFee: number,
       messages: string[],
-    ): PutRunningVpsDataResponse => ({
-      ...okEnvelope(clock.now(), humanMessage),
+    ): Outcome<"changeParameters"> => ({
+      message: humanMessage,
       about_order: toAboutOrder(order),
       resource_change_request: echo,
       resource_change_result: {

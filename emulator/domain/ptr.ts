@@ -5,7 +5,7 @@
 import type { JaxrsResponse } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import { emuError } from "../errors.js";
-import { okEnvelope } from "../wire/envelope.js";
+import type { Outcome } from "./outcome.js";
 import type { EmulatorContext } from "./context.js";
 import { DURATIONS_MS } from "./durations.js";
 import { changeOwnOrder, requireVpsToChange } from "./lookup.js";
@@ -27,7 +27,7 @@ export async function setReverseDns(
   orderOid: number,
   ip: string | undefined,
   domainName: string,
-): Promise<JaxrsResponse> {
+): Promise<Outcome<"setReverseDns">> {
   const { store, clock } = ctx;
   return changeOwnOrder(ctx, account.name, orderOid, requireVpsToChange, async (order) => {
     const target = ip || order.primaryIp;
@@ -44,11 +44,11 @@ export async function setReverseDns(
     if (name === "") delete order.ptr[target];
     else order.ptr[target] = name;
     store.changed(order);
-    return okEnvelope(
-      clock.now(),
-      name === ""
-        ? `Removed the reverse DNS name of ${target}.`
-        : `Reverse DNS for ${target} set to ${name}.`,
-    );
+    return {
+      message:
+        name === ""
+          ? `Removed the reverse DNS name of ${target}.`
+          : `Reverse DNS for ${target} set to ${name}.`,
+    };
   });
 }

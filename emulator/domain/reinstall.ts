@@ -9,7 +9,7 @@ import { DEFAULT_DISTRO } from "../catalog/distributions.js";
 import { hostName } from "../catalog/hosts.js";
 import { vpsMonthlyFeeUsd } from "../catalog/pricing.js";
 import { emuError } from "../errors.js";
-import { okEnvelope } from "../wire/envelope.js";
+import type { Outcome } from "./outcome.js";
 import { allocateIps, chooseHost, findHost, requireHostFits, totalDiskMb } from "./capacity.js";
 import type { EmulatorContext } from "./context.js";
 import { resolveControlPanel } from "./create-source.js";
@@ -32,7 +32,7 @@ export async function reinstallVps(
   account: DemoAccount,
   orderOid: number,
   req: NewVpsRequest,
-): Promise<PostNewVpsResponse> {
+): Promise<Outcome<"reinstallVps">> {
   const { store, clock } = ctx;
   return changeOwnOrder(ctx, account.name, orderOid, requireVpsToChange, async (order) => {
     if (req.instantiation_via_clone_options) {
@@ -123,7 +123,7 @@ export async function reinstallVps(
     };
     const now = clock.now();
     return {
-      ...okEnvelope(now, `${domainName} was reinstalled.`),
+      message: `${domainName} was reinstalled.`,
       about_order: toAboutOrder(order),
       new_order_request: echo,
       running_vps_info: toRunningVpsInfo(order, now),

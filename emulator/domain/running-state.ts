@@ -5,7 +5,7 @@
  */
 import type { PutRunningStateResponse, RunningState } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
-import { okEnvelope } from "../wire/envelope.js";
+import type { Outcome } from "./outcome.js";
 import type { EmulatorContext } from "./context.js";
 import { DURATIONS_MS } from "./durations.js";
 import { changeOwnOrder, requireVpsToChange } from "./lookup.js";
@@ -16,7 +16,7 @@ export async function setRunningState(
   account: DemoAccount,
   orderOid: number,
   target: RunningState,
-): Promise<PutRunningStateResponse> {
+): Promise<Outcome<"setRunningState">> {
   const { store, clock } = ctx;
   return changeOwnOrder(ctx, account.name, orderOid, requireVpsToChange, async (order) => {
     const name = order.domainName;
@@ -63,7 +63,7 @@ export async function setRunningState(
     store.changed(order);
     const now = clock.now();
     return {
-      ...okEnvelope(now, message),
+      message: message,
       running_vps_info: toRunningVpsInfo(order, now),
       host_server_info: orderHostInfo(store, order, now),
       is_restarted: restarted,

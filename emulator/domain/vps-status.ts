@@ -2,7 +2,7 @@
 import type { GetDataTransferUsageResponse, GetVpsStatusResponse } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import type { OrderState } from "../state/schema.js";
-import { okEnvelope } from "../wire/envelope.js";
+import type { Outcome } from "./outcome.js";
 import { toTimestamp } from "../wire/timestamp.js";
 import type { EmulatorContext } from "./context.js";
 import { DURATIONS_MS } from "./durations.js";
@@ -31,11 +31,11 @@ export async function getVpsStatus(
   ctx: EmulatorContext,
   account: DemoAccount,
   orderOid: number,
-): Promise<GetVpsStatusResponse> {
+): Promise<Outcome<"getVpsStatus">> {
   const order = await readVpsAfter(ctx, account, orderOid, DURATIONS_MS.vpsStatus);
   const now = ctx.clock.now();
   return {
-    ...okEnvelope(now, `Status of ${order.domainName}`),
+    message: `Status of ${order.domainName}`,
     running_vps_info: toRunningVpsInfo(order, now),
     host_server_info: orderHostInfo(ctx.store, order, now),
     about_order: toAboutOrder(order),
@@ -56,7 +56,7 @@ export async function getDataTransferUsage(
   ctx: EmulatorContext,
   account: DemoAccount,
   orderOid: number,
-): Promise<GetDataTransferUsageResponse> {
+): Promise<Outcome<"getDataTransferUsage">> {
   const order = await readVpsAfter(
     ctx,
     account,
@@ -67,7 +67,7 @@ export async function getDataTransferUsage(
   // One megabyte a minute of uptime: deterministic, and grows while the VPS runs.
   const usedMb = Math.floor(uptimeSeconds(order, now) / 60);
   return {
-    ...okEnvelope(now, `Data transfer usage of ${order.domainName}`),
+    message: `Data transfer usage of ${order.domainName}`,
     data_transfer_usage_info: {
       allowance_gb: order.dataTransferGb,
       current_month_start: toTimestamp(monthStart(now, 0)),

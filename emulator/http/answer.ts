@@ -33,14 +33,29 @@ export async function afterCommit(request: FastifyRequest, reply: FastifyReply):
   return clientGone(request);
 }
 
-/** Sends a JSON body (already serialized) once the state is durable. */
+/**
+ * Sends a JSON body (already serialized) once the state is durable. A body in parts (a cached
+ * listing and its fresh envelope) is written straight to the socket, so a megabyte that is already
+ * rendered is neither copied nor re-encoded.
+ */
 export async function answer(
   request: FastifyRequest,
   reply: FastifyReply,
   status: number,
-  body: string | Buffer,
+  body: string | readonly Buffer[],
 ): Promise<FastifyReply> {
   if (await afterCommit(request, reply)) return reply;
   await request.server.emulator.ctx.store.durable();
-  return reply.code(status).header("content-type", JSON_CONTENT_TYPE).send(body);
+  if (typeof body === "string")
+    return reply.code(status).header("content-type", JSON_CONTENT_TYPE).send(body);
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(status, {
+    "content-type": JSON_CONTENT_TYPE,
+    "content-length": body.reduce((sum, part) => sum + part.length, 0),
+  });
+  res.cork();
+  for (const part of body) res.write(part);
+  res.end();
+  return reply;
 }

@@ -5,11 +5,9 @@ import { cancelOrder } from "../domain/cancel.js";
 import { createVps } from "../domain/create.js";
 import { parseListingFilter } from "../domain/listing.js";
 import { getOwnOrder } from "../domain/lookup.js";
-import { toAboutOrder } from "../domain/render.js";
 import { parseBody } from "../http/body.js";
 import { sendRecord, sendRendered } from "../http/send.js";
 import type { EmulatorDeps } from "../http/types.js";
-import { okEnvelope } from "../wire/envelope.js";
 import { accountOf, orderOidOf } from "./params.js";
 
 export const ordersRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps) => {
@@ -26,10 +24,7 @@ export const ordersRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps) 
 
   app.get("/orders/:order", { config: { endpoint: "getOrder" } }, async (request, reply) => {
     const order = getOwnOrder(ctx, accountOf(request).name, orderOidOf(request));
-    return sendRecord(request, reply, "getOrder", {
-      ...okEnvelope(ctx.clock.now(), `Information about ${order.domainName}`),
-      about_order: toAboutOrder(order),
-    });
+    return sendRendered(request, reply, "getOrder", deps.listings.renderOrder(order));
   });
 
   app.put("/orders/:order/cancelled", { config: { endpoint: "cancelOrder" } }, async (request, reply) =>

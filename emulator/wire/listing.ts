@@ -17,7 +17,7 @@ import type { EmulatorContext } from "../domain/context.js";
 import { type ListingFilter, selectOrders } from "../domain/listing.js";
 import { toAboutOrder } from "../domain/render.js";
 import type { OrderState } from "../state/schema.js";
-import { okEnvelope } from "./envelope.js";
+import { renderAround } from "./render.js";
 
 interface CachedListing {
   version: number;
@@ -27,23 +27,36 @@ interface CachedListing {
   tail: Buffer;
 }
 
+const ABOUT_ORDERS_OPEN = Buffer.from(',"about_orders":[');
+const ABOUT_ORDER = Buffer.from(',"about_order":');
+const COMMA = Buffer.from(",");
+const CLOSE_TWO = Buffer.from("}}");
+
 /** Listings kept at once; more distinct filters than this start the cache afresh. */
 const MAX_LISTINGS = 64;
 
 export class ListingRenderer {
-  private readonly orderJson = new WeakMap<OrderState, { revision: number; json: string }>();
+  private readonly orderJson = new WeakMap<OrderState, { revision: number; json: Buffer }>();
   private readonly listings = new Map<string, CachedListing>();
 
   constructor(private readonly ctx: EmulatorContext) {}
 
-  /** The whole `{"get_orders_response": ...}` body. */
-  render(account: DemoAccount, filter: ListingFilter): Buffer {
+  /** The whole `{"get_orders_response": ...}` body, in parts. */
+  render(account: DemoAccount, filter: ListingFilter): Buffer[] {
     const now = this.ctx.clock.now();
     const listing = this.listing(account, filter, now);
-    const envelope = JSON.stringify(okEnvelope(now, `Found ${listing.count} orders`));
-    // The envelope without its closing brace, then the cached rest of the record.
-    const head = `{"${ENDPOINTS.listOrders.rootKey}":${envelope.slice(0, -1)}`;
-    return Buffer.concat([Buffer.from(head), listing.tail]);
+    return renderAround(ENDPOINTS.listOrders.rootKey, now, `Found ${listing.count} orders`, listing.tail);
+  }
+
+  /** The whole `{"get_order_response": ...}` body of one order, from its cached JSON. */
+  renderOrder(order: OrderState): Buffer[] {
+    const tail = Buffer.concat([ABOUT_ORDER, this.aboutOrderJson(order), CLOSE_TWO]);
+    return renderAround(
+      ENDPOINTS.getOrder.rootKey,
+      this.ctx.clock.now(),
+      `Information about ${order.domainName}`,
+      tail,
+    );
   }
 
   private listing(account: DemoAccount, filter: ListingFilter, now: number): CachedListing {
@@ -65,11 +78,11 @@ export class ListingRenderer {
     return fresh;
   }
 
-  private aboutOrderJson(order: OrderState): string {
+  private aboutOrderJson(order: OrderState): Buffer {
     const revision = this.ctx.store.revisionOf(order);
     const cached = this.orderJson.get(order);
     if (cached && cached.revision === revision) return cached.json;
-    const json = JSON.stringify(toAboutOrder(order));
+    const json = Buffer.from(JSON.stringify(toAboutOrder(order)));
     this.orderJson.set(order, { revision, json });
     return json;
   }

@@ -4,7 +4,7 @@
  * any cache) after every kind of change, and that an order passing its cancellation date drops out
  * with no request in between.
  */
-import { ENDPOINTS } from "../../contract/index.js";
+import { type AboutOrder, ENDPOINTS } from "../../contract/index.js";
 import { DEMO_ACCOUNTS } from "../../emulator/index.js";
 import type { Clock } from "../../emulator/clock.js";
 import { parseListingFilter, selectOrders } from "../../emulator/domain/listing.js";
@@ -68,11 +68,23 @@ describe("listing cache", () => {
       expect(first).toBe(fresh(path));
       bodies.push(first);
     }
+    // One order (R2) is rendered from the same cached order JSON.
+    for (const order of emu.app.emulator.ctx.store.state.orders.slice(0, 3)) {
+      const one = await served(`/orders/order-${order.orderOid}-x`);
+      expect(one).toBe(
+        JSON.stringify({
+          [ENDPOINTS.getOrder.rootKey]: {
+            ...okEnvelope(nowMs, `Information about ${order.domainName}`),
+            about_order: toAboutOrder(order),
+          },
+        }),
+      );
+    }
     return bodies;
   }
 
   test("unchanged listings are byte-identical to a fresh render; every change shows at once", async () => {
-    const orders = [];
+    const orders: AboutOrder[] = [];
     for (let i = 0; i < 4; i++) {
       orders.push((await createVps(emu, {}, { domain: `cache-${i}.example.com` })).about_order);
     }
