@@ -60,6 +60,9 @@ export async function buildEmulator(input: StartEmulatorOptions = {}): Promise<F
 
   const app = Fastify({
     logger: loggerOptions(options.logger),
+    // One line per request, written by the request log hook (http/hooks.ts), instead of fastify's
+    // two with a child logger each: a quarter of a small request's CPU went there.
+    disableRequestLogging: true,
     rewriteUrl: rewriteMatrixUrl,
     // Matrix parameters are parsed by rewriteMatrixUrl; this relies on fastify 5's default
     // useSemicolonDelimiter: false (';' is not a query delimiter).

@@ -1,10 +1,4 @@
 /** R13 billing methods, R14 distributions, R15 pricing plans, R17 data centres. */
-import type {
-  GetBillingMethodsResponse,
-  GetDataCentersResponse,
-  GetDistrosResponse,
-  GetPricingPlansResponse,
-} from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import { DATA_CENTERS, toDataLocationInfo } from "../catalog/data-centers.js";
 import { DISTRIBUTIONS, toDistroInfo } from "../catalog/distributions.js";
@@ -51,7 +45,7 @@ export function listBillingMethods(
   };
 }
 
-export function listDistributions(nowMs: number): Outcome<"listDistributions"> {
+export function listDistributions(): Outcome<"listDistributions"> {
   return {
     message: "Here are the distros we are offering on new orders.",
     distro_infos: DISTRIBUTIONS.filter((d) => d.listed).map(toDistroInfo),
@@ -59,7 +53,7 @@ export function listDistributions(nowMs: number): Outcome<"listDistributions"> {
 }
 
 /** `price_under` of 0 (the PHP client's default) means no upper bound. */
-export function listPricingPlans(nowMs: number, matrix: Matrix): Outcome<"listPricingPlans"> {
+export function listPricingPlans(matrix: Matrix): Outcome<"listPricingPlans"> {
   const serverType = parseServerType(matrix);
   const dc = parseDcFilter(matrix);
   const priceUnder = parseNumber(matrix, "price_under");
@@ -85,7 +79,7 @@ export function listPricingPlans(nowMs: number, matrix: Matrix): Outcome<"listPr
   };
 }
 
-export function listDataCenters(nowMs: number): Outcome<"listDataCenters"> {
+export function listDataCenters(): Outcome<"listDataCenters"> {
   const enabled = DATA_CENTERS.filter((d) => d.enabled);
   return {
     message: `${enabled.length} data centers take new VPS orders.`,

@@ -3,7 +3,7 @@
  * setup-message wording, rimuhosting-api.md §R4), reserves a host, IPs and an order id in one
  * synchronous step, then blocks for the realistic setup time and answers with the running VPS.
  */
-import type { NewVpsRequest, PostNewVpsResponse } from "../../contract/index.js";
+import type { NewVpsRequest } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import { hostName } from "../catalog/hosts.js";
 import { DEFAULT_PLAN, isPlanOfferedAt } from "../catalog/pricing-plans.js";

@@ -4,7 +4,7 @@
  * minutes per GB of used disk (scaled). A running VPS runs on the new host afterwards; a stopped one
  * stays stopped (inferred).
  */
-import type { PutHostServerMoveResponse, VpsMoveRequest } from "../../contract/index.js";
+import type { VpsMoveRequest } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import { findDataCenter } from "../catalog/data-centers.js";
 import { hostName } from "../catalog/hosts.js";

@@ -3,7 +3,7 @@
  * host (409); a running VPS is restarted; billing follows with a pro-rata line in the recorded
  * wording (§R9). A stopped VPS is resized without starting it (inferred).
  */
-import type { PutRunningVpsDataResponse, RunningVpsDataRequest } from "../../contract/index.js";
+import type { RunningVpsDataRequest } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import { findDataCenter } from "../catalog/data-centers.js";
 import { hostName } from "../catalog/hosts.js";

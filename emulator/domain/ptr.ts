@@ -2,7 +2,6 @@
  * R12 PUT .../ptr;ip=<ip>: sets (or, with an empty name, clears) the reverse DNS name of one of the
  * order's addresses; without `ip` the primary address is used (§R12).
  */
-import type { JaxrsResponse } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import { emuError } from "../errors.js";
 import type { Outcome } from "./outcome.js";

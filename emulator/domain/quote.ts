@@ -4,7 +4,7 @@
  * values as matrix parameters (`memory_mb`, `disk_space_mb`, `dc_location`, `pricing_plan_code`;
  * inferred, the real GET form is undocumented).
  */
-import type { GetNewVmPricingResponse, NewVpsRequest } from "../../contract/index.js";
+import type { NewVpsRequest } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import { DEFAULT_DC } from "../catalog/data-centers.js";
 import { DEFAULT_PLAN } from "../catalog/pricing-plans.js";
@@ -19,11 +19,7 @@ import {
   requireVpsPlan,
 } from "./validate.js";
 
-export function quoteNewVm(
-  nowMs: number,
-  req: NewVpsRequest,
-  account: DemoAccount | undefined,
-): Outcome<"quoteNewVm"> {
+export function quoteNewVm(req: NewVpsRequest, account: DemoAccount | undefined): Outcome<"quoteNewVm"> {
   const plan = requireVpsPlan(req.pricing_plan_code ?? DEFAULT_PLAN, "pricing_plan_code");
   const dc = requireEnabledDataCenter(req.dc_location ?? DEFAULT_DC, "dc_location");
   const vp = req.vps_parameters;

@@ -3,7 +3,7 @@
  * wiped (used disk back to the image size), the IP is kept; null sizes and a null dc_location keep
  * the current values (§R10). A different data centre means a new host there, and so a new IP.
  */
-import type { NewVpsRequest, PostNewVpsResponse } from "../../contract/index.js";
+import type { NewVpsRequest } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import { DEFAULT_DISTRO } from "../catalog/distributions.js";
 import { hostName } from "../catalog/hosts.js";

@@ -3,7 +3,7 @@
  * stops it; RESTARTING and POWERCYCLING reboot it (starting it if stopped) and answer once it is
  * RUNNING again with is_restarted/is_pinging (interface.md "States and transitions", §R11).
  */
-import type { PutRunningStateResponse, RunningState } from "../../contract/index.js";
+import type { RunningState } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import type { Outcome } from "./outcome.js";
 import type { EmulatorContext } from "./context.js";

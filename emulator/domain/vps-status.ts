@@ -1,5 +1,4 @@
 /** R5 GET .../vps and R7 GET .../vps/data-transfer-usage: live data of a VPS and its host. */
-import type { GetDataTransferUsageResponse, GetVpsStatusResponse } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import type { OrderState } from "../state/schema.js";
 import type { Outcome } from "./outcome.js";

@@ -8,6 +8,7 @@ import { findAccountByKey } from "../accounts.js";
 import { emuError } from "../errors.js";
 import { clientGone, dropConnection } from "./answer.js";
 import { matrixOf } from "./matrix-url.js";
+import type { RequestLogEntry } from "../request-log.js";
 import type { EmulatorDeps } from "./types.js";
 
 async function applyFaults(
@@ -80,13 +81,29 @@ function logWhenEnded(deps: EmulatorDeps, request: FastifyRequest, reply: Fastif
     if (logged) return;
     logged = true;
     const answered = reply.raw.writableFinished;
-    deps.requestLog.push({
+    const entry: RequestLogEntry = {
       method: request.method,
       route: request.emu.endpoint ?? "unknown",
       status: answered ? reply.raw.statusCode : 0,
-      outcome: answered ? "answered" : request.emu.dropped ? "dropped" : "client-gone",
+      outcome: answered
+        ? ("answered" as const)
+        : request.emu.dropped
+          ? ("dropped" as const)
+          : ("client-gone" as const),
       account: request.emu.account?.name,
-    });
+    };
+    deps.requestLog.push(entry);
+    if (deps.options.logger) {
+      // Method, URL (with its matrix parameters) and status; never headers (the API key is one).
+      request.server.log.info(
+        {
+          req: { method: entry.method, url: request.originalUrl },
+          res: { statusCode: entry.status },
+          outcome: entry.outcome,
+        },
+        "request",
+      );
+    }
   };
   reply.raw.once("finish", log);
   reply.raw.once("close", log);

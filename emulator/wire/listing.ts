@@ -64,14 +64,18 @@ export class ListingRenderer {
     const cached = this.listings.get(key);
     if (cached && cached.version === this.ctx.store.version && now < cached.validUntilMs) return cached;
     const { orders, validUntilMs } = selectOrders(this.ctx, account, filter);
-    const parts = orders.map((order) => this.aboutOrderJson(order));
-    const tail = `,"about_orders":[${parts.join(",")}],"order_filter":${JSON.stringify(filter.echo)}}}`;
+    const parts: Buffer[] = [ABOUT_ORDERS_OPEN];
+    orders.forEach((order, i) => {
+      if (i > 0) parts.push(COMMA);
+      parts.push(this.aboutOrderJson(order));
+    });
+    parts.push(Buffer.from(`],"order_filter":${JSON.stringify(filter.echo)}}}`));
     // Taken after selecting: settling an expired cancellation is itself a change.
     const fresh = {
       version: this.ctx.store.version,
       validUntilMs,
       count: orders.length,
-      tail: Buffer.from(tail),
+      tail: Buffer.concat(parts),
     };
     if (this.listings.size >= MAX_LISTINGS) this.listings.clear();
     this.listings.set(key, fresh);
