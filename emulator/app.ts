@@ -2,7 +2,7 @@
  * buildEmulator(): the fastify instance of the emulator, with its state loaded and every route
  * registered. It never listens; index.ts (startEmulator) and cli.ts do.
  */
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { createClock } from "./clock.js";
 import { FaultController } from "./faults.js";
 import { registerBodyParsers } from "./http/body.js";
@@ -62,7 +62,7 @@ export async function buildEmulator(input: StartEmulatorOptions = {}): Promise<F
     logger: loggerOptions(options.logger),
     // One line per request, written by the request log hook (http/hooks.ts), instead of fastify's
     // two with a child logger each: a quarter of a small request's CPU went there.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     rewriteUrl: rewriteMatrixUrl,
     // Matrix parameters are parsed by rewriteMatrixUrl; this relies on fastify 5's default
     // useSemicolonDelimiter: false (';' is not a query delimiter).
