@@ -10,7 +10,7 @@ import type { EmulatorContext } from "./context.js";
 import { DURATIONS_MS } from "./durations.js";
 import { billingPeriodEnd, unusedPeriodFraction } from "./lifecycle.js";
 import { changeOwnOrder, requireNotRemoved, requireVpsToChange } from "./lookup.js";
-import { toAboutOrder } from "./render.js";
+import { toAboutOrder } from "../wire/records.js";
 
 /**
  * DELETE on an order that is already cancelled and removed answers 409 EMU_ERR_ORDER_CANCELLED

@@ -13,7 +13,7 @@ import { accountBillingMethods } from "./billing.js";
 import type { EmulatorContext } from "./context.js";
 import { isActive, settleExpiredCancellation } from "./lifecycle.js";
 import { type Matrix, parseDcFilter, parseNumber, parseServerType } from "./matrix-filters.js";
-import { toBillingInfo } from "./render.js";
+import { toBillingInfo } from "../wire/records.js";
 import { orderSlug } from "../../contract/index.js";
 
 export function listBillingMethods(

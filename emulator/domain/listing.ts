@@ -14,7 +14,7 @@ import {
   parseServerType,
   parseYesNo,
 } from "./matrix-filters.js";
-import { orderDescription } from "./render.js";
+import { orderDescription } from "../wire/records.js";
 
 /** The filter a listing applies, parsed once; `echo` is what `order_filter` reports. */
 export interface ListingFilter {

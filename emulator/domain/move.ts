@@ -16,7 +16,7 @@ import { allocateIps, chooseHost, findHost, requireHostFits, totalDiskMb } from 
 import type { EmulatorContext } from "./context.js";
 import { DURATIONS_MS } from "./durations.js";
 import { changeOwnOrder, requireVpsToChange } from "./lookup.js";
-import { toAboutOrder, toRunningVpsInfo } from "./render.js";
+import { toAboutOrder, toRunningVpsInfo } from "../wire/records.js";
 
 export async function moveVps(
   ctx: EmulatorContext,

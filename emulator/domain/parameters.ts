@@ -17,7 +17,7 @@ import type { EmulatorContext } from "./context.js";
 import { BILLING_PERIOD_MS, DAY_MS, DURATIONS_MS } from "./durations.js";
 import { billingPeriodEnd } from "./lifecycle.js";
 import { changeOwnOrder, requireVpsToChange } from "./lookup.js";
-import { formatSize, toAboutOrder } from "./render.js";
+import { formatSize, toAboutOrder } from "../wire/records.js";
 import { MIN_DISK_MB, MIN_MEMORY_MB, requireSize } from "./validate.js";
 
 type Sizes = Pick<OrderState, "memoryMb" | "diskMb" | "disk2Mb" | "disk3Mb">;

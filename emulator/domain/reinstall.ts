@@ -16,7 +16,7 @@ import { resolveControlPanel } from "./create-source.js";
 import { DURATIONS_MS } from "./durations.js";
 import { changeOwnOrder, requireVpsToChange } from "./lookup.js";
 import { generatePassword } from "./password.js";
-import { toAboutOrder, toRunningVpsInfo } from "./render.js";
+import { toAboutOrder, toRunningVpsInfo } from "../wire/records.js";
 import {
   MIN_DISK_MB,
   MIN_MEMORY_MB,

@@ -9,7 +9,7 @@ import type { Outcome } from "./outcome.js";
 import type { EmulatorContext } from "./context.js";
 import { DURATIONS_MS } from "./durations.js";
 import { changeOwnOrder, requireVpsToChange } from "./lookup.js";
-import { orderHostInfo, toAboutOrder, toRunningVpsInfo } from "./render.js";
+import { orderHostInfo, toAboutOrder, toRunningVpsInfo } from "../wire/records.js";
 
 export async function setRunningState(
   ctx: EmulatorContext,

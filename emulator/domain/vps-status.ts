@@ -6,7 +6,7 @@ import { toTimestamp } from "../wire/timestamp.js";
 import type { EmulatorContext } from "./context.js";
 import { DURATIONS_MS } from "./durations.js";
 import { getOwnOrder, requireVpsToRead } from "./lookup.js";
-import { orderHostInfo, toAboutOrder, toRunningVpsInfo, uptimeSeconds } from "./render.js";
+import { orderHostInfo, toAboutOrder, toRunningVpsInfo, uptimeSeconds } from "../wire/records.js";
 
 /**
  * The order after the read's realistic duration. Checked before waiting (a missing or removed VPS

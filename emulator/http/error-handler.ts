@@ -6,7 +6,14 @@
  * parser refuses before fastify sees them are answered by http/client-errors.ts in the same shape.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ENDPOINTS, ERROR_ROOT_KEY, type ErrorInfo, type HttpMethod } from "../../contract/index.js";
+import {
+  ENDPOINTS,
+  ERROR_ROOT_KEY,
+  type EndpointName,
+  type ErrorInfo,
+  type HttpMethod,
+} from "../../contract/index.js";
+import { routePath } from "../routes/endpoint.js";
 import { EmulatorError, emuError } from "../errors.js";
 import { errorEnvelope } from "../wire/envelope.js";
 import { JSON_CONTENT_TYPE, afterCommit } from "./answer.js";
@@ -75,27 +82,28 @@ async function sendError(
     .send(errorBody(ctx.clock.now(), sent));
 }
 
-/** Each contract path as a pattern (`{order}` is one segment), with the methods it takes. */
-const PATH_METHODS: { pattern: RegExp; methods: HttpMethod[] }[] = (() => {
-  const byPath = new Map<string, HttpMethod[]>();
-  for (const endpoint of Object.values(ENDPOINTS)) {
-    byPath.set(endpoint.path, [...(byPath.get(endpoint.path) ?? []), endpoint.method]);
-  }
-  return [...byPath].map(([path, methods]) => ({
-    pattern: new RegExp(`^/r${path.replace(/\{[^}]+\}/g, "[^/]+")}/?$`),
-    methods,
-  }));
-})();
+const METHODS: HttpMethod[] = ["GET", "POST", "PUT", "DELETE"];
 
-/** The methods a path takes, or undefined when no resource has that path. */
-function allowedMethods(path: string): HttpMethod[] | undefined {
-  const methods = PATH_METHODS.filter((p) => p.pattern.test(path)).flatMap((p) => p.methods);
-  return methods.length > 0 ? methods : undefined;
+/** Each contract endpoint's path as a pattern over a concrete path (`{order}` is one segment). */
+const PATTERNS = (Object.keys(ENDPOINTS) as EndpointName[]).map((name) => ({
+  name,
+  pattern: new RegExp(`^/r${ENDPOINTS[name].path.replace(/\{[^}]+\}/g, "[^/]+")}/?$`),
+}));
+
+/** The methods registered for a path, or undefined when no resource has that path. */
+function allowedMethods(app: FastifyInstance, path: string): HttpMethod[] | undefined {
+  const allowed = new Set<HttpMethod>();
+  for (const { name, pattern } of PATTERNS) {
+    if (!pattern.test(path)) continue;
+    const url = `/r${routePath(name)}`;
+    for (const method of METHODS) if (app.hasRoute({ method, url })) allowed.add(method);
+  }
+  return allowed.size > 0 ? METHODS.filter((m) => allowed.has(m)) : undefined;
 }
 
 function notFound(request: FastifyRequest): EmulatorError {
   const path = request.url.split("?")[0]!;
-  const allowed = allowedMethods(path);
+  const allowed = allowedMethods(request.server, path);
   if (allowed && !allowed.includes(request.method as HttpMethod)) {
     return emuError("EMU_ERR_METHOD_NOT_ALLOWED", {
       message: `${path} does not take ${request.method}; it takes ${allowed.join(", ")}.`,

@@ -7,12 +7,13 @@ import { parseBody } from "../http/body.js";
 import { sendRecord, sendRendered } from "../http/send.js";
 import { CatalogCache } from "../wire/catalog-cache.js";
 import type { EmulatorDeps } from "../http/types.js";
+import { endpoint } from "./endpoint.js";
 
 export const catalogRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps) => {
   const now = () => deps.ctx.clock.now();
   const catalog = new CatalogCache();
 
-  app.get("/distributions", { config: { endpoint: "listDistributions" } }, async (request, reply) =>
+  endpoint(app, "listDistributions", async (request, reply) =>
     sendRendered(
       request,
       reply,
@@ -21,7 +22,7 @@ export const catalogRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps)
     ),
   );
 
-  app.get("/pricing-plans", { config: { endpoint: "listPricingPlans" } }, async (request, reply) => {
+  endpoint(app, "listPricingPlans", async (request, reply) => {
     const { matrix } = request.emu;
     const key = JSON.stringify([...matrix]);
     return sendRendered(
@@ -32,17 +33,22 @@ export const catalogRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps)
     );
   });
 
-  app.put("/pricing-plans/new-vm-pricing", { config: { endpoint: "quoteNewVm" } }, async (request, reply) => {
+  endpoint(app, "quoteNewVm", async (request, reply) => {
     const body = parseBody(NewVpsRequest, request.body);
     return sendRecord(request, reply, "quoteNewVm", quoteNewVm(body, request.emu.account));
   });
 
-  app.get("/pricing-plans/new-vm-pricing", { config: { endpoint: "quoteNewVm" } }, async (request, reply) => {
-    const req = quoteRequestFromMatrix(request.emu.matrix);
-    return sendRecord(request, reply, "quoteNewVm", quoteNewVm(req, request.emu.account));
-  });
+  endpoint(
+    app,
+    "quoteNewVm",
+    async (request, reply) => {
+      const req = quoteRequestFromMatrix(request.emu.matrix);
+      return sendRecord(request, reply, "quoteNewVm", quoteNewVm(req, request.emu.account));
+    },
+    "GET",
+  );
 
-  app.get("/data-centers", { config: { endpoint: "listDataCenters" } }, async (request, reply) =>
+  endpoint(app, "listDataCenters", async (request, reply) =>
     sendRendered(
       request,
       reply,

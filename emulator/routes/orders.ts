@@ -8,12 +8,13 @@ import { getOwnOrder } from "../domain/lookup.js";
 import { parseBody } from "../http/body.js";
 import { sendRecord, sendRendered } from "../http/send.js";
 import type { EmulatorDeps } from "../http/types.js";
+import { endpoint } from "./endpoint.js";
 import { accountOf, orderOidOf } from "./params.js";
 
 export const ordersRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps) => {
   const { ctx } = deps;
 
-  app.get("/orders", { config: { endpoint: "listOrders" } }, async (request, reply) =>
+  endpoint(app, "listOrders", async (request, reply) =>
     sendRendered(
       request,
       reply,
@@ -22,12 +23,12 @@ export const ordersRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps) 
     ),
   );
 
-  app.get("/orders/:order", { config: { endpoint: "getOrder" } }, async (request, reply) => {
+  endpoint(app, "getOrder", async (request, reply) => {
     const order = getOwnOrder(ctx, accountOf(request).name, orderOidOf(request));
     return sendRendered(request, reply, "getOrder", deps.listings.renderOrder(order));
   });
 
-  app.put("/orders/:order/cancelled", { config: { endpoint: "cancelOrder" } }, async (request, reply) =>
+  endpoint(app, "cancelOrder", async (request, reply) =>
     sendRecord(
       request,
       reply,
@@ -36,7 +37,7 @@ export const ordersRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps) 
     ),
   );
 
-  app.post("/orders/new-vps", { config: { endpoint: "createVps" } }, async (request, reply) => {
+  endpoint(app, "createVps", async (request, reply) => {
     const body = parseBody(NewVpsRequest, request.body);
     return sendRecord(request, reply, "createVps", await createVps(ctx, accountOf(request), body));
   });

@@ -15,7 +15,7 @@ import { ENDPOINTS } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import type { EmulatorContext } from "../domain/context.js";
 import { type ListingFilter, selectOrders } from "../domain/listing.js";
-import { toAboutOrder } from "../domain/render.js";
+import { toAboutOrder } from "./records.js";
 import type { OrderState } from "../state/schema.js";
 import { renderAround } from "./render.js";
 

@@ -78,6 +78,10 @@ describe("bad requests", () => {
       status: 405,
       allow: "GET",
     });
+    expect(await raw(request("POST", "/r/pricing-plans/new-vm-pricing", { body: "{}" }))).toMatchObject({
+      status: 405,
+      allow: "GET, PUT",
+    });
     expect(await raw(request("GET", "/r/nothing"))).toMatchObject({
       status: 404,
       code: "EMU_ERR_ROUTE_NOT_FOUND",

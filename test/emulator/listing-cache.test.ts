@@ -8,7 +8,7 @@ import { type AboutOrder, ENDPOINTS } from "../../contract/index.js";
 import { DEMO_ACCOUNTS } from "../../emulator/index.js";
 import type { Clock } from "../../emulator/clock.js";
 import { parseListingFilter, selectOrders } from "../../emulator/domain/listing.js";
-import { toAboutOrder } from "../../emulator/domain/render.js";
+import { toAboutOrder } from "../../emulator/wire/records.js";
 import { rewriteMatrixUrl, matrixOf } from "../../emulator/http/matrix-url.js";
 import { okEnvelope } from "../../emulator/wire/envelope.js";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator.js";
