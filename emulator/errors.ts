@@ -1,7 +1,7 @@
 /**
  * The emulator's one error catalogue. Every failure the emulator answers with, including injected
  * faults, is built from an entry here and rendered by the single error handler (http/error-handler.ts)
- * into the RimuHosting error envelope (rimuhosting-api.md §4.3).
+ * into the RimuHosting error envelope (docs/rimuhosting-api.md, 4.3 Errors).
  */
 
 export interface ErrorCatalogueEntry {

@@ -1,6 +1,6 @@
 /**
  * R6 DELETE .../vps (shut down now, cancel, credit unused time) and R3 PUT .../cancelled (cancel at
- * the end of the billing period, keep running until then). Recorded wording from §R6.
+ * the end of the billing period, keep running until then). Recorded wording from docs/rimuhosting-api.md R6.
  */
 import type { DemoAccount } from "../accounts.js";
 import { formatUsd, roundMoney } from "../catalog/pricing.js";

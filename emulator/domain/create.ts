@@ -1,6 +1,6 @@
 /**
  * R4 POST /r/orders/new-vps, in three steps: work out the order from the request and the server's
- * defaults (with the setup-message wording real responses carry, docs/rimuhosting-api.md#create),
+ * defaults (with the setup-message wording real responses carry, docs/rimuhosting-api.md, R4 Create a VPS),
  * reserve a host, IPs and an order id in one synchronous step, then block for the realistic setup
  * time and answer with the running VPS.
  */

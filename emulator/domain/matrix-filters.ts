@@ -1,5 +1,5 @@
 /**
- * Reading matrix parameters (rimuhosting-api.md §1.2) into filters. Both spellings clients use are
+ * Reading matrix parameters (docs/rimuhosting-api.md, 1.2 Matrix parameters) into filters. Both spellings clients use are
  * accepted (`server-type` and `server_type`, `dc-location` and `dc_location`); unknown parameters are
  * ignored, as a JAX-RS server ignores matrix parameters it does not declare.
  */

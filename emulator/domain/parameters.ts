@@ -1,7 +1,7 @@
 /**
  * R9 PUT .../vps/parameters: new memory/disk totals. Disks never shrink (409); growth must fit on the
  * host (409); a running VPS is restarted; billing follows with a pro-rata line in the recorded
- * wording (§R9). A stopped VPS is resized without starting it (inferred).
+ * wording (docs/rimuhosting-api.md R9). A stopped VPS is resized without starting it (inferred).
  */
 import type { RunningVpsDataRequest } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";

@@ -1,6 +1,6 @@
 /**
  * R12 PUT .../ptr;ip=<ip>: sets (or, with an empty name, clears) the reverse DNS name of one of the
- * order's addresses; without `ip` the primary address is used (§R12).
+ * order's addresses; without `ip` the primary address is used (docs/rimuhosting-api.md R12).
  */
 import type { DemoAccount } from "../accounts.js";
 import { emuError } from "../errors.js";

@@ -1,7 +1,7 @@
 /**
  * R10 PUT .../vps/reinstall: re-images the VPS. The distro and password are replaced, the disk is
  * wiped (used disk back to the image size), the IP is kept; null sizes and a null dc_location keep
- * the current values (§R10). A different data centre means a new host there, and so a new IP.
+ * the current values (docs/rimuhosting-api.md R10). A different data centre means a new host there, and so a new IP.
  */
 import type { NewVpsRequest } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";

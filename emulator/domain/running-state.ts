@@ -1,7 +1,7 @@
 /**
  * R11 PUT .../vps/running-state. RUNNING starts a stopped VPS and otherwise does nothing; NOTRUNNING
  * stops it; RESTARTING and POWERCYCLING reboot it (starting it if stopped) and answer once it is
- * RUNNING again with is_restarted/is_pinging (interface.md "States and transitions", §R11).
+ * RUNNING again with is_restarted/is_pinging (docs/rimuhosting-api.md, 7.1 States and transitions, R11 Power).
  */
 import type { RunningState } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";

@@ -1,6 +1,6 @@
 /**
  * Every failure becomes the RimuHosting error envelope under `jaxrs_response` with a fitting non-2xx
- * status (docs/rimuhosting-api.md#errors): deliberate ones (EmulatorError from the catalogue),
+ * status (docs/rimuhosting-api.md, 4.3 Errors): deliberate ones (EmulatorError from the catalogue),
  * fastify's own (bad percent-encoding, a path segment too long, a body too large, no such route,
  * a method the path does not take) and unexpected ones (a 500 that says so). Requests Node's HTTP
  * parser refuses before fastify sees them are answered by http/client-errors.ts in the same shape.

@@ -1,4 +1,4 @@
-/** Request shapes real third-party clients send (rimuhosting-api.md §4.2): all must be accepted. */
+/** Request shapes real third-party clients send (docs/rimuhosting-api.md, 4.2 Requests): all must be accepted. */
 import type {
   PostNewVpsResponse,
   PutHostServerMoveResponse,
