@@ -4,6 +4,11 @@
  */
 import type { FastifyInstance, RouteHandlerMethod } from "fastify";
 import { ENDPOINTS, type EndpointName, type HttpMethod } from "../../contract/index.js";
+import type { DemoAccount } from "../accounts.js";
+import type { EmulatorContext } from "../domain/context.js";
+import type { Outcome } from "../domain/outcome.js";
+import { sendRecord } from "../http/send.js";
+import { accountOf, orderOidOf } from "./params.js";
 
 /** The fastify route path of an endpoint, relative to the `/r` prefix. */
 export function routePath(name: EndpointName): string {
@@ -23,4 +28,19 @@ export function endpoint(
     config: { endpoint: name },
     handler,
   });
+}
+
+/**
+ * An endpoint whose whole input is the account and the order in the path (R3, R5, R6, R7): the
+ * domain function's outcome is the answer.
+ */
+export function orderEndpoint<N extends EndpointName>(
+  app: FastifyInstance,
+  ctx: EmulatorContext,
+  name: N,
+  run: (ctx: EmulatorContext, account: DemoAccount, orderOid: number) => Promise<Outcome<N>>,
+): void {
+  endpoint(app, name, async (request, reply) =>
+    sendRecord(request, reply, name, await run(ctx, accountOf(request), orderOidOf(request))),
+  );
 }

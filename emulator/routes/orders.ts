@@ -8,7 +8,7 @@ import { getOwnOrder } from "../domain/lookup.js";
 import { parseBody } from "../http/body.js";
 import { sendRecord, sendRendered } from "../http/send.js";
 import type { EmulatorDeps } from "../http/types.js";
-import { endpoint } from "./endpoint.js";
+import { endpoint, orderEndpoint } from "./endpoint.js";
 import { accountOf, orderOidOf } from "./params.js";
 
 export const ordersRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps) => {
@@ -28,14 +28,7 @@ export const ordersRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps) 
     return sendRendered(request, reply, "getOrder", deps.listings.renderOrder(order));
   });
 
-  endpoint(app, "cancelOrder", async (request, reply) =>
-    sendRecord(
-      request,
-      reply,
-      "cancelOrder",
-      await cancelOrder(ctx, accountOf(request), orderOidOf(request)),
-    ),
-  );
+  orderEndpoint(app, ctx, "cancelOrder", cancelOrder);
 
   endpoint(app, "createVps", async (request, reply) => {
     const body = parseBody(NewVpsRequest, request.body);

@@ -15,33 +15,15 @@ import { getDataTransferUsage, getVpsStatus } from "../domain/vps-status.js";
 import { parseBody } from "../http/body.js";
 import { sendRecord } from "../http/send.js";
 import type { EmulatorDeps } from "../http/types.js";
-import { endpoint } from "./endpoint.js";
+import { endpoint, orderEndpoint } from "./endpoint.js";
 import { accountOf, orderOidOf } from "./params.js";
 
 export const vpsRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps) => {
   const { ctx } = deps;
 
-  endpoint(app, "getVpsStatus", async (request, reply) =>
-    sendRecord(
-      request,
-      reply,
-      "getVpsStatus",
-      await getVpsStatus(ctx, accountOf(request), orderOidOf(request)),
-    ),
-  );
-
-  endpoint(app, "deleteVps", async (request, reply) =>
-    sendRecord(request, reply, "deleteVps", await deleteVps(ctx, accountOf(request), orderOidOf(request))),
-  );
-
-  endpoint(app, "getDataTransferUsage", async (request, reply) =>
-    sendRecord(
-      request,
-      reply,
-      "getDataTransferUsage",
-      await getDataTransferUsage(ctx, accountOf(request), orderOidOf(request)),
-    ),
-  );
+  orderEndpoint(app, ctx, "getVpsStatus", getVpsStatus);
+  orderEndpoint(app, ctx, "deleteVps", deleteVps);
+  orderEndpoint(app, ctx, "getDataTransferUsage", getDataTransferUsage);
 
   endpoint(app, "moveVps", async (request, reply) => {
     const body = parseBody(VpsMoveRequest, request.body);
