@@ -2,12 +2,14 @@
  * `npm run bench`: runs every benchmark, one after another (they share two cores, so never in
  * parallel). `node dist/bench/index.js emulator client` runs only the named ones.
  */
+import { benchCli } from "./cli.js";
 import { benchClient } from "./client.js";
 import { benchEmulator } from "./emulator.js";
 
 export const BENCHES: Record<string, () => Promise<unknown>> = {
   emulator: () => benchEmulator(),
   client: () => benchClient(),
+  cli: () => benchCli(),
 };
 
 async function main(): Promise<void> {

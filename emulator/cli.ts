@@ -9,7 +9,6 @@ import { parseArgs } from "node:util";
 import * as z from "zod";
 import { DEMO_ACCOUNTS } from "./accounts.js";
 import { DURATIONS_MS } from "./domain/durations.js";
-import { startEmulator } from "./index.js";
 import { EmulatorOptionsSchema, type StartEmulatorOptions } from "./options.js";
 
 const USAGE = `Usage: rimuhosting-emulator [options]
@@ -118,6 +117,24 @@ export function describeStartupError(error: unknown, options: StartEmulatorOptio
   return (error as Error).message;
 }
 
+/**
+ * The emulator itself, loaded only once fastify is known to be there: fastify is an optional peer
+ * dependency of pulumi-rimuhosting (the provider must not install a web server), so a user who runs the
+ * command without it gets the two ways to get it instead of a module-not-found stack trace.
+ */
+function loadEmulator(): typeof import("./index.js") {
+  try {
+    require.resolve("fastify");
+  } catch {
+    throw new Error(
+      "the emulator needs fastify 5 (its web server), which pulumi-rimuhosting does not install for " +
+        "the provider. Add it to your project with `npm install --save-dev fastify@5`, or run the " +
+        "emulator without installing anything: `npx -p pulumi-rimuhosting -p fastify@5 rimuhosting-emulator`.",
+    );
+  }
+  return require("./index.js") as typeof import("./index.js");
+}
+
 async function main(): Promise<void> {
   let options: StartEmulatorOptions | "help";
   try {
@@ -130,9 +147,9 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  let emulator: Awaited<ReturnType<typeof startEmulator>>;
+  let emulator: Awaited<ReturnType<ReturnType<typeof loadEmulator>["startEmulator"]>>;
   try {
-    emulator = await startEmulator(options);
+    emulator = await loadEmulator().startEmulator(options);
   } catch (error) {
     console.error(`rimuhosting-emulator: ${describeStartupError(error, options)}`);
     process.exit(1);

@@ -2,7 +2,7 @@
  * The ONLY object Pulumi serializes (into every Vps's `__provider`). It captures nothing: each method
  * requires the implementation package by name, lazily, inside the method. The closure serializer treats
  * `require` as a builtin, so the text holds just `require("pulumi-rimuhosting/impl")`, which the
- * dynamic-provider host resolves from the program's node_modules (pulumi-dynamic-providers.md §3, §8.6).
+ * dynamic-provider host resolves from the program's node_modules (docs/dynamic-providers.md §3, §8.6).
  *
  * Rules for this file: an object literal with method shorthand (no arrow-function fields, no classes),
  * no imports used at run time, no module-level values referenced from the methods.

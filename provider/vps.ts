@@ -5,8 +5,10 @@
  * provider is ./vps-shim.ts. See the README's "Vps" section for what each change does.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { DcLocation, VpsType } from "../contract/index.js";
-import { SECRET_FIELDS, VPS_INPUT_NAMES } from "./impl/vps-fields.js";
+// From the zod-free list, so the public types of the root entry load no zod typings (old tsconfigs without
+// esModuleInterop cannot read them).
+import type { DcLocation, VpsType } from "../contract/literals.js";
+import { SECRET_FIELDS, VPS_INPUT_NAMES, VPS_OUTPUT_ONLY } from "./impl/vps-fields.js";
 import { vpsShim } from "./vps-shim.js";
 
 /** A file written into the new filesystem at install time. */
@@ -75,22 +77,17 @@ export interface VpsArgs {
   /**
    * Internal, set automatically: do not set it. The Vps class always overwrites it with
    * `<project>/<stack>/<resource name>`. The provider derives the order's creation token from it and
-   * the inputs that force a replacement, so a create whose outcome was lost is found and adopted by
-   * the next `pulumi up` instead of ordering a second VPS. Never a change: diff() ignores it.
+   * the inputs that force a replacement; with the creation nonce the provider keeps in this stack's
+   * state, a create whose outcome was lost is found by the next `pulumi up` instead of ordering a
+   * second VPS, and another stack's order is never taken over (docs/changes/provider.md). Never a
+   * change: diff() ignores it.
    * @internal
    */
   creationScope?: pulumi.Input<string>;
 }
 
-/** The outputs that are not inputs, listed so they are registered (and unknown in previews) like Pulumi's own packages do. */
-const OUTPUT_ONLY = [
-  "orderOid",
-  "slug",
-  "primaryIp",
-  "secondaryIps",
-  "monthlyFeeUsd",
-  "orderDescription",
-] as const;
+/** The outputs that are not inputs, registered (and unknown in previews) like Pulumi's own packages do. */
+const OUTPUT_ONLY = VPS_OUTPUT_ONLY;
 
 /**
  * Inputs that are also outputs: every input of the one table (impl/vps-fields.ts), all registered so

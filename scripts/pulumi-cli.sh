@@ -1,2 +1,126 @@
 #!/usr/bin/env bash
-# placeholder, rewritten below
+# Builds the Pulumi CLI (`pulumi`) and its Node.js language host (`pulumi-language-nodejs`) from the Go module
+# proxy, or reuses an earlier build from a cache outside the clone, and puts the dynamic-provider plugin shim
+# (`pulumi-resource-pulumi-nodejs`, shipped in the @pulumi/pulumi npm package) beside them.
+#
+# Needs: Go >= 1.26 and the Go module proxy; `npm ci` done (the shim and the SDK version come from node_modules).
+# Prints the directory that holds the three programs on its LAST line of output; put it first on PATH.
+#
+#   bin="$(scripts/pulumi-cli.sh | tail -n 1)" && export PATH="$bin:$PATH"
+#
+# Which versions, and why (see docs/real-cli.md for the measurements):
+# - The CLI is the main package github.com/pulumi/pulumi/pkg/v3/cmd/pulumi. We want the release that matches the
+#   installed @pulumi/pulumi; when the module proxy cannot serve that release of pkg/v3, we take the nearest one
+#   it can serve (older first on a tie) and say so. `go install pkg@version` refuses it (its go.mod has replace
+#   directives), so a throwaway wrapper module requires pkg/v3 and sdk/v3 at that version and builds the package.
+# - The language host has been a module of its own (github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3)
+#   since v3.69, never tagged. The proxy serves no version of that module, so we build the last release in which the
+#   language host was still a package of sdk/v3 (LANGHOST_SDK_VERSION). It only launches `node` on the SDK's own
+#   runner (node_modules/@pulumi/pulumi/cmd/run) and passes the engine's flags; the engine, the plan, the steps and
+#   the state are all the CLI's. The CLI falls back on its own for the RPCs this older host lacks.
+# - Release flags: CGO off, trimpath, osusergo/grpcnotrace tags, and the version stamped in (without it the update
+#   check calls out and the Automation API refuses the binary).
+#
+# Environment: PULUMI_CLI_CACHE (default ~/.cache/pulumi-rimuhosting/pulumi-cli), PULUMI_CLI_VERSION (force a
+# release, e.g. 3.259.0), GOFLAGS/GOPROXY as usual.
+set -euo pipefail
+
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+cache="${PULUMI_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting/pulumi-cli}"
+LANGHOST_SDK_VERSION=3.68.0
+CLIPBOARD_REPLACE="github.com/atotto/clipboard=github.com/tgummerer/clipboard@v0.0.0-20241001131231-d02d263e614e"
+
+log() { echo "pulumi-cli: $*" >&2; }
+die() {
+  log "$*"
+  exit 1
+}
+
+command -v go >/dev/null || die "Go is not installed (need Go >= 1.26 and the Go module proxy)."
+command -v node >/dev/null || die "node is not on PATH."
+shim="$(cd "$repo" && node -p 'require.resolve("@pulumi/pulumi/pulumi-resource-pulumi-nodejs")' 2>/dev/null)" ||
+  die "@pulumi/pulumi is not installed in $repo: run 'npm ci' first."
+sdk_version="$(cd "$repo" && node -p 'require("@pulumi/pulumi/package.json").version')"
+mkdir -p "$cache"
+
+# Is pkg/v3 at this version downloadable from the proxy? (Its .info can exist while its zip does not.)
+servable() { go mod download -json "github.com/pulumi/pulumi/pkg/v3@v$1" >/dev/null 2>&1; }
+
+resolve_version() {
+  local wanted="$1" major minor patch d m
+  IFS=. read -r major minor patch <<<"$wanted"
+  if servable "$wanted"; then
+    echo "$wanted"
+    return
+  fi
+  for ((d = 1; d <= 40; d++)); do
+    for m in $((minor - d)) $((minor + d)); do
+      ((m >= 0)) || continue
+      if servable "$major.$m.0"; then
+        echo "$major.$m.0"
+        return
+      fi
+    done
+  done
+  return 1
+}
+
+# The version choice is cached too, so a warm run makes no network call.
+choice_file="$cache/choice-for-sdk-$sdk_version"
+if [ -n "${PULUMI_CLI_VERSION:-}" ]; then
+  cli_version="$PULUMI_CLI_VERSION"
+elif [ -s "$choice_file" ]; then
+  cli_version="$(cat "$choice_file")"
+else
+  log "finding pkg/v3 v$sdk_version (or the nearest release) on the Go module proxy..."
+  cli_version="$(resolve_version "$sdk_version")" ||
+    die "no release of github.com/pulumi/pulumi/pkg/v3 near v$sdk_version can be downloaded from the Go module proxy ($(go env GOPROXY))."
+  echo "$cli_version" >"$choice_file"
+fi
+if [ "$cli_version" != "$sdk_version" ]; then
+  log "note: @pulumi/pulumi is $sdk_version, but the Go module proxy cannot serve pkg/v3 v$sdk_version; using the nearest release it can, v$cli_version."
+fi
+
+key="cli-v$cli_version-langhost-v$LANGHOST_SDK_VERSION-$(go env GOOS)-$(go env GOARCH)"
+bin="$cache/$key/bin"
+
+build() { # build <module dir> <version stamp> <main package> <output>
+  (cd "$1" && CGO_ENABLED=0 go build -trimpath -tags osusergo,grpcnotrace \
+    -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$2" -o "$4" "$3")
+}
+
+if [ -x "$bin/pulumi" ] && [ -x "$bin/pulumi-language-nodejs" ]; then
+  log "reusing $bin"
+else
+  started=$SECONDS
+  work="$(mktemp -d "$cache/build.XXXXXX")"
+  trap 'rm -rf "$work"' EXIT
+  mkdir -p "$work/cli" "$work/langhost" "$work/bin"
+
+  log "building pulumi v$cli_version (first build: 10-20 minutes on 2 cores)..."
+  (cd "$work/cli" &&
+    go mod init example.invalid/pulumi-cli-build >/dev/null 2>&1 &&
+    go mod edit -replace "$CLIPBOARD_REPLACE" &&
+    GOFLAGS=-mod=mod go get "github.com/pulumi/pulumi/pkg/v3@v$cli_version" "github.com/pulumi/pulumi/sdk/v3@v$cli_version" >/dev/null 2>&1 &&
+    GOFLAGS=-mod=mod go get "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi@v$cli_version" >/dev/null 2>&1) ||
+    die "could not resolve the modules of pulumi v$cli_version from the Go module proxy."
+  build "$work/cli" "$cli_version" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi "$work/bin/pulumi"
+
+  log "building pulumi-language-nodejs (sdk/v3 v$LANGHOST_SDK_VERSION)..."
+  (cd "$work/langhost" &&
+    go mod init example.invalid/pulumi-language-nodejs-build >/dev/null 2>&1 &&
+    GOFLAGS=-mod=mod go get "github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs@v$LANGHOST_SDK_VERSION" >/dev/null 2>&1) ||
+    die "could not resolve sdk/v3 v$LANGHOST_SDK_VERSION from the Go module proxy."
+  build "$work/langhost" "$LANGHOST_SDK_VERSION" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs \
+    "$work/bin/pulumi-language-nodejs"
+
+  mkdir -p "$cache/$key"
+  rm -rf "$bin"
+  mv "$work/bin" "$bin"
+  log "built in $((SECONDS - started)) s"
+fi
+
+# The shim is a 5-line script that runs the installed SDK's dynamic-provider host; copy the one this checkout has.
+install -m 0755 "$shim" "$bin/pulumi-resource-pulumi-nodejs"
+log "$("$bin/pulumi" version) (CLI), language host from sdk v$LANGHOST_SDK_VERSION, in:"
+echo "$bin"

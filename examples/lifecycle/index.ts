@@ -5,6 +5,8 @@
 //   pulumi config set hostServerOid 835      # move to another host server (5-10 minutes per GB on the real service)
 //   pulumi config set distro deb13.64        # reinstall: refused unless...
 //   pulumi config set allowReinstall true    # ...you allow erasing the disk
+//   pulumi config set runningState NOTRUNNING  # stop it (RUNNING starts it again)
+//   pulumi config set adoptOrderOid 1234567    # manage an existing order instead of ordering one
 //   pulumi up
 import * as pulumi from "@pulumi/pulumi";
 import { Vps } from "pulumi-rimuhosting";
@@ -21,6 +23,9 @@ const app = new Vps("app", {
   // left out = wherever RimuHosting put it, never moved
   hostServerOid: config.get("hostServerOid"),
   allowReinstall: config.getBoolean("allowReinstall") ?? false,
+  // left out = not managed: a VPS started or stopped by hand stays as it is
+  runningState: config.get("runningState") as "RUNNING" | "NOTRUNNING" | undefined,
+  adoptOrderOid: config.getNumber("adoptOrderOid"),
 });
 
 export const orderOid = app.orderOid;
@@ -29,4 +34,5 @@ export const hostServerOid = app.hostServerOid;
 export const memoryMb = app.memoryMb;
 export const diskSpaceMb = app.diskSpaceMb;
 export const distro = app.distro;
+export const runningState = app.runningState;
 export const monthlyPriceUsd = app.monthlyFeeUsd;

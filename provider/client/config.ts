@@ -5,14 +5,14 @@
  */
 import * as z from "zod";
 import { RimuConfigError } from "./errors.js";
+import { DEFAULT_BASE_URL } from "./defaults.js";
 
-/** The production API root (rimuhosting-api.md §1). */
-export const DEFAULT_BASE_URL = "https://rimuhosting.com/r";
+export { DEFAULT_BASE_URL };
 
 /**
- * Per-operation timeouts. The real service answers mutations only when they are done and its own
- * clients wait up to an hour (§1 "Latency"); a host-server move takes 5–10 minutes per GB of used
- * disk (interface.md "Limits").
+ * Per-operation timeouts. The real service answers a mutation only when it is done, and RimuHosting's
+ * own clients wait up to an hour for one (docs/rimuhosting-api.md §1 "Latency"); a host-server move takes
+ * 5–10 minutes per GB of used disk (docs/rimuhosting-api.md §7.2).
  */
 export const DEFAULT_TIMEOUTS = {
   /** GETs and the price quote. */
@@ -117,7 +117,7 @@ export function resolveClientConfig(config: ClientConfig): ResolvedClientConfig 
     const problems = parsed.error.issues
       .map((i) => `${i.path.join(".") || "config"} ${i.message}`)
       .join("; ");
-    throw new RimuConfigError(`[RIMU_ERR_CONFIG] invalid client configuration: ${problems}`, {
+    throw new RimuConfigError(`invalid client configuration: ${problems}`, {
       fieldName: field,
     });
   }
@@ -132,7 +132,7 @@ export function resolveClientConfig(config: ClientConfig): ResolvedClientConfig 
 }
 
 /**
- * The API root without a trailing slash. Every resource lives under `/r` (rimuhosting-api.md §1), and
+ * The API root without a trailing slash. Every resource lives under `/r` (docs/rimuhosting-api.md §1), and
  * RimuHosting's own Python tools read RIMUHOSTING_BASEURL as the bare server root and append `/r/...`
  * themselves; so a URL with no path at all means that server's `/r`. Any other path is kept as given.
  */

@@ -147,7 +147,7 @@ export function createClient(config: ClientConfig): RimuClient {
       const lookupGraceMs = opts.lookupGraceMs;
       if (lookupGraceMs !== undefined && !(Number.isFinite(lookupGraceMs) && lookupGraceMs >= 0)) {
         throw new RimuValidationError(
-          `[RIMU_ERR_VALIDATION] ${label("createVps")}: lookupGraceMs must be a non-negative number of ms`,
+          `${label("createVps")}: lookupGraceMs must be a non-negative number of ms`,
           { fieldName: "lookupGraceMs", endpoint: label("createVps") },
         );
       }
@@ -178,10 +178,10 @@ export function createClient(config: ClientConfig): RimuClient {
     async moveVps(order, request, opts = {}) {
       const body = parseRequest(VpsMoveRequest, request, label("moveVps"));
       if (opts.usedDiskMb !== undefined && !(Number.isFinite(opts.usedDiskMb) && opts.usedDiskMb >= 0)) {
-        throw new RimuValidationError(
-          `[RIMU_ERR_VALIDATION] ${label("moveVps")}: usedDiskMb must be a non-negative number of MB`,
-          { fieldName: "usedDiskMb", endpoint: label("moveVps") },
-        );
+        throw new RimuValidationError(`${label("moveVps")}: usedDiskMb must be a non-negative number of MB`, {
+          fieldName: "usedDiskMb",
+          endpoint: label("moveVps"),
+        });
       }
       return call("moveVps", RETRY_POLICY.moveVps, {
         order,
@@ -215,7 +215,7 @@ export function createClient(config: ClientConfig): RimuClient {
     async setReverseDns(order, ip, domainName) {
       if (typeof domainName !== "string") {
         throw new RimuValidationError(
-          `[RIMU_ERR_VALIDATION] ${label("setReverseDns")}: domainName must be a string ("" clears the PTR)`,
+          `${label("setReverseDns")}: domainName must be a string ("" clears the PTR)`,
           { fieldName: "domain_name", endpoint: label("setReverseDns") },
         );
       }
@@ -249,7 +249,7 @@ export function createClient(config: ClientConfig): RimuClient {
   };
 }
 
-/** `{ <requestWrapper>: body }` (§4.2), with the wrapper name from the route table. */
+/** `{ <requestWrapper>: body }` (docs/rimuhosting-api.md §4.2), with the wrapper name from the route table. */
 function wrap(name: keyof typeof ENDPOINTS, body: unknown): Record<string, unknown> {
   const wrapper = (ENDPOINTS[name] as { requestWrapper?: string }).requestWrapper;
   return wrapper ? { [wrapper]: body } : (body as Record<string, unknown>);
@@ -261,7 +261,7 @@ function formatMetaSearch(pairs: Record<string, string>): string {
   for (const [key, value] of entries) {
     if (!key || /\s/.test(key) || typeof value !== "string" || /\s/.test(value)) {
       throw new RimuValidationError(
-        `[RIMU_ERR_VALIDATION] ${label("listOrders")}: metaSearch keys must be non-empty, and keys and values must be strings without whitespace`,
+        `${label("listOrders")}: metaSearch keys must be non-empty, and keys and values must be strings without whitespace`,
         { fieldName: "metaSearch", endpoint: label("listOrders") },
       );
     }

@@ -119,7 +119,7 @@ export function suppliedCreationToken(
   const token = explicit ?? fromMeta;
   if (token !== undefined && !TOKEN_PATTERN.test(token)) {
     throw new RimuValidationError(
-      `[RIMU_ERR_VALIDATION] ${CREATE_LABEL}: creationToken must be 1–128 letters, digits, '.', '_' or '-'`,
+      `${CREATE_LABEL}: creationToken must be 1–128 letters, digits, '.', '_' or '-'`,
       { fieldName: "creationToken", endpoint: CREATE_LABEL },
     );
   }

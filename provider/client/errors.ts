@@ -2,7 +2,9 @@
  * The client's error hierarchy. Every failure a caller can see is a `RimuError` subclass with a
  * stable `code`, so callers branch on `instanceof` or on `code`, never on message text.
  *
- * Messages are built from the endpoint, the HTTP status and the service's human-readable message.
+ * Messages are built from the endpoint, the HTTP status and the service's human-readable message;
+ * the constructor prefixes the code. Each code is documented in docs/errors.md (the catalogue with
+ * its advice is ../impl/errors.ts).
  * They never contain the API key: the client redacts it from every text it did not write itself,
  * and it never keeps got's error (whose enumerable `options` hold the Authorization header); at most
  * a scrubbed copy of its name, code and message is attached as a non-enumerable `cause`.
@@ -67,8 +69,13 @@ export class RimuError extends Error {
   declare readonly creationToken?: string;
   declare readonly orderMayExist?: boolean;
 
+  /**
+   * `message` without the code: the code is put in front here, once, so it is never typed by hand
+   * (a message that already carries it, such as a rebuilt one, keeps it as it is).
+   */
   constructor(message: string, details: RimuErrorDetails = {}) {
-    super(message);
+    const prefix = `[${new.target.code}] `;
+    super(message.startsWith(prefix) ? message : prefix + message);
     this.name = new.target.name;
     const { cause, ...rest } = details;
     for (const [key, value] of Object.entries(rest)) {

@@ -2,7 +2,7 @@
  * Turns one HTTP response into either the endpoint's record (unwrapped from its root key and
  * validated by the contract schema) or a RimuError of the right class.
  *
- * Handles: the error envelope under `jaxrs_response` (§4.3), an error under the operation's own
+ * Handles: the error envelope under `jaxrs_response` (docs/rimuhosting-api.md §4.3), an error under the operation's own
  * root key or at the top level, `response_type: ERROR` inside a 2xx, a body without the expected
  * root key, and non-JSON bodies such as a proxy's HTML 502/503 page.
  */
@@ -45,7 +45,7 @@ export function readResponse<S extends z.ZodType>(
   if (json === undefined) {
     const what = `a non-JSON body (${response.contentType || "no content type"}${snippet(response.body, redact)})`;
     if (ok) {
-      throw new RimuResponseShapeError(`[RIMU_ERR_RESPONSE_SHAPE] ${label} ${response.status}: ${what}`, {
+      throw new RimuResponseShapeError(`${label} ${response.status}: ${what}`, {
         status: response.status,
         endpoint: label,
       });
@@ -65,14 +65,14 @@ export function readResponse<S extends z.ZodType>(
   if (record === undefined) {
     const keys = isObject(json) ? Object.keys(json).slice(0, 5).join(", ") || "none" : typeof json;
     throw new RimuResponseShapeError(
-      `[RIMU_ERR_RESPONSE_SHAPE] ${label} ${response.status}: the body lacks the root key "${endpoint.rootKey}" (found: ${redact(keys)})`,
+      `${label} ${response.status}: the body lacks the root key "${endpoint.rootKey}" (found: ${redact(keys)})`,
       { status: response.status, endpoint: label },
     );
   }
   const parsed = endpoint.response.safeParse(record);
   if (!parsed.success) {
     throw new RimuResponseShapeError(
-      `[RIMU_ERR_RESPONSE_SHAPE] ${label} ${response.status}: unexpected response shape: ${formatIssues(parsed.error.issues, redact)}`,
+      `${label} ${response.status}: unexpected response shape: ${formatIssues(parsed.error.issues, redact)}`,
       { status: response.status, endpoint: label },
     );
   }
@@ -144,11 +144,10 @@ export function errorForStatus(
             : status === 408 || status === 429 || status >= 500
               ? RimuTransientError
               : RimuHttpError;
-  const code = ErrorClass.code;
   const text = details.humanMessage ?? fallbackText;
   const field = details.fieldName ? ` (field: ${redact(details.fieldName)})` : "";
   const errorClass = details.errorClass ? ` [${redact(details.errorClass)}]` : "";
-  return new ErrorClass(`[${code}] ${label} ${status}: ${text}${field}${errorClass}`, {
+  return new ErrorClass(`${label} ${status}: ${text}${field}${errorClass}`, {
     status,
     endpoint: label,
     errorClass: details.errorClass ? redact(details.errorClass) : undefined,

@@ -12,10 +12,9 @@ export type OrderRef = number | { orderOid: number; domainName?: string | null }
 export function orderSegment(order: OrderRef): string {
   const oid = typeof order === "number" ? order : order?.orderOid;
   if (typeof oid !== "number" || !Number.isSafeInteger(oid) || oid <= 0) {
-    throw new RimuValidationError(
-      `[RIMU_ERR_VALIDATION] order: expected a positive whole order_oid, got ${describe(oid)}`,
-      { fieldName: "order" },
-    );
+    throw new RimuValidationError(`order: expected a positive whole order_oid, got ${describe(oid)}`, {
+      fieldName: "order",
+    });
   }
   return orderSlug(oid, typeof order === "number" ? undefined : order.domainName);
 }
@@ -28,7 +27,7 @@ export function buildPath(
   let path = endpoint.path;
   if (path.includes("{order}")) {
     if (options.order === undefined) {
-      throw new RimuValidationError(`[RIMU_ERR_VALIDATION] order: ${endpoint.path} needs an order`, {
+      throw new RimuValidationError(`order: ${endpoint.path} needs an order`, {
         fieldName: "order",
       });
     }

@@ -107,10 +107,10 @@ export function createTransport(config: ResolvedClientConfig): Transport {
   ): Promise<EndpointResponse<N>> {
     const endpoint = ENDPOINTS[name];
     const label = endpointLabel(endpoint);
-    if (closed) throw new RimuConfigError(`[RIMU_ERR_CONFIG] ${label}: the client is closed`);
+    if (closed) throw new RimuConfigError(`${label}: the client is closed`);
     if (endpoint.auth && !config.apiKey) {
       throw new RimuConfigError(
-        `[RIMU_ERR_CONFIG] ${label} needs an API key: pass apiKey to createClient() (only the catalog calls R14–R17 work without one)`,
+        `${label} needs an API key: pass apiKey to createClient() (only the catalog calls R14–R17 work without one)`,
         { fieldName: "apiKey", endpoint: label },
       );
     }
@@ -231,20 +231,21 @@ function toRimuError(
   const { label, limitMs, timeoutKind, redact } = context;
   if (caught instanceof TimeoutError || (caught instanceof RequestError && caught.code === "ETIMEDOUT")) {
     return new RimuTimeoutError(
-      `[RIMU_ERR_TIMEOUT] ${label}: no response within ${limitMs} ms (${TIMEOUT_OPTION[timeoutKind]})`,
+      `${label}: no response within ${limitMs} ms (${TIMEOUT_OPTION[timeoutKind]})`,
       { endpoint: label, networkCode: "ETIMEDOUT", cause: scrub(caught, redact) },
     );
   }
   if (caught instanceof RequestError) {
     const code = caught.code || "ERR_NETWORK";
-    return new RimuTransientError(
-      `[RIMU_ERR_TRANSIENT] ${label}: the connection failed (${code}: ${redact(caught.message)})`,
-      { endpoint: label, networkCode: code, cause: scrub(caught, redact) },
-    );
+    return new RimuTransientError(`${label}: the connection failed (${code}: ${redact(caught.message)})`, {
+      endpoint: label,
+      networkCode: code,
+      cause: scrub(caught, redact),
+    });
   }
   // Not an HTTP failure (a bug, or an option got rejected): keep the class but never got's object.
   const text = caught instanceof Error ? caught.message : String(caught);
-  return new RimuTransientError(`[RIMU_ERR_TRANSIENT] ${label}: ${redact(text)}`, {
+  return new RimuTransientError(`${label}: ${redact(text)}`, {
     endpoint: label,
     cause: caught instanceof Error ? scrub(caught, redact) : undefined,
   });

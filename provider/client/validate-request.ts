@@ -12,7 +12,7 @@ export function parseRequest<S extends z.ZodType>(schema: S, value: unknown, lab
   const first = parsed.error.issues[0];
   const fieldName = first && first.path.length > 0 ? first.path.map(String).join(".") : undefined;
   throw new RimuValidationError(
-    `[RIMU_ERR_VALIDATION] ${label}: invalid request, nothing was sent: ${formatIssues(parsed.error.issues)}`,
+    `${label}: invalid request, nothing was sent: ${formatIssues(parsed.error.issues)}`,
     { fieldName, endpoint: label },
   );
 }

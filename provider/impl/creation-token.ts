@@ -11,7 +11,26 @@
  * as it used to be: still safe for one create, just not findable by a later run.
  */
 import { createHash, randomUUID } from "node:crypto";
+import type { AboutOrder } from "../../contract/index.js";
 import { REPLACE_FORCING_INPUTS } from "./vps-changes.js";
+
+/**
+ * meta_data key of the creation nonce: a random value check() gives each resource once (kept from the
+ * old inputs afterwards, so it lives in this state only). The token finds the orders of a
+ * project/stack/name; the nonce says which state placed one. See docs/changes/provider.md
+ * ("Exactly-once creation").
+ */
+export const CREATION_NONCE_KEY = "pulumi-rimuhosting:creation-nonce";
+
+/** A fresh nonce: 32 hex characters (fits the meta_search syntax: no spaces, no colons). */
+export function newCreationNonce(): string {
+  return randomUUID().replaceAll("-", "");
+}
+
+/** The creation nonce an order carries in its meta_data, if any. */
+export function creationNonceOf(order: AboutOrder): string | undefined {
+  return order.meta_data?.find((m) => m.key_name === CREATION_NONCE_KEY)?.value ?? undefined;
+}
 
 /** Prefix of derived tokens, so an order's meta_data shows where its token came from. */
 export const CREATION_TOKEN_PREFIX = "vps-";

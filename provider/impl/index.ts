@@ -5,7 +5,7 @@
  * is ever captured: zod schemas, clients and configuration live in the host's require cache.
  * Besides the lifecycle it exports only what tests need to drive it (reset, clock, log sink, grace).
  */
-export { configure, resetConfiguration, clientFor } from "./runtime-config.js";
+export { configure, resetConfiguration, clientFor, setReadTimeoutForTests } from "./runtime-config.js";
 export {
   check,
   diff,
@@ -17,6 +17,14 @@ export {
   setClock,
   setCreateLookupGrace,
 } from "./vps-provider.js";
-export { VpsIncompleteError, VpsChangeRefusedError, VpsAdoptionError } from "./errors.js";
+export {
+  ERROR_CATALOGUE,
+  VpsError,
+  VpsIncompleteError,
+  VpsChangeRefusedError,
+  VpsAdoptionError,
+  VpsForeignOrderError,
+} from "./errors.js";
+export { PENDING_ID_PREFIX } from "./vps-create.js";
 export { setLogSink } from "./log.js";
 export type { VpsOutputs } from "./vps-outputs.js";

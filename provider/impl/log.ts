@@ -1,6 +1,6 @@
 /**
  * Progress lines from the provider. In the dynamic-provider host, console output is what reaches the
- * user (pulumi.log finds no engine there, pulumi-dynamic-providers.md §7). Never given secrets.
+ * user (pulumi.log finds no engine there, docs/dynamic-providers.md §7). Never given secrets.
  */
 let sink: (line: string) => void = (line) => console.log(line);
 

@@ -6,6 +6,7 @@
  * nothing lands in `__provider`). The environment is read at call time as the fallback.
  */
 import { createHash } from "node:crypto";
+import { resetCatalog } from "./catalog.js";
 import { createClient, type RimuClient, type ClientConfig } from "../client/index.js";
 import { RimuConfigError } from "../client/errors.js";
 import { CONFIG_KEYS, ENV_VARS, missingApiKeyMessage, resolveConfig, type ConfigSource } from "../config.js";
@@ -26,6 +27,7 @@ export async function configure(req: ConfigureRequestLike): Promise<void> {
 /** Forgets the stack config and closes cached clients (tests). */
 export function resetConfiguration(): void {
   stackConfig = {};
+  resetCatalog();
   for (const client of clients.values()) client.close();
   clients.clear();
 }
@@ -38,7 +40,30 @@ export function resetConfiguration(): void {
 export function clientFor(what: string, mutationMs?: number): RimuClient {
   const resolved = resolveConfig(stackConfig);
   if (resolved.apiKey === undefined) throw new RimuConfigError(missingApiKeyMessage(what));
-  return cachedClient({ apiKey: resolved.apiKey, baseUrl: resolved.baseUrl, mutationMs });
+  return cachedClient({
+    apiKey: resolved.apiKey,
+    baseUrl: resolved.baseUrl,
+    mutationMs,
+    readMs: readMsOverride,
+  });
+}
+
+/** The base URL the provider talks to (the catalogue cache is keyed by it). */
+export function configuredBaseUrl(): string {
+  return resolveConfig(stackConfig).baseUrl;
+}
+
+/** Whether an API key is configured (check() fails early in a preview when none is). */
+export function hasApiKey(): boolean {
+  return resolveConfig(stackConfig).apiKey !== undefined;
+}
+
+/** Test seam: the read timeout of the provider's clients (the fault matrix's "client timeout" on reads). */
+let readMsOverride: number | undefined;
+export function setReadTimeoutForTests(ms: number | undefined): void {
+  readMsOverride = ms;
+  for (const client of clients.values()) client.close();
+  clients.clear();
 }
 
 /** A cached client for explicit settings (the data sources pass the program's config). */
@@ -46,15 +71,19 @@ export function cachedClient(settings: {
   apiKey?: string;
   baseUrl: string;
   mutationMs?: number;
+  readMs?: number;
 }): RimuClient {
   const cacheKey = createHash("sha256")
-    .update(`${settings.baseUrl}\n${settings.apiKey ?? ""}\n${settings.mutationMs ?? ""}`)
+    .update(
+      `${settings.baseUrl}\n${settings.apiKey ?? ""}\n${settings.mutationMs ?? ""}\n${settings.readMs ?? ""}`,
+    )
     .digest("hex");
   let client = clients.get(cacheKey);
   if (!client) {
     const config: ClientConfig = { baseUrl: settings.baseUrl };
     if (settings.apiKey !== undefined) config.apiKey = settings.apiKey;
-    if (settings.mutationMs !== undefined) config.timeouts = { mutationMs: settings.mutationMs };
+    if (settings.mutationMs !== undefined || settings.readMs !== undefined)
+      config.timeouts = compactTimeouts({ mutationMs: settings.mutationMs, readMs: settings.readMs });
     client = withConfigSource(() => createClient(config));
     clients.set(cacheKey, client);
   }
@@ -77,4 +106,11 @@ function withConfigSource<T>(build: () => T): T {
       { fieldName: field },
     );
   }
+}
+
+function compactTimeouts(timeouts: { mutationMs?: number; readMs?: number }): {
+  mutationMs?: number;
+  readMs?: number;
+} {
+  return Object.fromEntries(Object.entries(timeouts).filter(([, value]) => value !== undefined));
 }

@@ -1,7 +1,7 @@
 /**
  * Preview-time unknown values. During `pulumi preview` an input that comes from another resource's
  * output reaches check() and diff() as this sentinel string (pulumi.runtime.unknownValue, measured in
- * pulumi-dynamic-providers.md §8.1). It is spelled out here so the implementation package does not load
+ * docs/dynamic-providers.md §8.1). It is spelled out here so the implementation package does not load
  * @pulumi/pulumi; a test checks it against the SDK's constant.
  */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";

@@ -1,6 +1,6 @@
 /**
  * Every input of the Vps resource and what a change to it does. One table, read by check(), diff(),
- * update(), read() and the README, so the behaviours cannot drift apart.
+ * update(), read() and the docs, so the behaviours cannot drift apart.
  */
 
 /**
@@ -17,28 +17,47 @@
 export type ChangeKind =
   "parameters" | "move" | "reinstall" | "running-state" | "replace" | "setting" | "order-only" | "adopt";
 
-export const VPS_INPUT_FIELDS = {
-  domainName: "replace",
-  distro: "reinstall",
-  dcLocation: "replace",
-  pricingPlanCode: "replace",
-  memoryMb: "parameters",
-  diskSpaceMb: "parameters",
-  diskSpace2Mb: "parameters",
-  vpsType: "replace",
-  billingOid: "order-only",
-  hostServerOid: "move",
-  runningState: "running-state",
-  password: "reinstall",
-  controlPanel: "reinstall",
-  cloudConfig: "reinstall",
-  files: "reinstall",
-  ipCount: "replace",
-  metaData: "order-only",
-  allowReinstall: "setting",
-  timeouts: "setting",
-  adoptOrderOid: "adopt",
-} as const satisfies Record<string, ChangeKind>;
+interface FieldRule {
+  /** What a change does to an existing VPS. */
+  change: ChangeKind;
+  /** The wire fields (dotted paths of NewVPSRequest and friends) that carry it, for error messages. */
+  wire?: readonly string[];
+  /** May hold a secret: kept secret in the state's inputs and outputs. */
+  secret?: true;
+}
+
+/**
+ * THE table of Vps inputs: the change kind, the wire fields and the secret flag of each. The input
+ * schema's keys (vps-inputs.ts), VpsArgs (../vps.ts), the outputs and the secret list are checked
+ * against it by test/provider/impl/vps-fields.test.ts.
+ */
+export const VPS_FIELDS = {
+  domainName: { change: "replace", wire: ["instantiation_options.domain_name", "domain_name"] },
+  distro: { change: "reinstall", wire: ["instantiation_options.distro", "distro"] },
+  dcLocation: { change: "replace", wire: ["dc_location"] },
+  pricingPlanCode: { change: "replace", wire: ["pricing_plan_code"] },
+  memoryMb: { change: "parameters", wire: ["vps_parameters.memory_mb", "memory_mb"] },
+  diskSpaceMb: { change: "parameters", wire: ["vps_parameters.disk_space_mb", "disk_space_mb"] },
+  diskSpace2Mb: { change: "parameters", wire: ["vps_parameters.disk_space_2_mb", "disk_space_2_mb"] },
+  vpsType: { change: "replace", wire: ["vps_type"] },
+  billingOid: { change: "order-only", wire: ["billing_oid"] },
+  hostServerOid: { change: "move", wire: ["host_server_oid", "selected_host_server_oid"] },
+  runningState: { change: "running-state", wire: ["running_state"] },
+  password: { change: "reinstall", wire: ["instantiation_options.password"], secret: true },
+  controlPanel: { change: "reinstall", wire: ["instantiation_options.control_panel"] },
+  cloudConfig: { change: "reinstall", wire: ["instantiation_options.cloud_config_data"], secret: true },
+  files: { change: "reinstall", wire: ["file_injection_data"], secret: true },
+  ipCount: { change: "replace", wire: ["ip_request.num_ips", "ip_request"] },
+  metaData: { change: "order-only", wire: ["meta_data"] },
+  allowReinstall: { change: "setting" },
+  timeouts: { change: "setting" },
+  adoptOrderOid: { change: "adopt" },
+} as const satisfies Record<string, FieldRule>;
+
+/** Each input's change kind (from VPS_FIELDS). */
+export const VPS_INPUT_FIELDS = Object.fromEntries(
+  Object.entries(VPS_FIELDS).map(([name, rule]) => [name, rule.change]),
+) as { readonly [N in keyof typeof VPS_FIELDS]: (typeof VPS_FIELDS)[N]["change"] };
 
 export type VpsInputName = keyof typeof VPS_INPUT_FIELDS;
 export const VPS_INPUT_NAMES = Object.keys(VPS_INPUT_FIELDS) as VpsInputName[];
@@ -48,4 +67,32 @@ export const VPS_INPUT_NAMES = Object.keys(VPS_INPUT_FIELDS) as VpsInputName[];
  * passwords): marked secret on the resource's outputs (additionalSecretOutputs), and never copied into the
  * inputs a refresh returns (the engine would store those unmarked).
  */
-export const SECRET_FIELDS = ["password", "files", "cloudConfig"] as const satisfies readonly VpsInputName[];
+export const SECRET_FIELDS = VPS_INPUT_NAMES.filter(
+  (name) => (VPS_FIELDS[name] as FieldRule).secret === true,
+) as readonly VpsInputName[];
+
+/** The outputs that are not inputs (the Vps class registers them; check() accepts them unset). */
+export const VPS_OUTPUT_ONLY = [
+  "orderOid",
+  "slug",
+  "primaryIp",
+  "secondaryIps",
+  "monthlyFeeUsd",
+  "orderDescription",
+] as const;
+
+/**
+ * Inputs the Vps class sets itself (never users): the seed of the creation token and the nonce that
+ * says which state placed an order (creation-token.ts). Not changes: diff() never compares them.
+ */
+export const INTERNAL_INPUTS = ["creationScope", "__creationNonce"] as const;
+
+/** The input a wire field (`vps_parameters.memory_mb`, `file_injection_data[0].path`) belongs to. */
+export function inputNameOfWireField(wireField: string): VpsInputName | undefined {
+  const plain = wireField.replace(/\[\d+\]/g, "").replace(/\.\d+(?=\.|$)/g, "");
+  for (const name of VPS_INPUT_NAMES) {
+    const wire = (VPS_FIELDS[name] as FieldRule).wire ?? [];
+    if (wire.some((w) => plain === w || plain.startsWith(`${w}.`))) return name;
+  }
+  return undefined;
+}

@@ -1,35 +1,104 @@
 /**
  * The Vps inputs schema and check(). The schema is built inside a function and cached here, in the
  * implementation package: zod schemas hold bound functions and cannot be serialized
- * (pulumi-dynamic-providers.md §3), and this module is only ever require()d.
+ * (docs/dynamic-providers.md §3), and this module is only ever require()d.
  */
 import * as z from "zod";
 import { DcLocation, Fqdn, VpsType } from "../../contract/index.js";
 import { CREATION_TOKEN_KEY } from "../client/index.js";
 import { containsUnknown, unknownKeys } from "./unknowns.js";
-import { VPS_INPUT_FIELDS, VPS_INPUT_NAMES } from "./vps-fields.js";
+import {
+  INTERNAL_INPUTS,
+  SECRET_FIELDS,
+  VPS_INPUT_FIELDS,
+  VPS_INPUT_NAMES,
+  VPS_OUTPUT_ONLY,
+} from "./vps-fields.js";
+import { unwrapSecret } from "./secret-values.js";
 
-const mb = (example: number, min: number) =>
+/**
+ * Size limits: far above any real use, low enough that a mistake (a whole disk image read into
+ * cloudConfig) fails in preview with the field named, not at the API with a message naming none.
+ */
+export const LIMITS = {
+  /** Characters of cloudConfig. */
+  cloudConfigChars: 256 * 1024,
+  /** Characters of one injected file's content. */
+  fileContentChars: 1024 * 1024,
+  /** Characters of all injected files together. */
+  filesTotalChars: 4 * 1024 * 1024,
+  /** Number of injected files. */
+  fileCount: 100,
+  /** Characters of a file path. */
+  pathChars: 1024,
+  /** Characters of a password. */
+  passwordChars: 128,
+  /** metaData entries, and characters of a key or value. */
+  metaDataEntries: 50,
+  metaDataChars: 255,
+  /** Other free-text inputs (distro, plan, control panel). */
+  codeChars: 64,
+  memoryMb: 1024 * 1024,
+  diskMb: 64 * 1024 * 1024,
+  ipCount: 64,
+  timeoutMinutes: 7 * 24 * 60,
+} as const;
+
+/** No NUL or other control characters (a path or code with one is a mistake, and unsafe on the server). */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
+
+/**
+ * An absolute path in normal form: starts with "/", no empty, "." or ".." segments (which would
+ * write outside the intended place, e.g. /../../etc/shadow), no control characters, not a directory.
+ */
+export function pathProblem(path: string): string | undefined {
+  if (!path.startsWith("/")) return "must be an absolute path such as /root/.ssh/authorized_keys";
+  if (path.length > LIMITS.pathChars) return `must be at most ${LIMITS.pathChars} characters`;
+  if (!NO_CONTROL.test(path)) return "must not contain NUL or other control characters";
+  if (path.endsWith("/")) return "must name a file, not a directory (it ends with /)";
+  const segments = path.slice(1).split("/");
+  if (segments.some((segment) => segment === "" || segment === "." || segment === ".."))
+    return 'must be a normalized absolute path: no "//", "/./" or "/../" segments';
+  return undefined;
+}
+
+const mb = (example: number, min: number, max: number) =>
   z
     .number({ error: `must be a number of megabytes, e.g. ${example}` })
     .int({ error: `must be a whole number of megabytes, e.g. ${example}` })
-    .min(min, { error: `must be at least ${min} MB` });
+    .min(min, { error: `must be at least ${min} MB` })
+    .max(max, { error: `must be at most ${max} MB` });
+
+const minutes = z
+  .number({ error: "must be a number of minutes" })
+  .positive({ error: "must be a positive number of minutes" })
+  .max(LIMITS.timeoutMinutes, { error: `must be at most ${LIMITS.timeoutMinutes} minutes (a week)` });
+
+const code = (what: string) =>
+  z
+    .string({ error: `must be ${what}` })
+    .min(1, { error: "must not be empty; leave it out to let RimuHosting pick" })
+    // abort: a huge value is not also run through the pattern (a regex over megabytes can overflow the stack)
+    .max(LIMITS.codeChars, { error: `must be ${what}, at most ${LIMITS.codeChars} characters`, abort: true })
+    .regex(/^[A-Za-z0-9._-]+$/, { error: `must be ${what}: letters, digits, ".", "_" or "-"` });
+
+const text = (what: string, max: number) =>
+  z
+    .string({ error: `must be ${what} (a string)` })
+    .max(max, { error: `must be at most ${max} characters (${what})`, abort: true });
 
 function buildVpsInputsSchema() {
-  return z.looseObject({
+  return z.object({
     domainName: Fqdn,
-    distro: z
-      .string({ error: "must be a distribution code such as deb12.64 (see getDistributions())" })
-      .min(1, { error: "must not be empty; leave it out to let RimuHosting pick" }),
+    distro: code("a distribution code such as deb12.64 (see getDistributions())"),
     dcLocation: z.enum(DcLocation.options, {
       error: `must be one of ${DcLocation.options.join(", ")} (see getDataCenters())`,
     }),
-    pricingPlanCode: z
-      .string({ error: "must be a pricing plan code such as MIRO1B (see getPricingPlans())" })
-      .min(1, { error: "must not be empty; leave it out to let RimuHosting pick" }),
-    memoryMb: mb(1024, 1),
-    diskSpaceMb: mb(8192, 1),
-    diskSpace2Mb: mb(0, 0),
+    pricingPlanCode: code("a pricing plan code such as MIRO1B (see getPricingPlans())"),
+    memoryMb: mb(1024, 1, LIMITS.memoryMb),
+    diskSpaceMb: mb(8192, 1, LIMITS.diskMb),
+    diskSpace2Mb: mb(0, 0, LIMITS.diskMb),
     vpsType: z.enum(VpsType.options, { error: `must be one of ${VpsType.options.join(", ")}` }),
     billingOid: z
       .number({ error: "must be a billing method id from getBillingMethods()" })
@@ -41,39 +110,79 @@ function buildVpsInputsSchema() {
     runningState: z.enum(["RUNNING", "NOTRUNNING"], {
       error: 'must be "RUNNING" or "NOTRUNNING" (leave it out to leave the power state alone)',
     }),
-    password: z
-      .string({ error: "must be a string (wrap it in pulumi.secret())" })
-      .min(8, { error: "must be at least 8 characters; leave it out to have RimuHosting generate one" }),
-    controlPanel: z.string({ error: 'must be "webmin" or "" (none)' }),
-    cloudConfig: z.string({ error: "must be the cloud-config text (a string)" }),
-    files: z.array(
-      z.object({
-        path: z
-          .string({ error: "must be an absolute path such as /root/.ssh/authorized_keys" })
-          .startsWith("/", { error: "must be an absolute path such as /root/.ssh/authorized_keys" }),
-        content: z.string({ error: "must be the file's content as a string" }),
+    password: text("the root password", LIMITS.passwordChars)
+      .min(8, { error: "must be at least 8 characters; leave it out to have RimuHosting generate one" })
+      .regex(NO_CONTROL, { error: "must not contain NUL or other control characters" }),
+    controlPanel: z.enum(["webmin", ""], { error: 'must be "webmin" or "" (none)' }),
+    cloudConfig: text("the cloud-config text", LIMITS.cloudConfigChars).refine((v) => !v.includes("\u0000"), {
+      error: "must not contain NUL characters",
+    }),
+    files: z
+      .array(
+        z.strictObject(
+          {
+            path: z
+              .string({ error: "must be an absolute path such as /root/.ssh/authorized_keys" })
+              .superRefine((path, ctx) => {
+                const problem = pathProblem(path);
+                if (problem) ctx.addIssue({ code: "custom", message: problem });
+              }),
+            content: text("the file's content", LIMITS.fileContentChars),
+          },
+          { error: "each entry must be { path, content } and nothing else" },
+        ),
+        { error: "must be a list of { path, content } entries" },
+      )
+      .max(LIMITS.fileCount, { error: `must hold at most ${LIMITS.fileCount} files` })
+      .superRefine((files, ctx) => {
+        const seen = new Set<string>();
+        let total = 0;
+        files.forEach((file, index) => {
+          if (seen.has(file.path))
+            ctx.addIssue({ code: "custom", path: [index, "path"], message: `${file.path} is listed twice` });
+          seen.add(file.path);
+          total += file.content.length;
+        });
+        if (total > LIMITS.filesTotalChars)
+          ctx.addIssue({
+            code: "custom",
+            message: `hold ${total} characters in all; at most ${LIMITS.filesTotalChars} are allowed`,
+          });
       }),
-      { error: "must be a list of { path, content } entries" },
-    ),
     ipCount: z
       .number({ error: "must be the number of IPv4 addresses, e.g. 1" })
       .int({ error: "must be a whole number of IPv4 addresses" })
-      .min(1, { error: "must be at least 1" }),
+      .min(1, { error: "must be at least 1" })
+      .max(LIMITS.ipCount, { error: `must be at most ${LIMITS.ipCount}` }),
     metaData: z
-      .record(z.string(), z.string({ error: "metadata values must be strings" }), {
-        error: "must be an object of string keys and string values",
+      .record(
+        z
+          .string()
+          .min(1, { error: "metadata keys must not be empty" })
+          .max(LIMITS.metaDataChars, {
+            error: `metadata keys must be at most ${LIMITS.metaDataChars} characters`,
+            abort: true,
+          })
+          .regex(/^[^\s:]+$/, { error: "metadata keys must not contain whitespace or colons" }),
+        text("a metadata value", LIMITS.metaDataChars).regex(NO_CONTROL, {
+          error: "metadata values must not contain control characters",
+        }),
+        { error: "must be an object of string keys and string values" },
+      )
+      .refine((meta) => Object.keys(meta).length <= LIMITS.metaDataEntries, {
+        error: `must hold at most ${LIMITS.metaDataEntries} entries`,
       })
       .refine((meta) => !Object.keys(meta).some((key) => key.startsWith("pulumi-rimuhosting:")), {
         error: `keys starting with "pulumi-rimuhosting:" are reserved (the provider stores ${CREATION_TOKEN_KEY} there)`,
       }),
     allowReinstall: z.boolean({ error: "must be true or false" }),
-    timeouts: z.object(
+    timeouts: z.strictObject(
       {
-        createMinutes: z.number().positive({ error: "must be a positive number of minutes" }).optional(),
-        updateMinutes: z.number().positive({ error: "must be a positive number of minutes" }).optional(),
-        deleteMinutes: z.number().positive({ error: "must be a positive number of minutes" }).optional(),
+        createMinutes: minutes.optional(),
+        updateMinutes: minutes.optional(),
+        deleteMinutes: minutes.optional(),
       },
-      { error: "must be { createMinutes?, updateMinutes?, deleteMinutes? }" },
+      { error: "must be { createMinutes?, updateMinutes?, deleteMinutes? } and nothing else" },
     ),
     adoptOrderOid: z
       .number({ error: "must be the order oid of an existing VPS, e.g. 1234567" })
@@ -83,7 +192,11 @@ function buildVpsInputsSchema() {
     // (creation-token.ts). Not in VPS_INPUT_FIELDS, so diff() and the outputs never see it.
     creationScope: z
       .string({ error: "is set by the Vps class (project/stack/name); do not set it yourself" })
-      .min(1, { error: "is set by the Vps class (project/stack/name); do not set it yourself" }),
+      .min(1, { error: "is set by the Vps class (project/stack/name); do not set it yourself" })
+      .max(1024, { error: "is set by the Vps class (project/stack/name); do not set it yourself" }),
+    __creationNonce: z
+      .string({ error: "is set by the provider; do not set it yourself" })
+      .regex(/^[0-9a-f]{32}$/, { error: "is set by the provider; do not set it yourself" }),
   });
 }
 
@@ -96,6 +209,11 @@ function vpsInputsSchema() {
   return cachedSchema;
 }
 
+/** The keys the input schema validates (checked against the field table by a test). */
+export function vpsInputSchemaKeys(): string[] {
+  return Object.keys(vpsInputsSchema().shape);
+}
+
 export type VpsInputs = z.infer<ReturnType<FullSchema["partial"]>>;
 export type VpsTimeouts = NonNullable<VpsInputs["timeouts"]>;
 
@@ -104,13 +222,77 @@ export interface CheckFailure {
   reason: string;
 }
 
-/** Drops null values (an explicit null means "not set") and the engine's own `__provider`. */
+/**
+ * Drops null values (an explicit null means "not set") and the engine's own `__provider`, and takes
+ * secret values out of their wrapping (check() returns secret inputs wrapped, see secret-values.ts).
+ */
 export function setValues(bag: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(bag).filter(
-      ([key, value]) => key !== "__provider" && value !== null && value !== undefined,
-    ),
+    Object.entries(bag)
+      .map(([key, value]) => [key, unwrapSecret(value)] as const)
+      .filter(([key, value]) => key !== "__provider" && value !== null && value !== undefined),
   );
+}
+
+/** Keys the program may pass besides the inputs: the outputs the Vps class seeds as undefined. */
+const OUTPUT_ONLY_KEYS = new Set<string>(VPS_OUTPUT_ONLY);
+const KNOWN_KEYS = new Set<string>([...VPS_INPUT_NAMES, ...INTERNAL_INPUTS, "__provider"]);
+
+/** Failures for keys that are not inputs (a typo such as memorymb would otherwise be ignored). */
+export function unknownKeyFailures(news: Record<string, unknown>): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  for (const [key, value] of Object.entries(news)) {
+    if (KNOWN_KEYS.has(key)) continue;
+    if (OUTPUT_ONLY_KEYS.has(key) && (value === undefined || value === null)) continue;
+    const suggestion = closestInput(key);
+    failures.push({
+      property: key,
+      reason:
+        `is not an input of Vps` +
+        (suggestion ? `; did you mean ${suggestion}?` : `; the inputs are ${VPS_INPUT_NAMES.join(", ")}`),
+    });
+  }
+  return failures;
+}
+
+/** The input a mistyped key most likely meant: same letters ignoring case, or at most 2 edits away. */
+function closestInput(key: string): string | undefined {
+  const lower = key.toLowerCase();
+  let best: { name: string; distance: number } | undefined;
+  for (const name of VPS_INPUT_NAMES) {
+    const distance = name.toLowerCase() === lower ? 0 : editDistance(lower, name.toLowerCase());
+    if (distance <= 2 && (best === undefined || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * A failure on a secret or very long input is reported without a property: the engine prints the
+ * property's value next to the reason, which must never show a password or 10 MB of text.
+ */
+export function quietFailure(failure: CheckFailure, news: Record<string, unknown>): CheckFailure {
+  // The engine prints inputs[property]: only a top-level key has a value to print.
+  if (failure.property === "" || failure.property.includes(".")) return failure;
+  const value = news[failure.property];
+  const long = typeof value === "string" ? value.length > 200 : JSON.stringify(value ?? "").length > 200;
+  if (!(SECRET_FIELDS as readonly string[]).includes(failure.property) && !long) return failure;
+  return { property: "", reason: `${failure.property}: ${failure.reason}` };
 }
 
 /**
@@ -127,13 +309,21 @@ export function validateInputs(news: Record<string, unknown>): CheckFailure[] {
       reason: "is required: the fully qualified domain name of the VPS, e.g. web1.example.com",
     });
   }
-  const parsed = vpsInputsSchema().safeParse(known);
+  const parsed = vpsInputsSchema().safeParse(
+    Object.fromEntries(Object.entries(known).filter(([key]) => KNOWN_KEYS.has(key))),
+  );
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      failures.push({ property: issue.path.map(String).join("."), reason: issue.message });
+      failures.push({ property: issue.path.map(pathSegment).join("."), reason: issue.message });
     }
   }
   return failures;
+}
+
+/** A path segment as shown in a failure: a huge metadata key is cut, never echoed whole. */
+function pathSegment(segment: PropertyKey): string {
+  const text = String(segment);
+  return text.length > 64 ? `${text.slice(0, 32)}…(${text.length} characters)` : text;
 }
 
 const known = (value: unknown): boolean => value !== undefined && value !== null && !containsUnknown(value);

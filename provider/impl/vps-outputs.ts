@@ -5,12 +5,21 @@
  * service reports taking precedence, plus what only the service knows (orderOid, IPs, fee...).
  */
 import type { AboutOrder } from "../../contract/index.js";
-import { CREATION_TOKEN_KEY } from "../client/index.js";
-import { VPS_INPUT_NAMES, SECRET_FIELDS, type VpsInputName } from "./vps-fields.js";
+import { INTERNAL_INPUTS, VPS_INPUT_NAMES, SECRET_FIELDS, type VpsInputName } from "./vps-fields.js";
+import { asSecret } from "./secret-values.js";
+
+/** meta_data keys the provider writes (creation token and nonce): never shown as the user's metadata. */
+const PROVIDER_META_PREFIX = "pulumi-rimuhosting:";
+
+/**
+ * Output keys for the provider's own bookkeeping. The engine hides keys starting with "__" in every
+ * display, so they never show as changes.
+ */
+export const INPUT_NAMES_KEY = "__inputNames";
 
 export interface VpsOutputs {
-  orderOid: number;
-  slug: string;
+  orderOid?: number;
+  slug?: string;
   domainName: string;
   distro?: string;
   dcLocation?: string;
@@ -31,6 +40,10 @@ export interface VpsOutputs {
   allowReinstall?: boolean;
   timeouts?: { createMinutes?: number; updateMinutes?: number; deleteMinutes?: number };
   adoptOrderOid?: number;
+  creationScope?: string;
+  __creationNonce?: string;
+  /** The inputs the program set (so a refresh hands back exactly those, not what the service picked). */
+  __inputNames?: string[];
   primaryIp?: string;
   secondaryIps: string[];
   monthlyFeeUsd?: number;
@@ -42,11 +55,11 @@ export function compact<T extends object>(bag: T): T {
   return Object.fromEntries(Object.entries(bag).filter(([, value]) => value !== undefined)) as T;
 }
 
-/** The user's metadata on an order, without the provider's creation token. */
+/** The user's metadata on an order, without the provider's creation token and nonce. */
 export function userMetaData(order: AboutOrder): Record<string, string> {
   const meta: Record<string, string> = {};
   for (const entry of order.meta_data ?? []) {
-    if (entry.key_name !== CREATION_TOKEN_KEY) meta[entry.key_name] = entry.value ?? "";
+    if (!entry.key_name.startsWith(PROVIDER_META_PREFIX)) meta[entry.key_name] = entry.value ?? "";
   }
   return meta;
 }
@@ -83,36 +96,61 @@ export function orderFields(order: AboutOrder) {
  * Outputs for an order. `recorded` supplies the inputs the service cannot report (pricing plan,
  * install-time options, settings) and the password, which the service only returns when it generates one.
  */
-export function orderOutputs(order: AboutOrder, recorded: Record<string, unknown>): VpsOutputs {
-  const echo = Object.fromEntries(
-    VPS_INPUT_NAMES.filter((name) => recorded[name] !== undefined && recorded[name] !== null).map((name) => [
-      name,
-      recorded[name],
-    ]),
-  );
+export function orderOutputs(
+  order: AboutOrder,
+  recorded: Record<string, unknown>,
+  /** The inputs the program set; default: the list recorded in earlier outputs. */
+  programInputs?: Record<string, unknown>,
+): VpsOutputs {
+  const echo = recordedInputs(recorded);
   const fields = orderFields(order);
   return compact({
     ...echo,
+    [INPUT_NAMES_KEY]: inputNamesOf(programInputs ?? recorded),
     ...fields,
     diskSpace2Mb: fields.diskSpace2Mb ?? 0,
     ipCount: fields.primaryIp ? 1 + fields.secondaryIps.length : undefined,
   } as VpsOutputs);
 }
 
+/** The recorded inputs (and the internal ones) that are set. */
+export function recordedInputs(recorded: Record<string, unknown>): Record<string, unknown> {
+  const names = [...VPS_INPUT_NAMES, ...INTERNAL_INPUTS] as string[];
+  return Object.fromEntries(
+    names
+      .filter((name) => recorded[name] !== undefined && recorded[name] !== null)
+      .map((name) => [name, recorded[name]]),
+  );
+}
+
 /**
- * The inputs a refresh hands back to the engine: every input the outputs hold (orderOutputs() gives the
- * service's current value where it reports one, so drift shows, and the recorded value otherwise), never
- * secrets (the engine would store them unmarked).
+ * The inputs the program set. Recorded outputs carry the list; outputs from before it existed fall back
+ * to every input they hold.
+ */
+function inputNamesOf(recorded: Record<string, unknown>): string[] {
+  const listed = recorded[INPUT_NAMES_KEY];
+  if (Array.isArray(listed)) return listed.filter((name): name is string => typeof name === "string");
+  return VPS_INPUT_NAMES.filter((name) => recorded[name] !== undefined && recorded[name] !== null);
+}
+
+/**
+ * The inputs a refresh hands back to the engine: the inputs the program set (orderOutputs() gives the
+ * service's current value where it reports one, so drift shows, and the recorded value otherwise), the
+ * internal ones (creationScope, nonce), and secrets wrapped as secrets. Inputs the program did not set
+ * (a billingOid the service picked) are left out, so the next diff does not list them as removed.
  */
 export function refreshedInputs(outputs: VpsOutputs): Record<string, unknown> {
   const secret = new Set<string>(SECRET_FIELDS);
+  const bag = outputs as unknown as Record<string, unknown>;
+  const set = new Set(outputs.__inputNames ?? VPS_INPUT_NAMES);
   const inputs: Record<string, unknown> = {};
   for (const name of VPS_INPUT_NAMES as VpsInputName[]) {
-    const value = (outputs as unknown as Record<string, unknown>)[name];
-    if (value === undefined || secret.has(name)) continue;
+    const value = bag[name];
+    if (value === undefined || !set.has(name)) continue;
     if (name === "runningState" && value !== "RUNNING" && value !== "NOTRUNNING") continue;
-    inputs[name] = value;
+    inputs[name] = secret.has(name) ? asSecret(value) : value;
   }
+  for (const name of INTERNAL_INPUTS) if (bag[name] !== undefined) inputs[name] = bag[name];
   return inputs;
 }
 

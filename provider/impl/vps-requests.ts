@@ -41,7 +41,7 @@ export function newVpsRequest(inputs: VpsInputs): NewVpsRequestInput {
 
 /**
  * NewVPSRequest for R10 (reinstall): the install-time options, with `null` data centre and sizes so the
- * order keeps them (rimuhosting-api.md R10).
+ * order keeps them (docs/rimuhosting-api.md R10).
  */
 export function reinstallRequest(inputs: VpsInputs, currentDistro: string | undefined): NewVpsRequestInput {
   return {

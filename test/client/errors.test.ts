@@ -27,7 +27,7 @@ describe("error catalogue", () => {
     expect(json).toEqual({
       name: "RimuTransientError",
       code: "RIMU_ERR_TRANSIENT",
-      message: "outer",
+      message: "[RIMU_ERR_TRANSIENT] outer", // the code is prefixed by the class, never typed by hand
       status: 503,
     });
     expect(inspect(error)).toContain("RIMU_ERR_TRANSIENT");

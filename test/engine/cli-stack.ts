@@ -1,13 +1,17 @@
 // The same stack operations through the real Pulumi CLI (Automation API, LocalWorkspace, local file backend), for
 // machines that have a `pulumi` binary. Results are mapped to the harness's OperationResult from the engine events.
+import { execFile } from "node:child_process";
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { promisify } from "node:util";
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import { nameOfUrn, typeOfUrn } from "../helpers/provider-host";
 import type { OperationResult, StackConfigValue } from "./harness-stack";
 import { wrapSecret } from "./property-values";
 import { summarize, type OperationKind, type StepOp, type StepRecord } from "./steps";
+
+const execFileAsync = promisify(execFile);
 
 /** Where `pulumi` is on PATH, or why it cannot be used. */
 export function findPulumiCli(env: NodeJS.ProcessEnv = process.env): { path?: string; reason?: string } {
@@ -24,7 +28,25 @@ export function findPulumiCli(env: NodeJS.ProcessEnv = process.env): { path?: st
   }
   return {
     reason:
-      "no `pulumi` binary on PATH (install it from pulumi.com to run these scenarios through the real CLI)",
+      "no `pulumi` binary on PATH (scripts/pulumi-cli.sh builds one with Go and prints the directory to put on PATH)",
+  };
+}
+
+/**
+ * The environment that keeps the CLI offline and self-contained: a file backend, an empty passphrase, a PULUMI_HOME
+ * of its own (beside the backend), no update check, and no plugin download (the language host and the
+ * dynamic-provider plugin are bundled beside `pulumi` on PATH, see scripts/pulumi-cli.sh).
+ */
+export function offlineCliEnv(backendDir: string): Record<string, string> {
+  const backend = path.resolve(backendDir);
+  return {
+    PULUMI_BACKEND_URL: `file://${backend}`,
+    PULUMI_HOME: path.join(path.dirname(backend), "pulumi-home"),
+    PULUMI_CONFIG_PASSPHRASE: "",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    // ts-node without type checking: the examples are type-checked by `npm run typecheck`; seconds per operation
+    PULUMI_NODEJS_TRANSPILE_ONLY: "true",
   };
 }
 
@@ -75,14 +97,7 @@ export class CliStack {
     const stackName = `${options.stackName ?? "dev"}-${crypto.randomBytes(4).toString("hex")}`;
     const stack = await LocalWorkspace.createOrSelectStack(
       { stackName, workDir: path.resolve(options.programDir) },
-      {
-        envVars: {
-          ...envVars,
-          PULUMI_BACKEND_URL: `file://${path.resolve(options.backendDir)}`,
-          PULUMI_CONFIG_PASSPHRASE: "",
-          PULUMI_SKIP_UPDATE_CHECK: "true",
-        },
-      },
+      { envVars: { ...envVars, ...offlineCliEnv(options.backendDir) } },
     );
     const cli = new CliStack(stack, options);
     for (const [k, v] of Object.entries(options.config ?? {}))
@@ -97,6 +112,44 @@ export class CliStack {
     await this.stack.removeConfig(key);
   }
 
+  get name(): string {
+    return this.stack.name;
+  }
+
+  /** The environment a `pulumi` command needs to act on this stack (see offlineCliEnv). */
+  commandEnv(): NodeJS.ProcessEnv {
+    const extra: Record<string, string> = {};
+    for (const [k, v] of Object.entries(this.options.env ?? {})) if (v !== undefined) extra[k] = v;
+    return { ...process.env, ...extra, ...offlineCliEnv(this.options.backendDir) };
+  }
+
+  /** Runs `pulumi <args> --stack <this stack> --non-interactive` in the program directory; resolves to stdout. */
+  async command(...args: string[]): Promise<string> {
+    const { stdout } = await execFileAsync(
+      "pulumi",
+      [...args, "--stack", this.stack.name, "--non-interactive"],
+      {
+        cwd: path.resolve(this.options.programDir),
+        env: this.commandEnv(),
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
+    return stdout;
+  }
+
+  /**
+   * `pulumi stack export`: the checkpoint as the backend holds it, secrets encrypted. (The Automation API's
+   * exportStack adds --show-secrets, so the command is run directly.)
+   */
+  exportState(): Promise<string> {
+    return this.command("stack", "export");
+  }
+
+  /** `pulumi cancel --yes`: removes the lock an interrupted (killed) operation left on the stack. */
+  async cancel(): Promise<void> {
+    await this.stack.cancel();
+  }
+
   /** Removes the stack's settings file from the program directory (the backend directory is the caller's). */
   close(): void {
     const dir = path.resolve(this.options.programDir);
@@ -109,7 +162,7 @@ export class CliStack {
    * preview and in updates), the id and changed keys from its ResOutputsEvent when the step finished, and the
    * failure from its ResOpFailedEvent.
    */
-  private collector(): { onEvent: (e: EngineEvent) => void; steps: StepRecord[] } {
+  private collector(kind: OperationKind): { onEvent: (e: EngineEvent) => void; steps: StepRecord[] } {
     const steps: StepRecord[] = [];
     const byUrn = new Map<string, StepRecord>();
     const onEvent = (e: EngineEvent): void => {
@@ -123,7 +176,9 @@ export class CliStack {
       if (!meta) return;
       let op = OP_MAP[meta.op];
       if (!op) return;
-      if (op === "refresh" && !(meta.diffs && meta.diffs.length)) op = "same";
+      // A refresh step's outcome comes with its ResOutputsEvent: "same", "update" (drift: the provider's Diff from
+      // the refreshed state back to the program's inputs found changes) or "delete" (gone).
+      if (kind === "refresh" && op === "update") op = "refresh";
       let step = byUrn.get(meta.urn);
       if (!step) {
         step = { op, urn: meta.urn, type: typeOfUrn(meta.urn), name: nameOfUrn(meta.urn) };
@@ -144,7 +199,7 @@ export class CliStack {
     }>,
   ): Promise<OperationResult> {
     const started = Date.now();
-    const { onEvent, steps } = this.collector();
+    const { onEvent, steps } = this.collector(kind);
     const res = await call({ onEvent, onOutput: (s) => this.options.onOutput?.(s) });
     const outputs = Object.fromEntries(
       Object.entries(res.outputs ?? {}).map(([k, v]) => [k, v.secret ? wrapSecret(v.value) : v.value]),
@@ -161,9 +216,10 @@ export class CliStack {
   up(): Promise<OperationResult> {
     return this.run("up", (o) => this.stack.up(o));
   }
-  refresh(): Promise<OperationResult> {
+  /** `clearPendingCreates`: drop the pending creates an interrupted operation left (`--clear-pending-creates`). */
+  refresh(opts: { clearPendingCreates?: boolean } = {}): Promise<OperationResult> {
     return this.run("refresh", async (o) => {
-      await this.stack.refresh(o);
+      await this.stack.refresh({ ...o, ...opts });
       return { outputs: await this.stack.outputs() };
     });
   }

@@ -26,15 +26,28 @@ export interface Scenario {
   close(): Promise<void>;
 }
 
+export interface ScenarioOptions {
+  config?: Record<string, string>;
+  printer?: OpsPrinter;
+  /** A program directory other than examples/<example> (test fixtures). */
+  programDir?: string;
+  /** Extra environment for the program and the provider. */
+  env?: NodeJS.ProcessEnv;
+  /** Receives the CLI's own display (CLI backend). */
+  onCliOutput?: (text: string) => void;
+}
+
 export async function startScenario(
   example: string,
   backend: Backend,
-  opts: { config?: Record<string, string>; printer?: OpsPrinter } = {},
+  opts: ScenarioOptions = {},
 ): Promise<Scenario> {
   const emulator = await startTestEmulator({ timeScale: 0 });
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), `e2e-${example}-`));
   const stack = await createStackDriver(backend, {
-    programDir: path.join(EXAMPLES_DIR, example),
+    programDir: opts.programDir ?? path.join(EXAMPLES_DIR, example),
+    env: opts.env,
+    onCliOutput: opts.onCliOutput,
     workDir,
     config: {
       "rimuhosting:apiKey": { value: DEMO_API_KEY, secret: true },

@@ -6,7 +6,7 @@ import { startEngineServers } from "./grpc-servers";
 import { createOpsPrinter, type OpsPrinter } from "./ops-printer";
 import { readPulumiProject, type PulumiProject } from "./project-file";
 import { PROGRAM_ERROR_LOGGED, runProgram } from "./program-runner";
-import { changedKeys, markSecret, samePlainProperties, secretKeysOf } from "./property-values";
+import { markSecret, secretKeysOf } from "./property-values";
 import { createStateStore, type StackState, type StateStore } from "./state-store";
 import { deleteResources, errorMessage, newStep, plainOf, runStep, type StepContext } from "./step-runner";
 import { summarize, type OperationKind, type StepOp, type StepRecord } from "./steps";
@@ -174,7 +174,11 @@ export class HarnessStack {
           throw e;
         }),
       registerResourceOutputs: (urn, outputs) => run.registerOutputs(urn, outputs),
-      readResource: (r) => run.read(r),
+      readResource: (r) =>
+        run.read(r).catch((e: unknown) => {
+          failedStep();
+          throw e;
+        }),
       log: (severity, message, urn) => {
         if (severity !== "debug") this.printer.diagnostic(severity, message, urn || undefined);
       },
@@ -253,8 +257,15 @@ export class HarnessStack {
               ...r.additionalSecretOutputs,
               ...secretKeysOf(r.inputs),
             ];
-            probe.keys = changedKeys(r.outputs, read.properties);
-            if (samePlainProperties(r.outputs, read.properties)) probe.op = "same";
+            // Like the engine (RefreshStep, since v3.1xx): the drift that counts is what the next `up` of an unchanged
+            // program would change, i.e. the provider's Diff from the refreshed state back to the recorded inputs,
+            // inverted. A change in an output the program does not manage is recorded but is no drift.
+            const refreshedInputs = read.inputs ?? plainOf(r.inputs);
+            const d = await (
+              await provider()
+            ).diff(read.id, r.urn, read.properties, plainOf(r.inputs), refreshedInputs);
+            if (d.changes === "none") probe.op = "same";
+            else probe.keys = d.diffs;
             r.outputs = markSecret(read.properties, secret);
             if (read.inputs) r.inputs = markSecret(read.inputs, secretKeysOf(r.inputs));
           }

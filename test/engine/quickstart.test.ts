@@ -73,14 +73,25 @@ describeEachBackend("quickstart", (backend) => {
     orderOid = live[0]?.orderOid ?? 0;
   });
 
-  test("refresh picks up a VPS stopped outside Pulumi", async () => {
-    await s.client.setRunningState(orderOid, "NOTRUNNING");
+  test("refresh reports memory resized outside Pulumi as drift, and the next up puts it back", async () => {
+    await s.client.changeParameters(orderOid, { memory_mb: 4096 });
     const r = await s.stack.refresh();
-    const step = r.steps.find((x) => x.name === "web");
-    expect(step?.op).toBe("refresh");
-    expect(step?.keys).toContain("runningState");
+    expect(vpsOps(r)).toEqual({ web: "refresh" });
+    expect(vpsOps(await s.stack.preview())).toEqual({ web: "update" });
+    const up = await s.stack.up();
+    expect(vpsOps(up)).toEqual({ web: "update" });
+    expect(up.outputs.memory).toBe(2048);
+    const order = await s.client.getOrder(orderOid);
+    expect(order.about_order.vps_parameters?.memory_mb).toBe(2048);
+  });
+
+  test("a VPS stopped outside Pulumi is no drift while the program does not manage runningState", async () => {
+    await s.client.setRunningState(orderOid, "NOTRUNNING");
+    // The engine asks the provider's Diff whether the refreshed state differs from what the program declares; the
+    // quickstart leaves runningState unset, so the stopped VPS is recorded but is no change.
+    const r = await s.stack.refresh();
+    expect(vpsOps(r)).toEqual({ web: "same" });
     const mark = s.mark();
-    // runningState is not managed by the quickstart (not set), so the next up leaves the stopped VPS alone
     expect(vpsOps(await s.stack.up())).toEqual({ web: "same" });
     expect(s.mutationsSince(mark)).toEqual([]);
   });

@@ -1,4 +1,5 @@
 // One interface over the two ways of running a stack: the CLI-less harness and the real Pulumi CLI.
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { CliStack, findPulumiCli } from "./cli-stack";
 import { HarnessStack, type OperationResult, type StackConfigValue } from "./harness-stack";
@@ -14,6 +15,10 @@ export interface StackDriver {
   up(): Promise<OperationResult>;
   refresh(): Promise<OperationResult>;
   destroy(): Promise<OperationResult>;
+  /** The stack's state as stored (CLI: `pulumi stack export`; harness: its state file), for secret scans. */
+  exportState(): Promise<string>;
+  /** The CLI stack itself, for scenarios that drive the `pulumi` command directly (undefined on the harness). */
+  readonly cli?: CliStack;
   /** Removes what the driver put outside `workDir` (the CLI's stack settings file); the stack's resources stay. */
   close(): Promise<void>;
 }
@@ -51,6 +56,8 @@ export async function createStackDriver(backend: Backend, o: StackDriverOptions)
       up: () => cli.up(),
       refresh: () => cli.refresh(),
       destroy: () => cli.destroy(),
+      exportState: () => cli.exportState(),
+      cli,
       close: async () => cli.close(),
     };
   }
@@ -70,12 +77,30 @@ export async function createStackDriver(backend: Backend, o: StackDriverOptions)
     up: () => stack.up(),
     refresh: () => stack.refresh(),
     destroy: () => stack.destroy(),
+    exportState: async () => {
+      const file = path.join(o.workDir, "state.json");
+      return fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
+    },
     close: async () => undefined,
   };
 }
 
-/** The backends to run scenarios on: always the harness; the CLI when one is on PATH (else the reason it is not). */
-export function availableBackends(): { backends: Backend[]; cliSkipReason?: string } {
-  const cli = findPulumiCli();
-  return cli.path ? { backends: ["harness", "cli"] } : { backends: ["harness"], cliSkipReason: cli.reason };
+/**
+ * The backend to run end-to-end scenarios on: the real CLI when one is on PATH (it is the truth: where the harness
+ * and the engine disagree, the harness is wrong), the harness otherwise. `E2E_BACKENDS=harness,cli` runs both.
+ * `CI=true` without a CLI is an error: CI must not silently fall back to the harness.
+ */
+export function availableBackends(env: NodeJS.ProcessEnv = process.env): {
+  backends: Backend[];
+  cliSkipReason?: string;
+} {
+  const cli = findPulumiCli(env);
+  const wanted = env.E2E_BACKENDS?.split(",").map((b) => b.trim());
+  if (!cli.path && (env.CI === "true" || wanted?.includes("cli")))
+    throw new Error(
+      `the end-to-end scenarios must run through the real pulumi CLI here, but there is ${cli.reason}; ` +
+        "build it with scripts/pulumi-cli.sh and put the directory it prints on PATH",
+    );
+  if (wanted) return { backends: wanted.filter((b): b is Backend => b === "cli" || b === "harness") };
+  return cli.path ? { backends: ["cli"] } : { backends: ["harness"], cliSkipReason: cli.reason };
 }

@@ -56,7 +56,9 @@ export class UpdateRun {
   async read(r: { type: string; name: string; parent: string; id: string; properties: PropertyMap }) {
     const urn = this.o.makeUrn(r.type, r.name, r.parent);
     const provider = await this.o.provider();
-    const read = await provider.read(r.id, urn, {}, plainOf(r.properties));
+    // Like the engine's ReadStep: the program's properties are passed as both the inputs and the state.
+    const props = plainOf(r.properties);
+    const read = await provider.read(r.id, urn, props, props);
     this.ctx.steps.push(newStep("read", { urn, id: r.id }));
     return { urn, properties: read.properties };
   }

@@ -38,6 +38,8 @@ export interface CheckResult {
 export type DiffChanges = "unknown" | "none" | "some";
 export interface DiffResult {
   changes: DiffChanges;
+  /** The top-level properties that differ (the response's `diffs`). */
+  diffs: string[];
   replaces: string[];
   deleteBeforeReplace: boolean;
 }
@@ -236,6 +238,7 @@ export async function startProviderHost(options: ProviderHostOptions): Promise<P
       const D = provproto.DiffResponse.DiffChanges;
       return {
         changes: changes === D.DIFF_NONE ? "none" : changes === D.DIFF_SOME ? "some" : "unknown",
+        diffs: res.getDiffsList(),
         replaces: res.getReplacesList(),
         deleteBeforeReplace: res.getDeletebeforereplace(),
       };

@@ -125,29 +125,44 @@ describe("the real dynamic-provider host (L3)", () => {
     expect(typeof created.properties.primaryIp).toBe("string");
 
     const none = await host.diff(created.id, URN, created.properties, inputs());
-    expect(none).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
+    expect(none).toMatchObject({ changes: "none", replaces: [], deleteBeforeReplace: false });
     // creationScope is never a change (e.g. a stack renamed, or state from before it existed).
     const { creationScope: _omitted, ...unscoped } = inputs();
     for (const news of [inputs({ creationScope: "renamed/dev/web" }), unscoped]) {
       const scoped = await host.diff(created.id, URN, created.properties, news);
-      expect(scoped).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
+      expect(scoped).toMatchObject({ changes: "none", replaces: [], deleteBeforeReplace: false });
     }
     const some = await host.diff(created.id, URN, created.properties, inputs({ memoryMb: 2048 }));
-    expect(some).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
+    expect(some).toMatchObject({ changes: "some", replaces: [], deleteBeforeReplace: false });
     const replace = await host.diff(created.id, URN, created.properties, inputs({ dcLocation: "DCLONDON" }));
-    expect(replace).toEqual({ changes: "some", replaces: ["dcLocation"], deleteBeforeReplace: false });
+    expect(replace).toMatchObject({ changes: "some", replaces: ["dcLocation"], deleteBeforeReplace: false });
+    // A refused change is reported by Check (once, per input) and refused by Update before any call;
+    // Diff never throws (the host would print its text twice plus a JS stack).
+    const refusedDiff = await host.diff(created.id, URN, created.properties, inputs({ distro: "deb13.64" }));
+    expect(refusedDiff.changes).toBe("some");
     const refused = await rejection(
-      host.diff(created.id, URN, created.properties, inputs({ distro: "deb13.64" })),
+      host.update(created.id, URN, created.properties, inputs({ distro: "deb13.64" })),
     );
-    expect(refused.details).toMatch(/distro: changing distro from deb12\.64 to deb13\.64/);
+    expect(refused.details).toMatch(
+      /^\[RIMU_ERR_CHANGE_REFUSED\] distro: changing distro from deb12\.64 to deb13\.64/,
+    );
+    expect(refused.details).not.toMatch(/\n\s+at /);
 
     // Drift made by hand shows up on refresh, in the properties and in the returned inputs.
     await emulatorClientStop(Number(created.id));
     const refreshed = await host.read(created.id, URN, created.properties, inputs());
     expect(refreshed.id).toBe(created.id);
     expect(refreshed.properties).toMatchObject({ runningState: "NOTRUNNING", __provider: providerText });
-    expect(refreshed.inputs).toMatchObject({ runningState: "NOTRUNNING", __provider: providerText });
+    // Inputs hand back only what the program set (plus creationScope and the nonce), so the next
+    // preview lists no key that did not change; runningState and the password were not set.
+    expect(refreshed.inputs).toMatchObject({
+      memoryMb: 1024,
+      creationScope: "l3-project/dev/web",
+      __provider: providerText,
+    });
+    expect(refreshed.inputs).not.toHaveProperty("runningState");
     expect(refreshed.inputs).not.toHaveProperty("password");
+    expect(refreshed.inputs).not.toHaveProperty("billingOid");
 
     // A Get-style read: no properties, only inputs carrying __provider (3.270 falls back to them).
     const got = await host.read(created.id, URN, {}, { __provider: providerText });
@@ -189,6 +204,10 @@ describe("the real dynamic-provider host (L3)", () => {
     );
     expect(failure.reasons).toEqual([error.details]);
     expect(failure.properties).toMatchObject({ orderOid: Number(failure.id), runningState: "RUNNING" });
+    // The recorded properties carry __provider, so refresh and destroy can load the provider later.
+    expect(failure.properties.__provider).toBe(providerText);
+    const refreshed = await host.read(failure.id, URN, failure.properties, inputs());
+    expect(refreshed.id).toBe(failure.id);
     expect(error.details).not.toContain(DEMO_API_KEY);
     expect(emulator.snapshot().find((o) => String(o.orderOid) === failure.id)).toMatchObject({
       cancelled: false,
@@ -203,6 +222,50 @@ describe("the real dynamic-provider host (L3)", () => {
     );
     expect(resumed.properties).toMatchObject({ orderOid: Number(failure.id), runningState: "NOTRUNNING" });
     await host.delete(failure.id, URN, resumed.properties);
+  });
+
+  it("secret inputs given as plain strings come back from Check as secrets, so the state's inputs hold them encrypted", async () => {
+    const canary = {
+      cloudConfig: "#cloud-config\n# CANARY-CLOUD-7f3a",
+      files: [{ path: "/root/canary", content: "CANARY-FILE-7f3a" }],
+      password: "CANARY-PW-7f3a-long",
+    };
+    const checked = await host.check(URN, {}, inputs({ domainName: "l3-secret.example.com", ...canary }));
+    expect(checked.failures).toEqual([]);
+    const sig = pulumi.runtime.specialSigKey;
+    for (const [name, value] of Object.entries(canary)) {
+      expect(checked.inputs[name]).toEqual({ [sig]: pulumi.runtime.specialSecretSig, value });
+    }
+    // The host hands create plain values again (it accepts no secrets); outputs carry them for the
+    // engine, which marks them secret because the inputs of the same name are.
+    const created = await host.create(URN, {
+      ...checked.inputs,
+      ...canary,
+    });
+    expect(created.properties.password).toBe(canary.password);
+    const refreshed = await host.read(created.id, URN, created.properties, checked.inputs);
+    for (const name of Object.keys(canary)) {
+      expect(refreshed.inputs?.[name]).toMatchObject({ [sig]: pulumi.runtime.specialSecretSig });
+    }
+    await host.delete(created.id, URN, created.properties);
+    for (const text of Object.values(canary).flatMap((v) =>
+      typeof v === "string" ? [v] : [v[0]!.content],
+    )) {
+      expect(hostOutput).not.toContain(text);
+    }
+  });
+
+  it("an error from Read or Delete is printed by the host once, as one line, without a JS stack", async () => {
+    const before = hostOutput.length;
+    const error = await rejection(host.delete("not-an-order", URN, inputs()));
+    expect(error.details).toMatch(
+      /^\[RIMU_ERR_INVALID_INPUT\] "not-an-order" is not a RimuHosting order oid/,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200)); // let the host's stderr arrive
+    const printed = hostOutput.slice(before);
+    expect(printed.split(error.details).length - 1).toBe(1);
+    expect(printed).not.toMatch(/\n\s+at /);
+    expect(printed).not.toContain("\u001b[");
   });
 
   it("never prints the API key or a password", () => {

@@ -1,5 +1,5 @@
 import { diff } from "../../../provider/impl/vps-provider";
-import { computeChanges } from "../../../provider/impl/vps-changes";
+import { assertChangesAllowed, computeChanges } from "../../../provider/impl/vps-changes";
 import { setLogSink } from "../../../provider/impl/log";
 import { UNKNOWN } from "../../../provider/impl/unknowns";
 
@@ -71,9 +71,10 @@ describe("diff", () => {
     expect(await diff("1001", OLDS, { ...NEWS, runningState: "RUNNING" })).toMatchObject({ changes: false });
   });
 
-  it("diff: distro reinstalls in place with allowReinstall, and is refused without it", async () => {
+  it("diff: distro reinstalls in place with allowReinstall; without it diff() reports the change and never throws (check and update refuse it)", async () => {
     const news = { ...NEWS, distro: "deb13.64" };
-    await expect(diff("1001", OLDS, news)).rejects.toThrow(
+    expect(await diff("1001", OLDS, news)).toMatchObject({ changes: true, replaces: [] });
+    expect(() => assertChangesAllowed(computeChanges("1001", OLDS, news), OLDS, news)).toThrow(
       /distro: changing distro from deb12\.64 to deb13\.64.*allowReinstall/,
     );
     const allowed = { ...news, allowReinstall: true };
@@ -112,8 +113,10 @@ describe("diff", () => {
     expect(result.replaces).toEqual(["dcLocation"]);
   });
 
-  it("diff: refuses a disk shrink measured against the live size", async () => {
-    await expect(diff("1001", OLDS, { ...NEWS, diskSpaceMb: 4096 })).rejects.toThrow(
+  it("a disk shrink measured against the live size is refused before any change (not by diff, which never throws)", async () => {
+    const news = { ...NEWS, diskSpaceMb: 4096 };
+    expect(await diff("1001", OLDS, news)).toMatchObject({ changes: true });
+    expect(() => assertChangesAllowed(computeChanges("1001", OLDS, news), OLDS, news)).toThrow(
       /diskSpaceMb: a disk cannot shrink \(8192 MB to 4096 MB\)/,
     );
   });

@@ -1,6 +1,16 @@
 import * as pulumi from "@pulumi/pulumi";
 import { check } from "../../../provider/impl/vps-provider";
 import { UNKNOWN } from "../../../provider/impl/unknowns";
+import { SECRET_SIG, SECRET_SIG_KEY, unwrapSecret } from "../../../provider/impl/secret-values";
+import { startImplFixture, type ImplFixture } from "../support/impl-fixture";
+
+let fx: ImplFixture;
+beforeAll(async () => {
+  fx = await startImplFixture();
+});
+afterAll(async () => {
+  await fx.close();
+});
 
 const VALID = {
   domainName: "web1.example.com",
@@ -20,10 +30,17 @@ const properties = (failures: { property: string }[] | undefined) =>
   (failures ?? []).map((f) => f.property).sort();
 
 describe("check", () => {
-  it("check: accepts valid inputs, with __provider present, and returns them unchanged", async () => {
+  it("check: accepts valid inputs, with __provider present, and returns them with a nonce and secrets wrapped", async () => {
     const result = await check({}, VALID);
     expect(result.failures).toBeUndefined();
-    expect(result.inputs).toEqual(VALID);
+    const { files, __creationNonce, ...rest } = result.inputs;
+    expect(rest).toEqual(Object.fromEntries(Object.entries(VALID).filter(([k]) => k !== "files")));
+    expect(files).toEqual({ [SECRET_SIG_KEY]: SECRET_SIG, value: VALID.files });
+    expect(__creationNonce).toMatch(/^[0-9a-f]{32}$/);
+    // The nonce is kept from the old inputs: it identifies this state's orders for the resource's life.
+    const again = await check(result.inputs, VALID);
+    expect(again.inputs.__creationNonce).toBe(__creationNonce);
+    expect(unwrapSecret(again.inputs.files)).toEqual(VALID.files);
   });
 
   it("check: reports each invalid field with a reason that says how to fix it", async () => {
@@ -42,14 +59,14 @@ describe("check", () => {
       },
     );
     expect(properties(result.failures)).toEqual([
+      "", // password: a secret is reported without a property, so the engine prints no value
       "dcLocation",
       "diskSpaceMb",
       "domainName",
       "files.0.path",
       "hostServerOid",
       "memoryMb",
-      "metaData",
-      "password",
+      "metaData.pulumi-rimuhosting:creation-token",
       "runningState",
     ]);
     const reason = (p: string) => result.failures?.find((f) => f.property === p)?.reason ?? "";
@@ -81,7 +98,7 @@ describe("check", () => {
     };
     const result = await check({ domainName: "web1.example.com", distro: "deb12.64" }, news);
     expect(result.failures).toBeUndefined();
-    expect(result.inputs).toBe(news);
+    expect(result.inputs).toMatchObject(news);
   });
 
   it("check: still validates the known fields next to unknown ones", async () => {
@@ -107,7 +124,9 @@ describe("check", () => {
   it("check: refuses a password or files change without allowReinstall, without naming the values", async () => {
     const olds = { domainName: "web1.example.com", password: "old-secret-pw" };
     const refused = await check(olds, { ...olds, password: "new-secret-pw" });
-    expect(properties(refused.failures)).toEqual(["password"]);
+    expect(refused.failures).toEqual([
+      { property: "", reason: expect.stringMatching(/^password: changing password/) },
+    ]);
     expect(JSON.stringify(refused.failures)).not.toMatch(/secret-pw/);
   });
 

@@ -166,8 +166,10 @@ describe("Vps lifecycle (impl against the emulator)", () => {
     await expect(
       impl.update(created.id, created.outs as never, { ...BASE, distro: "deb13.64" }),
     ).rejects.toMatchObject({
-      name: "VpsChangeRefusedError",
-      message: expect.stringMatching(/^distro: .*allowReinstall: true/),
+      code: "RIMU_ERR_CHANGE_REFUSED",
+      message: expect.stringMatching(
+        /^\[RIMU_ERR_CHANGE_REFUSED\] distro: .*allowReinstall: true.*Nothing was changed\.$/,
+      ),
     });
     await expect(
       impl.update(created.id, created.outs as never, { ...BASE, diskSpaceMb: 10240 }),
@@ -204,8 +206,9 @@ describe("Vps lifecycle (impl against the emulator)", () => {
       runningState: "NOTRUNNING",
       domainName: "web1.example.com",
     });
-    // Secrets are never handed back as inputs; the recorded password stays in the outputs.
+    // An input the program did not set (the generated password) is never handed back as an input.
     expect(refreshed.inputs).not.toHaveProperty("password");
+    expect(refreshed.inputs).not.toHaveProperty("billingOid");
     expect(refreshed.props?.password).toBe(created.outs.password);
 
     const program = { ...BASE, runningState: "RUNNING" };

@@ -53,3 +53,45 @@ export async function startImplFixture(options: StartEmulatorOptions = {}): Prom
 
 export const OTHER_ACCOUNT_KEY = DEMO_ACCOUNTS[1]!.apiKey;
 export { DEMO_API_KEY };
+
+/** Inputs of one typical VPS as a program gives them (with what the Vps class adds). */
+export const APP_INPUTS = {
+  domainName: "app1.example.com",
+  distro: "deb12.64",
+  dcLocation: "DCDALLAS",
+  memoryMb: 1024,
+  diskSpaceMb: 20480,
+  creationScope: "shop/prod/app",
+  __provider: "text",
+};
+
+/** A fresh fixture per test (beforeEach/afterEach); call at the top of a test file. */
+export function useImplFixture(options: StartEmulatorOptions = {}): () => ImplFixture {
+  let fx: ImplFixture | undefined;
+  beforeEach(async () => {
+    fx = await startImplFixture(options);
+  });
+  afterEach(async () => {
+    await fx?.close();
+  });
+  return () => fx!;
+}
+
+/** check() as the engine runs it, then create() with the checked inputs. */
+export async function createChecked(inputs: Record<string, unknown>) {
+  const checked = await impl.check({}, inputs);
+  expect(checked.failures).toBeUndefined();
+  return { ...(await impl.create(checked.inputs)), inputs: checked.inputs };
+}
+
+/** The error a promise rejects with (fails the test if it resolves). */
+export async function rejectionOf<E = impl.VpsIncompleteError & impl.VpsForeignOrderError>(
+  promise: Promise<unknown>,
+): Promise<E> {
+  return promise.then(
+    () => {
+      throw new Error("should have failed");
+    },
+    (e: unknown) => e as E,
+  );
+}

@@ -1,0 +1,74 @@
+// Failure paths end to end, through the real CLI (the harness where there is none): a partial failure leaves a stack
+// that refresh, up and destroy all handle, and nothing stays billed.
+import { describeEachBackend } from "./each-backend";
+import { liveOrders, startScenario, vpsOps, type Scenario } from "./e2e-support";
+
+jest.setTimeout(240_000);
+
+const failure = (p: Promise<unknown>): Promise<Error | undefined> =>
+  p.then(
+    () => undefined,
+    (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+  );
+
+describeEachBackend("a partial failure", (backend) => {
+  let s: Scenario;
+
+  beforeEach(async () => {
+    // runningState NOTRUNNING makes a create two calls: order the VPS (it starts running), then stop it.
+    s = await startScenario("lifecycle", backend, { config: { runningState: "NOTRUNNING" } });
+  });
+  afterEach(async () => s?.close());
+
+  /** `up` orders the VPS, then the call that stops it fails with a 500: a VPS exists, its create is partial. */
+  async function createHalfway(): Promise<number> {
+    s.emulator.injectFault({ route: "setRunningState", kind: "status", status: 500 });
+    const error = await failure(s.stack.up());
+    expect(error).toBeDefined();
+    const live = liveOrders(s.emulator);
+    expect(live).toHaveLength(1);
+    expect(live[0]?.runningState).toBe("RUNNING");
+    return live[0]!.orderOid;
+  }
+
+  test("refresh then destroy work after it, and the order is cancelled", async () => {
+    const oid = await createHalfway();
+    const refreshed = await s.stack.refresh();
+    expect(Object.keys(vpsOps(refreshed))).toEqual(["app"]);
+    expect(await s.stack.exportState()).toContain(String(oid));
+    const destroyed = await s.stack.destroy();
+    expect(vpsOps(destroyed)).toEqual({ app: "delete" });
+    expect(liveOrders(s.emulator)).toEqual([]);
+  });
+
+  test("the next up finishes the same VPS (no second order)", async () => {
+    const oid = await createHalfway();
+    const r = await s.stack.up();
+    expect(vpsOps(r)).toEqual({ app: "update" });
+    expect(r.outputs.orderOid).toBe(oid);
+    expect(r.outputs.runningState).toBe("NOTRUNNING");
+    expect(liveOrders(s.emulator).map((o) => [o.orderOid, o.runningState])).toEqual([[oid, "NOTRUNNING"]]);
+    expect(s.emulator.snapshot()).toHaveLength(1);
+    expect(vpsOps(await s.stack.destroy())).toEqual({ app: "delete" });
+    expect(liveOrders(s.emulator)).toEqual([]);
+  });
+
+  test("if the half-made VPS then vanishes, refresh forgets it and up orders a new one", async () => {
+    const oid = await createHalfway();
+    await s.client.deleteVps(oid);
+    const refreshed = await s.stack.refresh();
+    expect(vpsOps(refreshed)).toEqual({ app: "delete" });
+    const r = await s.stack.up();
+    expect(vpsOps(r)).toEqual({ app: "create" });
+    expect(r.outputs.orderOid).not.toBe(oid);
+    expect(liveOrders(s.emulator)).toHaveLength(1);
+    await s.stack.destroy();
+    expect(liveOrders(s.emulator)).toEqual([]);
+  });
+
+  test("destroy works straight after it", async () => {
+    await createHalfway();
+    expect(vpsOps(await s.stack.destroy())).toEqual({ app: "delete" });
+    expect(liveOrders(s.emulator)).toEqual([]);
+  });
+});
