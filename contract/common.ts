@@ -1,6 +1,6 @@
 /**
  * Records shared by many responses: Timestamp, IErrorInfo, Amount and the response envelope
- * (rimuhosting-api.md §3.0–§3.2, §3.6, §4.1).
+ * (docs/rimuhosting-api.md §3.0–§3.2, §3.6, §4.1).
  *
  * Response records are `z.looseObject`: the live API adds fields over time (§6 item 10) and a
  * client must not break on them. Fields the reference says may be `null` are `.nullish()`.

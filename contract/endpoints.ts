@@ -1,5 +1,5 @@
 /**
- * The route table: every resource R1–R17 of rimuhosting-api.md §2 with its method, path, auth,
+ * The route table: every resource R1–R17 of docs/rimuhosting-api.md §2 with its method, path, auth,
  * request wrapper and response root key. Client and emulator both read it.
  *
  * Paths are relative to the base URL, which ends in `/r`. `{order}` stands for the

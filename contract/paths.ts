@@ -1,6 +1,6 @@
 /**
  * Path building and parsing shared by client and emulator: the `order-{oid}-{domain}` segment
- * (§1.1) and matrix parameters (§1.2). One implementation, so the two sides cannot disagree.
+ * (docs/rimuhosting-api.md §1.1) and matrix parameters (§1.2). One implementation, so the two sides cannot disagree.
  */
 
 /** Longest domain part observed in real slugs (§1.1: "truncated, ≈22 chars"). */

@@ -1,5 +1,5 @@
 /**
- * The records of rimuhosting-api.md §3 (orders, billing, VPS live data, catalog).
+ * The records of docs/rimuhosting-api.md §3 (orders, billing, VPS live data, catalog).
  * Snake_case field names exactly as on the wire. Types come from z.infer under the same name.
  */
 import * as z from "zod";

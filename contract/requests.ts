@@ -1,5 +1,5 @@
 /**
- * Request records (rimuhosting-api.md §3.9–§3.16, §4.2). The same schemas validate requests in the
+ * Request records (docs/rimuhosting-api.md §3.9–§3.16, §4.2). The same schemas validate requests in the
  * emulator and type the client's request builders. Numbers and booleans accept their string forms,
  * as the live API does. `null` means "keep the current value" on reinstall (§R10).
  */

@@ -1,5 +1,5 @@
 /**
- * Response records (rimuhosting-api.md §3.26): each is the envelope plus its own fields, and each
+ * Response records (docs/rimuhosting-api.md §3.26): each is the envelope plus its own fields, and each
  * travels under exactly one root key (§4.1), recorded in `ROOT_KEYS`.
  */
 import * as z from "zod";

@@ -1,5 +1,5 @@
 // Drives the REAL dynamic-provider host (`node @pulumi/pulumi/cmd/dynamic-provider <engineAddress>`) over gRPC with the
-// SDK's own generated stubs, exactly the way the Pulumi engine starts and calls it (pulumi-dynamic-providers.md §4):
+// SDK's own generated stubs, exactly the way the Pulumi engine starts and calls it (docs/dynamic-providers.md §4):
 // argv = [engineAddress] (never dialled), cwd = the program directory (the serialized provider's require()s resolve
 // from there), env PULUMI_NODEJS_PROJECT / PULUMI_PROJECT / PULUMI_CONFIG, the port is the first stdout line.
 import * as grpc from "@grpc/grpc-js";
