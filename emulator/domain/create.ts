@@ -17,6 +17,7 @@ import { allocateIps, chooseHost, requireHostFits } from "./capacity.js";
 import type { EmulatorContext } from "./context.js";
 import { DURATIONS_MS } from "./durations.js";
 import { generatePassword } from "./password.js";
+import { injectedAuthorizedKeys } from "./injected-files.js";
 import { toAboutOrder, toRunningVpsInfo } from "./render.js";
 import { MIN_DISK_MB, MIN_MEMORY_MB, requireSize, requireVpsPlan } from "./validate.js";
 
@@ -120,6 +121,7 @@ export async function createVps(
     controlPanel,
     metaData: (req.meta_data ?? []).map((m) => ({ key_name: m.key_name, value: m.value ?? null })),
     ptr: {},
+    rootAuthorizedKeys: injectedAuthorizedKeys(req.file_injection_data),
     orderDateMs: now,
     startedAtMs: null,
     cancellationDateMs: null,
