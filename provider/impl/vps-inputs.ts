@@ -59,8 +59,8 @@ const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
  */
 export function pathProblem(path: string): string | undefined {
   if (!path.startsWith("/")) return "must be an absolute path such as /root/.ssh/authorized_keys";
-  if (!NO_CONTROL.test(path)) return "must not contain NUL or other control characters";
   if (path.length > LIMITS.pathChars) return `must be at most ${LIMITS.pathChars} characters`;
+  if (!NO_CONTROL.test(path)) return "must not contain NUL or other control characters";
   if (path.endsWith("/")) return "must name a file, not a directory (it ends with /)";
   const segments = path.slice(1).split("/");
   if (segments.some((segment) => segment === "" || segment === "." || segment === ".."))
@@ -84,13 +84,14 @@ const code = (what: string) =>
   z
     .string({ error: `must be ${what}` })
     .min(1, { error: "must not be empty; leave it out to let RimuHosting pick" })
-    .max(LIMITS.codeChars, { error: `must be ${what}, at most ${LIMITS.codeChars} characters` })
+    // abort: a huge value is not also run through the pattern (a regex over megabytes can overflow the stack)
+    .max(LIMITS.codeChars, { error: `must be ${what}, at most ${LIMITS.codeChars} characters`, abort: true })
     .regex(/^[A-Za-z0-9._-]+$/, { error: `must be ${what}: letters, digits, ".", "_" or "-"` });
 
 const text = (what: string, max: number) =>
   z
     .string({ error: `must be ${what} (a string)` })
-    .max(max, { error: `must be at most ${max} characters (${what})` });
+    .max(max, { error: `must be at most ${max} characters (${what})`, abort: true });
 
 function buildVpsInputsSchema() {
   return z.object({
@@ -185,6 +186,7 @@ function buildVpsInputsSchema() {
           .min(1, { error: "metadata keys must not be empty" })
           .max(LIMITS.metaDataChars, {
             error: `metadata keys must be at most ${LIMITS.metaDataChars} characters`,
+            abort: true,
           })
           .regex(/^[^\s:]+$/, { error: "metadata keys must not contain whitespace or colons" }),
         text("a metadata value", LIMITS.metaDataChars).regex(NO_CONTROL, {
@@ -337,7 +339,7 @@ export function validateInputs(news: Record<string, unknown>): CheckFailure[] {
   );
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      failures.push({ property: issue.path.map(String).join("."), reason: issue.message });
+      failures.push({ property: issue.path.map(pathSegment).join("."), reason: issue.message });
     }
   }
   failures.push(...sshKeysConflict(known));
@@ -363,6 +365,12 @@ function sshKeysConflict(known: Record<string, unknown>): CheckFailure[] {
         `or leave sshKeys out and write the whole file with files.`,
     },
   ];
+}
+
+/** A path segment as shown in a failure: a huge metadata key is cut, never echoed whole. */
+function pathSegment(segment: PropertyKey): string {
+  const text = String(segment);
+  return text.length > 64 ? `${text.slice(0, 32)}…(${text.length} characters)` : text;
 }
 
 const known = (value: unknown): boolean => value !== undefined && value !== null && !containsUnknown(value);

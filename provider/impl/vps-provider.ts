@@ -105,6 +105,18 @@ const label = (inputs: Bag): string =>
  * Never throws: problems are failures, which the engine shows per input without a stack.
  */
 export async function check(olds: Bag, news: Bag): Promise<{ inputs: Bag; failures?: CheckFailure[] }> {
+  try {
+    return await checkInputs(olds, news);
+  } catch (error) {
+    // Never a stack from check: whatever went wrong is one failure the engine prints cleanly.
+    return {
+      inputs: news,
+      failures: [{ property: "", reason: presentError(error, "Checking Vps").message }],
+    };
+  }
+}
+
+async function checkInputs(olds: Bag, news: Bag): Promise<{ inputs: Bag; failures?: CheckFailure[] }> {
   const before = setValues(olds ?? {});
   const nonce =
     typeof before.__creationNonce === "string"

@@ -9,6 +9,7 @@ import {
   DEMO_API_KEY,
   createChecked,
   rejectionOf,
+  stackConfig,
   useImplFixture,
 } from "../support/impl-fixture";
 
@@ -84,5 +85,30 @@ describe("all or nothing", () => {
     // The engine drops it; the next up creates (check with no olds: a fresh nonce, no foreign order active).
     const again = await createChecked({ ...PROGRAM, runningState: "NOTRUNNING" });
     expect(again.outs.runningState).toBe("NOTRUNNING");
+  });
+});
+
+describe("messages give the right advice", () => {
+  it("a wrong API key says to fix the key, never to try again later, and names no wire field", async () => {
+    impl.resetConfiguration();
+    await impl.configure({ config: stackConfig(fixture().emulator.baseUrl, "wrong-key-0123456789") });
+    const error = await rejectionOf<impl.VpsError>(
+      impl.create({ ...PROGRAM, __creationNonce: "0".repeat(32) }),
+    );
+    expect(error.code).toBe("RIMU_ERR_AUTH");
+    expect(error.message).toMatch(/^\[RIMU_ERR_AUTH\] Creating Vps \(app1\.example\.com\): /);
+    expect(error.message).toContain("pulumi config set --secret rimuhosting:apiKey");
+    expect(error.message).not.toMatch(/try again later|run the same|wrong-key-0123456789|\n\s+at /i);
+    expect(fixture().emulator.snapshot()).toEqual([]);
+  });
+
+  it("a 503 that outlasts the retries says it is temporary", async () => {
+    const created = await createChecked(PROGRAM);
+    fixture().emulator.injectFault({ route: "changeParameters", kind: "status", status: 503, times: 10 });
+    const error = await rejectionOf<impl.VpsError>(
+      impl.update(created.id, created.outs as never, { ...created.inputs, memoryMb: 2048 }),
+    );
+    expect(error.code).toBe("RIMU_ERR_TRANSIENT");
+    expect(error.message).toContain("This is temporary: run the same pulumi command again");
   });
 });
