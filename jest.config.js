@@ -42,7 +42,11 @@ module.exports = {
   },
   transformIgnorePatterns: [`/node_modules/(?!(${esm})/)`],
   // Sources use nodenext-style "./x.js" specifiers; under jest they resolve to the .ts files.
-  moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
+  // A program under test (the quickstart's unit test) imports the package by name: give it the sources.
+  moduleNameMapper: {
+    "^(\\.{1,2}/.*)\\.js$": "$1",
+    "^pulumi-rimuhosting$": "<rootDir>/provider/index.ts",
+  },
   modulePathIgnorePatterns: ["<rootDir>/dist/", "<rootDir>/examples/"],
   testTimeout: 60000,
 };

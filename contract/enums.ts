@@ -1,8 +1,9 @@
 /**
- * Enumerations of the RimuHosting wire format (rimuhosting-api.md §3, §4.4).
+ * Enumerations of the RimuHosting wire format: the values the API documents for its enum fields.
  * Enum values are upper-case strings on the wire.
  */
 import * as z from "zod";
+import { DC_LOCATIONS, VPS_TYPES } from "./literals.js";
 
 /** Power state of a VPS (AboutOrder.running_state, RunningVPSInfo.running_state). */
 export const RunningState = z.enum(["RUNNING", "NOTRUNNING", "RESTARTING", "POWERCYCLING"]);
@@ -12,26 +13,12 @@ export type RunningState = z.infer<typeof RunningState>;
 export const ServerType = z.enum(["VPS", "PHYSICAL"]);
 export type ServerType = z.infer<typeof ServerType>;
 
-/** Data-centre codes: the documented enum plus DCFRANKFURT, which current clients use. */
-export const DcLocation = z.enum([
-  "DCDALLAS",
-  "DCDALLAS2",
-  "DCHOUSTON",
-  "DCATLANTA",
-  "DCLONDON",
-  "DCLONDON2",
-  "DCSYDNEY",
-  "DCBRISBANE",
-  "DCNEWCASTLE",
-  "DCAUCKLAND",
-  "DCNY",
-  "DCNY2",
-  "DCFRANKFURT",
-]);
+/** Data-centre codes. The list is in literals.ts, which the public types use without loading zod. */
+export const DcLocation = z.enum(DC_LOCATIONS);
 export type DcLocation = z.infer<typeof DcLocation>;
 
-/** VPS class. */
-export const VpsType = z.enum(["LOW_CONTENTION", "REGULAR", "DEDICATED"]);
+/** VPS classes (listed in literals.ts, like the data-centre codes). */
+export const VpsType = z.enum(VPS_TYPES);
 export type VpsType = z.infer<typeof VpsType>;
 
 export const BillingMethodType = z.enum([

@@ -8,7 +8,6 @@
 import { parseArgs } from "node:util";
 import * as z from "zod";
 import { DEMO_ACCOUNTS } from "./accounts.js";
-import { startEmulator } from "./index.js";
 import { EmulatorOptionsSchema, type StartEmulatorOptions } from "./options.js";
 
 const USAGE = `Usage: rimuhosting-emulator [options]
@@ -82,6 +81,24 @@ export function bannerLines(baseUrl: string): string[] {
   ];
 }
 
+/**
+ * The emulator itself, loaded only once fastify is known to be there: fastify is an optional peer
+ * dependency of pulumi-rimuhosting (the provider must not install a web server), so a user who runs the
+ * command without it gets the two ways to get it instead of a module-not-found stack trace.
+ */
+function loadEmulator(): typeof import("./index.js") {
+  try {
+    require.resolve("fastify");
+  } catch {
+    throw new Error(
+      "the emulator needs fastify 5 (its web server), which pulumi-rimuhosting does not install for " +
+        "the provider. Add it to your project with `npm install --save-dev fastify@5`, or run the " +
+        "emulator without installing anything: `npx -p pulumi-rimuhosting -p fastify@5 rimuhosting-emulator`.",
+    );
+  }
+  return require("./index.js") as typeof import("./index.js");
+}
+
 async function main(): Promise<void> {
   let options: StartEmulatorOptions | "help";
   try {
@@ -94,7 +111,7 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const emulator = await startEmulator(options);
+  const emulator = await loadEmulator().startEmulator(options);
   for (const line of bannerLines(emulator.baseUrl)) console.log(line);
   const stop = () => {
     void emulator.close().then(() => process.exit(0));

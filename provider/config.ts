@@ -6,7 +6,7 @@
  * Used by both sides: the dynamic provider (impl, fed by configure()) and the data sources (fed by
  * `new pulumi.Config("rimuhosting")` in the program). Nothing here imports @pulumi/pulumi.
  */
-import { DEFAULT_BASE_URL } from "./client/config.js";
+import { DEFAULT_BASE_URL } from "./client/defaults.js";
 
 /** Stack config namespace of this package. */
 export const CONFIG_NAMESPACE = "rimuhosting";

@@ -5,14 +5,14 @@
  */
 import * as z from "zod";
 import { RimuConfigError } from "./errors.js";
+import { DEFAULT_BASE_URL } from "./defaults.js";
 
-/** The production API root (docs/rimuhosting-api.md §1). */
-export const DEFAULT_BASE_URL = "https://rimuhosting.com/r";
+export { DEFAULT_BASE_URL };
 
 /**
- * Per-operation timeouts. The real service answers mutations only when they are done and its own
- * clients wait up to an hour (§1 "Latency"); a host-server move takes 5–10 minutes per GB of used
- * disk (docs/rimuhosting-api.md §7.2).
+ * Per-operation timeouts. The real service answers a mutation only when it is done, and RimuHosting's
+ * own clients wait up to an hour for one (docs/rimuhosting-api.md §1 "Latency"); a host-server move takes
+ * 5–10 minutes per GB of used disk (docs/rimuhosting-api.md §7.2).
  */
 export const DEFAULT_TIMEOUTS = {
   /** GETs and the price quote. */

@@ -1,15 +1,43 @@
 /** getOrders / getOrdersOutput: the account's orders (VPSs and dedicated servers). */
 import type * as pulumi from "@pulumi/pulumi";
-import { fetchOrders, type GetOrdersArgs, type GetOrdersResult } from "../impl/data-sources.js";
-import { outputForm, programClient, type DataSourceOutputOptions, type Inputs } from "./program-client.js";
+import type { RimuClient } from "../client/index.js";
+import type { Order } from "./get-order.js";
+import { toOrder } from "./wire.js";
+import { outputForm, type DataSourceOutputOptions, type Inputs } from "./output-form.js";
+import { callDataSource } from "./program-client.js";
 
-export type { GetOrdersArgs, GetOrdersResult, Order } from "../impl/data-sources.js";
+/** getOrders's filters. */
+export interface GetOrdersArgs {
+  /**
+   * Also list cancelled orders.
+   * @default false
+   */
+  includeInactive?: boolean;
+  /**
+   * Only `VPS` or only `PHYSICAL` orders.
+   * @default both
+   */
+  serverType?: "VPS" | "PHYSICAL";
+}
+
+/** getOrders's result. */
+export interface GetOrdersResult {
+  /**
+   * The orders that pass the filters.
+   * @default [] when there are none
+   */
+  orders: Order[];
+}
+
 /** getOrdersOutput's args: the same fields, each may be an Input. */
 export type GetOrdersOutputArgs = Inputs<GetOrdersArgs>;
 
-/** Lists the account's orders; active ones only unless includeInactive. Needs the API key. */
+/**
+ * Lists the account's orders; active ones only unless includeInactive. Needs the API key.
+ * Mock token: `rimuhosting:index:getOrders`.
+ */
 export async function getOrders(args: GetOrdersArgs = {}): Promise<GetOrdersResult> {
-  return fetchOrders(programClient("getOrders", true), args);
+  return callDataSource("getOrders", args, true, fetchOrders);
 }
 
 /** getOrders as an Output. */
@@ -18,4 +46,13 @@ export function getOrdersOutput(
   opts?: DataSourceOutputOptions,
 ): pulumi.Output<GetOrdersResult> {
   return outputForm(args, opts, getOrders);
+}
+
+async function fetchOrders(client: RimuClient, args: GetOrdersArgs): Promise<GetOrdersResult> {
+  const filter: { includeInactive: boolean; serverType?: "VPS" | "PHYSICAL" } = {
+    includeInactive: args.includeInactive ?? false,
+  };
+  if (args.serverType !== undefined) filter.serverType = args.serverType;
+  const response = await client.listOrders(filter);
+  return { orders: (response.about_orders ?? []).map((order) => toOrder(order)) };
 }

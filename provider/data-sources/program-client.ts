@@ -1,51 +1,70 @@
 /**
- * The client the data sources use. They run in the program process (nothing is serialized), so they
- * read the stack config there: `rimuhosting:apiKey` and `rimuhosting:baseUrl`, then the environment.
+ * How every data source is called: through the program's mocks in a unit test, else with a client
+ * for the program's configuration.
+ *
+ * The data sources run in the program process (nothing is serialized), so they read the stack config
+ * there: `rimuhosting:apiKey` and `rimuhosting:baseUrl`, then the environment.
+ *
+ * Nothing here loads the HTTP client at import time: it is required on the first real call. A mocked
+ * unit test then never loads it, and jest, which cannot load got (ESM-only) without a transform, can
+ * run a user's test of a program that imports this package.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { RimuClient } from "../client/index.js";
 import { RimuConfigError } from "../client/errors.js";
 import { CONFIG_NAMESPACE, missingApiKeyMessage, resolveConfig } from "../config.js";
-import { cachedClient } from "../impl/runtime-config.js";
+import { DATA_SOURCE_TOKENS, type DataSourceName } from "./tokens.js";
+
+/**
+ * True under `pulumi.runtime.setMocks`. @pulumi/pulumi (3.x) has no public test for it: setMocks
+ * installs a MockMonitor that keeps the user's mocks as `mocks`, and a real monitor is a gRPC client
+ * without one. Duck-typed rather than `instanceof` so that it holds even if the program and this
+ * package resolve different copies of @pulumi/pulumi.
+ */
+export function isMocked(): boolean {
+  const monitor = pulumi.runtime.getMonitor() as { mocks?: { call?: unknown } } | undefined;
+  return typeof monitor?.mocks?.call === "function";
+}
+
+/**
+ * Runs a data source. Under mocks, the program's `call()` answers it (token `rimuhosting:index:<name>`,
+ * inputs = the args as given) and nothing reaches the network. Otherwise `fetch` runs with a client for
+ * the program's configuration; `needsApiKey` makes a missing key a clear error before any request.
+ */
+export async function callDataSource<A extends object, R>(
+  name: DataSourceName,
+  args: A,
+  needsApiKey: boolean,
+  fetch: (client: RimuClient, args: A) => Promise<R>,
+): Promise<R> {
+  if (isMocked()) return (await pulumi.runtime.invoke(DATA_SOURCE_TOKENS[name], args)) as R;
+  return fetch(programClient(name, needsApiKey), args);
+}
 
 /** A client for the program's configuration; `what` names the data source in a missing-key error. */
-export function programClient(what: string, needsApiKey: boolean): RimuClient {
+function programClient(what: string, needsApiKey: boolean): RimuClient {
   const config = new pulumi.Config(CONFIG_NAMESPACE);
   const resolved = resolveConfig({ apiKey: config.get("apiKey"), baseUrl: config.get("baseUrl") });
   if (needsApiKey && resolved.apiKey === undefined) throw new RimuConfigError(missingApiKeyMessage(what));
-  return cachedClient(resolved);
-}
-
-/** Options of the Output forms: like Pulumi's invokes, they can wait for other resources. */
-export type DataSourceOutputOptions = Pick<pulumi.InvokeOutputOptions, "dependsOn">;
-
-/** Every field of `T` as a pulumi.Input, for the Output forms' args. */
-export type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
-
-/**
- * The Output form of a data source: resolves the args (and any `dependsOn`), then calls the direct
- * form. Secretness and dependencies of the args carry over to the result.
- */
-export function outputForm<A, R>(
-  args: Inputs<A> | undefined,
-  opts: DataSourceOutputOptions | undefined,
-  direct: (args: A) => Promise<R>,
-): pulumi.Output<R> {
-  const ready = pulumi.output(opts?.dependsOn ?? []).apply((deps) => {
-    const list = (Array.isArray(deps) ? deps : [deps]) as pulumi.Resource[];
-    return pulumi.all(list.map((dep) => (pulumi.CustomResource.isInstance(dep) ? dep.id : dep.urn)));
-  });
-  return pulumi
-    .all([pulumi.output(args ?? {}), ready])
-    .apply(([resolved]) => direct(resolved as unknown as A)) as pulumi.Output<R>;
+  const runtime = require("../impl/runtime-config.js") as typeof import("../impl/runtime-config.js");
+  return runtime.cachedClient(resolved);
 }
 
 /**
- * The keyed client of the data sources that read one order (getOrder, getVpsStatus,
- * getDataTransferUsage), after checking their one argument: a clear error unless `args.orderOid` is a
- * positive whole number.
+ * Runs a data source that reads one order (getOrder, getVpsStatus, getDataTransferUsage): needs the API
+ * key, and first checks its one argument, also under mocks, so a unit test sees the same error as a real
+ * run: a clear error unless `args.orderOid` is a positive whole number.
  */
-export function orderClient(what: string, args: { orderOid: number } | undefined): RimuClient {
+export async function callOrderDataSource<R>(
+  name: DataSourceName,
+  args: { orderOid: number },
+  fetch: (client: RimuClient, args: { orderOid: number }) => Promise<R>,
+): Promise<R> {
+  checkOrderOid(name, args);
+  return callDataSource(name, args, true, fetch);
+}
+
+function checkOrderOid(what: string, args: { orderOid: number } | undefined): void {
   const value: unknown = args?.orderOid;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
     throw new Error(
@@ -53,5 +72,4 @@ export function orderClient(what: string, args: { orderOid: number } | undefined
         `not ${typeof value === "string" ? JSON.stringify(value) : String(value)}.`,
     );
   }
-  return programClient(what, true);
 }

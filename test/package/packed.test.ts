@@ -1,0 +1,222 @@
+/**
+ * The package as a user gets it: packed the way a git install builds it, installed offline into a
+ * fresh project outside the repository, compiled with the tsconfig `pulumi new typescript` writes, and
+ * the quickstart's mocked unit test run there with no network. One pack and one project for the file;
+ * the tests run in order and build on each other.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import {
+  REPO_ROOT,
+  installedPackages,
+  npm,
+  packFromCheckout,
+  scratchDir,
+  writeProject,
+  type PackedPackage,
+} from "./support/offline-project";
+import { TSCONFIGS, ENTRY_POINTS_PROGRAM } from "./support/user-tsconfigs";
+
+jest.setTimeout(600_000);
+
+const scratch = scratchDir("packed");
+const project = path.join(scratch.dir, "project");
+let packed: PackedPackage;
+let install: { status: number | null; output: string };
+
+const USER_DEPS = {
+  dependencies: ["@pulumi/pulumi"],
+  devDependencies: ["typescript", "@types/node", "jest", "@types/jest", "ts-jest"],
+};
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+  const result = spawnSync(command, args, {
+    cwd: project,
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+  });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+/** The package's declaration files a program importing `entry` loads (relative imports, transitively). */
+function typeGraph(entry: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(entry)) return seen;
+  seen.add(entry);
+  const text = fs.readFileSync(entry, "utf8");
+  for (const [, specifier] of text.matchAll(/from "(\.{1,2}\/[^"]+)\.js"/g)) {
+    typeGraph(path.resolve(path.dirname(entry), `${specifier}.d.ts`), seen);
+  }
+  return seen;
+}
+const tsc = (args: string[]) =>
+  run(process.execPath, [path.join(project, "node_modules/typescript/bin/tsc"), ...args]);
+
+beforeAll(() => {
+  packed = packFromCheckout(scratch.dir);
+  fs.mkdirSync(project);
+  writeProject(project, packed, USER_DEPS);
+  const result = npm(["install", "--offline"], project);
+  install = { status: result.status, output: `${result.stdout}${result.stderr}` };
+});
+afterAll(() => scratch.cleanup());
+
+describe("the packed package in a fresh project", () => {
+  it("the tarball holds the built package, its types, LICENSE and CHANGELOG, and no tests or sources", () => {
+    const files = packed.files;
+    for (const required of [
+      "package.json",
+      "README.md",
+      "LICENSE",
+      "CHANGELOG.md",
+      "dist/provider/index.js",
+      "dist/provider/index.d.ts",
+      "dist/provider/impl/index.js",
+      "dist/provider/client/index.d.ts",
+      "dist/contract/index.d.ts",
+      "dist/emulator/index.d.ts",
+      "dist/emulator/cli.js",
+    ]) {
+      expect(files).toContain(required);
+    }
+    const stray = files.filter(
+      (file) =>
+        /^(test|bench|dist\/test|dist\/bench|examples|scripts)\//.test(file) || /(?<!\.d)\.ts$/.test(file),
+    );
+    expect(stray).toEqual([]);
+  });
+
+  it("installs offline from npm's cache, with no engine warning from anything the provider brings", () => {
+    expect(install.output).not.toMatch(/ERR!|npm error/);
+    expect(install.status).toBe(0);
+    const warned = [...install.output.matchAll(/EBADENGINE\s+package: '([^']+)'/g)].map((m) => m[1]!);
+    // @pulumi/pulumi is the user's own choice: from 3.249 it asks for Node 22 (on Node 20, pin 3.248).
+    expect(warned.filter((pkg) => !pkg.startsWith("@pulumi/pulumi@"))).toEqual([]);
+  });
+
+  it("the installed tree has no web server in it", () => {
+    const installed = installedPackages(project);
+    expect(installed.has(packed.manifest.name)).toBe(true);
+    const servers = ["fastify", "light-my-request", "find-my-way", "express", "koa", "@hapi/hapi", "cookie"];
+    expect(servers.filter((name) => installed.has(name))).toEqual([]);
+  });
+
+  it("nothing internal in the types a program sees: no @internal declaration, no creationScope", () => {
+    const root = path.join(project, "node_modules", packed.manifest.name);
+    const declarations = typeGraph(path.join(root, "dist/provider/index.d.ts"));
+    expect(declarations.size).toBeGreaterThan(10);
+    const leaks = [...declarations].filter((file) =>
+      /@internal|creationScope/.test(fs.readFileSync(file, "utf8")),
+    );
+    expect(leaks.map((file) => path.relative(root, file))).toEqual([]);
+  });
+
+  it("the quickstart compiles with 0 errors under the tsconfig `pulumi new typescript` writes", () => {
+    fs.copyFileSync(path.join(REPO_ROOT, "examples/quickstart/index.ts"), path.join(project, "index.ts"));
+    fs.writeFileSync(path.join(project, "tsconfig.json"), TSCONFIGS["pulumi new typescript"]!.text);
+    const result = tsc(["-p", "tsconfig.json"]);
+    expect(result.output).toBe("");
+    expect(result.status).toBe(0);
+    expect(fs.existsSync(path.join(project, "bin/index.js"))).toBe(true);
+  });
+
+  it("the quickstart's mocked unit test passes in jest and opens no connection", () => {
+    fs.copyFileSync(
+      path.join(REPO_ROOT, "examples/quickstart/index.test.ts"),
+      path.join(project, "index.test.ts"),
+    );
+    // The documented jest setup: ts-jest compiles (and type-checks) the test with the project's tsconfig.
+    const manifestPath = path.join(project, "package.json");
+    const manifest = JSON.parse(fs.readFileSync(manifestPath, "utf8"));
+    manifest.jest = { preset: "ts-jest", testEnvironment: "node" };
+    fs.writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
+
+    // Every TCP connection the test process tries is recorded (and refused).
+    const attempts = path.join(scratch.dir, "connections.log");
+    const guard = path.join(scratch.dir, "no-network.js");
+    fs.writeFileSync(
+      guard,
+      [
+        'const net = require("node:net");',
+        'const fs = require("node:fs");',
+        "net.Socket.prototype.connect = function (options, port) {",
+        "  const to = options && typeof options === 'object' ? `${options.host ?? options.path}:${options.port}` : `${options}:${port}`;",
+        `  fs.appendFileSync(${JSON.stringify(attempts)}, to + "\\n");`,
+        '  throw new Error("no network in this test");',
+        "};",
+      ].join("\n"),
+    );
+    const result = run(
+      process.execPath,
+      [path.join(project, "node_modules/jest/bin/jest.js"), "--ci", "--runInBand"],
+      { NODE_OPTIONS: `--require ${guard}`, RIMUHOSTING_APIKEY: "", RIMUHOSTING_BASEURL: "" },
+    );
+    expect(result.output).toMatch(/Tests:\s+4 passed, 4 total/);
+    expect(result.status).toBe(0);
+    expect(fs.existsSync(attempts) ? fs.readFileSync(attempts, "utf8") : "").toBe("");
+  });
+
+  it("rimuhosting-emulator without fastify says how to get it", () => {
+    const result = run(path.join(project, "node_modules/.bin/rimuhosting-emulator"), ["--port", "0"]);
+    expect(result.status).toBe(1);
+    expect(result.output).toContain("npm install --save-dev fastify@5");
+    expect(result.output).toContain("npx -p pulumi-rimuhosting -p fastify@5 rimuhosting-emulator");
+    expect(result.output).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  describe("with fastify added for the emulator", () => {
+    beforeAll(() => {
+      writeProject(project, packed, {
+        ...USER_DEPS,
+        devDependencies: [...USER_DEPS.devDependencies, "fastify"],
+      });
+      const result = npm(["install", "--offline"], project);
+      expect(`${result.stdout}${result.stderr}`).not.toMatch(/npm error/);
+      expect(result.status).toBe(0);
+    });
+
+    it.each(Object.keys(TSCONFIGS))("every public entry point compiles with 0 errors under %s", (name) => {
+      const config = TSCONFIGS[name]!;
+      const dir = path.join(project, `entries-${name.replace(/\W+/g, "-")}`);
+      fs.mkdirSync(dir);
+      if (config.packageType) {
+        fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ type: config.packageType }));
+      }
+      fs.writeFileSync(path.join(dir, "index.ts"), ENTRY_POINTS_PROGRAM);
+      fs.writeFileSync(path.join(dir, "tsconfig.json"), config.text);
+      const result = tsc(["-p", dir, "--noEmit"]);
+      expect(result.output).toBe("");
+      expect(result.status).toBe(0);
+    });
+
+    it("npx rimuhosting-emulator starts the emulator", async () => {
+      const child = spawn(
+        path.join(project, "node_modules/.bin/rimuhosting-emulator"),
+        ["--port", "0", "--quiet"],
+        {
+          cwd: project,
+        },
+      );
+      try {
+        const banner = await new Promise<string>((resolve, reject) => {
+          let seen = "";
+          child.stdout.on("data", (chunk: Buffer) => {
+            seen += chunk.toString();
+            if (seen.includes("RIMUHOSTING_APIKEY=")) resolve(seen);
+          });
+          child.stderr.on("data", (chunk: Buffer) => (seen += chunk.toString()));
+          child.once("exit", (code) => reject(new Error(`emulator exited ${code}: ${seen}`)));
+        });
+        const url = /listening on (http:\/\/127\.0\.0\.1:\d+\/r)/.exec(banner)?.[1];
+        expect(url).toBeDefined();
+        const response = await fetch(`${url}/distributions`);
+        expect(response.status).toBe(200);
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) {
+          const exited = new Promise((resolve) => child.once("exit", resolve));
+          child.kill("SIGTERM");
+          await exited;
+        }
+      }
+    });
+  });
+});
