@@ -6,9 +6,10 @@
  *    allowReinstall), and catalogue lookups (an unlisted distro makes the reinstall the first step,
  *    so a refused code changes nothing).
  * 3. Apply in a safe order: resize, move, reinstall, reverse DNS (on the address the VPS has after a
- *    move), running state last (a resize or reinstall restarts the VPS). A step that fails after an earlier one changed something raises
- *    VpsIncompleteError carrying the order id and the order as it stands (with `__provider`), so
- *    the engine records it; the next `pulumi up` compares again with the live order and finishes.
+ *    move), running state last (a resize or reinstall restarts the VPS). A step that fails after an
+ *    earlier one changed something raises VpsIncompleteError carrying the order id and the order as
+ *    it stands (with `__provider`), so the engine records it; the next `pulumi up` compares again
+ *    with the live order and finishes.
  * 4. A lost response to an idempotent step is reconciled by reading the order: a resize retried and
  *    answered "the requested sizes are the current sizes" succeeded.
  */
