@@ -5,7 +5,9 @@
  * provider is ./vps-shim.ts. See the README's "Vps" section for what each change does.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { DcLocation, VpsType } from "../contract/index.js";
+// From the zod-free list, so the public types of the root entry load no zod typings (old tsconfigs without
+// esModuleInterop cannot read them).
+import type { DcLocation, VpsType } from "../contract/literals.js";
 import { PREVIEW_FLAG, SECRET_FIELDS, VPS_INPUT_NAMES, VPS_OUTPUT_ONLY } from "./impl/vps-fields.js";
 import { vpsShim } from "./vps-shim.js";
 

@@ -6,6 +6,7 @@
 //   pulumi config set distro deb13.64        # reinstall: refused unless...
 //   pulumi config set allowReinstall true    # ...you allow erasing the disk
 //   pulumi config set runningState NOTRUNNING  # stop it (RUNNING starts it again)
+//   pulumi config set adoptOrderOid 1234567    # manage an existing order instead of ordering one
 //   pulumi up
 import * as pulumi from "@pulumi/pulumi";
 import { Vps } from "pulumi-rimuhosting";
@@ -24,6 +25,7 @@ const app = new Vps("app", {
   allowReinstall: config.getBoolean("allowReinstall") ?? false,
   // left out = not managed: a VPS started or stopped by hand stays as it is
   runningState: config.get("runningState") as "RUNNING" | "NOTRUNNING" | undefined,
+  adoptOrderOid: config.getNumber("adoptOrderOid"),
 });
 
 export const orderOid = app.orderOid;

@@ -130,8 +130,7 @@ export function foreignOrder(order: AboutOrder, news: VpsInputs, token: string):
       `project/stack/name placed it (another backend, a stack re-created with \`pulumi stack rm\`, a colleague's ` +
       `stack), or an earlier \`pulumi up\` of this stack was killed before it could record it. Pulumi cannot tell ` +
       `which, so it neither adopts it nor orders a second VPS. If this stack should manage it, set ` +
-      `adoptOrderOid: ${order.order_oid} on this resource (after an interrupted \`pulumi up\`, \`pulumi refresh\` ` +
-      `can also import the pending create with id ${order.order_oid}); if another stack manages it, give this ` +
+      `adoptOrderOid: ${order.order_oid} on this resource; if another stack manages it, give this ` +
       `resource another name, or cancel the order you do not want.`,
   );
 }

@@ -123,17 +123,26 @@ export class CliStack {
     return { ...process.env, ...extra, ...offlineCliEnv(this.options.backendDir) };
   }
 
+  /** Runs `pulumi <args> --stack <this stack> --non-interactive` in the program directory; resolves to stdout. */
+  async command(...args: string[]): Promise<string> {
+    const { stdout } = await execFileAsync(
+      "pulumi",
+      [...args, "--stack", this.stack.name, "--non-interactive"],
+      {
+        cwd: path.resolve(this.options.programDir),
+        env: this.commandEnv(),
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
+    return stdout;
+  }
+
   /**
    * `pulumi stack export`: the checkpoint as the backend holds it, secrets encrypted. (The Automation API's
    * exportStack adds --show-secrets, so the command is run directly.)
    */
-  async exportState(): Promise<string> {
-    const { stdout } = await execFileAsync("pulumi", ["stack", "export", "--stack", this.stack.name], {
-      cwd: path.resolve(this.options.programDir),
-      env: this.commandEnv(),
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    return stdout;
+  exportState(): Promise<string> {
+    return this.command("stack", "export");
   }
 
   /** `pulumi cancel --yes`: removes the lock an interrupted (killed) operation left on the stack. */
