@@ -8,13 +8,16 @@
 import { parseArgs } from "node:util";
 import * as z from "zod";
 import { DEMO_ACCOUNTS } from "./accounts.js";
+import { DURATIONS_MS } from "./domain/durations.js";
 import { EmulatorOptionsSchema, type StartEmulatorOptions } from "./options.js";
 
 const USAGE = `Usage: rimuhosting-emulator [options]
   --host H            interface to listen on (default 127.0.0.1)
   --port N            port (default 0 = random free port)
-  --time-scale X      multiplies the real API's durations (default 1; 0 = instant)
-  --state-file F      persist state to F (atomic writes); default: memory only
+  --time-scale X      multiplies the real API's durations (default 1: a create takes 45 s,
+                      as on the real service; 0 = instant, 0.1 = a tenth)
+  --state-file F      persist state to F, written before every answer (its directory must
+                      exist); default: memory only
   --latency-ms N      milliseconds added to every request
   --error-rate X      chance 0..1 of a random 503 on every route
   --control           enable the /__emulator/* control endpoints
@@ -67,18 +70,51 @@ export function parseCliArgs(argv: string[]): StartEmulatorOptions | "help" {
   return options;
 }
 
+/** What the time scale means for someone trying a program, and how to change it. */
+export function timeScaleLine(timeScale: number): string {
+  const createS = Math.round((DURATIONS_MS.create * timeScale) / 100) / 10;
+  if (timeScale === 0) {
+    return "Time scale 0: every operation is instant (use --time-scale 1 to rehearse the real service's waits).";
+  }
+  const what =
+    timeScale === 1
+      ? "the default, real-service timing, for rehearsing timeouts and progress output"
+      : "a fraction of real-service timing";
+  return (
+    `Time scale ${timeScale}: a create takes ${createS} s (${what}). ` +
+    "For quick tries start with --time-scale 0 (instant) or --time-scale 0.1."
+  );
+}
+
 /**
  * The start-up banner. The export hint gives the server root (no `/r`): RimuHosting's own tools append
  * `/r/...` themselves, and our client accepts both forms, so the root works everywhere.
  */
-export function bannerLines(baseUrl: string): string[] {
+export function bannerLines(baseUrl: string, timeScale = 1): string[] {
   const root = baseUrl.replace(/\/r\/?$/, "");
   return [
     `RimuHosting emulator listening on ${baseUrl}`,
+    timeScaleLine(timeScale),
     `Demo API key: ${DEMO_ACCOUNTS[0]!.apiKey}`,
     ...DEMO_ACCOUNTS.slice(1).map((account) => `Other account "${account.name}": ${account.apiKey}`),
     `export RIMUHOSTING_BASEURL=${root} RIMUHOSTING_APIKEY=${DEMO_ACCOUNTS[0]!.apiKey}`,
   ];
+}
+
+/** A start-up failure as one line that says what to change (no stack trace). */
+export function describeStartupError(error: unknown, options: StartEmulatorOptions): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const host = options.host ?? "127.0.0.1";
+  if (code === "EADDRINUSE") {
+    return `port ${options.port} on ${host} is already in use. Stop what is listening there, or choose another port with --port N (--port 0 picks a free one).`;
+  }
+  if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
+    return `cannot listen on --host ${host}: it is not an address of this machine. Use 127.0.0.1 (the default) or an address of one of its interfaces.`;
+  }
+  if (code === "EACCES") {
+    return `not allowed to listen on port ${options.port} (ports below 1024 need privileges). Choose a port of 1024 or more with --port.`;
+  }
+  return (error as Error).message;
 }
 
 /**
@@ -111,8 +147,14 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const emulator = await loadEmulator().startEmulator(options);
-  for (const line of bannerLines(emulator.baseUrl)) console.log(line);
+  let emulator: Awaited<ReturnType<ReturnType<typeof loadEmulator>["startEmulator"]>>;
+  try {
+    emulator = await loadEmulator().startEmulator(options);
+  } catch (error) {
+    console.error(`rimuhosting-emulator: ${describeStartupError(error, options)}`);
+    process.exit(1);
+  }
+  for (const line of bannerLines(emulator.baseUrl, options.timeScale ?? 1)) console.log(line);
   const stop = () => {
     void emulator.close().then(() => process.exit(0));
   };

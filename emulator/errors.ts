@@ -1,7 +1,7 @@
 /**
  * The emulator's one error catalogue. Every failure the emulator answers with, including injected
  * faults, is built from an entry here and rendered by the single error handler (http/error-handler.ts)
- * into the RimuHosting error envelope (rimuhosting-api.md §4.3).
+ * into the RimuHosting error envelope (docs/rimuhosting-api.md, 4.3 Errors).
  */
 
 export interface ErrorCatalogueEntry {
@@ -28,6 +28,43 @@ export const EMU_ERRORS = {
     status: 404,
     errorClass: "NotFoundException",
     message: "There is no such resource.",
+  },
+  EMU_ERR_METHOD_NOT_ALLOWED: {
+    status: 405,
+    errorClass: "NotAllowedException",
+    message: "This resource does not take that method; the Allow header lists the ones it takes.",
+  },
+  EMU_ERR_BAD_URL: {
+    status: 400,
+    errorClass: "BadRequestException",
+    message: "The path is not valid percent-encoding.",
+  },
+  EMU_ERR_URI_TOO_LONG: {
+    status: 414,
+    errorClass: "UriTooLongException",
+    message: "A path segment is longer than 1000 characters. Shorten the domain part of the order segment.",
+  },
+  EMU_ERR_BODY_TOO_LARGE: {
+    status: 413,
+    errorClass: "RequestEntityTooLargeException",
+    message:
+      "The request body is larger than 1 MiB. No RimuHosting request needs that much; check what is being sent.",
+  },
+  EMU_ERR_BAD_REQUEST: {
+    status: 400,
+    errorClass: "BadRequestException",
+    message: "The request is not valid HTTP/1.1 (request line or headers malformed).",
+  },
+  EMU_ERR_HEADERS_TOO_LARGE: {
+    status: 431,
+    errorClass: "RequestHeaderFieldsTooLargeException",
+    message:
+      "The request headers are larger than the server accepts (16 KiB in all). Send fewer or shorter headers.",
+  },
+  EMU_ERR_REQUEST_TIMEOUT: {
+    status: 408,
+    errorClass: "RequestTimeoutException",
+    message: "The request was not received in time.",
   },
   EMU_ERR_ORDER_NOT_FOUND: {
     status: 404,
@@ -115,6 +152,11 @@ export const EMU_ERRORS = {
     status: 500,
     errorClass: "StateException",
     message: "The emulator state file is not valid.",
+  },
+  EMU_ERR_STATE_WRITE: {
+    status: 500,
+    errorClass: "StateException",
+    message: "The emulator could not write its state file.",
   },
   EMU_ERR_INTERNAL: {
     status: 500,

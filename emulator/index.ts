@@ -10,7 +10,6 @@ import { type FaultSpec, FaultSpecSchema, type StartEmulatorOptions } from "./op
 import type { RequestLogEntry } from "./request-log.js";
 
 export { DEMO_ACCOUNTS, DEMO_API_KEY, type DemoAccount } from "./accounts.js";
-export { EMU_ERRORS, EmulatorError, type EmulatorErrorCode } from "./errors.js";
 export { buildEmulator } from "./app.js";
 export type { FaultSpec, StartEmulatorOptions, RequestLogEntry, OrderSnapshot, EndpointName };
 

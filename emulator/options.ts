@@ -48,6 +48,12 @@ export const EmulatorOptionsSchema = z.object({
   control: z.boolean().default(false),
   /** Structured request log lines (pino via fastify); default false. */
   logger: z.boolean().default(false),
+  /**
+   * Check every answer against the contract's zod response schema before sending it, and answer a
+   * 500 if it breaks the contract. It catches emulator bugs, so the emulator's own tests turn it on;
+   * it costs CPU on every request, so it is off by default. Default false.
+   */
+  validateResponses: z.boolean().default(false),
   /** Seed for ids, passwords and IPs; default 1. */
   seed: z.number().int().default(1),
   /**

@@ -1,6 +1,6 @@
 /**
  * Data centres: every code of the contract's DcLocation enum, with its name and country. Only the
- * `enabled` ones are listed by R17 and accept new VPSs; the rest exist for old orders (§4.4, §6 item 11).
+ * `enabled` ones are listed by R17 and accept new VPSs; the rest exist for old orders (docs/rimuhosting-api.md 4.4, docs/rimuhosting-api.md 6 item 11).
  */
 import type { DataLocationInfo, DcLocation } from "../../contract/index.js";
 
@@ -34,7 +34,7 @@ export const DEFAULT_DC: DcLocation = "DCDALLAS";
 
 const BY_CODE = new Map(DATA_CENTERS.map((dc) => [dc.code as string, dc]));
 
-/** Looks a code up case-insensitively (clients send `dclondon`, §R1). */
+/** Looks a code up case-insensitively (clients send `dclondon`, docs/rimuhosting-api.md R1). */
 export function findDataCenter(code: string): DataCenter | undefined {
   return BY_CODE.get(code.toUpperCase());
 }

@@ -1,6 +1,6 @@
 /**
  * Distributions. Current ones are listed by R14; older ones are still accepted on create and
- * reinstall but not listed (interface.md "Older distributions exist on the service but are not listed").
+ * reinstall but not listed (docs/rimuhosting-api.md, 7.3 Catalog listings: older distributions still exist but are not listed).
  */
 import type { DistroInfo } from "../../contract/index.js";
 

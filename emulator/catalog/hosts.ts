@@ -16,7 +16,7 @@ export interface HostTemplate {
   subnet: string;
 }
 
-/** Memory the host keeps for itself; "free is not necessarily available" (interface.md). */
+/** Memory the host keeps for itself; "free is not necessarily available" (docs/rimuhosting-api.md, 7.2 Limits). */
 export const HOST_RESERVED_MEM_MB = 2048;
 
 const BIG = { memTotalMb: 196608, diskTotalGb: 7680, cores: 32 };

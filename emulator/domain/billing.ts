@@ -1,4 +1,4 @@
-/** Choosing the billing method of a new order, with the recorded setup-message wording (§R4). */
+/** Choosing the billing method of a new order, with the recorded setup-message wording (docs/rimuhosting-api.md R4). */
 import { emuError } from "../errors.js";
 import type { BillingMethodState } from "../state/schema.js";
 import type { StateStore } from "../state/store.js";

@@ -1,17 +1,16 @@
 /**
  * R6 DELETE .../vps (shut down now, cancel, credit unused time) and R3 PUT .../cancelled (cancel at
- * the end of the billing period, keep running until then). Recorded wording from §R6.
+ * the end of the billing period, keep running until then). Recorded wording from docs/rimuhosting-api.md R6.
  */
-import type { DeleteServerResponse, PutCancelledResponse } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import { formatUsd, roundMoney } from "../catalog/pricing.js";
-import { okEnvelope } from "../wire/envelope.js";
+import type { Outcome } from "./outcome.js";
 import { formatDate } from "../wire/timestamp.js";
 import type { EmulatorContext } from "./context.js";
 import { DURATIONS_MS } from "./durations.js";
 import { billingPeriodEnd, unusedPeriodFraction } from "./lifecycle.js";
 import { changeOwnOrder, requireNotRemoved, requireVpsToChange } from "./lookup.js";
-import { toAboutOrder } from "./render.js";
+import { toAboutOrder } from "../wire/records.js";
 
 /**
  * DELETE on an order that is already cancelled and removed answers 409 EMU_ERR_ORDER_CANCELLED
@@ -21,7 +20,7 @@ export async function deleteVps(
   ctx: EmulatorContext,
   account: DemoAccount,
   orderOid: number,
-): Promise<DeleteServerResponse> {
+): Promise<Outcome<"deleteVps">> {
   const { store, clock } = ctx;
   return changeOwnOrder(ctx, account.name, orderOid, requireVpsToChange, async (order) => {
     const messages = [`${order.domainName} is being shut down.`];
@@ -33,14 +32,14 @@ export async function deleteVps(
     order.deployedState = "REMOVED";
     order.removedAtMs = now;
     order.cancellationDateMs = now;
-    store.changed();
+    store.changed(order);
     messages.push(
       `A $${formatUsd(credit)} credit has been added to your account.`,
       "If you need to un-cancel the server please contact our support team.",
       `Thank you for having hosted ${order.domainName} with us.`,
     );
     return {
-      ...okEnvelope(now, "Server removed"),
+      message: "Server removed",
       cancel_messages: messages,
       about_order: toAboutOrder(order),
     };
@@ -52,7 +51,7 @@ export async function cancelOrder(
   ctx: EmulatorContext,
   account: DemoAccount,
   orderOid: number,
-): Promise<PutCancelledResponse> {
+): Promise<Outcome<"cancelOrder">> {
   const { store, clock } = ctx;
   return changeOwnOrder(ctx, account.name, orderOid, requireNotRemoved, async (order) => {
     await clock.work(DURATIONS_MS.cancel);
@@ -62,9 +61,9 @@ export async function cancelOrder(
       message = `${order.domainName} is already set to be cancelled on ${formatDate(order.cancellationDateMs)}.`;
     } else {
       order.cancellationDateMs = billingPeriodEnd(order, now);
-      store.changed();
+      store.changed(order);
       message = `${order.domainName} will be cancelled at the end of its billing period, on ${formatDate(order.cancellationDateMs)}.  It keeps running until then.`;
     }
-    return { ...okEnvelope(now, message), about_order: toAboutOrder(order) };
+    return { message: message, about_order: toAboutOrder(order) };
   });
 }

@@ -1,10 +1,4 @@
 /** R13 billing methods, R14 distributions, R15 pricing plans, R17 data centres. */
-import type {
-  GetBillingMethodsResponse,
-  GetDataCentersResponse,
-  GetDistrosResponse,
-  GetPricingPlansResponse,
-} from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import { DATA_CENTERS, toDataLocationInfo } from "../catalog/data-centers.js";
 import { DISTRIBUTIONS, toDistroInfo } from "../catalog/distributions.js";
@@ -14,24 +8,27 @@ import {
   planMonthlyFeeUsd,
   toPricingPlanInfo,
 } from "../catalog/pricing-plans.js";
-import { okEnvelope } from "../wire/envelope.js";
+import type { Outcome } from "./outcome.js";
 import { accountBillingMethods } from "./billing.js";
 import type { EmulatorContext } from "./context.js";
 import { isActive, settleExpiredCancellation } from "./lifecycle.js";
 import { type Matrix, parseDcFilter, parseNumber, parseServerType } from "./matrix-filters.js";
-import { toBillingInfo } from "./render.js";
+import { toBillingInfo } from "../wire/records.js";
 import { orderSlug } from "../../contract/index.js";
 
-export function listBillingMethods(ctx: EmulatorContext, account: DemoAccount): GetBillingMethodsResponse {
+export function listBillingMethods(
+  ctx: EmulatorContext,
+  account: DemoAccount,
+): Outcome<"listBillingMethods"> {
   const now = ctx.clock.now();
   const orders = ctx.store.state.orders.filter((o) => {
     if (o.account !== account.name) return false;
-    if (settleExpiredCancellation(o, now)) ctx.store.changed();
+    if (settleExpiredCancellation(o, now)) ctx.store.changed(o);
     return isActive(o, now);
   });
   const methods = accountBillingMethods(ctx.store, account.name);
   return {
-    ...okEnvelope(now, `Found ${methods.length} billing methods`),
+    message: `Found ${methods.length} billing methods`,
     billing_methods: methods.map((m) => ({
       billing_oid: m.billingOid,
       billing_method_type: m.type,
@@ -48,15 +45,15 @@ export function listBillingMethods(ctx: EmulatorContext, account: DemoAccount): 
   };
 }
 
-export function listDistributions(nowMs: number): GetDistrosResponse {
+export function listDistributions(): Outcome<"listDistributions"> {
   return {
-    ...okEnvelope(nowMs, "Here are the distros we are offering on new orders."),
+    message: "Here are the distros we are offering on new orders.",
     distro_infos: DISTRIBUTIONS.filter((d) => d.listed).map(toDistroInfo),
   };
 }
 
 /** `price_under` of 0 (the PHP client's default) means no upper bound. */
-export function listPricingPlans(nowMs: number, matrix: Matrix): GetPricingPlansResponse {
+export function listPricingPlans(matrix: Matrix): Outcome<"listPricingPlans"> {
   const serverType = parseServerType(matrix);
   const dc = parseDcFilter(matrix);
   const priceUnder = parseNumber(matrix, "price_under");
@@ -70,10 +67,8 @@ export function listPricingPlans(nowMs: number, matrix: Matrix): GetPricingPlans
       .map((d) => toPricingPlanInfo(plan, d));
   });
   return {
-    ...okEnvelope(
-      nowMs,
+    message:
       "These plans are examples only.&nbsp; Most memory and disk sizes are offered and the pricing adjusts to match.&nbsp; Prices are in USD; NZ customers add GST.",
-    ),
     plan_filter: {
       server_type: serverType ?? null,
       dc_location: dc ?? null,
@@ -84,10 +79,10 @@ export function listPricingPlans(nowMs: number, matrix: Matrix): GetPricingPlans
   };
 }
 
-export function listDataCenters(nowMs: number): GetDataCentersResponse {
+export function listDataCenters(): Outcome<"listDataCenters"> {
   const enabled = DATA_CENTERS.filter((d) => d.enabled);
   return {
-    ...okEnvelope(nowMs, `${enabled.length} data centers take new VPS orders.`),
+    message: `${enabled.length} data centers take new VPS orders.`,
     data_center_infos: enabled.map(toDataLocationInfo),
   };
 }

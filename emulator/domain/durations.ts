@@ -1,6 +1,6 @@
 /**
  * How long the real API takes, in milliseconds at timeScale 1. Mutations are synchronous on the real
- * API (clients use one-hour read timeouts, rimuhosting-api.md §1), so the emulator blocks for these
+ * API (clients use one-hour read timeouts, docs/rimuhosting-api.md, 1 Service basics), so the emulator blocks for these
  * durations times timeScale before it answers.
  */
 export const DURATIONS_MS = {
@@ -17,9 +17,9 @@ export const DURATIONS_MS = {
   cancel: 500,
   ptr: 1_000,
   vpsStatus: 800,
-  /** "Takes a few seconds longer than the regular VPS status request" (interface.md Limits). */
+  /** "Takes a few seconds longer than the regular VPS status request" (docs/rimuhosting-api.md, 7.2 Limits). */
   dataTransferExtra: 4_000,
-  /** A host move takes 5 to 10 minutes per GB of used disk (interface.md Limits). */
+  /** A host move takes 5 to 10 minutes per GB of used disk (docs/rimuhosting-api.md, 7.2 Limits). */
   movePerGbMin: 5 * 60_000,
   movePerGbMax: 10 * 60_000,
 } as const;

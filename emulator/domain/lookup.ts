@@ -14,7 +14,7 @@ export function getOwnOrder(ctx: EmulatorContext, account: string, orderOid: num
       message: `No order ${orderOid} was found on your account. List your orders with GET /r/orders;include_inactive=Y.`,
     });
   }
-  if (settleExpiredCancellation(order, ctx.clock.now())) ctx.store.changed();
+  if (settleExpiredCancellation(order, ctx.clock.now())) ctx.store.changed(order);
   return order;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Reading matrix parameters (rimuhosting-api.md §1.2) into filters. Both spellings clients use are
+ * Reading matrix parameters (docs/rimuhosting-api.md, 1.2 Matrix parameters) into filters. Both spellings clients use are
  * accepted (`server-type` and `server_type`, `dc-location` and `dc_location`); unknown parameters are
  * ignored, as a JAX-RS server ignores matrix parameters it does not declare.
  */
@@ -18,26 +18,40 @@ export function matrixValue(matrix: Matrix, ...names: string[]): { name: string;
   return undefined;
 }
 
+const YES = new Set(["Y", "YES", "TRUE", "1", "ON"]);
+const NO = new Set(["N", "NO", "FALSE", "0", "OFF"]);
+
+/**
+ * A Y/N flag. `Y` and `N` are the documented values; the spellings clients send for them (`true`,
+ * `false` from Python's str(bool), `1`, `0`, `yes`, `no`, any case) mean the same. Anything else
+ * (`None` from RimuHosting's own lsvms.py, `null`, an empty value, a typo) is the default, which the
+ * caller decides: the real service answers those clients, so it evidently falls back rather than
+ * refusing (a guess, listed in docs/emulator.md).
+ */
 export function parseYesNo(matrix: Matrix, name: string): boolean | undefined {
-  const given = matrixValue(matrix, name);
-  if (!given || given.value === "") return undefined;
-  const v = given.value.toUpperCase();
-  if (v === "Y" || v === "YES" || v === "TRUE") return true;
-  if (v === "N" || v === "NO" || v === "FALSE") return false;
-  throw emuError("EMU_ERR_VALIDATION", {
-    fieldName: name,
-    message: `${name} is '${given.value}' but must be Y or N.`,
-  });
+  const v = matrixValue(matrix, name)?.value.trim().toUpperCase();
+  if (v === undefined) return undefined;
+  if (YES.has(v)) return true;
+  if (NO.has(v)) return false;
+  return undefined;
 }
+
+/**
+ * Values that ask for every server type, so they filter nothing: `ALL`, `ANY`, `*`, `BOTH` and the
+ * placeholders Python and Java clients print for a missing value (`None`, `null`). A guess, listed in
+ * docs/emulator.md; other values outside VPS and PHYSICAL stay a 400 that names the parameter.
+ */
+const ANY_SERVER_TYPE = new Set(["ALL", "ANY", "*", "BOTH", "NONE", "NULL"]);
 
 export function parseServerType(matrix: Matrix): ServerType | undefined {
   const given = matrixValue(matrix, "server_type", "server-type");
-  if (!given || given.value === "") return undefined;
-  const parsed = ServerType.safeParse(given.value.toUpperCase());
+  const value = given?.value.trim().toUpperCase();
+  if (!given || value === undefined || value === "" || ANY_SERVER_TYPE.has(value)) return undefined;
+  const parsed = ServerType.safeParse(value);
   if (!parsed.success) {
     throw emuError("EMU_ERR_VALIDATION", {
       fieldName: given.name,
-      message: `${given.name} is '${given.value}' but must be VPS or PHYSICAL.`,
+      message: `${given.name} is '${given.value}' but must be VPS or PHYSICAL (or ALL, or left out, for both).`,
     });
   }
   return parsed.data;

@@ -4,26 +4,26 @@
  * minutes per GB of used disk (scaled). A running VPS runs on the new host afterwards; a stopped one
  * stays stopped (inferred).
  */
-import type { PutHostServerMoveResponse, VpsMoveRequest } from "../../contract/index.js";
+import type { VpsMoveRequest } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import { findDataCenter } from "../catalog/data-centers.js";
 import { hostName } from "../catalog/hosts.js";
 import { vpsMonthlyFeeUsd } from "../catalog/pricing.js";
 import { emuError } from "../errors.js";
 import type { HostState } from "../state/schema.js";
-import { okEnvelope } from "../wire/envelope.js";
+import type { Outcome } from "./outcome.js";
 import { allocateIps, chooseHost, findHost, requireHostFits, totalDiskMb } from "./capacity.js";
 import type { EmulatorContext } from "./context.js";
 import { DURATIONS_MS } from "./durations.js";
 import { changeOwnOrder, requireVpsToChange } from "./lookup.js";
-import { toAboutOrder, toRunningVpsInfo } from "./render.js";
+import { toAboutOrder, toRunningVpsInfo } from "../wire/records.js";
 
 export async function moveVps(
   ctx: EmulatorContext,
   account: DemoAccount,
   orderOid: number,
   req: VpsMoveRequest,
-): Promise<PutHostServerMoveResponse> {
+): Promise<Outcome<"moveVps">> {
   const { store, clock } = ctx;
   return changeOwnOrder(ctx, account.name, orderOid, requireVpsToChange, async (order) => {
     const need = { memoryMb: order.memoryMb, diskMb: totalDiskMb(order), ips: 1 + order.secondaryIps.length };
@@ -65,7 +65,7 @@ export async function moveVps(
     order.dc = target.dc;
     if (dc) order.monthlyFeeUsd = vpsMonthlyFeeUsd(order, dc);
     const wasRunning = order.runningState !== "NOTRUNNING";
-    store.changed();
+    store.changed(order);
 
     const usedGb = order.usedDiskMb / 1024;
     const perGbMs =
@@ -76,7 +76,7 @@ export async function moveVps(
       order.runningState = "RUNNING";
       order.startedAtMs = clock.now();
     }
-    store.changed();
+    store.changed(order);
 
     const updateDns = req.is_update_dns ?? req.update_dns ?? true;
     const messages = [
@@ -100,7 +100,7 @@ export async function moveVps(
     };
     const now = clock.now();
     return {
-      ...okEnvelope(now, `${order.domainName} moved to ${hostName(target.oid)}.`),
+      message: `${order.domainName} moved to ${hostName(target.oid)}.`,
       about_order: toAboutOrder(order),
       move_messages: messages,
       move_request: echo,

@@ -1,23 +1,23 @@
 /**
  * R9 PUT .../vps/parameters: new memory/disk totals. Disks never shrink (409); growth must fit on the
  * host (409); a running VPS is restarted; billing follows with a pro-rata line in the recorded
- * wording (§R9). A stopped VPS is resized without starting it (inferred).
+ * wording (docs/rimuhosting-api.md R9). A stopped VPS is resized without starting it (inferred).
  */
-import type { PutRunningVpsDataResponse, RunningVpsDataRequest } from "../../contract/index.js";
+import type { RunningVpsDataRequest } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import { findDataCenter } from "../catalog/data-centers.js";
 import { hostName } from "../catalog/hosts.js";
 import { formatUsd, roundMoney, vpsMonthlyFeeUsd } from "../catalog/pricing.js";
 import { emuError } from "../errors.js";
 import type { OrderState } from "../state/schema.js";
-import { okEnvelope } from "../wire/envelope.js";
+import type { Outcome } from "./outcome.js";
 import { formatDate } from "../wire/timestamp.js";
 import { findHost, hostUsage, requireHostFits, totalDiskMb } from "./capacity.js";
 import type { EmulatorContext } from "./context.js";
 import { BILLING_PERIOD_MS, DAY_MS, DURATIONS_MS } from "./durations.js";
 import { billingPeriodEnd } from "./lifecycle.js";
 import { changeOwnOrder, requireVpsToChange } from "./lookup.js";
-import { formatSize, toAboutOrder } from "./render.js";
+import { formatSize, toAboutOrder } from "../wire/records.js";
 import { MIN_DISK_MB, MIN_MEMORY_MB, requireSize } from "./validate.js";
 
 type Sizes = Pick<OrderState, "memoryMb" | "diskMb" | "disk2Mb" | "disk3Mb">;
@@ -77,7 +77,7 @@ export async function changeParameters(
   account: DemoAccount,
   orderOid: number,
   req: RunningVpsDataRequest,
-): Promise<PutRunningVpsDataResponse> {
+): Promise<Outcome<"changeParameters">> {
   const { store, clock } = ctx;
   return changeOwnOrder(ctx, account.name, orderOid, requireVpsToChange, async (order) => {
     const before: Sizes = {
@@ -99,8 +99,8 @@ export async function changeParameters(
       humanMessage: string,
       newFee: number,
       messages: string[],
-    ): PutRunningVpsDataResponse => ({
-      ...okEnvelope(clock.now(), humanMessage),
+    ): Outcome<"changeParameters"> => ({
+      message: humanMessage,
       about_order: toAboutOrder(order),
       resource_change_request: echo,
       resource_change_result: {
@@ -133,11 +133,12 @@ export async function changeParameters(
     const dc = findDataCenter(order.dc);
     const newFee = dc ? vpsMonthlyFeeUsd(order, dc) : oldFee;
     order.monthlyFeeUsd = newFee;
-    store.changed();
+    store.changed(order);
     messages.push("Updated the VPS parameter file.");
     if (order.runningState !== "NOTRUNNING") {
       messages.push(`Restarting ${order.domainName} to apply the change.`);
       order.runningState = "RESTARTING";
+      store.changed(order);
       await clock.work(DURATIONS_MS.resize);
       order.runningState = "RUNNING";
       order.startedAtMs = clock.now();
@@ -147,7 +148,7 @@ export async function changeParameters(
     }
     const now = clock.now();
     messages.push(billingMessage(order, before, oldFee, newFee, now), "Completed.");
-    store.changed();
+    store.changed(order);
     return respond(true, "Resource change completed.", newFee, messages);
   });
 }

@@ -1,15 +1,24 @@
 /**
  * R12 PUT .../ptr;ip=<ip>: sets (or, with an empty name, clears) the reverse DNS name of one of the
- * order's addresses; without `ip` the primary address is used (§R12).
+ * order's addresses; without `ip` the primary address is used (docs/rimuhosting-api.md R12).
  */
-import type { JaxrsResponse } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import { emuError } from "../errors.js";
-import { okEnvelope } from "../wire/envelope.js";
+import type { Outcome } from "./outcome.js";
 import type { EmulatorContext } from "./context.js";
 import { DURATIONS_MS } from "./durations.js";
 import { changeOwnOrder, requireVpsToChange } from "./lookup.js";
 import { requireFqdn } from "./validate.js";
+
+/**
+ * An empty name clears the reverse DNS. So does `None`: RimuHosting's own rdns.py form-encodes
+ * Python's None when --domain_name is left out, which its help text says clears the record (a
+ * guess about the real service, listed in docs/emulator.md; `None` is no FQDN either way).
+ */
+function clearsName(domainName: string): boolean {
+  const name = domainName.trim();
+  return name === "" || name === "None";
+}
 
 export async function setReverseDns(
   ctx: EmulatorContext,
@@ -17,7 +26,7 @@ export async function setReverseDns(
   orderOid: number,
   ip: string | undefined,
   domainName: string,
-): Promise<JaxrsResponse> {
+): Promise<Outcome<"setReverseDns">> {
   const { store, clock } = ctx;
   return changeOwnOrder(ctx, account.name, orderOid, requireVpsToChange, async (order) => {
     const target = ip || order.primaryIp;
@@ -28,17 +37,17 @@ export async function setReverseDns(
         message: `ip '${ip}' is not an address of order ${order.orderOid}; it has ${owned.filter(Boolean).join(", ")}.`,
       });
     }
-    const name = domainName.trim();
+    const name = clearsName(domainName) ? "" : domainName.trim();
     if (name !== "") requireFqdn(name, "domain_name");
     await clock.work(DURATIONS_MS.ptr);
     if (name === "") delete order.ptr[target];
     else order.ptr[target] = name;
-    store.changed();
-    return okEnvelope(
-      clock.now(),
-      name === ""
-        ? `Removed the reverse DNS name of ${target}.`
-        : `Reverse DNS for ${target} set to ${name}.`,
-    );
+    store.changed(order);
+    return {
+      message:
+        name === ""
+          ? `Removed the reverse DNS name of ${target}.`
+          : `Reverse DNS for ${target} set to ${name}.`,
+    };
   });
 }

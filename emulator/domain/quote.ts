@@ -4,12 +4,12 @@
  * values as matrix parameters (`memory_mb`, `disk_space_mb`, `dc_location`, `pricing_plan_code`;
  * inferred, the real GET form is undocumented).
  */
-import type { GetNewVmPricingResponse, NewVpsRequest } from "../../contract/index.js";
+import type { NewVpsRequest } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import { DEFAULT_DC } from "../catalog/data-centers.js";
 import { DEFAULT_PLAN } from "../catalog/pricing-plans.js";
 import { formatUsd, usdAmount, vpsMonthlyFeeUsd } from "../catalog/pricing.js";
-import { okEnvelope } from "../wire/envelope.js";
+import type { Outcome } from "./outcome.js";
 import { type Matrix, matrixValue, parseNumber } from "./matrix-filters.js";
 import {
   MIN_DISK_MB,
@@ -19,11 +19,7 @@ import {
   requireVpsPlan,
 } from "./validate.js";
 
-export function quoteNewVm(
-  nowMs: number,
-  req: NewVpsRequest,
-  account: DemoAccount | undefined,
-): GetNewVmPricingResponse {
+export function quoteNewVm(req: NewVpsRequest, account: DemoAccount | undefined): Outcome<"quoteNewVm"> {
   const plan = requireVpsPlan(req.pricing_plan_code ?? DEFAULT_PLAN, "pricing_plan_code");
   const dc = requireEnabledDataCenter(req.dc_location ?? DEFAULT_DC, "dc_location");
   const vp = req.vps_parameters;
@@ -41,10 +37,7 @@ export function quoteNewVm(
   const diskGb = Math.round((sizes.diskMb + sizes.disk2Mb + sizes.disk3Mb) / 1024);
   const billingNote = account ? "" : "  You need to enter billing information.";
   return {
-    ...okEnvelope(
-      nowMs,
-      `The price for ${sizes.memoryMb}MB memory and ${diskGb}GB disk in ${dc.name} is ${formatUsd(fee)} USD/month.${billingNote}`,
-    ),
+    message: `The price for ${sizes.memoryMb}MB memory and ${diskGb}GB disk in ${dc.name} is ${formatUsd(fee)} USD/month.${billingNote}`,
     monthly_recurring_amt: usdAmount(fee),
   };
 }

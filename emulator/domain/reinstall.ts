@@ -1,15 +1,15 @@
 /**
  * R10 PUT .../vps/reinstall: re-images the VPS. The distro and password are replaced, the disk is
  * wiped (used disk back to the image size), the IP is kept; null sizes and a null dc_location keep
- * the current values (§R10). A different data centre means a new host there, and so a new IP.
+ * the current values (docs/rimuhosting-api.md R10). A different data centre means a new host there, and so a new IP.
  */
-import type { NewVpsRequest, PostNewVpsResponse } from "../../contract/index.js";
+import type { NewVpsRequest } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import { DEFAULT_DISTRO } from "../catalog/distributions.js";
 import { hostName } from "../catalog/hosts.js";
 import { vpsMonthlyFeeUsd } from "../catalog/pricing.js";
 import { emuError } from "../errors.js";
-import { okEnvelope } from "../wire/envelope.js";
+import type { Outcome } from "./outcome.js";
 import { allocateIps, chooseHost, findHost, requireHostFits, totalDiskMb } from "./capacity.js";
 import type { EmulatorContext } from "./context.js";
 import { resolveControlPanel } from "./create-source.js";
@@ -17,7 +17,7 @@ import { DURATIONS_MS } from "./durations.js";
 import { changeOwnOrder, requireVpsToChange } from "./lookup.js";
 import { generatePassword } from "./password.js";
 import { injectedAuthorizedKeys } from "./injected-files.js";
-import { toAboutOrder, toRunningVpsInfo } from "./render.js";
+import { toAboutOrder, toRunningVpsInfo } from "../wire/records.js";
 import {
   MIN_DISK_MB,
   MIN_MEMORY_MB,
@@ -33,7 +33,7 @@ export async function reinstallVps(
   account: DemoAccount,
   orderOid: number,
   req: NewVpsRequest,
-): Promise<PostNewVpsResponse> {
+): Promise<Outcome<"reinstallVps">> {
   const { store, clock } = ctx;
   return changeOwnOrder(ctx, account.name, orderOid, requireVpsToChange, async (order) => {
     if (req.instantiation_via_clone_options) {
@@ -97,12 +97,12 @@ export async function reinstallVps(
     order.monthlyFeeUsd = vpsMonthlyFeeUsd(order, dc);
     order.runningState = "NOTRUNNING";
     order.startedAtMs = null;
-    store.changed();
+    store.changed(order);
     messages.push(`Reinstalling ${domainName} with ${distro.description}.`, "The old disk image was wiped.");
     await clock.work(DURATIONS_MS.reinstall);
     order.runningState = "RUNNING";
     order.startedAtMs = clock.now();
-    store.changed();
+    store.changed(order);
     messages.push(`${domainName} is running with IP ${order.primaryIp} and pinging OK.`);
     const echo: NewVpsRequest = {
       ...req,
@@ -125,7 +125,7 @@ export async function reinstallVps(
     };
     const now = clock.now();
     return {
-      ...okEnvelope(now, `${domainName} was reinstalled.`),
+      message: `${domainName} was reinstalled.`,
       about_order: toAboutOrder(order),
       new_order_request: echo,
       running_vps_info: toRunningVpsInfo(order, now),

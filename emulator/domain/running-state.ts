@@ -1,22 +1,22 @@
 /**
  * R11 PUT .../vps/running-state. RUNNING starts a stopped VPS and otherwise does nothing; NOTRUNNING
  * stops it; RESTARTING and POWERCYCLING reboot it (starting it if stopped) and answer once it is
- * RUNNING again with is_restarted/is_pinging (interface.md "States and transitions", §R11).
+ * RUNNING again with is_restarted/is_pinging (docs/rimuhosting-api.md, 7.1 States and transitions, R11 Power).
  */
-import type { PutRunningStateResponse, RunningState } from "../../contract/index.js";
+import type { RunningState } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
-import { okEnvelope } from "../wire/envelope.js";
+import type { Outcome } from "./outcome.js";
 import type { EmulatorContext } from "./context.js";
 import { DURATIONS_MS } from "./durations.js";
 import { changeOwnOrder, requireVpsToChange } from "./lookup.js";
-import { orderHostInfo, toAboutOrder, toRunningVpsInfo } from "./render.js";
+import { orderHostInfo, toAboutOrder, toRunningVpsInfo } from "../wire/records.js";
 
 export async function setRunningState(
   ctx: EmulatorContext,
   account: DemoAccount,
   orderOid: number,
   target: RunningState,
-): Promise<PutRunningStateResponse> {
+): Promise<Outcome<"setRunningState">> {
   const { store, clock } = ctx;
   return changeOwnOrder(ctx, account.name, orderOid, requireVpsToChange, async (order) => {
     const name = order.domainName;
@@ -48,7 +48,7 @@ export async function setRunningState(
       case "POWERCYCLING": {
         // Visible to concurrent readers while the reboot is under way.
         order.runningState = target;
-        store.changed();
+        store.changed(order);
         await clock.work(target === "RESTARTING" ? DURATIONS_MS.restart : DURATIONS_MS.powercycle);
         order.runningState = "RUNNING";
         order.startedAtMs = clock.now();
@@ -60,10 +60,10 @@ export async function setRunningState(
         break;
       }
     }
-    store.changed();
+    store.changed(order);
     const now = clock.now();
     return {
-      ...okEnvelope(now, message),
+      message: message,
       running_vps_info: toRunningVpsInfo(order, now),
       host_server_info: orderHostInfo(store, order, now),
       is_restarted: restarted,

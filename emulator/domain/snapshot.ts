@@ -21,7 +21,7 @@ export interface OrderSnapshot {
 export function snapshotOrders(ctx: EmulatorContext): OrderSnapshot[] {
   const now = ctx.clock.now();
   return ctx.store.state.orders.map((order) => {
-    if (settleExpiredCancellation(order, now)) ctx.store.changed();
+    if (settleExpiredCancellation(order, now)) ctx.store.changed(order);
     return {
       account: order.account,
       orderOid: order.orderOid,

@@ -1,13 +1,12 @@
 /** R5 GET .../vps and R7 GET .../vps/data-transfer-usage: live data of a VPS and its host. */
-import type { GetDataTransferUsageResponse, GetVpsStatusResponse } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import type { OrderState } from "../state/schema.js";
-import { okEnvelope } from "../wire/envelope.js";
+import type { Outcome } from "./outcome.js";
 import { toTimestamp } from "../wire/timestamp.js";
 import type { EmulatorContext } from "./context.js";
 import { DURATIONS_MS } from "./durations.js";
 import { getOwnOrder, requireVpsToRead } from "./lookup.js";
-import { orderHostInfo, toAboutOrder, toRunningVpsInfo, uptimeSeconds } from "./render.js";
+import { orderHostInfo, toAboutOrder, toRunningVpsInfo, uptimeSeconds } from "../wire/records.js";
 
 /**
  * The order after the read's realistic duration. Checked before waiting (a missing or removed VPS
@@ -31,11 +30,11 @@ export async function getVpsStatus(
   ctx: EmulatorContext,
   account: DemoAccount,
   orderOid: number,
-): Promise<GetVpsStatusResponse> {
+): Promise<Outcome<"getVpsStatus">> {
   const order = await readVpsAfter(ctx, account, orderOid, DURATIONS_MS.vpsStatus);
   const now = ctx.clock.now();
   return {
-    ...okEnvelope(now, `Status of ${order.domainName}`),
+    message: `Status of ${order.domainName}`,
     running_vps_info: toRunningVpsInfo(order, now),
     host_server_info: orderHostInfo(ctx.store, order, now),
     about_order: toAboutOrder(order),
@@ -48,7 +47,7 @@ function monthStart(ms: number, monthsBack: number): number {
 }
 
 /**
- * DataTransferUsageInfo's real field names are unknown (§3.24); the emulator's own fields are
+ * DataTransferUsageInfo's real field names are unknown (docs/rimuhosting-api.md 3.24); the emulator's own fields are
  * documented in its README: the allowance, the usage of this and last month, and the disk in use
  * (which sets how long a host move takes).
  */
@@ -56,7 +55,7 @@ export async function getDataTransferUsage(
   ctx: EmulatorContext,
   account: DemoAccount,
   orderOid: number,
-): Promise<GetDataTransferUsageResponse> {
+): Promise<Outcome<"getDataTransferUsage">> {
   const order = await readVpsAfter(
     ctx,
     account,
@@ -67,7 +66,7 @@ export async function getDataTransferUsage(
   // One megabyte a minute of uptime: deterministic, and grows while the VPS runs.
   const usedMb = Math.floor(uptimeSeconds(order, now) / 60);
   return {
-    ...okEnvelope(now, `Data transfer usage of ${order.domainName}`),
+    message: `Data transfer usage of ${order.domainName}`,
     data_transfer_usage_info: {
       allowance_gb: order.dataTransferGb,
       current_month_start: toTimestamp(monthStart(now, 0)),

@@ -1,7 +1,7 @@
 /**
  * Request bodies. Any content type is read as text and parsed as JSON (clients differ in what they
  * send); form bodies (R12 PTR) become a FormBody. Wrapped records are unwrapped whatever the wrapper
- * key is (§4.2), then validated with the contract's request schema; a failure names the field.
+ * key is (docs/rimuhosting-api.md 4.2), then validated with the contract's request schema; a failure names the field.
  */
 import type { FastifyInstance } from "fastify";
 import type * as z from "zod";

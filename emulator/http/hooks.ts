@@ -1,13 +1,14 @@
 /**
- * Request hooks, in order: per-request state, latency, faults (before anything is touched, so "drop"
- * never mutates), authentication; and the request log on the way out.
+ * Request hooks, in order: per-request state and its request-log entry, latency, faults (before
+ * anything is touched, so "drop" never mutates), authentication.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ENDPOINTS, parseAuthorizationHeader } from "../../contract/index.js";
 import { findAccountByKey } from "../accounts.js";
 import { emuError } from "../errors.js";
-import { dropConnection } from "./drop.js";
+import { clientGone, dropConnection } from "./answer.js";
 import { matrixOf } from "./matrix-url.js";
+import type { RequestLogEntry } from "../request-log.js";
 import type { EmulatorDeps } from "./types.js";
 
 async function applyFaults(
@@ -33,10 +34,15 @@ async function applyFaults(
       throw emuError("EMU_ERR_FAULT_INJECTED", { status, headers });
     }
     case "drop":
-      dropConnection(request, reply, deps.requestLog);
+      dropConnection(request, reply);
       return true;
     case "delay":
       await clock.sleep(fault.delayMs ?? 0);
+      // A client that gave up during the delay gets nothing done (logged as "client-gone").
+      if (clientGone(request)) {
+        reply.hijack();
+        return true;
+      }
       break;
     case "drop-after-commit":
       request.emu.dropAfterCommit = true;
@@ -65,6 +71,44 @@ function authenticate(request: FastifyRequest): void {
   throw emuError("EMU_ERR_PERMISSION");
 }
 
+/**
+ * Logs the request once it has ended: when its answer is sent in full ("answered"), or when the
+ * connection closes first ("dropped" by a fault, or "client-gone"), even if its work went on.
+ */
+function logWhenEnded(deps: EmulatorDeps, request: FastifyRequest, reply: FastifyReply): void {
+  let logged = false;
+  const log = () => {
+    if (logged) return;
+    logged = true;
+    const answered = reply.raw.writableFinished;
+    const entry: RequestLogEntry = {
+      method: request.method,
+      route: request.emu.endpoint ?? "unknown",
+      status: answered ? reply.raw.statusCode : 0,
+      outcome: answered
+        ? ("answered" as const)
+        : request.emu.dropped
+          ? ("dropped" as const)
+          : ("client-gone" as const),
+      account: request.emu.account?.name,
+    };
+    deps.requestLog.push(entry);
+    if (deps.options.logger) {
+      // Method, URL (with its matrix parameters) and status; never headers (the API key is one).
+      request.server.log.info(
+        {
+          req: { method: entry.method, url: request.originalUrl },
+          res: { statusCode: entry.status },
+          outcome: entry.outcome,
+        },
+        "request",
+      );
+    }
+  };
+  reply.raw.once("finish", log);
+  reply.raw.once("close", log);
+}
+
 export function registerHooks(app: FastifyInstance, deps: EmulatorDeps): void {
   app.addHook("onRequest", async (request, reply) => {
     const config = request.routeOptions.config;
@@ -74,20 +118,17 @@ export function registerHooks(app: FastifyInstance, deps: EmulatorDeps): void {
       account: undefined,
       dropAfterCommit: false,
       delayAfterCommitMs: 0,
-      logged: config.control === true,
+      dropped: false,
     };
     if (config.control) return;
+    logWhenEnded(deps, request, reply);
+    if (request.raw.httpVersion === "1.1" && request.headers.host === undefined) {
+      throw emuError("EMU_ERR_BAD_REQUEST", {
+        fieldName: "Host",
+        message: "An HTTP/1.1 request needs a Host header.",
+      });
+    }
     if (await applyFaults(deps, request, reply)) return reply;
     authenticate(request);
-  });
-  app.addHook("onResponse", async (request, reply) => {
-    if (!request.emu || request.emu.logged) return;
-    request.emu.logged = true;
-    deps.requestLog.push({
-      method: request.method,
-      route: request.emu.endpoint ?? "unknown",
-      status: reply.statusCode,
-      account: request.emu.account?.name,
-    });
   });
 }

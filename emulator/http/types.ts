@@ -6,6 +6,7 @@ import type { Matrix } from "../domain/matrix-filters.js";
 import type { FaultController } from "../faults.js";
 import type { ResolvedOptions } from "../options.js";
 import type { RequestLog } from "../request-log.js";
+import type { ListingRenderer } from "../wire/listing.js";
 
 export interface RequestState {
   endpoint: EndpointName | undefined;
@@ -16,14 +17,15 @@ export interface RequestState {
   dropAfterCommit: boolean;
   /** An armed "delay-after-commit" fault: do the work, then wait this long before answering. */
   delayAfterCommitMs: number;
-  /** Already in the request log (dropped connections log themselves). */
-  logged: boolean;
+  /** An injected fault destroyed the socket (logged as "dropped"). */
+  dropped: boolean;
 }
 
 export interface EmulatorDeps {
   ctx: EmulatorContext;
   faults: FaultController;
   requestLog: RequestLog;
+  listings: ListingRenderer;
   options: ResolvedOptions;
 }
 

@@ -3,10 +3,11 @@ import type { FastifyPluginAsync } from "fastify";
 import { listBillingMethods } from "../domain/catalog-responses.js";
 import { sendRecord } from "../http/send.js";
 import type { EmulatorDeps } from "../http/types.js";
+import { endpoint } from "./endpoint.js";
 import { accountOf } from "./params.js";
 
 export const billingMethodsRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps) => {
-  app.get("/billing-methods", { config: { endpoint: "listBillingMethods" } }, async (request, reply) =>
+  endpoint(app, "listBillingMethods", async (request, reply) =>
     sendRecord(request, reply, "listBillingMethods", listBillingMethods(deps.ctx, accountOf(request))),
   );
 };

@@ -4,31 +4,56 @@ import { NewVpsRequest } from "../../contract/index.js";
 import { listDataCenters, listDistributions, listPricingPlans } from "../domain/catalog-responses.js";
 import { quoteNewVm, quoteRequestFromMatrix } from "../domain/quote.js";
 import { parseBody } from "../http/body.js";
-import { sendRecord } from "../http/send.js";
+import { sendRecord, sendRendered } from "../http/send.js";
+import { CatalogCache } from "../wire/catalog-cache.js";
 import type { EmulatorDeps } from "../http/types.js";
+import { endpoint } from "./endpoint.js";
 
 export const catalogRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps) => {
   const now = () => deps.ctx.clock.now();
+  const catalog = new CatalogCache();
 
-  app.get("/distributions", { config: { endpoint: "listDistributions" } }, async (request, reply) =>
-    sendRecord(request, reply, "listDistributions", listDistributions(now())),
+  endpoint(app, "listDistributions", async (request, reply) =>
+    sendRendered(
+      request,
+      reply,
+      "listDistributions",
+      catalog.render("listDistributions", "", now(), () => listDistributions()),
+    ),
   );
 
-  app.get("/pricing-plans", { config: { endpoint: "listPricingPlans" } }, async (request, reply) =>
-    sendRecord(request, reply, "listPricingPlans", listPricingPlans(now(), request.emu.matrix)),
-  );
+  endpoint(app, "listPricingPlans", async (request, reply) => {
+    const { matrix } = request.emu;
+    const key = JSON.stringify([...matrix]);
+    return sendRendered(
+      request,
+      reply,
+      "listPricingPlans",
+      catalog.render("listPricingPlans", key, now(), () => listPricingPlans(matrix)),
+    );
+  });
 
-  app.put("/pricing-plans/new-vm-pricing", { config: { endpoint: "quoteNewVm" } }, async (request, reply) => {
+  endpoint(app, "quoteNewVm", async (request, reply) => {
     const body = parseBody(NewVpsRequest, request.body);
-    return sendRecord(request, reply, "quoteNewVm", quoteNewVm(now(), body, request.emu.account));
+    return sendRecord(request, reply, "quoteNewVm", quoteNewVm(body, request.emu.account));
   });
 
-  app.get("/pricing-plans/new-vm-pricing", { config: { endpoint: "quoteNewVm" } }, async (request, reply) => {
-    const req = quoteRequestFromMatrix(request.emu.matrix);
-    return sendRecord(request, reply, "quoteNewVm", quoteNewVm(now(), req, request.emu.account));
-  });
+  endpoint(
+    app,
+    "quoteNewVm",
+    async (request, reply) => {
+      const req = quoteRequestFromMatrix(request.emu.matrix);
+      return sendRecord(request, reply, "quoteNewVm", quoteNewVm(req, request.emu.account));
+    },
+    "GET",
+  );
 
-  app.get("/data-centers", { config: { endpoint: "listDataCenters" } }, async (request, reply) =>
-    sendRecord(request, reply, "listDataCenters", listDataCenters(now())),
+  endpoint(app, "listDataCenters", async (request, reply) =>
+    sendRendered(
+      request,
+      reply,
+      "listDataCenters",
+      catalog.render("listDataCenters", "", now(), () => listDataCenters()),
+    ),
   );
 };

@@ -3,40 +3,34 @@ import type { FastifyPluginAsync } from "fastify";
 import { NewVpsRequest } from "../../contract/index.js";
 import { cancelOrder } from "../domain/cancel.js";
 import { createVps } from "../domain/create.js";
-import { listOrders } from "../domain/listing.js";
+import { parseListingFilter } from "../domain/listing.js";
 import { getOwnOrder } from "../domain/lookup.js";
-import { toAboutOrder } from "../domain/render.js";
 import { parseBody } from "../http/body.js";
-import { sendRecord } from "../http/send.js";
+import { sendRecord, sendRendered } from "../http/send.js";
 import type { EmulatorDeps } from "../http/types.js";
-import { okEnvelope } from "../wire/envelope.js";
+import { endpoint, orderEndpoint } from "./endpoint.js";
 import { accountOf, orderOidOf } from "./params.js";
 
 export const ordersRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps) => {
   const { ctx } = deps;
 
-  app.get("/orders", { config: { endpoint: "listOrders" } }, async (request, reply) =>
-    sendRecord(request, reply, "listOrders", listOrders(ctx, accountOf(request), request.emu.matrix)),
-  );
-
-  app.get("/orders/:order", { config: { endpoint: "getOrder" } }, async (request, reply) => {
-    const order = getOwnOrder(ctx, accountOf(request).name, orderOidOf(request));
-    return sendRecord(request, reply, "getOrder", {
-      ...okEnvelope(ctx.clock.now(), `Information about ${order.domainName}`),
-      about_order: toAboutOrder(order),
-    });
-  });
-
-  app.put("/orders/:order/cancelled", { config: { endpoint: "cancelOrder" } }, async (request, reply) =>
-    sendRecord(
+  endpoint(app, "listOrders", async (request, reply) =>
+    sendRendered(
       request,
       reply,
-      "cancelOrder",
-      await cancelOrder(ctx, accountOf(request), orderOidOf(request)),
+      "listOrders",
+      deps.listings.render(accountOf(request), parseListingFilter(request.emu.matrix)),
     ),
   );
 
-  app.post("/orders/new-vps", { config: { endpoint: "createVps" } }, async (request, reply) => {
+  endpoint(app, "getOrder", async (request, reply) => {
+    const order = getOwnOrder(ctx, accountOf(request).name, orderOidOf(request));
+    return sendRendered(request, reply, "getOrder", deps.listings.renderOrder(order));
+  });
+
+  orderEndpoint(app, ctx, "cancelOrder", cancelOrder);
+
+  endpoint(app, "createVps", async (request, reply) => {
     const body = parseBody(NewVpsRequest, request.body);
     return sendRecord(request, reply, "createVps", await createVps(ctx, accountOf(request), body));
   });

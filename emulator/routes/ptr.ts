@@ -6,6 +6,7 @@ import { emuError } from "../errors.js";
 import { FormBody, unwrapBody } from "../http/body.js";
 import { sendRecord } from "../http/send.js";
 import type { EmulatorDeps } from "../http/types.js";
+import { endpoint } from "./endpoint.js";
 import { accountOf, orderOidOf } from "./params.js";
 
 function domainNameOf(body: unknown): string {
@@ -30,7 +31,7 @@ function domainNameOf(body: unknown): string {
 }
 
 export const ptrRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps) => {
-  app.put("/orders/:order/ptr", { config: { endpoint: "setReverseDns" } }, async (request, reply) => {
+  endpoint(app, "setReverseDns", async (request, reply) => {
     const ip = matrixValue(request.emu.matrix, "ip")?.value || undefined;
     const result = await setReverseDns(
       deps.ctx,

@@ -37,10 +37,38 @@ export async function loadStateFile(file: string): Promise<EmulatorState | undef
 
 let tempCounter = 0;
 
+/**
+ * The state file's directory must exist and be a directory: a typo in --state-file should fail at
+ * start-up, not create directories somewhere unexpected.
+ */
+export async function requireStateDirectory(file: string): Promise<void> {
+  const dir = path.dirname(path.resolve(file));
+  let isDirectory: boolean;
+  try {
+    isDirectory = (await fs.stat(dir)).isDirectory();
+  } catch {
+    isDirectory = false;
+  }
+  if (!isDirectory) {
+    throw emuError("EMU_ERR_STATE_INVALID", {
+      message: `The directory of the state file ${file} (${dir}) does not exist. Create it first (mkdir -p ${dir}) or choose another path.`,
+    });
+  }
+}
+
+/**
+ * Writes the whole state to a temp file beside the state file, then renames it over the file: a
+ * crash at any moment leaves either the old or the new state, never half of one. Without fsync:
+ * what is written survives the emulator being killed (the kernel has it), not a power cut.
+ */
 export async function writeStateFile(file: string, state: EmulatorState): Promise<void> {
   const dir = path.dirname(file);
-  await fs.mkdir(dir, { recursive: true });
   const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${++tempCounter}.tmp`);
-  await fs.writeFile(temp, JSON.stringify(state, null, 1));
-  await fs.rename(temp, file);
+  try {
+    await fs.writeFile(temp, JSON.stringify(state));
+    await fs.rename(temp, file);
+  } catch (error) {
+    await fs.rm(temp, { force: true });
+    throw error;
+  }
 }

@@ -1,14 +1,17 @@
 /**
  * The emulator's state store: the state in memory, an order index, seeded randomness, per-order
- * locks and (optionally) write-behind persistence to a state file. All reads and mutations go
- * through here; a mutation calls `changed()` so the file follows.
+ * locks and (optionally) persistence to a state file. All reads and mutations go through here; a
+ * mutation calls `changed()` so the file follows, and every answer waits for `durable()` first, so
+ * nothing is acknowledged before it is on disk (a kill -9 loses no acknowledged change and, since
+ * the next order id is in the same file, never hands an acknowledged id out again).
  */
 import type { Clock } from "../clock.js";
 import { createRandom, type Random } from "../random.js";
 import { KeyedLock } from "./locks.js";
-import { loadStateFile, writeStateFile } from "./persistence.js";
+import { loadStateFile, requireStateDirectory, writeStateFile } from "./persistence.js";
 import type { EmulatorState, OrderState } from "./schema.js";
 import { createInitialState } from "./seed.js";
+import { emuError } from "../errors.js";
 
 export interface StoreOptions {
   seed: number;
@@ -24,7 +27,14 @@ export class StateStore {
   private index = new Map<number, OrderState>();
   private readonly locks = new KeyedLock<number | string>();
   private writing: Promise<void> | undefined;
-  private dirty = false;
+  /** Counts changes (with or without a state file); `written` is the count the file holds. */
+  private changes = 0;
+  private written = 0;
+  /** The change count at which each order last changed; `everything` when a change named no order. */
+  private readonly revisions = new WeakMap<OrderState, number>();
+  private everything = 0;
+  /** The last write's failure, until a later write succeeds. */
+  private writeError: Error | undefined;
   private closed = false;
 
   private constructor(
@@ -37,6 +47,7 @@ export class StateStore {
   }
 
   static async open(options: StoreOptions): Promise<StateStore> {
+    if (options.stateFile) await requireStateDirectory(options.stateFile);
     const loaded = options.stateFile ? await loadStateFile(options.stateFile) : undefined;
     const store = new StateStore(
       loaded ?? createInitialState(options.seed, options.clock.now(), options),
@@ -44,7 +55,7 @@ export class StateStore {
     );
     if (loaded) store.settleInterruptedWork();
     store.changed();
-    await store.flush();
+    await store.durable();
     return store;
   }
 
@@ -55,7 +66,7 @@ export class StateStore {
   addOrder(order: OrderState): void {
     this.state.orders.push(order);
     this.index.set(order.orderOid, order);
-    this.changed();
+    this.changed(order);
   }
 
   /** Runs a mutation of one order (or another named resource) after any earlier one has finished. */
@@ -71,33 +82,72 @@ export class StateStore {
     this.changed();
   }
 
-  /** Marks the state as modified; the state file (if any) is rewritten soon after. */
-  changed(): void {
-    if (!this.options.stateFile || this.closed) return;
-    this.dirty = true;
-    if (!this.writing) this.writing = this.writeLoop();
+  /**
+   * Marks the state as modified: cached renderings made before are stale, and the state file (if
+   * any) is rewritten at once (writes coalesce). Name the order that changed when only one did, so
+   * renderings of the other orders stay cached; without one, every cached rendering is dropped.
+   */
+  changed(order?: OrderState): void {
+    this.changes += 1;
+    if (order) this.revisions.set(order, this.changes);
+    else this.everything = this.changes;
+    if (this.options.stateFile && !this.closed) this.writing ??= this.writeLoop();
   }
 
-  /** Resolves once everything changed so far is on disk. */
-  async flush(): Promise<void> {
-    while (this.writing) await this.writing;
+  /** Changes so far: a rendering of the state made at another count is stale. */
+  get version(): number {
+    return this.changes;
+  }
+
+  /** The change count at which this order last changed (a rendering of it made later is current). */
+  revisionOf(order: OrderState): number {
+    return Math.max(this.revisions.get(order) ?? 0, this.everything);
+  }
+
+  /**
+   * Resolves once every change made so far is in the state file (at once without one). Rejects with
+   * EMU_ERR_STATE_WRITE when the file cannot be written, so the answer is a 500, not a false success.
+   */
+  async durable(): Promise<void> {
+    if (!this.options.stateFile) return;
+    const target = this.changes;
+    while (this.written < target) {
+      // After a failed write, the next answer tries again (the directory may be back).
+      this.writing ??= this.writeLoop();
+      await this.writing;
+      if (this.written < target && this.writeError) throw this.writeFailure();
+    }
   }
 
   async close(): Promise<void> {
-    await this.flush();
-    this.closed = true;
+    try {
+      await this.durable();
+    } finally {
+      this.closed = true;
+    }
   }
 
+  /** Writes until the file holds the latest version; one write covers every change before it. */
   private async writeLoop(): Promise<void> {
     try {
-      while (this.dirty) {
-        this.dirty = false;
+      while (this.written < this.changes) {
+        const target = this.changes;
         this.state.randomState = this.random.state();
         await writeStateFile(this.options.stateFile!, this.state);
+        this.written = target;
+        this.writeError = undefined;
       }
+    } catch (error) {
+      this.writeError = error as Error;
     } finally {
       this.writing = undefined;
     }
+  }
+
+  private writeFailure(): Error {
+    return emuError("EMU_ERR_STATE_WRITE", {
+      message: `The emulator could not write its state file ${this.options.stateFile}: ${this.writeError?.message ?? "unknown error"}. The change is in memory only; fix the file's directory (space, permissions) and retry.`,
+    });
   }
 
   private reindex(): void {

@@ -1,4 +1,4 @@
-/** The response envelope every record carries (rimuhosting-api.md §3.0, §4.1, §4.3). */
+/** The response envelope every record carries (docs/rimuhosting-api.md, 3.0 The envelope, 4.1 Responses, 4.3 Errors). */
 import type { Envelope, ErrorInfo } from "../../contract/index.js";
 import { toTimestamp } from "./timestamp.js";
 

@@ -1,4 +1,4 @@
-/** The wire form of java.sql.Timestamp (rimuhosting-api.md §3.1). */
+/** The wire form of java.sql.Timestamp (docs/rimuhosting-api.md, 3.1 Timestamp). */
 import type { Timestamp } from "../../contract/index.js";
 
 /** ISO strings by whole second: Date formatting dominated listing 1,000 orders (bench/emulator.ts). */

@@ -1,7 +1,11 @@
 import { Writable } from "node:stream";
 import Fastify from "fastify";
 import { loggerOptions } from "../../emulator/app.js";
-import { bannerLines, parseCliArgs } from "../../emulator/cli.js";
+import { execFile } from "node:child_process";
+import * as net from "node:net";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { bannerLines, parseCliArgs, timeScaleLine } from "../../emulator/cli.js";
 import { DEMO_API_KEY, startEmulator } from "../../emulator/index.js";
 
 describe("cli", () => {
@@ -62,6 +66,59 @@ describe("cli", () => {
     } finally {
       await emulator.close();
     }
+  });
+
+  test("time scale line: says what the default is for and how to get the fast setting", () => {
+    expect(timeScaleLine(1)).toBe(
+      "Time scale 1: a create takes 45 s (the default, real-service timing, for rehearsing timeouts and progress output). " +
+        "For quick tries start with --time-scale 0 (instant) or --time-scale 0.1.",
+    );
+    expect(timeScaleLine(0.1)).toContain("a create takes 4.5 s");
+    expect(timeScaleLine(0)).toMatch(/^Time scale 0: every operation is instant/);
+    expect(bannerLines("http://127.0.0.1:1/r", 1)[1]).toBe(timeScaleLine(1));
+  });
+
+  /** Runs the built CLI (`npm run build` first, as `npm test` does); resolves with its exit code and stderr. */
+  async function runCli(args: string[]): Promise<{ code: number; stderr: string }> {
+    const cli = path.resolve(__dirname, "../../dist/emulator/cli.js");
+    try {
+      await promisify(execFile)(process.execPath, [cli, ...args], { timeout: 20_000 });
+      return { code: 0, stderr: "" };
+    } catch (error) {
+      const e = error as { code?: number; stderr?: string };
+      return { code: e.code ?? -1, stderr: e.stderr ?? "" };
+    }
+  }
+
+  test("start-up: a state file in a missing directory exits 1 with one clear line", async () => {
+    const result = await runCli(["--state-file", "/nonexistent-dir-for-test/sub/state.json", "--quiet"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      "rimuhosting-emulator: The directory of the state file /nonexistent-dir-for-test/sub/state.json " +
+        "(/nonexistent-dir-for-test/sub) does not exist. Create it first (mkdir -p /nonexistent-dir-for-test/sub) or choose another path.",
+    );
+  });
+
+  test("start-up: a port in use exits 1 and says how to choose another", async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (blocker.address() as net.AddressInfo).port;
+      const result = await runCli(["--port", String(port), "--quiet"]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+      expect(result.stderr).toContain("--port 0 picks a free one");
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  test("start-up: a bad flag value exits 2 with the usage", async () => {
+    const result = await runCli(["--time-scale", "fast"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--time-scale must be a number, not 'fast'");
+    expect(result.stderr).toContain("Usage: rimuhosting-emulator");
   });
 
   test("request log lines carry method, URL and status but never the Authorization header", async () => {

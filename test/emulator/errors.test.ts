@@ -1,5 +1,5 @@
 import { AUTH_ERROR_CLASSES } from "../../contract/index.js";
-import { EMU_ERRORS, EmulatorError } from "../../emulator/index.js";
+import { EMU_ERRORS, EmulatorError } from "../../emulator/errors.js";
 
 describe("error catalogue", () => {
   test("catalogue: every code is EMU_ERR_*, has a 4xx/5xx status, a class and a message", () => {

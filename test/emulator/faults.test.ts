@@ -62,7 +62,12 @@ describe("faults", () => {
     await expect(emu.api("POST", "/orders/new-vps", newVps("drop.example.com"))).rejects.toThrow();
     expect(emu.snapshot()).toHaveLength(0);
     expect(await findByToken(emu, "drop.example.com")).toBe(0);
-    expect(emu.requestLog()[0]).toMatchObject({ method: "POST", route: "createVps", status: 0 });
+    expect(emu.requestLog()[0]).toMatchObject({
+      method: "POST",
+      route: "createVps",
+      status: 0,
+      outcome: "dropped",
+    });
   });
 
   test("drop-after-commit: the order is created, then the socket is destroyed", async () => {
@@ -92,6 +97,52 @@ describe("faults", () => {
     expect(emu.snapshot()).toEqual([expect.objectContaining({ domainName: "dlc.example.com" })]);
     abort.abort();
     await expect(pending).rejects.toThrow();
+  });
+
+  /** Sends a create and aborts it after `abortAfterMs`; resolves once the client side has given up. */
+  async function abandonedCreate(domain: string, abortAfterMs: number): Promise<void> {
+    const abort = new AbortController();
+    const pending = fetch(`${emu.baseUrl}/orders/new-vps`, {
+      method: "POST",
+      signal: abort.signal,
+      headers: { authorization: `rimuhosting apikey=${DEMO_API_KEY}`, "content-type": "application/json" },
+      body: JSON.stringify(newVps(domain)),
+    });
+    setTimeout(() => abort.abort(), abortAfterMs);
+    await expect(pending).rejects.toThrow();
+  }
+
+  async function until(condition: () => boolean): Promise<void> {
+    for (let i = 0; i < 300 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
+  }
+
+  test("request log: a client gone during delay-after-commit is logged as client-gone, and the work is done", async () => {
+    emu = await startTestEmulator();
+    emu.injectFault({ route: "createVps", kind: "delay-after-commit", delayMs: 300 });
+    await abandonedCreate("gone-after.example.com", 100);
+    await until(() => emu.requestLog().length > 0);
+    expect(emu.requestLog()).toEqual([
+      { method: "POST", route: "createVps", status: 0, outcome: "client-gone", account: "demo" },
+    ]);
+    expect(emu.snapshot()).toEqual([expect.objectContaining({ domainName: "gone-after.example.com" })]);
+    // The held answer is not sent to nobody, and the log keeps one entry.
+    await new Promise((r) => setTimeout(r, 400));
+    expect(emu.requestLog()).toHaveLength(1);
+  });
+
+  test("request log: a client gone during a plain delay is logged as client-gone and nothing is done", async () => {
+    emu = await startTestEmulator();
+    emu.injectFault({ route: "createVps", kind: "delay", delayMs: 300 });
+    await abandonedCreate("gone-before.example.com", 50);
+    await until(() => emu.requestLog().length > 0);
+    expect(emu.requestLog()).toEqual([
+      expect.objectContaining({ route: "createVps", status: 0, outcome: "client-gone" }),
+    ]);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(emu.snapshot()).toEqual([]);
+    expect(emu.requestLog()).toHaveLength(1);
+    expect((await emu.api("GET", "/orders")).status).toBe(200);
+    expect(emu.requestLog().map((r) => r.outcome)).toEqual(["client-gone", "answered"]);
   });
 
   test("errorRate: 1 fails every request of the named route only", async () => {

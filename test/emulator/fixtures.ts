@@ -52,7 +52,7 @@ export interface ErrorShape {
   code: string | null | undefined;
 }
 
-/** Checks the §4.3 error envelope and returns what tests usually assert on. */
+/** Checks the docs/rimuhosting-api.md 4.3 error envelope and returns what tests usually assert on. */
 export function errorOf(res: { status: number; body: unknown }): ErrorShape {
   expect(rootKey(res.body)).toBe("jaxrs_response");
   const env = record<Envelope>(res.body);

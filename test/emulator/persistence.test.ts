@@ -1,14 +1,15 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { startTestEmulator } from "../helpers/start-emulator.js";
 import { useTempDir } from "../helpers/use-emulator.js";
 import { EmulatorState } from "../../emulator/state/schema.js";
-import { createVps, getOrder, orderPath } from "./fixtures.js";
+import { createVps, errorOf, getOrder, orderPath } from "./fixtures.js";
 
 describe("persistence", () => {
   const tmp = useTempDir();
 
   test("persist: a restart on the same state file loses nothing", async () => {
+    mkdirSync(path.join(tmp(), "restart"));
     const stateFile = path.join(tmp(), "restart", "state.json");
     const first = await startTestEmulator({ stateFile });
     const kept = (
@@ -44,6 +45,7 @@ describe("persistence", () => {
   });
 
   test("persist: the file is versioned, valid against the state schema, and written without temp files left", async () => {
+    mkdirSync(path.join(tmp(), "valid"));
     const stateFile = path.join(tmp(), "valid", "state.json");
     const emu = await startTestEmulator({ stateFile });
     await createVps(emu, {}, { domain: "file.example.com" });
@@ -61,6 +63,50 @@ describe("persistence", () => {
     await expect(startTestEmulator({ stateFile })).rejects.toThrow(/does not match state version 1/);
     writeFileSync(stateFile, "{ not json");
     await expect(startTestEmulator({ stateFile })).rejects.toThrow(/is not JSON/);
+  });
+
+  test("persist: a state file in a missing directory is refused at start-up, naming the directory", async () => {
+    const stateFile = path.join(tmp(), "no-such-dir", "state.json");
+    await expect(startTestEmulator({ stateFile })).rejects.toThrow(
+      `The directory of the state file ${stateFile} (${path.dirname(stateFile)}) does not exist. Create it first`,
+    );
+    expect(readdirSync(tmp())).not.toContain("no-such-dir");
+  });
+
+  test("persist: every answer waits until the change is in the file (read straight after each create)", async () => {
+    const stateFile = path.join(tmp(), "durable.json");
+    const emu = await startTestEmulator({ stateFile });
+    try {
+      const created = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => createVps(emu, {}, { domain: `d${i}.example.com` })),
+      );
+      // No close(): what the file holds now is what a kill -9 would leave.
+      const onDisk = EmulatorState.parse(JSON.parse(readFileSync(stateFile, "utf8")));
+      const oids = new Set(onDisk.orders.map((o) => o.orderOid));
+      for (const c of created) expect(oids.has(c.about_order.order_oid)).toBe(true);
+      expect(Math.max(...oids)).toBeLessThan(onDisk.nextOrderOid);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  test("persist: a state file that cannot be written turns the answer into a 500 that says so", async () => {
+    const dir = path.join(tmp(), "vanishing");
+    mkdirSync(dir);
+    const stateFile = path.join(dir, "state.json");
+    const emu = await startTestEmulator({ stateFile });
+    try {
+      rmSync(dir, { recursive: true });
+      const res = await emu.api("POST", "/orders/new-vps", {
+        new_order_request: { instantiation_options: { domain_name: "nowhere.example.com" } },
+      });
+      expect(errorOf(res)).toMatchObject({ status: 500, code: "EMU_ERR_STATE_WRITE" });
+      expect(res.text).toContain(stateFile);
+      mkdirSync(dir);
+      expect((await emu.api("GET", "/orders")).status).toBe(200);
+    } finally {
+      await emu.close();
+    }
   });
 
   test("persist: without a state file nothing is written (not even a default file in the working directory)", async () => {

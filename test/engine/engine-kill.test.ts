@@ -3,6 +3,9 @@
 // Only the real CLI has the engine's own handling of an interrupted deployment (pending operations in the
 // checkpoint); the harness models none of it, so without a CLI this scenario is skipped (with that reason in its name).
 import { spawn } from "node:child_process";
+import * as crypto from "node:crypto";
+import * as fs from "node:fs";
+import * as net from "node:net";
 import * as path from "node:path";
 import { availableBackends } from "./stack-driver";
 import { liveOrders, startScenario, vpsOps, type Scenario } from "./e2e-support";
@@ -39,22 +42,35 @@ describeCli(
     });
     afterEach(async () => s?.close());
 
-    /** `pulumi up` in its own process group, SIGKILLed (the whole group) once `killWhen` holds. */
-    async function upKilledWhen(what: string, killWhen: () => boolean): Promise<void> {
+    /**
+     * `pulumi up` in its own process group, SIGKILLed (the whole group) once `killWhen` holds; `killWhen` also gets
+     * the kill itself, for callers that must kill at an exact moment.
+     */
+    async function upKilledWhen(what: string, killWhen: (killNow: () => void) => boolean): Promise<void> {
       const cli = s.stack.cli!;
+      const tag = crypto.randomBytes(8).toString("hex");
       const up = spawn(
         "pulumi",
         ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", cli.name],
         {
           cwd: path.join(EXAMPLES_DIR, "lifecycle"),
-          env: cli.commandEnv(),
-          detached: true, // its own process group: pulumi, the language host, the program, the provider host
+          env: { ...cli.commandEnv(), E2E_KILL_TAG: tag },
+          detached: true, // its own process group: pulumi, the language host, the program
           stdio: "ignore",
         },
       );
       const exited = new Promise((resolve) => up.on("exit", resolve));
-      await until(what, killWhen);
-      process.kill(-up.pid!, "SIGKILL");
+      let killed = false;
+      const killNow = (): void => {
+        if (killed) return;
+        killed = true;
+        process.kill(-up.pid!, "SIGKILL");
+        // The engine starts its plugins (the provider host) in process groups of their own, so they outlive a kill
+        // of its group, as a CI runner's kill of the whole job would not let them: end every process of this run.
+        killTagged(tag);
+      };
+      await until(what, () => killWhen(killNow));
+      killNow();
       await exited;
       // What a user does next: the killed engine left its lock behind.
       await cli.cancel();
@@ -63,12 +79,21 @@ describeCli(
     const checkpoint = async (): Promise<Checkpoint> => JSON.parse(await s.stack.exportState()) as Checkpoint;
 
     test("before anything is ordered: the next up orders exactly one VPS; destroy cancels it", async () => {
-      // hold the provider's look-up of its creation token (the call before the order) and kill during it
-      s.emulator.injectFault({ route: "listOrders", kind: "delay", delayMs: 20_000 });
-      await upKilledWhen("the creation-token look-up", () =>
-        s.emulator.requestLog().some((e) => e.route === "listOrders"),
-      );
+      // The provider's calls pass through a loopback proxy that kills the engine when the order request starts
+      // and never forwards it: the engine dies with the order in flight but not placed.
+      let kill = (): void => undefined;
+      const proxy = await killingProxy(new URL(s.emulator.baseUrl), "POST /r/orders/new-vps", () => kill());
+      try {
+        await s.stack.setConfig("rimuhosting:baseUrl", `${proxy.url}/r`);
+        await upKilledWhen("the order request", (killNow) => {
+          kill = killNow;
+          return proxy.matched();
+        });
+      } finally {
+        proxy.close();
+      }
       expect(s.emulator.snapshot()).toEqual([]);
+      await s.stack.setConfig("rimuhosting:baseUrl", s.emulator.baseUrl);
 
       const r = await s.stack.up();
       expect(vpsOps(r)).toEqual({ app: "create" });
@@ -120,3 +145,62 @@ describeCli(
     });
   },
 );
+
+/**
+ * A loopback TCP proxy to `target` that, when a request starting with `requestLine` passes, calls `onMatch` (before
+ * anything of that request is forwarded) and cuts both connections.
+ */
+async function killingProxy(
+  target: URL,
+  requestLine: string,
+  onMatch: () => void,
+): Promise<{ url: string; matched(): boolean; close(): void }> {
+  let matched = false;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port), target.hostname);
+    sockets.add(client).add(upstream);
+    let recent = "";
+    client.on("data", (chunk: Buffer) => {
+      recent = (recent + chunk.toString("latin1")).slice(-4096);
+      if (recent.includes(requestLine)) {
+        matched = true;
+        onMatch();
+        client.destroy();
+        upstream.destroy();
+        return;
+      }
+      upstream.write(chunk);
+    });
+    upstream.pipe(client);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on("error", end).on("close", end);
+    upstream.on("error", end).on("close", end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    matched: () => matched,
+    close: () => {
+      for (const sock of sockets) sock.destroy();
+      server.close();
+    },
+  };
+}
+
+/** SIGKILLs every process whose environment carries E2E_KILL_TAG=<tag> (Linux: read from /proc). */
+function killTagged(tag: string): void {
+  const marker = `E2E_KILL_TAG=${tag}`;
+  for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(marker))
+        process.kill(Number(pid), "SIGKILL");
+    } catch {
+      // gone already, or not ours to read
+    }
+  }
+}

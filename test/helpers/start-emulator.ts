@@ -43,7 +43,8 @@ export interface TestEmulator extends RunningEmulator {
 }
 
 export async function startTestEmulator(options: StartEmulatorOptions = {}): Promise<TestEmulator> {
-  const running = await startEmulator({ timeScale: 0, ...options });
+  // Responses are checked against the contract in tests (it catches emulator bugs); users' default is off.
+  const running = await startEmulator({ timeScale: 0, validateResponses: true, ...options });
   const api = async <T>(method: string, urlPath: string, body?: unknown, opts: ApiOptions = {}) => {
     const headers: Record<string, string> = { accept: "application/json", ...opts.headers };
     const key = opts.apiKey === undefined ? DEMO_API_KEY : opts.apiKey;

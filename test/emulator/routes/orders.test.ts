@@ -429,8 +429,18 @@ describe("R1 GET /orders filters", () => {
     expect(body.order_filter).toMatchObject({ include_inactive: "Y", server_type: "VPS" });
   });
 
+  test.each(["maybe", "None", "null", "2"])(
+    "list: an unknown include_inactive value (%s) is the default, active orders only",
+    async (value) => {
+      expect(await oids(`/orders;include_inactive=${value}`)).toEqual([active, london].sort());
+    },
+  );
+
+  test.each(["True", "yes", "1", "on"])("list: include_inactive=%s means Y", async (value) => {
+    expect(await oids(`/orders;include_inactive=${value}`)).toEqual([active, london, deleted].sort());
+  });
+
   test.each([
-    ["/orders;include_inactive=maybe", "include_inactive"],
     ["/orders;server_type=BOAT", "server_type"],
     ["/orders;server-type=BOAT", "server-type"],
     ["/orders;order_oids=abc", "order_oids"],

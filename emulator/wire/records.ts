@@ -12,9 +12,9 @@ import { hostName } from "../catalog/hosts.js";
 import { formatUsd, usdAmount } from "../catalog/pricing.js";
 import type { HostState, OrderState } from "../state/schema.js";
 import type { StateStore } from "../state/store.js";
-import { toTimestamp, toTimestampOrNull } from "../wire/timestamp.js";
-import { findHost, hostUsage } from "./capacity.js";
-import { DAY_MS } from "./durations.js";
+import { toTimestamp, toTimestampOrNull } from "./timestamp.js";
+import { findHost, hostUsage } from "../domain/capacity.js";
+import { DAY_MS } from "../domain/durations.js";
 
 /** "4GB" for whole gigabytes, "950MB" otherwise. */
 export function formatSize(mb: number): string {
