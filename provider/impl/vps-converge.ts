@@ -126,9 +126,10 @@ export async function converge(
     }
     if (news.runningState !== undefined && order.running_state !== news.runningState) {
       log(`Vps ${id}: setting the running state to ${news.runningState}.`);
-      await client.setRunningState(ref, news.runningState);
+      const answer = await client.setRunningState(ref, news.runningState);
       changed = true;
-      order = (await client.getOrder(ref)).about_order;
+      // The answer holds the order as it now stands (docs/rimuhosting-api.md, R11); read it only if it does not.
+      order = answer.about_order ?? (await client.getOrder(ref)).about_order;
     }
     return password === undefined ? { order } : { order, password };
   } catch (error) {
