@@ -60,6 +60,12 @@ export const FileData = z.object({
 });
 export type FileData = z.infer<typeof FileData>;
 
+/**
+ * The FileData path through which RimuHosting's own tools install an SSH public key for root at
+ * install time (docs/rimuhosting-api.md#r4).
+ */
+export const ROOT_AUTHORIZED_KEYS_PATH = "/root/.ssh/authorized_keys";
+
 /** NewVPSRequest (§3.9): body of create (R4), reinstall (R10) and price quote (R16). */
 export const NewVpsRequest = z.object({
   instantiation_options: InstantiationData.nullish(),

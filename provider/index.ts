@@ -6,4 +6,13 @@ export { Vps, type VpsArgs, type VpsFile, type VpsTimeouts } from "./vps.js";
 export type { DcLocation, VpsType } from "../contract/literals.js";
 export * from "./data-sources/index.js";
 export { CONFIG_KEYS, ENV_VARS, DEFAULT_BASE_URL } from "./config.js";
-export { VpsIncompleteError, VpsChangeRefusedError, VpsAdoptionError } from "./impl/errors.js";
+export {
+  VpsError,
+  VpsIncompleteError,
+  VpsChangeRefusedError,
+  VpsAdoptionError,
+  VpsForeignOrderError,
+  type ErrorCode,
+  type VpsErrorCode,
+} from "./impl/errors.js";
+export type { RimuErrorCode } from "./client/errors.js";

@@ -8,7 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 // From the zod-free list, so the public types of the root entry load no zod typings (old tsconfigs without
 // esModuleInterop cannot read them).
 import type { DcLocation, VpsType } from "../contract/literals.js";
-import { SECRET_FIELDS, VPS_INPUT_NAMES, VPS_OUTPUT_ONLY } from "./impl/vps-fields.js";
+import { PREVIEW_FLAG, SECRET_FIELDS, VPS_INPUT_NAMES, VPS_OUTPUT_ONLY } from "./impl/vps-fields.js";
 import { vpsShim } from "./vps-shim.js";
 
 /** A file written into the new filesystem at install time. */
@@ -64,11 +64,29 @@ export interface VpsArgs {
   cloudConfig?: pulumi.Input<string>;
   /** Files written into the filesystem at install, e.g. `/root/.ssh/authorized_keys`. Default: none. Kept as a secret output. A change reinstalls (needs `allowReinstall: true`). */
   files?: pulumi.Input<pulumi.Input<VpsFile>[]>;
+  /**
+   * SSH public keys installed for root at install time, one OpenSSH public key per entry
+   * (`"ssh-ed25519 AAAAC3Nza… me@laptop"`; types ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256/384/521 and
+   * the sk- variants). They are written as `/root/.ssh/authorized_keys` the way RimuHosting's own tools
+   * do it (file injection), so a `files` entry for that path cannot be given as well (check refuses it).
+   * Like `files`, a change reinstalls the VPS (erasing its disk) and needs `allowReinstall: true`;
+   * removing the input leaves the installed keys alone. Public keys are not secret.
+   * @default none (log in with the root password)
+   */
+  sshKeys?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * Reverse DNS (PTR) name of the primary IPv4 address, e.g. `web1.example.com`; `""` removes the
+   * record. Set in place after the VPS is created, when it changes, and again after a move (which gives
+   * a new address). No read of the API reports PTR records, so a refresh keeps the recorded name and
+   * cannot see a change made elsewhere (the control panel). Removing the input leaves the record alone.
+   * @default none (RimuHosting's default PTR name)
+   */
+  reverseDns?: pulumi.Input<string>;
   /** Number of IPv4 addresses. Default: 1. More than one needs RimuHosting's approval. A change replaces the VPS. */
   ipCount?: pulumi.Input<number>;
   /** Key/value metadata stored on the order (searchable). Default: none. Used only when ordering: a later change is reported but not applied. */
   metaData?: pulumi.Input<Record<string, pulumi.Input<string>>>;
-  /** Allow changes that reinstall the VPS in place (distro, password, controlPanel, cloudConfig, files), erasing its disk. Default: false, and such changes are refused. */
+  /** Allow changes that reinstall the VPS in place (distro, password, controlPanel, cloudConfig, files, sshKeys), erasing its disk. Default: false, and such changes are refused. */
   allowReinstall?: pulumi.Input<boolean>;
   /** The provider's own time limits. Default: 60 minutes per operation (moves scale with the disk). */
   timeouts?: pulumi.Input<VpsTimeouts>;
@@ -155,6 +173,10 @@ export class Vps extends pulumi.dynamic.Resource {
   declare readonly cloudConfig: pulumi.Output<string | undefined>;
   /** Injected files (secret). */
   declare readonly files: pulumi.Output<VpsFile[] | undefined>;
+  /** SSH public keys installed for root (as given). */
+  declare readonly sshKeys: pulumi.Output<string[] | undefined>;
+  /** Reverse DNS name of the primary address (as given: the API does not report PTR records). */
+  declare readonly reverseDns: pulumi.Output<string | undefined>;
   /** Number of IPv4 addresses allocated. */
   declare readonly ipCount: pulumi.Output<number>;
   /** The order's metadata (without the provider's creation token). */
@@ -179,6 +201,8 @@ export class Vps extends pulumi.dynamic.Resource {
       Object.assign(props, args);
       // Dynamic providers get no URN: this is what makes the creation token stable across retries.
       props.creationScope = `${pulumi.getProject()}/${pulumi.getStack()}/${name}`;
+      // Only in a preview: the provider then quotes the price of a create or resize (impl/money.ts).
+      if (pulumi.runtime.isDryRun()) props[PREVIEW_FLAG] = true;
     }
     super(
       vpsShim,

@@ -20,6 +20,7 @@ import { allocateIps, chooseHost, requireHostFits } from "./capacity.js";
 import type { EmulatorContext } from "./context.js";
 import { DURATIONS_MS } from "./durations.js";
 import { generatePassword } from "./password.js";
+import { injectedAuthorizedKeys } from "./injected-files.js";
 import { toAboutOrder, toRunningVpsInfo } from "../wire/records.js";
 import { MIN_DISK_MB, MIN_MEMORY_MB, requireSize, requireVpsPlan } from "./validate.js";
 
@@ -162,6 +163,7 @@ function reserveOrder(
     controlPanel: spec.controlPanel,
     metaData: (req.meta_data ?? []).map((m) => ({ key_name: m.key_name, value: m.value ?? null })),
     ptr: {},
+    rootAuthorizedKeys: injectedAuthorizedKeys(req.file_injection_data),
     orderDateMs: clock.now(),
     startedAtMs: null,
     cancellationDateMs: null,

@@ -16,6 +16,7 @@ import { resolveControlPanel } from "./create-source.js";
 import { DURATIONS_MS } from "./durations.js";
 import { changeOwnOrder, requireVpsToChange } from "./lookup.js";
 import { generatePassword } from "./password.js";
+import { injectedAuthorizedKeys } from "./injected-files.js";
 import { toAboutOrder, toRunningVpsInfo } from "../wire/records.js";
 import {
   MIN_DISK_MB,
@@ -92,6 +93,7 @@ export async function reinstallVps(
     order.usedDiskMb = distro.imageMb;
     if (plan) order.planCode = plan.code;
     order.controlPanel = controlPanel;
+    order.rootAuthorizedKeys = injectedAuthorizedKeys(req.file_injection_data);
     order.monthlyFeeUsd = vpsMonthlyFeeUsd(order, dc);
     order.runningState = "NOTRUNNING";
     order.startedAtMs = null;

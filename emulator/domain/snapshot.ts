@@ -10,6 +10,12 @@ export interface OrderSnapshot {
   /** A cancellation date is set (deleted with R6, or scheduled with R3). */
   cancelled: boolean;
   serverType: string;
+  /** What the order is billed a month, in USD. */
+  monthlyFeeUsd: number;
+  /** Reverse DNS names by IP (no GET of the API reports them). */
+  ptr: Record<string, string>;
+  /** Root's authorized_keys as injected at the last install, or null. */
+  rootAuthorizedKeys: string | null;
 }
 
 export function snapshotOrders(ctx: EmulatorContext): OrderSnapshot[] {
@@ -23,6 +29,9 @@ export function snapshotOrders(ctx: EmulatorContext): OrderSnapshot[] {
       runningState: order.runningState,
       cancelled: order.cancellationDateMs !== null,
       serverType: order.serverType,
+      monthlyFeeUsd: order.monthlyFeeUsd,
+      ptr: { ...order.ptr },
+      rootAuthorizedKeys: order.rootAuthorizedKeys,
     };
   });
 }

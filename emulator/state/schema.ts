@@ -62,6 +62,11 @@ export const OrderState = z.object({
   metaData: z.array(MetaDataState),
   /** Reverse DNS names by IP. */
   ptr: z.record(z.string(), z.string()),
+  /**
+   * Root's /root/.ssh/authorized_keys as written by file_injection_data at the last install (create or
+   * reinstall); null when none was injected. Older state files have none.
+   */
+  rootAuthorizedKeys: z.string().nullable().default(null),
   orderDateMs: z.number(),
   /** When the VPS last started; null while stopped. */
   startedAtMs: z.number().nullable(),

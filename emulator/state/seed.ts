@@ -30,6 +30,7 @@ function dedicatedServer(orderOid: number, billingOid: number, orderDateMs: numb
     controlPanel: null,
     metaData: [],
     ptr: {},
+    rootAuthorizedKeys: null,
     orderDateMs,
     startedAtMs: orderDateMs,
     cancellationDateMs: null,

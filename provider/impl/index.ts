@@ -27,4 +27,5 @@ export {
 } from "./errors.js";
 export { PENDING_ID_PREFIX } from "./vps-create.js";
 export { setLogSink } from "./log.js";
+export { parseCredit } from "./money.js";
 export type { VpsOutputs } from "./vps-outputs.js";

@@ -7,6 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { resetCatalog } from "./catalog.js";
+import { resetPreviewTotal } from "./money.js";
 import { createClient, type RimuClient, type ClientConfig } from "../client/index.js";
 import { RimuConfigError } from "../client/errors.js";
 import { CONFIG_KEYS, ENV_VARS, missingApiKeyMessage, resolveConfig, type ConfigSource } from "../config.js";
@@ -28,6 +29,7 @@ export async function configure(req: ConfigureRequestLike): Promise<void> {
 export function resetConfiguration(): void {
   stackConfig = {};
   resetCatalog();
+  resetPreviewTotal();
   for (const client of clients.values()) client.close();
   clients.clear();
 }

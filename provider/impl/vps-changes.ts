@@ -18,6 +18,8 @@ export interface VpsChanges {
   reinstall: VpsInputName[];
   /** runningState changed. */
   runningState: boolean;
+  /** reverseDns changed: set the PTR record of the primary address. */
+  reverseDns: boolean;
   /** Provider settings that changed (no API call). */
   settings: VpsInputName[];
   /** Order-only fields that changed and cannot be applied (reported as a warning). */
@@ -58,6 +60,7 @@ export function computeChanges(
     move: false,
     reinstall: [],
     runningState: false,
+    reverseDns: false,
     settings: [],
     orderOnly: [],
   };
@@ -94,6 +97,9 @@ export function computeChanges(
       case "running-state":
         changes.runningState = true;
         break;
+      case "reverse-dns":
+        changes.reverseDns = true;
+        break;
       case "order-only":
         changes.orderOnly.push(name);
         break;
@@ -110,6 +116,7 @@ export function hasChanges(changes: VpsChanges): boolean {
     changes.move ||
     changes.reinstall.length > 0 ||
     changes.runningState ||
+    changes.reverseDns ||
     changes.settings.length > 0
   );
 }

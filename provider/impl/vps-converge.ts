@@ -5,10 +5,11 @@
  * 2. Validate every planned change before the first call: refusals (disk shrink, reinstall without
  *    allowReinstall), and catalogue lookups (an unlisted distro makes the reinstall the first step,
  *    so a refused code changes nothing).
- * 3. Apply in a safe order: resize, move, reinstall, running state last (a resize or reinstall
- *    restarts the VPS). A step that fails after an earlier one changed something raises
- *    VpsIncompleteError carrying the order id and the order as it stands (with `__provider`), so
- *    the engine records it; the next `pulumi up` compares again with the live order and finishes.
+ * 3. Apply in a safe order: resize, move, reinstall, reverse DNS (on the address the VPS has after a
+ *    move), running state last (a resize or reinstall restarts the VPS). A step that fails after an
+ *    earlier one changed something raises VpsIncompleteError carrying the order id and the order as
+ *    it stands (with `__provider`), so the engine records it; the next `pulumi up` compares again
+ *    with the live order and finishes.
  * 4. A lost response to an idempotent step is reconciled by reading the order: a resize retried and
  *    answered "the requested sizes are the current sizes" succeeded.
  */
@@ -20,7 +21,8 @@ import { log } from "./log.js";
 import { configuredBaseUrl } from "./runtime-config.js";
 import { assertChangesAllowed, computeChanges, type VpsChanges } from "./vps-changes.js";
 import type { VpsInputs } from "./vps-inputs.js";
-import { orderOutputs } from "./vps-outputs.js";
+import { orderFields, orderOutputs } from "./vps-outputs.js";
+import { feeLine, resizeBillLine } from "./money.js";
 import { parametersRequest, reinstallRequest } from "./vps-requests.js";
 import { secretsWrapped } from "./vps-create.js";
 
@@ -77,6 +79,9 @@ export async function converge(
   const mustRecord = what !== "was being updated";
   let changed = false;
   let password: string | undefined;
+  // A move gives new addresses (without their PTR records): the name is set again on the new one.
+  const setPtr = news.reverseDns !== undefined && (changes.reverseDns || changes.move);
+  let ptrDone = false;
   try {
     const { reinstallFirst } = await validatePlan(client, changes, current, news);
     for (const step of planSteps(changes, reinstallFirst)) {
@@ -105,6 +110,20 @@ export async function converge(
     // Re-read after any change: a resize response's about_order may still show the old sizes, and a
     // resize or reinstall restarts the VPS. One GET per step, never two.
     let order = changed ? (await client.getOrder(ref)).about_order : live;
+    if (changes.move)
+      log(feeLine(id, orderFields(order).monthlyFeeUsd, current.monthlyFeeUsd as number | undefined));
+    if (setPtr) {
+      const ip = order.allocated_ips?.primary_ip ?? undefined;
+      const name = news.reverseDns as string;
+      await client.setReverseDns(ref, ip, name);
+      ptrDone = true;
+      changed = true;
+      log(
+        name === ""
+          ? `Vps ${id}: removed the reverse DNS name of ${ip ?? "the primary address"}.`
+          : `Vps ${id}: reverse DNS of ${ip ?? "the primary address"} set to ${name}.`,
+      );
+    }
     if (news.runningState !== undefined && order.running_state !== news.runningState) {
       log(`Vps ${id}: setting the running state to ${news.runningState}.`);
       const answer = await client.setRunningState(ref, news.runningState);
@@ -123,10 +142,12 @@ export async function converge(
     const moved = order !== undefined && differsFrom(order, current, recorded);
     if (!changed && !moved && !mustRecord) throw presentError(error, `VPS order ${id} (${live.domain_name})`);
     const presented = presentError(error, "");
+    // A PTR not (yet) set keeps the recorded name, so the next update sets it.
+    const reverseDns = setPtr && !ptrDone ? recorded.reverseDns : news.reverseDns;
     const properties = secretsWrapped(
       orderOutputs(
         order ?? live,
-        { ...recorded, ...news, password: password ?? recorded.password },
+        { ...recorded, ...news, reverseDns, password: password ?? recorded.password },
         news,
       ) as unknown as Bag,
     );
@@ -172,7 +193,10 @@ async function resize(
   const request = parametersRequest(news, changes.parameters);
   const resized = await client.changeParameters(ref, request);
   const result = resized.resource_change_result;
-  if (result.were_resources_changed) return;
+  if (result.were_resources_changed) {
+    log(resizeBillLine(id, result));
+    return;
+  }
   const order = (await client.getOrder(ref)).about_order;
   const params = order.vps_parameters;
   const reached =

@@ -8,6 +8,7 @@
  * - `move`: moved to another host server (PUT …/vps/host-server); the IPs may change.
  * - `reinstall`: applied by reinstalling in place (PUT …/vps/reinstall), which erases the disk; needs allowReinstall.
  * - `running-state`: started or stopped (PUT …/vps/running-state).
+ * - `reverse-dns`: set in place (PUT …/ptr;ip=…), after a create, a move (a new address) or a change.
  * - `replace`: the API cannot change it on an existing order, so a new VPS is ordered and the old one cancelled.
  * - `setting`: a provider setting; recorded, no API call.
  * - `order-only`: used when ordering; the API cannot change it later and a replacement would be out of
@@ -15,7 +16,15 @@
  * - `adopt`: read only by create(); a different order oid later means a replacement.
  */
 export type ChangeKind =
-  "parameters" | "move" | "reinstall" | "running-state" | "replace" | "setting" | "order-only" | "adopt";
+  | "parameters"
+  | "move"
+  | "reinstall"
+  | "running-state"
+  | "reverse-dns"
+  | "replace"
+  | "setting"
+  | "order-only"
+  | "adopt";
 
 interface FieldRule {
   /** What a change does to an existing VPS. */
@@ -47,6 +56,9 @@ export const VPS_FIELDS = {
   controlPanel: { change: "reinstall", wire: ["instantiation_options.control_panel"] },
   cloudConfig: { change: "reinstall", wire: ["instantiation_options.cloud_config_data"], secret: true },
   files: { change: "reinstall", wire: ["file_injection_data"], secret: true },
+  // Installed as /root/.ssh/authorized_keys through file_injection_data (vps-requests.ts).
+  sshKeys: { change: "reinstall" },
+  reverseDns: { change: "reverse-dns", wire: ["ptr.domain_name"] },
   ipCount: { change: "replace", wire: ["ip_request.num_ips", "ip_request"] },
   metaData: { change: "order-only", wire: ["meta_data"] },
   allowReinstall: { change: "setting" },
@@ -86,6 +98,13 @@ export const VPS_OUTPUT_ONLY = [
  * says which state placed an order (creation-token.ts). Not changes: diff() never compares them.
  */
 export const INTERNAL_INPUTS = ["creationScope", "__creationNonce"] as const;
+
+/**
+ * Input the Vps class sets to `true` only while the program runs as a preview (pulumi.runtime.isDryRun()),
+ * so the provider quotes prices then and only then (money.ts). Never recorded: create() and update()
+ * run in non-preview runs, which do not set it. Not a change: diff() never compares it.
+ */
+export const PREVIEW_FLAG = "__preview";
 
 /** The input a wire field (`vps_parameters.memory_mb`, `file_injection_data[0].path`) belongs to. */
 export function inputNameOfWireField(wireField: string): VpsInputName | undefined {

@@ -9,12 +9,14 @@ import { CREATION_TOKEN_KEY } from "../client/index.js";
 import { containsUnknown, unknownKeys } from "./unknowns.js";
 import {
   INTERNAL_INPUTS,
+  PREVIEW_FLAG,
   SECRET_FIELDS,
   VPS_INPUT_FIELDS,
   VPS_INPUT_NAMES,
   VPS_OUTPUT_ONLY,
 } from "./vps-fields.js";
 import { unwrapSecret } from "./secret-values.js";
+import { AUTHORIZED_KEYS_PATH, reverseDnsProblem, sshKeyProblem } from "./access.js";
 
 /**
  * Size limits: far above any real use, low enough that a mistake (a whole disk image read into
@@ -42,6 +44,9 @@ export const LIMITS = {
   diskMb: 64 * 1024 * 1024,
   ipCount: 64,
   timeoutMinutes: 7 * 24 * 60,
+  /** SSH public keys, and characters of one (an 16384-bit RSA key is about 2.8 KB). */
+  sshKeys: 100,
+  sshKeyChars: 16 * 1024,
 } as const;
 
 /** No NUL or other control characters (a path or code with one is a mistake, and unsafe on the server). */
@@ -149,6 +154,26 @@ function buildVpsInputsSchema() {
             message: `hold ${total} characters in all; at most ${LIMITS.filesTotalChars} are allowed`,
           });
       }),
+    sshKeys: z
+      .array(
+        z
+          .string({ error: 'must be an OpenSSH public key such as "ssh-ed25519 AAAAC3Nza… me@laptop"' })
+          .max(LIMITS.sshKeyChars, {
+            error: `must be at most ${LIMITS.sshKeyChars} characters (one public key)`,
+          })
+          .superRefine((key, ctx) => {
+            const problem = sshKeyProblem(key);
+            if (problem) ctx.addIssue({ code: "custom", message: problem });
+          }),
+        { error: "must be a list of OpenSSH public keys, one key per entry" },
+      )
+      .max(LIMITS.sshKeys, { error: `must hold at most ${LIMITS.sshKeys} keys` }),
+    reverseDns: z
+      .string({ error: 'must be a host name such as web1.example.com, or "" to remove the record' })
+      .superRefine((name, ctx) => {
+        const problem = reverseDnsProblem(name);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      }),
     ipCount: z
       .number({ error: "must be the number of IPv4 addresses, e.g. 1" })
       .int({ error: "must be a whole number of IPv4 addresses" })
@@ -236,7 +261,7 @@ export function setValues(bag: Record<string, unknown>): Record<string, unknown>
 
 /** Keys the program may pass besides the inputs: the outputs the Vps class seeds as undefined. */
 const OUTPUT_ONLY_KEYS = new Set<string>(VPS_OUTPUT_ONLY);
-const KNOWN_KEYS = new Set<string>([...VPS_INPUT_NAMES, ...INTERNAL_INPUTS, "__provider"]);
+const KNOWN_KEYS = new Set<string>([...VPS_INPUT_NAMES, ...INTERNAL_INPUTS, PREVIEW_FLAG, "__provider"]);
 
 /** Failures for keys that are not inputs (a typo such as memorymb would otherwise be ignored). */
 export function unknownKeyFailures(news: Record<string, unknown>): CheckFailure[] {
@@ -317,7 +342,29 @@ export function validateInputs(news: Record<string, unknown>): CheckFailure[] {
       failures.push({ property: issue.path.map(pathSegment).join("."), reason: issue.message });
     }
   }
+  failures.push(...sshKeysConflict(known));
   return failures;
+}
+
+/** sshKeys writes /root/.ssh/authorized_keys: a `files` entry for the same path would be overwritten. */
+function sshKeysConflict(known: Record<string, unknown>): CheckFailure[] {
+  const keys = known.sshKeys;
+  const files = unwrapSecret(known.files);
+  if (!Array.isArray(keys) || keys.length === 0 || !Array.isArray(files)) return [];
+  const clash = files.some(
+    (file) =>
+      typeof file === "object" && file !== null && (file as { path?: unknown }).path === AUTHORIZED_KEYS_PATH,
+  );
+  if (!clash) return [];
+  return [
+    {
+      property: "sshKeys",
+      reason:
+        `sshKeys installs ${AUTHORIZED_KEYS_PATH}, and files also has an entry for ${AUTHORIZED_KEYS_PATH}: ` +
+        `one would overwrite the other. Put every key in sshKeys and remove that files entry, ` +
+        `or leave sshKeys out and write the whole file with files.`,
+    },
+  ];
 }
 
 /** A path segment as shown in a failure: a huge metadata key is cut, never echoed whole. */

@@ -35,6 +35,9 @@ export interface VpsOutputs {
   controlPanel?: string;
   cloudConfig?: string;
   files?: { path: string; content: string }[];
+  sshKeys?: string[];
+  /** As recorded: no GET of the API reports a PTR record, so a refresh cannot see a change made elsewhere. */
+  reverseDns?: string;
   ipCount?: number;
   metaData?: Record<string, string>;
   allowReinstall?: boolean;

@@ -36,9 +36,17 @@ import {
   type CheckFailure,
   type VpsInputs,
 } from "./vps-inputs.js";
-import { isOrderGone, orderOutputs, refreshedInputs, type VpsOutputs } from "./vps-outputs.js";
+import { isOrderGone, orderFields, orderOutputs, refreshedInputs, type VpsOutputs } from "./vps-outputs.js";
 import { minutesToMs } from "./vps-requests.js";
 import { asSecret } from "./secret-values.js";
+import {
+  deleteBillLine,
+  feeLine,
+  isPreview,
+  previewCreatePrice,
+  previewReplacePrice,
+  previewResizePrice,
+} from "./money.js";
 
 export { setCreateLookupGrace } from "./vps-create.js";
 
@@ -125,6 +133,9 @@ async function checkInputs(olds: Bag, news: Bag): Promise<{ inputs: Bag; failure
     ...transitionFailures(before, setValues(news)),
   ];
   if (failures.length === 0) failures.push(...(await lookAhead(before, setValues(inputs))));
+  // A new VPS in a preview: its quoted price (diff() quotes changes of an existing one).
+  if (failures.length === 0 && Object.keys(before).length === 0 && isPreview(news))
+    await previewCreatePrice(quoteClient(), setValues(inputs));
   const quiet = failures.map((failure) => quietFailure(failure, setValues(news)));
   return quiet.length > 0 ? { inputs, failures: quiet } : { inputs };
 }
@@ -158,6 +169,11 @@ async function lookAhead(before: Bag, after: Bag): Promise<CheckFailure[]> {
 
 function containsUnknownIn(bag: Bag, names: readonly string[]): boolean {
   return names.some((name) => containsUnknown(bag[name]));
+}
+
+/** The client for a quote, or undefined without an API key (the quote line then says so). */
+function quoteClient(): RimuClient | undefined {
+  return hasApiKey() ? clientFor("Quoting a Vps") : undefined;
 }
 
 /** The missing-key error as a value (clientFor throws it). */
@@ -235,6 +251,11 @@ export async function diff(
     return { changes: true, replaces: [...replaces], deleteBeforeReplace: false };
   }
   const changes = computeChanges(isPendingId(id) ? String(before.orderOid) : id, before, after);
+  if (isPreview(news)) {
+    if (changes.replaces.length > 0) await previewReplacePrice(quoteClient(), before, after);
+    else if (changes.parameters.length > 0)
+      await previewResizePrice(quoteClient(), before, after, changes.parameters);
+  }
   for (const field of changes.orderOnly) {
     log(
       `Vps ${id}: ${field} is used only when ordering and the API cannot change it on an existing order; ` +
@@ -277,7 +298,10 @@ async function orderAndConverge(
         `Set the password input with allowReinstall, or reset it in the control panel.`,
     );
   }
-  const result = await converge(client, order, recorded, news, "was created", provider);
+  // The PTR is not set yet: without reverseDns in what is recorded, converge() sees it as a change.
+  const { reverseDns: _unset, ...recordedBeforePtr } = recorded;
+  const result = await converge(client, order, recordedBeforePtr, news, "was created", provider);
+  log(feeLine(id, orderFields(result.order).monthlyFeeUsd));
   return {
     id,
     outs: orderOutputs(result.order, { ...recorded, password: result.password ?? password }, news),
@@ -294,7 +318,9 @@ async function adopt(
   const id = String(order.order_oid);
   log(`Vps ${id}: adopting existing order ${order.domain_name}.`);
   // Install-time options cannot be read back: they are recorded as given, not reinstalled.
-  const result = await converge(client, order, { ...news }, news, "was adopted", provider);
+  const { reverseDns: _unset, ...recordedBeforePtr } = news;
+  const result = await converge(client, order, recordedBeforePtr, news, "was adopted", provider);
+  log(feeLine(id, orderFields(result.order).monthlyFeeUsd));
   return {
     id,
     outs: orderOutputs(result.order, { ...news, password: result.password ?? news.password }, news),
@@ -380,8 +406,9 @@ export async function deleteVps(id: string, props: Bag): Promise<void> {
     }
     const ref = orderRef(oid, recorded.domainName);
     try {
-      await client.deleteVps(ref);
+      const deleted = await client.deleteVps(ref);
       log(`Vps ${oid}: shut down and cancelled.`);
+      log(deleteBillLine(String(oid), deleted.cancel_messages ?? [], recorded.monthlyFeeUsd));
     } catch (error) {
       // Already gone counts as deleted: the engine keeps the resource if delete throws. A delete whose
       // answer was lost (timeout, dropped connection) or refused because it is already cancelled is

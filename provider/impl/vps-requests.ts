@@ -1,6 +1,18 @@
 /** Vps inputs (camelCase) to wire requests (snake_case), in one place. */
 import type { NewVpsRequestInput } from "../../contract/index.js";
 import type { VpsInputs } from "./vps-inputs.js";
+import { AUTHORIZED_KEYS_PATH, authorizedKeysFile } from "./access.js";
+
+/**
+ * file_injection_data: the files input, plus sshKeys as /root/.ssh/authorized_keys (check() refuses a
+ * files entry for that path when sshKeys is set). Undefined when there are none.
+ */
+export function injectedFiles(inputs: VpsInputs): { path: string; data_as_string: string }[] | undefined {
+  const files = (inputs.files ?? []).map((file) => ({ path: file.path, data_as_string: file.content }));
+  if (inputs.sshKeys && inputs.sshKeys.length > 0)
+    files.push({ path: AUTHORIZED_KEYS_PATH, data_as_string: authorizedKeysFile(inputs.sshKeys) });
+  return files.length > 0 ? files : undefined;
+}
 
 /** NewVPSRequest for R4 (create). Unset inputs are left out, so the service applies its defaults. */
 export function newVpsRequest(inputs: VpsInputs): NewVpsRequestInput {
@@ -32,7 +44,7 @@ export function newVpsRequest(inputs: VpsInputs): NewVpsRequestInput {
             extra_ip_reason:
               inputs.ipCount > 1 ? "Requested through pulumi-rimuhosting (ipCount)" : undefined,
           },
-    file_injection_data: inputs.files?.map((file) => ({ path: file.path, data_as_string: file.content })),
+    file_injection_data: injectedFiles(inputs),
     meta_data: inputs.metaData
       ? Object.entries(inputs.metaData).map(([key_name, value]) => ({ key_name, value }))
       : undefined,
@@ -53,7 +65,7 @@ export function reinstallRequest(inputs: VpsInputs, currentDistro: string | unde
     },
     dc_location: null,
     vps_parameters: { memory_mb: null, disk_space_mb: null },
-    file_injection_data: inputs.files?.map((file) => ({ path: file.path, data_as_string: file.content })),
+    file_injection_data: injectedFiles(inputs),
   };
 }
 

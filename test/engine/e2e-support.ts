@@ -13,6 +13,8 @@ import { createStackDriver, type Backend, type StackDriver } from "./stack-drive
 const EXAMPLES_DIR = path.resolve(__dirname, "..", "..", "examples");
 const VPS_TYPE = "pulumi-nodejs:dynamic/rimuhosting:Vps";
 const MUTATING = new Set(["POST", "PUT", "DELETE", "PATCH"]);
+/** A PUT that changes nothing: the price quote a preview asks for (docs/rimuhosting-api.md#r16). */
+const READ_ONLY_ROUTES = new Set(["quoteNewVm"]);
 
 export interface Scenario {
   emulator: TestEmulator;
@@ -71,7 +73,7 @@ export async function startScenario(
       emulator
         .requestLog()
         .slice(mark)
-        .filter((e) => MUTATING.has(e.method))
+        .filter((e) => MUTATING.has(e.method) && !READ_ONLY_ROUTES.has(e.route))
         .map((e) => ({ method: e.method, route: e.route })),
     async close() {
       await stack.close();

@@ -1,0 +1,112 @@
+// examples/money end to end against the emulator: the preview prints the quoted price of the new VPS, a preview of
+// a memory change prints the fee before and after and the difference, the following up is billed exactly that,
+// the reverse DNS name and SSH keys reach the VPS, and destroy logs the credit. On the real CLI when one is on PATH
+// (the provider's lines are what the CLI shows as diagnostics of the stack), on the harness otherwise.
+import { describeEachBackend } from "./each-backend";
+import { liveOrders, startScenario, type Scenario } from "./e2e-support";
+import { createOpsPrinter } from "./ops-printer";
+
+jest.setTimeout(240_000);
+
+const money = (line: string) => [...line.matchAll(/\$(\d+\.\d\d)/g)].map((m) => Number(m[1]));
+
+describeEachBackend("money and access", (backend) => {
+  let s: Scenario;
+  let output = "";
+  let orderOid = 0;
+  /** The display since the last call (CLI output, or the harness's diagnostics). */
+  const take = (): string => {
+    const text = output;
+    output = "";
+    return text;
+  };
+  const line = (text: string, pattern: RegExp): string => {
+    const found = text.split("\n").find((l) => pattern.test(l));
+    if (!found) throw new Error(`no line matching ${pattern} in:\n${text}`);
+    return found;
+  };
+
+  beforeAll(async () => {
+    s = await startScenario("money", backend, {
+      onCliOutput: (text) => (output += text),
+      printer: createOpsPrinter(
+        (text) => {
+          output += `${text}\n`;
+        },
+        { progressEveryMs: 0 },
+      ),
+    });
+  });
+  afterAll(async () => s?.close());
+
+  test("preview prints the quoted monthly price of the new VPS", async () => {
+    take();
+    await s.stack.preview();
+    const quoted = line(take(), /web: new VPS: \$\d+\.\d\d a month \(quoted by RimuHosting\)/);
+    expect(money(quoted)).toHaveLength(1);
+    expect(s.emulator.snapshot()).toEqual([]);
+  });
+
+  test("up bills what the preview quoted, sets the reverse DNS name and installs the SSH keys", async () => {
+    await s.stack.preview();
+    const quoted = money(line(take(), /web: new VPS:/))[0];
+    const r = await s.stack.up();
+    const shown = take();
+    expect(r.outputs.monthlyFeeUsd).toBe(quoted);
+    expect(line(shown, /Vps \d+: billed \$/)).toContain(`billed $${quoted!.toFixed(2)} a month`);
+    const [order] = liveOrders(s.emulator);
+    orderOid = order!.orderOid;
+    const snap = s.emulator.snapshot().find((o) => o.orderOid === orderOid)!;
+    expect(snap.monthlyFeeUsd).toBe(quoted);
+    expect(snap.ptr).toEqual({ [r.outputs.ip as string]: "money.example.com" });
+    expect(snap.rootAuthorizedKeys).toMatch(/^ssh-ed25519 AAAA\S+ admin@example\.com\n$/);
+    expect(r.outputs.reverseDns).toBe("money.example.com");
+  });
+
+  test("a memory change previews before/after/difference, and up charges exactly that", async () => {
+    await s.stack.setConfig("memoryMb", "2048");
+    take();
+    const mark = s.mark();
+    await s.stack.preview();
+    expect(s.mutationsSince(mark)).toEqual([]);
+    // One quote for the one resize.
+    expect(
+      s.emulator
+        .requestLog()
+        .slice(mark)
+        .filter((e) => e.route === "quoteNewVm"),
+    ).toHaveLength(1);
+    const previewed = line(
+      take(),
+      /web: resize 1024 → 2048 MB: \$\d+\.\d\d → \$\d+\.\d\d a month \(\+\$\d+\.\d\d\)/,
+    );
+    const [before, after, difference] = money(previewed);
+    expect(Math.round((after! - before!) * 100)).toBe(Math.round(difference! * 100));
+
+    const r = await s.stack.up();
+    const shown = take();
+    expect(r.outputs.memory).toBe(2048);
+    expect(r.outputs.monthlyFeeUsd).toBe(after);
+    expect(s.emulator.snapshot().find((o) => o.orderOid === orderOid)?.monthlyFeeUsd).toBe(after);
+    expect(line(shown, /the monthly fee went from/)).toContain(
+      `from $${before!.toFixed(2)} to $${after!.toFixed(2)} (+$${difference!.toFixed(2)})`,
+    );
+  });
+
+  test("a new reverse DNS name is set in place", async () => {
+    await s.stack.setConfig("reverseDns", "mail.money.example.com");
+    const r = await s.stack.up();
+    take();
+    expect(liveOrders(s.emulator).map((o) => o.orderOid)).toEqual([orderOid]);
+    const snap = s.emulator.snapshot().find((o) => o.orderOid === orderOid)!;
+    expect(snap.ptr).toEqual({ [r.outputs.ip as string]: "mail.money.example.com" });
+  });
+
+  test("destroy logs the credit for the unused time", async () => {
+    take();
+    await s.stack.destroy();
+    const credited = line(take(), /no longer billed/);
+    expect(credited).toMatch(/RimuHosting credited \$\d+\.\d\d for the unused time/);
+    expect(liveOrders(s.emulator)).toEqual([]);
+  });
+});
