@@ -8,7 +8,7 @@
  * service bills now, and the new inputs). Both only when the program runs as a preview (the Vps class
  * sets PREVIEW_FLAG from pulumi.runtime.isDryRun()), so `pulumi up` after its preview, refresh and
  * destroy never ask for a quote. The console output of the provider host is what the engine shows
- * during a preview (as diagnostics of the stack), see docs/changes/features.md.
+ * during a preview (as diagnostics of the stack), see docs/vps.md ("Prices").
  */
 import type { ChangePricing, NewVpsRequestInput } from "../../contract/index.js";
 import type { RimuClient } from "../client/index.js";
