@@ -3,12 +3,14 @@ import { describe, test } from "@jest/globals";
 import { availableBackends, type Backend } from "./stack-driver";
 
 /**
- * `describe.each` over the backends this machine has: the harness always, the real CLI when one is on PATH. Without
- * a CLI its scenarios are reported as skipped, with the reason in the name.
+ * `describe.each` over the backend availableBackends() picks: the real CLI when one is on PATH, the harness
+ * otherwise (both with E2E_BACKENDS=harness,cli). Without a CLI the CLI scenarios are reported as skipped, with the
+ * reason in the name; with CI=true availableBackends() throws instead, so CI never skips them.
  */
 export function describeEachBackend(example: string, body: (backend: Backend) => void): void {
   const { backends, cliSkipReason } = availableBackends();
   if (cliSkipReason) {
+    // Skipped only on a machine with no `pulumi` binary (scripts/pulumi-cli.sh builds one); the reason is in the name.
     describe.skip(`${example} via the pulumi CLI (skipped: ${cliSkipReason})`, () => {
       test("all scenarios", () => undefined);
     });
