@@ -39,7 +39,7 @@ class BenchStack {
     private readonly programDir: string,
     private readonly stack: string,
     private readonly emulator: RunningEmulator,
-    workDir: string,
+    private readonly workDir: string,
   ) {
     this.env = { ...process.env, ...offlineCliEnv(path.join(workDir, "backend")) };
   }
@@ -53,7 +53,7 @@ class BenchStack {
     await s.pulumi("config", "set", "--secret", "rimuhosting:apiKey", DEMO_API_KEY);
     await s.pulumi("config", "set", "rimuhosting:baseUrl", emulator.baseUrl);
     for (const [k, v] of Object.entries(config)) await s.pulumi("config", "set", k, "--", v);
-    return Object.assign(s, { workDir });
+    return s;
   }
 
   /** Runs `pulumi <args>` on this stack; arguments after a "--" stay positional (config values such as -1). */
@@ -80,11 +80,12 @@ class BenchStack {
     return { seconds, calls };
   }
 
-  async remove(workDir: string): Promise<void> {
+  /** Removes the stack, its settings file in the program directory and its scratch backend. */
+  async remove(): Promise<void> {
     await this.pulumi("stack", "rm", "--yes", "--force").catch(() => undefined);
     for (const ext of [".yaml", ".yml"])
       fs.rmSync(path.join(this.programDir, `Pulumi.${this.stack}${ext}`), { force: true });
-    fs.rmSync(workDir, { recursive: true, force: true });
+    fs.rmSync(this.workDir, { recursive: true, force: true });
   }
 }
 
@@ -110,7 +111,7 @@ export async function benchCli(options: CliBenchOptions = {}): Promise<void> {
   try {
     // Fleets of 1 and N, one operation at a time, alternating sizes so drift falls on both.
     const results: Record<string, Record<number, Timed>> = { up: {}, refresh: {}, destroy: {} };
-    const stacks: Record<number, BenchStack & { workDir: string }> = {};
+    const stacks: Record<number, BenchStack> = {};
     for (const n of [1, big])
       stacks[n] = await BenchStack.create(path.join(EXAMPLES, "fleet"), emulator, {
         count: String(n),
@@ -134,7 +135,7 @@ export async function benchCli(options: CliBenchOptions = {}): Promise<void> {
       );
       print(`           calls for ${big}: ${fmtCalls(many.calls)}`);
     }
-    for (const n of [1, big]) await stacks[n]!.remove(stacks[n]!.workDir);
+    for (const n of [1, big]) await stacks[n]!.remove();
 
     // The provider's own cost in a preview: the quickstart against a program that declares nothing.
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), "bench-empty-"));
@@ -163,8 +164,8 @@ export async function benchCli(options: CliBenchOptions = {}): Promise<void> {
       `preview (median of 3): quickstart ${pq.toFixed(2)} s, empty program ${pe.toFixed(2)} s, ` +
         `ratio ${(pq / pe).toFixed(2)}; the provider's own cost ${(pq - pe).toFixed(2)} s`,
     );
-    await q.remove(q.workDir);
-    await e.remove(e.workDir);
+    await q.remove();
+    await e.remove();
     fs.rmSync(empty, { recursive: true, force: true });
   } finally {
     await emulator.close();
