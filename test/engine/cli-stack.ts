@@ -116,6 +116,11 @@ export class CliStack {
     return this.stack.name;
   }
 
+  /** The program directory, where a `pulumi` command for this stack must run. */
+  get programDir(): string {
+    return path.resolve(this.options.programDir);
+  }
+
   /** The environment a `pulumi` command needs to act on this stack (see offlineCliEnv). */
   commandEnv(): NodeJS.ProcessEnv {
     const extra: Record<string, string> = {};

@@ -10,8 +10,12 @@ import type { OperationResult } from "./harness-stack";
 import { silentPrinter, type OpsPrinter } from "./ops-printer";
 import { createStackDriver, type Backend, type StackDriver } from "./stack-driver";
 
-const EXAMPLES_DIR = path.resolve(__dirname, "..", "..", "examples");
-const VPS_TYPE = "pulumi-nodejs:dynamic/rimuhosting:Vps";
+/** The repo's examples, from test/engine (jest) or dist/test/engine (compiled: `npm run fault-matrix`). */
+export const EXAMPLES_DIR = [
+  path.resolve(__dirname, "..", "..", "examples"),
+  path.resolve(__dirname, "..", "..", "..", "examples"),
+].find((dir) => fs.existsSync(dir))!;
+export const VPS_TYPE = "pulumi-nodejs:dynamic/rimuhosting:Vps";
 const MUTATING = new Set(["POST", "PUT", "DELETE", "PATCH"]);
 /** A PUT that changes nothing: the price quote a preview asks for (docs/rimuhosting-api.md#r16). */
 const READ_ONLY_ROUTES = new Set(["quoteNewVm"]);
