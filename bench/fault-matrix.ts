@@ -18,6 +18,12 @@
  *     made but not recorded), or an `up` that never converges.
  * The update rows change two things at once with the faulted step in the middle or last.
  * The test test/provider/fault-matrix.test.ts runs the same matrix and requires all four to be 0.
+ *
+ * A last column, "engineKilled", runs when `pulumi` is on PATH: the real CLI SIGKILLed (engine,
+ * language host, program and provider host) in the middle of each operation, then what a user runs
+ * next (`pulumi cancel`, refresh, up or destroy), on one stack of examples/lifecycle in turn, counted
+ * the same way (test/engine/engine-kill.ts; its tests: test/engine/engine-kill*.test.ts). Without a
+ * CLI the output says that column was not measured.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,6 +32,8 @@ import { startEmulator, DEMO_API_KEY, type RunningEmulator, type FaultSpec } fro
 import type { EndpointName } from "../contract/index.js";
 import { createClient } from "../provider/client/index.js";
 import * as impl from "../provider/impl/index.js";
+import { findPulumiCli } from "../test/engine/cli-stack.js";
+import { runEngineKills } from "../test/engine/engine-kill.js";
 
 export const OPERATIONS = [
   "create",
@@ -39,11 +47,17 @@ export const OPERATIONS = [
 export const FAULTS = ["503", "429", "drop", "lostResponse", "clientTimeout", "restart"] as const;
 export type Operation = (typeof OPERATIONS)[number];
 export type Fault = (typeof FAULTS)[number];
+/** The column measured through the real CLI (test/engine/engine-kill.ts), not through the provider in-process. */
+export const ENGINE_KILLED = "engineKilled";
+export type Column = Fault | typeof ENGINE_KILLED;
 
 export interface CellResult {
   operation: Operation;
-  fault: Fault;
-  /** What the faulted command did: ok, recorded (partial failure), failed (plain error). */
+  fault: Column;
+  /**
+   * What the faulted command did: ok, recorded (partial failure), failed (plain error); for a killed
+   * engine how the user got out: recovered (cancel, refresh, up/destroy) or adopted (adoptOrderOid).
+   */
   outcome: string;
   leaked: number;
   duplicated: number;
@@ -398,8 +412,9 @@ export async function runFaultMatrix(
 export function formatMatrix(results: readonly CellResult[]): string {
   const ops = [...new Set(results.map((r) => r.operation))];
   const faults = [...new Set(results.map((r) => r.fault))];
-  const cell = (op: Operation, fault: Fault) => {
-    const r = results.find((x) => x.operation === op && x.fault === fault)!;
+  const cell = (op: Operation, fault: Column) => {
+    const r = results.find((x) => x.operation === op && x.fault === fault);
+    if (!r) return "-";
     const bad = r.leaked + r.duplicated + r.stranded + r.halfApplied;
     return bad === 0
       ? r.outcome.replace(/ \(.*\)$/, "")
@@ -423,9 +438,24 @@ export function formatMatrix(results: readonly CellResult[]): string {
   return lines.join("\n");
 }
 
+/** The "engineKilled" column through the real CLI, or why it cannot be measured here. */
+export async function runEngineKilledColumn(): Promise<{ results: CellResult[]; notMeasured?: string }> {
+  const cli = findPulumiCli();
+  if (!cli.path) return { results: [], notMeasured: cli.reason };
+  const killed = await runEngineKills();
+  return { results: killed.map(({ seen: _seen, ...r }) => ({ ...r, fault: ENGINE_KILLED })) };
+}
+
 async function main(): Promise<void> {
   const results = await runFaultMatrix();
+  const killed = await runEngineKilledColumn();
+  results.push(...killed.results);
   console.log(formatMatrix(results));
+  if (killed.notMeasured)
+    console.log(
+      `\nNOT MEASURED: the "${ENGINE_KILLED}" column (the real CLI killed mid-operation), because there is ` +
+        `${killed.notMeasured}. The totals above cover only the ${results.length} cells measured.`,
+    );
   const bad = results.some((r) => r.leaked + r.duplicated + r.stranded + r.halfApplied > 0);
   process.exitCode = bad ? 1 : 0;
 }
