@@ -13,6 +13,8 @@ import * as pulumi from "@pulumi/pulumi";
 import type { RimuClient } from "../client/index.js";
 import { RimuConfigError } from "../client/errors.js";
 import { CONFIG_NAMESPACE, missingApiKeyMessage, resolveConfig } from "../config.js";
+import { VPS_ERROR_CODES } from "../impl/errors.js";
+import { DataSourceError, dataSourceError } from "./errors.js";
 import { DATA_SOURCE_TOKENS, type DataSourceName } from "./tokens.js";
 
 /**
@@ -30,6 +32,7 @@ export function isMocked(): boolean {
  * Runs a data source. Under mocks, the program's `call()` answers it (token `rimuhosting:index:<name>`,
  * inputs = the args as given) and nothing reaches the network. Otherwise `fetch` runs with a client for
  * the program's configuration; `needsApiKey` makes a missing key a clear error before any request.
+ * A real call's failure is one clean DataSourceError (errors.ts); a mock's error passes as thrown.
  */
 export async function callDataSource<A extends object, R>(
   name: DataSourceName,
@@ -38,7 +41,11 @@ export async function callDataSource<A extends object, R>(
   fetch: (client: RimuClient, args: A) => Promise<R>,
 ): Promise<R> {
   if (isMocked()) return (await pulumi.runtime.invoke(DATA_SOURCE_TOKENS[name], args)) as R;
-  return fetch(programClient(name, needsApiKey), args);
+  try {
+    return await fetch(programClient(name, needsApiKey), args);
+  } catch (error) {
+    throw dataSourceError(name, error);
+  }
 }
 
 /** A client for the program's configuration; `what` names the data source in a missing-key error. */
@@ -67,9 +74,13 @@ export async function callOrderDataSource<R>(
 function checkOrderOid(what: string, args: { orderOid: number } | undefined): void {
   const value: unknown = args?.orderOid;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
-    throw new Error(
-      `${what}: orderOid must be an order oid (a positive whole number, e.g. a Vps's orderOid), ` +
-        `not ${typeof value === "string" ? JSON.stringify(value) : String(value)}.`,
+    throw new DataSourceError(
+      what,
+      VPS_ERROR_CODES.invalidInput,
+      `orderOid must be an order oid (a positive whole number, e.g. a Vps's orderOid), ` +
+        `not ${typeof value === "string" ? JSON.stringify(value) : String(value)}`,
+      undefined,
+      "orderOid",
     );
   }
 }

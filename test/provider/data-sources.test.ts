@@ -162,3 +162,54 @@ describe("data sources", () => {
     }
   });
 });
+
+describe("a failing data source", () => {
+  // Pulumi's program runner prints a RunError as its message alone; any other error as ~20 lines of stack.
+  async function failure(call: Promise<unknown>): Promise<Error & { code?: string; fieldName?: string }> {
+    const error = await call.then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect(pulumi.RunError.isInstance(error)).toBe(true);
+    expect(error!.stack).toBe(error!.message);
+    return error!;
+  }
+
+  it("a refused argument: named as the argument, with advice to fix it", async () => {
+    const error = await failure(getPriceQuote({ pricingPlanCode: "NOPE1", dcLocation: "DCDALLAS" }));
+    expect(error.code).toBe("RIMU_ERR_VALIDATION");
+    expect(error.fieldName).toBe("pricingPlanCode");
+    expect(error.message).toMatch(/^\[RIMU_ERR_VALIDATION\] getPriceQuote: pricingPlanCode .*NOPE1/);
+    expect(error.message).not.toContain("pricing_plan_code");
+    expect(error.message).toMatch(/Fix the argument named above/);
+  });
+
+  it("the service unavailable: temporary, run again; a read changed nothing", async () => {
+    fx.emulator.injectFault({
+      route: "listOrders",
+      kind: "status",
+      status: 503,
+      retryAfterSeconds: 0,
+      times: 20,
+    });
+    try {
+      const error = await failure(getOrders());
+      expect(error.message).toMatch(/^\[RIMU_ERR_TRANSIENT\] getOrders: /);
+      expect(error.message).toContain("This is temporary: run the same pulumi command again");
+      expect(error.message).not.toContain("pulumi up");
+    } finally {
+      fx.emulator.app.emulator.faults.clear();
+    }
+  });
+
+  it("a bad orderOid and a missing key are the same clean errors", async () => {
+    expect((await failure(getOrder({ orderOid: -1 }))).code).toBe("RIMU_ERR_INVALID_INPUT");
+    pulumi.runtime.setConfig("rimuhosting:apiKey", "");
+    try {
+      expect((await failure(getOrders())).code).toBe("RIMU_ERR_CONFIG");
+    } finally {
+      pulumi.runtime.setConfig("rimuhosting:apiKey", DEMO_API_KEY);
+    }
+  });
+});

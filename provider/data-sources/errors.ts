@@ -1,0 +1,73 @@
+/**
+ * The one clean message of a failing data source.
+ *
+ * A data source runs in the program, so its error ends the program. Pulumi's Node.js runtime prints
+ * an ordinary error with util.inspect (about twenty lines of ANSI-coloured stack, fields and cause
+ * chain) but a `pulumi.RunError` as its message alone. So every failure of a real call (not one a
+ * unit test's mocks raise) becomes a DataSourceError, a RunError: `[CODE] <data source>: <what is
+ * wrong, in the argument names> <what to do>`, with the code of the error catalogue
+ * (../impl/errors.ts, docs/errors.md) and advice for a read: a data source changes nothing, so a
+ * temporary failure is "run it again", never "up finishes the change".
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { RimuError } from "../client/errors.js";
+import {
+  ERROR_CATALOGUE,
+  VPS_ERROR_CODES,
+  VpsError,
+  messageOf,
+  serviceText,
+  type ErrorCode,
+  type ErrorKind,
+} from "../impl/errors.js";
+import { inputNameOfWireField } from "../impl/vps-fields.js";
+
+/**
+ * Advice where the catalogue's (written for the Vps resource: "`pulumi up` finishes what is left",
+ * "`pulumi refresh` drops the VPS") does not fit a read. Configuration advice is the same for both.
+ */
+const READ_ADVICE: Partial<Record<ErrorKind, string>> = {
+  temporary:
+    "This is temporary: run the same pulumi command again (a data source only reads; nothing was changed).",
+  "fix-input": "Fix the argument named above; running again without changing it fails the same way.",
+  "check-state":
+    "Check the arguments: an orderOid must be an order of this account (getOrders lists them). " +
+    "Running again unchanged fails the same way.",
+};
+
+export class DataSourceError extends pulumi.RunError {
+  readonly code: ErrorCode;
+  /** The data source that failed, e.g. `getPriceQuote`. */
+  readonly dataSource: string;
+  /** The argument at fault, when one is (`pricingPlanCode`, not the API's `pricing_plan_code`). */
+  declare readonly fieldName?: string;
+
+  constructor(dataSource: string, code: ErrorCode, text: string, cause?: unknown, fieldName?: string) {
+    const entry = ERROR_CATALOGUE[code];
+    const what =
+      text.startsWith(`${dataSource} `) || text.startsWith(`${dataSource}:`)
+        ? text
+        : `${dataSource}: ${text}`;
+    super(`[${code}] ${what.replace(/[.\s]+$/, "")}. ${READ_ADVICE[entry.kind] ?? entry.advice}`);
+    this.name = "rimuhosting";
+    this.code = code;
+    this.dataSource = dataSource;
+    if (fieldName !== undefined)
+      Object.defineProperty(this, "fieldName", { value: fieldName, enumerable: true });
+    // The message alone wherever a stack would be printed (a caller that logs `error.stack`, jest).
+    Object.defineProperty(this, "stack", { value: this.message, enumerable: false, writable: true });
+    if (cause !== undefined) Object.defineProperty(this, "cause", { value: cause, enumerable: false });
+  }
+}
+
+/** Any failure of a data source's real call, as its one DataSourceError. */
+export function dataSourceError(dataSource: string, error: unknown): DataSourceError {
+  if (error instanceof DataSourceError) return error;
+  if (error instanceof VpsError)
+    return new DataSourceError(dataSource, error.code, error.detail, error, error.fieldName);
+  if (error instanceof RimuError) {
+    const field = error.fieldName ? (inputNameOfWireField(error.fieldName) ?? error.fieldName) : undefined;
+    return new DataSourceError(dataSource, error.code, serviceText(error), error, field);
+  }
+  return new DataSourceError(dataSource, VPS_ERROR_CODES.internal, messageOf(error), error);
+}
