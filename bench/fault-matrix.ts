@@ -51,7 +51,17 @@ export type Fault = (typeof FAULTS)[number];
 export const ENGINE_KILLED = "engineKilled";
 export type Column = Fault | typeof ENGINE_KILLED;
 
-export interface CellResult {
+/** What a cell counts (also the engineKilled column's scenarios, test/engine/engine-kill.ts). */
+export interface MatrixCounts {
+  leaked: number;
+  duplicated: number;
+  stranded: number;
+  halfApplied: number;
+  /** Why a count is not 0. */
+  notes: string[];
+}
+
+export interface CellResult extends MatrixCounts {
   operation: Operation;
   fault: Column;
   /**
@@ -59,12 +69,6 @@ export interface CellResult {
    * engine how the user got out: recovered (cancel, refresh, up/destroy) or adopted (adoptOrderOid).
    */
   outcome: string;
-  leaked: number;
-  duplicated: number;
-  stranded: number;
-  halfApplied: number;
-  /** Why a count is not 0. */
-  notes: string[];
 }
 
 const ROUTE: Record<Operation, EndpointName> = {

@@ -17,6 +17,7 @@ import {
   VpsError,
   messageOf,
   serviceText,
+  shownAsMessageOnly,
   type ErrorCode,
   type ErrorKind,
 } from "../impl/errors.js";
@@ -49,14 +50,9 @@ export class DataSourceError extends pulumi.RunError {
         ? text
         : `${dataSource}: ${text}`;
     super(`[${code}] ${what.replace(/[.\s]+$/, "")}. ${READ_ADVICE[entry.kind] ?? entry.advice}`);
-    this.name = "rimuhosting";
     this.code = code;
     this.dataSource = dataSource;
-    if (fieldName !== undefined)
-      Object.defineProperty(this, "fieldName", { value: fieldName, enumerable: true });
-    // The message alone wherever a stack would be printed (a caller that logs `error.stack`, jest).
-    Object.defineProperty(this, "stack", { value: this.message, enumerable: false, writable: true });
-    if (cause !== undefined) Object.defineProperty(this, "cause", { value: cause, enumerable: false });
+    shownAsMessageOnly(this, fieldName, cause);
   }
 }
 

@@ -155,18 +155,27 @@ export class VpsError extends Error {
 
   constructor(code: ErrorCode, message: string, cause?: unknown, fieldName?: string) {
     super(`[${code}] ${message} ${ERROR_CATALOGUE[code].advice}`.trim());
-    this.name = "rimuhosting";
     this.code = code;
     this.detail = message;
-    if (fieldName !== undefined)
-      Object.defineProperty(this, "fieldName", { value: fieldName, enumerable: true });
-    Object.defineProperty(this, "stack", { value: this.message, enumerable: false, writable: true });
-    if (cause !== undefined) Object.defineProperty(this, "cause", { value: cause, enumerable: false });
+    shownAsMessageOnly(this, fieldName, cause);
   }
 
   override toString(): string {
     return this.name;
   }
+}
+
+/**
+ * What every error a user sees has, whatever its base class (VpsError, the data sources' RunError): the
+ * name "rimuhosting", the input at fault (only when there is one), a `stack` that is the message alone
+ * (hosts and runners print the stack), and its cause kept out of util.inspect's output.
+ */
+export function shownAsMessageOnly(error: Error, fieldName: string | undefined, cause: unknown): void {
+  error.name = "rimuhosting";
+  if (fieldName !== undefined)
+    Object.defineProperty(error, "fieldName", { value: fieldName, enumerable: true });
+  Object.defineProperty(error, "stack", { value: error.message, enumerable: false, writable: true });
+  if (cause !== undefined) Object.defineProperty(error, "cause", { value: cause, enumerable: false });
 }
 
 /**

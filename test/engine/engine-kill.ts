@@ -13,6 +13,7 @@ import { spawn } from "node:child_process";
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as net from "node:net";
+import type { MatrixCounts, Operation } from "../../bench/fault-matrix";
 import type { EndpointName } from "../../contract/index";
 import type { CliStack } from "./cli-stack";
 import { liveOrders, startScenario, VPS_TYPE, type Scenario } from "./e2e-support";
@@ -26,7 +27,7 @@ export const KILLED_OPERATIONS = [
   "runningState",
   "refresh",
   "delete",
-] as const;
+] as const satisfies readonly Operation[];
 export type KilledOperation = (typeof KILLED_OPERATIONS)[number];
 
 /** How long the emulator holds the answer of the request the engine is killed in: far longer than the kill takes. */
@@ -223,16 +224,10 @@ const CHANGES: Record<UpdateOperation, (live: Live) => Change> = {
   },
 };
 
-export interface KillResult {
+export interface KillResult extends MatrixCounts {
   operation: KilledOperation;
   /** How the user got out: "recovered" (cancel, refresh, up or destroy) or "adopted" (adoptOrderOid, see create). */
   outcome: string;
-  leaked: number;
-  duplicated: number;
-  stranded: number;
-  halfApplied: number;
-  /** Why a count is not 0. */
-  notes: string[];
   /** What happened, for the tests' own assertions. */
   seen: {
     /** The changed field: live before, asked for, and in the state between the kill and the follow-up. */
