@@ -19,4 +19,5 @@ export * from "./get-data-transfer-usage.js";
 export * from "./get-data-centers.js";
 export * from "./get-price-quote.js";
 export { DATA_SOURCE_TOKENS, type DataSourceName } from "./tokens.js";
+export { DataSourceError } from "./errors.js";
 export type { DataSourceOutputOptions, Inputs } from "./output-form.js";

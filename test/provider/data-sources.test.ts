@@ -4,6 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import {
+  DataSourceError,
   getBillingMethods,
   getDataCenters,
   getDataTransferUsage,
@@ -172,6 +173,7 @@ describe("a failing data source", () => {
     );
     expect(error).toBeInstanceOf(Error);
     expect(pulumi.RunError.isInstance(error)).toBe(true);
+    expect(error).toBeInstanceOf(DataSourceError);
     expect(error!.stack).toBe(error!.message);
     return error!;
   }
