@@ -14,7 +14,7 @@
  * When the outcome of the POST stays unknown, create() records a PENDING resource instead of failing
  * plainly: id `pending-<token>`, properties with the nonce. The next `pulumi up` runs update() on it,
  * which finds the order by token and nonce (or orders it now); refresh turns the id into the order
- * oid; destroy cancels the order if it appeared. Design and remaining risk: docs/changes/provider.md.
+ * oid; destroy cancels the order if it appeared. Design and remaining risk: docs/vps.md#exactly-once-creation.
  */
 import type { AboutOrder, PostNewVpsResponse } from "../../contract/index.js";
 import { CREATION_TOKEN_KEY, isReconciled, RimuError, type RimuClient } from "../client/index.js";
