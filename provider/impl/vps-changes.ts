@@ -2,7 +2,13 @@
  * What a change of inputs means for an existing VPS: a pure function of the old outputs (or the live
  * order as outputs) and the new inputs. diff() reports it; update() carries it out.
  */
-import { VPS_INPUT_FIELDS, VPS_INPUT_NAMES, type ChangeKind, type VpsInputName } from "./vps-fields.js";
+import {
+  REPORTED_FIELDS,
+  VPS_INPUT_FIELDS,
+  VPS_INPUT_NAMES,
+  inputsOfKind,
+  type VpsInputName,
+} from "./vps-fields.js";
 import { containsUnknown } from "./unknowns.js";
 import { reinstallRefusal, same, shrinkFailures } from "./vps-inputs.js";
 import { VpsChangeRefusedError } from "./errors.js";
@@ -26,24 +32,22 @@ export interface VpsChanges {
   orderOnly: VpsInputName[];
 }
 
-/** Change kinds that report an input in `replaces` (a new VPS). */
-const REPLACING_KINDS: ReadonlySet<ChangeKind> = new Set<ChangeKind>(["replace", "adopt"]);
-
 /**
  * Every input whose change forces a replacement, in table order. The one list: computeChanges() puts
  * only these in `replaces`, and the creation token (creation-token.ts) is derived from their values.
  */
-export const REPLACE_FORCING_INPUTS: readonly VpsInputName[] = VPS_INPUT_NAMES.filter((name) =>
-  REPLACING_KINDS.has(VPS_INPUT_FIELDS[name]),
-);
+export const REPLACE_FORCING_INPUTS: readonly VpsInputName[] = inputsOfKind("replace", "adopt");
 
 const isSet = (value: unknown): boolean => value !== undefined && value !== null;
 
 /**
- * Create-only inputs the service never reports: going from unset to set cannot be told apart from
- * "recording what the order already is", so only a change from one value to another replaces.
+ * Create-only inputs the service never reports (pricingPlanCode, vpsType): going from unset to set cannot
+ * be told apart from "recording what the order already is", so only a change from one value to another
+ * replaces.
  */
-const UNREPORTED_CREATE_ONLY = new Set<VpsInputName>(["pricingPlanCode", "vpsType"]);
+const UNREPORTED_CREATE_ONLY = new Set<VpsInputName>(
+  inputsOfKind("replace").filter((name) => !REPORTED_FIELDS.includes(name)),
+);
 
 /**
  * Compares old outputs with new inputs. Inputs the user did not set are never changes: the service

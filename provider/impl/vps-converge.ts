@@ -25,6 +25,7 @@ import { orderFields, orderOutputs } from "./vps-outputs.js";
 import { feeLine, resizeBillLine } from "./money.js";
 import { parametersRequest, reinstallRequest } from "./vps-requests.js";
 import { secretsWrapped } from "./vps-create.js";
+import { REPORTED_FIELDS, inputsOfKind } from "./vps-fields.js";
 
 type Bag = Record<string, unknown>;
 
@@ -161,15 +162,10 @@ export async function converge(
   }
 }
 
-/** The fields a step changes. */
-const STEP_FIELDS = [
-  "memoryMb",
-  "diskSpaceMb",
-  "diskSpace2Mb",
-  "hostServerOid",
-  "distro",
-  "runningState",
-] as const;
+/** The fields a step changes that the order reports (so a lost answer can be seen on the order). */
+const STEP_FIELDS = inputsOfKind("parameters", "move", "reinstall", "running-state").filter((name) =>
+  REPORTED_FIELDS.includes(name),
+);
 
 /** True if the order no longer matches `before` (the outputs it had when converge started). */
 function differsFrom(order: AboutOrder, before: Bag, recorded: Bag): boolean {

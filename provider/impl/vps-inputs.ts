@@ -8,12 +8,15 @@ import { DcLocation, Fqdn, VpsType } from "../../contract/index.js";
 import { CREATION_TOKEN_KEY } from "../client/index.js";
 import { containsUnknown, unknownKeys } from "./unknowns.js";
 import {
+  GROW_ONLY_FIELDS,
   INTERNAL_INPUTS,
   PREVIEW_FLAG,
   SECRET_FIELDS,
-  VPS_INPUT_FIELDS,
   VPS_INPUT_NAMES,
   VPS_OUTPUT_ONLY,
+  inputsOfKind,
+  type InternalInputName,
+  type VpsInputName,
 } from "./vps-fields.js";
 import { unwrapSecret } from "./secret-values.js";
 import { AUTHORIZED_KEYS_PATH, reverseDnsProblem, sshKeyProblem } from "./access.js";
@@ -93,8 +96,12 @@ const text = (what: string, max: number) =>
     .string({ error: `must be ${what} (a string)` })
     .max(max, { error: `must be at most ${max} characters (${what})`, abort: true });
 
+/**
+ * One validator per row of the field table (vps-fields.ts) plus the internal inputs: `satisfies` makes
+ * the compiler refuse a row without a validator and a validator without a row.
+ */
 function buildVpsInputsSchema() {
-  return z.object({
+  const shape = {
     domainName: Fqdn,
     distro: code("a distribution code such as deb12.64 (see getDistributions())"),
     dcLocation: z.enum(DcLocation.options, {
@@ -214,7 +221,7 @@ function buildVpsInputsSchema() {
       .int({ error: "must be a whole number (an order oid)" })
       .positive({ error: "must be an order oid from getOrders()" }),
     // Set by the Vps class (project/stack/name), never by users: the seed of the creation token
-    // (creation-token.ts). Not in VPS_INPUT_FIELDS, so diff() and the outputs never see it.
+    // (creation-token.ts). Not a row of the field table, so diff() and the outputs never see it.
     creationScope: z
       .string({ error: "is set by the Vps class (project/stack/name); do not set it yourself" })
       .min(1, { error: "is set by the Vps class (project/stack/name); do not set it yourself" })
@@ -222,7 +229,8 @@ function buildVpsInputsSchema() {
     __creationNonce: z
       .string({ error: "is set by the provider; do not set it yourself" })
       .regex(/^[0-9a-f]{32}$/, { error: "is set by the provider; do not set it yourself" }),
-  });
+  } satisfies Record<VpsInputName | InternalInputName, z.ZodType>;
+  return z.object(shape);
 }
 
 type FullSchema = ReturnType<typeof buildVpsInputsSchema>;
@@ -379,7 +387,7 @@ const known = (value: unknown): boolean => value !== undefined && value !== null
 export const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** Installed by a reinstall only, so a change needs allowReinstall (from the one table, vps-fields.ts). */
-const REINSTALL_FIELDS = VPS_INPUT_NAMES.filter((name) => VPS_INPUT_FIELDS[name] === "reinstall");
+const REINSTALL_FIELDS = inputsOfKind("reinstall");
 
 /**
  * Refuses, before anything is changed, what the service would refuse or what destroys data without
@@ -403,10 +411,10 @@ export function transitionFailures(
   return failures;
 }
 
-/** A disk that would shrink from `olds` to `news` (RimuHosting only grows disks), one failure per disk. */
+/** A grow-only input (a disk: RimuHosting only grows disks) that would shrink from `olds` to `news`. */
 export function shrinkFailures(olds: Record<string, unknown>, news: Record<string, unknown>): CheckFailure[] {
   const failures: CheckFailure[] = [];
-  for (const field of ["diskSpaceMb", "diskSpace2Mb"] as const) {
+  for (const field of GROW_ONLY_FIELDS) {
     const before = olds[field];
     const after = news[field];
     if (typeof before === "number" && typeof after === "number" && after < before) {
