@@ -10,7 +10,7 @@ import {
   type VpsInputName,
 } from "./vps-fields.js";
 import { containsUnknown } from "./unknowns.js";
-import { reinstallRefusal, same, shrinkFailures } from "./vps-inputs.js";
+import { changeRefusals, same } from "./vps-inputs.js";
 import { VpsChangeRefusedError } from "./errors.js";
 
 export interface VpsChanges {
@@ -126,8 +126,8 @@ export function hasChanges(changes: VpsChanges): boolean {
 }
 
 /**
- * Throws if an in-place change is not allowed: a disk shrink, or a reinstall without allowReinstall.
- * Not checked when the VPS is replaced anyway.
+ * Throws if an in-place change is not allowed: a disk shrink, or a reinstall without allowReinstall
+ * (the rule check() applied, changeRefusals). Not checked when the VPS is replaced anyway.
  */
 export function assertChangesAllowed(
   changes: VpsChanges,
@@ -135,11 +135,9 @@ export function assertChangesAllowed(
   news: Record<string, unknown>,
 ): void {
   if (changes.replaces.length > 0) return;
-  const shrink = shrinkFailures(olds, news)[0];
-  if (shrink) throw new VpsChangeRefusedError(shrink.property, shrink.reason);
-  const allowUnknown = containsUnknown(news.allowReinstall);
-  if (changes.reinstall.length > 0 && news.allowReinstall !== true && !allowUnknown) {
-    const field = changes.reinstall[0] as VpsInputName;
-    throw new VpsChangeRefusedError(field, reinstallRefusal(field, olds[field], news[field]));
-  }
+  const refusals = changeRefusals(olds, news, changes.reinstall);
+  // A shrink is named first: it cannot be allowed, while a reinstall can.
+  const refusal =
+    refusals.find((r) => !changes.reinstall.includes(r.property as VpsInputName)) ?? refusals[0];
+  if (refusal) throw new VpsChangeRefusedError(refusal.property, refusal.reason);
 }

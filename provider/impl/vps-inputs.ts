@@ -391,28 +391,40 @@ const REINSTALL_FIELDS = inputsOfKind("reinstall");
 
 /**
  * Refuses, before anything is changed, what the service would refuse or what destroys data without
- * consent: compared with the previous inputs (olds).
+ * consent: compared with the previous inputs (olds). check() calls it; update() applies the same rule
+ * (changeRefusals) to the changes it planned against the live order.
  */
 export function transitionFailures(
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
 ): CheckFailure[] {
+  const reinstalled = REINSTALL_FIELDS.filter(
+    (field) => known(olds[field]) && known(news[field]) && !same(olds[field], news[field]),
+  );
+  return changeRefusals(olds, news, reinstalled);
+}
+
+/**
+ * THE refusal rule of a change, for check() and update() alike: reinstalling fields without
+ * allowReinstall (an allowReinstall still unknown in a preview is not refused), and shrinking a
+ * grow-only input. Reinstall refusals first, one failure per field.
+ */
+export function changeRefusals(
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+  reinstalled: readonly string[],
+): CheckFailure[] {
   const failures: CheckFailure[] = [];
   if (news.allowReinstall !== true && !containsUnknown(news.allowReinstall)) {
-    for (const field of REINSTALL_FIELDS) {
-      const before = olds[field];
-      const after = news[field];
-      if (known(before) && known(after) && !same(before, after)) {
-        failures.push({ property: field, reason: reinstallRefusal(field, before, after) });
-      }
-    }
+    for (const field of reinstalled)
+      failures.push({ property: field, reason: reinstallRefusal(field, olds[field], news[field]) });
   }
   failures.push(...shrinkFailures(olds, news));
   return failures;
 }
 
 /** A grow-only input (a disk: RimuHosting only grows disks) that would shrink from `olds` to `news`. */
-export function shrinkFailures(olds: Record<string, unknown>, news: Record<string, unknown>): CheckFailure[] {
+function shrinkFailures(olds: Record<string, unknown>, news: Record<string, unknown>): CheckFailure[] {
   const failures: CheckFailure[] = [];
   for (const field of GROW_ONLY_FIELDS) {
     const before = olds[field];
@@ -425,7 +437,7 @@ export function shrinkFailures(olds: Record<string, unknown>, news: Record<strin
 }
 
 /** The reason given when a reinstall field changes without allowReinstall. */
-export function reinstallRefusal(field: string, before: unknown, after: unknown): string {
+function reinstallRefusal(field: string, before: unknown, after: unknown): string {
   // Values are named only for distro: the other reinstall fields may be secrets.
   const change = field === "distro" ? ` from ${String(before)} to ${String(after)}` : "";
   return (
@@ -436,7 +448,7 @@ export function reinstallRefusal(field: string, before: unknown, after: unknown)
 }
 
 /** The reason given for a disk shrink. */
-export function shrinkRefusal(field: string, before: number, after: number): string {
+function shrinkRefusal(field: string, before: number, after: number): string {
   return (
     `a disk cannot shrink (${before} MB to ${after} MB): RimuHosting only grows disks. ` +
     `Keep ${field} at ${before} or more, or order a new VPS with the smaller disk.`
