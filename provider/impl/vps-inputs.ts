@@ -25,7 +25,7 @@ import { AUTHORIZED_KEYS_PATH, reverseDnsProblem, sshKeyProblem } from "./access
  * Size limits: far above any real use, low enough that a mistake (a whole disk image read into
  * cloudConfig) fails in preview with the field named, not at the API with a message naming none.
  */
-export const LIMITS = {
+const LIMITS = {
   /** Characters of cloudConfig. */
   cloudConfigChars: 256 * 1024,
   /** Characters of one injected file's content. */
@@ -60,7 +60,7 @@ const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
  * An absolute path in normal form: starts with "/", no empty, "." or ".." segments (which would
  * write outside the intended place, e.g. /../../etc/shadow), no control characters, not a directory.
  */
-export function pathProblem(path: string): string | undefined {
+function pathProblem(path: string): string | undefined {
   if (!path.startsWith("/")) return "must be an absolute path such as /root/.ssh/authorized_keys";
   if (path.length > LIMITS.pathChars) return `must be at most ${LIMITS.pathChars} characters`;
   if (!NO_CONTROL.test(path)) return "must not contain NUL or other control characters";

@@ -16,7 +16,7 @@ const PROVIDER_META_PREFIX = "pulumi-rimuhosting:";
  * Output keys for the provider's own bookkeeping. The engine hides keys starting with "__" in every
  * display, so they never show as changes.
  */
-export const INPUT_NAMES_KEY = "__inputNames";
+const INPUT_NAMES_KEY = "__inputNames";
 
 /**
  * The outputs: every input (VpsInputs, from the field table), where the service reports one the value it
@@ -40,7 +40,7 @@ export function compact<T extends object>(bag: T): T {
 }
 
 /** The user's metadata on an order, without the provider's creation token and nonce. */
-export function userMetaData(order: AboutOrder): Record<string, string> {
+function userMetaData(order: AboutOrder): Record<string, string> {
   const meta: Record<string, string> = {};
   for (const entry of order.meta_data ?? []) {
     if (!entry.key_name.startsWith(PROVIDER_META_PREFIX)) meta[entry.key_name] = entry.value ?? "";

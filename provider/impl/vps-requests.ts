@@ -7,7 +7,7 @@ import { AUTHORIZED_KEYS_PATH, authorizedKeysFile } from "./access.js";
  * file_injection_data: the files input, plus sshKeys as /root/.ssh/authorized_keys (check() refuses a
  * files entry for that path when sshKeys is set). Undefined when there are none.
  */
-export function injectedFiles(inputs: VpsInputs): { path: string; data_as_string: string }[] | undefined {
+function injectedFiles(inputs: VpsInputs): { path: string; data_as_string: string }[] | undefined {
   const files = (inputs.files ?? []).map((file) => ({ path: file.path, data_as_string: file.content }));
   if (inputs.sshKeys && inputs.sshKeys.length > 0)
     files.push({ path: AUTHORIZED_KEYS_PATH, data_as_string: authorizedKeysFile(inputs.sshKeys) });
