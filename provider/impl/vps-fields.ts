@@ -192,7 +192,7 @@ export const VPS_FIELDS = {
   sshKeys: {
     change: "reinstall",
     type: "string[]",
-    default: "none",
+    default: "none (log in with the root password)",
     notes:
       "OpenSSH public keys for root, one per entry (`ssh-ed25519`, `ssh-rsa`, `ecdsa-sha2-nistp256/384/521`, `sk-…`); " +
       "installed as `/root/.ssh/authorized_keys`; see [SSH keys](#ssh-keys-sshkeys)",
@@ -201,7 +201,7 @@ export const VPS_FIELDS = {
     change: "reverse-dns",
     wire: ["ptr.domain_name"],
     type: "string",
-    default: "none (RimuHosting's default)",
+    default: "none (RimuHosting's default PTR name)",
     notes:
       'the PTR name of the primary IPv4 address, e.g. `web1.example.com`; `""` removes the record; ' +
       "see [Reverse DNS](#reverse-dns-reversedns)",

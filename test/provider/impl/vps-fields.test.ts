@@ -72,6 +72,20 @@ describe("the Vps field table", () => {
     );
   });
 
+  it("each VpsArgs input has a multi-line JSDoc whose @default is the table's default", () => {
+    const text = source("provider/vps.ts");
+    const args = text.slice(text.indexOf("export interface VpsArgs {"));
+    const documented = Object.fromEntries(
+      [...args.matchAll(/\n {2}\/\*\*\n((?: {3}\*.*\n)+) {3}\*\/\n {2}(\w+)\??:/g)].map((m) => [
+        m[2]!,
+        /@default (.*)/.exec(m[1]!)?.[1],
+      ]),
+    );
+    expect(Object.fromEntries(VPS_INPUT_NAMES.map((name) => [name, documented[name]]))).toEqual(
+      Object.fromEntries(VPS_INPUT_NAMES.map((name) => [name, VPS_FIELDS[name].default])),
+    );
+  });
+
   it("the Vps class declares exactly the table's inputs and output-only fields as outputs", () => {
     const declared = [...source("provider/vps.ts").matchAll(/declare readonly (\w+):/g)].map((m) => m[1]!);
     expect(sorted(declared)).toEqual(sorted([...VPS_INPUT_NAMES, ...VPS_OUTPUT_ONLY]));
