@@ -232,11 +232,13 @@ export class Vps extends pulumi.dynamic.Resource {
   declare readonly orderOid: pulumi.Output<number>;
   /** The order's path segment in the API, `order-<oid>-<domain>`. */
   declare readonly slug: pulumi.Output<string>;
+  /** The domain name of the VPS, as the service reports it. */
   declare readonly domainName: pulumi.Output<string>;
   /** Installed distribution code. */
   declare readonly distro: pulumi.Output<string>;
   /** Data centre code. */
   declare readonly dcLocation: pulumi.Output<string>;
+  /** The pricing plan code (as given: the service does not report it). */
   declare readonly pricingPlanCode: pulumi.Output<string | undefined>;
   /** Memory in MB, as the service reports it. */
   declare readonly memoryMb: pulumi.Output<number>;
@@ -244,6 +246,7 @@ export class Vps extends pulumi.dynamic.Resource {
   declare readonly diskSpaceMb: pulumi.Output<number>;
   /** Second disk in MB (0 = none). */
   declare readonly diskSpace2Mb: pulumi.Output<number>;
+  /** The VPS class (as given: the service does not report it). */
   declare readonly vpsType: pulumi.Output<string | undefined>;
   /** The order's billing method. */
   declare readonly billingOid: pulumi.Output<number | undefined>;
@@ -253,6 +256,7 @@ export class Vps extends pulumi.dynamic.Resource {
   declare readonly runningState: pulumi.Output<string>;
   /** Root password (secret): the input, or the one RimuHosting generated. */
   declare readonly password: pulumi.Output<string | undefined>;
+  /** The control panel installed (as given). */
   declare readonly controlPanel: pulumi.Output<string | undefined>;
   /** cloud-config text (secret). */
   declare readonly cloudConfig: pulumi.Output<string | undefined>;
@@ -266,8 +270,11 @@ export class Vps extends pulumi.dynamic.Resource {
   declare readonly ipCount: pulumi.Output<number>;
   /** The order's metadata (without the provider's creation token). */
   declare readonly metaData: pulumi.Output<Record<string, string>>;
+  /** Whether changes that reinstall the VPS are allowed (as given). */
   declare readonly allowReinstall: pulumi.Output<boolean | undefined>;
+  /** The provider's time limits (as given). */
   declare readonly timeouts: pulumi.Output<VpsTimeouts | undefined>;
+  /** The order adopted, if any (as given). */
   declare readonly adoptOrderOid: pulumi.Output<number | undefined>;
   /** Main IPv4 address. */
   declare readonly primaryIp: pulumi.Output<string>;
