@@ -16,6 +16,7 @@ import { log } from "./log.js";
 import { messageOf } from "./errors.js";
 import { containsUnknown } from "./unknowns.js";
 import { PREVIEW_FLAG } from "./vps-fields.js";
+import { toWire } from "./vps-requests.js";
 
 type Bag = Record<string, unknown>;
 
@@ -53,16 +54,7 @@ const PRICED_INPUTS = ["pricingPlanCode", "dcLocation", "memoryMb", "diskSpaceMb
  * a quote needs none of them). Unset values are left out, so the service applies its defaults.
  */
 function quoteRequest(inputs: Bag): NewVpsRequestInput {
-  const sizes = {
-    memory_mb: inputs.memoryMb as number | undefined,
-    disk_space_mb: inputs.diskSpaceMb as number | undefined,
-    disk_space_2_mb: inputs.diskSpace2Mb as number | undefined,
-  };
-  return {
-    pricing_plan_code: inputs.pricingPlanCode as string | undefined,
-    dc_location: inputs.dcLocation as NewVpsRequestInput["dc_location"],
-    vps_parameters: Object.values(sizes).some((v) => v !== undefined) ? sizes : undefined,
-  };
+  return toWire(inputs, PRICED_INPUTS) as NewVpsRequestInput;
 }
 
 /** The quoted monthly price in USD, or why there is none. */

@@ -42,6 +42,12 @@ interface FieldRule {
   reported?: true;
   /** Can only grow: a smaller value is refused in check() and again before an update starts. */
   growOnly?: true;
+  /**
+   * Sent as given at its first wire path (`wire[0]`) when ordering, quoting, and (a reinstall input)
+   * reinstalling: toWire() in vps-requests.ts. Inputs that need shaping (ipCount, files, sshKeys,
+   * metaData) are built there by hand.
+   */
+  asIs?: true;
   /** docs/vps.md, Inputs table: the type, the default when left out, and notes (users' words). */
   type: string;
   default: string;
@@ -68,6 +74,7 @@ export const VPS_FIELDS = {
   domainName: {
     change: "replace",
     wire: ["instantiation_options.domain_name", "domain_name"],
+    asIs: true,
     reported: true,
     type: "string (FQDN)",
     default: "required",
@@ -76,6 +83,7 @@ export const VPS_FIELDS = {
   distro: {
     change: "reinstall",
     wire: ["instantiation_options.distro", "distro"],
+    asIs: true,
     reported: true,
     type: "string",
     default: "RimuHosting's default",
@@ -84,6 +92,7 @@ export const VPS_FIELDS = {
   dcLocation: {
     change: "replace",
     wire: ["dc_location"],
+    asIs: true,
     reported: true,
     type: "`DCDALLAS`, `DCLONDON`, …",
     default: "RimuHosting's choice",
@@ -92,6 +101,7 @@ export const VPS_FIELDS = {
   pricingPlanCode: {
     change: "replace",
     wire: ["pricing_plan_code"],
+    asIs: true,
     type: "string",
     default: "RimuHosting's default plan",
     notes: "see `getPricingPlans()`, e.g. `MIRO1B`",
@@ -99,6 +109,7 @@ export const VPS_FIELDS = {
   memoryMb: {
     change: "parameters",
     wire: ["vps_parameters.memory_mb", "memory_mb"],
+    asIs: true,
     reported: true,
     type: "number",
     default: "the plan's memory",
@@ -107,6 +118,7 @@ export const VPS_FIELDS = {
   diskSpaceMb: {
     change: "parameters",
     wire: ["vps_parameters.disk_space_mb", "disk_space_mb"],
+    asIs: true,
     reported: true,
     growOnly: true,
     type: "number",
@@ -116,6 +128,7 @@ export const VPS_FIELDS = {
   diskSpace2Mb: {
     change: "parameters",
     wire: ["vps_parameters.disk_space_2_mb", "disk_space_2_mb"],
+    asIs: true,
     reported: true,
     growOnly: true,
     type: "number",
@@ -125,12 +138,14 @@ export const VPS_FIELDS = {
   vpsType: {
     change: "replace",
     wire: ["vps_type"],
+    asIs: true,
     type: "`LOW_CONTENTION`, `REGULAR`, `DEDICATED`",
     default: "the plan's class",
   },
   billingOid: {
     change: "order-only",
     wire: ["billing_oid"],
+    asIs: true,
     reported: true,
     type: "number",
     default: "RimuHosting picks",
@@ -139,6 +154,7 @@ export const VPS_FIELDS = {
   hostServerOid: {
     change: "move",
     wire: ["host_server_oid", "selected_host_server_oid"],
+    asIs: true,
     reported: true,
     type: 'string, e.g. `"764"`',
     default: "RimuHosting's choice, never moved",
@@ -157,6 +173,7 @@ export const VPS_FIELDS = {
   password: {
     change: "reinstall",
     wire: ["instantiation_options.password"],
+    asIs: true,
     secret: true,
     type: "string (pass a secret)",
     default: "RimuHosting generates one",
@@ -166,6 +183,7 @@ export const VPS_FIELDS = {
   controlPanel: {
     change: "reinstall",
     wire: ["instantiation_options.control_panel"],
+    asIs: true,
     type: "string",
     default: "RimuHosting's default",
     notes: '`webmin` or `""`',
@@ -173,6 +191,7 @@ export const VPS_FIELDS = {
   cloudConfig: {
     change: "reinstall",
     wire: ["instantiation_options.cloud_config_data"],
+    asIs: true,
     secret: true,
     type: "string",
     default: "none",
@@ -255,7 +274,7 @@ export type VpsInputName = keyof typeof VPS_INPUT_FIELDS;
 export const VPS_INPUT_NAMES = Object.keys(VPS_INPUT_FIELDS) as VpsInputName[];
 
 /** The inputs whose row sets `flag`, in table order. */
-function flagged(flag: "secret" | "reported" | "growOnly"): readonly VpsInputName[] {
+function flagged(flag: "secret" | "reported" | "growOnly" | "asIs"): readonly VpsInputName[] {
   return VPS_INPUT_NAMES.filter((name) => (VPS_FIELDS[name] as FieldRule)[flag] === true);
 }
 
@@ -276,6 +295,14 @@ export const REPORTED_FIELDS = flagged("reported");
 
 /** Inputs that can only grow (disks: RimuHosting never shrinks one). */
 export const GROW_ONLY_FIELDS = flagged("growOnly");
+
+/** Inputs sent as given at their first wire path (vps-requests.ts). */
+export const AS_IS_FIELDS = flagged("asIs");
+
+/** The wire path an input is sent at (the first of its row's `wire`). */
+export function wirePathOf(name: VpsInputName): string | undefined {
+  return (VPS_FIELDS[name] as FieldRule).wire?.[0];
+}
 
 /** The outputs that are not inputs (the Vps class registers them; check() accepts them unset). */
 export const VPS_OUTPUT_ONLY_FIELDS = {

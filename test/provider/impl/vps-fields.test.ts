@@ -13,6 +13,7 @@ import type { VpsOutputs } from "../../../provider/impl/vps-outputs";
 import { orderFields, orderOutputs } from "../../../provider/impl/vps-outputs";
 import type { AboutOrder } from "../../../contract/index";
 import {
+  AS_IS_FIELDS,
   GROW_ONLY_FIELDS,
   INTERNAL_INPUTS,
   REPORTED_FIELDS,
@@ -26,7 +27,9 @@ import {
   type VpsInputName,
   type VpsOutputOnlyName,
 } from "../../../provider/impl/vps-fields";
-import { vpsInputSchemaKeys } from "../../../provider/impl/vps-inputs";
+import { validateInputs, vpsInputSchemaKeys } from "../../../provider/impl/vps-inputs";
+import { toWire } from "../../../provider/impl/vps-requests";
+import { NewVpsRequest } from "../../../contract/index";
 import { VPS_DOCS_PATH, renderVpsDocs } from "../../helpers/vps-docs";
 
 /** `true` only when A and B are the same set of keys; the assertions below do not compile otherwise. */
@@ -128,6 +131,30 @@ describe("the Vps field table", () => {
       page.indexOf("## What `pulumi preview`"),
     );
     expect(VPS_INPUT_NAMES.filter((name) => !changes.includes(`\`${name}\``))).toEqual([]);
+  });
+
+  it("every input sent as given lands at a wire path the request schema knows (nothing is dropped)", () => {
+    const given = {
+      domainName: "a.example.com",
+      distro: "deb12.64",
+      dcLocation: "DCDALLAS",
+      pricingPlanCode: "MIRO1B",
+      memoryMb: 1024,
+      diskSpaceMb: 8192,
+      diskSpace2Mb: 0,
+      vpsType: "REGULAR",
+      billingOid: 5,
+      hostServerOid: "764",
+      password: "correct horse",
+      controlPanel: "webmin",
+      cloudConfig: "#cloud-config",
+    };
+    expect(validateInputs(given)).toEqual([]);
+    for (const name of AS_IS_FIELDS) {
+      const sent = toWire(given, [name]);
+      expect({ name, parsed: NewVpsRequest.parse(sent) }).toEqual({ name, parsed: sent });
+    }
+    expect(sorted(AS_IS_FIELDS)).toEqual(sorted(Object.keys(given)));
   });
 
   it("wire fields map back to the input a user knows", () => {
