@@ -4,6 +4,7 @@
  */
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
+import { clientFor } from "../../../provider/impl/runtime-config";
 import { createClient } from "../../../provider/client/index";
 import {
   startImplFixture,
@@ -233,9 +234,9 @@ describe("configuration", () => {
   });
 
   it("one client per configuration, reused across calls", () => {
-    const a = impl.clientFor("test");
-    const b = impl.clientFor("test");
+    const a = clientFor("test");
+    const b = clientFor("test");
     expect(a).toBe(b);
-    expect(impl.clientFor("test", 60_000)).not.toBe(a);
+    expect(clientFor("test", 60_000)).not.toBe(a);
   });
 });
