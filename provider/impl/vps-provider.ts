@@ -2,10 +2,14 @@
  * The Vps resource's lifecycle: check, diff, create, read, update, delete. Called by the thin shim
  * (../vps-shim.ts) inside the dynamic-provider host; every function works on plain property bags.
  *
- * Reading order for one field: check() validates it (vps-inputs.ts, catalog.ts) and returns secret
- * inputs wrapped; diff() says what a change does (vps-changes.ts, from the one table vps-fields.ts);
- * create() orders (vps-create.ts) and update() applies (vps-converge.ts). Every error a user sees
- * leaves here as one VpsError (errors.ts).
+ * Reading order for one field, e.g. memoryMb: its row in vps-fields.ts says everything the code below
+ * asks of it (a `parameters` input, reported by the service, sent as given at vps_parameters.memory_mb).
+ * check() runs its validator (vps-inputs.ts), the catalogue (catalog.ts) and the one refusal rule
+ * (changeRefusals: reinstall consent, grow-only), and returns secret inputs wrapped; diff() asks
+ * computeChanges() (vps-changes.ts) what its change kind does; create() orders it (vps-create.ts, the
+ * request from toWire() in vps-requests.ts); update() converges (vps-converge.ts: the same refusal rule
+ * before the first call, then resize, move, reinstall, reverse DNS, running state); read() maps the order
+ * back (orderFields() in vps-outputs.ts). Every error a user sees leaves here as one VpsError (errors.ts).
  */
 import type { AboutOrder } from "../../contract/index.js";
 import { CREATION_TOKEN_KEY, RimuNotFoundError, type RimuClient } from "../client/index.js";
