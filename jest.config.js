@@ -3,6 +3,7 @@
 // The list is computed from got's dependency tree (nested installs included: cacheable-request has
 // its own ESM get-stream) so it stays right when got is upgraded.
 const fs = require("node:fs");
+const os = require("node:os");
 const path = require("node:path");
 
 function esmOnlyPackages(rootName) {
@@ -49,4 +50,9 @@ module.exports = {
   },
   modulePathIgnorePatterns: ["<rootDir>/dist/", "<rootDir>/examples/"],
   testTimeout: 60000,
+  // Every core. Jest's default (cores - 1) is one worker on a 2-core machine, which runs the files one after another;
+  // most of the suite's time is spent in processes it waits for (pulumi, the program, the provider host), so a second
+  // worker nearly halves the wall time. Each test starts its own emulator on a port of its own and its own stacks.
+  maxWorkers: Math.max(2, os.availableParallelism()),
+  testSequencer: "<rootDir>/test/slow-first-sequencer.js",
 };

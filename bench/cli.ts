@@ -24,6 +24,8 @@ const TIME_SCALE = 0.02;
 export interface CliBenchOptions {
   /** The larger fleet. Default 20. */
   fleet?: number;
+  /** Rounds of up/refresh/destroy per fleet size; the medians are compared. Default 3. */
+  rounds?: number;
   print?: (line: string) => void;
 }
 
@@ -109,30 +111,37 @@ export async function benchCli(options: CliBenchOptions = {}): Promise<void> {
     `pulumi ${version.trim()} at ${cli.path}; node ${process.version}; emulator time scale ${TIME_SCALE}`,
   );
   try {
-    // Fleets of 1 and N, one operation at a time, alternating sizes so drift falls on both.
-    const results: Record<string, Record<number, Timed>> = { up: {}, refresh: {}, destroy: {} };
+    // Fleets of 1 and N, one operation at a time, alternating sizes so drift falls on both; several rounds, and the
+    // median of each is compared (one CLI operation varies by a few tenths of a second from run to run).
+    const rounds = options.rounds ?? 3;
+    const results: Record<string, Record<number, Timed[]>> = { up: {}, refresh: {}, destroy: {} };
     const stacks: Record<number, BenchStack> = {};
     for (const n of [1, big])
       stacks[n] = await BenchStack.create(path.join(EXAMPLES, "fleet"), emulator, {
         count: String(n),
         stopped: "-1",
       });
-    for (const op of ["up", "refresh", "destroy"] as const) {
-      for (const n of [1, big]) {
-        const args = op === "up" ? ["up", "--yes", "--skip-preview"] : [op, "--yes", "--skip-preview"];
-        results[op]![n] = await stacks[n]!.timed(...args);
+    for (let round = 0; round < rounds; round++) {
+      for (const op of ["up", "refresh", "destroy"] as const) {
+        for (const n of round % 2 === 0 ? [1, big] : [big, 1]) {
+          const timed = await stacks[n]!.timed(op, "--yes", "--skip-preview");
+          (results[op]![n] ??= []).push(timed);
+        }
       }
     }
+    const medianOf = (runs: Timed[]): Timed =>
+      [...runs].sort((a, b) => a.seconds - b.seconds)[runs.length >> 1]!;
     print("");
-    print(`fleet through the real CLI (1 vs ${big} VPSs):`);
+    print(`fleet through the real CLI (1 vs ${big} VPSs; median of ${rounds} rounds):`);
     for (const op of ["up", "refresh", "destroy"] as const) {
-      const one = results[op]![1]!;
-      const many = results[op]![big]!;
+      const one = medianOf(results[op]![1]!);
+      const many = medianOf(results[op]![big]!);
       const ratio = many.seconds / one.seconds;
       print(
         `  ${op.padEnd(8)} 1: ${one.seconds.toFixed(1)} s  ${big}: ${many.seconds.toFixed(1)} s  ratio ${ratio.toFixed(2)} ` +
           `(target <= 1.30) ${ratio <= 1.3 ? "ok" : "MISSED"}`,
       );
+      print(`           calls for 1: ${fmtCalls(one.calls)}`);
       print(`           calls for ${big}: ${fmtCalls(many.calls)}`);
     }
     for (const n of [1, big]) await stacks[n]!.remove();

@@ -1,8 +1,9 @@
 /**
  * Client overhead: `client.listOrders()` (path building, headers, retry loop, root-key unwrap, zod
- * validation, logging hook) against a raw got GET of the same URL with the same keep-alive agent
- * settings and only JSON.parse, side by side on one emulator in one run. Rounds alternate which side
- * goes first so drift (GC, JIT warm-up, emulator state) falls on both equally.
+ * validation, logging hook) against raw `fetch` (Node's built-in, undici) of the same URL with only
+ * JSON.parse, and against a raw got GET with the same keep-alive agent settings (what got itself costs),
+ * side by side on one emulator in one run. Rounds rotate which side goes first so drift (GC, JIT
+ * warm-up, emulator state) falls on all of them equally.
  *
  * Run: `npm run build && node dist/bench/client.js` (or via bench/index.ts, which calls benchClient()).
  */
@@ -31,11 +32,16 @@ export interface ClientBenchResult {
   iterations: number;
   orders: number;
   bodyBytes: number;
+  /** Raw fetch. */
   raw: SideStats;
+  /** Raw got, same agent settings as the client. */
+  rawGot: SideStats;
   client: SideStats;
-  /** client median / raw median. */
+  /** client median / raw fetch median. */
   medianRatio: number;
-  /** client median - raw median, in ms. */
+  /** client median / raw got median. */
+  gotMedianRatio: number;
+  /** client median - raw fetch median, in ms. */
   overheadMs: number;
 }
 
@@ -64,23 +70,29 @@ export async function benchClient(options: ClientBenchOptions = {}): Promise<Cli
         dc_location: "DCDALLAS",
       });
     }
-    const rawCall = async () => JSON.parse((await raw.get("orders")).body) as unknown;
+    const headers = { accept: "application/json", authorization: authorizationHeader(DEMO_API_KEY) };
+    const fetchCall = async () =>
+      JSON.parse(await (await fetch(`${emulator.baseUrl}/orders`, { headers })).text()) as unknown;
+    const gotCall = async () => JSON.parse((await raw.get("orders")).body) as unknown;
     const clientCall = () => client.listOrders();
     const bodyBytes = (await raw.get("orders")).body.length;
 
     for (let i = 0; i < WARM_UP; i++) {
-      await rawCall();
+      await fetchCall();
+      await gotCall();
       await clientCall();
     }
     const rawTimes: number[] = [];
+    const gotTimes: number[] = [];
     const clientTimes: number[] = [];
     const perRound = Math.max(1, Math.ceil(iterations / ROUNDS));
     for (let round = 0; round < ROUNDS; round++) {
       const sides: [() => Promise<unknown>, number[]][] = [
-        [rawCall, rawTimes],
+        [fetchCall, rawTimes],
+        [gotCall, gotTimes],
         [clientCall, clientTimes],
       ];
-      if (round % 2 === 1) sides.reverse();
+      for (let r = 0; r < round % sides.length; r++) sides.push(sides.shift()!);
       for (const [call, times] of sides) {
         for (let i = 0; i < perRound; i++) {
           const started = performance.now();
@@ -91,25 +103,32 @@ export async function benchClient(options: ClientBenchOptions = {}): Promise<Cli
     }
 
     const rawStats = stats(rawTimes);
+    const gotStats = stats(gotTimes);
     const clientStats = stats(clientTimes);
     const result: ClientBenchResult = {
       iterations: rawTimes.length,
       orders: orderCount,
       bodyBytes,
       raw: rawStats,
+      rawGot: gotStats,
       client: clientStats,
       medianRatio: round3(clientStats.medianMs / rawStats.medianMs),
+      gotMedianRatio: round3(clientStats.medianMs / gotStats.medianMs),
       overheadMs: round3(clientStats.medianMs - rawStats.medianMs),
     };
     print(
       `client bench: GET /orders (${orderCount} orders, ${bodyBytes} bytes), ${result.iterations} calls per side`,
     );
     print(`  side        mean ms  median ms  p95 ms`);
-    print(`  raw got     ${fmt(rawStats.meanMs)}  ${fmt(rawStats.medianMs)}  ${fmt(rawStats.p95Ms)}`);
+    print(`  raw fetch   ${fmt(rawStats.meanMs)}  ${fmt(rawStats.medianMs)}  ${fmt(rawStats.p95Ms)}`);
+    print(`  raw got     ${fmt(gotStats.meanMs)}  ${fmt(gotStats.medianMs)}  ${fmt(gotStats.p95Ms)}`);
     print(
       `  client      ${fmt(clientStats.meanMs)}  ${fmt(clientStats.medianMs)}  ${fmt(clientStats.p95Ms)}`,
     );
-    print(`  client/raw median ratio ${result.medianRatio} (overhead ${result.overheadMs} ms per call)`);
+    print(
+      `  client / raw fetch  median ratio ${result.medianRatio.toFixed(2)} (overhead ${result.overheadMs} ms per call)`,
+    );
+    print(`  client / raw got    median ratio ${result.gotMedianRatio.toFixed(2)}`);
     return result;
   } finally {
     client.close();

@@ -182,7 +182,7 @@ export interface VpsArgs {
    * `<project>/<stack>/<resource name>`. The provider derives the order's creation token from it and
    * the inputs that force a replacement; with the creation nonce the provider keeps in this stack's
    * state, a create whose outcome was lost is found by the next `pulumi up` instead of ordering a
-   * second VPS, and another stack's order is never taken over (docs/changes/provider.md). Never a
+   * second VPS, and another stack's order is never taken over (docs/vps.md#exactly-once-creation). Never a
    * change: diff() ignores it.
    * @internal
    */

@@ -54,6 +54,11 @@ export interface CreateVpsOpts {
   creationToken?: string;
   /** How long to keep looking the token up after an ambiguous failure. Default 60 s (DEFAULT_CREATE_LOOKUP_GRACE_MS). */
   lookupGraceMs?: number;
+  /**
+   * The caller has just looked `creationToken` up and found no order carrying it: skip the pre-flight lookup
+   * (an ambiguous failure is still followed by lookups). Default false.
+   */
+  tokenKnownUnused?: boolean;
 }
 
 export interface ListPricingPlansFilter {
@@ -174,7 +179,7 @@ function createVpsMethod(transport: Transport, reads: OrderReads): RimuClient["c
       parsed,
       {
         token: supplied ?? resolveCreationToken(parsed, undefined),
-        preflight: supplied !== undefined,
+        preflight: supplied !== undefined && opts.tokenKnownUnused !== true,
         lookupGraceMs,
       },
     );

@@ -17,8 +17,7 @@ import { REPLACE_FORCING_INPUTS } from "./vps-changes.js";
 /**
  * meta_data key of the creation nonce: a random value check() gives each resource once (kept from the
  * old inputs afterwards, so it lives in this state only). The token finds the orders of a
- * project/stack/name; the nonce says which state placed one. See docs/changes/provider.md
- * ("Exactly-once creation").
+ * project/stack/name; the nonce says which state placed one. See docs/vps.md#exactly-once-creation.
  */
 export const CREATION_NONCE_KEY = "pulumi-rimuhosting:creation-nonce";
 
@@ -68,4 +67,34 @@ export function canonicalJson(value: unknown): string {
     return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
   }
   return JSON.stringify(value ?? null);
+}
+
+/**
+ * Tokens check() just looked up and found on no order, with the nonce it gave the resource, so create()
+ * does not look the same token up again a moment later (one listing per new VPS, not two). Kept in
+ * the provider host's memory only: check and create of one deployment run in the same host.
+ *
+ * Skipping the second lookup is safe because the nonce is new in that check(): no earlier create can
+ * carry it, so the only order the lookup could still find is another state's placed in between, which
+ * is not ours to adopt either way (each state then knows its own order; none is lost or shared). The
+ * age limit only bounds the memory's growth and how stale "found on no order" may be.
+ */
+const UNUSED_TOKENS = new Map<string, number>();
+const UNUSED_TOKEN_MAX_AGE_MS = 10 * 60_000;
+
+/** What check() found when it looked `token` up for the resource with `nonce`; the latest lookup counts. */
+export function noteTokenLookup(token: string, nonce: string, unused: boolean, now = Date.now()): void {
+  for (const [key, seen] of UNUSED_TOKENS) {
+    if (now - seen > UNUSED_TOKEN_MAX_AGE_MS) UNUSED_TOKENS.delete(key);
+  }
+  if (unused) UNUSED_TOKENS.set(`${token} ${nonce}`, now);
+  else UNUSED_TOKENS.delete(`${token} ${nonce}`);
+}
+
+/** True once after check() found no order carrying `token` for the resource with `nonce` (recently). */
+export function takeTokenUnused(token: string, nonce: string, now = Date.now()): boolean {
+  const key = `${token} ${nonce}`;
+  const seen = UNUSED_TOKENS.get(key);
+  UNUSED_TOKENS.delete(key);
+  return seen !== undefined && now - seen <= UNUSED_TOKEN_MAX_AGE_MS;
 }

@@ -14,12 +14,18 @@
  * When the outcome of the POST stays unknown, create() records a PENDING resource instead of failing
  * plainly: id `pending-<token>`, properties with the nonce. The next `pulumi up` runs update() on it,
  * which finds the order by token and nonce (or orders it now); refresh turns the id into the order
- * oid; destroy cancels the order if it appeared. Design and remaining risk: docs/changes/provider.md.
+ * oid; destroy cancels the order if it appeared. Design and remaining risk: docs/vps.md#exactly-once-creation.
  */
 import type { AboutOrder, PostNewVpsResponse } from "../../contract/index.js";
 import { CREATION_TOKEN_KEY, isReconciled, RimuError, type RimuClient } from "../client/index.js";
 import { RimuNotFoundError } from "../client/errors.js";
-import { CREATION_NONCE_KEY, creationNonceOf, creationTokenFor, newCreationNonce } from "./creation-token.js";
+import {
+  CREATION_NONCE_KEY,
+  creationNonceOf,
+  creationTokenFor,
+  newCreationNonce,
+  takeTokenUnused,
+} from "./creation-token.js";
 import {
   VPS_ERROR_CODES,
   VpsAdoptionError,
@@ -84,7 +90,12 @@ export async function orderOnce(
     request.meta_data = [...(request.meta_data ?? []), { key_name: CREATION_NONCE_KEY, value: nonce }];
     let created: PostNewVpsResponse;
     try {
-      created = await client.createVps(request, { creationToken: token, lookupGraceMs: createLookupGraceMs });
+      created = await client.createVps(request, {
+        creationToken: token,
+        lookupGraceMs: createLookupGraceMs,
+        // check() of this deployment just found no order carrying the token: no pre-flight lookup again
+        tokenKnownUnused: superseded.length === 0 && takeTokenUnused(token, nonce),
+      });
     } catch (error) {
       throw outcomeUnknown(error, news, token, nonce, provider);
     }

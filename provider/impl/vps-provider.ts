@@ -14,7 +14,7 @@
 import type { AboutOrder } from "../../contract/index.js";
 import { CREATION_TOKEN_KEY, RimuNotFoundError, type RimuClient } from "../client/index.js";
 import { catalogFindings, catalogFor } from "./catalog.js";
-import { creationNonceOf, creationTokenFor, newCreationNonce } from "./creation-token.js";
+import { creationNonceOf, creationTokenFor, newCreationNonce, noteTokenLookup } from "./creation-token.js";
 import { VPS_ERROR_CODES, VpsError, presentError } from "./errors.js";
 import { log } from "./log.js";
 import { clientFor, configuredBaseUrl, hasApiKey } from "./runtime-config.js";
@@ -208,19 +208,21 @@ async function previewAdoption(client: RimuClient, news: VpsInputs): Promise<Che
 
 async function previewForeignOrder(client: RimuClient, news: VpsInputs): Promise<CheckFailure[]> {
   const token = creationTokenFor(news);
-  const listed = await client
-    .listOrders({ metaSearch: { [CREATION_TOKEN_KEY]: token }, includeInactive: false })
-    .then(
-      (response) => response.about_orders ?? [],
-      () => [] as AboutOrder[],
-    );
   const nonce = news.__creationNonce;
-  return listed
-    .filter(
-      (order) =>
-        creationNonceOf(order) !== nonce &&
-        order.meta_data?.some((m) => m.key_name === CREATION_TOKEN_KEY && m.value === token),
-    )
+  let listed: AboutOrder[];
+  try {
+    listed =
+      (await client.listOrders({ metaSearch: { [CREATION_TOKEN_KEY]: token }, includeInactive: false }))
+        .about_orders ?? [];
+  } catch {
+    return []; // could not look: create() looks again
+  }
+  const carrying = listed.filter((order) =>
+    order.meta_data?.some((m) => m.key_name === CREATION_TOKEN_KEY && m.value === token),
+  );
+  if (typeof nonce === "string") noteTokenLookup(token, nonce, carrying.length === 0);
+  return carrying
+    .filter((order) => creationNonceOf(order) !== nonce)
     .slice(0, 1)
     .map((order) => ({ property: "", reason: foreignOrder(order, news, token).message }));
 }

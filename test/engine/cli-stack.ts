@@ -1,17 +1,16 @@
-// The same stack operations through the real Pulumi CLI (Automation API, LocalWorkspace, local file backend), for
-// machines that have a `pulumi` binary. Results are mapped to the harness's OperationResult from the engine events.
-import { execFile } from "node:child_process";
+// The same stack operations through the real Pulumi CLI (local file backend), for machines that have a `pulumi`
+// binary. Each operation is ONE `pulumi` process: the engine events come from its `--event-log` file and are mapped
+// to the harness's OperationResult. (The Automation API, used before, ran three more commands after every `up`:
+// `stack output` twice and `stack history`, a third of the end-to-end suite's CLI time.)
+import { spawn } from "node:child_process";
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { promisify } from "node:util";
-import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { nameOfUrn, typeOfUrn } from "../helpers/provider-host";
-import type { OperationResult, StackConfigValue } from "./harness-stack";
+import { DeploymentError, type OperationResult, type StackConfigValue } from "./harness-stack";
 import { wrapSecret } from "./property-values";
 import { summarize, type OperationKind, type StepOp, type StepRecord } from "./steps";
-
-const execFileAsync = promisify(execFile);
 
 /** Where `pulumi` is on PATH, or why it cannot be used. */
 export function findPulumiCli(env: NodeJS.ProcessEnv = process.env): { path?: string; reason?: string } {
@@ -47,6 +46,8 @@ export function offlineCliEnv(backendDir: string): Record<string, string> {
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     // ts-node without type checking: the examples are type-checked by `npm run typecheck`; seconds per operation
     PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+    // Enables the CLI's hidden `--event-log` flag (the Automation API sets it too)
+    PULUMI_DEBUG_COMMANDS: "true",
   };
 }
 
@@ -76,9 +77,31 @@ const OP_MAP: Record<string, StepOp | undefined> = {
   "discard-replaced": undefined,
 };
 
+const STACK_TYPE = "pulumi:pulumi:Stack";
+/** How the engine marks a secret in a property value (ciphertext "[secret]" in events). */
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+/** `pulumi` failed: its exit code and display, for the test's failure message. */
+export class CliCommandError extends Error {
+  constructor(
+    readonly args: string[],
+    readonly exitCode: number | null,
+    readonly stdout: string,
+    readonly stderr: string,
+  ) {
+    super(
+      `pulumi ${args.join(" ")} exited with ${exitCode ?? "a signal"}\n${stdout.slice(-4000)}\n${stderr.slice(-4000)}`,
+    );
+    this.name = "CliCommandError";
+  }
+}
+
 export class CliStack {
+  private eventLogs = 0;
+
   private constructor(
-    private readonly stack: Stack,
+    /** The stack's name (a random suffix keeps runs apart). */
+    readonly name: string,
     private readonly options: CliStackOptions,
   ) {}
 
@@ -88,32 +111,25 @@ export class CliStack {
    * otherwise a later run (or one running in parallel on the same example) would start from this run's config.
    */
   static async create(options: CliStackOptions): Promise<CliStack> {
-    // loaded only when the CLI is used
-    const { LocalWorkspace } =
-      require("@pulumi/pulumi/automation") as typeof import("@pulumi/pulumi/automation");
     fs.mkdirSync(options.backendDir, { recursive: true });
-    const envVars: Record<string, string> = {};
-    for (const [k, v] of Object.entries(options.env ?? {})) if (v !== undefined) envVars[k] = v;
-    const stackName = `${options.stackName ?? "dev"}-${crypto.randomBytes(4).toString("hex")}`;
-    const stack = await LocalWorkspace.createOrSelectStack(
-      { stackName, workDir: path.resolve(options.programDir) },
-      { envVars: { ...envVars, ...offlineCliEnv(options.backendDir) } },
-    );
-    const cli = new CliStack(stack, options);
-    for (const [k, v] of Object.entries(options.config ?? {}))
-      await cli.setConfig(k, typeof v === "string" ? { value: v } : v);
+    const name = `${options.stackName ?? "dev"}-${crypto.randomBytes(4).toString("hex")}`;
+    const cli = new CliStack(name, options);
+    await cli.command("stack", "init");
+    // All of the config in one command (`config set-all`), not one process per key.
+    const pairs = Object.entries(options.config ?? {}).flatMap(([k, v]) => {
+      const value = typeof v === "string" ? { value: v } : v;
+      return [value.secret ? "--secret" : "--plaintext", `${k}=${value.value}`];
+    });
+    if (pairs.length > 0) await cli.command("config", "set-all", ...pairs);
     return cli;
   }
 
   async setConfig(key: string, value: StackConfigValue): Promise<void> {
-    await this.stack.setConfig(key, { value: value.value, secret: value.secret ?? false });
+    // after "--": a value such as "-1" stays positional
+    await this.command("config", "set", key, value.secret ? "--secret" : "--plaintext", "--", value.value);
   }
   async removeConfig(key: string): Promise<void> {
-    await this.stack.removeConfig(key);
-  }
-
-  get name(): string {
-    return this.stack.name;
+    await this.command("config", "rm", key);
   }
 
   /** The environment a `pulumi` command needs to act on this stack (see offlineCliEnv). */
@@ -123,59 +139,78 @@ export class CliStack {
     return { ...process.env, ...extra, ...offlineCliEnv(this.options.backendDir) };
   }
 
-  /** Runs `pulumi <args> --stack <this stack> --non-interactive` in the program directory; resolves to stdout. */
-  async command(...args: string[]): Promise<string> {
-    const { stdout } = await execFileAsync(
-      "pulumi",
-      [...args, "--stack", this.stack.name, "--non-interactive"],
-      {
-        cwd: path.resolve(this.options.programDir),
-        env: this.commandEnv(),
-        maxBuffer: 64 * 1024 * 1024,
-      },
-    );
-    return stdout;
+  /**
+   * Runs `pulumi <args> --stack <this stack> --non-interactive` in the program directory; resolves to stdout, or
+   * rejects with a CliCommandError. Arguments after a "--" stay positional. `onOutput` gets stdout as it comes.
+   */
+  command(...args: string[]): Promise<string> {
+    return this.spawnPulumi(args);
   }
 
-  /**
-   * `pulumi stack export`: the checkpoint as the backend holds it, secrets encrypted. (The Automation API's
-   * exportStack adds --show-secrets, so the command is run directly.)
-   */
+  private spawnPulumi(args: string[], onOutput?: (text: string) => void): Promise<string> {
+    const split = args.includes("--") ? args.indexOf("--") : args.length;
+    const argv = [...args.slice(0, split), "--stack", this.name, "--non-interactive", ...args.slice(split)];
+    return new Promise((resolve, reject) => {
+      const child = spawn("pulumi", argv, {
+        cwd: path.resolve(this.options.programDir),
+        env: this.commandEnv(),
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.setEncoding("utf8").on("data", (text: string) => {
+        stdout += text;
+        onOutput?.(text);
+      });
+      child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
+      child.on("error", reject);
+      child.on("close", (code) =>
+        code === 0 ? resolve(stdout) : reject(new CliCommandError(argv, code, stdout, stderr)),
+      );
+    });
+  }
+
+  /** `pulumi stack export`: the checkpoint as the backend holds it, secrets encrypted. */
   exportState(): Promise<string> {
     return this.command("stack", "export");
   }
 
   /** `pulumi cancel --yes`: removes the lock an interrupted (killed) operation left on the stack. */
   async cancel(): Promise<void> {
-    await this.stack.cancel();
+    await this.command("cancel", "--yes");
   }
 
   /** Removes the stack's settings file from the program directory (the backend directory is the caller's). */
   close(): void {
     const dir = path.resolve(this.options.programDir);
     for (const ext of [".yaml", ".yml", ".json"])
-      fs.rmSync(path.join(dir, `Pulumi.${this.stack.name}${ext}`), { force: true });
+      fs.rmSync(path.join(dir, `Pulumi.${this.name}${ext}`), { force: true });
   }
 
   /**
    * One StepRecord per resource: the op from its ResourcePreEvent (emitted for every step, "same" included, in
    * preview and in updates), the id and changed keys from its ResOutputsEvent when the step finished, and the
-   * failure from its ResOpFailedEvent.
+   * failure from its ResOpFailedEvent. The stack's outputs come from the stack resource's ResOutputsEvent.
    */
-  private collector(kind: OperationKind): { onEvent: (e: EngineEvent) => void; steps: StepRecord[] } {
+  private static readEvents(
+    kind: OperationKind,
+    events: EngineEvent[],
+  ): { steps: StepRecord[]; stackOutputs?: Record<string, unknown> } {
     const steps: StepRecord[] = [];
     const byUrn = new Map<string, StepRecord>();
-    const onEvent = (e: EngineEvent): void => {
+    let stackOutputs: Record<string, unknown> | undefined;
+    for (const e of events) {
       const failed = e.resOpFailedEvent?.metadata;
       if (failed) {
         const s = byUrn.get(failed.urn);
         if (s) s.failed = `${failed.op} failed`;
-        return;
+        continue;
       }
       const meta = e.resourcePreEvent?.metadata ?? e.resOutputsEvent?.metadata;
-      if (!meta) return;
+      if (!meta) continue;
+      if (e.resOutputsEvent && meta.type === STACK_TYPE && meta.new?.outputs) stackOutputs = meta.new.outputs;
       let op = OP_MAP[meta.op];
-      if (!op) return;
+      if (!op) continue;
       // A refresh step's outcome comes with its ResOutputsEvent: "same", "update" (drift: the provider's Diff from
       // the refreshed state back to the program's inputs found changes) or "delete" (gone).
       if (kind === "refresh" && op === "update") op = "refresh";
@@ -188,45 +223,78 @@ export class CliStack {
       step.op = op;
       step.id = meta.new?.id || meta.old?.id || step.id || undefined;
       step.keys = meta.diffs ?? meta.keys ?? step.keys;
-    };
-    return { onEvent, steps };
+    }
+    return { steps, stackOutputs };
   }
 
-  private async run(
-    kind: OperationKind,
-    call: (opts: { onEvent: (e: EngineEvent) => void; onOutput: (s: string) => void }) => Promise<{
-      outputs?: Record<string, { value: unknown; secret: boolean }>;
-    }>,
-  ): Promise<OperationResult> {
+  /**
+   * Runs one operation with an event log beside the backend and maps its events. A failed operation rejects with a
+   * DeploymentError carrying what was done before it failed (as the harness does), its cause the CliCommandError.
+   */
+  private async run(kind: OperationKind, args: string[]): Promise<OperationResult> {
     const started = Date.now();
-    const { onEvent, steps } = this.collector(kind);
-    const res = await call({ onEvent, onOutput: (s) => this.options.onOutput?.(s) });
-    const outputs = Object.fromEntries(
-      Object.entries(res.outputs ?? {}).map(([k, v]) => [k, v.secret ? wrapSecret(v.value) : v.value]),
+    const eventLog = path.join(
+      path.dirname(path.resolve(this.options.backendDir)),
+      `events-${this.name}-${++this.eventLogs}.jsonl`,
     );
-    return { kind, steps, outputs, summary: summarize(steps), durationMs: Date.now() - started };
+    let failure: unknown;
+    try {
+      await this.spawnPulumi([...args, "--event-log", eventLog], this.options.onOutput);
+    } catch (error) {
+      failure = error;
+    }
+    const text = fs.existsSync(eventLog) ? fs.readFileSync(eventLog, "utf8") : "";
+    fs.rmSync(eventLog, { force: true });
+    const events = text
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => JSON.parse(line) as EngineEvent);
+    const { steps, stackOutputs } = CliStack.readEvents(kind, events);
+    // Outputs change only where the program runs (up); a refresh reports the recorded ones.
+    const rawOutputs =
+      stackOutputs ??
+      (kind === "refresh" && !failure
+        ? (JSON.parse(await this.command("stack", "output", "--json")) as Record<string, unknown>)
+        : {});
+    const result: OperationResult = {
+      kind,
+      steps,
+      outputs: Object.fromEntries(Object.entries(rawOutputs).map(([k, v]) => [k, revealSecretMarks(v)])),
+      summary: summarize(steps),
+      durationMs: Date.now() - started,
+    };
+    if (failure) {
+      const error = new DeploymentError(`pulumi ${kind} failed: ${(failure as Error).message}`, result);
+      (error as { cause?: unknown }).cause = failure;
+      throw error;
+    }
+    return result;
   }
 
   preview(): Promise<OperationResult> {
-    return this.run("preview", async (o) => {
-      await this.stack.preview(o);
-      return {};
-    });
+    return this.run("preview", ["preview"]);
   }
   up(): Promise<OperationResult> {
-    return this.run("up", (o) => this.stack.up(o));
+    return this.run("up", ["up", "--yes", "--skip-preview"]);
   }
   /** `clearPendingCreates`: drop the pending creates an interrupted operation left (`--clear-pending-creates`). */
   refresh(opts: { clearPendingCreates?: boolean } = {}): Promise<OperationResult> {
-    return this.run("refresh", async (o) => {
-      await this.stack.refresh({ ...o, ...opts });
-      return { outputs: await this.stack.outputs() };
-    });
+    const extra = opts.clearPendingCreates ? ["--clear-pending-creates"] : [];
+    return this.run("refresh", ["refresh", "--yes", "--skip-preview", ...extra]);
   }
   destroy(): Promise<OperationResult> {
-    return this.run("destroy", async (o) => {
-      await this.stack.destroy(o);
-      return {};
-    });
+    return this.run("destroy", ["destroy", "--yes", "--skip-preview"]);
   }
+}
+
+/**
+ * Event values mark a secret as `{ <sig>: ..., ciphertext: "[secret]" }` (the plaintext is not in the log, and the
+ * tests never need it): such a value becomes a secret envelope around "[secret]", as the harness marks secrets.
+ */
+function revealSecretMarks(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(revealSecretMarks);
+  if (value === null || typeof value !== "object") return value;
+  const bag = value as Record<string, unknown>;
+  if (SECRET_SIG in bag) return wrapSecret("[secret]");
+  return Object.fromEntries(Object.entries(bag).map(([k, v]) => [k, revealSecretMarks(v)]));
 }

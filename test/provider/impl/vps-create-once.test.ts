@@ -119,6 +119,28 @@ describe("a create whose response is lost is recorded as pending and resolved by
   });
 });
 
+describe("a new VPS costs one token lookup", () => {
+  const lookups = () => fx.emulator.requestLog().filter((r) => r.route === "listOrders");
+
+  it("check() looks the token up and finds nothing; create() right after it does not look again", async () => {
+    const inputs = await checked({}, PROGRAM);
+    expect(lookups()).toHaveLength(1);
+    await impl.create(inputs);
+    expect(lookups()).toHaveLength(1);
+    expect(posts()).toHaveLength(1);
+  });
+
+  it("without that check (or a second create with the same inputs) create() looks the token up first", async () => {
+    const inputs = await checked({}, PROGRAM);
+    const first = await impl.create(inputs);
+    // The same checked inputs again, as a retried create would send them: the lookup finds the order.
+    const again = await impl.create(inputs);
+    expect(again.id).toBe(first.id);
+    expect(lookups()).toHaveLength(2);
+    expect(posts()).toHaveLength(1);
+  });
+});
+
 describe("an order of another state is never adopted", () => {
   it("same project/stack/name, another state: create stops naming the order and adoptOrderOid; preview says so first", async () => {
     // The first state's VPS (another backend, a re-created stack, a colleague's `dev`).
@@ -186,10 +208,13 @@ describe("an order of another state is never adopted", () => {
   });
 
   it("an order without a nonce (placed by an older version) is not adopted either", async () => {
-    const inputs = await checked({}, PROGRAM);
-    const old = await fx.byHand.createVps(newVpsRequest(setValues(inputs) as VpsInputs), {
-      creationToken: creationTokenFor(setValues(inputs)),
+    const probe = await checked({}, PROGRAM);
+    const old = await fx.byHand.createVps(newVpsRequest(setValues(probe) as VpsInputs), {
+      creationToken: creationTokenFor(setValues(probe)),
     });
+    // This run's check sees the old order (preview fails); create() stops too.
+    const { inputs, failures } = await impl.check({}, PROGRAM);
+    expect(failures?.[0]?.reason).toContain(`order ${old.about_order.order_oid}`);
     const error = await failure(impl.create(inputs));
     expect(error.orderOid).toBe(old.about_order.order_oid);
   });
@@ -222,7 +247,8 @@ describe("replacement and other resources", () => {
       token,
       inputs.__creationNonce as string,
     );
-    const { id, outs } = await impl.create(inputs);
+    // The next run's check (this state's nonce kept from the old inputs) sees the renamed order.
+    const { id, outs } = await impl.create(await checked(inputs, PROGRAM));
     expect(id).not.toBe(String(drifted));
     expect(outs.domainName).toBe("app1.example.com");
     expect(fx.logs.some((l) => l.includes(`order ${drifted} carries this resource's creation token`))).toBe(
