@@ -105,11 +105,3 @@ export const RunningStateChangeRequest = z.object({
   running_state: RunningState,
 });
 export type RunningStateChangeRequest = z.infer<typeof RunningStateChangeRequest>;
-
-/** Wrapper keys our client sends (§4.2 recommendations). The server accepts any single key. */
-export const REQUEST_WRAPPERS = {
-  newVps: "new_order_request",
-  runningState: "running_state_change_request",
-  parameters: "running_vps_data",
-  move: "vps_move_request",
-} as const;

@@ -21,48 +21,114 @@ export interface VpsFile {
 
 /** Per-operation time limits of the provider (the engine's `customTimeouts` do not reach dynamic providers). */
 export interface VpsTimeouts {
-  /** Limit for ordering the VPS (one HTTP call that returns when it runs). Default: 60 minutes. */
+  /**
+   * Limit for ordering the VPS (one HTTP call that returns when it runs).
+   * @default 60
+   */
   createMinutes?: number;
   /**
    * Limit for each resize, reinstall or running-state call. A move gets this plus 10 minutes per GB of the
-   * VPS's disk. Default: 60 minutes.
+   * VPS's disk.
+   * @default 60
    */
   updateMinutes?: number;
-  /** Limit for the shutdown and cancellation. Default: 60 minutes. */
+  /**
+   * Limit for the shutdown and cancellation.
+   * @default 60
+   */
   deleteMinutes?: number;
 }
 
-/** The inputs of a Vps. Changing an input after creation does what the README's change table says. */
+/**
+ * The inputs of a Vps. Changing an input after creation does what docs/vps.md's change table says. Every
+ * input is a row of the field table (impl/vps-fields.ts); each `@default` here is the row's `default`
+ * (test/provider/impl/vps-fields.test.ts checks both).
+ */
 export interface VpsArgs {
-  /** Fully qualified domain name and label of the VPS, e.g. `web1.example.com`. Required. A change replaces the VPS. */
+  /**
+   * Fully qualified domain name and label of the VPS, e.g. `web1.example.com`. A change replaces the VPS.
+   * @default required
+   */
   domainName: pulumi.Input<string>;
-  /** Distribution code from getDistributions(), e.g. `deb12.64`. Default: RimuHosting's default. A change reinstalls in place (erases the disk) and needs `allowReinstall: true`. */
+  /**
+   * Distribution code from getDistributions(), e.g. `deb12.64`. A change reinstalls in place (erases the
+   * disk) and needs `allowReinstall: true`.
+   * @default RimuHosting's default
+   */
   distro?: pulumi.Input<string>;
-  /** Data centre from getDataCenters(), e.g. `DCDALLAS`. Default: RimuHosting's choice. A change replaces the VPS. */
+  /**
+   * Data centre from getDataCenters(), e.g. `DCDALLAS`. A change replaces the VPS.
+   * @default RimuHosting's choice
+   */
   dcLocation?: pulumi.Input<DcLocation>;
-  /** Pricing plan code from getPricingPlans(), e.g. `MIRO1B`. Default: RimuHosting's default plan. A change from one plan to another replaces the VPS. */
+  /**
+   * Pricing plan code from getPricingPlans(), e.g. `MIRO1B`. A change from one plan to another replaces the
+   * VPS.
+   * @default RimuHosting's default plan
+   */
   pricingPlanCode?: pulumi.Input<string>;
-  /** Memory in MB, e.g. 1024. Default: the plan's memory. A change resizes in place (the VPS restarts; billing changes). */
+  /**
+   * Memory in MB, e.g. 1024. A change resizes in place (the VPS restarts; billing changes).
+   * @default the plan's memory
+   */
   memoryMb?: pulumi.Input<number>;
-  /** Primary disk in MB, e.g. 8192. Default: the plan's disk. Can only grow; a change resizes in place (restart). */
+  /**
+   * Primary disk in MB, e.g. 8192. Can only grow; a change resizes in place (restart).
+   * @default the plan's disk
+   */
   diskSpaceMb?: pulumi.Input<number>;
-  /** Second disk in MB (not in the regular backups); 0 means none. Default: 0. Can only grow; a change resizes in place (restart). */
+  /**
+   * Second disk in MB (not in the regular backups); 0 means none. Can only grow; a change resizes in place
+   * (restart).
+   * @default 0 (none)
+   */
   diskSpace2Mb?: pulumi.Input<number>;
-  /** VPS class: `LOW_CONTENTION`, `REGULAR` or `DEDICATED`. Default: the plan's class. A change from one class to another replaces the VPS. */
+  /**
+   * VPS class: `LOW_CONTENTION`, `REGULAR` or `DEDICATED`. A change from one class to another replaces the
+   * VPS.
+   * @default the plan's class
+   */
   vpsType?: pulumi.Input<VpsType>;
-  /** Billing method (billingOid from getBillingMethods()). Default: RimuHosting picks (e.g. the last card used). Used only when ordering: a later change is reported but not applied. */
+  /**
+   * Billing method (billingOid from getBillingMethods()); left out, RimuHosting picks one (e.g. the last
+   * card used). Used only when ordering: a later change is reported but not applied.
+   * @default RimuHosting picks
+   */
   billingOid?: pulumi.Input<number>;
-  /** Host server to run on, e.g. `"764"`. Default: RimuHosting's choice, never moved by Pulumi. Setting or changing it moves the VPS (takes 5–10 minutes per GB; the IP may change). */
+  /**
+   * Host server to run on, e.g. `"764"`. Left out, RimuHosting chooses and Pulumi never moves the VPS.
+   * Setting or changing it moves the VPS (takes 5–10 minutes per GB; the IP may change).
+   * @default RimuHosting's choice, never moved
+   */
   hostServerOid?: pulumi.Input<string>;
-  /** Desired power state, `RUNNING` or `NOTRUNNING`. Default: not managed (a new VPS starts running). A change starts or stops the VPS. */
+  /**
+   * Desired power state, `RUNNING` or `NOTRUNNING`. Left out, the power state is not managed (a new VPS
+   * starts running). A change starts or stops the VPS.
+   * @default not managed
+   */
   runningState?: pulumi.Input<"RUNNING" | "NOTRUNNING">;
-  /** Root password (pass a secret). Default: RimuHosting generates one, returned in the secret `password` output. A change reinstalls (needs `allowReinstall: true`). */
+  /**
+   * Root password (pass a secret). Left out, RimuHosting generates one, returned in the secret `password`
+   * output. A change reinstalls (needs `allowReinstall: true`).
+   * @default RimuHosting generates one
+   */
   password?: pulumi.Input<string>;
-  /** Control panel to install: `webmin` or `""` for none. Default: RimuHosting's default. A change reinstalls (needs `allowReinstall: true`). */
+  /**
+   * Control panel to install: `webmin` or `""` for none. A change reinstalls (needs `allowReinstall: true`).
+   * @default RimuHosting's default
+   */
   controlPanel?: pulumi.Input<string>;
-  /** cloud-config text for cloud-init distros. Default: none. Kept as a secret output. A change reinstalls (needs `allowReinstall: true`). */
+  /**
+   * cloud-config text for cloud-init distros. Kept as a secret output. A change reinstalls (needs
+   * `allowReinstall: true`).
+   * @default none
+   */
   cloudConfig?: pulumi.Input<string>;
-  /** Files written into the filesystem at install, e.g. `/root/.ssh/authorized_keys`. Default: none. Kept as a secret output. A change reinstalls (needs `allowReinstall: true`). */
+  /**
+   * Files written into the filesystem at install, e.g. `/root/.ssh/authorized_keys`. Kept as a secret
+   * output. A change reinstalls (needs `allowReinstall: true`).
+   * @default none
+   */
   files?: pulumi.Input<pulumi.Input<VpsFile>[]>;
   /**
    * SSH public keys installed for root at install time, one OpenSSH public key per entry
@@ -82,15 +148,34 @@ export interface VpsArgs {
    * @default none (RimuHosting's default PTR name)
    */
   reverseDns?: pulumi.Input<string>;
-  /** Number of IPv4 addresses. Default: 1. More than one needs RimuHosting's approval. A change replaces the VPS. */
+  /**
+   * Number of IPv4 addresses. More than one needs RimuHosting's approval. A change replaces the VPS.
+   * @default 1
+   */
   ipCount?: pulumi.Input<number>;
-  /** Key/value metadata stored on the order (searchable). Default: none. Used only when ordering: a later change is reported but not applied. */
+  /**
+   * Key/value metadata stored on the order (searchable). Used only when ordering: a later change is reported
+   * but not applied.
+   * @default none
+   */
   metaData?: pulumi.Input<Record<string, pulumi.Input<string>>>;
-  /** Allow changes that reinstall the VPS in place (distro, password, controlPanel, cloudConfig, files, sshKeys), erasing its disk. Default: false, and such changes are refused. */
+  /**
+   * Allow changes that reinstall the VPS in place (distro, password, controlPanel, cloudConfig, files,
+   * sshKeys), erasing its disk. Left false, such changes are refused.
+   * @default false
+   */
   allowReinstall?: pulumi.Input<boolean>;
-  /** The provider's own time limits. Default: 60 minutes per operation (moves scale with the disk). */
+  /**
+   * The provider's own time limits (moves scale with the disk: `updateMinutes` plus 10 minutes per GB).
+   * @default 60 minutes each
+   */
   timeouts?: pulumi.Input<VpsTimeouts>;
-  /** Adopt this existing VPS order instead of ordering a new one (`pulumi import` does not work for dynamic providers). The order must be active, on this account, and match domainName (and dcLocation if set). Default: order a new VPS. Setting a different oid later replaces the resource. */
+  /**
+   * Adopt this existing VPS order instead of ordering a new one (`pulumi import` does not work for dynamic
+   * providers). The order must be active, on this account, and match domainName (and dcLocation if set).
+   * Setting a different oid later replaces the resource.
+   * @default order a new VPS
+   */
   adoptOrderOid?: pulumi.Input<number>;
   /**
    * Internal, set automatically: do not set it. The Vps class always overwrites it with
@@ -147,11 +232,13 @@ export class Vps extends pulumi.dynamic.Resource {
   declare readonly orderOid: pulumi.Output<number>;
   /** The order's path segment in the API, `order-<oid>-<domain>`. */
   declare readonly slug: pulumi.Output<string>;
+  /** The domain name of the VPS, as the service reports it. */
   declare readonly domainName: pulumi.Output<string>;
   /** Installed distribution code. */
   declare readonly distro: pulumi.Output<string>;
   /** Data centre code. */
   declare readonly dcLocation: pulumi.Output<string>;
+  /** The pricing plan code (as given: the service does not report it). */
   declare readonly pricingPlanCode: pulumi.Output<string | undefined>;
   /** Memory in MB, as the service reports it. */
   declare readonly memoryMb: pulumi.Output<number>;
@@ -159,6 +246,7 @@ export class Vps extends pulumi.dynamic.Resource {
   declare readonly diskSpaceMb: pulumi.Output<number>;
   /** Second disk in MB (0 = none). */
   declare readonly diskSpace2Mb: pulumi.Output<number>;
+  /** The VPS class (as given: the service does not report it). */
   declare readonly vpsType: pulumi.Output<string | undefined>;
   /** The order's billing method. */
   declare readonly billingOid: pulumi.Output<number | undefined>;
@@ -168,6 +256,7 @@ export class Vps extends pulumi.dynamic.Resource {
   declare readonly runningState: pulumi.Output<string>;
   /** Root password (secret): the input, or the one RimuHosting generated. */
   declare readonly password: pulumi.Output<string | undefined>;
+  /** The control panel installed (as given). */
   declare readonly controlPanel: pulumi.Output<string | undefined>;
   /** cloud-config text (secret). */
   declare readonly cloudConfig: pulumi.Output<string | undefined>;
@@ -181,8 +270,11 @@ export class Vps extends pulumi.dynamic.Resource {
   declare readonly ipCount: pulumi.Output<number>;
   /** The order's metadata (without the provider's creation token). */
   declare readonly metaData: pulumi.Output<Record<string, string>>;
+  /** Whether changes that reinstall the VPS are allowed (as given). */
   declare readonly allowReinstall: pulumi.Output<boolean | undefined>;
+  /** The provider's time limits (as given). */
   declare readonly timeouts: pulumi.Output<VpsTimeouts | undefined>;
+  /** The order adopted, if any (as given). */
   declare readonly adoptOrderOid: pulumi.Output<number | undefined>;
   /** Main IPv4 address. */
   declare readonly primaryIp: pulumi.Output<string>;

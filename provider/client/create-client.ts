@@ -34,7 +34,7 @@ import { createVpsReconciled, resolveCreationToken, suppliedCreationToken } from
 import { RimuValidationError } from "./errors.js";
 import { endpointLabel, type OrderRef } from "./request-path.js";
 import { RETRY_POLICY, RUNNING_STATE_RETRY } from "./retry-policy.js";
-import { createTransport } from "./transport.js";
+import { createTransport, type Transport } from "./transport.js";
 import { parseRequest } from "./validate-request.js";
 
 export interface ListOrdersFilter {
@@ -120,74 +120,93 @@ export interface RimuClient {
 
 const label = (name: keyof typeof ENDPOINTS) => endpointLabel(ENDPOINTS[name]);
 
+/** A client over one transport (keep-alive agents, retry loop, log): the methods of each area together. */
 export function createClient(config: ClientConfig): RimuClient {
   const transport = createTransport(resolveClientConfig(config));
-  const { call } = transport;
-
-  const listOrders = (filter: ListOrdersFilter = {}) =>
-    call("listOrders", RETRY_POLICY.listOrders, {
-      matrix: {
-        include_inactive:
-          filter.includeInactive === undefined ? undefined : filter.includeInactive ? "Y" : "N",
-        server_type: filter.serverType,
-        order_oids: filter.orderOids?.join(","),
-        search: filter.search,
-        meta_search: filter.metaSearch ? formatMetaSearch(filter.metaSearch) : undefined,
-        dc_location: filter.dcLocation,
-      },
-    });
-  const getOrder = (order: OrderRef) => call("getOrder", RETRY_POLICY.getOrder, { order });
-  const getVpsStatus = (order: OrderRef) => call("getVpsStatus", RETRY_POLICY.getVpsStatus, { order });
-
+  const reads = orderReads(transport.call);
   return {
-    listOrders,
-    getOrder,
-    getVpsStatus,
+    ...reads,
+    createVps: createVpsMethod(transport, reads),
+    ...orderChanges(transport.call),
+    ...catalogReads(transport.call),
+    close: () => transport.close(),
+  };
+}
 
+type Call = Transport["call"];
+type OrderReads = Pick<RimuClient, "listOrders" | "getOrder" | "getVpsStatus" | "getDataTransferUsage">;
+
+/** R1, R2, R5, R7: reading orders. */
+function orderReads(call: Call): OrderReads {
+  return {
+    listOrders: (filter = {}) =>
+      call("listOrders", RETRY_POLICY.listOrders, {
+        matrix: {
+          include_inactive:
+            filter.includeInactive === undefined ? undefined : filter.includeInactive ? "Y" : "N",
+          server_type: filter.serverType,
+          order_oids: filter.orderOids?.join(","),
+          search: filter.search,
+          meta_search: filter.metaSearch ? formatMetaSearch(filter.metaSearch) : undefined,
+          dc_location: filter.dcLocation,
+        },
+      }),
+    getOrder: (order) => call("getOrder", RETRY_POLICY.getOrder, { order }),
+    getVpsStatus: (order) => call("getVpsStatus", RETRY_POLICY.getVpsStatus, { order }),
+    getDataTransferUsage: (order) =>
+      call("getDataTransferUsage", RETRY_POLICY.getDataTransferUsage, { order }),
+  };
+}
+
+/** R4 with a creation token: the POST, and the look-ups that reconcile an ambiguous one (create-vps.ts). */
+function createVpsMethod(transport: Transport, reads: OrderReads): RimuClient["createVps"] {
+  return async (request, opts = {}) => {
+    const parsed = parseRequest(NewVpsRequest, request, label("createVps"));
+    const supplied = suppliedCreationToken(parsed, opts.creationToken);
+    const lookupGraceMs = opts.lookupGraceMs;
+    assertNonNegative("createVps", "lookupGraceMs", lookupGraceMs, "ms");
+    return createVpsReconciled(
+      {
+        post: (body) =>
+          transport.call("createVps", RETRY_POLICY.createVps, { json: wrap("createVps", body) }),
+        listOrders: reads.listOrders,
+        getOrder: reads.getOrder,
+        getVpsStatus: reads.getVpsStatus,
+        log: transport.log,
+        pause: transport.pause,
+        retry: transport.config.retry,
+      },
+      parsed,
+      {
+        token: supplied ?? resolveCreationToken(parsed, undefined),
+        preflight: supplied !== undefined && opts.tokenKnownUnused !== true,
+        lookupGraceMs,
+      },
+    );
+  };
+}
+
+/** R3, R6, R8–R12: changing an existing order. Bodies are validated against the contract first. */
+function orderChanges(
+  call: Call,
+): Pick<
+  RimuClient,
+  | "cancelOrder"
+  | "deleteVps"
+  | "moveVps"
+  | "changeParameters"
+  | "reinstallVps"
+  | "setRunningState"
+  | "setReverseDns"
+> {
+  return {
     cancelOrder: (order) => call("cancelOrder", RETRY_POLICY.cancelOrder, { order }),
-
-    async createVps(request, opts = {}) {
-      const parsed = parseRequest(NewVpsRequest, request, label("createVps"));
-      const supplied = suppliedCreationToken(parsed, opts.creationToken);
-      const lookupGraceMs = opts.lookupGraceMs;
-      if (lookupGraceMs !== undefined && !(Number.isFinite(lookupGraceMs) && lookupGraceMs >= 0)) {
-        throw new RimuValidationError(
-          `${label("createVps")}: lookupGraceMs must be a non-negative number of ms`,
-          { fieldName: "lookupGraceMs", endpoint: label("createVps") },
-        );
-      }
-      return createVpsReconciled(
-        {
-          post: (body) => call("createVps", RETRY_POLICY.createVps, { json: wrap("createVps", body) }),
-          listOrders,
-          getOrder,
-          getVpsStatus,
-          log: transport.log,
-          pause: transport.pause,
-          retry: transport.config.retry,
-        },
-        parsed,
-        {
-          token: supplied ?? resolveCreationToken(parsed, undefined),
-          preflight: supplied !== undefined && opts.tokenKnownUnused !== true,
-          lookupGraceMs,
-        },
-      );
-    },
 
     deleteVps: (order) => call("deleteVps", RETRY_POLICY.deleteVps, { order }),
 
-    getDataTransferUsage: (order) =>
-      call("getDataTransferUsage", RETRY_POLICY.getDataTransferUsage, { order }),
-
     async moveVps(order, request, opts = {}) {
       const body = parseRequest(VpsMoveRequest, request, label("moveVps"));
-      if (opts.usedDiskMb !== undefined && !(Number.isFinite(opts.usedDiskMb) && opts.usedDiskMb >= 0)) {
-        throw new RimuValidationError(`${label("moveVps")}: usedDiskMb must be a non-negative number of MB`, {
-          fieldName: "usedDiskMb",
-          endpoint: label("moveVps"),
-        });
-      }
+      assertNonNegative("moveVps", "usedDiskMb", opts.usedDiskMb, "MB");
       return call("moveVps", RETRY_POLICY.moveVps, {
         order,
         json: wrap("moveVps", body),
@@ -230,10 +249,19 @@ export function createClient(config: ClientConfig): RimuClient {
         form: { domain_name: domainName },
       });
     },
+  };
+}
 
+/** R13–R17: billing methods and the catalogue (R14–R17 need no key). */
+function catalogReads(
+  call: Call,
+): Pick<
+  RimuClient,
+  "listBillingMethods" | "listDistributions" | "listPricingPlans" | "quoteNewVm" | "listDataCenters"
+> {
+  return {
     listBillingMethods: () => call("listBillingMethods", RETRY_POLICY.listBillingMethods),
     listDistributions: () => call("listDistributions", RETRY_POLICY.listDistributions),
-
     listPricingPlans: (filter = {}) =>
       call("listPricingPlans", RETRY_POLICY.listPricingPlans, {
         matrix: {
@@ -242,16 +270,26 @@ export function createClient(config: ClientConfig): RimuClient {
           price_under: filter.priceUnder,
         },
       }),
-
     async quoteNewVm(request) {
       const body = parseRequest(NewVpsRequest, request, label("quoteNewVm"));
       return call("quoteNewVm", RETRY_POLICY.quoteNewVm, { json: wrap("quoteNewVm", body) });
     },
-
     listDataCenters: () => call("listDataCenters", RETRY_POLICY.listDataCenters),
-
-    close: () => transport.close(),
   };
+}
+
+/** Refuses an option that must be a non-negative number (a NaN or negative limit would never end or fail). */
+function assertNonNegative(
+  name: "createVps" | "moveVps",
+  field: string,
+  value: number | undefined,
+  unit: string,
+): void {
+  if (value === undefined || (Number.isFinite(value) && value >= 0)) return;
+  throw new RimuValidationError(`${label(name)}: ${field} must be a non-negative number of ${unit}`, {
+    fieldName: field,
+    endpoint: label(name),
+  });
 }
 
 /** `{ <requestWrapper>: body }` (docs/rimuhosting-api.md §4.2), with the wrapper name from the route table. */

@@ -53,7 +53,7 @@ export const CREATION_TOKEN_KEY = "pulumi-rimuhosting:creation-token";
 export const DEFAULT_CREATE_LOOKUP_GRACE_MS = 60_000;
 
 /** At most this many lookups per ambiguous failure, however small the backoff (a few, not a flood). */
-export const MAX_CREATE_LOOKUPS = 10;
+const MAX_CREATE_LOOKUPS = 10;
 
 const CREATE_LABEL = "POST /orders/new-vps";
 
@@ -131,7 +131,7 @@ export function resolveCreationToken(request: NewVpsRequest, explicit: string | 
 }
 
 /** The request with exactly one creation-token entry in meta_data (any other entries kept). */
-export function withCreationToken(request: NewVpsRequest, token: string): NewVpsRequest {
+function withCreationToken(request: NewVpsRequest, token: string): NewVpsRequest {
   const others = (request.meta_data ?? []).filter((m) => m.key_name !== CREATION_TOKEN_KEY);
   return { ...request, meta_data: [...others, { key_name: CREATION_TOKEN_KEY, value: token }] };
 }

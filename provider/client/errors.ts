@@ -135,7 +135,3 @@ export class RimuConfigError extends RimuError {
 export class RimuHttpError extends RimuError {
   static override readonly code = RIMU_ERROR_CODES.RimuHttpError;
 }
-
-export function isRimuError(value: unknown): value is RimuError {
-  return value instanceof RimuError;
-}

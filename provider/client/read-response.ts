@@ -124,7 +124,7 @@ function throwError(status: number, record: Record<string, unknown>, label: stri
 }
 
 /** Maps an HTTP status (and the service's error class) to the hierarchy. */
-export function errorForStatus(
+function errorForStatus(
   status: number,
   details: Pick<RimuErrorDetails, "errorClass" | "fieldName" | "humanMessage">,
   label: string,

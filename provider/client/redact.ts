@@ -3,7 +3,7 @@
  * network error messages) before it goes into an error or a log line. Defence in depth: none of
  * those should contain the key, but a misbehaving proxy echoing headers must not leak it.
  */
-export const REDACTED = "[redacted]";
+const REDACTED = "[redacted]";
 
 export type Redactor = (text: string) => string;
 

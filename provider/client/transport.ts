@@ -78,134 +78,14 @@ const TIMEOUT_OPTION: Record<TimeoutKind, string> = {
 export function createTransport(config: ResolvedClientConfig): Transport {
   const agent = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
   const redact = createRedactor(config.apiKey);
+  const log = redactedLogger(config, redact);
+  const exchange: Exchange = { instance: gotInstance(config, agent), redact, log, config };
   let closed = false;
-
-  const instance: Got = got.extend({
-    prefixUrl: `${config.baseUrl}/`,
-    agent,
-    headers: { accept: "application/json", "user-agent": USER_AGENT },
-    retry: { limit: 0 },
-    throwHttpErrors: false,
-    // A redirect could carry the Authorization header elsewhere; the API does not redirect.
-    followRedirect: false,
-    responseType: "text",
-  });
-
-  const log = (line: string): void => {
-    if (!config.log) return;
-    try {
-      config.log(redact(line));
-    } catch {
-      // A broken logger must not break API calls.
-    }
-  };
-
-  async function call<N extends EndpointName>(
-    name: N,
-    policy: { retry: RetryRuleName; timeout: TimeoutKind },
-    options: CallOptions = {},
-  ): Promise<EndpointResponse<N>> {
-    const endpoint = ENDPOINTS[name];
-    const label = endpointLabel(endpoint);
-    if (closed) throw new RimuConfigError(`${label}: the client is closed`);
-    if (endpoint.auth && !config.apiKey) {
-      throw new RimuConfigError(
-        `${label} needs an API key: pass apiKey to createClient() (only the catalog calls R14–R17 work without one)`,
-        { fieldName: "apiKey", endpoint: label },
-      );
-    }
-    const path = buildPath(endpoint, options);
-    const rule = RETRY_RULES[options.retry ?? policy.retry];
-    const timeoutKind = options.timeout ?? policy.timeout;
-    const limitMs = timeoutMs(timeoutKind, config.timeouts, options.usedDiskMb);
-    const maxAttempts = config.retry.limit + 1;
-    const headers: Record<string, string> = {};
-    if (endpoint.auth && config.apiKey) headers.authorization = authorizationHeader(config.apiKey);
-
-    const send = { path, method: endpoint.method, headers, options, limitMs, timeoutKind, label };
-    for (let attempt = 1; ; attempt++) {
-      const started = performance.now();
-      const result = await attemptOnce(endpoint, send);
-      const outcome = result.ok
-        ? String(result.status)
-        : (result.status ?? result.error.networkCode ?? result.error.code);
-      log(`${endpoint.method} ${path} ${outcome} attempt ${attempt}/${maxAttempts} ${elapsed(started)}ms`);
-      if (result.ok) return result.record as EndpointResponse<N>;
-
-      const { error, retryAfterMs } = result;
-      if (!result.retryable(rule) || attempt >= maxAttempts) {
-        throw withDetails(error, { attempts: attempt, retryAfterMs });
-      }
-      const delay = calculateDelay({ retry: attempt, ...config.retry, retryAfterMs });
-      log(
-        `retry ${endpoint.method} ${path} in ${delay}ms after ${outcome}` +
-          (retryAfterMs !== undefined ? ` (Retry-After ${retryAfterMs}ms)` : "") +
-          ` (attempt ${attempt + 1}/${maxAttempts})`,
-      );
-      await sleep(delay);
-    }
-  }
-
-  type AttemptResult =
-    | { ok: true; status: number; record: unknown }
-    | {
-        ok: false;
-        /** HTTP status, when a response arrived. */
-        status?: number;
-        error: RimuError;
-        retryAfterMs?: number;
-        retryable(rule: RetryRule): boolean;
-      };
-
-  /** One HTTP exchange: the validated record, or the mapped error and whether `rule` allows another try. */
-  async function attemptOnce(
-    endpoint: Endpoint,
-    send: {
-      path: string;
-      method: HttpMethod;
-      headers: Record<string, string>;
-      options: CallOptions;
-      limitMs: number;
-      timeoutKind: TimeoutKind;
-      label: string;
-    },
-  ): Promise<AttemptResult> {
-    let raw: RawResponse | undefined;
-    let retryAfterMs: number | undefined;
-    try {
-      const response = await instance(send.path.slice(1), {
-        method: send.method,
-        headers: send.headers,
-        json: send.options.json,
-        form: send.options.form,
-        timeout: { request: send.limitMs },
-      });
-      raw = {
-        status: response.statusCode,
-        contentType: response.headers["content-type"],
-        body: response.body,
-      };
-      retryAfterMs = parseRetryAfter(response.headers["retry-after"], Date.now());
-      return { ok: true, status: raw.status, record: readResponse(endpoint, raw, redact) };
-    } catch (caught) {
-      const error = toRimuError(caught, { ...send, redact });
-      const is2xx = raw !== undefined && raw.status >= 200 && raw.status < 300;
-      const failure: AttemptFailure = raw
-        ? { status: raw.status }
-        : { networkCode: error.networkCode, timedOut: error instanceof RimuTimeoutError };
-      return {
-        ok: false,
-        status: raw?.status,
-        error,
-        retryAfterMs,
-        // A 2xx that could not be read (bad shape, ERROR envelope) is never retried: the server answered.
-        retryable: (rule) => !is2xx && isRetryable(rule, failure),
-      };
-    }
-  }
-
   return {
-    call,
+    async call(name, policy, options = {}) {
+      if (closed) throw new RimuConfigError(`${endpointLabel(ENDPOINTS[name])}: the client is closed`);
+      return callWithRetries(exchange, name, policy, options);
+    },
     log,
     redact,
     config,
@@ -216,6 +96,165 @@ export function createTransport(config: ResolvedClientConfig): Transport {
       agent.https.destroy();
     },
   };
+}
+
+/** What every call of one client shares: its got instance, redactor, log and configuration. */
+interface Exchange {
+  instance: Got;
+  redact: Redactor;
+  log: (line: string) => void;
+  config: ResolvedClientConfig;
+}
+
+/** One got instance over the client's keep-alive agents, with got's own retry and error throwing off. */
+function gotInstance(config: ResolvedClientConfig, agent: { http: http.Agent; https: https.Agent }): Got {
+  return got.extend({
+    prefixUrl: `${config.baseUrl}/`,
+    agent,
+    headers: { accept: "application/json", "user-agent": USER_AGENT },
+    retry: { limit: 0 },
+    throwHttpErrors: false,
+    // A redirect could carry the Authorization header elsewhere; the API does not redirect.
+    followRedirect: false,
+    responseType: "text",
+  });
+}
+
+/** The configured log callback with the API key redacted; a throwing callback is ignored. */
+function redactedLogger(config: ResolvedClientConfig, redact: Redactor): (line: string) => void {
+  return (line) => {
+    if (!config.log) return;
+    try {
+      config.log(redact(line));
+    } catch {
+      // A broken logger must not break API calls.
+    }
+  };
+}
+
+/** One request as sent, the same for every attempt. */
+interface Request {
+  path: string;
+  method: HttpMethod;
+  headers: Record<string, string>;
+  options: CallOptions;
+  limitMs: number;
+  timeoutKind: TimeoutKind;
+  label: string;
+}
+
+/** The request for one call: path, headers, time limit; refuses an authenticated call without a key. */
+function requestFor(
+  endpoint: Endpoint,
+  config: ResolvedClientConfig,
+  timeoutKind: TimeoutKind,
+  options: CallOptions,
+): Request {
+  const label = endpointLabel(endpoint);
+  if (endpoint.auth && !config.apiKey) {
+    throw new RimuConfigError(
+      `${label} needs an API key: pass apiKey to createClient() (only the catalog calls R14–R17 work without one)`,
+      { fieldName: "apiKey", endpoint: label },
+    );
+  }
+  const headers: Record<string, string> = {};
+  if (endpoint.auth && config.apiKey) headers.authorization = authorizationHeader(config.apiKey);
+  return {
+    path: buildPath(endpoint, options),
+    method: endpoint.method,
+    headers,
+    options,
+    limitMs: timeoutMs(timeoutKind, config.timeouts, options.usedDiskMb),
+    timeoutKind,
+    label,
+  };
+}
+
+/** The retry loop: attempts until a record, an error the endpoint's rule does not retry, or the limit. */
+async function callWithRetries<N extends EndpointName>(
+  exchange: Exchange,
+  name: N,
+  policy: { retry: RetryRuleName; timeout: TimeoutKind },
+  options: CallOptions,
+): Promise<EndpointResponse<N>> {
+  const { config, log } = exchange;
+  const endpoint = ENDPOINTS[name];
+  const request = requestFor(endpoint, config, options.timeout ?? policy.timeout, options);
+  const rule = RETRY_RULES[options.retry ?? policy.retry];
+  const maxAttempts = config.retry.limit + 1;
+  const line = `${endpoint.method} ${request.path}`;
+  for (let attempt = 1; ; attempt++) {
+    const started = performance.now();
+    const result = await attemptOnce(exchange, endpoint, request);
+    const outcome = result.ok
+      ? String(result.status)
+      : (result.status ?? result.error.networkCode ?? result.error.code);
+    log(`${line} ${outcome} attempt ${attempt}/${maxAttempts} ${elapsed(started)}ms`);
+    if (result.ok) return result.record as EndpointResponse<N>;
+
+    const { error, retryAfterMs } = result;
+    if (!result.retryable(rule) || attempt >= maxAttempts) {
+      throw withDetails(error, { attempts: attempt, retryAfterMs });
+    }
+    const delay = calculateDelay({ retry: attempt, ...config.retry, retryAfterMs });
+    log(
+      `retry ${line} in ${delay}ms after ${outcome}` +
+        (retryAfterMs !== undefined ? ` (Retry-After ${retryAfterMs}ms)` : "") +
+        ` (attempt ${attempt + 1}/${maxAttempts})`,
+    );
+    await sleep(delay);
+  }
+}
+
+type AttemptResult =
+  | { ok: true; status: number; record: unknown }
+  | {
+      ok: false;
+      /** HTTP status, when a response arrived. */
+      status?: number;
+      error: RimuError;
+      retryAfterMs?: number;
+      retryable(rule: RetryRule): boolean;
+    };
+
+/** One HTTP exchange: the validated record, or the mapped error and whether `rule` allows another try. */
+async function attemptOnce(
+  { instance, redact }: Exchange,
+  endpoint: Endpoint,
+  request: Request,
+): Promise<AttemptResult> {
+  let raw: RawResponse | undefined;
+  let retryAfterMs: number | undefined;
+  try {
+    const response = await instance(request.path.slice(1), {
+      method: request.method,
+      headers: request.headers,
+      json: request.options.json,
+      form: request.options.form,
+      timeout: { request: request.limitMs },
+    });
+    raw = {
+      status: response.statusCode,
+      contentType: response.headers["content-type"],
+      body: response.body,
+    };
+    retryAfterMs = parseRetryAfter(response.headers["retry-after"], Date.now());
+    return { ok: true, status: raw.status, record: readResponse(endpoint, raw, redact) };
+  } catch (caught) {
+    const error = toRimuError(caught, { ...request, redact });
+    const is2xx = raw !== undefined && raw.status >= 200 && raw.status < 300;
+    const failure: AttemptFailure = raw
+      ? { status: raw.status }
+      : { networkCode: error.networkCode, timedOut: error instanceof RimuTimeoutError };
+    return {
+      ok: false,
+      status: raw?.status,
+      error,
+      retryAfterMs,
+      // A 2xx that could not be read (bad shape, ERROR envelope) is never retried: the server answered.
+      retryable: (rule) => !is2xx && isRetryable(rule, failure),
+    };
+  }
 }
 
 function elapsed(started: number): number {

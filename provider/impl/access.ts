@@ -12,7 +12,7 @@ import { ROOT_AUTHORIZED_KEYS_PATH } from "../../contract/index.js";
 export const AUTHORIZED_KEYS_PATH = ROOT_AUTHORIZED_KEYS_PATH;
 
 /** OpenSSH public key types accepted in sshKeys. */
-export const SSH_KEY_TYPES = [
+const SSH_KEY_TYPES = [
   "ssh-ed25519",
   "ssh-rsa",
   "ecdsa-sha2-nistp256",

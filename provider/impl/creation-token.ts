@@ -32,7 +32,7 @@ export function creationNonceOf(order: AboutOrder): string | undefined {
 }
 
 /** Prefix of derived tokens, so an order's meta_data shows where its token came from. */
-export const CREATION_TOKEN_PREFIX = "vps-";
+const CREATION_TOKEN_PREFIX = "vps-";
 
 /** Hex characters of the sha256 kept in a derived token (128 bits). */
 const HASH_CHARS = 32;

@@ -16,6 +16,7 @@ import { log } from "./log.js";
 import { messageOf } from "./errors.js";
 import { containsUnknown } from "./unknowns.js";
 import { PREVIEW_FLAG } from "./vps-fields.js";
+import { toWire } from "./vps-requests.js";
 
 type Bag = Record<string, unknown>;
 
@@ -29,7 +30,7 @@ export function usd(amount: number): string {
 }
 
 /** "+$6.43", "-$6.43", "±$0.00". */
-export function signedUsd(amount: number): string {
+function signedUsd(amount: number): string {
   const cents = Math.round(amount * 100);
   if (cents === 0) return "±$0.00";
   return `${cents > 0 ? "+" : "-"}${usd(Math.abs(cents) / 100)}`;
@@ -38,7 +39,7 @@ export function signedUsd(amount: number): string {
 const roundCents = (value: number): number => Math.round(value * 100) / 100;
 
 /** The resource's name in the program (the last part of creationScope), or its domain name. */
-export function resourceLabel(inputs: Bag, fallback?: string): string {
+function resourceLabel(inputs: Bag, fallback?: string): string {
   const scope = inputs.creationScope;
   if (typeof scope === "string" && scope.includes("/")) return scope.slice(scope.lastIndexOf("/") + 1);
   if (typeof inputs.domainName === "string") return inputs.domainName;
@@ -52,17 +53,8 @@ const PRICED_INPUTS = ["pricingPlanCode", "dcLocation", "memoryMb", "diskSpaceMb
  * The quote request for these inputs: plan, data centre and sizes only (no name, password or files:
  * a quote needs none of them). Unset values are left out, so the service applies its defaults.
  */
-export function quoteRequest(inputs: Bag): NewVpsRequestInput {
-  const sizes = {
-    memory_mb: inputs.memoryMb as number | undefined,
-    disk_space_mb: inputs.diskSpaceMb as number | undefined,
-    disk_space_2_mb: inputs.diskSpace2Mb as number | undefined,
-  };
-  return {
-    pricing_plan_code: inputs.pricingPlanCode as string | undefined,
-    dc_location: inputs.dcLocation as NewVpsRequestInput["dc_location"],
-    vps_parameters: Object.values(sizes).some((v) => v !== undefined) ? sizes : undefined,
-  };
+function quoteRequest(inputs: Bag): NewVpsRequestInput {
+  return toWire(inputs, PRICED_INPUTS) as NewVpsRequestInput;
 }
 
 /** The quoted monthly price in USD, or why there is none. */
@@ -179,7 +171,7 @@ function pricedOf(bag: Bag): Bag {
 // ------------------------------------------------------------------------------------ after the fact
 
 /** A price of ResourceChangeResult in USD (a number, or `{amt, cur}`). */
-export function pricingUsd(pricing: ChangePricing | null | undefined): number | undefined {
+function pricingUsd(pricing: ChangePricing | null | undefined): number | undefined {
   if (typeof pricing === "number") return pricing;
   return typeof pricing?.amt === "number" ? pricing.amt : undefined;
 }

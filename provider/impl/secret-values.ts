@@ -11,7 +11,7 @@
 export const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
 export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
-export function isSecretValue(value: unknown): value is { value: unknown } {
+function isSecretValue(value: unknown): value is { value: unknown } {
   return (
     typeof value === "object" &&
     value !== null &&

@@ -2,9 +2,15 @@
  * What a change of inputs means for an existing VPS: a pure function of the old outputs (or the live
  * order as outputs) and the new inputs. diff() reports it; update() carries it out.
  */
-import { VPS_INPUT_FIELDS, VPS_INPUT_NAMES, type ChangeKind, type VpsInputName } from "./vps-fields.js";
+import {
+  REPORTED_FIELDS,
+  VPS_INPUT_FIELDS,
+  VPS_INPUT_NAMES,
+  inputsOfKind,
+  type VpsInputName,
+} from "./vps-fields.js";
 import { containsUnknown } from "./unknowns.js";
-import { reinstallRefusal, same, shrinkFailures } from "./vps-inputs.js";
+import { changeRefusals, same } from "./vps-inputs.js";
 import { VpsChangeRefusedError } from "./errors.js";
 
 export interface VpsChanges {
@@ -26,24 +32,22 @@ export interface VpsChanges {
   orderOnly: VpsInputName[];
 }
 
-/** Change kinds that report an input in `replaces` (a new VPS). */
-const REPLACING_KINDS: ReadonlySet<ChangeKind> = new Set<ChangeKind>(["replace", "adopt"]);
-
 /**
  * Every input whose change forces a replacement, in table order. The one list: computeChanges() puts
  * only these in `replaces`, and the creation token (creation-token.ts) is derived from their values.
  */
-export const REPLACE_FORCING_INPUTS: readonly VpsInputName[] = VPS_INPUT_NAMES.filter((name) =>
-  REPLACING_KINDS.has(VPS_INPUT_FIELDS[name]),
-);
+export const REPLACE_FORCING_INPUTS: readonly VpsInputName[] = inputsOfKind("replace", "adopt");
 
 const isSet = (value: unknown): boolean => value !== undefined && value !== null;
 
 /**
- * Create-only inputs the service never reports: going from unset to set cannot be told apart from
- * "recording what the order already is", so only a change from one value to another replaces.
+ * Create-only inputs the service never reports (pricingPlanCode, vpsType): going from unset to set cannot
+ * be told apart from "recording what the order already is", so only a change from one value to another
+ * replaces.
  */
-const UNREPORTED_CREATE_ONLY = new Set<VpsInputName>(["pricingPlanCode", "vpsType"]);
+const UNREPORTED_CREATE_ONLY = new Set<VpsInputName>(
+  inputsOfKind("replace").filter((name) => !REPORTED_FIELDS.includes(name)),
+);
 
 /**
  * Compares old outputs with new inputs. Inputs the user did not set are never changes: the service
@@ -122,8 +126,8 @@ export function hasChanges(changes: VpsChanges): boolean {
 }
 
 /**
- * Throws if an in-place change is not allowed: a disk shrink, or a reinstall without allowReinstall.
- * Not checked when the VPS is replaced anyway.
+ * Throws if an in-place change is not allowed: a disk shrink, or a reinstall without allowReinstall
+ * (the rule check() applied, changeRefusals). Not checked when the VPS is replaced anyway.
  */
 export function assertChangesAllowed(
   changes: VpsChanges,
@@ -131,11 +135,9 @@ export function assertChangesAllowed(
   news: Record<string, unknown>,
 ): void {
   if (changes.replaces.length > 0) return;
-  const shrink = shrinkFailures(olds, news)[0];
-  if (shrink) throw new VpsChangeRefusedError(shrink.property, shrink.reason);
-  const allowUnknown = containsUnknown(news.allowReinstall);
-  if (changes.reinstall.length > 0 && news.allowReinstall !== true && !allowUnknown) {
-    const field = changes.reinstall[0] as VpsInputName;
-    throw new VpsChangeRefusedError(field, reinstallRefusal(field, olds[field], news[field]));
-  }
+  const refusals = changeRefusals(olds, news, changes.reinstall);
+  // A shrink is named first: it cannot be allowed, while a reinstall can.
+  const refusal =
+    refusals.find((r) => !changes.reinstall.includes(r.property as VpsInputName)) ?? refusals[0];
+  if (refusal) throw new VpsChangeRefusedError(refusal.property, refusal.reason);
 }

@@ -25,6 +25,7 @@ import { orderFields, orderOutputs } from "./vps-outputs.js";
 import { feeLine, resizeBillLine } from "./money.js";
 import { parametersRequest, reinstallRequest } from "./vps-requests.js";
 import { secretsWrapped } from "./vps-create.js";
+import { REPORTED_FIELDS, inputsOfKind } from "./vps-fields.js";
 
 type Bag = Record<string, unknown>;
 
@@ -71,105 +72,156 @@ export async function converge(
   what: ConvergeWhat,
   provider: unknown,
 ): Promise<{ order: AboutOrder; password?: string }> {
-  const id = String(live.order_oid);
-  const ref = orderRef(live.order_oid, live.domain_name);
   const current = orderOutputs(live, recorded) as unknown as Bag;
+  const id = String(live.order_oid);
   const changes = computeChanges(id, current, news as Bag);
-  // A new or adopted order must be recorded whatever fails next.
-  const mustRecord = what !== "was being updated";
-  let changed = false;
-  let password: string | undefined;
+  const run: Run = {
+    client,
+    live,
+    ref: orderRef(live.order_oid, live.domain_name),
+    id,
+    news,
+    changes,
+    current,
+  };
   // A move gives new addresses (without their PTR records): the name is set again on the new one.
   const setPtr = news.reverseDns !== undefined && (changes.reverseDns || changes.move);
-  let ptrDone = false;
+  const progress: Progress = { changed: false, ptrDone: false };
   try {
     const { reinstallFirst } = await validatePlan(client, changes, current, news);
-    for (const step of planSteps(changes, reinstallFirst)) {
-      if (step === "resize") await resize(client, ref, id, news, changes);
-      if (step === "move") {
-        log(`Vps ${id}: moving to host server ${news.hostServerOid}; its IP addresses may change.`);
-        await client.moveVps(
-          ref,
-          {
-            selected_host_server_oid: news.hostServerOid,
-            pricing_change_option: "CHOOSE_SAME_RESOURCES",
-            is_update_dns: true,
-            move_reason: "Requested through pulumi-rimuhosting (hostServerOid)",
-          },
-          { usedDiskMb: typeof current.diskSpaceMb === "number" ? current.diskSpaceMb : undefined },
-        );
-      }
-      if (step === "reinstall") {
-        log(`Vps ${id}: reinstalling (${changes.reinstall.join(", ")}); the disk is erased.`);
-        const reinstalled = await client.reinstallVps(ref, reinstallRequest(news, live.distro ?? undefined));
-        password =
-          news.password ?? reinstalled.new_order_request?.instantiation_options?.password ?? undefined;
-      }
-      changed = true;
-    }
+    for (const step of planSteps(changes, reinstallFirst)) await applyStep(run, step, progress);
     // Re-read after any change: a resize response's about_order may still show the old sizes, and a
     // resize or reinstall restarts the VPS. One GET per step, never two.
-    let order = changed ? (await client.getOrder(ref)).about_order : live;
+    let order = progress.changed ? (await client.getOrder(run.ref)).about_order : live;
     if (changes.move)
       log(feeLine(id, orderFields(order).monthlyFeeUsd, current.monthlyFeeUsd as number | undefined));
-    if (setPtr) {
-      const ip = order.allocated_ips?.primary_ip ?? undefined;
-      const name = news.reverseDns as string;
-      await client.setReverseDns(ref, ip, name);
-      ptrDone = true;
-      changed = true;
-      log(
-        name === ""
-          ? `Vps ${id}: removed the reverse DNS name of ${ip ?? "the primary address"}.`
-          : `Vps ${id}: reverse DNS of ${ip ?? "the primary address"} set to ${name}.`,
-      );
-    }
-    if (news.runningState !== undefined && order.running_state !== news.runningState) {
-      log(`Vps ${id}: setting the running state to ${news.runningState}.`);
-      const answer = await client.setRunningState(ref, news.runningState);
-      changed = true;
-      // The answer holds the order as it now stands (docs/rimuhosting-api.md, R11); read it only if it does not.
-      order = answer.about_order ?? (await client.getOrder(ref)).about_order;
-    }
-    return password === undefined ? { order } : { order, password };
+    if (setPtr) await setReverseDns(run, order, progress);
+    order = await setRunningState(run, order, progress);
+    return progress.password === undefined ? { order } : { order, password: progress.password };
   } catch (error) {
-    // Read the order as it stands: a step whose answer was lost (timeout, dropped connection) may
-    // have been applied, and the state must then say so, not the old values.
-    const order = await client.getOrder(ref).then(
-      (response) => response.about_order,
-      () => undefined,
-    );
-    const moved = order !== undefined && differsFrom(order, current, recorded);
-    if (!changed && !moved && !mustRecord) throw presentError(error, `VPS order ${id} (${live.domain_name})`);
-    const presented = presentError(error, "");
-    // A PTR not (yet) set keeps the recorded name, so the next update sets it.
-    const reverseDns = setPtr && !ptrDone ? recorded.reverseDns : news.reverseDns;
-    const properties = secretsWrapped(
-      orderOutputs(
-        order ?? live,
-        { ...recorded, ...news, reverseDns, password: password ?? recorded.password },
-        news,
-      ) as unknown as Bag,
-    );
-    throw new VpsIncompleteError(
-      VPS_ERROR_CODES.incomplete,
-      `VPS order ${id} (${live.domain_name}) ${what}, but a step failed: ${nested(presented)}`,
-      id,
-      { ...properties, __provider: provider },
-      error,
-    );
+    throw await failureToRecord(error, run, progress, { recorded, what, provider, setPtr });
   }
 }
 
-/** The fields a step changes. */
-const STEP_FIELDS = [
-  "memoryMb",
-  "diskSpaceMb",
-  "diskSpace2Mb",
-  "hostServerOid",
-  "distro",
-  "runningState",
-] as const;
+/** What every step of one converge() works on. */
+interface Run {
+  client: RimuClient;
+  /** The order as it was when converge() started. */
+  live: AboutOrder;
+  ref: OrderRef;
+  id: string;
+  news: VpsInputs;
+  changes: VpsChanges;
+  /** `live` as outputs (what the changes were computed against). */
+  current: Bag;
+}
+
+/** What has been done so far, for the record a failure leaves. */
+interface Progress {
+  /** Some call changed the VPS. */
+  changed: boolean;
+  /** A password a reinstall generated (or the input's). */
+  password?: string;
+  ptrDone: boolean;
+}
+
+/** Resize, move or reinstall (each one call; a resize also reconciles a lost answer). */
+async function applyStep(run: Run, step: Step, progress: Progress): Promise<void> {
+  const { client, ref, id, news, changes } = run;
+  if (step === "resize") await resize(client, ref, id, news, changes);
+  if (step === "move") {
+    log(`Vps ${id}: moving to host server ${news.hostServerOid}; its IP addresses may change.`);
+    await client.moveVps(
+      ref,
+      {
+        selected_host_server_oid: news.hostServerOid,
+        pricing_change_option: "CHOOSE_SAME_RESOURCES",
+        is_update_dns: true,
+        move_reason: "Requested through pulumi-rimuhosting (hostServerOid)",
+      },
+      { usedDiskMb: typeof run.current.diskSpaceMb === "number" ? run.current.diskSpaceMb : undefined },
+    );
+  }
+  if (step === "reinstall") {
+    log(`Vps ${id}: reinstalling (${changes.reinstall.join(", ")}); the disk is erased.`);
+    const reinstalled = await client.reinstallVps(ref, reinstallRequest(news, run.live.distro ?? undefined));
+    progress.password =
+      news.password ?? reinstalled.new_order_request?.instantiation_options?.password ?? undefined;
+  }
+  progress.changed = true;
+}
+
+/** The PTR name of the primary address, as the VPS now stands (after a move: its new address). */
+async function setReverseDns(run: Run, order: AboutOrder, progress: Progress): Promise<void> {
+  const ip = order.allocated_ips?.primary_ip ?? undefined;
+  const name = run.news.reverseDns as string;
+  await run.client.setReverseDns(run.ref, ip, name);
+  progress.ptrDone = true;
+  progress.changed = true;
+  log(
+    name === ""
+      ? `Vps ${run.id}: removed the reverse DNS name of ${ip ?? "the primary address"}.`
+      : `Vps ${run.id}: reverse DNS of ${ip ?? "the primary address"} set to ${name}.`,
+  );
+}
+
+/** The running state last (a resize or reinstall restarts the VPS); returns the order as it now stands. */
+async function setRunningState(run: Run, order: AboutOrder, progress: Progress): Promise<AboutOrder> {
+  const wanted = run.news.runningState;
+  if (wanted === undefined || order.running_state === wanted) return order;
+  log(`Vps ${run.id}: setting the running state to ${wanted}.`);
+  const answer = await run.client.setRunningState(run.ref, wanted);
+  progress.changed = true;
+  // The answer holds the order as it now stands (docs/rimuhosting-api.md, R11); read it only if it does not.
+  return answer.about_order ?? (await run.client.getOrder(run.ref)).about_order;
+}
+
+/**
+ * The error a failed step leaves: the plain error when nothing changed (and nothing must be recorded),
+ * otherwise VpsIncompleteError carrying the order as it stands, so the engine records it.
+ */
+async function failureToRecord(
+  error: unknown,
+  run: Run,
+  progress: Progress,
+  context: { recorded: Bag; what: ConvergeWhat; provider: unknown; setPtr: boolean },
+): Promise<Error> {
+  const { client, live, ref, id, news, current } = run;
+  const { recorded, what, provider, setPtr } = context;
+  // Read the order as it stands: a step whose answer was lost (timeout, dropped connection) may
+  // have been applied, and the state must then say so, not the old values.
+  const order = await client.getOrder(ref).then(
+    (response) => response.about_order,
+    () => undefined,
+  );
+  const moved = order !== undefined && differsFrom(order, current, recorded);
+  // A new or adopted order must be recorded whatever failed.
+  const mustRecord = what !== "was being updated";
+  if (!progress.changed && !moved && !mustRecord)
+    return presentError(error, `VPS order ${id} (${live.domain_name})`);
+  const presented = presentError(error, "");
+  // A PTR not (yet) set keeps the recorded name, so the next update sets it.
+  const reverseDns = setPtr && !progress.ptrDone ? recorded.reverseDns : news.reverseDns;
+  const properties = secretsWrapped(
+    orderOutputs(
+      order ?? live,
+      { ...recorded, ...news, reverseDns, password: progress.password ?? recorded.password },
+      news,
+    ) as unknown as Bag,
+  );
+  return new VpsIncompleteError(
+    VPS_ERROR_CODES.incomplete,
+    `VPS order ${id} (${live.domain_name}) ${what}, but a step failed: ${nested(presented)}`,
+    id,
+    { ...properties, __provider: provider },
+    error,
+  );
+}
+
+/** The fields a step changes that the order reports (so a lost answer can be seen on the order). */
+const STEP_FIELDS = inputsOfKind("parameters", "move", "reinstall", "running-state").filter((name) =>
+  REPORTED_FIELDS.includes(name),
+);
 
 /** True if the order no longer matches `before` (the outputs it had when converge started). */
 function differsFrom(order: AboutOrder, before: Bag, recorded: Bag): boolean {

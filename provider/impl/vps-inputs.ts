@@ -8,12 +8,15 @@ import { DcLocation, Fqdn, VpsType } from "../../contract/index.js";
 import { CREATION_TOKEN_KEY } from "../client/index.js";
 import { containsUnknown, unknownKeys } from "./unknowns.js";
 import {
+  GROW_ONLY_FIELDS,
   INTERNAL_INPUTS,
   PREVIEW_FLAG,
   SECRET_FIELDS,
-  VPS_INPUT_FIELDS,
   VPS_INPUT_NAMES,
   VPS_OUTPUT_ONLY,
+  inputsOfKind,
+  type InternalInputName,
+  type VpsInputName,
 } from "./vps-fields.js";
 import { unwrapSecret } from "./secret-values.js";
 import { AUTHORIZED_KEYS_PATH, reverseDnsProblem, sshKeyProblem } from "./access.js";
@@ -22,7 +25,7 @@ import { AUTHORIZED_KEYS_PATH, reverseDnsProblem, sshKeyProblem } from "./access
  * Size limits: far above any real use, low enough that a mistake (a whole disk image read into
  * cloudConfig) fails in preview with the field named, not at the API with a message naming none.
  */
-export const LIMITS = {
+const LIMITS = {
   /** Characters of cloudConfig. */
   cloudConfigChars: 256 * 1024,
   /** Characters of one injected file's content. */
@@ -57,7 +60,7 @@ const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
  * An absolute path in normal form: starts with "/", no empty, "." or ".." segments (which would
  * write outside the intended place, e.g. /../../etc/shadow), no control characters, not a directory.
  */
-export function pathProblem(path: string): string | undefined {
+function pathProblem(path: string): string | undefined {
   if (!path.startsWith("/")) return "must be an absolute path such as /root/.ssh/authorized_keys";
   if (path.length > LIMITS.pathChars) return `must be at most ${LIMITS.pathChars} characters`;
   if (!NO_CONTROL.test(path)) return "must not contain NUL or other control characters";
@@ -93,8 +96,12 @@ const text = (what: string, max: number) =>
     .string({ error: `must be ${what} (a string)` })
     .max(max, { error: `must be at most ${max} characters (${what})`, abort: true });
 
+/**
+ * One validator per row of the field table (vps-fields.ts) plus the internal inputs: `satisfies` makes
+ * the compiler refuse a row without a validator and a validator without a row.
+ */
 function buildVpsInputsSchema() {
-  return z.object({
+  const shape = {
     domainName: Fqdn,
     distro: code("a distribution code such as deb12.64 (see getDistributions())"),
     dcLocation: z.enum(DcLocation.options, {
@@ -214,7 +221,7 @@ function buildVpsInputsSchema() {
       .int({ error: "must be a whole number (an order oid)" })
       .positive({ error: "must be an order oid from getOrders()" }),
     // Set by the Vps class (project/stack/name), never by users: the seed of the creation token
-    // (creation-token.ts). Not in VPS_INPUT_FIELDS, so diff() and the outputs never see it.
+    // (creation-token.ts). Not a row of the field table, so diff() and the outputs never see it.
     creationScope: z
       .string({ error: "is set by the Vps class (project/stack/name); do not set it yourself" })
       .min(1, { error: "is set by the Vps class (project/stack/name); do not set it yourself" })
@@ -222,7 +229,8 @@ function buildVpsInputsSchema() {
     __creationNonce: z
       .string({ error: "is set by the provider; do not set it yourself" })
       .regex(/^[0-9a-f]{32}$/, { error: "is set by the provider; do not set it yourself" }),
-  });
+  } satisfies Record<VpsInputName | InternalInputName, z.ZodType>;
+  return z.object(shape);
 }
 
 type FullSchema = ReturnType<typeof buildVpsInputsSchema>;
@@ -379,34 +387,46 @@ const known = (value: unknown): boolean => value !== undefined && value !== null
 export const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** Installed by a reinstall only, so a change needs allowReinstall (from the one table, vps-fields.ts). */
-const REINSTALL_FIELDS = VPS_INPUT_NAMES.filter((name) => VPS_INPUT_FIELDS[name] === "reinstall");
+const REINSTALL_FIELDS = inputsOfKind("reinstall");
 
 /**
  * Refuses, before anything is changed, what the service would refuse or what destroys data without
- * consent: compared with the previous inputs (olds).
+ * consent: compared with the previous inputs (olds). check() calls it; update() applies the same rule
+ * (changeRefusals) to the changes it planned against the live order.
  */
 export function transitionFailures(
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
 ): CheckFailure[] {
+  const reinstalled = REINSTALL_FIELDS.filter(
+    (field) => known(olds[field]) && known(news[field]) && !same(olds[field], news[field]),
+  );
+  return changeRefusals(olds, news, reinstalled);
+}
+
+/**
+ * THE refusal rule of a change, for check() and update() alike: reinstalling fields without
+ * allowReinstall (an allowReinstall still unknown in a preview is not refused), and shrinking a
+ * grow-only input. Reinstall refusals first, one failure per field.
+ */
+export function changeRefusals(
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+  reinstalled: readonly string[],
+): CheckFailure[] {
   const failures: CheckFailure[] = [];
   if (news.allowReinstall !== true && !containsUnknown(news.allowReinstall)) {
-    for (const field of REINSTALL_FIELDS) {
-      const before = olds[field];
-      const after = news[field];
-      if (known(before) && known(after) && !same(before, after)) {
-        failures.push({ property: field, reason: reinstallRefusal(field, before, after) });
-      }
-    }
+    for (const field of reinstalled)
+      failures.push({ property: field, reason: reinstallRefusal(field, olds[field], news[field]) });
   }
   failures.push(...shrinkFailures(olds, news));
   return failures;
 }
 
-/** A disk that would shrink from `olds` to `news` (RimuHosting only grows disks), one failure per disk. */
-export function shrinkFailures(olds: Record<string, unknown>, news: Record<string, unknown>): CheckFailure[] {
+/** A grow-only input (a disk: RimuHosting only grows disks) that would shrink from `olds` to `news`. */
+function shrinkFailures(olds: Record<string, unknown>, news: Record<string, unknown>): CheckFailure[] {
   const failures: CheckFailure[] = [];
-  for (const field of ["diskSpaceMb", "diskSpace2Mb"] as const) {
+  for (const field of GROW_ONLY_FIELDS) {
     const before = olds[field];
     const after = news[field];
     if (typeof before === "number" && typeof after === "number" && after < before) {
@@ -417,7 +437,7 @@ export function shrinkFailures(olds: Record<string, unknown>, news: Record<strin
 }
 
 /** The reason given when a reinstall field changes without allowReinstall. */
-export function reinstallRefusal(field: string, before: unknown, after: unknown): string {
+function reinstallRefusal(field: string, before: unknown, after: unknown): string {
   // Values are named only for distro: the other reinstall fields may be secrets.
   const change = field === "distro" ? ` from ${String(before)} to ${String(after)}` : "";
   return (
@@ -428,7 +448,7 @@ export function reinstallRefusal(field: string, before: unknown, after: unknown)
 }
 
 /** The reason given for a disk shrink. */
-export function shrinkRefusal(field: string, before: number, after: number): string {
+function shrinkRefusal(field: string, before: number, after: number): string {
   return (
     `a disk cannot shrink (${before} MB to ${after} MB): RimuHosting only grows disks. ` +
     `Keep ${field} at ${before} or more, or order a new VPS with the smaller disk.`

@@ -7,6 +7,7 @@
 import type { AboutOrder } from "../../contract/index.js";
 import { INTERNAL_INPUTS, VPS_INPUT_NAMES, SECRET_FIELDS, type VpsInputName } from "./vps-fields.js";
 import { asSecret } from "./secret-values.js";
+import type { VpsInputs } from "./vps-inputs.js";
 
 /** meta_data keys the provider writes (creation token and nonce): never shown as the user's metadata. */
 const PROVIDER_META_PREFIX = "pulumi-rimuhosting:";
@@ -15,43 +16,23 @@ const PROVIDER_META_PREFIX = "pulumi-rimuhosting:";
  * Output keys for the provider's own bookkeeping. The engine hides keys starting with "__" in every
  * display, so they never show as changes.
  */
-export const INPUT_NAMES_KEY = "__inputNames";
+const INPUT_NAMES_KEY = "__inputNames";
 
-export interface VpsOutputs {
-  orderOid?: number;
-  slug?: string;
-  domainName: string;
-  distro?: string;
-  dcLocation?: string;
-  pricingPlanCode?: string;
-  memoryMb?: number;
-  diskSpaceMb?: number;
-  diskSpace2Mb?: number;
-  vpsType?: string;
-  billingOid?: number;
-  hostServerOid?: string;
-  runningState?: string;
-  password?: string;
-  controlPanel?: string;
-  cloudConfig?: string;
-  files?: { path: string; content: string }[];
-  sshKeys?: string[];
-  /** As recorded: no GET of the API reports a PTR record, so a refresh cannot see a change made elsewhere. */
-  reverseDns?: string;
-  ipCount?: number;
-  metaData?: Record<string, string>;
-  allowReinstall?: boolean;
-  timeouts?: { createMinutes?: number; updateMinutes?: number; deleteMinutes?: number };
-  adoptOrderOid?: number;
-  creationScope?: string;
-  __creationNonce?: string;
-  /** The inputs the program set (so a refresh hands back exactly those, not what the service picked). */
-  __inputNames?: string[];
-  primaryIp?: string;
-  secondaryIps: string[];
-  monthlyFeeUsd?: number;
-  orderDescription?: string;
-}
+/**
+ * The outputs: every input (VpsInputs, from the field table), where the service reports one the value it
+ * reports (orderFields(), whose values may be wider than the input's: a RESTARTING VPS), and what only
+ * the service knows (orderOid, IPs, fee…). Derived, so a new input needs no line here unless the service
+ * reports it (then orderFields() reads it).
+ */
+export type VpsOutputs = Omit<VpsInputs, keyof ServiceFields> &
+  Partial<ServiceFields> & {
+    domainName: string;
+    secondaryIps: string[];
+    /** The inputs the program set (so a refresh hands back exactly those, not what the service picked). */
+    __inputNames?: string[];
+  };
+
+type ServiceFields = ReturnType<typeof orderFields>;
 
 /** Removes undefined values: google.protobuf.Struct cannot carry them. */
 export function compact<T extends object>(bag: T): T {
@@ -59,7 +40,7 @@ export function compact<T extends object>(bag: T): T {
 }
 
 /** The user's metadata on an order, without the provider's creation token and nonce. */
-export function userMetaData(order: AboutOrder): Record<string, string> {
+function userMetaData(order: AboutOrder): Record<string, string> {
   const meta: Record<string, string> = {};
   for (const entry of order.meta_data ?? []) {
     if (!entry.key_name.startsWith(PROVIDER_META_PREFIX)) meta[entry.key_name] = entry.value ?? "";

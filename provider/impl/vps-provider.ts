@@ -2,10 +2,14 @@
  * The Vps resource's lifecycle: check, diff, create, read, update, delete. Called by the thin shim
  * (../vps-shim.ts) inside the dynamic-provider host; every function works on plain property bags.
  *
- * Reading order for one field: check() validates it (vps-inputs.ts, catalog.ts) and returns secret
- * inputs wrapped; diff() says what a change does (vps-changes.ts, from the one table vps-fields.ts);
- * create() orders (vps-create.ts) and update() applies (vps-converge.ts). Every error a user sees
- * leaves here as one VpsError (errors.ts).
+ * Reading order for one field, e.g. memoryMb: its row in vps-fields.ts says everything the code below
+ * asks of it (a `parameters` input, reported by the service, sent as given at vps_parameters.memory_mb).
+ * check() runs its validator (vps-inputs.ts), the catalogue (catalog.ts) and the one refusal rule
+ * (changeRefusals: reinstall consent, grow-only), and returns secret inputs wrapped; diff() asks
+ * computeChanges() (vps-changes.ts) what its change kind does; create() orders it (vps-create.ts, the
+ * request from toWire() in vps-requests.ts); update() converges (vps-converge.ts: the same refusal rule
+ * before the first call, then resize, move, reinstall, reverse DNS, running state); read() maps the order
+ * back (orderFields() in vps-outputs.ts). Every error a user sees leaves here as one VpsError (errors.ts).
  */
 import type { AboutOrder } from "../../contract/index.js";
 import { CREATION_TOKEN_KEY, RimuNotFoundError, type RimuClient } from "../client/index.js";
@@ -48,15 +52,7 @@ import {
   previewResizePrice,
 } from "./money.js";
 
-export { setCreateLookupGrace } from "./vps-create.js";
-
 type Bag = Record<string, unknown>;
-
-/** Injected clock, for the "is this cancellation in the past" test. */
-let now: () => number = () => Date.now();
-export function setClock(clock: () => number): void {
-  now = clock;
-}
 
 /** The order oid of a resource id ("1234567"), or of a pending resource's recorded order. */
 function orderOidOf(id: string, props: Bag = {}): number | undefined {
@@ -201,7 +197,7 @@ async function previewAdoption(client: RimuClient, news: VpsInputs): Promise<Che
     ];
   }
   if (order === undefined) return []; // could not look: create() checks again
-  const problem = adoptionProblem(order, news, now());
+  const problem = adoptionProblem(order, news, Date.now());
   if (problem) return [{ property: "adoptOrderOid", reason: problem.replace(/^adoptOrderOid: /, "") }];
   log(
     `Vps${label(news)}: will adopt existing order ${oid} (${order.domain_name}, ${order.running_state ?? "state unknown"}) ` +
@@ -316,7 +312,7 @@ async function adopt(
   news: VpsInputs,
   provider: unknown,
 ): Promise<{ id: string; outs: VpsOutputs }> {
-  const order = await orderToAdopt(client, news, now());
+  const order = await orderToAdopt(client, news, Date.now());
   const id = String(order.order_oid);
   log(`Vps ${id}: adopting existing order ${order.domain_name}.`);
   // Install-time options cannot be read back: they are recorded as given, not reinstalled.
@@ -348,7 +344,7 @@ export async function read(
       if (error instanceof RimuNotFoundError) return {};
       throw error;
     }
-    if (isOrderGone(order, now())) return {};
+    if (isOrderGone(order, Date.now())) return {};
     const outs = orderOutputs(order, recorded);
     return { id: String(order.order_oid), props: outs, inputs: refreshedInputs(outs) };
   });
@@ -374,7 +370,7 @@ export async function update(id: string, olds: Bag, inputs: Bag): Promise<{ outs
       if (error instanceof RimuNotFoundError) throw goneError(id);
       throw error;
     }
-    if (isOrderGone(order, now())) throw goneError(id);
+    if (isOrderGone(order, Date.now())) throw goneError(id);
     // Compare with the live order, not the old outputs: this is also how a failed create or update resumes.
     const result = await converge(client, order, recorded, news, "was being updated", inputs.__provider);
     const password = result.password ?? news.password ?? (recorded.password as string | undefined);
@@ -420,7 +416,7 @@ export async function deleteVps(id: string, props: Bag): Promise<void> {
         (response) => response.about_order,
         (readError: unknown) => (readError instanceof RimuNotFoundError ? null : undefined),
       );
-      if (order === null || (order && isOrderGone(order, now()))) return;
+      if (order === null || (order && isOrderGone(order, Date.now()))) return;
       throw error;
     }
   });

@@ -1,41 +1,43 @@
-/** Vps inputs (camelCase) to wire requests (snake_case), in one place. */
-import type { NewVpsRequestInput } from "../../contract/index.js";
+/** Vps inputs (camelCase) to wire requests (snake_case), in one place, from the field table's wire paths. */
+import type { NewVpsRequestInput, RunningVpsDataRequest } from "../../contract/index.js";
 import type { VpsInputs } from "./vps-inputs.js";
 import { AUTHORIZED_KEYS_PATH, authorizedKeysFile } from "./access.js";
+import { AS_IS_FIELDS, inputsOfKind, wirePathOf } from "./vps-fields.js";
 
 /**
  * file_injection_data: the files input, plus sshKeys as /root/.ssh/authorized_keys (check() refuses a
  * files entry for that path when sshKeys is set). Undefined when there are none.
  */
-export function injectedFiles(inputs: VpsInputs): { path: string; data_as_string: string }[] | undefined {
+function injectedFiles(inputs: VpsInputs): { path: string; data_as_string: string }[] | undefined {
   const files = (inputs.files ?? []).map((file) => ({ path: file.path, data_as_string: file.content }));
   if (inputs.sshKeys && inputs.sshKeys.length > 0)
     files.push({ path: AUTHORIZED_KEYS_PATH, data_as_string: authorizedKeysFile(inputs.sshKeys) });
   return files.length > 0 ? files : undefined;
 }
 
-/** NewVPSRequest for R4 (create). Unset inputs are left out, so the service applies its defaults. */
+/**
+ * The given inputs among `names` that the field table marks `asIs`, each at its wire path
+ * (`vps_parameters.memory_mb`): the one camelCase-to-wire mapping of a plain input, for the create, the
+ * reinstall, the resize and the quote. Unset inputs are left out, and so is an object none of whose
+ * fields is set, so the service applies its defaults.
+ */
+export function toWire(inputs: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+  const request: Record<string, unknown> = {};
+  for (const name of AS_IS_FIELDS) {
+    const value = inputs[name];
+    if (value === undefined || !names.includes(name)) continue;
+    const keys = (wirePathOf(name) as string).split(".");
+    let at = request;
+    for (const key of keys.slice(0, -1)) at = (at[key] ??= {}) as Record<string, unknown>;
+    at[keys[keys.length - 1]!] = value;
+  }
+  return request;
+}
+
+/** NewVPSRequest for R4 (create): every plain input, plus the ones that need shaping. */
 export function newVpsRequest(inputs: VpsInputs): NewVpsRequestInput {
-  const sizes = {
-    memory_mb: inputs.memoryMb,
-    disk_space_mb: inputs.diskSpaceMb,
-    disk_space_2_mb: inputs.diskSpace2Mb,
-  };
-  const anySize = Object.values(sizes).some((value) => value !== undefined);
   return {
-    instantiation_options: {
-      domain_name: inputs.domainName,
-      distro: inputs.distro,
-      password: inputs.password,
-      control_panel: inputs.controlPanel,
-      cloud_config_data: inputs.cloudConfig,
-    },
-    pricing_plan_code: inputs.pricingPlanCode,
-    dc_location: inputs.dcLocation,
-    vps_parameters: anySize ? sizes : undefined,
-    vps_type: inputs.vpsType,
-    billing_oid: inputs.billingOid,
-    host_server_oid: inputs.hostServerOid,
+    ...(toWire(inputs, AS_IS_FIELDS) as NewVpsRequestInput),
     ip_request:
       inputs.ipCount === undefined
         ? undefined
@@ -52,17 +54,14 @@ export function newVpsRequest(inputs: VpsInputs): NewVpsRequestInput {
 }
 
 /**
- * NewVPSRequest for R10 (reinstall): the install-time options, with `null` data centre and sizes so the
- * order keeps them (docs/rimuhosting-api.md R10).
+ * NewVPSRequest for R10 (reinstall): the install-time options (the plain reinstall inputs, the distro
+ * kept when not given), with `null` data centre and sizes so the order keeps them
+ * (docs/rimuhosting-api.md R10).
  */
 export function reinstallRequest(inputs: VpsInputs, currentDistro: string | undefined): NewVpsRequestInput {
+  const installed = toWire({ ...inputs, distro: inputs.distro ?? currentDistro }, inputsOfKind("reinstall"));
   return {
-    instantiation_options: {
-      distro: inputs.distro ?? currentDistro,
-      password: inputs.password,
-      control_panel: inputs.controlPanel,
-      cloud_config_data: inputs.cloudConfig,
-    },
+    ...(installed as NewVpsRequestInput),
     dc_location: null,
     vps_parameters: { memory_mb: null, disk_space_mb: null },
     file_injection_data: injectedFiles(inputs),
@@ -70,12 +69,8 @@ export function reinstallRequest(inputs: VpsInputs, currentDistro: string | unde
 }
 
 /** The sizes to send to R9 (parameters): only those that change. */
-export function parametersRequest(inputs: VpsInputs, changed: readonly string[]) {
-  return {
-    memory_mb: changed.includes("memoryMb") ? inputs.memoryMb : undefined,
-    disk_space_mb: changed.includes("diskSpaceMb") ? inputs.diskSpaceMb : undefined,
-    disk_space_2_mb: changed.includes("diskSpace2Mb") ? inputs.diskSpace2Mb : undefined,
-  };
+export function parametersRequest(inputs: VpsInputs, changed: readonly string[]): RunningVpsDataRequest {
+  return (toWire(inputs, changed).vps_parameters ?? {}) as RunningVpsDataRequest;
 }
 
 /** Minutes (timeouts input) to milliseconds; undefined keeps the client's default. */

@@ -8,6 +8,8 @@ import * as path from "node:path";
 jest.setTimeout(60_000);
 
 const REPO_ROOT = path.resolve(__dirname, "..", "..");
+// Built JS on purpose: the process under test is a plain `node` child that is SIGKILLed (no jest, no
+// TypeScript loader in it), like the harness process a CI job kill would end.
 const COMPILED_HOST = path.join(REPO_ROOT, "dist", "test", "helpers", "provider-host.js");
 
 /** Running = the process exists and is not a zombie (an orphan's exit is not always reaped in a container). */

@@ -16,7 +16,10 @@ import { type TetheredChild, spawnTethered } from "./tethered-child.js";
 
 /** The repository root, from the source (test/helpers) or the built copy (dist/test/helpers). */
 const ROOT = path.resolve(__dirname, __dirname.includes(`${path.sep}dist${path.sep}`) ? "../../.." : "../..");
-/** The built CLI: the subject is the program users run (needs `npm run build`). */
+/**
+ * The built CLI on purpose: the subject is the program users run (`rimuhosting-emulator`), as a child
+ * process that can be SIGKILLed mid-write (needs `npm run build`).
+ */
 const CLI = path.join(ROOT, "dist/emulator/cli.js");
 const AUTH = { authorization: "rimuhosting apikey=10000000000000000000000000000001" };
 

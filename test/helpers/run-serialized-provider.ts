@@ -2,7 +2,8 @@
  * Loads a serialized provider text in a fresh process EXACTLY like the dynamic-provider host's
  * getProvider() (require-from-string, then configure() with the host's own Config class), then runs a
  * whole lifecycle through it and prints one JSON line per step. cwd must be the program directory
- * (the text's require()s resolve from there).
+ * (the text's require()s resolve from there). Run as built JS in a plain node child on purpose: the text's
+ * require("pulumi-rimuhosting/impl") must load the built package, as in a user's provider host.
  *
  *   RIMU_STACK_CONFIG='{"rimuhosting:apiKey":"…","rimuhosting:baseUrl":"http://127.0.0.1:…/r"}' \
  *     node dist/test/helpers/run-serialized-provider.js provider.js web1.example.com

@@ -3,7 +3,8 @@
  * (`serializeFunction(() => provider, { allowSecrets: true })`, @pulumi/pulumi dynamic/index.js) and
  * prints what ends up in every Vps's `__provider`: its size, the require() calls in it, containsSecrets.
  *
- * Run from the built output, outside jest (jest's loader and coverage change the text):
+ * Imports the shim's source; run from the built output, outside jest, because serializeFunction() captures
+ * the function's compiled text and jest's loader and coverage change it:
  *   npm run build && node dist/test/helpers/serialize-provider.js [file-to-write-the-text-to]
  */
 import { writeFileSync } from "node:fs";

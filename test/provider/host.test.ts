@@ -36,6 +36,9 @@ beforeAll(async () => {
   delete env.NODE_OPTIONS;
   delete env.RIMUHOSTING_APIKEY;
   delete env.RIMUHOSTING_BASEURL;
+  // Built JS on purpose: the provider text must be the one users' stacks store (serialized from the
+  // compiled shim in a plain node child; jest's transform would change it), and the real host then
+  // require()s pulumi-rimuhosting/impl, which is the built package.
   await promisify(execFile)(
     process.execPath,
     [join(ROOT, "dist/test/helpers/serialize-provider.js"), join(dir, "p.js")],

@@ -3,6 +3,7 @@
  * called as the shim calls it, against a real emulator on 127.0.0.1 (real HTTP).
  */
 import * as impl from "../../../provider/impl/index";
+import { parseCredit } from "../../../provider/impl/money";
 import { computeChanges } from "../../../provider/impl/vps-changes";
 import { UNKNOWN } from "../../../provider/impl/unknowns";
 import { deleteBillLine } from "../../../provider/impl/money";
@@ -132,10 +133,10 @@ describe("money after the fact", () => {
   });
 
   it("parses the recorded credit wording, and gives up (verbatim) on anything else", () => {
-    expect(
-      impl.parseCredit(["x is being shut down.", "A $7.98 credit has been added to your account."]),
-    ).toBe(7.98);
-    expect(impl.parseCredit(["Thank you."])).toBeUndefined();
+    expect(parseCredit(["x is being shut down.", "A $7.98 credit has been added to your account."])).toBe(
+      7.98,
+    );
+    expect(parseCredit(["Thank you."])).toBeUndefined();
     expect(deleteBillLine("42", ["Server gone.", "Credit pending review."], 9.5)).toBe(
       "Vps 42: no longer billed (it was billed $9.50 a month); no credit could be read from RimuHosting's answer, which said: Server gone. Credit pending review.",
     );

@@ -3,6 +3,8 @@
  * recorded (error with the order id), resumption through update(), and configuration errors.
  */
 import * as impl from "../../../provider/impl/index";
+import * as testing from "../../../provider/impl/testing";
+import { clientFor } from "../../../provider/impl/runtime-config";
 import { createClient } from "../../../provider/client/index";
 import {
   startImplFixture,
@@ -180,7 +182,7 @@ describe("partial failure and resumption", () => {
 
 describe("configuration", () => {
   it("a missing API key is a clear config error naming rimuhosting:apiKey, the env var and the emulator", async () => {
-    impl.resetConfiguration();
+    testing.resetConfiguration();
     await expect(impl.create(BASE)).rejects.toMatchObject({
       code: "RIMU_ERR_CONFIG",
       message: expect.stringMatching(
@@ -190,7 +192,7 @@ describe("configuration", () => {
   });
 
   it("a bad baseUrl or apiKey in the stack config is a config error naming the setting to fix, never the key", async () => {
-    impl.resetConfiguration();
+    testing.resetConfiguration();
     await impl.configure({ config: stackConfig("127.0.0.1:8080/r") });
     await expect(impl.create(BASE)).rejects.toMatchObject({
       code: "RIMU_ERR_CONFIG",
@@ -199,7 +201,7 @@ describe("configuration", () => {
         /baseUrl must be an http\(s\) URL.*rimuhosting:baseUrl in the stack config.*RIMUHOSTING_BASEURL/,
       ),
     });
-    impl.resetConfiguration();
+    testing.resetConfiguration();
     await impl.configure({ config: stackConfig(fx.emulator.baseUrl, "key with-secret-part") });
     const error = (await impl.create(BASE).catch((e: unknown) => e)) as Error;
     expect(error).toMatchObject({ code: "RIMU_ERR_CONFIG", fieldName: "apiKey" });
@@ -208,7 +210,7 @@ describe("configuration", () => {
   });
 
   it("the environment is the fallback, read at call time", async () => {
-    impl.resetConfiguration();
+    testing.resetConfiguration();
     process.env.RIMUHOSTING_APIKEY = DEMO_API_KEY;
     process.env.RIMUHOSTING_BASEURL = fx.emulator.baseUrl;
     try {
@@ -232,9 +234,9 @@ describe("configuration", () => {
   });
 
   it("one client per configuration, reused across calls", () => {
-    const a = impl.clientFor("test");
-    const b = impl.clientFor("test");
+    const a = clientFor("test");
+    const b = clientFor("test");
     expect(a).toBe(b);
-    expect(impl.clientFor("test", 60_000)).not.toBe(a);
+    expect(clientFor("test", 60_000)).not.toBe(a);
   });
 });

@@ -1,6 +1,6 @@
 import { diff } from "../../../provider/impl/vps-provider";
 import { assertChangesAllowed, computeChanges } from "../../../provider/impl/vps-changes";
-import { setLogSink } from "../../../provider/impl/log";
+import { setLogSink } from "../../../provider/impl/testing";
 import { UNKNOWN } from "../../../provider/impl/unknowns";
 
 /** Old outputs as create() records them: inputs echoed, service values, output-only fields. */

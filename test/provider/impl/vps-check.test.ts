@@ -4,6 +4,7 @@
  * request that changes anything reaches the API.
  */
 import * as impl from "../../../provider/impl/index";
+import * as testing from "../../../provider/impl/testing";
 import { DEMO_API_KEY, startImplFixture, stackConfig, type ImplFixture } from "../support/impl-fixture";
 
 const PROGRAM = {
@@ -191,7 +192,7 @@ describe("check(): preview says what it can know", () => {
   });
 
   it("a missing API key fails in preview with how to set it", async () => {
-    impl.resetConfiguration();
+    testing.resetConfiguration();
     try {
       const result = await impl.check({}, PROGRAM);
       expect(result.failures).toEqual([

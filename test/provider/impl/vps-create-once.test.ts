@@ -7,7 +7,7 @@
  * an order carrying the token but another nonce is never adopted: the create stops and names it.
  */
 import * as impl from "../../../provider/impl/index";
-import { setCreateLookupGrace } from "../../../provider/impl/vps-provider";
+import { setCreateLookupGrace } from "../../../provider/impl/testing";
 import { newVpsRequest } from "../../../provider/impl/vps-requests";
 import { setValues, type VpsInputs } from "../../../provider/impl/vps-inputs";
 import { CREATION_TOKEN_KEY } from "../../../provider/client/index";

@@ -4,6 +4,7 @@
  * the real emulator, with its fault injection.
  */
 import * as impl from "../../../provider/impl/index";
+import * as testing from "../../../provider/impl/testing";
 import {
   APP_INPUTS,
   DEMO_API_KEY,
@@ -90,7 +91,7 @@ describe("all or nothing", () => {
 
 describe("messages give the right advice", () => {
   it("a wrong API key says to fix the key, never to try again later, and names no wire field", async () => {
-    impl.resetConfiguration();
+    testing.resetConfiguration();
     await impl.configure({ config: stackConfig(fixture().emulator.baseUrl, "wrong-key-0123456789") });
     const error = await rejectionOf<impl.VpsError>(
       impl.create({ ...PROGRAM, __creationNonce: "0".repeat(32) }),

@@ -11,6 +11,7 @@ import {
 } from "../../../emulator/index";
 import { createClient, type RimuClient } from "../../../provider/client/index";
 import * as impl from "../../../provider/impl/index";
+import * as testing from "../../../provider/impl/testing";
 
 export interface ImplFixture {
   emulator: RunningEmulator;
@@ -34,10 +35,10 @@ export async function startImplFixture(options: StartEmulatorOptions = {}): Prom
   delete process.env.RIMUHOSTING_APIKEY;
   delete process.env.RIMUHOSTING_BASEURL;
   const emulator = await startEmulator({ timeScale: 0, seed: 7, ...options });
-  impl.resetConfiguration();
+  testing.resetConfiguration();
   await impl.configure({ config: stackConfig(emulator.baseUrl) });
   const logs: string[] = [];
-  impl.setLogSink((line) => logs.push(line));
+  testing.setLogSink((line) => logs.push(line));
   const byHand = createClient({ apiKey: DEMO_API_KEY, baseUrl: emulator.baseUrl });
   return {
     emulator,
@@ -45,7 +46,7 @@ export async function startImplFixture(options: StartEmulatorOptions = {}): Prom
     logs,
     async close() {
       byHand.close();
-      impl.resetConfiguration();
+      testing.resetConfiguration();
       await emulator.close();
     },
   };

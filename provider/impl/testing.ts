@@ -1,0 +1,9 @@
+/**
+ * The seams tests (and the fault-matrix bench) use to drive the provider implementation in-process:
+ * reset the per-host configuration and caches, shorten the read timeout and the creation look-up window,
+ * collect log lines instead of printing them. Not part of the package: its exports map has no path to
+ * this module, so programs cannot reach these.
+ */
+export { resetConfiguration, setReadTimeoutForTests } from "./runtime-config.js";
+export { setCreateLookupGrace } from "./vps-create.js";
+export { setLogSink } from "./log.js";
