@@ -32,6 +32,7 @@ import { startEmulator, DEMO_API_KEY, type RunningEmulator, type FaultSpec } fro
 import type { EndpointName } from "../contract/index.js";
 import { createClient } from "../provider/client/index.js";
 import * as impl from "../provider/impl/index.js";
+import * as seams from "../provider/impl/testing.js";
 import { findPulumiCli } from "../test/engine/cli-stack.js";
 import { runEngineKills } from "../test/engine/engine-kill.js";
 
@@ -252,10 +253,10 @@ export async function runCell(operation: Operation, fault: Fault): Promise<CellR
   const dir = mkdtempSync(join(tmpdir(), "rimu-matrix-"));
   const service = new Service(join(dir, "state.json"));
   await service.start();
-  impl.resetConfiguration();
-  impl.setReadTimeoutForTests(fault === "clientTimeout" ? LIMIT_MS : undefined);
-  impl.setCreateLookupGrace(3_000);
-  impl.setLogSink(() => undefined);
+  seams.resetConfiguration();
+  seams.setReadTimeoutForTests(fault === "clientTimeout" ? LIMIT_MS : undefined);
+  seams.setCreateLookupGrace(3_000);
+  seams.setLogSink(() => undefined);
   const result: CellResult = {
     operation,
     fault,
@@ -318,9 +319,9 @@ export async function runCell(operation: Operation, fault: Fault): Promise<CellR
       result.notes.push(`active after destroy: ${after.join(", ")}`);
     }
   } finally {
-    impl.setReadTimeoutForTests(undefined);
-    impl.setCreateLookupGrace(undefined);
-    impl.resetConfiguration();
+    seams.setReadTimeoutForTests(undefined);
+    seams.setCreateLookupGrace(undefined);
+    seams.resetConfiguration();
     await service.emulator.close();
     rmSync(dir, { recursive: true, force: true });
   }

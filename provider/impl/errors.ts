@@ -249,7 +249,7 @@ export function messageOf(error: unknown): string {
  * (`vps_parameters.memory_mb`) replaced by the input (`memoryMb`), without the client's
  * `[CODE] METHOD /path status:` prefix.
  */
-function serviceText(error: RimuError): string {
+export function serviceText(error: RimuError): string {
   const input = error.fieldName ? inputNameOfWireField(error.fieldName) : undefined;
   const raw = error.humanMessage ?? error.message.replace(/^\[[A-Z_]+\]\s*(\S+ \S+(?: \d{3})?:\s*)?/, "");
   let text = raw;

@@ -16,8 +16,3 @@ export {
   VpsForeignOrderError,
 } from "./errors.js";
 export type { VpsOutputs } from "./vps-outputs.js";
-/**
- * @internal The test seams, still read through this entry by bench/fault-matrix.ts; left out of the
- * published types (stripInternal). Tests import ./testing.js.
- */
-export { resetConfiguration, setReadTimeoutForTests, setCreateLookupGrace, setLogSink } from "./testing.js";
