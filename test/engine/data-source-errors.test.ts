@@ -6,104 +6,99 @@
 // Real CLI only (skipped, with the reason in its name, without one): the message under test is what the CLI and the
 // SDK's program runner print; the harness has its own display.
 import * as path from "node:path";
-import { availableBackends } from "./stack-driver";
+import { describeCliOnly } from "./each-backend";
 import { DEMO_API_KEY } from "../../emulator/index";
 import { startScenario, type Scenario } from "./e2e-support";
 
 jest.setTimeout(120_000);
 
-const { backends } = availableBackends();
-const describeCli = backends.includes("cli") ? describe : describe.skip;
 const WRONG_KEY = "wrong-key-0b5e7d1c";
 
-describeCli(
-  `a failing data source through the real CLI (${backends.includes("cli") ? "on PATH" : "no pulumi on PATH"})`,
-  () => {
-    let s: Scenario;
+describeCliOnly("a failing data source", () => {
+  let s: Scenario;
 
-    beforeAll(async () => {
-      s = await startScenario("data-source-failure", "cli", {
-        programDir: path.join(__dirname, "fixtures", "data-source-failure"),
-      });
+  beforeAll(async () => {
+    s = await startScenario("data-source-failure", "cli", {
+      programDir: path.join(__dirname, "fixtures", "data-source-failure"),
     });
-    afterAll(async () => s?.close());
+  });
+  afterAll(async () => s?.close());
 
-    /** `pulumi up` of the fixture with `dataSource` (and `plan`); resolves to the CLI's whole output. It must fail. */
-    async function failingUp(config: Record<string, string>): Promise<string> {
-      for (const [key, value] of Object.entries(config)) await s.stack.setConfig(key, value);
-      const failed = await s.stack.cli!.command("up", "--yes", "--skip-preview").then(
-        (stdout) => ({ stdout, stderr: "", ok: true }),
-        (e: { stdout?: string; stderr?: string }) => ({
-          stdout: e.stdout ?? "",
-          stderr: e.stderr ?? "",
-          ok: false,
-        }),
-      );
-      expect(failed.ok).toBe(false);
-      return `${failed.stdout}\n${failed.stderr}`;
+  /** `pulumi up` of the fixture with `dataSource` (and `plan`); resolves to the CLI's whole output. It must fail. */
+  async function failingUp(config: Record<string, string>): Promise<string> {
+    for (const [key, value] of Object.entries(config)) await s.stack.setConfig(key, value);
+    const failed = await s.stack.cli!.command("up", "--yes", "--skip-preview").then(
+      (stdout) => ({ stdout, stderr: "", ok: true }),
+      (e: { stdout?: string; stderr?: string }) => ({
+        stdout: e.stdout ?? "",
+        stderr: e.stderr ?? "",
+        ok: false,
+      }),
+    );
+    expect(failed.ok).toBe(false);
+    return `${failed.stdout}\n${failed.stderr}`;
+  }
+
+  /** The lines of the CLI's Diagnostics section (what it prints once per error, after the progress). */
+  function diagnostics(output: string): string[] {
+    const section = output.split("Diagnostics:")[1] ?? "";
+    return section
+      .split(/\n(?:Outputs|Resources):/)[0]!
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line !== "" && !line.startsWith("pulumi:pulumi:Stack"));
+  }
+
+  function expectOneCleanMessage(output: string): string {
+    expect(output).not.toContain("\u001b["); // no ANSI escape
+    expect(output).not.toMatch(/^\s+at .*:\d+:\d+\)?$/m); // no JS stack frame
+    expect(output).not.toContain("unhandled exception");
+    expect(output).not.toContain("[cause]");
+    const lines = diagnostics(output);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^error: \[RIMU_ERR_[A-Z_]+\] /);
+    return lines[0]!;
+  }
+
+  test("a wrong API key: names the data source and the setting; fix the key, not run again", async () => {
+    await s.stack.setConfig("rimuhosting:apiKey", { value: WRONG_KEY, secret: true });
+    let wrong: string;
+    try {
+      wrong = await failingUp({ dataSource: "getOrders" });
+    } finally {
+      await s.stack.setConfig("rimuhosting:apiKey", { value: DEMO_API_KEY, secret: true });
     }
+    const message = expectOneCleanMessage(wrong);
+    expect(message).toMatch(/^error: \[RIMU_ERR_AUTH\] getOrders: /);
+    expect(message).toContain("pulumi config set --secret rimuhosting:apiKey");
+    expect(message).toContain("Running again with the same key fails the same way.");
+    expect(wrong).not.toContain(WRONG_KEY);
+  });
 
-    /** The lines of the CLI's Diagnostics section (what it prints once per error, after the progress). */
-    function diagnostics(output: string): string[] {
-      const section = output.split("Diagnostics:")[1] ?? "";
-      return section
-        .split(/\n(?:Outputs|Resources):/)[0]!
-        .split("\n")
-        .map((line) => line.trim())
-        .filter((line) => line !== "" && !line.startsWith("pulumi:pulumi:Stack"));
-    }
+  test("an unknown plan in a price quote: names the argument (not the wire field); fix it", async () => {
+    const output = await failingUp({ dataSource: "getPriceQuote", plan: "NOPE1" });
+    const message = expectOneCleanMessage(output);
+    expect(message).toMatch(/^error: \[RIMU_ERR_VALIDATION\] getPriceQuote: pricingPlanCode /);
+    expect(message).toContain("NOPE1");
+    expect(message).not.toContain("pricing_plan_code");
+    expect(message).toContain(
+      "Fix the argument named above; running again without changing it fails the same way.",
+    );
+  });
 
-    function expectOneCleanMessage(output: string): string {
-      expect(output).not.toContain("\u001b["); // no ANSI escape
-      expect(output).not.toMatch(/^\s+at .*:\d+:\d+\)?$/m); // no JS stack frame
-      expect(output).not.toContain("unhandled exception");
-      expect(output).not.toContain("[cause]");
-      const lines = diagnostics(output);
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^error: \[RIMU_ERR_[A-Z_]+\] /);
-      return lines[0]!;
-    }
-
-    test("a wrong API key: names the data source and the setting; fix the key, not run again", async () => {
-      await s.stack.setConfig("rimuhosting:apiKey", { value: WRONG_KEY, secret: true });
-      let wrong: string;
-      try {
-        wrong = await failingUp({ dataSource: "getOrders" });
-      } finally {
-        await s.stack.setConfig("rimuhosting:apiKey", { value: DEMO_API_KEY, secret: true });
-      }
-      const message = expectOneCleanMessage(wrong);
-      expect(message).toMatch(/^error: \[RIMU_ERR_AUTH\] getOrders: /);
-      expect(message).toContain("pulumi config set --secret rimuhosting:apiKey");
-      expect(message).toContain("Running again with the same key fails the same way.");
-      expect(wrong).not.toContain(WRONG_KEY);
+  test("the service unavailable (503 after the client's retries): temporary, run the same command again", async () => {
+    s.emulator.injectFault({
+      route: "quoteNewVm",
+      kind: "status",
+      status: 503,
+      retryAfterSeconds: 0,
+      times: 20,
     });
-
-    test("an unknown plan in a price quote: names the argument (not the wire field); fix it", async () => {
-      const output = await failingUp({ dataSource: "getPriceQuote", plan: "NOPE1" });
-      const message = expectOneCleanMessage(output);
-      expect(message).toMatch(/^error: \[RIMU_ERR_VALIDATION\] getPriceQuote: pricingPlanCode /);
-      expect(message).toContain("NOPE1");
-      expect(message).not.toContain("pricing_plan_code");
-      expect(message).toContain(
-        "Fix the argument named above; running again without changing it fails the same way.",
-      );
-    });
-
-    test("the service unavailable (503 after the client's retries): temporary, run the same command again", async () => {
-      s.emulator.injectFault({
-        route: "quoteNewVm",
-        kind: "status",
-        status: 503,
-        retryAfterSeconds: 0,
-        times: 20,
-      });
-      const output = await failingUp({ dataSource: "getPriceQuote", plan: "MIRO1B" });
-      const message = expectOneCleanMessage(output);
-      expect(message).toMatch(/^error: \[RIMU_ERR_TRANSIENT\] getPriceQuote: /);
-      expect(message).toContain("This is temporary: run the same pulumi command again");
-      expect(message).toContain("nothing was changed");
-      expect(message).not.toContain("pulumi up` finishes");
-    });
-  },
-);
+    const output = await failingUp({ dataSource: "getPriceQuote", plan: "MIRO1B" });
+    const message = expectOneCleanMessage(output);
+    expect(message).toMatch(/^error: \[RIMU_ERR_TRANSIENT\] getPriceQuote: /);
+    expect(message).toContain("This is temporary: run the same pulumi command again");
+    expect(message).toContain("nothing was changed");
+    expect(message).not.toContain("pulumi up` finishes");
+  });
+});

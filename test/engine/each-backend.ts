@@ -17,3 +17,14 @@ export function describeEachBackend(example: string, body: (backend: Backend) =>
   }
   describe.each(backends)(`${example} via %s`, body);
 }
+
+/**
+ * A describe for scenarios only the real CLI can run (its lock, pending operations and `pulumi cancel`, its own
+ * display): run when availableBackends() includes the CLI, reported as skipped with the reason in the name otherwise
+ * (no `pulumi` on PATH, or E2E_BACKENDS without "cli"). With CI=true and no CLI, availableBackends() throws instead.
+ */
+export function describeCliOnly(title: string, body: () => void): void {
+  const { backends, cliSkipReason } = availableBackends();
+  if (backends.includes("cli")) describe(`${title} (real CLI)`, body);
+  else describe.skip(`${title} (skipped: ${cliSkipReason ?? "E2E_BACKENDS leaves out the CLI"})`, body);
+}

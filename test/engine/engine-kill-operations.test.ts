@@ -8,13 +8,10 @@
 //
 // Real CLI only (skipped, with the reason in its name, without one): a killed engine's lock, its pending operations
 // and `pulumi cancel` exist only in the engine; the harness runs the provider in the test process and has none.
-import { availableBackends } from "./stack-driver";
+import { describeCliOnly } from "./each-backend";
 import { EngineKillRun, type KillResult } from "./engine-kill";
 
 jest.setTimeout(180_000);
-
-const { backends } = availableBackends();
-const describeCli = backends.includes("cli") ? describe : describe.skip;
 
 const counts = (r: KillResult) => ({
   leaked: r.leaked,
@@ -25,42 +22,39 @@ const counts = (r: KillResult) => ({
 });
 const NOTHING_WRONG = { leaked: 0, duplicated: 0, stranded: 0, halfApplied: 0, notes: [] };
 
-describeCli(
-  `the engine killed mid-operation (real CLI only: ${backends.includes("cli") ? "on PATH" : "no pulumi on PATH"})`,
-  () => {
-    let run: EngineKillRun;
+describeCliOnly("the engine killed mid-operation", () => {
+  let run: EngineKillRun;
 
-    beforeAll(async () => {
-      run = await EngineKillRun.start({ withVps: true });
-    });
-    afterAll(async () => run?.close());
+  beforeAll(async () => {
+    run = await EngineKillRun.start({ withVps: true });
+  });
+  afterAll(async () => run?.close());
 
-    // The change was committed but the engine died before recording it: the state still shows the old value,
-    // refresh reads the new one, and up has nothing left to do (converge compares with the live order, so the
-    // change is not sent twice: a second reinstall would erase the disk again).
-    test.each(["resize", "move", "reinstall", "runningState"] as const)(
-      "%s: the state keeps the old value until refresh; up converges without repeating the change",
-      async (operation) => {
-        const r = await run.kill(operation);
-        expect(counts(r)).toEqual(NOTHING_WRONG);
-        expect(r.seen.target).not.toEqual(r.seen.before);
-        expect(String(r.seen.recordedAfterKill)).toBe(String(r.seen.before));
-        expect(r.seen.followUpMutations).toEqual([]);
-      },
-    );
-
-    test("refresh: killed while reading the order; refresh and up then change nothing", async () => {
-      const r = await run.kill("refresh");
+  // The change was committed but the engine died before recording it: the state still shows the old value,
+  // refresh reads the new one, and up has nothing left to do (converge compares with the live order, so the
+  // change is not sent twice: a second reinstall would erase the disk again).
+  test.each(["resize", "move", "reinstall", "runningState"] as const)(
+    "%s: the state keeps the old value until refresh; up converges without repeating the change",
+    async (operation) => {
+      const r = await run.kill(operation);
       expect(counts(r)).toEqual(NOTHING_WRONG);
+      expect(r.seen.target).not.toEqual(r.seen.before);
+      expect(String(r.seen.recordedAfterKill)).toBe(String(r.seen.before));
       expect(r.seen.followUpMutations).toEqual([]);
-    });
+    },
+  );
 
-    test("delete: destroy killed after the cancellation committed; refresh forgets the VPS, destroy finishes", async () => {
-      const r = await run.kill("delete");
-      expect(counts(r)).toEqual(NOTHING_WRONG);
-      expect(r.seen.recordedAfterKill).toBe("in state");
-      expect(r.seen.followUpMutations).toEqual([]);
-      expect(run.s.emulator.snapshot().find((o) => o.orderOid === r.seen.orderOid)?.cancelled).toBe(true);
-    });
-  },
-);
+  test("refresh: killed while reading the order; refresh and up then change nothing", async () => {
+    const r = await run.kill("refresh");
+    expect(counts(r)).toEqual(NOTHING_WRONG);
+    expect(r.seen.followUpMutations).toEqual([]);
+  });
+
+  test("delete: destroy killed after the cancellation committed; refresh forgets the VPS, destroy finishes", async () => {
+    const r = await run.kill("delete");
+    expect(counts(r)).toEqual(NOTHING_WRONG);
+    expect(r.seen.recordedAfterKill).toBe("in state");
+    expect(r.seen.followUpMutations).toEqual([]);
+    expect(run.s.emulator.snapshot().find((o) => o.orderOid === r.seen.orderOid)?.cancelled).toBe(true);
+  });
+});

@@ -4,83 +4,78 @@
 // checkpoint); the harness models none of it, so without a CLI this scenario is skipped (with that reason in its name).
 // The machinery and the after-commit scenario live in engine-kill.ts, shared with engine-kill-operations.test.ts (the
 // other operations killed) and the "engineKilled" column of `npm run fault-matrix`.
-import { availableBackends } from "./stack-driver";
+import { describeCliOnly } from "./each-backend";
 import { liveOrders, startScenario, vpsOps, type Scenario } from "./e2e-support";
 import { checkpointOf, EngineKillRun, killingProxy, runKilled } from "./engine-kill";
 
 jest.setTimeout(240_000);
 
-const { backends } = availableBackends();
 // Skipped without a CLI: the harness has no pending operations, locks or `pulumi cancel` to test.
-const describeCli = backends.includes("cli") ? describe : describe.skip;
 
-describeCli(
-  `the engine killed mid-create (real CLI only: ${backends.includes("cli") ? "on PATH" : "no pulumi on PATH"})`,
-  () => {
-    let s: Scenario;
+describeCliOnly("the engine killed mid-create", () => {
+  let s: Scenario;
 
-    beforeEach(async () => {
-      s = await startScenario("lifecycle", "cli");
-    });
-    afterEach(async () => s?.close());
+  beforeEach(async () => {
+    s = await startScenario("lifecycle", "cli");
+  });
+  afterEach(async () => s?.close());
 
-    test("before anything is ordered: the next up orders exactly one VPS; destroy cancels it", async () => {
-      // The provider's calls pass through a loopback proxy that kills the engine when the order request starts
-      // and never forwards it: the engine dies with the order in flight but not placed.
-      let kill = (): void => undefined;
-      const proxy = await killingProxy(new URL(s.emulator.baseUrl), "POST /r/orders/new-vps", () => kill());
-      try {
-        await s.stack.setConfig("rimuhosting:baseUrl", `${proxy.url}/r`);
-        await runKilled(s.stack.cli!, "up", "the order request", (killNow) => {
-          kill = killNow;
-          return proxy.matched();
-        });
-      } finally {
-        proxy.close();
-      }
-      expect(s.emulator.snapshot()).toEqual([]);
-      await s.stack.setConfig("rimuhosting:baseUrl", s.emulator.baseUrl);
-
-      const r = await s.stack.up();
-      expect(vpsOps(r)).toEqual({ app: "create" });
-      const live = liveOrders(s.emulator);
-      expect(live.map((o) => o.orderOid)).toEqual([r.outputs.orderOid]);
-      // the killed run's pending create is only a note now: clearing it loses nothing
-      await s.stack.cli!.refresh({ clearPendingCreates: true });
-      expect((await checkpointOf(s)).deployment.pending_operations ?? []).toEqual([]);
-      expect(vpsOps(await s.stack.destroy())).toEqual({ app: "delete" });
-      expect(liveOrders(s.emulator)).toEqual([]);
-    });
-
-    test("after the order is committed: up orders nothing and names the order; adopting it recovers", async () => {
-      // The order is placed, its answer held back, and the engine dies before it can record anything. No information
-      // of the killed run reaches the provider, so it cannot tell this order from another stack's: the next up orders
-      // nothing and says which order to take over. The way out it gives: adopt the named order on purpose
-      // (`adoptOrderOid`), then drop the engine's pending create. (`pulumi refresh --import-pending-creates <urn> <id>`
-      // is no way out with CLI v3.259: it drops the pending create and imports nothing.)
-      const r = await EngineKillRun.on(s).kill("create");
-      expect({ ...r, seen: undefined }).toMatchObject({
-        outcome: "adopted",
-        leaked: 0,
-        duplicated: 0,
-        stranded: 0,
-        halfApplied: 0,
-        notes: [],
+  test("before anything is ordered: the next up orders exactly one VPS; destroy cancels it", async () => {
+    // The provider's calls pass through a loopback proxy that kills the engine when the order request starts
+    // and never forwards it: the engine dies with the order in flight but not placed.
+    let kill = (): void => undefined;
+    const proxy = await killingProxy(new URL(s.emulator.baseUrl), "POST /r/orders/new-vps", () => kill());
+    try {
+      await s.stack.setConfig("rimuhosting:baseUrl", `${proxy.url}/r`);
+      await runKilled(s.stack.cli!, "up", "the order request", (killNow) => {
+        kill = killNow;
+        return proxy.matched();
       });
-      expect(r.seen.refusal).toContain("RIMU_ERR_FOREIGN_ORDER");
-      expect(r.seen.refusal).toContain(String(r.seen.orderOid));
-      expect(liveOrders(s.emulator).map((o) => o.orderOid)).toEqual([r.seen.orderOid]);
-      const after = await checkpointOf(s);
-      expect(after.deployment.pending_operations ?? []).toEqual([]);
-      expect(after.deployment.resources?.find((x) => x.type.endsWith(":Vps"))?.id).toBe(
-        String(r.seen.orderOid),
-      );
-      const mark = s.mark();
-      expect(vpsOps(await s.stack.up())).toEqual({ app: "same" });
-      expect(s.mutationsSince(mark)).toEqual([]);
+    } finally {
+      proxy.close();
+    }
+    expect(s.emulator.snapshot()).toEqual([]);
+    await s.stack.setConfig("rimuhosting:baseUrl", s.emulator.baseUrl);
 
-      expect(vpsOps(await s.stack.destroy())).toEqual({ app: "delete" });
-      expect(liveOrders(s.emulator)).toEqual([]);
+    const r = await s.stack.up();
+    expect(vpsOps(r)).toEqual({ app: "create" });
+    const live = liveOrders(s.emulator);
+    expect(live.map((o) => o.orderOid)).toEqual([r.outputs.orderOid]);
+    // the killed run's pending create is only a note now: clearing it loses nothing
+    await s.stack.cli!.refresh({ clearPendingCreates: true });
+    expect((await checkpointOf(s)).deployment.pending_operations ?? []).toEqual([]);
+    expect(vpsOps(await s.stack.destroy())).toEqual({ app: "delete" });
+    expect(liveOrders(s.emulator)).toEqual([]);
+  });
+
+  test("after the order is committed: up orders nothing and names the order; adopting it recovers", async () => {
+    // The order is placed, its answer held back, and the engine dies before it can record anything. No information
+    // of the killed run reaches the provider, so it cannot tell this order from another stack's: the next up orders
+    // nothing and says which order to take over. The way out it gives: adopt the named order on purpose
+    // (`adoptOrderOid`), then drop the engine's pending create. (`pulumi refresh --import-pending-creates <urn> <id>`
+    // is no way out with CLI v3.259: it drops the pending create and imports nothing.)
+    const r = await EngineKillRun.on(s).kill("create");
+    expect({ ...r, seen: undefined }).toMatchObject({
+      outcome: "adopted",
+      leaked: 0,
+      duplicated: 0,
+      stranded: 0,
+      halfApplied: 0,
+      notes: [],
     });
-  },
-);
+    expect(r.seen.refusal).toContain("RIMU_ERR_FOREIGN_ORDER");
+    expect(r.seen.refusal).toContain(String(r.seen.orderOid));
+    expect(liveOrders(s.emulator).map((o) => o.orderOid)).toEqual([r.seen.orderOid]);
+    const after = await checkpointOf(s);
+    expect(after.deployment.pending_operations ?? []).toEqual([]);
+    expect(after.deployment.resources?.find((x) => x.type.endsWith(":Vps"))?.id).toBe(
+      String(r.seen.orderOid),
+    );
+    const mark = s.mark();
+    expect(vpsOps(await s.stack.up())).toEqual({ app: "same" });
+    expect(s.mutationsSince(mark)).toEqual([]);
+
+    expect(vpsOps(await s.stack.destroy())).toEqual({ app: "delete" });
+    expect(liveOrders(s.emulator)).toEqual([]);
+  });
+});
