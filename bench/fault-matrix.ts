@@ -434,6 +434,9 @@ export function formatMatrix(results: readonly CellResult[]): string {
     results.reduce((total, r) => total + r[key], 0);
   lines.push(
     "",
+    "What the faulted command did: ok (it succeeded anyway), recorded (it failed and recorded where it stopped), " +
+      "failed (it failed and changed nothing); after a killed engine, how the stack got out: recovered (cancel, " +
+      "refresh, up or destroy) or adopted (adoptOrderOid). Every cell then runs refresh, up and destroy and counts:",
     `${results.length} cells: ${sum("leaked")} leaked, ${sum("duplicated")} duplicated, ` +
       `${sum("stranded")} stranded, ${sum("halfApplied")} half-applied`,
   );
