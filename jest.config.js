@@ -50,9 +50,11 @@ module.exports = {
   },
   modulePathIgnorePatterns: ["<rootDir>/dist/", "<rootDir>/examples/"],
   testTimeout: 60000,
-  // Every core. Jest's default (cores - 1) is one worker on a 2-core machine, which runs the files one after another;
-  // most of the suite's time is spent in processes it waits for (pulumi, the program, the provider host), so a second
-  // worker nearly halves the wall time. Each test starts its own emulator on a port of its own and its own stacks.
-  maxWorkers: Math.max(2, os.availableParallelism()),
+  // One worker more than there are cores. Jest's default (cores - 1) is one worker on a 2-core machine, which runs the
+  // files one after another. The end-to-end files spend their time in processes they wait for (pulumi, the program,
+  // the provider host), and some mostly wait (a lost create's 50 s lookup window, answers the emulator holds back): the
+  // extra worker fills those waits. Measured on 2 cores: 389 s with 2 workers, 345 s with 3 (docs/benchmarks.md).
+  // Each test file starts its own emulator on a port of its own and its own stacks.
+  maxWorkers: os.availableParallelism() + 1,
   testSequencer: "<rootDir>/test/slow-first-sequencer.js",
 };

@@ -1,7 +1,8 @@
-// Jest's order, with the slow files first: test/package (packs and installs the package) and test/engine (each
-// operation runs the real pulumi CLI). With several workers, a slow file that starts last is the whole run's tail.
-// Jest only knows durations from an earlier run on the same machine; a fresh clone (CI) has none and would order by
-// file size, which starts the slowest file, test/package/packed.test.ts, among the last.
+// Jest's order (files that failed last time first, then the longest first when it has timings from an earlier run,
+// else the largest), with the slow files moved ahead of the rest after the failed ones: test/package (packs and
+// installs the package) and test/engine (each operation runs the real pulumi CLI). With several workers, a slow file
+// that starts last is the whole run's tail, and a fresh clone (CI) has no timings: jest would order by file size,
+// which starts the slowest file, test/package/packed.test.ts, among the last.
 const Sequencer = require("@jest/test-sequencer").default;
 
 const SLOW = /[\\/]test[\\/](package|engine)[\\/]/;
@@ -9,7 +10,7 @@ const SLOW = /[\\/]test[\\/](package|engine)[\\/]/;
 class SlowFirstSequencer extends Sequencer {
   sort(tests) {
     const ordered = super.sort(tests);
-    const rank = (test) => (SLOW.test(test.path) ? 0 : 1);
+    const rank = (test) => (this.hasFailed(test) ? 0 : SLOW.test(test.path) ? 1 : 2);
     return [...ordered].sort((a, b) => rank(a) - rank(b)); // stable: jest's order within each group
   }
 }

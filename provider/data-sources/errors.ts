@@ -32,8 +32,8 @@ const READ_ADVICE: Partial<Record<ErrorKind, string>> = {
     "This is temporary: run the same pulumi command again (a data source only reads; nothing was changed).",
   "fix-input": "Fix the argument named above; running again without changing it fails the same way.",
   "check-state":
-    "Check the arguments: an orderOid must be an order of this account (getOrders lists them). " +
-    "Running again unchanged fails the same way.",
+    "Check the arguments against the account (an orderOid must be one of its orders: getOrders lists them); " +
+    "running again unchanged fails the same way.",
 };
 
 export class DataSourceError extends pulumi.RunError {

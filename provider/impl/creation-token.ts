@@ -70,20 +70,22 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
- * Tokens check() just looked up and found on no order, with the nonce it gave the resource, so create()
- * does not look the same token up again a moment later (one listing per new VPS, not two). Kept in
- * the provider host's memory only: check and create of one deployment run in the same host.
+ * Tokens check() just looked up and found on no order, with the nonce it made for a resource that has
+ * no state yet, so create() does not look the same token up again a moment later (one listing per new
+ * VPS, not two). Kept in the provider host's memory only: check and create of one deployment run in
+ * the same host. check() notes only nonces it made itself (vps-provider.ts, previewForeignOrder).
  *
- * Skipping the second lookup is safe because the nonce is new in that check(): no earlier create can
- * carry it, so the only order the lookup could still find is another state's placed in between, which
- * is not ours to adopt either way (each state then knows its own order; none is lost or shared). The
- * age limit only bounds the memory's growth and how stale "found on no order" may be.
+ * Skipping the second lookup is safe because that nonce is new: no earlier create can carry it, so
+ * the only order the lookup could still find is another state's placed in between, which is not ours
+ * to adopt either way (each state then knows its own order; none is lost or shared). The age limit
+ * only bounds the memory's growth and how stale "found on no order" may be.
  */
 const UNUSED_TOKENS = new Map<string, number>();
 const UNUSED_TOKEN_MAX_AGE_MS = 10 * 60_000;
 
 /** What check() found when it looked `token` up for the resource with `nonce`; the latest lookup counts. */
-export function noteTokenLookup(token: string, nonce: string, unused: boolean, now = Date.now()): void {
+export function noteTokenLookup(token: string, nonce: string, unused: boolean): void {
+  const now = Date.now();
   for (const [key, seen] of UNUSED_TOKENS) {
     if (now - seen > UNUSED_TOKEN_MAX_AGE_MS) UNUSED_TOKENS.delete(key);
   }
@@ -92,7 +94,8 @@ export function noteTokenLookup(token: string, nonce: string, unused: boolean, n
 }
 
 /** True once after check() found no order carrying `token` for the resource with `nonce` (recently). */
-export function takeTokenUnused(token: string, nonce: string, now = Date.now()): boolean {
+export function takeTokenUnused(token: string, nonce: string): boolean {
+  const now = Date.now();
   const key = `${token} ${nonce}`;
   const seen = UNUSED_TOKENS.get(key);
   UNUSED_TOKENS.delete(key);

@@ -154,7 +154,7 @@ async function lookAhead(before: Bag, after: Bag): Promise<CheckFailure[]> {
   if (typeof known.adoptOrderOid === "number" && changed("adoptOrderOid")) {
     failures.push(...(await previewAdoption(client, known as VpsInputs)));
   } else if (typeof known.creationScope === "string" && !containsUnknownIn(after, REPLACE_FORCING_INPUTS)) {
-    const foreign = await previewForeignOrder(client, known as VpsInputs);
+    const foreign = await previewForeignOrder(client, known as VpsInputs, isNew);
     // A new resource must not take another state's order; an existing one is only told about a stray
     // order (a lost create of a killed run that appeared late is billed and no state knows it).
     if (isNew) failures.push(...foreign);
@@ -206,7 +206,16 @@ async function previewAdoption(client: RimuClient, news: VpsInputs): Promise<Che
   return [];
 }
 
-async function previewForeignOrder(client: RimuClient, news: VpsInputs): Promise<CheckFailure[]> {
+/**
+ * The orders of another state carrying this resource's creation token. `nonceIsNew`: the resource has no state
+ * yet, so this check() just made its nonce; only then may create() rely on this lookup and skip its own
+ * (noteTokenLookup).
+ */
+async function previewForeignOrder(
+  client: RimuClient,
+  news: VpsInputs,
+  nonceIsNew: boolean,
+): Promise<CheckFailure[]> {
   const token = creationTokenFor(news);
   const nonce = news.__creationNonce;
   let listed: AboutOrder[];
@@ -220,7 +229,8 @@ async function previewForeignOrder(client: RimuClient, news: VpsInputs): Promise
   const carrying = listed.filter((order) =>
     order.meta_data?.some((m) => m.key_name === CREATION_TOKEN_KEY && m.value === token),
   );
-  if (typeof nonce === "string") noteTokenLookup(token, nonce, carrying.length === 0);
+  // The latest lookup counts: any other finding clears what an earlier check() noted.
+  if (typeof nonce === "string") noteTokenLookup(token, nonce, nonceIsNew && carrying.length === 0);
   return carrying
     .filter((order) => creationNonceOf(order) !== nonce)
     .slice(0, 1)

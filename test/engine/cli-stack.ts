@@ -1,7 +1,8 @@
 // The same stack operations through the real Pulumi CLI (local file backend), for machines that have a `pulumi`
-// binary. Each operation is ONE `pulumi` process: the engine events come from its `--event-log` file and are mapped
-// to the harness's OperationResult. (The Automation API, used before, ran three more commands after every `up`:
-// `stack output` twice and `stack history`, a third of the end-to-end suite's CLI time.)
+// binary. Each operation is one `pulumi` process (a refresh two: its event log has no stack outputs, so they are read
+// with `pulumi stack output`): the engine events come from its `--event-log` file and are mapped to the harness's
+// OperationResult. (The Automation API, used before, ran three more commands after every `up`: `stack output` twice
+// and `stack history`, about a quarter of an end-to-end file's CLI time.)
 import { spawn } from "node:child_process";
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
@@ -81,23 +82,30 @@ const STACK_TYPE = "pulumi:pulumi:Stack";
 /** How the engine marks a secret in a property value (ciphertext "[secret]" in events). */
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
-/** `pulumi` failed: its exit code and display, for the test's failure message. */
-export class CliCommandError extends Error {
+/**
+ * `pulumi` failed: its exit code and display. The message (what a failing test prints) has the values of secret
+ * config, given on the command line, replaced by "[secret]"; `stdout` and `stderr` are kept as printed, for tests
+ * that assert that no secret is in them.
+ */
+class CliCommandError extends Error {
   constructor(
-    readonly args: string[],
-    readonly exitCode: number | null,
+    args: string[],
+    exitCode: number | null,
     readonly stdout: string,
     readonly stderr: string,
+    secrets: ReadonlySet<string>,
   ) {
-    super(
-      `pulumi ${args.join(" ")} exited with ${exitCode ?? "a signal"}\n${stdout.slice(-4000)}\n${stderr.slice(-4000)}`,
-    );
+    let text = `pulumi ${args.join(" ")} exited with ${exitCode ?? "a signal"}\n${stdout.slice(-4000)}\n${stderr.slice(-4000)}`;
+    for (const secret of secrets) if (secret !== "") text = text.split(secret).join("[secret]");
+    super(text);
     this.name = "CliCommandError";
   }
 }
 
 export class CliStack {
   private eventLogs = 0;
+  /** Secret config values this stack was given, kept out of error messages. */
+  private readonly secrets = new Set<string>();
 
   private constructor(
     /** The stack's name (a random suffix keeps runs apart). */
@@ -118,6 +126,7 @@ export class CliStack {
     // All of the config in one command (`config set-all`), not one process per key.
     const pairs = Object.entries(options.config ?? {}).flatMap(([k, v]) => {
       const value = typeof v === "string" ? { value: v } : v;
+      if (value.secret) cli.secrets.add(value.value);
       return [value.secret ? "--secret" : "--plaintext", `${k}=${value.value}`];
     });
     if (pairs.length > 0) await cli.command("config", "set-all", ...pairs);
@@ -125,6 +134,7 @@ export class CliStack {
   }
 
   async setConfig(key: string, value: StackConfigValue): Promise<void> {
+    if (value.secret) this.secrets.add(value.value);
     // after "--": a value such as "-1" stays positional
     await this.command("config", "set", key, value.secret ? "--secret" : "--plaintext", "--", value.value);
   }
@@ -146,12 +156,13 @@ export class CliStack {
 
   /**
    * Runs `pulumi <args> --stack <this stack> --non-interactive` in the program directory; resolves to stdout, or
-   * rejects with a CliCommandError. Arguments after a "--" stay positional. `onOutput` gets stdout as it comes.
+   * rejects with a CliCommandError (its `stdout` and `stderr` as printed). Arguments after a "--" stay positional.
    */
   command(...args: string[]): Promise<string> {
     return this.spawnPulumi(args);
   }
 
+  /** `command()`, with stdout also handed to `onOutput` as it comes. */
   private spawnPulumi(args: string[], onOutput?: (text: string) => void): Promise<string> {
     const split = args.includes("--") ? args.indexOf("--") : args.length;
     const argv = [...args.slice(0, split), "--stack", this.name, "--non-interactive", ...args.slice(split)];
@@ -170,7 +181,7 @@ export class CliStack {
       child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
       child.on("error", reject);
       child.on("close", (code) =>
-        code === 0 ? resolve(stdout) : reject(new CliCommandError(argv, code, stdout, stderr)),
+        code === 0 ? resolve(stdout) : reject(new CliCommandError(argv, code, stdout, stderr, this.secrets)),
       );
     });
   }
@@ -297,6 +308,7 @@ export class CliStack {
  * tests never need it): such a value becomes a secret envelope around "[secret]", as the harness marks secrets.
  */
 function revealSecretMarks(value: unknown): unknown {
+  if (value === "[secret]") return wrapSecret("[secret]"); // `pulumi stack output --json` (a refresh's outputs)
   if (Array.isArray(value)) return value.map(revealSecretMarks);
   if (value === null || typeof value !== "object") return value;
   const bag = value as Record<string, unknown>;
