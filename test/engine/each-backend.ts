@@ -26,5 +26,6 @@ export function describeEachBackend(example: string, body: (backend: Backend) =>
 export function describeCliOnly(title: string, body: () => void): void {
   const { backends, cliSkipReason } = availableBackends();
   if (backends.includes("cli")) describe(`${title} (real CLI)`, body);
+  // Skipped only without a `pulumi` on PATH (or E2E_BACKENDS without "cli"); the reason is in the name.
   else describe.skip(`${title} (skipped: ${cliSkipReason ?? "E2E_BACKENDS leaves out the CLI"})`, body);
 }
