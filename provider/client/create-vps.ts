@@ -40,10 +40,8 @@ import {
   RimuTransientError,
   RimuValidationError,
 } from "./errors.js";
+import { CREATION_TOKEN_KEY } from "./metadata-keys.js";
 import type { OrderRef } from "./request-path.js";
-
-/** meta_data key holding the creation token of orders created by this client. */
-export const CREATION_TOKEN_KEY = "pulumi-rimuhosting:creation-token";
 
 /**
  * How long, after an ambiguous create failure, the client keeps looking the token up before it

@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { RimuClient } from "../client/index.js";
 import { outputForm, type DataSourceOutputOptions } from "./output-form.js";
 import { callDataSource } from "./program-client.js";
-import { wireMapping } from "./wire.js";
+import { compact } from "../wire-mapping/values.js";
 
 /** A data centre enabled for new VPSs. */
 export interface DataCenter {
@@ -47,7 +47,6 @@ export function getDataCentersOutput(opts?: DataSourceOutputOptions): pulumi.Out
 }
 
 async function fetchDataCenters(client: RimuClient): Promise<GetDataCentersResult> {
-  const { compact } = wireMapping();
   const response = await client.listDataCenters();
   return {
     dataCenters: (response.data_center_infos ?? []).map((dc) =>

@@ -4,7 +4,7 @@ import type { RimuClient } from "../client/index.js";
 import type { GetOrderArgs } from "./get-order.js";
 import { outputForm, type DataSourceOutputOptions, type Inputs } from "./output-form.js";
 import { callOrderDataSource } from "./program-client.js";
-import { wireMapping } from "./wire.js";
+import { compact } from "../wire-mapping/values.js";
 
 /** getDataTransferUsage's args: the VPS's order oid. */
 export type GetDataTransferUsageArgs = GetOrderArgs;
@@ -53,7 +53,6 @@ async function fetchDataTransferUsage(
   client: RimuClient,
   args: GetOrderArgs,
 ): Promise<GetDataTransferUsageResult> {
-  const { compact } = wireMapping();
   const response = await client.getDataTransferUsage(args.orderOid);
   return compact({
     orderOid: args.orderOid,

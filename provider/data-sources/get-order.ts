@@ -1,9 +1,11 @@
 /** getOrder / getOrderOutput: one order by oid; and the Order shape getOrders lists. */
 import type * as pulumi from "@pulumi/pulumi";
+import type { AboutOrder } from "../../contract/index.js";
 import type { RimuClient } from "../client/index.js";
 import { outputForm, type DataSourceOutputOptions, type Inputs } from "./output-form.js";
 import { callOrderDataSource } from "./program-client.js";
-import { toOrder } from "./wire.js";
+import { isOrderGone, orderFields } from "../wire-mapping/order-fields.js";
+import { compact, isoTime } from "../wire-mapping/values.js";
 
 /** An order (VPS or dedicated server) as the account sees it. */
 export interface Order {
@@ -137,4 +139,14 @@ export function getOrderOutput(
 
 async function fetchOrder(client: RimuClient, args: GetOrderArgs): Promise<GetOrderResult> {
   return toOrder((await client.getOrder(args.orderOid)).about_order);
+}
+
+/** An order from the wire (snake_case) to the documented camelCase shape (also getOrders's entries). */
+export function toOrder(order: AboutOrder, now: number = Date.now()): Order {
+  return compact({
+    ...orderFields(order),
+    serverType: order.server_type ?? undefined,
+    cancelled: isOrderGone(order, now),
+    cancellationDate: isoTime(order.billing_info?.cancellation_date),
+  });
 }

@@ -1,8 +1,7 @@
 /** getOrders / getOrdersOutput: the account's orders (VPSs and dedicated servers). */
 import type * as pulumi from "@pulumi/pulumi";
 import type { RimuClient } from "../client/index.js";
-import type { Order } from "./get-order.js";
-import { toOrder } from "./wire.js";
+import { toOrder, type Order } from "./get-order.js";
 import { outputForm, type DataSourceOutputOptions, type Inputs } from "./output-form.js";
 import { callDataSource } from "./program-client.js";
 

@@ -5,7 +5,7 @@ import type { DcLocation, VpsType } from "../../contract/literals.js";
 import type { RimuClient } from "../client/index.js";
 import { outputForm, type DataSourceOutputOptions, type Inputs } from "./output-form.js";
 import { callDataSource } from "./program-client.js";
-import { wireMapping } from "./wire.js";
+import { compact } from "../wire-mapping/values.js";
 
 /** A prospective VPS to price; the same names and meanings as the Vps inputs. */
 export interface GetPriceQuoteArgs {
@@ -90,7 +90,6 @@ export function getPriceQuoteOutput(
 }
 
 async function fetchPriceQuote(client: RimuClient, args: GetPriceQuoteArgs): Promise<GetPriceQuoteResult> {
-  const { compact } = wireMapping();
   const request: NewVpsRequestInput = {
     instantiation_options: args.distro === undefined ? undefined : { distro: args.distro },
     pricing_plan_code: args.pricingPlanCode,

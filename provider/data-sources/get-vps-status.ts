@@ -4,7 +4,7 @@ import type { RimuClient } from "../client/index.js";
 import type { GetOrderArgs } from "./get-order.js";
 import { outputForm, type DataSourceOutputOptions, type Inputs } from "./output-form.js";
 import { callOrderDataSource } from "./program-client.js";
-import { isoTime, wireMapping } from "./wire.js";
+import { compact, isoTime } from "../wire-mapping/values.js";
 
 /** getVpsStatus's args: the VPS's order oid. */
 export type GetVpsStatusArgs = GetOrderArgs;
@@ -131,7 +131,6 @@ export function getVpsStatusOutput(
 }
 
 async function fetchVpsStatus(client: RimuClient, args: GetOrderArgs): Promise<GetVpsStatusResult> {
-  const { compact } = wireMapping();
   const response = await client.getVpsStatus(args.orderOid);
   const info = response.running_vps_info;
   const host = response.host_server_info;

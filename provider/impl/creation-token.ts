@@ -12,6 +12,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import type { AboutOrder } from "../../contract/index.js";
+import { PROVIDER_META_PREFIX } from "../client/metadata-keys.js";
 import { REPLACE_FORCING_INPUTS } from "./vps-changes.js";
 
 /**
@@ -19,7 +20,7 @@ import { REPLACE_FORCING_INPUTS } from "./vps-changes.js";
  * old inputs afterwards, so it lives in this state only). The token finds the orders of a
  * project/stack/name; the nonce says which state placed one. See docs/vps.md#exactly-once-creation.
  */
-export const CREATION_NONCE_KEY = "pulumi-rimuhosting:creation-nonce";
+export const CREATION_NONCE_KEY = `${PROVIDER_META_PREFIX}creation-nonce`;
 
 /** A fresh nonce: 32 hex characters (fits the meta_search syntax: no spaces, no colons). */
 export function newCreationNonce(): string {

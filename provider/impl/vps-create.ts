@@ -35,7 +35,8 @@ import {
   messageOf,
 } from "./errors.js";
 import { log } from "./log.js";
-import { isOrderGone, orderOutputs, recordedInputs, type VpsOutputs } from "./vps-outputs.js";
+import { isOrderGone } from "../wire-mapping/order-fields.js";
+import { orderOutputs, recordedInputs, type VpsOutputs } from "./vps-outputs.js";
 import type { VpsInputs } from "./vps-inputs.js";
 import { newVpsRequest } from "./vps-requests.js";
 import { SECRET_FIELDS } from "./vps-fields.js";

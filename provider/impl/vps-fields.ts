@@ -4,6 +4,7 @@
  * `npm run docs:vps`), so the behaviours cannot drift apart. No zod here: the Vps class (../vps.ts) imports
  * this module in users' programs.
  */
+import { PROVIDER_META_PREFIX } from "../client/metadata-keys.js";
 
 /**
  * - `parameters`: resized in place (PUT …/vps/parameters), which restarts the VPS.
@@ -36,7 +37,7 @@ interface FieldRule {
   /** May hold a secret: kept secret in the state's inputs and outputs. */
   secret?: true;
   /**
-   * The service reports it on the order (orderFields() in vps-outputs.ts reads it back): a refresh sees
+   * The service reports it on the order (orderFields() in ../wire-mapping/order-fields.ts reads it back): a refresh sees
    * drift, and a failed update step is detected by comparing it. Unreported inputs keep the recorded value.
    */
   reported?: true;
@@ -239,7 +240,7 @@ export const VPS_FIELDS = {
     reported: true,
     type: "`Record<string, string>`",
     default: "none",
-    notes: "stored on the order, searchable; keys starting `pulumi-rimuhosting:` are reserved",
+    notes: `stored on the order, searchable; keys starting \`${PROVIDER_META_PREFIX}\` are reserved`,
   },
   allowReinstall: {
     change: "setting",

@@ -5,7 +5,7 @@
  */
 import * as z from "zod";
 import { DcLocation, Fqdn, VpsType } from "../../contract/index.js";
-import { CREATION_TOKEN_KEY } from "../client/index.js";
+import { CREATION_TOKEN_KEY, PROVIDER_META_PREFIX } from "../client/index.js";
 import { containsUnknown, unknownKeys } from "./unknowns.js";
 import {
   GROW_ONLY_FIELDS,
@@ -204,8 +204,8 @@ function buildVpsInputsSchema() {
       .refine((meta) => Object.keys(meta).length <= LIMITS.metaDataEntries, {
         error: `must hold at most ${LIMITS.metaDataEntries} entries`,
       })
-      .refine((meta) => !Object.keys(meta).some((key) => key.startsWith("pulumi-rimuhosting:")), {
-        error: `keys starting with "pulumi-rimuhosting:" are reserved (the provider stores ${CREATION_TOKEN_KEY} there)`,
+      .refine((meta) => !Object.keys(meta).some((key) => key.startsWith(PROVIDER_META_PREFIX)), {
+        error: `keys starting with "${PROVIDER_META_PREFIX}" are reserved (the provider stores ${CREATION_TOKEN_KEY} there)`,
       }),
     allowReinstall: z.boolean({ error: "must be true or false" }),
     timeouts: z.strictObject(

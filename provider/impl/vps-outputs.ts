@@ -1,16 +1,16 @@
 /**
- * AboutOrder (wire, snake_case) to Vps outputs (camelCase), in one place.
+ * AboutOrder (wire, snake_case) to Vps outputs (camelCase): the order's fields (../wire-mapping/order-fields.ts)
+ * plus the inputs the service does not report.
  *
  * Outputs hold every input (so diff(), which receives the old outputs, can compare) with the values the
  * service reports taking precedence, plus what only the service knows (orderOid, IPs, fee...).
  */
 import type { AboutOrder } from "../../contract/index.js";
+import { compact } from "../wire-mapping/values.js";
+import { orderFields } from "../wire-mapping/order-fields.js";
 import { INTERNAL_INPUTS, VPS_INPUT_NAMES, SECRET_FIELDS, type VpsInputName } from "./vps-fields.js";
 import { asSecret } from "./secret-values.js";
 import type { VpsInputs } from "./vps-inputs.js";
-
-/** meta_data keys the provider writes (creation token and nonce): never shown as the user's metadata. */
-const PROVIDER_META_PREFIX = "pulumi-rimuhosting:";
 
 /**
  * Output keys for the provider's own bookkeeping. The engine hides keys starting with "__" in every
@@ -33,48 +33,6 @@ export type VpsOutputs = Omit<VpsInputs, keyof ServiceFields> &
   };
 
 type ServiceFields = ReturnType<typeof orderFields>;
-
-/** Removes undefined values: google.protobuf.Struct cannot carry them. */
-export function compact<T extends object>(bag: T): T {
-  return Object.fromEntries(Object.entries(bag).filter(([, value]) => value !== undefined)) as T;
-}
-
-/** The user's metadata on an order, without the provider's creation token and nonce. */
-function userMetaData(order: AboutOrder): Record<string, string> {
-  const meta: Record<string, string> = {};
-  for (const entry of order.meta_data ?? []) {
-    if (!entry.key_name.startsWith(PROVIDER_META_PREFIX)) meta[entry.key_name] = entry.value ?? "";
-  }
-  return meta;
-}
-
-/**
- * The fields of an order the service reports, camelCase: the one wire-to-camelCase mapping of an order,
- * shared by the Vps outputs and the getOrder/getOrders data sources. Absent values are undefined.
- */
-export function orderFields(order: AboutOrder) {
-  const params = order.vps_parameters;
-  const ips = order.allocated_ips;
-  const billing = order.billing_info;
-  return {
-    orderOid: order.order_oid,
-    slug: order.slug,
-    domainName: order.domain_name,
-    distro: order.distro ?? undefined,
-    dcLocation: order.location?.data_center_location_code ?? undefined,
-    memoryMb: params?.memory_mb ?? undefined,
-    diskSpaceMb: params?.disk_space_mb ?? undefined,
-    diskSpace2Mb: params?.disk_space_2_mb ?? undefined,
-    billingOid: order.billing_oid ?? undefined,
-    hostServerOid: order.host_server_oid ?? undefined,
-    runningState: order.running_state ?? undefined,
-    metaData: userMetaData(order),
-    primaryIp: ips?.primary_ip ?? undefined,
-    secondaryIps: ips?.secondary_ips ?? [],
-    monthlyFeeUsd: billing?.monthly_recurring_fee ?? billing?.monthly_recurring_amt?.amt_usd ?? undefined,
-    orderDescription: order.order_description ?? undefined,
-  };
-}
 
 /**
  * Outputs for an order. `recorded` supplies the inputs the service cannot report (pricing plan,
@@ -136,12 +94,4 @@ export function refreshedInputs(outputs: VpsOutputs): Record<string, unknown> {
   }
   for (const name of INTERNAL_INPUTS) if (bag[name] !== undefined) inputs[name] = bag[name];
   return inputs;
-}
-
-/** True when the order has been shut down and cancelled (DELETE …/vps), not merely scheduled to cancel. */
-export function isOrderGone(order: AboutOrder, now: number): boolean {
-  if (order.deployed_state === "REMOVED") return true;
-  const cancellation = order.billing_info?.cancellation_date;
-  if (!cancellation) return false;
-  return cancellation.ms_since_epoch <= now || order.running_state === "NOTRUNNING";
 }

@@ -9,7 +9,7 @@
  * computeChanges() (vps-changes.ts) what its change kind does; create() orders it (vps-create.ts, the
  * request from toWire() in vps-requests.ts); update() converges (vps-converge.ts: the same refusal rule
  * before the first call, then resize, move, reinstall, reverse DNS, running state); read() maps the order
- * back (orderFields() in vps-outputs.ts). Every error a user sees leaves here as one VpsError (errors.ts).
+ * back (orderFields() in ../wire-mapping/order-fields.ts). Every error a user sees leaves here as one VpsError (errors.ts).
  */
 import type { AboutOrder } from "../../contract/index.js";
 import { CREATION_TOKEN_KEY, RimuNotFoundError, type RimuClient } from "../client/index.js";
@@ -40,7 +40,8 @@ import {
   type CheckFailure,
   type VpsInputs,
 } from "./vps-inputs.js";
-import { isOrderGone, orderFields, orderOutputs, refreshedInputs, type VpsOutputs } from "./vps-outputs.js";
+import { isOrderGone, orderFields } from "../wire-mapping/order-fields.js";
+import { orderOutputs, refreshedInputs, type VpsOutputs } from "./vps-outputs.js";
 import { minutesToMs } from "./vps-requests.js";
 import { asSecret } from "./secret-values.js";
 import {

@@ -1,9 +1,9 @@
 /**
  * Every answer is in the API's envelope with a fitting status, including fastify's own and those
  * for requests Node's HTTP parser refuses. The sweep sends each request raw over node:net; the same
- * sweep is a command: `node dist/test/helpers/emulator-bad-requests.js`.
+ * sweep is a command: `node dist/tools/emulator-sweep.js`.
  */
-import { request, runSweep, sendRaw } from "../helpers/emulator-bad-requests.js";
+import { request, runSweep, sendRaw } from "../../tools/emulator-sweep.js";
 import { useEmulator } from "../helpers/use-emulator.js";
 
 describe("bad requests", () => {

@@ -1,9 +1,9 @@
 /**
  * kill -9 under a stream of creates and power-offs loses no acknowledged change and never reuses an
  * id. Runs the built CLI (needs `npm run build`, as `npm test` does first); the 30-trial version is
- * `node dist/test/helpers/emulator-kill-trials.js 30`.
+ * `node dist/tools/emulator-kill-trials.js 30`.
  */
-import { runKillTrial } from "../helpers/emulator-kill-trials.js";
+import { runKillTrial } from "../../tools/emulator-kill-trials.js";
 
 describe("state file under kill -9", () => {
   test.each([0.05, 0.4, 0.95])(

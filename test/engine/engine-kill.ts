@@ -3,7 +3,7 @@
 // counted the way the fault matrix counts (leaked, duplicated, stranded, half-applied).
 //
 // Used by test/engine/engine-kill.test.ts (create), test/engine/engine-kill-operations.test.ts (the other six) and
-// the "engineKilled" column of `npm run fault-matrix` (bench/fault-matrix.ts).
+// the "engineKilled" column of `npm run fault-matrix` (tools/fault-matrix.ts).
 //
 // CLI only: what a killed engine leaves behind (its lock, pending operations in the checkpoint, a provider host
 // that outlives it) and what the user then runs (`pulumi cancel`, `refresh --clear-pending-creates`) exist only in
@@ -13,7 +13,7 @@ import { spawn } from "node:child_process";
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as net from "node:net";
-import type { MatrixCounts, Operation } from "../../bench/fault-matrix";
+import type { MatrixCounts, Operation } from "../../tools/fault-matrix";
 import type { EndpointName } from "../../contract/index";
 import type { CliStack } from "./cli-stack";
 import { liveOrders, startScenario, VPS_TYPE, type Scenario } from "./e2e-support";

@@ -1,13 +1,13 @@
 /**
- * The fault matrix (bench/fault-matrix.ts): (create, resize, move, reinstall, running state, delete,
+ * The fault matrix (tools/fault-matrix.ts): (create, resize, move, reinstall, running state, delete,
  * refresh) × (503, 429, dropped connection, response lost after commit, client timeout, emulator
  * restart) through the provider against the emulator's fault injection. Every cell must end with
  * 0 leaked, 0 duplicated, 0 stranded and 0 half-applied. The table is printed by
- * `npm run build && node dist/bench/fault-matrix.js`, which adds the "engineKilled" column (the real
+ * `npm run build && node dist/tools/fault-matrix.js`, which adds the "engineKilled" column (the real
  * CLI killed mid-operation) when `pulumi` is on PATH; that column's tests are
  * test/engine/engine-kill.test.ts and test/engine/engine-kill-operations.test.ts.
  */
-import { FAULTS, OPERATIONS, formatMatrix, runCell, type CellResult } from "../../bench/fault-matrix";
+import { FAULTS, OPERATIONS, formatMatrix, runCell, type CellResult } from "../../tools/fault-matrix";
 
 const results: CellResult[] = [];
 

@@ -41,7 +41,7 @@ beforeAll(async () => {
   // require()s pulumi-rimuhosting/impl, which is the built package.
   await promisify(execFile)(
     process.execPath,
-    [join(ROOT, "dist/test/helpers/serialize-provider.js"), join(dir, "p.js")],
+    [join(ROOT, "dist/tools/serialize-provider.js"), join(dir, "p.js")],
     { cwd: ROOT, env },
   );
   providerText = readFileSync(join(dir, "p.js"), "utf8");

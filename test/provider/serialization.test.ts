@@ -16,7 +16,7 @@ const ROOT = resolve(__dirname, "../..");
 // Built JS on purpose: the subject is the provider text users get. serializeFunction() captures the
 // function's source, so it must see the compiled shim (jest's transform and coverage rewrite it), and the
 // text's require("pulumi-rimuhosting/impl") resolves to the built package in a plain node child.
-const SERIALIZE = join(ROOT, "dist/test/helpers/serialize-provider.js");
+const SERIALIZE = join(ROOT, "dist/tools/serialize-provider.js");
 const RUN_SERIALIZED = join(ROOT, "dist/test/helpers/run-serialized-provider.js");
 /** Budget for the `__provider` text stored in every Vps (measured 2 588 bytes on 2026-11-21). */
 const SIZE_BUDGET_BYTES = 4096;

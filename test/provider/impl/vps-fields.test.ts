@@ -10,7 +10,8 @@ import { join, resolve } from "node:path";
 import type { CustomResource } from "@pulumi/pulumi";
 import type { Vps, VpsArgs } from "../../../provider/vps";
 import type { VpsOutputs } from "../../../provider/impl/vps-outputs";
-import { orderFields, orderOutputs } from "../../../provider/impl/vps-outputs";
+import { orderOutputs } from "../../../provider/impl/vps-outputs";
+import { orderFields } from "../../../provider/wire-mapping/order-fields";
 import type { AboutOrder } from "../../../contract/index";
 import {
   AS_IS_FIELDS,
@@ -30,7 +31,7 @@ import {
 import { validateInputs, vpsInputSchemaKeys } from "../../../provider/impl/vps-inputs";
 import { toWire } from "../../../provider/impl/vps-requests";
 import { NewVpsRequest } from "../../../contract/index";
-import { VPS_DOCS_PATH, renderVpsDocs } from "../../helpers/vps-docs";
+import { VPS_DOCS_PATH, renderVpsDocs } from "../../../tools/vps-docs";
 import { APP_INPUTS } from "../support/impl-fixture";
 
 /** `true` only when A and B are the same set of keys; the assertions below do not compile otherwise. */

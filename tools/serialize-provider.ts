@@ -5,11 +5,11 @@
  *
  * Imports the shim's source; run from the built output, outside jest, because serializeFunction() captures
  * the function's compiled text and jest's loader and coverage change it:
- *   npm run build && node dist/test/helpers/serialize-provider.js [file-to-write-the-text-to]
+ *   npm run build && node dist/tools/serialize-provider.js [file-to-write-the-text-to]
  */
 import { writeFileSync } from "node:fs";
 import { serializeFunction } from "@pulumi/pulumi/runtime";
-import { vpsShim } from "../../provider/vps-shim.js";
+import { vpsShim } from "../provider/vps-shim.js";
 
 export interface SerializedProviderReport {
   bytes: number;

@@ -4,15 +4,16 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { DEMO_API_KEY, startEmulator } from "../../emulator/index";
-import { findPulumiCli } from "./cli-stack";
-import { liveOrders } from "./e2e-support";
-import { createOpsPrinter } from "./ops-printer";
-import { createStackDriver, type StackDriver } from "./stack-driver";
+import { DEMO_API_KEY, startEmulator } from "../emulator/index";
+import { findPulumiCli } from "../test/engine/cli-stack";
+import { liveOrders } from "../test/engine/e2e-support";
+import { createOpsPrinter } from "../test/engine/ops-printer";
+import { createStackDriver, type StackDriver } from "../test/engine/stack-driver";
 
 /** Emulated durations are the real ones times this: a VPS order takes ~2 s instead of 45 s. */
 const DEMO_TIME_SCALE = 0.05;
-const REPO_ROOT = path.resolve(__dirname, "..", "..", "..");
+/** The repository root, from the built copy (dist/tools), which is what `npm run demo` runs. */
+const REPO_ROOT = path.resolve(__dirname, "..", "..");
 
 const say = (line = ""): void => {
   process.stdout.write(`${line}\n`);

@@ -4,10 +4,10 @@
  * first. Every answer must be in the API's envelope (one root key; errors under `jaxrs_response`
  * with response_type ERROR and the HTTP status in status_code), and none may be a 5xx.
  *
- *   npm run build && node dist/test/helpers/emulator-bad-requests.js
+ *   npm run build && node dist/tools/emulator-sweep.js
  */
 import * as net from "node:net";
-import { DEMO_API_KEY, startEmulator } from "../../emulator/index.js";
+import { DEMO_API_KEY, startEmulator } from "../emulator/index.js";
 
 export interface SweepCase {
   name: string;

@@ -2,7 +2,7 @@
  * The fault matrix: every lifecycle operation of the Vps provider under every kind of fault, against
  * the emulator's fault injection, counting what must never happen.
  *
- *   npm run build && node dist/bench/fault-matrix.js
+ *   npm run build && node dist/tools/fault-matrix.js
  *
  * Rows: create, resize, move, reinstall, running state, delete, refresh. Columns: 503, 429, a dropped
  * connection (before anything is done), a response lost after the change was committed, a client

@@ -3,7 +3,7 @@
  * between the `<!-- generated:vps-… -->` markers; everything outside them is left as written.
  * test/provider/impl/vps-fields.test.ts fails when the page is out of date.
  *
- *   npm run docs:vps        (= npm run build && node dist/test/helpers/vps-docs.js)
+ *   npm run docs:vps        (= npm run build && node dist/tools/vps-docs.js)
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,7 +14,7 @@ import {
   VPS_INPUT_NAMES,
   VPS_OUTPUT_ONLY,
   VPS_OUTPUT_ONLY_FIELDS,
-} from "../../provider/impl/vps-fields.js";
+} from "../provider/impl/vps-fields.js";
 
 export const VPS_DOCS_PATH = "docs/vps.md";
 
@@ -92,7 +92,7 @@ export function renderVpsDocs(page: string): string {
 }
 
 if (require.main === module) {
-  const path = join(__dirname, "../../..", VPS_DOCS_PATH);
+  const path = join(__dirname, "../..", VPS_DOCS_PATH);
   const before = readFileSync(path, "utf8");
   const after = renderVpsDocs(before);
   writeFileSync(path, after);

@@ -4,7 +4,7 @@
  * random moment, restart it on the same file, and check that every acknowledged order and change is
  * there and that no new order gets an acknowledged id.
  *
- *   npm run build && node dist/test/helpers/emulator-kill-trials.js [trials=30]
+ *   npm run build && node dist/tools/emulator-kill-trials.js [trials=30]
  *
  * Prints one line per trial and a total: "lost" counts acknowledged creates or power-offs missing
  * after the restart, "reused" counts new orders that got an id acknowledged before the kill.
@@ -12,10 +12,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { type TetheredChild, spawnTethered } from "./tethered-child.js";
+import { type TetheredChild, spawnTethered } from "../test/helpers/tethered-child.js";
 
-/** The repository root, from the source (test/helpers) or the built copy (dist/test/helpers). */
-const ROOT = path.resolve(__dirname, __dirname.includes(`${path.sep}dist${path.sep}`) ? "../../.." : "../..");
+/** The repository root, from the source (tools) or the built copy (dist/tools). */
+const ROOT = path.resolve(__dirname, __dirname.includes(`${path.sep}dist${path.sep}`) ? "../.." : "..");
 /**
  * The built CLI on purpose: the subject is the program users run (`rimuhosting-emulator`), as a child
  * process that can be SIGKILLed mid-write (needs `npm run build`).

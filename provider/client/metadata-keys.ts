@@ -1,0 +1,10 @@
+/**
+ * The order meta_data keys this package writes. Every one starts with PROVIDER_META_PREFIX, so none can
+ * collide with a user's metadata: the Vps input refuses keys with the prefix (impl/vps-inputs.ts), and an
+ * order's user metadata leaves them out (wire-mapping/order-fields.ts). No imports: the field table, which
+ * users' programs load, names the prefix in its docs too.
+ */
+export const PROVIDER_META_PREFIX = "pulumi-rimuhosting:";
+
+/** meta_data key holding the creation token of orders created by this client (create-vps.ts). */
+export const CREATION_TOKEN_KEY = `${PROVIDER_META_PREFIX}creation-token`;
