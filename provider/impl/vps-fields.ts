@@ -1,9 +1,10 @@
 /**
  * Every input of the Vps resource and what a change to it does. One table, read by check(), diff(),
- * update(), read() and the docs (docs/vps.md's Inputs and Outputs tables are generated from it by
- * `npm run docs:vps`), so the behaviours cannot drift apart. No zod here: the Vps class (../vps.ts) imports
- * this module in users' programs.
+ * update(), read(), and by the generator (`npm run generate`, tools/generate) that writes VpsArgs, the
+ * declared outputs, the plugin schema's types and docs/vps.md's tables from it, so none of them can drift
+ * apart. No zod here: the Vps class (../vps.ts) imports this module in users' programs.
  */
+import { DC_LOCATIONS, VPS_TYPES } from "../../contract/literals.js";
 import { PROVIDER_META_PREFIX } from "../client/metadata-keys.js";
 
 /**
@@ -29,7 +30,39 @@ export type ChangeKind =
   | "order-only"
   | "adopt";
 
-interface FieldRule {
+/**
+ * The type of an input or output, in the terms both TypeScript and the Pulumi package schema need:
+ * `integer` is a whole number (`number` in TypeScript); an enum is a string of one of the values (named
+ * after its exported type in contract/literals.ts, if it has one; outputs widen it to `string`, since
+ * the service may report other values); `object` names one of VPS_OBJECT_TYPES.
+ */
+export type FieldType =
+  | "string"
+  | "number"
+  | "integer"
+  | "boolean"
+  | { readonly enum: readonly string[]; readonly name?: string }
+  | { readonly array: FieldType }
+  | { readonly map: FieldType }
+  | { readonly object: string };
+
+/** A literal default the service (or the provider) applies when the input is left out. */
+export type DefaultValue = string | number | boolean;
+
+/** What users read about an input's output (the Vps class's declared output, the schema, docs/vps.md). */
+export interface OutputRule {
+  /** One text, in users' words: the output's JSDoc, its schema description and its docs/vps.md row. */
+  description: string;
+  /** Set on every Vps once created (no `| undefined`; listed as `required` in the schema). */
+  alwaysSet?: true;
+  /**
+   * The output's `@default` where the usual words do not fit ("always set"; "undefined when the service
+   * does not say" for a reported input; "undefined unless the input is set" otherwise).
+   */
+  default?: string;
+}
+
+export interface FieldRule {
   /** What a change does to an existing VPS. */
   change: ChangeKind;
   /** The wire fields (dotted paths of NewVPSRequest and friends) that carry it, for error messages. */
@@ -37,8 +70,9 @@ interface FieldRule {
   /** May hold a secret: kept secret in the state's inputs and outputs. */
   secret?: true;
   /**
-   * The service reports it on the order (orderFields() in ../wire-mapping/order-fields.ts reads it back): a refresh sees
-   * drift, and a failed update step is detected by comparing it. Unreported inputs keep the recorded value.
+   * The service reports it on the order (orderFields() in ../wire-mapping/order-fields.ts reads it back):
+   * a refresh sees drift, and a failed update step is detected by comparing it. Unreported inputs keep the
+   * recorded value.
    */
   reported?: true;
   /** Can only grow: a smaller value is refused in check() and again before an update starts. */
@@ -49,27 +83,93 @@ interface FieldRule {
    * metaData) are built there by hand.
    */
   asIs?: true;
-  /** docs/vps.md, Inputs table: the type, the default when left out, and notes (users' words). */
-  type: string;
-  default: string;
-  notes?: string;
-  /** docs/vps.md, Outputs table: for an input whose output says more than "as given". */
-  output?: { type: string; notes: string };
+  /** Its type: VpsArgs's property, the schema's, docs/vps.md's type column. */
+  type: FieldType;
+  /** The program must set it. */
+  required?: true;
+  /** What happens when it is left out, in users' words (`@default`, docs/vps.md). */
+  default?: string;
+  /**
+   * The same default as a literal, only where the service (or the provider) applies exactly that value
+   * when the input is left out (never for "RimuHosting picks"): the schema's `default`.
+   */
+  defaultValue?: DefaultValue;
+  /**
+   * One text, in users' words (Markdown): VpsArgs's JSDoc, the schema's description, docs/vps.md's
+   * Inputs row. No `|` (a Markdown table cell) and no `*\/` (a comment).
+   */
+  description: string;
+  /** A section of docs/vps.md (or another page, relative to it) that says more: a link in the docs row. */
+  see?: { title: string; href: string };
+  /** The declared output of the same name. */
+  output: OutputRule;
 }
 
-/** An output that is not an input, with its docs/vps.md Outputs row. */
-interface OutputRule {
-  type: string;
-  notes: string;
+/** A property of an object type (VPS_OBJECT_TYPES). */
+export interface PropertyRule {
+  type: FieldType;
+  required?: true;
+  default?: string;
+  defaultValue?: DefaultValue;
+  description: string;
 }
+
+/** An object type an input takes (`VpsFile`, `VpsTimeouts`): an exported interface and a schema type. */
+export interface ObjectTypeRule {
+  description: string;
+  properties: Record<string, PropertyRule>;
+}
+
+/** The object types the inputs use: exported interfaces (../generated/vps-types.ts) and schema types. */
+export const VPS_OBJECT_TYPES = {
+  VpsFile: {
+    description: "A file written into the new filesystem at install time.",
+    properties: {
+      path: {
+        type: "string",
+        required: true,
+        description: "Absolute path inside the VPS, e.g. `/root/.ssh/authorized_keys`.",
+      },
+      content: { type: "string", required: true, description: "The file's content." },
+    },
+  },
+  VpsTimeouts: {
+    description:
+      "Per-operation time limits of the provider (the engine's `customTimeouts` do not reach dynamic providers).",
+    properties: {
+      createMinutes: {
+        type: "number",
+        default: "60",
+        defaultValue: 60,
+        description: "Limit for ordering the VPS (one HTTP call that returns when it runs).",
+      },
+      updateMinutes: {
+        type: "number",
+        default: "60",
+        defaultValue: 60,
+        description:
+          "Limit for each resize, reinstall or running-state call. A move gets this plus 10 minutes per GB of the " +
+          "VPS's disk.",
+      },
+      deleteMinutes: {
+        type: "number",
+        default: "60",
+        defaultValue: 60,
+        description: "Limit for the shutdown and cancellation.",
+      },
+    },
+  },
+} as const satisfies Record<string, ObjectTypeRule>;
 
 /**
  * THE table of Vps inputs: what a change does, the wire fields, the secret, reported and grow-only
- * flags, and the docs/vps.md rows of each. Derived from it: the change kinds, the secret list, the
- * replace-forcing inputs (vps-changes.ts), the reinstall and grow-only rules (vps-inputs.ts), the fields
- * an update step can move (vps-converge.ts), the docs tables (`npm run docs:vps`). The input schema
- * (vps-inputs.ts), VpsArgs (../vps.ts) and VpsOutputs (vps-outputs.ts) must have exactly these keys:
- * the compiler checks the schema, test/provider/impl/vps-fields.test.ts the interfaces.
+ * flags, each input's type, default and description, and its output's. Derived from it: the change kinds,
+ * the secret list, the replace-forcing inputs (vps-changes.ts), the reinstall and grow-only rules
+ * (vps-inputs.ts), the fields an update step can move (vps-converge.ts); and, written by `npm run
+ * generate` (tools/generate), VpsArgs and the Vps class's declared outputs (../generated/vps-types.ts),
+ * the plugin schema's types (../generated/vps-schema-types.json) and docs/vps.md's tables. The input
+ * schema (vps-inputs.ts) and VpsOutputs (vps-outputs.ts) must have exactly these keys: the compiler
+ * checks them (test/provider/impl/vps-fields.test.ts).
  */
 export const VPS_FIELDS = {
   domainName: {
@@ -77,9 +177,11 @@ export const VPS_FIELDS = {
     wire: ["instantiation_options.domain_name", "domain_name"],
     asIs: true,
     reported: true,
-    type: "string (FQDN)",
-    default: "required",
-    notes: "label of the VPS, e.g. `web1.example.com`",
+    type: "string",
+    required: true,
+    description:
+      "Fully qualified domain name and label of the VPS, e.g. `web1.example.com`. A change replaces the VPS.",
+    output: { description: "The domain name of the VPS, as the service reports it.", alwaysSet: true },
   },
   distro: {
     change: "reinstall",
@@ -88,16 +190,20 @@ export const VPS_FIELDS = {
     reported: true,
     type: "string",
     default: "RimuHosting's default",
-    notes: "a code from `getDistributions()`, e.g. `deb12.64`",
+    description:
+      "Distribution code from `getDistributions()`, e.g. `deb12.64`. A change reinstalls in place (erases the " +
+      "disk) and needs `allowReinstall: true`.",
+    output: { description: "Installed distribution code.", alwaysSet: true },
   },
   dcLocation: {
     change: "replace",
     wire: ["dc_location"],
     asIs: true,
     reported: true,
-    type: "`DCDALLAS`, `DCLONDON`, …",
+    type: { enum: DC_LOCATIONS, name: "DcLocation" },
     default: "RimuHosting's choice",
-    notes: "see `getDataCenters()`",
+    description: "Data centre from `getDataCenters()`, e.g. `DCDALLAS`. A change replaces the VPS.",
+    output: { description: "Data centre code.", alwaysSet: true },
   },
   pricingPlanCode: {
     change: "replace",
@@ -105,16 +211,21 @@ export const VPS_FIELDS = {
     asIs: true,
     type: "string",
     default: "RimuHosting's default plan",
-    notes: "see `getPricingPlans()`, e.g. `MIRO1B`",
+    description:
+      "Pricing plan code from `getPricingPlans()`, e.g. `MIRO1B`. A change from one plan to another replaces " +
+      "the VPS.",
+    output: { description: "The pricing plan code (as given: the service does not report it)." },
   },
   memoryMb: {
     change: "parameters",
     wire: ["vps_parameters.memory_mb", "memory_mb"],
     asIs: true,
     reported: true,
-    type: "number",
+    type: "integer",
     default: "the plan's memory",
-    notes: "whole MB",
+    description:
+      "Memory in whole MB, e.g. 1024. A change resizes in place (the VPS restarts; billing changes).",
+    output: { description: "Memory in MB, as the service reports it.", alwaysSet: true },
   },
   diskSpaceMb: {
     change: "parameters",
@@ -122,9 +233,10 @@ export const VPS_FIELDS = {
     asIs: true,
     reported: true,
     growOnly: true,
-    type: "number",
+    type: "integer",
     default: "the plan's disk",
-    notes: "whole MB; can only grow",
+    description: "Primary disk in whole MB, e.g. 8192. Can only grow; a change resizes in place (restart).",
+    output: { description: "Primary disk in MB, as the service reports it.", alwaysSet: true },
   },
   diskSpace2Mb: {
     change: "parameters",
@@ -132,54 +244,76 @@ export const VPS_FIELDS = {
     asIs: true,
     reported: true,
     growOnly: true,
-    type: "number",
+    type: "integer",
     default: "0 (none)",
-    notes: "second disk, not in the regular backups; can only grow",
+    defaultValue: 0,
+    description:
+      "Second disk in whole MB (not in the regular backups); 0 means none. Can only grow; a change resizes in " +
+      "place (restart).",
+    output: { description: "Second disk in MB (0 = none).", alwaysSet: true },
   },
   vpsType: {
     change: "replace",
     wire: ["vps_type"],
     asIs: true,
-    type: "`LOW_CONTENTION`, `REGULAR`, `DEDICATED`",
+    type: { enum: VPS_TYPES, name: "VpsType" },
     default: "the plan's class",
+    description:
+      "VPS class: `LOW_CONTENTION`, `REGULAR` or `DEDICATED`. A change from one class to another replaces the VPS.",
+    output: { description: "The VPS class (as given: the service does not report it)." },
   },
   billingOid: {
     change: "order-only",
     wire: ["billing_oid"],
     asIs: true,
     reported: true,
-    type: "number",
+    type: "integer",
     default: "RimuHosting picks",
-    notes: "a `billingOid` from `getBillingMethods()`",
+    description:
+      "Billing method (a `billingOid` from `getBillingMethods()`); left out, RimuHosting picks one (e.g. the " +
+      "last card used). Used only when ordering: a later change is reported but not applied.",
+    output: { description: "The order's billing method." },
   },
   hostServerOid: {
     change: "move",
     wire: ["host_server_oid", "selected_host_server_oid"],
     asIs: true,
     reported: true,
-    type: 'string, e.g. `"764"`',
+    type: "string",
     default: "RimuHosting's choice, never moved",
-    notes: "setting it moves the VPS",
-    output: { type: "string", notes: "the host server it runs on" },
+    description:
+      'Host server to run on, e.g. `"764"`. Left out, RimuHosting chooses and Pulumi never moves the VPS. ' +
+      "Setting or changing it moves the VPS (takes 5–10 minutes per GB; the IP may change).",
+    output: { description: "The host server the VPS runs on.", alwaysSet: true },
   },
   runningState: {
     change: "running-state",
     wire: ["running_state"],
     reported: true,
-    type: "`RUNNING` or `NOTRUNNING`",
+    type: { enum: ["RUNNING", "NOTRUNNING"] },
     default: "not managed",
-    notes: "a new VPS starts running",
-    output: { type: "string", notes: "`RUNNING`, `NOTRUNNING`, `RESTARTING` or `POWERCYCLING`" },
+    description:
+      "Desired power state, `RUNNING` or `NOTRUNNING`. Left out, the power state is not managed (a new VPS " +
+      "starts running). A change starts or stops the VPS.",
+    output: {
+      description: "Current power state: `RUNNING`, `NOTRUNNING`, `RESTARTING` or `POWERCYCLING`.",
+      alwaysSet: true,
+    },
   },
   password: {
     change: "reinstall",
     wire: ["instantiation_options.password"],
     asIs: true,
     secret: true,
-    type: "string (pass a secret)",
+    type: "string",
     default: "RimuHosting generates one",
-    notes: "8 to 128 characters; stored encrypted",
-    output: { type: "string", notes: "the `password` input, or the one RimuHosting generated" },
+    description:
+      "Root password, 8 to 128 characters (pass a secret). Left out, RimuHosting generates one, returned in the " +
+      "secret `password` output. A change reinstalls (needs `allowReinstall: true`).",
+    output: {
+      description: "Root password (secret): the input, or the one RimuHosting generated.",
+      default: "the one RimuHosting generated, if the input is not set",
+    },
   },
   controlPanel: {
     change: "reinstall",
@@ -187,7 +321,9 @@ export const VPS_FIELDS = {
     asIs: true,
     type: "string",
     default: "RimuHosting's default",
-    notes: '`webmin` or `""`',
+    description:
+      'Control panel to install: `webmin` or `""` for none. A change reinstalls (needs `allowReinstall: true`).',
+    output: { description: "The control panel installed (as given)." },
   },
   cloudConfig: {
     change: "reinstall",
@@ -196,73 +332,107 @@ export const VPS_FIELDS = {
     secret: true,
     type: "string",
     default: "none",
-    notes: "cloud-config for cloud-init distros; kept as a secret output",
-    output: { type: "string", notes: "as given (cloud-config can carry passwords)" },
+    description:
+      "cloud-config text for cloud-init distros. Kept as a secret output. A change reinstalls (needs " +
+      "`allowReinstall: true`).",
+    output: { description: "cloud-config text (secret: cloud-config can carry passwords)." },
   },
   files: {
     change: "reinstall",
     wire: ["file_injection_data"],
     secret: true,
-    type: "`{ path, content }[]`",
+    type: { array: { object: "VpsFile" } },
     default: "none",
-    notes: "written into the filesystem at install; kept as a secret output",
-    output: { type: "`{ path, content }[]`", notes: "as given" },
+    description:
+      "Files written into the filesystem at install, e.g. `/root/.ssh/authorized_keys`. Kept as a secret " +
+      "output. A change reinstalls (needs `allowReinstall: true`).",
+    output: { description: "Injected files (secret)." },
   },
   // Installed as /root/.ssh/authorized_keys through file_injection_data (vps-requests.ts).
   sshKeys: {
     change: "reinstall",
-    type: "string[]",
+    type: { array: "string" },
     default: "none (log in with the root password)",
-    notes:
-      "OpenSSH public keys for root, one per entry (`ssh-ed25519`, `ssh-rsa`, `ecdsa-sha2-nistp256/384/521`, `sk-…`); " +
-      "installed as `/root/.ssh/authorized_keys`; see [SSH keys](#ssh-keys-sshkeys)",
+    description:
+      "SSH public keys installed for root at install time, one OpenSSH public key per entry " +
+      '(`"ssh-ed25519 AAAAC3Nza… me@laptop"`; types ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256/384/521 and ' +
+      "the sk- variants). They are written as `/root/.ssh/authorized_keys` the way RimuHosting's own tools " +
+      "do it (file injection), so a `files` entry for that path cannot be given as well (check refuses it). " +
+      "Like `files`, a change reinstalls the VPS (erasing its disk) and needs `allowReinstall: true`; " +
+      "removing the input leaves the installed keys alone. Public keys are not secret.",
+    see: { title: "SSH keys", href: "#ssh-keys-sshkeys" },
+    output: { description: "SSH public keys installed for root (as given)." },
   },
   reverseDns: {
     change: "reverse-dns",
     wire: ["ptr.domain_name"],
     type: "string",
     default: "none (RimuHosting's default PTR name)",
-    notes:
-      'the PTR name of the primary IPv4 address, e.g. `web1.example.com`; `""` removes the record; ' +
-      "see [Reverse DNS](#reverse-dns-reversedns)",
+    description:
+      'Reverse DNS (PTR) name of the primary IPv4 address, e.g. `web1.example.com`; `""` removes the ' +
+      "record. Set in place after the VPS is created, when it changes, and again after a move (which gives " +
+      "a new address). No read of the API reports PTR records, so a refresh keeps the recorded name and " +
+      "cannot see a change made elsewhere (the control panel). Removing the input leaves the record alone.",
+    see: { title: "Reverse DNS", href: "#reverse-dns-reversedns" },
+    output: {
+      description: "Reverse DNS name of the primary address (as given: the API does not report PTR records).",
+    },
   },
   ipCount: {
     change: "replace",
     wire: ["ip_request.num_ips", "ip_request"],
     reported: true,
-    type: "number",
+    type: "integer",
     default: "1",
-    notes: "more than one needs RimuHosting's approval",
+    defaultValue: 1,
+    description:
+      "Number of IPv4 addresses. More than one needs RimuHosting's approval. A change replaces the VPS.",
+    output: { description: "Number of IPv4 addresses allocated.", alwaysSet: true },
   },
   metaData: {
     change: "order-only",
     wire: ["meta_data"],
     reported: true,
-    type: "`Record<string, string>`",
+    type: { map: "string" },
     default: "none",
-    notes: `stored on the order, searchable; keys starting \`${PROVIDER_META_PREFIX}\` are reserved`,
+    description:
+      "Key/value metadata stored on the order (searchable); keys starting " +
+      `\`${PROVIDER_META_PREFIX}\` are reserved. Used only when ordering: a later change is reported but ` +
+      "not applied.",
+    output: {
+      description: "The order's metadata (without the provider's creation token).",
+      alwaysSet: true,
+    },
   },
   allowReinstall: {
     change: "setting",
     type: "boolean",
     default: "false",
-    notes:
-      "allows the changes that reinstall the VPS (`distro`, `password`, `controlPanel`, `cloudConfig`, `files`, " +
-      "`sshKeys`; they erase its disk)",
+    defaultValue: false,
+    description:
+      "Allow changes that reinstall the VPS in place (`distro`, `password`, `controlPanel`, `cloudConfig`, " +
+      "`files`, `sshKeys`), erasing its disk. Left false, such changes are refused.",
+    output: { description: "Whether changes that reinstall the VPS are allowed (as given)." },
   },
   timeouts: {
     change: "setting",
-    type: "`{ createMinutes?, updateMinutes?, deleteMinutes? }`",
+    type: { object: "VpsTimeouts" },
     default: "60 minutes each",
-    notes:
-      "the provider's own limits (see [Known limits](troubleshooting.md#known-limits)); a move gets " +
-      "`updateMinutes` plus 10 minutes per GB of disk",
+    description:
+      "The provider's own time limits (moves scale with the disk: `updateMinutes` plus 10 minutes per GB).",
+    see: { title: "Known limits", href: "troubleshooting.md#known-limits" },
+    output: { description: "The provider's time limits (as given)." },
   },
   adoptOrderOid: {
     change: "adopt",
-    type: "number",
+    type: "integer",
     default: "order a new VPS",
-    notes: "adopt this existing order instead (see [Adoption](#adoption-adoptorderoid))",
+    description:
+      "Adopt this existing VPS order instead of ordering a new one (`pulumi import` does not work for " +
+      "dynamic providers). The order must be active, on this account, and match domainName (and " +
+      "dcLocation if set). Setting a different oid later replaces the resource.",
+    see: { title: "Adoption", href: "#adoption-adoptorderoid" },
+    output: { description: "The order adopted, if any (as given)." },
   },
 } as const satisfies Record<string, FieldRule>;
 
@@ -305,18 +475,33 @@ export function wirePathOf(name: VpsInputName): string | undefined {
   return (VPS_FIELDS[name] as FieldRule).wire?.[0];
 }
 
+/** An output that is not an input. */
+export interface OutputOnlyRule extends OutputRule {
+  type: FieldType;
+}
+
 /** The outputs that are not inputs (the Vps class registers them; check() accepts them unset). */
 export const VPS_OUTPUT_ONLY_FIELDS = {
-  orderOid: { type: "number", notes: "the order's id (the resource id as a number)" },
-  slug: { type: "string", notes: "the order's API path segment, `order-<oid>-<domain>`" },
-  primaryIp: { type: "string", notes: "main IPv4 address" },
-  secondaryIps: { type: "string[]", notes: "further IPv4 addresses" },
-  monthlyFeeUsd: { type: "number", notes: "the monthly fee" },
+  orderOid: {
+    type: "integer",
+    alwaysSet: true,
+    description: "The order oid, a number (the id is the same as a string).",
+  },
+  slug: {
+    type: "string",
+    alwaysSet: true,
+    description: "The order's path segment in the API, `order-<oid>-<domain>`.",
+  },
+  primaryIp: { type: "string", alwaysSet: true, description: "Main IPv4 address." },
+  secondaryIps: { type: { array: "string" }, alwaysSet: true, description: "Any further IPv4 addresses." },
+  monthlyFeeUsd: { type: "number", alwaysSet: true, description: "Monthly fee in USD." },
   orderDescription: {
     type: "string",
-    notes: "RimuHosting's one-line summary (plan, location, sizes, host, IP, distro, price)",
+    alwaysSet: true,
+    description:
+      "RimuHosting's one-line summary of the order (plan, location, sizes, host, IP, distro, price).",
   },
-} as const satisfies Record<string, OutputRule>;
+} as const satisfies Record<string, OutputOnlyRule>;
 
 export type VpsOutputOnlyName = keyof typeof VPS_OUTPUT_ONLY_FIELDS;
 export const VPS_OUTPUT_ONLY = Object.keys(VPS_OUTPUT_ONLY_FIELDS) as VpsOutputOnlyName[];
@@ -327,6 +512,23 @@ export const VPS_OUTPUT_ONLY = Object.keys(VPS_OUTPUT_ONLY_FIELDS) as VpsOutputO
  */
 export const INTERNAL_INPUTS = ["creationScope", "__creationNonce"] as const;
 export type InternalInputName = (typeof INTERNAL_INPUTS)[number];
+
+/**
+ * The internal inputs VpsArgs declares (the Vps class sets them), documented `@internal` so that the
+ * published declarations leave them out and editors do not offer them.
+ */
+export const VPS_CLASS_INPUTS = {
+  creationScope: {
+    type: "string",
+    description:
+      "Internal, set automatically: do not set it. The Vps class always overwrites it with " +
+      "`<project>/<stack>/<resource name>`. The provider derives the order's creation token from it and the " +
+      "inputs that force a replacement; with the creation nonce the provider keeps in this stack's state, a " +
+      "create whose outcome was lost is found by the next `pulumi up` instead of ordering a second VPS, and " +
+      "another stack's order is never taken over (docs/vps.md#exactly-once-creation). Never a change: diff() " +
+      "ignores it.",
+  },
+} as const satisfies Partial<Record<InternalInputName, { type: FieldType; description: string }>>;
 
 /**
  * Input the Vps class sets to `true` only while the program runs as a preview (pulumi.runtime.isDryRun()),

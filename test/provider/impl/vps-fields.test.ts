@@ -1,12 +1,13 @@
 /**
- * One Vps field table (provider/impl/vps-fields.ts): the change kinds, the secret list and the docs
- * tables come from it; the input schema is tied to it by the compiler (a `satisfies` in vps-inputs.ts);
- * VpsArgs, the resource's declared outputs and VpsOutputs, which TypeScript needs written out (JSDoc),
- * are checked against it here, at compile time (the type assertions below fail `npm run typecheck`) and
- * when the test runs, so adding an input means one table row plus its logic.
+ * One Vps field table (provider/impl/vps-fields.ts): the change kinds, the secret list, VpsArgs, the
+ * resource's declared outputs, the plugin schema's types and the docs tables come from it. The generated
+ * files are rendered again here and compared with the checked-in ones; the input schema and VpsOutputs,
+ * written by hand, are tied to the table by the compiler (the type assertions below fail `npm run
+ * typecheck`), so adding an input means one table row plus its logic.
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import type * as pulumi from "@pulumi/pulumi";
 import type { CustomResource } from "@pulumi/pulumi";
 import type { Vps, VpsArgs } from "../../../provider/vps";
 import type { VpsOutputs } from "../../../provider/impl/vps-outputs";
@@ -28,10 +29,13 @@ import {
   type VpsInputName,
   type VpsOutputOnlyName,
 } from "../../../provider/impl/vps-fields";
-import { validateInputs, vpsInputSchemaKeys } from "../../../provider/impl/vps-inputs";
+import { validateInputs, vpsInputSchemaKeys, type VpsInputs } from "../../../provider/impl/vps-inputs";
+import { REPLACE_FORCING_INPUTS } from "../../../provider/impl/vps-changes";
 import { toWire } from "../../../provider/impl/vps-requests";
 import { NewVpsRequest } from "../../../contract/index";
-import { VPS_DOCS_PATH, renderVpsDocs } from "../../../tools/vps-docs";
+import { generatedFiles } from "../../../tools/generate/index";
+import { VPS_DOCS_PATH } from "../../../tools/generate/vps-docs";
+import { vpsSchemaTypes } from "../../../tools/generate/vps-schema";
 import { APP_INPUTS } from "../support/impl-fixture";
 
 /** `true` only when A and B are the same set of keys; the assertions below do not compile otherwise. */
@@ -49,20 +53,28 @@ const declaredMatchTable: SameKeys<
   Exclude<keyof Vps, keyof CustomResource>,
   VpsInputName | VpsOutputOnlyName
 > = true;
+/**
+ * Every value an input's validator (vps-inputs.ts) accepts is a value its VpsArgs property (Inputs
+ * resolved) allows: the table's type is not narrower than the validator, nor another type. It may be
+ * wider (controlPanel is a `string`; the validator takes `"webmin"` or `""`). Names the inputs that fail.
+ */
+type Mismatched = {
+  [N in VpsInputName]-?: [NonNullable<VpsInputs[N]>] extends [pulumi.Unwrap<NonNullable<VpsArgs[N]>>]
+    ? never
+    : N;
+}[VpsInputName];
+const argsMatchValidators: SameKeys<Mismatched, never> = true;
 
 const ROOT = resolve(__dirname, "../../..");
 const source = (path: string) => readFileSync(join(ROOT, path), "utf8");
 
-/** The member names of `interface <name> { ... }` in a source file (top-level members only). */
-function interfaceMembers(text: string, name: string): string[] {
-  const start = text.indexOf(`interface ${name} {`);
-  expect(start).toBeGreaterThanOrEqual(0);
-  const body = text.slice(start, text.indexOf("\n}\n", start));
-  return [...body.matchAll(/^ {2}(\w+)\??:/gm)].map((m) => m[1]!);
-}
-
 /** Exported only so the linter sees them used: the compiler, not the test run, evaluates them. */
-export const COMPILE_TIME_CHECKS = [argsMatchTable, outputsMatchTable, declaredMatchTable];
+export const COMPILE_TIME_CHECKS = [
+  argsMatchTable,
+  outputsMatchTable,
+  declaredMatchTable,
+  argsMatchValidators,
+];
 
 const sorted = (names: readonly string[]) => [...names].sort();
 
@@ -71,29 +83,23 @@ describe("the Vps field table", () => {
     expect(sorted(vpsInputSchemaKeys())).toEqual(sorted([...VPS_INPUT_NAMES, ...INTERNAL_INPUTS]));
   });
 
-  it("VpsArgs declares exactly the table's inputs plus creationScope", () => {
-    expect(sorted(interfaceMembers(source("provider/vps.ts"), "VpsArgs"))).toEqual(
-      sorted([...VPS_INPUT_NAMES, "creationScope"]),
-    );
-  });
+  it.each([...generatedFiles(source).keys()])(
+    "%s is what the table gives (after changing the table, run `npm run generate`)",
+    (path) => {
+      expect(source(path)).toBe(generatedFiles(source).get(path));
+    },
+  );
 
-  it("each VpsArgs input has a multi-line JSDoc whose @default is the table's default", () => {
-    const text = source("provider/vps.ts");
-    const args = text.slice(text.indexOf("export interface VpsArgs {"));
-    const documented = Object.fromEntries(
-      [...args.matchAll(/\n {2}\/\*\*\n((?: {3}\*.*\n)+) {3}\*\/\n {2}(\w+)\??:/g)].map((m) => [
-        m[2]!,
-        /@default (.*)/.exec(m[1]!)?.[1],
-      ]),
-    );
-    expect(Object.fromEntries(VPS_INPUT_NAMES.map((name) => [name, documented[name]]))).toEqual(
-      Object.fromEntries(VPS_INPUT_NAMES.map((name) => [name, VPS_FIELDS[name].default])),
-    );
-  });
-
-  it("the Vps class declares exactly the table's inputs and output-only fields as outputs", () => {
-    const declared = [...source("provider/vps.ts").matchAll(/declare readonly (\w+):/g)].map((m) => m[1]!);
-    expect(sorted(declared)).toEqual(sorted([...VPS_INPUT_NAMES, ...VPS_OUTPUT_ONLY]));
+  it("the schema's secrets, replacing and required inputs are the provider's", () => {
+    const schema = vpsSchemaTypes() as {
+      inputProperties: Record<string, { secret?: boolean; willReplaceOnChanges?: boolean }>;
+      requiredInputs: string[];
+    };
+    const flagged = (flag: "secret" | "willReplaceOnChanges") =>
+      Object.keys(schema.inputProperties).filter((name) => schema.inputProperties[name]![flag]);
+    expect(sorted(flagged("secret"))).toEqual(sorted(SECRET_FIELDS));
+    expect(sorted(flagged("willReplaceOnChanges"))).toEqual(sorted(REPLACE_FORCING_INPUTS));
+    expect(schema.requiredInputs).toEqual(["domainName"]);
   });
 
   it("change kinds, the secret, grow-only and reported lists come from the table", () => {
@@ -119,11 +125,6 @@ describe("the Vps field table", () => {
     expect(sorted(VPS_OUTPUT_ONLY)).toEqual(
       sorted(Object.keys(orderFields(order)).filter((k) => !inputs.has(k))),
     );
-  });
-
-  it(`${VPS_DOCS_PATH}'s Inputs and Outputs tables are the table's (run \`npm run docs:vps\` after a change)`, () => {
-    const page = source(VPS_DOCS_PATH);
-    expect(renderVpsDocs(page)).toBe(page);
   });
 
   it(`${VPS_DOCS_PATH}'s change table names every input`, () => {
