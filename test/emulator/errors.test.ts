@@ -1,7 +1,43 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { AUTH_ERROR_CLASSES } from "../../contract/index.js";
 import { EMU_ERRORS, EmulatorError } from "../../emulator/errors.js";
 
+const ROOT = resolve(__dirname, "../..");
+const PAGE = "docs/emulator.md";
+const page = readFileSync(join(ROOT, PAGE), "utf8");
+
+/** The rows of the page's "Status codes" table, as `code status class`. */
+function documentedRows(): string[] {
+  const section = page.slice(page.indexOf("## Status codes"));
+  const table = section.slice(0, section.indexOf("\n## "));
+  return [...table.matchAll(/^\| `(EMU_ERR_[A-Z_]+)` +\| (\d{3}) +\| (\w+) +\|/gm)].map(
+    ([, code, status, errorClass]) => `${code} ${status} ${errorClass}`,
+  );
+}
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sources(path) : path.endsWith(".ts") ? [path] : [];
+  });
+}
+
 describe("error catalogue", () => {
+  test(`${PAGE} documents every code with its status and class, and no code that is not catalogued`, () => {
+    const catalogued = Object.entries(EMU_ERRORS).map(
+      ([code, entry]) => `${code} ${entry.status} ${entry.errorClass}`,
+    );
+    expect(documentedRows().sort()).toEqual(catalogued.sort());
+  });
+
+  test(`every EMU_ERR_ code ${PAGE} or the emulator's sources name is catalogued`, () => {
+    const named = new Set(page.match(/EMU_ERR_[A-Z_]+/g));
+    for (const file of sources(join(ROOT, "emulator")))
+      for (const code of readFileSync(file, "utf8").match(/EMU_ERR_[A-Z_]+/g) ?? []) named.add(code);
+    expect([...named].filter((code) => !(code in EMU_ERRORS))).toEqual([]);
+  });
+
   test("catalogue: every code is EMU_ERR_*, has a 4xx/5xx status, a class and a message", () => {
     for (const [code, entry] of Object.entries(EMU_ERRORS)) {
       expect(code).toMatch(/^EMU_ERR_[A-Z_]+$/);

@@ -1,0 +1,24 @@
+// `npm run test:unit`: the fast loop. Every test file that needs neither the pulumi CLI nor a child process (a
+// program, a provider host, the emulator's command, npm): the client, the emulator, the provider called directly,
+// the generator, the public types. `npm test` runs everything (this plus the files listed below), and CI runs that.
+const base = require("./jest.config.js");
+
+/**
+ * The files that start processes, each with what it starts. A file that starts one and is not listed fails under
+ * test:unit (test/helpers/no-child-process.js says so): add it here.
+ */
+const NEEDS_PROCESSES = [
+  "<rootDir>/test/engine/(?!(ops-printer|state-store|delete-order|project-file)\\.test)", // pulumi, programs, hosts
+  "<rootDir>/test/package/packed\\.test\\.ts", // npm pack, npm install, tsc, jest in a user's project
+  "<rootDir>/test/provider/host\\.test\\.ts", // the dynamic-provider host, over gRPC
+  "<rootDir>/test/provider/serialization\\.test\\.ts", // the serialized provider in a fresh node
+  "<rootDir>/test/emulator/cli\\.test\\.ts", // the rimuhosting-emulator command
+  "<rootDir>/test/emulator/kill-durability\\.test\\.ts", // the emulator's command, SIGKILLed
+];
+
+/** @type {import('jest').Config} */
+module.exports = {
+  ...base,
+  testPathIgnorePatterns: ["/node_modules/", ...NEEDS_PROCESSES],
+  setupFiles: [...(base.setupFiles ?? []), "<rootDir>/test/helpers/no-child-process.js"],
+};
