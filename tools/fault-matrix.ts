@@ -35,6 +35,7 @@ import * as impl from "../provider/impl/index.js";
 import * as seams from "../provider/impl/testing.js";
 import { findPulumiCli } from "../test/engine/cli-stack.js";
 import { runEngineKills } from "../test/engine/engine-kill.js";
+import { until } from "../test/helpers/promises.js";
 
 export const OPERATIONS = [
   "create",
@@ -394,13 +395,8 @@ async function waitForRequest(service: Service, route: EndpointName): Promise<vo
   const seen = () => service.emulator.requestLog().filter((r) => r.route === route).length;
   const before = seen();
   const armed = () => service.emulator.app.emulator.faults.pending().length;
-  for (let i = 0; i < 400; i++) {
-    if (seen() > before || armed() === 0) {
-      await new Promise((resolve) => setTimeout(resolve, 50)); // let the call commit first
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await until(`the ${route} request`, () => seen() > before || armed() === 0, { timeoutMs: 30_000 });
+  await new Promise((resolve) => setTimeout(resolve, 50)); // let the call commit first
 }
 
 export async function runFaultMatrix(

@@ -87,6 +87,15 @@ export const ClientConfig = z.object({
   log: z
     .custom<(line: string) => void>((value) => typeof value === "function", { message: "must be a function" })
     .optional(),
+  /**
+   * Waits between attempts and between lookups of an ambiguous create; default: a real timer. Tests pass
+   * one that records the delay and resolves at once (the client's clock, injected like the emulator's).
+   */
+  sleep: z
+    .custom<(ms: number) => Promise<void>>((value) => typeof value === "function", {
+      message: "must be a function",
+    })
+    .optional(),
 });
 export type ClientConfig = z.input<typeof ClientConfig>;
 
@@ -107,6 +116,7 @@ export interface ResolvedClientConfig {
   timeouts: ResolvedTimeouts;
   retry: ResolvedRetry;
   log?: (line: string) => void;
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export function resolveClientConfig(config: ClientConfig): ResolvedClientConfig {
@@ -121,13 +131,14 @@ export function resolveClientConfig(config: ClientConfig): ResolvedClientConfig 
       fieldName: field,
     });
   }
-  const { apiKey, baseUrl, timeouts, retry, log } = parsed.data;
+  const { apiKey, baseUrl, timeouts, retry, log, sleep } = parsed.data;
   return {
     apiKey,
     baseUrl: normalizeBaseUrl(baseUrl ?? DEFAULT_BASE_URL),
     timeouts: { ...DEFAULT_TIMEOUTS, ...stripUndefined(timeouts) },
     retry: { ...DEFAULT_RETRY, ...stripUndefined(retry) },
     log,
+    sleep,
   };
 }
 

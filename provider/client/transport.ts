@@ -8,7 +8,7 @@
  */
 import http from "node:http";
 import https from "node:https";
-import { setTimeout as sleep } from "node:timers/promises";
+import { setTimeout as timer } from "node:timers/promises";
 import got, { RequestError, TimeoutError, type Got } from "got";
 import type * as z from "zod";
 import {
@@ -89,13 +89,18 @@ export function createTransport(config: ResolvedClientConfig): Transport {
     log,
     redact,
     config,
-    pause: (ms) => sleep(ms).then(() => undefined),
+    pause: (ms) => sleepFor(config)(ms),
     close() {
       closed = true;
       agent.http.destroy();
       agent.https.destroy();
     },
   };
+}
+
+/** The client's wait: the configured one (tests), else a real timer. */
+function sleepFor(config: ResolvedClientConfig): (ms: number) => Promise<void> {
+  return config.sleep ?? ((ms) => timer(ms).then(() => undefined));
 }
 
 /** What every call of one client shares: its got instance, redactor, log and configuration. */
@@ -202,7 +207,7 @@ async function callWithRetries<N extends EndpointName>(
         (retryAfterMs !== undefined ? ` (Retry-After ${retryAfterMs}ms)` : "") +
         ` (attempt ${attempt + 1}/${maxAttempts})`,
     );
-    await sleep(delay);
+    await sleepFor(config)(delay);
   }
 }
 

@@ -13,18 +13,15 @@ import {
 } from "../../provider/client/index.js";
 import { expectNoSecret, visibleText } from "./support/secrets.js";
 import { DEMO_ACCOUNTS, newVpsRequest, startClientFixture, type ClientFixture } from "./support/emulator.js";
+import { rejectionOf } from "../helpers/promises.js";
 
 let fx: ClientFixture;
 const seen: unknown[] = [];
 
 async function failure(promise: Promise<unknown>): Promise<RimuError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(RimuError);
+  const error = await rejectionOf(promise, RimuError);
   seen.push(error);
-  return error as RimuError;
+  return error;
 }
 
 beforeEach(async () => {

@@ -17,6 +17,7 @@ import {
   startClientFixture,
   type ClientFixture,
 } from "./support/emulator.js";
+import { rejectionOf } from "../helpers/promises.js";
 
 let fx: ClientFixture;
 
@@ -32,13 +33,9 @@ afterEach(async () => {
 const requestsTo = (route: string) => fx.emulator.requestLog().filter((r) => r.route === route);
 
 async function failure(promise: Promise<unknown>): Promise<RimuError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(RimuError);
+  const error = await rejectionOf(promise, RimuError);
   expectNoSecret(visibleText(error), DEMO_API_KEY);
-  return error as RimuError;
+  return error;
 }
 
 describe("retries", () => {
@@ -64,6 +61,7 @@ describe("retries", () => {
     expect(fx.logs).toContain(
       "retry GET /distributions in 1000ms after 429 (Retry-After 1000ms) (attempt 2/2)",
     );
+    expect(fx.sleeps).toEqual([1000]);
   });
 
   it("GET: a dropped connection is retried", async () => {
@@ -254,6 +252,7 @@ describe("createVps reconciliation", () => {
     expect(fx.emulator.snapshot()).toHaveLength(1);
     expect(requestsTo("listOrders")).toHaveLength(0);
     expect(fx.logs).toContain("createVps: HTTP 429 means nothing was created; retry in 1000ms (attempt 2/2)");
+    expect(fx.sleeps).toEqual([1000]);
   });
 
   it("lookup keeps failing: a clear error with the creation token; the one order can be found with it", async () => {

@@ -14,6 +14,7 @@ import {
 } from "../../provider/client/index.js";
 import { expectNoSecret, visibleText } from "./support/secrets.js";
 import { okBody, startTinyServer, type TinyReply, type TinyServer } from "./support/tiny-server.js";
+import { rejectionOf } from "../helpers/promises.js";
 
 const API_KEY = "tiny-server-key-0000-SECRET";
 const order = { order_oid: 42, domain_name: "web1.example.com", slug: "order-42-web1-example-com" };
@@ -197,7 +198,7 @@ describe("client: unreadable responses", () => {
       () => ({ body: okBody("get_order_response", { about_order: { ...order, order_oid: "42" } }) }),
       3,
     );
-    const error = await client.getOrder(42).catch((e: unknown) => e);
+    const error = await rejectionOf(client.getOrder(42));
     expect(error).toBeInstanceOf(RimuResponseShapeError);
     expect(error).toMatchObject({
       code: "RIMU_ERR_RESPONSE_SHAPE",
@@ -233,7 +234,7 @@ describe("client: unreadable responses", () => {
       () => ({ status: 502, headers: { "content-type": "text/html" }, body: html }),
       2,
     );
-    const error = await client.listOrders().catch((e: unknown) => e);
+    const error = await rejectionOf(client.listOrders());
     expect(error).toBeInstanceOf(RimuTransientError);
     expect(error).toMatchObject({ status: 502, attempts: 3 });
     expect((error as Error).message).toBe(
@@ -250,7 +251,7 @@ describe("client: unreadable responses", () => {
       timeouts: { mutationMs: 50, movePerGbMs: 100 },
       retry: { limit: 0 },
     });
-    const error = await client.moveVps(42, {}, { usedDiskMb: 2048 }).catch((e: unknown) => e);
+    const error = await rejectionOf(client.moveVps(42, {}, { usedDiskMb: 2048 }));
     expect(error).toBeInstanceOf(RimuTimeoutError);
     expect((error as Error).message).toBe(
       "[RIMU_ERR_TIMEOUT] PUT /orders/{order}/vps/host-server: no response within 250 ms " +
@@ -266,7 +267,7 @@ describe("client: unreadable responses", () => {
       timeouts: { readMs: 100 },
       retry: { limit: 0 },
     });
-    const error = await client.listOrders().catch((e: unknown) => e);
+    const error = await rejectionOf(client.listOrders());
     expect(error).toBeInstanceOf(RimuTimeoutError);
     expect((error as Error).message).toBe(
       "[RIMU_ERR_TIMEOUT] GET /orders: no response within 100 ms (timeouts.readMs)",

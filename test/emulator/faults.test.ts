@@ -2,6 +2,7 @@ import type { GetOrdersResponse } from "../../contract/index.js";
 import { DEMO_API_KEY } from "../../emulator/index.js";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator.js";
 import { createVps, errorOf, record } from "./fixtures.js";
+import { until } from "../helpers/promises.js";
 
 const newVps = (domain: string, token = domain) => ({
   new_order_request: {
@@ -112,15 +113,11 @@ describe("faults", () => {
     await expect(pending).rejects.toThrow();
   }
 
-  async function until(condition: () => boolean): Promise<void> {
-    for (let i = 0; i < 300 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
-  }
-
   test("request log: a client gone during delay-after-commit is logged as client-gone, and the work is done", async () => {
     emu = await startTestEmulator();
     emu.injectFault({ route: "createVps", kind: "delay-after-commit", delayMs: 300 });
     await abandonedCreate("gone-after.example.com", 100);
-    await until(() => emu.requestLog().length > 0);
+    await until("the request in the log", () => emu.requestLog().length > 0);
     expect(emu.requestLog()).toEqual([
       { method: "POST", route: "createVps", status: 0, outcome: "client-gone", account: "demo" },
     ]);
@@ -134,7 +131,7 @@ describe("faults", () => {
     emu = await startTestEmulator();
     emu.injectFault({ route: "createVps", kind: "delay", delayMs: 300 });
     await abandonedCreate("gone-before.example.com", 50);
-    await until(() => emu.requestLog().length > 0);
+    await until("the request in the log", () => emu.requestLog().length > 0);
     expect(emu.requestLog()).toEqual([
       expect.objectContaining({ route: "createVps", status: 0, outcome: "client-gone" }),
     ]);

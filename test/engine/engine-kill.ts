@@ -17,6 +17,7 @@ import type { MatrixCounts, Operation } from "../../tools/fault-matrix";
 import type { EndpointName } from "../../contract/index";
 import type { CliStack } from "./cli-stack";
 import { liveOrders, startScenario, VPS_TYPE, type Scenario } from "./e2e-support";
+import { until } from "../helpers/promises";
 
 /** In the order a single stack can go through them: create first, delete (destroy) last. */
 export const KILLED_OPERATIONS = [
@@ -32,18 +33,6 @@ export type KilledOperation = (typeof KILLED_OPERATIONS)[number];
 
 /** How long the emulator holds the answer of the request the engine is killed in: far longer than the kill takes. */
 const HOLD_MS = 60_000;
-
-export async function until(
-  what: string,
-  ok: () => boolean | Promise<boolean>,
-  timeoutMs = 60_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** SIGKILLs every process whose environment carries E2E_KILL_TAG=<tag> (Linux: read from /proc). */
 export function killTagged(tag: string): void {

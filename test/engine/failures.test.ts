@@ -2,14 +2,11 @@
 // that refresh, up and destroy all handle, and nothing stays billed.
 import { describeEachBackend } from "./each-backend";
 import { liveOrders, startScenario, vpsOps, type Scenario } from "./e2e-support";
+import { rejectionOf } from "../helpers/promises";
 
 jest.setTimeout(240_000);
 
-const failure = (p: Promise<unknown>): Promise<Error | undefined> =>
-  p.then(
-    () => undefined,
-    (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
-  );
+const failure = (p: Promise<unknown>) => rejectionOf(p, Error);
 
 describeEachBackend("a partial failure", (backend) => {
   let s: Scenario;

@@ -19,6 +19,7 @@ import {
   getVpsStatus,
 } from "../../provider/index";
 import { startImplFixture, DEMO_API_KEY, type ImplFixture } from "./support/impl-fixture";
+import { rejectionOf } from "../helpers/promises";
 
 let fx: ImplFixture;
 let oid: number;
@@ -167,15 +168,10 @@ describe("data sources", () => {
 describe("a failing data source", () => {
   // Pulumi's program runner prints a RunError as its message alone; any other error as ~20 lines of stack.
   async function failure(call: Promise<unknown>): Promise<Error & { code?: string; fieldName?: string }> {
-    const error = await call.then(
-      () => undefined,
-      (e: unknown) => e as Error,
-    );
-    expect(error).toBeInstanceOf(Error);
+    const error = await rejectionOf(call, DataSourceError);
     expect(pulumi.RunError.isInstance(error)).toBe(true);
-    expect(error).toBeInstanceOf(DataSourceError);
-    expect(error!.stack).toBe(error!.message);
-    return error!;
+    expect(error.stack).toBe(error.message);
+    return error;
   }
 
   it("a refused argument: named as the argument, with advice to fix it", async () => {

@@ -4,6 +4,7 @@
  * rimuhosting:baseUrl) and driven over gRPC with the SDK's own stubs. The provider text is the one
  * dynamic.Resource would store (serialized in a child process from dist/; needs `npm run build`).
  */
+import { EventEmitter } from "node:events";
 import { execFile } from "node:child_process";
 import { readFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,6 +19,7 @@ import {
   type ProviderHost,
   type PropertyMap,
 } from "../helpers/provider-host";
+import { rejectionOf } from "../helpers/promises";
 
 const ROOT = resolve(__dirname, "../..");
 const URN = "urn:pulumi:dev::rimuhosting-l3::pulumi-nodejs:dynamic/rimuhosting:Vps::web";
@@ -27,10 +29,25 @@ let emulator: RunningEmulator;
 let host: ProviderHost;
 let providerText: string;
 let hostOutput = "";
+/** Emits "output" for every chunk the host prints (stdout or stderr). */
+const hostEvents = new EventEmitter();
+
+/** Resolves once the host has printed `text` (an event: nothing is polled, no fixed wait). */
+function hostPrinted(text: string): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!hostOutput.includes(text)) return;
+      hostEvents.off("output", check);
+      resolve();
+    };
+    hostEvents.on("output", check);
+    check();
+  });
+}
 let dir: string;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ timeScale: 0, seed: 13 });
+  emulator = await startEmulator({ timeScale: 0, seed: 13, validateResponses: true });
   dir = mkdtempSync(join(tmpdir(), "rimu-l3-"));
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
@@ -53,6 +70,7 @@ beforeAll(async () => {
     env: { RIMUHOSTING_APIKEY: "", RIMUHOSTING_BASEURL: "", NODE_OPTIONS: "" },
     onOutput: (_stream, text) => {
       hostOutput += text;
+      hostEvents.emit("output");
     },
   });
   const configured = await host.configure();
@@ -75,14 +93,7 @@ const inputs = (extra: PropertyMap = {}): PropertyMap => ({
   ...extra,
 });
 
-async function rejection(promise: Promise<unknown>): Promise<ProviderHostError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderHostError);
-  return error as ProviderHostError;
-}
+const rejection = (promise: Promise<unknown>) => rejectionOf(promise, ProviderHostError);
 
 describe("the real dynamic-provider host (L3)", () => {
   it("Check: valid inputs pass (with __provider), invalid ones fail per field, unknowns never fail", async () => {
@@ -264,7 +275,11 @@ describe("the real dynamic-provider host (L3)", () => {
     expect(error.details).toMatch(
       /^\[RIMU_ERR_INVALID_INPUT\] "not-an-order" is not a RimuHosting order oid/,
     );
-    await new Promise((resolve) => setTimeout(resolve, 200)); // let the host's stderr arrive
+    await hostPrinted(error.details);
+    // A second failing call as a sentinel: once the host has printed its error, anything the first call
+    // printed (a duplicate, a stack) has arrived too, since the host writes in order.
+    const sentinel = await rejection(host.delete("not-an-order-either", URN, inputs()));
+    await hostPrinted(sentinel.details);
     const printed = hostOutput.slice(before);
     expect(printed.split(error.details).length - 1).toBe(1);
     expect(printed).not.toMatch(/\n\s+at /);

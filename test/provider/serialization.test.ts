@@ -36,7 +36,7 @@ function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 beforeAll(async () => {
-  emulator = await startEmulator({ timeScale: 0, seed: 11 });
+  emulator = await startEmulator({ timeScale: 0, seed: 11, validateResponses: true });
   dir = mkdtempSync(join(tmpdir(), "rimu-l2-"));
   textFile = join(dir, "provider.js");
   const { stdout } = await run(process.execPath, [SERIALIZE, textFile], { cwd: ROOT, env: childEnv() });

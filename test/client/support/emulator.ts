@@ -1,6 +1,6 @@
 /**
  * A fresh emulator on 127.0.0.1 (random port, instant time) and a client pointed at it, with every
- * log line kept so tests can assert on retries and scan for the API key.
+ * log line kept so tests can assert on retries and scan for the API key, and a fake clock for its waits.
  */
 import { DEMO_ACCOUNTS, DEMO_API_KEY, type StartEmulatorOptions } from "../../../emulator/index.js";
 import { startTestEmulator, type TestEmulator } from "../../helpers/start-emulator.js";
@@ -12,6 +12,11 @@ export interface ClientFixture {
   emulator: TestEmulator;
   client: RimuClient;
   logs: string[];
+  /**
+   * The waits the clients asked for (retry backoff, Retry-After, create lookups), in milliseconds: the
+   * clients' clock is a fake that records each wait and returns at once, so no test sleeps through them.
+   */
+  sleeps: number[];
   /** Another client on the same emulator (e.g. another account's key). */
   clientWith(config: Partial<ClientConfig>): RimuClient;
   close(): Promise<void>;
@@ -25,6 +30,7 @@ export async function startClientFixture(
 ): Promise<ClientFixture> {
   const emulator = await startTestEmulator({ seed: 7, ...options.emulator });
   const logs: string[] = [];
+  const sleeps: number[] = [];
   const clients: RimuClient[] = [];
   const clientWith = (config: Partial<ClientConfig>) => {
     const client = createClient({
@@ -32,6 +38,9 @@ export async function startClientFixture(
       baseUrl: emulator.baseUrl,
       retry: FAST_RETRY,
       log: (line) => logs.push(line),
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
       ...options.client,
       ...config,
     });
@@ -43,6 +52,7 @@ export async function startClientFixture(
     emulator,
     client,
     logs,
+    sleeps,
     clientWith,
     async close() {
       for (const c of clients) c.close();

@@ -13,6 +13,7 @@ import {
   DEMO_API_KEY,
   type ImplFixture,
 } from "../support/impl-fixture";
+import { rejectionOf } from "../../helpers/promises";
 
 const BASE = {
   domainName: "app1.example.com",
@@ -203,7 +204,7 @@ describe("configuration", () => {
     });
     testing.resetConfiguration();
     await impl.configure({ config: stackConfig(fx.emulator.baseUrl, "key with-secret-part") });
-    const error = (await impl.create(BASE).catch((e: unknown) => e)) as Error;
+    const error = await rejectionOf<Error>(impl.create(BASE));
     expect(error).toMatchObject({ code: "RIMU_ERR_CONFIG", fieldName: "apiKey" });
     expect(error.message).toMatch(/apiKey must be printable ASCII.*rimuhosting:apiKey.*RIMUHOSTING_APIKEY/);
     expect(`${error.message} ${JSON.stringify(error)}`).not.toContain("with-secret-part");

@@ -1,6 +1,8 @@
 /**
- * A fresh emulator on 127.0.0.1 (instant: timeScale 0) and the provider implementation configured
- * against it the way the host does it: configure() with namespaced stack config. Nothing via capture.
+ * A fresh emulator on 127.0.0.1 (instant: timeScale 0; every answer checked against the contract's
+ * schema, so an emulator bug fails the test instead of passing as the provider's) and the provider
+ * implementation configured against it the way the host does it: configure() with namespaced stack config.
+ * Nothing via capture.
  */
 import {
   DEMO_ACCOUNTS,
@@ -12,6 +14,7 @@ import {
 import { createClient, type RimuClient } from "../../../provider/client/index";
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
+import { rejectionOf as sharedRejectionOf } from "../../helpers/promises";
 
 export interface ImplFixture {
   emulator: RunningEmulator;
@@ -34,7 +37,7 @@ export function stackConfig(
 export async function startImplFixture(options: StartEmulatorOptions = {}): Promise<ImplFixture> {
   delete process.env.RIMUHOSTING_APIKEY;
   delete process.env.RIMUHOSTING_BASEURL;
-  const emulator = await startEmulator({ timeScale: 0, seed: 7, ...options });
+  const emulator = await startEmulator({ timeScale: 0, seed: 7, validateResponses: true, ...options });
   testing.resetConfiguration();
   await impl.configure({ config: stackConfig(emulator.baseUrl) });
   const logs: string[] = [];
@@ -85,14 +88,7 @@ export async function createChecked(inputs: Record<string, unknown>) {
   return { ...(await impl.create(checked.inputs)), inputs: checked.inputs };
 }
 
-/** The error a promise rejects with (fails the test if it resolves). */
-export async function rejectionOf<E = impl.VpsIncompleteError & impl.VpsForeignOrderError>(
+/** The error a provider call rejects with (test/helpers/promises.ts), typed as the provider's errors by default. */
+export const rejectionOf: <E = impl.VpsIncompleteError & impl.VpsForeignOrderError>(
   promise: Promise<unknown>,
-): Promise<E> {
-  return promise.then(
-    () => {
-      throw new Error("should have failed");
-    },
-    (e: unknown) => e as E,
-  );
-}
+) => Promise<E> = sharedRejectionOf;

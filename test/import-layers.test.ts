@@ -1,0 +1,154 @@
+/**
+ * The import graph of the package's sources (contract/, provider/, emulator/): no cycle, not even of type
+ * imports, and every import going the allowed way. The rules are the table below, so a new folder (the native
+ * plugin's provider/native/) is one line. ESLint's rule for the emulator says the same for one folder at
+ * lint time; this checks every folder, and cycles, in the test run.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import * as ts from "typescript";
+
+const ROOT = resolve(__dirname, "..");
+const SOURCES = ["contract", "provider", "emulator"];
+
+/**
+ * What each part may import besides itself. A file belongs to the longest part its path starts with. The
+ * layers, from the bottom: the wire contract; beside each other on it, the emulator and the client; the
+ * provider's shared pieces (config, wire mapping); the lifecycle (impl); the front ends on it (data sources,
+ * the native plugin); the package's entry points.
+ */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  "contract/": [],
+  "emulator/": ["contract/"],
+  "provider/client/": ["contract/"],
+  "provider/config.ts": ["provider/client/"],
+  "provider/wire-mapping/": ["contract/", "provider/client/"],
+  "provider/generated/": ["contract/"],
+  "provider/impl/": ["contract/", "provider/client/", "provider/config.ts", "provider/wire-mapping/"],
+  "provider/data-sources/": [
+    "contract/",
+    "provider/client/",
+    "provider/config.ts",
+    "provider/wire-mapping/",
+    "provider/impl/",
+  ],
+  // The native plugin (pulumi-resource-rimuhosting) stands on the same core; nothing imports it.
+  "provider/native/": [
+    "contract/",
+    "provider/client/",
+    "provider/config.ts",
+    "provider/wire-mapping/",
+    "provider/generated/",
+    "provider/impl/",
+  ],
+  // The package's entry points (index.ts, vps.ts, vps-shim.ts): anything of the dynamic provider.
+  "provider/": [
+    "contract/",
+    "provider/client/",
+    "provider/config.ts",
+    "provider/wire-mapping/",
+    "provider/generated/",
+    "provider/impl/",
+    "provider/data-sources/",
+  ],
+};
+
+/** The package's own subpath exports, as the shim requires them at run time (package.json "exports"). */
+const SELF = "pulumi-rimuhosting";
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return path.endsWith(".ts") && !path.endsWith(".d.ts") ? [path] : [];
+  });
+}
+
+/** The part (a key of MAY_IMPORT) a file belongs to: the longest matching prefix. */
+function partOf(file: string): string {
+  const path = relative(ROOT, file);
+  const parts = Object.keys(MAY_IMPORT).filter((part) => path === part || path.startsWith(part));
+  if (parts.length === 0) throw new Error(`${path} belongs to no part of MAY_IMPORT: add a line for it`);
+  return parts.sort((a, b) => b.length - a.length)[0]!;
+}
+
+/** The file an import specifier names, or undefined for another package. */
+function resolveImport(from: string, specifier: string): string | undefined {
+  let base: string;
+  if (specifier.startsWith(".")) base = resolve(dirname(from), specifier);
+  else if (specifier === SELF) base = join(ROOT, "provider/index");
+  else if (specifier.startsWith(`${SELF}/`)) {
+    const sub = specifier.slice(SELF.length + 1);
+    base = join(ROOT, sub === "contract" || sub === "emulator" ? sub : `provider/${sub}`, "index");
+  } else return undefined;
+  base = base.replace(/\.js$/, "");
+  for (const candidate of [`${base}.ts`, join(base, "index.ts"), base])
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  throw new Error(`${relative(ROOT, from)} imports "${specifier}", which is not a file`);
+}
+
+/** Every import, re-export, require() and import() of every source file, resolved to files of ours. */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of SOURCES.flatMap((dir) => sourceFiles(join(ROOT, dir)))) {
+    const { importedFiles } = ts.preProcessFile(readFileSync(file, "utf8"), true, true);
+    const targets = importedFiles.map((i) => resolveImport(file, i.fileName));
+    graph.set(file, [...new Set(targets.filter((t): t is string => t !== undefined))]);
+  }
+  return graph;
+}
+
+/** The cycles of the graph: its strongly connected components of more than one file (Tarjan). */
+function cycles(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, next);
+    low.set(file, next++);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file)!, low.get(target)!));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file)!, index.get(target)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    for (let member = stack.pop()!; ; member = stack.pop()!) {
+      onStack.delete(member);
+      component.push(relative(ROOT, member));
+      if (member === file) break;
+    }
+    if (component.length > 1 || (graph.get(file) ?? []).includes(file)) found.push(component.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return found;
+}
+
+describe("the import graph of contract/, provider/ and emulator/", () => {
+  const graph = importGraph();
+
+  it("has no cycle (type imports included)", () => {
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it("imports only the way the layers allow", () => {
+    const wrongWay: string[] = [];
+    for (const [file, targets] of graph) {
+      const part = partOf(file);
+      for (const target of targets) {
+        const to = partOf(target);
+        if (to !== part && !MAY_IMPORT[part]!.includes(to))
+          wrongWay.push(
+            `${relative(ROOT, file)} -> ${relative(ROOT, target)} (${part} may not import ${to})`,
+          );
+      }
+    }
+    expect(wrongWay).toEqual([]);
+  });
+});
