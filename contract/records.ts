@@ -179,7 +179,8 @@ export type BillingMethodData = z.infer<typeof BillingMethodData>;
 
 /**
  * DataTransferUsageInfo (§3.24). Its field names are not known from any source, so clients treat
- * it as an opaque object. The emulator's own fields are documented in the README.
+ * it as an opaque object. The emulator's own fields are in docs/emulator.md
+ * ("Where the emulator guesses").
  */
 export const DataTransferUsageInfo = z.record(z.string(), z.unknown());
 export type DataTransferUsageInfo = z.infer<typeof DataTransferUsageInfo>;

@@ -1,6 +1,6 @@
 /**
  * Response records (docs/rimuhosting-api.md §3.26): each is the envelope plus its own fields, and each
- * travels under exactly one root key (§4.1), recorded in `ROOT_KEYS`.
+ * travels under exactly one root key (§4.1), recorded as its endpoint's `rootKey` in ENDPOINTS (endpoints.ts).
  */
 import * as z from "zod";
 import { Amount, Envelope } from "./common.js";

@@ -2,7 +2,7 @@
  * The Vps resource: a RimuHosting VPS order, managed through a Pulumi dynamic provider.
  *
  * Thin on purpose: the lifecycle lives in ./impl (loaded by the provider host), and the serialized
- * provider is ./vps-shim.ts. See the README's "Vps" section for what each change does.
+ * provider is ./vps-shim.ts. docs/vps.md says what each change does.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { VpsArgs, VpsFile, VpsOutputProperties, VpsTimeouts } from "./generated/vps-types.js";

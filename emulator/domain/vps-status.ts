@@ -48,7 +48,7 @@ function monthStart(ms: number, monthsBack: number): number {
 
 /**
  * DataTransferUsageInfo's real field names are unknown (docs/rimuhosting-api.md 3.24); the emulator's own fields are
- * documented in its README: the allowance, the usage of this and last month, and the disk in use
+ * documented in docs/emulator.md ("Where the emulator guesses"): the allowance, the usage of this and last month, and the disk in use
  * (which sets how long a host move takes).
  */
 export async function getDataTransferUsage(
