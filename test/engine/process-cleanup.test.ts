@@ -4,6 +4,7 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { until } from "../helpers/promises";
 
 jest.setTimeout(60_000);
 
@@ -20,15 +21,6 @@ function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-async function waitUntilEnded(pid: number, deadlineMs: number): Promise<boolean> {
-  const until = Date.now() + deadlineMs;
-  while (Date.now() < until) {
-    if (!isRunning(pid)) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return !isRunning(pid);
 }
 
 const describeOnLinux = process.platform === "linux" ? describe : describe.skip; // reads /proc
@@ -61,7 +53,10 @@ describeOnLinux("process cleanup", () => {
       const parentGone = new Promise((r) => parent.once("exit", r));
       parent.kill("SIGKILL");
       await parentGone;
-      expect(await waitUntilEnded(hostPid, 15_000)).toBe(true);
+      await until(`host ${hostPid} to end`, () => !isRunning(hostPid), {
+        timeoutMs: 15_000,
+        intervalMs: 100,
+      });
     } finally {
       if (parent.exitCode === null && parent.signalCode === null) parent.kill("SIGKILL");
       if (hostPid && isRunning(hostPid)) process.kill(hostPid, "SIGKILL");
