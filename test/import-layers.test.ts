@@ -15,8 +15,9 @@ const SOURCES = ["contract", "provider", "emulator"];
  * What each part may import besides itself. A file belongs to the longest part its path starts with. The
  * layers, from the bottom: the wire contract; beside each other on it, the emulator and the client; the
  * provider's shared pieces (config, wire mapping); the lifecycle (impl); the front ends on it (data sources,
- * the native plugin); the package's entry points.
+ * the native plugin); the package's entry points. CORE is what the lifecycle stands on.
  */
+const CORE = ["contract/", "provider/client/", "provider/config.ts", "provider/wire-mapping/"];
 const MAY_IMPORT: Record<string, readonly string[]> = {
   "contract/": [],
   "emulator/": ["contract/"],
@@ -24,33 +25,12 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   "provider/config.ts": ["provider/client/"],
   "provider/wire-mapping/": ["contract/", "provider/client/"],
   "provider/generated/": ["contract/"],
-  "provider/impl/": ["contract/", "provider/client/", "provider/config.ts", "provider/wire-mapping/"],
-  "provider/data-sources/": [
-    "contract/",
-    "provider/client/",
-    "provider/config.ts",
-    "provider/wire-mapping/",
-    "provider/impl/",
-  ],
+  "provider/impl/": CORE,
+  "provider/data-sources/": [...CORE, "provider/impl/"],
   // The native plugin (pulumi-resource-rimuhosting) stands on the same core; nothing imports it.
-  "provider/native/": [
-    "contract/",
-    "provider/client/",
-    "provider/config.ts",
-    "provider/wire-mapping/",
-    "provider/generated/",
-    "provider/impl/",
-  ],
+  "provider/native/": [...CORE, "provider/generated/", "provider/impl/"],
   // The package's entry points (index.ts, vps.ts, vps-shim.ts): anything of the dynamic provider.
-  "provider/": [
-    "contract/",
-    "provider/client/",
-    "provider/config.ts",
-    "provider/wire-mapping/",
-    "provider/generated/",
-    "provider/impl/",
-    "provider/data-sources/",
-  ],
+  "provider/": [...CORE, "provider/generated/", "provider/impl/", "provider/data-sources/"],
 };
 
 /** The package's own subpath exports, as the shim requires them at run time (package.json "exports"). */
