@@ -8,7 +8,7 @@ const base = require("./jest.config.js");
  * test:unit (test/helpers/no-child-process.js says so): add it here.
  */
 const NEEDS_PROCESSES = [
-  "<rootDir>/test/engine/(?!(ops-printer|state-store|delete-order|project-file)\\.test)", // pulumi, programs, hosts
+  "<rootDir>/test/engine/(?!cli-stack\\.test)", // the pulumi CLI, the programs and provider hosts it starts
   "<rootDir>/test/package/packed\\.test\\.ts", // npm pack, npm install, tsc, jest in a user's project
   "<rootDir>/test/provider/host\\.test\\.ts", // the dynamic-provider host, over gRPC
   "<rootDir>/test/provider/serialization\\.test\\.ts", // the serialized provider in a fresh node

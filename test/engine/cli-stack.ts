@@ -1,7 +1,7 @@
 // The same stack operations through the real Pulumi CLI (local file backend), for machines that have a `pulumi`
 // binary. Each operation is one `pulumi` process (a refresh two: its event log has no stack outputs, so they are read
-// with `pulumi stack output`): the engine events come from its `--event-log` file and are mapped to the harness's
-// OperationResult. (The Automation API, used before, ran three more commands after every `up`: `stack output` twice
+// with `pulumi stack output`): the engine events come from its `--event-log` file and are mapped to an
+// OperationResult (steps.ts). (The Automation API, used before, ran three more commands after every `up`: `stack output` twice
 // and `stack history`, about a quarter of an end-to-end file's CLI time.)
 import { spawn } from "node:child_process";
 import * as crypto from "node:crypto";
@@ -9,9 +9,16 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { nameOfUrn, typeOfUrn } from "../helpers/provider-host";
-import { DeploymentError, type OperationResult, type StackConfigValue } from "./harness-stack";
 import { wrapSecret } from "./property-values";
-import { summarize, type OperationKind, type StepOp, type StepRecord } from "./steps";
+import {
+  DeploymentError,
+  summarize,
+  type OperationKind,
+  type OperationResult,
+  type StackConfigValue,
+  type StepOp,
+  type StepRecord,
+} from "./steps";
 
 /** Where `pulumi` is on PATH, or why it cannot be used. */
 export function findPulumiCli(env: NodeJS.ProcessEnv = process.env): { path?: string; reason?: string } {
@@ -245,7 +252,7 @@ export class CliStack {
 
   /**
    * Runs one operation with an event log beside the backend and maps its events. A failed operation rejects with a
-   * DeploymentError carrying what was done before it failed (as the harness does), its cause the CliCommandError.
+   * DeploymentError carrying what was done before it failed (steps.ts), its cause the CliCommandError.
    */
   private async run(kind: OperationKind, args: string[]): Promise<OperationResult> {
     const started = Date.now();
@@ -305,7 +312,7 @@ export class CliStack {
 
 /**
  * Event values mark a secret as `{ <sig>: ..., ciphertext: "[secret]" }` (the plaintext is not in the log, and the
- * tests never need it): such a value becomes a secret envelope around "[secret]", as the harness marks secrets.
+ * tests never need it): such a value becomes a secret envelope around "[secret]", the way secret outputs are marked.
  */
 function revealSecretMarks(value: unknown): unknown {
   if (value === "[secret]") return wrapSecret("[secret]"); // `pulumi stack output --json` (a refresh's outputs)

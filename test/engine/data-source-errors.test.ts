@@ -3,8 +3,8 @@
 // stack, no ANSI colour codes and no duplicate. Without the clean error (provider/data-sources/errors.ts) Pulumi's
 // Node.js runtime prints about twenty coloured lines of stack, error fields and cause chain.
 //
-// Real CLI only (skipped, with the reason in its name, without one): the message under test is what the CLI and the
-// SDK's program runner print; the harness has its own display.
+// Skipped, with the reason in its name, without a CLI: the message under test is what the CLI and the SDK's program
+// runner print.
 import * as path from "node:path";
 import { describeCliOnly } from "./each-backend";
 import { DEMO_API_KEY } from "../../emulator/index";

@@ -6,8 +6,7 @@ import * as path from "node:path";
 import { DEMO_API_KEY, type RunningEmulator } from "../../emulator/index";
 import { createClient, type RimuClient } from "../../provider/client/index";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
-import type { OperationResult } from "./harness-stack";
-import { silentPrinter, type OpsPrinter } from "./ops-printer";
+import type { OperationResult } from "./steps";
 import { createStackDriver, type Backend, type StackDriver } from "./stack-driver";
 
 /** The repo's examples, from test/engine (jest) or dist/test/engine (compiled: `npm run fault-matrix`). */
@@ -34,7 +33,6 @@ export interface Scenario {
 
 export interface ScenarioOptions {
   config?: Record<string, string>;
-  printer?: OpsPrinter;
   /** A program directory other than examples/<example> (test fixtures). */
   programDir?: string;
   /** Extra environment for the program and the provider. */
@@ -60,7 +58,6 @@ export async function startScenario(
       "rimuhosting:baseUrl": emulator.baseUrl,
       ...opts.config,
     },
-    printer: opts.printer ?? silentPrinter,
   }).catch(async (e: unknown) => {
     await emulator.close();
     fs.rmSync(workDir, { recursive: true, force: true });
@@ -102,10 +99,4 @@ export function liveOrders(
   return emulator
     .snapshot()
     .filter((o) => o.account === "demo" && (!o.cancelled || o.runningState !== "NOTRUNNING"));
-}
-
-/** A state file must never hold a secret's plaintext. */
-export function stateFileText(s: Scenario): string {
-  const file = path.join(s.workDir, "state.json");
-  return fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
 }

@@ -3,9 +3,9 @@ import { describe, test } from "@jest/globals";
 import { availableBackends, type Backend } from "./stack-driver";
 
 /**
- * `describe.each` over the backend availableBackends() picks: the real CLI when one is on PATH, the harness
- * otherwise (both with E2E_BACKENDS=harness,cli). Without a CLI the CLI scenarios are reported as skipped, with the
- * reason in the name; with CI=true availableBackends() throws instead, so CI never skips them.
+ * The scenarios of one example, through the real CLI when one is on PATH. Without one they are reported as skipped,
+ * with the reason in the name; with CI=true availableBackends() throws instead, so CI never skips them. (Named for
+ * the time a CLI-less harness ran them too; the body still receives the backend, "cli".)
  */
 export function describeEachBackend(example: string, body: (backend: Backend) => void): void {
   const { backends, cliSkipReason } = availableBackends();
@@ -19,13 +19,12 @@ export function describeEachBackend(example: string, body: (backend: Backend) =>
 }
 
 /**
- * A describe for scenarios only the real CLI can run (its lock, pending operations and `pulumi cancel`, its own
- * display): run when availableBackends() includes the CLI, reported as skipped with the reason in the name otherwise
- * (no `pulumi` on PATH, or E2E_BACKENDS without "cli"). With CI=true and no CLI, availableBackends() throws instead.
+ * A describe for scenarios that drive the `pulumi` command directly (its lock, pending operations and `pulumi
+ * cancel`, its own display): run when a CLI is on PATH, reported as skipped with the reason in the name otherwise.
  */
 export function describeCliOnly(title: string, body: () => void): void {
   const { backends, cliSkipReason } = availableBackends();
   if (backends.includes("cli")) describe(`${title} (real CLI)`, body);
-  // Skipped only without a `pulumi` on PATH (or E2E_BACKENDS without "cli"); the reason is in the name.
-  else describe.skip(`${title} (skipped: ${cliSkipReason ?? "E2E_BACKENDS leaves out the CLI"})`, body);
+  // Skipped only without a `pulumi` on PATH; the reason is in the name.
+  else describe.skip(`${title} (skipped: ${cliSkipReason})`, body);
 }

@@ -6,8 +6,8 @@
 // committed the change. The killed create is test/engine/engine-kill.test.ts; the same scenarios make the
 // "engineKilled" column of `npm run fault-matrix`.
 //
-// Real CLI only (skipped, with the reason in its name, without one): a killed engine's lock, its pending operations
-// and `pulumi cancel` exist only in the engine; the harness runs the provider in the test process and has none.
+// Skipped, with the reason in its name, without a CLI: a killed engine's lock, its pending operations and `pulumi
+// cancel` exist only in the engine.
 import { describeCliOnly } from "./each-backend";
 import { EngineKillRun, type KillResult } from "./engine-kill";
 

@@ -1,7 +1,7 @@
 // The engine killed (SIGKILL, the whole process group: pulumi, its language host, the program and the provider host)
 // while a VPS is being ordered, then `pulumi up` again: exactly one order, known to the state, and destroy cancels it.
 // Only the real CLI has the engine's own handling of an interrupted deployment (pending operations in the
-// checkpoint); the harness models none of it, so without a CLI this scenario is skipped (with that reason in its name).
+// checkpoint), so without a CLI this scenario is skipped (with that reason in its name).
 // The machinery and the after-commit scenario live in engine-kill.ts, shared with engine-kill-operations.test.ts (the
 // other operations killed) and the "engineKilled" column of `npm run fault-matrix`.
 import { describeCliOnly } from "./each-backend";
@@ -10,7 +10,7 @@ import { checkpointOf, EngineKillRun, killingProxy, runKilled } from "./engine-k
 
 jest.setTimeout(240_000);
 
-// Skipped without a CLI: the harness has no pending operations, locks or `pulumi cancel` to test.
+// Skipped without a CLI: there are no pending operations, locks or `pulumi cancel` to test.
 
 describeCliOnly("the engine killed mid-create", () => {
   let s: Scenario;

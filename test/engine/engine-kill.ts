@@ -7,8 +7,7 @@
 //
 // CLI only: what a killed engine leaves behind (its lock, pending operations in the checkpoint, a provider host
 // that outlives it) and what the user then runs (`pulumi cancel`, `refresh --clear-pending-creates`) exist only in
-// the real engine. The harness runs the provider inside the test process with no lock or pending operations, so
-// killing it mid-operation would test none of that.
+// the real engine.
 import { spawn } from "node:child_process";
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";

@@ -1,4 +1,4 @@
-// Failure paths end to end, through the real CLI (the harness where there is none): a partial failure leaves a stack
+// Failure paths end to end, through the real CLI: a partial failure leaves a stack
 // that refresh, up and destroy all handle, and nothing stays billed.
 import { describeEachBackend } from "./each-backend";
 import { liveOrders, startScenario, vpsOps, type Scenario } from "./e2e-support";

@@ -1,12 +1,11 @@
 // Vps.get reads an order into a program without managing it; secrets given as plain strings never reach the stored
-// state, the CLI's output or any log. Through the real CLI (the harness where there is none).
+// state, the CLI's output or any log. Through the real CLI.
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { DEMO_API_KEY } from "../../emulator/index";
 import { describeEachBackend } from "./each-backend";
 import { isSecret } from "./property-values";
-import { createOpsPrinter } from "./ops-printer";
 import { liveOrders, startScenario, vpsOps, type Scenario } from "./e2e-support";
 
 jest.setTimeout(240_000);
@@ -65,7 +64,6 @@ describeEachBackend("secrets", (backend) => {
       programDir: path.join(FIXTURES, "secrets"),
       env: canaries,
       onCliOutput: (text) => output.push(text),
-      printer: createOpsPrinter((line) => output.push(line)),
     });
   });
   afterAll(async () => s?.close());

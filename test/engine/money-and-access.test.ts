@@ -1,10 +1,9 @@
 // examples/money end to end against the emulator: the preview prints the quoted price of the new VPS, a preview of
 // a memory change prints the fee before and after and the difference, the following up is billed exactly that,
-// the reverse DNS name and SSH keys reach the VPS, and destroy logs the credit. On the real CLI when one is on PATH
-// (the provider's lines are what the CLI shows as diagnostics of the stack), on the harness otherwise.
+// the reverse DNS name and SSH keys reach the VPS, and destroy logs the credit. Through the real CLI (the
+// provider's lines are what the CLI shows as diagnostics of the stack).
 import { describeEachBackend } from "./each-backend";
 import { liveOrders, startScenario, type Scenario } from "./e2e-support";
-import { createOpsPrinter } from "./ops-printer";
 
 jest.setTimeout(240_000);
 
@@ -14,7 +13,7 @@ describeEachBackend("money and access", (backend) => {
   let s: Scenario;
   let output = "";
   let orderOid = 0;
-  /** The display since the last call (CLI output, or the harness's diagnostics). */
+  /** The CLI's display since the last call. */
   const take = (): string => {
     const text = output;
     output = "";
@@ -29,12 +28,6 @@ describeEachBackend("money and access", (backend) => {
   beforeAll(async () => {
     s = await startScenario("money", backend, {
       onCliOutput: (text) => (output += text),
-      printer: createOpsPrinter(
-        (text) => {
-          output += `${text}\n`;
-        },
-        { progressEveryMs: 0 },
-      ),
     });
   });
   afterAll(async () => s?.close());

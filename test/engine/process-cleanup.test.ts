@@ -1,5 +1,5 @@
-// The harness must leave nothing running even when it gets no chance to clean up: a process that started a real
-// provider host is killed with SIGKILL, and the host must end too (a previous run once left one behind).
+// A test that starts provider hosts must leave nothing running even when it gets no chance to clean up: a process
+// that started a real provider host is killed with SIGKILL, and the host must end too (a run once left one behind).
 // Runs the compiled helpers (dist/, from `npm run build`), because the killed process is a plain node process.
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -10,7 +10,7 @@ jest.setTimeout(60_000);
 
 const REPO_ROOT = path.resolve(__dirname, "..", "..");
 // Built JS on purpose: the process under test is a plain `node` child that is SIGKILLed (no jest, no
-// TypeScript loader in it), like the harness process a CI job kill would end.
+// TypeScript loader in it), like a test process a CI job kill would end.
 const COMPILED_HOST = path.join(REPO_ROOT, "dist", "test", "helpers", "provider-host.js");
 
 /** Running = the process exists and is not a zombie (an orphan's exit is not always reaped in a container). */

@@ -1,11 +1,12 @@
-// One interface over the two ways of running a stack: the CLI-less harness and the real Pulumi CLI.
-import * as fs from "node:fs";
+// A stack of an example, run through the real Pulumi CLI (local file backend): the one engine the end-to-end
+// scenarios run on. (A CLI-less engine harness stood beside it until this wave; CONTRIBUTING.md, "The real CLI",
+// says why it was removed.)
 import * as path from "node:path";
 import { CliStack, findPulumiCli } from "./cli-stack";
-import { HarnessStack, type OperationResult, type StackConfigValue } from "./harness-stack";
-import type { OpsPrinter } from "./ops-printer";
+import type { OperationResult, StackConfigValue } from "./steps";
 
-export type Backend = "harness" | "cli";
+/** The engines the scenarios can run on: only the real CLI now (kept as a type so scenario files name it). */
+export type Backend = "cli";
 
 export interface StackDriver {
   readonly backend: Backend;
@@ -15,10 +16,10 @@ export interface StackDriver {
   up(): Promise<OperationResult>;
   refresh(): Promise<OperationResult>;
   destroy(): Promise<OperationResult>;
-  /** The stack's state as stored (CLI: `pulumi stack export`; harness: its state file), for secret scans. */
+  /** The stack's state as stored (`pulumi stack export`), for secret scans. */
   exportState(): Promise<string>;
-  /** The CLI stack itself, for scenarios that drive the `pulumi` command directly (undefined on the harness). */
-  readonly cli?: CliStack;
+  /** The CLI stack itself, for scenarios that drive the `pulumi` command directly. */
+  readonly cli: CliStack;
   /** Removes what the driver put outside `workDir` (the CLI's stack settings file); the stack's resources stay. */
   close(): Promise<void>;
 }
@@ -26,12 +27,11 @@ export interface StackDriver {
 export interface StackDriverOptions {
   programDir: string;
   stackName?: string;
-  /** A scratch directory for the state (harness) or the file backend (CLI). */
+  /** A scratch directory for the file backend. */
   workDir: string;
   config?: Record<string, StackConfigValue | string>;
   env?: NodeJS.ProcessEnv;
-  /** Harness display (the CLI prints its own, through `onCliOutput`). */
-  printer?: OpsPrinter;
+  /** Receives the CLI's own display. */
   onCliOutput?: (text: string) => void;
 }
 
@@ -39,68 +39,41 @@ const asValue = (v: StackConfigValue | string): StackConfigValue =>
   typeof v === "string" ? { value: v } : v;
 
 export async function createStackDriver(backend: Backend, o: StackDriverOptions): Promise<StackDriver> {
-  if (backend === "cli") {
-    const cli = await CliStack.create({
-      programDir: o.programDir,
-      stackName: o.stackName,
-      backendDir: path.join(o.workDir, "backend"),
-      config: o.config,
-      env: o.env,
-      onOutput: o.onCliOutput,
-    });
-    return {
-      backend,
-      setConfig: (k, v) => cli.setConfig(k, asValue(v)),
-      removeConfig: (k) => cli.removeConfig(k),
-      preview: () => cli.preview(),
-      up: () => cli.up(),
-      refresh: () => cli.refresh(),
-      destroy: () => cli.destroy(),
-      exportState: () => cli.exportState(),
-      cli,
-      close: async () => cli.close(),
-    };
-  }
-  const stack = new HarnessStack({
+  const cli = await CliStack.create({
     programDir: o.programDir,
     stackName: o.stackName,
-    stateFile: path.join(o.workDir, "state.json"),
+    backendDir: path.join(o.workDir, "backend"),
     config: o.config,
     env: o.env,
-    printer: o.printer,
+    onOutput: o.onCliOutput,
   });
   return {
     backend,
-    setConfig: async (k, v) => stack.setConfig(k, asValue(v)),
-    removeConfig: async (k) => stack.removeConfig(k),
-    preview: () => stack.preview(),
-    up: () => stack.up(),
-    refresh: () => stack.refresh(),
-    destroy: () => stack.destroy(),
-    exportState: async () => {
-      const file = path.join(o.workDir, "state.json");
-      return fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
-    },
-    close: async () => undefined,
+    setConfig: (k, v) => cli.setConfig(k, asValue(v)),
+    removeConfig: (k) => cli.removeConfig(k),
+    preview: () => cli.preview(),
+    up: () => cli.up(),
+    refresh: () => cli.refresh(),
+    destroy: () => cli.destroy(),
+    exportState: () => cli.exportState(),
+    cli,
+    close: async () => cli.close(),
   };
 }
 
 /**
- * The backend to run end-to-end scenarios on: the real CLI when one is on PATH (it is the truth: where the harness
- * and the engine disagree, the harness is wrong), the harness otherwise. `E2E_BACKENDS=harness,cli` runs both.
- * `CI=true` without a CLI is an error: CI must not silently fall back to the harness.
+ * The engines to run the end-to-end scenarios on: the real CLI when one is on PATH; none otherwise, with the reason
+ * (the scenarios are then reported as skipped). `CI=true` without a CLI is an error: CI must never skip them.
  */
 export function availableBackends(env: NodeJS.ProcessEnv = process.env): {
   backends: Backend[];
   cliSkipReason?: string;
 } {
   const cli = findPulumiCli(env);
-  const wanted = env.E2E_BACKENDS?.split(",").map((b) => b.trim());
-  if (!cli.path && (env.CI === "true" || wanted?.includes("cli")))
+  if (!cli.path && env.CI === "true")
     throw new Error(
       `the end-to-end scenarios must run through the real pulumi CLI here, but there is ${cli.reason}; ` +
         "build it with scripts/pulumi-cli.sh and put the directory it prints on PATH",
     );
-  if (wanted) return { backends: wanted.filter((b): b is Backend => b === "cli" || b === "harness") };
-  return cli.path ? { backends: ["cli"] } : { backends: ["harness"], cliSkipReason: cli.reason };
+  return cli.path ? { backends: ["cli"] } : { backends: [], cliSkipReason: cli.reason };
 }

@@ -1,7 +1,4 @@
-// What one operation did to one resource, and the pure decision of which step a registration needs
-// (the part of the engine's step generator that dynamic resources exercise).
-import type { DiffResult, PropertyMap } from "../helpers/provider-host";
-import { changedKeys, samePlainProperties } from "./property-values";
+// What one operation (preview, up, refresh, destroy) did, read from the CLI's engine events by cli-stack.ts.
 
 export type OperationKind = "preview" | "up" | "refresh" | "destroy";
 /** "delete-replaced" is the deferred deletion of the old half of a create-before-delete replacement. */
@@ -23,40 +20,35 @@ export interface StepRecord {
   durationMs?: number;
 }
 
-export interface StepDecision {
-  op: "same" | "create" | "update" | "replace";
-  keys: string[];
-  deleteBeforeReplace: boolean;
-}
-
-/**
- * Same / update / replace for a resource that exists in state, from the provider's Diff. DIFF_UNKNOWN (provider has
- * no diff()) falls back to comparing old and new inputs, as step_generator.go does; initErrors force an update so
- * the provider can finish initializing; deleteBeforeReplace comes from the provider or the resource option.
- */
-export function decideExistingStep(
-  oldInputs: PropertyMap,
-  news: PropertyMap,
-  diff: DiffResult,
-  opts: { initErrors: string[]; deleteBeforeReplaceOption: boolean },
-): StepDecision {
-  const keys = changedKeys(oldInputs, news);
-  const changed =
-    diff.changes === "unknown" ? !samePlainProperties(oldInputs, news) : diff.changes === "some";
-  if (diff.replaces.length > 0) {
-    return {
-      op: "replace",
-      keys: [...diff.replaces].sort(),
-      deleteBeforeReplace: diff.deleteBeforeReplace || opts.deleteBeforeReplaceOption,
-    };
-  }
-  if (changed || opts.initErrors.length > 0) return { op: "update", keys, deleteBeforeReplace: false };
-  return { op: "same", keys: [], deleteBeforeReplace: false };
-}
-
 /** Counts per op, for the "Resources:" summary. */
 export function summarize(steps: readonly StepRecord[]): Partial<Record<StepOp, number>> {
   const counts: Partial<Record<StepOp, number>> = {};
   for (const s of steps) if (!s.failed && s.op !== "delete-replaced") counts[s.op] = (counts[s.op] ?? 0) + 1;
   return counts;
+}
+
+/** Stack config as `pulumi config set [--secret]` takes it. */
+export interface StackConfigValue {
+  value: string;
+  secret?: boolean;
+}
+
+export interface OperationResult {
+  kind: OperationKind;
+  steps: StepRecord[];
+  /** Stack outputs; secret values are secret envelopes, unknown ones the SDK's unknown sentinel. */
+  outputs: Record<string, unknown>;
+  summary: Partial<Record<StepOp, number>>;
+  durationMs: number;
+}
+
+/** The operation failed; `result` says what was done before it failed. */
+export class DeploymentError extends Error {
+  constructor(
+    message: string,
+    readonly result: OperationResult,
+  ) {
+    super(message);
+    this.name = "DeploymentError";
+  }
 }

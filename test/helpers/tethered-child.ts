@@ -1,12 +1,12 @@
-// Child node processes that cannot outlive the process that started them. The harness starts provider hosts and
-// Pulumi programs; if it is killed (SIGKILL, a crashed jest worker) it gets no chance to end them, and a provider host
+// Child node processes that cannot outlive the process that started them. Tests start provider hosts
+// (provider-host.ts) and the emulator's command; if the test process is killed (SIGKILL, a crashed jest worker) it gets no chance to end them, and a provider host
 // is a gRPC server that would otherwise run forever.
 //
 // The children themselves are started exactly as the engine starts them (no preload, no extra flags: cmd/run changes
-// behaviour when it sees `--import`/`--require`). Instead, one small "reaper" process per harness process holds the
-// read end of a pipe from it and is told the pid of every child as it starts and ends. When the harness dies, however
+// behaviour when it sees `--import`/`--require`). Instead, one small "reaper" process per test process holds the
+// read end of a pipe from it and is told the pid of every child as it starts and ends. When that process dies, however
 // it dies, the kernel closes the pipe; the reaper sees end-of-file, kills the children still listed, and exits.
-// Children still running when the harness exits normally are killed by an exit hook.
+// Children still running when it exits normally are killed by an exit hook.
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Socket } from "node:net";
 import type { Readable, Writable } from "node:stream";
@@ -36,7 +36,7 @@ const live = new Set<TetheredChild>();
 
 function tell(line: string): void {
   if (!reaper) {
-    // Its own process group, so a terminal's Ctrl-C reaches it only through the closed pipe, after the harness.
+    // Its own process group, so a terminal's Ctrl-C reaches it only through the closed pipe, after the test process.
     reaper = spawn(process.execPath, ["-e", REAPER_SOURCE], {
       stdio: ["pipe", "ignore", "ignore"],
       detached: true,
@@ -73,7 +73,7 @@ export function spawnTethered(
   return child;
 }
 
-/** How many children started here are still running (0 after every harness operation). */
+/** How many children started here are still running (0 once a test has stopped them). */
 export function runningTetheredChildren(): number {
   return live.size;
 }
