@@ -15,7 +15,7 @@ export function describeEachBackend(example: string, body: (backend: Backend) =>
       test("all scenarios", () => undefined);
     });
   }
-  describe.each(backends)(`${example} via %s`, body);
+  if (backends.length > 0) describe.each(backends)(`${example} via %s`, body);
 }
 
 /**
