@@ -6,12 +6,14 @@ export {
   DEFAULT_BASE_URL,
   DEFAULT_RETRY,
   DEFAULT_TIMEOUTS,
+  normalizeBaseUrl,
   resolveClientConfig,
 } from "./config.js";
 export type { ResolvedClientConfig } from "./config.js";
 export {
   CREATION_TOKEN_KEY,
   DEFAULT_CREATE_LOOKUP_GRACE_MS,
+  carriesCreationToken,
   classifyCreateFailure,
   isReconciled,
 } from "./create-vps.js";
