@@ -8,7 +8,14 @@ import * as pulumi from "@pulumi/pulumi";
 // From the zod-free list, so the public types of the root entry load no zod typings (old tsconfigs without
 // esModuleInterop cannot read them).
 import type { DcLocation, VpsType } from "../contract/literals.js";
-import { PREVIEW_FLAG, SECRET_FIELDS, VPS_INPUT_NAMES, VPS_OUTPUT_ONLY } from "./impl/vps-fields.js";
+import {
+  PREVIEW_FLAG,
+  SECRET_FIELDS,
+  VPS_INPUT_NAMES,
+  VPS_OUTPUT_ONLY,
+  withoutUserSetInternals,
+} from "./impl/vps-fields.js";
+import { expectedUrn } from "./resource-urn.js";
 import { vpsShim } from "./vps-shim.js";
 
 /** A file written into the new filesystem at install time. */
@@ -291,10 +298,13 @@ export class Vps extends pulumi.dynamic.Resource {
     for (const key of [...OUTPUT_ONLY, ...INPUT_OUTPUTS]) props[key] = undefined;
     if (args) {
       Object.assign(props, args);
+      // Internal keys are the class's and the provider's: any the program set are named for check() to refuse.
+      withoutUserSetInternals(props);
       // Dynamic providers get no URN: this is what makes the creation token stable across retries.
       props.creationScope = `${pulumi.getProject()}/${pulumi.getStack()}/${name}`;
-      // Only in a preview: the provider then quotes the price of a create or resize (impl/money.ts).
-      if (pulumi.runtime.isDryRun()) props[PREVIEW_FLAG] = true;
+      // Only in a preview: the provider then quotes prices and attaches its warnings to this URN (impl/notes.ts).
+      if (pulumi.runtime.isDryRun())
+        props[PREVIEW_FLAG] = expectedUrn(name, Vps.__pulumiType, opts?.parent) ?? true;
     }
     super(
       vpsShim,

@@ -11,6 +11,7 @@ import {
   GROW_ONLY_FIELDS,
   INTERNAL_INPUTS,
   PREVIEW_FLAG,
+  REPORTED_FIELDS,
   SECRET_FIELDS,
   USER_SET_INTERNAL,
   VPS_INPUT_NAMES,
@@ -414,9 +415,14 @@ export function transitionFailures(
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
 ): CheckFailure[] {
-  const reinstalled = REINSTALL_FIELDS.filter(
-    (field) => known(olds[field]) && known(news[field]) && !same(olds[field], news[field]),
-  );
+  if (Object.keys(olds).length === 0) return []; // a new resource: nothing to change from
+  const reinstalled = REINSTALL_FIELDS.filter((field) => {
+    if (!known(news[field])) return false;
+    if (known(olds[field])) return !same(olds[field], news[field]);
+    // Set now, unset before: the service does not report these, so the VPS has none the program knows of,
+    // and update() reinstalls to install them. A reported one (distro) is compared with the live order.
+    return !REPORTED_FIELDS.includes(field) && olds[field] === undefined;
+  });
   return changeRefusals(olds, news, reinstalled);
 }
 

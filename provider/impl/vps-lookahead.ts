@@ -33,7 +33,7 @@ import { containsUnknown } from "./unknowns.js";
 import { REPLACE_FORCING_INPUTS } from "./vps-changes.js";
 import { orderRef } from "./vps-converge.js";
 import { adoptionProblem, foreignOrder } from "./vps-create.js";
-import type { CheckFailure, VpsInputs } from "./vps-inputs.js";
+import { changeRefusals, type CheckFailure, type VpsInputs } from "./vps-inputs.js";
 import { orderFields } from "./vps-outputs.js";
 
 type Bag = Record<string, unknown>;
@@ -106,6 +106,7 @@ async function checkAll(run: Run): Promise<void> {
   if (adopting) await checkAdoption(run);
   else if (orders) checkCreationToken(run, orders);
   const live = orders ? liveOrderOf(run, orders) : undefined;
+  if (live) checkDistroOfLive(run, live);
   await checkHost(run, orders, live);
   if (run.preview && live && !run.isNew) await checkResizeRoom(run, live);
   if (run.preview && run.isNew && !adopting) await checkNewOrder(run);
@@ -130,9 +131,10 @@ async function shared<T>(run: Run, check: string, read: () => Promise<T>): Promi
       run.out.failures.push(failureOf(presentError(failure.error, "")));
       throw new Stop();
     }
+    const code = error instanceof RimuError ? error.code : RIMU_ERROR_CODES.RimuTransientError;
     run.out.notes.push(
       warning(
-        `${run.name}: ${check} did not run: ${failure.why}. \`pulumi up\` finds out when it gets there.`,
+        `[${code}] ${run.name}: ${check} did not run: ${failure.why}. \`pulumi up\` finds out when it gets there.`,
       ),
     );
     return undefined;
@@ -251,6 +253,17 @@ function liveOrderOf(run: Run, orders: readonly AboutOrder[]): AboutOrder | unde
     (typeof nonce === "string" ? orders.find((order) => creationNonceOf(order) === nonce) : undefined) ??
     (typeof adopted === "number" ? orders.find((order) => order.order_oid === adopted) : undefined)
   );
+}
+
+/**
+ * A distro set now where none was set before: the VPS has the one RimuHosting installed, which the live order
+ * reports. Another one means a reinstall (update() compares with the live order), refused without
+ * allowReinstall by the same rule as any reinstall (changeRefusals).
+ */
+function checkDistroOfLive(run: Run, live: AboutOrder): void {
+  const wanted = run.known.distro;
+  if (typeof wanted !== "string" || run.before.distro !== undefined || !live.distro || live.distro === wanted) return;
+  run.out.failures.push(...changeRefusals({ distro: live.distro }, run.after, ["distro"]));
 }
 
 // -------------------------------------------------------------------------------------------- hosts
