@@ -6,7 +6,7 @@
  *
  * A dry run of the order (inferred, docs/rimuhosting-api.md §8.2): the request is judged the way R4 would
  * judge it, with nothing reserved or created: the plan in that data centre, the sizes, the IP request, the
- * host (it exists, is in the data centre, has room; without one, some host of the data centre must have room)
+ * distribution (when given), the host (it exists, is in the data centre, has room; without one, some host of the data centre must have room)
  * and, when the caller sends a key, the billing method. What the quote refuses, the order would refuse.
  */
 import type { NewVpsRequest } from "../../contract/index.js";
@@ -20,7 +20,14 @@ import { chooseHost, requireHostFits } from "./capacity.js";
 import type { EmulatorContext } from "./context.js";
 import { requireIpRequest } from "./create.js";
 import { resolveDataCenter } from "./create-source.js";
-import { MIN_DISK_MB, MIN_MEMORY_MB, requirePlanOfferedAt, requireSize, requireVpsPlan } from "./validate.js";
+import {
+  MIN_DISK_MB,
+  MIN_MEMORY_MB,
+  requireDistribution,
+  requirePlanOfferedAt,
+  requireSize,
+  requireVpsPlan,
+} from "./validate.js";
 
 export function quoteNewVm(
   ctx: EmulatorContext,
@@ -42,6 +49,8 @@ export function quoteNewVm(
     disk3Mb: requireSize(vp?.disk_space_3_mb ?? 0, 0, "vps_parameters.disk_space_3_mb"),
   };
   const ips = requireIpRequest(req);
+  const distro = req.instantiation_options?.distro;
+  if (distro) requireDistribution(distro, "instantiation_options.distro");
   if (account && req.billing_oid) chooseBillingMethod(ctx.store, account.name, req.billing_oid);
   // Room, judged as the order would, reserving nothing.
   const need = { memoryMb: sizes.memoryMb, diskMb: sizes.diskMb + sizes.disk2Mb + sizes.disk3Mb, ips };

@@ -14,7 +14,7 @@
  */
 import type { Amount, ChangePricing, NewVpsRequestInput } from "../../contract/index.js";
 import { PREVIEW_FLAG } from "./vps-fields.js";
-import { toWire } from "./vps-requests.js";
+import { ipRequest, toWire } from "./vps-requests.js";
 
 type Bag = Record<string, unknown>;
 
@@ -87,13 +87,19 @@ export const PRICED_INPUTS = [
   "diskSpace2Mb",
 ] as const;
 
+/** What a quote that stands for an order also carries: what R16 judges the way R4 would (§8.2). */
+const ORDER_INPUTS = ["hostServerOid", "distro"] as const;
+
 /**
  * The quote request for these inputs: plan, data centre and sizes (no name, password or files: a quote needs
- * none of them), and with `withHost` the host server, which makes the quote judge the host as an order would
- * (docs/rimuhosting-api.md §8.2). Unset values are left out, so the service applies its defaults.
+ * none of them). `asOrder` adds the host server, the distro and the IP request, which makes the quote a dry
+ * run of the order (docs/rimuhosting-api.md §8.2). Unset values are left out: the service applies its defaults.
  */
-export function quoteRequest(inputs: Bag, withHost = false): NewVpsRequestInput {
-  return toWire(inputs, withHost ? [...PRICED_INPUTS, "hostServerOid"] : PRICED_INPUTS) as NewVpsRequestInput;
+export function quoteRequest(inputs: Bag, asOrder = false): NewVpsRequestInput {
+  if (!asOrder) return toWire(inputs, PRICED_INPUTS) as NewVpsRequestInput;
+  const request = toWire(inputs, [...PRICED_INPUTS, ...ORDER_INPUTS]) as NewVpsRequestInput;
+  const ips = ipRequest(inputs as { ipCount?: number });
+  return ips === undefined ? request : { ...request, ip_request: ips };
 }
 
 /** The priced inputs that are set in `bag`. */

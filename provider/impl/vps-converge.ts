@@ -1,5 +1,6 @@
 /**
- * Brings a live order to the inputs: all or nothing.
+ * Brings a live order to the inputs, one step (one call) at a time: not all or nothing, since RimuHosting
+ * applies each step on its own, but never a state that claims what was not done.
  *
  * 1. Plan: compare the live order with the inputs (computeChanges).
  * 2. Validate every planned change before the first call: refusals (disk shrink, reinstall without

@@ -262,7 +262,8 @@ function liveOrderOf(run: Run, orders: readonly AboutOrder[]): AboutOrder | unde
  */
 function checkDistroOfLive(run: Run, live: AboutOrder): void {
   const wanted = run.known.distro;
-  if (typeof wanted !== "string" || run.before.distro !== undefined || !live.distro || live.distro === wanted) return;
+  if (typeof wanted !== "string" || run.before.distro !== undefined || !live.distro || live.distro === wanted)
+    return;
   run.out.failures.push(...changeRefusals({ distro: live.distro }, run.after, ["distro"]));
 }
 
@@ -309,6 +310,7 @@ async function checkHost(
   await judge(
     run,
     `checking host ${String(target)} (that it exists, is in ${dc ?? "the VPS's data centre"} and has room)`,
+    "hostServerOid",
     () => run.view.quote(request),
   );
 }
@@ -380,6 +382,7 @@ async function checkNewOrder(run: Run): Promise<void> {
   const answer = await judge(
     run,
     "checking the order with RimuHosting (plan, sizes and host in this data centre)",
+    run.known.hostServerOid !== undefined ? "hostServerOid" : "memoryMb",
     () => run.view.quote(quoteRequest(run.known, true)),
   );
   if (replacement || run.out.failures.length > 0) return; // diff() priced the replacement
@@ -392,14 +395,23 @@ async function checkNewOrder(run: Run): Promise<void> {
   run.out.notes.push(info(newVpsLine(run.resource, run.name, quoted)));
 }
 
-/** A quote that judges the request: a refusal is a failure naming the input (the service's words). */
-async function judge<T>(run: Run, check: string, read: () => Promise<T>): Promise<T | undefined> {
+/**
+ * A quote that judges the request: a refusal is a failure naming the input (the service's words). A refusal
+ * that names no field (no host has room) is the input's that asked for the room: `blame`.
+ */
+async function judge<T>(
+  run: Run,
+  check: string,
+  blame: string,
+  read: () => Promise<T>,
+): Promise<T | undefined> {
   try {
     return await read();
   } catch (error) {
     const failure = readFailure(error, run.baseUrl);
     if (failure.kind === "refused") {
-      run.out.failures.push(serviceFailure(failure.error));
+      const refusal = serviceFailure(failure.error);
+      run.out.failures.push(refusal.property === "" ? { ...refusal, property: blame } : refusal);
       return undefined;
     }
     return shared(run, check, () => Promise.reject(error));

@@ -22,7 +22,7 @@ const mutations = () =>
     .filter((r) => r.method !== "GET");
 const failure = rejectionOf;
 
-describe("all or nothing", () => {
+describe("validated before the first call; a failure records what was done", () => {
   it("a misspelled distro next to a resize: the reinstall goes first, is refused, nothing changes; the message names distro and gives no retry advice", async () => {
     const created = await createChecked(PROGRAM);
     const news = { ...PROGRAM, memoryMb: 2048, distro: "deb12.46", allowReinstall: true };
