@@ -11,18 +11,27 @@ import { createRequire } from "node:module";
 
 export type Severity = "info" | "warning";
 
-/** Sends one diagnostic for a resource; resolves when the engine took it (or could not be reached). */
-export type EngineLog = (urn: string, severity: Severity, message: string) => Promise<void>;
+/** Sends one diagnostic for a resource; resolves to whether the engine took it (false: show it another way). */
+export type EngineLog = (urn: string, severity: Severity, message: string) => Promise<boolean>;
+
+/** How long a diagnostic may take to reach the engine before it is shown another way. */
+const LOG_DEADLINE_MS = 5_000;
 
 interface LogStubs {
   grpc: {
     credentials: { createInsecure(): unknown };
+    Metadata: new () => unknown;
   };
   engineClient: new (
     address: string,
     credentials: unknown,
   ) => {
-    log(request: unknown, done: (error: Error | null) => void): void;
+    log(
+      request: unknown,
+      metadata: unknown,
+      options: { deadline: number },
+      done: (error: Error | null) => void,
+    ): void;
   };
   logRequest: new () => {
     setSeverity(value: number): void;
@@ -68,8 +77,10 @@ export function connectEngineLog(address: string, from: string = process.cwd() +
       request.setUrn(urn);
       request.setStreamid(0);
       request.setEphemeral(false);
-      // A diagnostic that cannot be delivered is not worth failing a preview over: resolve either way.
-      client.log(request, () => resolve());
+      // A diagnostic that cannot be delivered is not worth failing a preview over: the caller prints it instead.
+      client.log(request, new stubs.grpc.Metadata(), { deadline: Date.now() + LOG_DEADLINE_MS }, (error) =>
+        resolve(error === null || error === undefined),
+      );
     });
 }
 

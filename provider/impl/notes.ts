@@ -28,8 +28,9 @@ export function previewUrnOf(news: Record<string, unknown>): string | undefined 
 export async function emitNotes(notes: readonly Note[], urn: string | undefined): Promise<void> {
   const engineLog = urn === undefined ? undefined : dynamicHostEngineLog();
   for (const note of notes) {
-    if (engineLog && urn !== undefined) await engineLog(urn, note.severity, note.text);
-    else log(note.severity === "warning" ? `warning: ${note.text}` : note.text);
+    const delivered =
+      engineLog !== undefined && urn !== undefined && (await engineLog(urn, note.severity, note.text));
+    if (!delivered) log(note.severity === "warning" ? `warning: ${note.text}` : note.text);
   }
 }
 

@@ -27,6 +27,7 @@ import {
   type Quoted,
 } from "./money.js";
 import { info, resourceKey, resourceName, warning, type Note } from "./notes.js";
+import { MOVE_CHANGES_OUTPUTS } from "./vps-effects.js";
 import { readFailure } from "./read-failures.js";
 import { accountView, clientFor, configuredBaseUrl, hasApiKey } from "./runtime-config.js";
 import { containsUnknown } from "./unknowns.js";
@@ -45,9 +46,6 @@ export interface LookAhead {
   /** Outputs a planned move changes: check() returns them unknown in a preview, so dependents show a change. */
   unknownOutputs: string[];
 }
-
-/** The outputs a move changes: the new host's addresses, and the summary that names host and address. */
-export const MOVE_CHANGES_OUTPUTS = ["primaryIp", "secondaryIps", "orderDescription"] as const;
 
 /** One check()'s view of the resource. */
 interface Run {

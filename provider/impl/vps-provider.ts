@@ -21,6 +21,7 @@
 import type { AboutOrder } from "../../contract/index.js";
 import { RIMU_ERROR_CODES, RimuNotFoundError, type RimuClient } from "../client/index.js";
 import type { AccountView } from "./account-view.js";
+import { same } from "./canonical-json.js";
 import { newCreationNonce } from "./creation-token.js";
 import { ERROR_CATALOGUE, VPS_ERROR_CODES, VpsError, presentError } from "./errors.js";
 import { log } from "./log.js";
@@ -219,7 +220,7 @@ export async function diffVps(id: string, olds: Bag, news: Bag): Promise<DiffRes
   if (isPendingId(id) && before.orderOid === undefined) {
     // A create whose outcome was unknown: update() finds or places the order, unless what it orders changed.
     const replaces = REPLACE_FORCING_INPUTS.filter(
-      (name) => JSON.stringify(before[name] ?? null) !== JSON.stringify(after[name] ?? null),
+      (name) => !same(before[name] ?? null, after[name] ?? null),
     );
     return { changes: true, replaces: [...replaces], deleteBeforeReplace: false, notes: [] };
   }

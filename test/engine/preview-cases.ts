@@ -87,6 +87,8 @@ export interface RiskyCase {
   shows: RegExp[];
   /** The outputs a move changes show unknown, and the dependent record a pending update. */
   unknownIp?: true;
+  /** A new VPS inside a component (its URN carries the component's type; the warnings must still reach it). */
+  inGroup?: true;
 }
 
 const newVps = (args: Args) => () => ({ domainName: "n.example.com", dcLocation: "DCDALLAS", ...args });
@@ -779,5 +781,13 @@ export const RISKY: RiskyCase[] = [
       /r-adopt: will adopt existing order \d+/,
       /r-adopt: adopting order \d+: \$10\.00 → \$16\.00 a month \(\+\$6\.00\)/,
     ],
+  },
+  {
+    id: "grouped",
+    what: "a new VPS inside a component resource",
+    on: "new",
+    inGroup: true,
+    args: newVps({ domainName: "r-grouped.example.com" }),
+    shows: [/r-grouped: new VPS: \$\d+\.\d\d a month \(quoted by RimuHosting\)/],
   },
 ];

@@ -46,8 +46,8 @@ describe("engine log", () => {
     try {
       const log = connectEngineLog(`127.0.0.1:${port}`, `${__dirname}/`)!;
       const urn = "urn:pulumi:dev::shop::pulumi-nodejs:dynamic/rimuhosting:Vps::web";
-      await log(urn, "warning", "web: resizing memoryMb restarts the VPS.");
-      await log(urn, "info", "web: new VPS: $10.00 a month (quoted by RimuHosting).");
+      expect(await log(urn, "warning", "web: resizing memoryMb restarts the VPS.")).toBe(true);
+      expect(await log(urn, "info", "web: new VPS: $10.00 a month (quoted by RimuHosting).")).toBe(true);
       expect(received).toEqual([
         { severity: 2, message: "web: resizing memoryMb restarts the VPS.", urn },
         { severity: 1, message: "web: new VPS: $10.00 a month (quoted by RimuHosting).", urn },
@@ -55,6 +55,9 @@ describe("engine log", () => {
     } finally {
       server.forceShutdown();
     }
+    // No engine there any more: not delivered (the caller then prints the line at the stack level).
+    const gone = connectEngineLog(`127.0.0.1:${port}`, `${__dirname}/`)!;
+    expect(await gone("urn:pulumi:dev::shop::x::y", "warning", "lost")).toBe(false);
   });
 });
 
