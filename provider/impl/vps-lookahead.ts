@@ -440,13 +440,15 @@ function serviceFailure(error: Parameters<typeof serviceText>[0]): CheckFailure 
   return failureOf(presented);
 }
 
-/** A presented error as a check failure: its code, the input it names, its detail. */
+/**
+ * A presented error as a check failure: its code, the input it names, its detail without the input's name in
+ * front ("hostServerOid: …" or the service's "hostServerOid '9999' is …"), which presentFailure() puts back once.
+ */
 function failureOf(error: VpsError): CheckFailure {
   const property = error.fieldName ?? "";
-  const detail =
-    property && error.detail.startsWith(`${property}: `)
-      ? error.detail.slice(property.length + 2)
-      : error.detail;
+  let detail = error.detail;
+  if (property && detail.startsWith(`${property}: `)) detail = detail.slice(property.length + 2);
+  else if (property && detail.startsWith(`${property} `)) detail = detail.slice(property.length + 1);
   return { property, reason: detail.replace(/[.\s]+$/, ""), code: error.code as ErrorCode };
 }
 

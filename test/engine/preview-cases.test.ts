@@ -305,7 +305,10 @@ describeCliOnly("preview tells the truth: a table of bad and risky inputs and ch
     };
     if (RECORD) {
       record.refused = Object.fromEntries(
-        REFUSED_RUN.map((c) => [c.id, { what: c.what, ...summary(refused.get(c.id)!, refusedName(c)) }]),
+        REFUSED_RUN.map((c) => [
+          c.id,
+          { what: c.what, ...summary(refused.get(c.id)!, c.config ? undefined : refusedName(c)) },
+        ]),
       );
       if (RISKY_RUN.length > 0) {
         record.risky = Object.fromEntries(
@@ -403,8 +406,10 @@ describeCliOnly("preview tells the truth: a table of bad and risky inputs and ch
   });
 });
 
-function summary(shown: Shown, name: string): Record<string, unknown> {
-  return { failed: shown.failed, mutations: shown.mutations, shown: linesAbout(shown, name), ms: shown.ms };
+/** What a case showed, for the record: the lines about its VPS (any VPS for a setting), what it changed. */
+function summary(shown: Shown, name: string | undefined): Record<string, unknown> {
+  const lines = name === undefined ? shown.diagnostics.map((d) => d.message) : linesAbout(shown, name);
+  return { failed: shown.failed, mutations: shown.mutations, shown: lines, ms: shown.ms };
 }
 
 function median(values: number[]): number {
