@@ -6,3 +6,4 @@ export * from "./requests.js";
 export * from "./responses.js";
 export * from "./endpoints.js";
 export * from "./paths.js";
+export * from "./limits.js";

@@ -6,7 +6,14 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { VpsArgs, VpsFile, VpsOutputProperties, VpsTimeouts } from "./generated/vps-types.js";
-import { PREVIEW_FLAG, SECRET_FIELDS, VPS_INPUT_NAMES, VPS_OUTPUT_ONLY } from "./impl/vps-fields.js";
+import {
+  PREVIEW_FLAG,
+  SECRET_FIELDS,
+  VPS_INPUT_NAMES,
+  VPS_OUTPUT_ONLY,
+  withoutUserSetInternals,
+} from "./impl/vps-fields.js";
+import { expectedUrn } from "./resource-urn.js";
 import { vpsShim } from "./vps-shim.js";
 
 // Generated from the field table (impl/vps-fields.ts) by `npm run generate`, with their JSDoc and @default.
@@ -64,10 +71,13 @@ export class Vps extends pulumi.dynamic.Resource {
     for (const key of [...OUTPUT_ONLY, ...INPUT_OUTPUTS]) props[key] = undefined;
     if (args) {
       Object.assign(props, args);
+      // Internal keys are the class's and the provider's: any the program set are named for check() to refuse.
+      withoutUserSetInternals(props);
       // Dynamic providers get no URN: this is what makes the creation token stable across retries.
       props.creationScope = `${pulumi.getProject()}/${pulumi.getStack()}/${name}`;
-      // Only in a preview: the provider then quotes the price of a create or resize (impl/money.ts).
-      if (pulumi.runtime.isDryRun()) props[PREVIEW_FLAG] = true;
+      // Only in a preview: the provider then quotes prices and attaches its warnings to this URN (impl/notes.ts).
+      if (pulumi.runtime.isDryRun())
+        props[PREVIEW_FLAG] = expectedUrn(name, Vps.__pulumiType, opts?.parent) ?? true;
     }
     super(
       vpsShim,

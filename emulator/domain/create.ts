@@ -9,7 +9,7 @@ import type { DataCenter } from "../catalog/data-centers.js";
 import type { PricingPlan } from "../catalog/pricing-plans.js";
 import type { DemoAccount } from "../accounts.js";
 import { hostName } from "../catalog/hosts.js";
-import { DEFAULT_PLAN, isPlanOfferedAt } from "../catalog/pricing-plans.js";
+import { DEFAULT_PLAN } from "../catalog/pricing-plans.js";
 import { vpsMonthlyFeeUsd } from "../catalog/pricing.js";
 import { emuError } from "../errors.js";
 import type { HostState, OrderState } from "../state/schema.js";
@@ -22,7 +22,7 @@ import { DURATIONS_MS } from "./durations.js";
 import { generatePassword } from "./password.js";
 import { injectedAuthorizedKeys } from "./injected-files.js";
 import { toAboutOrder, toRunningVpsInfo } from "../wire/records.js";
-import { MIN_DISK_MB, MIN_MEMORY_MB, requireSize, requireVpsPlan } from "./validate.js";
+import { MIN_DISK_MB, MIN_MEMORY_MB, requirePlanOfferedAt, requireSize, requireVpsPlan } from "./validate.js";
 
 const MAX_IPS = 4;
 
@@ -61,7 +61,8 @@ function resolveSizes(req: NewVpsRequest, plan: PricingPlan, source: Source, mes
   };
 }
 
-function requireIpRequest(req: NewVpsRequest): number {
+/** ip_request.num_ips, validated (1 to MAX_IPS, a reason for more than one). Also judged by the quote's dry run. */
+export function requireIpRequest(req: NewVpsRequest): number {
   const numIps = req.ip_request?.num_ips ?? 1;
   if (numIps < 1 || numIps > MAX_IPS) {
     throw emuError("EMU_ERR_VALIDATION", {
@@ -85,12 +86,7 @@ function resolveOrderSpec(ctx: EmulatorContext, account: DemoAccount, req: NewVp
   const controlPanel = resolveControlPanel(req.instantiation_options?.control_panel);
   const plan = requireVpsPlan(req.pricing_plan_code ?? DEFAULT_PLAN, "pricing_plan_code");
   const { dc, host: forcedHost } = resolveDataCenter(ctx, req);
-  if (!isPlanOfferedAt(plan, dc)) {
-    throw emuError("EMU_ERR_UNKNOWN_PLAN", {
-      fieldName: "pricing_plan_code",
-      message: `pricing_plan_code '${plan.code}' is not offered in ${dc.name}; see GET /r/pricing-plans;dc-location=${dc.code}.`,
-    });
-  }
+  requirePlanOfferedAt(plan, dc);
   const sizes = resolveSizes(req, plan, source, messages);
   const numIps = requireIpRequest(req);
   if (req.user_oid) {

@@ -1,27 +1,42 @@
 /**
- * R16 /r/pricing-plans/new-vm-pricing: the monthly price of a VPS from its memory, disk and data
- * centre (the same formula orders are billed with). PUT takes a NewVPSRequest; GET takes the same
- * values as matrix parameters (`memory_mb`, `disk_space_mb`, `dc_location`, `pricing_plan_code`;
- * inferred, the real GET form is undocumented).
+ * R16 /r/pricing-plans/new-vm-pricing: the monthly price of a VPS from its memory, disk and data centre (the
+ * same formula orders are billed with). PUT takes a NewVPSRequest; GET takes the same values as matrix
+ * parameters (`memory_mb`, `disk_space_mb`, `dc_location`, `pricing_plan_code`; inferred, the real GET form
+ * is undocumented).
+ *
+ * A dry run of the order (inferred, docs/rimuhosting-api.md §8.2): the request is judged the way R4 would
+ * judge it, with nothing reserved or created: the plan in that data centre, the sizes, the IP request, the
+ * distribution (when given), the host (it exists, is in the data centre, has room; without one, some host of the data centre must have room)
+ * and, when the caller sends a key, the billing method. What the quote refuses, the order would refuse.
  */
 import type { NewVpsRequest } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
-import { DEFAULT_DC } from "../catalog/data-centers.js";
 import { DEFAULT_PLAN } from "../catalog/pricing-plans.js";
 import { formatUsd, usdAmount, vpsMonthlyFeeUsd } from "../catalog/pricing.js";
 import type { Outcome } from "./outcome.js";
 import { type Matrix, matrixValue, parseNumber } from "./matrix-filters.js";
+import { chooseBillingMethod } from "./billing.js";
+import { chooseHost, requireHostFits } from "./capacity.js";
+import type { EmulatorContext } from "./context.js";
+import { requireIpRequest } from "./create.js";
+import { resolveDataCenter } from "./create-source.js";
 import {
   MIN_DISK_MB,
   MIN_MEMORY_MB,
-  requireEnabledDataCenter,
+  requireDistribution,
+  requirePlanOfferedAt,
   requireSize,
   requireVpsPlan,
 } from "./validate.js";
 
-export function quoteNewVm(req: NewVpsRequest, account: DemoAccount | undefined): Outcome<"quoteNewVm"> {
+export function quoteNewVm(
+  ctx: EmulatorContext,
+  req: NewVpsRequest,
+  account: DemoAccount | undefined,
+): Outcome<"quoteNewVm"> {
   const plan = requireVpsPlan(req.pricing_plan_code ?? DEFAULT_PLAN, "pricing_plan_code");
-  const dc = requireEnabledDataCenter(req.dc_location ?? DEFAULT_DC, "dc_location");
+  const { dc, host } = resolveDataCenter(ctx, req);
+  requirePlanOfferedAt(plan, dc);
   const vp = req.vps_parameters;
   const sizes = {
     memoryMb: requireSize(vp?.memory_mb ?? plan.minimumMemoryMb, MIN_MEMORY_MB, "vps_parameters.memory_mb"),
@@ -33,6 +48,14 @@ export function quoteNewVm(req: NewVpsRequest, account: DemoAccount | undefined)
     disk2Mb: requireSize(vp?.disk_space_2_mb ?? 0, 0, "vps_parameters.disk_space_2_mb"),
     disk3Mb: requireSize(vp?.disk_space_3_mb ?? 0, 0, "vps_parameters.disk_space_3_mb"),
   };
+  const ips = requireIpRequest(req);
+  const distro = req.instantiation_options?.distro;
+  if (distro) requireDistribution(distro, "instantiation_options.distro");
+  if (account && req.billing_oid) chooseBillingMethod(ctx.store, account.name, req.billing_oid);
+  // Room, judged as the order would, reserving nothing.
+  const need = { memoryMb: sizes.memoryMb, diskMb: sizes.diskMb + sizes.disk2Mb + sizes.disk3Mb, ips };
+  if (host) requireHostFits(ctx.store, host, need);
+  else chooseHost(ctx.store, dc.code, need);
   const fee = vpsMonthlyFeeUsd(sizes, dc);
   const diskGb = Math.round((sizes.diskMb + sizes.disk2Mb + sizes.disk3Mb) / 1024);
   const billingNote = account ? "" : "  You need to enter billing information.";

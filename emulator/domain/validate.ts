@@ -2,11 +2,11 @@
 import { Fqdn } from "../../contract/index.js";
 import { type DataCenter, findDataCenter } from "../catalog/data-centers.js";
 import { type Distribution, findDistribution } from "../catalog/distributions.js";
-import { type PricingPlan, findPlan } from "../catalog/pricing-plans.js";
+import { type PricingPlan, findPlan, isPlanOfferedAt } from "../catalog/pricing-plans.js";
 import { emuError } from "../errors.js";
 
-export const MIN_MEMORY_MB = 128;
-export const MIN_DISK_MB = 1024;
+/** The service's size limits live in the contract (the provider checks the same ones in preview). */
+export { MIN_DISK_MB, MIN_MEMORY_MB } from "../../contract/index.js";
 
 export function requireFqdn(value: string, fieldName: string): string {
   const parsed = Fqdn.safeParse(value);
@@ -66,4 +66,14 @@ export function requireSize(value: number, minimum: number, fieldName: string): 
     });
   }
   return value;
+}
+
+/** The plan must be sold in the data centre (an order and a quote's dry run refuse it the same way). */
+export function requirePlanOfferedAt(plan: PricingPlan, dc: DataCenter): void {
+  if (!isPlanOfferedAt(plan, dc)) {
+    throw emuError("EMU_ERR_UNKNOWN_PLAN", {
+      fieldName: "pricing_plan_code",
+      message: `pricing_plan_code '${plan.code}' is not offered in ${dc.name}; see GET /r/pricing-plans;dc-location=${dc.code}.`,
+    });
+  }
 }

@@ -35,7 +35,7 @@ export const catalogRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps)
 
   endpoint(app, "quoteNewVm", async (request, reply) => {
     const body = parseBody(NewVpsRequest, request.body);
-    return sendRecord(request, reply, "quoteNewVm", quoteNewVm(body, request.emu.account));
+    return sendRecord(request, reply, "quoteNewVm", quoteNewVm(deps.ctx, body, request.emu.account));
   });
 
   endpoint(
@@ -43,7 +43,7 @@ export const catalogRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps)
     "quoteNewVm",
     async (request, reply) => {
       const req = quoteRequestFromMatrix(request.emu.matrix);
-      return sendRecord(request, reply, "quoteNewVm", quoteNewVm(req, request.emu.account));
+      return sendRecord(request, reply, "quoteNewVm", quoteNewVm(deps.ctx, req, request.emu.account));
     },
     "GET",
   );

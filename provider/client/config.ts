@@ -147,7 +147,7 @@ export function resolveClientConfig(config: ClientConfig): ResolvedClientConfig 
  * RimuHosting's own Python tools read RIMUHOSTING_BASEURL as the bare server root and append `/r/...`
  * themselves; so a URL with no path at all means that server's `/r`. Any other path is kept as given.
  */
-function normalizeBaseUrl(baseUrl: string): string {
+export function normalizeBaseUrl(baseUrl: string): string {
   const trimmed = baseUrl.replace(/\/+$/, "");
   return new URL(trimmed).pathname === "/" ? `${trimmed}/r` : trimmed;
 }

@@ -44,6 +44,15 @@ import { CREATION_TOKEN_KEY } from "./metadata-keys.js";
 import type { OrderRef } from "./request-path.js";
 
 /**
+ * True when the order's meta_data carries this creation token. The one test of "this order was placed
+ * with this token": the client's pre-flight and the provider's look-ups all use it, and none trusts
+ * meta_search alone (a server that ignored the filter must not make us adopt someone else's order).
+ */
+export function carriesCreationToken(order: AboutOrder, token: string): boolean {
+  return order.meta_data?.some((m) => m.key_name === CREATION_TOKEN_KEY && m.value === token) ?? false;
+}
+
+/**
  * How long, after an ambiguous create failure, the client keeps looking the token up before it
  * reports "may still appear". Bounded so a caller is not blocked for the whole (hour-long) create:
  * a later createVps with the same token finds the order anyway.
@@ -281,7 +290,7 @@ async function findOrderByToken(deps: CreateVpsDeps, token: string): Promise<Abo
     includeInactive: false,
   });
   const matches = (listed.about_orders ?? [])
-    .filter((order) => order.meta_data?.some((m) => m.key_name === CREATION_TOKEN_KEY && m.value === token))
+    .filter((order) => carriesCreationToken(order, token))
     .sort((a, b) => a.order_oid - b.order_oid);
   if (matches.length > 1) {
     deps.log(

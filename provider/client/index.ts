@@ -6,11 +6,17 @@ export {
   DEFAULT_BASE_URL,
   DEFAULT_RETRY,
   DEFAULT_TIMEOUTS,
+  normalizeBaseUrl,
   resolveClientConfig,
 } from "./config.js";
 export type { ResolvedClientConfig } from "./config.js";
 export { CREATION_TOKEN_KEY, PROVIDER_META_PREFIX } from "./metadata-keys.js";
-export { DEFAULT_CREATE_LOOKUP_GRACE_MS, classifyCreateFailure, isReconciled } from "./create-vps.js";
+export {
+  DEFAULT_CREATE_LOOKUP_GRACE_MS,
+  carriesCreationToken,
+  classifyCreateFailure,
+  isReconciled,
+} from "./create-vps.js";
 export type { CreateFailureKind } from "./create-vps.js";
 export * from "./errors.js";
 export { calculateDelay, parseRetryAfter } from "./calculate-delay.js";

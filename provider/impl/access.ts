@@ -26,8 +26,10 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /**
  * Why `key` is not one OpenSSH public key (`<type> <base64 body> [comment]`), or undefined. The body is
- * decoded: it starts with the key type again (a length-prefixed string), which catches truncated or
- * mixed-up keys in preview rather than on a server nobody can log into.
+ * parsed the way sshd reads it (RFC 4253 §6.6, RFC 5656 §3.1, OpenSSH's PROTOCOL.u2f): length-prefixed
+ * fields whose first one repeats the key type, the key material of that type at its exact size, and
+ * nothing after it. A truncated, padded or mixed-up key is refused in preview rather than installed on a
+ * server nobody can then log into.
  */
 export function sshKeyProblem(key: string): string | undefined {
   if (/-----BEGIN/.test(key))
@@ -39,13 +41,83 @@ export function sshKeyProblem(key: string): string | undefined {
     return `must start with a key type (${SSH_KEY_TYPES.slice(0, 3).join(", ")}, …), e.g. "ssh-ed25519 AAAAC3Nza… me@laptop"`;
   if (!body || !BASE64.test(body) || body.length % 4 !== 0)
     return `must have the base64 key body after "${type}", e.g. "${type} AAAA… me@laptop"`;
-  const bytes = Buffer.from(body, "base64");
-  const length = bytes.length >= 4 ? bytes.readUInt32BE(0) : -1;
-  const embedded = length > 0 && length <= 64 ? bytes.subarray(4, 4 + length).toString("latin1") : "";
-  if (embedded !== type)
-    return `is not a valid ${type} key: its body does not encode a ${type} key (truncated or pasted from another key?)`;
+  const problem = keyBodyProblem(type as SshKeyType, Buffer.from(body, "base64"));
+  if (problem) return `is not a valid ${type} key: ${problem} (truncated, or pasted from another key?)`;
   if (comment.some((word) => word.includes("\u0000"))) return "must not contain NUL characters";
   return undefined;
+}
+
+type SshKeyType = (typeof SSH_KEY_TYPES)[number];
+
+/** The size in bytes of an uncompressed point (0x04 ‖ X ‖ Y) on each NIST curve OpenSSH supports. */
+const EC_POINT_BYTES = { nistp256: 65, nistp384: 97, nistp521: 133 } as const;
+
+/** Reads the length-prefixed fields of a key blob; undefined when a length runs past the end. */
+function fieldsOf(blob: Buffer): Buffer[] | undefined {
+  const fields: Buffer[] = [];
+  let at = 0;
+  while (at < blob.length) {
+    if (at + 4 > blob.length) return undefined;
+    const length = blob.readUInt32BE(at);
+    if (at + 4 + length > blob.length) return undefined;
+    fields.push(blob.subarray(at + 4, at + 4 + length));
+    at += 4 + length;
+  }
+  return fields;
+}
+
+/** Why the decoded body is not a key of `type`, or undefined. */
+function keyBodyProblem(type: SshKeyType, blob: Buffer): string | undefined {
+  const fields = fieldsOf(blob);
+  if (!fields || fields.length === 0) return "its body is cut short";
+  if (fields[0]!.toString("latin1") !== type) return `its body does not encode a ${type} key`;
+  const [, ...material] = fields;
+  const count = (n: number) =>
+    material.length === n ? undefined : `its body has ${material.length} fields after the type, not ${n}`;
+  switch (type) {
+    case "ssh-ed25519":
+      return (
+        count(1) ??
+        (material[0]!.length === 32 ? undefined : `its key is ${material[0]!.length} bytes, not 32`)
+      );
+    case "sk-ssh-ed25519@openssh.com":
+      return (
+        count(2) ??
+        (material[0]!.length === 32 ? undefined : `its key is ${material[0]!.length} bytes, not 32`)
+      );
+    case "ssh-rsa": {
+      const problem = count(2);
+      if (problem) return problem;
+      const bits = mpintBits(material[1]!);
+      if (mpintBits(material[0]!) < 2) return "its public exponent is missing";
+      return bits >= 1024
+        ? undefined
+        : `its modulus has ${bits} bits; RSA keys need at least 1024 (2048 or more today)`;
+    }
+    case "ecdsa-sha2-nistp256":
+    case "ecdsa-sha2-nistp384":
+    case "ecdsa-sha2-nistp521":
+    case "sk-ecdsa-sha2-nistp256@openssh.com": {
+      const problem = count(type.startsWith("sk-") ? 3 : 2);
+      if (problem) return problem;
+      const curve = material[0]!.toString("latin1");
+      if (!type.includes(curve) || !(curve in EC_POINT_BYTES))
+        return `its curve is ${JSON.stringify(curve)}, not the one its type names`;
+      const point = material[1]!;
+      const size = EC_POINT_BYTES[curve as keyof typeof EC_POINT_BYTES];
+      return point.length === size && point[0] === 4
+        ? undefined
+        : `its point is ${point.length} bytes, not ${size}`;
+    }
+  }
+}
+
+/** The bit length of an SSH mpint (big-endian, two's complement, a leading zero byte for a set high bit). */
+function mpintBits(value: Buffer): number {
+  let at = 0;
+  while (at < value.length && value[at] === 0) at++;
+  if (at === value.length) return 0;
+  return (value.length - at - 1) * 8 + (32 - Math.clz32(value[at]!));
 }
 
 /** The authorized_keys file for these keys: one per line, each trimmed, with a final newline. */

@@ -1,10 +1,12 @@
 /**
  * The public catalogue (distributions, pricing plans, data centres) as sets of codes, fetched once per
- * base URL per host process: check() and update() look inputs up in it before anything is ordered or
- * changed. The calls need no key and change nothing, so they are safe in a preview. A catalogue that
- * cannot be fetched is not an error: the lookup is skipped (undefined) and the service decides.
+ * base URL and kept like the other shared reads (LISTING_MAX_AGE_MS, account-view.ts): check() and
+ * update() look inputs up in it before anything is ordered or changed. The calls need no key and change
+ * nothing, so they are safe in a preview. A list that cannot be fetched is undefined, with the reason in
+ * `unread` (check() then warns that the lookup did not run, or fails the preview on a wrong base URL).
  */
 import type { RimuClient } from "../client/index.js";
+import { LISTING_MAX_AGE_MS } from "./account-view.js";
 
 export interface Catalog {
   /** Listed distribution codes (older unlisted codes are still accepted by the service). */
@@ -13,9 +15,11 @@ export interface Catalog {
   plans?: ReadonlySet<string>;
   /** Data centres that take new servers (the listed ones). */
   dataCenters?: ReadonlySet<string>;
+  /** Why a list is missing: the first failed read's error. */
+  unread?: unknown;
 }
 
-const cache = new Map<string, Promise<Catalog>>();
+const cache = new Map<string, { at: number; catalog: Promise<Catalog> }>();
 
 /** Forgets the cached catalogues (tests). */
 export function resetCatalog(): void {
@@ -23,32 +27,31 @@ export function resetCatalog(): void {
 }
 
 export function catalogFor(client: RimuClient, baseUrl: string): Promise<Catalog> {
-  let catalog = cache.get(baseUrl);
-  if (!catalog) {
-    catalog = fetchCatalog(client);
-    cache.set(baseUrl, catalog);
+  let kept = cache.get(baseUrl);
+  if (!kept || Date.now() - kept.at >= LISTING_MAX_AGE_MS) {
+    kept = { at: Date.now(), catalog: fetchCatalog(client) };
+    cache.set(baseUrl, kept);
   }
-  return catalog;
+  return kept.catalog;
 }
 
 async function fetchCatalog(client: RimuClient): Promise<Catalog> {
+  let unread: unknown;
+  const failed = (error: unknown) => {
+    unread ??= error;
+    return undefined;
+  };
   const [distros, plans, dataCenters] = await Promise.all([
-    client.listDistributions().then(
-      (r) => new Set((r.distro_infos ?? []).map((d) => d.distro_code)),
-      () => undefined,
-    ),
-    client.listPricingPlans({ serverType: "VPS" }).then(
-      (r) => new Set((r.pricing_plan_infos ?? []).map((p) => p.pricing_plan_code)),
-      () => undefined,
-    ),
-    client.listDataCenters().then(
-      (r) => new Set((r.data_center_infos ?? []).map((d) => d.data_center_location_code)),
-      () => undefined,
-    ),
+    client.listDistributions().then((r) => new Set((r.distro_infos ?? []).map((d) => d.distro_code)), failed),
+    client
+      .listPricingPlans({ serverType: "VPS" })
+      .then((r) => new Set((r.pricing_plan_infos ?? []).map((p) => p.pricing_plan_code)), failed),
+    client
+      .listDataCenters()
+      .then((r) => new Set((r.data_center_infos ?? []).map((d) => d.data_center_location_code)), failed),
   ]);
-  // A failed fetch is retried on the next call instead of being cached.
-  if (!distros || !plans || !dataCenters) queueMicrotask(() => cache.clear());
-  return { distros, plans, dataCenters };
+  // Kept like a success (one read per run while it lasts), so a service that is down is asked once.
+  return unread === undefined ? { distros, plans, dataCenters } : { distros, plans, dataCenters, unread };
 }
 
 /** What the catalogue says about the inputs that name catalogue entries. */

@@ -13,7 +13,10 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { AboutOrder } from "../../contract/index.js";
 import { PROVIDER_META_PREFIX } from "../client/metadata-keys.js";
+import { canonicalJson } from "./canonical-json.js";
 import { REPLACE_FORCING_INPUTS } from "./vps-changes.js";
+
+export { canonicalJson };
 
 /**
  * meta_data key of the creation nonce: a random value check() gives each resource once (kept from the
@@ -56,18 +59,6 @@ export function creationTokenFor(
   if (supersededOids.length > 0) seed.supersededOids = supersededOids;
   const digest = createHash("sha256").update(canonicalJson(seed)).digest("hex");
   return CREATION_TOKEN_PREFIX + digest.slice(0, HASH_CHARS);
-}
-
-/** JSON with object keys sorted at every level, so equal values always give equal text. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null)).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, item]) => item !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
-  }
-  return JSON.stringify(value ?? null);
 }
 
 /**

@@ -8,6 +8,14 @@
  */
 export { configure } from "./runtime-config.js";
 export { check, diff, create, read, update, deleteVps, deleteVps as delete } from "./vps-provider.js";
+// The core under check() and diff(), returning what they found as data (for the native plugin's front end).
+export { checkVps, diffVps, presentFailure } from "./vps-provider.js";
+export type { CheckResult, DiffResult } from "./vps-provider.js";
+export type { ChangeEffects } from "./vps-effects.js";
+export type { Note } from "./notes.js";
+export type { CheckFailure } from "./vps-inputs.js";
+export { connectEngineLog } from "./engine-log.js";
+export type { EngineLog, Severity } from "./engine-log.js";
 export {
   VpsError,
   VpsIncompleteError,

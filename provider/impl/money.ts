@@ -1,199 +1,257 @@
 /**
- * What the bill does: quoted prices shown in a preview, and the fee, price change and credit the
- * service reports after a create, resize, move or delete. Lines only: nothing here ever fails an
- * operation (a quote that cannot be had is said in one line, and the preview carries on).
+ * What the bill does: quoted prices shown in a preview, and the fee, price change and credit the service
+ * reports after a create, resize, move or delete. Lines only: nothing here fails an operation (a price that
+ * cannot be had is said in one line, and the preview carries on).
  *
- * Where a preview line comes from: check() quotes a new VPS (it has the new inputs and the API key
- * from configure()); diff() quotes a resize or a replacement (it has the old outputs, with the fee the
- * service bills now, and the new inputs). Both only when the program runs as a preview (the Vps class
- * sets PREVIEW_FLAG from pulumi.runtime.isDryRun()), so `pulumi up` after its preview, refresh and
- * destroy never ask for a quote. The console output of the provider host is what the engine shows
- * during a preview (as diagnostics of the stack), see docs/vps.md ("Prices").
+ * Money is shown in its own currency: `$9.57` for USD (the fees RimuHosting bills and reports, e.g.
+ * monthlyFeeUsd), `NZ$9.57`, `€9.57` … for the others (an Amount or a price change that names another
+ * currency). A difference is only computed between amounts of one currency.
+ *
+ * Where a preview line comes from: check() quotes a new VPS and an adoption (vps-lookahead.ts); diff()
+ * quotes a resize or a replacement (it has the old outputs, with the fee the service bills now). Both only in
+ * a preview (isPreview), and each distinct request once per run (AccountView.quote). The stack-wide running
+ * total counts each VPS once, whatever the number of lines about it.
  */
-import type { ChangePricing, NewVpsRequestInput } from "../../contract/index.js";
-import type { RimuClient } from "../client/index.js";
-import { log } from "./log.js";
-import { messageOf } from "./errors.js";
-import { containsUnknown } from "./unknowns.js";
+import type { Amount, ChangePricing, NewVpsRequestInput } from "../../contract/index.js";
 import { PREVIEW_FLAG } from "./vps-fields.js";
-import { toWire } from "./vps-requests.js";
+import { ipRequest, toWire } from "./vps-requests.js";
 
 type Bag = Record<string, unknown>;
 
-/** True when these (new) inputs come from a preview run of the program. */
-export const isPreview = (news: Bag): boolean => news[PREVIEW_FLAG] === true;
+/** An amount with its currency (an ISO code such as "USD"). */
+export interface Money {
+  amount: number;
+  currency: string;
+}
 
-/** "$9.57", "-$1.20". */
-export function usd(amount: number): string {
-  const text = `$${Math.abs(amount).toFixed(2)}`;
-  return amount < 0 ? `-${text}` : text;
+const usd = (amount: number): Money => ({ amount, currency: "USD" });
+
+/** True when these (new) inputs come from a preview run of the program (the Vps class sets PREVIEW_FLAG). */
+export const isPreview = (news: Bag): boolean =>
+  news[PREVIEW_FLAG] === true || typeof news[PREVIEW_FLAG] === "string";
+
+const formats = new Map<string, Intl.NumberFormat>();
+
+/** "$9.57", "NZ$9.57", "€9.57", "-$1.20": the one way money is written. */
+export function formatMoney(money: Money): string {
+  let format = formats.get(money.currency);
+  if (!format) {
+    try {
+      format = new Intl.NumberFormat("en-US", { style: "currency", currency: money.currency });
+    } catch {
+      // not an ISO currency code: the number and the code as given
+      format = undefined;
+    }
+    if (format) formats.set(money.currency, format);
+  }
+  return format ? format.format(money.amount) : `${money.amount.toFixed(2)} ${money.currency}`;
 }
 
 /** "+$6.43", "-$6.43", "±$0.00". */
-function signedUsd(amount: number): string {
-  const cents = Math.round(amount * 100);
-  if (cents === 0) return "±$0.00";
-  return `${cents > 0 ? "+" : "-"}${usd(Math.abs(cents) / 100)}`;
+function signed(money: Money): string {
+  const cents = Math.round(money.amount * 100);
+  if (cents === 0) return `±${formatMoney({ ...money, amount: 0 })}`;
+  return `${cents > 0 ? "+" : "-"}${formatMoney({ ...money, amount: Math.abs(cents) / 100 })}`;
 }
 
 const roundCents = (value: number): number => Math.round(value * 100) / 100;
 
-/** The resource's name in the program (the last part of creationScope), or its domain name. */
-function resourceLabel(inputs: Bag, fallback?: string): string {
-  const scope = inputs.creationScope;
-  if (typeof scope === "string" && scope.includes("/")) return scope.slice(scope.lastIndexOf("/") + 1);
-  if (typeof inputs.domainName === "string") return inputs.domainName;
-  return fallback ?? "Vps";
+/** "CUR_NZD" → "NZD" (the wire's currency enum), and a plain code as given. */
+function currencyCode(wire: string | null | undefined): string {
+  if (!wire) return "USD";
+  return wire.startsWith("CUR_") ? wire.slice(4) : wire;
 }
+
+/** An Amount (§3.6) as money: its USD value when it has one, else the amount in its own currency. */
+export function amountMoney(amount: Amount | null | undefined): Money | undefined {
+  if (!amount) return undefined;
+  if (typeof amount.amt_usd === "number") return usd(amount.amt_usd);
+  return { amount: amount.amt, currency: currencyCode(amount.currency) };
+}
+
+/** A price of ResourceChangeResult (a bare number, read as USD like the fees, or `{amt, cur}`). */
+function changePricingMoney(pricing: ChangePricing | null | undefined): Money | undefined {
+  if (typeof pricing === "number") return usd(pricing);
+  if (!pricing) return undefined;
+  return { amount: pricing.amt, currency: currencyCode(pricing.cur ?? pricing.currency) };
+}
+
+// ------------------------------------------------------------------------------------------- quotes
 
 /** The inputs the price depends on. */
-const PRICED_INPUTS = ["pricingPlanCode", "dcLocation", "memoryMb", "diskSpaceMb", "diskSpace2Mb"] as const;
+export const PRICED_INPUTS = [
+  "pricingPlanCode",
+  "dcLocation",
+  "memoryMb",
+  "diskSpaceMb",
+  "diskSpace2Mb",
+] as const;
+
+/** What a quote that stands for an order also carries: what R16 judges the way R4 would (§8.2). */
+const ORDER_INPUTS = ["hostServerOid", "distro"] as const;
 
 /**
- * The quote request for these inputs: plan, data centre and sizes only (no name, password or files:
- * a quote needs none of them). Unset values are left out, so the service applies its defaults.
+ * The quote request for these inputs: plan, data centre and sizes (no name, password or files: a quote needs
+ * none of them). `asOrder` adds the host server, the distro and the IP request, which makes the quote a dry
+ * run of the order (docs/rimuhosting-api.md §8.2). Unset values are left out: the service applies its defaults.
  */
-function quoteRequest(inputs: Bag): NewVpsRequestInput {
-  return toWire(inputs, PRICED_INPUTS) as NewVpsRequestInput;
+export function quoteRequest(inputs: Bag, asOrder = false): NewVpsRequestInput {
+  if (!asOrder) return toWire(inputs, PRICED_INPUTS) as NewVpsRequestInput;
+  const request = toWire(inputs, [...PRICED_INPUTS, ...ORDER_INPUTS]) as NewVpsRequestInput;
+  const ips = ipRequest(inputs as { ipCount?: number });
+  return ips === undefined ? request : { ...request, ip_request: ips };
 }
 
-/** The quoted monthly price in USD, or why there is none. */
-async function quote(
-  client: RimuClient | undefined,
-  inputs: Bag,
-): Promise<{ usd: number } | { problem: string }> {
-  const unknown = PRICED_INPUTS.filter((name) => containsUnknown(inputs[name]));
-  if (unknown.length > 0) return { problem: `${unknown.join(", ")} not known until the update runs` };
-  if (!client) return { problem: "no API key is configured" };
-  try {
-    const answer = await client.quoteNewVm(quoteRequest(inputs));
-    const amount = answer.monthly_recurring_amt;
-    const value = amount?.amt_usd ?? amount?.amt;
-    if (typeof value !== "number") return { problem: "RimuHosting's answer carried no price" };
-    return { usd: value };
-  } catch (error) {
-    return { problem: `RimuHosting did not quote it (${messageOf(error)})` };
-  }
+/** The priced inputs that are set in `bag`. */
+export function pricedOf(bag: Bag): Bag {
+  return Object.fromEntries(PRICED_INPUTS.filter((n) => bag[n] !== undefined).map((n) => [n, bag[n]]));
 }
 
-/** The monthly change previewed so far by this provider host (the stack-level running total). */
-let previewTotal = 0;
-let previewCount = 0;
+/** A quoted monthly price, or why there is none ("memoryMb not known until the update runs"). */
+export type Quoted = { price: Money } | { problem: string };
 
-function previewLine(line: string, delta: number | undefined): void {
-  if (delta === undefined) {
-    log(line);
-    return;
-  }
-  previewTotal = roundCents(previewTotal + delta);
-  previewCount += 1;
-  log(previewCount > 1 ? `${line} [all VPS changes so far: ${signedUsd(previewTotal)} a month]` : line);
-}
+// ------------------------------------------------------------------------------------- preview lines
 
-/** Forgets the running total (tests). */
+/**
+ * The preview's running total: each VPS's monthly change, keyed by the resource, so a VPS counts once however
+ * many lines mention it (a replacement is priced by diff() and checked again for its create).
+ */
+const previewChanges = new Map<string, number>();
+/** Resources whose replacement diff() priced: the check() of the replacement's create adds no "new VPS" line. */
+const replacementsPriced = new Set<string>();
+
+/** Forgets the running total and the replacements (tests, a new configuration). */
 export function resetPreviewTotal(): void {
-  previewTotal = 0;
-  previewCount = 0;
+  previewChanges.clear();
+  replacementsPriced.clear();
 }
 
-/** Preview of a new VPS: `web: new VPS: $9.57 a month (quoted)`. */
-export async function previewCreatePrice(client: RimuClient | undefined, news: Bag): Promise<void> {
-  const name = resourceLabel(news);
-  const quoted = await quote(client, news);
-  if ("problem" in quoted) {
-    previewLine(`${name}: new VPS: price not quoted: ${quoted.problem}.`, undefined);
-    return;
-  }
-  previewLine(`${name}: new VPS: ${usd(quoted.usd)} a month (quoted by RimuHosting).`, quoted.usd);
+/** `line` with the running total appended once more than one VPS has a priced change. */
+function withTotal(resource: string, line: string, delta: Money | undefined): string {
+  if (delta === undefined || delta.currency !== "USD") return line;
+  previewChanges.set(resource, roundCents(delta.amount));
+  if (previewChanges.size < 2) return line;
+  const total = roundCents([...previewChanges.values()].reduce((a, b) => a + b, 0));
+  return `${line} [all VPS changes so far: ${signed(usd(total))} a month]`;
+}
+
+/** The difference `after - before` when both are in one currency. */
+function difference(before: Money | undefined, after: Money): Money | undefined {
+  if (before === undefined || before.currency !== after.currency) return undefined;
+  return { amount: roundCents(after.amount - before.amount), currency: after.currency };
+}
+
+/** The fee an order is billed now, from old outputs (monthlyFeeUsd). */
+export function currentFee(olds: Bag): Money | undefined {
+  return typeof olds.monthlyFeeUsd === "number" ? usd(olds.monthlyFeeUsd) : undefined;
+}
+
+/** `web: new VPS: $9.57 a month (quoted by RimuHosting).` */
+export function newVpsLine(resource: string, name: string, quoted: Quoted): string {
+  if ("problem" in quoted) return `${name}: new VPS: price not quoted: ${quoted.problem}.`;
+  return withTotal(
+    resource,
+    `${name}: new VPS: ${formatMoney(quoted.price)} a month (quoted by RimuHosting).`,
+    quoted.price,
+  );
 }
 
 const SIZE_LABELS = { memoryMb: "", diskSpaceMb: "disk ", diskSpace2Mb: "second disk " } as const;
 
-/**
- * Preview of a resize: `web: resize 1024 → 2048 MB: $9.57 → $16.00 a month (+$6.43)`. The price before
- * is the fee the order is billed now (the old outputs); the price after is quoted for the new sizes.
- */
-export async function previewResizePrice(
-  client: RimuClient | undefined,
+/** `web: resize 1024 → 2048 MB: $9.57 → $16.00 a month (+$6.43)`: the fee billed now, the quote, the change. */
+export function resizeLine(
+  resource: string,
+  name: string,
   olds: Bag,
   news: Bag,
   changed: readonly string[],
-): Promise<void> {
-  const name = resourceLabel(news, resourceLabel(olds));
+  quoted: Quoted,
+): string {
   const parts = changed
     .filter((field): field is keyof typeof SIZE_LABELS => field in SIZE_LABELS)
     .map((field) => `${SIZE_LABELS[field]}${String(olds[field] ?? 0)} → ${String(news[field])} MB`);
   const what = `resize ${parts.join(", ")}`;
-  const after = await quote(client, { ...pricedOf(olds), ...pricedOf(news) });
-  const before = typeof olds.monthlyFeeUsd === "number" ? olds.monthlyFeeUsd : undefined;
-  if ("problem" in after) {
-    previewLine(`${name}: ${what}: price not quoted: ${after.problem}.`, undefined);
-    return;
-  }
-  if (before === undefined) {
-    previewLine(
-      `${name}: ${what}: ${usd(after.usd)} a month (quoted; the current fee is not recorded).`,
-      undefined,
-    );
-    return;
-  }
-  const delta = roundCents(after.usd - before);
-  previewLine(`${name}: ${what}: ${usd(before)} → ${usd(after.usd)} a month (${signedUsd(delta)})`, delta);
+  if ("problem" in quoted) return `${name}: ${what}: price not quoted: ${quoted.problem}.`;
+  return changeLine(resource, `${name}: ${what}`, currentFee(olds), quoted.price, "");
 }
 
-/** Preview of a replacement: the new VPS's quote against the fee of the one it replaces. */
-export async function previewReplacePrice(
-  client: RimuClient | undefined,
-  olds: Bag,
-  news: Bag,
-): Promise<void> {
-  const name = resourceLabel(news, resourceLabel(olds));
-  const after = await quote(client, news);
-  const before = typeof olds.monthlyFeeUsd === "number" ? olds.monthlyFeeUsd : undefined;
-  if ("problem" in after) {
-    previewLine(`${name}: replacement VPS: price not quoted: ${after.problem}.`, undefined);
-    return;
-  }
-  const delta = before === undefined ? undefined : roundCents(after.usd - before);
-  previewLine(
-    `${name}: replacement VPS: ${before === undefined ? "" : `${usd(before)} → `}${usd(after.usd)} a month` +
-      (delta === undefined
-        ? " (quoted)"
-        : ` (${signedUsd(delta)}; the old VPS is cancelled with a credit for unused time)`),
+/** `web: replacement VPS: $9.57 → $11.00 a month (+$1.43; the old VPS is cancelled with a credit …)`, once. */
+export function replacementLine(resource: string, name: string, olds: Bag, quoted: Quoted): string {
+  replacementsPriced.add(resource);
+  if ("problem" in quoted) return `${name}: replacement VPS: price not quoted: ${quoted.problem}.`;
+  return changeLine(
+    resource,
+    `${name}: replacement VPS`,
+    currentFee(olds),
+    quoted.price,
+    "; the old VPS is cancelled with a credit for unused time",
+  );
+}
+
+/** True once for the check() of a replacement's create, after diff() priced the replacement. */
+export function takeReplacementPriced(resource: string): boolean {
+  return replacementsPriced.delete(resource);
+}
+
+/**
+ * `legacy: adopting order 123: $11.00 → $17.60 a month (+$6.60)`: the fee the order is billed now, and the
+ * quote for it once changed to match the program (the program's sizes over the order's).
+ */
+export function adoptionLine(
+  resource: string,
+  name: string,
+  oid: number,
+  before: Money | undefined,
+  quoted: Quoted,
+): string {
+  const what = `${name}: adopting order ${oid}`;
+  if ("problem" in quoted)
+    return `${what}: ${before ? `billed ${formatMoney(before)} a month now; ` : ""}the price after it is changed to match the program is not quoted: ${quoted.problem}.`;
+  return changeLine(resource, what, before, quoted.price, "");
+}
+
+/** `<what>: $a → $b a month (+$c<note>)`, or the quote alone when the fee now is unknown or in another currency. */
+function changeLine(
+  resource: string,
+  what: string,
+  before: Money | undefined,
+  after: Money,
+  note: string,
+): string {
+  const delta = difference(before, after);
+  if (before === undefined)
+    return `${what}: ${formatMoney(after)} a month (quoted; the current fee is not recorded).`;
+  if (delta === undefined)
+    return `${what}: ${formatMoney(before)} now, ${formatMoney(after)} a month quoted (different currencies).`;
+  return withTotal(
+    resource,
+    `${what}: ${formatMoney(before)} → ${formatMoney(after)} a month (${signed(delta)}${note})`,
     delta,
   );
 }
 
-function pricedOf(bag: Bag): Bag {
-  return Object.fromEntries(PRICED_INPUTS.filter((n) => bag[n] !== undefined).map((n) => [n, bag[n]]));
-}
-
 // ------------------------------------------------------------------------------------ after the fact
-
-/** A price of ResourceChangeResult in USD (a number, or `{amt, cur}`). */
-function pricingUsd(pricing: ChangePricing | null | undefined): number | undefined {
-  if (typeof pricing === "number") return pricing;
-  return typeof pricing?.amt === "number" ? pricing.amt : undefined;
-}
 
 /** `Vps 123: the monthly fee went from $9.57 to $16.00 (+$6.43).` from a resize's result. */
 export function resizeBillLine(
   id: string,
   result: { original_pricing?: ChangePricing | null; new_pricing?: ChangePricing | null },
 ): string {
-  const before = pricingUsd(result.original_pricing);
-  const after = pricingUsd(result.new_pricing);
+  const before = changePricingMoney(result.original_pricing);
+  const after = changePricingMoney(result.new_pricing);
   if (before === undefined || after === undefined)
     return `Vps ${id}: RimuHosting did not report the new monthly fee; see monthlyFeeUsd after the update.`;
-  return `Vps ${id}: the monthly fee went from ${usd(before)} to ${usd(after)} (${signedUsd(after - before)}), as RimuHosting reported.`;
+  const delta = difference(before, after);
+  return `Vps ${id}: the monthly fee went from ${formatMoney(before)} to ${formatMoney(after)}${delta ? ` (${signed(delta)})` : ""}, as RimuHosting reported.`;
 }
 
-/** `Vps 123: billed $9.57 a month.` or a fee change (move). */
+/** `Vps 123: billed $9.57 a month.` or a fee change (move). Fees are USD (monthlyFeeUsd). */
 export function feeLine(id: string, fee: number | undefined, before?: number): string {
   if (fee === undefined) return `Vps ${id}: RimuHosting did not report a monthly fee.`;
-  if (before === undefined) return `Vps ${id}: billed ${usd(fee)} a month.`;
-  if (roundCents(fee) === roundCents(before)) return `Vps ${id}: the monthly fee stays ${usd(fee)}.`;
-  return `Vps ${id}: the monthly fee went from ${usd(before)} to ${usd(fee)} (${signedUsd(fee - before)}).`;
+  if (before === undefined) return `Vps ${id}: billed ${formatMoney(usd(fee))} a month.`;
+  if (roundCents(fee) === roundCents(before))
+    return `Vps ${id}: the monthly fee stays ${formatMoney(usd(fee))}.`;
+  return `Vps ${id}: the monthly fee went from ${formatMoney(usd(before))} to ${formatMoney(usd(fee))} (${signed(usd(fee - before))}).`;
 }
 
 /**
@@ -213,9 +271,9 @@ export function parseCredit(messages: readonly string[]): number | undefined {
 /** What a delete did to the bill: the credit, or the service's words verbatim when no credit can be read. */
 export function deleteBillLine(id: string, messages: readonly string[], fee: unknown): string {
   const credit = parseCredit(messages);
-  const was = typeof fee === "number" ? ` (it was billed ${usd(fee)} a month)` : "";
+  const was = typeof fee === "number" ? ` (it was billed ${formatMoney(usd(fee))} a month)` : "";
   if (credit !== undefined)
-    return `Vps ${id}: no longer billed${was}; RimuHosting credited ${usd(credit)} for the unused time.`;
+    return `Vps ${id}: no longer billed${was}; RimuHosting credited ${formatMoney(usd(credit))} for the unused time.`;
   const said = messages.length > 0 ? messages.join(" ") : "nothing";
   return `Vps ${id}: no longer billed${was}; no credit could be read from RimuHosting's answer, which said: ${said}`;
 }

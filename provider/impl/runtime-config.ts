@@ -6,6 +6,7 @@
  * nothing lands in `__provider`). The environment is read at call time as the fallback.
  */
 import { createHash } from "node:crypto";
+import { accountViewFor, resetAccountViews, type AccountView } from "./account-view.js";
 import { resetCatalog } from "./catalog.js";
 import { resetPreviewTotal } from "./money.js";
 import { createClient, type RimuClient, type ClientConfig } from "../client/index.js";
@@ -25,10 +26,21 @@ export async function configure(req: ConfigureRequestLike): Promise<void> {
   stackConfig = { apiKey: req.config.get(CONFIG_KEYS.apiKey), baseUrl: req.config.get(CONFIG_KEYS.baseUrl) };
 }
 
+/**
+ * Forgets what one run learnt (the shared reads, the catalogue, the preview's running total) but keeps the
+ * configuration: what a new provider host process starts from (tests, to stand for the next run).
+ */
+export function forgetRun(): void {
+  resetCatalog();
+  resetAccountViews();
+  resetPreviewTotal();
+}
+
 /** Forgets the stack config and closes cached clients (tests). */
 export function resetConfiguration(): void {
   stackConfig = {};
   resetCatalog();
+  resetAccountViews();
   resetPreviewTotal();
   for (const client of clients.values()) client.close();
   clients.clear();
@@ -50,6 +62,17 @@ export function clientFor(what: string, mutationMs?: number): RimuClient {
   });
 }
 
+/**
+ * The shared reads of the configured account (account-view.ts): one view per base URL and API key, kept in
+ * the host for the run. Throws the missing-key error like clientFor().
+ */
+export function accountView(what: string): AccountView {
+  const resolved = resolveConfig(stackConfig);
+  if (resolved.apiKey === undefined) throw new RimuConfigError(missingApiKeyMessage(what));
+  const key = createHash("sha256").update(`${resolved.baseUrl}\n${resolved.apiKey}`).digest("hex");
+  return accountViewFor(key, () => clientFor(what));
+}
+
 /** The base URL the provider talks to (the catalogue cache is keyed by it). */
 export function configuredBaseUrl(): string {
   return resolveConfig(stackConfig).baseUrl;
@@ -66,6 +89,7 @@ export function setReadTimeoutForTests(ms: number | undefined): void {
   readMsOverride = ms;
   for (const client of clients.values()) client.close();
   clients.clear();
+  resetAccountViews();
 }
 
 /** A cached client for explicit settings (the data sources pass the program's config). */

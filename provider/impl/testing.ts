@@ -4,6 +4,6 @@
  * collect log lines instead of printing them. Not part of the package: its exports map has no path to
  * this module, so programs cannot reach these.
  */
-export { resetConfiguration, setReadTimeoutForTests } from "./runtime-config.js";
+export { forgetRun, resetConfiguration, setReadTimeoutForTests } from "./runtime-config.js";
 export { setCreateLookupGrace } from "./vps-create.js";
 export { setLogSink } from "./log.js";

@@ -10,7 +10,8 @@ import {
   type VpsInputName,
 } from "./vps-fields.js";
 import { containsUnknown } from "./unknowns.js";
-import { changeRefusals, same } from "./vps-inputs.js";
+import { same } from "./canonical-json.js";
+import { changeRefusals } from "./vps-inputs.js";
 import { VpsChangeRefusedError } from "./errors.js";
 
 export interface VpsChanges {

@@ -17,7 +17,7 @@
  * oid; destroy cancels the order if it appeared. Design and remaining risk: docs/vps.md#exactly-once-creation.
  */
 import type { AboutOrder, PostNewVpsResponse } from "../../contract/index.js";
-import { CREATION_TOKEN_KEY, isReconciled, RimuError, type RimuClient } from "../client/index.js";
+import { isReconciled, RimuError, type RimuClient } from "../client/index.js";
 import { RimuNotFoundError } from "../client/errors.js";
 import {
   CREATION_NONCE_KEY,
@@ -182,20 +182,18 @@ export function secretsWrapped(bag: Bag): Bag {
   return out;
 }
 
-/** This state's order of a pending resource (by token and nonce), if it has appeared. */
-export async function findPendingOrder(client: RimuClient, props: Bag): Promise<AboutOrder | undefined> {
+/**
+ * This state's order of a pending resource (by token and nonce), if it has appeared. `carrying` lists the
+ * active orders whose meta_data carries a token (the run's shared listing, or a fresh read).
+ */
+export async function findPendingOrder(
+  carrying: (token: string) => Promise<readonly AboutOrder[]>,
+  props: Bag,
+): Promise<AboutOrder | undefined> {
   const token = props[PENDING_TOKEN_KEY];
   const nonce = props.__creationNonce;
   if (typeof token !== "string" || typeof nonce !== "string") return undefined;
-  const listed = await client.listOrders({
-    metaSearch: { [CREATION_TOKEN_KEY]: token },
-    includeInactive: false,
-  });
-  return (listed.about_orders ?? []).find(
-    (order) =>
-      creationNonceOf(order) === nonce &&
-      order.meta_data?.some((m) => m.key_name === CREATION_TOKEN_KEY && m.value === token),
-  );
+  return (await carrying(token)).find((order) => creationNonceOf(order) === nonce);
 }
 
 /** Takes over an existing order (adoptOrderOid) after checking it may be adopted. */

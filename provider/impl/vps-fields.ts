@@ -531,11 +531,32 @@ export const VPS_CLASS_INPUTS = {
 } as const satisfies Partial<Record<InternalInputName, { type: FieldType; description: string }>>;
 
 /**
- * Input the Vps class sets to `true` only while the program runs as a preview (pulumi.runtime.isDryRun()),
- * so the provider quotes prices then and only then (money.ts). Never recorded: create() and update()
- * run in non-preview runs, which do not set it. Not a change: diff() never compares it.
+ * Input the Vps class sets only while the program runs as a preview (pulumi.runtime.isDryRun()): the
+ * resource's URN (or `true` when it cannot be known), so the provider quotes prices and runs the preview-only
+ * checks then and only then, and attaches its warnings to the resource (notes.ts). Never recorded: create()
+ * and update() run in non-preview runs, which do not set it. Not a change: diff() never compares it.
  */
 export const PREVIEW_FLAG = "__preview";
+
+/**
+ * Every key of the inputs that belongs to the Vps class or the provider, never to the user: the internal
+ * inputs, the preview flag and the engine's serialized provider.
+ */
+export const INTERNAL_KEYS: readonly string[] = [...INTERNAL_INPUTS, PREVIEW_FLAG, "__provider"];
+
+/**
+ * Input the Vps class sets, only when the program set internal keys itself, to the list of their names (never
+ * their values): the class drops them (so `__provider` cannot break the registration) and check() refuses
+ * the resource naming each one.
+ */
+export const USER_SET_INTERNAL = "__internalKeysSetByUser";
+
+/** Moves the internal keys a program set into USER_SET_INTERNAL (names only). Called by the Vps class. */
+export function withoutUserSetInternals(props: Record<string, unknown>): void {
+  const set = INTERNAL_KEYS.filter((key) => props[key] !== undefined);
+  for (const key of set) delete props[key];
+  if (set.length > 0) props[USER_SET_INTERNAL] = set;
+}
 
 /** The input a wire field (`vps_parameters.memory_mb`, `file_injection_data[0].path`) belongs to. */
 export function inputNameOfWireField(wireField: string): VpsInputName | undefined {

@@ -4,14 +4,16 @@
  * (docs/dynamic-providers.md §3), and this module is only ever require()d.
  */
 import * as z from "zod";
-import { DcLocation, Fqdn, VpsType } from "../../contract/index.js";
+import { DcLocation, Fqdn, MIN_DISK_MB, MIN_MEMORY_MB, VpsType } from "../../contract/index.js";
 import { CREATION_TOKEN_KEY, PROVIDER_META_PREFIX } from "../client/index.js";
 import { containsUnknown, unknownKeys } from "./unknowns.js";
 import {
   GROW_ONLY_FIELDS,
   INTERNAL_INPUTS,
   PREVIEW_FLAG,
+  REPORTED_FIELDS,
   SECRET_FIELDS,
+  USER_SET_INTERNAL,
   VPS_INPUT_NAMES,
   VPS_OUTPUT_ONLY,
   inputsOfKind,
@@ -20,6 +22,8 @@ import {
 } from "./vps-fields.js";
 import { unwrapSecret } from "./secret-values.js";
 import { AUTHORIZED_KEYS_PATH, reverseDnsProblem, sshKeyProblem } from "./access.js";
+import { same } from "./canonical-json.js";
+import { VPS_ERROR_CODES, type ErrorCode } from "./errors.js";
 
 /**
  * Size limits: far above any real use, low enough that a mistake (a whole disk image read into
@@ -75,7 +79,7 @@ const mb = (example: number, min: number, max: number) =>
   z
     .number({ error: `must be a number of megabytes, e.g. ${example}` })
     .int({ error: `must be a whole number of megabytes, e.g. ${example}` })
-    .min(min, { error: `must be at least ${min} MB` })
+    .min(min, { error: `must be at least ${min} MB${min > 1 ? " (RimuHosting's minimum)" : ""}` })
     .max(max, { error: `must be at most ${max} MB` });
 
 const minutes = z
@@ -108,8 +112,8 @@ function buildVpsInputsSchema() {
       error: `must be one of ${DcLocation.options.join(", ")} (see getDataCenters())`,
     }),
     pricingPlanCode: code("a pricing plan code such as MIRO1B (see getPricingPlans())"),
-    memoryMb: mb(1024, 1, LIMITS.memoryMb),
-    diskSpaceMb: mb(8192, 1, LIMITS.diskMb),
+    memoryMb: mb(1024, MIN_MEMORY_MB, LIMITS.memoryMb),
+    diskSpaceMb: mb(8192, MIN_DISK_MB, LIMITS.diskMb),
     diskSpace2Mb: mb(0, 0, LIMITS.diskMb),
     vpsType: z.enum(VpsType.options, { error: `must be one of ${VpsType.options.join(", ")}` }),
     billingOid: z
@@ -250,9 +254,15 @@ export function vpsInputSchemaKeys(): string[] {
 export type VpsInputs = z.infer<ReturnType<FullSchema["partial"]>>;
 export type VpsTimeouts = NonNullable<VpsInputs["timeouts"]>;
 
+/**
+ * Why check() refuses an input: the input (`sshKeys.1`, "" for the resource as a whole), the reason in the
+ * user's terms, and the error code (RIMU_ERR_VALIDATION when not given). presentFailure() (vps-provider.ts)
+ * turns it into the one line the user sees.
+ */
 export interface CheckFailure {
   property: string;
   reason: string;
+  code?: ErrorCode;
 }
 
 /**
@@ -269,7 +279,13 @@ export function setValues(bag: Record<string, unknown>): Record<string, unknown>
 
 /** Keys the program may pass besides the inputs: the outputs the Vps class seeds as undefined. */
 const OUTPUT_ONLY_KEYS = new Set<string>(VPS_OUTPUT_ONLY);
-const KNOWN_KEYS = new Set<string>([...VPS_INPUT_NAMES, ...INTERNAL_INPUTS, PREVIEW_FLAG, "__provider"]);
+const KNOWN_KEYS = new Set<string>([
+  ...VPS_INPUT_NAMES,
+  ...INTERNAL_INPUTS,
+  PREVIEW_FLAG,
+  "__provider",
+  USER_SET_INTERNAL,
+]);
 
 /** Failures for keys that are not inputs (a typo such as memorymb would otherwise be ignored). */
 export function unknownKeyFailures(news: Record<string, unknown>): CheckFailure[] {
@@ -316,16 +332,17 @@ function editDistance(a: string, b: string): number {
 }
 
 /**
- * A failure on a secret or very long input is reported without a property: the engine prints the
- * property's value next to the reason, which must never show a password or 10 MB of text.
+ * The value the user gave, as written in a failure (`given: "2048"`), when it is short and not secret: the
+ * engine cannot print it itself without its own notation (docs/errors.md), and a secret or 10 MB of text must
+ * never be echoed.
  */
-export function quietFailure(failure: CheckFailure, news: Record<string, unknown>): CheckFailure {
-  // The engine prints inputs[property]: only a top-level key has a value to print.
-  if (failure.property === "" || failure.property.includes(".")) return failure;
-  const value = news[failure.property];
-  const long = typeof value === "string" ? value.length > 200 : JSON.stringify(value ?? "").length > 200;
-  if (!(SECRET_FIELDS as readonly string[]).includes(failure.property) && !long) return failure;
-  return { property: "", reason: `${failure.property}: ${failure.reason}` };
+function given(known: Record<string, unknown>, path: readonly PropertyKey[]): string {
+  const top = String(path[0] ?? "");
+  if ((SECRET_FIELDS as readonly string[]).includes(top)) return "";
+  let value: unknown = known;
+  for (const segment of path) value = (value as Record<PropertyKey, unknown> | undefined)?.[segment];
+  const text = JSON.stringify(value);
+  return text !== undefined && text.length <= 60 ? ` (given: ${text})` : "";
 }
 
 /**
@@ -347,7 +364,10 @@ export function validateInputs(news: Record<string, unknown>): CheckFailure[] {
   );
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      failures.push({ property: issue.path.map(pathSegment).join("."), reason: issue.message });
+      failures.push({
+        property: issue.path.map(pathSegment).join("."),
+        reason: issue.message + given(known, issue.path),
+      });
     }
   }
   failures.push(...sshKeysConflict(known));
@@ -383,9 +403,6 @@ function pathSegment(segment: PropertyKey): string {
 
 const known = (value: unknown): boolean => value !== undefined && value !== null && !containsUnknown(value);
 
-/** Equal values (JSON text), for comparing old and new inputs. */
-export const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
-
 /** Installed by a reinstall only, so a change needs allowReinstall (from the one table, vps-fields.ts). */
 const REINSTALL_FIELDS = inputsOfKind("reinstall");
 
@@ -398,9 +415,14 @@ export function transitionFailures(
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
 ): CheckFailure[] {
-  const reinstalled = REINSTALL_FIELDS.filter(
-    (field) => known(olds[field]) && known(news[field]) && !same(olds[field], news[field]),
-  );
+  if (Object.keys(olds).length === 0) return []; // a new resource: nothing to change from
+  const reinstalled = REINSTALL_FIELDS.filter((field) => {
+    if (!known(news[field])) return false;
+    if (known(olds[field])) return !same(olds[field], news[field]);
+    // Set now, unset before: the service does not report these, so the VPS has none the program knows of,
+    // and update() reinstalls to install them. A reported one (distro) is compared with the live order.
+    return !REPORTED_FIELDS.includes(field) && olds[field] === undefined;
+  });
   return changeRefusals(olds, news, reinstalled);
 }
 
@@ -417,7 +439,11 @@ export function changeRefusals(
   const failures: CheckFailure[] = [];
   if (news.allowReinstall !== true && !containsUnknown(news.allowReinstall)) {
     for (const field of reinstalled)
-      failures.push({ property: field, reason: reinstallRefusal(field, olds[field], news[field]) });
+      failures.push({
+        property: field,
+        reason: reinstallRefusal(field, olds[field], news[field]),
+        code: VPS_ERROR_CODES.changeRefused,
+      });
   }
   failures.push(...shrinkFailures(olds, news));
   return failures;
@@ -430,7 +456,11 @@ function shrinkFailures(olds: Record<string, unknown>, news: Record<string, unkn
     const before = olds[field];
     const after = news[field];
     if (typeof before === "number" && typeof after === "number" && after < before) {
-      failures.push({ property: field, reason: shrinkRefusal(field, before, after) });
+      failures.push({
+        property: field,
+        reason: shrinkRefusal(field, before, after),
+        code: VPS_ERROR_CODES.changeRefused,
+      });
     }
   }
   return failures;

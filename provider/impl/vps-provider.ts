@@ -2,37 +2,40 @@
  * The Vps resource's lifecycle: check, diff, create, read, update, delete. Called by the thin shim
  * (../vps-shim.ts) inside the dynamic-provider host; every function works on plain property bags.
  *
+ * Two layers. checkVps() and diffVps() are the core: they return what they found as data (failures with
+ * their codes, notes such as warnings and prices, the effects of a change, the outputs a move makes unknown),
+ * for any front end. check() and diff() are the dynamic provider's front end over them: they show the notes
+ * (on the resource, notes.ts), present each failure as one coded line (presentFailure) and, in a preview,
+ * return a move's changed outputs as unknown inputs (docs/dynamic-providers.md §10).
+ *
  * Reading order for one field, e.g. memoryMb: its row in vps-fields.ts says everything the code below
  * asks of it (a `parameters` input, reported by the service, sent as given at vps_parameters.memory_mb).
- * check() runs its validator (vps-inputs.ts), the catalogue (catalog.ts) and the one refusal rule
- * (changeRefusals: reinstall consent, grow-only), and returns secret inputs wrapped; diff() asks
- * computeChanges() (vps-changes.ts) what its change kind does; create() orders it (vps-create.ts, the
- * request from toWire() in vps-requests.ts); update() converges (vps-converge.ts: the same refusal rule
- * before the first call, then resize, move, reinstall, reverse DNS, running state); read() maps the order
- * back (orderFields() in ../wire-mapping/order-fields.ts). Every error a user sees leaves here as one VpsError (errors.ts).
+ * check() runs its validator (vps-inputs.ts), the look-ahead (vps-lookahead.ts: catalogue, billing, hosts,
+ * room, the order quote) and the one refusal rule (changeRefusals: reinstall consent, grow-only), and returns
+ * secret inputs wrapped; diff() asks computeChanges() (vps-changes.ts) what its change kind does and
+ * effectsOf() (vps-effects.ts) what that does to the VPS; create() orders it (vps-create.ts, the request from
+ * toWire() in vps-requests.ts); update() converges (vps-converge.ts: the same refusal rule before the first
+ * call, then resize, move, reinstall, reverse DNS, running state); read() maps the order back (orderFields()
+ * in ../wire-mapping/order-fields.ts). Every error a user sees leaves here as one VpsError (errors.ts).
  */
 import type { AboutOrder } from "../../contract/index.js";
-import { CREATION_TOKEN_KEY, RimuNotFoundError, type RimuClient } from "../client/index.js";
-import { catalogFindings, catalogFor } from "./catalog.js";
-import { creationNonceOf, creationTokenFor, newCreationNonce, noteTokenLookup } from "./creation-token.js";
-import { VPS_ERROR_CODES, VpsError, presentError } from "./errors.js";
+import { RIMU_ERROR_CODES, RimuNotFoundError, type RimuClient } from "../client/index.js";
+import type { AccountView } from "./account-view.js";
+import { same } from "./canonical-json.js";
+import { newCreationNonce } from "./creation-token.js";
+import { ERROR_CATALOGUE, VPS_ERROR_CODES, VpsError, presentError } from "./errors.js";
 import { log } from "./log.js";
-import { clientFor, configuredBaseUrl, hasApiKey } from "./runtime-config.js";
-import { containsUnknown } from "./unknowns.js";
+import { deleteBillLine, feeLine, isPreview, pricedOf, replacementLine, resizeLine } from "./money.js";
+import { emitNotes, info, previewUrnOf, resourceKey, resourceName, type Note } from "./notes.js";
+import { accountView, clientFor, configuredBaseUrl, hasApiKey } from "./runtime-config.js";
+import { asSecret } from "./secret-values.js";
+import { UNKNOWN, containsUnknown } from "./unknowns.js";
 import { computeChanges, hasChanges, REPLACE_FORCING_INPUTS } from "./vps-changes.js";
 import { converge, orderRef } from "./vps-converge.js";
+import { findPendingOrder, isPendingId, nonceOf, orderOnce, orderToAdopt } from "./vps-create.js";
+import { effectNotes, effectsOf, type ChangeEffects } from "./vps-effects.js";
+import { INTERNAL_KEYS, SECRET_FIELDS, USER_SET_INTERNAL } from "./vps-fields.js";
 import {
-  adoptionProblem,
-  findPendingOrder,
-  foreignOrder,
-  isPendingId,
-  nonceOf,
-  orderOnce,
-  orderToAdopt,
-} from "./vps-create.js";
-import { SECRET_FIELDS } from "./vps-fields.js";
-import {
-  quietFailure,
   setValues,
   transitionFailures,
   unknownKeyFailures,
@@ -41,19 +44,13 @@ import {
   type VpsInputs,
 } from "./vps-inputs.js";
 import { isOrderGone, orderFields } from "../wire-mapping/order-fields.js";
+import { lookAhead, priceOf } from "./vps-lookahead.js";
 import { orderOutputs, refreshedInputs, type VpsOutputs } from "./vps-outputs.js";
 import { minutesToMs } from "./vps-requests.js";
-import { asSecret } from "./secret-values.js";
-import {
-  deleteBillLine,
-  feeLine,
-  isPreview,
-  previewCreatePrice,
-  previewReplacePrice,
-  previewResizePrice,
-} from "./money.js";
 
 type Bag = Record<string, unknown>;
+
+const RIMU_VALIDATION = RIMU_ERROR_CODES.RimuValidationError;
 
 /** The order oid of a resource id ("1234567"), or of a pending resource's recorded order. */
 function orderOidOf(id: string, props: Bag = {}): number | undefined {
@@ -69,13 +66,19 @@ function orderOidOf(id: string, props: Bag = {}): number | undefined {
 }
 
 /**
- * The order of a resource id: the oid itself, or for a pending create the recorded order or this
- * state's order found by token and nonce (undefined while it has not appeared).
+ * The order of a resource id: the oid itself, or for a pending create the recorded order or this state's
+ * order found by token and nonce (undefined while it has not appeared). `fresh`: read the account's orders
+ * now rather than use the run's shared listing (a delete must not miss an order that appeared since).
  */
-async function resolveOrderOid(client: RimuClient, id: string, recorded: Bag): Promise<number | undefined> {
+async function resolveOrderOid(
+  view: AccountView,
+  id: string,
+  recorded: Bag,
+  fresh = false,
+): Promise<number | undefined> {
   const oid = orderOidOf(id, recorded);
   if (oid !== undefined || !isPendingId(id)) return oid;
-  const pending = await findPendingOrder(client, recorded);
+  const pending = await findPendingOrder((token) => view.ordersCarrying(token, { fresh }), recorded);
   if (pending) log(`Vps ${id}: found this stack's own order ${pending.order_oid} (${pending.domain_name}).`);
   return pending?.order_oid;
 }
@@ -94,18 +97,99 @@ const label = (inputs: Bag): string =>
 
 // ---------------------------------------------------------------------------------------------- check
 
+/** What checkVps() found. */
+export interface CheckResult {
+  /** The checked inputs: the nonce kept (or made), secret inputs wrapped as secrets. */
+  inputs: Bag;
+  /** Why the inputs are refused (empty when they are not), each with its input, reason and code. */
+  failures: CheckFailure[];
+  /** Warnings (a check that could not run, a distro not listed, a stray order) and prices. */
+  notes: Note[];
+  /** Outputs a planned move changes (unknown until it ran): a front end shows them as unknown in a preview. */
+  unknownOutputs: string[];
+}
+
 /**
- * Validates the inputs (every failure names the input and says how to fix it), keeps this state's
- * creation nonce (or makes one for a new resource), wraps secret inputs as secrets, and, where it can
- * know without changing anything, looks ahead: the catalogue (plan, data centre, distro), the API key,
- * the order to adopt, and an order of another state carrying this resource's creation token.
- * Never throws: problems are failures, which the engine shows per input without a stack.
+ * Validates the inputs (every failure names the input and says how to fix it), keeps this state's creation
+ * nonce (or makes one for a new resource), wraps secret inputs as secrets, refuses internal inputs a program
+ * set, and looks ahead at what the service will say (vps-lookahead.ts). Throws only on a bug.
+ */
+export async function checkVps(olds: Bag, news: Bag): Promise<CheckResult> {
+  const before = setValues(olds ?? {});
+  // Never the nonce of the new inputs: only this provider makes one, and keeps it in this state.
+  const nonce = typeof before.__creationNonce === "string" ? before.__creationNonce : newCreationNonce();
+  const inputs: Bag = { ...news, __creationNonce: nonce };
+  delete inputs[USER_SET_INTERNAL];
+  for (const name of SECRET_FIELDS) {
+    if (inputs[name] !== undefined && inputs[name] !== null && !containsUnknown(inputs[name]))
+      inputs[name] = asSecret(inputs[name]);
+  }
+  const failures = [
+    ...internalInputFailures(news),
+    ...unknownKeyFailures(news),
+    ...validateInputs(setValues(news)),
+    ...transitionFailures(before, setValues(news)),
+  ];
+  if (failures.length > 0) return { inputs, failures, notes: [], unknownOutputs: [] };
+  const ahead = await lookAhead(before, setValues(inputs), isPreview(news));
+  return { inputs, failures: ahead.failures, notes: ahead.notes, unknownOutputs: ahead.unknownOutputs };
+}
+
+/** Why each internal key is not the program's to set. */
+const INTERNAL_KEY_OWNERS: Record<string, string> = {
+  creationScope:
+    "the Vps class sets it to <project>/<stack>/<resource name>, which finds a create whose answer was lost instead of ordering a second VPS",
+  __creationNonce:
+    "the provider makes it once and keeps it in this stack's state, to tell this stack's orders from others'",
+  __preview: "the Vps class sets it while the program runs as a preview",
+  __provider: "Pulumi sets it to the serialized provider",
+};
+
+/** Internal keys the program set (the Vps class names them in USER_SET_INTERNAL), each refused. */
+function internalInputFailures(news: Bag): CheckFailure[] {
+  const named = Array.isArray(news[USER_SET_INTERNAL]) ? (news[USER_SET_INTERNAL] as unknown[]) : [];
+  const keys = new Set(
+    named.filter((key): key is string => typeof key === "string" && INTERNAL_KEYS.includes(key)),
+  );
+  // A nonce in the new inputs did not come from this provider (it keeps its own in the old inputs).
+  if (news.__creationNonce !== undefined && news.__creationNonce !== null) keys.add("__creationNonce");
+  return [...keys].map((key) => ({
+    property: key,
+    reason: `is internal and must not be set by the program: ${INTERNAL_KEY_OWNERS[key] ?? "it is the provider's"}. Remove it from the Vps's arguments`,
+  }));
+}
+
+/**
+ * One failure as the one line a user sees, for example "[RIMU_ERR_VALIDATION] memoryMb: must be at least
+ * 128 MB (given: 100)." The property is left empty on purpose: the engine would print the input's value next to it in its
+ * own notation (`{2.059038327e+09}`, or a secret), docs/errors.md.
+ */
+export function presentFailure(failure: CheckFailure): { property: string; reason: string } {
+  const code = failure.code ?? RIMU_VALIDATION;
+  const advice =
+    code === RIMU_VALIDATION || code === VPS_ERROR_CODES.changeRefused
+      ? ""
+      : ` ${ERROR_CATALOGUE[code].advice}`;
+  const named = failure.property === "" ? "" : `${failure.property}: `;
+  const reason = /[.?!]$/.test(failure.reason) ? failure.reason : `${failure.reason}.`;
+  return { property: "", reason: `[${code}] ${named}${reason}${advice}` };
+}
+
+/**
+ * The dynamic provider's check: checkVps(), its notes shown on the resource, its failures presented, and in a
+ * preview the outputs a move changes returned as unknown (the engine's preview of an update shows the checked
+ * inputs as the outputs, docs/dynamic-providers.md §10). Never throws: a bug is one failure without a stack.
  */
 export async function check(olds: Bag, news: Bag): Promise<{ inputs: Bag; failures?: CheckFailure[] }> {
   try {
-    return await checkInputs(olds, news);
+    const result = await checkVps(olds, news);
+    await emitNotes(result.notes, previewUrnOf(news));
+    const inputs = result.inputs;
+    if (isPreview(news)) for (const output of result.unknownOutputs) inputs[output] = UNKNOWN;
+    return result.failures.length > 0
+      ? { inputs, failures: result.failures.map(presentFailure) }
+      : { inputs };
   } catch (error) {
-    // Never a stack from check: whatever went wrong is one failure the engine prints cleanly.
     return {
       inputs: news,
       failures: [{ property: "", reason: presentError(error, "Checking Vps").message }],
@@ -113,165 +197,83 @@ export async function check(olds: Bag, news: Bag): Promise<{ inputs: Bag; failur
   }
 }
 
-async function checkInputs(olds: Bag, news: Bag): Promise<{ inputs: Bag; failures?: CheckFailure[] }> {
-  const before = setValues(olds ?? {});
-  const nonce =
-    typeof before.__creationNonce === "string"
-      ? before.__creationNonce
-      : (news.__creationNonce ?? newCreationNonce());
-  const inputs: Bag = { ...news, __creationNonce: nonce };
-  for (const name of SECRET_FIELDS) {
-    if (inputs[name] !== undefined && inputs[name] !== null && !containsUnknown(inputs[name]))
-      inputs[name] = asSecret(inputs[name]);
-  }
-  const failures = [
-    ...unknownKeyFailures(news),
-    ...validateInputs(setValues(news)),
-    ...transitionFailures(before, setValues(news)),
-  ];
-  if (failures.length === 0) failures.push(...(await lookAhead(before, setValues(inputs))));
-  // A new VPS in a preview: its quoted price (diff() quotes changes of an existing one).
-  if (failures.length === 0 && Object.keys(before).length === 0 && isPreview(news))
-    await previewCreatePrice(quoteClient(), setValues(inputs));
-  const quiet = failures.map((failure) => quietFailure(failure, setValues(news)));
-  return quiet.length > 0 ? { inputs, failures: quiet } : { inputs };
-}
-
-/** The read-only checks of check(): catalogue, API key, adoption, another state's order. */
-async function lookAhead(before: Bag, after: Bag): Promise<CheckFailure[]> {
-  if (!hasApiKey()) {
-    return [{ property: "", reason: presentError(safeClient("Previewing a Vps"), "Vps").message }];
-  }
-  const client = clientFor("Previewing a Vps");
-  const isNew = Object.keys(before).length === 0;
-  const changed = (name: string) => isNew || JSON.stringify(before[name]) !== JSON.stringify(after[name]);
-  const failures: CheckFailure[] = [];
-  const catalog = await catalogFor(client, configuredBaseUrl());
-  const known = Object.fromEntries(Object.entries(after).filter(([, value]) => !containsUnknown(value)));
-  const findings = catalogFindings(catalog, known, changed);
-  failures.push(...findings.failures);
-  for (const warning of findings.warnings) log(`Vps${label(after)}: ${warning}`);
-  if (failures.length > 0) return failures;
-  if (typeof known.adoptOrderOid === "number" && changed("adoptOrderOid")) {
-    failures.push(...(await previewAdoption(client, known as VpsInputs)));
-  } else if (typeof known.creationScope === "string" && !containsUnknownIn(after, REPLACE_FORCING_INPUTS)) {
-    const foreign = await previewForeignOrder(client, known as VpsInputs, isNew);
-    // A new resource must not take another state's order; an existing one is only told about a stray
-    // order (a lost create of a killed run that appeared late is billed and no state knows it).
-    if (isNew) failures.push(...foreign);
-    else for (const stray of foreign) log(`Vps${label(after)}: warning: ${stray.reason}`);
-  }
-  return failures;
-}
-
-function containsUnknownIn(bag: Bag, names: readonly string[]): boolean {
-  return names.some((name) => containsUnknown(bag[name]));
-}
-
-/** The client for a quote, or undefined without an API key (the quote line then says so). */
-function quoteClient(): RimuClient | undefined {
-  return hasApiKey() ? clientFor("Quoting a Vps") : undefined;
-}
-
-/** The missing-key error as a value (clientFor throws it). */
-function safeClient(what: string): unknown {
-  try {
-    clientFor(what);
-    return undefined;
-  } catch (error) {
-    return error;
-  }
-}
-
-async function previewAdoption(client: RimuClient, news: VpsInputs): Promise<CheckFailure[]> {
-  const oid = news.adoptOrderOid as number;
-  const order = await client.getOrder(oid).then(
-    (response) => response.about_order,
-    (error: unknown) => (error instanceof RimuNotFoundError ? null : undefined),
-  );
-  if (order === null) {
-    return [
-      {
-        property: "adoptOrderOid",
-        reason: `order ${oid} does not exist on this account; list your orders with getOrders() and use one of their orderOid values`,
-      },
-    ];
-  }
-  if (order === undefined) return []; // could not look: create() checks again
-  const problem = adoptionProblem(order, news, Date.now());
-  if (problem) return [{ property: "adoptOrderOid", reason: problem.replace(/^adoptOrderOid: /, "") }];
-  log(
-    `Vps${label(news)}: will adopt existing order ${oid} (${order.domain_name}, ${order.running_state ?? "state unknown"}) ` +
-      `instead of ordering a new VPS.`,
-  );
-  return [];
-}
-
-/**
- * The orders of another state carrying this resource's creation token. `nonceIsNew`: the resource has no state
- * yet, so this check() just made its nonce; only then may create() rely on this lookup and skip its own
- * (noteTokenLookup).
- */
-async function previewForeignOrder(
-  client: RimuClient,
-  news: VpsInputs,
-  nonceIsNew: boolean,
-): Promise<CheckFailure[]> {
-  const token = creationTokenFor(news);
-  const nonce = news.__creationNonce;
-  let listed: AboutOrder[];
-  try {
-    listed =
-      (await client.listOrders({ metaSearch: { [CREATION_TOKEN_KEY]: token }, includeInactive: false }))
-        .about_orders ?? [];
-  } catch {
-    return []; // could not look: create() looks again
-  }
-  const carrying = listed.filter((order) =>
-    order.meta_data?.some((m) => m.key_name === CREATION_TOKEN_KEY && m.value === token),
-  );
-  // The latest lookup counts: any other finding clears what an earlier check() noted.
-  if (typeof nonce === "string") noteTokenLookup(token, nonce, nonceIsNew && carrying.length === 0);
-  return carrying
-    .filter((order) => creationNonceOf(order) !== nonce)
-    .slice(0, 1)
-    .map((order) => ({ property: "", reason: foreignOrder(order, news, token).message }));
-}
-
 // ----------------------------------------------------------------------------------------------- diff
 
+/** What diffVps() found. */
+export interface DiffResult {
+  changes: boolean;
+  replaces: string[];
+  deleteBeforeReplace: boolean;
+  /** What the change does to the VPS (absent for a pending create). */
+  effects?: ChangeEffects;
+  /** Its effects in words, and in a preview its price. */
+  notes: Note[];
+}
+
 /**
- * What a change does: replaces, or changes in place. Never throws: a change that will be refused
- * (disk shrink, reinstall without allowReinstall) is reported by check() and refused by update()
+ * What a change does: replaces, or changes in place, and its effects. Never refuses: a change that will be
+ * refused (disk shrink, reinstall without allowReinstall) is reported by check() and refused by update()
  * before anything is changed, so the user sees it once, without a stack.
  */
-export async function diff(
-  id: string,
-  olds: Bag,
-  news: Bag,
-): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
+export async function diffVps(id: string, olds: Bag, news: Bag): Promise<DiffResult> {
   const before = setValues(olds);
   const after = setValues(news);
   if (isPendingId(id) && before.orderOid === undefined) {
     // A create whose outcome was unknown: update() finds or places the order, unless what it orders changed.
     const replaces = REPLACE_FORCING_INPUTS.filter(
-      (name) => JSON.stringify(before[name] ?? null) !== JSON.stringify(after[name] ?? null),
+      (name) => !same(before[name] ?? null, after[name] ?? null),
     );
-    return { changes: true, replaces: [...replaces], deleteBeforeReplace: false };
+    return { changes: true, replaces: [...replaces], deleteBeforeReplace: false, notes: [] };
   }
   const changes = computeChanges(isPendingId(id) ? String(before.orderOid) : id, before, after);
+  const effects = effectsOf(changes, after);
+  const name = resourceName(after);
+  const notes = effectNotes(name, effects);
   if (isPreview(news)) {
-    if (changes.replaces.length > 0) await previewReplacePrice(quoteClient(), before, after);
-    else if (changes.parameters.length > 0)
-      await previewResizePrice(quoteClient(), before, after, changes.parameters);
+    const priced = await previewPrice(id, before, after, changes);
+    if (priced) notes.push(priced);
   }
-  for (const field of changes.orderOnly) {
-    log(
-      `Vps ${id}: ${field} is used only when ordering and the API cannot change it on an existing order; ` +
-        `the change is recorded in the inputs but not applied (the outputs show the order's value).`,
-    );
-  }
-  return { changes: hasChanges(changes), replaces: changes.replaces, deleteBeforeReplace: false };
+  return {
+    changes: hasChanges(changes),
+    replaces: changes.replaces,
+    deleteBeforeReplace: false,
+    effects,
+    notes,
+  };
+}
+
+/** The price line of a replacement or a resize (each distinct quote asked once per run). */
+async function previewPrice(
+  id: string,
+  before: Bag,
+  after: Bag,
+  changes: ReturnType<typeof computeChanges>,
+): Promise<Note | undefined> {
+  if (changes.replaces.length === 0 && changes.parameters.length === 0) return undefined;
+  const quote = (inputs: Bag) =>
+    hasApiKey()
+      ? priceOf({ view: accountView("Quoting a Vps"), baseUrl: configuredBaseUrl() }, inputs)
+      : Promise.resolve({ problem: "no API key is configured" });
+  const resource = resourceKey(after);
+  const name = resourceName(after);
+  if (changes.replaces.length > 0) return info(replacementLine(resource, name, before, await quote(after)));
+  const quoted = await quote({ ...pricedOf(before), ...pricedOf(after) });
+  return info(resizeLine(resource, name, before, after, changes.parameters, quoted));
+}
+
+/** The dynamic provider's diff: diffVps(), with its notes shown on the resource. */
+export async function diff(
+  id: string,
+  olds: Bag,
+  news: Bag,
+): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
+  const result = await diffVps(id, olds, news);
+  await emitNotes(result.notes, previewUrnOf(news));
+  return {
+    changes: result.changes,
+    replaces: result.replaces,
+    deleteBeforeReplace: result.deleteBeforeReplace,
+  };
 }
 
 // --------------------------------------------------------------------------------------------- create
@@ -293,6 +295,8 @@ async function orderAndConverge(
 ): Promise<{ id: string; outs: VpsOutputs }> {
   const ordered = await orderOnce(client, news, nonce, provider);
   const order = ordered.order;
+  // The run's shared listing now holds it too (the next check's token look-up sees it without a read).
+  accountView("Creating a Vps").notePlaced(order);
   const id = String(order.order_oid);
   const password = news.password ?? ordered.password;
   const recorded = { ...news, __creationNonce: nonce, password };
@@ -345,7 +349,7 @@ export async function read(
   const recorded = setValues(props ?? {});
   return step(`Refreshing Vps ${id}${label(recorded)}`, async () => {
     const client = clientFor("Refreshing a Vps");
-    const oid = await resolveOrderOid(client, id, recorded);
+    const oid = await resolveOrderOid(accountView("Refreshing a Vps"), id, recorded);
     // Not there yet: keep the pending record (its nonce is how the next `pulumi up` recognises the order).
     if (oid === undefined) return { id, props: props as unknown as VpsOutputs };
     let order: AboutOrder;
@@ -368,7 +372,7 @@ export async function update(id: string, olds: Bag, inputs: Bag): Promise<{ outs
   const recorded = setValues(olds);
   return step(`Updating Vps ${id}${label(news)}`, async () => {
     const client = clientFor("Updating a Vps", minutesToMs(news.timeouts?.updateMinutes));
-    const oid = await resolveOrderOid(client, id, recorded);
+    const oid = await resolveOrderOid(accountView("Updating a Vps"), id, recorded);
     if (oid === undefined) {
       // A pending create whose order has not appeared: order it now (same token and nonce), once.
       const nonce = typeof recorded.__creationNonce === "string" ? recorded.__creationNonce : nonceOf(inputs);
@@ -408,7 +412,9 @@ export async function deleteVps(id: string, props: Bag): Promise<void> {
   const recorded = setValues(props ?? {}) as VpsInputs & Bag;
   await step(`Deleting Vps ${id}${label(recorded)}`, async () => {
     const client = clientFor("Deleting a Vps", minutesToMs(recorded.timeouts?.deleteMinutes));
-    const oid = await resolveOrderOid(client, id, recorded);
+    // Read now, not from the run's listing: an order that appeared since must be cancelled, not left billed.
+    const view = accountView("Deleting a Vps");
+    const oid = await resolveOrderOid(view, id, recorded, true);
     if (oid === undefined) {
       log(`Vps ${id}: no order carrying this stack's creation nonce exists; nothing to cancel.`);
       return;
@@ -416,6 +422,7 @@ export async function deleteVps(id: string, props: Bag): Promise<void> {
     const ref = orderRef(oid, recorded.domainName);
     try {
       const deleted = await client.deleteVps(ref);
+      view.noteGone(oid);
       log(`Vps ${oid}: shut down and cancelled.`);
       log(deleteBillLine(String(oid), deleted.cancel_messages ?? [], recorded.monthlyFeeUsd));
     } catch (error) {

@@ -34,18 +34,20 @@ export function toWire(inputs: Record<string, unknown>, names: readonly string[]
   return request;
 }
 
+/** ip_request of a create (and of the order a preview's quote judges): the ipCount input. */
+export function ipRequest(inputs: { ipCount?: number | undefined }): NewVpsRequestInput["ip_request"] {
+  if (inputs.ipCount === undefined) return undefined;
+  return {
+    num_ips: inputs.ipCount,
+    extra_ip_reason: inputs.ipCount > 1 ? "Requested through pulumi-rimuhosting (ipCount)" : undefined,
+  };
+}
+
 /** NewVPSRequest for R4 (create): every plain input, plus the ones that need shaping. */
 export function newVpsRequest(inputs: VpsInputs): NewVpsRequestInput {
   return {
     ...(toWire(inputs, AS_IS_FIELDS) as NewVpsRequestInput),
-    ip_request:
-      inputs.ipCount === undefined
-        ? undefined
-        : {
-            num_ips: inputs.ipCount,
-            extra_ip_reason:
-              inputs.ipCount > 1 ? "Requested through pulumi-rimuhosting (ipCount)" : undefined,
-          },
+    ip_request: ipRequest(inputs),
     file_injection_data: injectedFiles(inputs),
     meta_data: inputs.metaData
       ? Object.entries(inputs.metaData).map(([key_name, value]) => ({ key_name, value }))

@@ -7,7 +7,7 @@ import { parseCredit } from "../../../provider/impl/money";
 import { computeChanges } from "../../../provider/impl/vps-changes";
 import { UNKNOWN } from "../../../provider/impl/unknowns";
 import { deleteBillLine } from "../../../provider/impl/money";
-import { APP_INPUTS, createChecked, rejectionOf, useImplFixture } from "../support/impl-fixture";
+import { APP_INPUTS, checkCore, createChecked, rejectionOf, useImplFixture } from "../support/impl-fixture";
 import { ED25519_KEY, ED25519_KEY_2, MISLABELLED_KEY, RSA_KEY } from "../support/ssh-keys";
 
 const fixture = useImplFixture();
@@ -54,12 +54,28 @@ describe("price in preview", () => {
     );
   });
 
-  it("the service refusing the quote is one line, never a failure", async () => {
-    fixture().emulator.injectFault({ route: "quoteNewVm", kind: "status", status: 400 });
+  it("the quote judges the order as create would: what it refuses fails the preview, naming the input", async () => {
+    const checked = await impl.check({}, { ...APP_INPUTS, memoryMb: 1024 * 1024, ...PREVIEW });
+    expect(checked.failures).toEqual([
+      {
+        property: "",
+        reason: expect.stringMatching(
+          /^\[RIMU_ERR_CONFLICT\] .*No host server in Dallas has 1048576MB memory/,
+        ),
+      },
+    ]);
+    expect(quotes()).toHaveLength(1);
+  });
+
+  it("a quote answered 503 is a warning naming the check that did not run; the preview goes on", async () => {
+    fixture().emulator.injectFault({ route: "quoteNewVm", kind: "status", status: 503, times: 10 });
     const checked = await impl.check({}, { ...APP_INPUTS, ...PREVIEW });
     expect(checked.failures).toBeUndefined();
-    const line = fixture().logs.find((l) => l.includes("new VPS:"));
-    expect(line).toMatch(/app: new VPS: price not quoted: RimuHosting did not quote it \(.+\)\.$/);
+    const logs = fixture().logs.join("\n");
+    expect(logs).toMatch(
+      /warning: \[RIMU_ERR_TRANSIENT\] app: checking the order with RimuHosting .* did not run: RimuHosting answered 503 to PUT http:\/\/127\.0\.0\.1:\d+\/r\/pricing-plans\/new-vm-pricing/,
+    );
+    expect(logs).toMatch(/app: new VPS: price not quoted/);
   });
 
   it("diff() of a resize in a preview shows the fee before and after and the difference, which update() then bills", async () => {
@@ -159,11 +175,11 @@ describe("reverseDns", () => {
       "under_score.example.com",
       `${"a".repeat(64)}.com`,
     ]) {
-      const checked = await impl.check({}, { ...APP_INPUTS, reverseDns: bad });
+      const checked = await checkCore({}, { ...APP_INPUTS, reverseDns: bad });
       expect(checked.failures?.[0]?.property).toBe("reverseDns");
     }
     for (const good of ["mail.example.com", "mail.example.com.", ""]) {
-      expect((await impl.check({}, { ...APP_INPUTS, reverseDns: good })).failures).toBeUndefined();
+      expect((await checkCore({}, { ...APP_INPUTS, reverseDns: good })).failures).toBeUndefined();
     }
   });
 
@@ -205,7 +221,7 @@ describe("reverseDns", () => {
 
   it("a PTR refused after the create records the VPS without the name, so the next update sets it", async () => {
     fixture().emulator.injectFault({ route: "setReverseDns", kind: "status", status: 400 });
-    const checked = await impl.check({}, { ...APP_INPUTS, reverseDns: "mail.example.com" });
+    const checked = await checkCore({}, { ...APP_INPUTS, reverseDns: "mail.example.com" });
     const error = await rejectionOf(impl.create(checked.inputs));
     expect(error).toBeInstanceOf(impl.VpsIncompleteError);
     const recorded = error.properties as Record<string, unknown>;
@@ -219,7 +235,7 @@ describe("reverseDns", () => {
 describe("sshKeys", () => {
   it("check() accepts OpenSSH public keys and refuses anything else, naming the entry", async () => {
     expect(
-      (await impl.check({}, { ...APP_INPUTS, sshKeys: [ED25519_KEY, RSA_KEY] })).failures,
+      (await checkCore({}, { ...APP_INPUTS, sshKeys: [ED25519_KEY, RSA_KEY] })).failures,
     ).toBeUndefined();
     const cases: [string, RegExp][] = [
       ["-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn\n-----END OPENSSH PRIVATE KEY-----", /private key/],
@@ -229,13 +245,13 @@ describe("sshKeys", () => {
       [MISLABELLED_KEY, /does not encode a ssh-rsa key/],
     ];
     for (const [key, reason] of cases) {
-      const checked = await impl.check({}, { ...APP_INPUTS, sshKeys: [ED25519_KEY, key] });
+      const checked = await checkCore({}, { ...APP_INPUTS, sshKeys: [ED25519_KEY, key] });
       expect(checked.failures).toEqual([{ property: "sshKeys.1", reason: expect.stringMatching(reason) }]);
     }
   });
 
   it("check() refuses a files entry for /root/.ssh/authorized_keys next to sshKeys", async () => {
-    const checked = await impl.check(
+    const checked = await checkCore(
       {},
       {
         ...APP_INPUTS,
@@ -264,7 +280,7 @@ describe("sshKeys", () => {
   it("a change is a reinstall: refused in check without allowReinstall, applied with it", async () => {
     const { id, outs, inputs } = await createChecked({ ...APP_INPUTS, sshKeys: [ED25519_KEY] });
     const news = { ...APP_INPUTS, sshKeys: [ED25519_KEY_2] };
-    const refused = await impl.check(inputs, news);
+    const refused = await checkCore(inputs, news);
     expect(refused.failures).toEqual([
       { property: "sshKeys", reason: expect.stringContaining("Set allowReinstall: true") },
     ]);
@@ -273,7 +289,7 @@ describe("sshKeys", () => {
     expect(orderOf(id).rootAuthorizedKeys).toBe(`${ED25519_KEY}\n`);
 
     const allowed = { ...news, allowReinstall: true };
-    expect((await impl.check(inputs, allowed)).failures).toBeUndefined();
+    expect((await checkCore(inputs, allowed)).failures).toBeUndefined();
     const updated = await impl.update(id, outs as never, allowed);
     expect(
       fixture()

@@ -5,7 +5,13 @@
  */
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
-import { DEMO_API_KEY, startImplFixture, stackConfig, type ImplFixture } from "../support/impl-fixture";
+import {
+  DEMO_API_KEY,
+  checkCore,
+  startImplFixture,
+  stackConfig,
+  type ImplFixture,
+} from "../support/impl-fixture";
 
 const PROGRAM = {
   domainName: "web1.example.com",
@@ -123,10 +129,15 @@ describe("check(): no bad input reaches the API", () => {
     const before = mutations().length;
     const result = await impl.check({}, { ...PROGRAM, ...change });
     expect(result.failures?.length).toBeGreaterThan(0);
-    const named = (result.failures ?? []).some(
-      (f) => f.property === field || f.property.startsWith(`${field}.`) || f.reason.startsWith(`${field}`),
-    );
-    expect({ named, failures: result.failures }).toMatchObject({ named: true });
+    // As the engine shows it: no property (so it prints no value), the code first, then the input named.
+    const named = new RegExp(`^\\[RIMU_ERR_[A-Z_]+\\] ${field}[.:]`);
+    for (const failure of result.failures ?? []) {
+      expect(failure.property).toBe("");
+      expect(failure.reason).toMatch(/^\[RIMU_ERR_[A-Z_]+\] /);
+    }
+    expect({ failures: result.failures }).toMatchObject({
+      failures: expect.arrayContaining([expect.objectContaining({ reason: expect.stringMatching(named) })]),
+    });
     // Never the value of a secret or a huge input, never a stack.
     const text = JSON.stringify(result.failures);
     expect(text.length).toBeLessThan(4000);
@@ -145,7 +156,10 @@ describe("check(): preview says what it can know", () => {
   it("a mistyped key names the input it most likely meant", async () => {
     const result = await impl.check({}, { ...PROGRAM, memorymb: 2048 });
     expect(result.failures).toEqual([
-      { property: "memorymb", reason: "is not an input of Vps; did you mean memoryMb?" },
+      {
+        property: "",
+        reason: "[RIMU_ERR_VALIDATION] memorymb: is not an input of Vps; did you mean memoryMb?",
+      },
     ]);
   });
 
@@ -161,7 +175,7 @@ describe("check(): preview says what it can know", () => {
   it("an existing VPS in a data centre that no longer takes new servers is fine; moving there is not", async () => {
     const olds = { ...PROGRAM, dcLocation: "DCDALLAS2" };
     expect((await impl.check(olds, olds)).failures).toBeUndefined();
-    const moved = await impl.check(PROGRAM, olds);
+    const moved = await checkCore(PROGRAM, olds);
     expect(moved.failures).toEqual([
       {
         property: "dcLocation",
@@ -180,7 +194,7 @@ describe("check(): preview says what it can know", () => {
     const ok = await impl.check({}, { ...PROGRAM, domainName: "legacy.example.com", adoptOrderOid: oid });
     expect(ok.failures).toBeUndefined();
     expect(fx.logs.join("\n")).toContain(`will adopt existing order ${oid} (legacy.example.com`);
-    const mismatch = await impl.check({}, { ...PROGRAM, adoptOrderOid: oid });
+    const mismatch = await checkCore({}, { ...PROGRAM, adoptOrderOid: oid });
     expect(mismatch.failures).toEqual([
       {
         property: "adoptOrderOid",

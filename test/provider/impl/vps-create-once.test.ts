@@ -7,6 +7,7 @@
  * an order carrying the token but another nonce is never adopted: the create stops and names it.
  */
 import * as impl from "../../../provider/impl/index";
+import * as testing from "../../../provider/impl/testing";
 import { setCreateLookupGrace } from "../../../provider/impl/testing";
 import { newVpsRequest } from "../../../provider/impl/vps-requests";
 import { setValues, type VpsInputs } from "../../../provider/impl/vps-inputs";
@@ -16,6 +17,7 @@ import { CREATION_NONCE_KEY, creationTokenFor } from "../../../provider/impl/cre
 import {
   APP_INPUTS,
   DEMO_API_KEY,
+  checkCore,
   rejectionOf,
   useImplFixture,
   type ImplFixture,
@@ -173,6 +175,7 @@ describe("an order of another state is never adopted", () => {
     const lost = await checked({}, PROGRAM);
     const token = creationTokenFor(setValues(lost));
     const oid = await lateOrder(lost, token, lost.__creationNonce as string); // placed, never recorded
+    testing.forgetRun(); // the next run: a new provider host
     const next = (await impl.check({}, PROGRAM)).inputs;
     const error = await failure(impl.create(next));
     expect(error.code).toBe("RIMU_ERR_FOREIGN_ORDER");
@@ -200,10 +203,11 @@ describe("an order of another state is never adopted", () => {
       (await response.json()) as { post_new_vps_response: { about_order: { order_oid: number } } }
     ).post_new_vps_response.about_order.order_oid;
     fx.logs.length = 0;
+    testing.forgetRun(); // the next run: a new provider host
     const again = await impl.check(inputs, PROGRAM);
     expect(again.failures).toBeUndefined(); // the resource itself is fine
     expect(fx.logs.join("\n")).toContain(
-      `warning: [RIMU_ERR_FOREIGN_ORDER] Ordering VPS app1.example.com: order ${stray}`,
+      `warning: [RIMU_ERR_FOREIGN_ORDER] app: Ordering VPS app1.example.com: order ${stray}`,
     );
   });
 
@@ -212,7 +216,8 @@ describe("an order of another state is never adopted", () => {
     const old = await fx.byHand.createVps(newVpsRequest(setValues(probe) as VpsInputs), {
       creationToken: creationTokenFor(setValues(probe)),
     });
-    // This run's check sees the old order (preview fails); create() stops too.
+    // The next run's check sees the old order (preview fails); create() stops too.
+    testing.forgetRun();
     const { inputs, failures } = await impl.check({}, PROGRAM);
     expect(failures?.[0]?.reason).toContain(`order ${old.about_order.order_oid}`);
     const error = await failure(impl.create(inputs));
@@ -269,7 +274,7 @@ describe("replacement and other resources", () => {
 
 describe("creationScope is never a change", () => {
   it("check() rejects a non-string; diff() ignores it; a refresh hands it back so the next diff lists nothing", async () => {
-    const bad = await impl.check({}, { ...PROGRAM, creationScope: 5 });
+    const bad = await checkCore({}, { ...PROGRAM, creationScope: 5 });
     expect(bad.failures).toEqual([
       { property: "creationScope", reason: expect.stringContaining("set by the Vps class") },
     ]);

@@ -1,8 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
-import { check } from "../../../provider/impl/vps-provider";
 import { UNKNOWN } from "../../../provider/impl/unknowns";
 import { SECRET_SIG, SECRET_SIG_KEY, unwrapSecret } from "../../../provider/impl/secret-values";
-import { startImplFixture, type ImplFixture } from "../support/impl-fixture";
+import { checkCore as check, startImplFixture, type ImplFixture } from "../support/impl-fixture";
 
 let fx: ImplFixture;
 beforeAll(async () => {
@@ -59,7 +58,6 @@ describe("check", () => {
       },
     );
     expect(properties(result.failures)).toEqual([
-      "", // password: a secret is reported without a property, so the engine prints no value
       "dcLocation",
       "diskSpaceMb",
       "domainName",
@@ -67,6 +65,7 @@ describe("check", () => {
       "hostServerOid",
       "memoryMb",
       "metaData.pulumi-rimuhosting:creation-token",
+      "password",
       "runningState",
     ]);
     const reason = (p: string) => result.failures?.find((f) => f.property === p)?.reason ?? "";
@@ -125,7 +124,7 @@ describe("check", () => {
     const olds = { domainName: "web1.example.com", password: "old-secret-pw" };
     const refused = await check(olds, { ...olds, password: "new-secret-pw" });
     expect(refused.failures).toEqual([
-      { property: "", reason: expect.stringMatching(/^password: changing password/) },
+      { property: "password", reason: expect.stringMatching(/^changing password/) },
     ]);
     expect(JSON.stringify(refused.failures)).not.toMatch(/secret-pw/);
   });

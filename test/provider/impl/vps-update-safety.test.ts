@@ -25,7 +25,7 @@ const failure = rejectionOf;
 describe("an update is checked before its first call, and a partial one is recorded and finished", () => {
   it("a misspelled distro next to a resize: the reinstall goes first, is refused, nothing changes; the message names distro and gives no retry advice", async () => {
     const created = await createChecked(PROGRAM);
-    const news = { ...created.inputs, memoryMb: 2048, distro: "deb12.46", allowReinstall: true };
+    const news = { ...PROGRAM, memoryMb: 2048, distro: "deb12.46", allowReinstall: true };
     const checked = await impl.check(created.inputs, news);
     expect(checked.failures).toBeUndefined(); // unlisted codes may be valid: a warning, not a failure
     const before = mutations().length;
@@ -83,6 +83,7 @@ describe("an update is checked before its first call, and a partial one is recor
     expect(refreshed.id).toBe(error.id);
     await fixture().byHand.deleteVps(Number(error.id)); // cancelled outside Pulumi
     expect(await impl.read(error.id, error.properties)).toEqual({});
+    testing.forgetRun(); // `pulumi up` after `pulumi refresh`: a new provider host
     // The engine drops it; the next up creates (check with no olds: a fresh nonce, no foreign order active).
     const again = await createChecked({ ...PROGRAM, runningState: "NOTRUNNING" });
     expect(again.outs.runningState).toBe("NOTRUNNING");

@@ -92,3 +92,20 @@ export async function createChecked(inputs: Record<string, unknown>) {
 export const rejectionOf: <E = impl.VpsIncompleteError & impl.VpsForeignOrderError>(
   promise: Promise<unknown>,
 ) => Promise<E> = sharedRejectionOf;
+
+/**
+ * check() as the core returns it (impl.checkVps): each failure keeps its input in `property` (the dynamic
+ * provider's check() presents it as one coded line with an empty property, see presentFailure), and no
+ * `failures` key when there are none.
+ */
+export async function checkCore(
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): Promise<{ inputs: Record<string, unknown>; failures?: { property: string; reason: string }[] }> {
+  const result = await impl.checkVps(olds, news);
+  if (result.failures.length === 0) return { inputs: result.inputs };
+  return {
+    inputs: result.inputs,
+    failures: result.failures.map(({ property, reason }) => ({ property, reason })),
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * Diagnostics attached to a resource, through the engine's own Log RPC (pulumirpc.Engine/Log with a URN).
+ *
+ * What a provider prints goes to the engine as diagnostics of the stack; a Log call that names the resource's
+ * URN is shown on the resource's row and under its name in "Diagnostics:", with its severity ("warning:").
+ * The dynamic-provider host gets the engine's address as its first argument but never connects to it
+ * (docs/dynamic-providers.md §4, §10), so this module does, lazily, with the gRPC stubs of the very
+ * `@pulumi/pulumi` copy that runs the host. The native plugin passes its engine address to connectEngineLog().
+ */
+import { createRequire } from "node:module";
+
+export type Severity = "info" | "warning";
+
+/** Sends one diagnostic for a resource; resolves to whether the engine took it (false: show it another way). */
+export type EngineLog = (urn: string, severity: Severity, message: string) => Promise<boolean>;
+
+/** How long a diagnostic may take to reach the engine before it is shown another way. */
+const LOG_DEADLINE_MS = 5_000;
+
+interface LogStubs {
+  grpc: {
+    credentials: { createInsecure(): unknown };
+    Metadata: new () => unknown;
+  };
+  engineClient: new (
+    address: string,
+    credentials: unknown,
+  ) => {
+    log(
+      request: unknown,
+      metadata: unknown,
+      options: { deadline: number },
+      done: (error: Error | null) => void,
+    ): void;
+  };
+  logRequest: new () => {
+    setSeverity(value: number): void;
+    setMessage(value: string): void;
+    setUrn(value: string): void;
+    setStreamid(value: number): void;
+    setEphemeral(value: boolean): void;
+  };
+  severities: { INFO: number; WARNING: number };
+}
+
+/** The SDK's gRPC stubs, loaded from the @pulumi/pulumi that `from` resolves (the host's own copy). */
+function loadStubs(from: string): LogStubs | undefined {
+  try {
+    const load = createRequire(from);
+    const sdk = createRequire(load.resolve("@pulumi/pulumi/package.json"));
+    const engineGrpc = sdk("./proto/engine_grpc_pb") as { EngineClient: LogStubs["engineClient"] };
+    const engineProto = sdk("./proto/engine_pb") as {
+      LogRequest: LogStubs["logRequest"];
+      LogSeverity: LogStubs["severities"];
+    };
+    return {
+      grpc: sdk("@grpc/grpc-js") as LogStubs["grpc"],
+      engineClient: engineGrpc.EngineClient,
+      logRequest: engineProto.LogRequest,
+      severities: engineProto.LogSeverity,
+    };
+  } catch {
+    return undefined; // no SDK next to the host: the caller prints instead
+  }
+}
+
+/** An EngineLog over a connection to `address` (host:port), or undefined when the SDK's stubs cannot load. */
+export function connectEngineLog(address: string, from: string = process.cwd() + "/"): EngineLog | undefined {
+  const stubs = loadStubs(from);
+  if (!stubs) return undefined;
+  const client = new stubs.engineClient(address, stubs.grpc.credentials.createInsecure());
+  return (urn, severity, message) =>
+    new Promise((resolve) => {
+      const request = new stubs.logRequest();
+      request.setSeverity(severity === "warning" ? stubs.severities.WARNING : stubs.severities.INFO);
+      request.setMessage(message);
+      request.setUrn(urn);
+      request.setStreamid(0);
+      request.setEphemeral(false);
+      // A diagnostic that cannot be delivered is not worth failing a preview over: the caller prints it instead.
+      client.log(request, new stubs.grpc.Metadata(), { deadline: Date.now() + LOG_DEADLINE_MS }, (error) =>
+        resolve(error === null || error === undefined),
+      );
+    });
+}
+
+let hostLog: EngineLog | null | undefined;
+
+/**
+ * The EngineLog of the dynamic-provider host this module runs in (its first argument is the engine's address,
+ * docs/dynamic-providers.md §4), or undefined anywhere else (a test, a program).
+ */
+export function dynamicHostEngineLog(): EngineLog | undefined {
+  if (hostLog === undefined) {
+    const main = require.main?.filename ?? "";
+    const address = process.argv[2];
+    const inHost = /[\\/]cmd[\\/]dynamic-provider[\\/]index\.js$/.test(main);
+    hostLog =
+      inHost && address && /^[\w.[\]:-]+:\d+$/.test(address)
+        ? (connectEngineLog(address, main) ?? null)
+        : null;
+  }
+  return hostLog ?? undefined;
+}

@@ -1,0 +1,100 @@
+/**
+ * What a failed read means for check(): the rule that decides whether a preview fails or goes on with a
+ * warning. Only a temporary fault of a service that answers (a 5xx or 429 after the client's retries, a
+ * timeout, a connection dropped mid-answer) may skip a check, and the warning then names the check that did
+ * not run. Everything else fails the preview with the setting to fix: a refused key names
+ * `rimuhosting:apiKey`, and an address where nothing answers (or something that is not RimuHosting's API)
+ * names `rimuhosting:baseUrl`; both give the URL that was tried.
+ */
+import {
+  RIMU_ERROR_CODES,
+  RimuAuthError,
+  RimuConfigError,
+  RimuConflictError,
+  RimuError,
+  RimuTimeoutError,
+  RimuTransientError,
+  RimuValidationError,
+  normalizeBaseUrl,
+} from "../client/index.js";
+import { CONFIG_KEYS, ENV_VARS } from "../config.js";
+import { VpsError, messageOf } from "./errors.js";
+
+export type ReadFailure =
+  /** The service answered with a temporary fault: the check is skipped, with a warning saying why. */
+  | { kind: "temporary"; why: string }
+  /** The settings are wrong (key, address): the preview fails with this error. */
+  | { kind: "settings"; error: VpsError }
+  /** The service refused the request itself (a 4xx on a quote): the caller says what that means for the input. */
+  | { kind: "refused"; error: RimuValidationError | RimuConflictError };
+
+/** Network codes that mean nothing RimuHosting-like answers at the address (not a fault of a service that does). */
+const UNREACHABLE =
+  /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|ERR_INVALID_URL|ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_)/;
+
+/** Says what a failed read of `endpoint` means; `baseUrl` is the configured API root (for the URL tried). */
+export function readFailure(error: unknown, baseUrl: string): ReadFailure {
+  if (!(error instanceof RimuError)) throw error;
+  if (error instanceof RimuValidationError || error instanceof RimuConflictError)
+    return { kind: "refused", error };
+  const tried = urlTried(error, baseUrl);
+  if (error instanceof RimuAuthError) {
+    return {
+      kind: "settings",
+      error: new VpsError(
+        error.code,
+        `${CONFIG_KEYS.apiKey}: RimuHosting refused the API key (${error.status ?? "refused"} from ${tried}).`,
+        error,
+        CONFIG_KEYS.apiKey,
+      ),
+    };
+  }
+  if (error instanceof RimuTimeoutError) return { kind: "temporary", why: `no answer from ${tried} in time` };
+  if (error instanceof RimuTransientError) {
+    if (error.status !== undefined)
+      return { kind: "temporary", why: `RimuHosting answered ${error.status} to ${tried}` };
+    if (error.networkCode !== undefined && !UNREACHABLE.test(error.networkCode))
+      return { kind: "temporary", why: `the connection to ${tried} failed (${error.networkCode})` };
+  }
+  return { kind: "settings", error: unusableBaseUrl(error, baseUrl, tried) };
+}
+
+/** The base URL does not lead to RimuHosting's API: nothing answers, or something else does. */
+function unusableBaseUrl(error: RimuError, baseUrl: string, tried: string): VpsError {
+  const what =
+    error.networkCode !== undefined
+      ? `nothing answers there (${describeNetworkCode(error.networkCode)})`
+      : error instanceof RimuConfigError
+        ? messageOf(error).replace(/^\[[A-Z_]+\]\s*/, "")
+        : `what answers is not RimuHosting's API (${error.status ?? "an unreadable answer"} from ${tried})`;
+  return new VpsError(
+    RIMU_ERROR_CODES.RimuConfigError,
+    `${CONFIG_KEYS.baseUrl} is ${root(baseUrl)}: ${what}; tried ${tried}. Check ${CONFIG_KEYS.baseUrl} ` +
+      `(or ${ENV_VARS.baseUrl}); if it is right, RimuHosting cannot be reached from here: run again once it can.`,
+    error,
+    CONFIG_KEYS.baseUrl,
+  );
+}
+
+function describeNetworkCode(code: string): string {
+  if (code === "ECONNREFUSED") return "connection refused";
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "the host name does not resolve";
+  if (code === "EHOSTUNREACH" || code === "ENETUNREACH") return "the host cannot be reached";
+  return code;
+}
+
+/** The API root as the client uses it (with its `/r`), or as given when it is not a URL. */
+function root(baseUrl: string): string {
+  try {
+    return normalizeBaseUrl(baseUrl);
+  } catch {
+    return baseUrl;
+  }
+}
+
+/** `GET http://host/r/orders`: the method and URL of the endpoint that failed. */
+function urlTried(error: RimuError, baseUrl: string): string {
+  const [method, path] = (error.endpoint ?? "").split(" ");
+  if (!method || !path) return root(baseUrl);
+  return `${method} ${root(baseUrl)}${path}`;
+}

@@ -1,0 +1,462 @@
+/**
+ * The checks of check() that ask RimuHosting, read-only, so that a preview fails wherever `pulumi up` would
+ * fail for a reason known before its first change: the API key and address, the catalogue, the billing
+ * method, the order to adopt, another state's order carrying this resource's creation token, the host to run
+ * on (it exists, is in the VPS's data centre, has room) and room for a resize. Every read is a shared one
+ * (account-view.ts): a preview of N existing VPSs reads the account's orders once, not N times.
+ *
+ * A read that fails for a temporary reason (read-failures.ts) skips its check with a warning naming it; a
+ * wrong key or address fails the preview. What only a preview does (quotes, a host's free memory) is
+ * marked below; `pulumi up` (no preview flag) makes only the shared reads.
+ */
+import type { AboutOrder } from "../../contract/index.js";
+import { RIMU_ERROR_CODES, RimuError, RimuNotFoundError, carriesCreationToken } from "../client/index.js";
+import type { AccountView } from "./account-view.js";
+import { catalogFindings, catalogFor } from "./catalog.js";
+import { same } from "./canonical-json.js";
+import { creationNonceOf, creationTokenFor, noteTokenLookup } from "./creation-token.js";
+import { VPS_ERROR_CODES, presentError, serviceText, type ErrorCode, type VpsError } from "./errors.js";
+import {
+  PRICED_INPUTS,
+  adoptionLine,
+  amountMoney,
+  newVpsLine,
+  pricedOf,
+  quoteRequest,
+  takeReplacementPriced,
+  type Quoted,
+} from "./money.js";
+import { info, resourceKey, resourceName, warning, type Note } from "./notes.js";
+import { MOVE_CHANGES_OUTPUTS } from "./vps-effects.js";
+import { readFailure } from "./read-failures.js";
+import { accountView, clientFor, configuredBaseUrl, hasApiKey } from "./runtime-config.js";
+import { containsUnknown } from "./unknowns.js";
+import { REPLACE_FORCING_INPUTS } from "./vps-changes.js";
+import { orderRef } from "./vps-converge.js";
+import { adoptionProblem, foreignOrder } from "./vps-create.js";
+import { changeRefusals, type CheckFailure, type VpsInputs } from "./vps-inputs.js";
+import { orderFields } from "../wire-mapping/order-fields.js";
+
+type Bag = Record<string, unknown>;
+
+/** What the look-ahead found: failures (the preview fails), notes (warnings, prices) and the outputs a move changes. */
+export interface LookAhead {
+  failures: CheckFailure[];
+  notes: Note[];
+  /** Outputs a planned move changes: check() returns them unknown in a preview, so dependents show a change. */
+  unknownOutputs: string[];
+}
+
+/** One check()'s view of the resource. */
+interface Run {
+  view: AccountView;
+  baseUrl: string;
+  /** Old inputs (empty for a new resource). */
+  before: Bag;
+  /** New inputs, as given (unknowns included). */
+  after: Bag;
+  /** New inputs whose values are known. */
+  known: Bag;
+  isNew: boolean;
+  preview: boolean;
+  name: string;
+  resource: string;
+  out: LookAhead;
+}
+
+/** Stops the look-ahead: a wrong key or address makes every later check meaningless. */
+class Stop extends Error {}
+
+export async function lookAhead(before: Bag, after: Bag, preview: boolean): Promise<LookAhead> {
+  const out: LookAhead = { failures: [], notes: [], unknownOutputs: [] };
+  if (!hasApiKey()) {
+    out.failures.push(failureOf(presentError(missingKey(), "Checking a Vps")));
+    return out;
+  }
+  const run: Run = {
+    view: accountView("Checking a Vps"),
+    baseUrl: configuredBaseUrl(),
+    before,
+    after,
+    known: Object.fromEntries(Object.entries(after).filter(([, value]) => !containsUnknown(value))),
+    isNew: Object.keys(before).length === 0,
+    preview,
+    name: resourceName(after),
+    resource: resourceKey(after),
+    out,
+  };
+  try {
+    await checkAll(run);
+  } catch (error) {
+    if (!(error instanceof Stop)) throw error;
+  }
+  return out;
+}
+
+async function checkAll(run: Run): Promise<void> {
+  const orders = await shared(run, "looking for another stack's order of this resource", () =>
+    run.view.activeOrders(),
+  );
+  await checkCatalogue(run);
+  if (run.out.failures.length > 0) return;
+  await checkBillingMethod(run);
+  const adopting = typeof run.known.adoptOrderOid === "number" && changed(run, "adoptOrderOid");
+  if (adopting) await checkAdoption(run);
+  else if (orders) checkCreationToken(run, orders);
+  const live = orders ? liveOrderOf(run, orders) : undefined;
+  if (live) checkDistroOfLive(run, live);
+  await checkHost(run, orders, live);
+  if (run.preview && live && !run.isNew) await checkResizeRoom(run, live);
+  if (run.preview && run.isNew && !adopting) await checkNewOrder(run);
+}
+
+const changed = (run: Run, name: string): boolean => run.isNew || !same(run.before[name], run.after[name]);
+
+/**
+ * One shared read. A wrong key or address fails the preview (and stops the look-ahead); a temporary fault
+ * skips what needed it, with a warning saying which check did not run.
+ */
+async function shared<T>(run: Run, check: string, read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    const failure = readFailure(error, run.baseUrl);
+    if (failure.kind === "settings") {
+      run.out.failures.push(failureOf(failure.error));
+      throw new Stop();
+    }
+    if (failure.kind === "refused") {
+      run.out.failures.push(failureOf(presentError(failure.error, "")));
+      throw new Stop();
+    }
+    const code = error instanceof RimuError ? error.code : RIMU_ERROR_CODES.RimuTransientError;
+    run.out.notes.push(
+      warning(
+        `[${code}] ${run.name}: ${check} did not run: ${failure.why}. \`pulumi up\` finds out when it gets there.`,
+      ),
+    );
+    return undefined;
+  }
+}
+
+// ----------------------------------------------------------------------------------------- catalogue
+
+async function checkCatalogue(run: Run): Promise<void> {
+  const names = ["distro", "pricingPlanCode", "dcLocation"] as const;
+  if (!names.some((name) => run.known[name] !== undefined && changed(run, name))) return;
+  const catalog = await catalogFor(run.view.client, run.baseUrl);
+  if (catalog.unread !== undefined) {
+    await shared(run, "checking distro, pricingPlanCode and dcLocation against RimuHosting's catalogue", () =>
+      Promise.reject(catalog.unread),
+    );
+  }
+  const findings = catalogFindings(catalog, run.known, (name) => changed(run, name));
+  run.out.failures.push(...findings.failures);
+  for (const text of findings.warnings) run.out.notes.push(warning(`${run.name}: ${text}`));
+}
+
+// ------------------------------------------------------------------------------------ billing method
+
+async function checkBillingMethod(run: Run): Promise<void> {
+  const oid = run.known.billingOid;
+  if (typeof oid !== "number" || !changed(run, "billingOid")) return;
+  const methods = await shared(run, "checking billingOid against your billing methods", () =>
+    run.view.billingMethods(),
+  );
+  if (!methods || methods.some((method) => method.billing_oid === oid)) return;
+  const listed = methods.map((m) => `${m.billing_oid}${m.description ? ` (${m.description})` : ""}`);
+  run.out.failures.push({
+    property: "billingOid",
+    reason:
+      `${oid} is not one of this account's billing methods` +
+      (listed.length > 0 ? `: use one of ${listed.join(", ")}` : ": the account has none") +
+      ` (getBillingMethods() lists them), or leave billingOid out to let RimuHosting pick`,
+  });
+}
+
+// ---------------------------------------------------------------------------------------- adoption
+
+async function checkAdoption(run: Run): Promise<void> {
+  const oid = run.known.adoptOrderOid as number;
+  const order = await shared(run, `reading order ${oid} to adopt`, () =>
+    run.view.client.getOrder(oid).then(
+      (response): AboutOrder | null => response.about_order,
+      (error: unknown) => (error instanceof RimuNotFoundError ? null : Promise.reject(error)),
+    ),
+  );
+  if (order === undefined) return; // could not look: create() checks again
+  if (order === null) {
+    run.out.failures.push({
+      property: "adoptOrderOid",
+      code: VPS_ERROR_CODES.adoption,
+      reason: `order ${oid} does not exist on this account; list your orders with getOrders() and use one of their orderOid values`,
+    });
+    return;
+  }
+  const problem = adoptionProblem(order, run.known as VpsInputs, Date.now());
+  if (problem) {
+    run.out.failures.push({
+      property: "adoptOrderOid",
+      code: VPS_ERROR_CODES.adoption,
+      reason: problem.replace(/^adoptOrderOid: /, ""),
+    });
+    return;
+  }
+  run.out.notes.push(
+    info(
+      `${run.name}: will adopt existing order ${oid} (${order.domain_name}, ${order.running_state ?? "state unknown"}) ` +
+        `instead of ordering a new VPS.`,
+    ),
+  );
+  if (!run.preview) return;
+  // What the bill will be once the order is changed to match the program: its fee now, and the quote for
+  // the program's sizes over the order's.
+  const fields = orderFields(order);
+  const after = { ...pricedOf(fields), ...pricedOf(run.known), dcLocation: fields.dcLocation };
+  const quoted = await priceOf(run, after);
+  const now =
+    typeof fields.monthlyFeeUsd === "number" ? { amount: fields.monthlyFeeUsd, currency: "USD" } : undefined;
+  run.out.notes.push(info(adoptionLine(run.resource, run.name, oid, now, quoted)));
+}
+
+// ----------------------------------------------------------------------------------- creation token
+
+/**
+ * The orders of another state carrying this resource's creation token: a new resource must not take another
+ * state's order (the preview fails); an existing one is told about a stray order (a lost create of a killed
+ * run that appeared late is billed and no state knows it).
+ */
+function checkCreationToken(run: Run, orders: readonly AboutOrder[]): void {
+  if (typeof run.known.creationScope !== "string") return;
+  if (REPLACE_FORCING_INPUTS.some((name) => containsUnknown(run.after[name]))) return;
+  const token = creationTokenFor(run.known);
+  const nonce = run.known.__creationNonce;
+  const carrying = orders.filter((order) => carriesCreationToken(order, token));
+  const others = carrying.filter((order) => creationNonceOf(order) !== nonce);
+  // Only a nonce this check() made may let create() skip its own look-up (creation-token.ts, noteTokenLookup).
+  if (typeof nonce === "string") noteTokenLookup(token, nonce, run.isNew && carrying.length === 0);
+  const first = others[0];
+  if (!first) return;
+  const error = foreignOrder(first, run.known as VpsInputs, token);
+  if (run.isNew) run.out.failures.push(failureOf(error));
+  else run.out.notes.push(warning(`[${error.code}] ${run.name}: ${error.detail}`));
+}
+
+/** The live order of an existing resource: the one carrying its nonce, or the one it adopted. */
+function liveOrderOf(run: Run, orders: readonly AboutOrder[]): AboutOrder | undefined {
+  if (run.isNew) return undefined;
+  const nonce = run.before.__creationNonce;
+  const adopted = run.before.adoptOrderOid;
+  return (
+    (typeof nonce === "string" ? orders.find((order) => creationNonceOf(order) === nonce) : undefined) ??
+    (typeof adopted === "number" ? orders.find((order) => order.order_oid === adopted) : undefined)
+  );
+}
+
+/**
+ * A distro set now where none was set before: the VPS has the one RimuHosting installed, which the live order
+ * reports. Another one means a reinstall (update() compares with the live order), refused without
+ * allowReinstall by the same rule as any reinstall (changeRefusals).
+ */
+function checkDistroOfLive(run: Run, live: AboutOrder): void {
+  const wanted = run.known.distro;
+  if (typeof wanted !== "string" || run.before.distro !== undefined || !live.distro || live.distro === wanted)
+    return;
+  run.out.failures.push(...changeRefusals({ distro: live.distro }, run.after, ["distro"]));
+}
+
+// -------------------------------------------------------------------------------------------- hosts
+
+/**
+ * hostServerOid, new or changed: the host must be in the VPS's data centre (a move across data centres would
+ * make dcLocation differ from the program, and the next update would replace the VPS), exist and have room.
+ * The account's orders say which data centre each host it uses is in; for a move, a quote naming the host
+ * (R16 judges it as an order would, docs/rimuhosting-api.md §8.2) says the rest. A new VPS's host is judged
+ * by its preview quote (checkNewOrder).
+ */
+async function checkHost(
+  run: Run,
+  orders: readonly AboutOrder[] | undefined,
+  live: AboutOrder | undefined,
+): Promise<void> {
+  const target = run.after.hostServerOid;
+  if (target === undefined || target === null || !changed(run, "hostServerOid")) return;
+  if (containsUnknown(target)) {
+    if (!run.isNew) run.out.unknownOutputs.push(...MOVE_CHANGES_OUTPUTS);
+    return;
+  }
+  const current = live?.host_server_oid ?? (run.before.hostServerOid as string | undefined);
+  const isMove = !run.isNew && target !== current;
+  if (!run.isNew && !isMove) return;
+  const dc = run.isNew
+    ? (run.known.dcLocation as string | undefined)
+    : (live?.location?.data_center_location_code ?? (run.known.dcLocation as string | undefined));
+  const hostDc = orders?.find((order) => order.host_server_oid === target)?.location
+    ?.data_center_location_code;
+  if (dc && hostDc && hostDc !== dc) {
+    run.out.failures.push({
+      property: "hostServerOid",
+      reason: otherDataCentre(String(target), hostDc, dc, run.isNew),
+    });
+    return;
+  }
+  if (!isMove) return;
+  run.out.unknownOutputs.push(...MOVE_CHANGES_OUTPUTS);
+  // The sizes the VPS has when it moves (a resize runs first): the order's, with the program's over them.
+  const sizes = { ...(live ? pricedOf(orderFields(live)) : {}), ...pricedOf(run.known) };
+  const request = quoteRequest({ ...sizes, dcLocation: dc, hostServerOid: target }, true);
+  await judge(
+    run,
+    `checking host ${String(target)} (that it exists, is in ${dc ?? "the VPS's data centre"} and has room)`,
+    "hostServerOid",
+    () => run.view.quote(request),
+  );
+}
+
+function otherDataCentre(host: string, hostDc: string, dc: string, isNew: boolean): string {
+  return isNew
+    ? `host ${host} is in ${hostDc}, but dcLocation is ${dc}: pick a host in ${dc}, or leave hostServerOid out to let RimuHosting choose`
+    : `host ${host} is in ${hostDc}, but this VPS is in ${dc}: a move keeps the data centre (moving it across would leave ` +
+        `dcLocation behind, and the next update would replace the VPS). Pick a host in ${dc}, or change dcLocation to order a new VPS there`;
+}
+
+/**
+ * Room for a resize on the VPS's own host (preview): the host's free memory and disk, which RimuHosting
+ * reports for the host of each VPS (R5), must cover the growth. "Free" is no promise (docs/rimuhosting-api.md
+ * R5), so enough free space is no guarantee; too little is a certain refusal.
+ */
+async function checkResizeRoom(run: Run, live: AboutOrder): Promise<void> {
+  const fields = orderFields(live);
+  const grow = (name: "memoryMb" | "diskSpaceMb" | "diskSpace2Mb") => {
+    const wanted = run.known[name];
+    const now = fields[name] ?? 0;
+    return typeof wanted === "number" && wanted > now ? wanted - now : 0;
+  };
+  const memory = grow("memoryMb");
+  const disk = grow("diskSpaceMb") + grow("diskSpace2Mb");
+  const hostOid = live.host_server_oid;
+  if ((memory === 0 && disk === 0) || !hostOid) return;
+  const host = await shared(run, `checking that host ${hostOid} has room to grow this VPS`, () =>
+    run.view.hostOf(orderRef(live.order_oid, live.domain_name), hostOid),
+  );
+  if (!host) return;
+  const freeMemory = host.host_mem_mb_free;
+  const freeDiskGb = host.host_disk_gb_free;
+  const short: string[] = [];
+  if (memory > 0 && typeof freeMemory === "number" && freeMemory < memory)
+    short.push(`${memory} MB more memory (it has ${freeMemory} MB free)`);
+  if (disk > 0 && typeof freeDiskGb === "number" && freeDiskGb < Math.ceil(disk / 1024))
+    short.push(`${Math.ceil(disk / 1024)} GB more disk (it has ${freeDiskGb} GB free)`);
+  if (short.length === 0) return;
+  run.out.failures.push({
+    property: memory > 0 && short[0]!.includes("memory") ? "memoryMb" : "diskSpaceMb",
+    code: RIMU_ERROR_CODES.RimuConflictError,
+    reason:
+      `host ${hostOid}, which this VPS runs on, has no room to grow it: it needs ${short.join(" and ")}. ` +
+      `Ask for less, or move the VPS to a host with room first (hostServerOid)`,
+  });
+}
+
+// ---------------------------------------------------------------------------------------- new order
+
+/**
+ * A new VPS in a preview: its price, quoted by RimuHosting with the host it names, which R16 judges the way an
+ * order would (plan in that data centre, sizes, host, room): what it refuses, the order would refuse too.
+ */
+async function checkNewOrder(run: Run): Promise<void> {
+  const replacement = takeReplacementPriced(run.resource);
+  const unknown = [...PRICED_INPUTS, "hostServerOid"].filter((name) => containsUnknown(run.after[name]));
+  if (unknown.length > 0) {
+    if (!replacement)
+      run.out.notes.push(
+        info(
+          newVpsLine(run.resource, run.name, {
+            problem: `${unknown.join(", ")} not known until the update runs`,
+          }),
+        ),
+      );
+    return;
+  }
+  const answer = await judge(
+    run,
+    "checking the order with RimuHosting (plan, sizes and host in this data centre)",
+    run.known.hostServerOid !== undefined ? "hostServerOid" : "memoryMb",
+    () => run.view.quote(quoteRequest(run.known, true)),
+  );
+  if (replacement || run.out.failures.length > 0) return; // diff() priced the replacement
+  const price = answer ? amountMoney(answer.monthly_recurring_amt) : undefined;
+  const quoted: Quoted = price
+    ? { price }
+    : {
+        problem: answer ? "RimuHosting's answer carried no price" : "the quote did not run (see the warning)",
+      };
+  run.out.notes.push(info(newVpsLine(run.resource, run.name, quoted)));
+}
+
+/**
+ * A quote that judges the request: a refusal is a failure naming the input (the service's words). A refusal
+ * that names no field (no host has room) is the input's that asked for the room: `blame`.
+ */
+async function judge<T>(
+  run: Run,
+  check: string,
+  blame: string,
+  read: () => Promise<T>,
+): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    const failure = readFailure(error, run.baseUrl);
+    if (failure.kind === "refused") {
+      const refusal = serviceFailure(failure.error);
+      run.out.failures.push(refusal.property === "" ? { ...refusal, property: blame } : refusal);
+      return undefined;
+    }
+    return shared(run, check, () => Promise.reject(error));
+  }
+}
+
+/** The quoted monthly price of `inputs` (never fails: a price that cannot be had says why). */
+export async function priceOf(run: Pick<Run, "view" | "baseUrl">, inputs: Bag): Promise<Quoted> {
+  const unknown = PRICED_INPUTS.filter((name) => containsUnknown(inputs[name]));
+  if (unknown.length > 0) return { problem: `${unknown.join(", ")} not known until the update runs` };
+  try {
+    const price = amountMoney((await run.view.quote(quoteRequest(inputs))).monthly_recurring_amt);
+    return price ? { price } : { problem: "RimuHosting's answer carried no price" };
+  } catch (error) {
+    const failure = readFailure(error, run.baseUrl);
+    if (failure.kind === "temporary") return { problem: `RimuHosting did not quote it (${failure.why})` };
+    if (failure.kind === "refused")
+      return { problem: `RimuHosting would not quote it: ${serviceText(failure.error)}` };
+    return { problem: failure.error.detail };
+  }
+}
+
+// ------------------------------------------------------------------------------------------- helpers
+
+/** A client error of the service's about the request, as a failure naming the input in the user's words. */
+function serviceFailure(error: Parameters<typeof serviceText>[0]): CheckFailure {
+  const presented = presentError(error, "");
+  return failureOf(presented);
+}
+
+/**
+ * A presented error as a check failure: its code, the input it names, its detail without the input's name in
+ * front ("hostServerOid: …" or the service's "hostServerOid '9999' is …"), which presentFailure() puts back once.
+ */
+function failureOf(error: VpsError): CheckFailure {
+  const property = error.fieldName ?? "";
+  let detail = error.detail;
+  if (property && detail.startsWith(`${property}: `)) detail = detail.slice(property.length + 2);
+  else if (property && detail.startsWith(`${property} `)) detail = detail.slice(property.length + 1);
+  return { property, reason: detail.replace(/[.\s]+$/, ""), code: error.code as ErrorCode };
+}
+
+function missingKey(): unknown {
+  try {
+    clientFor("Checking a Vps");
+    return undefined;
+  } catch (error) {
+    return error;
+  }
+}

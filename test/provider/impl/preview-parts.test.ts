@@ -1,0 +1,207 @@
+/**
+ * L1: the parts a preview is built from. Diagnostics reach the engine's Log RPC with the resource's URN (a real
+ * gRPC server stands for the engine); a check failure is one coded line naming the input; money is written in
+ * its own currency; a failed read fails the preview or skips a check by the rule of read-failures.ts; the URN
+ * the Vps class computes is the one the SDK registers (under Pulumi's mocks); the run's shared reads are made
+ * once and kept (the emulator's request log).
+ */
+import * as grpc from "@grpc/grpc-js";
+import * as engrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
+import * as pulumi from "@pulumi/pulumi";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import {
+  RimuAuthError,
+  RimuConflictError,
+  RimuTimeoutError,
+  RimuTransientError,
+} from "../../../provider/client/index";
+import { AccountView, LISTING_MAX_AGE_MS } from "../../../provider/impl/account-view";
+import { connectEngineLog } from "../../../provider/impl/engine-log";
+import { formatMoney, amountMoney } from "../../../provider/impl/money";
+import { readFailure } from "../../../provider/impl/read-failures";
+import { presentFailure } from "../../../provider/impl/vps-provider";
+import { expectedUrn } from "../../../provider/resource-urn";
+import { useImplFixture } from "../support/impl-fixture";
+
+describe("engine log", () => {
+  it("sends each diagnostic to the engine's Log RPC with the resource's URN and its severity", async () => {
+    const received: { severity: number; message: string; urn: string }[] = [];
+    const server = new grpc.Server();
+    server.addService(engrpc.EngineService, {
+      log(call: grpc.ServerUnaryCall<never, never>, cb: grpc.sendUnaryData<Empty>) {
+        const r = call.request as unknown as {
+          getSeverity(): number;
+          getMessage(): string;
+          getUrn(): string;
+        };
+        received.push({ severity: r.getSeverity(), message: r.getMessage(), urn: r.getUrn() });
+        cb(null, new Empty());
+      },
+    } as unknown as engrpc.IEngineServer);
+    const port = await new Promise<number>((resolve, reject) =>
+      server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) =>
+        e ? reject(e) : resolve(p),
+      ),
+    );
+    try {
+      const log = connectEngineLog(`127.0.0.1:${port}`, `${__dirname}/`)!;
+      const urn = "urn:pulumi:dev::shop::pulumi-nodejs:dynamic/rimuhosting:Vps::web";
+      expect(await log(urn, "warning", "web: resizing memoryMb restarts the VPS.")).toBe(true);
+      expect(await log(urn, "info", "web: new VPS: $10.00 a month (quoted by RimuHosting).")).toBe(true);
+      expect(received).toEqual([
+        { severity: 2, message: "web: resizing memoryMb restarts the VPS.", urn },
+        { severity: 1, message: "web: new VPS: $10.00 a month (quoted by RimuHosting).", urn },
+      ]);
+    } finally {
+      server.forceShutdown();
+    }
+    // No engine there any more: not delivered (the caller then prints the line at the stack level).
+    const gone = connectEngineLog(`127.0.0.1:${port}`, `${__dirname}/`)!;
+    expect(await gone("urn:pulumi:dev::shop::x::y", "warning", "lost")).toBe(false);
+  });
+});
+
+describe("a check failure as the user sees it", () => {
+  it("is one line: the code, the input, the reason, and no property (the engine then prints no value)", () => {
+    expect(presentFailure({ property: "memoryMb", reason: "must be at least 128 MB (given: 100)" })).toEqual({
+      property: "",
+      reason: "[RIMU_ERR_VALIDATION] memoryMb: must be at least 128 MB (given: 100).",
+    });
+    expect(
+      presentFailure({ property: "memorymb", reason: "is not an input of Vps; did you mean memoryMb?" })
+        .reason,
+    ).toBe("[RIMU_ERR_VALIDATION] memorymb: is not an input of Vps; did you mean memoryMb?");
+    // Codes other than validation carry their advice.
+    expect(
+      presentFailure({
+        property: "rimuhosting:apiKey",
+        reason: "RimuHosting refused the API key",
+        code: "RIMU_ERR_AUTH",
+      }).reason,
+    ).toMatch(
+      /^\[RIMU_ERR_AUTH\] rimuhosting:apiKey: RimuHosting refused the API key\. The API key is missing, wrong/,
+    );
+  });
+});
+
+describe("money", () => {
+  it("is written in its own currency, never every currency as $", () => {
+    expect(formatMoney({ amount: 9.5, currency: "USD" })).toBe("$9.50");
+    expect(formatMoney({ amount: 9.5, currency: "NZD" })).toBe("NZ$9.50");
+    expect(formatMoney({ amount: 9.5, currency: "EUR" })).toBe("€9.50");
+    expect(formatMoney({ amount: -1.2, currency: "USD" })).toBe("-$1.20");
+    expect(amountMoney({ amt: 15, currency: "CUR_NZD" })).toEqual({ amount: 15, currency: "NZD" });
+    expect(amountMoney({ amt: 15, amt_usd: 9.1, currency: "CUR_NZD" })).toEqual({
+      amount: 9.1,
+      currency: "USD",
+    });
+  });
+});
+
+describe("a failed read in a preview", () => {
+  const baseUrl = "http://127.0.0.1:1";
+  it("a wrong key fails it, naming rimuhosting:apiKey and the URL tried", () => {
+    const failure = readFailure(
+      new RimuAuthError("denied", { status: 403, endpoint: "GET /orders" }),
+      baseUrl,
+    );
+    expect(failure).toMatchObject({ kind: "settings" });
+    expect(failure.kind === "settings" && failure.error.message).toMatch(
+      /^\[RIMU_ERR_AUTH\] rimuhosting:apiKey: RimuHosting refused the API key \(403 from GET http:\/\/127\.0\.0\.1:1\/r\/orders\)/,
+    );
+  });
+
+  it("an address where nothing answers fails it, naming rimuhosting:baseUrl (not 'temporary')", () => {
+    const refused = new RimuTransientError("refused", {
+      networkCode: "ECONNREFUSED",
+      endpoint: "GET /orders",
+    });
+    const failure = readFailure(refused, baseUrl);
+    expect(failure.kind === "settings" && failure.error.message).toMatch(
+      /^\[RIMU_ERR_CONFIG\] rimuhosting:baseUrl is http:\/\/127\.0\.0\.1:1\/r: nothing answers there \(connection refused\); tried GET http:\/\/127\.0\.0\.1:1\/r\/orders/,
+    );
+  });
+
+  it("only a 5xx, a timeout or a dropped connection skips the check", () => {
+    for (const error of [
+      new RimuTransientError("busy", { status: 503, endpoint: "GET /orders" }),
+      new RimuTimeoutError("slow", { endpoint: "GET /orders" }),
+      new RimuTransientError("reset", { networkCode: "ECONNRESET", endpoint: "GET /orders" }),
+    ])
+      expect(readFailure(error, baseUrl).kind).toBe("temporary");
+    expect(readFailure(new RimuConflictError("no room"), baseUrl).kind).toBe("refused");
+  });
+});
+
+describe("the URN the Vps class passes in previews", () => {
+  beforeAll(() => {
+    pulumi.runtime.setMocks(
+      { newResource: (args) => ({ id: `${args.name}-id`, state: {} }), call: () => ({}) },
+      "shop",
+      "prod",
+      true,
+    );
+  });
+
+  it("is the URN the resource is registered with, at the top level and under a component", async () => {
+    class Group extends pulumi.ComponentResource {
+      constructor(name: string, opts?: pulumi.ComponentResourceOptions) {
+        super("test:index:Group", name, {}, opts);
+      }
+    }
+    class Thing extends pulumi.CustomResource {
+      constructor(name: string, opts?: pulumi.CustomResourceOptions) {
+        super("test:index:Thing", name, {}, opts);
+      }
+    }
+    const outer = new Group("outer");
+    for (const [name, parent] of [
+      ["top", undefined],
+      ["child", outer],
+    ] as const) {
+      const resource = new Thing(name, { parent });
+      const urn = await new Promise<string>((resolve) => resource.urn.apply(resolve));
+      expect(expectedUrn(name, "test:index:Thing", parent)).toBe(urn);
+    }
+    // Deeper, the engine prefixes the parent's whole type chain (deployment.go, generateURN; Pulumi's mocks
+    // prefix only the parent's own type, so they cannot check this one).
+    const inner = new Group("inner", { parent: outer });
+    expect(expectedUrn("grandchild", "test:index:Thing", inner)).toBe(
+      "urn:pulumi:prod::shop::test:index:Group$test:index:Group$test:index:Thing::grandchild",
+    );
+  });
+});
+
+describe("the run's shared reads", () => {
+  const fixture = useImplFixture();
+  const calls = (route: string) =>
+    fixture()
+      .emulator.requestLog()
+      .filter((entry) => entry.route === route).length;
+
+  it("are read once and kept until they are LISTING_MAX_AGE_MS old; an order placed is added without a read", async () => {
+    let now = 1_000_000;
+    const view = new AccountView(fixture().byHand, () => now);
+    await Promise.all([
+      view.activeOrders(),
+      view.activeOrders(),
+      view.billingMethods(),
+      view.billingMethods(),
+    ]);
+    const request = { dc_location: "DCDALLAS" as const, vps_parameters: { memory_mb: 2048 } };
+    await view.quote(request);
+    await view.quote({ vps_parameters: { memory_mb: 2048 }, dc_location: "DCDALLAS" }); // the same, keys in another order
+    expect([calls("listOrders"), calls("listBillingMethods"), calls("quoteNewVm")]).toEqual([1, 1, 1]);
+
+    const placed = (
+      await fixture().byHand.createVps({ instantiation_options: { domain_name: "x.example.com" } })
+    ).about_order;
+    view.notePlaced(placed);
+    expect((await view.activeOrders()).map((o) => o.order_oid)).toEqual([placed.order_oid]);
+    expect(calls("listOrders")).toBe(1);
+
+    now += LISTING_MAX_AGE_MS;
+    await view.activeOrders();
+    expect(calls("listOrders")).toBe(2);
+  });
+});
