@@ -9,7 +9,8 @@ import * as pulumi from "@pulumi/pulumi";
 // esModuleInterop cannot read them).
 import type { DcLocation, VpsType } from "../contract/literals.js";
 import { PREVIEW_FLAG, SECRET_FIELDS, VPS_INPUT_NAMES, VPS_OUTPUT_ONLY } from "./impl/vps-fields.js";
-import { vpsShim } from "./vps-shim.js";
+import vpsShim = require("./vps-shim.js");
+import { trimRegistrationStacks } from "./vps-registration.js";
 
 /** A file written into the new filesystem at install time. */
 export interface VpsFile {
@@ -286,9 +287,8 @@ export class Vps extends pulumi.dynamic.Resource {
   declare readonly orderDescription: pulumi.Output<string>;
 
   constructor(name: string, args: VpsArgs | undefined, opts?: pulumi.CustomResourceOptions) {
-    const props: Record<string, unknown> = {};
-    // Seed every output as undefined so each is registered and read back (awsx pattern); args override.
-    for (const key of [...OUTPUT_ONLY, ...INPUT_OUTPUTS]) props[key] = undefined;
+    // Every output seeded as undefined, so each is registered and read back (awsx pattern); args override.
+    const props: Record<string, unknown> = { ...outputSeed() };
     if (args) {
       Object.assign(props, args);
       // Dynamic providers get no URN: this is what makes the creation token stable across retries.
@@ -296,13 +296,25 @@ export class Vps extends pulumi.dynamic.Resource {
       // Only in a preview: the provider then quotes the price of a create or resize (impl/money.ts).
       if (pulumi.runtime.isDryRun()) props[PREVIEW_FLAG] = true;
     }
-    super(
-      vpsShim,
-      name,
-      props,
-      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...SECRET_FIELDS] },
-      "rimuhosting",
-      "Vps",
-    );
+    const secretOutputs = opts?.additionalSecretOutputs
+      ? [...opts.additionalSecretOutputs, ...SECRET_FIELDS]
+      : [...SECRET_FIELDS];
+    // Stack traces cut to what is used (./vps-registration.ts): most of the registration's CPU time, and
+    // about 700 bytes of each Vps's state.
+    const restoreStacks = trimRegistrationStacks(__filename);
+    try {
+      super(vpsShim, name, props, { ...opts, additionalSecretOutputs: secretOutputs }, "rimuhosting", "Vps");
+    } finally {
+      restoreStacks();
+    }
   }
+}
+
+let seed: Readonly<Record<string, undefined>> | undefined;
+/** Every output name (outputs only, then the inputs, all outputs too) mapped to undefined; built once. */
+function outputSeed(): Readonly<Record<string, undefined>> {
+  seed ??= Object.freeze(
+    Object.fromEntries([...OUTPUT_ONLY, ...INPUT_OUTPUTS].map((key) => [key, undefined])),
+  );
+  return seed;
 }
