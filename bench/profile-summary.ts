@@ -40,19 +40,36 @@ export function topOfNodeProfile(file: string, top = 8): string[] {
   return [`${Math.round(busy / 1000)} ms sampled, by self time:`, ...lines];
 }
 
-/** The engine's pprof CPU profile through `go tool pprof -top`, or why not. */
-export async function topOfGoProfile(binary: string, file: string, top = 12): Promise<string[]> {
-  try {
-    const { stdout } = await promisify(execFile)(
-      "go",
-      ["tool", "pprof", "-top", `-nodecount=${top}`, binary, file],
-      { maxBuffer: 16 * 1024 * 1024 },
-    );
-    // Without pprof's header (file, build id, type, time): the duration line and the table.
-    return stdout
+/**
+ * The engine's pprof CPU profile through `go tool pprof`, or why not: its duration and samples, then the engine's
+ * own functions by cumulative time (where the time goes: e.g. `SnapshotManager.saveSnapshot`, the checkpoints), then
+ * the leaves by self time.
+ */
+export async function topOfGoProfile(binary: string, file: string, top = 10): Promise<string[]> {
+  const pprof = async (...args: string[]) =>
+    (
+      await promisify(execFile)("go", ["tool", "pprof", ...args, binary, file], {
+        maxBuffer: 16 * 1024 * 1024,
+      })
+    ).stdout
       .trim()
-      .split("\n")
-      .filter((line) => !/^(File|Build ID|Type|Time):/.test(line));
+      .split("\n");
+  try {
+    const cumulative = await pprof("-top", "-cum", "-nodecount=200");
+    const header = cumulative.filter((line) => /^Duration:/.test(line));
+    const table = (lines: string[]) => lines.filter((line) => /^\s+(0|[\d.]+m?s)\s/.test(line));
+    const engine = table(cumulative)
+      .filter((line) => line.includes("github.com/pulumi/pulumi/"))
+      .slice(0, top)
+      .map((line) => line.replace(/github\.com\/pulumi\/pulumi\/(pkg|sdk)\/v3\//, ""));
+    const flat = table(await pprof("-top", `-nodecount=${Math.ceil(top / 2)}`));
+    return [
+      ...header,
+      "      flat  flat%   sum%        cum   cum%  (the engine's functions, by cumulative time)",
+      ...engine,
+      "      (by self time)",
+      ...flat,
+    ];
   } catch (error) {
     return [`(go tool pprof could not read ${file}: ${(error as Error).message.split("\n")[0]})`];
   }
