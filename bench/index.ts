@@ -1,19 +1,32 @@
 /**
  * `npm run bench`: runs every benchmark, one after another (they share two cores, so never in
- * parallel). `node dist/bench/index.js emulator client` runs only the named ones.
+ * parallel). `node dist/bench/index.js emulator client` runs only the named ones; the cli bench takes
+ * `--fleet N` (default 200), `--rounds N` (default 2) and `--profile` (CPU profiles of every operation).
  */
+import { parseArgs } from "node:util";
 import { benchCli } from "./cli.js";
 import { benchClient } from "./client.js";
 import { benchEmulator } from "./emulator.js";
 
+const { values: flags, positionals: wanted } = parseArgs({
+  args: process.argv.slice(2),
+  allowPositionals: true,
+  options: { fleet: { type: "string" }, rounds: { type: "string" }, profile: { type: "boolean" } },
+});
+const count = (flag: string | undefined): number | undefined => {
+  if (flag === undefined) return undefined;
+  const n = Number(flag);
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`expected a whole number >= 1, not ${flag}`);
+  return n;
+};
+
 export const BENCHES: Record<string, () => Promise<unknown>> = {
   emulator: () => benchEmulator(),
   client: () => benchClient(),
-  cli: () => benchCli(),
+  cli: () => benchCli({ fleet: count(flags.fleet), rounds: count(flags.rounds), profile: flags.profile }),
 };
 
 async function main(): Promise<void> {
-  const wanted = process.argv.slice(2);
   const unknown = wanted.filter((name) => !(name in BENCHES));
   if (unknown.length > 0) {
     throw new Error(`unknown bench ${unknown.join(", ")}; known: ${Object.keys(BENCHES).join(", ")}`);

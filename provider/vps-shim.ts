@@ -1,43 +1,42 @@
 /**
- * The ONLY object Pulumi serializes (into every Vps's `__provider`). It captures nothing: each method
- * requires the implementation package by name, lazily, inside the method. The closure serializer treats
- * `require` as a builtin, so the text holds just `require("pulumi-rimuhosting/impl")`, which the
- * dynamic-provider host resolves from the program's node_modules (docs/dynamic-providers.md §3, §8.6).
+ * The provider object every Vps hands to Pulumi, which serializes it into the resource's `__provider`
+ * (stored twice per resource: in its inputs and its outputs). Two properties keep that text small
+ * (docs/dynamic-providers.md §3, §8.6):
+ *
+ * - It is this module's whole `module.exports`. The closure serializer finds such an object in the
+ *   require cache, and when the module's real path is inside a `node_modules` directory (a normal npm,
+ *   yarn or pnpm install) it writes a `require()` of it instead of its code: about 290 characters. The
+ *   package exports this file under its own path, `pulumi-rimuhosting/dist/provider/vps-shim.js`, so
+ *   the name the serializer derives is one Node resolves, even when it cannot read the package's
+ *   exports map (pnpm). Stored states depend on that path: never move this file.
+ * - Where the package is linked rather than installed (`npm link`, a `file:` dependency, workspaces),
+ *   the serializer copies the object instead, and then each function costs about 200 characters of
+ *   its scaffolding: so there is ONE method, `configure`, which the dynamic-provider host calls once
+ *   per provider text and process, before any other. It requires the implementation package by name
+ *   and copies the lifecycle methods onto the provider object, before its first `await`, so a second
+ *   operation that finds this provider in the host's cache while the first is still configuring
+ *   already sees them. About 690 characters.
  *
  * Rules for this file: an object literal with method shorthand (no arrow-function fields, no classes),
- * no imports used at run time, no module-level values referenced from the methods.
+ * no imports used at run time, no module-level values referenced from the method. The method names are
+ * listed here rather than taken from a new export, so a text stored by this version still loads with
+ * an older or newer implementation package.
  */
 import type * as pulumi from "@pulumi/pulumi";
 
 type Impl = typeof import("./impl/index.js");
 
-export const vpsShim: pulumi.dynamic.ResourceProvider = {
-  async configure(req) {
+const vpsShim = {
+  async configure(req: pulumi.dynamic.ConfigureRequest) {
     const impl = require("pulumi-rimuhosting/impl") as Impl;
+    for (const m of ["check", "diff", "create", "read", "update", "delete"] as const)
+      (this as Record<string, unknown>)[m] = impl[m];
     return impl.configure(req);
   },
-  async check(olds, news) {
-    const impl = require("pulumi-rimuhosting/impl") as Impl;
-    return impl.check(olds, news);
-  },
-  async diff(id, olds, news) {
-    const impl = require("pulumi-rimuhosting/impl") as Impl;
-    return impl.diff(id, olds, news);
-  },
-  async create(inputs) {
-    const impl = require("pulumi-rimuhosting/impl") as Impl;
-    return impl.create(inputs);
-  },
-  async read(id, props) {
-    const impl = require("pulumi-rimuhosting/impl") as Impl;
-    return impl.read(id, props);
-  },
-  async update(id, olds, news) {
-    const impl = require("pulumi-rimuhosting/impl") as Impl;
-    return impl.update(id, olds, news);
-  },
-  async delete(id, props) {
-    const impl = require("pulumi-rimuhosting/impl") as Impl;
-    return impl.delete(id, props);
-  },
 };
+
+/**
+ * Typed as the full ResourceProvider because that is what the host sees once configure() has run; no
+ * method but configure exists before then, and the host calls none before it.
+ */
+export = vpsShim as unknown as pulumi.dynamic.ResourceProvider;

@@ -14,7 +14,8 @@ import {
   withoutUserSetInternals,
 } from "./impl/vps-fields.js";
 import { expectedUrn } from "./resource-urn.js";
-import { vpsShim } from "./vps-shim.js";
+import vpsShim = require("./vps-shim.js");
+import { trimRegistrationStacks } from "./vps-registration.js";
 
 // Generated from the field table (impl/vps-fields.ts) by `npm run generate`, with their JSDoc and @default.
 export type { VpsArgs, VpsFile, VpsOutputProperties, VpsTimeouts };
@@ -66,9 +67,8 @@ export class Vps extends pulumi.dynamic.Resource {
   }
 
   constructor(name: string, args: VpsArgs | undefined, opts?: pulumi.CustomResourceOptions) {
-    const props: Record<string, unknown> = {};
-    // Seed every output as undefined so each is registered and read back (awsx pattern); args override.
-    for (const key of [...OUTPUT_ONLY, ...INPUT_OUTPUTS]) props[key] = undefined;
+    // Every output seeded as undefined, so each is registered and read back (awsx pattern); args override.
+    const props: Record<string, unknown> = { ...outputSeed() };
     if (args) {
       Object.assign(props, args);
       // Internal keys are the class's and the provider's: any the program set are named for check() to refuse.
@@ -79,13 +79,25 @@ export class Vps extends pulumi.dynamic.Resource {
       if (pulumi.runtime.isDryRun())
         props[PREVIEW_FLAG] = expectedUrn(name, Vps.__pulumiType, opts?.parent) ?? true;
     }
-    super(
-      vpsShim,
-      name,
-      props,
-      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...SECRET_FIELDS] },
-      "rimuhosting",
-      "Vps",
-    );
+    const secretOutputs = opts?.additionalSecretOutputs
+      ? [...opts.additionalSecretOutputs, ...SECRET_FIELDS]
+      : [...SECRET_FIELDS];
+    // Stack traces cut to what is used (./vps-registration.ts): most of the registration's CPU time, and
+    // about 700 bytes of each Vps's state.
+    const restoreStacks = trimRegistrationStacks(__filename);
+    try {
+      super(vpsShim, name, props, { ...opts, additionalSecretOutputs: secretOutputs }, "rimuhosting", "Vps");
+    } finally {
+      restoreStacks();
+    }
   }
+}
+
+let seed: Readonly<Record<string, undefined>> | undefined;
+/** Every output name (outputs only, then the inputs, all outputs too) mapped to undefined; built once. */
+function outputSeed(): Readonly<Record<string, undefined>> {
+  seed ??= Object.freeze(
+    Object.fromEntries([...OUTPUT_ONLY, ...INPUT_OUTPUTS].map((key) => [key, undefined])),
+  );
+  return seed;
 }

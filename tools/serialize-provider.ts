@@ -9,7 +9,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { serializeFunction } from "@pulumi/pulumi/runtime";
-import { vpsShim } from "../provider/vps-shim.js";
+import vpsShim = require("../provider/vps-shim.js");
 
 export interface SerializedProviderReport {
   bytes: number;

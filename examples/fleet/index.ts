@@ -3,21 +3,24 @@
 //
 //   pulumi config set count 3
 //   pulumi config set stopped 2     # -1 = none
+//   pulumi config set dcLocations DCDALLAS,DCLONDON   # optional: spread over data centres, in turn
 //   pulumi up
 import * as pulumi from "@pulumi/pulumi";
-import { Vps } from "pulumi-rimuhosting";
+import { Vps, type DcLocation } from "pulumi-rimuhosting";
 
 const config = new pulumi.Config();
 const count = config.getNumber("count") ?? 3;
 const stopped = config.getNumber("stopped") ?? count - 1;
 const memoryMb = config.getNumber("memoryMb") ?? 1024;
+/** Data centres the VPSs are spread over, in turn (a data centre's hosts have room for a few hundred). */
+const dcLocations = (config.get("dcLocations") ?? "DCDALLAS").split(",") as DcLocation[];
 
 const nodes: Vps[] = [];
 for (let i = 0; i < count; i++) {
   nodes.push(
     new Vps(`node-${i}`, {
       domainName: `node${i}.fleet.example.com`,
-      dcLocation: "DCDALLAS",
+      dcLocation: dcLocations[i % dcLocations.length],
       pricingPlanCode: "MIRO1B",
       distro: "deb12.64",
       memoryMb,

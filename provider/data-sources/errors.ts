@@ -53,6 +53,28 @@ export class DataSourceError extends pulumi.RunError {
     this.code = code;
     this.dataSource = dataSource;
     shownAsMessageOnly(this, fieldName, cause);
+    oneLineStacks(cause);
+  }
+}
+
+/**
+ * Cuts the stack of `error` and of each error in its cause chain to its first line (`Name: message`). The
+ * SDK's handler of an uncaught error runs `util.inspect(error, { colors: true })` on it, cause chain
+ * included. In the Output forms the cause's stack holds the SDK's frames as its source maps name them
+ * (`node_modules/@pulumi/output.ts`: a file directly under a scope directory), and Node 20's inspect,
+ * colouring such a line, loops until its string is too long: 44 s and 3.6 GB for that one line, then
+ * the SDK inspects it again without colours (docs/benchmarks.md). The cause keeps its class, code,
+ * status and message for a program that catches the error.
+ */
+function oneLineStacks(error: unknown): void {
+  for (let e = error, depth = 0; e instanceof Error && depth < 10; e = e.cause, depth++) {
+    const firstLine = (typeof e.stack === "string" ? e.stack : `${e.name}: ${e.message}`).split("\n")[0];
+    Object.defineProperty(e, "stack", {
+      value: firstLine,
+      enumerable: false,
+      writable: true,
+      configurable: true,
+    });
   }
 }
 

@@ -44,8 +44,25 @@ export async function callDataSource<A extends object, R>(
   try {
     return await fetch(programClient(name, needsApiKey), args);
   } catch (error) {
+    quietLateHandledRejections();
     throw dataSourceError(name, error);
   }
+}
+
+let quieted = false;
+/**
+ * A data source that fails before any request (no API key, a bad argument) rejects within the turn
+ * that loaded the program, before the SDK awaits the program's exports: Node reports the rejection
+ * as unhandled (the SDK prints the error's one line then), and when the SDK's await reaches it, Node
+ * adds a `PromiseRejectionHandledWarning` per promise of the chain, printed before that line. Node
+ * prints that warning only when nothing listens for `rejectionHandled`; once a data source has failed,
+ * this package listens (and does nothing): the failure is reported by the SDK, the warning adds only
+ * noise. Nothing else changes: unhandled rejections are still reported and still fail the program.
+ */
+function quietLateHandledRejections(): void {
+  if (quieted) return;
+  quieted = true;
+  process.on("rejectionHandled", () => undefined);
 }
 
 /** A client for the program's configuration; `what` names the data source in a missing-key error. */
@@ -74,6 +91,7 @@ export async function callOrderDataSource<R>(
 function checkOrderOid(what: string, args: { orderOid: number } | undefined): void {
   const value: unknown = args?.orderOid;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
+    if (!isMocked()) quietLateHandledRejections();
     throw new DataSourceError(
       what,
       VPS_ERROR_CODES.invalidInput,

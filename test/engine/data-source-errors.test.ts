@@ -3,8 +3,13 @@
 // stack, no ANSI colour codes and no duplicate. Without the clean error (provider/data-sources/errors.ts) Pulumi's
 // Node.js runtime prints about twenty coloured lines of stack, error fields and cause chain.
 //
-// Skipped, with the reason in its name, without a CLI: the message under test is what the CLI and the SDK's program
-// runner print.
+// A failing data source also fails fast: the error the SDK's handler inspects carries no stack (in the Output forms one
+// frame made Node 20's coloured inspection run 44 s and take 3.6 GB, provider/data-sources/errors.ts), and a data source
+// that fails before any request prints no Node warning before its line.
+//
+// Real CLI only (skipped, with the reason in its name, without one): the message under test is what the CLI and the
+// SDK's program runner print.
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { describeCliOnly } from "./each-backend";
 import { DEMO_API_KEY } from "../../emulator/index";
@@ -54,6 +59,8 @@ describeCliOnly("a failing data source", () => {
     expect(output).not.toMatch(/^\s+at .*:\d+:\d+\)?$/m); // no JS stack frame
     expect(output).not.toContain("unhandled exception");
     expect(output).not.toContain("[cause]");
+    expect(output).not.toContain("Warning:"); // e.g. Node's PromiseRejectionHandledWarning
+    expect(output).not.toMatch(/\(node:\d+\)/);
     const lines = diagnostics(output);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^error: \[RIMU_ERR_[A-Z_]+\] /);
@@ -85,6 +92,61 @@ describeCliOnly("a failing data source", () => {
       "Fix the argument named above; running again without changing it fails the same way.",
     );
   });
+
+  test("an unknown plan through the Output form: one line, and the error the SDK inspects is small, without a stack", async () => {
+    const report = path.join(s.workDir, "error-report.jsonl");
+    await s.stack.setConfig("errorReport", report);
+    let output: string;
+    try {
+      output = await failingUp({ dataSource: "getPriceQuoteOutput", plan: "NOPE1" });
+    } finally {
+      await s.stack.removeConfig("errorReport");
+    }
+    expect(expectOneCleanMessage(output)).toMatch(
+      /^error: \[RIMU_ERR_VALIDATION\] getPriceQuote: pricingPlanCode /,
+    );
+    // What the SDK's uncaught-error handler inspects (once per promise of the chain): the message, the fields and the
+    // cause's one line. With the cause's stack it was about 1,800 characters and 9 frames, one of which Node 20's
+    // coloured inspection cannot format.
+    const inspected = fs
+      .readFileSync(report, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { inspectedChars: number; frames: number });
+    expect(inspected.length).toBeGreaterThan(0);
+    for (const error of inspected) {
+      expect(error.frames).toBe(0);
+      expect(error.inspectedChars).toBeLessThanOrEqual(1_500);
+    }
+  });
+
+  test.each(["getOrders", "getOrdersOutput"])(
+    "no API key (%s): the one line, and no Node warning before it",
+    async (dataSource) => {
+      await s.stack.removeConfig("rimuhosting:apiKey");
+      let output: string;
+      try {
+        output = await failingUp({ dataSource });
+      } finally {
+        await s.stack.setConfig("rimuhosting:apiKey", { value: DEMO_API_KEY, secret: true });
+      }
+      expect(output).not.toContain("PromiseRejectionHandledWarning");
+      expect(expectOneCleanMessage(output)).toMatch(
+        /^error: \[RIMU_ERR_CONFIG\] getOrders needs a RimuHosting API key/,
+      );
+    },
+  );
+
+  test.each(["getOrder", "getOrderOutput"])(
+    "orderOid 12.5 (%s): the one line, and no Node warning before it",
+    async (dataSource) => {
+      const output = await failingUp({ dataSource, orderOid: "12.5" });
+      expect(output).not.toContain("PromiseRejectionHandledWarning");
+      expect(expectOneCleanMessage(output)).toMatch(
+        /^error: \[RIMU_ERR_INVALID_INPUT\] getOrder: orderOid must be an order oid .*not 12\.5/,
+      );
+    },
+  );
 
   test("the service unavailable (503 after the client's retries): temporary, run the same command again", async () => {
     s.emulator.injectFault({

@@ -27,9 +27,13 @@ async function main(): Promise<void> {
   if (!file) throw new Error("usage: run-serialized-provider <provider.js> [domainName]");
   const text = readFileSync(file, "utf8");
   const provider = requireFromString(text).handler();
-  step("load", { methods: Object.keys(provider).sort() });
+  const loaded = Object.keys(provider).sort();
   const raw = JSON.parse(process.env.RIMU_STACK_CONFIG ?? "{}") as Record<string, string>;
-  await provider.configure({ config: new Config(raw, "rimuhosting-l2") });
+  // The host does not wait for configure() before a concurrent operation may use the cached provider, so the
+  // methods must be there as soon as configure() returns its promise (before its first await).
+  const configured = provider.configure({ config: new Config(raw, "rimuhosting-l2") });
+  step("load", { methods: loaded, methodsOnceConfiguring: Object.keys(provider).sort() });
+  await configured;
 
   const inputs = {
     domainName,

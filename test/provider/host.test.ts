@@ -210,6 +210,42 @@ describe("the real dynamic-provider host (L3)", () => {
     expect(gone.id).toBe("");
   });
 
+  it("a state stored by 0.1.0 keeps working: its seven-method provider text is served by this implementation", async () => {
+    // The text every Vps of a 0.1.0 stack holds until its next update (a no-op `up` renews only the inputs'
+    // copy; delete runs the outputs' copy): it requires pulumi-rimuhosting/impl and calls its exports by name.
+    const oldText = readFileSync(join(__dirname, "fixtures/provider-text-0.1.0.txt"), "utf8");
+    expect(oldText).toContain("impl.check(olds, news)");
+    const old = (extra: PropertyMap = {}) =>
+      inputs({ domainName: "l3-old.example.com", __provider: oldText, ...extra });
+    const checked = await host.check(URN, {}, old());
+    expect(checked.failures).toEqual([]);
+    const created = await host.create(URN, checked.inputs);
+    expect(created.properties).toMatchObject({ domainName: "l3-old.example.com", __provider: oldText });
+    // The next `up` brings the new text in the inputs: never a change, never a replacement.
+    const renewed = await host.diff(
+      created.id,
+      URN,
+      created.properties,
+      inputs({ domainName: "l3-old.example.com" }),
+    );
+    expect(renewed).toMatchObject({ changes: "none", replaces: [] });
+    const refreshed = await host.read(created.id, URN, created.properties, old());
+    expect(refreshed.properties).toMatchObject({ orderOid: Number(created.id), __provider: oldText });
+    // An update stores the text it was given (the new one), so the state shrinks VPS by VPS.
+    const updated = await host.update(
+      created.id,
+      URN,
+      refreshed.properties,
+      inputs({ domainName: "l3-old.example.com", memoryMb: 2048 }),
+    );
+    expect(updated.properties).toMatchObject({ memoryMb: 2048, __provider: providerText });
+    // A destroy before any update runs the old text kept in the outputs.
+    await host.delete(created.id, URN, refreshed.properties);
+    expect(emulator.snapshot().find((o) => String(o.orderOid) === created.id)).toMatchObject({
+      cancelled: true,
+    });
+  });
+
   it("a failure after the order exists reaches the engine as ErrorResourceInitFailed with the order id", async () => {
     emulator.injectFault({ route: "setRunningState", kind: "status", status: 400 });
     const error = await rejection(

@@ -1,0 +1,71 @@
+/**
+ * What the Pulumi SDK does with stack traces while a Vps registers, made cheap and small.
+ *
+ * Registering a resource captures stack traces twice over (docs/benchmarks.md has the figures):
+ *
+ * - Four promises per property (about 35 properties per Vps), each with a stack trace kept only for
+ *   the SDK's promise-leak report, which prints them only when `PULUMI_DEBUG_PROMISE_LEAKS` is set.
+ *   Formatting them (through ts-node's source maps in a TypeScript program) was most of a Vps's
+ *   registration time, so they are captured without frames unless that variable is set.
+ * - One full stack, which the engine stores in the resource's state (`sourcePosition` and
+ *   `stackTrace`). The SDK expects Resource > CustomResource > the resource's class > user code; a
+ *   dynamic resource has one more class, so the position recorded was this package's own `super()`
+ *   line, and below the user's code came a dozen frames of the program runner (ts-node, Node's module
+ *   loader, the SDK's `cmd/run`): about 700 bytes per Vps, none of which a user can act on. The Vps
+ *   class's own frame and those trailing runner frames are left out, so the state records where the
+ *   program declared the VPS and the user's frames above it.
+ */
+import * as path from "node:path";
+
+/** Where the SDK is installed: trailing frames in it are the program runner's. */
+let sdkDirectory: string | undefined | null;
+function sdkDir(): string | undefined {
+  if (sdkDirectory === undefined) {
+    try {
+      sdkDirectory = path.dirname(require.resolve("@pulumi/pulumi/package.json")) + path.sep;
+    } catch {
+      sdkDirectory = null;
+    }
+  }
+  return sdkDirectory ?? undefined;
+}
+
+/** A frame of Node itself (the module loader, timers) or of native code. */
+function isNodeInternal(file: string | null | undefined): boolean {
+  return !file || file.startsWith("node:") || !file.includes(path.sep);
+}
+
+/**
+ * The frames to keep: all but `classFile`'s own and, at the bottom, the run of frames that belong to
+ * Node or to the SDK (the program runner). The frames above the class's (the SDK's constructors) stay,
+ * because the SDK skips a fixed number of them.
+ */
+export function framesToRecord(frames: NodeJS.CallSite[], classFile: string): NodeJS.CallSite[] {
+  const sdk = sdkDir();
+  let end = frames.length;
+  while (end > 0) {
+    const file = frames[end - 1]!.getFileName();
+    if (!isNodeInternal(file) && !(sdk && file!.startsWith(sdk))) break;
+    end--;
+  }
+  return frames.slice(0, end).filter((frame) => frame.getFileName() !== classFile);
+}
+
+/**
+ * Trims the SDK's stack traces as described above until the returned function is called: around a
+ * resource constructor's `super()` call, in a `finally`. `classFile` is the resource class's module
+ * (its `__filename`).
+ */
+export function trimRegistrationStacks(classFile: string): () => void {
+  const prepare = Error.prepareStackTrace;
+  const limit = Error.stackTraceLimit;
+  if (!process.env.PULUMI_DEBUG_PROMISE_LEAKS) Error.stackTraceLimit = 0;
+  Error.prepareStackTrace = (error, frames) => {
+    const kept = framesToRecord(frames, classFile);
+    return prepare ? prepare(error, kept) : [String(error), ...kept.map((f) => `    at ${f}`)].join("\n");
+  };
+  return () => {
+    Error.prepareStackTrace = prepare;
+    Error.stackTraceLimit = limit;
+  };
+}
