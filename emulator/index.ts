@@ -26,7 +26,7 @@ export interface RunningEmulator {
   app: FastifyInstance;
   /** Arms a one-shot fault (validated; throws on a bad spec). */
   injectFault(spec: FaultSpec): void;
-  /** Every request seen, in order: for tests that assert "no mutations during preview". */
+  /** Every request seen, in order (a preview reads, and asks for price quotes with PUT). */
   requestLog(): readonly RequestLogEntry[];
   /** All orders of every account, for assertions on final state (nothing left running or billed). */
   snapshot(): OrderSnapshot[];
