@@ -35,7 +35,7 @@ import {
 } from "../docs/support/shell";
 import { describeCliOnly } from "../engine/each-backend";
 import { offlineCliEnv } from "../engine/cli-stack";
-import { REPO_ROOT, scratchDir } from "./support/offline-project";
+import { copyWorkingTree, REPO_ROOT, scratchDir } from "./support/offline-project";
 import { ENTRY_POINTS_PROGRAM, PULUMI_NEW_TSCONFIGS } from "./support/user-tsconfigs";
 
 jest.setTimeout(1_200_000);
@@ -48,20 +48,11 @@ const cliEnv = offlineCliEnv(path.join(scratch.dir, "backend"));
 
 /** A git repository with the checkout's history and tags, and the working tree committed on top. */
 function checkoutAsGitRepo(): void {
-  execFileSync("git", ["clone", "--quiet", "--no-hardlinks", REPO_ROOT, gitRepo]);
+  execFileSync("git", ["clone", "--quiet", REPO_ROOT, gitRepo]);
   const git = (...args: string[]) => execFileSync("git", args, { cwd: gitRepo, encoding: "utf8" });
   for (const tracked of git("ls-files", "-z").split("\0").filter(Boolean))
     fs.rmSync(path.join(gitRepo, tracked));
-  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
-    cwd: REPO_ROOT,
-    encoding: "utf8",
-  });
-  for (const file of files.split("\0").filter(Boolean)) {
-    const from = path.join(REPO_ROOT, file);
-    if (!fs.existsSync(from)) continue; // deleted in the working tree, not yet committed
-    fs.mkdirSync(path.dirname(path.join(gitRepo, file)), { recursive: true });
-    fs.copyFileSync(from, path.join(gitRepo, file));
-  }
+  copyWorkingTree(gitRepo);
   git("add", "--all");
   git(
     "-c",
