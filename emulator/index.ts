@@ -1,6 +1,10 @@
 /**
- * The local RimuHosting REST emulator: buildEmulator() (a fastify instance that never listens) and
- * startEmulator() (listening on 127.0.0.1, random port by default).
+ * The local RimuHosting REST emulator: startEmulator() (listening on 127.0.0.1, random port by default).
+ *
+ * fastify is an optional peer dependency, so the published types of this entry point name nothing of
+ * fastify's: a program that imports it compiles without fastify installed. buildEmulator() (a fastify
+ * instance that never listens) and RunningEmulator.app are for this repository's tests and benches and are
+ * left out of the published declarations (@internal, stripInternal).
  */
 import type { FastifyInstance } from "fastify";
 import type { EndpointName } from "../contract/index.js";
@@ -10,6 +14,7 @@ import { type FaultSpec, FaultSpecSchema, type StartEmulatorOptions } from "./op
 import type { RequestLogEntry } from "./request-log.js";
 
 export { DEMO_ACCOUNTS, DEMO_API_KEY, type DemoAccount } from "./accounts.js";
+/** @internal */
 export { buildEmulator } from "./app.js";
 export type { FaultSpec, StartEmulatorOptions, RequestLogEntry, OrderSnapshot, EndpointName };
 
@@ -17,10 +22,11 @@ export interface RunningEmulator {
   /** "http://127.0.0.1:<port>/r" */
   baseUrl: string;
   port: number;
+  /** @internal The fastify instance (its types need fastify installed). */
   app: FastifyInstance;
   /** Arms a one-shot fault (validated; throws on a bad spec). */
   injectFault(spec: FaultSpec): void;
-  /** Every request seen, in order: for tests that assert "no mutations during preview". */
+  /** Every request seen, in order (a preview reads, and asks for price quotes with PUT). */
   requestLog(): readonly RequestLogEntry[];
   /** All orders of every account, for assertions on final state (nothing left running or billed). */
   snapshot(): OrderSnapshot[];

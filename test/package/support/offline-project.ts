@@ -56,16 +56,7 @@ export function scratchDir(label: string): { dir: string; cleanup(): void } {
  */
 export function packFromCheckout(into: string): PackedPackage {
   const checkout = path.join(into, "checkout");
-  const listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
-    cwd: REPO_ROOT,
-    encoding: "utf8",
-  });
-  for (const file of listed.split("\0").filter(Boolean)) {
-    const from = path.join(REPO_ROOT, file);
-    if (!fs.existsSync(from)) continue; // deleted in the working tree, not yet committed
-    fs.mkdirSync(path.dirname(path.join(checkout, file)), { recursive: true });
-    fs.copyFileSync(from, path.join(checkout, file));
-  }
+  copyWorkingTree(checkout);
   fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(checkout, "node_modules"), "dir");
   const result = npm(["pack", "--json", "--pack-destination", into], checkout);
   if (result.status !== 0) throw new Error(`npm pack failed:\n${result.stdout}\n${result.stderr}`);
@@ -75,6 +66,20 @@ export function packFromCheckout(into: string): PackedPackage {
   }[];
   const manifest = JSON.parse(fs.readFileSync(path.join(checkout, "package.json"), "utf8"));
   return { tarball: path.join(into, report!.filename), files: report!.files.map((f) => f.path), manifest };
+}
+
+/** Copies the repository's working tree into `dir`: the tracked files and the new ones git does not ignore. */
+export function copyWorkingTree(dir: string): void {
+  const listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: REPO_ROOT,
+    encoding: "utf8",
+  });
+  for (const file of listed.split("\0").filter(Boolean)) {
+    const from = path.join(REPO_ROOT, file);
+    if (!fs.existsSync(from)) continue; // deleted in the working tree, not yet committed
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.copyFileSync(from, path.join(dir, file));
+  }
 }
 
 /** Runs npm with the repository's Node, no audit/fund noise and no update check. */

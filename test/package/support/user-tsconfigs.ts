@@ -1,10 +1,11 @@
 /**
  * The tsconfigs users have, for the compile tests: the one `pulumi new typescript` writes today, the one
- * it wrote before (node10 resolution, which ignores `exports`), an ES-module project with the strictest
- * flags, and a bundler's. None skips checking the libraries' typings.
+ * it wrote before (node10 resolution, which ignores `exports`, and no `esModuleInterop`), an ES-module
+ * project with the strictest flags, and a bundler's. None skips checking the libraries' typings.
  *
- * The one written before 2026-03 gets `esModuleInterop: true`: zod's typings (which the client and
- * contract types use) and pino's (the emulator's logger) cannot be checked without it.
+ * The one written before 2026-03 is as the template wrote it: node10 resolution reads the declarations of
+ * dist/node10-types/ (package.json `types` and `typesVersions`), which use zod's ES-module typings, so
+ * they compile without `esModuleInterop` (zod's CommonJS typings do not).
  */
 
 /** `typescript/tsconfig.json` of github.com/pulumi/templates (moduleResolution nodenext since 2026-03). */
@@ -25,14 +26,13 @@ const PULUMI_NEW = {
   files: ["index.ts"],
 };
 
-/** The same template from 2024-04 to 2026-03 (CommonJS, node10 resolution), plus esModuleInterop. */
+/** The same template from 2024-04 to 2026-03: CommonJS, node10 resolution, no esModuleInterop. */
 const PULUMI_NEW_COMMONJS = {
   ...PULUMI_NEW,
   compilerOptions: {
     ...PULUMI_NEW.compilerOptions,
     module: "commonjs",
     moduleResolution: "node",
-    esModuleInterop: true,
   },
 };
 
@@ -45,11 +45,16 @@ export interface UserTsconfig {
 
 const json = (value: unknown) => JSON.stringify(value, null, 4) + "\n";
 
-export const TSCONFIGS: Record<string, UserTsconfig> = {
+/** The two `pulumi new typescript` has written: today's, and the one before 2026-03. */
+export const PULUMI_NEW_TSCONFIGS: Record<string, UserTsconfig> = {
   "pulumi new typescript": { text: json(PULUMI_NEW) },
-  "pulumi new typescript before 2026-03 (commonjs, node10) with esModuleInterop": {
+  "pulumi new typescript before 2026-03 (commonjs, node10, no esModuleInterop)": {
     text: json(PULUMI_NEW_COMMONJS),
   },
+};
+
+export const TSCONFIGS: Record<string, UserTsconfig> = {
+  ...PULUMI_NEW_TSCONFIGS,
   "an ES-module project (nodenext) with the strictest flags": {
     packageType: "module",
     text: json({

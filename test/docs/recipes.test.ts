@@ -1,0 +1,304 @@
+/**
+ * The recipes of docs/ run as written, in a user's project outside the repository (the packed package installed
+ * from npm's cache, as test/package/packed.test.ts does): the jest setup and tests of docs/testing.md, the emulator
+ * commands and code of docs/emulator.md, the client example of docs/client.md, and, through the real pulumi CLI
+ * against the emulator, the programs of docs/vps.md and the `pulumi import` failure of docs/troubleshooting.md.
+ * The README's recipes are run by test/package/readme.test.ts.
+ *
+ * Each block is read from its page (<!-- recipe: id -->, see support/code-blocks.ts), never copied here. What the
+ * test changes in a block is said where it does it: a port, an order number the emulator gave, the package name in
+ * `npx -p` (a tarball until the package is on the registry, as the page says), `--yes` for commands that would ask.
+ * One project for the file: the tests run in order and build on each other.
+ */
+import * as fs from "node:fs";
+import * as net from "node:net";
+import * as path from "node:path";
+import { DEMO_API_KEY } from "../../emulator/index";
+import { createClient } from "../../provider/client/index";
+import { CliStack } from "../engine/cli-stack";
+import { describeCliOnly } from "../engine/each-backend";
+import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
+import {
+  npm,
+  packFromCheckout,
+  REPO_ROOT,
+  scratchDir,
+  writeProject,
+  type PackedPackage,
+} from "../package/support/offline-project";
+import { TSCONFIGS } from "../package/support/user-tsconfigs";
+import { commandLines, recipe, shownOutput } from "./support/code-blocks";
+import { importCommandArgs, importFailureFor } from "./support/import-failure";
+import { QUIET_NPM_ENV, shell, shellOk, shownLinePattern, startServer } from "./support/shell";
+
+jest.setTimeout(900_000);
+
+const scratch = scratchDir("recipes");
+const project = path.join(scratch.dir, "project");
+let packed: PackedPackage;
+
+/**
+ * A Pulumi TypeScript project directory inside the user's project, sharing its node_modules. Its own package.json
+ * names its program: without one, the Node.js runtime takes the nearest package.json above (the user's project)
+ * and runs that project's index.ts.
+ */
+function programDir(name: string, program: string): string {
+  const dir = path.join(project, name);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, "Pulumi.yaml"),
+    `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n`,
+  );
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name, private: true, main: "index.ts" }));
+  fs.writeFileSync(path.join(dir, "index.ts"), program);
+  return dir;
+}
+
+/** Runs jest of the user's project on one file; its output. */
+async function userJest(file: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
+  const result = await shell(`npx jest --ci "${file}"`, { cwd: project, env: { ...QUIET_NPM_ENV, ...env } });
+  if (result.code !== 0) throw new Error(`jest ${file} failed:\n${result.output}`);
+  return result.output;
+}
+
+/** A port nothing listens on now (the emulator is then told to use it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+/** Runs docs/troubleshooting.md's `pulumi import` on `stack` (plus `--yes`: no terminal to answer it); its output. */
+async function importFails(stack: CliStack): Promise<string> {
+  const failure = await stack.command(...importCommandArgs(), "--yes").then(
+    () => undefined,
+    (error: { stdout: string; stderr: string }) => `${error.stdout}${error.stderr}`,
+  );
+  if (failure === undefined)
+    throw new Error("`pulumi import` of the dynamic Vps succeeded: docs/troubleshooting.md is out of date");
+  return failure;
+}
+
+beforeAll(() => {
+  packed = packFromCheckout(scratch.dir);
+  fs.mkdirSync(project);
+  writeProject(project, packed, {
+    dependencies: ["@pulumi/pulumi"],
+    devDependencies: ["typescript", "@types/node", "fastify"],
+  });
+  const install = npm(["install", "--offline"], project);
+  if (install.status !== 0) throw new Error(`npm install failed:\n${install.stdout}${install.stderr}`);
+  fs.writeFileSync(path.join(project, "tsconfig.json"), TSCONFIGS["pulumi new typescript"]!.text);
+});
+afterAll(() => scratch.cleanup());
+
+describe("docs/testing.md", () => {
+  it("sets jest up with the page's two steps", async () => {
+    for (const line of commandLines(recipe("docs/testing.md#jest-setup"))) {
+      await shellOk(line, { cwd: project, env: QUIET_NPM_ENV });
+    }
+    // The page shows the keys to add to package.json.
+    const keys = JSON.parse(`{${recipe("docs/testing.md#jest-config")}}`);
+    const manifestPath = path.join(project, "package.json");
+    const manifest = JSON.parse(fs.readFileSync(manifestPath, "utf8"));
+    fs.writeFileSync(manifestPath, JSON.stringify({ ...manifest, ...keys }, null, 2));
+    expect(fs.existsSync(path.join(project, "node_modules/ts-jest"))).toBe(true);
+  });
+
+  it("the unit test with mocks is examples/quickstart/index.test.ts, and passes beside the quickstart", async () => {
+    const test = recipe("docs/testing.md#unit-test");
+    expect(test).toBe(fs.readFileSync(path.join(REPO_ROOT, "examples/quickstart/index.test.ts"), "utf8"));
+    const dir = path.join(project, "unit");
+    fs.mkdirSync(dir);
+    fs.copyFileSync(path.join(REPO_ROOT, "examples/quickstart/index.ts"), path.join(dir, "index.ts"));
+    fs.writeFileSync(path.join(dir, "index.test.ts"), test);
+    expect(await userJest("unit/index.test.ts")).toMatch(/Tests:\s+4 passed, 4 total/);
+  });
+
+  describeCliOnly("against the emulator", () => {
+    it("the page's test of its two-VPS program passes through the CLI", async () => {
+      fs.writeFileSync(
+        path.join(project, "Pulumi.yaml"),
+        "name: infra\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n",
+      );
+      fs.writeFileSync(path.join(project, "index.ts"), recipe("docs/testing.md#program"));
+      fs.mkdirSync(path.join(project, "test"));
+      fs.writeFileSync(
+        path.join(project, "test/infra.test.ts"),
+        recipe("docs/testing.md#against-the-emulator"),
+      );
+      // The recipe names the backend and the passphrase; the rest keeps the CLI offline (no update check, no
+      // plugin download, a PULUMI_HOME of its own).
+      const output = await userJest("test/infra.test.ts", {
+        PULUMI_HOME: path.join(scratch.dir, "pulumi-home"),
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      });
+      expect(output).toMatch(/Tests:\s+1 passed, 1 total/);
+    });
+  });
+});
+
+describe("docs/emulator.md", () => {
+  it("starts from a shell both ways the page gives, with the banner it shows", async () => {
+    const [installed, withoutInstall, ...rest] = commandLines(recipe("docs/emulator.md#start"));
+    expect(rest).toEqual([]);
+    const banner = [/listening on http:\/\/127\.0\.0\.1:\d+\/r/, /Demo API key: \d+/];
+
+    // In the project; at the default time scale, whose banner line the page quotes.
+    const timeScaleLine = recipe("docs/emulator.md#banner-time-scale").trim();
+    const first = await startServer(installed!, {
+      cwd: project,
+      env: QUIET_NPM_ENV,
+      expected: [...banner, shownLinePattern(timeScaleLine)],
+    });
+    await first.stop();
+
+    // From a directory with nothing installed; the package's name becomes the tarball, as the page says to do
+    // until the package is on the registry.
+    expect(withoutInstall).toMatch(/-p pulumi-rimuhosting /);
+    const elsewhere = path.join(scratch.dir, "elsewhere");
+    fs.mkdirSync(elsewhere);
+    // npx asks before it installs (`Ok to proceed? (y)`); npm_config_yes is that answer, with no terminal here.
+    const second = await startServer(
+      withoutInstall!.replace("-p pulumi-rimuhosting ", `-p ${packed.tarball} `),
+      {
+        cwd: elsewhere,
+        env: { ...QUIET_NPM_ENV, npm_config_yes: "true" },
+        expected: banner,
+      },
+    );
+    await second.stop();
+  });
+
+  it("with options, prints exactly the lines the page shows", async () => {
+    const block = recipe("docs/emulator.md#options");
+    // The page's port 8080 may be taken on this machine: the same command on a free port.
+    const port = String(await freePort());
+    const [command] = commandLines(block);
+    const server = await startServer(command!.replace(/8080/g, port), {
+      cwd: project,
+      env: QUIET_NPM_ENV,
+      expected: shownOutput(block).map((line) => shownLinePattern(line.replace(/8080/g, port))),
+    });
+    await server.stop();
+  });
+
+  it("runs from code in a jest test as the page shows", async () => {
+    const block = recipe("docs/emulator.md#from-code");
+    const lines = block.split("\n");
+    const imports = lines.filter((line) => line.startsWith("import "));
+    const body = lines.filter((line) => !line.startsWith("import "));
+    const test = [...imports, "", 'test("docs/emulator.md#from-code", async () => {', ...body, "});", ""];
+    fs.writeFileSync(path.join(project, "from-code.test.ts"), test.join("\n"));
+    expect(await userJest("from-code.test.ts")).toMatch(/Tests:\s+1 passed, 1 total/);
+  });
+});
+
+describe("docs/client.md", () => {
+  let emulator: TestEmulator;
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+  });
+  afterAll(async () => {
+    await emulator.close();
+  });
+
+  it("the example orders a VPS and resizes it, compiled and run as an ES module", async () => {
+    // Top-level await: an ES-module project (package.json "type": "module") with the tsconfig of `pulumi new`.
+    const dir = path.join(project, "client-example");
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ type: "module" }));
+    fs.writeFileSync(path.join(dir, "tsconfig.json"), TSCONFIGS["pulumi new typescript"]!.text);
+    fs.writeFileSync(path.join(dir, "index.ts"), recipe("docs/client.md#example"));
+    const tsc = path.join(project, "node_modules/typescript/bin/tsc");
+    await shellOk(`"${process.execPath}" "${tsc}" -p .`, { cwd: dir });
+    const output = await shellOk(`"${process.execPath}" bin/index.js`, {
+      cwd: dir,
+      env: { RIMUHOSTING_BASEURL: emulator.baseUrl, RIMUHOSTING_APIKEY: DEMO_API_KEY },
+    });
+    expect(output).not.toMatch(/not possible now|no such order/);
+    const answered = emulator
+      .requestLog()
+      .filter((r) => r.status === 200)
+      .map((r) => r.route);
+    expect(answered).toEqual(expect.arrayContaining(["createVps", "changeParameters"]));
+  });
+});
+
+describeCliOnly("the pages' Pulumi programs, through the CLI against the emulator", () => {
+  let emulator: TestEmulator;
+  const stacks: CliStack[] = [];
+  const backendDir = path.join(scratch.dir, "backend");
+  const stackFor = async (dir: string) => {
+    const stack = await CliStack.create({
+      programDir: dir,
+      backendDir,
+      config: {
+        "rimuhosting:baseUrl": emulator.baseUrl,
+        "rimuhosting:apiKey": { value: DEMO_API_KEY, secret: true },
+      },
+    });
+    stacks.push(stack);
+    return stack;
+  };
+  const client = () => createClient({ baseUrl: emulator.baseUrl, apiKey: DEMO_API_KEY });
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+  });
+  afterAll(async () => {
+    for (const stack of stacks) stack.close();
+    await emulator.close();
+  });
+
+  it("docs/vps.md: the example goes up and is destroyed", async () => {
+    const stack = await stackFor(programDir("vps-example", recipe("docs/vps.md#example")));
+    const up = await stack.command("up", "--yes");
+    expect(up).toMatch(/\+ 2 created/);
+    const ip = await stack.command("stack", "output", "ip");
+    expect(ip.trim()).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    await stack.command("destroy", "--yes");
+    expect(emulator.snapshot().every((order) => order.cancelled)).toBe(true);
+  });
+
+  it("docs/vps.md: adoption takes over an existing order and applies the program's memoryMb", async () => {
+    const rimu = client();
+    try {
+      const created = await rimu.createVps({
+        instantiation_options: { domain_name: "legacy.example.com", distro: "deb12.64" },
+        dc_location: "DCDALLAS",
+      });
+      const oid = created.about_order.order_oid;
+      // The page's fragment, with the order number the emulator gave instead of 1234567, in a program.
+      const fragment = recipe("docs/vps.md#adopt");
+      expect(fragment).toContain("1234567");
+      const program = `import { Vps } from "pulumi-rimuhosting";\n\n${fragment.replace("1234567", String(oid))}`;
+      const stack = await stackFor(programDir("vps-adopt", program));
+      const up = await stack.command("up", "--yes");
+      expect(up).toContain(`will adopt existing order ${oid} (legacy.example.com`);
+      const order = await rimu.getOrder(oid);
+      expect(order.about_order.vps_parameters?.memory_mb).toBe(2048);
+      expect(emulator.snapshot().filter((o) => o.domainName === "legacy.example.com")).toHaveLength(1);
+      await stack.command("destroy", "--yes");
+    } finally {
+      rimu.close();
+    }
+  });
+
+  it("docs/troubleshooting.md: `pulumi import` of the dynamic Vps fails with the text the page quotes", async () => {
+    const stack = await stackFor(programDir("import-attempt", recipe("docs/vps.md#example")));
+    const failure = await importFails(stack);
+    const sdk = JSON.parse(
+      fs.readFileSync(path.join(project, "node_modules/@pulumi/pulumi/package.json"), "utf8"),
+    );
+    for (const pattern of importFailureFor(sdk.version)) expect(failure).toMatch(pattern);
+    // Nothing imported, nothing ordered.
+    expect(await stack.exportState()).not.toContain("legacy");
+    expect(emulator.snapshot().filter((o) => !o.cancelled)).toEqual([]);
+  });
+});

@@ -1,0 +1,234 @@
+/**
+ * The README followed word for word, as a new user does, in a fresh project outside the repository: its install
+ * lines (from a git URL of this checkout instead of GitHub's), a compile of every public entry point under the two
+ * tsconfigs `pulumi new typescript` has written, then, through the real pulumi CLI, its emulator, configure,
+ * quickstart and `pulumi up` steps, and `pulumi destroy`; and, in that project, the `pulumi import` failure
+ * docs/troubleshooting.md quotes for the @pulumi/pulumi npm picked.
+ *
+ * The lines are read from README.md's marked code blocks (<!-- recipe: … --> in test/docs/support/code-blocks.ts),
+ * never copied here. What the test changes in them, and why:
+ * - the repository's URL (package.json `repository.url`, which the install line must name) becomes a `git+file://`
+ *   URL of a git repository holding this checkout: its history and tags, plus one commit of the working tree as it
+ *   is (tracked and new files), so a git install builds what is being tested and a `#vX.Y.Z` pin resolves only if
+ *   the checkout has that tag;
+ * - `<port>` becomes the port the emulator printed, and the `--secret` prompt is answered with its demo key;
+ * - `pulumi up` and `pulumi destroy` get `--yes` (no terminal to answer their question), and every pulumi command
+ *   runs offline (a file backend of its own, no update check, no plugin download: offlineCliEnv).
+ *
+ * Network: npm reaches the registry for the dependencies (its cache first: npm_config_prefer_offline), and git
+ * clones from the local file system; everything else is on 127.0.0.1. One project for the file: the tests run in
+ * order and build on each other.
+ */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { createClient } from "../../provider/client/index";
+import { commandLines, recipe, shownOutput } from "../docs/support/code-blocks";
+import { importCommandArgs, importFailureFor } from "../docs/support/import-failure";
+import {
+  QUIET_NPM_ENV,
+  shell,
+  shellOk,
+  shownLinePattern,
+  startServer,
+  type Server,
+} from "../docs/support/shell";
+import { describeCliOnly } from "../engine/each-backend";
+import { offlineCliEnv } from "../engine/cli-stack";
+import { copyWorkingTree, REPO_ROOT, scratchDir } from "./support/offline-project";
+import { ENTRY_POINTS_PROGRAM, PULUMI_NEW_TSCONFIGS } from "./support/user-tsconfigs";
+
+jest.setTimeout(1_200_000);
+
+const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
+const scratch = scratchDir("readme");
+const project = path.join(scratch.dir, "project");
+const gitRepo = path.join(scratch.dir, "checkout.git");
+const cliEnv = offlineCliEnv(path.join(scratch.dir, "backend"));
+
+/** A git repository with the checkout's history and tags, and the working tree committed on top. */
+function checkoutAsGitRepo(): void {
+  execFileSync("git", ["clone", "--quiet", REPO_ROOT, gitRepo]);
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: gitRepo, encoding: "utf8" });
+  for (const tracked of git("ls-files", "-z").split("\0").filter(Boolean))
+    fs.rmSync(path.join(gitRepo, tracked));
+  copyWorkingTree(gitRepo);
+  git("add", "--all");
+  git(
+    "-c",
+    "user.name=readme test",
+    "-c",
+    "user.email=readme@test.invalid",
+    "commit",
+    "--quiet",
+    "--allow-empty",
+    "--message",
+    "the working tree",
+  );
+}
+
+/** What `pulumi new typescript` leaves before the README's first step: the project files and a stack. */
+function newPulumiProject(): void {
+  fs.mkdirSync(project);
+  fs.writeFileSync(
+    path.join(project, "Pulumi.yaml"),
+    "name: quickstart\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n",
+  );
+  const pkg = {
+    name: "quickstart",
+    main: "index.ts",
+    devDependencies: { "@types/node": "^20", typescript: "~5.9.3" },
+    dependencies: {},
+  };
+  fs.writeFileSync(path.join(project, "package.json"), JSON.stringify(pkg, null, 2) + "\n");
+  fs.writeFileSync(path.join(project, "tsconfig.json"), PULUMI_NEW_TSCONFIGS["pulumi new typescript"]!.text);
+}
+
+const npmEnv = { ...QUIET_NPM_ENV };
+
+beforeAll(() => {
+  checkoutAsGitRepo();
+  newPulumiProject();
+});
+afterAll(() => scratch.cleanup());
+
+describe("the README's install", () => {
+  let install: { code: number | null; output: string };
+
+  beforeAll(async () => {
+    const lines = commandLines(recipe("README.md#install"));
+    expect(lines.length).toBeGreaterThan(0);
+    const repoUrl: string = manifest.repository.url;
+    const output: string[] = [];
+    install = { code: 0, output: "" };
+    for (const line of lines) {
+      // Each install line names the repository (its GitHub URL, package.json's repository.url)
+      expect(line).toContain(repoUrl);
+      const result = await shell(line.split(repoUrl).join(`git+file://${gitRepo}`), {
+        cwd: project,
+        env: npmEnv,
+      });
+      output.push(`$ ${line}\n${result.output}`);
+      install = { code: result.code, output: output.join("\n") };
+      if (result.code !== 0) break;
+    }
+  });
+
+  it("installs the package from a git URL of the checkout, built by its prepare script", () => {
+    expect(install.output).not.toMatch(/npm error/);
+    expect(install.code).toBe(0);
+    const installed = path.join(project, "node_modules", manifest.name);
+    expect(fs.lstatSync(installed).isSymbolicLink()).toBe(false); // a real copy (the provider host needs one)
+    expect(fs.existsSync(path.join(installed, "dist/provider/index.js"))).toBe(true);
+    expect(fs.existsSync(path.join(installed, "dist/node10-types/contract/index.d.ts"))).toBe(true);
+  });
+
+  it("the compiled program imports every entry point package.json exports", () => {
+    const entries = Object.keys(manifest.exports)
+      .filter((key) => key !== "./package.json")
+      .map((key) => (key === "." ? manifest.name : `${manifest.name}/${key.slice(2)}`));
+    const imported = [...ENTRY_POINTS_PROGRAM.matchAll(/from "([^"]+)"/g)].map((m) => m[1]);
+    expect(entries.filter((entry) => !imported.includes(entry))).toEqual([]);
+  });
+
+  it.each(Object.keys(PULUMI_NEW_TSCONFIGS))(
+    "every public entry point compiles with 0 errors under %s, without fastify installed",
+    async (name) => {
+      expect(fs.existsSync(path.join(project, "node_modules/fastify"))).toBe(false);
+      const dir = path.join(project, `entries-${name.replace(/\W+/g, "-")}`);
+      fs.mkdirSync(dir);
+      fs.writeFileSync(path.join(dir, "index.ts"), ENTRY_POINTS_PROGRAM);
+      fs.writeFileSync(path.join(dir, "tsconfig.json"), PULUMI_NEW_TSCONFIGS[name]!.text);
+      const tsc = path.join(project, "node_modules/typescript/bin/tsc");
+      const result = await shell(`"${process.execPath}" "${tsc}" -p "${dir}" --noEmit`, { cwd: project });
+      expect(result.output).toBe("");
+      expect(result.code).toBe(0);
+      fs.rmSync(dir, { recursive: true }); // not part of the program `pulumi up` runs
+    },
+  );
+});
+
+describeCliOnly("the README's first deployment", () => {
+  let emulator: Server | undefined;
+  let port: string;
+  let demoKey: string;
+  const pulumiEnv = { ...npmEnv, ...cliEnv };
+
+  beforeAll(async () => {
+    fs.mkdirSync(path.join(scratch.dir, "backend"));
+    await shellOk("pulumi stack init dev", { cwd: project, env: pulumiEnv });
+  });
+  afterAll(async () => {
+    await emulator?.stop();
+  });
+
+  it("starts the emulator as the README says, and it prints what the README shows", async () => {
+    const block = recipe("README.md#emulator");
+    const commands = commandLines(block);
+    const server = commands.pop()!;
+    expect(server).toMatch(/^npx rimuhosting-emulator\b/);
+    for (const line of commands) await shellOk(line, { cwd: project, env: npmEnv });
+    const shown = shownOutput(block);
+    expect(shown.length).toBeGreaterThanOrEqual(2);
+    emulator = await startServer(server, {
+      cwd: project,
+      env: npmEnv,
+      expected: shown.map(shownLinePattern),
+    });
+    port = /listening on http:\/\/127\.0\.0\.1:(\d+)\/r/.exec(emulator.output)![1]!;
+    demoKey = /Demo API key: (\d+)/.exec(emulator.output)![1]!;
+  });
+
+  it("configures the stack with the README's lines", async () => {
+    for (const line of commandLines(recipe("README.md#configure"))) {
+      const prompts = /--secret$/.test(line) && !/=/.test(line); // `config set <key> --secret` asks for the value
+      await shellOk(line.replace(/<port>/g, port), {
+        cwd: project,
+        env: pulumiEnv,
+        input: prompts ? demoKey : undefined,
+      });
+    }
+    const config = await shellOk("pulumi config --show-secrets --json", { cwd: project, env: pulumiEnv });
+    expect(JSON.parse(config)).toMatchObject({
+      "rimuhosting:baseUrl": { value: `http://127.0.0.1:${port}/r` },
+      "rimuhosting:apiKey": { value: demoKey, secret: true },
+    });
+  });
+
+  it("the quickstart goes up, shows its password, and is destroyed, with the README's commands", async () => {
+    fs.writeFileSync(path.join(project, "index.ts"), recipe("README.md#quickstart"));
+    const lines = commandLines(recipe("README.md#up"));
+    expect(lines[0]).toBe("pulumi up");
+    const outputs: string[] = [];
+    for (const line of lines) {
+      const command = /^pulumi (up|destroy)$/.test(line) ? `${line} --yes` : line;
+      outputs.push(await shellOk(command, { cwd: project, env: pulumiEnv }));
+    }
+    const [up, password, destroy] = outputs;
+    expect(up).toMatch(/\+ 2 created/); // the stack and the Vps
+    expect(up).toMatch(/ip\s+: "\d+\.\d+\.\d+\.\d+"/);
+    expect(password!.trim()).toMatch(/^\S{8,}$/);
+    expect(destroy).toMatch(/- 2 deleted/);
+
+    const client = createClient({ baseUrl: `http://127.0.0.1:${port}/r`, apiKey: demoKey });
+    try {
+      const { about_orders: active } = await client.listOrders(); // active orders only, by default
+      expect(active ?? []).toEqual([]); // nothing left running or billed
+    } finally {
+      client.close();
+    }
+  });
+
+  it("`pulumi import` of the Vps fails as docs/troubleshooting.md quotes it for this project's SDK", async () => {
+    // npm's pick of @pulumi/pulumi on this Node (3.248 on Node 20), where test/docs/recipes.test.ts has the lockfile's.
+    const sdk = JSON.parse(
+      fs.readFileSync(path.join(project, "node_modules/@pulumi/pulumi/package.json"), "utf8"),
+    );
+    const result = await shell(["pulumi", ...importCommandArgs(), "--yes"].join(" "), {
+      cwd: project,
+      env: pulumiEnv,
+    });
+    expect(result.code).not.toBe(0);
+    for (const pattern of importFailureFor(sdk.version)) expect(result.output).toMatch(pattern);
+  });
+});
