@@ -127,25 +127,27 @@ else
   log "hosts built in $((SECONDS - started)) s"
 fi
 
-# The Python virtual environment: the PyPI `pulumi` at the CLI's version, plus setuptools and wheel to install
-# generated SDKs (setup.py) without reaching PyPI. Keyed by that version and the interpreter; complete only once
-# its stamp is written. Programs get a virtual environment of their own on top of it (language-programs.ts).
+# The Python virtual environment: the PyPI `pulumi` at the CLI's version, what generated Python SDKs require beside it
+# (parver; semver and typing-extensions come with pulumi), and setuptools and wheel, to install a generated SDK
+# (setup.py) without reaching PyPI. Keyed by that list and the interpreter; complete only once its stamp is
+# written. Programs get a virtual environment of their own on top of it (test/engine/language-programs.ts).
 python_tag="$(python3 -c 'import sys; print("%s%d.%d" % (sys.implementation.name, *sys.version_info[:2]))')"
 python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))' ||
   die "python3 is $python_tag; Pulumi's Python SDK $cli_version needs Python >= 3.10."
-venv="$root/python/pulumi-$cli_version-$python_tag"
+python_packages=("pulumi==$cli_version" parver setuptools wheel)
+venv="$root/python/pulumi-$cli_version-$python_tag-$(echo "${python_packages[*]}" | sha256sum | cut -c1-8)"
 make_venv() {
   rm -rf "$venv"
   python3 -m venv "$venv"
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "pulumi==$cli_version" setuptools wheel ||
-    die "could not install pulumi==$cli_version from PyPI into $venv."
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${python_packages[@]}" ||
+    die "could not install ${python_packages[*]} from PyPI into $venv."
   "$venv/bin/python" -m pip freeze --disable-pip-version-check >"$venv/installed.txt"
   touch "$venv/.complete"
 }
 if [ -f "$venv/.complete" ]; then
   log "reusing $venv"
 else
-  log "creating $venv (pulumi==$cli_version from PyPI)..."
+  log "creating $venv (${python_packages[*]} from PyPI)..."
   timed "python virtual environment" make_venv
 fi
 ln -sfn "$venv" "$root/language-hosts/$key/python-venv"
@@ -153,33 +155,33 @@ ln -sfn "$venv" "$root/language-hosts/$key/python-venv"
 # The SDK generator (built into its own cache entry, keyed by its sources).
 timed "gen-sdk" "$repo/scripts/gen-sdk.sh" --build >/dev/null
 
-# Go's build cache: the Go host compiles each program with `go build`, and the first program on sdk/v3 compiles its
-# whole dependency tree (about 5 minutes on 2 cores). Compile a program that imports what a generated Go SDK
-# imports, with the flags the host uses (none), so end-to-end tests find those packages compiled. Go keeps the
-# result in its own caches outside the clone (`go env GOCACHE GOMODCACHE`). Offline once the module is resolved.
+# Go's caches: the Go host compiles each program with `go build`, and the first program on sdk/v3 compiles its whole
+# dependency tree (about 5 minutes on 2 cores). Compile a package that imports what a generated Go SDK and its
+# program import, with the flags the host uses (none), so that end-to-end tests find it compiled; and have every
+# module of that build list in the module cache with its metadata, so that programs build with GOPROXY=off (the
+# host runs `go list -m -json`, which reads it). Both caches are Go's own, outside the clone
+# (`go env GOCACHE GOMODCACHE`).
 warm="$root/go-warmup/sdk-v$cli_version"
 warm_go() {
   mkdir -p "$warm"
+  # Not a main package: `go build` compiles it and its dependencies without linking a binary.
+  printf '%s\n' '// Imports what generated Go SDKs and their programs import, to fill Go'"'"'s build cache.' \
+    'package warmup' '' 'import (' \
+    '	_ "github.com/blang/semver"' \
+    '	_ "github.com/pulumi/pulumi/sdk/v3/go/pulumi"' \
+    '	_ "github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"' \
+    '	_ "github.com/pulumi/pulumi/sdk/v3/go/pulumi/internals"' \
+    ')' >"$warm/warmup.go"
   if [ ! -f "$warm/go.sum" ]; then
-    cat >"$warm/main.go" <<'EOF'
-// Compiles what a generated Go SDK and its program import, so that Go's build cache has it.
-package main
-
-import (
-	_ "github.com/blang/semver"
-	_ "github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	_ "github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
-	_ "github.com/pulumi/pulumi/sdk/v3/go/pulumi/internals"
-)
-
-func main() {}
-EOF
     (cd "$warm" && rm -f go.mod && go mod init example.invalid/go-warmup >/dev/null 2>&1 &&
       go get "github.com/pulumi/pulumi/sdk/v3@v$cli_version" github.com/blang/semver@v3.5.1+incompatible \
         >/dev/null 2>&1 && go mod tidy >/dev/null 2>&1) ||
       die "could not resolve sdk/v3 v$cli_version from the Go module proxy."
   fi
-  (cd "$warm" && GOPROXY=off go build -o /dev/null .)
+  if ! (cd "$warm" && GOPROXY=off go list -m -json all >/dev/null 2>&1); then
+    (cd "$warm" && go list -m -json all >/dev/null) || die "could not list the modules of sdk/v3 v$cli_version."
+  fi
+  (cd "$warm" && GOPROXY=off go build .)
 }
 timed "Go build cache for programs on sdk/v3 v$cli_version" warm_go
 
