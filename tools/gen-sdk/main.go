@@ -14,15 +14,16 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/blang/semver"
+	"github.com/hashicorp/hcl/v2"
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
@@ -62,17 +63,19 @@ func refused(name string) error {
 }
 
 func main() {
-	version := flag.String("version", "", "the package version to write into the SDKs (overrides the schema's)")
-	flag.Usage = func() {
+	// A flag set of its own: pkg/v3's dependencies register logging flags on the default one.
+	flags := flag.NewFlagSet("gen-sdk", flag.ExitOnError)
+	version := flags.String("version", "", "the package version to write into the SDKs (overrides the schema's)")
+	flags.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: gen-sdk [-version <semver>] <schema.json> <outdir> [go|nodejs|python ...]")
-		flag.PrintDefaults()
+		flags.PrintDefaults()
 	}
-	flag.Parse()
-	if flag.NArg() < 2 {
-		flag.Usage()
+	_ = flags.Parse(os.Args[1:])
+	if flags.NArg() < 2 {
+		flags.Usage()
 		os.Exit(2)
 	}
-	schemaPath, outDir, wanted := flag.Arg(0), flag.Arg(1), flag.Args()[2:]
+	schemaPath, outDir, wanted := flags.Arg(0), flags.Arg(1), flags.Args()[2:]
 	if len(wanted) == 0 {
 		wanted = languages
 	}
@@ -116,7 +119,13 @@ func bind(spec schema.PackageSpec, path, version string) (*schema.Package, error
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if diags.HasErrors() {
-		return nil, fmt.Errorf("%s is not a valid package schema:\n%w", path, errors.Join(diags.Errs()...))
+		var problems []string
+		for _, d := range diags {
+			if d.Severity == hcl.DiagError {
+				problems = append(problems, "  "+strings.TrimSuffix(d.Summary+"; "+d.Detail, "; "))
+			}
+		}
+		return nil, fmt.Errorf("%s is not a valid package schema:\n%s", path, strings.Join(problems, "\n"))
 	}
 	if version != "" {
 		v, err := semver.ParseTolerant(version)
@@ -163,8 +172,9 @@ func generate(pkg *schema.Package, language, dir string) error {
 	fmt.Fprintf(os.Stderr, "gen-sdk: %s: %d files in %s (%s)\n", language, len(files), dir,
 		time.Since(started).Round(time.Millisecond))
 	if !respectsSchemaVersion(pkg, language) {
-		fmt.Fprintf(os.Stderr, "gen-sdk: note: language.%s.respectSchemaVersion is not set, so the %s SDK carries no "+
-			"version of its own (%s)\n", language, language, unversioned[language])
+		fmt.Fprintf(os.Stderr, "gen-sdk: note: the %s SDK carries no version of its own (%s); set "+
+			"language.%s.respectSchemaVersion or meta.supportPack in the schema to write its version\n",
+			language, unversioned[language], language)
 	}
 	return nil
 }
