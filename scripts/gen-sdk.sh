@@ -14,6 +14,8 @@ set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 src="$repo/tools/gen-sdk"
 root="${PULUMI_RIMU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting}"
+# shellcheck source=lib/go-release-build.sh
+. "$repo/scripts/lib/go-release-build.sh"
 
 log() { echo "gen-sdk: $*" >&2; }
 
@@ -29,8 +31,8 @@ if [ ! -x "$tool" ]; then
   started=$SECONDS
   log "building the SDK generator (pkg/v3 $pkg_version; 1-5 minutes the first time)..."
   mkdir -p "$(dirname "$tool")"
-  # The CLI's release flags (scripts/pulumi-cli.sh), so pkg/v3's packages come from the CLI's build cache.
-  (cd "$src" && CGO_ENABLED=0 go build -trimpath -tags osusergo,grpcnotrace -ldflags "-s -w" -o "$tool.tmp" .)
+  # The CLI's release flags, so pkg/v3's packages come from the CLI's build cache.
+  release_build "$src" "" . "$tool.tmp"
   mv "$tool.tmp" "$tool"
   log "built $tool in $((SECONDS - started)) s"
 fi

@@ -31,7 +31,8 @@ root="${PULUMI_RIMU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting}"
 YAML_VERSION="${PULUMI_YAML_VERSION:-1.38.1}"
 GO_HOST_SDK_VERSION=3.66.0
 PYTHON_HOST_SDK_VERSION=3.79.0
-CLIPBOARD_REPLACE="github.com/atotto/clipboard=github.com/tgummerer/clipboard@v0.0.0-20241001131231-d02d263e614e"
+# shellcheck source=lib/go-release-build.sh
+. "$repo/scripts/lib/go-release-build.sh"
 
 log() { echo "language-hosts: $*" >&2; }
 die() {
@@ -59,11 +60,9 @@ key="yaml-v$YAML_VERSION-go-v$GO_HOST_SDK_VERSION-python-v$PYTHON_HOST_SDK_VERSI
 bin="$root/language-hosts/$key/bin"
 mkdir -p "$root/language-hosts"
 
-# build <module dir> <version stamp> <main package> <output>: the CLI's release flags (scripts/pulumi-cli.sh), so
-# the packages the hosts share with the CLI come from its build cache.
-build() {
-  (cd "$1" && CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath -tags osusergo,grpcnotrace -ldflags "-s -w $2" -o "$4" "$3")
-}
+# build <module dir> <-ldflags> <main package> <output>: the CLI's release flags, so the packages the hosts share with
+# the CLI come from its build cache; -mod=mod fills the wrapper's go.sum with what the main package needs.
+build() { GOFLAGS=-mod=mod release_build "$@"; }
 
 # wrapper <dir> <name> <module@version...>: a throwaway module that requires what the host is built from (`go
 # install pkg@version` refuses modules with replace directives, as pulumi-yaml's and pkg/v3's are).
