@@ -17,12 +17,7 @@ root="${PULUMI_RIMU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting}"
 # shellcheck source=lib/go-release-build.sh
 . "$repo/scripts/lib/go-release-build.sh"
 
-log() { echo "gen-sdk: $*" >&2; }
-
-command -v go >/dev/null || {
-  log "Go is not installed (need Go >= 1.26; the first run also needs the Go module proxy)."
-  exit 1
-}
+command -v go >/dev/null || die "Go is not installed (need Go >= 1.26; the first run also needs the Go module proxy)."
 pkg_version="$(sed -n 's#^\tgithub.com/pulumi/pulumi/pkg/v3 \(v[^ ]*\)$#\1#p' "$src/go.mod")"
 sources_hash="$(cat "$src/main.go" "$src/go.mod" "$src/go.sum" | sha256sum | cut -c1-12)"
 tool="$root/gen-sdk/pkg-$pkg_version-$sources_hash-$(go env GOOS)-$(go env GOARCH)/gen-sdk"

@@ -34,11 +34,6 @@ PYTHON_HOST_SDK_VERSION=3.79.0
 # shellcheck source=lib/go-release-build.sh
 . "$repo/scripts/lib/go-release-build.sh"
 
-log() { echo "language-hosts: $*" >&2; }
-die() {
-  log "$*"
-  exit 1
-}
 timed() { # timed <label> <command...>: runs it, logs how long it took
   local started=$SECONDS
   "${@:2}"

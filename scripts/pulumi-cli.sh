@@ -31,12 +31,6 @@ LANGHOST_SDK_VERSION=3.68.0
 # shellcheck source=lib/go-release-build.sh
 . "$repo/scripts/lib/go-release-build.sh"
 
-log() { echo "pulumi-cli: $*" >&2; }
-die() {
-  log "$*"
-  exit 1
-}
-
 command -v go >/dev/null || die "Go is not installed (need Go >= 1.26 and the Go module proxy)."
 command -v node >/dev/null || die "node is not on PATH."
 shim="$(cd "$repo" && node -p 'require.resolve("@pulumi/pulumi/pulumi-resource-pulumi-nodejs")' 2>/dev/null)" ||

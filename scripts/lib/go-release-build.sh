@@ -11,3 +11,10 @@ CLIPBOARD_REPLACE="github.com/atotto/clipboard=github.com/tgummerer/clipboard@v0
 release_build() {
   (cd "$1" && CGO_ENABLED=0 go build -trimpath -tags osusergo,grpcnotrace -ldflags "-s -w $2" -o "$4" "$3")
 }
+
+# log/die: messages to stderr, prefixed with the script's name (stdout is kept for the result the script prints).
+log() { echo "$(basename "$0" .sh): $*" >&2; }
+die() {
+  log "$*"
+  exit 1
+}
