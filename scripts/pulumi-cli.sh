@@ -28,13 +28,8 @@ set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cache="${PULUMI_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting/pulumi-cli}"
 LANGHOST_SDK_VERSION=3.68.0
-CLIPBOARD_REPLACE="github.com/atotto/clipboard=github.com/tgummerer/clipboard@v0.0.0-20241001131231-d02d263e614e"
-
-log() { echo "pulumi-cli: $*" >&2; }
-die() {
-  log "$*"
-  exit 1
-}
+# shellcheck source=lib/go-release-build.sh
+. "$repo/scripts/lib/go-release-build.sh"
 
 command -v go >/dev/null || die "Go is not installed (need Go >= 1.26 and the Go module proxy)."
 command -v node >/dev/null || die "node is not on PATH."
@@ -85,8 +80,7 @@ key="cli-v$cli_version-langhost-v$LANGHOST_SDK_VERSION-$(go env GOOS)-$(go env G
 bin="$cache/$key/bin"
 
 build() { # build <module dir> <version stamp> <main package> <output>
-  (cd "$1" && CGO_ENABLED=0 go build -trimpath -tags osusergo,grpcnotrace \
-    -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$2" -o "$4" "$3")
+  release_build "$1" "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$2" "$3" "$4"
 }
 
 if [ -x "$bin/pulumi" ] && [ -x "$bin/pulumi-language-nodejs" ]; then

@@ -1,0 +1,217 @@
+// Programs in YAML, Go and Python through the real CLI: finding the language hosts scripts/language-hosts.sh built,
+// generating SDKs with scripts/gen-sdk.sh, and preparing a program directory of a language against provider plugins
+// and their generated SDK, so that it runs offline (no module proxy, no PyPI, no plugin download). A test writes the
+// program and its assertions; CliStack (cli-stack.ts) runs it, given the prepared directory and environment.
+// CONTRIBUTING.md "Language hosts and SDK generation" says what is built and why.
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+const REPO = [path.resolve(__dirname, "..", ".."), path.resolve(__dirname, "..", "..", "..")].find((dir) =>
+  fs.existsSync(path.join(dir, "scripts", "gen-sdk.sh")),
+)!;
+
+export type ProgramLanguage = "yaml" | "go" | "python";
+
+/** What scripts/language-hosts.sh provides: its bin directory, and the Python virtual environment beside it. */
+export interface LanguageHosts {
+  /** Holds pulumi-language-yaml, -go, -python and the Python runner; goes on PATH beside `pulumi`. */
+  bin: string;
+  /** The virtual environment with the PyPI `pulumi` package (and what generated SDKs require beside it). */
+  pythonVenv: string;
+}
+
+const HOST_FILES = [
+  "pulumi-language-yaml",
+  "pulumi-language-go",
+  "pulumi-language-python",
+  "pulumi-language-python-exec",
+];
+
+/** The language hosts on PATH (all of them, with their Python virtual environment), or why they cannot be used. */
+export function findLanguageHosts(env: NodeJS.ProcessEnv = process.env): {
+  hosts?: LanguageHosts;
+  reason?: string;
+} {
+  for (const dir of (env.PATH ?? "").split(path.delimiter)) {
+    if (!dir || !fs.existsSync(path.join(dir, HOST_FILES[0]!))) continue;
+    const missing = HOST_FILES.filter((file) => !isExecutable(path.join(dir, file)));
+    if (missing.length > 0)
+      return { reason: `${dir} lacks ${missing.join(", ")} (run scripts/language-hosts.sh)` };
+    const pythonVenv = path.join(dir, "..", "python-venv");
+    if (!isExecutable(path.join(pythonVenv, "bin", "python")))
+      return { reason: `${pythonVenv} is not a Python virtual environment (run scripts/language-hosts.sh)` };
+    return { hosts: { bin: dir, pythonVenv: fs.realpathSync(pythonVenv) } };
+  }
+  return {
+    reason:
+      "no pulumi-language-yaml on PATH (scripts/language-hosts.sh builds the YAML, Go and Python hosts and prints " +
+      "the directory to put on PATH)",
+  };
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes the SDKs of a package schema into <outDir>/<language> (scripts/gen-sdk.sh: Pulumi's code generators at the
+ * CLI's version, offline once the tool is built; .ci/run builds it). Returns outDir.
+ */
+export async function generateSdks(
+  schemaFile: string,
+  outDir: string,
+  languages: ("go" | "nodejs" | "python")[] = ["go", "python"],
+): Promise<string> {
+  await run(path.join(REPO, "scripts", "gen-sdk.sh"), [schemaFile, outDir, ...languages]);
+  return outDir;
+}
+
+/** A provider plugin a program uses: its name and the directory holding its `pulumi-resource-<name>` executable. */
+export interface PluginDir {
+  name: string;
+  dir: string;
+}
+
+export interface ProgramSetup {
+  language: ProgramLanguage;
+  /**
+   * The program's own files, copied as they are: Pulumi.yaml (name, runtime and, for YAML, the resources; no
+   * `plugins:` section, it is added) and the source (`main.go`; `__main__.py`). No go.mod or virtual environment.
+   */
+  sourceDir: string;
+  /** A scratch directory; the program is prepared in <workDir>/<language>. The caller removes it. */
+  workDir: string;
+  /** The provider plugins, listed under `plugins: providers:` in Pulumi.yaml (so no plugin is looked up or fetched). */
+  plugins: PluginDir[];
+  /** Where generateSdks() wrote the SDKs (Go and Python programs use <sdkDir>/go, <sdkDir>/python). */
+  sdkDir?: string;
+  hosts: LanguageHosts;
+}
+
+export interface PreparedProgram {
+  /** The program directory, for CliStack's `programDir`. */
+  dir: string;
+  /**
+   * For CliStack's `env`: the hosts first on PATH, and what the language needs to run offline (Go: no module proxy;
+   * Python: the program's own interpreter).
+   */
+  env: Record<string, string>;
+}
+
+/**
+ * A program directory of the given language, ready for `pulumi up` offline:
+ * - every language: the sources copied, `plugins: providers:` appended to Pulumi.yaml;
+ * - Go: a go.mod that requires sdk/v3 at the CLI's version and the generated Go SDK (its module, from
+ *   <sdkDir>/go/go.mod, replaced by that directory), with a go.sum resolved from the module cache (GOPROXY=off);
+ * - Python: a virtual environment (`venv/`) on top of the hosts' one, with the generated SDK pip-installed into it
+ *   from <sdkDir>/python (no index), named by PULUMI_PYTHON_CMD (the Python host this CLI can run ignores the
+ *   `virtualenv` runtime option: see CONTRIBUTING.md).
+ */
+export async function prepareProgram(setup: ProgramSetup): Promise<PreparedProgram> {
+  const dir = path.join(setup.workDir, setup.language);
+  fs.cpSync(setup.sourceDir, dir, { recursive: true });
+  appendPlugins(path.join(dir, "Pulumi.yaml"), setup.plugins);
+  const env: Record<string, string> = {
+    PATH: `${setup.hosts.bin}${path.delimiter}${process.env.PATH ?? ""}`,
+  };
+  if (setup.language === "go") Object.assign(env, await prepareGo(dir, sdkPart(setup, "go")));
+  if (setup.language === "python")
+    Object.assign(env, await preparePython(dir, sdkPart(setup, "python"), setup.hosts));
+  return { dir, env };
+}
+
+function sdkPart(setup: ProgramSetup, language: "go" | "python"): string {
+  if (!setup.sdkDir)
+    throw new Error(`a ${language} program needs sdkDir (the directory generateSdks() wrote)`);
+  const dir = path.join(setup.sdkDir, language);
+  if (!fs.existsSync(dir))
+    throw new Error(`${dir} not found: generate the ${language} SDK first (generateSdks)`);
+  return dir;
+}
+
+function appendPlugins(projectFile: string, plugins: PluginDir[]): void {
+  const yaml = fs.readFileSync(projectFile, "utf8");
+  if (/^plugins:/m.test(yaml)) throw new Error(`${projectFile} has a plugins: section already; leave it out`);
+  const entries = plugins.map(
+    (p) => `    - name: ${p.name}\n      path: ${JSON.stringify(path.resolve(p.dir))}\n`,
+  );
+  fs.writeFileSync(projectFile, `${yaml.replace(/\n*$/, "\n")}plugins:\n  providers:\n${entries.join("")}`);
+}
+
+/** Go with no network: modules only from the cache (language-hosts.sh filled it), no toolchain download. */
+const GO_OFFLINE = { GOPROXY: "off", GOTOOLCHAIN: "local" };
+
+async function prepareGo(dir: string, sdkGo: string): Promise<Record<string, string>> {
+  const sdkMod = path.join(sdkGo, "go.mod");
+  if (!fs.existsSync(sdkMod))
+    throw new Error(
+      `${sdkMod} not found: the generators write a go.mod for the Go SDK when the schema has ` +
+        `"meta": {"supportPack": true} (its module is the directory of language.go.importBasePath)`,
+    );
+  const sdkModule = /^module\s+(\S+)/m.exec(fs.readFileSync(sdkMod, "utf8"))?.[1];
+  if (!sdkModule) throw new Error(`${sdkMod} names no module`);
+  const { stdout } = await run("pulumi", ["version"]);
+  const pulumiVersion = stdout.trim();
+  fs.writeFileSync(
+    path.join(dir, "go.mod"),
+    [
+      `module example.invalid/${path.basename(dir)}-program`,
+      "",
+      "go 1.25",
+      "",
+      `require github.com/pulumi/pulumi/sdk/v3 ${pulumiVersion}`,
+      `require ${sdkModule} v0.0.0`,
+      "",
+      `replace ${sdkModule} => ${path.resolve(sdkGo)}`,
+      "",
+    ].join("\n"),
+  );
+  const env = { ...process.env, ...GO_OFFLINE };
+  await run("go", ["mod", "tidy"], { cwd: dir, env }).catch((e: Error & { stderr?: string }) => {
+    throw new Error(
+      `go mod tidy in ${dir} failed offline (${e.stderr?.trim() ?? e.message}); ` +
+        "scripts/language-hosts.sh puts the modules of sdk/v3 at the CLI's version into Go's module cache",
+    );
+  });
+  return GO_OFFLINE;
+}
+
+async function preparePython(
+  dir: string,
+  sdkPython: string,
+  hosts: LanguageHosts,
+): Promise<Record<string, string>> {
+  const venv = path.join(dir, "venv");
+  const python = path.join(venv, "bin", "python");
+  const purelib = async (interpreter: string) =>
+    (
+      await run(interpreter, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])
+    ).stdout.trim();
+  // A light virtual environment of the program's own, seeing the hosts' one (pulumi, pip, setuptools) through a
+  // .pth file, so that installing the SDK never changes the shared one.
+  await run(path.join(hosts.pythonVenv, "bin", "python"), ["-m", "venv", "--without-pip", venv]);
+  const base = await purelib(path.join(hosts.pythonVenv, "bin", "python"));
+  fs.writeFileSync(
+    path.join(await purelib(python), "pulumi-rimuhosting-base.pth"),
+    `import site; site.addsitedir(${JSON.stringify(base)})\n`,
+  );
+  // pip builds a source tree in place (build/, *.egg-info): install from a copy, so that programs prepared side by
+  // side never share one. Its dependencies must be in the hosts' environment already (no index).
+  const sdkCopy = path.join(dir, ".sdk-python");
+  fs.cpSync(sdkPython, sdkCopy, { recursive: true });
+  const pipOffline = ["--no-index", "--no-build-isolation", "--disable-pip-version-check", "--quiet"];
+  await run(python, ["-m", "pip", "install", ...pipOffline, sdkCopy], { cwd: dir }).catch(
+    (e: Error & { stderr?: string }) => {
+      throw new Error(`pip install ${sdkPython} failed offline: ${e.stderr?.trim() ?? e.message}`);
+    },
+  );
+  return { PULUMI_PYTHON_CMD: python };
+}
