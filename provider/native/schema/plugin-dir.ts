@@ -1,0 +1,29 @@
+/**
+ * Where the schema and the checkout's plugin live, and how a change of either reaches `pulumi`.
+ *
+ * The CLI caches a provider's schema in PULUMI_HOME/schemas/<name>-<version>.json and serves the cached copy
+ * while the file is newer than the plugin's directory (its change time, which an install resets). A checkout
+ * used through `plugins: providers: path: <checkout>/bin` keeps its version (0.1.0) while its schema
+ * changes, so every build and every schema generation touches bin/: the directory's change time then moves
+ * past any cached copy, and the next command asks the plugin again (test/native/schema-cache.test.ts).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+/** The repository root (this file is provider/native/schema/ in the sources, dist/… when built). */
+export const REPO_ROOT = path.resolve(
+  __dirname,
+  __dirname.includes(`${path.sep}dist${path.sep}`) ? "../../../.." : "../../..",
+);
+/** The generated schema, checked in. */
+export const SCHEMA_FILE = path.join(REPO_ROOT, "provider/native/schema.json");
+/** The checkout's plugin directory: the `pulumi-resource-rimuhosting` launcher. */
+export const PLUGIN_DIR = path.join(REPO_ROOT, "bin");
+
+/** Moves the plugin directory's change time to now, so schemas `pulumi` cached before are not used. */
+export function markPluginChanged(dir = PLUGIN_DIR): void {
+  const now = new Date();
+  fs.utimesSync(dir, now, now);
+}
+
+if (require.main === module) markPluginChanged();
