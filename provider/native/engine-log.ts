@@ -57,7 +57,8 @@ export function connectEngineLog(engineAddress: string | undefined): EngineLog {
   const client = engineAddress
     ? new enginerpc.EngineClient(engineAddress, grpc.credentials.createInsecure())
     : undefined;
-  const inFlight = new Set<Promise<void>>();
+  // One message at a time, in order: sent concurrently, the engine could show them in any order.
+  let sent = Promise.resolve();
   const engineLog: EngineLog = {
     log(severity, message, urn = current.getStore()?.urn ?? "") {
       if (!client) {
@@ -68,15 +69,11 @@ export function connectEngineLog(engineAddress: string | undefined): EngineLog {
       req.setSeverity(SEVERITY[severity]);
       req.setMessage(message);
       req.setUrn(urn);
-      const sent = new Promise<void>((resolve) => {
-        // A message the engine cannot take is dropped: logging must never fail an operation.
-        client.log(req, () => resolve());
-      });
-      inFlight.add(sent);
-      void sent.then(() => inFlight.delete(sent));
+      // A message the engine cannot take is dropped: logging must never fail an operation.
+      sent = sent.then(() => new Promise<void>((resolve) => client.log(req, () => resolve())));
     },
-    async flush() {
-      await Promise.all([...inFlight]);
+    flush() {
+      return sent;
     },
     close() {
       client?.close();

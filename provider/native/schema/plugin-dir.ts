@@ -22,6 +22,8 @@ export const PLUGIN_DIR = path.join(REPO_ROOT, "bin");
 
 /** Moves the plugin directory's change time to now, so schemas `pulumi` cached before are not used. */
 export function markPluginChanged(dir = PLUGIN_DIR): void {
+  // A copy of the package without bin/ (npm's `prepare` of an install from git has it) has nothing to mark.
+  if (!fs.existsSync(dir)) return;
   const now = new Date();
   fs.utimesSync(dir, now, now);
 }
