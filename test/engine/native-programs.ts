@@ -1,0 +1,113 @@
+// Programs that use the native plugin (`pulumi-resource-rimuhosting`, from this checkout's bin/) through the real
+// CLI: YAML, Go and Python projects written into a scratch directory, run as a stack of the usual scenario
+// (e2e-support.ts: an emulator, a file backend, the demo account's key as a secret). Each needs `pulumi` and the
+// language's host on PATH (scripts/language-hosts.sh builds them); without one the tests are skipped with the
+// reason in their name, and with CI=true they fail instead (CI must run them).
+import { describe } from "@jest/globals";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { spawn } from "node:child_process";
+import { findPulumiCli, type CliStack } from "./cli-stack";
+import { startScenario, type Scenario, type ScenarioOptions } from "./e2e-support";
+import type { OperationResult } from "./harness-stack";
+
+export const REPO_ROOT = path.resolve(__dirname, "../..");
+/** The checkout's plugin directory (the launcher runs dist/provider/native/main.js: `npm run build`). */
+export const PLUGIN_DIR = path.join(REPO_ROOT, "bin");
+export const NATIVE_VPS_TYPE = "rimuhosting:index:Vps";
+
+export type Language = "yaml" | "go" | "python";
+
+/** Why programs in `language` cannot run here, or undefined when they can. */
+export function languageSkipReason(
+  language: Language,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  const cli = findPulumiCli(env);
+  if (!cli.path) return cli.reason;
+  const host = `pulumi-language-${language}`;
+  const onPath = (env.PATH ?? "")
+    .split(path.delimiter)
+    .some((dir) => dir && fs.existsSync(path.join(dir, host)));
+  if (!onPath)
+    return `no ${host} on PATH (scripts/language-hosts.sh builds it and prints the directory to add)`;
+  if (!fs.existsSync(path.join(REPO_ROOT, "dist/provider/native/main.js")))
+    return "the plugin is not built (npm run build)";
+  return undefined;
+}
+
+/** A describe that runs when `language`'s programs can run here (see the header); CI=true never skips. */
+export function describeNative(language: Language, title: string, body: () => void): void {
+  const reason = languageSkipReason(language);
+  if (reason && process.env.CI === "true") throw new Error(`CI=true, but ${title} cannot run: ${reason}`);
+  if (reason) describe.skip(`${title} (skipped: ${reason})`, body);
+  else describe(`${title} (real CLI, ${language})`, body);
+}
+
+/** The `plugins:` entry of Pulumi.yaml that makes a project use this checkout's plugin. */
+export const PLUGIN_ENTRY = `plugins:\n  providers:\n    - name: rimuhosting\n      path: ${PLUGIN_DIR}\n`;
+
+/** Writes a YAML project (`body`: its config/resources/variables/outputs sections) into a new scratch directory. */
+export function writeYamlProgram(name: string, body: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `native-${name}-`));
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: yaml\n${PLUGIN_ENTRY}${body}`);
+  return dir;
+}
+
+/** A scenario (emulator, stack with the demo key) on the program in `programDir`, removed by close(). */
+export async function startNativeScenario(programDir: string, opts: ScenarioOptions = {}): Promise<Scenario> {
+  const scenario = await startScenario(path.basename(programDir), "cli", { ...opts, programDir });
+  return {
+    ...scenario,
+    async close() {
+      await scenario.close();
+      fs.rmSync(programDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** name -> op of the native Vps steps of an operation. */
+export function nativeOps(r: OperationResult): Record<string, string> {
+  return Object.fromEntries(r.steps.filter((s) => s.type === NATIVE_VPS_TYPE).map((s) => [s.name, s.op]));
+}
+
+/** An order placed outside Pulumi (as a user of RimuHosting's control panel would), in the demo account. */
+export async function orderOutsidePulumi(s: Scenario, domainName: string): Promise<number> {
+  const placed = await s.emulator.api<{ post_new_vps_response: { about_order: { order_oid: number } } }>(
+    "POST",
+    "/orders/new-vps",
+    {
+      new_order_request: {
+        instantiation_options: { domain_name: domainName, distro: "deb12.64" },
+        vps_parameters: { memory_mb: 1024, disk_space_mb: 20480 },
+        dc_location: "DCDALLAS",
+      },
+    },
+  );
+  if (placed.status !== 200) throw new Error(`the emulator refused the order: ${placed.text}`);
+  return placed.body.post_new_vps_response.about_order.order_oid;
+}
+
+/**
+ * `pulumi <args>` on the stack, as a user runs it: what it printed on stdout and stderr together (in `--diff` mode
+ * the engine's diagnostics go to stderr). Rejects with both when the command fails.
+ */
+export function pulumiText(cli: CliStack, ...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("pulumi", [...args, "--stack", cli.name, "--non-interactive"], {
+      cwd: cli.programDir,
+      env: cli.commandEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let text = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0
+        ? resolve(text)
+        : reject(new Error(`pulumi ${args.join(" ")} exited with ${code}:\n${text}`)),
+    );
+  });
+}
