@@ -7,7 +7,7 @@ import { describe } from "@jest/globals";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { findPulumiCli, type CliStack } from "./cli-stack";
 import { startScenario, type Scenario, type ScenarioOptions } from "./e2e-support";
 import type { OperationResult } from "./harness-stack";
@@ -18,6 +18,13 @@ export const PLUGIN_DIR = path.join(REPO_ROOT, "bin");
 export const NATIVE_VPS_TYPE = "rimuhosting:index:Vps";
 
 export type Language = "yaml" | "go" | "python";
+
+/** The directory on PATH holding `file`, if any. */
+function onPathDir(env: NodeJS.ProcessEnv, file: string): string | undefined {
+  return (env.PATH ?? "")
+    .split(path.delimiter)
+    .find((dir) => dir !== "" && fs.existsSync(path.join(dir, file)));
+}
 
 /** Why programs in `language` cannot run here, or undefined when they can. */
 export function languageSkipReason(
@@ -32,6 +39,9 @@ export function languageSkipReason(
     .some((dir) => dir && fs.existsSync(path.join(dir, host)));
   if (!onPath)
     return `no ${host} on PATH (scripts/language-hosts.sh builds it and prints the directory to add)`;
+  if (language === "python" && !pythonVirtualenv(env))
+    return "no python-venv with Pulumi's Python SDK beside pulumi-language-python (scripts/language-hosts.sh makes it)";
+  if (language === "go" && !onPathDir(env, "go")) return "no `go` on PATH";
   if (!fs.existsSync(path.join(REPO_ROOT, "dist/provider/native/main.js")))
     return "the plugin is not built (npm run build)";
   return undefined;
@@ -111,3 +121,74 @@ export function pulumiText(cli: CliStack, ...args: string[]): Promise<string> {
     );
   });
 }
+
+/** The Go module of the generated SDK (sdk/go.mod) and its import path. */
+const GO_SDK_MODULE = "github.com/pulumi-rimuhosting/pulumi-rimuhosting/sdk";
+
+/**
+ * A Go project using the generated Go SDK from this checkout (a `replace` to sdk/), with `main.go` as given. Its
+ * go.sum is the SDK's: the program needs nothing else. The Go language host builds it with `go build` (the first
+ * build of Pulumi's Go SDK takes minutes; later ones come from Go's build cache).
+ */
+export function writeGoProgram(name: string, mainGo: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `native-${name}-`));
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: go\n${PLUGIN_ENTRY}`);
+  const sdkGoMod = fs.readFileSync(path.join(REPO_ROOT, "sdk/go.mod"), "utf8");
+  const goVersion = /^go (\S+)$/m.exec(sdkGoMod)?.[1] ?? "1.25";
+  fs.writeFileSync(
+    path.join(dir, "go.mod"),
+    `module ${name}\n\ngo ${goVersion}\n\nrequire ${GO_SDK_MODULE} v0.0.0\n\nreplace ${GO_SDK_MODULE} => ${path.join(REPO_ROOT, "sdk")}\n`,
+  );
+  fs.copyFileSync(path.join(REPO_ROOT, "sdk/go.sum"), path.join(dir, "go.sum"));
+  fs.writeFileSync(path.join(dir, "main.go"), mainGo);
+  return dir;
+}
+
+/** The Python virtual environment with Pulumi's Python SDK that scripts/language-hosts.sh made beside the hosts. */
+export function pythonVirtualenv(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  for (const dir of (env.PATH ?? "").split(path.delimiter)) {
+    if (!dir || !fs.existsSync(path.join(dir, "pulumi-language-python"))) continue;
+    const venv = path.join(path.dirname(dir), "python-venv");
+    if (fs.existsSync(path.join(venv, "bin", "python"))) return venv;
+  }
+  return undefined;
+}
+
+/**
+ * A Python project using the generated Python SDK from this checkout, with `__main__.py` as given. The SDK is
+ * installed (from a copy, so the checkout gets no build directory) into the project's own `site/`, offline, with
+ * the shared virtual environment's pip and setuptools; the program finds it through PYTHONPATH (`pythonEnv`).
+ */
+export function writePythonProgram(name: string, mainPy: string, venv: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `native-${name}-`));
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: python\n${PLUGIN_ENTRY}`);
+  fs.writeFileSync(path.join(dir, "__main__.py"), mainPy);
+  const copy = path.join(dir, "sdk-copy");
+  fs.cpSync(path.join(REPO_ROOT, "sdk/python"), copy, { recursive: true });
+  execFileSync(
+    path.join(venv, "bin", "pip"),
+    [
+      "install",
+      "--quiet",
+      "--no-deps",
+      "--no-index",
+      "--no-build-isolation",
+      "--target",
+      path.join(dir, "site"),
+      copy,
+    ],
+    { stdio: "pipe" },
+  );
+  fs.rmSync(copy, { recursive: true, force: true });
+  return dir;
+}
+
+/**
+ * The environment a Python program of writePythonProgram() runs with: the virtual environment's python (the
+ * Python host of sdk/v3 v3.79 does not get Pulumi.yaml's `virtualenv` option from this CLI, and reads
+ * PULUMI_PYTHON_CMD instead), and the project's `site/` on the module path.
+ */
+export const pythonEnv = (programDir: string, venv: string): NodeJS.ProcessEnv => ({
+  PULUMI_PYTHON_CMD: path.join(venv, "bin", "python"),
+  PYTHONPATH: path.join(programDir, "site"),
+});
