@@ -55,7 +55,14 @@ export function checkConfig(news: Bag): { inputs: Bag; failures: ConfigFailure[]
     const value = plain(news[key]);
     if (value === undefined || value === null || containsUnknown(value)) continue;
     if (typeof value !== "string") {
-      failures.push({ property: key, reason: `[${RimuConfigError.code}] ${key} must be a string.` });
+      // Seen through the CLI: a YAML program reads a config value made of digits (as RimuHosting's keys are)
+      // as a number, and a 32-digit key is no longer the key.
+      const hint =
+        typeof value === "number"
+          ? " It arrived as a number: a YAML program reads a config value made only of digits as a number. " +
+            `Set it quoted, e.g. \`pulumi config set --secret <name> '"<digits>"'\`.`
+          : "";
+      failures.push({ property: key, reason: `[${RimuConfigError.code}] ${key} must be a string.${hint}` });
       continue;
     }
     if (value.trim() === "") continue;
