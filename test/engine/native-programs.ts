@@ -55,13 +55,22 @@ export function describeNative(language: Language, title: string, body: () => vo
   else describe(`${title} (real CLI, ${language})`, body);
 }
 
-/** The `plugins:` entry of Pulumi.yaml that makes a project use this checkout's plugin. */
-export const PLUGIN_ENTRY = `plugins:\n  providers:\n    - name: rimuhosting\n      path: ${PLUGIN_DIR}\n`;
+/** The `plugins:` entry of Pulumi.yaml that makes a project use this checkout's plugin (as this version). */
+export const pluginEntry = (version?: string): string =>
+  `plugins:\n  providers:\n    - name: rimuhosting\n      path: ${PLUGIN_DIR}\n` +
+  (version ? `      version: ${version}\n` : "");
+export const PLUGIN_ENTRY = pluginEntry();
 
-/** Writes a YAML project (`body`: its config/resources/variables/outputs sections) into a new scratch directory. */
-export function writeYamlProgram(name: string, body: string): string {
+/**
+ * Writes a YAML project (`body`: its config/resources/variables/outputs sections) into a new scratch directory.
+ * `pluginVersion`: say which version the checkout's plugin is (the CLI then caches its schema).
+ */
+export function writeYamlProgram(name: string, body: string, pluginVersion?: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `native-${name}-`));
-  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: yaml\n${PLUGIN_ENTRY}${body}`);
+  fs.writeFileSync(
+    path.join(dir, "Pulumi.yaml"),
+    `name: ${name}\nruntime: yaml\n${pluginEntry(pluginVersion)}${body}`,
+  );
   return dir;
 }
 
