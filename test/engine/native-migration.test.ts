@@ -32,6 +32,9 @@ const args = {
   distro: "deb12.64",
   memoryMb: 1024,
   diskSpaceMb: 20480,
+  // What the SDK sends when it is left out (the schema's default): the same on both sides, so both derive the same
+  // creation token, and the imported state must own the order to be allowed to keep it.
+  ipCount: 1,
 } as const;
 const web = new pulumi.Config().getBoolean("native")
   ? new rimuhosting.Vps("web", args)
@@ -72,7 +75,17 @@ describeCliOnly("a VPS moved from the dynamic Vps to the native resource", () =>
     const mark = s.mark();
     await pulumiText(cli, "state", "delete", dynamicUrn, "--yes");
     // The Node.js language host of this CLI cannot print code (no GenerateProgram): the program is switched by hand.
-    await pulumiText(cli, "import", NATIVE_VPS_TYPE, "web", String(oid), "--yes", "--generate-code=false");
+    const imported = await pulumiText(
+      cli,
+      "import",
+      NATIVE_VPS_TYPE,
+      "web",
+      String(oid),
+      "--yes",
+      "--generate-code=false",
+    );
+    // The order was created by a Pulumi stack (this one, through the dynamic Vps): the import says whom to tell.
+    expect(imported).toMatch(/this order was created by a Pulumi stack\. If that stack still manages it/);
     await s.stack.setConfig("native", { value: "true" });
     const preview = await pulumiText(cli, "preview", "--diff");
     expect(preview).not.toMatch(/to (create|update|replace|delete)/);

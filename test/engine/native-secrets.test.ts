@@ -1,5 +1,5 @@
 // Secrets on the native path, through the real CLI: the API key, a root password, cloud-config and a file's content
-// given as secret config to a YAML program never appear in plaintext in the state (`pulumi stack export`), in what
+// given as secret config to a YAML program, and the root password RimuHosting generates, never appear in plaintext in the state (`pulumi stack export`), in what
 // the CLI prints for preview, up (the provider's messages included), a changed password's diff, the stack outputs,
 // or destroy.
 import { DEMO_API_KEY } from "../../emulator/index";
@@ -35,6 +35,11 @@ resources:
         - path: /root/canary
           content: \${fileContent}
       allowReinstall: true
+  generated:
+    type: rimuhosting:Vps
+    properties:
+      domainName: generated.example.com
+      dcLocation: DCDALLAS
 outputs:
   password: \${web.password}
 `;
@@ -53,7 +58,7 @@ describeNative("yaml", "secrets on the native path", () => {
     const printed: string[] = [];
     printed.push(await pulumiText(cli, "preview", "--diff"));
     printed.push(await pulumiText(cli, "up", "--yes", "--skip-preview"));
-    expect(liveOrders(s.emulator)).toHaveLength(1);
+    expect(liveOrders(s.emulator)).toHaveLength(2);
     printed.push(await pulumiText(cli, "stack", "output"));
     await s.stack.setConfig("rootPassword", { value: `${CANARIES.rootPassword}-changed`, secret: true });
     const changed = await pulumiText(cli, "preview", "--diff");
@@ -63,8 +68,16 @@ describeNative("yaml", "secrets on the native path", () => {
     printed.push(await pulumiText(cli, "destroy", "--yes", "--skip-preview"));
     expect(liveOrders(s.emulator)).toEqual([]);
 
-    // The state holds each secret, encrypted: its inputs carry ciphertext where the values were.
+    // The state holds each secret encrypted, the root password RimuHosting generated too (no input made it secret).
     expect(state).toMatch(/"ciphertext"/);
+    const resources = (
+      JSON.parse(state) as { deployment: { resources: { urn: string; outputs?: Record<string, unknown> }[] } }
+    ).deployment.resources;
+    const generated = resources.find((r) => r.urn.endsWith("::generated"))!;
+    expect(generated.outputs!.password).toMatchObject({
+      "4dabf18193072939515e22adb298388d": expect.any(String),
+      ciphertext: expect.any(String),
+    });
     for (const text of [state, ...printed]) {
       for (const canary of [...Object.values(CANARIES), "CANARY-native", DEMO_API_KEY])
         expect(text).not.toContain(canary);

@@ -78,6 +78,15 @@ describe("the native plugin over gRPC (L3)", () => {
       /rimuhosting:apikey is not a setting of this provider; the settings are rimuhosting:apiKey and rimuhosting:baseUrl/,
     );
 
+    // A YAML program reads a config value of digits as a number (and loses digits): the failure says to quote it.
+    const numeric = await plugin.checkConfig(PROVIDER_URN, { apiKey: 2e31 });
+    expect(numeric.failures).toEqual([
+      {
+        property: "apiKey",
+        reason: expect.stringMatching(/apiKey must be a string\. It arrived as a number.*quoted/),
+      },
+    ]);
+
     const rotated = await plugin.diffConfig(PROVIDER_URN, { apiKey: secret("1") }, { apiKey: secret("2") });
     expect(rotated).toMatchObject({ changes: "some", replaces: [], diffs: ["apiKey"] });
     const same = await plugin.diffConfig(PROVIDER_URN, { apiKey: secret("1") }, { apiKey: "1" });
