@@ -63,14 +63,17 @@ export const PLUGIN_ENTRY = pluginEntry();
 
 /**
  * Writes a YAML project (`body`: its config/resources/variables/outputs sections) into a new scratch directory.
- * `pluginVersion`: say which version the checkout's plugin is (the CLI then caches its schema).
+ * `plugin`: the checkout's bin/ (default), the checkout's bin/ declared as a version (the CLI then caches its
+ * schema), or none (the project uses the plugin installed in PULUMI_HOME).
  */
-export function writeYamlProgram(name: string, body: string, pluginVersion?: string): string {
+export function writeYamlProgram(
+  name: string,
+  body: string,
+  plugin: { version: string } | "checkout" | "installed" = "checkout",
+): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `native-${name}-`));
-  fs.writeFileSync(
-    path.join(dir, "Pulumi.yaml"),
-    `name: ${name}\nruntime: yaml\n${pluginEntry(pluginVersion)}${body}`,
-  );
+  const entry = plugin === "installed" ? "" : pluginEntry(plugin === "checkout" ? undefined : plugin.version);
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: yaml\n${entry}${body}`);
   return dir;
 }
 
@@ -114,7 +117,9 @@ export async function orderOutsidePulumi(s: Scenario, domainName: string): Promi
  */
 export function pulumiText(cli: CliStack, ...args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn("pulumi", [...args, "--stack", cli.name, "--non-interactive"], {
+    // `pulumi plugin …` acts on PULUMI_HOME, not on a stack (and refuses --stack).
+    const stack = args[0] === "plugin" ? [] : ["--stack", cli.name];
+    const child = spawn("pulumi", [...args, ...stack, "--non-interactive"], {
       cwd: cli.programDir,
       env: cli.commandEnv(),
       stdio: ["ignore", "pipe", "pipe"],

@@ -33,7 +33,7 @@ const PROGRAM = `resources:
 describeNative("yaml", "the CLI's schema cache and a changing checkout", () => {
   let s: Scenario;
   beforeAll(async () => {
-    s = await startNativeScenario(writeYamlProgram("native-schema-cache", PROGRAM, version));
+    s = await startNativeScenario(writeYamlProgram("native-schema-cache", PROGRAM, { version }));
   });
   afterAll(async () => s?.close());
 
