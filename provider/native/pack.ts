@@ -32,8 +32,8 @@ const withoutTypeScript: Plugin = {
   },
 };
 
-/** Pulumi's names for the machine (the CLI looks for these in a plugin's file name). */
-function platformName(): string {
+/** Pulumi's names for the machine (the CLI looks for these in a plugin's file name), e.g. `linux-amd64`. */
+export function platformName(): string {
   const arch = { x64: "amd64", arm64: "arm64" }[process.arch as string] ?? process.arch;
   return `${process.platform}-${arch}`;
 }

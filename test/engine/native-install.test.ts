@@ -4,6 +4,7 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { platformName } from "../../provider/native/pack";
 import { liveOrders, type Scenario } from "./e2e-support";
 import {
   describeNative,
@@ -43,7 +44,7 @@ describeNative("yaml", "the packed plugin, installed with pulumi plugin install"
   afterAll(async () => s?.close());
 
   test("the tarball holds plain files only; installed, it runs a program with no checkout in sight", async () => {
-    expect(path.basename(tarball)).toBe(`pulumi-resource-rimuhosting-v${version}-linux-amd64.tar.gz`);
+    expect(path.basename(tarball)).toBe(`pulumi-resource-rimuhosting-v${version}-${platformName()}.tar.gz`);
     const entries = execFileSync("tar", ["-tvzf", tarball], { encoding: "utf8" }).trim().split("\n");
     // No links (the CLI refuses links that point outside the plugin) and no node_modules: one bundle, a launcher.
     expect(entries.every((line) => line.startsWith("-"))).toBe(true);

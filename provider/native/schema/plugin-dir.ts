@@ -10,11 +10,18 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 
-/** The repository root (this file is provider/native/schema/ in the sources, dist/… when built). */
-export const REPO_ROOT = path.resolve(
-  __dirname,
-  __dirname.includes(`${path.sep}dist${path.sep}`) ? "../../../.." : "../../..",
-);
+/** The repository root: the nearest directory above this file (sources or dist/) with the package's package.json. */
+export const REPO_ROOT = packageRoot(__dirname);
+
+function packageRoot(from: string): string {
+  for (let dir = from; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const manifest = path.join(dir, "package.json");
+    if (!fs.existsSync(manifest)) continue;
+    if ((JSON.parse(fs.readFileSync(manifest, "utf8")) as { name?: string }).name === "pulumi-rimuhosting")
+      return dir;
+  }
+  throw new Error(`no pulumi-rimuhosting package.json above ${from}`);
+}
 /** The generated schema, checked in. */
 export const SCHEMA_FILE = path.join(REPO_ROOT, "provider/native/schema.json");
 /** The checkout's plugin directory: the `pulumi-resource-rimuhosting` launcher. */
