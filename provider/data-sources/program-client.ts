@@ -42,7 +42,7 @@ export async function callDataSource<A extends object, R>(
 ): Promise<R> {
   if (isMocked()) return (await pulumi.runtime.invoke(DATA_SOURCE_TOKENS[name], args)) as R;
   try {
-    return await fetch(programClient(name, needsApiKey), args);
+    return await fetch(clientSource(name, needsApiKey), args);
   } catch (error) {
     quietLateHandledRejections();
     throw dataSourceError(name, error);
@@ -63,6 +63,18 @@ function quietLateHandledRejections(): void {
   if (quieted) return;
   quieted = true;
   process.on("rejectionHandled", () => undefined);
+}
+
+/**
+ * Where a real call gets its client: the program's configuration, or, inside the native provider plugin,
+ * which serves these same functions to other languages, the provider's (provider/native/functions.ts).
+ */
+type ClientSource = (what: string, needsApiKey: boolean) => RimuClient;
+let clientSource: ClientSource = programClient;
+
+/** Replaces where real calls get their client (the native provider plugin, once per process). */
+export function setClientSource(source: ClientSource): void {
+  clientSource = source;
 }
 
 /** A client for the program's configuration; `what` names the data source in a missing-key error. */

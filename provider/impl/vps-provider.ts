@@ -22,7 +22,7 @@ import type { AboutOrder } from "../../contract/index.js";
 import { RIMU_ERROR_CODES, RimuNotFoundError, type RimuClient } from "../client/index.js";
 import type { AccountView } from "./account-view.js";
 import { same } from "./canonical-json.js";
-import { newCreationNonce } from "./creation-token.js";
+import { creationNonceOf, newCreationNonce } from "./creation-token.js";
 import { ERROR_CATALOGUE, VPS_ERROR_CODES, VpsError, presentError } from "./errors.js";
 import { log } from "./log.js";
 import { deleteBillLine, feeLine, isPreview, pricedOf, replacementLine, resizeLine } from "./money.js";
@@ -34,7 +34,7 @@ import { computeChanges, hasChanges, REPLACE_FORCING_INPUTS } from "./vps-change
 import { converge, orderRef } from "./vps-converge.js";
 import { findPendingOrder, isPendingId, nonceOf, orderOnce, orderToAdopt } from "./vps-create.js";
 import { effectNotes, effectsOf, type ChangeEffects } from "./vps-effects.js";
-import { INTERNAL_KEYS, SECRET_FIELDS, USER_SET_INTERNAL } from "./vps-fields.js";
+import { INTERNAL_KEYS, REPORTED_FIELDS, SECRET_FIELDS, USER_SET_INTERNAL } from "./vps-fields.js";
 import {
   setValues,
   transitionFailures,
@@ -360,9 +360,32 @@ export async function read(
       throw error;
     }
     if (isOrderGone(order, Date.now())) return {};
-    const outs = orderOutputs(order, recorded);
+    // No recorded state: `pulumi import` (native provider). The inputs are then what the service reports.
+    const imported = Object.keys(recorded).length === 0;
+    const outs = orderOutputs(order, imported ? importedInputs(order) : recorded);
     return { id: String(order.order_oid), props: outs, inputs: refreshedInputs(outs) };
   });
+}
+
+/**
+ * The inputs of an order read with no recorded state (`pulumi import`): every input the service reports,
+ * so the engine records real inputs (and prints them as the code to paste) and the next preview shows no
+ * change; and the order's creation nonce, so this state owns the order from now on (check() would
+ * otherwise take it for another state's order when it still carries its creation token).
+ */
+function importedInputs(order: AboutOrder): Bag {
+  const fields: Bag = orderFields(order);
+  const inputs: Bag = Object.fromEntries(
+    REPORTED_FIELDS.filter((name) => fields[name] !== undefined && fields[name] !== null).map((name) => [
+      name,
+      fields[name],
+    ]),
+  );
+  if (inputs.runningState !== "RUNNING" && inputs.runningState !== "NOTRUNNING") delete inputs.runningState;
+  if (Object.keys(inputs.metaData ?? {}).length === 0) delete inputs.metaData;
+  const nonce = creationNonceOf(order);
+  if (nonce !== undefined) inputs.__creationNonce = nonce;
+  return inputs;
 }
 
 // --------------------------------------------------------------------------------------------- update

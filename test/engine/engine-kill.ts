@@ -161,7 +161,9 @@ export async function checkpointOf(s: Scenario): Promise<Checkpoint> {
   return JSON.parse(await s.stack.exportState()) as Checkpoint;
 }
 
-const vpsIn = (cp: Checkpoint) => cp.deployment.resources?.find((r) => r.type === VPS_TYPE);
+/** The dynamic Vps, or the native plugin's (test/engine/native-engine-kill.test.ts runs these scenarios on it too). */
+const VPS_TYPES = new Set([VPS_TYPE, "rimuhosting:index:Vps"]);
+const vpsIn = (cp: Checkpoint) => cp.deployment.resources?.find((r) => VPS_TYPES.has(r.type));
 
 /** What the operations change, as the Vps outputs name them. */
 type Live = { memoryMb?: number; hostServerOid?: string; distro?: string; runningState?: string };

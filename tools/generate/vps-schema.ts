@@ -60,7 +60,11 @@ export function vpsSchemaTypes(): Record<string, unknown> {
         name,
         {
           ...schemaType(row.type),
-          description: row.description,
+          // A default that is no literal ("RimuHosting picks") is said in words; a literal is the schema's `default`.
+          description:
+            row.default !== undefined && row.defaultValue === undefined
+              ? `${row.description} Default: ${row.default}.`
+              : row.description,
           ...(row.secret ? { secret: true } : {}),
           ...(REPLACING.has(name) ? { willReplaceOnChanges: true } : {}),
           ...(row.defaultValue !== undefined ? { default: row.defaultValue } : {}),

@@ -1,0 +1,87 @@
+/**
+ * Provider messages through the engine's Log RPC, attached to the resource they are about.
+ *
+ * The dynamic-provider host can only print, and the engine shows a plugin's printed lines as messages of no
+ * resource. A native plugin gets the engine's address as its first argument and can call its Log RPC with
+ * the resource's URN, so "Vps 1234: ordered web1.example.com" and a warning of a preview show under that
+ * Vps. provider/impl writes every line through one sink (impl/log.ts); while a request runs, `withResource`
+ * says which URN it is about (AsyncLocalStorage: the engine runs requests for several resources at once).
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import * as grpc from "@grpc/grpc-js";
+import * as enginerpc from "@pulumi/pulumi/proto/engine_grpc_pb";
+import * as engineproto from "@pulumi/pulumi/proto/engine_pb";
+import { setLogSink } from "../impl/log.js";
+
+export type Severity = "info" | "warning" | "error";
+
+const SEVERITY: Record<Severity, engineproto.LogSeverity> = {
+  info: engineproto.LogSeverity.INFO,
+  warning: engineproto.LogSeverity.WARNING,
+  error: engineproto.LogSeverity.ERROR,
+};
+
+const current = new AsyncLocalStorage<{ urn: string }>();
+
+/** Runs `work` with log lines attached to `urn`. */
+export function withResource<T>(urn: string, work: () => Promise<T>): Promise<T> {
+  return current.run({ urn }, work);
+}
+
+/**
+ * impl's lines say "warning:" where they warn (impl/vps-provider.ts); everything else is information. The
+ * engine prints the severity itself, so the word is taken out of a warning's text.
+ */
+function messageOfLine(line: string): { severity: Severity; message: string } {
+  const warning = /^(\[rimuhosting\] )?(.*?)\bwarning: /i.exec(line);
+  if (!warning) return { severity: "info", message: line };
+  return {
+    severity: "warning",
+    message: `${warning[1] ?? ""}${warning[2] ?? ""}${line.slice(warning[0].length)}`,
+  };
+}
+
+export interface EngineLog {
+  /** Sends one message, attached to the current resource (or to none). Never throws. */
+  log(severity: Severity, message: string, urn?: string): void;
+  /** Waits for the messages sent so far (so they are shown before the response they belong to). */
+  flush(): Promise<void>;
+  close(): void;
+}
+
+/**
+ * Connects to the engine and routes impl's log lines to it. Without an engine address (tests that drive the
+ * server directly), lines go to stderr, which the engine would show as plain messages.
+ */
+export function connectEngineLog(engineAddress: string | undefined): EngineLog {
+  const client = engineAddress
+    ? new enginerpc.EngineClient(engineAddress, grpc.credentials.createInsecure())
+    : undefined;
+  // One message at a time, in order: sent concurrently, the engine could show them in any order.
+  let sent = Promise.resolve();
+  const engineLog: EngineLog = {
+    log(severity, message, urn = current.getStore()?.urn ?? "") {
+      if (!client) {
+        process.stderr.write(`${severity}: ${message}${urn ? ` (${urn})` : ""}\n`);
+        return;
+      }
+      const req = new engineproto.LogRequest();
+      req.setSeverity(SEVERITY[severity]);
+      req.setMessage(message);
+      req.setUrn(urn);
+      // A message the engine cannot take is dropped: logging must never fail an operation.
+      sent = sent.then(() => new Promise<void>((resolve) => client.log(req, () => resolve())));
+    },
+    flush() {
+      return sent;
+    },
+    close() {
+      client?.close();
+    },
+  };
+  setLogSink((line) => {
+    const { severity, message } = messageOfLine(line);
+    engineLog.log(severity, message);
+  });
+  return engineLog;
+}

@@ -1,0 +1,43 @@
+/**
+ * The data sources as provider functions (`rimuhosting:index:getPricingPlans`, …): Invoke runs the same
+ * functions TypeScript programs call (provider/data-sources), with the provider's configuration instead of
+ * the program's, so other languages get the same results and the same errors.
+ */
+import { RimuConfigError } from "../client/errors.js";
+import type { RimuClient } from "../client/index.js";
+import { missingApiKeyMessage } from "../config.js";
+import * as dataSources from "../data-sources/index.js";
+import { setClientSource } from "../data-sources/program-client.js";
+import { DATA_SOURCE_TOKENS, type DataSourceName } from "../data-sources/tokens.js";
+import { cachedClient, clientFor, configuredBaseUrl, hasApiKey } from "../impl/runtime-config.js";
+import { plainBag, type Bag } from "./protocol.js";
+
+type DataSource = (args: Bag) => Promise<unknown>;
+
+const BY_TOKEN = new Map<string, DataSource>(
+  (Object.entries(DATA_SOURCE_TOKENS) as [DataSourceName, string][]).map(([name, token]) => [
+    token,
+    dataSources[name] as unknown as DataSource,
+  ]),
+);
+
+/** The function tokens this provider serves. */
+export const FUNCTION_TOKENS: readonly string[] = [...BY_TOKEN.keys()];
+
+/** From now on, data sources in this process use the provider's configuration (Configure). */
+export function useProviderConfiguration(): void {
+  setClientSource((what, needsApiKey): RimuClient => {
+    if (hasApiKey()) return clientFor(what);
+    if (needsApiKey) throw new RimuConfigError(missingApiKeyMessage(what));
+    return cachedClient({ baseUrl: configuredBaseUrl() });
+  });
+}
+
+/** Runs the function `token` with `args`; throws its one clean error (a DataSourceError). */
+export async function invoke(token: string, args: Bag): Promise<Bag> {
+  const dataSource = BY_TOKEN.get(token);
+  if (!dataSource) {
+    throw new Error(`rimuhosting has no function ${token}; its functions are ${FUNCTION_TOKENS.join(", ")}.`);
+  }
+  return (await dataSource(plainBag(args))) as Bag;
+}

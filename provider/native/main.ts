@@ -1,0 +1,32 @@
+/**
+ * `pulumi-resource-rimuhosting`: the engine starts this with its own address as the first argument and
+ * reads the port to call from the first line of stdout (docs/native-plugin.md). bin/ and the packed plugin
+ * start it with `node`.
+ */
+import { serve } from "./server.js";
+
+/** The oldest Node.js the plugin is tested on (package.json "engines"). */
+const NODE_MAJOR = 20;
+
+async function main(): Promise<void> {
+  const major = Number(process.versions.node.split(".")[0]);
+  if (major < NODE_MAJOR) {
+    process.stderr.write(
+      `pulumi-resource-rimuhosting needs Node.js ${NODE_MAJOR} or later, and the node on PATH is ${process.version}. ` +
+        `Put a newer node first on PATH.\n`,
+    );
+    process.exit(1);
+  }
+  const { port, close } = await serve(process.argv[2]);
+  process.stdout.write(`${port}\n`);
+  // The engine ends plugins with SIGINT or SIGTERM (after Cancel); finish the calls in flight, then go.
+  for (const signal of ["SIGINT", "SIGTERM"] as const)
+    process.once(signal, () => void close().then(() => process.exit(0)));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `pulumi-resource-rimuhosting failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,83 @@
+/**
+ * `npm run plugin:pack`: the plugin as Pulumi users install it, a self-contained tarball
+ * `pulumi-resource-rimuhosting-v<version>-<os>-<arch>.tar.gz` in dist/, for
+ * `pulumi plugin install resource rimuhosting <version> --file <tarball>`. Its path is the last line printed.
+ *
+ * The tarball holds the launcher `pulumi-resource-rimuhosting` (a shell script that runs `node`), the plugin
+ * bundled by esbuild into one file with every dependency (no node_modules, no symlinks: the CLI refuses a
+ * tarball whose links point outside it), and the LICENSE. It needs Node.js 20 or later on PATH, nothing else.
+ */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { build, type Plugin } from "esbuild";
+import { REPO_ROOT } from "./schema/plugin-dir.js";
+
+const LAUNCHER = `#!/bin/sh
+# pulumi-resource-rimuhosting: the RimuHosting provider plugin for Pulumi (needs Node.js 20 or later on PATH).
+exec node "$(dirname "$0")/provider.js" "$@"
+`;
+
+/**
+ * @pulumi/pulumi loads TypeScript (its closure serializer, which only dynamic providers' programs use) through
+ * a shim that falls back to a vendored copy by file path, which a bundle cannot follow. A provider never
+ * serializes a closure: the bundle gets an empty module instead of 9 MB of compiler.
+ */
+const withoutTypeScript: Plugin = {
+  name: "without-typescript",
+  setup(builder) {
+    builder.onResolve({ filter: /^typescript$/ }, () => ({ path: "typescript", namespace: "unused" }));
+    builder.onLoad({ filter: /.*/, namespace: "unused" }, () => ({ contents: "module.exports = {};" }));
+  },
+};
+
+/** Pulumi's names for the machine (the CLI looks for these in a plugin's file name), e.g. `linux-amd64`. */
+export function platformName(): string {
+  const arch = { x64: "amd64", arm64: "arm64" }[process.arch as string] ?? process.arch;
+  return `${process.platform}-${arch}`;
+}
+
+export async function packPlugin(outDir = path.join(REPO_ROOT, "dist")): Promise<string> {
+  const { version } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+    version: string;
+  };
+  const staging = fs.mkdtempSync(path.join(os.tmpdir(), "rimu-plugin-"));
+  try {
+    await build({
+      entryPoints: [path.join(REPO_ROOT, "dist/provider/native/main.js")],
+      outfile: path.join(staging, "provider.js"),
+      bundle: true,
+      platform: "node",
+      target: "node20",
+      format: "cjs",
+      minify: true,
+      legalComments: "linked",
+      // Requires of @pulumi/pulumi's program runner and automation API that a provider never reaches.
+      external: ["ts-node", "node-gyp/*"],
+      plugins: [withoutTypeScript],
+      logLevel: "warning",
+    });
+    fs.writeFileSync(path.join(staging, "pulumi-resource-rimuhosting"), LAUNCHER, { mode: 0o755 });
+    fs.copyFileSync(path.join(REPO_ROOT, "LICENSE"), path.join(staging, "LICENSE"));
+    fs.mkdirSync(outDir, { recursive: true });
+    const tarball = path.join(outDir, `pulumi-resource-rimuhosting-v${version}-${platformName()}.tar.gz`);
+    execFileSync("tar", ["-czf", tarball, "-C", staging, ...fs.readdirSync(staging).sort()]);
+    return tarball;
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  packPlugin().then(
+    (tarball) => {
+      console.log(`${(fs.statSync(tarball).size / 1024).toFixed(0)} KB`);
+      console.log(tarball);
+    },
+    (error: unknown) => {
+      console.error(`plugin:pack failed: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,94 @@
+/**
+ * The whole package schema of the native provider, assembled from generated parts only: the Vps resource
+ * from the field table (vps-schema-types.ts), the functions and their types from the data sources'
+ * declarations (function-specs.ts), the configuration from provider/config.ts. Written to
+ * provider/native/schema.json by `npm run schema`; the plugin serves that file (GetSchema) and the SDKs in
+ * sdk/ are generated from it.
+ */
+import { CONFIG_KEYS, DEFAULT_BASE_URL, ENV_VARS } from "../../config.js";
+import { functionSpecs, type FunctionSpec } from "./function-specs.js";
+import { VPS_SCHEMA_TYPES, type ObjectTypeSpec, type PropertySpec } from "./vps-schema-types.js";
+
+export const PACKAGE_NAME = "rimuhosting";
+/** Where the Go SDK lives (its module path is this without the last element). */
+export const GO_IMPORT_BASE = "github.com/pulumi-rimuhosting/pulumi-rimuhosting/sdk/go/rimuhosting";
+export const NODEJS_PACKAGE = "@pulumi-rimuhosting/rimuhosting";
+export const PYTHON_PACKAGE = "pulumi_rimuhosting";
+
+export interface PackageSpec {
+  name: string;
+  displayName: string;
+  version: string;
+  description: string;
+  keywords: string[];
+  homepage: string;
+  repository: string;
+  license: string;
+  publisher: string;
+  config: { variables: Record<string, PropertySpec> };
+  provider: { description: string; inputProperties: Record<string, PropertySpec> };
+  types: Record<string, ObjectTypeSpec>;
+  resources: Record<string, unknown>;
+  functions: Record<string, FunctionSpec>;
+  language: Record<string, unknown>;
+}
+
+const SETTINGS: Record<string, PropertySpec> = {
+  apiKey: {
+    type: "string",
+    secret: true,
+    description:
+      `The RimuHosting API key (stack config ${CONFIG_KEYS.apiKey}; set it with --secret). ` +
+      `Left unset, the provider reads ${ENV_VARS.apiKey}.`,
+  },
+  baseUrl: {
+    type: "string",
+    description:
+      `The API root, with or without the trailing /r (stack config ${CONFIG_KEYS.baseUrl}). Left unset, the ` +
+      `provider reads ${ENV_VARS.baseUrl}, else ${DEFAULT_BASE_URL}. Point it at the emulator to try things.`,
+  },
+};
+
+export function packageSchema(root: string, version: string): PackageSpec {
+  const { functions, types } = functionSpecs(root);
+  return {
+    name: PACKAGE_NAME,
+    displayName: "RimuHosting",
+    version,
+    description:
+      "RimuHosting VPS servers: order, resize, move, reinstall and cancel them through RimuHosting's API.",
+    keywords: ["pulumi", "rimuhosting", "vps", "category/cloud"],
+    homepage: "https://github.com/pulumi-rimuhosting/pulumi-rimuhosting",
+    repository: "https://github.com/pulumi-rimuhosting/pulumi-rimuhosting",
+    license: "Apache-2.0",
+    publisher: "pulumi-rimuhosting",
+    config: { variables: SETTINGS },
+    provider: {
+      description:
+        "The RimuHosting provider. Create one explicitly for each further account (each with its own apiKey).",
+      inputProperties: SETTINGS,
+    },
+    types: { ...VPS_SCHEMA_TYPES.types, ...types },
+    resources: {
+      "rimuhosting:index:Vps": {
+        description:
+          "One RimuHosting VPS order; its id is the order's number. A change is applied in place where the API " +
+          "allows it (resize, move, reinstall, power state, reverse DNS) and as a replacement where it does not.",
+        inputProperties: VPS_SCHEMA_TYPES.inputProperties,
+        requiredInputs: VPS_SCHEMA_TYPES.requiredInputs,
+        properties: VPS_SCHEMA_TYPES.properties,
+        required: VPS_SCHEMA_TYPES.required,
+      },
+    },
+    functions,
+    language: {
+      go: {
+        importBasePath: GO_IMPORT_BASE,
+        generateResourceContainerTypes: true,
+        respectSchemaVersion: true,
+      },
+      nodejs: { packageName: NODEJS_PACKAGE, respectSchemaVersion: true },
+      python: { packageName: PYTHON_PACKAGE, respectSchemaVersion: true, pyproject: { enabled: true } },
+    },
+  };
+}

@@ -1,0 +1,298 @@
+/**
+ * The ResourceProvider gRPC service of `pulumi-resource-rimuhosting`, on the SDK's own generated stubs
+ * (@pulumi/pulumi/proto) and @grpc/grpc-js. Each method decodes its request, runs the matching function of
+ * the front end (provider-config.ts, vps-resource.ts, functions.ts) with log lines attached to the request's
+ * resource, and encodes the answer. Errors leave as one clean message; a VPS that exists but did not finish
+ * (impl's VpsIncompleteError) as pulumirpc.ErrorResourceInitFailed, so the engine records it and the next
+ * `pulumi up` finishes it, exactly as with the dynamic provider (docs/dynamic-providers.md §5).
+ *
+ * Written out rather than on `@pulumi/pulumi/provider`'s main(), whose Configure drops its arguments (no
+ * explicit providers), which has no CheckConfig or DiffConfig, sends no detailed diff, and fails on the
+ * property-less Read of `pulumi import` (docs/native-plugin.md, "Why our own server").
+ */
+import * as grpc from "@grpc/grpc-js";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import * as pluginproto from "@pulumi/pulumi/proto/plugin_pb";
+import * as statusproto from "@pulumi/pulumi/proto/status_pb";
+import { Any } from "google-protobuf/google/protobuf/any_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { VpsIncompleteError } from "../impl/errors.js";
+import { connectEngineLog, withResource, type EngineLog } from "./engine-log.js";
+import { invoke, useProviderConfiguration } from "./functions.js";
+import { fromStruct, typeOfUrn, toStruct, withSecretOutputs, type Bag } from "./protocol.js";
+import { checkConfig, configureProvider, diffConfig } from "./provider-config.js";
+import * as vps from "./vps-resource.js";
+import schema = require("./schema.json");
+
+const VPS_TYPE = "rimuhosting:index:Vps";
+const SCHEMA_TEXT = JSON.stringify(schema);
+/** The plugin's version: the package's, as the schema carries it. */
+export const PLUGIN_VERSION = schema.version;
+
+type Callback<Res> = (error: grpc.ServiceError | Partial<grpc.StatusObject> | null, response?: Res) => void;
+type Handler<Req, Res> = (call: grpc.ServerUnaryCall<Req, Res>, callback: Callback<Res>) => void;
+
+/** The error the engine shows: the message alone (impl's errors carry their code and advice). */
+function grpcError(error: unknown): Partial<grpc.StatusObject> {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!(error instanceof VpsIncompleteError)) return { code: grpc.status.UNKNOWN, details: message };
+  // Created (or changed) but not finished: the engine records id and properties; the next `up` resumes.
+  const detail = new provproto.ErrorResourceInitFailed();
+  detail.setId(error.id);
+  detail.setProperties(toStruct(withSecretOutputs(error.properties)));
+  detail.setReasonsList(error.reasons);
+  const any = new Any();
+  any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+  const status = new statusproto.Status();
+  status.setCode(grpc.status.UNKNOWN);
+  status.setMessage(message);
+  status.addDetails(any);
+  const metadata = new grpc.Metadata();
+  metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  return { code: grpc.status.UNKNOWN, details: message, metadata };
+}
+
+const unimplemented =
+  (method: string): Handler<unknown, unknown> =>
+  (_call, callback) =>
+    callback({ code: grpc.status.UNIMPLEMENTED, details: `rimuhosting does not implement ${method}` });
+
+/**
+ * A handler that runs `work` with log lines attached to `urn` and waits for those lines to reach the engine
+ * before it answers (so they are shown with the step they belong to).
+ */
+function handler<Req, Res>(
+  log: EngineLog,
+  work: (req: Req) => Promise<Res>,
+  urnOf: (req: Req) => string = () => "",
+): Handler<Req, Res> {
+  return (call, callback) => {
+    const req = call.request;
+    withResource(urnOf(req), () => work(req)).then(
+      async (response) => {
+        await log.flush();
+        callback(null, response);
+      },
+      async (error: unknown) => {
+        await log.flush();
+        callback(grpcError(error));
+      },
+    );
+  };
+}
+
+function checkResponse(
+  inputs: Bag,
+  failures: { property: string; reason: string }[],
+): provproto.CheckResponse {
+  const res = new provproto.CheckResponse();
+  res.setInputs(toStruct(inputs));
+  res.setFailuresList(
+    failures.map((f) => new provproto.CheckFailure().setProperty(f.property).setReason(f.reason)),
+  );
+  return res;
+}
+
+function assertVps(urn: string): void {
+  const type = typeOfUrn(urn);
+  if (type !== VPS_TYPE)
+    throw new Error(`rimuhosting has no resource type ${type}; its resource is ${VPS_TYPE}.`);
+}
+
+const DIFF_KIND: Record<vps.PropertyDiffKind, provproto.PropertyDiff.Kind> = {
+  add: provproto.PropertyDiff.Kind.ADD,
+  delete: provproto.PropertyDiff.Kind.DELETE,
+  update: provproto.PropertyDiff.Kind.UPDATE,
+  "add-replace": provproto.PropertyDiff.Kind.ADD_REPLACE,
+  "delete-replace": provproto.PropertyDiff.Kind.DELETE_REPLACE,
+  "update-replace": provproto.PropertyDiff.Kind.UPDATE_REPLACE,
+};
+
+/** The service implementation, with `log` as the engine's Log RPC. */
+export function resourceProviderService(log: EngineLog): grpc.UntypedServiceImplementation {
+  const service = {
+    getPluginInfo: handler<Empty, pluginproto.PluginInfo>(log, async () =>
+      new pluginproto.PluginInfo().setVersion(PLUGIN_VERSION),
+    ),
+    getSchema: handler<provproto.GetSchemaRequest, provproto.GetSchemaResponse>(log, async () =>
+      new provproto.GetSchemaResponse().setSchema(SCHEMA_TEXT),
+    ),
+    checkConfig: handler<provproto.CheckRequest, provproto.CheckResponse>(
+      log,
+      async (req) => {
+        const { inputs, failures } = checkConfig(fromStruct(req.getNews()));
+        return checkResponse(inputs, failures);
+      },
+      (req) => req.getUrn(),
+    ),
+    diffConfig: handler<provproto.DiffRequest, provproto.DiffResponse>(
+      log,
+      async (req) => {
+        const olds = req.getOldInputs() ? fromStruct(req.getOldInputs()) : fromStruct(req.getOlds());
+        const { changed } = diffConfig(olds, fromStruct(req.getNews()));
+        const res = new provproto.DiffResponse();
+        res.setChanges(
+          changed.length > 0
+            ? provproto.DiffResponse.DiffChanges.DIFF_SOME
+            : provproto.DiffResponse.DiffChanges.DIFF_NONE,
+        );
+        res.setDiffsList(changed);
+        return res;
+      },
+      (req) => req.getUrn(),
+    ),
+    configure: handler<provproto.ConfigureRequest, provproto.ConfigureResponse>(log, async (req) => {
+      await configureProvider(
+        req.hasArgs() ? fromStruct(req.getArgs()) : undefined,
+        new Map(req.getVariablesMap().entries()),
+      );
+      useProviderConfiguration();
+      const res = new provproto.ConfigureResponse();
+      res.setAcceptsecrets(true);
+      res.setSupportspreview(true);
+      res.setAcceptresources(false);
+      res.setAcceptoutputs(false);
+      return res;
+    }),
+    check: handler<provproto.CheckRequest, provproto.CheckResponse>(
+      log,
+      async (req) => {
+        assertVps(req.getUrn());
+        const { inputs, failures } = await vps.check(
+          req.getUrn(),
+          fromStruct(req.getOlds()),
+          fromStruct(req.getNews()),
+        );
+        return checkResponse(inputs, failures);
+      },
+      (req) => req.getUrn(),
+    ),
+    diff: handler<provproto.DiffRequest, provproto.DiffResponse>(
+      log,
+      async (req) => {
+        assertVps(req.getUrn());
+        const answer = await vps.diff(
+          req.getId(),
+          req.getUrn(),
+          fromStruct(req.getOlds()),
+          fromStruct(req.getNews()),
+        );
+        const res = new provproto.DiffResponse();
+        res.setChanges(
+          answer.changes
+            ? provproto.DiffResponse.DiffChanges.DIFF_SOME
+            : provproto.DiffResponse.DiffChanges.DIFF_NONE,
+        );
+        res.setReplacesList(answer.replaces);
+        res.setDeletebeforereplace(answer.deleteBeforeReplace);
+        const detailed = Object.entries(answer.detailedDiff);
+        res.setDiffsList(detailed.map(([name]) => name));
+        if (detailed.length > 0) {
+          res.setHasdetaileddiff(true);
+          const map = res.getDetaileddiffMap();
+          for (const [name, kind] of detailed)
+            map.set(name, new provproto.PropertyDiff().setKind(DIFF_KIND[kind]).setInputdiff(true));
+        }
+        return res;
+      },
+      (req) => req.getUrn(),
+    ),
+    create: handler<provproto.CreateRequest, provproto.CreateResponse>(
+      log,
+      async (req) => {
+        assertVps(req.getUrn());
+        const created = await vps.create(req.getUrn(), fromStruct(req.getProperties()), req.getPreview());
+        const res = new provproto.CreateResponse();
+        res.setId(created.id);
+        res.setProperties(toStruct(created.properties));
+        return res;
+      },
+      (req) => req.getUrn(),
+    ),
+    read: handler<provproto.ReadRequest, provproto.ReadResponse>(
+      log,
+      async (req) => {
+        assertVps(req.getUrn());
+        const read = await vps.read(
+          req.getId(),
+          req.hasProperties() ? fromStruct(req.getProperties()) : undefined,
+        );
+        const res = new provproto.ReadResponse();
+        res.setId(read.id);
+        res.setProperties(toStruct(read.properties));
+        if (read.inputs) res.setInputs(toStruct(read.inputs));
+        return res;
+      },
+      (req) => req.getUrn(),
+    ),
+    update: handler<provproto.UpdateRequest, provproto.UpdateResponse>(
+      log,
+      async (req) => {
+        assertVps(req.getUrn());
+        const updated = await vps.update(
+          req.getId(),
+          req.getUrn(),
+          fromStruct(req.getOlds()),
+          fromStruct(req.getNews()),
+          req.getPreview(),
+        );
+        const res = new provproto.UpdateResponse();
+        res.setProperties(toStruct(updated.properties));
+        return res;
+      },
+      (req) => req.getUrn(),
+    ),
+    delete: handler<provproto.DeleteRequest, Empty>(
+      log,
+      async (req) => {
+        assertVps(req.getUrn());
+        await vps.deleteVps(req.getId(), fromStruct(req.getProperties()));
+        return new Empty();
+      },
+      (req) => req.getUrn(),
+    ),
+    invoke: handler<provproto.InvokeRequest, provproto.InvokeResponse>(log, async (req) => {
+      const result = await invoke(req.getTok(), fromStruct(req.getArgs()));
+      return new provproto.InvokeResponse().setReturn(toStruct(result));
+    }),
+    // The engine asks every plugin to stop before it shuts it down. Nothing is aborted half-way: an operation
+    // in flight finishes (or leaves what it did recorded, see impl/vps-converge.ts), and the engine waits.
+    cancel: handler<Empty, Empty>(log, async () => new Empty()),
+    handshake: unimplemented("Handshake"),
+    parameterize: unimplemented("Parameterize"),
+    call: unimplemented("Call"),
+    construct: unimplemented("Construct"),
+    list: unimplemented("List"),
+    streamInvoke: unimplemented("StreamInvoke"),
+    attach: unimplemented("Attach"),
+    getMapping: unimplemented("GetMapping"),
+    getMappings: unimplemented("GetMappings"),
+  };
+  return service as unknown as grpc.UntypedServiceImplementation;
+}
+
+/**
+ * Starts the plugin as the engine expects: listens on 127.0.0.1, prints the port as the first line of
+ * stdout. `engineAddress` is the engine's Log endpoint (the first argument the engine passes).
+ */
+export async function serve(
+  engineAddress: string | undefined,
+): Promise<{ port: number; close(): Promise<void> }> {
+  const log = connectEngineLog(engineAddress);
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  server.addService(provrpc.ResourceProviderService, resourceProviderService(log));
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    ),
+  );
+  return {
+    port,
+    close: () =>
+      new Promise((resolve) => {
+        log.close();
+        server.tryShutdown(() => resolve());
+      }),
+  };
+}

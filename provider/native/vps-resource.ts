@@ -1,0 +1,159 @@
+/**
+ * `rimuhosting:index:Vps` on the native protocol: each method adapts one request to provider/impl's
+ * lifecycle (the same check, diff, create, read, update and delete the dynamic `Vps` runs) and adapts the
+ * answer back. No rule of the resource lives here; what is here is what the protocol adds:
+ *
+ * - creationScope from the URN, secrets unwrapped and re-marked (protocol.ts);
+ * - a detailed diff, one entry per input, saying which ones replace the VPS (impl's computeChanges());
+ * - previews: Check and Diff carry no preview flag on this protocol, so they always run as the dynamic
+ *   provider's preview does (impl's look-ahead checks, the effects' warnings, one quote per distinct request):
+ *   a preview shows everything, and `pulumi up` checks the same before its first call. The engine then calls
+ *   Create and Update with `preview` set; they answer with the outputs the change will have, unknown where
+ *   the service decides them (a move's addresses, a resize's fee);
+ * - `pulumi import`: a Read with no recorded state (impl's read() then reports every input).
+ */
+import * as impl from "../impl/index.js";
+import { computeChanges } from "../impl/vps-changes.js";
+import { effectsOf, type ChangeEffects } from "../impl/vps-effects.js";
+import { PREVIEW_FLAG, VPS_INPUT_NAMES, VPS_OUTPUT_ONLY, type VpsInputName } from "../impl/vps-fields.js";
+import { emitNotes } from "../impl/notes.js";
+import { UNKNOWN } from "../impl/unknowns.js";
+import { log } from "../impl/log.js";
+import { creationScopeOf, plainBag, withSecretOutputs, type Bag } from "./protocol.js";
+
+export type PropertyDiffKind =
+  "add" | "delete" | "update" | "add-replace" | "delete-replace" | "update-replace";
+
+export interface DiffAnswer {
+  changes: boolean;
+  replaces: string[];
+  deleteBeforeReplace: boolean;
+  /** Per input: what the change does (the engine shows `~ memoryMb`, `+- dcLocation`). */
+  detailedDiff: Record<string, PropertyDiffKind>;
+}
+
+const isSet = (value: unknown): boolean => value !== undefined && value !== null;
+
+export async function check(
+  urn: string,
+  olds: Bag,
+  news: Bag,
+): Promise<{ inputs: Bag; failures: { property: string; reason: string }[] }> {
+  // What the dynamic Vps class adds to every resource's inputs (provider/vps.ts), from the URN here; and the
+  // preview flag, always (see above). Its notes reach the resource through impl's log sink (engine-log.ts).
+  const given = { ...plainBag(news), creationScope: creationScopeOf(urn), [PREVIEW_FLAG]: true };
+  const result = await impl.checkVps(plainBag(olds), given);
+  await emitNotes(result.notes, undefined);
+  const inputs: Bag = { ...result.inputs };
+  delete inputs[PREVIEW_FLAG];
+  return { inputs, failures: result.failures.map(impl.presentFailure) };
+}
+
+export async function diff(id: string, _urn: string, olds: Bag, news: Bag): Promise<DiffAnswer> {
+  const before = plainBag(olds);
+  const after = plainBag(news);
+  const answer = await impl.diffVps(id, before, { ...after, [PREVIEW_FLAG]: true });
+  await emitNotes(answer.notes, undefined);
+  const detailedDiff: Record<string, PropertyDiffKind> = {};
+  if (answer.changes) {
+    const changes = computeChanges(id, before, after);
+    const replacing = new Set<string>(answer.replaces);
+    const changed = new Set<VpsInputName>([
+      ...answer.replaces.filter((name): name is VpsInputName => (VPS_INPUT_NAMES as string[]).includes(name)),
+      ...changes.parameters,
+      ...changes.reinstall,
+      ...changes.settings,
+      ...(changes.move ? (["hostServerOid"] as const) : []),
+      ...(changes.runningState ? (["runningState"] as const) : []),
+      ...(changes.reverseDns ? (["reverseDns"] as const) : []),
+    ]);
+    for (const name of VPS_INPUT_NAMES.filter((input) => changed.has(input))) {
+      const kind = !isSet(before[name]) ? "add" : !isSet(after[name]) ? "delete" : "update";
+      detailedDiff[name] = replacing.has(name) ? `${kind}-replace` : kind;
+    }
+  }
+  return {
+    changes: answer.changes,
+    replaces: answer.replaces,
+    deleteBeforeReplace: answer.deleteBeforeReplace,
+    detailedDiff,
+  };
+}
+
+/** The outputs an in-place change gives values only the service knows after it ran. */
+function outputsChangedBy(effects: ChangeEffects): string[] {
+  const unknown = new Set<string>(effects.move?.changesOutputs ?? []);
+  if (effects.restart || effects.move) unknown.add("monthlyFeeUsd");
+  if (effects.restart || effects.reinstall) unknown.add("orderDescription");
+  return [...unknown];
+}
+
+export async function create(
+  urn: string,
+  properties: Bag,
+  preview: boolean,
+): Promise<{ id: string; properties: Bag }> {
+  const inputs = plainBag(properties);
+  if (preview) {
+    // Checked and quoted by Check (impl's look-ahead); the service decides the rest.
+    return { id: "", properties: withSecretOutputs(previewOutputs(inputs, {})) };
+  }
+  const created = await impl.create(inputs);
+  return { id: created.id, properties: withSecretOutputs(created.outs as unknown as Bag) };
+}
+
+export async function read(
+  id: string,
+  properties: Bag | undefined,
+): Promise<{ id: string; properties: Bag; inputs?: Bag }> {
+  const importing = properties === undefined || Object.keys(properties).length === 0;
+  const result = await impl.read(id, properties ? plainBag(properties) : undefined);
+  if (!result.id || !result.props) return { id: "", properties: {} };
+  const inputs = result.inputs ?? {};
+  if (importing && typeof inputs.__creationNonce === "string") {
+    log(
+      `Vps ${result.id}: warning: this order was created by a Pulumi stack. If that stack still manages it, ` +
+        `remove it there (\`pulumi state delete\`), so that only this stack changes it.`,
+    );
+  }
+  return { id: result.id, properties: withSecretOutputs(result.props as unknown as Bag), inputs };
+}
+
+export async function update(
+  id: string,
+  urn: string,
+  olds: Bag,
+  news: Bag,
+  preview: boolean,
+): Promise<{ properties: Bag }> {
+  const before = plainBag(olds);
+  const after = plainBag(news);
+  if (preview) {
+    // Warned about and quoted by Diff (impl's diffVps); here only the outputs the change makes unknown.
+    const effects = effectsOf(computeChanges(id, before, after), after);
+    const unknown = Object.fromEntries(outputsChangedBy(effects).map((name) => [name, UNKNOWN]));
+    return { properties: withSecretOutputs(previewOutputs(after, { ...before, ...unknown })) };
+  }
+  const updated = await impl.update(id, before, after);
+  return { properties: withSecretOutputs(updated.outs as unknown as Bag) };
+}
+
+export async function deleteVps(id: string, properties: Bag): Promise<void> {
+  await impl.delete(id, plainBag(properties));
+}
+
+/**
+ * The outputs a preview shows: the inputs as given over what is known (the old outputs of an update), and
+ * unknown for every other output (what the service will decide: order number, addresses, fee, the values
+ * it picks for inputs left out), as Pulumi's own providers show them.
+ */
+function previewOutputs(inputs: Bag, known: Bag): Bag {
+  const outputs: Bag = {};
+  for (const name of [...VPS_INPUT_NAMES, ...VPS_OUTPUT_ONLY] as string[]) {
+    outputs[name] = isSet(inputs[name]) ? inputs[name] : isSet(known[name]) ? known[name] : UNKNOWN;
+  }
+  for (const [name, value] of Object.entries(known)) if (value === UNKNOWN) outputs[name] = UNKNOWN;
+  for (const name of ["creationScope", "__creationNonce"])
+    if (isSet(inputs[name])) outputs[name] = inputs[name];
+  return outputs;
+}

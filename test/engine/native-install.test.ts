@@ -1,0 +1,70 @@
+// The plugin installed the way Pulumi users install plugins: `npm run plugin:pack` (its last line is the tarball's
+// path), `pulumi plugin install resource rimuhosting <version> --file <tarball>`, then a YAML project with no
+// `plugins:` entry runs on the installed copy (no checkout, no node_modules: the tarball is self-contained).
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { platformName } from "../../provider/native/pack";
+import { liveOrders, type Scenario } from "./e2e-support";
+import {
+  describeNative,
+  nativeOps,
+  pulumiText,
+  REPO_ROOT,
+  startNativeScenario,
+  writeYamlProgram,
+} from "./native-programs";
+
+jest.setTimeout(300_000);
+
+const { version } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+  version: string;
+};
+
+const PROGRAM = `resources:
+  web:
+    type: rimuhosting:Vps
+    properties:
+      domainName: installed.example.com
+      dcLocation: DCDALLAS
+outputs:
+  orderOid: \${web.orderOid}
+`;
+
+describeNative("yaml", "the packed plugin, installed with pulumi plugin install", () => {
+  let s: Scenario;
+  let tarball: string;
+  beforeAll(async () => {
+    const printed = execFileSync(process.execPath, [path.join(REPO_ROOT, "dist/provider/native/pack.js")], {
+      encoding: "utf8",
+    });
+    tarball = printed.trim().split("\n").pop()!;
+    s = await startNativeScenario(writeYamlProgram("native-install", PROGRAM, "installed"));
+  });
+  afterAll(async () => s?.close());
+
+  test("the tarball holds plain files only; installed, it runs a program with no checkout in sight", async () => {
+    expect(path.basename(tarball)).toBe(`pulumi-resource-rimuhosting-v${version}-${platformName()}.tar.gz`);
+    const entries = execFileSync("tar", ["-tvzf", tarball], { encoding: "utf8" }).trim().split("\n");
+    // No links (the CLI refuses links that point outside the plugin) and no node_modules: one bundle, a launcher.
+    expect(entries.every((line) => line.startsWith("-"))).toBe(true);
+    expect(entries.map((line) => line.split(/\s+/).pop()).sort()).toEqual([
+      "LICENSE",
+      "provider.js",
+      "provider.js.LEGAL.txt",
+      "pulumi-resource-rimuhosting",
+    ]);
+    expect(entries.find((line) => line.endsWith(" pulumi-resource-rimuhosting"))).toMatch(/^-rwx/);
+
+    const cli = s.stack.cli!;
+    await pulumiText(cli, "plugin", "install", "resource", "rimuhosting", version, "--file", tarball);
+    const plugins = await pulumiText(cli, "plugin", "ls");
+    expect(plugins).toMatch(new RegExp(`rimuhosting\\s+resource\\s+${version.replace(/\./g, "\\.")}`));
+
+    const up = await s.stack.up();
+    expect(nativeOps(up)).toEqual({ web: "create" });
+    expect(liveOrders(s.emulator).map((o) => o.orderOid)).toEqual([up.outputs.orderOid]);
+    expect(nativeOps(await s.stack.destroy())).toEqual({ web: "delete" });
+    expect(liveOrders(s.emulator)).toEqual([]);
+  });
+});

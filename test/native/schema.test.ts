@@ -1,0 +1,139 @@
+/**
+ * The native provider's schema (provider/native/schema.json, what the plugin serves and what the SDKs are
+ * generated from) against its sources: the file is what the generator makes of them now, and it says what
+ * the field table says about every Vps input and output (types aside). A table change without
+ * `npm run schema` fails here; so does a schema that drifts from the table by any other way.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { spawnSync } from "node:child_process";
+import { DATA_SOURCE_TOKENS } from "../../provider/data-sources/tokens";
+import { REPLACE_FORCING_INPUTS } from "../../provider/impl/vps-changes";
+import {
+  SECRET_FIELDS,
+  VPS_FIELDS,
+  VPS_INPUT_NAMES,
+  VPS_OUTPUT_ONLY,
+  VPS_OUTPUT_ONLY_FIELDS,
+  type FieldRule,
+} from "../../provider/impl/vps-fields";
+import { schemaDigest, schemaText } from "../../provider/native/schema/generate";
+import { describeCliOnly } from "../engine/each-backend";
+
+const ROOT = path.resolve(__dirname, "../..");
+const FILE = path.join(ROOT, "provider/native/schema.json");
+const text = fs.readFileSync(FILE, "utf8");
+
+interface Property {
+  type?: string;
+  description?: string;
+  secret?: boolean;
+  willReplaceOnChanges?: boolean;
+  default?: unknown;
+}
+const schema = JSON.parse(text) as {
+  version: string;
+  config: { variables: Record<string, Property> };
+  provider: { inputProperties: Record<string, Property> };
+  resources: Record<
+    string,
+    {
+      inputProperties: Record<string, Property>;
+      requiredInputs: string[];
+      properties: Record<string, Property>;
+      required: string[];
+    }
+  >;
+  functions: Record<string, unknown>;
+};
+const vps = schema.resources["rimuhosting:index:Vps"]!;
+
+describe("the native provider's schema", () => {
+  it("is what `npm run schema` generates from the field table and the data sources now", () => {
+    expect(schemaText()).toBe(text);
+  }, 60_000);
+
+  it("has every input of the field table, each with its secret flag, replace flag and default words", () => {
+    expect(Object.keys(vps.inputProperties)).toEqual(VPS_INPUT_NAMES);
+    for (const name of VPS_INPUT_NAMES) {
+      const row: FieldRule = VPS_FIELDS[name];
+      const spec = vps.inputProperties[name]!;
+      expect([name, spec.secret === true]).toEqual([name, SECRET_FIELDS.includes(name)]);
+      expect([name, spec.willReplaceOnChanges === true]).toEqual([
+        name,
+        REPLACE_FORCING_INPUTS.includes(name),
+      ]);
+      expect([name, spec.description]).toEqual([name, expect.stringContaining(row.description)]);
+      // A literal default where the service (or the provider) applies exactly that value; words otherwise.
+      expect([name, spec.default]).toEqual([name, row.defaultValue]);
+      if (row.default !== undefined && row.defaultValue === undefined)
+        expect([name, spec.description]).toEqual([name, expect.stringContaining(row.default)]);
+    }
+    expect(vps.requiredInputs).toEqual(
+      VPS_INPUT_NAMES.filter((name) => (VPS_FIELDS[name] as FieldRule).required === true),
+    );
+  });
+
+  it("has every input and every output-only field as an output, secrets secret", () => {
+    expect(Object.keys(vps.properties).sort()).toEqual([...VPS_INPUT_NAMES, ...VPS_OUTPUT_ONLY].sort());
+    for (const name of VPS_OUTPUT_ONLY)
+      expect(vps.properties[name]!.description!.toLowerCase()).toContain(
+        VPS_OUTPUT_ONLY_FIELDS[name].description.toLowerCase(),
+      );
+    for (const name of SECRET_FIELDS) expect([name, vps.properties[name]!.secret]).toEqual([name, true]);
+    for (const name of vps.required) expect(Object.keys(vps.properties)).toContain(name);
+  });
+
+  it("configures apiKey (secret) and baseUrl, for the stack config and explicit providers alike; serves every data source", () => {
+    for (const settings of [schema.config.variables, schema.provider.inputProperties]) {
+      expect(Object.keys(settings).sort()).toEqual(["apiKey", "baseUrl"]);
+      expect(settings.apiKey!.secret).toBe(true);
+    }
+    expect(Object.keys(schema.functions).sort()).toEqual(Object.values(DATA_SOURCE_TOKENS).sort());
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
+    expect(schema.version).toBe(pkg.version);
+  });
+});
+
+describe("the SDKs in sdk/", () => {
+  const sources = (dir: string): string[] =>
+    fs
+      .readdirSync(dir, { recursive: true, encoding: "utf8" })
+      .filter((file) => /\.(go|py|pyi|ts)$/.test(file) && !file.endsWith("doc.go"))
+      .map((file) => path.join(dir, file));
+
+  it("were generated from this schema (`npm run sdk` after `npm run schema`), for this version", () => {
+    expect(fs.readFileSync(path.join(ROOT, "sdk/schema.sha256"), "utf8").trim()).toBe(schemaDigest(text));
+    for (const file of [
+      "sdk/go/rimuhosting/pulumi-plugin.json",
+      "sdk/python/pulumi_rimuhosting/pulumi-plugin.json",
+    ])
+      expect(JSON.parse(fs.readFileSync(path.join(ROOT, file), "utf8"))).toEqual({
+        resource: true,
+        name: "rimuhosting",
+        version: schema.version,
+      });
+  });
+
+  it("carry the generated-file header in every source file (Go's package doc comment aside)", () => {
+    const files = ["go", "nodejs", "python"].flatMap((language) => sources(path.join(ROOT, "sdk", language)));
+    expect(files.length).toBeGreaterThan(40);
+    const headerless = files.filter(
+      (file) =>
+        !fs
+          .readFileSync(file, "utf8")
+          .split("\n", 4)
+          .join("\n")
+          .includes("generated by pulumi-gen-rimuhosting"),
+    );
+    expect(headerless).toEqual([]);
+  });
+});
+
+describeCliOnly("the native provider's schema, checked by Pulumi", () => {
+  it("passes `pulumi schema check`", () => {
+    const run = spawnSync("pulumi", ["schema", "check", FILE], { encoding: "utf8" });
+    expect(`${run.stdout}${run.stderr}`).toBe("");
+    expect(run.status).toBe(0);
+  });
+});
