@@ -4,9 +4,11 @@
  */
 import {
   REPORTED_FIELDS,
+  VPS_FIELDS,
   VPS_INPUT_FIELDS,
   VPS_INPUT_NAMES,
   inputsOfKind,
+  type FieldRule,
   type VpsInputName,
 } from "./vps-fields.js";
 import { containsUnknown } from "./unknowns.js";
@@ -74,8 +76,11 @@ export function computeChanges(
     const after = news[name];
     const before = olds[name];
     if (kind === "setting") {
-      if (!same(isSet(before) ? before : undefined, isSet(after) ? after : undefined))
-        changes.settings.push(name);
+      // A setting left out is its default (allowReinstall: false): SDKs generated from the schema send the
+      // default, programs on the dynamic Vps leave it out, and neither is a change.
+      const fallback = (VPS_FIELDS[name] as FieldRule).defaultValue;
+      const value = (v: unknown) => (isSet(v) ? v : fallback);
+      if (!same(value(before), value(after))) changes.settings.push(name);
       continue;
     }
     if (!isSet(after)) continue;

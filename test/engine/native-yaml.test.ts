@@ -61,7 +61,7 @@ describeNative("yaml", "a YAML program on the native plugin", () => {
     await s.stack.setConfig("memoryMb", { value: "2048" });
     const preview = await pulumiText(cli, "preview", "--diff");
     expect(preview).toMatch(/~ memoryMb\s*: 1024 => 2048/);
-    expect(preview).toMatch(/warning: \[rimuhosting\] Vps \d+: resizing \(memoryMb\) restarts the VPS/);
+    expect(preview).toMatch(/warning: (\[rimuhosting\] )?web: resizing memoryMb restarts the VPS/);
     expect(preview).toMatch(/web: resize 1024 → 2048 MB: \$[\d.]+ → \$[\d.]+ a month/);
     const resized = await s.stack.up();
     expect(nativeOps(resized)).toEqual({ web: "update" });

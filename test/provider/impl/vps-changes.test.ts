@@ -147,6 +147,11 @@ describe("diff", () => {
     });
   });
 
+  it("diff: a setting left out is its default (a generated SDK sends allowReinstall: false, the Vps class leaves it out)", async () => {
+    expect(await diff("1001", OLDS, { ...NEWS, allowReinstall: false })).toMatchObject({ changes: false });
+    expect(await diff("1001", { ...OLDS, allowReinstall: false }, NEWS)).toMatchObject({ changes: false });
+  });
+
   it("diff: unknown values count as changed (replace fields replace)", async () => {
     const result = await diff("1001", OLDS, { ...NEWS, domainName: UNKNOWN, memoryMb: UNKNOWN });
     expect(result).toEqual({ changes: true, replaces: ["domainName"], deleteBeforeReplace: false });
