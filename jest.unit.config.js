@@ -14,6 +14,9 @@ const NEEDS_PROCESSES = [
   "<rootDir>/test/provider/serialization\\.test\\.ts", // the serialized provider in a fresh node
   "<rootDir>/test/emulator/cli\\.test\\.ts", // the rimuhosting-emulator command
   "<rootDir>/test/emulator/kill-durability\\.test\\.ts", // the emulator's command, SIGKILLed
+  "<rootDir>/test/package/", // npm, git, tsc and the release script, as a user and a release run them
+  "<rootDir>/test/docs/(recipes|workflows)\\.test\\.ts", // the docs' recipes through npm and the CLI; actionlint
+  "<rootDir>/test/native/server\\.test\\.ts", // the native plugin's own process, over gRPC
 ];
 
 /** @type {import('jest').Config} */

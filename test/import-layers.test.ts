@@ -28,7 +28,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   "provider/impl/": CORE,
   "provider/data-sources/": [...CORE, "provider/impl/"],
   // The native plugin (pulumi-resource-rimuhosting) stands on the same core; nothing imports it.
-  "provider/native/": [...CORE, "provider/generated/", "provider/impl/"],
+  "provider/native/": [...CORE, "provider/generated/", "provider/impl/", "provider/data-sources/"],
   // The package's entry points (index.ts, vps.ts, vps-shim.ts): anything of the dynamic provider.
   "provider/": [...CORE, "provider/generated/", "provider/impl/", "provider/data-sources/"],
 };

@@ -109,7 +109,9 @@ describe("the native plugin over gRPC (L3)", () => {
     const reasons = invalid.failures.map((f) => f.reason);
     expect(reasons).toContainEqual(expect.stringMatching(/^\[RIMU_ERR_VALIDATION\] memoryMb: /));
     expect(reasons).toContainEqual(expect.stringMatching(/^\[RIMU_ERR_VALIDATION\] runningState: /));
-    expect(reasons).toContainEqual(expect.stringMatching(/^\[RIMU_ERR_VALIDATION\] memorymb: .*did you mean memoryMb/));
+    expect(reasons).toContainEqual(
+      expect.stringMatching(/^\[RIMU_ERR_VALIDATION\] memorymb: .*did you mean memoryMb/),
+    );
 
     const preview = await plugin.check(urn, {}, inputs({ hostServerOid: UNKNOWN }));
     expect(preview.failures).toEqual([]);
