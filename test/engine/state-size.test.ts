@@ -1,8 +1,6 @@
 // What one VPS costs in the state: the engine rewrites the whole state around every step, so a fleet's time grows
 // with its state's size (docs/troubleshooting.md). Measured the way a user's stack holds it: the quickstart, with the
 // package installed (not linked, see installed-program.ts), through the real CLI, from `pulumi stack export`.
-//
-// Through the real CLI: the state measured is what `pulumi stack export` prints.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
