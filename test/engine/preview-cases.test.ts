@@ -335,6 +335,13 @@ describeCliOnly("preview tells the truth: a table of bad and risky inputs and ch
   const check = ASSERT ? test : test.skip;
   const checkRisky = ASSERT && RISKY_RUN.length > 0 ? test : test.skip;
 
+  // Always run (also with PREVIEW_CASES_ASSERT=0, where it is what makes jest run beforeAll at all).
+  test("every case of the table ran, and PREVIEW_CASES_RECORD (when set) holds what each showed", () => {
+    expect(refused.size).toBe(REFUSED_RUN.length);
+    if (RECORD)
+      expect(Object.keys(JSON.parse(fs.readFileSync(RECORD, "utf8")).refused)).toHaveLength(refused.size);
+  });
+
   check("the table holds at least 60 bad or risky inputs and changes, of new and existing VPSs", () => {
     expect(REFUSED.length + RISKY.length).toBeGreaterThanOrEqual(60);
     expect(new Set([...REFUSED, ...RISKY].map((c) => c.id)).size).toBe(REFUSED.length + RISKY.length);
