@@ -1,6 +1,6 @@
 /**
- * Brings a live order to the inputs, one step at a time. Not all or nothing: a step that fails after an
- * earlier one changed the VPS leaves it changed, the state records what was done, and the next `pulumi up`
+ * Brings a live order to the inputs, one step at a time. A step that fails after an earlier one changed
+ * the VPS leaves it changed, the state records what was done, and the next `pulumi up`
  * finishes (3. below); what is refused before the first call changes nothing (2.).
  *
  * 1. Plan: compare the live order with the inputs (computeChanges).

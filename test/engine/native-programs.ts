@@ -51,6 +51,7 @@ export function languageSkipReason(
 export function describeNative(language: Language, title: string, body: () => void): void {
   const reason = languageSkipReason(language);
   if (reason && process.env.CI === "true") throw new Error(`CI=true, but ${title} cannot run: ${reason}`);
+  // Skipped only off CI (above), on a machine without this language's host or toolchain: the reason is in the name.
   if (reason) describe.skip(`${title} (skipped: ${reason})`, body);
   else describe(`${title} (real CLI, ${language})`, body);
 }

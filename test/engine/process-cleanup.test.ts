@@ -23,7 +23,7 @@ function isRunning(pid: number): boolean {
   }
 }
 
-const describeOnLinux = process.platform === "linux" ? describe : describe.skip; // reads /proc
+const describeOnLinux = process.platform === "linux" ? describe : describe.skip; // skipped off Linux only: it reads /proc (CI runs on Linux)
 
 describeOnLinux("process cleanup", () => {
   test("a provider host ends when the process that started it is killed with SIGKILL", async () => {
