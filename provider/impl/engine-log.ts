@@ -5,7 +5,8 @@
  * URN is shown on the resource's row and under its name in "Diagnostics:", with its severity ("warning:").
  * The dynamic-provider host gets the engine's address as its first argument but never connects to it
  * (docs/dynamic-providers.md §4, §10), so this module does, lazily, with the gRPC stubs of the very
- * `@pulumi/pulumi` copy that runs the host. The native plugin passes its engine address to connectEngineLog().
+ * `@pulumi/pulumi` copy that runs the host. (The native plugin, bundled without node_modules, has its own client
+ * in provider/native/engine-log.ts.)
  */
 import { createRequire } from "node:module";
 

@@ -14,8 +14,6 @@ export type { CheckResult, DiffResult } from "./vps-provider.js";
 export type { ChangeEffects } from "./vps-effects.js";
 export type { Note } from "./notes.js";
 export type { CheckFailure } from "./vps-inputs.js";
-export { connectEngineLog } from "./engine-log.js";
-export type { EngineLog, Severity } from "./engine-log.js";
 export {
   VpsError,
   VpsIncompleteError,

@@ -32,7 +32,7 @@ export type ReadFailure =
 const UNREACHABLE =
   /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|ERR_INVALID_URL|ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_)/;
 
-/** Says what a failed read of `endpoint` means; `baseUrl` is the configured API root (for the URL tried). */
+/** Says what a failed read means; `baseUrl` is the configured API root (for the URL tried). */
 export function readFailure(error: unknown, baseUrl: string): ReadFailure {
   if (!(error instanceof RimuError)) throw error;
   if (error instanceof RimuValidationError || error instanceof RimuConflictError)

@@ -1,9 +1,9 @@
 /**
  * What a planned change does to a running VPS, as data, and in words: a reinstall erases the disk, a resize
  * restarts the VPS, a move changes its addresses (and which outputs that makes unknown), a stop takes it off
- * the network, and an order-only input is recorded but not applied. diffVps() returns these effects; the
- * dynamic provider shows effectNotes() as warnings on the resource, and the native plugin may render the same
- * data through its detailed diff.
+ * the network, and an order-only input is recorded but not applied. diffVps() returns effectNotes() of
+ * these effects, which both front ends show as warnings on the resource; the native plugin's preview Update also
+ * reads the effects for the outputs a change makes unknown.
  */
 import type { VpsChanges } from "./vps-changes.js";
 import type { VpsInputName } from "./vps-fields.js";

@@ -3,7 +3,7 @@
  * (../vps-shim.ts) inside the dynamic-provider host; every function works on plain property bags.
  *
  * Two layers. checkVps() and diffVps() are the core: they return what they found as data (failures with
- * their codes, notes such as warnings and prices, the effects of a change, the outputs a move makes unknown),
+ * their codes, notes such as warnings and prices, the planned change, the outputs a move makes unknown),
  * for any front end. check() and diff() are the dynamic provider's front end over them: they show the notes
  * (on the resource, notes.ts), present each failure as one coded line (presentFailure) and, in a preview,
  * return a move's changed outputs as unknown inputs (docs/dynamic-providers.md §10).
@@ -30,10 +30,10 @@ import { emitNotes, info, previewUrnOf, resourceKey, resourceName, type Note } f
 import { accountView, clientFor, configuredBaseUrl, hasApiKey } from "./runtime-config.js";
 import { asSecret } from "./secret-values.js";
 import { UNKNOWN, containsUnknown } from "./unknowns.js";
-import { computeChanges, hasChanges, REPLACE_FORCING_INPUTS } from "./vps-changes.js";
+import { computeChanges, hasChanges, REPLACE_FORCING_INPUTS, type VpsChanges } from "./vps-changes.js";
 import { converge, orderRef } from "./vps-converge.js";
 import { findPendingOrder, isPendingId, nonceOf, orderOnce, orderToAdopt } from "./vps-create.js";
-import { effectNotes, effectsOf, type ChangeEffects } from "./vps-effects.js";
+import { effectNotes, effectsOf } from "./vps-effects.js";
 import { INTERNAL_KEYS, REPORTED_FIELDS, SECRET_FIELDS, USER_SET_INTERNAL } from "./vps-fields.js";
 import {
   setValues,
@@ -204,8 +204,8 @@ export interface DiffResult {
   changes: boolean;
   replaces: string[];
   deleteBeforeReplace: boolean;
-  /** What the change does to the VPS (absent for a pending create). */
-  effects?: ChangeEffects;
+  /** The planned change, input by input (absent for a pending create); effectsOf() says what it does. */
+  planned?: VpsChanges;
   /** Its effects in words, and in a preview its price. */
   notes: Note[];
 }
@@ -237,7 +237,7 @@ export async function diffVps(id: string, olds: Bag, news: Bag): Promise<DiffRes
     changes: hasChanges(changes),
     replaces: changes.replaces,
     deleteBeforeReplace: false,
-    effects,
+    planned: changes,
     notes,
   };
 }

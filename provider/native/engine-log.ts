@@ -29,8 +29,9 @@ export function withResource<T>(urn: string, work: () => Promise<T>): Promise<T>
 }
 
 /**
- * impl's lines say "warning:" where they warn (impl/vps-provider.ts); everything else is information. The
- * engine prints the severity itself, so the word is taken out of a warning's text.
+ * impl's plain log lines (progress during create, update and delete) are information, unless one says
+ * "warning:" (impl/notes.ts prints a note that way when it has no engine to send it to); the engine prints the
+ * severity itself, so the word is taken out. Notes, which carry their severity, go through sendNotes().
  */
 function messageOfLine(line: string): { severity: Severity; message: string } {
   const warning = /^(\[rimuhosting\] )?(.*?)\bwarning: /i.exec(line);
@@ -53,6 +54,19 @@ export interface EngineLog {
  * Connects to the engine and routes impl's log lines to it. Without an engine address (tests that drive the
  * server directly), lines go to stderr, which the engine would show as plain messages.
  */
+let active: EngineLog | undefined;
+
+/** Sends one message with its severity, attached to the current resource (to stderr before the engine connects). */
+export function sendNote(severity: Severity, message: string): void {
+  if (active) active.log(severity, message);
+  else process.stderr.write(`${severity}: ${message}\n`);
+}
+
+/** Sends impl's notes (checkVps, diffVps: warnings and prices) as they are, severity included. */
+export function sendNotes(notes: readonly { severity: Severity; text: string }[]): void {
+  for (const note of notes) sendNote(note.severity, note.text);
+}
+
 export function connectEngineLog(engineAddress: string | undefined): EngineLog {
   const client = engineAddress
     ? new enginerpc.EngineClient(engineAddress, grpc.credentials.createInsecure())
@@ -79,6 +93,7 @@ export function connectEngineLog(engineAddress: string | undefined): EngineLog {
       client?.close();
     },
   };
+  active = engineLog;
   setLogSink((line) => {
     const { severity, message } = messageOfLine(line);
     engineLog.log(severity, message);

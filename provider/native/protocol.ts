@@ -29,14 +29,6 @@ export function plain(value: unknown): unknown {
 /** A property bag with its secret envelopes unwrapped. */
 export const plainBag = (bag: Bag): Bag => plain(bag) as Bag;
 
-/** True if the value is, or holds anywhere, a secret envelope. */
-export function holdsSecret(value: unknown): boolean {
-  if (unwrapSecret(value) !== value) return true;
-  if (Array.isArray(value)) return value.some(holdsSecret);
-  if (value !== null && typeof value === "object") return Object.values(value).some(holdsSecret);
-  return false;
-}
-
 /** The outputs with the field table's secret inputs (password, cloudConfig, files) marked secret. */
 export function withSecretOutputs(outputs: Bag): Bag {
   const marked: Bag = { ...outputs };
@@ -55,9 +47,6 @@ export function creationScopeOf(urn: string): string {
   const [head = "", project = "", , ...name] = urn.split("::");
   return `${project}/${head.slice("urn:pulumi:".length)}/${name.join("::")}`;
 }
-
-/** The resource's name, the last part of its URN. */
-export const resourceNameOf = (urn: string): string => urn.split("::").slice(3).join("::");
 
 /** The type token of a URN, e.g. `rimuhosting:index:Vps` (without parent types). */
 export function typeOfUrn(urn: string): string {

@@ -16,9 +16,8 @@ import * as impl from "../impl/index.js";
 import { computeChanges } from "../impl/vps-changes.js";
 import { effectsOf, type ChangeEffects } from "../impl/vps-effects.js";
 import { PREVIEW_FLAG, VPS_INPUT_NAMES, VPS_OUTPUT_ONLY, type VpsInputName } from "../impl/vps-fields.js";
-import { emitNotes } from "../impl/notes.js";
 import { UNKNOWN } from "../impl/unknowns.js";
-import { log } from "../impl/log.js";
+import { sendNote, sendNotes } from "./engine-log.js";
 import { creationScopeOf, plainBag, withSecretOutputs, type Bag } from "./protocol.js";
 
 export type PropertyDiffKind =
@@ -40,10 +39,10 @@ export async function check(
   news: Bag,
 ): Promise<{ inputs: Bag; failures: { property: string; reason: string }[] }> {
   // What the dynamic Vps class adds to every resource's inputs (provider/vps.ts), from the URN here; and the
-  // preview flag, always (see above). Its notes reach the resource through impl's log sink (engine-log.ts).
+  // preview flag, always (see above). Its notes go to the resource with their severity (engine-log.ts).
   const given = { ...plainBag(news), creationScope: creationScopeOf(urn), [PREVIEW_FLAG]: true };
   const result = await impl.checkVps(plainBag(olds), given);
-  await emitNotes(result.notes, undefined);
+  sendNotes(result.notes);
   const inputs: Bag = { ...result.inputs };
   delete inputs[PREVIEW_FLAG];
   return { inputs, failures: result.failures.map(impl.presentFailure) };
@@ -53,10 +52,10 @@ export async function diff(id: string, _urn: string, olds: Bag, news: Bag): Prom
   const before = plainBag(olds);
   const after = plainBag(news);
   const answer = await impl.diffVps(id, before, { ...after, [PREVIEW_FLAG]: true });
-  await emitNotes(answer.notes, undefined);
+  sendNotes(answer.notes);
   const detailedDiff: Record<string, PropertyDiffKind> = {};
-  if (answer.changes) {
-    const changes = computeChanges(id, before, after);
+  const changes = answer.planned;
+  if (answer.changes && changes) {
     const replacing = new Set<string>(answer.replaces);
     const changed = new Set<VpsInputName>([
       ...answer.replaces.filter((name): name is VpsInputName => (VPS_INPUT_NAMES as string[]).includes(name)),
@@ -111,8 +110,9 @@ export async function read(
   if (!result.id || !result.props) return { id: "", properties: {} };
   const inputs = result.inputs ?? {};
   if (importing && typeof inputs.__creationNonce === "string") {
-    log(
-      `Vps ${result.id}: warning: this order was created by a Pulumi stack. If that stack still manages it, ` +
+    sendNote(
+      "warning",
+      `Vps ${result.id}: this order was created by a Pulumi stack. If that stack still manages it, ` +
         `remove it there (\`pulumi state delete\`), so that only this stack changes it.`,
     );
   }
