@@ -17,6 +17,7 @@ const NEEDS_PROCESSES = [
   "<rootDir>/test/package/", // npm, git, tsc and the release script, as a user and a release run them
   "<rootDir>/test/docs/(recipes|workflows)\\.test\\.ts", // the docs' recipes through npm and the CLI; actionlint
   "<rootDir>/test/native/server\\.test\\.ts", // the native plugin's own process, over gRPC
+  "<rootDir>/test/native/schema-cli\\.test\\.ts", // pulumi schema check
 ];
 
 /** @type {import('jest').Config} */

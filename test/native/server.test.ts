@@ -4,6 +4,7 @@
  * front end adds to the shared lifecycle (secret envelopes, creationScope from the URN, detailed diffs,
  * previews through the protocol's preview flag, messages attached to the resource, the Read of an import).
  */
+import { rejectionOf } from "../helpers/promises";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
@@ -38,14 +39,7 @@ const inputs = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-async function rejection(promise: Promise<unknown>): Promise<PluginError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(PluginError);
-  return error as PluginError;
-}
+const rejection = (promise: Promise<unknown>): Promise<PluginError> => rejectionOf(promise, PluginError);
 
 const messagesAbout = (urn: string) => plugin.messages.filter((m) => m.urn === urn);
 

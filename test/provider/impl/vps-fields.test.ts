@@ -99,6 +99,16 @@ describe("the Vps field table", () => {
       Object.keys(schema.inputProperties).filter((name) => schema.inputProperties[name]![flag]);
     expect(sorted(flagged("secret"))).toEqual(sorted(SECRET_FIELDS));
     expect(sorted(flagged("willReplaceOnChanges"))).toEqual(sorted(REPLACE_FORCING_INPUTS));
+    // Both sides above come from the table; the lists themselves, as users know them (README, docs/vps.md):
+    expect(sorted(flagged("secret"))).toEqual(["cloudConfig", "files", "password"]);
+    expect(sorted(flagged("willReplaceOnChanges"))).toEqual([
+      "adoptOrderOid",
+      "dcLocation",
+      "domainName",
+      "ipCount",
+      "pricingPlanCode",
+      "vpsType",
+    ]);
     expect(schema.requiredInputs).toEqual(["domainName"]);
   });
 
