@@ -5,10 +5,12 @@
  *
  * - It is this module's whole `module.exports`. The closure serializer finds such an object in the
  *   require cache, and when the module's real path is inside a `node_modules` directory (a normal npm,
- *   yarn or pnpm install) it writes a `require()` of it instead of its code: about 290 characters. The
- *   package exports this file under its own path, `pulumi-rimuhosting/dist/provider/vps-shim.js`, so
- *   the name the serializer derives is one Node resolves, even when it cannot read the package's
- *   exports map (pnpm). Stored states depend on that path: never move this file.
+ *   yarn or pnpm install) it writes a `require()` of it instead of its code: about 260 characters. It
+ *   names the file by the LAST key of the package's `exports` that maps to it: `pulumi-rimuhosting/shim`
+ *   (21 characters shorter, twice per VPS, than the path). Where it cannot read the exports map (some
+ *   pnpm layouts) it writes the path, `pulumi-rimuhosting/dist/provider/vps-shim.js`, which the package
+ *   exports too, as do states written before `./shim` existed. Stored states depend on both names:
+ *   never move this file, and keep both keys, `./shim` last.
  * - Where the package is linked rather than installed (`npm link`, a `file:` dependency, workspaces),
  *   the serializer copies the object instead, and then each function costs about 200 characters of
  *   its scaffolding: so there is ONE method, `configure`, which the dynamic-provider host calls once

@@ -79,9 +79,7 @@ export class Vps extends pulumi.dynamic.Resource {
       if (pulumi.runtime.isDryRun())
         props[PREVIEW_FLAG] = expectedUrn(name, Vps.__pulumiType, opts?.parent) ?? true;
     }
-    const secretOutputs = opts?.additionalSecretOutputs
-      ? [...opts.additionalSecretOutputs, ...SECRET_FIELDS]
-      : [...SECRET_FIELDS];
+    const secretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...secretOutputsOf(args)];
     // Stack traces cut to what is used (./vps-registration.ts): most of the registration's CPU time, and
     // about 700 bytes of each Vps's state.
     const restoreStacks = trimRegistrationStacks(__filename);
@@ -91,6 +89,15 @@ export class Vps extends pulumi.dynamic.Resource {
       restoreStacks();
     }
   }
+}
+
+/**
+ * The secret outputs the engine is told of: the password always (the service may generate one), the other secret
+ * inputs (cloudConfig, files) only when given. Each name is stored in every VPS's state (issue 20), and an input
+ * that is not given has no output to hide. `Vps.get` (no args) names them all.
+ */
+function secretOutputsOf(args: VpsArgs | undefined): string[] {
+  return SECRET_FIELDS.filter((name) => !args || name === "password" || args[name] !== undefined);
 }
 
 let seed: Readonly<Record<string, undefined>> | undefined;

@@ -214,11 +214,6 @@ export interface VpsOutputProperties {
    */
   readonly monthlyFeeUsd: pulumi.Output<number>;
   /**
-   * RimuHosting's one-line summary of the order (plan, location, sizes, host, IP, distro, price).
-   * @default always set
-   */
-  readonly orderDescription: pulumi.Output<string>;
-  /**
    * The domain name of the VPS, as the service reports it.
    * @default always set
    */

@@ -9,8 +9,8 @@ import type { VpsChanges } from "./vps-changes.js";
 import type { VpsInputName } from "./vps-fields.js";
 import { info, warning, type Note } from "./notes.js";
 
-/** The outputs a move changes: the new host's addresses, and the summary that names host and address. */
-export const MOVE_CHANGES_OUTPUTS = ["primaryIp", "secondaryIps", "orderDescription"] as const;
+/** The outputs a move changes: the new host's addresses. */
+export const MOVE_CHANGES_OUTPUTS = ["primaryIp", "secondaryIps"] as const;
 
 export interface ChangeEffects {
   /** Inputs whose change orders a new VPS (the old one is cancelled). */

@@ -495,12 +495,7 @@ export const VPS_OUTPUT_ONLY_FIELDS = {
   primaryIp: { type: "string", alwaysSet: true, description: "Main IPv4 address." },
   secondaryIps: { type: { array: "string" }, alwaysSet: true, description: "Any further IPv4 addresses." },
   monthlyFeeUsd: { type: "number", alwaysSet: true, description: "Monthly fee in USD." },
-  orderDescription: {
-    type: "string",
-    alwaysSet: true,
-    description:
-      "RimuHosting's one-line summary of the order (plan, location, sizes, host, IP, distro, price).",
-  },
+  // Not the order's one-line summary: ORDER_FIELDS_NOT_KEPT in vps-outputs.ts says why.
 } as const satisfies Record<string, OutputOnlyRule>;
 
 export type VpsOutputOnlyName = keyof typeof VPS_OUTPUT_ONLY_FIELDS;

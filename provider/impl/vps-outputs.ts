@@ -32,7 +32,14 @@ export type VpsOutputs = Omit<VpsInputs, keyof ServiceFields> &
     __inputNames?: string[];
   };
 
-type ServiceFields = ReturnType<typeof orderFields>;
+/**
+ * Order fields a Vps does not keep. RimuHosting's one-line summary of the order restates the other outputs (plan,
+ * location, sizes, host, IP, distro, price) in about 250 bytes of every VPS's state, which the engine rewrites
+ * around every step of an update (issue 20). The getOrder data source reads it.
+ */
+export const ORDER_FIELDS_NOT_KEPT = ["orderDescription"] as const;
+
+type ServiceFields = Omit<ReturnType<typeof orderFields>, (typeof ORDER_FIELDS_NOT_KEPT)[number]>;
 
 /**
  * Outputs for an order. `recorded` supplies the inputs the service cannot report (pricing plan,
@@ -45,7 +52,7 @@ export function orderOutputs(
   programInputs?: Record<string, unknown>,
 ): VpsOutputs {
   const echo = recordedInputs(recorded);
-  const fields = orderFields(order);
+  const { orderDescription: _notKept, ...fields } = orderFields(order);
   return compact({
     ...echo,
     [INPUT_NAMES_KEY]: inputNamesOf(programInputs ?? recorded),

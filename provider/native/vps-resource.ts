@@ -83,7 +83,6 @@ export async function diff(id: string, _urn: string, olds: Bag, news: Bag): Prom
 function outputsChangedBy(effects: ChangeEffects): string[] {
   const unknown = new Set<string>(effects.move?.changesOutputs ?? []);
   if (effects.restart || effects.move) unknown.add("monthlyFeeUsd");
-  if (effects.restart || effects.reinstall) unknown.add("orderDescription");
   return [...unknown];
 }
 

@@ -101,10 +101,6 @@ export class Vps extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly monthlyFeeUsd: pulumi.Output<number>;
     /**
-     * RimuHosting's one-line summary of the order (plan, location, sizes, host, IP, distro, price).
-     */
-    declare public /*out*/ readonly orderDescription: pulumi.Output<string>;
-    /**
      * The order oid, a number (the id is the same as a string).
      */
     declare public /*out*/ readonly orderOid: pulumi.Output<number>;
@@ -186,7 +182,6 @@ export class Vps extends pulumi.CustomResource {
             resourceInputs["timeouts"] = args ? pulumi.output(args.timeouts).apply(v => v === undefined ? undefined : inputs.vpsTimeoutsArgsProvideDefaults(v)) : undefined;
             resourceInputs["vpsType"] = args?.vpsType;
             resourceInputs["monthlyFeeUsd"] = undefined /*out*/;
-            resourceInputs["orderDescription"] = undefined /*out*/;
             resourceInputs["orderOid"] = undefined /*out*/;
             resourceInputs["primaryIp"] = undefined /*out*/;
             resourceInputs["secondaryIps"] = undefined /*out*/;
@@ -208,7 +203,6 @@ export class Vps extends pulumi.CustomResource {
             resourceInputs["memoryMb"] = undefined /*out*/;
             resourceInputs["metaData"] = undefined /*out*/;
             resourceInputs["monthlyFeeUsd"] = undefined /*out*/;
-            resourceInputs["orderDescription"] = undefined /*out*/;
             resourceInputs["orderOid"] = undefined /*out*/;
             resourceInputs["password"] = undefined /*out*/;
             resourceInputs["pricingPlanCode"] = undefined /*out*/;

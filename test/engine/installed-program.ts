@@ -1,5 +1,8 @@
 // A copy of an example program with pulumi-rimuhosting laid out as `npm install` lays it out: a real directory
-// in node_modules (package.json and dist/), every other package linked from the repository's node_modules. The
+// in node_modules (package.json and dist/), and @pulumi/pulumi a real directory beside it (the closure serializer
+// reads this package's `exports` by resolving it from the SDK's own directory: from a link into the repository it
+// finds the repository instead, and names the shim by its path, not by `./shim`), every other package linked
+// from the repository's node_modules. The
 // repository itself links the package to its own checkout (`"pulumi-rimuhosting": "file:."`), and Pulumi serializes
 // the provider differently for a linked package (docs/dynamic-providers.md §3): what users' states hold is measured
 // only from an installed one. Needs `npm run build` first.
@@ -24,6 +27,10 @@ export function installedProgram(programDir: string, targetDir: string): string 
   fs.mkdirSync(modules, { recursive: true });
   for (const entry of fs.readdirSync(path.join(REPO, "node_modules"))) {
     if (entry === "pulumi-rimuhosting") continue;
+    if (entry === "@pulumi") {
+      fs.cpSync(path.join(REPO, "node_modules", entry), path.join(modules, entry), { recursive: true });
+      continue;
+    }
     fs.symlinkSync(path.join(REPO, "node_modules", entry), path.join(modules, entry));
   }
   // What `npm pack` would put in the package (package.json's "files"), less what it adds by itself.

@@ -719,7 +719,7 @@ export const RISKY: RiskyCase[] = [
     base: "a-move",
     args: () => ({ hostServerOid: "835" }),
     shows: [
-      /warning: a-move: moving to host server 835 changes its IP addresses: primaryIp, secondaryIps, orderDescription are unknown/,
+      /warning: a-move: moving to host server 835 changes its IP addresses: primaryIp, secondaryIps are unknown/,
     ],
     unknownIp: true,
   },

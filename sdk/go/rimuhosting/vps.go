@@ -48,8 +48,6 @@ type Vps struct {
 	MetaData pulumi.StringMapOutput `pulumi:"metaData"`
 	// Monthly fee in USD.
 	MonthlyFeeUsd pulumi.Float64Output `pulumi:"monthlyFeeUsd"`
-	// RimuHosting's one-line summary of the order (plan, location, sizes, host, IP, distro, price).
-	OrderDescription pulumi.StringOutput `pulumi:"orderDescription"`
 	// The order oid, a number (the id is the same as a string).
 	OrderOid pulumi.IntOutput `pulumi:"orderOid"`
 	// Root password (secret): the input, or the one RimuHosting generated.
@@ -403,11 +401,6 @@ func (o VpsOutput) MetaData() pulumi.StringMapOutput {
 // Monthly fee in USD.
 func (o VpsOutput) MonthlyFeeUsd() pulumi.Float64Output {
 	return o.ApplyT(func(v *Vps) pulumi.Float64Output { return v.MonthlyFeeUsd }).(pulumi.Float64Output)
-}
-
-// RimuHosting's one-line summary of the order (plan, location, sizes, host, IP, distro, price).
-func (o VpsOutput) OrderDescription() pulumi.StringOutput {
-	return o.ApplyT(func(v *Vps) pulumi.StringOutput { return v.OrderDescription }).(pulumi.StringOutput)
 }
 
 // The order oid, a number (the id is the same as a string).

@@ -527,7 +527,6 @@ class Vps(pulumi.CustomResource):
             __props__.__dict__["timeouts"] = timeouts
             __props__.__dict__["vps_type"] = vps_type
             __props__.__dict__["monthly_fee_usd"] = None
-            __props__.__dict__["order_description"] = None
             __props__.__dict__["order_oid"] = None
             __props__.__dict__["primary_ip"] = None
             __props__.__dict__["secondary_ips"] = None
@@ -572,7 +571,6 @@ class Vps(pulumi.CustomResource):
         __props__.__dict__["memory_mb"] = None
         __props__.__dict__["meta_data"] = None
         __props__.__dict__["monthly_fee_usd"] = None
-        __props__.__dict__["order_description"] = None
         __props__.__dict__["order_oid"] = None
         __props__.__dict__["password"] = None
         __props__.__dict__["pricing_plan_code"] = None
@@ -713,14 +711,6 @@ class Vps(pulumi.CustomResource):
         Monthly fee in USD.
         """
         return pulumi.get(self, "monthly_fee_usd")
-
-    @_builtins.property
-    @pulumi.getter(name="orderDescription")
-    def order_description(self) -> pulumi.Output[_builtins.str]:
-        """
-        RimuHosting's one-line summary of the order (plan, location, sizes, host, IP, distro, price).
-        """
-        return pulumi.get(self, "order_description")
 
     @_builtins.property
     @pulumi.getter(name="orderOid")

@@ -52,7 +52,8 @@ describe("Vps lifecycle (impl against the emulator)", () => {
     expect(outs.primaryIp).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
     expect(outs.hostServerOid).toMatch(/^\d+$/);
     expect(outs.monthlyFeeUsd).toBeGreaterThan(0);
-    expect(outs.orderDescription).toContain("Dallas");
+    // The service's one-line summary restates the outputs: it is getOrder's, not kept in the state.
+    expect(outs).not.toHaveProperty("orderDescription");
     // The service generated a password (none given) and it is returned for the secret output.
     expect(typeof outs.password).toBe("string");
     expect((outs.password ?? "").length).toBeGreaterThanOrEqual(8);
@@ -118,15 +119,7 @@ describe("Vps lifecycle (impl against the emulator)", () => {
     expect(typeof outs.password).toBe("string");
     expect(outs.password).not.toBe(created.outs.password);
     // Everything is in the outputs: update() returns the full set, not just what changed.
-    for (const key of [
-      "slug",
-      "primaryIp",
-      "secondaryIps",
-      "monthlyFeeUsd",
-      "orderDescription",
-      "dcLocation",
-      "metaData",
-    ]) {
+    for (const key of ["slug", "primaryIp", "secondaryIps", "monthlyFeeUsd", "dcLocation", "metaData"]) {
       expect(outs).toHaveProperty(key);
     }
     // A second diff against the new outputs is clean.
