@@ -8,12 +8,13 @@
  *   Formatting them (through ts-node's source maps in a TypeScript program) was most of a Vps's
  *   registration time, so they are captured without frames unless that variable is set.
  * - One full stack, which the engine stores in the resource's state (`sourcePosition` and
- *   `stackTrace`). The SDK expects Resource > CustomResource > the resource's class > user code; a
- *   dynamic resource has one more class, so the position recorded was this package's own `super()`
- *   line, and below the user's code came a dozen frames of the program runner (ts-node, Node's module
- *   loader, the SDK's `cmd/run`): about 700 bytes per Vps, none of which a user can act on. The Vps
- *   class's own frame and those trailing runner frames are left out, so the state records where the
- *   program declared the VPS and the user's frames above it.
+ *   `stackTrace`). The SDK skips a fixed number of frames, expecting Resource > CustomResource > the
+ *   resource's class > user code, which is the Vps's hierarchy (it extends CustomResource, not
+ *   dynamic.Resource, whose extra class once made the position recorded this package's own `super()`
+ *   line). Below the user's code come a dozen frames of the program runner (ts-node, Node's module
+ *   loader, the SDK's `cmd/run`): about 700 bytes per Vps, none of which a user can act on. Those
+ *   trailing runner frames are left out, so the state records where the program declared the VPS and
+ *   the user's frames above it.
  */
 import * as path from "node:path";
 
@@ -36,11 +37,11 @@ function isNodeInternal(file: string | null | undefined): boolean {
 }
 
 /**
- * The frames to keep: all but `classFile`'s own and, at the bottom, the run of frames that belong to
- * Node or to the SDK (the program runner). The frames above the class's (the SDK's constructors) stay,
- * because the SDK skips a fixed number of them.
+ * The frames to keep: all but, at the bottom, the run of frames that belong to Node or to the SDK (the
+ * program runner). The frames from the SDK's constructors down to the resource class's stay, because the
+ * SDK skips a fixed number of them.
  */
-export function framesToRecord(frames: NodeJS.CallSite[], classFile: string): NodeJS.CallSite[] {
+export function framesToRecord(frames: NodeJS.CallSite[]): NodeJS.CallSite[] {
   const sdk = sdkDir();
   let end = frames.length;
   while (end > 0) {
@@ -48,20 +49,19 @@ export function framesToRecord(frames: NodeJS.CallSite[], classFile: string): No
     if (!isNodeInternal(file) && !(sdk && file!.startsWith(sdk))) break;
     end--;
   }
-  return frames.slice(0, end).filter((frame) => frame.getFileName() !== classFile);
+  return frames.slice(0, end);
 }
 
 /**
  * Trims the SDK's stack traces as described above until the returned function is called: around a
- * resource constructor's `super()` call, in a `finally`. `classFile` is the resource class's module
- * (its `__filename`).
+ * resource constructor's `super()` call, in a `finally`.
  */
-export function trimRegistrationStacks(classFile: string): () => void {
+export function trimRegistrationStacks(): () => void {
   const prepare = Error.prepareStackTrace;
   const limit = Error.stackTraceLimit;
   if (!process.env.PULUMI_DEBUG_PROMISE_LEAKS) Error.stackTraceLimit = 0;
   Error.prepareStackTrace = (error, frames) => {
-    const kept = framesToRecord(frames, classFile);
+    const kept = framesToRecord(frames);
     return prepare ? prepare(error, kept) : [String(error), ...kept.map((f) => `    at ${f}`)].join("\n");
   };
   return () => {

@@ -1,28 +1,19 @@
 /**
- * The provider object every Vps hands to Pulumi, which serializes it into the resource's `__provider`
- * (stored twice per resource: in its inputs and its outputs). Two properties keep that text small
- * (docs/dynamic-providers.md §3, §8.6):
+ * The provider object the dynamic-provider host runs for every Vps. The text each Vps stores
+ * (./vps-provider-text.ts) requires this module by its exported name, `pulumi-rimuhosting/shim`, and the
+ * host calls `configure` once per text and process, before any other method.
  *
- * - It is this module's whole `module.exports`. The closure serializer finds such an object in the
- *   require cache, and when the module's real path is inside a `node_modules` directory (a normal npm,
- *   yarn or pnpm install) it writes a `require()` of it instead of its code: about 260 characters. It
- *   names the file by the LAST key of the package's `exports` that maps to it: `pulumi-rimuhosting/shim`
- *   (21 characters shorter, twice per VPS, than the path). Where it cannot read the exports map (some
- *   pnpm layouts) it writes the path, `pulumi-rimuhosting/dist/provider/vps-shim.js`, which the package
- *   exports too, as do states written before `./shim` existed. Stored states depend on both names:
- *   never move this file, and keep both keys, `./shim` last.
- * - Where the package is linked rather than installed (`npm link`, a `file:` dependency, workspaces),
- *   the serializer copies the object instead, and then each function costs about 200 characters of
- *   its scaffolding: so there is ONE method, `configure`, which the dynamic-provider host calls once
- *   per provider text and process, before any other. It requires the implementation package by name
- *   and copies the lifecycle methods onto the provider object, before its first `await`, so a second
- *   operation that finds this provider in the host's cache while the first is still configuring
- *   already sees them. About 690 characters.
+ * `configure` requires the implementation package by name and copies the lifecycle methods onto this
+ * object, before its first `await`, so a second operation that finds this provider in the host's cache
+ * while the first is still configuring already sees them.
  *
- * Rules for this file: an object literal with method shorthand (no arrow-function fields, no classes),
- * no imports used at run time, no module-level values referenced from the method. The method names are
- * listed here rather than taken from a new export, so a text stored by this version still loads with
- * an older or newer implementation package.
+ * Stored states depend on this module: it must stay the provider object (its whole `module.exports`), under
+ * both names package.json exports (`./shim`, and its path, `./dist/provider/vps-shim.js`, which states
+ * written by the SDK's closure serializer require); never move this file. Earlier states may also hold this
+ * object copied by value (a linked package) or 0.1.0's seven methods: both require
+ * `pulumi-rimuhosting/impl` and call its exports by name, so those names stay too. The method names are
+ * listed here rather than taken from a new export, so a text stored by this version still loads with an
+ * older or newer implementation package.
  */
 import type * as pulumi from "@pulumi/pulumi";
 

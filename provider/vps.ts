@@ -1,8 +1,8 @@
 /**
  * The Vps resource: a RimuHosting VPS order, managed through a Pulumi dynamic provider.
  *
- * Thin on purpose: the lifecycle lives in ./impl (loaded by the provider host), and the serialized
- * provider is ./vps-shim.ts. docs/vps.md says what each change does.
+ * Thin on purpose: the lifecycle lives in ./impl (loaded by the provider host through ./vps-shim.ts, which the
+ * text in ./vps-provider-text.ts requires). docs/vps.md says what each change does.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { VpsArgs, VpsFile, VpsOutputProperties, VpsTimeouts } from "./generated/vps-types.js";
@@ -14,7 +14,7 @@ import {
   withoutUserSetInternals,
 } from "./impl/vps-fields.js";
 import { expectedUrn } from "./resource-urn.js";
-import vpsShim = require("./vps-shim.js");
+import { VPS_PROVIDER_TEXT } from "./vps-provider-text.js";
 import { trimRegistrationStacks } from "./vps-registration.js";
 
 // Generated from the field table (impl/vps-fields.ts) by `npm run generate`, with their JSDoc and @default.
@@ -44,8 +44,11 @@ export interface Vps extends VpsOutputProperties {}
  * export const ip = web.primaryIp;
  * ```
  */
+// A dynamic resource (its type is the dynamic provider's, `pulumi-nodejs:dynamic/…`) registered as
+// `dynamic.Resource` registers one, with the provider text written by this package instead of the SDK's closure
+// serializer (./vps-provider-text.ts says why).
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the declared outputs, merged above
-export class Vps extends pulumi.dynamic.Resource {
+export class Vps extends pulumi.CustomResource {
   /** The type token: `pulumi-nodejs:dynamic/rimuhosting:Vps`. */
   static readonly __pulumiType = "pulumi-nodejs:dynamic/rimuhosting:Vps";
 
@@ -79,12 +82,14 @@ export class Vps extends pulumi.dynamic.Resource {
       if (pulumi.runtime.isDryRun())
         props[PREVIEW_FLAG] = expectedUrn(name, Vps.__pulumiType, opts?.parent) ?? true;
     }
+    // After the program's internal keys were set aside: a __provider of its own is refused by check().
+    props.__provider = VPS_PROVIDER_TEXT;
     const secretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...secretOutputsOf(args)];
     // Stack traces cut to what is used (./vps-registration.ts): most of the registration's CPU time, and
     // about 700 bytes of each Vps's state.
-    const restoreStacks = trimRegistrationStacks(__filename);
+    const restoreStacks = trimRegistrationStacks();
     try {
-      super(vpsShim, name, props, { ...opts, additionalSecretOutputs: secretOutputs }, "rimuhosting", "Vps");
+      super(Vps.__pulumiType, name, props, { ...opts, additionalSecretOutputs: secretOutputs });
     } finally {
       restoreStacks();
     }

@@ -5,12 +5,12 @@
  * URN is shown on the resource's row and under its name in "Diagnostics:", with its severity ("warning:").
  * The dynamic-provider host gets the engine's address as its first argument but never connects to it
  * (docs/dynamic-providers.md §4, §10), so this module does, lazily, with the gRPC stubs of the very
- * `@pulumi/pulumi` copy that runs the host. (The native plugin, bundled without node_modules, has its own client
- * in provider/native/engine-log.ts.)
+ * `@pulumi/pulumi` copy that runs the host. The native plugin, bundled without node_modules, sends through the
+ * same client (engineLogClient) with the stubs it was bundled with (provider/native/engine-log.ts).
  */
 import { createRequire } from "node:module";
 
-export type Severity = "info" | "warning";
+export type Severity = "info" | "warning" | "error";
 
 /** Sends one diagnostic for a resource; resolves to whether the engine took it (false: show it another way). */
 export type EngineLog = (urn: string, severity: Severity, message: string) => Promise<boolean>;
@@ -18,7 +18,8 @@ export type EngineLog = (urn: string, severity: Severity, message: string) => Pr
 /** How long a diagnostic may take to reach the engine before it is shown another way. */
 const LOG_DEADLINE_MS = 5_000;
 
-interface LogStubs {
+/** The parts of the SDK's gRPC stubs a Log call needs. */
+export interface LogStubs {
   grpc: {
     credentials: { createInsecure(): unknown };
     Metadata: new () => unknown;
@@ -27,6 +28,7 @@ interface LogStubs {
     address: string,
     credentials: unknown,
   ) => {
+    close(): void;
     log(
       request: unknown,
       metadata: unknown,
@@ -41,7 +43,7 @@ interface LogStubs {
     setStreamid(value: number): void;
     setEphemeral(value: boolean): void;
   };
-  severities: { INFO: number; WARNING: number };
+  severities: { INFO: number; WARNING: number; ERROR: number };
 }
 
 /** The SDK's gRPC stubs, loaded from the @pulumi/pulumi that `from` resolves (the host's own copy). */
@@ -68,12 +70,22 @@ function loadStubs(from: string): LogStubs | undefined {
 /** An EngineLog over a connection to `address` (host:port), or undefined when the SDK's stubs cannot load. */
 export function connectEngineLog(address: string, from: string = process.cwd() + "/"): EngineLog | undefined {
   const stubs = loadStubs(from);
-  if (!stubs) return undefined;
+  return stubs ? engineLogClient(stubs, address) : undefined;
+}
+
+const SEVERITY_OF: Record<Severity, keyof LogStubs["severities"]> = {
+  info: "INFO",
+  warning: "WARNING",
+  error: "ERROR",
+};
+
+/** An EngineLog over a connection to `address` (host:port) made with `stubs`; each call waits LOG_DEADLINE_MS at most. */
+export function engineLogClient(stubs: LogStubs, address: string): EngineLog & { close(): void } {
   const client = new stubs.engineClient(address, stubs.grpc.credentials.createInsecure());
-  return (urn, severity, message) =>
+  const send: EngineLog = (urn, severity, message) =>
     new Promise((resolve) => {
       const request = new stubs.logRequest();
-      request.setSeverity(severity === "warning" ? stubs.severities.WARNING : stubs.severities.INFO);
+      request.setSeverity(stubs.severities[SEVERITY_OF[severity]]);
       request.setMessage(message);
       request.setUrn(urn);
       request.setStreamid(0);
@@ -83,6 +95,7 @@ export function connectEngineLog(address: string, from: string = process.cwd() +
         resolve(error === null || error === undefined),
       );
     });
+  return Object.assign(send, { close: () => client.close() });
 }
 
 let hostLog: EngineLog | null | undefined;

@@ -11,15 +11,18 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import * as grpc from "@grpc/grpc-js";
 import * as enginerpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as engineproto from "@pulumi/pulumi/proto/engine_pb";
+import { engineLogClient, type LogStubs, type Severity } from "../impl/engine-log.js";
 import { setLogSink } from "../impl/log.js";
 
-export type Severity = "info" | "warning" | "error";
+export type { Severity };
 
-const SEVERITY: Record<Severity, engineproto.LogSeverity> = {
-  info: engineproto.LogSeverity.INFO,
-  warning: engineproto.LogSeverity.WARNING,
-  error: engineproto.LogSeverity.ERROR,
-};
+/** The stubs this plugin is bundled with, for impl's Log client (the dynamic host loads its own copy's). */
+const BUNDLED_STUBS = {
+  grpc,
+  engineClient: enginerpc.EngineClient,
+  logRequest: engineproto.LogRequest,
+  severities: engineproto.LogSeverity,
+} as unknown as LogStubs;
 
 const current = new AsyncLocalStorage<{ urn: string }>();
 
@@ -68,29 +71,24 @@ export function sendNotes(notes: readonly { severity: Severity; text: string }[]
 }
 
 export function connectEngineLog(engineAddress: string | undefined): EngineLog {
-  const client = engineAddress
-    ? new enginerpc.EngineClient(engineAddress, grpc.credentials.createInsecure())
-    : undefined;
+  const send = engineAddress ? engineLogClient(BUNDLED_STUBS, engineAddress) : undefined;
   // One message at a time, in order: sent concurrently, the engine could show them in any order.
   let sent = Promise.resolve();
   const engineLog: EngineLog = {
     log(severity, message, urn = current.getStore()?.urn ?? "") {
-      if (!client) {
+      if (!send) {
         process.stderr.write(`${severity}: ${message}${urn ? ` (${urn})` : ""}\n`);
         return;
       }
-      const req = new engineproto.LogRequest();
-      req.setSeverity(SEVERITY[severity]);
-      req.setMessage(message);
-      req.setUrn(urn);
-      // A message the engine cannot take is dropped: logging must never fail an operation.
-      sent = sent.then(() => new Promise<void>((resolve) => client.log(req, () => resolve())));
+      // A message the engine cannot take (or not within impl's deadline) is dropped: logging must never fail an
+      // operation.
+      sent = sent.then(() => send(urn, severity, message).then(() => undefined));
     },
     flush() {
       return sent;
     },
     close() {
-      client?.close();
+      send?.close();
     },
   };
   active = engineLog;

@@ -58,8 +58,10 @@ describeEachBackend("lifecycle", (backend) => {
   test("a new distro is refused without allowReinstall, and reinstalls in place with it", async () => {
     await s.stack.setConfig("distro", "deb13.64");
     const mark = s.mark();
-    await rejectionOf(s.stack.up());
-    expect(s.mutationsSince(mark).filter((m) => m.route === "reinstallVps")).toEqual([]);
+    // Refused for the reason asked about (not any failure of `up`), naming the input and the fix, and nothing changed.
+    const refused = await rejectionOf(s.stack.up());
+    expect(refused.message).toMatch(/distro: [^\n]*Set allowReinstall: true/);
+    expect(s.mutationsSince(mark)).toEqual([]);
     await s.stack.setConfig("allowReinstall", "true");
     const r = await s.stack.up();
     expect(vpsOps(r)).toEqual({ app: "update" });

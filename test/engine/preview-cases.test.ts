@@ -239,6 +239,7 @@ describeCliOnly("preview tells the truth: a table of bad and risky inputs and ch
   let riskyPreview: Shown;
   let riskyUp: Shown;
   let ipsBefore: Record<string, unknown> = {};
+  let ipsAfter: Record<string, unknown> = {};
   const record: Record<string, unknown> = {};
 
   beforeAll(async () => {
@@ -297,6 +298,10 @@ describeCliOnly("preview tells the truth: a table of bad and risky inputs and ch
     if (RISKY_RUN.length > 0) {
       riskyPreview = await operate(existing, spec, ["preview"]);
       riskyUp = await operate(existing, spec, ["up", "--yes", "--skip-preview"]);
+      ipsAfter = JSON.parse(await existing.stack.command("stack", "output", "ips", "--json")) as Record<
+        string,
+        unknown
+      >;
     }
     record.timings = {
       totalMs: Date.now() - started,
@@ -398,16 +403,32 @@ describeCliOnly("preview tells the truth: a table of bad and risky inputs and ch
       expect(riskyPreview.steps[`${name}-record`]).toBe("update");
       expect(riskyUp.steps[`${name}-record`]).toBe("update");
       expect(ipsBefore[name]).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+      expect(ipsAfter[name]).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+      expect(ipsAfter[name]).not.toBe(ipsBefore[name]);
     },
   );
 
   checkRisky("the replacement's price is shown once, and the running total counts each VPS once", () => {
     const stackLines = riskyPreview.diagnostics.map((d) => d.message);
     expect(stackLines.filter((line) => /a-replace: (replacement|new) VPS/.test(line))).toHaveLength(1);
+    // Each priced VPS's change, once per VPS: "(+$6.00)" on a resize or an adoption, "(±$0.00" on a replacement,
+    // "new VPS: $16.00 a month" on a new one. Every change in this group adds to the bill, so the final total is the
+    // largest; a VPS counted twice would make it larger than their sum.
+    const change = new Map<string, number>();
+    for (const line of stackLines) {
+      const m = /^([\w-]+): .*?(?:\(([+±-])\$([\d.]+)|new VPS: \$([\d.]+) a month)/.exec(line);
+      if (!m) continue;
+      const amount = Number(m[3] ?? m[4]) * (m[2] === "-" ? -1 : 1);
+      change.set(m[1]!, amount);
+    }
     const totals = stackLines
-      .map((line) => /all VPS changes so far: ([+-]\$[\d.]+)/.exec(line)?.[1])
-      .filter(Boolean);
-    expect(totals.length).toBeGreaterThan(0);
+      .map((line) => /all VPS changes so far: \+\$([\d.]+)/.exec(line)?.[1])
+      .filter((total): total is string => total !== undefined)
+      .map(Number);
+    expect(change.get("a-replace")).toBe(0);
+    expect(change.size).toBeGreaterThanOrEqual(4);
+    const sum = [...change.values()].reduce((a, b) => a + b, 0);
+    expect(Math.max(...totals)).toBeCloseTo(sum, 2);
   });
 });
 

@@ -157,8 +157,13 @@ describe("data sources", () => {
     pulumi.runtime.setConfig("rimuhosting:apiKey", "");
     try {
       await expect(getOrders()).rejects.toThrow(/getOrders needs a RimuHosting API key.*rimuhosting:apiKey/);
-      // The catalog needs no key.
+      // The catalogue needs no key: the four README lists as needing none.
       await expect(getDistributions()).resolves.toHaveProperty("distributions");
+      await expect(getPricingPlans()).resolves.toHaveProperty("plans");
+      await expect(getDataCenters()).resolves.toHaveProperty("dataCenters");
+      await expect(
+        getPriceQuote({ pricingPlanCode: "MIRO1B", dcLocation: "DCDALLAS" }),
+      ).resolves.toHaveProperty("monthlyAmount");
     } finally {
       pulumi.runtime.setConfig("rimuhosting:apiKey", DEMO_API_KEY);
     }

@@ -210,11 +210,26 @@ describe("the real dynamic-provider host (L3)", () => {
     expect(gone.id).toBe("");
   });
 
-  it("a state stored by 0.1.0 keeps working: its seven-method provider text is served by this implementation", async () => {
-    // The text every Vps of a 0.1.0 stack holds until its next update (a no-op `up` renews only the inputs'
-    // copy; delete runs the outputs' copy): it requires pulumi-rimuhosting/impl and calls its exports by name.
-    const oldText = readFileSync(join(__dirname, "fixtures/provider-text-0.1.0.txt"), "utf8");
-    expect(oldText).toContain("impl.check(olds, news)");
+  // The texts earlier versions stored, which every Vps of such a stack holds until its next update (a no-op `up`
+  // renews only the inputs' copy; delete runs the outputs' copy): 0.1.0's seven methods calling
+  // pulumi-rimuhosting/impl's exports by name; the SDK's closure serializer's require() of the shim by its path
+  // (the package installed); the shim copied by value (the package linked).
+  it.each([
+    ["0.1.0's seven-method text", "provider-text-0.1.0.txt", "impl.check(olds, news)"],
+    [
+      "the serializer's require() of the shim by its path",
+      "provider-text-shim-path.txt",
+      "dist/provider/vps-shim.js",
+    ],
+    [
+      "the serializer's copy of the shim (a linked package)",
+      "provider-text-shim-linked.txt",
+      'require("pulumi-rimuhosting/impl")',
+    ],
+  ])("a state stored with %s keeps working, served by this implementation", async (_what, file, marker) => {
+    const oldText = readFileSync(join(__dirname, "fixtures", file), "utf8");
+    expect(oldText).toContain(marker);
+    expect(oldText).not.toBe(providerText);
     const old = (extra: PropertyMap = {}) =>
       inputs({ domainName: "l3-old.example.com", __provider: oldText, ...extra });
     const checked = await host.check(URN, {}, old());
