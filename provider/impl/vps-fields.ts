@@ -49,6 +49,11 @@ export type FieldType =
 /** A literal default the service (or the provider) applies when the input is left out. */
 export type DefaultValue = string | number | boolean;
 
+/** What happens when an input or property is left out, in users' words: its `default`, else its literal. */
+export function defaultWords(rule: { default?: string; defaultValue?: DefaultValue }): string | undefined {
+  return rule.default ?? (rule.defaultValue === undefined ? undefined : String(rule.defaultValue));
+}
+
 /** What users read about an input's output (the Vps class's declared output, the schema, docs/vps.md). */
 export interface OutputRule {
   /** One text, in users' words: the output's JSDoc, its schema description and its docs/vps.md row. */
@@ -87,7 +92,10 @@ export interface FieldRule {
   type: FieldType;
   /** The program must set it. */
   required?: true;
-  /** What happens when it is left out, in users' words (`@default`, docs/vps.md). */
+  /**
+   * What happens when it is left out, in users' words (`@default`, docs/vps.md), where `defaultValue` alone does not
+   * say it (defaultWords()).
+   */
   default?: string;
   /**
    * The same default as a literal, only where the service (or the provider) applies exactly that value
@@ -139,13 +147,11 @@ export const VPS_OBJECT_TYPES = {
     properties: {
       createMinutes: {
         type: "number",
-        default: "60",
         defaultValue: 60,
         description: "Limit for ordering the VPS (one HTTP call that returns when it runs).",
       },
       updateMinutes: {
         type: "number",
-        default: "60",
         defaultValue: 60,
         description:
           "Limit for each resize, reinstall or running-state call. A move gets this plus 10 minutes per GB of the " +
@@ -153,7 +159,6 @@ export const VPS_OBJECT_TYPES = {
       },
       deleteMinutes: {
         type: "number",
-        default: "60",
         defaultValue: 60,
         description: "Limit for the shutdown and cancellation.",
       },
@@ -383,7 +388,6 @@ export const VPS_FIELDS = {
     wire: ["ip_request.num_ips", "ip_request"],
     reported: true,
     type: "integer",
-    default: "1",
     defaultValue: 1,
     description:
       "Number of IPv4 addresses. More than one needs RimuHosting's approval. A change replaces the VPS.",
@@ -407,7 +411,6 @@ export const VPS_FIELDS = {
   allowReinstall: {
     change: "setting",
     type: "boolean",
-    default: "false",
     defaultValue: false,
     description:
       "Allow changes that reinstall the VPS in place (`distro`, `password`, `controlPanel`, `cloudConfig`, " +

@@ -9,8 +9,7 @@ import { CREATION_TOKEN_KEY, PROVIDER_META_PREFIX } from "../client/index.js";
 import { containsUnknown, unknownKeys } from "./unknowns.js";
 import {
   GROW_ONLY_FIELDS,
-  INTERNAL_INPUTS,
-  PREVIEW_FLAG,
+  INTERNAL_KEYS,
   REPORTED_FIELDS,
   SECRET_FIELDS,
   USER_SET_INTERNAL,
@@ -279,13 +278,7 @@ export function setValues(bag: Record<string, unknown>): Record<string, unknown>
 
 /** Keys the program may pass besides the inputs: the outputs the Vps class seeds as undefined. */
 const OUTPUT_ONLY_KEYS = new Set<string>(VPS_OUTPUT_ONLY);
-const KNOWN_KEYS = new Set<string>([
-  ...VPS_INPUT_NAMES,
-  ...INTERNAL_INPUTS,
-  PREVIEW_FLAG,
-  "__provider",
-  USER_SET_INTERNAL,
-]);
+const KNOWN_KEYS = new Set<string>([...VPS_INPUT_NAMES, ...INTERNAL_KEYS, USER_SET_INTERNAL]);
 
 /** Failures for keys that are not inputs (a typo such as memorymb would otherwise be ignored). */
 export function unknownKeyFailures(news: Record<string, unknown>): CheckFailure[] {

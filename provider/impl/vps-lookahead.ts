@@ -120,23 +120,31 @@ async function shared<T>(run: Run, check: string, read: () => Promise<T>): Promi
   try {
     return await read();
   } catch (error) {
-    const failure = readFailure(error, run.baseUrl);
-    if (failure.kind === "settings") {
-      run.out.failures.push(failureOf(failure.error));
-      throw new Stop();
-    }
-    if (failure.kind === "refused") {
-      run.out.failures.push(failureOf(presentError(failure.error, "")));
-      throw new Stop();
-    }
-    const code = error instanceof RimuError ? error.code : RIMU_ERROR_CODES.RimuTransientError;
-    run.out.notes.push(
-      warning(
-        `[${code}] ${run.name}: ${check} did not run: ${failure.why}. \`pulumi up\` finds out when it gets there.`,
-      ),
-    );
+    couldNotRead(run, check, error);
     return undefined;
   }
+}
+
+/**
+ * What a failed read means for `check`: wrong settings or a refusal fail the preview (Stop); anything else (a 5xx,
+ * a timeout) becomes a warning that names the check that did not run.
+ */
+function couldNotRead(run: Run, check: string, error: unknown): void {
+  const failure = readFailure(error, run.baseUrl);
+  if (failure.kind === "settings") {
+    run.out.failures.push(failureOf(failure.error));
+    throw new Stop();
+  }
+  if (failure.kind === "refused") {
+    run.out.failures.push(failureOf(presentError(failure.error, "")));
+    throw new Stop();
+  }
+  const code = error instanceof RimuError ? error.code : RIMU_ERROR_CODES.RimuTransientError;
+  run.out.notes.push(
+    warning(
+      `[${code}] ${run.name}: ${check} did not run: ${failure.why}. \`pulumi up\` finds out when it gets there.`,
+    ),
+  );
 }
 
 // ----------------------------------------------------------------------------------------- catalogue
@@ -145,11 +153,12 @@ async function checkCatalogue(run: Run): Promise<void> {
   const names = ["distro", "pricingPlanCode", "dcLocation"] as const;
   if (!names.some((name) => run.known[name] !== undefined && changed(run, name))) return;
   const catalog = await catalogFor(run.view.client, run.baseUrl);
-  if (catalog.unread !== undefined) {
-    await shared(run, "checking distro, pricingPlanCode and dcLocation against RimuHosting's catalogue", () =>
-      Promise.reject(catalog.unread),
+  if (catalog.unread !== undefined)
+    couldNotRead(
+      run,
+      "checking distro, pricingPlanCode and dcLocation against RimuHosting's catalogue",
+      catalog.unread,
     );
-  }
   const findings = catalogFindings(catalog, run.known, (name) => changed(run, name));
   run.out.failures.push(...findings.failures);
   for (const text of findings.warnings) run.out.notes.push(warning(`${run.name}: ${text}`));

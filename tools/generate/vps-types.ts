@@ -5,6 +5,7 @@
  */
 import {
   VPS_CLASS_INPUTS,
+  defaultWords,
   VPS_FIELDS,
   VPS_INPUT_NAMES,
   VPS_OBJECT_TYPES,
@@ -51,7 +52,8 @@ function outputDefault(output: OutputSpec): string {
 
 function objectInterface(name: string, rule: ObjectTypeRule): string {
   const members = Object.entries(rule.properties).map(([property, spec]) => {
-    const tags = spec.default === undefined ? [] : [`@default ${spec.default}`];
+    const words = defaultWords(spec);
+    const tags = words === undefined ? [] : [`@default ${words}`];
     return `${jsdoc(spec.description, tags, 2)}\n  ${property}${spec.required ? "" : "?"}: ${tsType(spec.type)};`;
   });
   return `${jsdoc(rule.description, [], 0)}\nexport interface ${name} {\n${members.join("\n")}\n}`;
@@ -60,7 +62,7 @@ function objectInterface(name: string, rule: ObjectTypeRule): string {
 function argsInterface(): string {
   const members = VPS_INPUT_NAMES.map((name) => {
     const row: FieldRule = VPS_FIELDS[name];
-    const tags = [`@default ${row.required ? "required" : row.default}`];
+    const tags = [`@default ${row.required ? "required" : defaultWords(row)}`];
     return `${jsdoc(row.description, tags, 2)}\n  ${name}${row.required ? "" : "?"}: ${tsInputType(row.type)};`;
   });
   const internal = Object.entries(VPS_CLASS_INPUTS).map(
