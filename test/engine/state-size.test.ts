@@ -25,6 +25,7 @@ interface ResourceState {
   type: string;
   inputs: Record<string, unknown>;
   outputs: Record<string, unknown>;
+  additionalSecretOutputs?: string[];
   sourcePosition?: string;
   stackTrace?: { sourcePosition?: string }[];
 }
@@ -64,6 +65,13 @@ describeCliOnly("the state of one VPS", () => {
   test("the provider text is the package's own require() of its shim, in the inputs and the outputs alike", () => {
     expect(vps.outputs.__provider).toBe(VPS_PROVIDER_TEXT);
     expect(vps.inputs.__provider).toBe(VPS_PROVIDER_TEXT);
+  });
+
+  test("the secret outputs it names are the password's alone when no other secret input is given", () => {
+    // cloudConfig and files are named only when given (test/engine/get-and-secrets.test.ts gives them).
+    expect(vps.additionalSecretOutputs).toEqual(["password"]);
+    expect(vps.outputs).not.toHaveProperty("cloudConfig");
+    expect(vps.outputs).not.toHaveProperty("files");
   });
 
   test("the shim's short name and the path earlier states hold both load the same module", () => {
