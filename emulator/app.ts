@@ -9,6 +9,7 @@ import { registerBodyParsers } from "./http/body.js";
 import { answerConnect, clientErrorHandler } from "./http/client-errors.js";
 import { onFrameworkError, registerErrorHandling } from "./http/error-handler.js";
 import { registerHooks } from "./http/hooks.js";
+import { InFlight } from "./http/in-flight.js";
 import { rewriteMatrixUrl } from "./http/matrix-url.js";
 import type { EmulatorDeps, RequestState } from "./http/types.js";
 import { type StartEmulatorOptions, resolveOptions } from "./options.js";
@@ -77,6 +78,7 @@ export async function buildEmulator(input: StartEmulatorOptions = {}): Promise<F
     forceCloseConnections: true,
   });
   answerConnect(app.server, clock.now);
+  const inFlight = new InFlight(app.server);
   app.decorate("emulator", deps);
   app.decorateRequest("emu", null as unknown as RequestState);
   registerBodyParsers(app);
@@ -89,7 +91,11 @@ export async function buildEmulator(input: StartEmulatorOptions = {}): Promise<F
   await app.register(catalogRoutes, { prefix: "/r", ...deps });
   if (options.control) await app.register(controlRoutes, { prefix: "/__emulator", ...deps });
 
-  app.addHook("preClose", async () => clock.dispose());
+  // Every wait ends at once; the requests they held answer before their connections close.
+  app.addHook("preClose", async () => {
+    clock.dispose();
+    await inFlight.settled();
+  });
   app.addHook("onClose", async () => store.close());
   return app;
 }

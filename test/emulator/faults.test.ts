@@ -1,7 +1,8 @@
 import type { GetOrdersResponse } from "../../contract/index.js";
 import { DEMO_API_KEY } from "../../emulator/index.js";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator.js";
-import { createVps, errorOf, record } from "./fixtures.js";
+import { createVps, errorOf, orderPath, record } from "./fixtures.js";
+import { GateClock } from "../helpers/gate-clock.js";
 import { until } from "../helpers/promises.js";
 
 const newVps = (domain: string, token = domain) => ({
@@ -81,65 +82,91 @@ describe("faults", () => {
     expect(await findByToken(emu, "dac.example.com")).toBe(1);
   });
 
-  test("delay and delay-after-commit: the request still completes; after-commit work happens before the wait", async () => {
-    emu = await startTestEmulator();
-    emu.injectFault({ route: "listDataCenters", kind: "delay", delayMs: 20 });
-    expect((await emu.api("GET", "/data-centers", undefined, { apiKey: null })).status).toBe(200);
-    emu.injectFault({ route: "createVps", kind: "delay-after-commit", delayMs: 60_000 });
-    const abort = new AbortController();
-    const pending = fetch(`${emu.baseUrl}/orders/new-vps`, {
-      method: "POST",
-      signal: abort.signal,
-      headers: { authorization: `rimuhosting apikey=${DEMO_API_KEY}`, "content-type": "application/json" },
-      body: JSON.stringify(newVps("dlc.example.com")),
+  /** Sends a request that the test can abandon (abort) while the emulator holds it. */
+  function abandonable(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): { pending: Promise<Response>; abort: () => void } {
+    const controller = new AbortController();
+    const pending = fetch(`${emu.baseUrl}${path}`, {
+      method,
+      signal: controller.signal,
+      headers: {
+        authorization: `rimuhosting apikey=${DEMO_API_KEY}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
+    // Rejects once aborted; each test awaits it where it expects that.
+    pending.catch(() => undefined);
+    return { pending, abort: () => controller.abort() };
+  }
+  const sendCreate = (domain: string) => abandonable("POST", "/orders/new-vps", newVps(domain));
+
+  test("delay and delay-after-commit: the request waits on the clock; after-commit work happens before the wait", async () => {
+    const clock = new GateClock({ gated: ["sleep"] });
+    emu = await startTestEmulator({ clock });
+    emu.injectFault({ route: "listDataCenters", kind: "delay", delayMs: 20 });
+    const delayed = emu.api("GET", "/data-centers", undefined, { apiKey: null });
+    const delay = await clock.nextWait(delayed);
+    expect(delay).toMatchObject({ kind: "sleep", ms: 20 });
+    delay.open();
+    expect((await delayed).status).toBe(200);
+
+    emu.injectFault({ route: "createVps", kind: "delay-after-commit", delayMs: 60_000 });
+    const create = sendCreate("dlc.example.com");
+    const hold = await clock.nextWait(create.pending);
+    expect(hold).toMatchObject({ kind: "sleep", ms: 60_000 });
     // The order exists while the answer is still held back.
-    for (let i = 0; i < 200 && emu.snapshot().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(emu.snapshot()).toEqual([expect.objectContaining({ domainName: "dlc.example.com" })]);
-    abort.abort();
-    await expect(pending).rejects.toThrow();
+    hold.open();
+    expect((await create.pending).status).toBe(200);
   });
 
-  /** Sends a create and aborts it after `abortAfterMs`; resolves once the client side has given up. */
-  async function abandonedCreate(domain: string, abortAfterMs: number): Promise<void> {
-    const abort = new AbortController();
-    const pending = fetch(`${emu.baseUrl}/orders/new-vps`, {
-      method: "POST",
-      signal: abort.signal,
-      headers: { authorization: `rimuhosting apikey=${DEMO_API_KEY}`, "content-type": "application/json" },
-      body: JSON.stringify(newVps(domain)),
-    });
-    setTimeout(() => abort.abort(), abortAfterMs);
-    await expect(pending).rejects.toThrow();
-  }
-
   test("request log: a client gone during delay-after-commit is logged as client-gone, and the work is done", async () => {
-    emu = await startTestEmulator();
+    const clock = new GateClock({ gated: ["sleep"] });
+    emu = await startTestEmulator({ clock });
     emu.injectFault({ route: "createVps", kind: "delay-after-commit", delayMs: 300 });
-    await abandonedCreate("gone-after.example.com", 100);
+    const create = sendCreate("gone-after.example.com");
+    const hold = await clock.nextWait(create.pending);
+    create.abort();
+    await expect(create.pending).rejects.toThrow();
     await until("the request in the log", () => emu.requestLog().length > 0);
     expect(emu.requestLog()).toEqual([
       { method: "POST", route: "createVps", status: 0, outcome: "client-gone", account: "demo" },
     ]);
     expect(emu.snapshot()).toEqual([expect.objectContaining({ domainName: "gone-after.example.com" })]);
-    // The held answer is not sent to nobody, and the log keeps one entry.
-    await new Promise((r) => setTimeout(r, 400));
-    expect(emu.requestLog()).toHaveLength(1);
+    // The held answer goes on once the wait ends, and is not sent to nobody: a request sent after that
+    // is the log's only other entry.
+    hold.open();
+    expect((await emu.api("GET", "/orders")).status).toBe(200);
+    expect(emu.requestLog().map((r) => r.outcome)).toEqual(["client-gone", "answered"]);
   });
 
   test("request log: a client gone during a plain delay is logged as client-gone and nothing is done", async () => {
-    emu = await startTestEmulator();
-    emu.injectFault({ route: "createVps", kind: "delay", delayMs: 300 });
-    await abandonedCreate("gone-before.example.com", 50);
-    await until("the request in the log", () => emu.requestLog().length > 0);
-    expect(emu.requestLog()).toEqual([
-      expect.objectContaining({ route: "createVps", status: 0, outcome: "client-gone" }),
+    const clock = new GateClock({ gated: ["sleep"] });
+    emu = await startTestEmulator({ clock });
+    const order = (await createVps(emu, {}, { domain: "gone-before.example.com" })).about_order;
+    // A request without a body: its handler would run (a create's body could no longer be read).
+    emu.injectFault({ route: "deleteVps", kind: "delay", delayMs: 300 });
+    const remove = abandonable("DELETE", orderPath(order, "/vps"));
+    const delay = await clock.nextWait(remove.pending);
+    remove.abort();
+    await expect(remove.pending).rejects.toThrow();
+    await until("the request in the log", () => emu.requestLog().length > 1);
+    expect(emu.requestLog().map((r) => [r.route, r.status, r.outcome])).toEqual([
+      ["createVps", 200, "answered"],
+      ["deleteVps", 0, "client-gone"],
     ]);
-    await new Promise((r) => setTimeout(r, 400));
-    expect(emu.snapshot()).toEqual([]);
-    expect(emu.requestLog()).toHaveLength(1);
+    // The delay ends with the client gone: the delete is not performed. A request sent after that sees it.
+    delay.open();
     expect((await emu.api("GET", "/orders")).status).toBe(200);
-    expect(emu.requestLog().map((r) => r.outcome)).toEqual(["client-gone", "answered"]);
+    expect(emu.snapshot()).toEqual([
+      expect.objectContaining({ domainName: "gone-before.example.com", cancelled: false }),
+    ]);
+    expect(emu.requestLog().map((r) => r.outcome)).toEqual(["answered", "client-gone", "answered"]);
+    expect(clock.pending()).toBe(0);
   });
 
   test("errorRate: 1 fails every request of the named route only", async () => {
