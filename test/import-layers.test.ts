@@ -1,15 +1,17 @@
 /**
- * The import graph of the package's sources (contract/, provider/, emulator/): no cycle, not even of type
+ * The import graph of the package's sources (contract/, provider/, emulator/) and of the code beside them that
+ * drives them (tools/, bench/, the test harness in test/helpers/ and test/engine/): no cycle, not even of type
  * imports, and every import going the allowed way. The rules are the table below, so a new folder (the native
- * plugin's provider/native/) is one line. ESLint's rule for the emulator says the same for one folder at
- * lint time; this checks every folder, and cycles, in the test run.
+ * plugin's provider/native/) is one line. Test files (*.test.ts) are not in the graph: nothing imports them.
+ * ESLint's rule for the emulator says the same for one folder at lint time; this checks every folder, and
+ * cycles, in the test run.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import * as ts from "typescript";
 
 const ROOT = resolve(__dirname, "..");
-const SOURCES = ["contract", "provider", "emulator"];
+const SOURCES = ["contract", "provider", "emulator", "tools", "bench", "test/helpers", "test/engine"];
 
 /**
  * What each part may import besides itself. A file belongs to the longest part its path starts with. The
@@ -18,6 +20,16 @@ const SOURCES = ["contract", "provider", "emulator"];
  * the native plugin); the package's entry points. CORE is what the lifecycle stands on.
  */
 const CORE = ["contract/", "provider/client/", "provider/config.ts", "provider/wire-mapping/"];
+/** Every part of the package (what its exports reach). */
+const PACKAGE = [
+  ...CORE,
+  "emulator/",
+  "provider/generated/",
+  "provider/impl/",
+  "provider/data-sources/",
+  "provider/native/",
+  "provider/",
+];
 const MAY_IMPORT: Record<string, readonly string[]> = {
   "contract/": [],
   "emulator/": ["contract/"],
@@ -31,6 +43,16 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   "provider/native/": [...CORE, "provider/generated/", "provider/impl/", "provider/data-sources/"],
   // The package's entry points (index.ts, vps.ts, vps-shim.ts): anything of the dynamic provider.
   "provider/": [...CORE, "provider/generated/", "provider/impl/", "provider/data-sources/"],
+  // Beside the package, never imported by it. Shared test code (an emulator per test, a gRPC client of a
+  // provider, waits), for tests, the end-to-end harness and the tools alike.
+  "test/helpers/": [...PACKAGE],
+  // The end-to-end harness: stacks through the real pulumi CLI, and the programs they run.
+  "test/engine/": [...PACKAGE, "test/helpers/"],
+  // The generator reads the field table only: it must run while the package does not compile.
+  "tools/generate/": ["contract/", "provider/client/", "provider/impl/"],
+  // The commands of package.json (demo, fault matrix, sweeps, benches) drive the same harness as the tests.
+  "tools/": [...PACKAGE, "test/helpers/", "test/engine/"],
+  "bench/": [...PACKAGE, "test/helpers/", "test/engine/"],
 };
 
 /** The package's own subpath exports, as the shim requires them at run time (package.json "exports"). */
@@ -40,7 +62,7 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return sourceFiles(path);
-    return path.endsWith(".ts") && !path.endsWith(".d.ts") ? [path] : [];
+    return path.endsWith(".ts") && !path.endsWith(".d.ts") && !path.endsWith(".test.ts") ? [path] : [];
   });
 }
 
@@ -110,7 +132,7 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
-describe("the import graph of contract/, provider/ and emulator/", () => {
+describe("the import graph of the package, tools/, bench/ and the test harness", () => {
   const graph = importGraph();
 
   it("has no cycle (type imports included)", () => {

@@ -35,33 +35,15 @@ import * as impl from "../provider/impl/index.js";
 import * as seams from "../provider/impl/testing.js";
 import { findPulumiCli } from "../test/engine/cli-stack.js";
 import { runEngineKills } from "../test/engine/engine-kill.js";
+import { OPERATIONS, type MatrixCounts, type Operation } from "../test/helpers/fault-matrix-cells.js";
 import { until } from "../test/helpers/promises.js";
 
-export const OPERATIONS = [
-  "create",
-  "resize",
-  "move",
-  "reinstall",
-  "runningState",
-  "delete",
-  "refresh",
-] as const;
 export const FAULTS = ["503", "429", "drop", "lostResponse", "clientTimeout", "restart"] as const;
-export type Operation = (typeof OPERATIONS)[number];
 export type Fault = (typeof FAULTS)[number];
 /** The column measured through the real CLI (test/engine/engine-kill.ts), not through the provider in-process. */
 export const ENGINE_KILLED = "engineKilled";
 export type Column = Fault | typeof ENGINE_KILLED;
-
-/** What a cell counts (also the engineKilled column's scenarios, test/engine/engine-kill.ts). */
-export interface MatrixCounts {
-  leaked: number;
-  duplicated: number;
-  stranded: number;
-  halfApplied: number;
-  /** Why a count is not 0. */
-  notes: string[];
-}
+export { OPERATIONS };
 
 export interface CellResult extends MatrixCounts {
   operation: Operation;

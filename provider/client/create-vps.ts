@@ -24,6 +24,7 @@
  */
 import { randomUUID } from "node:crypto";
 import {
+  ENDPOINTS,
   PostNewVpsResponse,
   type AboutOrder,
   type GetOrderResponse,
@@ -41,7 +42,7 @@ import {
   RimuValidationError,
 } from "./errors.js";
 import { CREATION_TOKEN_KEY } from "./metadata-keys.js";
-import type { OrderRef } from "./request-path.js";
+import { endpointLabel, type OrderRef } from "./request-path.js";
 
 /**
  * True when the order's meta_data carries this creation token. The one test of "this order was placed
@@ -62,7 +63,7 @@ export const DEFAULT_CREATE_LOOKUP_GRACE_MS = 60_000;
 /** At most this many lookups per ambiguous failure, however small the backoff (a few, not a flood). */
 const MAX_CREATE_LOOKUPS = 10;
 
-const CREATE_LABEL = "POST /orders/new-vps";
+const CREATE_LABEL = endpointLabel(ENDPOINTS.createVps);
 
 /** Tokens go into a space-separated `key:value` meta_search, so no spaces or colons. */
 const TOKEN_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;

@@ -12,7 +12,7 @@ import { spawn } from "node:child_process";
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as net from "node:net";
-import type { MatrixCounts, Operation } from "../../tools/fault-matrix";
+import type { MatrixCounts, Operation } from "../helpers/fault-matrix-cells";
 import type { EndpointName } from "../../contract/index";
 import type { CliStack } from "./cli-stack";
 import { liveOrders, startScenario, VPS_TYPE, type Scenario } from "./e2e-support";

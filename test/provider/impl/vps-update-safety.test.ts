@@ -1,7 +1,9 @@
 /**
- * L1: an update applies completely or changes nothing; a transient failure in the middle is recorded
- * and resumed; a lost response to an idempotent change is reconciled by reading the order. Against
- * the real emulator, with its fault injection.
+ * L1: an update runs step by step. Every change is validated before the first call; a distro the catalogue
+ * does not list makes the reinstall the first step, so its refusal changes nothing; a step that fails after
+ * an earlier one changed the VPS is recorded with what was done, and the next up finishes the rest; a lost
+ * response to an idempotent change is reconciled by reading the order. Against the real emulator, with its
+ * fault injection.
  */
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
