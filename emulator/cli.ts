@@ -34,24 +34,23 @@ function num(flag: string, value: string | undefined): number | undefined {
   return n;
 }
 
+/** The command's flags (docs/emulator.md's Options table is checked against them). */
+export const CLI_FLAGS = {
+  host: { type: "string" },
+  port: { type: "string" },
+  "time-scale": { type: "string" },
+  "state-file": { type: "string" },
+  "latency-ms": { type: "string" },
+  "error-rate": { type: "string" },
+  control: { type: "boolean" },
+  seed: { type: "string" },
+  "dedicated-servers": { type: "boolean" },
+  quiet: { type: "boolean" },
+  help: { type: "boolean" },
+} as const;
+
 export function parseCliArgs(argv: string[]): StartEmulatorOptions | "help" {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      host: { type: "string" },
-      port: { type: "string" },
-      "time-scale": { type: "string" },
-      "state-file": { type: "string" },
-      "latency-ms": { type: "string" },
-      "error-rate": { type: "string" },
-      control: { type: "boolean" },
-      seed: { type: "string" },
-      "dedicated-servers": { type: "boolean" },
-      quiet: { type: "boolean" },
-      help: { type: "boolean" },
-    },
-  });
+  const { values } = parseArgs({ args: argv, strict: true, options: CLI_FLAGS });
   if (values.help) return "help";
   const options: StartEmulatorOptions = {
     host: values.host,
