@@ -18,6 +18,7 @@ const NEEDS_PROCESSES = [
   "<rootDir>/test/docs/(recipes|workflows)\\.test\\.ts", // the docs' recipes through npm and the CLI; actionlint
   "<rootDir>/test/native/server\\.test\\.ts", // the native plugin's own process, over gRPC
   "<rootDir>/test/native/schema-cli\\.test\\.ts", // pulumi schema check
+  "<rootDir>/test/native/sdk\\.test\\.ts", // scripts/gen-sdk.sh, Pulumi's SDK generators
 ];
 
 /** @type {import('jest').Config} */

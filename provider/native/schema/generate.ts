@@ -1,10 +1,9 @@
 /**
  * `npm run schema`: writes provider/native/schema.json from the field table and the data sources
  * (package-schema.ts), then marks the checkout's plugin directory as changed (plugin-dir.ts), so a `pulumi`
- * that cached the old schema loads the new one. test/native/schema.test.ts fails while the file is stale.
- * `--sdk-stamp` (the last step of `npm run sdk`) records which schema the SDKs in sdk/ were generated from.
+ * that cached the old schema loads the new one. test/native/schema.test.ts fails while the file is stale, and
+ * test/native/sdk.test.ts while the SDKs in sdk/ are not what `npm run sdk` makes of it.
  */
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { packageSchema } from "./package-schema.js";
@@ -18,13 +17,7 @@ export function schemaText(): string {
   return `${JSON.stringify(packageSchema(REPO_ROOT, version), null, 2)}\n`;
 }
 
-/** sdk/schema.sha256: the digest of the schema the SDKs in sdk/ were generated from (`npm run sdk` writes it). */
-export const SDK_STAMP = path.join(REPO_ROOT, "sdk/schema.sha256");
-export const schemaDigest = (text: string): string => createHash("sha256").update(text).digest("hex");
-
-if (require.main === module && process.argv[2] === "--sdk-stamp") {
-  fs.writeFileSync(SDK_STAMP, `${schemaDigest(fs.readFileSync(SCHEMA_FILE, "utf8"))}\n`);
-} else if (require.main === module) {
+if (require.main === module) {
   const text = schemaText();
   fs.writeFileSync(SCHEMA_FILE, text);
   // The built plugin serves the copy the compiler put beside it: refresh it too, so no rebuild is needed.
