@@ -1,5 +1,5 @@
-// got 14 and most of its dependencies are ESM-only. Node >= 20.19 loads them through require(esm),
-// but jest's own module system cannot, so jest transpiles exactly those packages to CommonJS.
+// got 14 and most of its dependencies are ESM-only. Node (>= 22.12, package.json "engines") loads them through
+// require(esm), but jest's own module system cannot, so jest transpiles exactly those packages to CommonJS.
 // The list is computed from got's dependency tree (nested installs included: cacheable-request has
 // its own ESM get-stream) so it stays right when got is upgraded.
 const fs = require("node:fs");

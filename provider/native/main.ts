@@ -6,7 +6,7 @@
 import { serve } from "./server.js";
 
 /** The oldest Node.js the plugin is tested on (package.json "engines"). */
-const NODE_MAJOR = 20;
+const NODE_MAJOR = 22;
 
 async function main(): Promise<void> {
   const major = Number(process.versions.node.split(".")[0]);

@@ -49,7 +49,7 @@ export async function packPlugin(outDir = path.join(REPO_ROOT, "dist")): Promise
       outfile: path.join(staging, "provider.js"),
       bundle: true,
       platform: "node",
-      target: "node20",
+      target: "node22",
       format: "cjs",
       minify: true,
       legalComments: "linked",

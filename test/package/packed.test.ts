@@ -85,12 +85,12 @@ describe("the packed package in a fresh project", () => {
     expect(stray).toEqual([]);
   });
 
-  it("installs offline from npm's cache, with no engine warning from anything the provider brings", () => {
+  it("installs offline from npm's cache, with no engine warning on a supported Node", () => {
     expect(install.output).not.toMatch(/ERR!|npm error/);
     expect(install.status).toBe(0);
+    // The package, its dependencies and the locked @pulumi/pulumi all accept Node 22 and 24 (the tested lines).
     const warned = [...install.output.matchAll(/EBADENGINE\s+package: '([^']+)'/g)].map((m) => m[1]!);
-    // @pulumi/pulumi is the user's own choice: from 3.249 it asks for Node 22 (on Node 20, pin 3.248).
-    expect(warned.filter((pkg) => !pkg.startsWith("@pulumi/pulumi@"))).toEqual([]);
+    expect(warned).toEqual([]);
   });
 
   it("the installed tree has no web server in it", () => {

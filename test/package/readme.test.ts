@@ -222,7 +222,8 @@ describeCliOnly("the README's first deployment", () => {
   });
 
   it("`pulumi import` of the Vps fails as docs/troubleshooting.md quotes it for this project's SDK", async () => {
-    // npm's pick of @pulumi/pulumi on this Node (3.248 on Node 20), where test/docs/recipes.test.ts has the lockfile's.
+    // npm's pick of @pulumi/pulumi (the newest within the peer range), where test/docs/recipes.test.ts has the
+    // lockfile's.
     const sdk = JSON.parse(
       fs.readFileSync(path.join(project, "node_modules/@pulumi/pulumi/package.json"), "utf8"),
     );

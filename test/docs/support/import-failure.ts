@@ -1,15 +1,14 @@
 /**
  * docs/troubleshooting.md quotes what `pulumi import` of the dynamic Vps prints, once per @pulumi/pulumi version
- * (the dynamic-provider host that fails is part of the SDK, and its message changed between 3.248 and 3.270). The
- * README's project (npm's pick on the running Node) and the docs' project (the repository's lockfile) each check
- * the quote for the SDK they have.
+ * (the dynamic-provider host that fails is part of the SDK, and its message changes between versions: 3.248's,
+ * which npm picked on Node 20, was another). The README's project (npm's pick on the running Node) and the docs'
+ * project (the repository's lockfile) each check the quote for the SDK they have.
  */
 import { recipe } from "./code-blocks";
 import { shownLinePattern } from "./shell";
 
 /** The quoted output, by @pulumi/pulumi minor version. */
 const OUTPUT_BY_SDK: Record<string, string> = {
-  "3.248": "docs/troubleshooting.md#import-sdk-3-248",
   "3.270": "docs/troubleshooting.md#import-sdk-3-270",
 };
 
