@@ -9,6 +9,7 @@ export interface BillingMethod {
   /**
    * The id, for Vps `billingOid`.
    * @default always set
+   * @integer
    */
   billingOid: number;
   /**
@@ -24,6 +25,7 @@ export interface BillingMethod {
   /**
    * Active orders billed to it.
    * @default []
+   * @integer
    */
   orderOids: number[];
 }

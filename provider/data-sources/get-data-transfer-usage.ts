@@ -16,6 +16,7 @@ export interface GetDataTransferUsageResult {
   /**
    * The order oid asked for.
    * @default always set
+   * @integer
    */
   orderOid: number;
   /**

@@ -12,6 +12,7 @@ export interface Order {
   /**
    * The order oid (a Vps's `orderOid`).
    * @default always set
+   * @integer
    */
   orderOid: number;
   /**
@@ -62,16 +63,19 @@ export interface Order {
   /**
    * Memory in MB.
    * @default undefined when the service does not say
+   * @integer
    */
   memoryMb?: number;
   /**
    * First disk in MB.
    * @default undefined when the service does not say
+   * @integer
    */
   diskSpaceMb?: number;
   /**
    * Second disk in MB.
    * @default undefined when the order has none or the service does not say
+   * @integer
    */
   diskSpace2Mb?: number;
   /**
@@ -87,6 +91,7 @@ export interface Order {
   /**
    * The billing method the order is billed to.
    * @default undefined when the service does not say
+   * @integer
    */
   billingOid?: number;
   /**
@@ -111,6 +116,7 @@ export interface GetOrderArgs {
   /**
    * The order oid (a Vps's `orderOid`): a positive whole number.
    * @default required
+   * @integer
    */
   orderOid: number;
 }

@@ -22,16 +22,19 @@ export interface GetPriceQuoteArgs {
   /**
    * Memory in MB.
    * @default the plan's minimum
+   * @integer
    */
   memoryMb?: number;
   /**
    * First disk in MB.
    * @default the plan's minimum
+   * @integer
    */
   diskSpaceMb?: number;
   /**
    * Second disk in MB.
    * @default no second disk
+   * @integer
    */
   diskSpace2Mb?: number;
   /**

@@ -24,6 +24,7 @@ export interface PricingPlan {
   /**
    * Starting memory in MB.
    * @default 0 when the service does not say
+   * @integer
    */
   minimumMemoryMb: number;
   /**

@@ -26,11 +26,13 @@ export interface VpsHostStatus {
   /**
    * Free memory on the host, MB.
    * @default undefined when the service does not say
+   * @integer
    */
   memFreeMb?: number;
   /**
    * Total memory of the host, MB.
    * @default undefined when the service does not say
+   * @integer
    */
   memTotalMb?: number;
   /**
@@ -60,6 +62,7 @@ export interface GetVpsStatusResult {
   /**
    * The order oid asked for.
    * @default always set
+   * @integer
    */
   orderOid: number;
   /**

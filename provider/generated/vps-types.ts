@@ -45,8 +45,8 @@ export interface VpsArgs {
    */
   domainName: pulumi.Input<string>;
   /**
-   * Distribution code from `getDistributions()`, e.g. `deb12.64`. A change reinstalls in place (erases the
-   * disk) and needs `allowReinstall: true`.
+   * Distribution code from `getDistributions()`, e.g. `deb12.64`. A change reinstalls the VPS in place,
+   * erasing its disk, and needs `allowReinstall: true`.
    * @default RimuHosting's default
    */
   distro?: pulumi.Input<string>;
@@ -56,8 +56,8 @@ export interface VpsArgs {
    */
   dcLocation?: pulumi.Input<DcLocation>;
   /**
-   * Pricing plan code from `getPricingPlans()`, e.g. `MIRO1B`. A change from one plan to another replaces the
-   * VPS.
+   * Pricing plan code from `getPricingPlans()`, e.g. `MIRO1B`. A change from one value to another replaces
+   * the VPS.
    * @default RimuHosting's default plan
    */
   pricingPlanCode?: pulumi.Input<string>;
@@ -67,18 +67,19 @@ export interface VpsArgs {
    */
   memoryMb?: pulumi.Input<number>;
   /**
-   * Primary disk in whole MB, e.g. 8192. Can only grow; a change resizes in place (restart).
+   * Primary disk in whole MB, e.g. 8192. Can only grow; a change resizes in place (the VPS restarts; billing
+   * changes).
    * @default the plan's disk
    */
   diskSpaceMb?: pulumi.Input<number>;
   /**
    * Second disk in whole MB (not in the regular backups); 0 means none. Can only grow; a change resizes in
-   * place (restart).
+   * place (the VPS restarts; billing changes).
    * @default 0 (none)
    */
   diskSpace2Mb?: pulumi.Input<number>;
   /**
-   * VPS class: `LOW_CONTENTION`, `REGULAR` or `DEDICATED`. A change from one class to another replaces the
+   * VPS class: `LOW_CONTENTION`, `REGULAR` or `DEDICATED`. A change from one value to another replaces the
    * VPS.
    * @default the plan's class
    */
@@ -103,24 +104,26 @@ export interface VpsArgs {
   runningState?: pulumi.Input<"RUNNING" | "NOTRUNNING">;
   /**
    * Root password, 8 to 128 characters (pass a secret). Left out, RimuHosting generates one, returned in the
-   * secret `password` output. A change reinstalls (needs `allowReinstall: true`).
+   * secret `password` output. A change reinstalls the VPS in place, erasing its disk, and needs
+   * `allowReinstall: true`.
    * @default RimuHosting generates one
    */
   password?: pulumi.Input<string>;
   /**
-   * Control panel to install: `webmin` or `""` for none. A change reinstalls (needs `allowReinstall: true`).
+   * Control panel to install: `webmin` or `""` for none. A change reinstalls the VPS in place, erasing its
+   * disk, and needs `allowReinstall: true`.
    * @default RimuHosting's default
    */
   controlPanel?: pulumi.Input<string>;
   /**
-   * cloud-config text for cloud-init distros. Kept as a secret output. A change reinstalls (needs
-   * `allowReinstall: true`).
+   * cloud-config text for cloud-init distros. Kept as a secret output. A change reinstalls the VPS in place,
+   * erasing its disk, and needs `allowReinstall: true`.
    * @default none
    */
   cloudConfig?: pulumi.Input<string>;
   /**
    * Files written into the filesystem at install, e.g. `/root/.ssh/authorized_keys`. Kept as a secret output.
-   * A change reinstalls (needs `allowReinstall: true`).
+   * A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`.
    * @default none
    */
   files?: pulumi.Input<pulumi.Input<VpsFile>[]>;
@@ -128,17 +131,17 @@ export interface VpsArgs {
    * SSH public keys installed for root at install time, one OpenSSH public key per entry (`"ssh-ed25519
    * AAAAC3Nza… me@laptop"`; types ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256/384/521 and the sk- variants).
    * They are written as `/root/.ssh/authorized_keys` the way RimuHosting's own tools do it (file injection),
-   * so a `files` entry for that path cannot be given as well (check refuses it). Like `files`, a change
-   * reinstalls the VPS (erasing its disk) and needs `allowReinstall: true`; removing the input leaves the
-   * installed keys alone. Public keys are not secret.
+   * so a `files` entry for that path cannot be given as well (check refuses it). Public keys are not secret.
+   * Removing the input leaves the installed keys alone. A change reinstalls the VPS in place, erasing its
+   * disk, and needs `allowReinstall: true`.
    * @default none (log in with the root password)
    */
   sshKeys?: pulumi.Input<pulumi.Input<string>[]>;
   /**
-   * Reverse DNS (PTR) name of the primary IPv4 address, e.g. `web1.example.com`; `""` removes the record. Set
-   * in place after the VPS is created, when it changes, and again after a move (which gives a new address).
-   * No read of the API reports PTR records, so a refresh keeps the recorded name and cannot see a change made
-   * elsewhere (the control panel). Removing the input leaves the record alone.
+   * Reverse DNS (PTR) name of the primary IPv4 address, e.g. `web1.example.com`; `""` removes the record. No
+   * read of the API reports PTR records, so a refresh keeps the recorded name and cannot see a change made
+   * elsewhere (the control panel). Removing the input leaves the record alone. Set in place after the VPS is
+   * created, when it changes, and again after a move (a new address).
    * @default none (RimuHosting's default PTR name)
    */
   reverseDns?: pulumi.Input<string>;

@@ -103,8 +103,9 @@ export interface FieldRule {
    */
   defaultValue?: DefaultValue;
   /**
-   * One text, in users' words (Markdown): VpsArgs's JSDoc, the schema's description, docs/vps.md's
-   * Inputs row. No `|` (a Markdown table cell) and no `*\/` (a comment).
+   * What the input is, in users' words (Markdown). What a change does is not written here: inputDescription()
+   * adds it from `change` (changeWords()), and the two make VpsArgs's JSDoc, the schema's description and
+   * docs/vps.md's Inputs row. No `|` (a Markdown table cell) and no `*\/` (a comment).
    */
   description: string;
   /** A section of docs/vps.md (or another page, relative to it) that says more: a link in the docs row. */
@@ -184,8 +185,7 @@ export const VPS_FIELDS = {
     reported: true,
     type: "string",
     required: true,
-    description:
-      "Fully qualified domain name and label of the VPS, e.g. `web1.example.com`. A change replaces the VPS.",
+    description: "Fully qualified domain name and label of the VPS, e.g. `web1.example.com`.",
     output: { description: "The domain name of the VPS, as the service reports it.", alwaysSet: true },
   },
   distro: {
@@ -195,9 +195,7 @@ export const VPS_FIELDS = {
     reported: true,
     type: "string",
     default: "RimuHosting's default",
-    description:
-      "Distribution code from `getDistributions()`, e.g. `deb12.64`. A change reinstalls in place (erases the " +
-      "disk) and needs `allowReinstall: true`.",
+    description: "Distribution code from `getDistributions()`, e.g. `deb12.64`.",
     output: { description: "Installed distribution code.", alwaysSet: true },
   },
   dcLocation: {
@@ -207,7 +205,7 @@ export const VPS_FIELDS = {
     reported: true,
     type: { enum: DC_LOCATIONS, name: "DcLocation" },
     default: "RimuHosting's choice",
-    description: "Data centre from `getDataCenters()`, e.g. `DCDALLAS`. A change replaces the VPS.",
+    description: "Data centre from `getDataCenters()`, e.g. `DCDALLAS`.",
     output: { description: "Data centre code.", alwaysSet: true },
   },
   pricingPlanCode: {
@@ -216,9 +214,7 @@ export const VPS_FIELDS = {
     asIs: true,
     type: "string",
     default: "RimuHosting's default plan",
-    description:
-      "Pricing plan code from `getPricingPlans()`, e.g. `MIRO1B`. A change from one plan to another replaces " +
-      "the VPS.",
+    description: "Pricing plan code from `getPricingPlans()`, e.g. `MIRO1B`.",
     output: { description: "The pricing plan code (as given: the service does not report it)." },
   },
   memoryMb: {
@@ -228,8 +224,7 @@ export const VPS_FIELDS = {
     reported: true,
     type: "integer",
     default: "the plan's memory",
-    description:
-      "Memory in whole MB, e.g. 1024. A change resizes in place (the VPS restarts; billing changes).",
+    description: "Memory in whole MB, e.g. 1024.",
     output: { description: "Memory in MB, as the service reports it.", alwaysSet: true },
   },
   diskSpaceMb: {
@@ -240,7 +235,7 @@ export const VPS_FIELDS = {
     growOnly: true,
     type: "integer",
     default: "the plan's disk",
-    description: "Primary disk in whole MB, e.g. 8192. Can only grow; a change resizes in place (restart).",
+    description: "Primary disk in whole MB, e.g. 8192.",
     output: { description: "Primary disk in MB, as the service reports it.", alwaysSet: true },
   },
   diskSpace2Mb: {
@@ -252,9 +247,7 @@ export const VPS_FIELDS = {
     type: "integer",
     default: "0 (none)",
     defaultValue: 0,
-    description:
-      "Second disk in whole MB (not in the regular backups); 0 means none. Can only grow; a change resizes in " +
-      "place (restart).",
+    description: "Second disk in whole MB (not in the regular backups); 0 means none.",
     output: { description: "Second disk in MB (0 = none).", alwaysSet: true },
   },
   vpsType: {
@@ -263,8 +256,7 @@ export const VPS_FIELDS = {
     asIs: true,
     type: { enum: VPS_TYPES, name: "VpsType" },
     default: "the plan's class",
-    description:
-      "VPS class: `LOW_CONTENTION`, `REGULAR` or `DEDICATED`. A change from one class to another replaces the VPS.",
+    description: "VPS class: `LOW_CONTENTION`, `REGULAR` or `DEDICATED`.",
     output: { description: "The VPS class (as given: the service does not report it)." },
   },
   billingOid: {
@@ -276,7 +268,7 @@ export const VPS_FIELDS = {
     default: "RimuHosting picks",
     description:
       "Billing method (a `billingOid` from `getBillingMethods()`); left out, RimuHosting picks one (e.g. the " +
-      "last card used). Used only when ordering: a later change is reported but not applied.",
+      "last card used).",
     output: { description: "The order's billing method." },
   },
   hostServerOid: {
@@ -287,8 +279,7 @@ export const VPS_FIELDS = {
     type: "string",
     default: "RimuHosting's choice, never moved",
     description:
-      'Host server to run on, e.g. `"764"`. Left out, RimuHosting chooses and Pulumi never moves the VPS. ' +
-      "Setting or changing it moves the VPS (takes 5–10 minutes per GB; the IP may change).",
+      'Host server to run on, e.g. `"764"`. Left out, RimuHosting chooses and Pulumi never moves the VPS.',
     output: { description: "The host server the VPS runs on.", alwaysSet: true },
   },
   runningState: {
@@ -299,7 +290,7 @@ export const VPS_FIELDS = {
     default: "not managed",
     description:
       "Desired power state, `RUNNING` or `NOTRUNNING`. Left out, the power state is not managed (a new VPS " +
-      "starts running). A change starts or stops the VPS.",
+      "starts running).",
     output: {
       description: "Current power state: `RUNNING`, `NOTRUNNING`, `RESTARTING` or `POWERCYCLING`.",
       alwaysSet: true,
@@ -314,7 +305,7 @@ export const VPS_FIELDS = {
     default: "RimuHosting generates one",
     description:
       "Root password, 8 to 128 characters (pass a secret). Left out, RimuHosting generates one, returned in the " +
-      "secret `password` output. A change reinstalls (needs `allowReinstall: true`).",
+      "secret `password` output.",
     output: {
       description: "Root password (secret): the input, or the one RimuHosting generated.",
       default: "the one RimuHosting generated, if the input is not set",
@@ -326,8 +317,7 @@ export const VPS_FIELDS = {
     asIs: true,
     type: "string",
     default: "RimuHosting's default",
-    description:
-      'Control panel to install: `webmin` or `""` for none. A change reinstalls (needs `allowReinstall: true`).',
+    description: 'Control panel to install: `webmin` or `""` for none.',
     output: { description: "The control panel installed (as given)." },
   },
   cloudConfig: {
@@ -337,9 +327,7 @@ export const VPS_FIELDS = {
     secret: true,
     type: "string",
     default: "none",
-    description:
-      "cloud-config text for cloud-init distros. Kept as a secret output. A change reinstalls (needs " +
-      "`allowReinstall: true`).",
+    description: "cloud-config text for cloud-init distros. Kept as a secret output.",
     output: { description: "cloud-config text (secret: cloud-config can carry passwords)." },
   },
   files: {
@@ -349,8 +337,7 @@ export const VPS_FIELDS = {
     type: { array: { object: "VpsFile" } },
     default: "none",
     description:
-      "Files written into the filesystem at install, e.g. `/root/.ssh/authorized_keys`. Kept as a secret " +
-      "output. A change reinstalls (needs `allowReinstall: true`).",
+      "Files written into the filesystem at install, e.g. `/root/.ssh/authorized_keys`. Kept as a secret output.",
     output: { description: "Injected files (secret)." },
   },
   // Installed as /root/.ssh/authorized_keys through file_injection_data (vps-requests.ts).
@@ -363,8 +350,7 @@ export const VPS_FIELDS = {
       '(`"ssh-ed25519 AAAAC3Nza… me@laptop"`; types ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256/384/521 and ' +
       "the sk- variants). They are written as `/root/.ssh/authorized_keys` the way RimuHosting's own tools " +
       "do it (file injection), so a `files` entry for that path cannot be given as well (check refuses it). " +
-      "Like `files`, a change reinstalls the VPS (erasing its disk) and needs `allowReinstall: true`; " +
-      "removing the input leaves the installed keys alone. Public keys are not secret.",
+      "Public keys are not secret. Removing the input leaves the installed keys alone.",
     see: { title: "SSH keys", href: "#ssh-keys-sshkeys" },
     output: { description: "SSH public keys installed for root (as given)." },
   },
@@ -375,9 +361,8 @@ export const VPS_FIELDS = {
     default: "none (RimuHosting's default PTR name)",
     description:
       'Reverse DNS (PTR) name of the primary IPv4 address, e.g. `web1.example.com`; `""` removes the ' +
-      "record. Set in place after the VPS is created, when it changes, and again after a move (which gives " +
-      "a new address). No read of the API reports PTR records, so a refresh keeps the recorded name and " +
-      "cannot see a change made elsewhere (the control panel). Removing the input leaves the record alone.",
+      "record. No read of the API reports PTR records, so a refresh keeps the recorded name and cannot see a " +
+      "change made elsewhere (the control panel). Removing the input leaves the record alone.",
     see: { title: "Reverse DNS", href: "#reverse-dns-reversedns" },
     output: {
       description: "Reverse DNS name of the primary address (as given: the API does not report PTR records).",
@@ -389,8 +374,7 @@ export const VPS_FIELDS = {
     reported: true,
     type: "integer",
     defaultValue: 1,
-    description:
-      "Number of IPv4 addresses. More than one needs RimuHosting's approval. A change replaces the VPS.",
+    description: "Number of IPv4 addresses. More than one needs RimuHosting's approval.",
     output: { description: "Number of IPv4 addresses allocated.", alwaysSet: true },
   },
   metaData: {
@@ -401,8 +385,7 @@ export const VPS_FIELDS = {
     default: "none",
     description:
       "Key/value metadata stored on the order (searchable); keys starting " +
-      `\`${PROVIDER_META_PREFIX}\` are reserved. Used only when ordering: a later change is reported but ` +
-      "not applied.",
+      `\`${PROVIDER_META_PREFIX}\` are reserved.`,
     output: {
       description: "The order's metadata (without the provider's creation token).",
       alwaysSet: true,
@@ -433,11 +416,47 @@ export const VPS_FIELDS = {
     description:
       "Adopt this existing VPS order instead of ordering a new one (`pulumi import` does not work for " +
       "dynamic providers). The order must be active, on this account, and match domainName (and " +
-      "dcLocation if set). Setting a different oid later replaces the resource.",
+      "dcLocation if set).",
     see: { title: "Adoption", href: "#adoption-adoptorderoid" },
     output: { description: "The order adopted, if any (as given)." },
   },
 } as const satisfies Record<string, FieldRule>;
+
+/**
+ * What a change of an input does, in users' words: the end of its description wherever users read it, derived
+ * from the row's `change` (and `growOnly`; for an input the service does not report, only a change from one
+ * value to another replaces, vps-changes.ts). Nothing for a provider setting: it makes no API call.
+ */
+export function changeWords(rule: FieldRule): string | undefined {
+  switch (rule.change) {
+    case "replace":
+      return rule.reported
+        ? "A change replaces the VPS."
+        : "A change from one value to another replaces the VPS.";
+    case "parameters":
+      return `${rule.growOnly ? "Can only grow; a" : "A"} change resizes in place (the VPS restarts; billing changes).`;
+    case "move":
+      return "Setting or changing it moves the VPS (takes 5–10 minutes per GB; the IP may change).";
+    case "reinstall":
+      return "A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`.";
+    case "running-state":
+      return "A change starts or stops the VPS.";
+    case "reverse-dns":
+      return "Set in place after the VPS is created, when it changes, and again after a move (a new address).";
+    case "order-only":
+      return "Used only when ordering: a later change is reported but not applied.";
+    case "adopt":
+      return "Setting a different oid later replaces the resource.";
+    case "setting":
+      return undefined;
+  }
+}
+
+/** An input's description as users read it: what it is (the row's text), then what a change does. */
+export function inputDescription(rule: FieldRule): string {
+  const words = changeWords(rule);
+  return words === undefined ? rule.description : `${rule.description} ${words}`;
+}
 
 /** Each input's change kind (from VPS_FIELDS). */
 export const VPS_INPUT_FIELDS = Object.fromEntries(

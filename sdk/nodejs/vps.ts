@@ -239,11 +239,11 @@ export interface VpsArgs {
      */
     billingOid?: pulumi.Input<number | undefined>;
     /**
-     * cloud-config text for cloud-init distros. Kept as a secret output. A change reinstalls (needs `allowReinstall: true`). Default: none.
+     * cloud-config text for cloud-init distros. Kept as a secret output. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: none.
      */
     cloudConfig?: pulumi.Input<string | undefined>;
     /**
-     * Control panel to install: `webmin` or `""` for none. A change reinstalls (needs `allowReinstall: true`). Default: RimuHosting's default.
+     * Control panel to install: `webmin` or `""` for none. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: RimuHosting's default.
      */
     controlPanel?: pulumi.Input<string | undefined>;
     /**
@@ -251,15 +251,15 @@ export interface VpsArgs {
      */
     dcLocation?: pulumi.Input<string | undefined>;
     /**
-     * Second disk in whole MB (not in the regular backups); 0 means none. Can only grow; a change resizes in place (restart).
+     * Second disk in whole MB (not in the regular backups); 0 means none. Can only grow; a change resizes in place (the VPS restarts; billing changes).
      */
     diskSpace2Mb?: pulumi.Input<number | undefined>;
     /**
-     * Primary disk in whole MB, e.g. 8192. Can only grow; a change resizes in place (restart). Default: the plan's disk.
+     * Primary disk in whole MB, e.g. 8192. Can only grow; a change resizes in place (the VPS restarts; billing changes). Default: the plan's disk.
      */
     diskSpaceMb?: pulumi.Input<number | undefined>;
     /**
-     * Distribution code from `getDistributions()`, e.g. `deb12.64`. A change reinstalls in place (erases the disk) and needs `allowReinstall: true`. Default: RimuHosting's default.
+     * Distribution code from `getDistributions()`, e.g. `deb12.64`. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: RimuHosting's default.
      */
     distro?: pulumi.Input<string | undefined>;
     /**
@@ -267,7 +267,7 @@ export interface VpsArgs {
      */
     domainName: pulumi.Input<string>;
     /**
-     * Files written into the filesystem at install, e.g. `/root/.ssh/authorized_keys`. Kept as a secret output. A change reinstalls (needs `allowReinstall: true`). Default: none.
+     * Files written into the filesystem at install, e.g. `/root/.ssh/authorized_keys`. Kept as a secret output. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: none.
      */
     files?: pulumi.Input<pulumi.Input<inputs.VpsFileArgs>[] | undefined>;
     /**
@@ -287,15 +287,15 @@ export interface VpsArgs {
      */
     metaData?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
-     * Root password, 8 to 128 characters (pass a secret). Left out, RimuHosting generates one, returned in the secret `password` output. A change reinstalls (needs `allowReinstall: true`). Default: RimuHosting generates one.
+     * Root password, 8 to 128 characters (pass a secret). Left out, RimuHosting generates one, returned in the secret `password` output. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: RimuHosting generates one.
      */
     password?: pulumi.Input<string | undefined>;
     /**
-     * Pricing plan code from `getPricingPlans()`, e.g. `MIRO1B`. A change from one plan to another replaces the VPS. Default: RimuHosting's default plan.
+     * Pricing plan code from `getPricingPlans()`, e.g. `MIRO1B`. A change from one value to another replaces the VPS. Default: RimuHosting's default plan.
      */
     pricingPlanCode?: pulumi.Input<string | undefined>;
     /**
-     * Reverse DNS (PTR) name of the primary IPv4 address, e.g. `web1.example.com`; `""` removes the record. Set in place after the VPS is created, when it changes, and again after a move (which gives a new address). No read of the API reports PTR records, so a refresh keeps the recorded name and cannot see a change made elsewhere (the control panel). Removing the input leaves the record alone. Default: none (RimuHosting's default PTR name).
+     * Reverse DNS (PTR) name of the primary IPv4 address, e.g. `web1.example.com`; `""` removes the record. No read of the API reports PTR records, so a refresh keeps the recorded name and cannot see a change made elsewhere (the control panel). Removing the input leaves the record alone. Set in place after the VPS is created, when it changes, and again after a move (a new address). Default: none (RimuHosting's default PTR name).
      */
     reverseDns?: pulumi.Input<string | undefined>;
     /**
@@ -303,7 +303,7 @@ export interface VpsArgs {
      */
     runningState?: pulumi.Input<string | undefined>;
     /**
-     * SSH public keys installed for root at install time, one OpenSSH public key per entry (`"ssh-ed25519 AAAAC3Nza… me@laptop"`; types ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256/384/521 and the sk- variants). They are written as `/root/.ssh/authorized_keys` the way RimuHosting's own tools do it (file injection), so a `files` entry for that path cannot be given as well (check refuses it). Like `files`, a change reinstalls the VPS (erasing its disk) and needs `allowReinstall: true`; removing the input leaves the installed keys alone. Public keys are not secret. Default: none (log in with the root password).
+     * SSH public keys installed for root at install time, one OpenSSH public key per entry (`"ssh-ed25519 AAAAC3Nza… me@laptop"`; types ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256/384/521 and the sk- variants). They are written as `/root/.ssh/authorized_keys` the way RimuHosting's own tools do it (file injection), so a `files` entry for that path cannot be given as well (check refuses it). Public keys are not secret. Removing the input leaves the installed keys alone. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: none (log in with the root password).
      */
     sshKeys?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
@@ -311,7 +311,7 @@ export interface VpsArgs {
      */
     timeouts?: pulumi.Input<inputs.VpsTimeoutsArgs | undefined>;
     /**
-     * VPS class: `LOW_CONTENTION`, `REGULAR` or `DEDICATED`. A change from one class to another replaces the VPS. Default: the plan's class.
+     * VPS class: `LOW_CONTENTION`, `REGULAR` or `DEDICATED`. A change from one value to another replaces the VPS. Default: the plan's class.
      */
     vpsType?: pulumi.Input<string | undefined>;
 }

@@ -14,6 +14,7 @@ import {
   VPS_INPUT_NAMES,
   VPS_OUTPUT_ONLY,
   VPS_OUTPUT_ONLY_FIELDS,
+  inputDescription,
   type FieldRule,
 } from "../../provider/impl/vps-fields";
 import { schemaText } from "../../provider/native/schema/generate";
@@ -24,6 +25,7 @@ const text = fs.readFileSync(FILE, "utf8");
 
 interface Property {
   type?: string;
+  items?: { type?: string };
   description?: string;
   secret?: boolean;
   willReplaceOnChanges?: boolean;
@@ -42,7 +44,14 @@ const schema = JSON.parse(text) as {
       required: string[];
     }
   >;
-  functions: Record<string, unknown>;
+  types: Record<string, { properties?: Record<string, Property> }>;
+  functions: Record<
+    string,
+    {
+      inputs?: { properties?: Record<string, Property> };
+      outputs?: { properties?: Record<string, Property> };
+    }
+  >;
 };
 const vps = schema.resources["rimuhosting:index:Vps"]!;
 
@@ -61,7 +70,7 @@ describe("the native provider's schema", () => {
         name,
         REPLACE_FORCING_INPUTS.includes(name),
       ]);
-      expect([name, spec.description]).toEqual([name, expect.stringContaining(row.description)]);
+      expect([name, spec.description]).toEqual([name, expect.stringContaining(inputDescription(row))]);
       // A literal default where the service (or the provider) applies exactly that value; words otherwise.
       expect([name, spec.default]).toEqual([name, row.defaultValue]);
       if (row.default !== undefined && row.defaultValue === undefined)
@@ -80,6 +89,49 @@ describe("the native provider's schema", () => {
       );
     for (const name of SECRET_FIELDS) expect([name, vps.properties[name]!.secret]).toEqual([name, true]);
     for (const name of vps.required) expect(Object.keys(vps.properties)).toContain(name);
+  });
+
+  it("types as whole numbers exactly the ids and sizes in MB of the data sources (their `@integer` marks)", () => {
+    type Props = Record<string, { type?: string; items?: { type?: string } }> | undefined;
+    const integers = (where: string, properties: Props) =>
+      Object.entries(properties ?? {})
+        .filter(([, spec]) => spec.type === "integer" || spec.items?.type === "integer")
+        .map(([name]) => `${where}.${name}`);
+    const found = [
+      ...Object.entries(schema.types).flatMap(([token, type]) =>
+        integers(token.split(":")[2]!, type.properties),
+      ),
+      ...Object.entries(schema.functions).flatMap(([token, fn]) => [
+        ...integers(`${token.split(":")[2]!}(args)`, fn.inputs?.properties),
+        ...integers(`${token.split(":")[2]!}()`, fn.outputs?.properties),
+      ]),
+    ];
+    // Written out here, not read from the sources: they are what is being checked.
+    expect(found.sort()).toEqual([
+      "BillingMethod.billingOid",
+      "BillingMethod.orderOids",
+      "Order.billingOid",
+      "Order.diskSpace2Mb",
+      "Order.diskSpaceMb",
+      "Order.memoryMb",
+      "Order.orderOid",
+      "PricingPlan.minimumMemoryMb",
+      "VpsHostStatus.memFreeMb",
+      "VpsHostStatus.memTotalMb",
+      "getDataTransferUsage().orderOid",
+      "getDataTransferUsage(args).orderOid",
+      "getOrder().billingOid",
+      "getOrder().diskSpace2Mb",
+      "getOrder().diskSpaceMb",
+      "getOrder().memoryMb",
+      "getOrder().orderOid",
+      "getOrder(args).orderOid",
+      "getPriceQuote(args).diskSpace2Mb",
+      "getPriceQuote(args).diskSpaceMb",
+      "getPriceQuote(args).memoryMb",
+      "getVpsStatus().orderOid",
+      "getVpsStatus(args).orderOid",
+    ]);
   });
 
   it("configures apiKey (secret) and baseUrl, for the stack config and explicit providers alike; serves every data source", () => {

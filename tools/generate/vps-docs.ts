@@ -6,6 +6,7 @@ import {
   REPORTED_FIELDS,
   SECRET_FIELDS,
   defaultWords,
+  inputDescription,
   VPS_FIELDS,
   VPS_INPUT_NAMES,
   type FieldRule,
@@ -25,7 +26,12 @@ function inputsTable(): string {
       const row: FieldRule = VPS_FIELDS[name];
       const type = docsType(row.type) + (row.secret ? ", **secret**" : "");
       const see = row.see ? ` See [${row.see.title}](${row.see.href}).` : "";
-      return [code(name), type, row.required ? "required" : (defaultWords(row) ?? ""), row.description + see];
+      return [
+        code(name),
+        type,
+        row.required ? "required" : (defaultWords(row) ?? ""),
+        inputDescription(row) + see,
+      ];
     }),
   );
 }

@@ -9,6 +9,7 @@ import {
   VPS_FIELDS,
   VPS_INPUT_NAMES,
   VPS_OBJECT_TYPES,
+  inputDescription,
   inputsOfKind,
   type FieldRule,
 } from "../../provider/impl/vps-fields.js";
@@ -63,8 +64,8 @@ export function vpsSchemaTypes(): Record<string, unknown> {
           // A default that is no literal ("RimuHosting picks") is said in words; a literal is the schema's `default`.
           description:
             row.default !== undefined && row.defaultValue === undefined
-              ? `${row.description} Default: ${row.default}.`
-              : row.description,
+              ? `${inputDescription(row)} Default: ${row.default}.`
+              : inputDescription(row),
           ...(row.secret ? { secret: true } : {}),
           ...(REPLACING.has(name) ? { willReplaceOnChanges: true } : {}),
           ...(row.defaultValue !== undefined ? { default: row.defaultValue } : {}),

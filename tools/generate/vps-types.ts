@@ -6,6 +6,7 @@
 import {
   VPS_CLASS_INPUTS,
   defaultWords,
+  inputDescription,
   VPS_FIELDS,
   VPS_INPUT_NAMES,
   VPS_OBJECT_TYPES,
@@ -63,7 +64,7 @@ function argsInterface(): string {
   const members = VPS_INPUT_NAMES.map((name) => {
     const row: FieldRule = VPS_FIELDS[name];
     const tags = [`@default ${row.required ? "required" : defaultWords(row)}`];
-    return `${jsdoc(row.description, tags, 2)}\n  ${name}${row.required ? "" : "?"}: ${tsInputType(row.type)};`;
+    return `${jsdoc(inputDescription(row), tags, 2)}\n  ${name}${row.required ? "" : "?"}: ${tsInputType(row.type)};`;
   });
   const internal = Object.entries(VPS_CLASS_INPUTS).map(
     ([name, row]) => `${jsdoc(row.description, ["@internal"], 2)}\n  ${name}?: ${tsInputType(row.type)};`,

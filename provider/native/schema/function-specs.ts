@@ -5,8 +5,8 @@
  * description and `@default`. So TypeScript users' typings and other languages' SDKs describe the same
  * functions from one text. Run at generation time only (provider/native/schema/generate.ts).
  *
- * Mapping: string and string-literal unions → string; boolean → boolean; number → integer for order and
- * billing identifiers (`…Oid`, `…Oids`) and sizes in MB (`…Mb`), number otherwise; arrays → array;
+ * Mapping: string and string-literal unions → string; boolean → boolean; number → integer where the property's
+ * JSDoc has an `@integer` tag (identifiers, sizes in MB: whole numbers on the wire), number otherwise; arrays → array;
  * `Record<string, string>` → a map of strings; `Record<string, unknown>` → a map of any; an interface → an
  * object type `rimuhosting:index:<Name>`.
  */
@@ -20,8 +20,6 @@ export interface FunctionSpec {
   inputs?: { properties: Record<string, PropertySpec>; required?: string[] };
   outputs: { properties: Record<string, PropertySpec>; required?: string[] };
 }
-
-const INTEGER_NAME = /(Oid|Oids|Mb)$/;
 
 /** Reads the data sources under `root` (the repository). */
 export function functionSpecs(root: string): {
@@ -51,19 +49,21 @@ export function functionSpecs(root: string): {
     return { text, defaultText };
   };
 
-  const propertySpec = (name: string, type: ts.Type, where: string): PropertySpec => {
+  /** `integer`: the property is marked `@integer` (its numbers, or its array's, are whole). */
+  const propertySpec = (name: string, type: ts.Type, where: string, integer = false): PropertySpec => {
     const parts = type.isUnion() ? type.types.filter((t) => !(t.flags & ts.TypeFlags.Undefined)) : [type];
     if (parts.every((t) => t.flags & (ts.TypeFlags.String | ts.TypeFlags.StringLiteral)))
       return { type: "string" };
     if (parts.every((t) => t.flags & (ts.TypeFlags.Boolean | ts.TypeFlags.BooleanLiteral)))
       return { type: "boolean" };
     if (parts.every((t) => t.flags & (ts.TypeFlags.Number | ts.TypeFlags.NumberLiteral)))
-      return { type: INTEGER_NAME.test(name) ? "integer" : "number" };
+      return { type: integer ? "integer" : "number" };
     const [only] = parts;
     if (parts.length !== 1 || !only) throw new Error(`${where}.${name}: unsupported union type`);
+    if (integer && !checker.isArrayType(only)) throw new Error(`${where}.${name}: @integer on a non-number`);
     if (checker.isArrayType(only)) {
       const [element] = checker.getTypeArguments(only as ts.TypeReference);
-      return { type: "array", items: propertySpec(name, element!, where) };
+      return { type: "array", items: propertySpec(name, element!, where, integer) };
     }
     const index = checker.getIndexInfoOfType(only, ts.IndexKind.String);
     if (index) {
@@ -92,7 +92,8 @@ export function functionSpecs(root: string): {
       const name = property.getName();
       const declared = checker.getTypeOfSymbol(property);
       const { text, defaultText } = describe(property);
-      const spec = propertySpec(name, declared, where);
+      const integer = property.getJsDocTags(checker).some((tag) => tag.name === "integer");
+      const spec = propertySpec(name, declared, where, integer);
       const shown = defaultText !== undefined && !["required", "always set"].includes(defaultText);
       spec.description = oneLine(shown ? `${text} Default: ${defaultText}.` : text);
       const literal = asInputs && defaultText !== undefined ? jsonLiteral(defaultText) : undefined;

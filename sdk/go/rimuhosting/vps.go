@@ -148,21 +148,21 @@ type vpsArgs struct {
 	AllowReinstall *bool `pulumi:"allowReinstall"`
 	// Billing method (a `billingOid` from `getBillingMethods()`); left out, RimuHosting picks one (e.g. the last card used). Used only when ordering: a later change is reported but not applied. Default: RimuHosting picks.
 	BillingOid *int `pulumi:"billingOid"`
-	// cloud-config text for cloud-init distros. Kept as a secret output. A change reinstalls (needs `allowReinstall: true`). Default: none.
+	// cloud-config text for cloud-init distros. Kept as a secret output. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: none.
 	CloudConfig *string `pulumi:"cloudConfig"`
-	// Control panel to install: `webmin` or `""` for none. A change reinstalls (needs `allowReinstall: true`). Default: RimuHosting's default.
+	// Control panel to install: `webmin` or `""` for none. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: RimuHosting's default.
 	ControlPanel *string `pulumi:"controlPanel"`
 	// Data centre from `getDataCenters()`, e.g. `DCDALLAS`. A change replaces the VPS. Default: RimuHosting's choice.
 	DcLocation *string `pulumi:"dcLocation"`
-	// Second disk in whole MB (not in the regular backups); 0 means none. Can only grow; a change resizes in place (restart).
+	// Second disk in whole MB (not in the regular backups); 0 means none. Can only grow; a change resizes in place (the VPS restarts; billing changes).
 	DiskSpace2Mb *int `pulumi:"diskSpace2Mb"`
-	// Primary disk in whole MB, e.g. 8192. Can only grow; a change resizes in place (restart). Default: the plan's disk.
+	// Primary disk in whole MB, e.g. 8192. Can only grow; a change resizes in place (the VPS restarts; billing changes). Default: the plan's disk.
 	DiskSpaceMb *int `pulumi:"diskSpaceMb"`
-	// Distribution code from `getDistributions()`, e.g. `deb12.64`. A change reinstalls in place (erases the disk) and needs `allowReinstall: true`. Default: RimuHosting's default.
+	// Distribution code from `getDistributions()`, e.g. `deb12.64`. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: RimuHosting's default.
 	Distro *string `pulumi:"distro"`
 	// Fully qualified domain name and label of the VPS, e.g. `web1.example.com`. A change replaces the VPS.
 	DomainName string `pulumi:"domainName"`
-	// Files written into the filesystem at install, e.g. `/root/.ssh/authorized_keys`. Kept as a secret output. A change reinstalls (needs `allowReinstall: true`). Default: none.
+	// Files written into the filesystem at install, e.g. `/root/.ssh/authorized_keys`. Kept as a secret output. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: none.
 	Files []VpsFile `pulumi:"files"`
 	// Host server to run on, e.g. `"764"`. Left out, RimuHosting chooses and Pulumi never moves the VPS. Setting or changing it moves the VPS (takes 5–10 minutes per GB; the IP may change). Default: RimuHosting's choice, never moved.
 	HostServerOid *string `pulumi:"hostServerOid"`
@@ -172,19 +172,19 @@ type vpsArgs struct {
 	MemoryMb *int `pulumi:"memoryMb"`
 	// Key/value metadata stored on the order (searchable); keys starting `pulumi-rimuhosting:` are reserved. Used only when ordering: a later change is reported but not applied. Default: none.
 	MetaData map[string]string `pulumi:"metaData"`
-	// Root password, 8 to 128 characters (pass a secret). Left out, RimuHosting generates one, returned in the secret `password` output. A change reinstalls (needs `allowReinstall: true`). Default: RimuHosting generates one.
+	// Root password, 8 to 128 characters (pass a secret). Left out, RimuHosting generates one, returned in the secret `password` output. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: RimuHosting generates one.
 	Password *string `pulumi:"password"`
-	// Pricing plan code from `getPricingPlans()`, e.g. `MIRO1B`. A change from one plan to another replaces the VPS. Default: RimuHosting's default plan.
+	// Pricing plan code from `getPricingPlans()`, e.g. `MIRO1B`. A change from one value to another replaces the VPS. Default: RimuHosting's default plan.
 	PricingPlanCode *string `pulumi:"pricingPlanCode"`
-	// Reverse DNS (PTR) name of the primary IPv4 address, e.g. `web1.example.com`; `""` removes the record. Set in place after the VPS is created, when it changes, and again after a move (which gives a new address). No read of the API reports PTR records, so a refresh keeps the recorded name and cannot see a change made elsewhere (the control panel). Removing the input leaves the record alone. Default: none (RimuHosting's default PTR name).
+	// Reverse DNS (PTR) name of the primary IPv4 address, e.g. `web1.example.com`; `""` removes the record. No read of the API reports PTR records, so a refresh keeps the recorded name and cannot see a change made elsewhere (the control panel). Removing the input leaves the record alone. Set in place after the VPS is created, when it changes, and again after a move (a new address). Default: none (RimuHosting's default PTR name).
 	ReverseDns *string `pulumi:"reverseDns"`
 	// Desired power state, `RUNNING` or `NOTRUNNING`. Left out, the power state is not managed (a new VPS starts running). A change starts or stops the VPS. Default: not managed.
 	RunningState *string `pulumi:"runningState"`
-	// SSH public keys installed for root at install time, one OpenSSH public key per entry (`"ssh-ed25519 AAAAC3Nza… me@laptop"`; types ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256/384/521 and the sk- variants). They are written as `/root/.ssh/authorized_keys` the way RimuHosting's own tools do it (file injection), so a `files` entry for that path cannot be given as well (check refuses it). Like `files`, a change reinstalls the VPS (erasing its disk) and needs `allowReinstall: true`; removing the input leaves the installed keys alone. Public keys are not secret. Default: none (log in with the root password).
+	// SSH public keys installed for root at install time, one OpenSSH public key per entry (`"ssh-ed25519 AAAAC3Nza… me@laptop"`; types ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256/384/521 and the sk- variants). They are written as `/root/.ssh/authorized_keys` the way RimuHosting's own tools do it (file injection), so a `files` entry for that path cannot be given as well (check refuses it). Public keys are not secret. Removing the input leaves the installed keys alone. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: none (log in with the root password).
 	SshKeys []string `pulumi:"sshKeys"`
 	// The provider's own time limits (moves scale with the disk: `updateMinutes` plus 10 minutes per GB). Default: 60 minutes each.
 	Timeouts *VpsTimeouts `pulumi:"timeouts"`
-	// VPS class: `LOW_CONTENTION`, `REGULAR` or `DEDICATED`. A change from one class to another replaces the VPS. Default: the plan's class.
+	// VPS class: `LOW_CONTENTION`, `REGULAR` or `DEDICATED`. A change from one value to another replaces the VPS. Default: the plan's class.
 	VpsType *string `pulumi:"vpsType"`
 }
 
@@ -196,21 +196,21 @@ type VpsArgs struct {
 	AllowReinstall pulumi.BoolPtrInput
 	// Billing method (a `billingOid` from `getBillingMethods()`); left out, RimuHosting picks one (e.g. the last card used). Used only when ordering: a later change is reported but not applied. Default: RimuHosting picks.
 	BillingOid pulumi.IntPtrInput
-	// cloud-config text for cloud-init distros. Kept as a secret output. A change reinstalls (needs `allowReinstall: true`). Default: none.
+	// cloud-config text for cloud-init distros. Kept as a secret output. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: none.
 	CloudConfig pulumi.StringPtrInput
-	// Control panel to install: `webmin` or `""` for none. A change reinstalls (needs `allowReinstall: true`). Default: RimuHosting's default.
+	// Control panel to install: `webmin` or `""` for none. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: RimuHosting's default.
 	ControlPanel pulumi.StringPtrInput
 	// Data centre from `getDataCenters()`, e.g. `DCDALLAS`. A change replaces the VPS. Default: RimuHosting's choice.
 	DcLocation pulumi.StringPtrInput
-	// Second disk in whole MB (not in the regular backups); 0 means none. Can only grow; a change resizes in place (restart).
+	// Second disk in whole MB (not in the regular backups); 0 means none. Can only grow; a change resizes in place (the VPS restarts; billing changes).
 	DiskSpace2Mb pulumi.IntPtrInput
-	// Primary disk in whole MB, e.g. 8192. Can only grow; a change resizes in place (restart). Default: the plan's disk.
+	// Primary disk in whole MB, e.g. 8192. Can only grow; a change resizes in place (the VPS restarts; billing changes). Default: the plan's disk.
 	DiskSpaceMb pulumi.IntPtrInput
-	// Distribution code from `getDistributions()`, e.g. `deb12.64`. A change reinstalls in place (erases the disk) and needs `allowReinstall: true`. Default: RimuHosting's default.
+	// Distribution code from `getDistributions()`, e.g. `deb12.64`. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: RimuHosting's default.
 	Distro pulumi.StringPtrInput
 	// Fully qualified domain name and label of the VPS, e.g. `web1.example.com`. A change replaces the VPS.
 	DomainName pulumi.StringInput
-	// Files written into the filesystem at install, e.g. `/root/.ssh/authorized_keys`. Kept as a secret output. A change reinstalls (needs `allowReinstall: true`). Default: none.
+	// Files written into the filesystem at install, e.g. `/root/.ssh/authorized_keys`. Kept as a secret output. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: none.
 	Files VpsFileArrayInput
 	// Host server to run on, e.g. `"764"`. Left out, RimuHosting chooses and Pulumi never moves the VPS. Setting or changing it moves the VPS (takes 5–10 minutes per GB; the IP may change). Default: RimuHosting's choice, never moved.
 	HostServerOid pulumi.StringPtrInput
@@ -220,19 +220,19 @@ type VpsArgs struct {
 	MemoryMb pulumi.IntPtrInput
 	// Key/value metadata stored on the order (searchable); keys starting `pulumi-rimuhosting:` are reserved. Used only when ordering: a later change is reported but not applied. Default: none.
 	MetaData pulumi.StringMapInput
-	// Root password, 8 to 128 characters (pass a secret). Left out, RimuHosting generates one, returned in the secret `password` output. A change reinstalls (needs `allowReinstall: true`). Default: RimuHosting generates one.
+	// Root password, 8 to 128 characters (pass a secret). Left out, RimuHosting generates one, returned in the secret `password` output. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: RimuHosting generates one.
 	Password pulumi.StringPtrInput
-	// Pricing plan code from `getPricingPlans()`, e.g. `MIRO1B`. A change from one plan to another replaces the VPS. Default: RimuHosting's default plan.
+	// Pricing plan code from `getPricingPlans()`, e.g. `MIRO1B`. A change from one value to another replaces the VPS. Default: RimuHosting's default plan.
 	PricingPlanCode pulumi.StringPtrInput
-	// Reverse DNS (PTR) name of the primary IPv4 address, e.g. `web1.example.com`; `""` removes the record. Set in place after the VPS is created, when it changes, and again after a move (which gives a new address). No read of the API reports PTR records, so a refresh keeps the recorded name and cannot see a change made elsewhere (the control panel). Removing the input leaves the record alone. Default: none (RimuHosting's default PTR name).
+	// Reverse DNS (PTR) name of the primary IPv4 address, e.g. `web1.example.com`; `""` removes the record. No read of the API reports PTR records, so a refresh keeps the recorded name and cannot see a change made elsewhere (the control panel). Removing the input leaves the record alone. Set in place after the VPS is created, when it changes, and again after a move (a new address). Default: none (RimuHosting's default PTR name).
 	ReverseDns pulumi.StringPtrInput
 	// Desired power state, `RUNNING` or `NOTRUNNING`. Left out, the power state is not managed (a new VPS starts running). A change starts or stops the VPS. Default: not managed.
 	RunningState pulumi.StringPtrInput
-	// SSH public keys installed for root at install time, one OpenSSH public key per entry (`"ssh-ed25519 AAAAC3Nza… me@laptop"`; types ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256/384/521 and the sk- variants). They are written as `/root/.ssh/authorized_keys` the way RimuHosting's own tools do it (file injection), so a `files` entry for that path cannot be given as well (check refuses it). Like `files`, a change reinstalls the VPS (erasing its disk) and needs `allowReinstall: true`; removing the input leaves the installed keys alone. Public keys are not secret. Default: none (log in with the root password).
+	// SSH public keys installed for root at install time, one OpenSSH public key per entry (`"ssh-ed25519 AAAAC3Nza… me@laptop"`; types ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256/384/521 and the sk- variants). They are written as `/root/.ssh/authorized_keys` the way RimuHosting's own tools do it (file injection), so a `files` entry for that path cannot be given as well (check refuses it). Public keys are not secret. Removing the input leaves the installed keys alone. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: none (log in with the root password).
 	SshKeys pulumi.StringArrayInput
 	// The provider's own time limits (moves scale with the disk: `updateMinutes` plus 10 minutes per GB). Default: 60 minutes each.
 	Timeouts VpsTimeoutsPtrInput
-	// VPS class: `LOW_CONTENTION`, `REGULAR` or `DEDICATED`. A change from one class to another replaces the VPS. Default: the plan's class.
+	// VPS class: `LOW_CONTENTION`, `REGULAR` or `DEDICATED`. A change from one value to another replaces the VPS. Default: the plan's class.
 	VpsType pulumi.StringPtrInput
 }
 

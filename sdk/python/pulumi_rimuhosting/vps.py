@@ -50,24 +50,24 @@ class VpsArgs:
         :param pulumi.Input[_builtins.int] adopt_order_oid: Adopt this existing VPS order instead of ordering a new one (`pulumi import` does not work for dynamic providers). The order must be active, on this account, and match domainName (and dcLocation if set). Setting a different oid later replaces the resource. Default: order a new VPS.
         :param pulumi.Input[_builtins.bool] allow_reinstall: Allow changes that reinstall the VPS in place (`distro`, `password`, `controlPanel`, `cloudConfig`, `files`, `sshKeys`), erasing its disk. Left false, such changes are refused.
         :param pulumi.Input[_builtins.int] billing_oid: Billing method (a `billingOid` from `getBillingMethods()`); left out, RimuHosting picks one (e.g. the last card used). Used only when ordering: a later change is reported but not applied. Default: RimuHosting picks.
-        :param pulumi.Input[_builtins.str] cloud_config: cloud-config text for cloud-init distros. Kept as a secret output. A change reinstalls (needs `allowReinstall: true`). Default: none.
-        :param pulumi.Input[_builtins.str] control_panel: Control panel to install: `webmin` or `""` for none. A change reinstalls (needs `allowReinstall: true`). Default: RimuHosting's default.
+        :param pulumi.Input[_builtins.str] cloud_config: cloud-config text for cloud-init distros. Kept as a secret output. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: none.
+        :param pulumi.Input[_builtins.str] control_panel: Control panel to install: `webmin` or `""` for none. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: RimuHosting's default.
         :param pulumi.Input[_builtins.str] dc_location: Data centre from `getDataCenters()`, e.g. `DCDALLAS`. A change replaces the VPS. Default: RimuHosting's choice.
-        :param pulumi.Input[_builtins.int] disk_space2_mb: Second disk in whole MB (not in the regular backups); 0 means none. Can only grow; a change resizes in place (restart).
-        :param pulumi.Input[_builtins.int] disk_space_mb: Primary disk in whole MB, e.g. 8192. Can only grow; a change resizes in place (restart). Default: the plan's disk.
-        :param pulumi.Input[_builtins.str] distro: Distribution code from `getDistributions()`, e.g. `deb12.64`. A change reinstalls in place (erases the disk) and needs `allowReinstall: true`. Default: RimuHosting's default.
-        :param pulumi.Input[Sequence[pulumi.Input['VpsFileArgs']]] files: Files written into the filesystem at install, e.g. `/root/.ssh/authorized_keys`. Kept as a secret output. A change reinstalls (needs `allowReinstall: true`). Default: none.
+        :param pulumi.Input[_builtins.int] disk_space2_mb: Second disk in whole MB (not in the regular backups); 0 means none. Can only grow; a change resizes in place (the VPS restarts; billing changes).
+        :param pulumi.Input[_builtins.int] disk_space_mb: Primary disk in whole MB, e.g. 8192. Can only grow; a change resizes in place (the VPS restarts; billing changes). Default: the plan's disk.
+        :param pulumi.Input[_builtins.str] distro: Distribution code from `getDistributions()`, e.g. `deb12.64`. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: RimuHosting's default.
+        :param pulumi.Input[Sequence[pulumi.Input['VpsFileArgs']]] files: Files written into the filesystem at install, e.g. `/root/.ssh/authorized_keys`. Kept as a secret output. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: none.
         :param pulumi.Input[_builtins.str] host_server_oid: Host server to run on, e.g. `"764"`. Left out, RimuHosting chooses and Pulumi never moves the VPS. Setting or changing it moves the VPS (takes 5–10 minutes per GB; the IP may change). Default: RimuHosting's choice, never moved.
         :param pulumi.Input[_builtins.int] ip_count: Number of IPv4 addresses. More than one needs RimuHosting's approval. A change replaces the VPS.
         :param pulumi.Input[_builtins.int] memory_mb: Memory in whole MB, e.g. 1024. A change resizes in place (the VPS restarts; billing changes). Default: the plan's memory.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] meta_data: Key/value metadata stored on the order (searchable); keys starting `pulumi-rimuhosting:` are reserved. Used only when ordering: a later change is reported but not applied. Default: none.
-        :param pulumi.Input[_builtins.str] password: Root password, 8 to 128 characters (pass a secret). Left out, RimuHosting generates one, returned in the secret `password` output. A change reinstalls (needs `allowReinstall: true`). Default: RimuHosting generates one.
-        :param pulumi.Input[_builtins.str] pricing_plan_code: Pricing plan code from `getPricingPlans()`, e.g. `MIRO1B`. A change from one plan to another replaces the VPS. Default: RimuHosting's default plan.
-        :param pulumi.Input[_builtins.str] reverse_dns: Reverse DNS (PTR) name of the primary IPv4 address, e.g. `web1.example.com`; `""` removes the record. Set in place after the VPS is created, when it changes, and again after a move (which gives a new address). No read of the API reports PTR records, so a refresh keeps the recorded name and cannot see a change made elsewhere (the control panel). Removing the input leaves the record alone. Default: none (RimuHosting's default PTR name).
+        :param pulumi.Input[_builtins.str] password: Root password, 8 to 128 characters (pass a secret). Left out, RimuHosting generates one, returned in the secret `password` output. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: RimuHosting generates one.
+        :param pulumi.Input[_builtins.str] pricing_plan_code: Pricing plan code from `getPricingPlans()`, e.g. `MIRO1B`. A change from one value to another replaces the VPS. Default: RimuHosting's default plan.
+        :param pulumi.Input[_builtins.str] reverse_dns: Reverse DNS (PTR) name of the primary IPv4 address, e.g. `web1.example.com`; `""` removes the record. No read of the API reports PTR records, so a refresh keeps the recorded name and cannot see a change made elsewhere (the control panel). Removing the input leaves the record alone. Set in place after the VPS is created, when it changes, and again after a move (a new address). Default: none (RimuHosting's default PTR name).
         :param pulumi.Input[_builtins.str] running_state: Desired power state, `RUNNING` or `NOTRUNNING`. Left out, the power state is not managed (a new VPS starts running). A change starts or stops the VPS. Default: not managed.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ssh_keys: SSH public keys installed for root at install time, one OpenSSH public key per entry (`"ssh-ed25519 AAAAC3Nza… me@laptop"`; types ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256/384/521 and the sk- variants). They are written as `/root/.ssh/authorized_keys` the way RimuHosting's own tools do it (file injection), so a `files` entry for that path cannot be given as well (check refuses it). Like `files`, a change reinstalls the VPS (erasing its disk) and needs `allowReinstall: true`; removing the input leaves the installed keys alone. Public keys are not secret. Default: none (log in with the root password).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ssh_keys: SSH public keys installed for root at install time, one OpenSSH public key per entry (`"ssh-ed25519 AAAAC3Nza… me@laptop"`; types ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256/384/521 and the sk- variants). They are written as `/root/.ssh/authorized_keys` the way RimuHosting's own tools do it (file injection), so a `files` entry for that path cannot be given as well (check refuses it). Public keys are not secret. Removing the input leaves the installed keys alone. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: none (log in with the root password).
         :param pulumi.Input['VpsTimeoutsArgs'] timeouts: The provider's own time limits (moves scale with the disk: `updateMinutes` plus 10 minutes per GB). Default: 60 minutes each.
-        :param pulumi.Input[_builtins.str] vps_type: VPS class: `LOW_CONTENTION`, `REGULAR` or `DEDICATED`. A change from one class to another replaces the VPS. Default: the plan's class.
+        :param pulumi.Input[_builtins.str] vps_type: VPS class: `LOW_CONTENTION`, `REGULAR` or `DEDICATED`. A change from one value to another replaces the VPS. Default: the plan's class.
         """
         pulumi.set(__self__, "domain_name", domain_name)
         if adopt_order_oid is not None:
@@ -171,7 +171,7 @@ class VpsArgs:
     @pulumi.getter(name="cloudConfig")
     def cloud_config(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        cloud-config text for cloud-init distros. Kept as a secret output. A change reinstalls (needs `allowReinstall: true`). Default: none.
+        cloud-config text for cloud-init distros. Kept as a secret output. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: none.
         """
         return pulumi.get(self, "cloud_config")
 
@@ -183,7 +183,7 @@ class VpsArgs:
     @pulumi.getter(name="controlPanel")
     def control_panel(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Control panel to install: `webmin` or `""` for none. A change reinstalls (needs `allowReinstall: true`). Default: RimuHosting's default.
+        Control panel to install: `webmin` or `""` for none. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: RimuHosting's default.
         """
         return pulumi.get(self, "control_panel")
 
@@ -207,7 +207,7 @@ class VpsArgs:
     @pulumi.getter(name="diskSpace2Mb")
     def disk_space2_mb(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Second disk in whole MB (not in the regular backups); 0 means none. Can only grow; a change resizes in place (restart).
+        Second disk in whole MB (not in the regular backups); 0 means none. Can only grow; a change resizes in place (the VPS restarts; billing changes).
         """
         return pulumi.get(self, "disk_space2_mb")
 
@@ -219,7 +219,7 @@ class VpsArgs:
     @pulumi.getter(name="diskSpaceMb")
     def disk_space_mb(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Primary disk in whole MB, e.g. 8192. Can only grow; a change resizes in place (restart). Default: the plan's disk.
+        Primary disk in whole MB, e.g. 8192. Can only grow; a change resizes in place (the VPS restarts; billing changes). Default: the plan's disk.
         """
         return pulumi.get(self, "disk_space_mb")
 
@@ -231,7 +231,7 @@ class VpsArgs:
     @pulumi.getter
     def distro(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Distribution code from `getDistributions()`, e.g. `deb12.64`. A change reinstalls in place (erases the disk) and needs `allowReinstall: true`. Default: RimuHosting's default.
+        Distribution code from `getDistributions()`, e.g. `deb12.64`. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: RimuHosting's default.
         """
         return pulumi.get(self, "distro")
 
@@ -243,7 +243,7 @@ class VpsArgs:
     @pulumi.getter
     def files(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['VpsFileArgs']]]]:
         """
-        Files written into the filesystem at install, e.g. `/root/.ssh/authorized_keys`. Kept as a secret output. A change reinstalls (needs `allowReinstall: true`). Default: none.
+        Files written into the filesystem at install, e.g. `/root/.ssh/authorized_keys`. Kept as a secret output. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: none.
         """
         return pulumi.get(self, "files")
 
@@ -303,7 +303,7 @@ class VpsArgs:
     @pulumi.getter
     def password(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Root password, 8 to 128 characters (pass a secret). Left out, RimuHosting generates one, returned in the secret `password` output. A change reinstalls (needs `allowReinstall: true`). Default: RimuHosting generates one.
+        Root password, 8 to 128 characters (pass a secret). Left out, RimuHosting generates one, returned in the secret `password` output. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: RimuHosting generates one.
         """
         return pulumi.get(self, "password")
 
@@ -315,7 +315,7 @@ class VpsArgs:
     @pulumi.getter(name="pricingPlanCode")
     def pricing_plan_code(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Pricing plan code from `getPricingPlans()`, e.g. `MIRO1B`. A change from one plan to another replaces the VPS. Default: RimuHosting's default plan.
+        Pricing plan code from `getPricingPlans()`, e.g. `MIRO1B`. A change from one value to another replaces the VPS. Default: RimuHosting's default plan.
         """
         return pulumi.get(self, "pricing_plan_code")
 
@@ -327,7 +327,7 @@ class VpsArgs:
     @pulumi.getter(name="reverseDns")
     def reverse_dns(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Reverse DNS (PTR) name of the primary IPv4 address, e.g. `web1.example.com`; `""` removes the record. Set in place after the VPS is created, when it changes, and again after a move (which gives a new address). No read of the API reports PTR records, so a refresh keeps the recorded name and cannot see a change made elsewhere (the control panel). Removing the input leaves the record alone. Default: none (RimuHosting's default PTR name).
+        Reverse DNS (PTR) name of the primary IPv4 address, e.g. `web1.example.com`; `""` removes the record. No read of the API reports PTR records, so a refresh keeps the recorded name and cannot see a change made elsewhere (the control panel). Removing the input leaves the record alone. Set in place after the VPS is created, when it changes, and again after a move (a new address). Default: none (RimuHosting's default PTR name).
         """
         return pulumi.get(self, "reverse_dns")
 
@@ -351,7 +351,7 @@ class VpsArgs:
     @pulumi.getter(name="sshKeys")
     def ssh_keys(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        SSH public keys installed for root at install time, one OpenSSH public key per entry (`"ssh-ed25519 AAAAC3Nza… me@laptop"`; types ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256/384/521 and the sk- variants). They are written as `/root/.ssh/authorized_keys` the way RimuHosting's own tools do it (file injection), so a `files` entry for that path cannot be given as well (check refuses it). Like `files`, a change reinstalls the VPS (erasing its disk) and needs `allowReinstall: true`; removing the input leaves the installed keys alone. Public keys are not secret. Default: none (log in with the root password).
+        SSH public keys installed for root at install time, one OpenSSH public key per entry (`"ssh-ed25519 AAAAC3Nza… me@laptop"`; types ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256/384/521 and the sk- variants). They are written as `/root/.ssh/authorized_keys` the way RimuHosting's own tools do it (file injection), so a `files` entry for that path cannot be given as well (check refuses it). Public keys are not secret. Removing the input leaves the installed keys alone. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: none (log in with the root password).
         """
         return pulumi.get(self, "ssh_keys")
 
@@ -375,7 +375,7 @@ class VpsArgs:
     @pulumi.getter(name="vpsType")
     def vps_type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        VPS class: `LOW_CONTENTION`, `REGULAR` or `DEDICATED`. A change from one class to another replaces the VPS. Default: the plan's class.
+        VPS class: `LOW_CONTENTION`, `REGULAR` or `DEDICATED`. A change from one value to another replaces the VPS. Default: the plan's class.
         """
         return pulumi.get(self, "vps_type")
 
@@ -421,25 +421,25 @@ class Vps(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] adopt_order_oid: Adopt this existing VPS order instead of ordering a new one (`pulumi import` does not work for dynamic providers). The order must be active, on this account, and match domainName (and dcLocation if set). Setting a different oid later replaces the resource. Default: order a new VPS.
         :param pulumi.Input[_builtins.bool] allow_reinstall: Allow changes that reinstall the VPS in place (`distro`, `password`, `controlPanel`, `cloudConfig`, `files`, `sshKeys`), erasing its disk. Left false, such changes are refused.
         :param pulumi.Input[_builtins.int] billing_oid: Billing method (a `billingOid` from `getBillingMethods()`); left out, RimuHosting picks one (e.g. the last card used). Used only when ordering: a later change is reported but not applied. Default: RimuHosting picks.
-        :param pulumi.Input[_builtins.str] cloud_config: cloud-config text for cloud-init distros. Kept as a secret output. A change reinstalls (needs `allowReinstall: true`). Default: none.
-        :param pulumi.Input[_builtins.str] control_panel: Control panel to install: `webmin` or `""` for none. A change reinstalls (needs `allowReinstall: true`). Default: RimuHosting's default.
+        :param pulumi.Input[_builtins.str] cloud_config: cloud-config text for cloud-init distros. Kept as a secret output. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: none.
+        :param pulumi.Input[_builtins.str] control_panel: Control panel to install: `webmin` or `""` for none. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: RimuHosting's default.
         :param pulumi.Input[_builtins.str] dc_location: Data centre from `getDataCenters()`, e.g. `DCDALLAS`. A change replaces the VPS. Default: RimuHosting's choice.
-        :param pulumi.Input[_builtins.int] disk_space2_mb: Second disk in whole MB (not in the regular backups); 0 means none. Can only grow; a change resizes in place (restart).
-        :param pulumi.Input[_builtins.int] disk_space_mb: Primary disk in whole MB, e.g. 8192. Can only grow; a change resizes in place (restart). Default: the plan's disk.
-        :param pulumi.Input[_builtins.str] distro: Distribution code from `getDistributions()`, e.g. `deb12.64`. A change reinstalls in place (erases the disk) and needs `allowReinstall: true`. Default: RimuHosting's default.
+        :param pulumi.Input[_builtins.int] disk_space2_mb: Second disk in whole MB (not in the regular backups); 0 means none. Can only grow; a change resizes in place (the VPS restarts; billing changes).
+        :param pulumi.Input[_builtins.int] disk_space_mb: Primary disk in whole MB, e.g. 8192. Can only grow; a change resizes in place (the VPS restarts; billing changes). Default: the plan's disk.
+        :param pulumi.Input[_builtins.str] distro: Distribution code from `getDistributions()`, e.g. `deb12.64`. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: RimuHosting's default.
         :param pulumi.Input[_builtins.str] domain_name: Fully qualified domain name and label of the VPS, e.g. `web1.example.com`. A change replaces the VPS.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['VpsFileArgs', 'VpsFileArgsDict']]]] files: Files written into the filesystem at install, e.g. `/root/.ssh/authorized_keys`. Kept as a secret output. A change reinstalls (needs `allowReinstall: true`). Default: none.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['VpsFileArgs', 'VpsFileArgsDict']]]] files: Files written into the filesystem at install, e.g. `/root/.ssh/authorized_keys`. Kept as a secret output. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: none.
         :param pulumi.Input[_builtins.str] host_server_oid: Host server to run on, e.g. `"764"`. Left out, RimuHosting chooses and Pulumi never moves the VPS. Setting or changing it moves the VPS (takes 5–10 minutes per GB; the IP may change). Default: RimuHosting's choice, never moved.
         :param pulumi.Input[_builtins.int] ip_count: Number of IPv4 addresses. More than one needs RimuHosting's approval. A change replaces the VPS.
         :param pulumi.Input[_builtins.int] memory_mb: Memory in whole MB, e.g. 1024. A change resizes in place (the VPS restarts; billing changes). Default: the plan's memory.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] meta_data: Key/value metadata stored on the order (searchable); keys starting `pulumi-rimuhosting:` are reserved. Used only when ordering: a later change is reported but not applied. Default: none.
-        :param pulumi.Input[_builtins.str] password: Root password, 8 to 128 characters (pass a secret). Left out, RimuHosting generates one, returned in the secret `password` output. A change reinstalls (needs `allowReinstall: true`). Default: RimuHosting generates one.
-        :param pulumi.Input[_builtins.str] pricing_plan_code: Pricing plan code from `getPricingPlans()`, e.g. `MIRO1B`. A change from one plan to another replaces the VPS. Default: RimuHosting's default plan.
-        :param pulumi.Input[_builtins.str] reverse_dns: Reverse DNS (PTR) name of the primary IPv4 address, e.g. `web1.example.com`; `""` removes the record. Set in place after the VPS is created, when it changes, and again after a move (which gives a new address). No read of the API reports PTR records, so a refresh keeps the recorded name and cannot see a change made elsewhere (the control panel). Removing the input leaves the record alone. Default: none (RimuHosting's default PTR name).
+        :param pulumi.Input[_builtins.str] password: Root password, 8 to 128 characters (pass a secret). Left out, RimuHosting generates one, returned in the secret `password` output. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: RimuHosting generates one.
+        :param pulumi.Input[_builtins.str] pricing_plan_code: Pricing plan code from `getPricingPlans()`, e.g. `MIRO1B`. A change from one value to another replaces the VPS. Default: RimuHosting's default plan.
+        :param pulumi.Input[_builtins.str] reverse_dns: Reverse DNS (PTR) name of the primary IPv4 address, e.g. `web1.example.com`; `""` removes the record. No read of the API reports PTR records, so a refresh keeps the recorded name and cannot see a change made elsewhere (the control panel). Removing the input leaves the record alone. Set in place after the VPS is created, when it changes, and again after a move (a new address). Default: none (RimuHosting's default PTR name).
         :param pulumi.Input[_builtins.str] running_state: Desired power state, `RUNNING` or `NOTRUNNING`. Left out, the power state is not managed (a new VPS starts running). A change starts or stops the VPS. Default: not managed.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ssh_keys: SSH public keys installed for root at install time, one OpenSSH public key per entry (`"ssh-ed25519 AAAAC3Nza… me@laptop"`; types ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256/384/521 and the sk- variants). They are written as `/root/.ssh/authorized_keys` the way RimuHosting's own tools do it (file injection), so a `files` entry for that path cannot be given as well (check refuses it). Like `files`, a change reinstalls the VPS (erasing its disk) and needs `allowReinstall: true`; removing the input leaves the installed keys alone. Public keys are not secret. Default: none (log in with the root password).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ssh_keys: SSH public keys installed for root at install time, one OpenSSH public key per entry (`"ssh-ed25519 AAAAC3Nza… me@laptop"`; types ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256/384/521 and the sk- variants). They are written as `/root/.ssh/authorized_keys` the way RimuHosting's own tools do it (file injection), so a `files` entry for that path cannot be given as well (check refuses it). Public keys are not secret. Removing the input leaves the installed keys alone. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`. Default: none (log in with the root password).
         :param pulumi.Input[Union['VpsTimeoutsArgs', 'VpsTimeoutsArgsDict']] timeouts: The provider's own time limits (moves scale with the disk: `updateMinutes` plus 10 minutes per GB). Default: 60 minutes each.
-        :param pulumi.Input[_builtins.str] vps_type: VPS class: `LOW_CONTENTION`, `REGULAR` or `DEDICATED`. A change from one class to another replaces the VPS. Default: the plan's class.
+        :param pulumi.Input[_builtins.str] vps_type: VPS class: `LOW_CONTENTION`, `REGULAR` or `DEDICATED`. A change from one value to another replaces the VPS. Default: the plan's class.
         """
         ...
     @overload

@@ -24,6 +24,7 @@ import {
   VPS_INPUT_FIELDS,
   VPS_INPUT_NAMES,
   VPS_OUTPUT_ONLY,
+  inputDescription,
   inputNameOfWireField,
   type InternalInputName,
   type VpsInputName,
@@ -112,10 +113,62 @@ describe("the Vps field table", () => {
     expect(schema.requiredInputs).toEqual(["domainName"]);
   });
 
-  it("change kinds, the secret, grow-only and reported lists come from the table", () => {
-    for (const name of VPS_INPUT_NAMES) expect(VPS_INPUT_FIELDS[name]).toBe(VPS_FIELDS[name].change);
+  it("each input's change kind, and the secret and grow-only lists, are what users are told (docs/vps.md)", () => {
+    // Written out here, not read from the table: the table is what is being checked.
+    expect(VPS_INPUT_FIELDS).toEqual({
+      domainName: "replace",
+      distro: "reinstall",
+      dcLocation: "replace",
+      pricingPlanCode: "replace",
+      memoryMb: "parameters",
+      diskSpaceMb: "parameters",
+      diskSpace2Mb: "parameters",
+      vpsType: "replace",
+      billingOid: "order-only",
+      hostServerOid: "move",
+      runningState: "running-state",
+      password: "reinstall",
+      controlPanel: "reinstall",
+      cloudConfig: "reinstall",
+      files: "reinstall",
+      sshKeys: "reinstall",
+      reverseDns: "reverse-dns",
+      ipCount: "replace",
+      metaData: "order-only",
+      allowReinstall: "setting",
+      timeouts: "setting",
+      adoptOrderOid: "adopt",
+    });
     expect(sorted(SECRET_FIELDS)).toEqual(["cloudConfig", "files", "password"]);
     expect(GROW_ONLY_FIELDS).toEqual(["diskSpaceMb", "diskSpace2Mb"]);
+  });
+
+  it("says what a change does from the row's change kind, and no row says it by hand", () => {
+    const said = (name: VpsInputName) => inputDescription(VPS_FIELDS[name]);
+    expect(said("domainName")).toMatch(/\. A change replaces the VPS\.$/);
+    expect(said("pricingPlanCode")).toMatch(/\. A change from one value to another replaces the VPS\.$/);
+    expect(said("memoryMb")).toMatch(/\. A change resizes in place \(the VPS restarts; billing changes\)\.$/);
+    expect(said("diskSpaceMb")).toMatch(/\. Can only grow; a change resizes in place/);
+    expect(said("files")).toMatch(
+      /\. A change reinstalls the VPS in place, erasing its disk, and needs `allowReinstall: true`\.$/,
+    );
+    expect(said("hostServerOid")).toMatch(/\. Setting or changing it moves the VPS/);
+    expect(said("runningState")).toMatch(/\. A change starts or stops the VPS\.$/);
+    expect(said("reverseDns")).toMatch(
+      /\. Set in place after the VPS is created, when it changes, and again after a move/,
+    );
+    expect(said("metaData")).toMatch(
+      /\. Used only when ordering: a later change is reported but not applied\.$/,
+    );
+    expect(said("adoptOrderOid")).toMatch(/\. Setting a different oid later replaces the resource\.$/);
+    expect(said("timeouts")).toBe(VPS_FIELDS.timeouts.description);
+    // A sentence of the kinds changeWords() writes, written into a row's own text.
+    const byHand = VPS_INPUT_NAMES.filter((name) =>
+      /(^|\. )(A change|Can only grow|Setting or changing it|Used only when ordering|Setting a different)\b/.test(
+        VPS_FIELDS[name].description,
+      ),
+    );
+    expect(byHand).toEqual([]);
   });
 
   it("the inputs flagged `reported` are exactly those the order's fields give back", () => {
