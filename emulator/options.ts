@@ -3,7 +3,7 @@
  * endpoint); the TypeScript types are inferred from them.
  */
 import * as z from "zod";
-import { ENDPOINTS, type EndpointName } from "../contract/index.js";
+import { Currency, ENDPOINTS, type EndpointName } from "../contract/index.js";
 import type { Clock } from "./clock.js";
 
 const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as [EndpointName, ...EndpointName[]];
@@ -61,6 +61,12 @@ export const EmulatorOptionsSchema = z.object({
    * something to find; default false, so snapshots start empty.
    */
   dedicatedServers: z.boolean().default(false),
+  /**
+   * Plans (by code) priced in another currency only: R15 lists them, and R16 quotes them, with
+   * `monthly_recurring_amt` in that currency and no USD value (no `amt_usd`, no `monthly_recurring_fee`), e.g.
+   * `{ MIRO2B: "CUR_NZD" }`, to test a program against a price it cannot read in USD. Default: every price in USD.
+   */
+  planCurrencies: z.record(z.string(), Currency.exclude(["CUR_USD"])).default({}),
   /**
    * Replaces the emulator's clock (tests: record the durations operations ask for without waiting).
    * When given, timeScale is not applied: the clock's `work()` decides.

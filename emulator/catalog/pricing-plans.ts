@@ -2,9 +2,9 @@
  * Pricing plans: VPS sizes offered in every enabled data centre, and dedicated (PHYSICAL) servers in
  * a few. R15 lists one PricingPlanInfo per plan and data centre.
  */
-import type { PricingPlanInfo, ServerType } from "../../contract/index.js";
+import type { Currency, PricingPlanInfo, ServerType } from "../../contract/index.js";
 import { DATA_CENTERS, type DataCenter, toDataLocationInfo } from "./data-centers.js";
-import { roundMoney, usdAmount, vpsMonthlyFeeUsd } from "./pricing.js";
+import { planAmount, roundMoney, vpsMonthlyFeeUsd } from "./pricing.js";
 
 export interface PricingPlan {
   code: string;
@@ -87,7 +87,8 @@ export function planMonthlyFeeUsd(plan: PricingPlan, dc: DataCenter): number {
   return vpsMonthlyFeeUsd({ memoryMb: plan.minimumMemoryMb, diskMb: plan.minimumDiskGb * 1024 }, dc);
 }
 
-export function toPricingPlanInfo(plan: PricingPlan, dc: DataCenter): PricingPlanInfo {
+/** `currency`: the one currency the plan is priced in, when not USD (the planCurrencies option). */
+export function toPricingPlanInfo(plan: PricingPlan, dc: DataCenter, currency?: Currency): PricingPlanInfo {
   const fee = planMonthlyFeeUsd(plan, dc);
   return {
     pricing_plan_code: plan.code,
@@ -96,8 +97,8 @@ export function toPricingPlanInfo(plan: PricingPlan, dc: DataCenter): PricingPla
     minimum_memory_mb: plan.minimumMemoryMb,
     minimum_disk_gb: plan.minimumDiskGb,
     minimum_data_transfer_allowance_gb: plan.dataTransferGb,
-    monthly_recurring_fee: fee,
-    monthly_recurring_amt: usdAmount(fee),
+    ...(currency ? {} : { monthly_recurring_fee: fee }),
+    monthly_recurring_amt: planAmount(fee, currency),
     offered_at_data_center: toDataLocationInfo(dc),
     see_also_url: `https://rimuhosting.com/order/serverdetails.jsp?plan=${encodeURIComponent(plan.code)}`,
   };

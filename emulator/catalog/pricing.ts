@@ -3,7 +3,7 @@
  * disk with a per-data-centre factor, so a quote (R16), a plan's listed price (R15) and an order's
  * monthly fee all agree with each other. Dallas is the reference location.
  */
-import type { Amount } from "../../contract/index.js";
+import type { Amount, Currency } from "../../contract/index.js";
 import type { DataCenter } from "./data-centers.js";
 
 const PRICE_BASE_USD = 2;
@@ -31,6 +31,14 @@ export function vpsMonthlyFeeUsd(sizes: Sizes, dc: DataCenter): number {
 
 export function usdAmount(usd: number): Amount {
   return { amt: usd, amt_usd: usd, currency: "CUR_USD" };
+}
+
+/**
+ * A plan's price as R15 and R16 give it: in USD, or, for a plan priced in another currency only (the
+ * planCurrencies option), the same figure in that currency with no USD value.
+ */
+export function planAmount(fee: number, currency: Currency | undefined): Amount {
+  return currency ? { amt: fee, currency } : usdAmount(fee);
 }
 
 /** "12.00": money as the recorded messages print it. */

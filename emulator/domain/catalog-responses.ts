@@ -14,7 +14,7 @@ import type { EmulatorContext } from "./context.js";
 import { isActive, settleExpiredCancellation } from "./lifecycle.js";
 import { type Matrix, parseDcFilter, parseNumber, parseServerType } from "./matrix-filters.js";
 import { toBillingInfo } from "../wire/records.js";
-import { orderSlug } from "../../contract/index.js";
+import { orderSlug, type Currency } from "../../contract/index.js";
 
 export function listBillingMethods(
   ctx: EmulatorContext,
@@ -52,8 +52,14 @@ export function listDistributions(): Outcome<"listDistributions"> {
   };
 }
 
-/** `price_under` of 0 (the PHP client's default) means no upper bound. */
-export function listPricingPlans(matrix: Matrix): Outcome<"listPricingPlans"> {
+/**
+ * `price_under` of 0 (the PHP client's default) means no upper bound. `currencies`: the plans priced in another
+ * currency only (the planCurrencies option); having no USD price, they pass no price bound (inferred).
+ */
+export function listPricingPlans(
+  matrix: Matrix,
+  currencies: Readonly<Record<string, Currency>> = {},
+): Outcome<"listPricingPlans"> {
   const serverType = parseServerType(matrix);
   const dc = parseDcFilter(matrix);
   const priceUnder = parseNumber(matrix, "price_under");
@@ -62,9 +68,9 @@ export function listPricingPlans(matrix: Matrix): Outcome<"listPricingPlans"> {
     if (serverType && plan.serverType !== serverType) return [];
     return planDataCenters(plan)
       .filter((d) => !dc || d.code === dc)
-      .filter((d) => !priceUnder || planMonthlyFeeUsd(plan, d) < priceUnder)
-      .filter((d) => !priceOver || planMonthlyFeeUsd(plan, d) > priceOver)
-      .map((d) => toPricingPlanInfo(plan, d));
+      .filter((d) => !priceUnder || (!currencies[plan.code] && planMonthlyFeeUsd(plan, d) < priceUnder))
+      .filter((d) => !priceOver || (!currencies[plan.code] && planMonthlyFeeUsd(plan, d) > priceOver))
+      .map((d) => toPricingPlanInfo(plan, d, currencies[plan.code]));
   });
   return {
     message:

@@ -9,10 +9,10 @@
  * distribution (when given), the host (it exists, is in the data centre, has room; without one, some host of the data centre must have room)
  * and, when the caller sends a key, the billing method. What the quote refuses, the order would refuse.
  */
-import type { NewVpsRequest } from "../../contract/index.js";
+import type { Currency, NewVpsRequest } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import { DEFAULT_PLAN } from "../catalog/pricing-plans.js";
-import { formatUsd, usdAmount, vpsMonthlyFeeUsd } from "../catalog/pricing.js";
+import { formatUsd, planAmount, vpsMonthlyFeeUsd } from "../catalog/pricing.js";
 import type { Outcome } from "./outcome.js";
 import { type Matrix, matrixValue, parseNumber } from "./matrix-filters.js";
 import { chooseBillingMethod } from "./billing.js";
@@ -29,10 +29,12 @@ import {
   requireVpsPlan,
 } from "./validate.js";
 
+/** `currencies`: the plans priced in another currency only (the planCurrencies option). */
 export function quoteNewVm(
   ctx: EmulatorContext,
   req: NewVpsRequest,
   account: DemoAccount | undefined,
+  currencies: Readonly<Record<string, Currency>> = {},
 ): Outcome<"quoteNewVm"> {
   const plan = requireVpsPlan(req.pricing_plan_code ?? DEFAULT_PLAN, "pricing_plan_code");
   const { dc, host } = resolveDataCenter(ctx, req);
@@ -57,11 +59,12 @@ export function quoteNewVm(
   if (host) requireHostFits(ctx.store, host, need);
   else chooseHost(ctx.store, dc.code, need);
   const fee = vpsMonthlyFeeUsd(sizes, dc);
+  const currency = currencies[plan.code];
   const diskGb = Math.round((sizes.diskMb + sizes.disk2Mb + sizes.disk3Mb) / 1024);
   const billingNote = account ? "" : "  You need to enter billing information.";
   return {
-    message: `The price for ${sizes.memoryMb}MB memory and ${diskGb}GB disk in ${dc.name} is ${formatUsd(fee)} USD/month.${billingNote}`,
-    monthly_recurring_amt: usdAmount(fee),
+    message: `The price for ${sizes.memoryMb}MB memory and ${diskGb}GB disk in ${dc.name} is ${formatUsd(fee)} ${currency?.slice(4) ?? "USD"}/month.${billingNote}`,
+    monthly_recurring_amt: planAmount(fee, currency),
   };
 }
 

@@ -29,13 +29,16 @@ export const catalogRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps)
       request,
       reply,
       "listPricingPlans",
-      catalog.render("listPricingPlans", key, now(), () => listPricingPlans(matrix)),
+      catalog.render("listPricingPlans", key, now(), () =>
+        listPricingPlans(matrix, deps.options.planCurrencies),
+      ),
     );
   });
 
   endpoint(app, "quoteNewVm", async (request, reply) => {
     const body = parseBody(NewVpsRequest, request.body);
-    return sendRecord(request, reply, "quoteNewVm", quoteNewVm(deps.ctx, body, request.emu.account));
+    const quote = quoteNewVm(deps.ctx, body, request.emu.account, deps.options.planCurrencies);
+    return sendRecord(request, reply, "quoteNewVm", quote);
   });
 
   endpoint(
@@ -43,7 +46,8 @@ export const catalogRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps)
     "quoteNewVm",
     async (request, reply) => {
       const req = quoteRequestFromMatrix(request.emu.matrix);
-      return sendRecord(request, reply, "quoteNewVm", quoteNewVm(deps.ctx, req, request.emu.account));
+      const quote = quoteNewVm(deps.ctx, req, request.emu.account, deps.options.planCurrencies);
+      return sendRecord(request, reply, "quoteNewVm", quote);
     },
     "GET",
   );

@@ -26,7 +26,9 @@ function cheapest(plans: PricingPlan[]): PricingPlan {
   const vpsPlans = plans.filter((p) => p.serverType === "VPS");
   if (vpsPlans.length === 0)
     throw new Error(`no VPS plan is offered in ${dcLocation}; pick another dcLocation`);
-  return vpsPlans.reduce((best, p) => (p.monthlyFeeUsd < best.monthlyFeeUsd ? p : best));
+  // A plan priced in another currency only has no USD fee: it never counts as the cheapest.
+  const usd = (p: PricingPlan) => p.monthlyFeeUsd ?? Infinity;
+  return vpsPlans.reduce((best, p) => (usd(p) < usd(best) ? p : best));
 }
 
 /** The newest Debian on offer: the highest N among the `debN.64` codes. */

@@ -5,7 +5,7 @@ import type { DcLocation, VpsType } from "../../contract/literals.js";
 import type { RimuClient } from "../client/index.js";
 import { outputForm, type DataSourceOutputOptions, type Inputs } from "./output-form.js";
 import { callDataSource } from "./program-client.js";
-import { compact } from "../wire-mapping/values.js";
+import { amountUsd, compact } from "../wire-mapping/values.js";
 
 /** A prospective VPS to price; the same names and meanings as the Vps inputs. */
 export interface GetPriceQuoteArgs {
@@ -109,7 +109,7 @@ async function fetchPriceQuote(client: RimuClient, args: GetPriceQuoteArgs): Pro
   return compact({
     monthlyAmount: amount?.amt ?? 0,
     currency: amount?.currency ?? undefined,
-    monthlyFeeUsd: amount?.amt_usd ?? (amount?.currency === "CUR_USD" ? amount.amt : undefined),
+    monthlyFeeUsd: amountUsd(amount),
     message: response.human_readable_message ?? undefined,
   });
 }

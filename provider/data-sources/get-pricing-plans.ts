@@ -3,6 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { RimuClient } from "../client/index.js";
 import { outputForm, type DataSourceOutputOptions, type Inputs } from "./output-form.js";
 import { callDataSource } from "./program-client.js";
+import { monthlyFeeUsd } from "../wire-mapping/values.js";
 
 /** A pricing plan: a VPS size at a price (most memory/disk sizes above the minimums are also offered). */
 export interface PricingPlan {
@@ -34,9 +35,9 @@ export interface PricingPlan {
   minimumDiskGb: number;
   /**
    * Base monthly fee in USD.
-   * @default 0 when the service does not say
+   * @default undefined when the service gives no USD price (a plan priced in another currency only)
    */
-  monthlyFeeUsd: number;
+  monthlyFeeUsd?: number;
   /**
    * Data centre code where the plan is offered, e.g. `DCDALLAS`.
    * @default undefined when the service does not say
@@ -107,8 +108,9 @@ async function fetchPricingPlans(
         serverType: plan.server_type ?? "VPS",
         minimumMemoryMb: plan.minimum_memory_mb ?? 0,
         minimumDiskGb: plan.minimum_disk_gb ?? 0,
-        monthlyFeeUsd: plan.monthly_recurring_fee ?? plan.monthly_recurring_amt?.amt_usd ?? 0,
       };
+      const usd = monthlyFeeUsd(plan);
+      if (usd !== undefined) mapped.monthlyFeeUsd = usd;
       const dc = plan.offered_at_data_center?.data_center_location_code;
       if (dc) mapped.dcLocation = dc;
       return mapped;

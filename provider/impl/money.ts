@@ -15,6 +15,7 @@
 import type { Amount, ChangePricing, NewVpsRequestInput } from "../../contract/index.js";
 import { PREVIEW_FLAG } from "./vps-fields.js";
 import { ipRequest, toWire } from "./vps-requests.js";
+import { amountUsd } from "../wire-mapping/values.js";
 
 type Bag = Record<string, unknown>;
 
@@ -65,7 +66,8 @@ function currencyCode(wire: string | null | undefined): string {
 /** An Amount (§3.6) as money: its USD value when it has one, else the amount in its own currency. */
 export function amountMoney(amount: Amount | null | undefined): Money | undefined {
   if (!amount) return undefined;
-  if (typeof amount.amt_usd === "number") return usd(amount.amt_usd);
+  const inUsd = amountUsd(amount);
+  if (inUsd !== undefined) return usd(inUsd);
   return { amount: amount.amt, currency: currencyCode(amount.currency) };
 }
 

@@ -5,6 +5,7 @@
  */
 import type { AboutOrder } from "../../contract/index.js";
 import { PROVIDER_META_PREFIX } from "../client/metadata-keys.js";
+import { monthlyFeeUsd } from "./values.js";
 
 /** The user's metadata on an order, without the provider's own keys (creation token and nonce). */
 function userMetaData(order: AboutOrder): Record<string, string> {
@@ -22,7 +23,6 @@ function userMetaData(order: AboutOrder): Record<string, string> {
 export function orderFields(order: AboutOrder) {
   const params = order.vps_parameters;
   const ips = order.allocated_ips;
-  const billing = order.billing_info;
   return {
     orderOid: order.order_oid,
     slug: order.slug,
@@ -38,7 +38,7 @@ export function orderFields(order: AboutOrder) {
     metaData: userMetaData(order),
     primaryIp: ips?.primary_ip ?? undefined,
     secondaryIps: ips?.secondary_ips ?? [],
-    monthlyFeeUsd: billing?.monthly_recurring_fee ?? billing?.monthly_recurring_amt?.amt_usd ?? undefined,
+    monthlyFeeUsd: monthlyFeeUsd(order.billing_info),
     orderDescription: order.order_description ?? undefined,
   };
 }

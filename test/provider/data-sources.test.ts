@@ -17,7 +17,9 @@ import {
   getPricingPlans,
   getPricingPlansOutput,
   getVpsStatus,
+  type PricingPlan,
 } from "../../provider/index";
+import { recipe } from "../docs/support/code-blocks";
 import { startImplFixture, DEMO_API_KEY, type ImplFixture } from "./support/impl-fixture";
 import { rejectionOf } from "../helpers/promises";
 
@@ -28,8 +30,11 @@ function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
   return new Promise((resolve) => output.apply((value) => resolve(value)));
 }
 
+/** The one plan this emulator prices in another currency only (Dallas's cheapest by its figure). */
+const NZD_ONLY = "MiroVPSLowContention";
+
 beforeAll(async () => {
-  fx = await startImplFixture();
+  fx = await startImplFixture({ planCurrencies: { [NZD_ONLY]: "CUR_NZD" } });
   pulumi.runtime.setConfig("rimuhosting:baseUrl", fx.emulator.baseUrl);
   pulumi.runtime.setConfig("rimuhosting:apiKey", DEMO_API_KEY);
   const created = await fx.byHand.createVps({
@@ -59,11 +64,36 @@ describe("data sources", () => {
       ...(miro?.dcLocation ? { dcLocation: miro.dcLocation } : {}),
     });
     expect(plans.every((p) => p.serverType === "VPS")).toBe(true);
-    const cheapest = Math.min(...plans.map((p) => p.monthlyFeeUsd));
+    const cheapest = Math.min(...plans.flatMap((p) => p.monthlyFeeUsd ?? []));
     const under = await getPricingPlans({ priceUnder: cheapest + 0.01 });
     expect(under.plans.length).toBeGreaterThan(0);
     expect(under.plans.length).toBeLessThan(plans.length);
-    expect(under.plans.every((p) => p.monthlyFeeUsd <= cheapest + 0.01)).toBe(true);
+    expect(
+      under.plans.every((p) => p.monthlyFeeUsd !== undefined && p.monthlyFeeUsd <= cheapest + 0.01),
+    ).toBe(true);
+  });
+
+  it("getPricingPlans: a plan priced in another currency only has no USD fee (not $0), and the README's cheapest pick passes it over", async () => {
+    const { plans } = await getPricingPlans({ serverType: "VPS", dcLocation: "DCDALLAS" });
+    const nzdOnly = plans.find((p) => p.code === NZD_ONLY);
+    expect(nzdOnly).toBeDefined();
+    expect(nzdOnly).not.toHaveProperty("monthlyFeeUsd");
+    // The README quickstart's own pick (its `.apply(...)` function, read from the page), on these plans.
+    const quickstart = recipe("README.md#quickstart");
+    const pick = /\.apply\(\s*(\(r\) =>[\s\S]*?),?\s*\);\n/.exec(quickstart)?.[1];
+    expect(pick).toBeDefined();
+    const cheapest = new Function(`return ${pick}`)() as (r: { plans: PricingPlan[] }) => PricingPlan;
+    const usdFees = plans.flatMap((p) => p.monthlyFeeUsd ?? []);
+    // In either order of the list: the plan without a USD price first or last.
+    for (const listed of [plans, [...plans].reverse()])
+      expect(cheapest({ plans: listed })).toMatchObject({ monthlyFeeUsd: Math.min(...usdFees) });
+    // The quote for that plan is in its own currency, with no USD value either.
+    const quote = await getPriceQuote({ pricingPlanCode: NZD_ONLY, dcLocation: "DCDALLAS" });
+    expect(quote).toEqual({
+      monthlyAmount: expect.any(Number),
+      currency: "CUR_NZD",
+      message: expect.any(String),
+    });
   });
 
   it("getPricingPlansOutput: takes Inputs and resolves to the same result", async () => {

@@ -391,8 +391,8 @@ type PricingPlan struct {
 	MinimumDiskGb float64 `pulumi:"minimumDiskGb"`
 	// Starting memory in MB. Default: 0 when the service does not say.
 	MinimumMemoryMb int `pulumi:"minimumMemoryMb"`
-	// Base monthly fee in USD. Default: 0 when the service does not say.
-	MonthlyFeeUsd float64 `pulumi:"monthlyFeeUsd"`
+	// Base monthly fee in USD. Default: undefined when the service gives no USD price (a plan priced in another currency only).
+	MonthlyFeeUsd *float64 `pulumi:"monthlyFeeUsd"`
 	// `VPS` or `PHYSICAL` (a dedicated server). Default: "VPS" when the service does not say.
 	ServerType string `pulumi:"serverType"`
 }
@@ -437,9 +437,9 @@ func (o PricingPlanOutput) MinimumMemoryMb() pulumi.IntOutput {
 	return o.ApplyT(func(v PricingPlan) int { return v.MinimumMemoryMb }).(pulumi.IntOutput)
 }
 
-// Base monthly fee in USD. Default: 0 when the service does not say.
-func (o PricingPlanOutput) MonthlyFeeUsd() pulumi.Float64Output {
-	return o.ApplyT(func(v PricingPlan) float64 { return v.MonthlyFeeUsd }).(pulumi.Float64Output)
+// Base monthly fee in USD. Default: undefined when the service gives no USD price (a plan priced in another currency only).
+func (o PricingPlanOutput) MonthlyFeeUsd() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v PricingPlan) *float64 { return v.MonthlyFeeUsd }).(pulumi.Float64PtrOutput)
 }
 
 // `VPS` or `PHYSICAL` (a dedicated server). Default: "VPS" when the service does not say.

@@ -176,9 +176,9 @@ export interface PricingPlan {
      */
     minimumMemoryMb: number;
     /**
-     * Base monthly fee in USD. Default: 0 when the service does not say.
+     * Base monthly fee in USD. Default: undefined when the service gives no USD price (a plan priced in another currency only).
      */
-    monthlyFeeUsd: number;
+    monthlyFeeUsd?: number;
     /**
      * `VPS` or `PHYSICAL` (a dedicated server). Default: "VPS" when the service does not say.
      */

@@ -428,9 +428,9 @@ class PricingPlan(dict):
                  description: _builtins.str,
                  minimum_disk_gb: _builtins.float,
                  minimum_memory_mb: _builtins.int,
-                 monthly_fee_usd: _builtins.float,
                  server_type: _builtins.str,
-                 dc_location: Optional[_builtins.str] = None):
+                 dc_location: Optional[_builtins.str] = None,
+                 monthly_fee_usd: Optional[_builtins.float] = None):
         """
         A pricing plan: a VPS size at a price (most memory/disk sizes above the minimums are also offered).
 
@@ -438,18 +438,19 @@ class PricingPlan(dict):
         :param _builtins.str description: Display name. Default: "" when the service gives none.
         :param _builtins.float minimum_disk_gb: Starting disk in GB. Default: 0 when the service does not say.
         :param _builtins.int minimum_memory_mb: Starting memory in MB. Default: 0 when the service does not say.
-        :param _builtins.float monthly_fee_usd: Base monthly fee in USD. Default: 0 when the service does not say.
         :param _builtins.str server_type: `VPS` or `PHYSICAL` (a dedicated server). Default: "VPS" when the service does not say.
         :param _builtins.str dc_location: Data centre code where the plan is offered, e.g. `DCDALLAS`. Default: undefined when the service does not say.
+        :param _builtins.float monthly_fee_usd: Base monthly fee in USD. Default: undefined when the service gives no USD price (a plan priced in another currency only).
         """
         pulumi.set(__self__, "code", code)
         pulumi.set(__self__, "description", description)
         pulumi.set(__self__, "minimum_disk_gb", minimum_disk_gb)
         pulumi.set(__self__, "minimum_memory_mb", minimum_memory_mb)
-        pulumi.set(__self__, "monthly_fee_usd", monthly_fee_usd)
         pulumi.set(__self__, "server_type", server_type)
         if dc_location is not None:
             pulumi.set(__self__, "dc_location", dc_location)
+        if monthly_fee_usd is not None:
+            pulumi.set(__self__, "monthly_fee_usd", monthly_fee_usd)
 
     @_builtins.property
     @pulumi.getter
@@ -484,14 +485,6 @@ class PricingPlan(dict):
         return pulumi.get(self, "minimum_memory_mb")
 
     @_builtins.property
-    @pulumi.getter(name="monthlyFeeUsd")
-    def monthly_fee_usd(self) -> _builtins.float:
-        """
-        Base monthly fee in USD. Default: 0 when the service does not say.
-        """
-        return pulumi.get(self, "monthly_fee_usd")
-
-    @_builtins.property
     @pulumi.getter(name="serverType")
     def server_type(self) -> _builtins.str:
         """
@@ -506,6 +499,14 @@ class PricingPlan(dict):
         Data centre code where the plan is offered, e.g. `DCDALLAS`. Default: undefined when the service does not say.
         """
         return pulumi.get(self, "dc_location")
+
+    @_builtins.property
+    @pulumi.getter(name="monthlyFeeUsd")
+    def monthly_fee_usd(self) -> Optional[_builtins.float]:
+        """
+        Base monthly fee in USD. Default: undefined when the service gives no USD price (a plan priced in another currency only).
+        """
+        return pulumi.get(self, "monthly_fee_usd")
 
 
 @pulumi.output_type
