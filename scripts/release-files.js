@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+/**
+ * What the release workflow (.github/workflows/release.yml) does with the files `npm run release:build` wrote into
+ * dist/release. Every command first checks that directory against its SHA256SUMS (every file listed, every hash
+ * right, nothing listed missing) and that it holds this version's packages: the plugin tarballs
+ * (`pulumi-resource-rimuhosting-v<version>-<os>-<arch>.tar.gz`), the npm tarballs of the provider and of the Node.js
+ * SDK (sdk/nodejs), and the Python SDK's wheel and sdist (sdk/python). Names and versions come from package.json,
+ * sdk/nodejs/package.json and sdk/python/pyproject.toml, so a package that was not built, or built at another
+ * version, stops the release before anything is published.
+ *
+ *   node scripts/release-files.js [--dir <dist/release>] [--root <repo>] check
+ *   ... github          every file to attach to the GitHub release: SHA256SUMS and each file it lists
+ *   ... npm             `<name>@<version> <tarball>` per npm package: the provider, then the Node.js SDK
+ *   ... pypi <outDir>   copies the wheel and the sdist into <outDir> (the PyPI action's packages-dir)
+ *
+ * Exits 1 with a message naming the file and what is wrong. test/package/release.test.ts runs it.
+ */
+const crypto = require("node:crypto");
+const fs = require("node:fs");
+const path = require("node:path");
+
+const PLUGIN = "pulumi-resource-rimuhosting";
+
+function option(name) {
+  const at = process.argv.indexOf(name);
+  if (at < 0) return undefined;
+  const value = process.argv[at + 1];
+  process.argv.splice(at, 2);
+  return value;
+}
+
+function fail(message) {
+  console.error(`release-files: ${message}`);
+  process.exit(1);
+}
+
+const readJson = (file) => JSON.parse(fs.readFileSync(file, "utf8"));
+/** The file name `npm pack` gives a package: `@scope/name` becomes `scope-name`. */
+const npmTarball = (name, version) => `${name.replace(/^@/, "").replace("/", "-")}-${version}.tgz`;
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** sdk/python/pyproject.toml's [project] name and version (the two lines codegen writes). */
+function pythonProject(root) {
+  const text = fs.readFileSync(path.join(root, "sdk/python/pyproject.toml"), "utf8");
+  const field = (key) => text.match(new RegExp(`^\\s*${key}\\s*=\\s*"([^"]+)"`, "m"))?.[1];
+  const name = field("name");
+  const version = field("version");
+  if (!name || !version) fail("sdk/python/pyproject.toml names no project name and version");
+  // Distribution file names use the normalized name with underscores (PEP 427, PEP 625).
+  return { name: name.toLowerCase().replace(/[-_.]+/g, "_"), version };
+}
+
+/** The release's files, checked, by what the workflow does with them. */
+function releaseFiles(dir, root) {
+  const sumsFile = path.join(dir, "SHA256SUMS");
+  if (!fs.existsSync(sumsFile)) fail(`${sumsFile} is missing: run \`npm run release:build\` first`);
+  const listed = new Map();
+  for (const line of fs.readFileSync(sumsFile, "utf8").split("\n").filter(Boolean)) {
+    const match = line.match(/^([0-9a-f]{64}) [ *](.+)$/);
+    if (!match || match[2].includes("/"))
+      fail(`SHA256SUMS has a line that is not "<sha256>  <file>": ${line}`);
+    listed.set(match[2], match[1]);
+  }
+  const present = fs.readdirSync(dir).filter((f) => f !== "SHA256SUMS");
+  for (const file of present) {
+    if (!listed.has(file)) fail(`${file} is in ${dir} but not in its SHA256SUMS`);
+  }
+  for (const [file, sum] of listed) {
+    const at = path.join(dir, file);
+    if (!fs.existsSync(at)) fail(`SHA256SUMS lists ${file}, which is not in ${dir}`);
+    const actual = crypto.createHash("sha256").update(fs.readFileSync(at)).digest("hex");
+    if (actual !== sum) fail(`${file}'s SHA-256 is ${actual}, not ${sum} as SHA256SUMS says`);
+  }
+
+  const version = readJson(path.join(root, "package.json")).version;
+  const need = (file, what) => {
+    if (!listed.has(file)) fail(`${dir} has no ${file} (${what}): run \`npm run release:build\``);
+    return path.join(dir, file);
+  };
+
+  const plugins = [...listed.keys()].filter((f) => f.startsWith(`${PLUGIN}-v`)).sort();
+  const pluginName = new RegExp(`^${escape(`${PLUGIN}-v${version}-`)}[a-z0-9]+-[a-z0-9]+\\.tar\\.gz$`);
+  for (const file of plugins) {
+    if (!pluginName.test(file))
+      fail(`${file} is not a plugin tarball of ${version} (${PLUGIN}-v${version}-<os>-<arch>.tar.gz)`);
+  }
+  if (plugins.length === 0) fail(`${dir} has no plugin tarball (${PLUGIN}-v${version}-<os>-<arch>.tar.gz)`);
+
+  const npm = [];
+  for (const [manifestPath, what] of [
+    ["package.json", "the provider's npm package"],
+    ["sdk/nodejs/package.json", "the Node.js SDK's npm package"],
+  ]) {
+    const manifest = readJson(path.join(root, manifestPath));
+    if (manifest.version !== version) {
+      fail(
+        `${manifestPath} is version ${manifest.version}, not the release's ${version}: run \`npm run sdk\``,
+      );
+    }
+    npm.push({ spec: `${manifest.name}@${version}`, file: need(npmTarball(manifest.name, version), what) });
+  }
+
+  const python = pythonProject(root);
+  if (python.version !== version) {
+    fail(
+      `sdk/python/pyproject.toml is version ${python.version}, not the release's ${version}: run \`npm run sdk\``,
+    );
+  }
+  const prefix = `${python.name}-${python.version}`;
+  const wheels = [...listed.keys()].filter((f) => f.startsWith(`${prefix}-`) && f.endsWith(".whl"));
+  if (wheels.length !== 1)
+    fail(`${dir} should hold one wheel ${prefix}-*.whl (the Python SDK), not ${wheels.length}`);
+  const pypi = [path.join(dir, wheels[0]), need(`${prefix}.tar.gz`, "the Python SDK's sdist")];
+
+  const github = [sumsFile, ...[...listed.keys()].sort().map((f) => path.join(dir, f))];
+  return { plugins, npm, pypi, github };
+}
+
+const dir = path.resolve(option("--dir") ?? path.join(__dirname, "..", "dist/release"));
+const root = path.resolve(option("--root") ?? path.join(__dirname, ".."));
+const [command, outDir] = process.argv.slice(2);
+const usage =
+  "usage: node scripts/release-files.js [--dir <dir>] [--root <repo>] check | github | npm | pypi <outDir>";
+if (!["check", "github", "npm", "pypi"].includes(command)) fail(usage);
+
+const files = releaseFiles(dir, root);
+if (command === "check") {
+  console.log(
+    `${path.relative(process.cwd(), dir) || "."}: SHA256SUMS checked; ${files.plugins.length} plugin tarballs, ` +
+      `npm ${files.npm.map((p) => p.spec).join(" and ")}, PyPI ${files.pypi.map((f) => path.basename(f)).join(" and ")}`,
+  );
+} else if (command === "github") {
+  for (const file of files.github) console.log(file);
+} else if (command === "npm") {
+  for (const { spec, file } of files.npm) console.log(`${spec} ${file}`);
+} else {
+  if (!outDir) fail(usage);
+  fs.mkdirSync(outDir, { recursive: true });
+  for (const file of files.pypi) {
+    fs.copyFileSync(file, path.join(outDir, path.basename(file)));
+    console.log(path.join(outDir, path.basename(file)));
+  }
+}

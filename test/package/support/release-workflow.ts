@@ -1,0 +1,173 @@
+/**
+ * The facts of the release workflow (.github/workflows/release.yml) that the release depends on, checked on its
+ * parsed YAML: what triggers it, that nothing is published before the tests and the build passed, that the files it
+ * attaches and publishes are the ones `npm run release:build` wrote (as scripts/release-files.js reads them), the
+ * two tags, and the permissions each job holds. actionlint (test/docs/workflows.test.ts) checks the syntax.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { parse } from "yaml";
+import { REPO_ROOT } from "./offline-project";
+
+export const RELEASE_WORKFLOW = path.join(REPO_ROOT, ".github/workflows/release.yml");
+/** Where `npm run release:build` writes the release, and where scripts/release-files.js reads it by default. */
+export const RELEASE_DIR = "dist/release";
+
+export interface Step {
+  name?: string;
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+}
+interface Job {
+  needs?: string | string[];
+  permissions?: Record<string, string>;
+  environment?: string | { name?: string };
+  steps?: Step[];
+}
+interface Workflow {
+  on?: Record<string, unknown>;
+  permissions?: Record<string, string>;
+  jobs?: Record<string, Job>;
+}
+
+export const readReleaseWorkflow = (): string => fs.readFileSync(RELEASE_WORKFLOW, "utf8");
+
+/** The job's step that names `name` (starts with it), or undefined. */
+export function stepNamed(text: string, name: string): Step | undefined {
+  const jobs = (parse(text) as Workflow).jobs ?? {};
+  return Object.values(jobs)
+    .flatMap((job) => job.steps ?? [])
+    .find((step) => step.name?.startsWith(name));
+}
+
+const normalDir = (dir: unknown) => String(dir).replace(/^\.\//, "").replace(/\/+$/, "");
+
+/** What is wrong with the release workflow's text, one sentence each; [] when nothing is. */
+export function releaseWorkflowProblems(text: string): string[] {
+  const problems: string[] = [];
+  const workflow = parse(text) as Workflow;
+  const jobs = workflow.jobs ?? {};
+  const entries = Object.entries(jobs);
+  const runs = (job: Job) => (job.steps ?? []).map((step) => step.run ?? "").join("\n");
+  const uses = (job: Job, action: string) =>
+    (job.steps ?? []).filter((s) => s.uses?.startsWith(`${action}@`));
+  const jobThat = (what: string, test: (job: Job) => boolean): [string, Job] | undefined => {
+    const found = entries.filter(([, job]) => test(job));
+    if (found.length !== 1) problems.push(`${found.length} jobs ${what}, not one`);
+    return found[0];
+  };
+  const needsOf = (name: string, seen = new Set<string>()): Set<string> => {
+    const needs = jobs[name]?.needs ?? [];
+    for (const need of typeof needs === "string" ? [needs] : needs) {
+      if (!seen.has(need)) needsOf(need, seen.add(need));
+    }
+    return seen;
+  };
+  const idToken = (job: Job) => job.permissions?.["id-token"] === "write";
+  const environment = (job: Job) =>
+    typeof job.environment === "string" ? job.environment : job.environment?.name;
+
+  // Triggers: a pushed tag vX.Y.Z, or a run by hand.
+  const tags = (workflow.on?.push as { tags?: string[] } | undefined)?.tags;
+  if (JSON.stringify(tags) !== JSON.stringify(["v*"]))
+    problems.push(`on.push.tags is ${JSON.stringify(tags)}, not ["v*"]`);
+  if (!workflow.on || !("workflow_dispatch" in workflow.on))
+    problems.push("it cannot be run by hand (workflow_dispatch)");
+  if (JSON.stringify(workflow.permissions) !== JSON.stringify({ contents: "read" })) {
+    problems.push("the workflow's default permissions are not contents: read only");
+  }
+
+  // The build: the tests, then release:build, checked, handed on as one artifact.
+  const build = jobThat("run .ci/run", (job) => /^\s*\.ci\/run\s*$/m.test(runs(job)));
+  if (build) {
+    const [name, job] = build;
+    const script = runs(job);
+    const at = (pattern: RegExp) => script.search(pattern);
+    if (at(/npm run release:build\b/) < at(/\.ci\/run/))
+      problems.push(`${name} does not run npm run release:build after .ci/run`);
+    if (at(/node scripts\/release-files\.js check\b/) < at(/npm run release:build\b/)) {
+      problems.push(`${name} does not check the release (release-files.js check) after building it`);
+    }
+    const upload = uses(job, "actions/upload-artifact");
+    if (upload.length !== 1 || normalDir(upload[0]!.with?.path) !== RELEASE_DIR) {
+      problems.push(
+        `${name} does not upload ${RELEASE_DIR}, where release:build writes, as its one artifact`,
+      );
+    }
+  }
+
+  // Every job that gets the release's files gets them where release-files.js reads them.
+  for (const [name, job] of entries) {
+    for (const download of uses(job, "actions/download-artifact")) {
+      if (normalDir(download.with?.path) !== RELEASE_DIR)
+        problems.push(`${name} downloads the release elsewhere than ${RELEASE_DIR}`);
+    }
+  }
+
+  // Publishing: the GitHub release, npm, PyPI. Each only after the build passed, each rerunnable.
+  const github = jobThat("run gh release upload", (job) => /gh release upload\b/.test(runs(job)));
+  if (github) {
+    const [name, job] = github;
+    const script = runs(job);
+    if (!/mapfile -t files < <\(node scripts\/release-files\.js github\)/.test(script)) {
+      problems.push(`${name} does not attach the files release-files.js github lists`);
+    }
+    if (!/gh release upload "\$TAG" "\$\{files\[@\]\}" --clobber/.test(script)) {
+      problems.push(`${name} does not attach them with --clobber (a rerun replaces them)`);
+    }
+    if (!/if ! gh release view "\$TAG"/.test(script))
+      problems.push(`${name} creates the release even when it exists`);
+    if (!/for tag in "\$TAG" "sdk\/\$TAG"; do/.test(script))
+      problems.push(`${name} does not tag both vX.Y.Z and sdk/vX.Y.Z`);
+    if (job.permissions?.contents !== "write")
+      problems.push(`${name} cannot push tags or create the release (contents: write)`);
+  }
+  const npm = jobThat("run npm publish", (job) => /npm publish\b/.test(runs(job)));
+  if (npm) {
+    const [name, job] = npm;
+    const script = runs(job);
+    if (!/node scripts\/release-files\.js npm \| while read -r spec tarball/.test(script)) {
+      problems.push(`${name} does not publish the tarballs release-files.js npm names`);
+    }
+    if (!/npm publish "\$tarball" --provenance/.test(script))
+      problems.push(`${name} publishes without --provenance`);
+    if (!/npm view "\$spec" version/.test(script))
+      problems.push(`${name} does not skip a version npm already has`);
+    if (!idToken(job)) problems.push(`${name} has no id-token: write (provenance, trusted publishing)`);
+    if (!environment(job)) problems.push(`${name} runs in no environment`);
+  }
+  const pypi = jobThat(
+    "use pypa/gh-action-pypi-publish",
+    (job) => uses(job, "pypa/gh-action-pypi-publish").length > 0,
+  );
+  if (pypi) {
+    const [name, job] = pypi;
+    const copied = runs(job).match(/node scripts\/release-files\.js pypi (\S+)/)?.[1];
+    const action = uses(job, "pypa/gh-action-pypi-publish")[0]!;
+    if (!copied || normalDir(action.with?.["packages-dir"]) !== normalDir(copied)) {
+      problems.push(`${name} does not publish the directory release-files.js pypi fills`);
+    }
+    if (action.with?.["skip-existing"] !== true) problems.push(`${name} fails on a rerun (skip-existing)`);
+    if (!idToken(job)) problems.push(`${name} has no id-token: write (PyPI trusted publishing)`);
+    if (!environment(job))
+      problems.push(`${name} runs in no environment (PyPI's trusted publisher names one)`);
+  }
+  for (const published of [github, npm, pypi]) {
+    if (published && build && !needsOf(published[0]).has(build[0])) {
+      problems.push(`${published[0]} does not wait for ${build[0]} (it would publish what was not tested)`);
+    }
+  }
+  for (const published of [npm, pypi]) {
+    if (published && github && !needsOf(published[0]).has(github[0])) {
+      problems.push(
+        `${published[0]} does not wait for ${github[0]} (an SDK would download a plugin not yet released)`,
+      );
+    }
+  }
+  for (const [name, job] of entries) {
+    if (job.permissions?.contents === "write" && name !== github?.[0])
+      problems.push(`${name} has contents: write`);
+  }
+  return problems;
+}
