@@ -11,7 +11,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { DEMO_ACCOUNTS, DEMO_API_KEY } from "../../emulator/index";
 import { createClient } from "../../provider/client/index";
 import { useEmulator } from "../helpers/use-emulator";
-import { PluginError, ROOT, startNativePlugin, vpsUrn, type NativePlugin } from "./plugin-client";
+import { ProviderRpcError } from "../helpers/provider-client";
+import { ROOT, startNativePlugin, vpsUrn, type NativePlugin } from "./plugin-client";
 
 const emulator = useEmulator({ seed: 21 });
 const SIG = pulumi.runtime.specialSigKey;
@@ -39,7 +40,8 @@ const inputs = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-const rejection = (promise: Promise<unknown>): Promise<PluginError> => rejectionOf(promise, PluginError);
+const rejection = (promise: Promise<unknown>): Promise<ProviderRpcError> =>
+  rejectionOf(promise, ProviderRpcError);
 
 const messagesAbout = (urn: string) => plugin.messages.filter((m) => m.urn === urn);
 
@@ -117,7 +119,7 @@ describe("the native plugin over gRPC (L3)", () => {
 
     // A preview Create orders nothing, quotes the price, and answers unknown for what the service decides.
     const ordersBefore = emulator().snapshot().length;
-    const planned = await plugin.create(urn, checked.inputs, true);
+    const planned = await plugin.create(urn, checked.inputs, { preview: true });
     expect(planned.id).toBe("");
     expect(planned.properties).toMatchObject({
       domainName: "native-l3.example.com",
@@ -169,7 +171,7 @@ describe("the native plugin over gRPC (L3)", () => {
       urn,
       created.properties,
       { ...checked.inputs, memoryMb: 2048 },
-      true,
+      { preview: true },
     );
     expect(resizedPreview.properties).toMatchObject({
       memoryMb: 2048,
@@ -195,7 +197,7 @@ describe("the native plugin over gRPC (L3)", () => {
       urn,
       created.properties,
       { ...checked.inputs, hostServerOid: "h-new" },
-      true,
+      { preview: true },
     );
     expect(moved.properties).toMatchObject({
       hostServerOid: "h-new",
@@ -214,7 +216,7 @@ describe("the native plugin over gRPC (L3)", () => {
     });
     expect(updated.properties).toMatchObject({ memoryMb: 2048, password: created.properties.password });
 
-    const refreshed = await plugin.read(created.id, urn, updated.properties);
+    const refreshed = await plugin.read(created.id, urn, updated.properties, updated.properties);
     expect(refreshed).toMatchObject({ id: created.id, properties: { memoryMb: 2048 } });
     expect(refreshed.inputs).toMatchObject({ memoryMb: 2048, creationScope: "native-l3/dev/life" });
 
@@ -225,7 +227,7 @@ describe("the native plugin over gRPC (L3)", () => {
         .snapshot()
         .find((o) => String(o.orderOid) === created.id),
     ).toMatchObject({ cancelled: true });
-    expect((await plugin.read(created.id, urn, updated.properties)).id).toBe("");
+    expect((await plugin.read(created.id, urn, updated.properties, updated.properties)).id).toBe("");
   });
 
   it("Read with no recorded state (pulumi import) returns every input the service reports, so a Diff against them is empty", async () => {
@@ -319,7 +321,7 @@ describe("the native plugin over gRPC (L3)", () => {
         .find((o) => String(o.orderOid) === created.id);
       expect(order).toMatchObject({ account: "alice" });
       // The first plugin (demo's key) cannot see it.
-      expect((await plugin.read(created.id, urn, created.properties)).id).toBe("");
+      expect((await plugin.read(created.id, urn, created.properties, created.properties)).id).toBe("");
       await other.delete(created.id, urn, created.properties);
     } finally {
       await other.close();

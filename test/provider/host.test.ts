@@ -15,7 +15,7 @@ import { createClient } from "../../provider/client/index";
 import { startEmulator, DEMO_API_KEY, type RunningEmulator } from "../../emulator/index";
 import {
   startProviderHost,
-  ProviderHostError,
+  ProviderRpcError,
   type ProviderHost,
   type PropertyMap,
 } from "../helpers/provider-host";
@@ -93,7 +93,7 @@ const inputs = (extra: PropertyMap = {}): PropertyMap => ({
   ...extra,
 });
 
-const rejection = (promise: Promise<unknown>) => rejectionOf(promise, ProviderHostError);
+const rejection = (promise: Promise<unknown>) => rejectionOf(promise, ProviderRpcError);
 
 describe("the real dynamic-provider host (L3)", () => {
   it("Check: valid inputs pass (with __provider), invalid ones fail per field, unknowns never fail", async () => {
