@@ -79,7 +79,7 @@ export function releaseWorkflowProblems(text: string): string[] {
   }
 
   // The build: the tests, then release:build, checked, handed on as one artifact.
-  const build = jobThat("run .ci/run", (job) => /^\s*\.ci\/run\s*$/m.test(runs(job)));
+  const build = jobThat("run .ci/run", (job) => /(^|\s)\.ci\/run\s*$/m.test(runs(job)));
   if (build) {
     const [name, job] = build;
     const script = runs(job);
