@@ -8,6 +8,45 @@ import * as utilities from "./utilities";
 
 /**
  * One RimuHosting VPS order; its id is the order's number. A change is applied in place where the API allows it (resize, move, reinstall, power state, reverse DNS) and as a replacement where it does not.
+ *
+ * ## Example Usage
+ * ### One VPS on a data centre's first VPS plan, running Debian 12
+ *
+ * ```typescript
+ * // Quickstart in TypeScript on the Node.js SDK: one VPS on the first VPS plan of a data centre, running Debian 12.
+ * //
+ * //   pulumi config set --secret rimuhosting:apiKey <key>
+ * //   pulumi config set memoryMb 2048    # optional: resizes the VPS in place
+ * //   pulumi up
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as rimuhosting from "@pulumi-rimuhosting/rimuhosting";
+ *
+ * const memoryMb = new pulumi.Config().getNumber("memoryMb") ?? 1024;
+ * const plans = rimuhosting.getPricingPlansOutput({ dcLocation: "DCDALLAS" });
+ *
+ * const web = new rimuhosting.Vps("web", {
+ *   domainName: "web1.example.com",
+ *   dcLocation: "DCDALLAS",
+ *   pricingPlanCode: plans.plans[0].code,
+ *   distro: "deb12.64",
+ *   memoryMb,
+ * });
+ *
+ * export const ip = web.primaryIp;
+ * export const orderOid = web.orderOid;
+ * export const monthlyPriceUsd = web.monthlyFeeUsd;
+ * export const rootPassword = web.password; // a secret
+ * ```
+ *
+ * ## Import
+ *
+ * A VPS ordered outside Pulumi is imported by its order number, the `orderOid` RimuHosting's control panel and
+ * `getOrders` show. Nothing about the VPS changes; the next preview shows no change once the program declares it
+ * with the inputs the import printed:
+ *
+ * ```sh
+ * $ pulumi import rimuhosting:index:Vps web 1234567
+ * ```
  */
 export class Vps extends pulumi.CustomResource {
     /**

@@ -147,7 +147,7 @@ function appendPlugins(projectFile: string, plugins: PluginDir[]): void {
 }
 
 /** Go with no network: modules only from the cache (language-hosts.sh filled it), no toolchain download. */
-const GO_OFFLINE = { GOPROXY: "off", GOTOOLCHAIN: "local" };
+export const GO_OFFLINE = { GOPROXY: "off", GOTOOLCHAIN: "local" };
 
 async function prepareGo(dir: string, sdkGo: string): Promise<Record<string, string>> {
   const sdkMod = path.join(sdkGo, "go.mod");
@@ -156,8 +156,6 @@ async function prepareGo(dir: string, sdkGo: string): Promise<Record<string, str
       `${sdkMod} not found: the generators write a go.mod for the Go SDK when the schema has ` +
         `"meta": {"supportPack": true} (its module is the directory of language.go.importBasePath)`,
     );
-  const sdkModule = /^module\s+(\S+)/m.exec(fs.readFileSync(sdkMod, "utf8"))?.[1];
-  if (!sdkModule) throw new Error(`${sdkMod} names no module`);
   const { stdout } = await run("pulumi", ["version"]);
   const pulumiVersion = stdout.trim();
   fs.writeFileSync(
@@ -168,13 +166,27 @@ async function prepareGo(dir: string, sdkGo: string): Promise<Record<string, str
       "go 1.25",
       "",
       `require github.com/pulumi/pulumi/sdk/v3 ${pulumiVersion}`,
-      `require ${sdkModule} v0.0.0`,
-      "",
-      `replace ${sdkModule} => ${path.resolve(sdkGo)}`,
       "",
     ].join("\n"),
   );
+  return useGoModule(dir, sdkGo);
+}
+
+/**
+ * Makes the Go program in `dir` build against the module in `moduleDir` (a `replace`, required at v0.0.0 unless
+ * go.mod requires it already), and completes go.mod and go.sum offline (`go mod tidy` from the module cache).
+ * Returns the environment the program then builds in.
+ */
+export async function useGoModule(dir: string, moduleDir: string): Promise<Record<string, string>> {
+  const moduleMod = path.join(moduleDir, "go.mod");
+  const module = /^module\s+(\S+)/m.exec(fs.readFileSync(moduleMod, "utf8"))?.[1];
+  if (!module) throw new Error(`${moduleMod} names no module`);
   const env = { ...process.env, ...GO_OFFLINE };
+  const { stdout } = await run("go", ["mod", "edit", "-json"], { cwd: dir, env });
+  const required = (JSON.parse(stdout) as { Require?: { Path: string }[] }).Require ?? [];
+  if (!required.some((r) => r.Path === module))
+    await run("go", ["mod", "edit", `-require=${module}@v0.0.0`], { cwd: dir, env });
+  await run("go", ["mod", "edit", `-replace=${module}=${path.resolve(moduleDir)}`], { cwd: dir, env });
   await run("go", ["mod", "tidy"], { cwd: dir, env }).catch((e: Error & { stderr?: string }) => {
     throw new Error(
       `go mod tidy in ${dir} failed offline (${e.stderr?.trim() ?? e.message}); ` +
@@ -189,29 +201,40 @@ async function preparePython(
   sdkPython: string,
   hosts: LanguageHosts,
 ): Promise<Record<string, string>> {
-  const venv = path.join(dir, "venv");
+  // pip builds a source tree in place (build/, *.egg-info): install from a copy, so that programs prepared side by
+  // side never share one.
+  const sdkCopy = path.join(dir, ".sdk-python");
+  fs.cpSync(sdkPython, sdkCopy, { recursive: true });
+  return { PULUMI_PYTHON_CMD: await pythonVenvWith(path.join(dir, "venv"), sdkCopy, hosts) };
+}
+
+/**
+ * A new virtual environment at `venv` with `pythonPackage` (a wheel, an sdist or a source tree) pip-installed into
+ * it, offline; returns its python. The environment is light: it sees the hosts' one (pulumi, pip, setuptools) through
+ * a .pth file, so installing the package never changes the shared one, and the package's dependencies are found
+ * there (no index).
+ */
+export async function pythonVenvWith(
+  venv: string,
+  pythonPackage: string,
+  hosts: LanguageHosts,
+): Promise<string> {
   const python = path.join(venv, "bin", "python");
   const purelib = async (interpreter: string) =>
     (
       await run(interpreter, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])
     ).stdout.trim();
-  // A light virtual environment of the program's own, seeing the hosts' one (pulumi, pip, setuptools) through a
-  // .pth file, so that installing the SDK never changes the shared one.
   await run(path.join(hosts.pythonVenv, "bin", "python"), ["-m", "venv", "--without-pip", venv]);
   const base = await purelib(path.join(hosts.pythonVenv, "bin", "python"));
   fs.writeFileSync(
     path.join(await purelib(python), "pulumi-rimuhosting-base.pth"),
     `import site; site.addsitedir(${JSON.stringify(base)})\n`,
   );
-  // pip builds a source tree in place (build/, *.egg-info): install from a copy, so that programs prepared side by
-  // side never share one. Its dependencies must be in the hosts' environment already (no index).
-  const sdkCopy = path.join(dir, ".sdk-python");
-  fs.cpSync(sdkPython, sdkCopy, { recursive: true });
   const pipOffline = ["--no-index", "--no-build-isolation", "--disable-pip-version-check", "--quiet"];
-  await run(python, ["-m", "pip", "install", ...pipOffline, sdkCopy], { cwd: dir }).catch(
-    (e: Error & { stderr?: string }) => {
-      throw new Error(`pip install ${sdkPython} failed offline: ${e.stderr?.trim() ?? e.message}`);
-    },
-  );
-  return { PULUMI_PYTHON_CMD: python };
+  await run(python, ["-m", "pip", "install", ...pipOffline, pythonPackage], {
+    cwd: path.dirname(venv),
+  }).catch((e: Error & { stderr?: string }) => {
+    throw new Error(`pip install ${pythonPackage} failed offline: ${e.stderr?.trim() ?? e.message}`);
+  });
+  return python;
 }

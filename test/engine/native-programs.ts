@@ -17,7 +17,8 @@ export const REPO_ROOT = path.resolve(__dirname, "../..");
 export const PLUGIN_DIR = path.join(REPO_ROOT, "bin");
 export const NATIVE_VPS_TYPE = "rimuhosting:index:Vps";
 
-export type Language = "yaml" | "go" | "python";
+/** The languages of programs on the native plugin (nodejs: TypeScript on the Node.js SDK; its host comes with the CLI). */
+export type Language = "yaml" | "go" | "python" | "nodejs";
 
 /** The directory on PATH holding `file`, if any. */
 function onPathDir(env: NodeJS.ProcessEnv, file: string): string | undefined {
@@ -137,26 +138,30 @@ export function pulumiText(cli: CliStack, ...args: string[]): Promise<string> {
   });
 }
 
-/** The Go module of the generated SDK (sdk/go.mod) and its import path. */
-const GO_SDK_MODULE = "github.com/pulumi-rimuhosting/pulumi-rimuhosting/sdk";
+/**
+ * A copy of the example program examples/<example> in a new scratch directory, its Pulumi.yaml given the
+ * `plugins:` entry of this checkout's plugin (pluginEntry). The examples are written as a user writes them against a
+ * release; a test supplies the packages (SDK, modules) the way the release ships them.
+ */
+export function copyExample(example: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `native-${example}-`));
+  fs.cpSync(path.join(REPO_ROOT, "examples", example), dir, { recursive: true });
+  const project = path.join(dir, "Pulumi.yaml");
+  fs.writeFileSync(project, `${fs.readFileSync(project, "utf8").replace(/\n*$/, "\n")}${PLUGIN_ENTRY}`);
+  return dir;
+}
 
 /**
- * A Go project using the generated Go SDK from this checkout (a `replace` to sdk/), with `main.go` as given. Its
- * go.sum is the SDK's: the program needs nothing else. The Go language host builds it with `go build` (the first
- * build of Pulumi's Go SDK takes minutes; later ones come from Go's build cache).
+ * The Go SDK's module as the `sdk/v<version>` tag will hold it: the files git tracks under sdk/, as the working tree
+ * has them (`git stash create` makes a commit of it without touching anything; HEAD when nothing changed), written
+ * into `into`/sdk. Returns that directory.
  */
-export function writeGoProgram(name: string, mainGo: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `native-${name}-`));
-  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: go\n${PLUGIN_ENTRY}`);
-  const sdkGoMod = fs.readFileSync(path.join(REPO_ROOT, "sdk/go.mod"), "utf8");
-  const goVersion = /^go (\S+)$/m.exec(sdkGoMod)?.[1] ?? "1.25";
-  fs.writeFileSync(
-    path.join(dir, "go.mod"),
-    `module ${name}\n\ngo ${goVersion}\n\nrequire ${GO_SDK_MODULE} v0.0.0\n\nreplace ${GO_SDK_MODULE} => ${path.join(REPO_ROOT, "sdk")}\n`,
-  );
-  fs.copyFileSync(path.join(REPO_ROOT, "sdk/go.sum"), path.join(dir, "go.sum"));
-  fs.writeFileSync(path.join(dir, "main.go"), mainGo);
-  return dir;
+export function goSdkAsTagged(into: string): string {
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: REPO_ROOT, encoding: "utf8" }).trim();
+  const commit = git("stash", "create") || "HEAD";
+  fs.mkdirSync(into, { recursive: true });
+  execFileSync("sh", ["-c", `git archive ${commit} sdk | tar -x -C "$1"`, "sh", into], { cwd: REPO_ROOT });
+  return path.join(into, "sdk");
 }
 
 /** The Python virtual environment with Pulumi's Python SDK that scripts/language-hosts.sh made beside the hosts. */

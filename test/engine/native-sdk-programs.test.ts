@@ -1,72 +1,28 @@
-// Go and Python programs using their generated SDKs (sdk/go, sdk/python) on the native plugin, through the real CLI
-// against the emulator: up (a data source as a provider function, then the VPS), a resize, and destroy.
+// The SDK packages of a release (tools/release/sdk-packages.ts), each installed as a user installs it, running the
+// quickstart of its language from examples/ through the real CLI against the emulator: up (a data source as a
+// provider function, then the VPS), a resize, and destroy. TypeScript: the npm tarball installed offline into a fresh
+// project; Python: the wheel pip-installed into a fresh virtual environment; Go: the module as the sdk/v<version>
+// tag will hold it. The plugin is this checkout's (test/engine/native-programs.ts); the download is relbin's test.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { buildPythonSdk, packNodejsSdk } from "../../tools/release/sdk-packages";
+import { npm, packedTarball, writeProject } from "../package/support/offline-project";
 import { liveOrders, type Scenario } from "./e2e-support";
+import { findLanguageHosts, pythonVenvWith, useGoModule } from "./language-programs";
 import {
+  copyExample,
   describeNative,
+  goSdkAsTagged,
   nativeOps,
-  pythonEnv,
-  pythonVirtualenv,
   startNativeScenario,
-  writeGoProgram,
-  writePythonProgram,
 } from "./native-programs";
 
 // The Go host builds the program with `go build`: minutes the first time on a cold Go build cache.
 jest.setTimeout(900_000);
 
-const GO_PROGRAM = `package main
-
-import (
-	"github.com/pulumi-rimuhosting/pulumi-rimuhosting/sdk/go/rimuhosting"
-	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
-)
-
-func main() {
-	pulumi.Run(func(ctx *pulumi.Context) error {
-		memoryMb := config.New(ctx, "").GetInt("memoryMb")
-		if memoryMb == 0 {
-			memoryMb = 1024
-		}
-		plans, err := rimuhosting.GetPricingPlans(ctx, &rimuhosting.GetPricingPlansArgs{DcLocation: pulumi.StringRef("DCDALLAS")})
-		if err != nil {
-			return err
-		}
-		web, err := rimuhosting.NewVps(ctx, "web", &rimuhosting.VpsArgs{
-			DomainName:      pulumi.String("go.example.com"),
-			DcLocation:      pulumi.String("DCDALLAS"),
-			PricingPlanCode: pulumi.String(plans.Plans[0].Code),
-			Distro:          pulumi.String("deb12.64"),
-			MemoryMb:        pulumi.Int(memoryMb),
-		})
-		if err != nil {
-			return err
-		}
-		ctx.Export("ip", web.PrimaryIp)
-		ctx.Export("orderOid", web.OrderOid)
-		ctx.Export("rootPassword", web.Password)
-		return nil
-	})
-}
-`;
-
-const PYTHON_PROGRAM = `import pulumi
-import pulumi_rimuhosting as rimuhosting
-
-memory_mb = pulumi.Config().get_int("memoryMb") or 1024
-plans = rimuhosting.get_pricing_plans(dc_location="DCDALLAS")
-web = rimuhosting.Vps(
-    "web",
-    domain_name="python.example.com",
-    dc_location="DCDALLAS",
-    pricing_plan_code=plans.plans[0].code,
-    distro="deb12.64",
-    memory_mb=memory_mb,
-)
-pulumi.export("ip", web.primary_ip)
-pulumi.export("orderOid", web.order_oid)
-pulumi.export("rootPassword", web.password)
-`;
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "native-sdk-programs-"));
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 /** up, a resize, destroy: what each SDK program must get through. */
 async function upResizeDestroy(s: Scenario): Promise<void> {
@@ -75,6 +31,7 @@ async function upResizeDestroy(s: Scenario): Promise<void> {
   const oid = created.outputs.orderOid as number;
   expect(liveOrders(s.emulator).map((o) => o.orderOid)).toEqual([oid]);
   expect(created.outputs.ip).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+  expect(created.outputs.monthlyPriceUsd).toBeGreaterThan(0);
   expect(JSON.stringify(created.outputs.rootPassword)).toContain("[secret]");
 
   await s.stack.setConfig("memoryMb", { value: "2048" });
@@ -87,29 +44,42 @@ async function upResizeDestroy(s: Scenario): Promise<void> {
   expect(liveOrders(s.emulator)).toEqual([]);
 }
 
-describeNative("go", "a Go program with the generated Go SDK", () => {
+/** Runs the example program prepared in `dir` (removed afterwards) through upResizeDestroy. */
+async function runExample(dir: string, env: Record<string, string> = {}): Promise<void> {
+  const s = await startNativeScenario(dir, { env });
+  try {
+    await upResizeDestroy(s);
+  } finally {
+    await s.close();
+  }
+}
+
+describeNative("go", "examples/go-quickstart on the Go SDK module as tagged", () => {
   test("up, resize, destroy", async () => {
-    // The program's module cache is the usual one; -mod=mod lets go add the SDK's dependencies it already has.
-    const s = await startNativeScenario(writeGoProgram("native-go", GO_PROGRAM), {
-      env: { GOFLAGS: "-mod=mod" },
-    });
-    try {
-      await upResizeDestroy(s);
-    } finally {
-      await s.close();
-    }
+    const dir = copyExample("go-quickstart");
+    await runExample(dir, await useGoModule(dir, goSdkAsTagged(path.join(scratch, "go"))));
   });
 });
 
-describeNative("python", "a Python program with the generated Python SDK", () => {
+describeNative("python", "examples/python-quickstart on the wheel", () => {
   test("up, resize, destroy", async () => {
-    const venv = pythonVirtualenv()!;
-    const dir = writePythonProgram("native-python", PYTHON_PROGRAM, venv);
-    const s = await startNativeScenario(dir, { env: pythonEnv(dir, venv) });
-    try {
-      await upResizeDestroy(s);
-    } finally {
-      await s.close();
-    }
+    const { wheel } = await buildPythonSdk(path.join(scratch, "python"));
+    const dir = copyExample("python-quickstart");
+    const python = await pythonVenvWith(path.join(dir, "venv"), wheel, findLanguageHosts().hosts!);
+    await runExample(dir, { PULUMI_PYTHON_CMD: python });
+  });
+});
+
+describeNative("nodejs", "examples/typescript-quickstart on the Node.js SDK's npm tarball", () => {
+  test("up, resize, destroy", async () => {
+    const packed = packedTarball(await packNodejsSdk(path.join(scratch, "nodejs")));
+    const dir = copyExample("typescript-quickstart");
+    writeProject(dir, packed, {
+      dependencies: ["@pulumi/pulumi"],
+      devDependencies: ["typescript", "@types/node"],
+    });
+    const install = npm(["install", "--offline"], dir);
+    expect([install.status, install.stderr]).toEqual([0, expect.anything()]);
+    await runExample(dir);
   });
 });

@@ -1,50 +1,26 @@
-// A YAML program on the native plugin, through the real CLI against the emulator: up, a resize (its preview shows
-// the detailed diff, the restart and the price), refresh with drift and its repair, `pulumi import` of a VPS ordered outside
-// Pulumi (the CLI prints the code to paste; pasted, the next preview shows no change), and destroy.
+// The YAML quickstart (examples/yaml-quickstart) on the native plugin, through the real CLI against the emulator:
+// up, a resize (its preview shows the detailed diff, the restart and the price), refresh with drift and its repair,
+// `pulumi import` of a VPS ordered outside Pulumi (the CLI prints the code to paste; pasted, the next preview shows
+// no change), and destroy.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Scenario } from "./e2e-support";
 import { liveOrders } from "./e2e-support";
 import {
+  copyExample,
   describeNative,
   nativeOps,
   orderOutsidePulumi,
   pulumiText,
   startNativeScenario,
-  writeYamlProgram,
 } from "./native-programs";
 
 jest.setTimeout(300_000);
 
-const PROGRAM = `config:
-  memoryMb:
-    type: integer
-    default: 1024
-variables:
-  plans:
-    fn::invoke:
-      function: rimuhosting:getPricingPlans
-      arguments:
-        dcLocation: DCDALLAS
-resources:
-  web:
-    type: rimuhosting:Vps
-    properties:
-      domainName: web1.example.com
-      dcLocation: DCDALLAS
-      pricingPlanCode: \${plans.plans[0].code}
-      distro: deb12.64
-      memoryMb: \${memoryMb}
-outputs:
-  ip: \${web.primaryIp}
-  orderOid: \${web.orderOid}
-  rootPassword: \${web.password}
-`;
-
-describeNative("yaml", "a YAML program on the native plugin", () => {
+describeNative("yaml", "examples/yaml-quickstart on the native plugin", () => {
   let s: Scenario;
   beforeAll(async () => {
-    s = await startNativeScenario(writeYamlProgram("native-yaml", PROGRAM));
+    s = await startNativeScenario(copyExample("yaml-quickstart"));
   });
   afterAll(async () => s?.close());
 

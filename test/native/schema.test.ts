@@ -18,6 +18,7 @@ import {
   type FieldRule,
 } from "../../provider/impl/vps-fields";
 import { schemaText } from "../../provider/native/schema/generate";
+import { QUICKSTART_EXAMPLES } from "../../provider/native/schema/vps-examples";
 
 const ROOT = path.resolve(__dirname, "../..");
 const FILE = path.join(ROOT, "provider/native/schema.json");
@@ -33,11 +34,14 @@ interface Property {
 }
 const schema = JSON.parse(text) as {
   version: string;
+  pluginDownloadURL: string;
+  language: { python: { pythonRequires: string } };
   config: { variables: Record<string, Property> };
   provider: { inputProperties: Record<string, Property> };
   resources: Record<
     string,
     {
+      description: string;
       inputProperties: Record<string, Property>;
       requiredInputs: string[];
       properties: Record<string, Property>;
@@ -142,5 +146,31 @@ describe("the native provider's schema", () => {
     expect(Object.keys(schema.functions).sort()).toEqual(Object.values(DATA_SOURCE_TOKENS).sort());
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
     expect(schema.version).toBe(pkg.version);
+  });
+
+  it("says where the plugin downloads from (the repository's GitHub releases), and that Python 3.10 is needed", () => {
+    expect(schema.pluginDownloadURL).toBe("github://api.github.com/pulumi-rimuhosting/pulumi-rimuhosting");
+    expect(schema.language.python.pythonRequires).toBe(">=3.10");
+  });
+
+  it("describes the Vps with the quickstart of examples/ in TypeScript, Python, Go and YAML, then Import", () => {
+    const description = vps.description;
+    expect(QUICKSTART_EXAMPLES.map((e) => e.language)).toEqual(["typescript", "python", "go", "yaml"]);
+    for (const { language, file } of QUICKSTART_EXAMPLES) {
+      const program = fs.readFileSync(path.join(ROOT, file), "utf8");
+      expect([file, description.includes("```" + language + "\n" + program + "```\n")]).toEqual([file, true]);
+    }
+    // Pulumi's shortcodes around the examples, so each SDK keeps its own language's block; Import after them.
+    const order = [
+      "{{% examples %}}",
+      "{{% example %}}",
+      "{{% /example %}}",
+      "{{% /examples %}}",
+      "## Import",
+    ];
+    const at = order.map((marker) => description.indexOf(marker));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    expect(description.slice(at[4]!)).toContain("$ pulumi import rimuhosting:index:Vps web 1234567");
   });
 });

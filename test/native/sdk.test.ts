@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { PLUGIN_DOWNLOAD_URL } from "../../provider/native/schema/package-schema";
 
 const ROOT = path.resolve(__dirname, "../..");
 const SDK = "sdk";
@@ -58,6 +59,39 @@ describe("the SDKs in sdk/", () => {
       expect({ language, differing }).toEqual({ language, differing: [] });
     }
   }, 600_000);
+
+  it("say where the plugin downloads from, need Python 3.10, and carry the Vps's example and Import section", () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+      version: string;
+    };
+    const plugin = { resource: true, name: "rimuhosting", version, server: PLUGIN_DOWNLOAD_URL };
+    for (const file of ["go/rimuhosting/pulumi-plugin.json", "python/pulumi_rimuhosting/pulumi-plugin.json"])
+      expect([file, JSON.parse(fs.readFileSync(path.join(ROOT, SDK, file), "utf8"))]).toEqual([file, plugin]);
+    const npm = JSON.parse(fs.readFileSync(path.join(ROOT, SDK, "nodejs/package.json"), "utf8")) as {
+      pulumi: object;
+    };
+    expect(npm.pulumi).toEqual(plugin);
+    expect(fs.readFileSync(path.join(ROOT, SDK, "python/pyproject.toml"), "utf8")).toMatch(
+      /^\s*requires-python = ">=3\.10"$/m,
+    );
+    // Each SDK keeps its own language's example in the Vps's doc comment (IDE help), and the Import section.
+    for (const [file, fence] of [
+      ["nodejs/vps.ts", "```typescript"],
+      ["python/pulumi_rimuhosting/vps.py", "```python"],
+      ["go/rimuhosting/vps.go", "```go"],
+    ] as const) {
+      const source = fs.readFileSync(path.join(ROOT, SDK, file), "utf8");
+      const found = [
+        fence,
+        "import * as rimuhosting",
+        "import pulumi_rimuhosting",
+        "rimuhosting.NewVps",
+        "## Import",
+      ].filter((text) => source.includes(text));
+      expect([file, found]).toEqual([file, expect.arrayContaining([fence, "## Import"])]);
+      expect([file, found.length]).toEqual([file, 3]);
+    }
+  });
 
   it("carry the generated-file header in every source file (Go's package doc comment aside)", () => {
     const sources = ["go", "nodejs", "python"].flatMap((language) =>

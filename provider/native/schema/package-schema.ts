@@ -7,6 +7,7 @@
  */
 import { CONFIG_KEYS, DEFAULT_BASE_URL, ENV_VARS } from "../../config.js";
 import { functionSpecs, type FunctionSpec } from "./function-specs.js";
+import { vpsDescription } from "./vps-examples.js";
 import { VPS_SCHEMA_TYPES, type ObjectTypeSpec, type PropertySpec } from "./vps-schema-types.js";
 
 export const PACKAGE_NAME = "rimuhosting";
@@ -14,6 +15,29 @@ export const PACKAGE_NAME = "rimuhosting";
 export const GO_IMPORT_BASE = "github.com/pulumi-rimuhosting/pulumi-rimuhosting/sdk/go/rimuhosting";
 export const NODEJS_PACKAGE = "@pulumi-rimuhosting/rimuhosting";
 export const PYTHON_PACKAGE = "pulumi_rimuhosting";
+const REPOSITORY = "https://github.com/pulumi-rimuhosting/pulumi-rimuhosting";
+/**
+ * Where the engine downloads the plugin from when it is not installed: the GitHub releases of the repository,
+ * asset `pulumi-resource-rimuhosting-v<version>-<os>-<arch>.tar.gz` of release `v<version>`. The generated SDKs
+ * carry it (package.json `pulumi.server`, pulumi-plugin.json `server`, the Go SDK's default resource options).
+ */
+export const PLUGIN_DOWNLOAD_URL = "github://api.github.com/pulumi-rimuhosting/pulumi-rimuhosting";
+/** The `pulumi` Python package needs 3.10 (its own requires-python since 3.231); the codegen's default is 3.9. */
+const PYTHON_REQUIRES = ">=3.10";
+
+/** The README of the npm and PyPI packages (their registry pages): what it is and where the docs are. */
+const SDK_README = [
+  "# RimuHosting provider for Pulumi",
+  "",
+  "Declare [RimuHosting](https://rimuhosting.com) VPS servers in a Pulumi program, and let `pulumi up` order, " +
+    "resize, move, reinstall and cancel them through RimuHosting's API. The provider plugin " +
+    "(`pulumi-resource-rimuhosting`) is published on the project's GitHub releases.",
+  "",
+  `- Overview and examples: ${REPOSITORY}/blob/main/docs/_index.md`,
+  `- Installation and configuration: ${REPOSITORY}/blob/main/docs/installation-configuration.md`,
+  `- The \`Vps\` resource: ${REPOSITORY}/blob/main/docs/vps.md`,
+  "",
+].join("\n");
 
 export interface PackageSpec {
   name: string;
@@ -25,6 +49,7 @@ export interface PackageSpec {
   repository: string;
   license: string;
   publisher: string;
+  pluginDownloadURL: string;
   config: { variables: Record<string, PropertySpec> };
   provider: { description: string; inputProperties: Record<string, PropertySpec> };
   types: Record<string, ObjectTypeSpec>;
@@ -58,10 +83,11 @@ export function packageSchema(root: string, version: string): PackageSpec {
     description:
       "RimuHosting VPS servers: order, resize, move, reinstall and cancel them through RimuHosting's API.",
     keywords: ["pulumi", "rimuhosting", "vps", "category/cloud"],
-    homepage: "https://github.com/pulumi-rimuhosting/pulumi-rimuhosting",
-    repository: "https://github.com/pulumi-rimuhosting/pulumi-rimuhosting",
+    homepage: REPOSITORY,
+    repository: REPOSITORY,
     license: "Apache-2.0",
     publisher: "pulumi-rimuhosting",
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     config: { variables: SETTINGS },
     provider: {
       description:
@@ -71,9 +97,11 @@ export function packageSchema(root: string, version: string): PackageSpec {
     types: { ...VPS_SCHEMA_TYPES.types, ...types },
     resources: {
       "rimuhosting:index:Vps": {
-        description:
+        description: vpsDescription(
+          root,
           "One RimuHosting VPS order; its id is the order's number. A change is applied in place where the API " +
-          "allows it (resize, move, reinstall, power state, reverse DNS) and as a replacement where it does not.",
+            "allows it (resize, move, reinstall, power state, reverse DNS) and as a replacement where it does not.",
+        ),
         inputProperties: VPS_SCHEMA_TYPES.inputProperties,
         requiredInputs: VPS_SCHEMA_TYPES.requiredInputs,
         properties: VPS_SCHEMA_TYPES.properties,
@@ -87,8 +115,14 @@ export function packageSchema(root: string, version: string): PackageSpec {
         generateResourceContainerTypes: true,
         respectSchemaVersion: true,
       },
-      nodejs: { packageName: NODEJS_PACKAGE, respectSchemaVersion: true },
-      python: { packageName: PYTHON_PACKAGE, respectSchemaVersion: true, pyproject: { enabled: true } },
+      nodejs: { packageName: NODEJS_PACKAGE, respectSchemaVersion: true, readme: SDK_README },
+      python: {
+        packageName: PYTHON_PACKAGE,
+        respectSchemaVersion: true,
+        pyproject: { enabled: true },
+        pythonRequires: PYTHON_REQUIRES,
+        readme: SDK_README,
+      },
     },
   };
 }

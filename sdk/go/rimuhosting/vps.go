@@ -13,6 +13,64 @@ import (
 )
 
 // One RimuHosting VPS order; its id is the order's number. A change is applied in place where the API allows it (resize, move, reinstall, power state, reverse DNS) and as a replacement where it does not.
+//
+// ## Example Usage
+// ### One VPS on a data centre's first VPS plan, running Debian 12
+// ```go
+// // Quickstart in Go: one VPS on the first VPS plan of a data centre, running Debian 12.
+// //
+// //	pulumi config set --secret rimuhosting:apiKey <key>
+// //	pulumi config set memoryMb 2048    # optional: resizes the VPS in place
+// //	pulumi up
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-rimuhosting/pulumi-rimuhosting/sdk/go/rimuhosting"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			memoryMb := config.New(ctx, "").GetInt("memoryMb")
+//			if memoryMb == 0 {
+//				memoryMb = 1024
+//			}
+//			plans, err := rimuhosting.GetPricingPlans(ctx, &rimuhosting.GetPricingPlansArgs{DcLocation: pulumi.StringRef("DCDALLAS")})
+//			if err != nil {
+//				return err
+//			}
+//			web, err := rimuhosting.NewVps(ctx, "web", &rimuhosting.VpsArgs{
+//				DomainName:      pulumi.String("web1.example.com"),
+//				DcLocation:      pulumi.String("DCDALLAS"),
+//				PricingPlanCode: pulumi.String(plans.Plans[0].Code),
+//				Distro:          pulumi.String("deb12.64"),
+//				MemoryMb:        pulumi.Int(memoryMb),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("ip", web.PrimaryIp)
+//			ctx.Export("orderOid", web.OrderOid)
+//			ctx.Export("monthlyPriceUsd", web.MonthlyFeeUsd)
+//			ctx.Export("rootPassword", web.Password)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// A VPS ordered outside Pulumi is imported by its order number, the `orderOid` RimuHosting's control panel and
+// `getOrders` show. Nothing about the VPS changes; the next preview shows no change once the program declares it
+// with the inputs the import printed:
+//
+// ```sh
+// $ pulumi import rimuhosting:index:Vps web 1234567
+// ```
 type Vps struct {
 	pulumi.CustomResourceState
 

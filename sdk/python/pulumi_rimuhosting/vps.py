@@ -416,6 +416,44 @@ class Vps(pulumi.CustomResource):
         """
         One RimuHosting VPS order; its id is the order's number. A change is applied in place where the API allows it (resize, move, reinstall, power state, reverse DNS) and as a replacement where it does not.
 
+        ## Example Usage
+        ### One VPS on a data centre's first VPS plan, running Debian 12
+        ```python
+        # Quickstart in Python: one VPS on the first VPS plan of a data centre, running Debian 12.
+        #
+        #   pulumi config set --secret rimuhosting:apiKey <key>
+        #   pulumi config set memoryMb 2048    # optional: resizes the VPS in place
+        #   pulumi up
+        import pulumi
+        import pulumi_rimuhosting as rimuhosting
+
+        memory_mb = pulumi.Config().get_int("memoryMb") or 1024
+        plans = rimuhosting.get_pricing_plans(dc_location="DCDALLAS")
+        web = rimuhosting.Vps(
+            "web",
+            domain_name="web1.example.com",
+            dc_location="DCDALLAS",
+            pricing_plan_code=plans.plans[0].code,
+            distro="deb12.64",
+            memory_mb=memory_mb,
+        )
+        pulumi.export("ip", web.primary_ip)
+        pulumi.export("orderOid", web.order_oid)
+        pulumi.export("monthlyPriceUsd", web.monthly_fee_usd)
+        pulumi.export("rootPassword", web.password)
+        ```
+
+        ## Import
+
+        A VPS ordered outside Pulumi is imported by its order number, the `orderOid` RimuHosting's control panel and
+        `getOrders` show. Nothing about the VPS changes; the next preview shows no change once the program declares it
+        with the inputs the import printed:
+
+        ```sh
+        $ pulumi import rimuhosting:index:Vps web 1234567
+        ```
+
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.int] adopt_order_oid: Adopt this existing VPS order instead of ordering a new one (`pulumi import` does not work for dynamic providers). The order must be active, on this account, and match domainName (and dcLocation if set). Setting a different oid later replaces the resource. Default: order a new VPS.
@@ -449,6 +487,44 @@ class Vps(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         One RimuHosting VPS order; its id is the order's number. A change is applied in place where the API allows it (resize, move, reinstall, power state, reverse DNS) and as a replacement where it does not.
+
+        ## Example Usage
+        ### One VPS on a data centre's first VPS plan, running Debian 12
+        ```python
+        # Quickstart in Python: one VPS on the first VPS plan of a data centre, running Debian 12.
+        #
+        #   pulumi config set --secret rimuhosting:apiKey <key>
+        #   pulumi config set memoryMb 2048    # optional: resizes the VPS in place
+        #   pulumi up
+        import pulumi
+        import pulumi_rimuhosting as rimuhosting
+
+        memory_mb = pulumi.Config().get_int("memoryMb") or 1024
+        plans = rimuhosting.get_pricing_plans(dc_location="DCDALLAS")
+        web = rimuhosting.Vps(
+            "web",
+            domain_name="web1.example.com",
+            dc_location="DCDALLAS",
+            pricing_plan_code=plans.plans[0].code,
+            distro="deb12.64",
+            memory_mb=memory_mb,
+        )
+        pulumi.export("ip", web.primary_ip)
+        pulumi.export("orderOid", web.order_oid)
+        pulumi.export("monthlyPriceUsd", web.monthly_fee_usd)
+        pulumi.export("rootPassword", web.password)
+        ```
+
+        ## Import
+
+        A VPS ordered outside Pulumi is imported by its order number, the `orderOid` RimuHosting's control panel and
+        `getOrders` show. Nothing about the VPS changes; the next preview shows no change once the program declares it
+        with the inputs the import printed:
+
+        ```sh
+        $ pulumi import rimuhosting:index:Vps web 1234567
+        ```
+
 
         :param str resource_name: The name of the resource.
         :param VpsArgs args: The arguments to use to populate this resource's properties.

@@ -68,6 +68,18 @@ export function packFromCheckout(into: string): PackedPackage {
   return { tarball: path.join(into, report!.filename), files: report!.files.map((f) => f.path), manifest };
 }
 
+/** A tarball `npm pack` wrote (elsewhere than packFromCheckout), with its file list and package.json. */
+export function packedTarball(tarball: string): PackedPackage {
+  const tar = (...args: string[]) =>
+    execFileSync("tar", args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const files = tar("-tzf", tarball)
+    .split("\n")
+    .filter(Boolean)
+    .map((entry) => entry.replace(/^package\//, ""));
+  const manifest = JSON.parse(tar("-xzOf", tarball, "package/package.json")) as PackedPackage["manifest"];
+  return { tarball, files, manifest };
+}
+
 /** Copies the repository's working tree into `dir`: the tracked files and the new ones git does not ignore. */
 export function copyWorkingTree(dir: string): void {
   const listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {

@@ -1,0 +1,188 @@
+/**
+ * The SDK packages of a release (tools/release/sdk-packages.ts, which `npm run release:build` calls), as a user gets
+ * them: the Node.js SDK's npm tarball installed offline into a fresh project, compiled under the tsconfigs
+ * `pulumi new typescript` writes and loaded; the Python wheel and sdist pip-installed into fresh virtual
+ * environments; the Go SDK's module path the one its sdk/v<version> tag serves. test/engine/native-sdk-programs.test.ts
+ * runs each language's example on these packages through the CLI.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import {
+  GO_IMPORT_BASE,
+  NODEJS_PACKAGE,
+  PLUGIN_DOWNLOAD_URL,
+} from "../../provider/native/schema/package-schema";
+import { buildPythonSdk, buildSdkPackages, packNodejsSdk } from "../../tools/release/sdk-packages";
+import { findLanguageHosts, pythonVenvWith } from "../engine/language-programs";
+import { describeNative } from "../engine/native-programs";
+import {
+  REPO_ROOT,
+  npm,
+  packedTarball,
+  scratchDir,
+  writeProject,
+  type PackedPackage,
+} from "./support/offline-project";
+import { PULUMI_NEW_TSCONFIGS } from "./support/user-tsconfigs";
+
+jest.setTimeout(600_000);
+
+const scratch = scratchDir("sdk-packages");
+afterAll(() => scratch.cleanup());
+const { version, repository } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+  version: string;
+  repository: { url: string };
+};
+
+describe("the Node.js SDK's npm tarball", () => {
+  const project = path.join(scratch.dir, "project");
+  let packed: PackedPackage;
+  beforeAll(async () => {
+    packed = packedTarball(await packNodejsSdk(path.join(scratch.dir, "npm")));
+    fs.mkdirSync(project);
+    writeProject(project, packed, {
+      dependencies: ["@pulumi/pulumi"],
+      devDependencies: ["typescript", "@types/node"],
+    });
+    const install = npm(["install", "--offline"], project);
+    if (install.status !== 0)
+      throw new Error(`npm install --offline failed:\n${install.stdout}${install.stderr}`);
+    fs.copyFileSync(
+      path.join(REPO_ROOT, "examples/typescript-quickstart/index.ts"),
+      path.join(project, "index.ts"),
+    );
+  });
+
+  it("is the schema's package at this version, with the plugin's download URL", () => {
+    expect(path.basename(packed.tarball)).toBe(`pulumi-rimuhosting-rimuhosting-${version}.tgz`);
+    expect(packed.manifest.name).toBe(NODEJS_PACKAGE);
+    expect(packed.manifest.version).toBe(version);
+    expect(packed.manifest.pulumi).toEqual({
+      resource: true,
+      name: "rimuhosting",
+      version,
+      server: PLUGIN_DOWNLOAD_URL,
+    });
+  });
+
+  it("holds compiled JavaScript and declarations for every generated module, and no TypeScript sources", () => {
+    const sources = fs
+      .readdirSync(path.join(REPO_ROOT, "sdk/nodejs"), { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".ts"));
+    expect(sources).toContain("vps.ts");
+    const expected = sources.flatMap((file) => [
+      file.replace(/\.ts$/, ".js"),
+      file.replace(/\.ts$/, ".d.ts"),
+    ]);
+    expect(packed.files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
+    expect(packed.files.filter((f) => f.endsWith(".map"))).toEqual([]);
+    expect([...packed.files].sort()).toEqual([...expected, "package.json", "README.md", "LICENSE"].sort());
+  });
+
+  it.each(Object.keys(PULUMI_NEW_TSCONFIGS))(
+    "the TypeScript quickstart compiles with 0 errors against it under %s",
+    (name) => {
+      fs.writeFileSync(path.join(project, "tsconfig.json"), PULUMI_NEW_TSCONFIGS[name]!.text);
+      const tsc = spawnSync(
+        process.execPath,
+        [path.join(project, "node_modules/typescript/bin/tsc"), "--noEmit"],
+        {
+          cwd: project,
+          encoding: "utf8",
+        },
+      );
+      expect([tsc.status, tsc.stdout]).toEqual([0, ""]);
+    },
+  );
+
+  it("loads in Node, and reports its version to the engine", () => {
+    const loaded = spawnSync(
+      process.execPath,
+      [
+        "-e",
+        `const sdk = require(${JSON.stringify(NODEJS_PACKAGE)});
+         const utilities = require(${JSON.stringify(`${NODEJS_PACKAGE}/utilities`)});
+         console.log(typeof sdk.Vps, typeof sdk.getPricingPlansOutput, typeof sdk.Provider, utilities.getVersion());`,
+      ],
+      { cwd: project, encoding: "utf8" },
+    );
+    expect([loaded.status, loaded.stderr, loaded.stdout.trim()]).toEqual([
+      0,
+      "",
+      `function function function ${version}`,
+    ]);
+  });
+});
+
+describeNative("python", "the Python SDK's wheel and sdist", () => {
+  let wheel: string;
+  let sdist: string;
+  beforeAll(async () => {
+    ({ wheel, sdist } = await buildPythonSdk(path.join(scratch.dir, "python")));
+  });
+
+  it("are named for this version and need Python 3.10 (as the pulumi package does)", () => {
+    expect([path.basename(wheel), path.basename(sdist)]).toEqual([
+      `pulumi_rimuhosting-${version}-py3-none-any.whl`,
+      `pulumi_rimuhosting-${version}.tar.gz`,
+    ]);
+    const metadata = execFileSync(
+      "unzip",
+      ["-p", wheel, `pulumi_rimuhosting-${version}.dist-info/METADATA`],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(metadata).toMatch(/^Requires-Python: >=3\.10$/m);
+    expect(metadata).toMatch(/^Requires-Dist: pulumi<4\.0\.0,>=3\.\d+\.\d+$/m);
+    const pkgInfo = execFileSync("tar", ["-xzOf", sdist, `pulumi_rimuhosting-${version}/PKG-INFO`], {
+      encoding: "utf8",
+    });
+    expect(pkgInfo).toMatch(/^Requires-Python: >=3\.10$/m);
+  });
+
+  it.each(["wheel", "sdist"])(
+    "the %s pip-installs into a fresh virtual environment and imports",
+    async (kind) => {
+      const venv = path.join(scratch.dir, `venv-${kind}`);
+      const python = await pythonVenvWith(venv, kind === "wheel" ? wheel : sdist, findLanguageHosts().hosts!);
+      const imported = spawnSync(
+        python,
+        [
+          "-c",
+          "import json, importlib.resources as r, pulumi_rimuhosting as p; " +
+            "print(p.Vps.__name__, p.get_pricing_plans.__name__, json.loads((r.files(p) / 'pulumi-plugin.json').read_text())['server'])",
+        ],
+        { cwd: venv, encoding: "utf8" },
+      );
+      expect([imported.status, imported.stderr, imported.stdout.trim()]).toEqual([
+        0,
+        "",
+        `Vps get_pricing_plans ${PLUGIN_DOWNLOAD_URL}`,
+      ]);
+    },
+  );
+});
+
+describe("the Go SDK", () => {
+  it("is the module at sdk/ of the repository, so `go get` finds release v<version> at the tag sdk/v<version>", () => {
+    const module = /^module\s+(\S+)$/m.exec(fs.readFileSync(path.join(REPO_ROOT, "sdk/go.mod"), "utf8"))?.[1];
+    const repo = repository.url.replace(/^git\+https:\/\//, "").replace(/\.git$/, "");
+    expect(module).toBe(`${repo}/sdk`);
+    expect(GO_IMPORT_BASE).toBe(`${module}/go/rimuhosting`);
+  });
+});
+
+describe("buildSdkPackages", () => {
+  it("writes the npm tarball, the wheel and the sdist, and nothing else", async () => {
+    const out = path.join(scratch.dir, "release");
+    const files = await buildSdkPackages(out);
+    expect(files.map((f) => path.basename(f))).toEqual([
+      `pulumi-rimuhosting-rimuhosting-${version}.tgz`,
+      `pulumi_rimuhosting-${version}-py3-none-any.whl`,
+      `pulumi_rimuhosting-${version}.tar.gz`,
+    ]);
+    expect(fs.readdirSync(out).sort()).toEqual(files.map((f) => path.basename(f)).sort());
+  });
+});

@@ -1,0 +1,169 @@
+/**
+ * The SDK packages of a release, built from the SDKs that `npm run sdk` generated into sdk/ (the files the release
+ * commit holds; the Go SDK is released as that commit's sdk/ module, tagged sdk/v<version>, so it has no file here):
+ *
+ * - Node.js: `@pulumi-rimuhosting/rimuhosting` as an npm tarball of compiled JavaScript and declarations. The
+ *   generator writes a TypeScript project, not a package: no JavaScript, no `main`, and `tsc` puts its output in
+ *   bin/, away from the package.json that utilities.ts reads the version from. So `npm install sdk/nodejs` links
+ *   sources Node cannot load, and npm no longer runs a dependency's install scripts by default, so a postinstall
+ *   compile (Pulumi's "local SDK" mode) would not run either. As Pulumi's own providers do, the package is bin/:
+ *   the compiled files with package.json and README.md beside them.
+ * - Python: `pulumi_rimuhosting` as a wheel and an sdist, built with setuptools' own build hooks (PEP 517) from
+ *   a copy of sdk/python; the wheel is built from the unpacked sdist, so an incomplete sdist fails here.
+ *
+ * tools/release/build.ts (`npm run release:build`) calls buildSdkPackages(); test/package/sdk-packages.test.ts
+ * installs each package into a fresh project.
+ */
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { REPO_ROOT } from "../../provider/native/schema/plugin-dir";
+import { findLanguageHosts } from "../../test/engine/language-programs";
+
+const run = promisify(execFile);
+const SDK = path.join(REPO_ROOT, "sdk");
+
+/** Writes the Node.js SDK's npm tarball, the Python wheel and the Python sdist into outDir; returns their paths. */
+export async function buildSdkPackages(outDir: string): Promise<string[]> {
+  checkSdksAreCurrent();
+  const npmTarball = await packNodejsSdk(outDir);
+  const { sdist, wheel } = await buildPythonSdk(outDir);
+  return [npmTarball, wheel, sdist];
+}
+
+/**
+ * The SDKs in sdk/ must be of this version (test/native/sdk.test.ts holds them to the schema, file for file), or the
+ * packages would carry another version than the release's.
+ */
+export function checkSdksAreCurrent(): void {
+  const { version } = readJson<{ version: string }>(path.join(REPO_ROOT, "package.json"));
+  const sdkVersion = readJson<{ version: string }>(path.join(SDK, "nodejs/package.json")).version;
+  if (sdkVersion !== version)
+    throw new Error(
+      `the SDKs in sdk/ are of version ${sdkVersion}, not ${version}: run \`npm run sdk\` and commit sdk/`,
+    );
+}
+
+/** `npm pack` of the compiled Node.js SDK into outDir; returns the tarball's path. */
+export async function packNodejsSdk(outDir: string): Promise<string> {
+  fs.mkdirSync(outDir, { recursive: true });
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "rimu-sdk-nodejs-"));
+  try {
+    const project = path.join(work, "nodejs");
+    fs.cpSync(path.join(SDK, "nodejs"), project, { recursive: true });
+    // The compiler and the typings the SDK's tsconfig names, from this checkout (no install, no network).
+    for (const name of ["@pulumi/pulumi", "@types/node"]) {
+      const link = path.join(project, "node_modules", name);
+      fs.mkdirSync(path.dirname(link), { recursive: true });
+      fs.symlinkSync(path.join(REPO_ROOT, "node_modules", name), link, "dir");
+    }
+    // No source maps: they would point at TypeScript sources the package does not hold.
+    const tsc = path.join(REPO_ROOT, "node_modules/typescript/bin/tsc");
+    await run(process.execPath, [
+      tsc,
+      "-p",
+      project,
+      "--sourceMap",
+      "false",
+      "--declarationMap",
+      "false",
+    ]).catch((e: Error & { stdout?: string }) => {
+      throw new Error(`the Node.js SDK does not compile:\n${e.stdout ?? e.message}`);
+    });
+    const pkg = path.join(project, "bin");
+    for (const file of ["package.json", "README.md"])
+      fs.copyFileSync(path.join(project, file), path.join(pkg, file));
+    fs.copyFileSync(path.join(REPO_ROOT, "LICENSE"), path.join(pkg, "LICENSE"));
+    const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", path.resolve(outDir)], {
+      cwd: pkg,
+      env: { ...process.env, npm_config_update_notifier: "false" },
+    });
+    const [report] = JSON.parse(stdout.slice(stdout.indexOf("["))) as { filename: string }[];
+    return path.join(path.resolve(outDir), report!.filename);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Builds with setuptools' PEP 517 hooks in `python` (run in the source tree given as cwd): one sdist or wheel into
+ * `outDir`, printing the file's name.
+ */
+const BUILD_HOOK = `import sys
+from setuptools import build_meta
+kind, out = sys.argv[1], sys.argv[2]
+print(build_meta.build_sdist(out) if kind == "sdist" else build_meta.build_wheel(out))
+`;
+
+/** The Python SDK's sdist and wheel in outDir. */
+export async function buildPythonSdk(outDir: string): Promise<{ sdist: string; wheel: string }> {
+  const python = await pythonForBuilding();
+  const out = path.resolve(outDir);
+  fs.mkdirSync(out, { recursive: true });
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "rimu-sdk-python-"));
+  const build = async (kind: "sdist" | "wheel", cwd: string): Promise<string> => {
+    const { stdout } = await run(python, ["-c", BUILD_HOOK, kind, out], { cwd }).catch(
+      (e: Error & { stderr?: string }) => {
+        throw new Error(`building the Python SDK's ${kind} failed:\n${e.stderr ?? e.message}`);
+      },
+    );
+    return path.join(out, stdout.trim().split("\n").pop()!);
+  };
+  try {
+    const source = path.join(work, "python");
+    fs.cpSync(path.join(SDK, "python"), source, { recursive: true });
+    // pyproject.toml names README.md beside it; the generator writes the package's README inside the package.
+    fs.copyFileSync(path.join(source, "pulumi_rimuhosting/README.md"), path.join(source, "README.md"));
+    const sdist = await build("sdist", source);
+    const unpacked = path.join(work, "sdist");
+    fs.mkdirSync(unpacked);
+    await run("tar", ["-xzf", sdist, "-C", unpacked, "--strip-components=1"]);
+    const wheel = await build("wheel", unpacked);
+    return { sdist, wheel };
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A Python that can build the SDK: setuptools >= 61 (pyproject.toml metadata) with `wheel` (setuptools before
+ * 70.1 needs it). $PYTHON if set, else the virtual environment of scripts/language-hosts.sh (on PATH), else python3.
+ */
+async function pythonForBuilding(): Promise<string> {
+  const hostsVenv = findLanguageHosts().hosts?.pythonVenv;
+  const candidates = process.env.PYTHON
+    ? [process.env.PYTHON]
+    : [...(hostsVenv ? [path.join(hostsVenv, "bin", "python")] : []), "python3"];
+  const probe =
+    "import setuptools, importlib.util as u; v = tuple(int(x) for x in setuptools.__version__.split('.')[:2]); " +
+    "assert v >= (61, 0) and (v >= (70, 1) or u.find_spec('wheel')), setuptools.__version__";
+  for (const python of candidates) {
+    const works = await run(python, ["-c", probe]).then(
+      () => true,
+      () => false,
+    );
+    if (works) return python;
+  }
+  throw new Error(
+    `no Python here can build the Python SDK (tried ${candidates.join(", ")}): it needs setuptools >= 61 and ` +
+      "wheel (`python3 -m pip install setuptools wheel`), or set PYTHON to an interpreter that has them " +
+      "(scripts/language-hosts.sh makes one)",
+  );
+}
+
+function readJson<T>(file: string): T {
+  return JSON.parse(fs.readFileSync(file, "utf8")) as T;
+}
+
+if (require.main === module) {
+  const outDir = process.argv[2] ?? path.join(REPO_ROOT, "dist/release");
+  buildSdkPackages(outDir).then(
+    (files) => files.forEach((file) => console.log(path.relative(process.cwd(), file))),
+    (e: Error) => {
+      console.error(`sdk-packages: ${e.message}`);
+      process.exitCode = 1;
+    },
+  );
+}
