@@ -194,6 +194,11 @@ function buildVpsInputsSchema() {
         z
           .string()
           .min(1, { error: "metadata keys must not be empty" })
+          // Before the character rule, which the prefix's colon breaks too: the reason is that it is reserved.
+          .refine((key) => !key.startsWith(PROVIDER_META_PREFIX), {
+            error: `keys starting with "${PROVIDER_META_PREFIX}" are reserved (the provider stores ${CREATION_TOKEN_KEY} there): rename the key`,
+            abort: true,
+          })
           .max(LIMITS.metaDataChars, {
             error: `metadata keys must be at most ${LIMITS.metaDataChars} characters`,
             abort: true,
@@ -202,13 +207,16 @@ function buildVpsInputsSchema() {
         text("a metadata value", LIMITS.metaDataChars).regex(NO_CONTROL, {
           error: "metadata values must not contain control characters",
         }),
-        { error: "must be an object of string keys and string values" },
+        // Only for a value that is no object: a bad key keeps the reason its own rule gave (invalid_key).
+        {
+          error: (issue) =>
+            issue.code === "invalid_key"
+              ? issue.issues[0]?.message
+              : "must be an object of string keys and string values",
+        },
       )
       .refine((meta) => Object.keys(meta).length <= LIMITS.metaDataEntries, {
         error: `must hold at most ${LIMITS.metaDataEntries} entries`,
-      })
-      .refine((meta) => !Object.keys(meta).some((key) => key.startsWith(PROVIDER_META_PREFIX)), {
-        error: `keys starting with "${PROVIDER_META_PREFIX}" are reserved (the provider stores ${CREATION_TOKEN_KEY} there)`,
       }),
     allowReinstall: z.boolean({ error: "must be true or false" }),
     timeouts: z.strictObject(
@@ -359,7 +367,8 @@ export function validateInputs(news: Record<string, unknown>): CheckFailure[] {
     for (const issue of parsed.error.issues) {
       failures.push({
         property: issue.path.map(pathSegment).join("."),
-        reason: issue.message + given(known, issue.path),
+        // A bad key is named in the path; the value under it says nothing about what is wrong.
+        reason: issue.message + (issue.code === "invalid_key" ? "" : given(known, issue.path)),
       });
     }
   }

@@ -105,6 +105,7 @@ async function checkAll(run: Run): Promise<void> {
   else if (orders) checkCreationToken(run, orders);
   const live = orders ? liveOrderOf(run, orders) : undefined;
   if (live) checkDistroOfLive(run, live);
+  if (run.preview) await checkUnlistedDistro(run, live);
   await checkHost(run, orders, live);
   if (run.preview && live && !run.isNew) await checkResizeRoom(run, live);
   if (run.preview && run.isNew && !adopting) await checkNewOrder(run);
@@ -162,6 +163,38 @@ async function checkCatalogue(run: Run): Promise<void> {
   const findings = catalogFindings(catalog, run.known, (name) => changed(run, name));
   run.out.failures.push(...findings.failures);
   for (const text of findings.warnings) run.out.notes.push(warning(`${run.name}: ${text}`));
+}
+
+/**
+ * A distro the catalogue does not list, for a reinstall of an existing VPS (preview): older codes are still
+ * installed, a typo is not, and only RimuHosting knows which. Its quote judges the distribution the way an order
+ * would (docs/rimuhosting-api.md §8.2), so a quote of this VPS (its sizes, data centre and the new distro) asks it.
+ * Only a refusal naming distro counts: anything else the quote says (room in the data centre for a whole new VPS)
+ * is no answer about the reinstall. A new VPS needs none of this: its own quote (checkNewOrder) names the distro.
+ */
+async function checkUnlistedDistro(run: Run, live: AboutOrder | undefined): Promise<void> {
+  const distro = run.known.distro;
+  if (run.isNew || typeof distro !== "string" || !changed(run, "distro")) return;
+  if (live?.distro === distro) return;
+  const catalog = await catalogFor(run.view.client, run.baseUrl);
+  if (!catalog.distros || catalog.distros.has(distro)) return;
+  const sizes = { ...(live ? pricedOf(orderFields(live)) : {}), ...pricedOf(run.known) };
+  const request = quoteRequest({ ...sizes, distro }, true);
+  try {
+    await run.view.quote(request);
+  } catch (error) {
+    const failure = readFailure(error, run.baseUrl);
+    if (failure.kind !== "refused") return; // the reinstall finds out first: it runs before any other step
+    if (serviceFailure(failure.error).property !== "distro") return;
+    const installed = live?.distro ?? run.before.distro;
+    run.out.failures.push({
+      property: "distro",
+      reason:
+        `RimuHosting does not install ${distro}, so the reinstall would be refused: use one of ` +
+        `${[...catalog.distros].join(", ")} (see getDistributions())` +
+        (typeof installed === "string" ? `, or put distro back to ${installed}` : ""),
+    });
+  }
 }
 
 // ------------------------------------------------------------------------------------ billing method

@@ -9,227 +9,34 @@
 // tests read their results. PREVIEW_CASES_RECORD=<file> also writes what each case showed, and
 // PREVIEW_CASES_ASSERT=0 skips the assertions (both used to compare with earlier code).
 import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { DEMO_ACCOUNTS, DEMO_API_KEY } from "../../emulator/index";
-import { createClient, type RimuClient } from "../../provider/client/index";
-import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
-import { CliStack } from "./cli-stack";
 import { describeCliOnly } from "./each-backend";
-import { BASELINE, REFUSED, RISKY, type Fixtures, type RefusedCase, type RiskyCase } from "./preview-cases";
+import { BASELINE, REFUSED, RISKY, type Fixtures } from "./preview-cases";
+import {
+  DEPENDENTS,
+  DYNAMIC_VPS_TYPE as VPS_TYPE,
+  caseSpec,
+  closeLane,
+  expectRefused,
+  inLanes,
+  linesAbout,
+  operate,
+  prepare,
+  refusedName,
+  riskyName,
+  startLane,
+  withConfig,
+  type Lane,
+  type Shown,
+} from "./preview-lanes";
 
 jest.setTimeout(45 * 60_000);
 
-const PROGRAM_DIR = path.join(__dirname, "fixtures", "preview-cases");
-const VPS_TYPE = "pulumi-nodejs:dynamic/rimuhosting:Vps";
 const RECORD = process.env.PREVIEW_CASES_RECORD;
 const ASSERT = process.env.PREVIEW_CASES_ASSERT !== "0";
 /** PREVIEW_CASES_ONLY=<id>,<id>: run just these cases (while working on them; the whole table otherwise). */
 const ONLY = process.env.PREVIEW_CASES_ONLY?.split(",");
 const REFUSED_RUN = REFUSED.filter((c) => !ONLY || ONLY.includes(c.id));
 const RISKY_RUN = RISKY.filter((c) => !ONLY || ONLY.includes(c.id));
-const MUTATING = new Set(["POST", "PUT", "DELETE", "PATCH"]);
-
-interface Diagnostic {
-  urn?: string;
-  severity: string;
-  message: string;
-}
-
-/** What one `pulumi` operation showed. */
-interface Shown {
-  failed: boolean;
-  diagnostics: Diagnostic[];
-  /** op of each resource's step, by name. */
-  steps: Record<string, string>;
-  /** The preview's outputs of each Vps (unknowns as the SDK's sentinel). */
-  outputs: Record<string, Record<string, unknown>>;
-  /** Requests that change something (quotes excepted), during the operation. */
-  mutations: string[];
-  ms: number;
-}
-
-/** A stack of the fixture program with an emulator of its own. */
-interface Lane {
-  emulator: TestEmulator;
-  stack: CliStack;
-  casesFile: string;
-  dir: string;
-}
-
-async function startLane(name: string): Promise<Lane> {
-  const emulator = await startTestEmulator({ timeScale: 0 });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `preview-cases-${name}-`));
-  const casesFile = path.join(dir, "cases.json");
-  const stack = await CliStack.create({
-    programDir: PROGRAM_DIR,
-    stackName: name,
-    backendDir: path.join(dir, "backend"),
-    env: { PREVIEW_CASES_FILE: casesFile },
-    config: {
-      "rimuhosting:apiKey": { value: DEMO_API_KEY, secret: true },
-      "rimuhosting:baseUrl": emulator.baseUrl,
-    },
-  });
-  return { emulator, stack, casesFile, dir };
-}
-
-async function closeLane(lane: Lane | undefined): Promise<void> {
-  if (!lane) return;
-  lane.stack.close();
-  await lane.emulator.close();
-  fs.rmSync(lane.dir, { recursive: true, force: true });
-}
-
-/** `<{%reset%}>`-style colour marks of the event log's messages, and trailing space. */
-const plain = (text: string) => text.replace(/<\{%[^%]*%\}>/g, "").trim();
-
-/** Runs `pulumi <args>` with the program given `spec`, and reads what it showed from its event log. */
-async function operate(lane: Lane, spec: Record<string, unknown>, args: string[]): Promise<Shown> {
-  fs.writeFileSync(lane.casesFile, JSON.stringify(spec));
-  const eventLog = path.join(lane.dir, `events-${Date.now()}-${Math.random().toString(16).slice(2)}.jsonl`);
-  const mark = lane.emulator.requestLog().length;
-  const started = Date.now();
-  let failed = false;
-  try {
-    await lane.stack.command(...args, "--event-log", eventLog);
-  } catch {
-    failed = true;
-  }
-  const events = fs.existsSync(eventLog)
-    ? fs
-        .readFileSync(eventLog, "utf8")
-        .split("\n")
-        .filter((line) => line.trim() !== "")
-        .map((line) => JSON.parse(line) as EngineEvent)
-    : [];
-  fs.rmSync(eventLog, { force: true });
-  const shown: Shown = {
-    failed,
-    diagnostics: [],
-    steps: {},
-    outputs: {},
-    mutations: lane.emulator
-      .requestLog()
-      .slice(mark)
-      .filter((entry) => MUTATING.has(entry.method) && entry.route !== "quoteNewVm")
-      .map((entry) => `${entry.method} ${entry.route}`),
-    ms: Date.now() - started,
-  };
-  for (const event of events) {
-    const d = event.diagnosticEvent;
-    if (d && d.severity !== "info#err" && (d.severity as string) !== "debug" && !/^\s*$/.test(d.message))
-      shown.diagnostics.push({ urn: d.urn || undefined, severity: d.severity, message: plain(d.message) });
-    const meta = event.resourcePreEvent?.metadata ?? event.resOutputsEvent?.metadata;
-    if (meta) {
-      const name = meta.urn.slice(meta.urn.lastIndexOf("::") + 2);
-      shown.steps[name] = meta.op;
-      if (meta.type === VPS_TYPE && meta.new?.outputs) shown.outputs[name] = meta.new.outputs;
-    }
-  }
-  return shown;
-}
-
-/** The lines shown about resource `name` (attached to it, or printed by the provider at the stack level). */
-function linesAbout(shown: Shown, name: string): string[] {
-  return shown.diagnostics
-    .filter((d) => (d.urn ? d.urn.endsWith(`::${name}`) : true))
-    .map((d) =>
-      d.severity === "warning" && !d.message.startsWith("warning:") ? `warning: ${d.message}` : d.message,
-    );
-}
-
-/** The stack's config for one case, and back to the lane's own after it. */
-async function withConfig<T>(lane: Lane, config: Record<string, string>, run: () => Promise<T>): Promise<T> {
-  const keys = Object.keys(config);
-  if (keys.length > 0)
-    await lane.stack.command(
-      "config",
-      "set-all",
-      ...keys.flatMap((k) => ["--plaintext", `${k}=${config[k]}`]),
-    );
-  try {
-    return await run();
-  } finally {
-    if (keys.length > 0) {
-      await lane.stack.command(
-        "config",
-        "set-all",
-        "--secret",
-        `rimuhosting:apiKey=${DEMO_API_KEY}`,
-        "--plaintext",
-        `rimuhosting:baseUrl=${lane.emulator.baseUrl}`,
-      );
-    }
-  }
-}
-
-/** Runs `items` with at most `lanes.length` at a time, each on a lane of its own. */
-async function inLanes<T>(
-  lanes: Lane[],
-  items: T[],
-  run: (lane: Lane, item: T) => Promise<void>,
-): Promise<void> {
-  const queue = [...items];
-  await Promise.all(
-    lanes.map(async (lane) => {
-      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await run(lane, item);
-    }),
-  );
-}
-
-/** What the test prepares in an emulator: billing methods, orders to adopt or not, addresses. */
-async function prepare(emulator: TestEmulator): Promise<Fixtures> {
-  const demo = createClient({ apiKey: DEMO_API_KEY, baseUrl: emulator.baseUrl });
-  const alice = createClient({ apiKey: DEMO_ACCOUNTS[1]!.apiKey, baseUrl: emulator.baseUrl });
-  try {
-    const order = async (client: RimuClient, domain: string) =>
-      (
-        await client.createVps({
-          instantiation_options: { domain_name: domain, distro: "deb12.64" },
-          dc_location: "DCDALLAS",
-        })
-      ).about_order.order_oid;
-    const cancelled = await order(demo, "gone.example.com");
-    await demo.deleteVps(cancelled);
-    const root = new URL(emulator.baseUrl).origin;
-    return {
-      demoBilling: ((await demo.listBillingMethods()).billing_methods ?? []).map((m) => m.billing_oid),
-      otherAccountBilling: ((await alice.listBillingMethods()).billing_methods ?? [])[0]!.billing_oid,
-      cancelledOrder: cancelled,
-      legacyOrder: await order(demo, "legacy.example.com"),
-      otherAccountOrder: await order(alice, "alice.example.com"),
-      notTheApi: `${root}/not-the-api`,
-      nothingThere: "http://127.0.0.1:1",
-    };
-  } finally {
-    demo.close();
-    alice.close();
-  }
-}
-
-/** The records built from an IP (the move's). */
-const DEPENDENTS = RISKY.filter((c) => c.unknownIp).map((c) => c.base!);
-
-/**
- * A case's program: a new VPS alone (on a stack of its own), or the whole baseline with the case's change, the
- * changed VPS first (the engine checks in program order, and stops at the first failure).
- */
-function caseSpec(c: RefusedCase | RiskyCase, name: string, f: Fixtures): Record<string, unknown> {
-  if (c.on === "new") return { vpss: { [name]: c.args(f) } };
-  return {
-    vpss: { [c.base!]: { ...BASELINE[c.base!], ...c.args(f) }, ...withoutKey(BASELINE, c.base!) },
-    dependents: DEPENDENTS,
-  };
-}
-
-function withoutKey<T>(bag: Record<string, T>, key: string): Record<string, T> {
-  return Object.fromEntries(Object.entries(bag).filter(([k]) => k !== key));
-}
-
-const refusedName = (c: RefusedCase) => (c.on === "new" ? `n-${c.id}` : c.base!);
-const riskyName = (c: RiskyCase) => (c.on === "new" ? `r-${c.id}` : c.base!);
 
 describeCliOnly("preview tells the truth: a table of bad and risky inputs and changes", () => {
   let existing: Lane | undefined;
@@ -356,18 +163,7 @@ describeCliOnly("preview tells the truth: a table of bad and risky inputs and ch
   });
 
   check.each(REFUSED_RUN.map((c) => [c.id, c] as const))("refused: %s", (_id, c) => {
-    const shown = refused.get(c.id)!;
-    // A wrong setting fails every VPS alike: the engine reports whichever it checked first.
-    const about = c.config ? "" : refusedName(c);
-    const lines = c.config ? shown.diagnostics.map((d) => d.message) : linesAbout(shown, about);
-    // The preview failed on this VPS, with the code and the input or setting named right after it, and nothing
-    // was ordered or changed (the update never ran).
-    expect({ failed: shown.failed, mutations: shown.mutations }).toEqual({ failed: true, mutations: [] });
-    expect(lines).toContainEqual(expect.stringContaining(`[${c.code}] ${c.names}`));
-    const error = lines.find((line) => line.includes(`[${c.code}] ${c.names}`))!;
-    if (c.says) expect(error).toMatch(c.says);
-    expect(error).toMatch(new RegExp(`resource '${about || "[^']+"}' has a problem`));
-    expect(error).not.toMatch(/\n\s+at |value \{/); // no stack, no value in the engine's own notation
+    expectRefused(c, refused.get(c.id)!);
   });
 
   checkRisky("risky changes pass the preview and the update", () => {

@@ -68,6 +68,16 @@ export interface RefusedCase {
   on: "new" | "existing";
   base?: keyof typeof BASELINE;
   args: (f: Fixtures) => Args;
+  /**
+   * Other VPSs of the same program, changed (existing: baseline VPSs, by name) or new, ahead of this one in program
+   * order: what they need of a host adds up with what this one needs. The engine checks in program order and stops
+   * at the first failure, so this VPS is the one the preview must fail on (the first the sum does not fit).
+   */
+  alongside?: Record<string, Args>;
+  /** VPSs changed behind this one in program order (the preview stops at this one: they complete the program). */
+  behind?: Record<string, Args>;
+  /** Also run on the native plugin with a YAML program (native-preview-cases.test.ts). */
+  native?: true;
   /** Stack config set for this case only. */
   config?: (f: Fixtures) => Record<string, string>;
   /** The code, and the input or setting named right after it. */
@@ -454,8 +464,19 @@ export const REFUSED: RefusedCase[] = [
     on: "new",
     args: newVps({ metaData: { "pulumi-rimuhosting:x": "y" } }),
     code: "RIMU_ERR_VALIDATION",
-    names: "metaData",
-    says: /reserved/,
+    names: "metaData.pulumi-rimuhosting:x",
+    says: /keys starting with "pulumi-rimuhosting:" are reserved/,
+    native: true,
+  },
+  {
+    id: "meta-space",
+    what: 'metaData key "team name" (a space)',
+    on: "new",
+    args: newVps({ metaData: { "team name": "web" } }),
+    code: "RIMU_ERR_VALIDATION",
+    names: "metaData.team name",
+    says: /must not contain whitespace or colons\.$/,
+    native: true,
   },
   {
     id: "timeouts-negative",
@@ -619,6 +640,17 @@ export const REFUSED: RefusedCase[] = [
     code: "RIMU_ERR_CHANGE_REFUSED",
     names: "password",
     says: /erases its disk/,
+  },
+  {
+    id: "existing-distro-not-installed",
+    what: "distro deb12.64 → deb99.64 (RimuHosting installs no such distro) with allowReinstall",
+    on: "existing",
+    base: "e-small",
+    args: () => ({ distro: "deb99.64", allowReinstall: true }),
+    code: "RIMU_ERR_VALIDATION",
+    names: "distro",
+    says: /RimuHosting does not install deb99\.64.*use one of deb13\.64, .*getDistributions\(\).*put distro back to deb12\.64/,
+    native: true,
   },
   {
     id: "existing-host-other-dc",

@@ -1,0 +1,279 @@
+// The machinery of the case table (preview-cases.ts) through the real CLI, for both front ends: a lane is a stack
+// and an emulator of its own, with a program that holds the VPSs of one case: the dynamic `Vps` in JavaScript
+// (fixtures/preview-cases, reading the case from a file) or the native plugin in YAML (Pulumi.yaml written for each
+// case). preview-cases.test.ts runs the whole table on the dynamic Vps, native-preview-cases.test.ts the rows marked
+// `native` on the plugin.
+import { expect } from "@jest/globals";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
+import { DEMO_ACCOUNTS, DEMO_API_KEY } from "../../emulator/index";
+import { createClient, type RimuClient } from "../../provider/client/index";
+import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
+import { CliStack } from "./cli-stack";
+import { NATIVE_VPS_TYPE, pluginEntry } from "./native-programs";
+import { BASELINE, RISKY, type Fixtures, type RefusedCase, type RiskyCase } from "./preview-cases";
+
+const DYNAMIC_PROGRAM_DIR = path.join(__dirname, "fixtures", "preview-cases");
+export const DYNAMIC_VPS_TYPE = "pulumi-nodejs:dynamic/rimuhosting:Vps";
+const MUTATING = new Set(["POST", "PUT", "DELETE", "PATCH"]);
+
+export type FrontEnd = "dynamic" | "native";
+
+interface Diagnostic {
+  urn?: string;
+  severity: string;
+  message: string;
+}
+
+/** What one `pulumi` operation showed. */
+export interface Shown {
+  failed: boolean;
+  diagnostics: Diagnostic[];
+  /** op of each resource's step, by name. */
+  steps: Record<string, string>;
+  /** The preview's outputs of each Vps (unknowns as the SDK's sentinel). */
+  outputs: Record<string, Record<string, unknown>>;
+  /** Requests that change something (quotes excepted), during the operation. */
+  mutations: string[];
+  ms: number;
+}
+
+/** A stack of the case program with an emulator of its own. */
+export interface Lane {
+  frontEnd: FrontEnd;
+  emulator: TestEmulator;
+  stack: CliStack;
+  casesFile: string;
+  dir: string;
+  programDir: string;
+}
+
+/** The program of a case: its VPSs by name, records built from some of their IPs, VPSs inside a component. */
+export interface CaseProgram {
+  vpss: Record<string, Record<string, unknown>>;
+  dependents?: string[];
+  group?: Record<string, Record<string, unknown>>;
+}
+
+export async function startLane(name: string, frontEnd: FrontEnd = "dynamic"): Promise<Lane> {
+  const emulator = await startTestEmulator({ timeScale: 0 });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `preview-cases-${frontEnd}-${name}-`));
+  const casesFile = path.join(dir, "cases.json");
+  let programDir = DYNAMIC_PROGRAM_DIR;
+  if (frontEnd === "native") {
+    programDir = path.join(dir, "program");
+    fs.mkdirSync(programDir);
+    writeYamlCase(programDir, { vpss: {} });
+  }
+  const stack = await CliStack.create({
+    programDir,
+    stackName: name,
+    backendDir: path.join(dir, "backend"),
+    env: { PREVIEW_CASES_FILE: casesFile },
+    config: {
+      "rimuhosting:apiKey": { value: DEMO_API_KEY, secret: true },
+      "rimuhosting:baseUrl": emulator.baseUrl,
+    },
+  });
+  return { frontEnd, emulator, stack, casesFile, dir, programDir };
+}
+
+/**
+ * The case as a YAML program of the native plugin (JSON is YAML). Records built from IPs and components are the
+ * dynamic program's only: the native rows of the table need neither.
+ */
+function writeYamlCase(programDir: string, program: CaseProgram): void {
+  const resources = Object.fromEntries(
+    Object.entries(program.vpss).map(([name, args]) => [name, { type: NATIVE_VPS_TYPE, properties: args }]),
+  );
+  const body = Object.keys(resources).length > 0 ? `resources: ${JSON.stringify(resources)}\n` : "";
+  fs.writeFileSync(
+    path.join(programDir, "Pulumi.yaml"),
+    `name: preview-cases\nruntime: yaml\n${pluginEntry()}${body}`,
+  );
+}
+
+export async function closeLane(lane: Lane | undefined): Promise<void> {
+  if (!lane) return;
+  lane.stack.close();
+  await lane.emulator.close();
+  fs.rmSync(lane.dir, { recursive: true, force: true });
+}
+
+/** `<{%reset%}>`-style colour marks of the event log's messages, and trailing space. */
+const plain = (text: string) => text.replace(/<\{%[^%]*%\}>/g, "").trim();
+
+/** Runs `pulumi <args>` with the program given `program`, and reads what it showed from its event log. */
+export async function operate(lane: Lane, program: CaseProgram, args: string[]): Promise<Shown> {
+  if (lane.frontEnd === "native") writeYamlCase(lane.programDir, program);
+  else fs.writeFileSync(lane.casesFile, JSON.stringify(program));
+  const eventLog = path.join(lane.dir, `events-${Date.now()}-${Math.random().toString(16).slice(2)}.jsonl`);
+  const mark = lane.emulator.requestLog().length;
+  const started = Date.now();
+  let failed = false;
+  try {
+    await lane.stack.command(...args, "--event-log", eventLog);
+  } catch {
+    failed = true;
+  }
+  const events = fs.existsSync(eventLog)
+    ? fs
+        .readFileSync(eventLog, "utf8")
+        .split("\n")
+        .filter((line) => line.trim() !== "")
+        .map((line) => JSON.parse(line) as EngineEvent)
+    : [];
+  fs.rmSync(eventLog, { force: true });
+  const shown: Shown = {
+    failed,
+    diagnostics: [],
+    steps: {},
+    outputs: {},
+    mutations: lane.emulator
+      .requestLog()
+      .slice(mark)
+      .filter((entry) => MUTATING.has(entry.method) && entry.route !== "quoteNewVm")
+      .map((entry) => `${entry.method} ${entry.route}`),
+    ms: Date.now() - started,
+  };
+  const vpsType = lane.frontEnd === "native" ? NATIVE_VPS_TYPE : DYNAMIC_VPS_TYPE;
+  for (const event of events) {
+    const d = event.diagnosticEvent;
+    if (d && d.severity !== "info#err" && (d.severity as string) !== "debug" && !/^\s*$/.test(d.message))
+      shown.diagnostics.push({ urn: d.urn || undefined, severity: d.severity, message: plain(d.message) });
+    const meta = event.resourcePreEvent?.metadata ?? event.resOutputsEvent?.metadata;
+    if (meta) {
+      const name = meta.urn.slice(meta.urn.lastIndexOf("::") + 2);
+      shown.steps[name] = meta.op;
+      if (meta.type === vpsType && meta.new?.outputs) shown.outputs[name] = meta.new.outputs;
+    }
+  }
+  return shown;
+}
+
+/** The lines shown about resource `name` (attached to it, or printed by the provider at the stack level). */
+export function linesAbout(shown: Shown, name: string): string[] {
+  return shown.diagnostics
+    .filter((d) => (d.urn ? d.urn.endsWith(`::${name}`) : true))
+    .map((d) =>
+      d.severity === "warning" && !d.message.startsWith("warning:") ? `warning: ${d.message}` : d.message,
+    );
+}
+
+/** The stack's config for one case, and back to the lane's own after it. */
+export async function withConfig<T>(
+  lane: Lane,
+  config: Record<string, string>,
+  run: () => Promise<T>,
+): Promise<T> {
+  const keys = Object.keys(config);
+  if (keys.length > 0)
+    await lane.stack.command(
+      "config",
+      "set-all",
+      ...keys.flatMap((k) => ["--plaintext", `${k}=${config[k]}`]),
+    );
+  try {
+    return await run();
+  } finally {
+    if (keys.length > 0) {
+      await lane.stack.command(
+        "config",
+        "set-all",
+        "--secret",
+        `rimuhosting:apiKey=${DEMO_API_KEY}`,
+        "--plaintext",
+        `rimuhosting:baseUrl=${lane.emulator.baseUrl}`,
+      );
+    }
+  }
+}
+
+/** Runs `items` with at most `lanes.length` at a time, each on a lane of its own. */
+export async function inLanes<T>(
+  lanes: Lane[],
+  items: T[],
+  run: (lane: Lane, item: T) => Promise<void>,
+): Promise<void> {
+  const queue = [...items];
+  await Promise.all(
+    lanes.map(async (lane) => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await run(lane, item);
+    }),
+  );
+}
+
+/** What the test prepares in an emulator: billing methods, orders to adopt or not, addresses. */
+export async function prepare(emulator: TestEmulator): Promise<Fixtures> {
+  const demo = createClient({ apiKey: DEMO_API_KEY, baseUrl: emulator.baseUrl });
+  const alice = createClient({ apiKey: DEMO_ACCOUNTS[1]!.apiKey, baseUrl: emulator.baseUrl });
+  try {
+    const order = async (client: RimuClient, domain: string) =>
+      (
+        await client.createVps({
+          instantiation_options: { domain_name: domain, distro: "deb12.64" },
+          dc_location: "DCDALLAS",
+        })
+      ).about_order.order_oid;
+    const cancelled = await order(demo, "gone.example.com");
+    await demo.deleteVps(cancelled);
+    const root = new URL(emulator.baseUrl).origin;
+    return {
+      demoBilling: ((await demo.listBillingMethods()).billing_methods ?? []).map((m) => m.billing_oid),
+      otherAccountBilling: ((await alice.listBillingMethods()).billing_methods ?? [])[0]!.billing_oid,
+      cancelledOrder: cancelled,
+      legacyOrder: await order(demo, "legacy.example.com"),
+      otherAccountOrder: await order(alice, "alice.example.com"),
+      notTheApi: `${root}/not-the-api`,
+      nothingThere: "http://127.0.0.1:1",
+    };
+  } finally {
+    demo.close();
+    alice.close();
+  }
+}
+
+/** The records built from an IP (the move's). */
+export const DEPENDENTS = RISKY.filter((c) => c.unknownIp).map((c) => c.base!);
+
+/**
+ * A case's program: a new VPS alone (on a stack of its own), or the `baseline` with the case's change, the changed
+ * VPS first (the engine checks in program order, and stops at the first failure); in both, the case's `alongside`
+ * VPSs come just before its own and its `behind` ones just after.
+ */
+export function caseSpec(
+  c: RefusedCase | RiskyCase,
+  name: string,
+  f: Fixtures,
+  baseline: Record<string, Record<string, unknown>> = BASELINE,
+): CaseProgram {
+  const ahead = "alongside" in c ? (c.alongside ?? {}) : {};
+  const behind = "behind" in c ? (c.behind ?? {}) : {};
+  if (c.on === "new") return { vpss: { ...ahead, [name]: c.args(f), ...behind } };
+  const changes: Record<string, Record<string, unknown>> = { ...ahead, [c.base!]: c.args(f), ...behind };
+  const order = [...new Set([...Object.keys(changes), ...Object.keys(baseline)])];
+  return {
+    vpss: Object.fromEntries(order.map((vps) => [vps, { ...baseline[vps], ...changes[vps] }])),
+    dependents: DEPENDENTS.filter((d) => d in baseline),
+  };
+}
+
+export const refusedName = (c: RefusedCase) => (c.on === "new" ? `n-${c.id}` : c.base!);
+export const riskyName = (c: RiskyCase) => (c.on === "new" ? `r-${c.id}` : c.base!);
+
+/** A refused case's `pulumi up`: its preview failed on the case's VPS, naming the code and input, changing nothing. */
+export function expectRefused(c: RefusedCase, shown: Shown): void {
+  // A wrong setting fails every VPS alike: the engine reports whichever it checked first.
+  const about = c.config ? "" : refusedName(c);
+  const lines = c.config ? shown.diagnostics.map((d) => d.message) : linesAbout(shown, about);
+  // The preview failed on this VPS, with the code and the input or setting named right after it, and nothing
+  // was ordered or changed (the update never ran).
+  expect({ failed: shown.failed, mutations: shown.mutations }).toEqual({ failed: true, mutations: [] });
+  expect(lines).toContainEqual(expect.stringContaining(`[${c.code}] ${c.names}`));
+  const error = lines.find((line) => line.includes(`[${c.code}] ${c.names}`))!;
+  if (c.says) expect(error).toMatch(c.says);
+  expect(error).toMatch(new RegExp(`resource '${about || "[^']+"}' has a problem`));
+  expect(error).not.toMatch(/\n\s+at |value \{/); // no stack, no value in the engine's own notation
+}
