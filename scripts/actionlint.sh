@@ -16,22 +16,11 @@ ACTIONLINT_VERSION=1.7.12
 
 cache="${ACTIONLINT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting/actionlint}"
 dir="$cache/v$ACTIONLINT_VERSION"
-bin="$dir/actionlint"
+# shellcheck source=lib/cached-tool.sh
+. "$(dirname "$0")/lib/cached-tool.sh"
 
-log() { echo "actionlint: $*" >&2; }
-
-if [ ! -x "$bin" ]; then
-  command -v go >/dev/null || {
-    log "Go is not installed (it builds actionlint v$ACTIONLINT_VERSION from the Go module proxy)."
-    exit 1
-  }
-  log "building actionlint v$ACTIONLINT_VERSION from the Go module proxy into $dir ..."
-  mkdir -p "$cache"
-  # Built into a temporary directory and renamed, so that a build killed halfway leaves no binary behind.
-  tmp="$(mktemp -d "$cache/build.XXXXXX")"
-  trap 'rm -rf "$tmp"' EXIT
-  GOBIN="$tmp" CGO_ENABLED=0 go install -trimpath "github.com/rhysd/actionlint/cmd/actionlint@v$ACTIONLINT_VERSION" >&2
-  mkdir -p "$dir"
-  mv "$tmp/actionlint" "$bin"
-fi
-echo "$bin"
+install_into() {
+  GOBIN="$1" CGO_ENABLED=0 go install -trimpath "github.com/rhysd/actionlint/cmd/actionlint@v$ACTIONLINT_VERSION"
+}
+cached_tool actionlint go "it builds actionlint v$ACTIONLINT_VERSION from the Go module proxy" \
+  "$dir/actionlint" "$dir" install_into

@@ -1,7 +1,9 @@
 /**
- * `npm run plugin:pack`: the plugin as Pulumi users install it, a self-contained tarball
+ * `npm run plugin:pack`: the plugin for this machine's platform as a launcher tarball
  * `pulumi-resource-rimuhosting-v<version>-<os>-<arch>.tar.gz` in dist/, for
  * `pulumi plugin install resource rimuhosting <version> --file <tarball>`. Its path is the last line printed.
+ * (A release ships self-contained executables instead, for every platform: `npm run release:build`,
+ * tools/release/build.ts. This tarball is the quick one for a checkout, and the bench's point of comparison.)
  *
  * The tarball holds the launcher `pulumi-resource-rimuhosting` (a shell script that runs `node`), the plugin
  * bundled by esbuild into one file with every dependency (no node_modules, no symlinks: the CLI refuses a
@@ -38,31 +40,54 @@ export function platformName(): string {
   return `${process.platform}-${arch}`;
 }
 
-export async function packPlugin(outDir = path.join(REPO_ROOT, "dist")): Promise<string> {
-  const { version } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+/** The package's version (package.json), the version every artifact of a release carries. */
+export function packageVersion(): string {
+  const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
     version: string;
   };
+  return manifest.version;
+}
+
+/** The name the CLI's plugin download asks for: `pulumi-resource-rimuhosting-v<version>-<os>-<arch>.tar.gz`. */
+export const pluginTarballName = (version: string, platform: string): string =>
+  `pulumi-resource-rimuhosting-v${version}-${platform}.tar.gz`;
+
+/**
+ * The plugin (dist/provider/native/main.js, so `npm run build` first) bundled by esbuild into `outFile`: one
+ * CommonJS file with every dependency, and its licences beside it in `<outFile>.LEGAL.txt`. The launcher tarball
+ * ships it as it is; the release's self-contained executables (tools/release) embed it in a Node binary.
+ */
+export async function bundlePlugin(outFile: string): Promise<void> {
+  await build({
+    entryPoints: [path.join(REPO_ROOT, "dist/provider/native/main.js")],
+    outfile: outFile,
+    bundle: true,
+    platform: "node",
+    target: "node22",
+    format: "cjs",
+    minify: true,
+    legalComments: "linked",
+    // Requires of @pulumi/pulumi's program runner and automation API that a provider never reaches.
+    external: ["ts-node", "node-gyp/*"],
+    plugins: [withoutTypeScript],
+    logLevel: "warning",
+  });
+}
+
+/** Writes `tarball` (gzip) holding the files of `dir`, sorted, at its top level. */
+export function tarDirectory(dir: string, tarball: string): void {
+  fs.mkdirSync(path.dirname(tarball), { recursive: true });
+  execFileSync("tar", ["-czf", tarball, "-C", dir, ...fs.readdirSync(dir).sort()]);
+}
+
+export async function packPlugin(outDir = path.join(REPO_ROOT, "dist")): Promise<string> {
   const staging = fs.mkdtempSync(path.join(os.tmpdir(), "rimu-plugin-"));
   try {
-    await build({
-      entryPoints: [path.join(REPO_ROOT, "dist/provider/native/main.js")],
-      outfile: path.join(staging, "provider.js"),
-      bundle: true,
-      platform: "node",
-      target: "node22",
-      format: "cjs",
-      minify: true,
-      legalComments: "linked",
-      // Requires of @pulumi/pulumi's program runner and automation API that a provider never reaches.
-      external: ["ts-node", "node-gyp/*"],
-      plugins: [withoutTypeScript],
-      logLevel: "warning",
-    });
+    await bundlePlugin(path.join(staging, "provider.js"));
     fs.writeFileSync(path.join(staging, "pulumi-resource-rimuhosting"), LAUNCHER, { mode: 0o755 });
     fs.copyFileSync(path.join(REPO_ROOT, "LICENSE"), path.join(staging, "LICENSE"));
-    fs.mkdirSync(outDir, { recursive: true });
-    const tarball = path.join(outDir, `pulumi-resource-rimuhosting-v${version}-${platformName()}.tar.gz`);
-    execFileSync("tar", ["-czf", tarball, "-C", staging, ...fs.readdirSync(staging).sort()]);
+    const tarball = path.join(outDir, pluginTarballName(packageVersion(), platformName()));
+    tarDirectory(staging, tarball);
     return tarball;
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });

@@ -48,9 +48,16 @@ export function languageSkipReason(
   return undefined;
 }
 
-/** A describe that runs when `language`'s programs can run here (see the header); CI=true never skips. */
-export function describeNative(language: Language, title: string, body: () => void): void {
-  const reason = languageSkipReason(language);
+/**
+ * A describe that runs when `language`'s programs can run here (see the header), or when `reason` (what else it
+ * needs) is undefined; CI=true never skips.
+ */
+export function describeNative(
+  language: Language,
+  title: string,
+  body: () => void,
+  reason: string | undefined = languageSkipReason(language),
+): void {
   if (reason && process.env.CI === "true") throw new Error(`CI=true, but ${title} cannot run: ${reason}`);
   // Skipped only off CI (above), on a machine without this language's host or toolchain: the reason is in the name.
   if (reason) describe.skip(`${title} (skipped: ${reason})`, body);

@@ -1,0 +1,158 @@
+// The release's artifacts as `npm run release:build` writes them into dist/release (tools/release/build.ts): the
+// names the CLI's plugin download asks for, SHA256SUMS over every file, what each plugin tarball holds and the
+// format of each executable; the linux-arm64 plugin's first gRPC call under qemu-user; and the linux-amd64 plugin
+// through the real CLI on a machine where `node` cannot run (docs/releasing.md).
+import { execFileSync, spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { packPlugin } from "../../provider/native/pack";
+import { checkFormat, commandHere, firstCall } from "../../tools/release/check-executable";
+import { TARGETS } from "../../tools/release/node-binaries";
+import { liveOrders, type Scenario } from "./e2e-support";
+import {
+  describeNative,
+  nativeOps,
+  pulumiText,
+  startNativeScenario,
+  writeYamlProgram,
+} from "./native-programs";
+import {
+  ensureRelease,
+  nodeHiddenBin,
+  RELEASE_DIR,
+  releaseSkipReason,
+  tarballOf,
+  target,
+  unpack,
+  version,
+} from "./release-support";
+
+jest.setTimeout(300_000);
+/** A cold machine fetches five node binaries and may build rcodesign first (.ci/run builds it beforehand). */
+const BUILD_TIMEOUT = 1_800_000;
+
+const scratch: string[] = [];
+afterAll(() => scratch.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+const unpacked = (platform: string) => {
+  const dir = unpack(target(platform));
+  scratch.push(dir);
+  return path.join(dir, target(platform).executable);
+};
+
+describe("the release's artifacts (npm run release:build)", () => {
+  beforeAll(() => ensureRelease(), BUILD_TIMEOUT);
+
+  it("a plugin tarball per platform under the names the CLI downloads, the npm package, SHA256SUMS over every file", () => {
+    const files = fs.readdirSync(RELEASE_DIR).sort();
+    for (const t of TARGETS) expect(files).toContain(path.basename(tarballOf(t)));
+    expect(files).toContain(`pulumi-rimuhosting-${version}.tgz`);
+    const listed = fs
+      .readFileSync(path.join(RELEASE_DIR, "SHA256SUMS"), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => /^[0-9a-f]{64} {2}(\S+)$/.exec(line)?.[1] ?? `malformed line: ${line}`);
+    expect(listed.sort()).toEqual(files.filter((f) => f !== "SHA256SUMS"));
+    // coreutils recomputes every hash; it exits non-zero on any mismatch or missing file
+    execFileSync("sha256sum", ["--check", "--strict", "--quiet", "SHA256SUMS"], { cwd: RELEASE_DIR });
+  });
+
+  it("each tarball: the executable and the licences as plain files; the executable is its platform's", () => {
+    for (const t of TARGETS) {
+      const entries = execFileSync("tar", ["-tvzf", tarballOf(t)], { encoding: "utf8" })
+        .trim()
+        .split("\n");
+      expect(entries.every((line) => line.startsWith("-"))).toBe(true); // no links, no directories
+      expect(entries.map((line) => line.split(/\s+/).pop()).sort()).toEqual(
+        ["LICENSE", "NODE-LICENSE", "THIRD-PARTY-LICENSES.txt", t.executable].sort(),
+      );
+      expect(entries.find((line) => line.endsWith(` ${t.executable}`))).toMatch(/^-rwx/);
+      const format = checkFormat(t, unpacked(t.platform));
+      expect(format).toMatch(
+        t.os === "darwin" ? /ad hoc signature matching all \d+ pages/ : /application embedded/,
+      );
+    }
+  });
+
+  it("the format check refuses another platform's executable, and a macOS one changed after signing", () => {
+    const mac = unpacked("darwin-arm64");
+    expect(() => checkFormat(target("darwin-amd64"), mac)).toThrow(/a Mach-O file for another CPU/);
+    expect(() => checkFormat(target("windows-amd64"), unpacked("linux-amd64"))).toThrow(/not a PE file/);
+    const bytes = fs.readFileSync(mac);
+    bytes[0x100000] = bytes[0x100000]! ^ 0xff;
+    const changed = `${mac}.changed`;
+    fs.writeFileSync(changed, bytes);
+    expect(() => checkFormat(target("darwin-arm64"), changed)).toThrow(/does not match page 256/);
+  });
+
+  it("the linux-arm64 plugin answers its first gRPC call under qemu-user", async () => {
+    const command = commandHere(target("linux-arm64"), unpacked("linux-arm64"))!;
+    expect(path.basename(command[0]!)).toBe("qemu-aarch64");
+    // under emulation the start takes tens of seconds
+    expect((await firstCall(command, { timeoutMs: 600_000 })).version).toBe(version);
+  });
+});
+
+const PROGRAM = `resources:
+  web:
+    type: rimuhosting:Vps
+    properties:
+      domainName: released.example.com
+      dcLocation: DCDALLAS
+outputs:
+  orderOid: \${web.orderOid}
+`;
+
+describeNative(
+  "yaml",
+  "the released linux-amd64 plugin on a machine without node",
+  () => {
+    let s: Scenario;
+    let hidden: string;
+    beforeAll(async () => {
+      await ensureRelease();
+      hidden = nodeHiddenBin();
+      s = await startNativeScenario(writeYamlProgram("release-no-node", PROGRAM, "installed"), {
+        env: { PATH: `${hidden}${path.delimiter}${process.env.PATH}` },
+      });
+    }, BUILD_TIMEOUT);
+    afterAll(async () => {
+      await s?.close();
+      if (hidden) fs.rmSync(hidden, { recursive: true, force: true });
+    });
+
+    test("where the CLI runs, node cannot, nor the launcher plugin of npm run plugin:pack", async () => {
+      // `node`, found on PATH but not executable: the shell says so (and exits 126 or 127, as its `exec` has it)
+      const failsOnNode = (...command: string[]) => {
+        const run = spawnSync(path.join(hidden, "without-node"), command, { encoding: "utf8" });
+        expect(run.status).not.toBe(0);
+        expect(run.stderr).toMatch(/node: Permission denied/);
+      };
+      failsOnNode("sh", "-c", "node -e 0");
+      const launcherDir = fs.mkdtempSync(path.join(os.tmpdir(), "release-launcher-"));
+      scratch.push(launcherDir);
+      execFileSync("tar", ["-xzf", await packPlugin(launcherDir), "-C", launcherDir]);
+      failsOnNode(path.join(launcherDir, "pulumi-resource-rimuhosting"));
+    });
+
+    test("installed from its tarball, it runs up and destroy", async () => {
+      const cli = s.stack.cli!;
+      await pulumiText(
+        cli,
+        "plugin",
+        "install",
+        "resource",
+        "rimuhosting",
+        version,
+        "--file",
+        tarballOf(target("linux-amd64")),
+      );
+      const up = await s.stack.up();
+      expect(nativeOps(up)).toEqual({ web: "create" });
+      expect(liveOrders(s.emulator).map((o) => o.orderOid)).toEqual([up.outputs.orderOid]);
+      expect(nativeOps(await s.stack.destroy())).toEqual({ web: "delete" });
+      expect(liveOrders(s.emulator)).toEqual([]);
+    });
+  },
+  releaseSkipReason(),
+);

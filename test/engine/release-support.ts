@@ -1,0 +1,122 @@
+// What the tests of the release's artifacts share: the release itself, built once per test run
+// (`npm run release:build`'s script with --if-stale, under a lock, so the test files that need it build it once
+// between them), the tarballs unpacked, and a way to run the CLI with `node` hidden from everything it starts.
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { packageVersion } from "../../provider/native/pack";
+import { TARGETS, type Target } from "../../tools/release/node-binaries";
+import { languageSkipReason, REPO_ROOT } from "./native-programs";
+
+export const RELEASE_DIR = path.join(REPO_ROOT, "dist/release");
+const BUILD_SCRIPT = path.join(REPO_ROOT, "dist/tools/release/build.js");
+const LOCK = path.join(REPO_ROOT, "dist/release.lock");
+export const version = packageVersion();
+
+/** Builds the release unless dist/release already holds it for the same inputs; one builder at a time. */
+export async function ensureRelease(): Promise<string> {
+  fs.mkdirSync(path.dirname(LOCK), { recursive: true });
+  for (;;) {
+    try {
+      fs.mkdirSync(LOCK);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      if (!holderAlive()) fs.rmSync(LOCK, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
+  try {
+    fs.writeFileSync(path.join(LOCK, "pid"), String(process.pid));
+    execFileSync(process.execPath, [BUILD_SCRIPT, "--if-stale"], { stdio: ["ignore", "ignore", "pipe"] });
+  } finally {
+    fs.rmSync(LOCK, { recursive: true, force: true });
+  }
+  return RELEASE_DIR;
+}
+
+/** Whether the process that holds the lock still runs (a killed test run leaves its lock behind). */
+function holderAlive(): boolean {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(path.join(LOCK, "pid"), "utf8"));
+  } catch {
+    return true; // just taken, the pid not written yet
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const target = (platform: string): Target => TARGETS.find((t) => t.platform === platform)!;
+export const tarballOf = (t: Target): string =>
+  path.join(RELEASE_DIR, `pulumi-resource-rimuhosting-v${version}-${t.platform}.tar.gz`);
+
+/** Unpacks `t`'s tarball into a new scratch directory; returns it (remove it when done). */
+export function unpack(t: Target): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `release-${t.platform}-`));
+  execFileSync("tar", ["-xzf", tarballOf(t), "-C", dir]);
+  return dir;
+}
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** Every `node` executable on PATH and the one running this test, as real paths. */
+function nodesHere(): string[] {
+  const found = (process.env.PATH ?? "")
+    .split(path.delimiter)
+    .filter((dir) => dir !== "")
+    .map((dir) => path.join(dir, "node"))
+    .filter((file) => fs.existsSync(file));
+  return [...new Set([...found, process.execPath].map((file) => fs.realpathSync(file)))];
+}
+
+/**
+ * A directory to put first on PATH: its `pulumi` runs the real one in a private mount namespace where every `node`
+ * of this machine is /dev/null (running one fails: "Permission denied"), and so do the language host and plugins it
+ * starts; `without-node <command>` runs any command that way. Needs root (unshare -m).
+ */
+export function nodeHiddenBin(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "node-hidden-"));
+  const pulumi = execFileSync("sh", ["-c", "command -v pulumi"], { encoding: "utf8" }).trim();
+  const mounts = nodesHere()
+    .map((node) => `mount --bind /dev/null ${shellQuote(node)}`)
+    .join(" && ");
+  const withoutNode = path.join(dir, "without-node");
+  fs.writeFileSync(
+    withoutNode,
+    `#!/bin/sh\nexec unshare -m sh -c ${shellQuote(`${mounts} && exec "$@"`)} sh "$@"\n`,
+    { mode: 0o755 },
+  );
+  fs.writeFileSync(
+    path.join(dir, "pulumi"),
+    `#!/bin/sh\nexec ${shellQuote(withoutNode)} ${shellQuote(pulumi)} "$@"\n`,
+    {
+      mode: 0o755,
+    },
+  );
+  return dir;
+}
+
+/** Why `node` cannot be hidden here, or undefined when it can. */
+function hidingSkipReason(): string | undefined {
+  if (process.getuid?.() !== 0)
+    return "hiding node needs root (unshare -m and a bind mount); CI runs as root";
+  try {
+    execFileSync("unshare", ["-m", "true"], { stdio: "ignore" });
+  } catch {
+    return "unshare -m fails here (no mount namespaces)";
+  }
+  return undefined;
+}
+
+/** Why the release's linux-amd64 plugin cannot run here through the CLI with node hidden, or undefined. */
+export function releaseSkipReason(): string | undefined {
+  if (process.platform !== "linux" || process.arch !== "x64")
+    return "the release is built and run on linux x64";
+  return languageSkipReason("yaml") ?? hidingSkipReason();
+}

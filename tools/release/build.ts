@@ -1,0 +1,160 @@
+/**
+ * `npm run release:build`: every artifact of a release, for package.json's version, in dist/release/
+ * (docs/releasing.md):
+ * - `pulumi-resource-rimuhosting-v<version>-<os>-<arch>.tar.gz` for each platform of TARGETS: the self-contained
+ *   plugin executable (plugin-executable.ts), its LICENSE, the licences of what the bundle holds and Node's;
+ * - the provider's npm package (`npm pack`);
+ * - the SDK packages (sdk-packages.ts);
+ * - `SHA256SUMS` over all of them, in sha256sum's format, written last.
+ *
+ * Nothing ships that cannot run: linux-amd64 and linux-arm64 (under qemu-user) each answer a GetPluginInfo
+ * call with the package's version before they are packed, and the others pass checkFormat; else the build fails.
+ *
+ * `--if-stale`: do nothing when dist/release already holds the artifacts of the same inputs (the bundle, this
+ * code, package.json, sdk/): the tests build the release once per run this way.
+ */
+import { execFileSync } from "node:child_process";
+import * as crypto from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { bundlePlugin, packageVersion, pluginTarballName, tarDirectory } from "../../provider/native/pack.js";
+import { REPO_ROOT } from "../../provider/native/schema/plugin-dir.js";
+import { checkFormat, commandHere, firstCall } from "./check-executable.js";
+import { HOST_TARGET, nodeBinary, SEA_NODE_VERSION, TARGETS } from "./node-binaries.js";
+import { buildPluginExecutable, hostNode } from "./plugin-executable.js";
+import { buildSdkPackages } from "./sdk-packages.js";
+
+export const RELEASE_DIR = path.join(REPO_ROOT, "dist/release");
+/** The fingerprint of the inputs dist/release was built from (outside it: SHA256SUMS covers all of dist/release). */
+const FINGERPRINT_FILE = path.join(REPO_ROOT, "dist/release.inputs");
+
+const log = (line: string) => process.stderr.write(`release:build: ${line}\n`);
+
+/** Every file under `dir` (relative paths, sorted), leaving out build output that is not the SDKs' source. */
+function filesUnder(dir: string, skip: RegExp): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return (fs.readdirSync(dir, { recursive: true }) as string[])
+    .filter((f) => !skip.test(f) && fs.statSync(path.join(dir, f)).isFile())
+    .sort();
+}
+
+/** A hash of what the artifacts are made from: the plugin's bundle, the release code, package.json and sdk/. */
+function fingerprint(bundle: string): string {
+  const hash = crypto.createHash("sha256").update(SEA_NODE_VERSION).update(fs.readFileSync(bundle));
+  const inputs = [
+    ...fs.readdirSync(__dirname).map((f) => path.join(__dirname, f)),
+    path.join(REPO_ROOT, "package.json"),
+    ...filesUnder(path.join(REPO_ROOT, "sdk"), /(^|\/)(node_modules|bin|build|dist|__pycache__)(\/|$)/).map(
+      (f) => path.join(REPO_ROOT, "sdk", f),
+    ),
+  ];
+  for (const file of inputs) hash.update(file).update(fs.readFileSync(file));
+  return hash.digest("hex");
+}
+
+/** The lines of SHA256SUMS for the files of `dir`, as `sha256sum` prints them. */
+export function sha256sums(dir: string): string {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f !== "SHA256SUMS")
+    .sort()
+    .map(
+      (f) =>
+        `${crypto
+          .createHash("sha256")
+          .update(fs.readFileSync(path.join(dir, f)))
+          .digest("hex")}  ${f}\n`,
+    )
+    .join("");
+}
+
+/** `npm pack` of the provider package into `outDir` (already built: `npm run release:build` builds first). */
+function packProvider(outDir: string): string {
+  const printed = execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", outDir], {
+    cwd: REPO_ROOT,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const [{ filename }] = JSON.parse(printed) as [{ filename: string }];
+  return path.join(outDir, filename);
+}
+
+const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+
+export async function buildRelease(opts: { ifStale?: boolean } = {}): Promise<string[]> {
+  const started = Date.now();
+  const version = packageVersion();
+  const staging = fs.mkdtempSync(path.join(os.tmpdir(), "rimu-release-"));
+  try {
+    const bundle = path.join(staging, "provider.js");
+    await bundlePlugin(bundle);
+    const inputs = fingerprint(bundle);
+    if (
+      opts.ifStale &&
+      fs.existsSync(path.join(RELEASE_DIR, "SHA256SUMS")) &&
+      fs.existsSync(FINGERPRINT_FILE) &&
+      fs.readFileSync(FINGERPRINT_FILE, "utf8") === inputs
+    ) {
+      log(`dist/release is up to date (${seconds(started)})`);
+      return fs.readdirSync(RELEASE_DIR).map((f) => path.join(RELEASE_DIR, f));
+    }
+    fs.rmSync(FINGERPRINT_FILE, { force: true });
+    fs.rmSync(RELEASE_DIR, { recursive: true, force: true });
+    fs.mkdirSync(RELEASE_DIR, { recursive: true });
+
+    const node = hostNode(log);
+    const rcodesign = execFileSync(path.join(REPO_ROOT, "scripts/rcodesign.sh"), { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .pop();
+    // Node's licences, the same text for every platform of a version (the host's package has them).
+    const nodeLicense = nodeBinary(HOST_TARGET).license;
+    if (!nodeLicense) throw new Error(`no LICENSE in ${HOST_TARGET.npmPackage}@${SEA_NODE_VERSION}`);
+    for (const t of TARGETS) {
+      const step = Date.now();
+      const dir = path.join(staging, t.platform);
+      fs.mkdirSync(dir);
+      const exe = path.join(dir, t.executable);
+      buildPluginExecutable(t, bundle, exe, { node, rcodesign }, log);
+      const format = checkFormat(t, exe);
+      const command = commandHere(t, exe);
+      let ran = "not run here";
+      if (command) {
+        const answer = await firstCall(command);
+        if (answer.version !== version)
+          throw new Error(
+            `the ${t.platform} plugin answered GetPluginInfo with ${answer.version}, not ${version}`,
+          );
+        ran = `answered GetPluginInfo (${version}) in ${answer.ms.toFixed(0)} ms`;
+      }
+      fs.copyFileSync(path.join(REPO_ROOT, "LICENSE"), path.join(dir, "LICENSE"));
+      fs.copyFileSync(`${bundle}.LEGAL.txt`, path.join(dir, "THIRD-PARTY-LICENSES.txt"));
+      fs.copyFileSync(nodeLicense, path.join(dir, "NODE-LICENSE"));
+      const tarball = path.join(RELEASE_DIR, pluginTarballName(version, t.platform));
+      tarDirectory(dir, tarball);
+      fs.rmSync(dir, { recursive: true, force: true });
+      log(`${path.basename(tarball)}: ${format}; ${ran} (${seconds(step)})`);
+    }
+    log(`${path.basename(packProvider(RELEASE_DIR))}: npm pack`);
+    for (const file of await buildSdkPackages(RELEASE_DIR)) log(`${path.basename(file)}: SDK package`);
+    fs.writeFileSync(path.join(RELEASE_DIR, "SHA256SUMS"), sha256sums(RELEASE_DIR));
+    fs.writeFileSync(FINGERPRINT_FILE, inputs);
+    log(`dist/release written in ${seconds(started)}`);
+    return fs.readdirSync(RELEASE_DIR).map((f) => path.join(RELEASE_DIR, f));
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  buildRelease({ ifStale: process.argv.includes("--if-stale") }).then(
+    (files) => {
+      for (const file of files.sort()) console.log(file);
+    },
+    (error: unknown) => {
+      log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    },
+  );
+}

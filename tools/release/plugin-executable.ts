@@ -1,0 +1,69 @@
+/**
+ * The plugin as one self-contained executable per platform: a Node.js single executable application, that is the
+ * platform's official `node` binary with the esbuild bundle of the plugin embedded in it. The user's machine needs
+ * no Node.js, and the engine starts it as it starts any plugin.
+ *
+ * Why this way (docs/releasing.md says more): the plugin is TypeScript on the same core as the dynamic provider, so
+ * a compiled binary would mean a second implementation; the bundle already holds every dependency in one file; and
+ * Node 26 writes the executable itself (`node --build-sea`, for ELF, Mach-O and PE targets alike), so no injector
+ * or other toolchain is needed. The cost is the size of the Node runtime in every tarball.
+ */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { HOST_TARGET, nodeBinary, type Target } from "./node-binaries.js";
+
+/**
+ * The machine that makes the executables runs the linux-x64 node of the release's version (the blob must be made
+ * by the version it goes into).
+ */
+export function hostNode(log?: (line: string) => void): string {
+  if (process.platform !== "linux" || process.arch !== "x64")
+    throw new Error(
+      `release:build runs on linux x64 (it runs Node's linux-x64 binary to make every executable); this is ${process.platform}-${process.arch}`,
+    );
+  return nodeBinary(HOST_TARGET, log).exe;
+}
+
+/**
+ * Writes `outFile`, the plugin for `t`: `bundle` embedded in t's node binary. The code cache and the startup
+ * snapshot stay off (V8 can only load those on the platform that made them, and four of the five are made
+ * elsewhere). NODE_OPTIONS is ignored (`execArgvExtension: none`): it is set for the user's program (a
+ * `--require` of ts-node, say), and the plugin must not start with it.
+ */
+export function buildPluginExecutable(
+  t: Target,
+  bundle: string,
+  outFile: string,
+  tools: { node: string; rcodesign?: string },
+  log?: (line: string) => void,
+): void {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rimu-sea-"));
+  try {
+    const config = path.join(dir, "sea-config.json");
+    fs.writeFileSync(
+      config,
+      JSON.stringify({
+        main: bundle,
+        mainFormat: "commonjs",
+        executable: nodeBinary(t, log).exe,
+        output: outFile,
+        disableExperimentalSEAWarning: true,
+        useCodeCache: false,
+        useSnapshot: false,
+        execArgvExtension: "none",
+      }),
+    );
+    execFileSync(tools.node, ["--build-sea", config], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    fs.chmodSync(outFile, 0o755);
+    // Embedding the bundle drops the Mach-O binary's signature, and Apple Silicon runs no unsigned code: sign it
+    // again, ad hoc (no identity; what `codesign --sign -` does on a Mac), as Node's own guide does.
+    if (t.os === "darwin") {
+      if (!tools.rcodesign) throw new Error(`signing ${t.platform} needs rcodesign (scripts/rcodesign.sh)`);
+      execFileSync(tools.rcodesign, ["sign", outFile], { stdio: ["ignore", "pipe", "pipe"] });
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
