@@ -128,29 +128,60 @@ export async function buildPythonSdk(outDir: string): Promise<{ sdist: string; w
 }
 
 /**
- * A Python that can build the SDK: setuptools >= 61 (pyproject.toml metadata) with `wheel` (setuptools before
- * 70.1 needs it). $PYTHON if set, else the virtual environment of scripts/language-hosts.sh (on PATH), else python3.
+ * setuptools for the build: one pinned release, so that every machine writes the same metadata. It builds without
+ * `wheel` (70.1 and later) and still reads the `[project.license]` table the generator writes (deprecated, until
+ * 2027-02).
+ */
+const SETUPTOOLS = "84.2.1";
+
+/**
+ * The Python that builds the SDK: $PYTHON if set (it needs setuptools >= 70.1), else a virtual environment with
+ * setuptools ${SETUPTOOLS}, made from python3 and PyPI the first time into a cache outside the clone (keyed by the
+ * two versions); offline, the virtual environment of scripts/language-hosts.sh (on PATH) when it can build.
  */
 async function pythonForBuilding(): Promise<string> {
-  const hostsVenv = findLanguageHosts().hosts?.pythonVenv;
-  const candidates = process.env.PYTHON
-    ? [process.env.PYTHON]
-    : [...(hostsVenv ? [path.join(hostsVenv, "bin", "python")] : []), "python3"];
-  const probe =
-    "import setuptools, importlib.util as u; v = tuple(int(x) for x in setuptools.__version__.split('.')[:2]); " +
-    "assert v >= (61, 0) and (v >= (70, 1) or u.find_spec('wheel')), setuptools.__version__";
-  for (const python of candidates) {
-    const works = await run(python, ["-c", probe]).then(
-      () => true,
-      () => false,
+  if (process.env.PYTHON) return process.env.PYTHON;
+  const cache = process.env.PULUMI_RIMU_CACHE ?? path.join(os.homedir(), ".cache", "pulumi-rimuhosting");
+  const { stdout: pythonVersion } = await run("python3", [
+    "-c",
+    "import sys; print(sys.version.split()[0])",
+  ]).catch(() => {
+    throw new Error("python3 is not on PATH: building the Python SDK needs Python 3.10 or later");
+  });
+  const venv = path.join(cache, "python-build", `setuptools-${SETUPTOOLS}-cpython${pythonVersion.trim()}`);
+  const python = path.join(venv, "bin", "python");
+  if (fs.existsSync(python)) return python;
+  const partial = `${venv}.${process.pid}.tmp`;
+  try {
+    await run("python3", ["-m", "venv", partial]);
+    await run(path.join(partial, "bin", "python"), [
+      ...["-m", "pip", "install", "--quiet", "--disable-pip-version-check"],
+      `setuptools==${SETUPTOOLS}`,
+    ]);
+    // Made under a temporary name and renamed: an install killed halfway leaves nothing that looks finished.
+    fs.renameSync(partial, venv);
+    return python;
+  } catch (e) {
+    fs.rmSync(partial, { recursive: true, force: true });
+    const hostsVenv = findLanguageHosts().hosts?.pythonVenv;
+    const probe =
+      "import setuptools, importlib.util as u; v = tuple(int(x) for x in setuptools.__version__.split('.')[:2]); " +
+      "assert v >= (61, 0) and (v >= (70, 1) or u.find_spec('wheel'))";
+    const fallback = hostsVenv && path.join(hostsVenv, "bin", "python");
+    if (
+      fallback &&
+      (await run(fallback, ["-c", probe]).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return fallback;
+    throw new Error(
+      `could not install setuptools ${SETUPTOOLS} from PyPI into ${venv} (${(e as Error).message.split("\n")[0]}); ` +
+        "set PYTHON to a Python that has setuptools >= 70.1",
+      { cause: e },
     );
-    if (works) return python;
   }
-  throw new Error(
-    `no Python here can build the Python SDK (tried ${candidates.join(", ")}): it needs setuptools >= 61 and ` +
-      "wheel (`python3 -m pip install setuptools wheel`), or set PYTHON to an interpreter that has them " +
-      "(scripts/language-hosts.sh makes one)",
-  );
 }
 
 function readJson<T>(file: string): T {
