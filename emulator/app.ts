@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { createClock } from "./clock.js";
 import { FaultController } from "./faults.js";
 import { registerBodyParsers } from "./http/body.js";
-import { answerConnect, clientErrorHandler } from "./http/client-errors.js";
+import { answerConnect, answerExpectation, clientErrorHandler } from "./http/client-errors.js";
 import { onFrameworkError, registerErrorHandling } from "./http/error-handler.js";
 import { registerHooks } from "./http/hooks.js";
 import { InFlight } from "./http/in-flight.js";
@@ -78,6 +78,7 @@ export async function buildEmulator(input: StartEmulatorOptions = {}): Promise<F
     forceCloseConnections: true,
   });
   answerConnect(app.server, clock.now);
+  answerExpectation(app.server, clock.now);
   const inFlight = new InFlight(app.server);
   app.decorate("emulator", deps);
   app.decorateRequest("emu", null as unknown as RequestState);

@@ -66,6 +66,12 @@ export const EMU_ERRORS = {
     errorClass: "RequestTimeoutException",
     message: "The request was not received in time.",
   },
+  EMU_ERR_EXPECTATION_FAILED: {
+    status: 417,
+    errorClass: "ExpectationFailedException",
+    message:
+      "The Expect header can only ask for 100-continue. Send the request without it, or with Expect: 100-continue.",
+  },
   EMU_ERR_ORDER_NOT_FOUND: {
     status: 404,
     errorClass: "NotFoundException",

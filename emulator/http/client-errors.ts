@@ -1,17 +1,18 @@
 /**
  * Requests Node's HTTP parser refuses before fastify sees them (a garbage request line, malformed or
- * oversized headers, an unknown method, a request that did not arrive in time) are answered here,
- * in the same error envelope as every other answer, and the connection is closed.
+ * oversized headers, an unknown method, a request that did not arrive in time, an expectation it does not
+ * meet) are answered here, in the same error envelope as every other answer, and the connection is closed.
  */
-import type { IncomingMessage, Server } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { type EmulatorError, type EmulatorErrorCode, emuError } from "../errors.js";
+import { EMU_ERRORS, type EmulatorError, type EmulatorErrorCode, emuError } from "../errors.js";
 import { errorBody } from "./error-handler.js";
 
 const REASONS: Record<number, string> = {
   400: "Bad Request",
   405: "Method Not Allowed",
   408: "Request Timeout",
+  417: "Expectation Failed",
   431: "Request Header Fields Too Large",
 };
 
@@ -57,5 +58,26 @@ export function answerConnect(server: Server, now: () => number): void {
         headers: { allow: "GET, POST, PUT, DELETE" },
       }),
     );
+  });
+}
+
+/**
+ * An `Expect` other than 100-continue: Node answers it with a bare 417 before any route runs, unless the
+ * server's "checkExpectation" event has a listener, which then answers instead. The body the client may still
+ * send is not read, so the connection is closed after the answer.
+ */
+export function answerExpectation(server: Server, now: () => number): void {
+  server.on("checkExpectation", (request: IncomingMessage, response: ServerResponse) => {
+    const emu = emuError("EMU_ERR_EXPECTATION_FAILED", {
+      message: `Expect: ${request.headers.expect ?? ""} is not an expectation this API meets. ${EMU_ERRORS.EMU_ERR_EXPECTATION_FAILED.message}`,
+    });
+    const body = errorBody(now(), emu);
+    response.shouldKeepAlive = false;
+    response.writeHead(emu.status, {
+      "content-type": "application/json; charset=utf-8",
+      "content-length": Buffer.byteLength(body),
+      connection: "close",
+    });
+    response.end(body);
   });
 }

@@ -56,6 +56,12 @@ describe("bad requests", () => {
     ],
     ["a garbage request line", "GARBAGE\r\n\r\n", 400, "EMU_ERR_BAD_REQUEST"],
     ["no Host header", "GET /r/orders HTTP/1.1\r\nConnection: close\r\n\r\n", 400, "EMU_ERR_BAD_REQUEST"],
+    [
+      "an expectation other than 100-continue",
+      request("POST", "/r/orders/new-vps", { headers: "Expect: bogus\r\n", body: "{}" }),
+      417,
+      "EMU_ERR_EXPECTATION_FAILED",
+    ],
   ])("%s: in the envelope with a fitting status and code", async (_name, text, status, code) => {
     expect(await raw(text)).toMatchObject({ status, code });
   });
