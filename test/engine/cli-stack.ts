@@ -69,6 +69,8 @@ export interface CliStackOptions {
   env?: NodeJS.ProcessEnv;
   /** Receives the CLI's own display. */
   onOutput?: (text: string) => void;
+  /** Let the engine download plugins (from a resource's pluginDownloadURL); off otherwise, the CLI runs offline. */
+  pluginDownloads?: boolean;
 }
 
 const OP_MAP: Record<string, StepOp | undefined> = {
@@ -158,7 +160,9 @@ export class CliStack {
   commandEnv(): NodeJS.ProcessEnv {
     const extra: Record<string, string> = {};
     for (const [k, v] of Object.entries(this.options.env ?? {})) if (v !== undefined) extra[k] = v;
-    return { ...process.env, ...extra, ...offlineCliEnv(this.options.backendDir) };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...extra, ...offlineCliEnv(this.options.backendDir) };
+    if (this.options.pluginDownloads) delete env.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION;
+    return env;
   }
 
   /**

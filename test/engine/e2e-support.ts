@@ -39,6 +39,8 @@ export interface ScenarioOptions {
   env?: NodeJS.ProcessEnv;
   /** Receives the CLI's own display (CLI backend). */
   onCliOutput?: (text: string) => void;
+  /** See CliStackOptions.pluginDownloads. */
+  pluginDownloads?: boolean;
 }
 
 export async function startScenario(
@@ -52,6 +54,7 @@ export async function startScenario(
     programDir: opts.programDir ?? path.join(EXAMPLES_DIR, example),
     env: opts.env,
     onCliOutput: opts.onCliOutput,
+    pluginDownloads: opts.pluginDownloads,
     workDir,
     config: {
       "rimuhosting:apiKey": { value: DEMO_API_KEY, secret: true },

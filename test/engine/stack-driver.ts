@@ -33,6 +33,8 @@ export interface StackDriverOptions {
   env?: NodeJS.ProcessEnv;
   /** Receives the CLI's own display. */
   onCliOutput?: (text: string) => void;
+  /** See CliStackOptions.pluginDownloads. */
+  pluginDownloads?: boolean;
 }
 
 const asValue = (v: StackConfigValue | string): StackConfigValue =>
@@ -46,6 +48,7 @@ export async function createStackDriver(backend: Backend, o: StackDriverOptions)
     config: o.config,
     env: o.env,
     onOutput: o.onCliOutput,
+    pluginDownloads: o.pluginDownloads,
   });
   return {
     backend,

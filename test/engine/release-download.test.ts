@@ -1,0 +1,126 @@
+// The plugin downloads itself: dist/release (npm run release:build) served on 127.0.0.1 as a release is served,
+// a fresh PULUMI_HOME with no plugin installed, and `node` hidden from the CLI and all it starts. A YAML program
+// whose resource names the server (`pluginDownloadURL`) and the `version` runs up and destroy; the engine fetches
+// the tarball by itself. `pulumi plugin install resource rimuhosting <version> --server <url>` works too.
+import * as fs from "node:fs";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import * as os from "node:os";
+import * as path from "node:path";
+import { liveOrders, type Scenario } from "./e2e-support";
+import {
+  describeNative,
+  nativeOps,
+  pulumiText,
+  startNativeScenario,
+  writeYamlProgram,
+} from "./native-programs";
+import {
+  ensureRelease,
+  nodeHiddenBin,
+  RELEASE_DIR,
+  releaseSkipReason,
+  tarballOf,
+  target,
+  version,
+} from "./release-support";
+
+jest.setTimeout(300_000);
+
+/** A static server of dist/release on 127.0.0.1; `requests` lists the paths asked for. */
+async function serveRelease(): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    const name = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname.slice(1));
+    requests.push(`/${name}`);
+    const file = path.join(RELEASE_DIR, path.basename(name));
+    if (!name || name.includes("/") || !fs.existsSync(file)) return res.writeHead(404).end();
+    res.writeHead(200, { "content-type": "application/gzip", "content-length": fs.statSync(file).size });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+const program = (url: string) => `resources:
+  web:
+    type: rimuhosting:Vps
+    properties:
+      domainName: downloaded.example.com
+      dcLocation: DCDALLAS
+    options:
+      pluginDownloadURL: ${url}
+      version: ${version}
+outputs:
+  orderOid: \${web.orderOid}
+`;
+
+const TARBALL_PATH = `/${path.basename(tarballOf(target("linux-amd64")))}`;
+const INSTALLED = new RegExp(`rimuhosting\\s+resource\\s+${version.replace(/\./g, "\\.")}`);
+
+describeNative(
+  "yaml",
+  "the plugin downloaded from a release, on a machine without node",
+  () => {
+    let server: Awaited<ReturnType<typeof serveRelease>>;
+    let hidden: string;
+    let s: Scenario;
+    beforeAll(async () => {
+      await ensureRelease();
+      server = await serveRelease();
+      hidden = nodeHiddenBin();
+      s = await startNativeScenario(writeYamlProgram("release-download", program(server.url), "installed"), {
+        env: { PATH: `${hidden}${path.delimiter}${process.env.PATH}` },
+        pluginDownloads: true,
+      });
+    }, 1_800_000);
+    afterAll(async () => {
+      await s?.close();
+      await server?.close();
+      if (hidden) fs.rmSync(hidden, { recursive: true, force: true });
+    });
+
+    test("a YAML program with pluginDownloadURL and version gets the plugin by itself: up and destroy", async () => {
+      const cli = s.stack.cli!;
+      expect(await pulumiText(cli, "plugin", "ls")).not.toMatch(/rimuhosting/);
+      const up = await s.stack.up();
+      expect(server.requests).toContain(TARBALL_PATH);
+      expect(await pulumiText(cli, "plugin", "ls")).toMatch(INSTALLED);
+      expect(nativeOps(up)).toEqual({ web: "create" });
+      expect(liveOrders(s.emulator).map((o) => o.orderOid)).toEqual([up.outputs.orderOid]);
+      expect(nativeOps(await s.stack.destroy())).toEqual({ web: "delete" });
+      expect(liveOrders(s.emulator)).toEqual([]);
+    });
+
+    test("pulumi plugin install resource rimuhosting <version> --server <url>, into another fresh PULUMI_HOME", async () => {
+      const home = fs.mkdtempSync(path.join(os.tmpdir(), "release-plugin-home-"));
+      try {
+        const cli = s.stack.cli!;
+        // the stack's CLI, with PULUMI_HOME elsewhere
+        const inHome = Object.assign(Object.create(cli) as typeof cli, {
+          commandEnv: () => ({ ...cli.commandEnv(), PULUMI_HOME: home }),
+        });
+        const before = server.requests.length;
+        await pulumiText(
+          inHome,
+          "plugin",
+          "install",
+          "resource",
+          "rimuhosting",
+          version,
+          "--server",
+          server.url,
+        );
+        expect(server.requests.slice(before)).toContain(TARBALL_PATH);
+        expect(await pulumiText(inHome, "plugin", "ls")).toMatch(INSTALLED);
+      } finally {
+        fs.rmSync(home, { recursive: true, force: true });
+      }
+    });
+  },
+  releaseSkipReason(),
+);
