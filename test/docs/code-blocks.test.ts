@@ -24,7 +24,7 @@ describe("the code blocks of README.md and docs/", () => {
     expect(blocks.length).toBeGreaterThan(20);
   });
 
-  it("each carries a marker: <!-- recipe: id --> or <!-- not run: why -->", () => {
+  it("each carries a marker: <!-- recipe: id -->, <!-- example: path --> or <!-- not run: why -->", () => {
     const unmarked = blocks.filter((b) => !b.marker).map((b) => `${b.file}:${b.line}`);
     expect(unmarked).toEqual([]);
     const reasonless = blocks.filter((b) => b.marker?.kind === "not run" && b.marker.reason.length < 10);
@@ -38,6 +38,20 @@ describe("the code blocks of README.md and docs/", () => {
     expect(addresses.filter((a, i) => addresses.indexOf(a) !== i)).toEqual([]);
     const sources = testSources().join("\n");
     expect(addresses.filter((address) => !sources.includes(`"${address}"`))).toEqual([]);
+  });
+
+  it("each example is the file it names, word for word, and the file is an example program", () => {
+    const examples = blocks.flatMap((b) =>
+      b.marker?.kind === "example" ? [{ ...b, path: b.marker.file }] : [],
+    );
+    expect(examples.length).toBeGreaterThanOrEqual(4);
+    const outside = examples.filter((b) => !/^examples\/[\w-]+\/[^/]+$/.test(b.path));
+    expect(outside.map((b) => `${b.file}:${b.line} ${b.path}`)).toEqual([]);
+    const differing = examples.filter((b) => {
+      const file = path.join(REPO_ROOT, b.path);
+      return !fs.existsSync(file) || fs.readFileSync(file, "utf8") !== b.text;
+    });
+    expect(differing.map((b) => `${b.file}:${b.line} is not ${b.path}`)).toEqual([]);
   });
 
   it("every recipe a test asks for exists", () => {
@@ -72,10 +86,18 @@ describe("the code blocks of README.md and docs/", () => {
       "out",
       "```",
     ];
+    page.push("<!-- example: examples/x/main.go -->", "```go", "package main", "```");
     const found = codeBlocks("page.md", page.join("\n"));
     expect(found).toEqual([
       { file: "page.md", line: 5, lang: "bash", text: "echo hi\n", marker: { kind: "recipe", id: "demo" } },
       { file: "page.md", line: 9, lang: "", text: "out\n", marker: undefined },
+      {
+        file: "page.md",
+        line: 13,
+        lang: "go",
+        text: "package main\n",
+        marker: { kind: "example", file: "examples/x/main.go" },
+      },
     ]);
   });
 });

@@ -4,6 +4,8 @@
  * show it):
  *
  *   <!-- recipe: <id> -->     a test runs the block; it finds it as recipe("<file>#<id>")
+ *   <!-- example: <path> -->  the block is the file <path> of the repository (an example program a test runs), word
+ *                             for word: the page shows the file, and test/docs/code-blocks.test.ts holds the two equal
  *   <!-- not run: <why> -->   the block cannot be run as it stands (output, a fragment, a long measurement), and why
  *
  * test/docs/code-blocks.test.ts checks that every block has one, that every recipe is run by a test file, and
@@ -14,7 +16,8 @@ import * as path from "node:path";
 
 export const REPO_ROOT = path.resolve(__dirname, "../../..");
 
-export type Marker = { kind: "recipe"; id: string } | { kind: "not run"; reason: string };
+export type Marker =
+  { kind: "recipe"; id: string } | { kind: "example"; file: string } | { kind: "not run"; reason: string };
 
 export interface CodeBlock {
   /** Repository-relative path, e.g. "docs/testing.md". */
@@ -38,7 +41,7 @@ export function documentationFiles(): string[] {
   return ["README.md", ...docs];
 }
 
-const MARKER = /^<!--\s*(recipe|not run):\s*(.*?)\s*-->$/;
+const MARKER = /^<!--\s*(recipe|example|not run):\s*(.*?)\s*-->$/;
 const FENCE = /^(\s*)(`{3,}|~{3,})(.*)$/;
 
 /** The code blocks of one file, in order, each with the marker above it (if any). */
@@ -65,7 +68,9 @@ export function codeBlocks(
       ? undefined
       : found[1] === "recipe"
         ? { kind: "recipe", id: found[2]! }
-        : { kind: "not run", reason: found[2]! };
+        : found[1] === "example"
+          ? { kind: "example", file: found[2]! }
+          : { kind: "not run", reason: found[2]! };
     blocks.push({ file, line: i + 1, lang: info!.trim(), text: body.join("\n") + "\n", marker });
     i = end;
   }
