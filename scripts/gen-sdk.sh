@@ -7,7 +7,7 @@
 #   npm run sdk:gen -- <schema.json> <outdir>            # the same
 #   scripts/gen-sdk.sh --build                           # only build (or find) the tool; prints its path
 #
-# Each language goes to <outdir>/<language>, emptied first. See CONTRIBUTING.md "Language hosts and SDK generation".
+# Each language goes to <outdir>/<language>, emptied first. See tools/gen-sdk/README.md.
 # Environment: PULUMI_RIMU_CACHE (default ~/.cache/pulumi-rimuhosting), GOFLAGS/GOPROXY as usual.
 set -euo pipefail
 

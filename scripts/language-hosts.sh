@@ -10,7 +10,7 @@
 #   export PATH="$(scripts/language-hosts.sh | tail -n 1):$PATH"
 #
 # Beside that bin directory, `python-venv` links to the virtual environment (test/engine/language-programs.ts finds
-# it there). A warm run makes no network call. CONTRIBUTING.md "Language hosts and SDK generation" says why these
+# it there). A warm run makes no network call. scripts/README.md says why these
 # versions and what the module proxy refuses; in short:
 # - YAML: github.com/pulumi/pulumi-yaml v1.38.1, the newest release (the proxy refuses its version list, so newer
 #   ones are tried by name), built against pkg/v3 and sdk/v3 at the CLI's version.

@@ -8,7 +8,7 @@
 #
 #   bin="$(scripts/pulumi-cli.sh | tail -n 1)" && export PATH="$bin:$PATH"
 #
-# Which versions, and why (CONTRIBUTING.md, "The real CLI", says the same for contributors):
+# Which versions, and why (scripts/README.md says the same for contributors):
 # - The CLI is the main package github.com/pulumi/pulumi/pkg/v3/cmd/pulumi. We want the release that matches the
 #   installed @pulumi/pulumi; when the module proxy cannot serve that release of pkg/v3, we take the nearest one
 #   it can serve (older first on a tie) and say so. `go install pkg@version` refuses it (its go.mod has replace

@@ -2,7 +2,7 @@
 // generating SDKs with scripts/gen-sdk.sh, and preparing a program directory of a language against provider plugins
 // and their generated SDK, so that it runs offline (no module proxy, no PyPI, no plugin download). A test writes the
 // program and its assertions; CliStack (cli-stack.ts) runs it, given the prepared directory and environment.
-// CONTRIBUTING.md "Language hosts and SDK generation" says what is built and why.
+// scripts/README.md says what is built and why.
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -113,7 +113,7 @@ export interface PreparedProgram {
  *   <sdkDir>/go/go.mod, replaced by that directory), with a go.sum resolved from the module cache (GOPROXY=off);
  * - Python: a virtual environment (`venv/`) on top of the hosts' one, with the generated SDK pip-installed into it
  *   from <sdkDir>/python (no index), named by PULUMI_PYTHON_CMD (the Python host this CLI can run ignores the
- *   `virtualenv` runtime option: see CONTRIBUTING.md).
+ *   `virtualenv` runtime option: see scripts/README.md).
  */
 export async function prepareProgram(setup: ProgramSetup): Promise<PreparedProgram> {
   const dir = path.join(setup.workDir, setup.language);

@@ -1,6 +1,5 @@
 // A stack of an example, run through the real Pulumi CLI (local file backend): the one engine the end-to-end
-// scenarios run on. (A CLI-less engine harness stood beside it until this wave; CONTRIBUTING.md, "The real CLI",
-// says why it was removed.)
+// scenarios run on.
 import * as path from "node:path";
 import { CliStack, findPulumiCli } from "./cli-stack";
 import type { OperationResult, StackConfigValue } from "./steps";
