@@ -11,6 +11,7 @@
  * API key or a password.
  */
 import { RIMU_ERROR_CODES, RimuError, type RimuErrorCode } from "../client/errors.js";
+import { howToSet, settingsPlace } from "./settings-source.js";
 import { inputNameOfWireField } from "./vps-fields.js";
 
 /** What the user should do about an error: decides the advice's tone. */
@@ -45,9 +46,13 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
   [RIMU_ERROR_CODES.RimuAuthError]: {
     className: "RimuAuthError",
     kind: "fix-config",
-    advice:
-      "The API key is missing, wrong or lacks rights: set it with `pulumi config set --secret rimuhosting:apiKey <key>` " +
-      "(or RIMUHOSTING_APIKEY). Running again with the same key fails the same way.",
+    // Getters: the setting to fix is the one the user wrote (settings-source.ts), read when the error is made.
+    get advice() {
+      return (
+        `The API key is missing, wrong or lacks rights: ${howToSet("apiKey")}. ` +
+        "Running again with the same key fails the same way."
+      );
+    },
   },
   [RIMU_ERROR_CODES.RimuNotFoundError]: {
     className: "RimuNotFoundError",
@@ -89,7 +94,9 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
   [RIMU_ERROR_CODES.RimuConfigError]: {
     className: "RimuConfigError",
     kind: "fix-config",
-    advice: "Fix the setting named above in the stack config (or its environment variable).",
+    get advice() {
+      return `Fix the setting named above in ${settingsPlace()} (or its environment variable).`;
+    },
   },
   [RIMU_ERROR_CODES.RimuHttpError]: {
     className: "RimuHttpError",

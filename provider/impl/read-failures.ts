@@ -2,9 +2,9 @@
  * What a failed read means for check(): the rule that decides whether a preview fails or goes on with a
  * warning. Only a temporary fault of a service that answers (a 5xx or 429 after the client's retries, a
  * timeout, a connection dropped mid-answer) may skip a check, and the warning then names the check that did
- * not run. Everything else fails the preview with the setting to fix: a refused key names
- * `rimuhosting:apiKey`, and an address where nothing answers (or something that is not RimuHosting's API)
- * names `rimuhosting:baseUrl`; both give the URL that was tried.
+ * not run. Everything else fails the preview with the setting to fix, as the user wrote it (settings-source.ts):
+ * a refused key names `rimuhosting:apiKey` (or `provider 'alice': apiKey`), and an address where nothing
+ * answers (or something that is not RimuHosting's API) names `rimuhosting:baseUrl`; both give the URL tried.
  */
 import {
   RIMU_ERROR_CODES,
@@ -17,8 +17,8 @@ import {
   RimuValidationError,
   normalizeBaseUrl,
 } from "../client/index.js";
-import { CONFIG_KEYS, ENV_VARS } from "../config.js";
 import { VpsError, messageOf } from "./errors.js";
+import { settingName } from "./settings-source.js";
 
 export type ReadFailure =
   /** The service answered with a temporary fault: the check is skipped, with a warning saying why. */
@@ -43,9 +43,9 @@ export function readFailure(error: unknown, baseUrl: string): ReadFailure {
       kind: "settings",
       error: new VpsError(
         error.code,
-        `${CONFIG_KEYS.apiKey}: RimuHosting refused the API key (${error.status ?? "refused"} from ${tried}).`,
+        `${settingName("apiKey")}: RimuHosting refused the API key (${error.status ?? "refused"} from ${tried}).`,
         error,
-        CONFIG_KEYS.apiKey,
+        settingName("apiKey"),
       ),
     };
   }
@@ -61,18 +61,19 @@ export function readFailure(error: unknown, baseUrl: string): ReadFailure {
 
 /** The base URL does not lead to RimuHosting's API: nothing answers, or something else does. */
 function unusableBaseUrl(error: RimuError, baseUrl: string, tried: string): VpsError {
+  const at = root(baseUrl);
   const what =
     error.networkCode !== undefined
-      ? `nothing answers there (${describeNetworkCode(error.networkCode)})`
+      ? `nothing answers at ${at} (${describeNetworkCode(error.networkCode)})`
       : error instanceof RimuConfigError
-        ? messageOf(error).replace(/^\[[A-Z_]+\]\s*/, "")
-        : `what answers is not RimuHosting's API (${error.status ?? "an unreadable answer"} from ${tried})`;
+        ? `${at}: ${messageOf(error).replace(/^\[[A-Z_]+\]\s*/, "")}`
+        : `what answers at ${at} is not RimuHosting's API (${error.status ?? "an unreadable answer"} from ${tried})`;
   return new VpsError(
     RIMU_ERROR_CODES.RimuConfigError,
-    `${CONFIG_KEYS.baseUrl} is ${root(baseUrl)}: ${what}; tried ${tried}. Check ${CONFIG_KEYS.baseUrl} ` +
-      `(or ${ENV_VARS.baseUrl}); if it is right, RimuHosting cannot be reached from here: run again once it can.`,
+    `${settingName("baseUrl")}: ${what}; tried ${tried}. If the address is right, RimuHosting cannot be reached ` +
+      `from here: run again once it can.`,
     error,
-    CONFIG_KEYS.baseUrl,
+    settingName("baseUrl"),
   );
 }
 

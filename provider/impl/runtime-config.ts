@@ -11,7 +11,8 @@ import { resetCatalog } from "./catalog.js";
 import { resetPreviewTotal } from "./money.js";
 import { createClient, type RimuClient, type ClientConfig } from "../client/index.js";
 import { RimuConfigError } from "../client/errors.js";
-import { CONFIG_KEYS, ENV_VARS, missingApiKeyMessage, resolveConfig, type ConfigSource } from "../config.js";
+import { CONFIG_KEYS, resolveConfig, type ConfigSource } from "../config.js";
+import { missingApiKey, settingRefused } from "./settings-source.js";
 
 /** The part of the dynamic-provider ConfigureRequest this package reads. */
 export interface ConfigureRequestLike {
@@ -21,7 +22,11 @@ export interface ConfigureRequestLike {
 let stackConfig: ConfigSource = {};
 const clients = new Map<string, RimuClient>();
 
-/** Called once per provider text by the host, with the whole stack config. */
+/**
+ * Called once per provider text by the host, with the whole stack config. The engine hands the dynamic host
+ * every config value as text (a value stored with `pulumi config set --type float` arrives as `3.8e+31`), so a
+ * key is never a number here, unlike on the native path (provider/native/provider-config.ts).
+ */
 export async function configure(req: ConfigureRequestLike): Promise<void> {
   stackConfig = { apiKey: req.config.get(CONFIG_KEYS.apiKey), baseUrl: req.config.get(CONFIG_KEYS.baseUrl) };
 }
@@ -53,7 +58,7 @@ export function resetConfiguration(): void {
  */
 export function clientFor(what: string, mutationMs?: number): RimuClient {
   const resolved = resolveConfig(stackConfig);
-  if (resolved.apiKey === undefined) throw new RimuConfigError(missingApiKeyMessage(what));
+  if (resolved.apiKey === undefined) throw new RimuConfigError(missingApiKey(what));
   return cachedClient({
     apiKey: resolved.apiKey,
     baseUrl: resolved.baseUrl,
@@ -68,7 +73,7 @@ export function clientFor(what: string, mutationMs?: number): RimuClient {
  */
 export function accountView(what: string): AccountView {
   const resolved = resolveConfig(stackConfig);
-  if (resolved.apiKey === undefined) throw new RimuConfigError(missingApiKeyMessage(what));
+  if (resolved.apiKey === undefined) throw new RimuConfigError(missingApiKey(what));
   const key = createHash("sha256").update(`${resolved.baseUrl}\n${resolved.apiKey}`).digest("hex");
   return accountViewFor(key, () => clientFor(what));
 }
@@ -117,8 +122,8 @@ export function cachedClient(settings: {
 }
 
 /**
- * The client names the bad option (`baseUrl`, `apiKey`) but not where the provider got it: add the
- * stack config key and environment variable to set instead, so the message says how to fix it.
+ * The client names the bad option (`baseUrl`, `apiKey`) but not where the provider got it: the message names
+ * the setting as the user wrote it and how to set it (settings-source.ts).
  */
 function withConfigSource<T>(build: () => T): T {
   try {
@@ -127,10 +132,7 @@ function withConfigSource<T>(build: () => T): T {
     if (!(error instanceof RimuConfigError)) throw error;
     const field = error.fieldName;
     if (field !== "baseUrl" && field !== "apiKey") throw error;
-    throw new RimuConfigError(
-      `${error.message}. Fix ${CONFIG_KEYS[field]} in the stack config (or the ${ENV_VARS[field]} environment variable).`,
-      { fieldName: field },
-    );
+    throw new RimuConfigError(settingRefused(field, error.message), { fieldName: field });
   }
 }
 

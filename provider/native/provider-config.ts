@@ -11,6 +11,13 @@ import { resolveClientConfig } from "../client/config.js";
 import { RimuConfigError } from "../client/errors.js";
 import { CONFIG_NAMESPACE } from "../config.js";
 import { configure } from "../impl/runtime-config.js";
+import {
+  explicitProviderOf,
+  notText,
+  settingName,
+  settingRefused,
+  useSettingsOf,
+} from "../impl/settings-source.js";
 import { asSecret } from "../impl/secret-values.js";
 import { containsUnknown } from "../impl/unknowns.js";
 import { plain, type Bag } from "./protocol.js";
@@ -36,49 +43,45 @@ function settingOf(bag: Bag, key: Setting): string | undefined {
 /**
  * CheckConfig: each setting is checked as the client would check it (the client's own rules, so a bad
  * `baseUrl` fails the preview, not the first API call), the API key is kept secret, and a key this provider
- * does not know is reported (a typo such as `rimuhosting:apikey` would otherwise be ignored silently).
+ * does not know is reported (a typo such as `rimuhosting:apikey` would otherwise be ignored silently). `urn` is
+ * the provider's: the messages name an explicit provider's argument, or the default provider's stack setting.
+ *
+ * No failure names its property: the engine prints a property's failure with the property's value
+ * (`property apiKey value {&{{3.8475619203847564e+31}}}`), secret or not. The reason names the setting itself.
  */
-export function checkConfig(news: Bag): { inputs: Bag; failures: ConfigFailure[] } {
-  const failures: ConfigFailure[] = [];
+export function checkConfig(urn: string, news: Bag): { inputs: Bag; failures: ConfigFailure[] } {
+  const provider = explicitProviderOf(urn);
+  const reasons: string[] = [];
   const inputs: Bag = { ...news };
   for (const key of Object.keys(news)) {
     if (ENGINE_KEYS.has(key) || (PROVIDER_SETTINGS as readonly string[]).includes(key)) continue;
-    failures.push({
-      property: key,
-      reason:
-        `[${RimuConfigError.code}] ${CONFIG_NAMESPACE}:${key} is not a setting of this provider; ` +
-        `the settings are ${PROVIDER_SETTINGS.map((k) => `${CONFIG_NAMESPACE}:${k}`).join(" and ")}. ` +
-        `Remove it, or correct its name.`,
-    });
+    reasons.push(
+      `${settingName(key, provider)} is not a setting of this provider; the settings are ` +
+        `${PROVIDER_SETTINGS.map((k) => settingName(k, provider)).join(" and ")}. Remove it, or correct its name.`,
+    );
   }
   for (const key of PROVIDER_SETTINGS) {
     const value = plain(news[key]);
     if (value === undefined || value === null || containsUnknown(value)) continue;
     if (typeof value !== "string") {
-      // Seen through the CLI: a YAML program reads a config value made of digits (as RimuHosting's keys are)
-      // as a number, and a 32-digit key is no longer the key.
-      const hint =
-        typeof value === "number"
-          ? " It arrived as a number: a YAML program reads a config value made only of digits as a number. " +
-            `Set it quoted, e.g. \`pulumi config set --secret <name> '"<digits>"'\`.`
-          : "";
-      failures.push({ property: key, reason: `[${RimuConfigError.code}] ${key} must be a string.${hint}` });
+      reasons.push(notText(key, value, provider));
+      // Not kept as given: a number is not the key, and the engine must not store its digits anywhere.
+      delete inputs[key];
       continue;
     }
     if (value.trim() === "") continue;
     try {
       resolveClientConfig({ [key]: value.trim() });
     } catch (error) {
-      const text = error instanceof Error ? error.message.replace(/invalid client configuration: /, "") : "";
-      failures.push({
-        property: key,
-        reason: `${text}. Fix ${CONFIG_NAMESPACE}:${key} (or the explicit provider's ${key} input).`,
-      });
+      reasons.push(settingRefused(key, error instanceof Error ? error.message : "", provider));
     }
   }
-  if (news.apiKey !== undefined && news.apiKey !== null && !containsUnknown(news.apiKey))
-    inputs.apiKey = asSecret(plain(news.apiKey));
-  return { inputs, failures };
+  if (inputs.apiKey !== undefined && inputs.apiKey !== null && !containsUnknown(inputs.apiKey))
+    inputs.apiKey = asSecret(plain(inputs.apiKey));
+  return {
+    inputs,
+    failures: reasons.map((reason) => ({ property: "", reason: `[${RimuConfigError.code}] ${reason}` })),
+  };
 }
 
 /** DiffConfig: a changed setting updates the provider in place; it never replaces the VPSs it manages. */
@@ -89,13 +92,16 @@ export function diffConfig(olds: Bag, news: Bag): { changed: Setting[] } {
 }
 
 /**
- * Configure: hands the settings to impl (runtime-config.ts) as the dynamic host's configure() does. `args`
- * are the provider's inputs; old engines send only `variables` (`rimuhosting:config:apiKey`).
+ * Configure: hands the settings to impl (runtime-config.ts) as the dynamic host's configure() does, and tells
+ * impl which provider they belong to (messages then name its arguments). `args` are the provider's inputs; old
+ * engines send only `variables` (`rimuhosting:config:apiKey`) and no URN.
  */
 export async function configureProvider(
+  urn: string | undefined,
   args: Bag | undefined,
   variables: Map<string, string>,
 ): Promise<void> {
+  useSettingsOf(explicitProviderOf(urn));
   const settings: Partial<Record<Setting, string>> = {};
   for (const key of PROVIDER_SETTINGS) {
     const value = args ? settingOf(args, key) : variables.get(`${CONFIG_NAMESPACE}:config:${key}`);

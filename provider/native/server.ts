@@ -121,7 +121,7 @@ export function resourceProviderService(log: EngineLog): grpc.UntypedServiceImpl
     checkConfig: handler<provproto.CheckRequest, provproto.CheckResponse>(
       log,
       async (req) => {
-        const { inputs, failures } = checkConfig(fromStruct(req.getNews()));
+        const { inputs, failures } = checkConfig(req.getUrn(), fromStruct(req.getNews()));
         return checkResponse(inputs, failures);
       },
       (req) => req.getUrn(),
@@ -144,6 +144,7 @@ export function resourceProviderService(log: EngineLog): grpc.UntypedServiceImpl
     ),
     configure: handler<provproto.ConfigureRequest, provproto.ConfigureResponse>(log, async (req) => {
       await configureProvider(
+        req.getUrn(),
         req.hasArgs() ? fromStruct(req.getArgs()) : undefined,
         new Map(req.getVariablesMap().entries()),
       );

@@ -577,7 +577,7 @@ export const REFUSED: RefusedCase[] = [
     config: (f) => ({ "rimuhosting:baseUrl": f.nothingThere }),
     code: "RIMU_ERR_CONFIG",
     names: "rimuhosting:baseUrl",
-    says: /nothing answers there \(connection refused\); tried GET http:\/\/127\.0\.0\.1:\d+\/r\/orders/,
+    says: /nothing answers at http:\/\/127\.0\.0\.1:\d+\/r \(connection refused\); tried GET http:\/\/127\.0\.0\.1:\d+\/r\/orders/,
   },
   {
     id: "not-the-api",

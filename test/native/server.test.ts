@@ -65,23 +65,44 @@ describe("the native plugin over gRPC (L3)", () => {
     expect(good.failures).toEqual([]);
     expect(good.inputs.apiKey).toEqual(secret("123456"));
 
+    // No failure names its property: the engine would print the property's value with it, secret or not.
     const bad = await plugin.checkConfig(PROVIDER_URN, { baseUrl: "ftp://nowhere", apikey: "123456" });
-    expect(bad.failures.map((f) => f.property).sort()).toEqual(["apikey", "baseUrl"]);
-    expect(bad.failures.find((f) => f.property === "baseUrl")?.reason).toMatch(
-      /^\[RIMU_ERR_CONFIG\] baseUrl must be an http\(s\) URL.*Fix rimuhosting:baseUrl/,
-    );
-    expect(bad.failures.find((f) => f.property === "apikey")?.reason).toMatch(
-      /rimuhosting:apikey is not a setting of this provider; the settings are rimuhosting:apiKey and rimuhosting:baseUrl/,
-    );
+    expect(bad.failures.map((f) => f.property)).toEqual(["", ""]);
+    expect(bad.failures.map((f) => f.reason).sort()).toEqual([
+      expect.stringMatching(
+        /^\[RIMU_ERR_CONFIG\] rimuhosting:apikey is not a setting of this provider; the settings are rimuhosting:apiKey and rimuhosting:baseUrl/,
+      ),
+      expect.stringMatching(
+        /^\[RIMU_ERR_CONFIG\] rimuhosting:baseUrl must be an http\(s\) URL.*set it with `pulumi config set rimuhosting:baseUrl <url>`/,
+      ),
+    ]);
+    expect(JSON.stringify(bad.failures)).not.toContain("123456");
 
-    // A YAML program reads a config value of digits as a number (and loses digits): the failure says to quote it.
-    const numeric = await plugin.checkConfig(PROVIDER_URN, { apiKey: 2e31 });
-    expect(numeric.failures).toEqual([
+    // An explicit provider's failures name it and its argument.
+    const alices = await plugin.checkConfig(
+      "urn:pulumi:dev::native-l3::pulumi:providers:rimuhosting::alice",
+      { baseUrl: "ftp://nowhere" },
+    );
+    expect(alices.failures).toEqual([
       {
-        property: "apiKey",
-        reason: expect.stringMatching(/apiKey must be a string\. It arrived as a number.*quoted/),
+        property: "",
+        reason: expect.stringMatching(
+          /^\[RIMU_ERR_CONFIG\] provider 'alice': baseUrl must be an http\(s\) URL.*set the baseUrl argument of provider 'alice'/,
+        ),
       },
     ]);
+
+    // A YAML program reads a config value of digits as a number (and loses digits): the failure says to quote it,
+    // shows none of it, and the number is not handed back to be stored.
+    const numeric = await plugin.checkConfig(PROVIDER_URN, { apiKey: 38475619203847564e15 });
+    expect(numeric.failures).toEqual([
+      {
+        property: "",
+        reason: expect.stringMatching(/rimuhosting:apiKey arrived as a number, not as text.*--secret/),
+      },
+    ]);
+    expect(numeric.failures[0]!.reason).not.toMatch(/\d{3}/);
+    expect(numeric.inputs.apiKey).toBeUndefined();
 
     const rotated = await plugin.diffConfig(PROVIDER_URN, { apiKey: secret("1") }, { apiKey: secret("2") });
     expect(rotated).toMatchObject({ changes: "some", replaces: [], diffs: ["apiKey"] });

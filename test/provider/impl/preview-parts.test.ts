@@ -118,7 +118,7 @@ describe("a failed read in a preview", () => {
     });
     const failure = readFailure(refused, baseUrl);
     expect(failure.kind === "settings" && failure.error.message).toMatch(
-      /^\[RIMU_ERR_CONFIG\] rimuhosting:baseUrl is http:\/\/127\.0\.0\.1:1\/r: nothing answers there \(connection refused\); tried GET http:\/\/127\.0\.0\.1:1\/r\/orders/,
+      /^\[RIMU_ERR_CONFIG\] rimuhosting:baseUrl: nothing answers at http:\/\/127\.0\.0\.1:1\/r \(connection refused\); tried GET http:\/\/127\.0\.0\.1:1\/r\/orders/,
     );
   });
 

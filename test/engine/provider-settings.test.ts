@@ -1,0 +1,107 @@
+// A provider's own settings gone wrong, through the real CLI on both front ends. A digits-only API key that arrives
+// as a number (a YAML program reads such a config value as one) is refused with how to quote it, and none of its
+// digits is printed or stored: the engine prints a property's failure with the property's value, secret or not, so
+// no configuration failure names a property. A wrong key or address names the setting as the user wrote it: an
+// explicit provider's argument (`provider 'alice': apiKey`), or the stack setting (`rimuhosting:apiKey`).
+import { DEMO_ACCOUNTS } from "../../emulator/index";
+import { describeCliOnly } from "./each-backend";
+import { startScenario, type Scenario } from "./e2e-support";
+import { describeNative, pulumiText, startNativeScenario, writeYamlProgram } from "./native-programs";
+
+jest.setTimeout(300_000);
+
+/** 32 digits, as RimuHosting's keys are; read as a number it becomes 3.8475619203847564e+31. */
+const DIGITS_KEY = "38475619203847564123456789012345";
+const alice = DEMO_ACCOUNTS.find((a) => a.name === "alice")!;
+
+/** Text that shows no run of four or more of the key's digits (its float form keeps 17 of them). */
+function expectNoDigitsOfKey(text: string): void {
+  for (let at = 0; at + 4 <= DIGITS_KEY.length; at++)
+    expect(text).not.toContain(DIGITS_KEY.slice(at, at + 4));
+}
+
+/** What a failing `pulumi <args>` printed (stdout and stderr); fails the test if the command succeeds. */
+async function failing(run: Promise<string>): Promise<string> {
+  const outcome = await run.then(
+    (text) => ({ ok: true, text }),
+    (error: Error) => ({ ok: false, text: error.message }),
+  );
+  expect(outcome).toMatchObject({ ok: false });
+  return outcome.text;
+}
+
+const PROGRAM = `config:
+  aliceKey:
+    type: string
+  aliceUrl:
+    type: string
+resources:
+  alice:
+    type: pulumi:providers:rimuhosting
+    properties:
+      apiKey: \${aliceKey}
+      baseUrl: \${aliceUrl}
+  web:
+    type: rimuhosting:Vps
+    properties:
+      domainName: settings.example.com
+      dcLocation: DCDALLAS
+    options:
+      provider: \${alice}
+`;
+
+describeNative("yaml", "an explicit provider's settings", () => {
+  let s: Scenario;
+  beforeAll(async () => {
+    s = await startNativeScenario(writeYamlProgram("provider-settings", PROGRAM));
+    await s.stack.cli!.setConfig("aliceUrl", { value: s.emulator.baseUrl });
+  });
+  afterAll(async () => s?.close());
+
+  test("a digits-only secret key read as a number: refused with how to quote it, no digit of it anywhere", async () => {
+    // Unquoted, as `pulumi config set --secret` takes it: the YAML program reads it as a number.
+    await s.stack.cli!.setConfig("aliceKey", { value: DIGITS_KEY, secret: true });
+    const mark = s.mark();
+    const preview = await failing(pulumiText(s.stack.cli!, "preview"));
+    expect(preview).toContain("[RIMU_ERR_CONFIG] provider 'alice': apiKey arrived as a number, not as text");
+    expect(preview).toContain(`\`apiKey: "<value>"\` in the program`);
+    const up = await failing(pulumiText(s.stack.cli!, "up", "--yes", "--skip-preview"));
+    expect(up).toContain("provider 'alice': apiKey arrived as a number");
+    const state = await s.stack.exportState();
+    for (const text of [preview, up, state]) expectNoDigitsOfKey(text);
+    expect(s.mutationsSince(mark)).toEqual([]);
+  });
+
+  test("a wrong key, then an address where nothing answers: the failure names provider 'alice' and its argument", async () => {
+    await s.stack.cli!.setConfig("aliceKey", { value: '"99999999999999999999999999999999"', secret: true });
+    const wrongKey = await failing(pulumiText(s.stack.cli!, "preview"));
+    expect(wrongKey).toContain("[RIMU_ERR_AUTH] provider 'alice': apiKey: RimuHosting refused the API key");
+    expect(wrongKey).toContain("set the apiKey argument of provider 'alice'");
+    expect(wrongKey).not.toContain("rimuhosting:apiKey");
+
+    await s.stack.cli!.setConfig("aliceKey", { value: `"${alice.apiKey}"`, secret: true });
+    await s.stack.cli!.setConfig("aliceUrl", { value: "http://127.0.0.1:1" });
+    const nothingThere = await failing(pulumiText(s.stack.cli!, "preview"));
+    expect(nothingThere).toContain(
+      "[RIMU_ERR_CONFIG] provider 'alice': baseUrl: nothing answers at http://127.0.0.1:1/r (connection refused)",
+    );
+    expect(nothingThere).toContain("the arguments of provider 'alice'");
+    expect(nothingThere).not.toContain("rimuhosting:baseUrl");
+  });
+});
+
+describeCliOnly("the stack's settings on the dynamic Vps", () => {
+  let s: Scenario;
+  beforeAll(async () => {
+    s = await startScenario("lifecycle", "cli");
+  });
+  afterAll(async () => s?.close());
+
+  test("a digits-only key stored as a number arrives as text: refused by RimuHosting, no digit of it printed", async () => {
+    // The engine hands the dynamic host every config value as text (`3.8475619203847564e+31`), never a number.
+    await s.stack.cli!.command("config", "set", "--type", "float", "rimuhosting:apiKey", "--", DIGITS_KEY);
+    const preview = await failing(pulumiText(s.stack.cli!, "preview"));
+    expect(preview).toContain("[RIMU_ERR_AUTH] rimuhosting:apiKey: RimuHosting refused the API key");
+    expectNoDigitsOfKey(preview);
+  });
+});
