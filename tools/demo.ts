@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   try {
     say(`RimuHosting emulator listening at ${emulator.baseUrl} (time scale ${DEMO_TIME_SCALE}).`);
     say(`Running the quickstart with the real Pulumi CLI (${cliDir}), local backend in ${workDir}.`);
-    stack = await createStackDriver("cli", {
+    stack = await createStackDriver({
       programDir,
       workDir,
       config: {

@@ -23,7 +23,7 @@ import { DATA_SOURCE_TOKENS, type DataSourceName } from "./tokens.js";
  * without one. Duck-typed rather than `instanceof` so that it holds even if the program and this
  * package resolve different copies of @pulumi/pulumi.
  */
-export function isMocked(): boolean {
+function isMocked(): boolean {
   const monitor = pulumi.runtime.getMonitor() as { mocks?: { call?: unknown } } | undefined;
   return typeof monitor?.mocks?.call === "function";
 }

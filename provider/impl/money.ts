@@ -144,7 +144,7 @@ function difference(before: Money | undefined, after: Money): Money | undefined 
 }
 
 /** The fee an order is billed now, from old outputs (monthlyFeeUsd). */
-export function currentFee(olds: Bag): Money | undefined {
+function currentFee(olds: Bag): Money | undefined {
   return typeof olds.monthlyFeeUsd === "number" ? usd(olds.monthlyFeeUsd) : undefined;
 }
 

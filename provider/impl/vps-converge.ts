@@ -67,14 +67,23 @@ async function validatePlan(
   return { reinstallFirst: findings.warnings.length > 0 };
 }
 
-export async function converge(
-  client: RimuClient,
-  live: AboutOrder,
-  recorded: Bag,
-  news: VpsInputs,
-  what: ConvergeWhat,
-  provider: unknown,
-): Promise<{ order: AboutOrder; password?: string }> {
+/** What converge() brings to what. */
+export interface ConvergeOptions {
+  client: RimuClient;
+  /** The order as read now. */
+  live: AboutOrder;
+  /** What the state records (inputs the service does not report are taken from here). */
+  recorded: Bag;
+  /** The inputs to reach. */
+  news: VpsInputs;
+  /** What happened to the order, for the message of a failed step ("… was created, but a step failed"). */
+  what: ConvergeWhat;
+  /** The `__provider` text, recorded with the order when a step fails. */
+  provider: unknown;
+}
+
+export async function converge(options: ConvergeOptions): Promise<{ order: AboutOrder; password?: string }> {
+  const { client, live, recorded, news, what, provider } = options;
   const current = orderOutputs(live, recorded) as unknown as Bag;
   const id = String(live.order_oid);
   const changes = computeChanges(id, current, news as Bag);

@@ -36,7 +36,7 @@ import {
 } from "./errors.js";
 import { log } from "./log.js";
 import { isOrderGone } from "../wire-mapping/order-fields.js";
-import { orderOutputs, recordedInputs, type VpsOutputs } from "./vps-outputs.js";
+import { recordedInputs } from "./vps-outputs.js";
 import type { VpsInputs } from "./vps-inputs.js";
 import { newVpsRequest } from "./vps-requests.js";
 import { SECRET_FIELDS } from "./vps-fields.js";
@@ -45,9 +45,9 @@ import { asSecret } from "./secret-values.js";
 type Bag = Record<string, unknown>;
 
 /** Prefix of the id of a pending resource: a create whose outcome is unknown. */
-export const PENDING_ID_PREFIX = "pending-";
+const PENDING_ID_PREFIX = "pending-";
 /** Output key holding a pending resource's creation token (hidden from displays: starts with "__"). */
-export const PENDING_TOKEN_KEY = "__creationToken";
+const PENDING_TOKEN_KEY = "__creationToken";
 
 export const isPendingId = (id: string): boolean => id.startsWith(PENDING_ID_PREFIX);
 
@@ -232,9 +232,4 @@ export function adoptionProblem(order: AboutOrder, news: VpsInputs, now: number)
   if (news.dcLocation !== undefined && dc && dc !== news.dcLocation)
     return `adoptOrderOid: order ${oid} is in ${dc}, but dcLocation is ${news.dcLocation}. Set dcLocation: "${dc}" (or leave it out) to adopt it.`;
   return undefined;
-}
-
-/** The outputs of an order with these inputs recorded. */
-export function outputsOf(order: AboutOrder, recorded: Bag): VpsOutputs {
-  return orderOutputs(order, recorded);
 }

@@ -259,7 +259,6 @@ export function vpsInputSchemaKeys(): string[] {
 }
 
 export type VpsInputs = z.infer<ReturnType<FullSchema["partial"]>>;
-export type VpsTimeouts = NonNullable<VpsInputs["timeouts"]>;
 
 /**
  * Why check() refuses an input: the input (`sshKeys.1`, "" for the resource as a whole), the reason in the

@@ -313,7 +313,14 @@ async function orderAndConverge(
   }
   // The PTR is not set yet: without reverseDns in what is recorded, converge() sees it as a change.
   const { reverseDns: _unset, ...recordedBeforePtr } = recorded;
-  const result = await converge(client, order, recordedBeforePtr, news, "was created", provider);
+  const result = await converge({
+    client,
+    live: order,
+    recorded: recordedBeforePtr,
+    news,
+    what: "was created",
+    provider,
+  });
   log(feeLine(id, orderFields(result.order).monthlyFeeUsd));
   return {
     id,
@@ -332,7 +339,14 @@ async function adopt(
   log(`Vps ${id}: adopting existing order ${order.domain_name}.`);
   // Install-time options cannot be read back: they are recorded as given, not reinstalled.
   const { reverseDns: _unset, ...recordedBeforePtr } = news;
-  const result = await converge(client, order, recordedBeforePtr, news, "was adopted", provider);
+  const result = await converge({
+    client,
+    live: order,
+    recorded: recordedBeforePtr,
+    news,
+    what: "was adopted",
+    provider,
+  });
   log(feeLine(id, orderFields(result.order).monthlyFeeUsd));
   return {
     id,
@@ -410,7 +424,14 @@ export async function update(id: string, olds: Bag, inputs: Bag): Promise<{ outs
     }
     if (isOrderGone(order, Date.now())) throw goneError(id);
     // Compare with the live order, not the old outputs: this is also how a failed create or update resumes.
-    const result = await converge(client, order, recorded, news, "was being updated", inputs.__provider);
+    const result = await converge({
+      client,
+      live: order,
+      recorded,
+      news,
+      what: "was being updated",
+      provider: inputs.__provider,
+    });
     const password = result.password ?? news.password ?? (recorded.password as string | undefined);
     return {
       outs: orderOutputs(

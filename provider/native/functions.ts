@@ -22,7 +22,7 @@ const BY_TOKEN = new Map<string, DataSource>(
 );
 
 /** The function tokens this provider serves. */
-export const FUNCTION_TOKENS: readonly string[] = [...BY_TOKEN.keys()];
+const FUNCTION_TOKENS: readonly string[] = [...BY_TOKEN.keys()];
 
 /** From now on, data sources in this process use the provider's configuration (Configure). */
 export function useProviderConfiguration(): void {

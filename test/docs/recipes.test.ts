@@ -16,7 +16,7 @@ import * as path from "node:path";
 import { DEMO_API_KEY } from "../../emulator/index";
 import { createClient } from "../../provider/client/index";
 import { CliStack } from "../engine/cli-stack";
-import { describeCliOnly } from "../engine/each-backend";
+import { describeCliOnly } from "../engine/describe-cli";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 import {
   npm,

@@ -4,7 +4,7 @@
 // constant, and an update of every VPS at most 2 calls per VPS beyond the change itself. Each shared read is made
 // again once it is older than LISTING_MAX_AGE_MS, so "a constant" allows one more read of each per minute of run.
 import { LISTING_MAX_AGE_MS } from "../../provider/impl/account-view";
-import { describeCliOnly } from "./each-backend";
+import { describeCliOnly } from "./describe-cli";
 import { startScenario, type Scenario } from "./e2e-support";
 
 jest.setTimeout(600_000);
@@ -35,7 +35,7 @@ describeCliOnly("API calls of a fleet: shared reads, not one per VPS", () => {
 
   beforeAll(async () => {
     for (const n of [1, 20]) {
-      fleets[n] = await startScenario("fleet", "cli", { config: { count: String(n), stopped: "-1" } });
+      fleets[n] = await startScenario("fleet", { config: { count: String(n), stopped: "-1" } });
       const s = fleets[n]!;
       seen[`preview of ${n} new`] = await measured(s, () => s.stack.preview());
       seen[`up of ${n} new`] = await measured(s, () => s.stack.up());

@@ -11,7 +11,7 @@
 // SDK's program runner print.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { describeCliOnly } from "./each-backend";
+import { describeCliOnly } from "./describe-cli";
 import { DEMO_API_KEY } from "../../emulator/index";
 import { startScenario, type Scenario } from "./e2e-support";
 
@@ -23,7 +23,7 @@ describeCliOnly("a failing data source", () => {
   let s: Scenario;
 
   beforeAll(async () => {
-    s = await startScenario("data-source-failure", "cli", {
+    s = await startScenario("data-source-failure", {
       programDir: path.join(__dirname, "fixtures", "data-source-failure"),
     });
   });

@@ -1,4 +1,4 @@
-// What every end-to-end scenario needs: an emulator, a scratch directory, a stack of an example on a backend, and
+// What every end-to-end scenario needs: an emulator, a scratch directory, a stack of an example (the real CLI), and
 // assertions on the emulator's request log and final state.
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -7,7 +7,7 @@ import { DEMO_API_KEY, type RunningEmulator } from "../../emulator/index";
 import { createClient, type RimuClient } from "../../provider/client/index";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 import type { OperationResult } from "./steps";
-import { createStackDriver, type Backend, type StackDriver } from "./stack-driver";
+import { createStackDriver, type StackDriver } from "./stack-driver";
 
 /** The repo's examples, from test/engine (jest) or dist/test/engine (compiled: `npm run fault-matrix`). */
 export const EXAMPLES_DIR = [
@@ -37,20 +37,16 @@ export interface ScenarioOptions {
   programDir?: string;
   /** Extra environment for the program and the provider. */
   env?: NodeJS.ProcessEnv;
-  /** Receives the CLI's own display (CLI backend). */
+  /** Receives the CLI's own display. */
   onCliOutput?: (text: string) => void;
   /** See CliStackOptions.pluginDownloads. */
   pluginDownloads?: boolean;
 }
 
-export async function startScenario(
-  example: string,
-  backend: Backend,
-  opts: ScenarioOptions = {},
-): Promise<Scenario> {
+export async function startScenario(example: string, opts: ScenarioOptions = {}): Promise<Scenario> {
   const emulator = await startTestEmulator({ timeScale: 0 });
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), `e2e-${example}-`));
-  const stack = await createStackDriver(backend, {
+  const stack = await createStackDriver({
     programDir: opts.programDir ?? path.join(EXAMPLES_DIR, example),
     env: opts.env,
     onCliOutput: opts.onCliOutput,

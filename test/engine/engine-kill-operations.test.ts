@@ -8,7 +8,7 @@
 //
 // Skipped, with the reason in its name, without a CLI: a killed engine's lock, its pending operations and `pulumi
 // cancel` exist only in the engine.
-import { describeCliOnly } from "./each-backend";
+import { describeCliOnly } from "./describe-cli";
 import { EngineKillRun, type KillResult } from "./engine-kill";
 
 jest.setTimeout(180_000);

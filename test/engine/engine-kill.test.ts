@@ -4,7 +4,7 @@
 // checkpoint), so without a CLI this scenario is skipped (with that reason in its name).
 // The machinery and the after-commit scenario live in engine-kill.ts, shared with engine-kill-operations.test.ts (the
 // other operations killed) and the "engineKilled" column of `npm run fault-matrix`.
-import { describeCliOnly } from "./each-backend";
+import { describeCliOnly } from "./describe-cli";
 import { liveOrders, startScenario, vpsOps, type Scenario } from "./e2e-support";
 import { checkpointOf, EngineKillRun, killingProxy, runKilled } from "./engine-kill";
 
@@ -16,7 +16,7 @@ describeCliOnly("the engine killed mid-create", () => {
   let s: Scenario;
 
   beforeEach(async () => {
-    s = await startScenario("lifecycle", "cli");
+    s = await startScenario("lifecycle");
   });
   afterEach(async () => s?.close());
 

@@ -251,7 +251,7 @@ export class EngineKillRun {
 
   /** A run with a scenario of its own; `withVps`: `pulumi up` first, for runs that do not start with create. */
   static async start(opts: { withVps: boolean }): Promise<EngineKillRun> {
-    const run = new EngineKillRun(await startScenario("lifecycle", "cli"), true);
+    const run = new EngineKillRun(await startScenario("lifecycle"), true);
     if (opts.withVps) await run.s.stack.up();
     return run;
   }

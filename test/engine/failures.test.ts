@@ -1,6 +1,6 @@
 // Failure paths end to end, through the real CLI: a partial failure leaves a stack
 // that refresh, up and destroy all handle, and nothing stays billed.
-import { describeEachBackend } from "./each-backend";
+import { describeCliOnly } from "./describe-cli";
 import { liveOrders, startScenario, vpsOps, type Scenario } from "./e2e-support";
 import { rejectionOf } from "../helpers/promises";
 
@@ -8,12 +8,12 @@ jest.setTimeout(240_000);
 
 const failure = (p: Promise<unknown>) => rejectionOf(p, Error);
 
-describeEachBackend("a partial failure", (backend) => {
+describeCliOnly("a partial failure", () => {
   let s: Scenario;
 
   beforeEach(async () => {
     // runningState NOTRUNNING makes a create two calls: order the VPS (it starts running), then stop it.
-    s = await startScenario("lifecycle", backend, { config: { runningState: "NOTRUNNING" } });
+    s = await startScenario("lifecycle", { config: { runningState: "NOTRUNNING" } });
   });
   afterEach(async () => s?.close());
 

@@ -1,11 +1,11 @@
 // examples/fleet end to end against the emulator: a loop of VPSs with one kept stopped; starting/stopping through
 // config, scaling down (an orphan delete), refresh with drift, destroy.
-import { describeEachBackend } from "./each-backend";
+import { describeCliOnly } from "./describe-cli";
 import { liveOrders, startScenario, vpsOps, type Scenario } from "./e2e-support";
 
 jest.setTimeout(180_000);
 
-describeEachBackend("fleet", (backend) => {
+describeCliOnly("fleet", () => {
   let s: Scenario;
   const states = () =>
     Object.fromEntries(
@@ -16,7 +16,7 @@ describeEachBackend("fleet", (backend) => {
     );
 
   beforeAll(async () => {
-    s = await startScenario("fleet", backend);
+    s = await startScenario("fleet");
   });
   afterAll(async () => s?.close());
 

@@ -4,7 +4,7 @@ import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { DEMO_API_KEY } from "../../emulator/index";
-import { describeEachBackend } from "./each-backend";
+import { describeCliOnly } from "./describe-cli";
 import { isSecret } from "./property-values";
 import { liveOrders, startScenario, vpsOps, type Scenario } from "./e2e-support";
 
@@ -12,12 +12,12 @@ jest.setTimeout(240_000);
 
 const FIXTURES = path.join(__dirname, "fixtures");
 
-describeEachBackend("Vps.get", (backend) => {
+describeCliOnly("Vps.get", () => {
   let s: Scenario;
   let oid: number;
 
   beforeAll(async () => {
-    s = await startScenario("vps-get", backend, { programDir: path.join(FIXTURES, "vps-get") });
+    s = await startScenario("vps-get", { programDir: path.join(FIXTURES, "vps-get") });
     const created = await s.client.createVps({
       instantiation_options: { domain_name: "elsewhere.example.com", distro: "deb12.64" },
       vps_parameters: { memory_mb: 1536 },
@@ -49,7 +49,7 @@ describeEachBackend("Vps.get", (backend) => {
   });
 });
 
-describeEachBackend("secrets", (backend) => {
+describeCliOnly("secrets", () => {
   const canaries = {
     CANARY_PASSWORD: `pw-${crypto.randomBytes(8).toString("hex")}`,
     CANARY_CLOUD_CONFIG: `cc-${crypto.randomBytes(8).toString("hex")}`,
@@ -60,7 +60,7 @@ describeEachBackend("secrets", (backend) => {
   let s: Scenario;
 
   beforeAll(async () => {
-    s = await startScenario("secrets", backend, {
+    s = await startScenario("secrets", {
       programDir: path.join(FIXTURES, "secrets"),
       env: canaries,
       onCliOutput: (text) => output.push(text),

@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { CliStack } from "./cli-stack";
-import { describeWithLanguageHosts } from "./each-backend";
+import { describeWithLanguageHosts } from "./describe-cli";
 import { generateSdks, prepareProgram, type ProgramLanguage } from "./language-programs";
 import type { OperationResult } from "./steps";
 

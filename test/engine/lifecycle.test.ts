@@ -1,18 +1,18 @@
 // examples/lifecycle end to end against the emulator: resize, disk growth, host move and reinstall, all in place
 // (same order), each driven by stack config; a reinstall is refused until allowReinstall is set.
-import { describeEachBackend } from "./each-backend";
+import { describeCliOnly } from "./describe-cli";
 import { liveOrders, startScenario, vpsOps, type Scenario } from "./e2e-support";
 import { rejectionOf } from "../helpers/promises";
 
 jest.setTimeout(180_000);
 
-describeEachBackend("lifecycle", (backend) => {
+describeCliOnly("lifecycle", () => {
   let s: Scenario;
   let orderOid: number;
   const sameOrder = () => expect(liveOrders(s.emulator).map((o) => o.orderOid)).toEqual([orderOid]);
 
   beforeAll(async () => {
-    s = await startScenario("lifecycle", backend);
+    s = await startScenario("lifecycle");
   });
   afterAll(async () => s?.close());
 

@@ -2,14 +2,14 @@
 // a memory change prints the fee before and after and the difference, the following up is billed exactly that,
 // the reverse DNS name and SSH keys reach the VPS, and destroy logs the credit. Through the real CLI (the
 // provider's lines are what the CLI shows as diagnostics of the stack).
-import { describeEachBackend } from "./each-backend";
+import { describeCliOnly } from "./describe-cli";
 import { liveOrders, startScenario, type Scenario } from "./e2e-support";
 
 jest.setTimeout(240_000);
 
 const money = (line: string) => [...line.matchAll(/\$(\d+\.\d\d)/g)].map((m) => Number(m[1]));
 
-describeEachBackend("money and access", (backend) => {
+describeCliOnly("money and access", () => {
   let s: Scenario;
   let output = "";
   let orderOid = 0;
@@ -26,7 +26,7 @@ describeEachBackend("money and access", (backend) => {
   };
 
   beforeAll(async () => {
-    s = await startScenario("money", backend, {
+    s = await startScenario("money", {
       onCliOutput: (text) => (output += text),
     });
   });

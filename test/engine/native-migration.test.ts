@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { describeCliOnly } from "./each-backend";
+import { describeCliOnly } from "./describe-cli";
 import { liveOrders, VPS_TYPE, type Scenario } from "./e2e-support";
 import { checkpointOf } from "./engine-kill";
 import {

@@ -88,7 +88,7 @@ export function writeYamlProgram(
 
 /** A scenario (emulator, stack with the demo key) on the program in `programDir`, removed by close(). */
 export async function startNativeScenario(programDir: string, opts: ScenarioOptions = {}): Promise<Scenario> {
-  const scenario = await startScenario(path.basename(programDir), "cli", { ...opts, programDir });
+  const scenario = await startScenario(path.basename(programDir), { ...opts, programDir });
   return {
     ...scenario,
     async close() {

@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { CliStack } from "./cli-stack";
-import { describeCliOnly } from "./each-backend";
+import { describeCliOnly } from "./describe-cli";
 import { installedProgram } from "./installed-program";
 
 jest.setTimeout(180_000);

@@ -9,7 +9,7 @@
 // tests read their results. PREVIEW_CASES_RECORD=<file> also writes what each case showed, and
 // PREVIEW_CASES_ASSERT=0 skips the assertions (both used to compare with earlier code).
 import * as fs from "node:fs";
-import { describeCliOnly } from "./each-backend";
+import { describeCliOnly } from "./describe-cli";
 import { BASELINE, REFUSED, RISKY, type Fixtures } from "./preview-cases";
 import {
   DEPENDENTS,

@@ -1,17 +1,17 @@
 // examples/quickstart end to end against the emulator: preview, up, no-op up, update in place, replace, refresh
 // with drift, destroy. Through the real CLI (skipped, with the reason, without one).
-import { describeEachBackend } from "./each-backend";
+import { describeCliOnly } from "./describe-cli";
 import { isSecret } from "./property-values";
 import { liveOrders, startScenario, vpsOps, type Scenario } from "./e2e-support";
 
 jest.setTimeout(180_000);
 
-describeEachBackend("quickstart", (backend) => {
+describeCliOnly("quickstart", () => {
   let s: Scenario;
   let orderOid: number;
 
   beforeAll(async () => {
-    s = await startScenario("quickstart", backend);
+    s = await startScenario("quickstart");
   });
   afterAll(async () => s?.close());
 

@@ -4,11 +4,7 @@ import * as path from "node:path";
 import { CliStack, findPulumiCli } from "./cli-stack";
 import type { OperationResult, StackConfigValue } from "./steps";
 
-/** The engines the scenarios can run on: only the real CLI now (kept as a type so scenario files name it). */
-export type Backend = "cli";
-
 export interface StackDriver {
-  readonly backend: Backend;
   setConfig(key: string, value: StackConfigValue | string): Promise<void>;
   removeConfig(key: string): Promise<void>;
   preview(): Promise<OperationResult>;
@@ -39,7 +35,7 @@ export interface StackDriverOptions {
 const asValue = (v: StackConfigValue | string): StackConfigValue =>
   typeof v === "string" ? { value: v } : v;
 
-export async function createStackDriver(backend: Backend, o: StackDriverOptions): Promise<StackDriver> {
+export async function createStackDriver(o: StackDriverOptions): Promise<StackDriver> {
   const cli = await CliStack.create({
     programDir: o.programDir,
     stackName: o.stackName,
@@ -50,7 +46,6 @@ export async function createStackDriver(backend: Backend, o: StackDriverOptions)
     pluginDownloads: o.pluginDownloads,
   });
   return {
-    backend,
     setConfig: (k, v) => cli.setConfig(k, asValue(v)),
     removeConfig: (k) => cli.removeConfig(k),
     preview: () => cli.preview(),
@@ -64,18 +59,15 @@ export async function createStackDriver(backend: Backend, o: StackDriverOptions)
 }
 
 /**
- * The engines to run the end-to-end scenarios on: the real CLI when one is on PATH; none otherwise, with the reason
- * (the scenarios are then reported as skipped). `CI=true` without a CLI is an error: CI must never skip them.
+ * Why the end-to-end scenarios cannot run here (no real CLI on PATH), or undefined when they can: they are then
+ * reported as skipped with this reason. `CI=true` without a CLI is an error: CI must never skip them.
  */
-export function availableBackends(env: NodeJS.ProcessEnv = process.env): {
-  backends: Backend[];
-  cliSkipReason?: string;
-} {
+export function cliSkipReason(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const cli = findPulumiCli(env);
   if (!cli.path && env.CI === "true")
     throw new Error(
       `the end-to-end scenarios must run through the real pulumi CLI here, but there is ${cli.reason}; ` +
         "build it with scripts/pulumi-cli.sh and put the directory it prints on PATH",
     );
-  return cli.path ? { backends: ["cli"] } : { backends: [], cliSkipReason: cli.reason };
+  return cli.path ? undefined : cli.reason;
 }

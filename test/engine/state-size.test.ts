@@ -5,7 +5,7 @@ import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
-import { describeCliOnly } from "./each-backend";
+import { describeCliOnly } from "./describe-cli";
 import { EXAMPLES_DIR, VPS_TYPE, startScenario, type Scenario } from "./e2e-support";
 import { installedProgram } from "./installed-program";
 import { VPS_PROVIDER_TEXT } from "../../provider/vps-provider-text";
@@ -40,7 +40,7 @@ describeCliOnly("the state of one VPS", () => {
   beforeAll(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), "state-size-"));
     programDir = installedProgram(path.join(EXAMPLES_DIR, "quickstart"), path.join(tmp, "quickstart"));
-    s = await startScenario("quickstart", "cli", { programDir });
+    s = await startScenario("quickstart", { programDir });
     await s.stack.up();
     // A user's stack is usually `dev`; this one has a random suffix, which the URN, the parent and the creation
     // scope repeat, so it is put back to `dev` before measuring.

@@ -72,8 +72,3 @@ export function spawnTethered(
   });
   return child;
 }
-
-/** How many children started here are still running (0 once a test has stopped them). */
-export function runningTetheredChildren(): number {
-  return live.size;
-}

@@ -2,7 +2,7 @@
 // jest.unit.config.js lists this file among those that start processes).
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
-import { describeCliOnly } from "../engine/each-backend";
+import { describeCliOnly } from "../engine/describe-cli";
 
 const FILE = path.resolve(__dirname, "../../provider/native/schema.json");
 

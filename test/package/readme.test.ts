@@ -33,7 +33,7 @@ import {
   startServer,
   type Server,
 } from "../docs/support/shell";
-import { describeCliOnly } from "../engine/each-backend";
+import { describeCliOnly } from "../engine/describe-cli";
 import { offlineCliEnv } from "../engine/cli-stack";
 import { copyWorkingTree, REPO_ROOT, scratchDir } from "./support/offline-project";
 import { ENTRY_POINTS_PROGRAM, PULUMI_NEW_TSCONFIGS } from "./support/user-tsconfigs";

@@ -7,8 +7,6 @@ import { VPS_OBJECT_TYPES, type FieldType, type ObjectTypeRule } from "../../pro
 /** The package's schema token prefix: types are `rimuhosting:index:<Name>`. */
 export const SCHEMA_TOKEN_PREFIX = "rimuhosting:index:";
 
-export type ObjectTypeName = keyof typeof VPS_OBJECT_TYPES;
-
 export function objectType(name: string): ObjectTypeRule {
   const rule = (VPS_OBJECT_TYPES as Record<string, ObjectTypeRule>)[name];
   if (!rule) throw new Error(`the field table names an object type "${name}" that VPS_OBJECT_TYPES lacks`);

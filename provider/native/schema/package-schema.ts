@@ -10,11 +10,11 @@ import { functionSpecs, type FunctionSpec } from "./function-specs.js";
 import { vpsDescription } from "./vps-examples.js";
 import { VPS_SCHEMA_TYPES, type ObjectTypeSpec, type PropertySpec } from "./vps-schema-types.js";
 
-export const PACKAGE_NAME = "rimuhosting";
+const PACKAGE_NAME = "rimuhosting";
 /** Where the Go SDK lives (its module path is this without the last element). */
 export const GO_IMPORT_BASE = "github.com/pulumi-rimuhosting/pulumi-rimuhosting/sdk/go/rimuhosting";
 export const NODEJS_PACKAGE = "@pulumi-rimuhosting/rimuhosting";
-export const PYTHON_PACKAGE = "pulumi_rimuhosting";
+const PYTHON_PACKAGE = "pulumi_rimuhosting";
 const REPOSITORY = "https://github.com/pulumi-rimuhosting/pulumi-rimuhosting";
 /**
  * Where the engine downloads the plugin from when it is not installed: the GitHub releases of the repository,

@@ -2,33 +2,18 @@
 import { describe, test } from "@jest/globals";
 import { findPulumiCli } from "./cli-stack";
 import { findLanguageHosts, type LanguageHosts } from "./language-programs";
-import { availableBackends, type Backend } from "./stack-driver";
+import { cliSkipReason } from "./stack-driver";
 
 /**
- * The scenarios of one example, through the real CLI when one is on PATH. Without one they are reported as skipped,
- * with the reason in the name; with CI=true availableBackends() throws instead, so CI never skips them. (Named for
- * the time a CLI-less harness ran them too; the body still receives the backend, "cli".)
- */
-export function describeEachBackend(example: string, body: (backend: Backend) => void): void {
-  const { backends, cliSkipReason } = availableBackends();
-  if (cliSkipReason) {
-    // Skipped only on a machine with no `pulumi` binary (scripts/pulumi-cli.sh builds one); the reason is in the name.
-    describe.skip(`${example} via the pulumi CLI (skipped: ${cliSkipReason})`, () => {
-      test("all scenarios", () => undefined);
-    });
-  }
-  if (backends.length > 0) describe.each(backends)(`${example} via %s`, body);
-}
-
-/**
- * A describe for scenarios that drive the `pulumi` command directly (its lock, pending operations and `pulumi
- * cancel`, its own display): run when a CLI is on PATH, reported as skipped with the reason in the name otherwise.
+ * A describe for scenarios run through the real `pulumi` CLI (every end-to-end scenario): run when a CLI is on
+ * PATH, reported as skipped with the reason in the name otherwise; with CI=true cliSkipReason() throws instead, so
+ * CI never skips them.
  */
 export function describeCliOnly(title: string, body: () => void): void {
-  const { backends, cliSkipReason } = availableBackends();
-  if (backends.includes("cli")) describe(`${title} (real CLI)`, body);
+  const reason = cliSkipReason();
+  if (reason === undefined) describe(`${title} (real CLI)`, body);
   // Skipped only without a `pulumi` on PATH; the reason is in the name.
-  else describe.skip(`${title} (skipped: ${cliSkipReason})`, body);
+  else describe.skip(`${title} (skipped: ${reason})`, body);
 }
 
 /**
