@@ -4,7 +4,7 @@
 // no configuration failure names a property. A wrong key or address names the setting as the user wrote it: an
 // explicit provider's argument (`provider 'alice': apiKey`), or the stack setting (`rimuhosting:apiKey`).
 import { DEMO_ACCOUNTS } from "../../emulator/index";
-import { describeCliOnly } from "./each-backend";
+import { describeCliOnly } from "./describe-cli";
 import { startScenario, type Scenario } from "./e2e-support";
 import { describeNative, pulumiText, startNativeScenario, writeYamlProgram } from "./native-programs";
 
@@ -93,7 +93,7 @@ describeNative("yaml", "an explicit provider's settings", () => {
 describeCliOnly("the stack's settings on the dynamic Vps", () => {
   let s: Scenario;
   beforeAll(async () => {
-    s = await startScenario("lifecycle", "cli");
+    s = await startScenario("lifecycle");
   });
   afterAll(async () => s?.close());
 
