@@ -36,17 +36,21 @@ export function jsdoc(text: string, tags: readonly string[], indent: number): st
   return [`${pad}/**`, ...body.map((line) => `${pad} * ${line}`), `${pad} */`].join("\n");
 }
 
-/** A Markdown table laid out the way prettier lays it out (columns padded to their widest cell). */
-export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  for (const cell of rows.flat())
-    if (cell.includes("|") || cell.includes("\n"))
-      throw new Error(`a Markdown table cell may not hold "|" or a line break: ${cell}`);
-  const widths = header.map((cell, column) =>
-    Math.max(3, cell.length, ...rows.map((row) => (row[column] ?? "").length)),
-  );
-  const line = (cells: readonly string[]) =>
-    `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(" | ")} |`;
-  return [line(header), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)].join("\n");
+/**
+ * A Markdown bullet list, each item wrapped to the line width with its following lines indented two spaces, as
+ * prettier keeps it. A following line that Markdown would read as the start of a block (a list item, a heading, a
+ * quote) is refused rather than written.
+ */
+export function markdownList(items: readonly string[]): string {
+  return items
+    .map((item) => {
+      const lines = wrapWords(item, PRINT_WIDTH - 2);
+      const starter = lines.slice(1).find((line) => /^([-+*#>]\s|\d+[.)]\s)/.test(line));
+      if (starter !== undefined)
+        throw new Error(`a list item's line would start a Markdown block: ${starter}`);
+      return lines.map((line, i) => (i === 0 ? `- ${line}` : `  ${line}`)).join("\n");
+    })
+    .join("\n");
 }
 
 /**

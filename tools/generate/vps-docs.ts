@@ -1,6 +1,7 @@
 /**
- * docs/vps.md's Inputs and Outputs tables, from the field table, between the `<!-- generated:vps-… -->`
- * markers; everything outside them is left as written.
+ * docs/vps.md's Inputs and Outputs lists, from the field table, between the `<!-- generated:vps-… -->`
+ * markers; everything outside them is left as written. Lists, not tables: a description is a paragraph, and a
+ * table pads every row to its longest one.
  */
 import {
   REPORTED_FIELDS,
@@ -12,31 +13,26 @@ import {
   type FieldRule,
 } from "../../provider/impl/vps-fields.js";
 import { docsType } from "./field-types.js";
-import { markdownTable, wrap } from "./text.js";
+import { markdownList, wrap } from "./text.js";
 import { vpsOutputs } from "./vps-types.js";
 
 export const VPS_DOCS_PATH = "docs/vps.md";
 
 const code = (name: string) => `\`${name}\``;
 
-function inputsTable(): string {
-  return markdownTable(
-    ["input", "type", "default", "description"],
+function inputsList(): string {
+  return markdownList(
     VPS_INPUT_NAMES.map((name) => {
       const row: FieldRule = VPS_FIELDS[name];
       const type = docsType(row.type) + (row.secret ? ", **secret**" : "");
+      const given = row.required ? "required" : `default: ${defaultWords(row) ?? "none"}`;
       const see = row.see ? ` See [${row.see.title}](${row.see.href}).` : "";
-      return [
-        code(name),
-        type,
-        row.required ? "required" : (defaultWords(row) ?? ""),
-        inputDescription(row) + see,
-      ];
+      return `${code(name)} (${type}; ${given}): ${inputDescription(row)}${see}`;
     }),
   );
 }
 
-function outputsTable(): string {
+function outputsList(): string {
   const secret = new Set<string>(SECRET_FIELDS);
   const reported = REPORTED_FIELDS.map(code).join(", ");
   return (
@@ -45,18 +41,16 @@ function outputsTable(): string {
         "service's current value, otherwise the value as given. The outputs:",
     ) +
     "\n\n" +
-    markdownTable(
-      ["output", "type", "description"],
-      vpsOutputs().map(([name, output]) => [
-        code(name),
-        docsType(output.type, { widenEnums: true }) + (secret.has(name) ? ", **secret**" : ""),
-        output.description,
-      ]),
+    markdownList(
+      vpsOutputs().map(([name, output]) => {
+        const type = docsType(output.type, { widenEnums: true }) + (secret.has(name) ? ", **secret**" : "");
+        return `${code(name)} (${type}): ${output.description}`;
+      }),
     )
   );
 }
 
-const SECTIONS = { "vps-inputs": inputsTable, "vps-outputs": outputsTable } as const;
+const SECTIONS = { "vps-inputs": inputsList, "vps-outputs": outputsList } as const;
 
 /** The page with each generated section rendered again from the field table. */
 export function renderVpsDocs(page: string): string {

@@ -37,6 +37,7 @@ import { NewVpsRequest } from "../../../contract/index";
 import { generatedFiles } from "../../../tools/generate/index";
 import { VPS_DOCS_PATH } from "../../../tools/generate/vps-docs";
 import { vpsSchemaTypes } from "../../../tools/generate/vps-schema";
+import { markdownList } from "../../../tools/generate/text";
 import { APP_INPUTS } from "../support/impl-fixture";
 
 /** `true` only when A and B are the same set of keys; the assertions below do not compile otherwise. */
@@ -228,5 +229,20 @@ describe("the Vps field table", () => {
     expect(inputNameOfWireField("file_injection_data.0.data_as_string")).toBe("files");
     expect(inputNameOfWireField("dc_location")).toBe("dcLocation");
     expect(inputNameOfWireField("nonsense")).toBeUndefined();
+  });
+});
+
+describe("the generated docs' lists", () => {
+  it("wrap each item under its bullet, and refuse a line Markdown would read as a new block", () => {
+    const long = `\`memoryMb\` (whole number): ${"word ".repeat(30)}end.`;
+    const lines = markdownList([long, "`x` (string): short."]).split("\n");
+    expect(lines[0]).toMatch(/^- `memoryMb` \(whole number\): word/);
+    expect(lines.at(-1)).toBe("- `x` (string): short.");
+    for (const line of lines.slice(1, -1)) expect(line).toMatch(/^ {2}\S/);
+    expect(lines.length).toBeGreaterThanOrEqual(3); // the long item wrapped
+    expect(lines.every((line) => line.length <= 110)).toBe(true);
+    // A wrapped line starting "- " would become a nested list item.
+    const nested = `\`y\` (string): ${"x".repeat(107)} - a dash where the line breaks`;
+    expect(() => markdownList([nested])).toThrow(/would start a Markdown block: - a dash/);
   });
 });
