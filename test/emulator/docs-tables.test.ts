@@ -1,8 +1,8 @@
 /**
- * docs/emulator.md's Options and Endpoints tables against the code, both ways: every option of
+ * docs/emulator.md's Options table and Endpoints list against the code, both ways: every option of
  * EmulatorOptionsSchema has a row with its default and CLI flags (each flag sets that option and no other), and
  * every row names an option and a flag the code has; every route the emulator registers under /r is in the
- * Endpoints table with its id, method and path (contract/ ENDPOINTS), and every row is a route it registers.
+ * Endpoints list with its id, method and path (contract/ ENDPOINTS), and every item is a route it registers.
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -23,6 +23,21 @@ function tableRows(title: string): string[][] {
       .split(/(?<!\\)\|/)
       .map((cell) => cell.trim()),
   );
+}
+
+/**
+ * The items of the bullet list under the heading `## <title>`, each `- **<id>** <methods and paths>: <notes>`
+ * (an item's wrapped lines joined), as [id, methods and paths].
+ */
+function listItems(title: string): string[][] {
+  const section = PAGE.slice(PAGE.indexOf(`\n## ${title}\n`) + 1).split(/\n## /)[0]!;
+  const items = section.split(/\n(?=- )/).filter((item) => item.startsWith("- "));
+  return items.map((item) => {
+    const match = /^- \*\*(\w+)\*\* (.*?): /.exec(item.replace(/\s+/g, " "));
+    if (!match)
+      throw new Error(`an Endpoints item is not "- **<id>** <methods and paths>: <notes>": ${item}`);
+    return [match[1]!, match[2]!];
+  });
 }
 
 /** The backticked spans of a cell. */
@@ -89,7 +104,7 @@ describe("docs/emulator.md's Options table", () => {
   });
 });
 
-describe("docs/emulator.md's Endpoints table", () => {
+describe("docs/emulator.md's Endpoints list", () => {
   /** "METHOD /r/path" (fastify's `:order`) of each route the emulator registers, HEAD aside. */
   async function registeredRoutes(): Promise<string[]> {
     const app = await buildEmulator({ control: true });
@@ -111,7 +126,7 @@ describe("docs/emulator.md's Endpoints table", () => {
     return routes;
   }
 
-  const rows = tableRows("Endpoints").map(([id, methodAndPath]) => {
+  const rows = listItems("Endpoints").map(([id, methodAndPath]) => {
     const routes: string[] = [];
     let path = "";
     for (const span of spans(methodAndPath!)) {
