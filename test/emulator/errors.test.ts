@@ -7,11 +7,11 @@ const ROOT = resolve(__dirname, "../..");
 const PAGE = "docs/emulator.md";
 const page = readFileSync(join(ROOT, PAGE), "utf8");
 
-/** The rows of the page's "Status codes" table, as `code status class`. */
+/** The items of the page's "Status codes" list (`- \`CODE\` (status, class): when`), as `code status class`. */
 function documentedRows(): string[] {
   const section = page.slice(page.indexOf("## Status codes"));
-  const table = section.slice(0, section.indexOf("\n## "));
-  return [...table.matchAll(/^\| `(EMU_ERR_[A-Z_]+)` +\| (\d{3}) +\| (\w+) +\|/gm)].map(
+  const list = section.slice(0, section.indexOf("\n## "));
+  return [...list.matchAll(/^- `(EMU_ERR_[A-Z_]+)` \((\d{3}), (\w+)\): /gm)].map(
     ([, code, status, errorClass]) => `${code} ${status} ${errorClass}`,
   );
 }
