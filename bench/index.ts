@@ -1,12 +1,14 @@
 /**
  * `npm run bench`: runs every benchmark, one after another (they share two cores, so never in
  * parallel). `node dist/bench/index.js emulator client` runs only the named ones; the cli bench takes
- * `--fleet N` (default 200), `--rounds N` (default 2) and `--profile` (CPU profiles of every operation).
+ * `--fleet N` (default 200), `--rounds N` (default 2) and `--profile` (CPU profiles of every operation); the
+ * plugin bench takes `--rounds N` (default 7).
  */
 import { parseArgs } from "node:util";
 import { benchCli } from "./cli.js";
 import { benchClient } from "./client.js";
 import { benchEmulator } from "./emulator.js";
+import { benchPlugin } from "./plugin.js";
 
 const { values: flags, positionals: wanted } = parseArgs({
   args: process.argv.slice(2),
@@ -24,6 +26,7 @@ export const BENCHES: Record<string, () => Promise<unknown>> = {
   emulator: () => benchEmulator(),
   client: () => benchClient(),
   cli: () => benchCli({ fleet: count(flags.fleet), rounds: count(flags.rounds), profile: flags.profile }),
+  plugin: () => benchPlugin({ rounds: count(flags.rounds) }),
 };
 
 async function main(): Promise<void> {
