@@ -121,7 +121,8 @@ export async function buildRelease(opts: { ifStale?: boolean } = {}): Promise<st
       const command = commandHere(t, exe);
       let ran = "not run here";
       if (command) {
-        const answer = await firstCall(command);
+        // a bound for a hung start, not a measure: under qemu on a busy machine the start takes tens of seconds
+        const answer = await firstCall(command, { timeoutMs: 600_000 });
         if (answer.version !== version)
           throw new Error(
             `the ${t.platform} plugin answered GetPluginInfo with ${answer.version}, not ${version}`,
