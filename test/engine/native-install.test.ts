@@ -1,6 +1,7 @@
 // The plugin installed the way Pulumi users install plugins: `npm run plugin:pack` (its last line is the tarball's
 // path), `pulumi plugin install resource rimuhosting <version> --file <tarball>`, then a YAML project with no
-// `plugins:` entry runs on the installed copy (no checkout, no node_modules: the tarball is self-contained).
+// `plugins:` entry runs on the installed copy (no checkout, no node_modules: the tarball is self-contained), and
+// `pulumi package add rimuhosting@<version>` records the installed package in the project's Pulumi.yaml.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -60,6 +61,13 @@ describeNative("yaml", "the packed plugin, installed with pulumi plugin install"
     await pulumiText(cli, "plugin", "install", "resource", "rimuhosting", version, "--file", tarball);
     const plugins = await pulumiText(cli, "plugin", "ls");
     expect(plugins).toMatch(new RegExp(`rimuhosting\\s+resource\\s+${version.replace(/\./g, "\\.")}`));
+
+    // As docs/installation-configuration.md says for YAML: the installed plugin's package, recorded in Pulumi.yaml.
+    await pulumiText(cli, "package", "add", `rimuhosting@${version}`);
+    const project = fs.readFileSync(path.join(cli.programDir, "Pulumi.yaml"), "utf8");
+    expect(project).toMatch(
+      new RegExp(`^packages:\\n  rimuhosting: rimuhosting@${version.replace(/\./g, "\\.")}$`, "m"),
+    );
 
     const up = await s.stack.up();
     expect(nativeOps(up)).toEqual({ web: "create" });

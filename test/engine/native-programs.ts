@@ -126,8 +126,8 @@ export async function orderOutsidePulumi(s: Scenario, domainName: string): Promi
  */
 export function pulumiText(cli: CliStack, ...args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    // `pulumi plugin …` acts on PULUMI_HOME, not on a stack (and refuses --stack).
-    const stack = args[0] === "plugin" ? [] : ["--stack", cli.name];
+    // `pulumi plugin …` and `pulumi package …` act on PULUMI_HOME and the project, not on a stack (and refuse --stack).
+    const stack = args[0] === "plugin" || args[0] === "package" ? [] : ["--stack", cli.name];
     const child = spawn("pulumi", [...args, ...stack, "--non-interactive"], {
       cwd: cli.programDir,
       env: cli.commandEnv(),
