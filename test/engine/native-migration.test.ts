@@ -2,14 +2,15 @@
 // a TypeScript user to: `pulumi state delete` the dynamic one, `pulumi import` the order as the native resource,
 // switch the program to the generated Node.js SDK. The next preview shows no change, the next up changes nothing, and
 // the one order is cancelled by destroy. Through the real CLI, with the Node.js language host.
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { describeCliOnly } from "./describe-cli";
 import { liveOrders, VPS_TYPE, type Scenario } from "./e2e-support";
 import { checkpointOf } from "./engine-kill";
+import { packNodejsSdk } from "../../tools/release/sdk-packages";
 import {
-  buildNodejsSdk,
   linkPackages,
   NATIVE_VPS_TYPE,
   nativeOps,
@@ -46,7 +47,11 @@ describeCliOnly("a VPS moved from the dynamic Vps to the native resource", () =>
   let s: Scenario;
   let sdk: string;
   beforeAll(async () => {
-    sdk = buildNodejsSdk();
+    // The Node.js SDK as a release ships it (its npm tarball), unpacked beside the program.
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), "native-migration-sdk-"));
+    execFileSync("tar", ["-xzf", await packNodejsSdk(work), "-C", work]);
+    sdk = path.join(work, "package");
+    linkPackages(sdk, ["@pulumi/pulumi"]);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "native-migration-"));
     fs.writeFileSync(
       path.join(dir, "Pulumi.yaml"),

@@ -220,21 +220,6 @@ export const pythonEnv = (programDir: string, venv: string): NodeJS.ProcessEnv =
   PYTHONPATH: path.join(programDir, "site"),
 });
 
-/**
- * The generated Node.js SDK (sdk/nodejs) compiled as its package.json says (`tsc`) into a scratch directory, as the
- * package `@pulumi-rimuhosting/rimuhosting`; returns its directory (remove it when done).
- */
-export function buildNodejsSdk(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "native-sdk-nodejs-"));
-  fs.cpSync(path.join(REPO_ROOT, "sdk/nodejs"), dir, { recursive: true });
-  linkPackages(dir, ["@pulumi/pulumi", "@types/node"]);
-  execFileSync(process.execPath, [path.join(REPO_ROOT, "node_modules/typescript/bin/tsc"), "-p", dir], {
-    stdio: "pipe",
-  });
-  fs.copyFileSync(path.join(dir, "package.json"), path.join(dir, "bin/package.json"));
-  return path.join(dir, "bin");
-}
-
 /** Links `names` from this checkout's node_modules into `dir`/node_modules (one copy of each, as npm would). */
 export function linkPackages(dir: string, names: string[], extra: Record<string, string> = {}): void {
   const links = {
