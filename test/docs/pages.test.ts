@@ -1,9 +1,10 @@
 // Pages meant to be read through stay short enough to be (issue 29): a newcomer's map of the house, the current
 // benchmark figures, the README. What a page outgrows goes beside the code it explains (a folder's README.md), and
-// history stays in git.
+// history stays in git. And every link between the repository's pages leads somewhere: a moved section or page
+// leaves no dead link behind.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { REPO_ROOT } from "./support/code-blocks";
+import { REPO_ROOT, documentationFiles } from "./support/code-blocks";
 
 const KB = 1024;
 const LIMITS: Array<[file: string, bytes: number]> = [
@@ -15,5 +16,72 @@ const LIMITS: Array<[file: string, bytes: number]> = [
 describe("pages read through", () => {
   it.each(LIMITS)("%s is at most %d bytes", (file, bytes) => {
     expect(fs.statSync(path.join(REPO_ROOT, file)).size).toBeLessThanOrEqual(bytes);
+  });
+});
+
+/** Every README.md of the repository outside dependencies, generated SDKs and build output. */
+function folderReadmes(dir = ""): string[] {
+  return fs.readdirSync(path.join(REPO_ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const file = path.posix.join(dir, entry.name);
+    if (entry.isDirectory())
+      return ["node_modules", "dist", "sdk", ".git"].includes(entry.name) || entry.name.startsWith(".")
+        ? []
+        : folderReadmes(file);
+    return entry.name === "README.md" && dir !== "" ? [file] : [];
+  });
+}
+
+const withoutCode = (text: string): string => text.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, "");
+
+/** The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces as hyphens, -1 for a repeat. */
+function headingAnchors(markdown: string): Set<string> {
+  const seen = new Map<string, number>();
+  const anchors = new Set<string>();
+  for (const [, heading] of withoutCode(markdown).matchAll(/^#{1,6} (.+)$/gm)) {
+    const slug = heading!
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, "")
+      .replace(/ /g, "-");
+    const count = seen.get(slug);
+    anchors.add(count === undefined ? slug : `${slug}-${count + 1}`);
+    seen.set(slug, (count ?? -1) + 1);
+  }
+  return anchors;
+}
+
+describe("links between the repository's pages", () => {
+  const pages = [...documentationFiles(), "CONTRIBUTING.md", ...folderReadmes()];
+
+  it("finds the pages: README, CONTRIBUTING, docs/ and the folders' READMEs", () => {
+    expect(pages).toEqual(
+      expect.arrayContaining(["README.md", "CONTRIBUTING.md", "docs/vps.md", "test/README.md"]),
+    );
+  });
+
+  it("lead to a file that exists and, for a page, to a heading it has", () => {
+    const dead: string[] = [];
+    for (const page of pages) {
+      const text = withoutCode(fs.readFileSync(path.join(REPO_ROOT, page), "utf8"));
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z][a-z+.-]*:/i.test(target!)) continue; // https:, mailto:, …
+        const [file, anchor] = target!.split("#");
+        const resolved = file ? path.posix.normalize(path.posix.join(path.posix.dirname(page), file)) : page;
+        const absolute = path.join(REPO_ROOT, resolved);
+        if (!fs.existsSync(absolute)) dead.push(`${page}: ${target} (no file ${resolved})`);
+        else if (
+          anchor &&
+          resolved.endsWith(".md") &&
+          !headingAnchors(fs.readFileSync(absolute, "utf8")).has(anchor)
+        )
+          dead.push(`${page}: ${target} (no heading #${anchor} in ${resolved})`);
+      }
+    }
+    expect(dead).toEqual([]);
+  });
+
+  it("anchors headings as GitHub does", () => {
+    const anchors = headingAnchors("# A `Vps` (dynamic)\n## Same\n## Same\n```\n# not a heading\n```\n");
+    expect([...anchors]).toEqual(["a-vps-dynamic", "same", "same-1"]);
   });
 });
