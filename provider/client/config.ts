@@ -88,6 +88,14 @@ export const ClientConfig = z.object({
     .custom<(line: string) => void>((value) => typeof value === "function", { message: "must be a function" })
     .optional(),
   /**
+   * Awaited before every attempt of a request that changes something (every call but the reads and the price
+   * quote); a rejection stops the call before it is sent. The provider passes a check that its engine is still
+   * there (provider/impl/engine-watch.ts).
+   */
+  beforeChange: z
+    .custom<() => Promise<void>>((value) => typeof value === "function", { message: "must be a function" })
+    .optional(),
+  /**
    * Waits between attempts and between lookups of an ambiguous create; default: a real timer. Tests pass
    * one that records the delay and resolves at once (the client's clock, injected like the emulator's).
    */
@@ -116,6 +124,7 @@ export interface ResolvedClientConfig {
   timeouts: ResolvedTimeouts;
   retry: ResolvedRetry;
   log?: (line: string) => void;
+  beforeChange?: () => Promise<void>;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -131,13 +140,14 @@ export function resolveClientConfig(config: ClientConfig): ResolvedClientConfig 
       fieldName: field,
     });
   }
-  const { apiKey, baseUrl, timeouts, retry, log, sleep } = parsed.data;
+  const { apiKey, baseUrl, timeouts, retry, log, beforeChange, sleep } = parsed.data;
   return {
     apiKey,
     baseUrl: normalizeBaseUrl(baseUrl ?? DEFAULT_BASE_URL),
     timeouts: { ...DEFAULT_TIMEOUTS, ...stripUndefined(timeouts) },
     retry: { ...DEFAULT_RETRY, ...stripUndefined(retry) },
     log,
+    beforeChange,
     sleep,
   };
 }

@@ -46,25 +46,30 @@ export interface LogStubs {
   severities: { INFO: number; WARNING: number; ERROR: number };
 }
 
-/** The SDK's gRPC stubs, loaded from the @pulumi/pulumi that `from` resolves (the host's own copy). */
-function loadStubs(from: string): LogStubs | undefined {
+/** A module of the @pulumi/pulumi that `from` resolves (the host's own copy), or undefined when there is none. */
+export function hostSdkModule(from: string, id: string): unknown {
   try {
     const load = createRequire(from);
-    const sdk = createRequire(load.resolve("@pulumi/pulumi/package.json"));
-    const engineGrpc = sdk("./proto/engine_grpc_pb") as { EngineClient: LogStubs["engineClient"] };
-    const engineProto = sdk("./proto/engine_pb") as {
-      LogRequest: LogStubs["logRequest"];
-      LogSeverity: LogStubs["severities"];
-    };
-    return {
-      grpc: sdk("@grpc/grpc-js") as LogStubs["grpc"],
-      engineClient: engineGrpc.EngineClient,
-      logRequest: engineProto.LogRequest,
-      severities: engineProto.LogSeverity,
-    };
+    return createRequire(load.resolve("@pulumi/pulumi/package.json"))(id);
   } catch {
-    return undefined; // no SDK next to the host: the caller prints instead
+    return undefined; // no SDK next to the host
   }
+}
+
+/** The SDK's gRPC stubs, loaded from the @pulumi/pulumi that `from` resolves (the host's own copy). */
+function loadStubs(from: string): LogStubs | undefined {
+  const engineGrpc = hostSdkModule(from, "./proto/engine_grpc_pb") as
+    { EngineClient: LogStubs["engineClient"] } | undefined;
+  const engineProto = hostSdkModule(from, "./proto/engine_pb") as
+    { LogRequest: LogStubs["logRequest"]; LogSeverity: LogStubs["severities"] } | undefined;
+  const grpc = hostSdkModule(from, "@grpc/grpc-js") as LogStubs["grpc"] | undefined;
+  if (!engineGrpc || !engineProto || !grpc) return undefined; // the caller prints instead
+  return {
+    grpc,
+    engineClient: engineGrpc.EngineClient,
+    logRequest: engineProto.LogRequest,
+    severities: engineProto.LogSeverity,
+  };
 }
 
 /** An EngineLog over a connection to `address` (host:port), or undefined when the SDK's stubs cannot load. */
@@ -101,18 +106,21 @@ export function engineLogClient(stubs: LogStubs, address: string): EngineLog & {
 let hostLog: EngineLog | null | undefined;
 
 /**
- * The EngineLog of the dynamic-provider host this module runs in (its first argument is the engine's address,
- * docs/dynamic-providers.md §4), or undefined anywhere else (a test, a program).
+ * The dynamic-provider host this module runs in: its main script and the engine's address (its first argument,
+ * docs/dynamic-providers.md §4); undefined anywhere else (a test, a program).
  */
+export function dynamicHost(): { main: string; address: string } | undefined {
+  const main = require.main?.filename ?? "";
+  const address = process.argv[2];
+  const inHost = /[\\/]cmd[\\/]dynamic-provider[\\/]index\.js$/.test(main);
+  return inHost && address && /^[\w.[\]:-]+:\d+$/.test(address) ? { main, address } : undefined;
+}
+
+/** The EngineLog of the dynamic-provider host this module runs in, or undefined anywhere else. */
 export function dynamicHostEngineLog(): EngineLog | undefined {
   if (hostLog === undefined) {
-    const main = require.main?.filename ?? "";
-    const address = process.argv[2];
-    const inHost = /[\\/]cmd[\\/]dynamic-provider[\\/]index\.js$/.test(main);
-    hostLog =
-      inHost && address && /^[\w.[\]:-]+:\d+$/.test(address)
-        ? (connectEngineLog(address, main) ?? null)
-        : null;
+    const host = dynamicHost();
+    hostLog = host ? (connectEngineLog(host.address, host.main) ?? null) : null;
   }
   return hostLog ?? undefined;
 }

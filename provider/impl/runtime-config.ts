@@ -12,6 +12,7 @@ import { resetPreviewTotal } from "./money.js";
 import { createClient, type RimuClient, type ClientConfig } from "../client/index.js";
 import { RimuConfigError } from "../client/errors.js";
 import { CONFIG_KEYS, resolveConfig, type ConfigSource } from "../config.js";
+import { assertEngineAlive, watchDynamicHostEngine } from "./engine-watch.js";
 import { missingApiKey, settingRefused } from "./settings-source.js";
 
 /** The part of the dynamic-provider ConfigureRequest this package reads. */
@@ -29,6 +30,8 @@ const clients = new Map<string, RimuClient>();
  */
 export async function configure(req: ConfigureRequestLike): Promise<void> {
   stackConfig = { apiKey: req.config.get(CONFIG_KEYS.apiKey), baseUrl: req.config.get(CONFIG_KEYS.baseUrl) };
+  // In the dynamic host: stop when the engine dies (engine-watch.ts; the native plugin starts its own watch).
+  watchDynamicHostEngine();
 }
 
 /**
@@ -111,7 +114,8 @@ export function cachedClient(settings: {
     .digest("hex");
   let client = clients.get(cacheKey);
   if (!client) {
-    const config: ClientConfig = { baseUrl: settings.baseUrl };
+    // No change is sent once the engine that asked for it is gone (engine-watch.ts).
+    const config: ClientConfig = { baseUrl: settings.baseUrl, beforeChange: assertEngineAlive };
     if (settings.apiKey !== undefined) config.apiKey = settings.apiKey;
     if (settings.mutationMs !== undefined || settings.readMs !== undefined)
       config.timeouts = compactTimeouts({ mutationMs: settings.mutationMs, readMs: settings.readMs });

@@ -17,6 +17,7 @@ import * as pluginproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { watchEngine, type WatchGrpc } from "../impl/engine-watch.js";
 import { VpsIncompleteError } from "../impl/errors.js";
 import { connectEngineLog, withResource, type EngineLog } from "./engine-log.js";
 import { invoke, useProviderConfiguration } from "./functions.js";
@@ -281,6 +282,8 @@ export async function serve(
   engineAddress: string | undefined,
 ): Promise<{ port: number; close(): Promise<void> }> {
   const log = connectEngineLog(engineAddress);
+  // A plugin whose engine died stops (impl/engine-watch.ts); `grpc` is this bundle's own copy.
+  if (engineAddress) watchEngine(grpc as unknown as WatchGrpc, engineAddress);
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   server.addService(provrpc.ResourceProviderService, resourceProviderService(log));
   const port = await new Promise<number>((resolve, reject) =>

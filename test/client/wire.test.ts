@@ -181,6 +181,34 @@ describe("client: request wire format", () => {
     ]);
   });
 
+  it("awaits beforeChange before each change (never before a read or the quote); its rejection sends nothing", async () => {
+    server = await startTinyServer((req) => replyFor(req.url));
+    let asked = 0;
+    let stop = false;
+    client = createClient({
+      apiKey: API_KEY,
+      baseUrl: server.baseUrl,
+      beforeChange: async () => {
+        asked++;
+        if (stop) throw new RimuConfigError("the engine is gone");
+      },
+    });
+    await client.listOrders();
+    await client.quoteNewVm({
+      instantiation_options: { domain_name: "web1.example.com", distro: "deb12.64" },
+    });
+    expect(asked).toBe(0);
+    await client.setReverseDns(42, undefined, "web1.example.com");
+    expect(asked).toBe(1);
+    stop = true;
+    await expect(client.setRunningState(42, "NOTRUNNING")).rejects.toThrow("the engine is gone");
+    expect(server.requests.map((r) => `${r.method} ${r.url.split(";")[0]}`)).toEqual([
+      "GET /r/orders",
+      "PUT /r/pricing-plans/new-vm-pricing",
+      "PUT /r/orders/order-42-x/ptr",
+    ]);
+  });
+
   it("reuses one keep-alive connection, and close() ends it", async () => {
     const { server, client } = await setup(replyFor);
     await client.listOrders();

@@ -33,15 +33,31 @@ export type KilledOperation = (typeof KILLED_OPERATIONS)[number];
 /** How long the emulator holds the answer of the request the engine is killed in: far longer than the kill takes. */
 const HOLD_MS = 60_000;
 
-/** SIGKILLs every process whose environment carries E2E_KILL_TAG=<tag> (Linux: read from /proc). */
-export function killTagged(tag: string): void {
+/** The live processes whose environment carries E2E_KILL_TAG=<tag>, with their command lines (Linux: /proc). */
+export function taggedProcesses(tag: string): { pid: number; command: string }[] {
   const marker = `E2E_KILL_TAG=${tag}`;
+  const found: { pid: number; command: string }[] = [];
   for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
     try {
-      if (fs.readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(marker))
-        process.kill(Number(pid), "SIGKILL");
+      if (!fs.readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(marker)) continue;
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (stat.slice(stat.lastIndexOf(")") + 2)[0] === "Z") continue; // a zombie has ended
+      const command = fs.readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0").join(" ").trim();
+      found.push({ pid: Number(pid), command });
     } catch {
       // gone already, or not ours to read
+    }
+  }
+  return found;
+}
+
+/** SIGKILLs every process whose environment carries E2E_KILL_TAG=<tag>. */
+export function killTagged(tag: string): void {
+  for (const { pid } of taggedProcesses(tag)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // gone already
     }
   }
 }
