@@ -16,20 +16,39 @@
  * older or newer implementation package.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type { RecordedOutputs, VpsInputs, VpsOutputs } from "./impl/index.js";
 
 type Impl = typeof import("./impl/index.js");
 
-const vpsShim = {
+/**
+ * The Vps's lifecycle as the dynamic-provider host calls it, typed with the inputs and outputs. `read` stands
+ * apart: the SDK types the inputs it hands back as outputs, and they are inputs (refreshedInputs()).
+ */
+type Lifecycle = Required<
+  Omit<pulumi.dynamic.ResourceProvider<VpsInputs, VpsOutputs>, "configure" | "read">
+> & {
+  read(
+    id: string,
+    props?: RecordedOutputs,
+  ): Promise<Omit<pulumi.dynamic.ReadResult<RecordedOutputs>, "inputs"> & { inputs?: VpsInputs }>;
+};
+
+/** The implementation's lifecycle methods, by their names in the package's exports. */
+function lifecycleOf(impl: Impl): Lifecycle {
+  const { check, diff, create, read, update } = impl;
+  return { check, diff, create, read, update, delete: impl.delete };
+}
+
+/**
+ * configure() only until it has run: it adds the lifecycle (the host calls no other method before it).
+ */
+const vpsShim: Pick<pulumi.dynamic.ResourceProvider<VpsInputs, VpsOutputs>, "configure"> &
+  Partial<Lifecycle> = {
   async configure(req: pulumi.dynamic.ConfigureRequest) {
     const impl = require("pulumi-rimuhosting/impl") as Impl;
-    for (const m of ["check", "diff", "create", "read", "update", "delete"] as const)
-      (this as Record<string, unknown>)[m] = impl[m];
+    Object.assign(this, lifecycleOf(impl));
     return impl.configure(req);
   },
 };
 
-/**
- * Typed as the full ResourceProvider because that is what the host sees once configure() has run; no
- * method but configure exists before then, and the host calls none before it.
- */
-export = vpsShim as unknown as pulumi.dynamic.ResourceProvider;
+export = vpsShim;

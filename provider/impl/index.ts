@@ -13,7 +13,7 @@ export { checkVps, diffVps, presentFailure } from "./vps-provider.js";
 export type { CheckResult, DiffResult } from "./vps-provider.js";
 export type { ChangeEffects } from "./vps-effects.js";
 export type { Note } from "./notes.js";
-export type { CheckFailure } from "./vps-inputs.js";
+export type { CheckFailure } from "./check-failure.js";
 export {
   VpsError,
   VpsIncompleteError,
@@ -21,4 +21,5 @@ export {
   VpsAdoptionError,
   VpsForeignOrderError,
 } from "./errors.js";
-export type { VpsOutputs } from "./vps-outputs.js";
+export type { RecordedOutputs, VpsOutputs } from "./vps-outputs.js";
+export type { VpsInputs } from "./vps-input-schema.js";

@@ -8,6 +8,9 @@
  * The constants are spelled out so this package does not load @pulumi/pulumi; a test checks them
  * against the SDK's (pulumi.runtime.specialSigKey / specialSecretSig).
  */
+import { containsUnknown } from "./unknowns.js";
+import { SECRET_FIELDS } from "./vps-fields.js";
+
 export const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
 export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
@@ -27,4 +30,18 @@ export function unwrapSecret(value: unknown): unknown {
 /** The value as a secret (an already secret value unchanged). */
 export function asSecret(value: unknown): unknown {
   return isSecretValue(value) ? value : { [SECRET_SIG_KEY]: SECRET_SIG, value };
+}
+
+/**
+ * The values with the field table's secret inputs (password, cloudConfig, files) wrapped as secrets, where set
+ * and known: check()'s inputs, and the properties the engine records from an error. The same type: to the type
+ * system an envelope stands for the value it holds (setValues() takes it out again).
+ */
+export function secretsWrapped<T extends Record<string, unknown>>(values: T): T {
+  const wrapped: Record<string, unknown> = { ...values };
+  for (const name of SECRET_FIELDS) {
+    const value = wrapped[name];
+    if (value !== undefined && value !== null && !containsUnknown(value)) wrapped[name] = asSecret(value);
+  }
+  return wrapped as T;
 }

@@ -18,3 +18,11 @@ export function containsUnknown(value: unknown): boolean {
 export function unknownKeys(bag: Record<string, unknown>): Set<string> {
   return new Set(Object.keys(bag).filter((key) => containsUnknown(bag[key])));
 }
+
+/**
+ * The values with these keys unknown (a preview's check() shows the outputs a move changes this way). The same
+ * type: the sentinel stands for a value of any type until it is known.
+ */
+export function withUnknown<T extends object>(values: T, keys: readonly string[]): T {
+  return { ...values, ...Object.fromEntries(keys.map((key) => [key, UNKNOWN])) };
+}

@@ -13,7 +13,7 @@ import {
 } from "./vps-fields.js";
 import { containsUnknown } from "./unknowns.js";
 import { same } from "./canonical-json.js";
-import { changeRefusals } from "./vps-inputs.js";
+import { changeRefusals } from "./vps-refusals.js";
 import { VpsChangeRefusedError } from "./errors.js";
 
 export interface VpsChanges {

@@ -22,15 +22,13 @@ import { VPS_ERROR_CODES, VpsError, VpsIncompleteError, nested, presentError } f
 import { log } from "./log.js";
 import { configuredBaseUrl } from "./runtime-config.js";
 import { assertChangesAllowed, computeChanges, type VpsChanges } from "./vps-changes.js";
-import type { VpsInputs } from "./vps-inputs.js";
+import type { VpsInputs } from "./vps-input-schema.js";
 import { orderFields } from "../wire-mapping/order-fields.js";
-import { orderOutputs } from "./vps-outputs.js";
+import { orderOutputs, type RecordedOutputs, type VpsOutputs } from "./vps-outputs.js";
 import { feeLine, resizeBillLine } from "./money.js";
 import { parametersRequest, reinstallRequest } from "./vps-requests.js";
-import { secretsWrapped } from "./vps-create.js";
+import { secretsWrapped } from "./secret-values.js";
 import { REPORTED_FIELDS, inputsOfKind } from "./vps-fields.js";
-
-type Bag = Record<string, unknown>;
 
 export type ConvergeWhat = "was created" | "was adopted" | "was being updated";
 
@@ -56,10 +54,10 @@ function planSteps(changes: VpsChanges, reinstallFirst: boolean): Step[] {
 async function validatePlan(
   client: RimuClient,
   changes: VpsChanges,
-  current: Bag,
+  current: VpsOutputs,
   news: VpsInputs,
 ): Promise<{ reinstallFirst: boolean }> {
-  assertChangesAllowed(changes, current, news as Bag);
+  assertChangesAllowed(changes, current, news);
   if (changes.reinstall.length === 0) return { reinstallFirst: false };
   const catalog = await catalogFor(client, configuredBaseUrl());
   const findings = catalogFindings(catalog, { distro: news.distro }, () => true);
@@ -73,20 +71,20 @@ export interface ConvergeOptions {
   /** The order as read now. */
   live: AboutOrder;
   /** What the state records (inputs the service does not report are taken from here). */
-  recorded: Bag;
+  recorded: RecordedOutputs;
   /** The inputs to reach. */
   news: VpsInputs;
   /** What happened to the order, for the message of a failed step ("… was created, but a step failed"). */
   what: ConvergeWhat;
   /** The `__provider` text, recorded with the order when a step fails. */
-  provider: unknown;
+  provider: VpsInputs["__provider"];
 }
 
 export async function converge(options: ConvergeOptions): Promise<{ order: AboutOrder; password?: string }> {
   const { client, live, recorded, news, what, provider } = options;
-  const current = orderOutputs(live, recorded) as unknown as Bag;
+  const current = orderOutputs(live, recorded);
   const id = String(live.order_oid);
-  const changes = computeChanges(id, current, news as Bag);
+  const changes = computeChanges(id, current, news);
   const run: Run = {
     client,
     live,
@@ -105,8 +103,7 @@ export async function converge(options: ConvergeOptions): Promise<{ order: About
     // Re-read after any change: a resize response's about_order may still show the old sizes, and a
     // resize or reinstall restarts the VPS. One GET per step, never two.
     let order = progress.changed ? (await client.getOrder(run.ref)).about_order : live;
-    if (changes.move)
-      log(feeLine(id, orderFields(order).monthlyFeeUsd, current.monthlyFeeUsd as number | undefined));
+    if (changes.move) log(feeLine(id, orderFields(order).monthlyFeeUsd, current.monthlyFeeUsd));
     if (setPtr) await setReverseDns(run, order, progress);
     order = await setRunningState(run, order, progress);
     return progress.password === undefined ? { order } : { order, password: progress.password };
@@ -125,7 +122,7 @@ interface Run {
   news: VpsInputs;
   changes: VpsChanges;
   /** `live` as outputs (what the changes were computed against). */
-  current: Bag;
+  current: VpsOutputs;
 }
 
 /** What has been done so far, for the record a failure leaves. */
@@ -151,7 +148,7 @@ async function applyStep(run: Run, step: Step, progress: Progress): Promise<void
         is_update_dns: true,
         move_reason: "Requested through pulumi-rimuhosting (hostServerOid)",
       },
-      { usedDiskMb: typeof run.current.diskSpaceMb === "number" ? run.current.diskSpaceMb : undefined },
+      { usedDiskMb: run.current.diskSpaceMb },
     );
   }
   if (step === "reinstall") {
@@ -196,7 +193,12 @@ async function failureToRecord(
   error: unknown,
   run: Run,
   progress: Progress,
-  context: { recorded: Bag; what: ConvergeWhat; provider: unknown; setPtr: boolean },
+  context: {
+    recorded: RecordedOutputs;
+    what: ConvergeWhat;
+    provider: VpsInputs["__provider"];
+    setPtr: boolean;
+  },
 ): Promise<Error> {
   const { client, live, ref, id, news, current } = run;
   const { recorded, what, provider, setPtr } = context;
@@ -219,7 +221,7 @@ async function failureToRecord(
       order ?? live,
       { ...recorded, ...news, reverseDns, password: progress.password ?? recorded.password },
       news,
-    ) as unknown as Bag,
+    ),
   );
   return new VpsIncompleteError(
     VPS_ERROR_CODES.incomplete,
@@ -236,8 +238,8 @@ const STEP_FIELDS = inputsOfKind("parameters", "move", "reinstall", "running-sta
 );
 
 /** True if the order no longer matches `before` (the outputs it had when converge started). */
-function differsFrom(order: AboutOrder, before: Bag, recorded: Bag): boolean {
-  const now = orderOutputs(order, recorded) as unknown as Bag;
+function differsFrom(order: AboutOrder, before: VpsOutputs, recorded: RecordedOutputs): boolean {
+  const now = orderOutputs(order, recorded);
   return STEP_FIELDS.some((field) => now[field] !== before[field]);
 }
 

@@ -36,18 +36,15 @@ import {
 } from "./errors.js";
 import { log } from "./log.js";
 import { isOrderGone } from "../wire-mapping/order-fields.js";
-import { recordedInputs } from "./vps-outputs.js";
-import type { VpsInputs } from "./vps-inputs.js";
+import { recordedInputs, type RecordedOutputs, type VpsOutputs } from "./vps-outputs.js";
+import type { VpsInputs } from "./vps-input-schema.js";
 import { newVpsRequest } from "./vps-requests.js";
-import { SECRET_FIELDS } from "./vps-fields.js";
-import { asSecret } from "./secret-values.js";
-
-type Bag = Record<string, unknown>;
+import { secretsWrapped } from "./secret-values.js";
 
 /** Prefix of the id of a pending resource: a create whose outcome is unknown. */
 const PENDING_ID_PREFIX = "pending-";
 /** Output key holding a pending resource's creation token (hidden from displays: starts with "__"). */
-const PENDING_TOKEN_KEY = "__creationToken";
+const PENDING_TOKEN_KEY = "__creationToken" satisfies keyof VpsOutputs;
 
 export const isPendingId = (id: string): boolean => id.startsWith(PENDING_ID_PREFIX);
 
@@ -69,7 +66,7 @@ export interface Ordered {
 }
 
 /** The nonce of these inputs: check() sets it; direct calls without check() get a fresh one. */
-export function nonceOf(inputs: Bag): string {
+export function nonceOf(inputs: VpsInputs): string {
   const nonce = inputs.__creationNonce;
   return typeof nonce === "string" && nonce !== "" ? nonce : newCreationNonce();
 }
@@ -160,7 +157,7 @@ function outcomeUnknown(
   provider: unknown,
 ): unknown {
   if (!(error instanceof RimuError) || error.orderMayExist !== true) return error;
-  const properties: Bag = {
+  const properties: Record<string, unknown> = {
     ...secretsWrapped(recordedInputs({ ...news, __creationNonce: nonce })),
     [PENDING_TOKEN_KEY]: token,
     __provider: provider,
@@ -175,20 +172,13 @@ function outcomeUnknown(
   );
 }
 
-/** Secret inputs wrapped as secrets (for properties the engine records from an error). */
-export function secretsWrapped(bag: Bag): Bag {
-  const out = { ...bag };
-  for (const name of SECRET_FIELDS) if (out[name] !== undefined) out[name] = asSecret(out[name]);
-  return out;
-}
-
 /**
  * This state's order of a pending resource (by token and nonce), if it has appeared. `carrying` lists the
  * active orders whose meta_data carries a token (the run's shared listing, or a fresh read).
  */
 export async function findPendingOrder(
   carrying: (token: string) => Promise<readonly AboutOrder[]>,
-  props: Bag,
+  props: RecordedOutputs,
 ): Promise<AboutOrder | undefined> {
   const token = props[PENDING_TOKEN_KEY];
   const nonce = props.__creationNonce;

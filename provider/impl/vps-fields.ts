@@ -171,10 +171,10 @@ export const VPS_OBJECT_TYPES = {
  * THE table of Vps inputs: what a change does, the wire fields, the secret, reported and grow-only
  * flags, each input's type, default and description, and its output's. Derived from it: the change kinds,
  * the secret list, the replace-forcing inputs (vps-changes.ts), the reinstall and grow-only rules
- * (vps-inputs.ts), the fields an update step can move (vps-converge.ts); and, written by `npm run
+ * (vps-refusals.ts), the fields an update step can move (vps-converge.ts); and, written by `npm run
  * generate` (tools/generate), VpsArgs and the Vps class's declared outputs (../generated/vps-types.ts),
  * the plugin schema's types (../generated/vps-schema-types.json) and docs/vps.md's tables. The input
- * schema (vps-inputs.ts) and VpsOutputs (vps-outputs.ts) must have exactly these keys: the compiler
+ * schema (vps-input-schema.ts) and VpsOutputs (vps-outputs.ts) must have exactly these keys: the compiler
  * checks them (test/provider/impl/vps-fields.test.ts).
  */
 export const VPS_FIELDS = {

@@ -34,7 +34,9 @@ import { containsUnknown } from "./unknowns.js";
 import { REPLACE_FORCING_INPUTS } from "./vps-changes.js";
 import { orderRef } from "./vps-converge.js";
 import { adoptionProblem, foreignOrder } from "./vps-create.js";
-import { changeRefusals, type CheckFailure, type VpsInputs } from "./vps-inputs.js";
+import type { CheckFailure } from "./check-failure.js";
+import type { VpsInputs } from "./vps-input-schema.js";
+import { changeRefusals } from "./vps-refusals.js";
 import { orderFields } from "../wire-mapping/order-fields.js";
 
 type Bag = Record<string, unknown>;

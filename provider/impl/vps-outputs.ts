@@ -8,9 +8,9 @@
 import type { AboutOrder } from "../../contract/index.js";
 import { compact } from "../wire-mapping/values.js";
 import { orderFields } from "../wire-mapping/order-fields.js";
-import { INTERNAL_INPUTS, VPS_INPUT_NAMES, SECRET_FIELDS, type VpsInputName } from "./vps-fields.js";
+import { INTERNAL_INPUTS, VPS_INPUT_NAMES, SECRET_FIELDS } from "./vps-fields.js";
 import { asSecret } from "./secret-values.js";
-import type { VpsInputs } from "./vps-inputs.js";
+import type { VpsInputExtras, VpsInputs } from "./vps-input-schema.js";
 
 /**
  * Output keys for the provider's own bookkeeping. The engine hides keys starting with "__" in every
@@ -24,13 +24,23 @@ const INPUT_NAMES_KEY = "__inputNames";
  * the service knows (orderOid, IPs, fee…). Derived, so a new input needs no line here unless the service
  * reports it (then orderFields() reads it).
  */
-export type VpsOutputs = Omit<VpsInputs, keyof ServiceFields> &
+export type VpsOutputs = Omit<VpsInputs, keyof ServiceFields | keyof VpsInputExtras> &
   Partial<ServiceFields> & {
     domainName: string;
     secondaryIps: string[];
     /** The inputs the program set (so a refresh hands back exactly those, not what the service picked). */
     __inputNames?: string[];
+    /** A pending create's creation token (PENDING_TOKEN_KEY, vps-create.ts). */
+    __creationToken?: string;
+    /** The serialized provider the engine records with a dynamic resource's outputs. */
+    __provider?: string;
   };
+
+/**
+ * What a state records of a Vps, as the lifecycle reads it: its outputs; for a create whose outcome is unknown,
+ * the inputs with the creation nonce and token (vps-create.ts); nothing for an order being imported.
+ */
+export type RecordedOutputs = Partial<VpsOutputs>;
 
 /**
  * Order fields a Vps does not keep. RimuHosting's one-line summary of the order restates the other outputs (plan,
@@ -47,37 +57,37 @@ type ServiceFields = Omit<ReturnType<typeof orderFields>, (typeof ORDER_FIELDS_N
  */
 export function orderOutputs(
   order: AboutOrder,
-  recorded: Record<string, unknown>,
+  recorded: RecordedOutputs,
   /** The inputs the program set; default: the list recorded in earlier outputs. */
-  programInputs?: Record<string, unknown>,
+  programInputs?: VpsInputs | RecordedOutputs,
 ): VpsOutputs {
   const echo = recordedInputs(recorded);
   const { orderDescription: _notKept, ...fields } = orderFields(order);
-  return compact({
+  const outputs: VpsOutputs = {
     ...echo,
     [INPUT_NAMES_KEY]: inputNamesOf(programInputs ?? recorded),
     ...fields,
     diskSpace2Mb: fields.diskSpace2Mb ?? 0,
     ipCount: fields.primaryIp ? 1 + fields.secondaryIps.length : undefined,
-  } as VpsOutputs);
+  };
+  return compact(outputs);
 }
 
 /** The recorded inputs (and the internal ones) that are set. */
-export function recordedInputs(recorded: Record<string, unknown>): Record<string, unknown> {
-  const names = [...VPS_INPUT_NAMES, ...INTERNAL_INPUTS] as string[];
-  return Object.fromEntries(
-    names
-      .filter((name) => recorded[name] !== undefined && recorded[name] !== null)
-      .map((name) => [name, recorded[name]]),
+export function recordedInputs(recorded: VpsInputs | RecordedOutputs): RecordedOutputs {
+  const names = new Set<string>([...VPS_INPUT_NAMES, ...INTERNAL_INPUTS]);
+  const set = Object.entries(recorded).filter(
+    ([name, value]) => names.has(name) && value !== undefined && value !== null,
   );
+  return Object.fromEntries(set) as RecordedOutputs;
 }
 
 /**
  * The inputs the program set. Recorded outputs carry the list; outputs from before it existed fall back
  * to every input they hold.
  */
-function inputNamesOf(recorded: Record<string, unknown>): string[] {
-  const listed = recorded[INPUT_NAMES_KEY];
+function inputNamesOf(recorded: VpsInputs | RecordedOutputs): string[] {
+  const listed = INPUT_NAMES_KEY in recorded ? recorded[INPUT_NAMES_KEY] : undefined;
   if (Array.isArray(listed)) return listed.filter((name): name is string => typeof name === "string");
   return VPS_INPUT_NAMES.filter((name) => recorded[name] !== undefined && recorded[name] !== null);
 }
@@ -88,17 +98,17 @@ function inputNamesOf(recorded: Record<string, unknown>): string[] {
  * internal ones (creationScope, nonce), and secrets wrapped as secrets. Inputs the program did not set
  * (a billingOid the service picked) are left out, so the next diff does not list them as removed.
  */
-export function refreshedInputs(outputs: VpsOutputs): Record<string, unknown> {
+export function refreshedInputs(outputs: VpsOutputs): VpsInputs {
   const secret = new Set<string>(SECRET_FIELDS);
-  const bag = outputs as unknown as Record<string, unknown>;
-  const set = new Set(outputs.__inputNames ?? VPS_INPUT_NAMES);
-  const inputs: Record<string, unknown> = {};
-  for (const name of VPS_INPUT_NAMES as VpsInputName[]) {
-    const value = bag[name];
+  const set = new Set<string>(outputs.__inputNames ?? VPS_INPUT_NAMES);
+  const inputs: [string, unknown][] = [];
+  for (const name of VPS_INPUT_NAMES) {
+    const value = outputs[name];
     if (value === undefined || !set.has(name)) continue;
     if (name === "runningState" && value !== "RUNNING" && value !== "NOTRUNNING") continue;
-    inputs[name] = secret.has(name) ? asSecret(value) : value;
+    inputs.push([name, secret.has(name) ? asSecret(value) : value]);
   }
-  for (const name of INTERNAL_INPUTS) if (bag[name] !== undefined) inputs[name] = bag[name];
-  return inputs;
+  for (const name of INTERNAL_INPUTS) if (outputs[name] !== undefined) inputs.push([name, outputs[name]]);
+  // The service's values where it reports one: a runningState other than an input's was left out above.
+  return Object.fromEntries(inputs) as VpsInputs;
 }

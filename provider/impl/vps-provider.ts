@@ -10,7 +10,7 @@
  *
  * Reading order for one field, e.g. memoryMb: its row in vps-fields.ts says everything the code below
  * asks of it (a `parameters` input, reported by the service, sent as given at vps_parameters.memory_mb).
- * check() runs its validator (vps-inputs.ts), the look-ahead (vps-lookahead.ts: catalogue, billing, hosts,
+ * check() runs its validator (vps-input-schema.ts, through vps-validate.ts), the look-ahead (vps-lookahead.ts: catalogue, billing, hosts,
  * room, the order quote) and the one refusal rule (changeRefusals: reinstall consent, grow-only), and returns
  * secret inputs wrapped; diff() asks computeChanges() (vps-changes.ts) what its change kind does and
  * effectsOf() (vps-effects.ts) what that does to the VPS; create() orders it (vps-create.ts, the request from
@@ -28,32 +28,28 @@ import { log } from "./log.js";
 import { deleteBillLine, feeLine, isPreview, pricedOf, replacementLine, resizeLine } from "./money.js";
 import { emitNotes, info, previewUrnOf, resourceKey, resourceName, type Note } from "./notes.js";
 import { accountView, clientFor, configuredBaseUrl, hasApiKey } from "./runtime-config.js";
-import { asSecret } from "./secret-values.js";
-import { UNKNOWN, containsUnknown } from "./unknowns.js";
+import { secretsWrapped } from "./secret-values.js";
+import { withUnknown } from "./unknowns.js";
 import { computeChanges, hasChanges, REPLACE_FORCING_INPUTS, type VpsChanges } from "./vps-changes.js";
 import { converge, orderRef } from "./vps-converge.js";
 import { findPendingOrder, isPendingId, nonceOf, orderOnce, orderToAdopt } from "./vps-create.js";
 import { effectNotes, effectsOf } from "./vps-effects.js";
-import { INTERNAL_KEYS, REPORTED_FIELDS, SECRET_FIELDS, USER_SET_INTERNAL } from "./vps-fields.js";
-import {
-  setValues,
-  transitionFailures,
-  unknownKeyFailures,
-  validateInputs,
-  type CheckFailure,
-  type VpsInputs,
-} from "./vps-inputs.js";
+import { INTERNAL_KEYS, REPORTED_FIELDS, USER_SET_INTERNAL } from "./vps-fields.js";
+import type { CheckFailure } from "./check-failure.js";
+import type { VpsInputs } from "./vps-input-schema.js";
+import { unknownKeyFailures } from "./vps-input-keys.js";
+import { transitionFailures } from "./vps-refusals.js";
+import { validateInputs } from "./vps-validate.js";
+import { setValues } from "./vps-values.js";
 import { isOrderGone, orderFields } from "../wire-mapping/order-fields.js";
 import { lookAhead, priceOf } from "./vps-lookahead.js";
-import { orderOutputs, refreshedInputs, type VpsOutputs } from "./vps-outputs.js";
+import { orderOutputs, refreshedInputs, type RecordedOutputs, type VpsOutputs } from "./vps-outputs.js";
 import { minutesToMs } from "./vps-requests.js";
-
-type Bag = Record<string, unknown>;
 
 const RIMU_VALIDATION = RIMU_ERROR_CODES.RimuValidationError;
 
 /** The order oid of a resource id ("1234567"), or of a pending resource's recorded order. */
-function orderOidOf(id: string, props: Bag = {}): number | undefined {
+function orderOidOf(id: string, props: RecordedOutputs = {}): number | undefined {
   if (isPendingId(id)) return typeof props.orderOid === "number" ? props.orderOid : undefined;
   const oid = Number(id);
   if (!Number.isSafeInteger(oid) || oid <= 0) {
@@ -73,7 +69,7 @@ function orderOidOf(id: string, props: Bag = {}): number | undefined {
 async function resolveOrderOid(
   view: AccountView,
   id: string,
-  recorded: Bag,
+  recorded: RecordedOutputs,
   fresh = false,
 ): Promise<number | undefined> {
   const oid = orderOidOf(id, recorded);
@@ -92,15 +88,15 @@ async function step<T>(context: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
-const label = (inputs: Bag): string =>
-  typeof inputs.domainName === "string" ? ` (${inputs.domainName})` : "";
+const label = (values: VpsInputs | RecordedOutputs): string =>
+  typeof values.domainName === "string" ? ` (${values.domainName})` : "";
 
 // ---------------------------------------------------------------------------------------------- check
 
 /** What checkVps() found. */
 export interface CheckResult {
   /** The checked inputs: the nonce kept (or made), secret inputs wrapped as secrets. */
-  inputs: Bag;
+  inputs: VpsInputs;
   /** Why the inputs are refused (empty when they are not), each with its input, reason and code. */
   failures: CheckFailure[];
   /** Warnings (a check that could not run, a distro not listed, a stray order) and prices. */
@@ -114,16 +110,12 @@ export interface CheckResult {
  * nonce (or makes one for a new resource), wraps secret inputs as secrets, refuses internal inputs a program
  * set, and looks ahead at what the service will say (vps-lookahead.ts). Throws only on a bug.
  */
-export async function checkVps(olds: Bag, news: Bag): Promise<CheckResult> {
-  const before = setValues(olds ?? {});
+export async function checkVps(olds: VpsInputs, news: VpsInputs): Promise<CheckResult> {
+  const before = setValues<VpsInputs>(olds ?? {});
   // Never the nonce of the new inputs: only this provider makes one, and keeps it in this state.
   const nonce = typeof before.__creationNonce === "string" ? before.__creationNonce : newCreationNonce();
-  const inputs: Bag = { ...news, __creationNonce: nonce };
-  delete inputs[USER_SET_INTERNAL];
-  for (const name of SECRET_FIELDS) {
-    if (inputs[name] !== undefined && inputs[name] !== null && !containsUnknown(inputs[name]))
-      inputs[name] = asSecret(inputs[name]);
-  }
+  const { [USER_SET_INTERNAL]: _named, ...given } = news;
+  const inputs = secretsWrapped({ ...given, __creationNonce: nonce });
   const failures = [
     ...internalInputFailures(news),
     ...unknownKeyFailures(news),
@@ -146,8 +138,8 @@ const INTERNAL_KEY_OWNERS: Record<string, string> = {
 };
 
 /** Internal keys the program set (the Vps class names them in USER_SET_INTERNAL), each refused. */
-function internalInputFailures(news: Bag): CheckFailure[] {
-  const named = Array.isArray(news[USER_SET_INTERNAL]) ? (news[USER_SET_INTERNAL] as unknown[]) : [];
+function internalInputFailures(news: VpsInputs): CheckFailure[] {
+  const named: unknown[] = Array.isArray(news[USER_SET_INTERNAL]) ? news[USER_SET_INTERNAL] : [];
   const keys = new Set(
     named.filter((key): key is string => typeof key === "string" && INTERNAL_KEYS.includes(key)),
   );
@@ -180,12 +172,14 @@ export function presentFailure(failure: CheckFailure): { property: string; reaso
  * preview the outputs a move changes returned as unknown (the engine's preview of an update shows the checked
  * inputs as the outputs, docs/dynamic-providers.md §10). Never throws: a bug is one failure without a stack.
  */
-export async function check(olds: Bag, news: Bag): Promise<{ inputs: Bag; failures?: CheckFailure[] }> {
+export async function check(
+  olds: VpsInputs,
+  news: VpsInputs,
+): Promise<{ inputs: VpsInputs; failures?: CheckFailure[] }> {
   try {
     const result = await checkVps(olds, news);
     await emitNotes(result.notes, previewUrnOf(news));
-    const inputs = result.inputs;
-    if (isPreview(news)) for (const output of result.unknownOutputs) inputs[output] = UNKNOWN;
+    const inputs = isPreview(news) ? withUnknown(result.inputs, result.unknownOutputs) : result.inputs;
     return result.failures.length > 0
       ? { inputs, failures: result.failures.map(presentFailure) }
       : { inputs };
@@ -215,7 +209,7 @@ export interface DiffResult {
  * refused (disk shrink, reinstall without allowReinstall) is reported by check() and refused by update()
  * before anything is changed, so the user sees it once, without a stack.
  */
-export async function diffVps(id: string, olds: Bag, news: Bag): Promise<DiffResult> {
+export async function diffVps(id: string, olds: RecordedOutputs, news: VpsInputs): Promise<DiffResult> {
   const before = setValues(olds);
   const after = setValues(news);
   if (isPendingId(id) && before.orderOid === undefined) {
@@ -245,12 +239,12 @@ export async function diffVps(id: string, olds: Bag, news: Bag): Promise<DiffRes
 /** The price line of a replacement or a resize (each distinct quote asked once per run). */
 async function previewPrice(
   id: string,
-  before: Bag,
-  after: Bag,
-  changes: ReturnType<typeof computeChanges>,
+  before: RecordedOutputs,
+  after: VpsInputs,
+  changes: VpsChanges,
 ): Promise<Note | undefined> {
   if (changes.replaces.length === 0 && changes.parameters.length === 0) return undefined;
-  const quote = (inputs: Bag) =>
+  const quote = (inputs: VpsInputs) =>
     hasApiKey()
       ? priceOf({ view: accountView("Quoting a Vps"), baseUrl: configuredBaseUrl() }, inputs)
       : Promise.resolve({ problem: "no API key is configured" });
@@ -264,8 +258,8 @@ async function previewPrice(
 /** The dynamic provider's diff: diffVps(), with its notes shown on the resource. */
 export async function diff(
   id: string,
-  olds: Bag,
-  news: Bag,
+  olds: RecordedOutputs,
+  news: VpsInputs,
 ): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
   const result = await diffVps(id, olds, news);
   await emitNotes(result.notes, previewUrnOf(news));
@@ -278,8 +272,8 @@ export async function diff(
 
 // --------------------------------------------------------------------------------------------- create
 
-export async function create(inputs: Bag): Promise<{ id: string; outs: VpsOutputs }> {
-  const news = setValues(inputs) as VpsInputs;
+export async function create(inputs: VpsInputs): Promise<{ id: string; outs: VpsOutputs }> {
+  const news = setValues(inputs);
   return step(`Creating Vps${label(news)}`, async () => {
     const client = clientFor("Creating a Vps", minutesToMs(news.timeouts?.createMinutes));
     if (news.adoptOrderOid !== undefined) return adopt(client, news, inputs.__provider);
@@ -291,7 +285,7 @@ async function orderAndConverge(
   client: RimuClient,
   news: VpsInputs,
   nonce: string,
-  provider: unknown,
+  provider: VpsInputs["__provider"],
 ): Promise<{ id: string; outs: VpsOutputs }> {
   const ordered = await orderOnce(client, news, nonce, provider);
   const order = ordered.order;
@@ -332,7 +326,7 @@ async function orderAndConverge(
 async function adopt(
   client: RimuClient,
   news: VpsInputs,
-  provider: unknown,
+  provider: VpsInputs["__provider"],
 ): Promise<{ id: string; outs: VpsOutputs }> {
   const order = await orderToAdopt(client, news, Date.now());
   const id = String(order.order_oid);
@@ -358,14 +352,14 @@ async function adopt(
 
 export async function read(
   id: string,
-  props?: Bag,
-): Promise<{ id?: string; props?: VpsOutputs; inputs?: Bag }> {
+  props?: RecordedOutputs,
+): Promise<{ id?: string; props?: RecordedOutputs; inputs?: VpsInputs }> {
   const recorded = setValues(props ?? {});
   return step(`Refreshing Vps ${id}${label(recorded)}`, async () => {
     const client = clientFor("Refreshing a Vps");
     const oid = await resolveOrderOid(accountView("Refreshing a Vps"), id, recorded);
     // Not there yet: keep the pending record (its nonce is how the next `pulumi up` recognises the order).
-    if (oid === undefined) return { id, props: props as unknown as VpsOutputs };
+    if (oid === undefined) return { id, props };
     let order: AboutOrder;
     try {
       order = (await client.getOrder(orderRef(oid, recorded.domainName))).about_order;
@@ -387,9 +381,9 @@ export async function read(
  * change; and the order's creation nonce, so this state owns the order from now on (check() would
  * otherwise take it for another state's order when it still carries its creation token).
  */
-function importedInputs(order: AboutOrder): Bag {
-  const fields: Bag = orderFields(order);
-  const inputs: Bag = Object.fromEntries(
+function importedInputs(order: AboutOrder): RecordedOutputs {
+  const fields: RecordedOutputs = orderFields(order);
+  const inputs: RecordedOutputs = Object.fromEntries(
     REPORTED_FIELDS.filter((name) => fields[name] !== undefined && fields[name] !== null).map((name) => [
       name,
       fields[name],
@@ -404,8 +398,12 @@ function importedInputs(order: AboutOrder): Bag {
 
 // --------------------------------------------------------------------------------------------- update
 
-export async function update(id: string, olds: Bag, inputs: Bag): Promise<{ outs: VpsOutputs }> {
-  const news = setValues(inputs) as VpsInputs;
+export async function update(
+  id: string,
+  olds: RecordedOutputs,
+  inputs: VpsInputs,
+): Promise<{ outs: VpsOutputs }> {
+  const news = setValues(inputs);
   const recorded = setValues(olds);
   return step(`Updating Vps ${id}${label(news)}`, async () => {
     const client = clientFor("Updating a Vps", minutesToMs(news.timeouts?.updateMinutes));
@@ -432,7 +430,7 @@ export async function update(id: string, olds: Bag, inputs: Bag): Promise<{ outs
       what: "was being updated",
       provider: inputs.__provider,
     });
-    const password = result.password ?? news.password ?? (recorded.password as string | undefined);
+    const password = result.password ?? news.password ?? recorded.password;
     return {
       outs: orderOutputs(
         result.order,
@@ -452,8 +450,8 @@ function goneError(id: string): VpsError {
 
 // --------------------------------------------------------------------------------------------- delete
 
-export async function deleteVps(id: string, props: Bag): Promise<void> {
-  const recorded = setValues(props ?? {}) as VpsInputs & Bag;
+export async function deleteVps(id: string, props: RecordedOutputs): Promise<void> {
+  const recorded = setValues<RecordedOutputs>(props ?? {});
   await step(`Deleting Vps ${id}${label(recorded)}`, async () => {
     const client = clientFor("Deleting a Vps", minutesToMs(recorded.timeouts?.deleteMinutes));
     // Read now, not from the run's listing: an order that appeared since must be cancelled, not left billed.

@@ -1,6 +1,6 @@
 /** Vps inputs (camelCase) to wire requests (snake_case), in one place, from the field table's wire paths. */
 import type { NewVpsRequestInput, RunningVpsDataRequest } from "../../contract/index.js";
-import type { VpsInputs } from "./vps-inputs.js";
+import type { VpsInputs } from "./vps-input-schema.js";
 import { AUTHORIZED_KEYS_PATH, authorizedKeysFile } from "./access.js";
 import { AS_IS_FIELDS, inputsOfKind, wirePathOf } from "./vps-fields.js";
 

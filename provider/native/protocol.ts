@@ -14,6 +14,7 @@ import { Struct, type JavaScriptValue } from "google-protobuf/google/protobuf/st
 import { SECRET_FIELDS } from "../impl/vps-fields.js";
 import { asSecret, unwrapSecret } from "../impl/secret-values.js";
 import { UNKNOWN } from "../impl/unknowns.js";
+import type { RecordedOutputs, VpsInputs } from "../impl/index.js";
 
 export type Bag = Record<string, unknown>;
 
@@ -29,7 +30,19 @@ export function plain(value: unknown): unknown {
 /** A property bag with its secret envelopes unwrapped. */
 export const plainBag = (bag: Bag): Bag => plain(bag) as Bag;
 
-/** The outputs with the field table's secret inputs (password, cloudConfig, files) marked secret. */
+/**
+ * A Vps's properties from the wire, as the lifecycle takes them: every secret envelope unwrapped, typed as what
+ * the engine sends. New inputs are the program's, parsed by checkVps() (which reports what is wrong as failures);
+ * old inputs and outputs are what this provider answered earlier.
+ */
+export function fromWire<T extends VpsInputs | RecordedOutputs>(bag: Bag): T {
+  return plain(bag) as T;
+}
+
+/**
+ * The other way, a Vps's outputs to the wire: the field table's secret inputs (password, cloudConfig, files)
+ * marked secret.
+ */
 export function withSecretOutputs(outputs: Bag): Bag {
   const marked: Bag = { ...outputs };
   for (const name of SECRET_FIELDS) {

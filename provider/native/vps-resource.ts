@@ -15,10 +15,19 @@
 import * as impl from "../impl/index.js";
 import { computeChanges } from "../impl/vps-changes.js";
 import { effectsOf, type ChangeEffects } from "../impl/vps-effects.js";
-import { PREVIEW_FLAG, VPS_INPUT_NAMES, VPS_OUTPUT_ONLY, type VpsInputName } from "../impl/vps-fields.js";
+import {
+  INTERNAL_INPUTS,
+  PREVIEW_FLAG,
+  VPS_INPUT_NAMES,
+  VPS_OUTPUT_ONLY,
+  type VpsInputName,
+} from "../impl/vps-fields.js";
+import { withUnknown } from "../impl/unknowns.js";
 import { UNKNOWN } from "../impl/unknowns.js";
+import { setValues } from "../impl/vps-values.js";
+import type { RecordedOutputs, VpsInputs } from "../impl/index.js";
 import { sendNote, sendNotes } from "./engine-log.js";
-import { creationScopeOf, plainBag, withSecretOutputs, type Bag } from "./protocol.js";
+import { creationScopeOf, fromWire, withSecretOutputs, type Bag } from "./protocol.js";
 
 export type PropertyDiffKind =
   "add" | "delete" | "update" | "add-replace" | "delete-replace" | "update-replace";
@@ -40,17 +49,16 @@ export async function check(
 ): Promise<{ inputs: Bag; failures: { property: string; reason: string }[] }> {
   // What the dynamic Vps class adds to every resource's inputs (provider/vps.ts), from the URN here; and the
   // preview flag, always (see above). Its notes go to the resource with their severity (engine-log.ts).
-  const given = { ...plainBag(news), creationScope: creationScopeOf(urn), [PREVIEW_FLAG]: true };
-  const result = await impl.checkVps(plainBag(olds), given);
+  const given: VpsInputs = { ...fromWire(news), creationScope: creationScopeOf(urn), [PREVIEW_FLAG]: true };
+  const result = await impl.checkVps(fromWire(olds), given);
   sendNotes(result.notes);
-  const inputs: Bag = { ...result.inputs };
-  delete inputs[PREVIEW_FLAG];
+  const { [PREVIEW_FLAG]: _flag, ...inputs } = result.inputs;
   return { inputs, failures: result.failures.map(impl.presentFailure) };
 }
 
 export async function diff(id: string, _urn: string, olds: Bag, news: Bag): Promise<DiffAnswer> {
-  const before = plainBag(olds);
-  const after = plainBag(news);
+  const before = fromWire<RecordedOutputs>(olds);
+  const after = fromWire<VpsInputs>(news);
   const answer = await impl.diffVps(id, before, { ...after, [PREVIEW_FLAG]: true });
   sendNotes(answer.notes);
   const detailedDiff: Record<string, PropertyDiffKind> = {};
@@ -91,13 +99,13 @@ export async function create(
   properties: Bag,
   preview: boolean,
 ): Promise<{ id: string; properties: Bag }> {
-  const inputs = plainBag(properties);
+  const inputs = fromWire<VpsInputs>(properties);
   if (preview) {
     // Checked and quoted by Check (impl's look-ahead); the service decides the rest.
     return { id: "", properties: withSecretOutputs(previewOutputs(inputs, {})) };
   }
   const created = await impl.create(inputs);
-  return { id: created.id, properties: withSecretOutputs(created.outs as unknown as Bag) };
+  return { id: created.id, properties: withSecretOutputs(created.outs) };
 }
 
 export async function read(
@@ -105,7 +113,7 @@ export async function read(
   properties: Bag | undefined,
 ): Promise<{ id: string; properties: Bag; inputs?: Bag }> {
   const importing = properties === undefined || Object.keys(properties).length === 0;
-  const result = await impl.read(id, properties ? plainBag(properties) : undefined);
+  const result = await impl.read(id, properties ? fromWire<RecordedOutputs>(properties) : undefined);
   if (!result.id || !result.props) return { id: "", properties: {} };
   const inputs = result.inputs ?? {};
   if (importing && typeof inputs.__creationNonce === "string") {
@@ -115,7 +123,7 @@ export async function read(
         `remove it there (\`pulumi state delete\`), so that only this stack changes it.`,
     );
   }
-  return { id: result.id, properties: withSecretOutputs(result.props as unknown as Bag), inputs };
+  return { id: result.id, properties: withSecretOutputs(result.props), inputs };
 }
 
 export async function update(
@@ -125,34 +133,37 @@ export async function update(
   news: Bag,
   preview: boolean,
 ): Promise<{ properties: Bag }> {
-  const before = plainBag(olds);
-  const after = plainBag(news);
+  const before = fromWire<RecordedOutputs>(olds);
+  const after = fromWire<VpsInputs>(news);
   if (preview) {
     // Warned about and quoted by Diff (impl's diffVps); here only the outputs the change makes unknown.
     const effects = effectsOf(computeChanges(id, before, after), after);
-    const unknown = Object.fromEntries(outputsChangedBy(effects).map((name) => [name, UNKNOWN]));
-    return { properties: withSecretOutputs(previewOutputs(after, { ...before, ...unknown })) };
+    return { properties: withSecretOutputs(previewOutputs(after, before, outputsChangedBy(effects))) };
   }
   const updated = await impl.update(id, before, after);
-  return { properties: withSecretOutputs(updated.outs as unknown as Bag) };
+  return { properties: withSecretOutputs(updated.outs) };
 }
 
 export async function deleteVps(id: string, properties: Bag): Promise<void> {
-  await impl.delete(id, plainBag(properties));
+  await impl.delete(id, fromWire<RecordedOutputs>(properties));
 }
 
 /**
  * The outputs a preview shows: the inputs as given over what is known (the old outputs of an update), and
  * unknown for every other output (what the service will decide: order number, addresses, fee, the values
- * it picks for inputs left out), as Pulumi's own providers show them.
+ * it picks for inputs left out), as Pulumi's own providers show them; and unknown, the outputs `changed` names.
  */
-function previewOutputs(inputs: Bag, known: Bag): Bag {
-  const outputs: Bag = {};
-  for (const name of [...VPS_INPUT_NAMES, ...VPS_OUTPUT_ONLY] as string[]) {
-    outputs[name] = isSet(inputs[name]) ? inputs[name] : isSet(known[name]) ? known[name] : UNKNOWN;
-  }
-  for (const [name, value] of Object.entries(known)) if (value === UNKNOWN) outputs[name] = UNKNOWN;
-  for (const name of ["creationScope", "__creationNonce"])
-    if (isSet(inputs[name])) outputs[name] = inputs[name];
-  return outputs;
+function previewOutputs(
+  inputs: VpsInputs,
+  known: RecordedOutputs,
+  changed: readonly string[] = [],
+): RecordedOutputs {
+  const given: Record<string, unknown> = setValues(inputs);
+  const had: Record<string, unknown> = setValues(known);
+  const outputs = [...VPS_INPUT_NAMES, ...VPS_OUTPUT_ONLY].map((name) => [
+    name,
+    given[name] ?? had[name] ?? UNKNOWN,
+  ]);
+  const internal = INTERNAL_INPUTS.filter((name) => isSet(given[name])).map((name) => [name, given[name]]);
+  return withUnknown(Object.fromEntries([...outputs, ...internal]) as RecordedOutputs, changed);
 }

@@ -7,11 +7,18 @@ import { parseCredit } from "../../../provider/impl/money";
 import { computeChanges } from "../../../provider/impl/vps-changes";
 import { UNKNOWN } from "../../../provider/impl/unknowns";
 import { deleteBillLine } from "../../../provider/impl/money";
-import { APP_INPUTS, checkCore, createChecked, rejectionOf, useImplFixture } from "../support/impl-fixture";
+import {
+  APP_INPUTS,
+  checkCore,
+  createChecked,
+  rejectionOf,
+  unchecked,
+  useImplFixture,
+} from "../support/impl-fixture";
 import { ED25519_KEY, ED25519_KEY_2, MISLABELLED_KEY, RSA_KEY } from "../support/ssh-keys";
 
 const fixture = useImplFixture();
-const PREVIEW = { __preview: true };
+const PREVIEW = { __preview: true } as const;
 const quotes = () =>
   fixture()
     .emulator.requestLog()
@@ -46,7 +53,7 @@ describe("price in preview", () => {
   });
 
   it("values still unknown: one line says so, and check() passes", async () => {
-    const checked = await impl.check({}, { ...APP_INPUTS, memoryMb: UNKNOWN, ...PREVIEW });
+    const checked = await impl.check({}, unchecked({ ...APP_INPUTS, memoryMb: UNKNOWN, ...PREVIEW }));
     expect(checked.failures).toBeUndefined();
     expect(quotes()).toHaveLength(0);
     expect(fixture().logs).toContain(

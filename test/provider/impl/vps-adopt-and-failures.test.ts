@@ -14,6 +14,7 @@ import {
   type ImplFixture,
 } from "../support/impl-fixture";
 import { rejectionOf } from "../../helpers/promises";
+import type { VpsInputs } from "../../../provider/impl/vps-input-schema";
 
 const BASE = {
   domainName: "app1.example.com",
@@ -22,7 +23,7 @@ const BASE = {
   memoryMb: 1024,
   diskSpaceMb: 20480,
   __provider: "text",
-};
+} satisfies VpsInputs;
 
 let fx: ImplFixture;
 beforeEach(async () => {
@@ -112,7 +113,7 @@ describe("adoption (adoptOrderOid)", () => {
 describe("partial failure and resumption", () => {
   it("create: a failing step after the order exists throws an error carrying the order id; update() resumes", async () => {
     fx.emulator.injectFault({ route: "setRunningState", kind: "status", status: 400 });
-    const inputs = { ...BASE, runningState: "NOTRUNNING" };
+    const inputs = { ...BASE, runningState: "NOTRUNNING" as const };
     const error = await impl.create(inputs).then(
       () => undefined,
       (e: unknown) => e as impl.VpsIncompleteError,

@@ -2,6 +2,9 @@ import { diff } from "../../../provider/impl/vps-provider";
 import { assertChangesAllowed, computeChanges } from "../../../provider/impl/vps-changes";
 import { setLogSink } from "../../../provider/impl/testing";
 import { UNKNOWN } from "../../../provider/impl/unknowns";
+import type { VpsInputs } from "../../../provider/impl/vps-input-schema";
+import type { VpsOutputs } from "../../../provider/impl/vps-outputs";
+import { unchecked } from "../support/impl-fixture";
 
 /** Old outputs as create() records them: inputs echoed, service values, output-only fields. */
 const OLDS = {
@@ -23,7 +26,7 @@ const OLDS = {
   primaryIp: "192.0.2.10",
   secondaryIps: [],
   __provider: "text",
-};
+} satisfies VpsOutputs;
 const NEWS = {
   domainName: "web1.example.com",
   distro: "deb12.64",
@@ -32,7 +35,7 @@ const NEWS = {
   memoryMb: 1024,
   diskSpaceMb: 8192,
   __provider: "text",
-};
+} satisfies VpsInputs;
 
 let logged: string[] = [];
 beforeEach(() => {
@@ -153,9 +156,13 @@ describe("diff", () => {
   });
 
   it("diff: unknown values count as changed (replace fields replace)", async () => {
-    const result = await diff("1001", OLDS, { ...NEWS, domainName: UNKNOWN, memoryMb: UNKNOWN });
+    const result = await diff("1001", OLDS, unchecked({ ...NEWS, domainName: UNKNOWN, memoryMb: UNKNOWN }));
     expect(result).toEqual({ changes: true, replaces: ["domainName"], deleteBeforeReplace: false });
-    const unknownDistro = await diff("1001", OLDS, { ...NEWS, distro: UNKNOWN, allowReinstall: UNKNOWN });
+    const unknownDistro = await diff(
+      "1001",
+      OLDS,
+      unchecked({ ...NEWS, distro: UNKNOWN, allowReinstall: UNKNOWN }),
+    );
     expect(unknownDistro).toMatchObject({ changes: true, replaces: [] });
   });
 

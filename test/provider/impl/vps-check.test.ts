@@ -11,7 +11,9 @@ import {
   startImplFixture,
   stackConfig,
   type ImplFixture,
+  unchecked,
 } from "../support/impl-fixture";
+import type { VpsInputs } from "../../../provider/impl/vps-input-schema";
 
 const PROGRAM = {
   domainName: "web1.example.com",
@@ -22,7 +24,7 @@ const PROGRAM = {
   diskSpaceMb: 20480,
   creationScope: "shop/prod/web",
   __provider: "text",
-};
+} satisfies VpsInputs;
 
 const MB = 1024 * 1024;
 const big = (chars: number) => "x".repeat(chars);
@@ -154,7 +156,7 @@ describe("check(): no bad input reaches the API", () => {
 
 describe("check(): preview says what it can know", () => {
   it("a mistyped key names the input it most likely meant", async () => {
-    const result = await impl.check({}, { ...PROGRAM, memorymb: 2048 });
+    const result = await impl.check({}, unchecked({ ...PROGRAM, memorymb: 2048 }));
     expect(result.failures).toEqual([
       {
         property: "",
@@ -173,7 +175,7 @@ describe("check(): preview says what it can know", () => {
   });
 
   it("an existing VPS in a data centre that no longer takes new servers is fine; moving there is not", async () => {
-    const olds = { ...PROGRAM, dcLocation: "DCDALLAS2" };
+    const olds = { ...PROGRAM, dcLocation: "DCDALLAS2" as const };
     expect((await impl.check(olds, olds)).failures).toBeUndefined();
     const moved = await checkCore(PROGRAM, olds);
     expect(moved.failures).toEqual([

@@ -30,7 +30,8 @@ import {
   type VpsInputName,
   type VpsOutputOnlyName,
 } from "../../../provider/impl/vps-fields";
-import { validateInputs, vpsInputSchemaKeys, type VpsInputs } from "../../../provider/impl/vps-inputs";
+import { vpsInputSchemaKeys, type VpsInputs } from "../../../provider/impl/vps-input-schema";
+import { validateInputs } from "../../../provider/impl/vps-validate";
 import { REPLACE_FORCING_INPUTS } from "../../../provider/impl/vps-changes";
 import { toWire } from "../../../provider/impl/vps-requests";
 import { NewVpsRequest } from "../../../contract/index";
@@ -45,10 +46,13 @@ type SameKeys<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 
 /** VpsArgs: the table's inputs plus creationScope (set by the class; documented as internal). */
 const argsMatchTable: SameKeys<keyof VpsArgs, VpsInputName | "creationScope"> = true;
-/** VpsOutputs: every input, every output-only field, the internal inputs and the provider's `__inputNames`. */
+/**
+ * VpsOutputs: every input, every output-only field, the internal inputs, the provider's `__inputNames`, a
+ * pending create's `__creationToken` and the engine's `__provider`.
+ */
 const outputsMatchTable: SameKeys<
   keyof VpsOutputs,
-  VpsInputName | VpsOutputOnlyName | InternalInputName | "__inputNames"
+  VpsInputName | VpsOutputOnlyName | InternalInputName | "__inputNames" | "__creationToken" | "__provider"
 > = true;
 /** The Vps class declares an output for every input and output-only field, and nothing else. */
 const declaredMatchTable: SameKeys<
@@ -56,7 +60,7 @@ const declaredMatchTable: SameKeys<
   VpsInputName | VpsOutputOnlyName
 > = true;
 /**
- * Every value an input's validator (vps-inputs.ts) accepts is a value its VpsArgs property (Inputs
+ * Every value an input's validator (vps-input-schema.ts) accepts is a value its VpsArgs property (Inputs
  * resolved) allows: the table's type is not narrower than the validator, nor another type. It may be
  * wider (controlPanel is a `string`; the validator takes `"webmin"` or `""`). Names the inputs that fail.
  */

@@ -3,7 +3,8 @@
  * 127.0.0.1: full lifecycle, every in-place change path, drift on refresh, idempotent delete.
  */
 import * as impl from "../../../provider/impl/index";
-import { startImplFixture, DEMO_API_KEY, type ImplFixture } from "../support/impl-fixture";
+import { startImplFixture, unchecked, DEMO_API_KEY, type ImplFixture } from "../support/impl-fixture";
+import type { VpsInputs } from "../../../provider/impl/vps-input-schema";
 
 const PROVIDER = "exports.handler = (serialized provider text)";
 const BASE = {
@@ -14,7 +15,7 @@ const BASE = {
   diskSpaceMb: 20480,
   metaData: { team: "web" },
   __provider: PROVIDER,
-};
+} satisfies VpsInputs;
 
 let fx: ImplFixture;
 beforeEach(async () => {
@@ -90,7 +91,7 @@ describe("Vps lifecycle (impl against the emulator)", () => {
       hostServerOid: targetHost,
       distro: "deb13.64",
       allowReinstall: true,
-      runningState: "NOTRUNNING",
+      runningState: "NOTRUNNING" as const,
     };
     expect((await impl.check(BASE, news)).failures).toBeUndefined();
     expect(await impl.diff(id, created.outs as never, news)).toEqual({
@@ -204,7 +205,7 @@ describe("Vps lifecycle (impl against the emulator)", () => {
     expect(refreshed.inputs).not.toHaveProperty("billingOid");
     expect(refreshed.props?.password).toBe(created.outs.password);
 
-    const program = { ...BASE, runningState: "RUNNING" };
+    const program = { ...BASE, runningState: "RUNNING" as const };
     expect(await impl.diff(created.id, refreshed.props as never, program)).toMatchObject({
       changes: true,
       replaces: [],
@@ -316,7 +317,7 @@ describe("Vps lifecycle (impl against the emulator)", () => {
       .catch((e: Error) => failures.push(e.message));
     await impl.update("987654321", created.outs as never, BASE).catch((e: Error) => failures.push(e.message));
     await impl
-      .create({ ...BASE, dcLocation: "DCMARS", password: "given-root-pw-3" })
+      .create(unchecked({ ...BASE, dcLocation: "DCMARS", password: "given-root-pw-3" }))
       .catch((e: Error) => failures.push(e.message));
     expect(failures).toHaveLength(3);
     for (const message of failures) {

@@ -14,6 +14,7 @@ import {
 import { createClient, type RimuClient } from "../../../provider/client/index";
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
+import type { VpsInputs } from "../../../provider/impl/vps-input-schema";
 import { rejectionOf as sharedRejectionOf } from "../../helpers/promises";
 
 export interface ImplFixture {
@@ -67,7 +68,10 @@ export const APP_INPUTS = {
   diskSpaceMb: 20480,
   creationScope: "shop/prod/app",
   __provider: "text",
-};
+} satisfies VpsInputs;
+
+/** A program's values as the engine hands them, not checked (check() is where they are parsed). */
+export const unchecked = (values: Record<string, unknown>): VpsInputs => values as VpsInputs;
 
 /** A fresh fixture per test (beforeEach/afterEach); call at the top of a test file. */
 export function useImplFixture(options: StartEmulatorOptions = {}): () => ImplFixture {

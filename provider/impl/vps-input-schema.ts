@@ -1,28 +1,14 @@
 /**
- * The Vps inputs schema and check(). The schema is built inside a function and cached here, in the
- * implementation package: zod schemas hold bound functions and cannot be serialized
+ * The Vps inputs' schema: one zod validator per row of the field table (vps-fields.ts) and per internal input,
+ * each failure in the user's words, and the VpsInputs type it gives. The schema is built inside a function and
+ * cached here, in the implementation package: zod schemas hold bound functions and cannot be serialized
  * (docs/dynamic-providers.md §3), and this module is only ever require()d.
  */
 import * as z from "zod";
 import { DcLocation, Fqdn, MIN_DISK_MB, MIN_MEMORY_MB, VpsType } from "../../contract/index.js";
 import { CREATION_TOKEN_KEY, PROVIDER_META_PREFIX } from "../client/index.js";
-import { containsUnknown, unknownKeys } from "./unknowns.js";
-import {
-  GROW_ONLY_FIELDS,
-  INTERNAL_KEYS,
-  REPORTED_FIELDS,
-  SECRET_FIELDS,
-  USER_SET_INTERNAL,
-  VPS_INPUT_NAMES,
-  VPS_OUTPUT_ONLY,
-  inputsOfKind,
-  type InternalInputName,
-  type VpsInputName,
-} from "./vps-fields.js";
-import { unwrapSecret } from "./secret-values.js";
-import { AUTHORIZED_KEYS_PATH, reverseDnsProblem, sshKeyProblem } from "./access.js";
-import { same } from "./canonical-json.js";
-import { VPS_ERROR_CODES, type ErrorCode } from "./errors.js";
+import { PREVIEW_FLAG, USER_SET_INTERNAL, type InternalInputName, type VpsInputName } from "./vps-fields.js";
+import { reverseDnsProblem, sshKeyProblem } from "./access.js";
 
 /**
  * Size limits: far above any real use, low enough that a mistake (a whole disk image read into
@@ -248,7 +234,7 @@ type FullSchema = ReturnType<typeof buildVpsInputsSchema>;
 let cachedSchema: ReturnType<FullSchema["partial"]> | undefined;
 
 /** The schema with every field optional except domainName (required, checked separately). */
-function vpsInputsSchema() {
+export function vpsInputsSchema() {
   cachedSchema ??= buildVpsInputsSchema().partial();
   return cachedSchema;
 }
@@ -258,230 +244,19 @@ export function vpsInputSchemaKeys(): string[] {
   return Object.keys(vpsInputsSchema().shape);
 }
 
-export type VpsInputs = z.infer<ReturnType<FullSchema["partial"]>>;
+/**
+ * Keys the inputs carry besides the program's: the preview flag the Vps class sets (PREVIEW_FLAG), the internal
+ * keys a program set itself (USER_SET_INTERNAL, refused by check()), the engine's serialized provider.
+ */
+export type VpsInputExtras = {
+  [PREVIEW_FLAG]?: string | boolean;
+  [USER_SET_INTERNAL]?: string[];
+  __provider?: string;
+};
 
 /**
- * Why check() refuses an input: the input (`sshKeys.1`, "" for the resource as a whole), the reason in the
- * user's terms, and the error code (RIMU_ERR_VALIDATION when not given). presentFailure() (vps-provider.ts)
- * turns it into the one line the user sees.
+ * The Vps inputs, as the schema gives them (every input of the field table and the internal ones, each
+ * optional: domainName is required by check()), and the extras. The lifecycle is typed with it from the
+ * front ends inward; check() is where a program's values are parsed against the schema.
  */
-export interface CheckFailure {
-  property: string;
-  reason: string;
-  code?: ErrorCode;
-}
-
-/**
- * Drops null values (an explicit null means "not set") and the engine's own `__provider`, and takes
- * secret values out of their wrapping (check() returns secret inputs wrapped, see secret-values.ts).
- */
-export function setValues(bag: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(bag)
-      .map(([key, value]) => [key, unwrapSecret(value)] as const)
-      .filter(([key, value]) => key !== "__provider" && value !== null && value !== undefined),
-  );
-}
-
-/** Keys the program may pass besides the inputs: the outputs the Vps class seeds as undefined. */
-const OUTPUT_ONLY_KEYS = new Set<string>(VPS_OUTPUT_ONLY);
-const KNOWN_KEYS = new Set<string>([...VPS_INPUT_NAMES, ...INTERNAL_KEYS, USER_SET_INTERNAL]);
-
-/** Failures for keys that are not inputs (a typo such as memorymb would otherwise be ignored). */
-export function unknownKeyFailures(news: Record<string, unknown>): CheckFailure[] {
-  const failures: CheckFailure[] = [];
-  for (const [key, value] of Object.entries(news)) {
-    if (KNOWN_KEYS.has(key)) continue;
-    if (OUTPUT_ONLY_KEYS.has(key) && (value === undefined || value === null)) continue;
-    const suggestion = closestInput(key);
-    failures.push({
-      property: key,
-      reason:
-        `is not an input of Vps` +
-        (suggestion ? `; did you mean ${suggestion}?` : `; the inputs are ${VPS_INPUT_NAMES.join(", ")}`),
-    });
-  }
-  return failures;
-}
-
-/** The input a mistyped key most likely meant: same letters ignoring case, or at most 2 edits away. */
-function closestInput(key: string): string | undefined {
-  const lower = key.toLowerCase();
-  let best: { name: string; distance: number } | undefined;
-  for (const name of VPS_INPUT_NAMES) {
-    const distance = name.toLowerCase() === lower ? 0 : editDistance(lower, name.toLowerCase());
-    if (distance <= 2 && (best === undefined || distance < best.distance)) best = { name, distance };
-  }
-  return best?.name;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        previous[j]! + 1,
-        current[j - 1]! + 1,
-        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
-}
-
-/**
- * The value the user gave, as written in a failure (`given: "2048"`), when it is short and not secret: the
- * engine cannot print it itself without its own notation (docs/errors.md), and a secret or 10 MB of text must
- * never be echoed.
- */
-function given(known: Record<string, unknown>, path: readonly PropertyKey[]): string {
-  const top = String(path[0] ?? "");
-  if ((SECRET_FIELDS as readonly string[]).includes(top)) return "";
-  let value: unknown = known;
-  for (const segment of path) value = (value as Record<PropertyKey, unknown> | undefined)?.[segment];
-  const text = JSON.stringify(value);
-  return text !== undefined && text.length <= 60 ? ` (given: ${text})` : "";
-}
-
-/**
- * Validates new inputs. Values that are still unknown (preview) are not validated: they are checked
- * again when known. Returns per-field failures whose reasons say how to fix them.
- */
-export function validateInputs(news: Record<string, unknown>): CheckFailure[] {
-  const unknown = unknownKeys(news);
-  const known = Object.fromEntries(Object.entries(setValues(news)).filter(([key]) => !unknown.has(key)));
-  const failures: CheckFailure[] = [];
-  if (!unknown.has("domainName") && known.domainName === undefined) {
-    failures.push({
-      property: "domainName",
-      reason: "is required: the fully qualified domain name of the VPS, e.g. web1.example.com",
-    });
-  }
-  const parsed = vpsInputsSchema().safeParse(
-    Object.fromEntries(Object.entries(known).filter(([key]) => KNOWN_KEYS.has(key))),
-  );
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      failures.push({
-        property: issue.path.map(pathSegment).join("."),
-        // A bad key is named in the path; the value under it says nothing about what is wrong.
-        reason: issue.message + (issue.code === "invalid_key" ? "" : given(known, issue.path)),
-      });
-    }
-  }
-  failures.push(...sshKeysConflict(known));
-  return failures;
-}
-
-/** sshKeys writes /root/.ssh/authorized_keys: a `files` entry for the same path would be overwritten. */
-function sshKeysConflict(known: Record<string, unknown>): CheckFailure[] {
-  const keys = known.sshKeys;
-  const files = unwrapSecret(known.files);
-  if (!Array.isArray(keys) || keys.length === 0 || !Array.isArray(files)) return [];
-  const clash = files.some(
-    (file) =>
-      typeof file === "object" && file !== null && (file as { path?: unknown }).path === AUTHORIZED_KEYS_PATH,
-  );
-  if (!clash) return [];
-  return [
-    {
-      property: "sshKeys",
-      reason:
-        `sshKeys installs ${AUTHORIZED_KEYS_PATH}, and files also has an entry for ${AUTHORIZED_KEYS_PATH}: ` +
-        `one would overwrite the other. Put every key in sshKeys and remove that files entry, ` +
-        `or leave sshKeys out and write the whole file with files.`,
-    },
-  ];
-}
-
-/** A path segment as shown in a failure: a huge metadata key is cut, never echoed whole. */
-function pathSegment(segment: PropertyKey): string {
-  const text = String(segment);
-  return text.length > 64 ? `${text.slice(0, 32)}…(${text.length} characters)` : text;
-}
-
-const known = (value: unknown): boolean => value !== undefined && value !== null && !containsUnknown(value);
-
-/** Installed by a reinstall only, so a change needs allowReinstall (from the one table, vps-fields.ts). */
-const REINSTALL_FIELDS = inputsOfKind("reinstall");
-
-/**
- * Refuses, before anything is changed, what the service would refuse or what destroys data without
- * consent: compared with the previous inputs (olds). check() calls it; update() applies the same rule
- * (changeRefusals) to the changes it planned against the live order.
- */
-export function transitionFailures(
-  olds: Record<string, unknown>,
-  news: Record<string, unknown>,
-): CheckFailure[] {
-  if (Object.keys(olds).length === 0) return []; // a new resource: nothing to change from
-  const reinstalled = REINSTALL_FIELDS.filter((field) => {
-    if (!known(news[field])) return false;
-    if (known(olds[field])) return !same(olds[field], news[field]);
-    // Set now, unset before: the service does not report these, so the VPS has none the program knows of,
-    // and update() reinstalls to install them. A reported one (distro) is compared with the live order.
-    return !REPORTED_FIELDS.includes(field) && olds[field] === undefined;
-  });
-  return changeRefusals(olds, news, reinstalled);
-}
-
-/**
- * THE refusal rule of a change, for check() and update() alike: reinstalling fields without
- * allowReinstall (an allowReinstall still unknown in a preview is not refused), and shrinking a
- * grow-only input. Reinstall refusals first, one failure per field.
- */
-export function changeRefusals(
-  olds: Record<string, unknown>,
-  news: Record<string, unknown>,
-  reinstalled: readonly string[],
-): CheckFailure[] {
-  const failures: CheckFailure[] = [];
-  if (news.allowReinstall !== true && !containsUnknown(news.allowReinstall)) {
-    for (const field of reinstalled)
-      failures.push({
-        property: field,
-        reason: reinstallRefusal(field, olds[field], news[field]),
-        code: VPS_ERROR_CODES.changeRefused,
-      });
-  }
-  failures.push(...shrinkFailures(olds, news));
-  return failures;
-}
-
-/** A grow-only input (a disk: RimuHosting only grows disks) that would shrink from `olds` to `news`. */
-function shrinkFailures(olds: Record<string, unknown>, news: Record<string, unknown>): CheckFailure[] {
-  const failures: CheckFailure[] = [];
-  for (const field of GROW_ONLY_FIELDS) {
-    const before = olds[field];
-    const after = news[field];
-    if (typeof before === "number" && typeof after === "number" && after < before) {
-      failures.push({
-        property: field,
-        reason: shrinkRefusal(field, before, after),
-        code: VPS_ERROR_CODES.changeRefused,
-      });
-    }
-  }
-  return failures;
-}
-
-/** The reason given when a reinstall field changes without allowReinstall. */
-function reinstallRefusal(field: string, before: unknown, after: unknown): string {
-  // Values are named only for distro: the other reinstall fields may be secrets.
-  const change = field === "distro" ? ` from ${String(before)} to ${String(after)}` : "";
-  return (
-    `changing ${field}${change} means reinstalling the VPS, which erases its disk. ` +
-    `Set allowReinstall: true to reinstall in place (same order, same IP), ` +
-    `or put ${field} back to its previous value.`
-  );
-}
-
-/** The reason given for a disk shrink. */
-function shrinkRefusal(field: string, before: number, after: number): string {
-  return (
-    `a disk cannot shrink (${before} MB to ${after} MB): RimuHosting only grows disks. ` +
-    `Keep ${field} at ${before} or more, or order a new VPS with the smaller disk.`
-  );
-}
+export type VpsInputs = z.infer<ReturnType<FullSchema["partial"]>> & VpsInputExtras;
