@@ -6,7 +6,8 @@
  * - provider/generated/vps-types.ts: VpsArgs, VpsFile, VpsTimeouts and the Vps class's declared outputs;
  * - provider/generated/vps-schema-types.json: the same as Pulumi package-schema fragments, for the
  *   native plugin's schema;
- * - docs/vps.md: the Inputs and Outputs lists (between markers; the rest of the page is hand-written).
+ * - docs/vps.md: the Inputs and Outputs lists and what a change of each kind does (between markers; the rest
+ *   of the page is hand-written).
  *
  * test/provider/impl/vps-fields.test.ts renders them all in memory and fails on any difference. Compiled
  * on its own (not by the package build), so it still runs when the generated types are out of date and

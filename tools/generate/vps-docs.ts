@@ -1,7 +1,7 @@
 /**
- * docs/vps.md's Inputs and Outputs lists, from the field table, between the `<!-- generated:vps-… -->`
- * markers; everything outside them is left as written. Lists, not tables: a description is a paragraph, and a
- * table pads every row to its longest one.
+ * docs/vps.md's Inputs and Outputs lists and its list of what a change does (the inputs of each change kind), from
+ * the field table, between the `<!-- generated:vps-… -->` markers; everything outside them is left as written.
+ * Lists, not tables: a description is a paragraph, and a table pads every row to its longest one.
  */
 import {
   REPORTED_FIELDS,
@@ -10,6 +10,7 @@ import {
   inputDescription,
   VPS_FIELDS,
   VPS_INPUT_NAMES,
+  type ChangeKind,
   type FieldRule,
 } from "../../provider/impl/vps-fields.js";
 import { docsType } from "./field-types.js";
@@ -50,7 +51,68 @@ function outputsList(): string {
   );
 }
 
-const SECTIONS = { "vps-inputs": inputsList, "vps-outputs": outputsList } as const;
+/**
+ * What a change of each kind does to the VPS, in the order the list gives them (an update runs its steps in this
+ * order too, running state last). The inputs of each kind come from the table; only these words are written here.
+ */
+const CHANGE_EFFECTS: ReadonlyArray<[ChangeKind, string]> = [
+  ["parameters", "resized in place (one `…/vps/parameters` call); the VPS restarts; billing changes"],
+  [
+    "move",
+    "moved in place to that host (`…/vps/host-server`); takes 5–10 minutes per GB of disk; the IP changes",
+  ],
+  [
+    "reinstall",
+    "reinstalled in place (`…/vps/reinstall`): same order, same IP; **erases the disk**; refused unless " +
+      "`allowReinstall: true`; without a `password` input a new one is generated",
+  ],
+  ["reverse-dns", "set in place (`PUT …/ptr;ip=<primary IP>`); set again on the new address after a move"],
+  ["running-state", "started or stopped (`…/vps/running-state`)"],
+  ["replace", "**replacement**: a new VPS is ordered, then the old one is cancelled; new IP, new disk"],
+  [
+    "adopt",
+    "a replacement when set to another order: the resource then manages that order, the old one is cancelled",
+  ],
+  ["order-only", "not applied (the API cannot change this on an existing order); a warning is printed"],
+  ["setting", "recorded; no API call"],
+];
+
+const names = (rules: ReadonlyArray<[string, FieldRule]>): string =>
+  rules.map(([name]) => code(name)).join(", ");
+
+function changesList(): string {
+  const rules = VPS_INPUT_NAMES.map((name): [string, FieldRule] => [name, VPS_FIELDS[name]]);
+  const kinds = new Set(rules.map(([, rule]) => rule.change));
+  const listed = new Set(CHANGE_EFFECTS.map(([kind]) => kind));
+  const missing = [...kinds].filter((kind) => !listed.has(kind));
+  if (missing.length > 0)
+    throw new Error(`CHANGE_EFFECTS says nothing of the change kind ${missing.join(", ")}`);
+  return markdownList(
+    CHANGE_EFFECTS.flatMap(([kind, effect]) => {
+      const ofKind = rules.filter(([, rule]) => rule.change === kind);
+      if (ofKind.length === 0) return [];
+      const growOnly = ofKind.filter(([, rule]) => rule.growOnly);
+      const grows =
+        growOnly.length > 0 ? `; ${names(growOnly)} can only grow (a shrink is refused first)` : "";
+      // An input the service does not report changes only from one value to another (setting it is recorded).
+      const reported = ofKind.filter(([, rule]) => rule.reported || kind !== "replace");
+      const unreported = ofKind.filter(([, rule]) => !rule.reported && kind === "replace");
+      const which = [
+        ...(reported.length > 0 ? [names(reported)] : []),
+        ...(unreported.length > 0
+          ? [`${unreported.map(([name]) => code(name)).join(" or ")} changed from one value to another`]
+          : []),
+      ].join("; ");
+      return [`${which}: ${effect}${grows}`];
+    }),
+  );
+}
+
+const SECTIONS = {
+  "vps-inputs": inputsList,
+  "vps-outputs": outputsList,
+  "vps-changes": changesList,
+} as const;
 
 /** The page with each generated section rendered again from the field table. */
 export function renderVpsDocs(page: string): string {

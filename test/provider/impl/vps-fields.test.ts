@@ -196,7 +196,7 @@ describe("the Vps field table", () => {
     );
   });
 
-  it(`${VPS_DOCS_PATH}'s change table names every input`, () => {
+  it(`${VPS_DOCS_PATH}'s "What a change does" names every input (its generated list is in place)`, () => {
     const page = source(VPS_DOCS_PATH);
     const changes = page.slice(
       page.indexOf("## What a change does"),
