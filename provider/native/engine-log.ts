@@ -45,7 +45,8 @@ function messageOfLine(line: string): { severity: Severity; message: string } {
   };
 }
 
-export interface EngineLog {
+/** The plugin's log: impl's lines and notes, sent to the engine's Log RPC one at a time (impl's EngineLog). */
+export interface PluginLog {
   /** Sends one message, attached to the current resource (or to none). Never throws. */
   log(severity: Severity, message: string, urn?: string): void;
   /** Waits for the messages sent so far (so they are shown before the response they belong to). */
@@ -53,11 +54,8 @@ export interface EngineLog {
   close(): void;
 }
 
-/**
- * Connects to the engine and routes impl's log lines to it. Without an engine address (tests that drive the
- * server directly), lines go to stderr, which the engine would show as plain messages.
- */
-let active: EngineLog | undefined;
+/** The log startPluginLog() started, which sendNote() sends through. */
+let active: PluginLog | undefined;
 
 /** Sends one message with its severity, attached to the current resource (to stderr before the engine connects). */
 export function sendNote(severity: Severity, message: string): void {
@@ -70,11 +68,15 @@ export function sendNotes(notes: readonly { severity: Severity; text: string }[]
   for (const note of notes) sendNote(note.severity, note.text);
 }
 
-export function connectEngineLog(engineAddress: string | undefined): EngineLog {
+/**
+ * Connects to the engine and routes impl's log lines to it. Without an engine address (tests that drive the
+ * server directly), lines go to stderr, which the engine would show as plain messages.
+ */
+export function startPluginLog(engineAddress: string | undefined): PluginLog {
   const send = engineAddress ? engineLogClient(BUNDLED_STUBS, engineAddress) : undefined;
   // One message at a time, in order: sent concurrently, the engine could show them in any order.
   let sent = Promise.resolve();
-  const engineLog: EngineLog = {
+  const engineLog: PluginLog = {
     log(severity, message, urn = current.getStore()?.urn ?? "") {
       if (!send) {
         process.stderr.write(`${severity}: ${message}${urn ? ` (${urn})` : ""}\n`);

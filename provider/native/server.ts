@@ -19,7 +19,7 @@ import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { watchEngine, type WatchGrpc } from "../impl/engine-watch.js";
 import { VpsIncompleteError } from "../impl/errors.js";
-import { connectEngineLog, withResource, type EngineLog } from "./engine-log.js";
+import { startPluginLog, withResource, type PluginLog } from "./engine-log.js";
 import { invoke, useProviderConfiguration } from "./functions.js";
 import { fromStruct, typeOfUrn, toStruct, withSecretOutputs, type Bag } from "./protocol.js";
 import { checkConfig, configureProvider, diffConfig } from "./provider-config.js";
@@ -64,7 +64,7 @@ const unimplemented =
  * before it answers (so they are shown with the step they belong to).
  */
 function handler<Req, Res>(
-  log: EngineLog,
+  log: PluginLog,
   work: (req: Req) => Promise<Res>,
   urnOf: (req: Req) => string = () => "",
 ): Handler<Req, Res> {
@@ -111,7 +111,7 @@ const DIFF_KIND: Record<vps.PropertyDiffKind, provproto.PropertyDiff.Kind> = {
 };
 
 /** The service implementation, with `log` as the engine's Log RPC. */
-export function resourceProviderService(log: EngineLog): grpc.UntypedServiceImplementation {
+export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImplementation {
   const service = {
     getPluginInfo: handler<Empty, pluginproto.PluginInfo>(log, async () =>
       new pluginproto.PluginInfo().setVersion(PLUGIN_VERSION),
@@ -281,7 +281,7 @@ export function resourceProviderService(log: EngineLog): grpc.UntypedServiceImpl
 export async function serve(
   engineAddress: string | undefined,
 ): Promise<{ port: number; close(): Promise<void> }> {
-  const log = connectEngineLog(engineAddress);
+  const log = startPluginLog(engineAddress);
   // A plugin whose engine died stops (impl/engine-watch.ts); `grpc` is this bundle's own copy.
   if (engineAddress) watchEngine(grpc as unknown as WatchGrpc, engineAddress);
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
