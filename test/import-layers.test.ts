@@ -47,12 +47,15 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // provider, waits), for tests, the end-to-end harness and the tools alike.
   "test/helpers/": [...PACKAGE],
   // The end-to-end harness: stacks through the real pulumi CLI, and the programs they run.
-  "test/engine/": [...PACKAGE, "test/helpers/"],
+  "test/engine/": [...PACKAGE, "test/helpers/", "tools/release/"],
   // The generator reads the field table only: it must run while the package does not compile.
   "tools/generate/": ["contract/", "provider/client/", "provider/impl/"],
   // The commands of package.json (demo, fault matrix, sweeps, benches) drive the same harness as the tests.
-  "tools/": [...PACKAGE, "test/helpers/", "test/engine/"],
-  "bench/": [...PACKAGE, "test/helpers/", "test/engine/"],
+  // The release build (npm run release:build): the plugin's bundle and the artifacts around it. The bench and the
+  // release tests measure and run what it builds, so it stands below them and imports no harness.
+  "tools/release/": [...PACKAGE],
+  "tools/": [...PACKAGE, "test/helpers/", "test/engine/", "tools/release/"],
+  "bench/": [...PACKAGE, "test/helpers/", "test/engine/", "tools/release/"],
 };
 
 /** The package's own subpath exports, as the shim requires them at run time (package.json "exports"). */

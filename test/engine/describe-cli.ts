@@ -1,7 +1,7 @@
 // Jest-only (kept out of e2e-support, which the demo also loads outside jest).
 import { describe, test } from "@jest/globals";
 import { findPulumiCli } from "./cli-stack";
-import { findLanguageHosts, type LanguageHosts } from "./language-programs";
+import { findLanguageHosts, type LanguageHosts } from "../../tools/release/language-hosts";
 import { cliSkipReason } from "./stack-driver";
 
 /**

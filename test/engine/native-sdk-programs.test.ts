@@ -9,7 +9,8 @@ import * as path from "node:path";
 import { buildPythonSdk, packNodejsSdk } from "../../tools/release/sdk-packages";
 import { npm, packedTarball, writeProject } from "../package/support/offline-project";
 import { liveOrders, type Scenario } from "./e2e-support";
-import { findLanguageHosts, pythonVenvWith, useGoModule } from "./language-programs";
+import { findLanguageHosts } from "../../tools/release/language-hosts";
+import { pythonVenvWith, useGoModule } from "./language-programs";
 import {
   copyExample,
   describeNative,

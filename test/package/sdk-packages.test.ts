@@ -14,7 +14,8 @@ import {
   PLUGIN_DOWNLOAD_URL,
 } from "../../provider/native/schema/package-schema";
 import { buildPythonSdk, buildSdkPackages, packNodejsSdk } from "../../tools/release/sdk-packages";
-import { findLanguageHosts, pythonVenvWith } from "../engine/language-programs";
+import { findLanguageHosts } from "../../tools/release/language-hosts";
+import { pythonVenvWith } from "../engine/language-programs";
 import { describeNative } from "../engine/native-programs";
 import {
   REPO_ROOT,

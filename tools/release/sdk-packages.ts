@@ -20,7 +20,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { REPO_ROOT } from "../../provider/native/schema/plugin-dir";
-import { findLanguageHosts } from "../../test/engine/language-programs";
+import { findLanguageHosts } from "./language-hosts";
 
 const run = promisify(execFile);
 const SDK = path.join(REPO_ROOT, "sdk");
