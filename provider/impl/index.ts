@@ -14,12 +14,6 @@ export type { CheckResult, DiffResult } from "./vps-provider.js";
 export type { ChangeEffects } from "./vps-effects.js";
 export type { Note } from "./notes.js";
 export type { CheckFailure } from "./check-failure.js";
-export {
-  VpsError,
-  VpsIncompleteError,
-  VpsChangeRefusedError,
-  VpsAdoptionError,
-  VpsForeignOrderError,
-} from "./errors.js";
+export * from "./error-classes.js";
 export type { RecordedOutputs, VpsOutputs } from "./vps-outputs.js";
 export type { VpsInputs } from "./vps-input-schema.js";
