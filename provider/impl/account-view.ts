@@ -8,7 +8,8 @@
  *   the account uses;
  * - the billing methods (R13);
  * - price quotes (R16), once per distinct request;
- * - a host's live figures (R5), once per host.
+ * - a host's live figures (R5), once per host;
+ * - and what this run's checked changes take of each host (host-room.ts), which they are judged by together.
  *
  * Each is kept for LISTING_MAX_AGE_MS (a read older than that is made again), failures included, so a
  * service that is down is asked once, not once per resource. An order this host places is added to the
@@ -25,6 +26,7 @@ import type {
 } from "../../contract/index.js";
 import { carriesCreationToken, type OrderRef, type RimuClient } from "../client/index.js";
 import { canonicalJson } from "./canonical-json.js";
+import { HostLedger } from "./host-room.js";
 
 /** How long a shared read is served before it is made again. */
 export const LISTING_MAX_AGE_MS = 60_000;
@@ -39,6 +41,8 @@ export class AccountView {
   private billing: Kept<BillingMethodData[]> | undefined;
   private readonly quotes = new Map<string, Kept<GetNewVmPricingResponse>>();
   private readonly hosts = new Map<string, Kept<HostServerInfo | undefined>>();
+  /** What this run's checked changes take of each host (host-room.ts). */
+  readonly ledger = new HostLedger();
 
   constructor(
     readonly client: RimuClient,
@@ -112,6 +116,14 @@ export class AccountView {
     return kept!.value;
   }
 
+  /**
+   * A change of `resource` this host applied (a create, an update): its claims on hosts are given up, and those
+   * hosts' figures are read again when next needed, since they now hold the change.
+   */
+  noteApplied(resource: string): void {
+    for (const host of this.ledger.settle(resource)) this.hosts.delete(host);
+  }
+
   private isFresh<T>(kept: Kept<T> | undefined): kept is Kept<T> {
     return kept !== undefined && this.now() - kept.at < LISTING_MAX_AGE_MS;
   }
@@ -132,6 +144,11 @@ export function accountViewFor(key: string, client: () => RimuClient): AccountVi
     views.set(key, view);
   }
   return view;
+}
+
+/** A change of `resource` was applied: every view of this process gives up its claims (AccountView.noteApplied). */
+export function noteAppliedEverywhere(resource: string): void {
+  for (const view of views.values()) view.noteApplied(resource);
 }
 
 /** Forgets every view (tests, and a new configuration). */

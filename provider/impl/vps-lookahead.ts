@@ -9,12 +9,27 @@
  * wrong key or address fails the preview. What only a preview does (quotes, a host's free memory) is
  * marked below; `pulumi up` (no preview flag) makes only the shared reads.
  */
-import type { AboutOrder } from "../../contract/index.js";
-import { RIMU_ERROR_CODES, RimuError, RimuNotFoundError, carriesCreationToken } from "../client/index.js";
+import type { AboutOrder, HostServerInfo } from "../../contract/index.js";
+import {
+  RIMU_ERROR_CODES,
+  RimuConflictError,
+  RimuError,
+  RimuNotFoundError,
+  carriesCreationToken,
+} from "../client/index.js";
 import type { AccountView } from "./account-view.js";
 import { catalogFindings, catalogFor } from "./catalog.js";
 import { same } from "./canonical-json.js";
 import { creationNonceOf, creationTokenFor, noteTokenLookup } from "./creation-token.js";
+import {
+  claimNames,
+  needWords,
+  shortOf,
+  sumOf,
+  sumRefusal,
+  type HostFree,
+  type HostNeed,
+} from "./host-room.js";
 import { VPS_ERROR_CODES, presentError, serviceText, type ErrorCode, type VpsError } from "./errors.js";
 import {
   PRICED_INPUTS,
@@ -61,6 +76,8 @@ interface Run {
   known: Bag;
   isNew: boolean;
   preview: boolean;
+  /** The account's active orders (the shared listing), when it could be read: which of its VPSs are on which host. */
+  orders?: readonly AboutOrder[];
   name: string;
   resource: string;
   out: LookAhead;
@@ -99,6 +116,7 @@ async function checkAll(run: Run): Promise<void> {
   const orders = await shared(run, "looking for another stack's order of this resource", () =>
     run.view.activeOrders(),
   );
+  run.orders = orders;
   await checkCatalogue(run);
   if (run.out.failures.length > 0) return;
   await checkBillingMethod(run);
@@ -349,12 +367,15 @@ async function checkHost(
   // The sizes the VPS has when it moves (a resize runs first): the order's, with the program's over them.
   const sizes = { ...(live ? pricedOf(orderFields(live)) : {}), ...pricedOf(run.known) };
   const request = quoteRequest({ ...sizes, dcLocation: dc, hostServerOid: target }, true);
-  await judge(
+  const failed = run.out.failures.length;
+  const answer = await judge(
     run,
     `checking host ${String(target)} (that it exists, is in ${dc ?? "the VPS's data centre"} and has room)`,
     "hostServerOid",
     () => run.view.quote(request),
   );
+  if (run.preview && answer && run.out.failures.length === failed)
+    await claimRoom(run, String(target), needOf(sizes), "hostServerOid", { ...sizes, dcLocation: dc });
 }
 
 function otherDataCentre(host: string, hostDc: string, dc: string, isNew: boolean): string {
@@ -366,8 +387,9 @@ function otherDataCentre(host: string, hostDc: string, dc: string, isNew: boolea
 
 /**
  * Room for a resize on the VPS's own host (preview): the host's free memory and disk, which RimuHosting
- * reports for the host of each VPS (R5), must cover the growth. "Free" is no promise (docs/rimuhosting-api.md
- * R5), so enough free space is no guarantee; too little is a certain refusal.
+ * reports for the host of each VPS (R5), must cover the growth, beside what this run's other changes on that host
+ * take (host-room.ts). "Free" is no promise (docs/rimuhosting-api.md R5), so enough free space is no guarantee;
+ * too little is a certain refusal.
  */
 async function checkResizeRoom(run: Run, live: AboutOrder): Promise<void> {
   const fields = orderFields(live);
@@ -376,29 +398,127 @@ async function checkResizeRoom(run: Run, live: AboutOrder): Promise<void> {
     const now = fields[name] ?? 0;
     return typeof wanted === "number" && wanted > now ? wanted - now : 0;
   };
-  const memory = grow("memoryMb");
-  const disk = grow("diskSpaceMb") + grow("diskSpace2Mb");
+  const need = { memoryMb: grow("memoryMb"), diskMb: grow("diskSpaceMb") + grow("diskSpace2Mb") };
   const hostOid = live.host_server_oid;
-  if ((memory === 0 && disk === 0) || !hostOid) return;
+  if (!hostOid) return;
+  if (need.memoryMb === 0 && need.diskMb === 0) return run.view.ledger.drop(hostOid, run.resource);
   const host = await shared(run, `checking that host ${hostOid} has room to grow this VPS`, () =>
     run.view.hostOf(orderRef(live.order_oid, live.domain_name), hostOid),
   );
   if (!host) return;
-  const freeMemory = host.host_mem_mb_free;
-  const freeDiskGb = host.host_disk_gb_free;
-  const short: string[] = [];
-  if (memory > 0 && typeof freeMemory === "number" && freeMemory < memory)
-    short.push(`${memory} MB more memory (it has ${freeMemory} MB free)`);
-  if (disk > 0 && typeof freeDiskGb === "number" && freeDiskGb < Math.ceil(disk / 1024))
-    short.push(`${Math.ceil(disk / 1024)} GB more disk (it has ${freeDiskGb} GB free)`);
-  if (short.length === 0) return;
+  const free = freeOf(host);
+  const blame = (short: readonly string[]) => (short[0] === "memory" ? "memoryMb" : "diskSpaceMb");
+  const alone = shortOf(free, [], need);
+  if (alone.length === 0) return judgeTogether(run, hostOid, free, need, blame, true);
+  run.view.ledger.drop(hostOid, run.resource);
+  const short = [
+    alone.includes("memory") ? `${need.memoryMb} MB more memory (it has ${free.memoryMb} MB free)` : "",
+    alone.includes("disk")
+      ? `${Math.ceil(need.diskMb / 1024)} GB more disk (it has ${free.diskGb} GB free)`
+      : "",
+  ].filter((part) => part !== "");
   run.out.failures.push({
-    property: memory > 0 && short[0]!.includes("memory") ? "memoryMb" : "diskSpaceMb",
+    property: blame(alone),
     code: RIMU_ERROR_CODES.RimuConflictError,
     reason:
       `host ${hostOid}, which this VPS runs on, has no room to grow it: it needs ${short.join(" and ")}. ` +
       `Ask for less, or move the VPS to a host with room first (hostServerOid)`,
   });
+}
+
+/** A host's free figures (R5) in the ledger's terms. */
+function freeOf(host: HostServerInfo): HostFree {
+  return {
+    memoryMb: typeof host.host_mem_mb_free === "number" ? host.host_mem_mb_free : undefined,
+    diskGb: typeof host.host_disk_gb_free === "number" ? host.host_disk_gb_free : undefined,
+  };
+}
+
+/** What a VPS of these sizes takes of a host. */
+function needOf(sizes: Bag): HostNeed {
+  const mb = (name: string) => (typeof sizes[name] === "number" ? (sizes[name] as number) : 0);
+  return { memoryMb: mb("memoryMb"), diskMb: mb("diskSpaceMb") + mb("diskSpace2Mb") };
+}
+
+/**
+ * Judges `need` beside this run's other claims on `host` against its free figures, and claims it when it fits.
+ * Synchronous (the figures were read before), so two checks never both take the same room.
+ */
+function judgeTogether(
+  run: Run,
+  host: string,
+  free: HostFree,
+  need: HostNeed,
+  blame: (short: readonly ("memory" | "disk")[]) => string,
+  more: boolean,
+): void {
+  const ledger = run.view.ledger;
+  const others = ledger.others(host, run.resource);
+  const short = shortOf(free, others, need);
+  if (short.length === 0) {
+    ledger.claim(host, run.resource, { ...need, name: run.name });
+    return;
+  }
+  ledger.drop(host, run.resource);
+  run.out.failures.push({
+    property: blame(short),
+    code: RIMU_ERROR_CODES.RimuConflictError,
+    reason: sumRefusal(host, free, others, need, more),
+  });
+}
+
+/**
+ * A new VPS or a move onto `host`, which its own quote found room for: judged beside this run's other claims on
+ * that host. Where the account has a VPS on the host, against the host's free figures (R5 of that VPS); elsewhere
+ * no figures can be read, so RimuHosting's quote judges the sum: one order of all their sizes on that host. Only
+ * a refusal for room (409) counts; what else it may refuse (a size over a plan's limit) says nothing of the room.
+ */
+async function claimRoom(
+  run: Run,
+  host: string,
+  need: HostNeed,
+  property: string,
+  request: Bag,
+): Promise<void> {
+  if (need.memoryMb === 0 && need.diskMb === 0) return;
+  const ledger = run.view.ledger;
+  const via = run.orders?.find((order) => order.host_server_oid === host);
+  if (via) {
+    const figures = await shared(
+      run,
+      `checking that host ${host} has room for this run's changes on it together`,
+      () => run.view.hostOf(orderRef(via.order_oid, via.domain_name), host),
+    );
+    if (figures) judgeTogether(run, host, freeOf(figures), need, () => property, false);
+    return;
+  }
+  // Claimed before the quote is asked, so a check running meanwhile counts it.
+  ledger.claim(host, run.resource, { ...need, name: run.name });
+  const others = ledger.others(host, run.resource);
+  if (others.length === 0) return;
+  const total = sumOf([...others, need]);
+  // All the disks as one: the sum is judged as one order's.
+  const sizes = {
+    memoryMb: total.memoryMb,
+    diskSpaceMb: total.diskMb > 0 ? total.diskMb : undefined,
+    diskSpace2Mb: undefined,
+  };
+  try {
+    await run.view.quote(quoteRequest({ ...request, ...sizes, hostServerOid: host }, true));
+  } catch (error) {
+    const failure = readFailure(error, run.baseUrl);
+    if (failure.kind !== "refused" || !(failure.error instanceof RimuConflictError)) return;
+    ledger.drop(host, run.resource);
+    run.out.failures.push({
+      property,
+      code: RIMU_ERROR_CODES.RimuConflictError,
+      reason:
+        `host ${host} has no room for this run's new VPSs on it together (${claimNames(others)} ` +
+        `and this one: ${needWords(total)}), though it has for this one alone. RimuHosting says: ` +
+        `${serviceText(failure.error).replace(/[.\s]+$/, "")}. Ask for less, or spread these VPSs over other hosts ` +
+        `(hostServerOid, or leave it out to let RimuHosting choose)`,
+    });
+  }
 }
 
 // ---------------------------------------------------------------------------------------- new order
@@ -421,12 +541,15 @@ async function checkNewOrder(run: Run): Promise<void> {
       );
     return;
   }
+  const failed = run.out.failures.length;
   const answer = await judge(
     run,
     "checking the order with RimuHosting (plan, sizes and host in this data centre)",
     run.known.hostServerOid !== undefined ? "hostServerOid" : "memoryMb",
     () => run.view.quote(quoteRequest(run.known, true)),
   );
+  if (answer && run.out.failures.length === failed && typeof run.known.hostServerOid === "string")
+    await claimRoom(run, run.known.hostServerOid, needOf(run.known), "hostServerOid", run.known);
   if (replacement || run.out.failures.length > 0) return; // diff() priced the replacement
   const price = answer ? amountMoney(answer.monthly_recurring_amt) : undefined;
   const quoted: Quoted = price

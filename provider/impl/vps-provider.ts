@@ -20,7 +20,7 @@
  */
 import type { AboutOrder } from "../../contract/index.js";
 import { RIMU_ERROR_CODES, RimuNotFoundError, type RimuClient } from "../client/index.js";
-import type { AccountView } from "./account-view.js";
+import { noteAppliedEverywhere, type AccountView } from "./account-view.js";
 import { same } from "./canonical-json.js";
 import { creationNonceOf, newCreationNonce } from "./creation-token.js";
 import { ERROR_CATALOGUE, VPS_ERROR_CODES, VpsError, presentError } from "./errors.js";
@@ -274,11 +274,25 @@ export async function diff(
 
 export async function create(inputs: VpsInputs): Promise<{ id: string; outs: VpsOutputs }> {
   const news = setValues(inputs);
-  return step(`Creating Vps${label(news)}`, async () => {
-    const client = clientFor("Creating a Vps", minutesToMs(news.timeouts?.createMinutes));
-    if (news.adoptOrderOid !== undefined) return adopt(client, news, inputs.__provider);
-    return orderAndConverge(client, news, nonceOf(inputs), inputs.__provider);
-  });
+  return step(`Creating Vps${label(news)}`, () =>
+    applying(news, async () => {
+      const client = clientFor("Creating a Vps", minutesToMs(news.timeouts?.createMinutes));
+      if (news.adoptOrderOid !== undefined) return adopt(client, news, inputs.__provider);
+      return orderAndConverge(client, news, nonceOf(inputs), inputs.__provider);
+    }),
+  );
+}
+
+/**
+ * Runs a create or an update, then, whatever its outcome, tells the run's shared reads that it ran: what its
+ * check claimed of hosts is given up, and those hosts' figures are read again when next needed (host-room.ts).
+ */
+async function applying<T>(news: VpsInputs, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } finally {
+    noteAppliedEverywhere(resourceKey(news));
+  }
 }
 
 async function orderAndConverge(
@@ -405,40 +419,43 @@ export async function update(
 ): Promise<{ outs: VpsOutputs }> {
   const news = setValues(inputs);
   const recorded = setValues(olds);
-  return step(`Updating Vps ${id}${label(news)}`, async () => {
-    const client = clientFor("Updating a Vps", minutesToMs(news.timeouts?.updateMinutes));
-    const oid = await resolveOrderOid(accountView("Updating a Vps"), id, recorded);
-    if (oid === undefined) {
-      // A pending create whose order has not appeared: order it now (same token and nonce), once.
-      const nonce = typeof recorded.__creationNonce === "string" ? recorded.__creationNonce : nonceOf(inputs);
-      return { outs: (await orderAndConverge(client, news, nonce, inputs.__provider)).outs };
-    }
-    let order: AboutOrder;
-    try {
-      order = (await client.getOrder(orderRef(oid, recorded.domainName))).about_order;
-    } catch (error) {
-      if (error instanceof RimuNotFoundError) throw goneError(id);
-      throw error;
-    }
-    if (isOrderGone(order, Date.now())) throw goneError(id);
-    // Compare with the live order, not the old outputs: this is also how a failed create or update resumes.
-    const result = await converge({
-      client,
-      live: order,
-      recorded,
-      news,
-      what: "was being updated",
-      provider: inputs.__provider,
-    });
-    const password = result.password ?? news.password ?? recorded.password;
-    return {
-      outs: orderOutputs(
-        result.order,
-        { ...news, __creationNonce: recorded.__creationNonce ?? news.__creationNonce, password },
+  return step(`Updating Vps ${id}${label(news)}`, () =>
+    applying(news, async () => {
+      const client = clientFor("Updating a Vps", minutesToMs(news.timeouts?.updateMinutes));
+      const oid = await resolveOrderOid(accountView("Updating a Vps"), id, recorded);
+      if (oid === undefined) {
+        // A pending create whose order has not appeared: order it now (same token and nonce), once.
+        const nonce =
+          typeof recorded.__creationNonce === "string" ? recorded.__creationNonce : nonceOf(inputs);
+        return { outs: (await orderAndConverge(client, news, nonce, inputs.__provider)).outs };
+      }
+      let order: AboutOrder;
+      try {
+        order = (await client.getOrder(orderRef(oid, recorded.domainName))).about_order;
+      } catch (error) {
+        if (error instanceof RimuNotFoundError) throw goneError(id);
+        throw error;
+      }
+      if (isOrderGone(order, Date.now())) throw goneError(id);
+      // Compare with the live order, not the old outputs: this is also how a failed create or update resumes.
+      const result = await converge({
+        client,
+        live: order,
+        recorded,
         news,
-      ),
-    };
-  });
+        what: "was being updated",
+        provider: inputs.__provider,
+      });
+      const password = result.password ?? news.password ?? recorded.password;
+      return {
+        outs: orderOutputs(
+          result.order,
+          { ...news, __creationNonce: recorded.__creationNonce ?? news.__creationNonce, password },
+          news,
+        ),
+      };
+    }),
+  );
 }
 
 function goneError(id: string): VpsError {

@@ -17,6 +17,7 @@ import {
   caseSpec,
   closeLane,
   expectRefused,
+  failedOn,
   inLanes,
   linesAbout,
   operate,
@@ -119,7 +120,10 @@ describeCliOnly("preview tells the truth: a table of bad and risky inputs and ch
       record.refused = Object.fromEntries(
         REFUSED_RUN.map((c) => [
           c.id,
-          { what: c.what, ...summary(refused.get(c.id)!, c.config ? undefined : refusedName(c)) },
+          {
+            what: c.what,
+            ...summary(refused.get(c.id)!, c.config ? undefined : failedOn(c, refused.get(c.id)!)),
+          },
         ]),
       );
       if (RISKY_RUN.length > 0) {

@@ -37,6 +37,13 @@ export const BASELINE: Record<string, Args> = {
   },
   "e-nodistro": { domainName: "e-nodistro.example.com", dcLocation: "DCDALLAS", memoryMb: 1024 },
   "e-big": { domainName: "e-big.example.com", dcLocation: "DCDALLAS", memoryMb: 8192 },
+  // four 1 GB VPSs on the small host 836 (6 GB free before them, 2 GB after): a fleet's changes add up there
+  ...Object.fromEntries(
+    ["a", "b", "c", "d"].map((x) => [
+      `h836-${x}`,
+      { domainName: `h836-${x}.example.com`, dcLocation: "DCDALLAS", memoryMb: 1024, hostServerOid: "836" },
+    ]),
+  ),
   // each accepted case has a VPS of its own (its change is applied)
   "a-reinstall": { domainName: "a-reinstall.example.com", dcLocation: "DCDALLAS", memoryMb: 1024 },
   "a-resize": { domainName: "a-resize.example.com", dcLocation: "DCDALLAS", memoryMb: 1024 },
@@ -70,11 +77,10 @@ export interface RefusedCase {
   args: (f: Fixtures) => Args;
   /**
    * Other VPSs of the same program, changed (existing: baseline VPSs, by name) or new, ahead of this one in program
-   * order: what they need of a host adds up with what this one needs. The engine checks in program order and stops
-   * at the first failure, so this VPS is the one the preview must fail on (the first the sum does not fit).
+   * order (`behind`: after it): what they need of a host adds up with what this one needs. The preview must fail
+   * on one of them, with the code and input of the case: whichever the engine checks when the sum no longer fits.
    */
   alongside?: Record<string, Args>;
-  /** VPSs changed behind this one in program order (the preview stops at this one: they complete the program). */
   behind?: Record<string, Args>;
   /** Also run on the native plugin with a YAML program (native-preview-cases.test.ts). */
   native?: true;
@@ -174,6 +180,27 @@ export const REFUSED: RefusedCase[] = [
     code: "RIMU_ERR_CONFLICT",
     names: "hostServerOid",
     says: /8192MB memory/,
+  },
+  {
+    id: "fleet-new-no-room",
+    what: 'four new 2 GB VPSs on hostServerOid "836" (6 GB free): each fits alone, together they need 8 GB',
+    on: "new",
+    alongside: Object.fromEntries(
+      [1, 2, 3].map((i) => [
+        `n-fleet-${i}`,
+        {
+          domainName: `n-fleet-${i}.example.com`,
+          dcLocation: "DCDALLAS",
+          memoryMb: 2048,
+          hostServerOid: "836",
+        },
+      ]),
+    ),
+    args: newVps({ memoryMb: 2048, hostServerOid: "836" }),
+    code: "RIMU_ERR_CONFLICT",
+    names: "hostServerOid",
+    says: /on it together \((n-fleet-[\w-]+, ){2}n-fleet-[\w-]+ and this one: 8192 MB memory\).*has 6144MB memory/,
+    native: true,
   },
   {
     id: "ips-over-service-limit",
@@ -653,6 +680,19 @@ export const REFUSED: RefusedCase[] = [
     native: true,
   },
   {
+    id: "fleet-resize-no-room",
+    what: "four 1 GB VPSs on host 836 (2 GB free) each resized to 3 GB: each fits alone, together they need 8 GB",
+    on: "existing",
+    base: "h836-b",
+    alongside: { "h836-a": { memoryMb: 3072 } },
+    behind: { "h836-c": { memoryMb: 3072 }, "h836-d": { memoryMb: 3072 } },
+    args: () => ({ memoryMb: 3072 }),
+    code: "RIMU_ERR_CONFLICT",
+    names: "memoryMb",
+    says: /host 836 has 2048 MB memory and \d+ GB disk free.*take 2048 MB memory of that \(h836-\w takes 2048 MB memory\).*this VPS's 2048 MB more memory does not fit/,
+    native: true,
+  },
+  {
     id: "existing-host-other-dc",
     what: 'hostServerOid "1201" (London) for a VPS in Dallas',
     on: "existing",
@@ -674,7 +714,7 @@ export const REFUSED: RefusedCase[] = [
   },
   {
     id: "existing-host-no-room",
-    what: 'move an 8 GB VPS to host "836" (6 GB free)',
+    what: 'move an 8 GB VPS to host "836" (2 GB free)',
     on: "existing",
     base: "e-big",
     args: () => ({ hostServerOid: "836" }),

@@ -264,9 +264,21 @@ export const refusedName = (c: RefusedCase) => (c.on === "new" ? `n-${c.id}` : c
 export const riskyName = (c: RiskyCase) => (c.on === "new" ? `r-${c.id}` : c.base!);
 
 /** A refused case's `pulumi up`: its preview failed on the case's VPS, naming the code and input, changing nothing. */
+/**
+ * The VPS a refused case's preview failed on: its own, or for changes that fit one by one but not together, whichever
+ * of them the engine checked when the sum no longer fit (host-room.ts).
+ */
+export function failedOn(c: RefusedCase, shown: Shown): string {
+  const together = [refusedName(c), ...Object.keys({ ...c.alongside, ...c.behind })];
+  const failing = together.find((name) =>
+    linesAbout(shown, name).some((line) => line.includes(`resource '${name}' has a problem`)),
+  );
+  return failing ?? refusedName(c);
+}
+
 export function expectRefused(c: RefusedCase, shown: Shown): void {
   // A wrong setting fails every VPS alike: the engine reports whichever it checked first.
-  const about = c.config ? "" : refusedName(c);
+  const about = c.config ? "" : failedOn(c, shown);
   const lines = c.config ? shown.diagnostics.map((d) => d.message) : linesAbout(shown, about);
   // The preview failed on this VPS, with the code and the input or setting named right after it, and nothing
   // was ordered or changed (the update never ran).
