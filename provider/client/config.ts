@@ -28,6 +28,7 @@ export const DEFAULT_RETRY = {
   limit: 3,
   baseDelayMs: 500,
   maxDelayMs: 30_000,
+  silentReads: true,
 } as const;
 
 const ms = z
@@ -80,6 +81,12 @@ export const ClientConfig = z.object({
         .max(20, { error: "must be at most 20 retries" }),
       baseDelayMs: ms,
       maxDelayMs: ms,
+      /**
+       * Whether a read that got not even the first byte of an answer within timeouts.readMs is sent again
+       * (default true). false: it fails at once (RimuTimeoutError with `noAnswer: true`), so a service that
+       * accepts connections and never answers costs one wait, not one per attempt.
+       */
+      silentReads: z.boolean({ error: "must be true or false" }),
     })
     .partial()
     .optional(),
@@ -116,6 +123,7 @@ export interface ResolvedRetry {
   limit: number;
   baseDelayMs: number;
   maxDelayMs: number;
+  silentReads: boolean;
 }
 export interface ResolvedClientConfig {
   apiKey?: string;

@@ -38,6 +38,10 @@ export interface RimuErrorDetails {
   endpoint?: string;
   /** Network error code (`ECONNRESET`, `ECONNREFUSED`, `ETIMEDOUT`), for transport failures. */
   networkCode?: string;
+  /** Timeouts only: true when not even the first byte of an answer arrived (connected, and nothing came back). */
+  noAnswer?: boolean;
+  /** Timeouts only: the time limit that was reached, in ms. */
+  timeoutMs?: number;
   /** How many HTTP attempts were made before giving up. */
   attempts?: number;
   /** The wait the service asked for in Retry-After (429/503), in ms. */
@@ -64,6 +68,8 @@ export class RimuError extends Error {
   declare readonly humanMessage?: string;
   declare readonly endpoint?: string;
   declare readonly networkCode?: string;
+  declare readonly noAnswer?: boolean;
+  declare readonly timeoutMs?: number;
   declare readonly attempts?: number;
   declare readonly retryAfterMs?: number;
   declare readonly creationToken?: string;

@@ -200,7 +200,8 @@ async function callWithRetries<N extends EndpointName>(
     if (result.ok) return result.record as EndpointResponse<N>;
 
     const { error, retryAfterMs } = result;
-    if (!result.retryable(rule) || attempt >= maxAttempts) {
+    const silent = error.noAnswer === true && !config.retry.silentReads;
+    if (!result.retryable(rule) || attempt >= maxAttempts || silent) {
       throw withDetails(error, { attempts: attempt, retryAfterMs });
     }
     const delay = calculateDelay({ retry: attempt, ...config.retry, retryAfterMs });
@@ -276,9 +277,19 @@ function toRimuError(
   if (caught instanceof RimuError) return caught;
   const { label, limitMs, timeoutKind, redact } = context;
   if (caught instanceof TimeoutError || (caught instanceof RequestError && caught.code === "ETIMEDOUT")) {
+    // got's timings.response is when the first byte of the answer came: none means the service said nothing.
+    const noAnswer = caught.timings?.response === undefined;
+    // A change the service got may still be going on there: say so only of a change, never of a read.
+    const change = timeoutKind === "read" ? "" : "; RimuHosting may still be making the change";
     return new RimuTimeoutError(
-      `${label}: no response within ${limitMs} ms (${TIMEOUT_OPTION[timeoutKind]})`,
-      { endpoint: label, networkCode: "ETIMEDOUT", cause: scrub(caught, redact) },
+      `${label}: no response within ${limitMs} ms (${TIMEOUT_OPTION[timeoutKind]})${change}`,
+      {
+        endpoint: label,
+        networkCode: "ETIMEDOUT",
+        noAnswer,
+        timeoutMs: limitMs,
+        cause: scrub(caught, redact),
+      },
     );
   }
   if (caught instanceof RequestError) {

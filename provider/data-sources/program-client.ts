@@ -83,7 +83,8 @@ function programClient(what: string, needsApiKey: boolean): RimuClient {
   const resolved = resolveConfig({ apiKey: config.get("apiKey"), baseUrl: config.get("baseUrl") });
   if (needsApiKey && resolved.apiKey === undefined) throw new RimuConfigError(missingApiKeyMessage(what));
   const runtime = require("../impl/runtime-config.js") as typeof import("../impl/runtime-config.js");
-  return runtime.cachedClient(resolved);
+  // A data source only looks: a silent service fails it after one wait (runtime-config.ts, cachedClient).
+  return runtime.cachedClient({ ...resolved, silentReads: false });
 }
 
 /**

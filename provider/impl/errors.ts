@@ -81,9 +81,11 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
   [RIMU_ERROR_CODES.RimuTimeoutError]: {
     className: "RimuTimeoutError",
     kind: "temporary",
+    // The message says whether a change may still be going on at RimuHosting (a change that timed out) or not (a
+    // read); the advice holds for both.
     advice:
-      "The change may still be running at RimuHosting. Run `pulumi up` again: it reads the order and finishes " +
-      "what is left; raise the timeouts input if this keeps happening.",
+      "Run the command again once RimuHosting answers: `pulumi up` reads the order first and finishes only what is " +
+      "left. If a change keeps timing out, raise the Vps timeouts input.",
   },
   [RIMU_ERROR_CODES.RimuResponseShapeError]: {
     className: "RimuResponseShapeError",

@@ -49,7 +49,11 @@ export function readFailure(error: unknown, baseUrl: string): ReadFailure {
       ),
     };
   }
-  if (error instanceof RimuTimeoutError) return { kind: "temporary", why: `no answer from ${tried} in time` };
+  if (error instanceof RimuTimeoutError) {
+    // Connected, and not even the first byte of an answer within the read timeout: nothing that answers is there.
+    if (error.noAnswer === true) return { kind: "settings", error: silentBaseUrl(error, baseUrl, tried) };
+    return { kind: "temporary", why: `no answer from ${tried} in time` };
+  }
   if (error instanceof RimuTransientError) {
     if (error.status !== undefined)
       return { kind: "temporary", why: `RimuHosting answered ${error.status} to ${tried}` };
@@ -72,6 +76,19 @@ function unusableBaseUrl(error: RimuError, baseUrl: string, tried: string): VpsE
     RIMU_ERROR_CODES.RimuConfigError,
     `${settingName("baseUrl")}: ${what}; tried ${tried}. If the address is right, RimuHosting cannot be reached ` +
       `from here: run again once it can.`,
+    error,
+    settingName("baseUrl"),
+  );
+}
+
+/** The base URL accepts connections and answers nothing (not even the first byte) within the read timeout. */
+function silentBaseUrl(error: RimuTimeoutError, baseUrl: string, tried: string): VpsError {
+  const wait = error.timeoutMs === undefined ? "in time" : `within ${error.timeoutMs / 1000} s`;
+  return new VpsError(
+    RIMU_ERROR_CODES.RimuTimeoutError,
+    `${settingName("baseUrl")}: nothing answered at ${root(baseUrl)} ${wait}; ${tried} was sent, and not even the ` +
+      `start of an answer came back (the connection was accepted). Nothing was changed. If the address is right, ` +
+      `RimuHosting is not answering from here.`,
     error,
     settingName("baseUrl"),
   );

@@ -11,7 +11,7 @@ import { resetCatalog } from "./catalog.js";
 import { resetPreviewTotal } from "./money.js";
 import { createClient, type RimuClient, type ClientConfig } from "../client/index.js";
 import { RimuConfigError } from "../client/errors.js";
-import { CONFIG_KEYS, resolveConfig, type ConfigSource } from "../config.js";
+import { CONFIG_KEYS, READ_TIMEOUT_ENV_VAR, resolveConfig, type ConfigSource } from "../config.js";
 import { assertEngineAlive, watchDynamicHostEngine } from "./engine-watch.js";
 import { missingApiKey, settingRefused } from "./settings-source.js";
 
@@ -57,28 +57,24 @@ export function resetConfiguration(): void {
 /**
  * The client for an operation. One client (one keep-alive agent) per configuration: the cache key is a
  * hash of the base URL, the key and the timeout, so the key itself is never held as a map key.
- * `what` names the caller in the missing-key message.
+ * `what` names the caller in the missing-key message. `silentReads: false` for the reads that only look
+ * (check()'s shared reads, the data sources): see cachedClient().
  */
-export function clientFor(what: string, mutationMs?: number): RimuClient {
+export function clientFor(what: string, mutationMs?: number, opts: { silentReads?: false } = {}): RimuClient {
   const resolved = resolveConfig(stackConfig);
   if (resolved.apiKey === undefined) throw new RimuConfigError(missingApiKey(what));
-  return cachedClient({
-    apiKey: resolved.apiKey,
-    baseUrl: resolved.baseUrl,
-    mutationMs,
-    readMs: readMsOverride,
-  });
+  return cachedClient({ apiKey: resolved.apiKey, baseUrl: resolved.baseUrl, mutationMs, ...opts });
 }
 
 /**
  * The shared reads of the configured account (account-view.ts): one view per base URL and API key, kept in
- * the host for the run. Throws the missing-key error like clientFor().
+ * the host for the run. Throws the missing-key error like clientFor(). What a preview reads comes from here.
  */
 export function accountView(what: string): AccountView {
   const resolved = resolveConfig(stackConfig);
   if (resolved.apiKey === undefined) throw new RimuConfigError(missingApiKey(what));
   const key = createHash("sha256").update(`${resolved.baseUrl}\n${resolved.apiKey}`).digest("hex");
-  return accountViewFor(key, () => clientFor(what));
+  return accountViewFor(key, () => clientFor(what, undefined, { silentReads: false }));
 }
 
 /** The base URL the provider talks to (the catalogue cache is keyed by it). */
@@ -100,16 +96,24 @@ export function setReadTimeoutForTests(ms: number | undefined): void {
   resetAccountViews();
 }
 
-/** A cached client for explicit settings (the data sources pass the program's config). */
+/**
+ * A cached client for explicit settings (the data sources pass the program's config). Its read timeout is the
+ * test seam's, else RIMUHOSTING_READ_TIMEOUT_MS, else the client's 30 s. `silentReads: false` (the reads that only
+ * look: a preview's checks, the data sources): a read that gets not even the first byte of an answer within it is
+ * not sent again, so a service that accepts connections and never answers fails a preview after one wait, naming
+ * the base URL (read-failures.ts), instead of after four waits per read, with warnings.
+ */
 export function cachedClient(settings: {
   apiKey?: string;
   baseUrl: string;
   mutationMs?: number;
-  readMs?: number;
+  silentReads?: false;
 }): RimuClient {
+  const readMs = readMsOverride ?? readTimeoutFromEnv();
   const cacheKey = createHash("sha256")
     .update(
-      `${settings.baseUrl}\n${settings.apiKey ?? ""}\n${settings.mutationMs ?? ""}\n${settings.readMs ?? ""}`,
+      `${settings.baseUrl}\n${settings.apiKey ?? ""}\n${settings.mutationMs ?? ""}\n${readMs ?? ""}\n` +
+        `${settings.silentReads ?? ""}`,
     )
     .digest("hex");
   let client = clients.get(cacheKey);
@@ -117,12 +121,25 @@ export function cachedClient(settings: {
     // No change is sent once the engine that asked for it is gone (engine-watch.ts).
     const config: ClientConfig = { baseUrl: settings.baseUrl, beforeChange: assertEngineAlive };
     if (settings.apiKey !== undefined) config.apiKey = settings.apiKey;
-    if (settings.mutationMs !== undefined || settings.readMs !== undefined)
-      config.timeouts = compactTimeouts({ mutationMs: settings.mutationMs, readMs: settings.readMs });
+    if (settings.mutationMs !== undefined || readMs !== undefined)
+      config.timeouts = compactTimeouts({ mutationMs: settings.mutationMs, readMs });
+    if (settings.silentReads === false) config.retry = { silentReads: false };
     client = withConfigSource(() => createClient(config));
     clients.set(cacheKey, client);
   }
   return client;
+}
+
+/** RIMUHOSTING_READ_TIMEOUT_MS, read at call time; undefined when unset. */
+function readTimeoutFromEnv(): number | undefined {
+  const text = process.env[READ_TIMEOUT_ENV_VAR]?.trim();
+  if (text === undefined || text === "") return undefined;
+  const ms = Number(text);
+  if (!Number.isInteger(ms) || ms < 1)
+    throw new RimuConfigError(
+      `${READ_TIMEOUT_ENV_VAR} must be a whole number of milliseconds, such as 30000 (the default)`,
+    );
+  return ms;
 }
 
 /**

@@ -5,11 +5,11 @@
  */
 import { RimuConfigError } from "../client/errors.js";
 import type { RimuClient } from "../client/index.js";
-import { missingApiKeyMessage } from "../config.js";
 import * as dataSources from "../data-sources/index.js";
 import { setClientSource } from "../data-sources/program-client.js";
 import { DATA_SOURCE_TOKENS, type DataSourceName } from "../data-sources/tokens.js";
 import { cachedClient, clientFor, configuredBaseUrl, hasApiKey } from "../impl/runtime-config.js";
+import { missingApiKey } from "../impl/settings-source.js";
 import { plainBag, type Bag } from "./protocol.js";
 
 type DataSource = (args: Bag) => Promise<unknown>;
@@ -27,9 +27,10 @@ const FUNCTION_TOKENS: readonly string[] = [...BY_TOKEN.keys()];
 /** From now on, data sources in this process use the provider's configuration (Configure). */
 export function useProviderConfiguration(): void {
   setClientSource((what, needsApiKey): RimuClient => {
-    if (hasApiKey()) return clientFor(what);
-    if (needsApiKey) throw new RimuConfigError(missingApiKeyMessage(what));
-    return cachedClient({ baseUrl: configuredBaseUrl() });
+    // A data source only looks: a silent service fails it after one wait (runtime-config.ts, cachedClient).
+    if (hasApiKey()) return clientFor(what, undefined, { silentReads: false });
+    if (needsApiKey) throw new RimuConfigError(missingApiKey(what));
+    return cachedClient({ baseUrl: configuredBaseUrl(), silentReads: false });
   });
 }
 

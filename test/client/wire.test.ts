@@ -283,7 +283,7 @@ describe("client: unreadable responses", () => {
     expect(error).toBeInstanceOf(RimuTimeoutError);
     expect((error as Error).message).toBe(
       "[RIMU_ERR_TIMEOUT] PUT /orders/{order}/vps/host-server: no response within 250 ms " +
-        "(timeouts.mutationMs + timeouts.movePerGbMs per GB of used disk)",
+        "(timeouts.mutationMs + timeouts.movePerGbMs per GB of used disk); RimuHosting may still be making the change",
     );
   });
 
@@ -300,6 +300,38 @@ describe("client: unreadable responses", () => {
     expect((error as Error).message).toBe(
       "[RIMU_ERR_TIMEOUT] GET /orders: no response within 100 ms (timeouts.readMs)",
     );
+    expect(error).toMatchObject({ noAnswer: true, timeoutMs: 100 });
     expectNoSecret(visibleText(error), API_KEY);
+  });
+
+  it("sends a read that got no answer at all again, unless retry.silentReads is false", async () => {
+    server = await startTinyServer(() => ({ hang: true }));
+    const retry = { limit: 2, baseDelayMs: 1, maxDelayMs: 1 };
+    client = createClient({ apiKey: API_KEY, baseUrl: server.baseUrl, timeouts: { readMs: 100 }, retry });
+    await rejectionOf(client.listOrders(), RimuTimeoutError);
+    expect(server.requests).toHaveLength(3);
+    client.close();
+    client = createClient({
+      apiKey: API_KEY,
+      baseUrl: server.baseUrl,
+      timeouts: { readMs: 100 },
+      retry: { ...retry, silentReads: false },
+    });
+    expect(await rejectionOf(client.listOrders(), RimuTimeoutError)).toMatchObject({
+      noAnswer: true,
+      attempts: 1,
+    });
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it("a timeout after the answer started is not a silent one", async () => {
+    server = await startTinyServer(() => ({ headersOnly: true }));
+    client = createClient({
+      apiKey: API_KEY,
+      baseUrl: server.baseUrl,
+      timeouts: { readMs: 100 },
+      retry: { limit: 0 },
+    });
+    expect(await rejectionOf(client.listOrders(), RimuTimeoutError)).toMatchObject({ noAnswer: false });
   });
 });

@@ -145,6 +145,16 @@ export function pulumiText(cli: CliStack, ...args: string[]): Promise<string> {
   });
 }
 
+/** What a `pulumi <args>` that must fail printed (as pulumiText); rejects if it succeeds. */
+export function pulumiFailure(cli: CliStack, ...args: string[]): Promise<string> {
+  return pulumiText(cli, ...args).then(
+    (text) => {
+      throw new Error(`pulumi ${args.join(" ")} succeeded, but must fail:\n${text}`);
+    },
+    (error: Error) => error.message,
+  );
+}
+
 /**
  * A copy of the example program examples/<example> in a new scratch directory, its Pulumi.yaml given the
  * `plugins:` entry of this checkout's plugin (pluginEntry). The examples are written as a user writes them against a

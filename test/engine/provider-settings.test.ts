@@ -6,7 +6,7 @@
 import { DEMO_ACCOUNTS } from "../../emulator/index";
 import { describeCliOnly } from "./describe-cli";
 import { startScenario, type Scenario } from "./e2e-support";
-import { describeNative, pulumiText, startNativeScenario, writeYamlProgram } from "./native-programs";
+import { describeNative, pulumiFailure, startNativeScenario, writeYamlProgram } from "./native-programs";
 
 jest.setTimeout(300_000);
 
@@ -18,16 +18,6 @@ const alice = DEMO_ACCOUNTS.find((a) => a.name === "alice")!;
 function expectNoDigitsOfKey(text: string): void {
   for (let at = 0; at + 4 <= DIGITS_KEY.length; at++)
     expect(text).not.toContain(DIGITS_KEY.slice(at, at + 4));
-}
-
-/** What a failing `pulumi <args>` printed (stdout and stderr); fails the test if the command succeeds. */
-async function failing(run: Promise<string>): Promise<string> {
-  const outcome = await run.then(
-    (text) => ({ ok: true, text }),
-    (error: Error) => ({ ok: false, text: error.message }),
-  );
-  expect(outcome).toMatchObject({ ok: false });
-  return outcome.text;
 }
 
 const PROGRAM = `config:
@@ -62,10 +52,10 @@ describeNative("yaml", "an explicit provider's settings", () => {
     // Unquoted, as `pulumi config set --secret` takes it: the YAML program reads it as a number.
     await s.stack.cli!.setConfig("aliceKey", { value: DIGITS_KEY, secret: true });
     const mark = s.mark();
-    const preview = await failing(pulumiText(s.stack.cli!, "preview"));
+    const preview = await pulumiFailure(s.stack.cli!, "preview");
     expect(preview).toContain("[RIMU_ERR_CONFIG] provider 'alice': apiKey arrived as a number, not as text");
     expect(preview).toContain(`\`apiKey: "<value>"\` in the program`);
-    const up = await failing(pulumiText(s.stack.cli!, "up", "--yes", "--skip-preview"));
+    const up = await pulumiFailure(s.stack.cli!, "up", "--yes", "--skip-preview");
     expect(up).toContain("provider 'alice': apiKey arrived as a number");
     const state = await s.stack.exportState();
     for (const text of [preview, up, state]) expectNoDigitsOfKey(text);
@@ -74,14 +64,14 @@ describeNative("yaml", "an explicit provider's settings", () => {
 
   test("a wrong key, then an address where nothing answers: the failure names provider 'alice' and its argument", async () => {
     await s.stack.cli!.setConfig("aliceKey", { value: '"99999999999999999999999999999999"', secret: true });
-    const wrongKey = await failing(pulumiText(s.stack.cli!, "preview"));
+    const wrongKey = await pulumiFailure(s.stack.cli!, "preview");
     expect(wrongKey).toContain("[RIMU_ERR_AUTH] provider 'alice': apiKey: RimuHosting refused the API key");
     expect(wrongKey).toContain("set the apiKey argument of provider 'alice'");
     expect(wrongKey).not.toContain("rimuhosting:apiKey");
 
     await s.stack.cli!.setConfig("aliceKey", { value: `"${alice.apiKey}"`, secret: true });
     await s.stack.cli!.setConfig("aliceUrl", { value: "http://127.0.0.1:1" });
-    const nothingThere = await failing(pulumiText(s.stack.cli!, "preview"));
+    const nothingThere = await pulumiFailure(s.stack.cli!, "preview");
     expect(nothingThere).toContain(
       "[RIMU_ERR_CONFIG] provider 'alice': baseUrl: nothing answers at http://127.0.0.1:1/r (connection refused)",
     );
@@ -100,7 +90,7 @@ describeCliOnly("the stack's settings on the dynamic Vps", () => {
   test("a digits-only key stored as a number arrives as text: refused by RimuHosting, no digit of it printed", async () => {
     // The engine hands the dynamic host every config value as text (`3.8475619203847564e+31`), never a number.
     await s.stack.cli!.command("config", "set", "--type", "float", "rimuhosting:apiKey", "--", DIGITS_KEY);
-    const preview = await failing(pulumiText(s.stack.cli!, "preview"));
+    const preview = await pulumiFailure(s.stack.cli!, "preview");
     expect(preview).toContain("[RIMU_ERR_AUTH] rimuhosting:apiKey: RimuHosting refused the API key");
     expectNoDigitsOfKey(preview);
   });

@@ -22,6 +22,8 @@ export interface TinyReply {
   drop?: boolean;
   /** Never answer (the client must time out). */
   hang?: boolean;
+  /** Send the status line and headers, then nothing more (an answer that started and never finished). */
+  headersOnly?: boolean;
 }
 
 export interface TinyServer {
@@ -56,6 +58,11 @@ export async function startTinyServer(
         return;
       }
       if (r.hang) return;
+      if (r.headersOnly) {
+        res.writeHead(r.status ?? 200, { "content-type": "application/json", ...r.headers });
+        res.flushHeaders();
+        return;
+      }
       const body = typeof r.body === "string" ? r.body : JSON.stringify(r.body ?? {});
       res.writeHead(r.status ?? 200, { "content-type": "application/json", ...r.headers });
       res.end(body);

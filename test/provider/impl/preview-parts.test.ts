@@ -122,7 +122,20 @@ describe("a failed read in a preview", () => {
     );
   });
 
-  it("only a 5xx, a timeout or a dropped connection skips the check", () => {
+  it("an address that accepts connections and answers nothing fails it, naming rimuhosting:baseUrl", () => {
+    const silent = new RimuTimeoutError("GET /orders: no response within 30000 ms (timeouts.readMs)", {
+      endpoint: "GET /orders",
+      noAnswer: true,
+      timeoutMs: 30_000,
+    });
+    const failure = readFailure(silent, baseUrl);
+    expect(failure.kind === "settings" && failure.error.message).toMatch(
+      /^\[RIMU_ERR_TIMEOUT\] rimuhosting:baseUrl: nothing answered at http:\/\/127\.0\.0\.1:1\/r within 30 s; GET http:\/\/127\.0\.0\.1:1\/r\/orders was sent.*Nothing was changed/,
+    );
+    expect(failure.kind === "settings" && failure.error.message).not.toMatch(/may still be/);
+  });
+
+  it("only a 5xx, a timeout after the answer started or a dropped connection skips the check", () => {
     for (const error of [
       new RimuTransientError("busy", { status: 503, endpoint: "GET /orders" }),
       new RimuTimeoutError("slow", { endpoint: "GET /orders" }),
