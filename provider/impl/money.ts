@@ -16,8 +16,8 @@ import type { Amount, ChangePricing, NewVpsRequestInput } from "../../contract/i
 import { PREVIEW_FLAG } from "./vps-fields.js";
 import { ipRequest, toWire } from "./vps-requests.js";
 import { amountUsd } from "../wire-mapping/values.js";
-
-type Bag = Record<string, unknown>;
+import type { VpsInputs } from "./vps-input-schema.js";
+import type { RecordedOutputs } from "./vps-outputs.js";
 
 /** An amount with its currency (an ISO code such as "USD"). */
 export interface Money {
@@ -28,7 +28,7 @@ export interface Money {
 const usd = (amount: number): Money => ({ amount, currency: "USD" });
 
 /** True when these (new) inputs come from a preview run of the program (the Vps class sets PREVIEW_FLAG). */
-export const isPreview = (news: Bag): boolean =>
+export const isPreview = (news: VpsInputs): boolean =>
   news[PREVIEW_FLAG] === true || typeof news[PREVIEW_FLAG] === "string";
 
 const formats = new Map<string, Intl.NumberFormat>();
@@ -89,6 +89,11 @@ export const PRICED_INPUTS = [
   "diskSpace2Mb",
 ] as const;
 
+type PricedInput = (typeof PRICED_INPUTS)[number];
+
+/** What a quote is asked for: inputs, or what a state or an order records (the order's sizes under the inputs'). */
+export type QuotedValues = VpsInputs | RecordedOutputs;
+
 /** What a quote that stands for an order also carries: what R16 judges the way R4 would (§8.2). */
 const ORDER_INPUTS = ["hostServerOid", "distro"] as const;
 
@@ -97,16 +102,17 @@ const ORDER_INPUTS = ["hostServerOid", "distro"] as const;
  * none of them). `asOrder` adds the host server, the distro and the IP request, which makes the quote a dry
  * run of the order (docs/rimuhosting-api.md §8.2). Unset values are left out: the service applies its defaults.
  */
-export function quoteRequest(inputs: Bag, asOrder = false): NewVpsRequestInput {
+export function quoteRequest(inputs: QuotedValues, asOrder = false): NewVpsRequestInput {
   if (!asOrder) return toWire(inputs, PRICED_INPUTS) as NewVpsRequestInput;
   const request = toWire(inputs, [...PRICED_INPUTS, ...ORDER_INPUTS]) as NewVpsRequestInput;
-  const ips = ipRequest(inputs as { ipCount?: number });
+  const ips = ipRequest(inputs);
   return ips === undefined ? request : { ...request, ip_request: ips };
 }
 
-/** The priced inputs that are set in `bag`. */
-export function pricedOf(bag: Bag): Bag {
-  return Object.fromEntries(PRICED_INPUTS.filter((n) => bag[n] !== undefined).map((n) => [n, bag[n]]));
+/** The priced inputs that are set in `values`. */
+export function pricedOf(values: Pick<RecordedOutputs, PricedInput>): Pick<RecordedOutputs, PricedInput> {
+  const set = PRICED_INPUTS.filter((name) => values[name] !== undefined);
+  return Object.fromEntries(set.map((name) => [name, values[name]]));
 }
 
 /** A quoted monthly price, or why there is none ("memoryMb not known until the update runs"). */
@@ -144,7 +150,7 @@ function difference(before: Money | undefined, after: Money): Money | undefined 
 }
 
 /** The fee an order is billed now, from old outputs (monthlyFeeUsd). */
-function currentFee(olds: Bag): Money | undefined {
+function currentFee(olds: RecordedOutputs): Money | undefined {
   return typeof olds.monthlyFeeUsd === "number" ? usd(olds.monthlyFeeUsd) : undefined;
 }
 
@@ -164,8 +170,8 @@ const SIZE_LABELS = { memoryMb: "", diskSpaceMb: "disk ", diskSpace2Mb: "second 
 export function resizeLine(
   resource: string,
   name: string,
-  olds: Bag,
-  news: Bag,
+  olds: RecordedOutputs,
+  news: VpsInputs,
   changed: readonly string[],
   quoted: Quoted,
 ): string {
@@ -178,7 +184,12 @@ export function resizeLine(
 }
 
 /** `web: replacement VPS: $9.57 → $11.00 a month (+$1.43; the old VPS is cancelled with a credit …)`, once. */
-export function replacementLine(resource: string, name: string, olds: Bag, quoted: Quoted): string {
+export function replacementLine(
+  resource: string,
+  name: string,
+  olds: RecordedOutputs,
+  quoted: Quoted,
+): string {
   replacementsPriced.add(resource);
   if ("problem" in quoted) return `${name}: replacement VPS: price not quoted: ${quoted.problem}.`;
   return changeLine(

@@ -26,3 +26,8 @@ export function unknownKeys(bag: Record<string, unknown>): Set<string> {
 export function withUnknown<T extends object>(values: T, keys: readonly string[]): T {
   return { ...values, ...Object.fromEntries(keys.map((key) => [key, UNKNOWN])) };
 }
+
+/** The values that are known (in a preview, those not waiting on another resource's output). */
+export function knownValues<T extends object>(values: T): T {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => !containsUnknown(value))) as T;
+}

@@ -40,21 +40,21 @@ import {
   quoteRequest,
   takeReplacementPriced,
   type Quoted,
+  type QuotedValues,
 } from "./money.js";
 import { info, resourceKey, resourceName, warning, type Note } from "./notes.js";
 import { MOVE_CHANGES_OUTPUTS } from "./vps-effects.js";
 import { readFailure } from "./read-failures.js";
 import { accountView, clientFor, configuredBaseUrl, hasApiKey } from "./runtime-config.js";
-import { containsUnknown } from "./unknowns.js";
+import { containsUnknown, knownValues } from "./unknowns.js";
 import { REPLACE_FORCING_INPUTS } from "./vps-changes.js";
 import { orderRef } from "./vps-converge.js";
 import { adoptionProblem, foreignOrder } from "./vps-create.js";
 import type { CheckFailure } from "./check-failure.js";
 import type { VpsInputs } from "./vps-input-schema.js";
+import type { VpsInputName } from "./vps-fields.js";
 import { changeRefusals } from "./vps-refusals.js";
 import { orderFields } from "../wire-mapping/order-fields.js";
-
-type Bag = Record<string, unknown>;
 
 /** What the look-ahead found: failures (the preview fails), notes (warnings, prices) and the outputs a move changes. */
 export interface LookAhead {
@@ -69,11 +69,11 @@ interface Run {
   view: AccountView;
   baseUrl: string;
   /** Old inputs (empty for a new resource). */
-  before: Bag;
+  before: VpsInputs;
   /** New inputs, as given (unknowns included). */
-  after: Bag;
+  after: VpsInputs;
   /** New inputs whose values are known. */
-  known: Bag;
+  known: VpsInputs;
   isNew: boolean;
   preview: boolean;
   /** The account's active orders (the shared listing), when it could be read: which of its VPSs are on which host. */
@@ -86,7 +86,7 @@ interface Run {
 /** Stops the look-ahead: a wrong key or address makes every later check meaningless. */
 class Stop extends Error {}
 
-export async function lookAhead(before: Bag, after: Bag, preview: boolean): Promise<LookAhead> {
+export async function lookAhead(before: VpsInputs, after: VpsInputs, preview: boolean): Promise<LookAhead> {
   const out: LookAhead = { failures: [], notes: [], unknownOutputs: [] };
   if (!hasApiKey()) {
     out.failures.push(failureOf(presentError(missingKey(), "Checking a Vps")));
@@ -97,7 +97,7 @@ export async function lookAhead(before: Bag, after: Bag, preview: boolean): Prom
     baseUrl: configuredBaseUrl(),
     before,
     after,
-    known: Object.fromEntries(Object.entries(after).filter(([, value]) => !containsUnknown(value))),
+    known: knownValues(after),
     isNew: Object.keys(before).length === 0,
     preview,
     name: resourceName(after),
@@ -131,7 +131,8 @@ async function checkAll(run: Run): Promise<void> {
   if (run.preview && run.isNew && !adopting) await checkNewOrder(run);
 }
 
-const changed = (run: Run, name: string): boolean => run.isNew || !same(run.before[name], run.after[name]);
+const changed = (run: Run, name: VpsInputName): boolean =>
+  run.isNew || !same(run.before[name], run.after[name]);
 
 /**
  * One shared read. A wrong key or address fails the preview (and stops the look-ahead); a temporary fault
@@ -255,7 +256,7 @@ async function checkAdoption(run: Run): Promise<void> {
     });
     return;
   }
-  const problem = adoptionProblem(order, run.known as VpsInputs, Date.now());
+  const problem = adoptionProblem(order, run.known, Date.now());
   if (problem) {
     run.out.failures.push({
       property: "adoptOrderOid",
@@ -299,7 +300,7 @@ function checkCreationToken(run: Run, orders: readonly AboutOrder[]): void {
   if (typeof nonce === "string") noteTokenLookup(token, nonce, run.isNew && carrying.length === 0);
   const first = others[0];
   if (!first) return;
-  const error = foreignOrder(first, run.known as VpsInputs, token);
+  const error = foreignOrder(first, run.known, token);
   if (run.isNew) run.out.failures.push(failureOf(error));
   else run.out.notes.push(warning(`[${error.code}] ${run.name}: ${error.detail}`));
 }
@@ -347,12 +348,12 @@ async function checkHost(
     if (!run.isNew) run.out.unknownOutputs.push(...MOVE_CHANGES_OUTPUTS);
     return;
   }
-  const current = live?.host_server_oid ?? (run.before.hostServerOid as string | undefined);
+  const current = live?.host_server_oid ?? run.before.hostServerOid;
   const isMove = !run.isNew && target !== current;
   if (!run.isNew && !isMove) return;
   const dc = run.isNew
-    ? (run.known.dcLocation as string | undefined)
-    : (live?.location?.data_center_location_code ?? (run.known.dcLocation as string | undefined));
+    ? run.known.dcLocation
+    : (live?.location?.data_center_location_code ?? run.known.dcLocation);
   const hostDc = orders?.find((order) => order.host_server_oid === target)?.location
     ?.data_center_location_code;
   if (dc && hostDc && hostDc !== dc) {
@@ -435,9 +436,9 @@ function freeOf(host: HostServerInfo): HostFree {
 }
 
 /** What a VPS of these sizes takes of a host. */
-function needOf(sizes: Bag): HostNeed {
-  const mb = (name: string) => (typeof sizes[name] === "number" ? (sizes[name] as number) : 0);
-  return { memoryMb: mb("memoryMb"), diskMb: mb("diskSpaceMb") + mb("diskSpace2Mb") };
+function needOf(sizes: QuotedValues): HostNeed {
+  const mb = (size: number | undefined) => size ?? 0;
+  return { memoryMb: mb(sizes.memoryMb), diskMb: mb(sizes.diskSpaceMb) + mb(sizes.diskSpace2Mb) };
 }
 
 /**
@@ -478,7 +479,7 @@ async function claimRoom(
   host: string,
   need: HostNeed,
   property: string,
-  request: Bag,
+  request: QuotedValues,
 ): Promise<void> {
   if (need.memoryMb === 0 && need.diskMb === 0) return;
   const ledger = run.view.ledger;
@@ -529,7 +530,9 @@ async function claimRoom(
  */
 async function checkNewOrder(run: Run): Promise<void> {
   const replacement = takeReplacementPriced(run.resource);
-  const unknown = [...PRICED_INPUTS, "hostServerOid"].filter((name) => containsUnknown(run.after[name]));
+  const unknown = [...PRICED_INPUTS, "hostServerOid" as const].filter((name) =>
+    containsUnknown(run.after[name]),
+  );
   if (unknown.length > 0) {
     if (!replacement)
       run.out.notes.push(
@@ -584,7 +587,7 @@ async function judge<T>(
 }
 
 /** The quoted monthly price of `inputs` (never fails: a price that cannot be had says why). */
-export async function priceOf(run: Pick<Run, "view" | "baseUrl">, inputs: Bag): Promise<Quoted> {
+export async function priceOf(run: Pick<Run, "view" | "baseUrl">, inputs: QuotedValues): Promise<Quoted> {
   const unknown = PRICED_INPUTS.filter((name) => containsUnknown(inputs[name]));
   if (unknown.length > 0) return { problem: `${unknown.join(", ")} not known until the update runs` };
   try {

@@ -25,13 +25,21 @@ import { same } from "./canonical-json.js";
 import { creationNonceOf, newCreationNonce } from "./creation-token.js";
 import { ERROR_CATALOGUE, VPS_ERROR_CODES, VpsError, presentError } from "./errors.js";
 import { log } from "./log.js";
-import { deleteBillLine, feeLine, isPreview, pricedOf, replacementLine, resizeLine } from "./money.js";
+import {
+  deleteBillLine,
+  feeLine,
+  isPreview,
+  pricedOf,
+  replacementLine,
+  resizeLine,
+  type QuotedValues,
+} from "./money.js";
 import { emitNotes, info, previewUrnOf, resourceKey, resourceName, type Note } from "./notes.js";
 import { accountView, clientFor, configuredBaseUrl, hasApiKey } from "./runtime-config.js";
 import { secretsWrapped } from "./secret-values.js";
 import { withUnknown } from "./unknowns.js";
 import { computeChanges, hasChanges, REPLACE_FORCING_INPUTS, type VpsChanges } from "./vps-changes.js";
-import { converge, orderRef } from "./vps-converge.js";
+import { converge, orderRef, type ConvergeOptions } from "./vps-converge.js";
 import { findPendingOrder, isPendingId, nonceOf, orderOnce, orderToAdopt } from "./vps-create.js";
 import { effectNotes, effectsOf } from "./vps-effects.js";
 import { INTERNAL_KEYS, REPORTED_FIELDS, USER_SET_INTERNAL } from "./vps-fields.js";
@@ -244,7 +252,7 @@ async function previewPrice(
   changes: VpsChanges,
 ): Promise<Note | undefined> {
   if (changes.replaces.length === 0 && changes.parameters.length === 0) return undefined;
-  const quote = (inputs: VpsInputs) =>
+  const quote = (inputs: QuotedValues) =>
     hasApiKey()
       ? priceOf({ view: accountView("Quoting a Vps"), baseUrl: configuredBaseUrl() }, inputs)
       : Promise.resolve({ problem: "no API key is configured" });
@@ -319,21 +327,22 @@ async function orderAndConverge(
         `Set the password input with allowReinstall, or reset it in the control panel.`,
     );
   }
-  // The PTR is not set yet: without reverseDns in what is recorded, converge() sees it as a change.
-  const { reverseDns: _unset, ...recordedBeforePtr } = recorded;
-  const result = await converge({
-    client,
-    live: order,
-    recorded: recordedBeforePtr,
-    news,
-    what: "was created",
-    provider,
-  });
+  return convergeNew({ client, live: order, recorded, news, what: "was created", provider });
+}
+
+/**
+ * A new or adopted order brought to the inputs, and its fee said. `recorded` is what to record of the inputs;
+ * its PTR is not set yet: without reverseDns in what converge() compares with, it sees it as a change.
+ */
+async function convergeNew(
+  options: ConvergeOptions & { recorded: VpsInputs },
+): Promise<{ id: string; outs: VpsOutputs }> {
+  const { reverseDns: _unset, ...recordedBeforePtr } = options.recorded;
+  const result = await converge({ ...options, recorded: recordedBeforePtr });
+  const id = String(result.order.order_oid);
   log(feeLine(id, orderFields(result.order).monthlyFeeUsd));
-  return {
-    id,
-    outs: orderOutputs(result.order, { ...recorded, password: result.password ?? password }, news),
-  };
+  const password = result.password ?? options.recorded.password;
+  return { id, outs: orderOutputs(result.order, { ...options.recorded, password }, options.news) };
 }
 
 /** Takes over an existing order (adoptOrderOid): verify it, then bring it to the inputs like update(). */
@@ -346,20 +355,7 @@ async function adopt(
   const id = String(order.order_oid);
   log(`Vps ${id}: adopting existing order ${order.domain_name}.`);
   // Install-time options cannot be read back: they are recorded as given, not reinstalled.
-  const { reverseDns: _unset, ...recordedBeforePtr } = news;
-  const result = await converge({
-    client,
-    live: order,
-    recorded: recordedBeforePtr,
-    news,
-    what: "was adopted",
-    provider,
-  });
-  log(feeLine(id, orderFields(result.order).monthlyFeeUsd));
-  return {
-    id,
-    outs: orderOutputs(result.order, { ...news, password: result.password ?? news.password }, news),
-  };
+  return convergeNew({ client, live: order, recorded: news, news, what: "was adopted", provider });
 }
 
 // ----------------------------------------------------------------------------------------------- read
