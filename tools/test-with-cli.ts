@@ -1,0 +1,27 @@
+// `npm test`'s jest: run with the real pulumi CLI and the YAML, Go and Python language hosts on PATH, so that no
+// end-to-end test is skipped for want of them. The ones on PATH are used; without them, the scripts that build them
+// run first, as `npm run demo` does for the CLI (pulumi-on-path.ts), saying so; if they cannot, `npm test` fails with
+// what to do. Arguments are jest's. (`npx jest <file>` runs jest alone: its CLI tests are skipped, with the reason
+// in their names, when there is no CLI; CI never skips them.)
+import { spawnSync } from "node:child_process";
+import * as path from "node:path";
+import { REPO_ROOT, ensureLanguageHosts, ensurePulumiCli } from "./pulumi-on-path";
+
+const say = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+try {
+  ensurePulumiCli(say, "npm test");
+  ensureLanguageHosts(say, "npm test");
+} catch (error) {
+  say((error as Error).message);
+  say("(`npm run test:unit` runs the tests that need neither.)");
+  process.exit(1);
+}
+const jest = spawnSync(
+  process.execPath,
+  [path.join(REPO_ROOT, "node_modules", "jest", "bin", "jest.js"), ...process.argv.slice(2)],
+  { cwd: REPO_ROOT, stdio: "inherit" },
+);
+process.exit(jest.status ?? 1);
