@@ -101,6 +101,22 @@ function assertVps(urn: string): void {
     throw new Error(`rimuhosting has no resource type ${type}; its resource is ${VPS_TYPE}.`);
 }
 
+/** A handler of a request about a Vps: another type's URN is refused, and its log lines go to the Vps. */
+function vpsHandler<Req extends { getUrn(): string }, Res>(
+  log: PluginLog,
+  work: (req: Req) => Promise<Res>,
+): Handler<Req, Res> {
+  return handler<Req, Res>(
+    log,
+    // async: a refused URN is a rejection, answered as an error like any other
+    async (req) => {
+      assertVps(req.getUrn());
+      return work(req);
+    },
+    (req) => req.getUrn(),
+  );
+}
+
 const DIFF_KIND: Record<vps.PropertyDiffKind, provproto.PropertyDiff.Kind> = {
   add: provproto.PropertyDiff.Kind.ADD,
   delete: provproto.PropertyDiff.Kind.DELETE,
@@ -157,103 +173,73 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
       res.setAcceptoutputs(false);
       return res;
     }),
-    check: handler<provproto.CheckRequest, provproto.CheckResponse>(
-      log,
-      async (req) => {
-        assertVps(req.getUrn());
-        const { inputs, failures } = await vps.check(
-          req.getUrn(),
-          fromStruct(req.getOlds()),
-          fromStruct(req.getNews()),
-        );
-        return checkResponse(inputs, failures);
-      },
-      (req) => req.getUrn(),
-    ),
-    diff: handler<provproto.DiffRequest, provproto.DiffResponse>(
-      log,
-      async (req) => {
-        assertVps(req.getUrn());
-        const answer = await vps.diff(
-          req.getId(),
-          req.getUrn(),
-          fromStruct(req.getOlds()),
-          fromStruct(req.getNews()),
-        );
-        const res = new provproto.DiffResponse();
-        res.setChanges(
-          answer.changes
-            ? provproto.DiffResponse.DiffChanges.DIFF_SOME
-            : provproto.DiffResponse.DiffChanges.DIFF_NONE,
-        );
-        res.setReplacesList(answer.replaces);
-        res.setDeletebeforereplace(answer.deleteBeforeReplace);
-        const detailed = Object.entries(answer.detailedDiff);
-        res.setDiffsList(detailed.map(([name]) => name));
-        if (detailed.length > 0) {
-          res.setHasdetaileddiff(true);
-          const map = res.getDetaileddiffMap();
-          for (const [name, kind] of detailed)
-            map.set(name, new provproto.PropertyDiff().setKind(DIFF_KIND[kind]).setInputdiff(true));
-        }
-        return res;
-      },
-      (req) => req.getUrn(),
-    ),
-    create: handler<provproto.CreateRequest, provproto.CreateResponse>(
-      log,
-      async (req) => {
-        assertVps(req.getUrn());
-        const created = await vps.create(req.getUrn(), fromStruct(req.getProperties()), req.getPreview());
-        const res = new provproto.CreateResponse();
-        res.setId(created.id);
-        res.setProperties(toStruct(created.properties));
-        return res;
-      },
-      (req) => req.getUrn(),
-    ),
-    read: handler<provproto.ReadRequest, provproto.ReadResponse>(
-      log,
-      async (req) => {
-        assertVps(req.getUrn());
-        const read = await vps.read(
-          req.getId(),
-          req.hasProperties() ? fromStruct(req.getProperties()) : undefined,
-        );
-        const res = new provproto.ReadResponse();
-        res.setId(read.id);
-        res.setProperties(toStruct(read.properties));
-        if (read.inputs) res.setInputs(toStruct(read.inputs));
-        return res;
-      },
-      (req) => req.getUrn(),
-    ),
-    update: handler<provproto.UpdateRequest, provproto.UpdateResponse>(
-      log,
-      async (req) => {
-        assertVps(req.getUrn());
-        const updated = await vps.update(
-          req.getId(),
-          req.getUrn(),
-          fromStruct(req.getOlds()),
-          fromStruct(req.getNews()),
-          req.getPreview(),
-        );
-        const res = new provproto.UpdateResponse();
-        res.setProperties(toStruct(updated.properties));
-        return res;
-      },
-      (req) => req.getUrn(),
-    ),
-    delete: handler<provproto.DeleteRequest, Empty>(
-      log,
-      async (req) => {
-        assertVps(req.getUrn());
-        await vps.deleteVps(req.getId(), fromStruct(req.getProperties()));
-        return new Empty();
-      },
-      (req) => req.getUrn(),
-    ),
+    check: vpsHandler<provproto.CheckRequest, provproto.CheckResponse>(log, async (req) => {
+      const { inputs, failures } = await vps.check(
+        req.getUrn(),
+        fromStruct(req.getOlds()),
+        fromStruct(req.getNews()),
+      );
+      return checkResponse(inputs, failures);
+    }),
+    diff: vpsHandler<provproto.DiffRequest, provproto.DiffResponse>(log, async (req) => {
+      const answer = await vps.diff(
+        req.getId(),
+        req.getUrn(),
+        fromStruct(req.getOlds()),
+        fromStruct(req.getNews()),
+      );
+      const res = new provproto.DiffResponse();
+      res.setChanges(
+        answer.changes
+          ? provproto.DiffResponse.DiffChanges.DIFF_SOME
+          : provproto.DiffResponse.DiffChanges.DIFF_NONE,
+      );
+      res.setReplacesList(answer.replaces);
+      res.setDeletebeforereplace(answer.deleteBeforeReplace);
+      const detailed = Object.entries(answer.detailedDiff);
+      res.setDiffsList(detailed.map(([name]) => name));
+      if (detailed.length > 0) {
+        res.setHasdetaileddiff(true);
+        const map = res.getDetaileddiffMap();
+        for (const [name, kind] of detailed)
+          map.set(name, new provproto.PropertyDiff().setKind(DIFF_KIND[kind]).setInputdiff(true));
+      }
+      return res;
+    }),
+    create: vpsHandler<provproto.CreateRequest, provproto.CreateResponse>(log, async (req) => {
+      const created = await vps.create(req.getUrn(), fromStruct(req.getProperties()), req.getPreview());
+      const res = new provproto.CreateResponse();
+      res.setId(created.id);
+      res.setProperties(toStruct(created.properties));
+      return res;
+    }),
+    read: vpsHandler<provproto.ReadRequest, provproto.ReadResponse>(log, async (req) => {
+      const read = await vps.read(
+        req.getId(),
+        req.hasProperties() ? fromStruct(req.getProperties()) : undefined,
+      );
+      const res = new provproto.ReadResponse();
+      res.setId(read.id);
+      res.setProperties(toStruct(read.properties));
+      if (read.inputs) res.setInputs(toStruct(read.inputs));
+      return res;
+    }),
+    update: vpsHandler<provproto.UpdateRequest, provproto.UpdateResponse>(log, async (req) => {
+      const updated = await vps.update(
+        req.getId(),
+        req.getUrn(),
+        fromStruct(req.getOlds()),
+        fromStruct(req.getNews()),
+        req.getPreview(),
+      );
+      const res = new provproto.UpdateResponse();
+      res.setProperties(toStruct(updated.properties));
+      return res;
+    }),
+    delete: vpsHandler<provproto.DeleteRequest, Empty>(log, async (req) => {
+      await vps.deleteVps(req.getId(), fromStruct(req.getProperties()));
+      return new Empty();
+    }),
     invoke: handler<provproto.InvokeRequest, provproto.InvokeResponse>(log, async (req) => {
       const result = await invoke(req.getTok(), fromStruct(req.getArgs()));
       return new provproto.InvokeResponse().setReturn(toStruct(result));

@@ -134,6 +134,15 @@ describe("the native plugin over gRPC (L3)", () => {
     expect(preview.failures).toEqual([]);
   });
 
+  it("a resource type the plugin does not have is refused with an error naming it, and the plugin serves on", async () => {
+    const other = "urn:pulumi:dev::native-l3::rimuhosting:index:Dns::web";
+    const refused = await rejection(plugin.check(other, {}, inputs()));
+    expect(refused.details).toBe(
+      "rimuhosting has no resource type rimuhosting:index:Dns; its resource is rimuhosting:index:Vps.",
+    );
+    expect((await plugin.check(vpsUrn("web"), {}, inputs())).failures).toEqual([]);
+  });
+
   it("Create, Diff, Update, Read, Delete: the shared lifecycle, with previews through the protocol's preview flag", async () => {
     const urn = vpsUrn("life");
     const checked = await plugin.check(urn, {}, inputs());
