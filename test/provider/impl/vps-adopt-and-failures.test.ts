@@ -200,7 +200,7 @@ describe("configuration", () => {
       code: "RIMU_ERR_CONFIG",
       fieldName: "baseUrl",
       message: expect.stringMatching(
-        /baseUrl must be an http\(s\) URL.*rimuhosting:baseUrl in the stack config.*RIMUHOSTING_BASEURL/,
+        /rimuhosting:baseUrl must be an http\(s\) URL.*`pulumi config set rimuhosting:baseUrl <url>` \(or RIMUHOSTING_BASEURL\)/,
       ),
     });
     testing.resetConfiguration();
