@@ -252,6 +252,8 @@ export type VpsInputExtras = {
   [PREVIEW_FLAG]?: string | boolean;
   [USER_SET_INTERNAL]?: string[];
   __provider?: string;
+  /** Added by check() when known, never by a program (planned-fee.ts, PLANNED_FEE_KEY). */
+  plannedMonthlyFeeUsd?: number;
 };
 
 /**

@@ -55,6 +55,7 @@ import type { VpsInputs } from "./vps-input-schema.js";
 import type { VpsInputName } from "./vps-fields.js";
 import { changeRefusals } from "./vps-refusals.js";
 import { orderFields } from "../wire-mapping/order-fields.js";
+import { plannedFeeOf, type FeeSources, type PlannedFee } from "./planned-fee.js";
 
 /** What the look-ahead found: failures (the preview fails), notes (warnings, prices) and the outputs a move changes. */
 export interface LookAhead {
@@ -62,6 +63,8 @@ export interface LookAhead {
   notes: Note[];
   /** Outputs a planned move changes: check() returns them unknown in a preview, so dependents show a change. */
   unknownOutputs: string[];
+  /** The fee once this run's change is applied (planned-fee.ts); absent when a check failed. */
+  fee?: PlannedFee;
 }
 
 /** One check()'s view of the resource. */
@@ -81,6 +84,8 @@ interface Run {
   name: string;
   resource: string;
   out: LookAhead;
+  /** What the checks found that the planned fee depends on (planned-fee.ts). */
+  fee: Pick<FeeSources, "adopted" | "orderAnswer" | "moveAnswer">;
 }
 
 /** Stops the look-ahead: a wrong key or address makes every later check meaningless. */
@@ -103,6 +108,7 @@ export async function lookAhead(before: VpsInputs, after: VpsInputs, preview: bo
     name: resourceName(after),
     resource: resourceKey(after),
     out,
+    fee: {},
   };
   try {
     await checkAll(run);
@@ -129,6 +135,7 @@ async function checkAll(run: Run): Promise<void> {
   await checkHost(run, orders, live);
   if (run.preview && live && !run.isNew) await checkResizeRoom(run, live);
   if (run.preview && run.isNew && !adopting) await checkNewOrder(run);
+  if (run.out.failures.length === 0) run.out.fee = await plannedFeeOf({ ...run, ...run.fee, live });
 }
 
 const changed = (run: Run, name: VpsInputName): boolean =>
@@ -277,6 +284,7 @@ async function checkAdoption(run: Run): Promise<void> {
   const fields = orderFields(order);
   const after = { ...pricedOf(fields), ...pricedOf(run.known), dcLocation: fields.dcLocation };
   const quoted = await priceOf(run, after);
+  run.fee.adopted = { order, quoted };
   const now =
     typeof fields.monthlyFeeUsd === "number" ? { amount: fields.monthlyFeeUsd, currency: "USD" } : undefined;
   run.out.notes.push(info(adoptionLine(run.resource, run.name, oid, now, quoted)));
@@ -375,6 +383,7 @@ async function checkHost(
     "hostServerOid",
     () => run.view.quote(request),
   );
+  run.fee.moveAnswer = answer;
   if (run.preview && answer && run.out.failures.length === failed)
     await claimRoom(run, String(target), needOf(sizes), "hostServerOid", { ...sizes, dcLocation: dc });
 }
@@ -551,6 +560,7 @@ async function checkNewOrder(run: Run): Promise<void> {
     run.known.hostServerOid !== undefined ? "hostServerOid" : "memoryMb",
     () => run.view.quote(quoteRequest(run.known, true)),
   );
+  run.fee.orderAnswer = answer;
   if (answer && run.out.failures.length === failed && typeof run.known.hostServerOid === "string")
     await claimRoom(run, run.known.hostServerOid, needOf(run.known), "hostServerOid", run.known);
   if (replacement || run.out.failures.length > 0) return; // diff() priced the replacement

@@ -51,6 +51,7 @@ import { validateInputs } from "./vps-validate.js";
 import { setValues } from "./vps-values.js";
 import { isOrderGone, orderFields } from "../wire-mapping/order-fields.js";
 import { lookAhead, priceOf } from "./vps-lookahead.js";
+import { PLANNED_FEE_KEY } from "./planned-fee.js";
 import { orderOutputs, refreshedInputs, type RecordedOutputs, type VpsOutputs } from "./vps-outputs.js";
 import { minutesToMs } from "./vps-requests.js";
 
@@ -103,7 +104,10 @@ const label = (values: VpsInputs | RecordedOutputs): string =>
 
 /** What checkVps() found. */
 export interface CheckResult {
-  /** The checked inputs: the nonce kept (or made), secret inputs wrapped as secrets. */
+  /**
+   * The checked inputs: the nonce kept (or made), secret inputs wrapped as secrets, and plannedMonthlyFeeUsd when
+   * it is known (planned-fee.ts).
+   */
   inputs: VpsInputs;
   /** Why the inputs are refused (empty when they are not), each with its input, reason and code. */
   failures: CheckFailure[];
@@ -132,7 +136,13 @@ export async function checkVps(olds: VpsInputs, news: VpsInputs): Promise<CheckR
   ];
   if (failures.length > 0) return { inputs, failures, notes: [], unknownOutputs: [] };
   const ahead = await lookAhead(before, setValues(inputs), isPreview(news));
-  return { inputs, failures: ahead.failures, notes: ahead.notes, unknownOutputs: ahead.unknownOutputs };
+  const fee = ahead.fee?.usd;
+  return {
+    inputs: fee === undefined ? inputs : { ...inputs, [PLANNED_FEE_KEY]: fee },
+    failures: ahead.failures,
+    notes: ahead.notes,
+    unknownOutputs: ahead.unknownOutputs,
+  };
 }
 
 /** Why each internal key is not the program's to set. */

@@ -25,6 +25,7 @@ import {
 import { withUnknown } from "../impl/unknowns.js";
 import { UNKNOWN } from "../impl/unknowns.js";
 import { setValues } from "../impl/vps-values.js";
+import { PLANNED_FEE_KEY } from "../impl/planned-fee.js";
 import type { RecordedOutputs, VpsInputs } from "../impl/index.js";
 import { sendNote, sendNotes } from "./engine-log.js";
 import { creationScopeOf, fromWire, withSecretOutputs, type Bag } from "./protocol.js";
@@ -151,7 +152,8 @@ export async function deleteVps(id: string, properties: Bag): Promise<void> {
 /**
  * The outputs a preview shows: the inputs as given over what is known (the old outputs of an update), and
  * unknown for every other output (what the service will decide: order number, addresses, fee, the values
- * it picks for inputs left out), as Pulumi's own providers show them; and unknown, the outputs `changed` names.
+ * it picks for inputs left out), as Pulumi's own providers show them; and unknown, the outputs `changed` names;
+ * and the planned fee, when check() knew it.
  */
 function previewOutputs(
   inputs: VpsInputs,
@@ -165,5 +167,9 @@ function previewOutputs(
     given[name] ?? had[name] ?? UNKNOWN,
   ]);
   const internal = INTERNAL_INPUTS.filter((name) => isSet(given[name])).map((name) => [name, given[name]]);
-  return withUnknown(Object.fromEntries([...outputs, ...internal]) as RecordedOutputs, changed);
+  // The planned fee too: a stack policy reads a preview's outputs, and the dynamic Vps's preview outputs are its
+  // checked inputs, which carry it (impl/planned-fee.ts). Only in a preview: a real create or update reports
+  // monthlyFeeUsd instead.
+  const planned = isSet(given[PLANNED_FEE_KEY]) ? [[PLANNED_FEE_KEY, given[PLANNED_FEE_KEY]]] : [];
+  return withUnknown(Object.fromEntries([...outputs, ...internal, ...planned]) as RecordedOutputs, changed);
 }

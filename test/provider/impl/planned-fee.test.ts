@@ -1,0 +1,107 @@
+/**
+ * L1: plannedMonthlyFeeUsd, the fee a VPS is billed once this run's change is applied, in check()'s result (the
+ * contract policy packs, the bill and the budget read): the quote for a new VPS, a resize and a replacement, the
+ * live fee when unchanged; absent when it cannot be known; never a change by itself; and states without it work.
+ */
+import * as impl from "../../../provider/impl/index";
+import * as testing from "../../../provider/impl/testing";
+import { UNKNOWN } from "../../../provider/impl/unknowns";
+import { APP_INPUTS, createChecked, unchecked, useImplFixture } from "../support/impl-fixture";
+
+const fixture = useImplFixture({ planCurrencies: { MIRO8B: "CUR_NZD" } });
+const PREVIEW = { __preview: true } as const;
+const quotes = () =>
+  fixture()
+    .emulator.requestLog()
+    .filter((r) => r.route === "quoteNewVm");
+const money = (line: string) => [...line.matchAll(/\$(\d+\.\d\d)/g)].map((m) => Number(m[1]));
+const lineOf = (pattern: RegExp) => fixture().logs.find((l) => pattern.test(l)) ?? "";
+
+/** A VPS created as `pulumi up` would, then a new run (a new provider host). */
+async function existing() {
+  const { id, outs, inputs } = await createChecked(APP_INPUTS);
+  testing.forgetRun();
+  fixture().logs.length = 0;
+  return { id, outs, inputs };
+}
+
+describe("plannedMonthlyFeeUsd in check()'s result", () => {
+  it("a new VPS in a preview: RimuHosting's quote, with the one quote the preview asks anyway", async () => {
+    const checked = await impl.check({}, { ...APP_INPUTS, ...PREVIEW });
+    expect(checked.failures).toBeUndefined();
+    const quoted = money(lineOf(/app: new VPS:/))[0];
+    expect(quoted).toBeGreaterThan(0);
+    expect(checked.inputs.plannedMonthlyFeeUsd).toBe(quoted);
+    expect(quotes()).toHaveLength(1);
+  });
+
+  it("absent where it cannot be known: outside a preview, an unknown size, a price with no USD amount", async () => {
+    expect((await impl.check({}, APP_INPUTS)).inputs).not.toHaveProperty("plannedMonthlyFeeUsd");
+    const unknown = await impl.check({}, unchecked({ ...APP_INPUTS, memoryMb: UNKNOWN, ...PREVIEW }));
+    expect(unknown.failures).toBeUndefined();
+    expect(unknown.inputs).not.toHaveProperty("plannedMonthlyFeeUsd");
+    // MIRO8B is priced in NZD only here: never counted as $0.
+    const nzd = await impl.check(
+      {},
+      { ...APP_INPUTS, pricingPlanCode: "MIRO8B", memoryMb: 8192, ...PREVIEW },
+    );
+    expect(nzd.failures).toBeUndefined();
+    expect(nzd.inputs).not.toHaveProperty("plannedMonthlyFeeUsd");
+  });
+
+  it("an unchanged VPS: the fee it is billed now, without a quote", async () => {
+    const { outs, inputs } = await existing();
+    const checked = await impl.check(inputs, { ...APP_INPUTS, ...PREVIEW });
+    expect(checked.inputs.plannedMonthlyFeeUsd).toBe(outs.monthlyFeeUsd);
+    expect(quotes()).toHaveLength(0);
+  });
+
+  it("a resize: the quote diff() shows as the new fee, asked once for both", async () => {
+    const { id, outs, inputs } = await existing();
+    const before = quotes().length;
+    const news = { ...APP_INPUTS, memoryMb: 2048, ...PREVIEW };
+    const checked = await impl.check(inputs, news);
+    await impl.diff(id, outs, checked.inputs);
+    const [now, after] = money(lineOf(/app: resize 1024 → 2048 MB/));
+    expect(now).toBe(outs.monthlyFeeUsd);
+    expect(checked.inputs.plannedMonthlyFeeUsd).toBe(after);
+    expect(after).toBeGreaterThan(now!);
+    expect(quotes().length - before).toBe(1);
+  });
+
+  it("a replacement: the quote for the new VPS, the same as its own check's", async () => {
+    const { inputs } = await existing();
+    const news = { ...APP_INPUTS, dcLocation: "DCLONDON" as const, ...PREVIEW };
+    const first = await impl.check(inputs, news);
+    const again = await impl.check({}, news); // the engine checks a replacement's create again, without olds
+    expect(first.inputs.plannedMonthlyFeeUsd).toBeGreaterThan(0);
+    expect(again.inputs.plannedMonthlyFeeUsd).toBe(first.inputs.plannedMonthlyFeeUsd);
+  });
+
+  it("is never a change by itself, and states recorded without it (or with an old one) work", async () => {
+    const { id, outs, inputs } = await existing();
+    const checked = await impl.check(inputs, { ...APP_INPUTS, ...PREVIEW });
+    expect(checked.inputs.plannedMonthlyFeeUsd).toBe(outs.monthlyFeeUsd);
+    expect((await impl.diff(id, outs, checked.inputs)).changes).toBe(false);
+    expect((await impl.diff(id, outs, { ...checked.inputs, plannedMonthlyFeeUsd: 1234.5 })).changes).toBe(
+      false,
+    );
+    // Old inputs from an earlier version (none) or an earlier run (another figure) check the same.
+    const { plannedMonthlyFeeUsd: _none, ...older } = checked.inputs;
+    const fromOlder = await impl.check(older, { ...APP_INPUTS, ...PREVIEW });
+    expect(fromOlder.failures).toBeUndefined();
+    expect(fromOlder.inputs.plannedMonthlyFeeUsd).toBe(outs.monthlyFeeUsd);
+    const fromStale = await impl.check({ ...inputs, plannedMonthlyFeeUsd: 1 }, { ...APP_INPUTS, ...PREVIEW });
+    expect(fromStale.inputs.plannedMonthlyFeeUsd).toBe(outs.monthlyFeeUsd);
+    // A refresh hands back inputs without it, and they check and diff as before.
+    const refreshed = await impl.read(id, outs);
+    expect(refreshed.inputs).not.toHaveProperty("plannedMonthlyFeeUsd");
+    expect(refreshed.props).not.toHaveProperty("plannedMonthlyFeeUsd");
+    expect((await impl.diff(id, refreshed.props!, refreshed.inputs!)).changes).toBe(false);
+  });
+
+  it("a program cannot set it", async () => {
+    const checked = await impl.check({}, unchecked({ ...APP_INPUTS, plannedMonthlyFeeUsd: 1 }));
+    expect(checked.failures?.[0]?.reason).toMatch(/plannedMonthlyFeeUsd: is not an input of Vps/);
+  });
+});
