@@ -13,12 +13,14 @@ const NEEDS_PROCESSES = [
   "<rootDir>/test/provider/host\\.test\\.ts", // the dynamic-provider host, over gRPC
   "<rootDir>/test/provider/serialization\\.test\\.ts", // the serialized provider in a fresh node
   "<rootDir>/test/emulator/cli\\.test\\.ts", // the rimuhosting-emulator command
+  "<rootDir>/test/emulator/command\\.test\\.ts", // the rimuhosting-emulator command
   "<rootDir>/test/emulator/kill-durability\\.test\\.ts", // the emulator's command, SIGKILLed
   "<rootDir>/test/package/", // npm, git, tsc and the release script, as a user and a release run them
   "<rootDir>/test/docs/(recipes|workflows)\\.test\\.ts", // the docs' recipes through npm and the CLI; actionlint
   "<rootDir>/test/docs/first-hour\\.test\\.ts", // npm run emulator, which builds the checkout and starts the emulator
   "<rootDir>/test/docs/import-walkthrough\\.test\\.ts", // the walkthrough's pulumi import, through the real CLI
   "<rootDir>/test/native/server\\.test\\.ts", // the native plugin's own process, over gRPC
+  "<rootDir>/test/native/commands\\.test\\.ts", // the plugin's emulator command, bin/ and packed
   "<rootDir>/test/native/schema-cli\\.test\\.ts", // pulumi schema check
   "<rootDir>/test/native/sdk\\.test\\.ts", // scripts/gen-sdk.sh, Pulumi's SDK generators
 ];

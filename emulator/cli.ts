@@ -4,16 +4,25 @@
  * keys, then one structured (JSON) log line per request; the Authorization header is never logged.
  *
  *   rimuhosting-emulator --port 8080 --time-scale 0.1 --state-file .state/emulator.json --control
+ *
+ * The plugin runs the same command as `pulumi-resource-rimuhosting emulator` (plugin-command.ts).
  */
+import { randomInt } from "node:crypto";
 import { parseArgs } from "node:util";
 import * as z from "zod";
 import { DEMO_ACCOUNTS } from "./accounts.js";
 import { DURATIONS_MS } from "./domain/durations.js";
 import { EmulatorOptionsSchema, type StartEmulatorOptions } from "./options.js";
 
-const USAGE = `Usage: rimuhosting-emulator [options]
+/**
+ * The command's port when none is given: fixed, so the `rimuhosting:baseUrl` a stack is configured with still
+ * points at the emulator after a restart. (startEmulator's default is 0, a free port, for tests.)
+ */
+export const DEFAULT_PORT = 8780;
+
+export const usage = (command: string) => `Usage: ${command} [options]
   --host H            interface to listen on (default 127.0.0.1)
-  --port N            port (default 0 = random free port)
+  --port N            port (default ${DEFAULT_PORT}; 0 = a free port)
   --time-scale X      multiplies the real API's durations (default 1: a create takes 45 s,
                       as on the real service; 0 = instant, 0.1 = a tenth)
   --state-file F      persist state to F, written before every answer (its directory must
@@ -21,7 +30,8 @@ const USAGE = `Usage: rimuhosting-emulator [options]
   --latency-ms N      milliseconds added to every request
   --error-rate X      chance 0..1 of a random 503 on every route
   --control           enable the /__emulator/* control endpoints
-  --seed N            seed for ids, passwords and IPs (default 1)
+  --seed N            seed for ids, passwords and IPs, to repeat a run (default: a new one
+                      at every start)
   --dedicated-servers give the "bob" demo account a dedicated server
   --quiet             no request log lines
   --help              this text`;
@@ -49,12 +59,16 @@ export const CLI_FLAGS = {
   help: { type: "boolean" },
 } as const;
 
+/**
+ * The options the flags ask for. Without --seed, `seed` is left out: the command picks a new one at every start
+ * (runEmulatorCommand), so that passwords differ between runs.
+ */
 export function parseCliArgs(argv: string[]): StartEmulatorOptions | "help" {
   const { values } = parseArgs({ args: argv, strict: true, options: CLI_FLAGS });
   if (values.help) return "help";
   const options: StartEmulatorOptions = {
     host: values.host,
-    port: num("port", values.port),
+    port: num("port", values.port) ?? DEFAULT_PORT,
     timeScale: num("time-scale", values["time-scale"]),
     stateFile: values["state-file"],
     latencyMs: num("latency-ms", values["latency-ms"]),
@@ -105,7 +119,8 @@ export function describeStartupError(error: unknown, options: StartEmulatorOptio
   const code = (error as NodeJS.ErrnoException).code;
   const host = options.host ?? "127.0.0.1";
   if (code === "EADDRINUSE") {
-    return `port ${options.port} on ${host} is already in use. Stop what is listening there, or choose another port with --port N (--port 0 picks a free one).`;
+    const what = options.port === DEFAULT_PORT ? " (an emulator started earlier?)" : "";
+    return `port ${options.port} on ${host} is already in use${what}. Stop what is listening there, or choose another port with --port N (--port 0 picks a free one).`;
   }
   if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
     return `cannot listen on --host ${host}: it is not an address of this machine. Use 127.0.0.1 (the default) or an address of one of its interfaces.`;
@@ -134,23 +149,38 @@ function loadEmulator(): typeof import("./index.js") {
   return require("./index.js") as typeof import("./index.js");
 }
 
-async function main(): Promise<void> {
+/** What the emulator command needs from the emulator: loadEmulator()'s startEmulator, or the bundle's own. */
+export type StartEmulator = (
+  options: StartEmulatorOptions,
+) => Promise<{ baseUrl: string; close(): Promise<void> }>;
+
+/**
+ * The emulator command, `command` being its name as the user typed it (for the usage and the error lines): parses
+ * `argv`, starts the emulator, prints the banner (the first thing on stdout) and runs until SIGINT or SIGTERM. Bad
+ * flags exit 2 with the usage; a start-up failure exits 1 with one line.
+ */
+export async function runEmulatorCommand(
+  argv: string[],
+  command: string,
+  start: () => StartEmulator,
+): Promise<void> {
   let options: StartEmulatorOptions | "help";
   try {
-    options = parseCliArgs(process.argv.slice(2));
+    options = parseCliArgs(argv);
   } catch (error) {
-    console.error(`rimuhosting-emulator: ${(error as Error).message}\n\n${USAGE}`);
+    console.error(`${command}: ${(error as Error).message}\n\n${usage(command)}`);
     process.exit(2);
   }
   if (options === "help") {
-    console.log(USAGE);
+    console.log(usage(command));
     return;
   }
-  let emulator: Awaited<ReturnType<ReturnType<typeof loadEmulator>["startEmulator"]>>;
+  options = { ...options, seed: options.seed ?? randomInt(2 ** 31) };
+  let emulator: Awaited<ReturnType<StartEmulator>>;
   try {
-    emulator = await loadEmulator().startEmulator(options);
+    emulator = await start()(options);
   } catch (error) {
-    console.error(`rimuhosting-emulator: ${describeStartupError(error, options)}`);
+    console.error(`${command}: ${describeStartupError(error, options)}`);
     process.exit(1);
   }
   for (const line of bannerLines(emulator.baseUrl, options.timeScale ?? 1)) console.log(line);
@@ -162,8 +192,10 @@ async function main(): Promise<void> {
 }
 
 if (require.main === module) {
-  main().catch((error: unknown) => {
-    console.error(`rimuhosting-emulator: ${(error as Error).message}`);
-    process.exit(1);
-  });
+  runEmulatorCommand(process.argv.slice(2), "rimuhosting-emulator", () => loadEmulator().startEmulator).catch(
+    (error: unknown) => {
+      console.error(`rimuhosting-emulator: ${(error as Error).message}`);
+      process.exit(1);
+    },
+  );
 }

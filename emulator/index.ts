@@ -36,8 +36,15 @@ export interface RunningEmulator {
 
 export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<RunningEmulator> {
   const app = await buildEmulator(opts);
-  const { host, port } = app.emulator.options;
-  await app.listen({ host, port });
+  const { host, port, logger } = app.emulator.options;
+  // fastify logs "Server listening at …" as it starts listening; the command's banner says that, and must come first.
+  const level = app.log.level;
+  if (logger) app.log.level = "silent";
+  try {
+    await app.listen({ host, port });
+  } finally {
+    if (logger) app.log.level = level;
+  }
   const address = app.server.address();
   const actualPort = typeof address === "object" && address ? address.port : port;
   const urlHost = host.includes(":") ? `[${host}]` : host;

@@ -37,10 +37,14 @@ interface Started {
 }
 
 function startCli(stateFile: string): Promise<Started> {
-  const child = spawnTethered(CLI, ["--state-file", stateFile, "--time-scale", "0", "--quiet"], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_OPTIONS: "" },
-  });
+  const child = spawnTethered(
+    CLI,
+    ["--state-file", stateFile, "--time-scale", "0", "--port", "0", "--quiet"],
+    {
+      cwd: ROOT,
+      env: { ...process.env, NODE_OPTIONS: "" },
+    },
+  );
   return new Promise((resolve, reject) => {
     let out = "";
     let err = "";

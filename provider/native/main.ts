@@ -1,9 +1,10 @@
 /**
  * `pulumi-resource-rimuhosting`: the engine starts this with its own address as the first argument and
  * reads the port to call from the first line of stdout (docs/native-plugin.md). bin/ and the packed plugin
- * start it with `node`.
+ * start it with `node`. A first argument that names one of the plugin's commands (subcommands.ts, e.g.
+ * `emulator`) runs that command instead.
  */
-import { serve } from "./server.js";
+import { commandOf, unknownCommandMessage } from "./subcommands.js";
 
 /** The oldest Node.js the plugin is tested on (package.json "engines"). */
 const NODE_MAJOR = 22;
@@ -17,6 +18,14 @@ async function main(): Promise<void> {
     );
     process.exit(1);
   }
+  const command = commandOf(process.argv.slice(2));
+  if (command && "unknown" in command) {
+    process.stderr.write(`${unknownCommandMessage(command.unknown)}\n`);
+    process.exit(2);
+  }
+  if (command) return command.command().run(command.args);
+  // The provider's server, loaded only when the plugin is the provider (a command needs none of it).
+  const { serve } = require("./server.js") as typeof import("./server.js");
   const { port, close } = await serve(process.argv[2]);
   process.stdout.write(`${port}\n`);
   // The engine ends plugins with SIGINT or SIGTERM (after Cancel); finish the calls in flight, then go.

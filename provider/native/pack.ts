@@ -7,13 +7,15 @@
  *
  * The tarball holds the launcher `pulumi-resource-rimuhosting` (a shell script that runs `node`), the plugin
  * bundled by esbuild into one file with every dependency (no node_modules, no symlinks: the CLI refuses a
- * tarball whose links point outside it), and the LICENSE. It needs Node.js 20 or later on PATH, nothing else.
+ * tarball whose links point outside it), the bundles of its parts beside it (parts.ts: `emulator.js`, loaded only by
+ * `pulumi-resource-rimuhosting emulator`), and the LICENSE. It needs Node.js 20 or later on PATH, nothing else.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { build, type Plugin } from "esbuild";
+import { build, type BuildOptions, type Plugin } from "esbuild";
+import { PARTS, type PartName, partFileName } from "./parts.js";
 import { REPO_ROOT } from "./schema/plugin-dir.js";
 
 const LAUNCHER = `#!/bin/sh
@@ -52,26 +54,50 @@ export function packageVersion(): string {
 export const pluginTarballName = (version: string, platform: string): string =>
   `pulumi-resource-rimuhosting-v${version}-${platform}.tar.gz`;
 
+/** What the plugin's bundle and its parts' bundles are built with. */
+const BUNDLE_OPTIONS: BuildOptions = {
+  bundle: true,
+  platform: "node",
+  target: "node22",
+  format: "cjs",
+  minify: true,
+  legalComments: "linked",
+  // Requires of @pulumi/pulumi's program runner and automation API that a provider never reaches.
+  external: ["ts-node", "node-gyp/*"],
+  plugins: [withoutTypeScript],
+  logLevel: "warning",
+};
+
 /**
  * The plugin (dist/provider/native/main.js, so `npm run build` first) bundled by esbuild into `outFile`: one
  * CommonJS file with every dependency, and its licences beside it in `<outFile>.LEGAL.txt`. The launcher tarball
- * ships it as it is; the release's self-contained executables (tools/release) embed it in a Node binary.
+ * ships it as it is; the release's self-contained executables (tools/release) embed it in a Node binary. Its parts
+ * (parts.ts) are not in it: bundleParts writes them.
  */
 export async function bundlePlugin(outFile: string): Promise<void> {
   await build({
+    ...BUNDLE_OPTIONS,
     entryPoints: [path.join(REPO_ROOT, "dist/provider/native/main.js")],
     outfile: outFile,
-    bundle: true,
-    platform: "node",
-    target: "node22",
-    format: "cjs",
-    minify: true,
-    legalComments: "linked",
-    // Requires of @pulumi/pulumi's program runner and automation API that a provider never reaches.
-    external: ["ts-node", "node-gyp/*"],
-    plugins: [withoutTypeScript],
-    logLevel: "warning",
+    define: { RIMU_PLUGIN_BUNDLE: "true" },
   });
+}
+
+/**
+ * Each part of the plugin (parts.ts) bundled on its own into `outDir`, as `<name>.js` (and its licences in
+ * `<name>.js.LEGAL.txt`); returns the paths by part name.
+ */
+export async function bundleParts(outDir: string): Promise<Record<PartName, string>> {
+  const files = {} as Record<PartName, string>;
+  for (const name of Object.keys(PARTS) as PartName[]) {
+    files[name] = path.join(outDir, partFileName(name));
+    await build({
+      ...BUNDLE_OPTIONS,
+      entryPoints: [path.join(REPO_ROOT, "dist", PARTS[name])],
+      outfile: files[name],
+    });
+  }
+  return files;
 }
 
 /** Writes `tarball` (gzip) holding the files of `dir`, sorted, at its top level. */
@@ -84,6 +110,7 @@ export async function packPlugin(outDir = path.join(REPO_ROOT, "dist")): Promise
   const staging = fs.mkdtempSync(path.join(os.tmpdir(), "rimu-plugin-"));
   try {
     await bundlePlugin(path.join(staging, "provider.js"));
+    await bundleParts(staging);
     fs.writeFileSync(path.join(staging, "pulumi-resource-rimuhosting"), LAUNCHER, { mode: 0o755 });
     fs.copyFileSync(path.join(REPO_ROOT, "LICENSE"), path.join(staging, "LICENSE"));
     const tarball = path.join(outDir, pluginTarballName(packageVersion(), platformName()));

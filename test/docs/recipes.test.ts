@@ -29,7 +29,7 @@ import {
 import { TSCONFIGS } from "../package/support/user-tsconfigs";
 import { commandLines, recipe, shownOutput } from "./support/code-blocks";
 import { importCommandArgs, importFailureFor } from "./support/import-failure";
-import { QUIET_NPM_ENV, shell, shellOk, shownLinePattern, startServer } from "./support/shell";
+import { onFreePort, QUIET_NPM_ENV, shell, shellOk, shownLinePattern, startServer } from "./support/shell";
 
 jest.setTimeout(900_000);
 
@@ -151,7 +151,7 @@ describe("docs/emulator.md", () => {
 
     // In the project; at the default time scale, whose banner line the page quotes.
     const timeScaleLine = recipe("docs/emulator.md#banner-time-scale").trim();
-    const first = await startServer(installed!, {
+    const first = await startServer(onFreePort(installed!), {
       cwd: project,
       env: QUIET_NPM_ENV,
       expected: [...banner, shownLinePattern(timeScaleLine)],
@@ -165,7 +165,7 @@ describe("docs/emulator.md", () => {
     fs.mkdirSync(elsewhere);
     // npx asks before it installs (`Ok to proceed? (y)`); npm_config_yes is that answer, with no terminal here.
     const second = await startServer(
-      withoutInstall!.replace("-p pulumi-rimuhosting ", `-p ${packed.tarball} `),
+      onFreePort(withoutInstall!.replace("-p pulumi-rimuhosting ", `-p ${packed.tarball} `)),
       {
         cwd: elsewhere,
         env: { ...QUIET_NPM_ENV, npm_config_yes: "true" },

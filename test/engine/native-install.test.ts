@@ -47,10 +47,12 @@ describeNative("yaml", "the packed plugin, installed with pulumi plugin install"
   test("the tarball holds plain files only; installed, it runs a program with no checkout in sight", async () => {
     expect(path.basename(tarball)).toBe(`pulumi-resource-rimuhosting-v${version}-${platformName()}.tar.gz`);
     const entries = execFileSync("tar", ["-tvzf", tarball], { encoding: "utf8" }).trim().split("\n");
-    // No links (the CLI refuses links that point outside the plugin) and no node_modules: one bundle, a launcher.
+    // No links (the CLI refuses links that point outside the plugin) and no node_modules: bundles, a launcher.
     expect(entries.every((line) => line.startsWith("-"))).toBe(true);
     expect(entries.map((line) => line.split(/\s+/).pop()).sort()).toEqual([
       "LICENSE",
+      "emulator.js", // the emulator command's part (provider/native/parts.ts)
+      "emulator.js.LEGAL.txt",
       "provider.js",
       "provider.js.LEGAL.txt",
       "pulumi-resource-rimuhosting",

@@ -26,6 +26,7 @@ import { createClient } from "../../provider/client/index";
 import { commandLines, recipe, shownOutput } from "../docs/support/code-blocks";
 import { importCommandArgs, importFailureFor } from "../docs/support/import-failure";
 import {
+  onFreePort,
   QUIET_NPM_ENV,
   shell,
   shellOk,
@@ -172,7 +173,7 @@ describeCliOnly("the README's first deployment", () => {
     for (const line of commands) await shellOk(line, { cwd: project, env: npmEnv });
     const shown = shownOutput(block);
     expect(shown.length).toBeGreaterThanOrEqual(2);
-    emulator = await startServer(server, {
+    emulator = await startServer(onFreePort(server), {
       cwd: project,
       env: npmEnv,
       expected: shown.map(shownLinePattern),

@@ -18,7 +18,14 @@ import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { bundlePlugin, packageVersion, pluginTarballName, tarDirectory } from "../../provider/native/pack.js";
+import {
+  bundleParts,
+  bundlePlugin,
+  packageVersion,
+  pluginTarballName,
+  tarDirectory,
+} from "../../provider/native/pack.js";
+import { partFileName, type PartName } from "../../provider/native/parts.js";
 import { REPO_ROOT } from "../../provider/native/schema/plugin-dir.js";
 import { checkFormat, commandHere, firstCall } from "./check-executable.js";
 import { HOST_TARGET, nodeBinary, SEA_NODE_VERSION, TARGETS } from "./node-binaries.js";
@@ -39,9 +46,13 @@ function filesUnder(dir: string, skip: RegExp): string[] {
     .sort();
 }
 
-/** A hash of what the artifacts are made from: the plugin's bundle, the release code, package.json and sdk/. */
-function fingerprint(bundle: string): string {
-  const hash = crypto.createHash("sha256").update(SEA_NODE_VERSION).update(fs.readFileSync(bundle));
+/**
+ * A hash of what the artifacts are made from: the plugin's bundles (its own and its parts'), the release code,
+ * package.json and sdk/.
+ */
+function fingerprint(bundles: string[]): string {
+  const hash = crypto.createHash("sha256").update(SEA_NODE_VERSION);
+  for (const bundle of bundles) hash.update(fs.readFileSync(bundle));
   const inputs = [
     ...fs.readdirSync(__dirname).map((f) => path.join(__dirname, f)),
     path.join(REPO_ROOT, "package.json"),
@@ -89,7 +100,20 @@ export async function buildRelease(opts: { ifStale?: boolean } = {}): Promise<st
   try {
     const bundle = path.join(staging, "provider.js");
     await bundlePlugin(bundle);
-    const inputs = fingerprint(bundle);
+    const parts = await bundleParts(staging);
+    const inputs = fingerprint([bundle, ...Object.values(parts)]);
+    // The parts ride in the executable as SEA assets, under the names provider/native/parts.ts asks for.
+    const assets = Object.fromEntries(
+      (Object.entries(parts) as [PartName, string][]).map(([name, file]) => [partFileName(name), file]),
+    );
+    // The licences of everything the executable holds: the plugin's bundle's, then each part's.
+    const thirdParty = path.join(staging, "THIRD-PARTY-LICENSES.txt");
+    fs.writeFileSync(
+      thirdParty,
+      [`${bundle}.LEGAL.txt`, ...Object.values(parts).map((file) => `${file}.LEGAL.txt`)]
+        .map((file) => fs.readFileSync(file, "utf8"))
+        .join("\n"),
+    );
     if (
       opts.ifStale &&
       fs.existsSync(path.join(RELEASE_DIR, "SHA256SUMS")) &&
@@ -116,7 +140,7 @@ export async function buildRelease(opts: { ifStale?: boolean } = {}): Promise<st
       const dir = path.join(staging, t.platform);
       fs.mkdirSync(dir);
       const exe = path.join(dir, t.executable);
-      buildPluginExecutable(t, bundle, exe, { node, rcodesign }, log);
+      buildPluginExecutable(t, bundle, assets, exe, { node, rcodesign }, log);
       const format = checkFormat(t, exe);
       const command = commandHere(t, exe);
       let ran = "not run here";
@@ -130,7 +154,7 @@ export async function buildRelease(opts: { ifStale?: boolean } = {}): Promise<st
         ran = `answered GetPluginInfo (${version}) in ${answer.ms.toFixed(0)} ms`;
       }
       fs.copyFileSync(path.join(REPO_ROOT, "LICENSE"), path.join(dir, "LICENSE"));
-      fs.copyFileSync(`${bundle}.LEGAL.txt`, path.join(dir, "THIRD-PARTY-LICENSES.txt"));
+      fs.copyFileSync(thirdParty, path.join(dir, "THIRD-PARTY-LICENSES.txt"));
       fs.copyFileSync(nodeLicense, path.join(dir, "NODE-LICENSE"));
       const tarball = path.join(RELEASE_DIR, pluginTarballName(version, t.platform));
       tarDirectory(dir, tarball);

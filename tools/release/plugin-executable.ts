@@ -27,7 +27,9 @@ export function hostNode(log?: (line: string) => void): string {
 }
 
 /**
- * Writes `outFile`, the plugin for `t`: `bundle` embedded in t's node binary. The code cache and the startup
+ * Writes `outFile`, the plugin for `t`: `bundle` embedded in t's node binary, and each of `assets` (the bundles of
+ * the plugin's parts, provider/native/parts.ts: asset key to file) as a SEA asset, which the plugin evaluates only
+ * when it needs that part. The code cache and the startup
  * snapshot stay off (V8 can only load those on the platform that made them, and four of the five are made
  * elsewhere). NODE_OPTIONS is ignored (`execArgvExtension: none`): it is set for the user's program (a
  * `--require` of ts-node, say), and the plugin must not start with it.
@@ -35,6 +37,7 @@ export function hostNode(log?: (line: string) => void): string {
 export function buildPluginExecutable(
   t: Target,
   bundle: string,
+  assets: Record<string, string>,
   outFile: string,
   tools: { node: string; rcodesign?: string },
   log?: (line: string) => void,
@@ -53,6 +56,7 @@ export function buildPluginExecutable(
         useCodeCache: false,
         useSnapshot: false,
         execArgvExtension: "none",
+        assets,
       }),
     );
     execFileSync(tools.node, ["--build-sea", config], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });

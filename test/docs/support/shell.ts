@@ -116,3 +116,10 @@ export function shownLinePattern(line: string): RegExp {
     .replace(/ +/g, "\\s+");
   return new RegExp(escaped);
 }
+
+/**
+ * A page's emulator command on a free port: the command's own default, 8780, may be held by another test running
+ * at the same time or by the developer's own emulator.
+ */
+export const onFreePort = (command: string): string =>
+  command.replace(/\brimuhosting-emulator\b/, "$& --port 0");

@@ -1,0 +1,85 @@
+// The emulator command run as users run it, as a real process: `rimuhosting-emulator`, bin/'s or a packed plugin's
+// `pulumi-resource-rimuhosting emulator`, or `pulumi plugin run`. It runs in a process group of its own, ended with
+// SIGTERM (as Ctrl-C ends it) by stop(), or with SIGKILL if the test process exits first.
+import { spawn } from "node:child_process";
+
+export interface RunningCommand {
+  /** What it printed on stdout up to the end of its banner (the `export RIMUHOSTING_BASEURL=…` line). */
+  stdout: string;
+  /** The banner's base URL, `http://127.0.0.1:<port>/r`. */
+  baseUrl: string;
+  /** Everything it printed since it started, stdout and stderr. */
+  output(): string;
+  /** SIGTERM to its process group; resolves with its exit code when it has exited. */
+  stop(): Promise<number | null>;
+}
+
+const running = new Set<number>();
+process.once("exit", () => {
+  for (const pid of running)
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // gone
+    }
+});
+
+/** Starts `command args…` and resolves once its banner is out (rejects if it exits first or takes too long). */
+export function startEmulatorCommand(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
+): Promise<RunningCommand> {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  const pid = child.pid!;
+  running.add(pid);
+  let stdout = "";
+  let all = "";
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => {
+      running.delete(pid);
+      resolve(code);
+    }),
+  );
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null)
+      try {
+        process.kill(-pid, "SIGTERM");
+      } catch {
+        // gone
+      }
+    return exited;
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stop().then(() =>
+        reject(new Error(`\`${command} ${args.join(" ")}\` printed no banner in time:\n${all}`)),
+      );
+    }, options.timeoutMs ?? 60_000);
+    child.stderr.on("data", (chunk: Buffer) => (all += chunk.toString()));
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      all += chunk.toString();
+      const banner = /^export RIMUHOSTING_BASEURL=.*\n/m.exec(stdout);
+      const baseUrl = /listening on (http:\/\/\S+\/r)\n/.exec(stdout)?.[1];
+      if (banner && baseUrl) {
+        clearTimeout(timer);
+        resolve({
+          stdout: stdout.slice(0, banner.index + banner[0].length),
+          baseUrl,
+          output: () => all,
+          stop,
+        });
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`\`${command} ${args.join(" ")}\` exited ${code} before its banner:\n${all}`));
+    });
+  });
+}

@@ -1,0 +1,108 @@
+// The plugin's own commands (provider/native/subcommands.ts): which first arguments are a command, and
+// `pulumi-resource-rimuhosting emulator` run as a checkout (bin/) and the launcher tarball (`npm run plugin:pack`)
+// run it, as real processes (`npm run build` first). The release's self-contained executable runs it in
+// test/engine/release-emulator.test.ts.
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { bundlePlugin, packPlugin } from "../../provider/native/pack";
+import { commandOf } from "../../provider/native/subcommands";
+import { startEmulatorCommand } from "../helpers/emulator-command";
+import { ROOT } from "./plugin-client";
+
+jest.setTimeout(120_000);
+
+const BIN = path.join(ROOT, "bin/pulumi-resource-rimuhosting");
+
+/** The emulator command of plugin `executable` answers a client: GET /r/distributions. */
+async function servesDistributions(executable: string): Promise<void> {
+  const emulator = await startEmulatorCommand(executable, [
+    "emulator",
+    "--port",
+    "0",
+    "--time-scale",
+    "0.05",
+  ]);
+  try {
+    expect(emulator.stdout.split("\n")[0]).toMatch(
+      /^RimuHosting emulator listening on http:\/\/127\.0\.0\.1:\d+\/r$/,
+    );
+    expect(emulator.stdout).toContain("Time scale 0.05: a create takes 2.3 s");
+    const res = await fetch(`${emulator.baseUrl}/distributions`, { headers: { accept: "application/json" } });
+    expect(res.status).toBe(200);
+    expect(Object.keys((await res.json()) as object)).toEqual(["get_distros_response"]);
+  } finally {
+    expect(await emulator.stop()).toBe(0);
+  }
+}
+
+const run = (file: string, args: string[]) =>
+  promisify(execFile)(file, args, { timeout: 30_000 }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code?: number; stdout?: string; stderr?: string }) => ({
+      code: error.code,
+      stdout: error.stdout ?? "",
+      stderr: error.stderr ?? "",
+    }),
+  );
+
+describe("the plugin's first argument", () => {
+  test("the engine's address is the provider; a command's name is that command, after any flags of the engine", () => {
+    expect(commandOf(["127.0.0.1:34567"])).toBeUndefined();
+    expect(commandOf([])).toBeUndefined();
+    expect(commandOf(["emulator", "--port", "0"])).toMatchObject({ name: "emulator", args: ["--port", "0"] });
+    expect(
+      commandOf(["--logtostderr", "-v=9", "--tracing", "127.0.0.1:1", "emulator", "--quiet"]),
+    ).toMatchObject({
+      name: "emulator",
+      args: ["--quiet"],
+    });
+    expect(commandOf(["emulater"])).toEqual({ unknown: "emulater" });
+  });
+});
+
+describe("pulumi-resource-rimuhosting emulator", () => {
+  test("a checkout's bin/ runs the emulator, banner first, and a client gets /r/distributions", async () => {
+    await servesDistributions(BIN);
+  });
+
+  test("a bad flag exits 2 with the usage under the plugin's name; an unknown command exits 2 naming the commands", async () => {
+    const bad = await run(BIN, ["emulator", "--time-scale", "fast"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      "pulumi-resource-rimuhosting emulator: --time-scale must be a number, not 'fast'",
+    );
+    expect(bad.stderr).toContain("Usage: pulumi-resource-rimuhosting emulator [options]");
+    const typo = await run(BIN, ["emulater"]);
+    expect(typo).toMatchObject({ code: 2, stdout: "" });
+    expect(typo.stderr).toMatch(
+      /^pulumi-resource-rimuhosting: unknown command 'emulater'. Its commands: emulator /,
+    );
+  });
+
+  describe("the launcher tarball", () => {
+    let dir: string;
+    beforeAll(async () => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), "plugin-commands-"));
+      const tarball = await packPlugin(dir);
+      await promisify(execFile)("tar", ["-xzf", tarball, "-C", dir]);
+    });
+    afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    test("runs the emulator from its own bundle beside the plugin's", async () => {
+      expect(fs.existsSync(path.join(dir, "emulator.js"))).toBe(true);
+      await servesDistributions(path.join(dir, "pulumi-resource-rimuhosting"));
+    });
+
+    test("the plugin's bundle holds none of the emulator: its start-up does not load it", async () => {
+      const bundle = path.join(dir, "again.js");
+      await bundlePlugin(bundle);
+      const text = fs.readFileSync(bundle, "utf8");
+      // fastify's error codes, and the emulator's banner
+      expect(text).not.toMatch(/FST_ERR_|RimuHosting emulator listening/);
+      expect(fs.readFileSync(path.join(dir, "emulator.js"), "utf8")).toMatch(/FST_ERR_/);
+    });
+  });
+});
