@@ -9,7 +9,8 @@
  * - the billing methods (R13);
  * - price quotes (R16), once per distinct request;
  * - a host's live figures (R5), once per host;
- * - and what this run's checked changes take of each host (host-room.ts), which they are judged by together.
+ * - what this run's checked changes take of each host (host-room.ts), which they are judged by together;
+ * - and what they cost a month, which the budget judges together (budget-ledger.ts).
  *
  * Each is kept for LISTING_MAX_AGE_MS (a read older than that is made again), failures included, so a
  * service that is down is asked once, not once per resource. An order this host places is added to the
@@ -27,6 +28,7 @@ import type {
 import { carriesCreationToken, type OrderRef, type RimuClient } from "../client/index.js";
 import { canonicalJson } from "./canonical-json.js";
 import { HostLedger } from "./host-room.js";
+import { FeeLedger } from "./budget-ledger.js";
 
 /** How long a shared read is served before it is made again. */
 export const LISTING_MAX_AGE_MS = 60_000;
@@ -43,6 +45,8 @@ export class AccountView {
   private readonly hosts = new Map<string, Kept<HostServerInfo | undefined>>();
   /** What this run's checked changes take of each host (host-room.ts). */
   readonly ledger = new HostLedger();
+  /** Each checked VPS's fee now and after this run's change, which the budget judges together (budget-ledger.ts). */
+  readonly fees = new FeeLedger();
 
   constructor(
     readonly client: RimuClient,

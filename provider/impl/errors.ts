@@ -35,6 +35,7 @@ export const VPS_ERROR_CODES = {
   orderGone: "RIMU_ERR_ORDER_GONE",
   invalidInput: "RIMU_ERR_INVALID_INPUT",
   internal: "RIMU_ERR_INTERNAL",
+  budget: "RIMU_ERR_BUDGET",
 } as const;
 export type VpsErrorCode = (typeof VPS_ERROR_CODES)[keyof typeof VPS_ERROR_CODES];
 export type ErrorCode = RimuErrorCode | VpsErrorCode;
@@ -141,6 +142,11 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
     className: "VpsError",
     kind: "fix-input",
     advice: "Fix the input named above.",
+  },
+  [VPS_ERROR_CODES.budget]: {
+    className: "VpsError",
+    kind: "fix-config",
+    advice: "Nothing was ordered or changed (see docs/cost.md).",
   },
   [VPS_ERROR_CODES.internal]: {
     className: "VpsError",

@@ -11,7 +11,14 @@ import { resetCatalog } from "./catalog.js";
 import { resetPreviewTotal } from "./money.js";
 import { createClient, type RimuClient, type ClientConfig } from "../client/index.js";
 import { RimuConfigError } from "../client/errors.js";
-import { CONFIG_KEYS, READ_TIMEOUT_ENV_VAR, resolveConfig, type ConfigSource } from "../config.js";
+import {
+  CONFIG_KEYS,
+  CONFIG_NAMESPACE,
+  READ_TIMEOUT_ENV_VAR,
+  resolveConfig,
+  type ConfigSource,
+} from "../config.js";
+import { readBudget, useBudget } from "./budget.js";
 import { assertEngineAlive, watchDynamicHostEngine } from "./engine-watch.js";
 import { missingApiKey, settingRefused } from "./settings-source.js";
 
@@ -30,6 +37,8 @@ const clients = new Map<string, RimuClient>();
  */
 export async function configure(req: ConfigureRequestLike): Promise<void> {
   stackConfig = { apiKey: req.config.get(CONFIG_KEYS.apiKey), baseUrl: req.config.get(CONFIG_KEYS.baseUrl) };
+  // The budget's settings (budget.ts): the stack config's, or the native plugin's provider arguments as text.
+  useBudget(readBudget((key) => req.config.get(`${CONFIG_NAMESPACE}:${key}`)));
   // In the dynamic host: stop when the engine dies (engine-watch.ts; the native plugin starts its own watch).
   watchDynamicHostEngine();
 }
@@ -47,6 +56,7 @@ export function forgetRun(): void {
 /** Forgets the stack config and closes cached clients (tests). */
 export function resetConfiguration(): void {
   stackConfig = {};
+  useBudget(readBudget(() => undefined));
   resetCatalog();
   resetAccountViews();
   resetPreviewTotal();

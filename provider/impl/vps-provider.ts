@@ -52,6 +52,7 @@ import { setValues } from "./vps-values.js";
 import { isOrderGone, orderFields } from "../wire-mapping/order-fields.js";
 import { lookAhead, priceOf } from "./vps-lookahead.js";
 import { PLANNED_FEE_KEY } from "./planned-fee.js";
+import { judgeBudget } from "./budget.js";
 import { orderOutputs, refreshedInputs, type RecordedOutputs, type VpsOutputs } from "./vps-outputs.js";
 import { minutesToMs } from "./vps-requests.js";
 
@@ -137,10 +138,17 @@ export async function checkVps(olds: VpsInputs, news: VpsInputs): Promise<CheckR
   if (failures.length > 0) return { inputs, failures, notes: [], unknownOutputs: [] };
   const ahead = await lookAhead(before, setValues(inputs), isPreview(news));
   const fee = ahead.fee?.usd;
+  // The run's budget (budget.ts): this VPS's fees counted with the others' checked so far.
+  const budget = judgeBudget(
+    ahead.fee && accountView("Checking a Vps"),
+    { resource: resourceKey(news), name: resourceName(news) },
+    ahead.fee,
+    isPreview(news),
+  );
   return {
     inputs: fee === undefined ? inputs : { ...inputs, [PLANNED_FEE_KEY]: fee },
-    failures: ahead.failures,
-    notes: ahead.notes,
+    failures: [...ahead.failures, ...budget.failures],
+    notes: [...ahead.notes, ...budget.notes],
     unknownOutputs: ahead.unknownOutputs,
   };
 }

@@ -1,7 +1,9 @@
 /**
  * The provider's own configuration: `apiKey` (secret) and `baseUrl`, from the stack config
  * (`rimuhosting:apiKey`, the default provider) or an explicit provider's inputs, falling back to
- * RIMUHOSTING_APIKEY / RIMUHOSTING_BASEURL as the dynamic provider does (provider/config.ts resolves them).
+ * RIMUHOSTING_APIKEY / RIMUHOSTING_BASEURL as the dynamic provider does (provider/config.ts resolves them); and
+ * the budget's `monthlyBudgetUsd`, `maxMonthlyIncreaseUsd` and `budgetEnforcement` (impl/budget.ts), from the
+ * same places, with no environment fallback.
  *
  * The engine starts one plugin process per provider (the default one and each explicit `Provider`), and
  * Configure is called once per process, so impl's per-process configuration (runtime-config.ts) holds
@@ -19,11 +21,15 @@ import {
   useSettingsOf,
 } from "../impl/settings-source.js";
 import { asSecret } from "../impl/secret-values.js";
+import { BUDGET_SETTINGS, readBudget } from "../impl/budget.js";
 import { containsUnknown } from "../impl/unknowns.js";
 import { plain, type Bag } from "./protocol.js";
 
+/** The client's settings: text, checked by the client's own rules. */
+const CLIENT_SETTINGS = ["apiKey", "baseUrl"] as const;
+
 /** The settings a provider takes, by their key (stack config `rimuhosting:<key>`, provider input `<key>`). */
-export const PROVIDER_SETTINGS = ["apiKey", "baseUrl"] as const;
+export const PROVIDER_SETTINGS = [...CLIENT_SETTINGS, ...BUDGET_SETTINGS] as const;
 type Setting = (typeof PROVIDER_SETTINGS)[number];
 
 /** Keys the engine itself adds to a provider's inputs. */
@@ -34,9 +40,14 @@ export interface ConfigFailure {
   reason: string;
 }
 
-/** A setting as given: a string, or undefined when unset (empty counts as unset, as in provider/config.ts). */
+/**
+ * A setting as given, as text (a budget's amount may be a number): undefined when unset (empty counts as unset,
+ * as in provider/config.ts).
+ */
 function settingOf(bag: Bag, key: Setting): string | undefined {
   const value = plain(bag[key]);
+  if (typeof value === "number" && !(CLIENT_SETTINGS as readonly string[]).includes(key))
+    return String(value);
   return typeof value === "string" && value.trim() !== "" ? value : undefined;
 }
 
@@ -57,10 +68,10 @@ export function checkConfig(urn: string, news: Bag): { inputs: Bag; failures: Co
     if (ENGINE_KEYS.has(key) || (PROVIDER_SETTINGS as readonly string[]).includes(key)) continue;
     reasons.push(
       `${settingName(key, provider)} is not a setting of this provider; the settings are ` +
-        `${PROVIDER_SETTINGS.map((k) => settingName(k, provider)).join(" and ")}. Remove it, or correct its name.`,
+        `${PROVIDER_SETTINGS.map((k) => settingName(k, provider)).join(", ")}. Remove it, or correct its name.`,
     );
   }
-  for (const key of PROVIDER_SETTINGS) {
+  for (const key of CLIENT_SETTINGS) {
     const value = plain(news[key]);
     if (value === undefined || value === null || containsUnknown(value)) continue;
     if (typeof value !== "string") {
@@ -76,6 +87,12 @@ export function checkConfig(urn: string, news: Bag): { inputs: Bag; failures: Co
       reasons.push(settingRefused(key, error instanceof Error ? error.message : "", provider));
     }
   }
+  // The budget's settings (impl/budget.ts), by the same rules as the Vps's check applies them.
+  const budgetValue = (key: string) => {
+    const value = plain(news[key]);
+    return containsUnknown(value) ? undefined : value;
+  };
+  reasons.push(...readBudget(budgetValue, provider).problems);
   if (inputs.apiKey !== undefined && inputs.apiKey !== null && !containsUnknown(inputs.apiKey))
     inputs.apiKey = asSecret(plain(inputs.apiKey));
   return {

@@ -70,7 +70,7 @@ describe("the native plugin over gRPC (L3)", () => {
     expect(bad.failures.map((f) => f.property)).toEqual(["", ""]);
     expect(bad.failures.map((f) => f.reason).sort()).toEqual([
       expect.stringMatching(
-        /^\[RIMU_ERR_CONFIG\] rimuhosting:apikey is not a setting of this provider; the settings are rimuhosting:apiKey and rimuhosting:baseUrl/,
+        /^\[RIMU_ERR_CONFIG\] rimuhosting:apikey is not a setting of this provider; the settings are rimuhosting:apiKey, rimuhosting:baseUrl, rimuhosting:monthlyBudgetUsd/,
       ),
       expect.stringMatching(
         /^\[RIMU_ERR_CONFIG\] rimuhosting:baseUrl must be an http\(s\) URL.*set it with `pulumi config set rimuhosting:baseUrl <url>`/,
@@ -103,6 +103,27 @@ describe("the native plugin over gRPC (L3)", () => {
     ]);
     expect(numeric.failures[0]!.reason).not.toMatch(/\d{3}/);
     expect(numeric.inputs.apiKey).toBeUndefined();
+
+    // The budget's settings: amounts as numbers or numeric text, 0 or more; enforce or warn; each named.
+    const budget = await plugin.checkConfig(PROVIDER_URN, {
+      monthlyBudgetUsd: "25.50",
+      maxMonthlyIncreaseUsd: 10,
+      budgetEnforcement: "warn",
+    });
+    expect(budget.failures).toEqual([]);
+    const badBudget = await plugin.checkConfig(
+      "urn:pulumi:dev::native-l3::pulumi:providers:rimuhosting::alice",
+      { monthlyBudgetUsd: -1, maxMonthlyIncreaseUsd: "ten", budgetEnforcement: "block" },
+    );
+    expect(badBudget.failures.map((f) => f.reason)).toEqual([
+      expect.stringMatching(
+        /^\[RIMU_ERR_CONFIG\] provider 'alice': monthlyBudgetUsd must be a number of US dollars a month, 0 or more, such as 50 \(given: -1\)/,
+      ),
+      expect.stringMatching(/provider 'alice': maxMonthlyIncreaseUsd must be a number .*\(given: "ten"\)/),
+      expect.stringMatching(
+        /provider 'alice': budgetEnforcement must be enforce .* or warn .*\(given: "block"\)/,
+      ),
+    ]);
 
     const rotated = await plugin.diffConfig(PROVIDER_URN, { apiKey: secret("1") }, { apiKey: secret("2") });
     expect(rotated).toMatchObject({ changes: "some", replaces: [], diffs: ["apiKey"] });
