@@ -2,14 +2,15 @@
 /**
  * What the release workflow (.github/workflows/release.yml) does with the files `npm run release:build` wrote into
  * dist/release. Every command first checks that directory against its SHA256SUMS (every file listed, every hash
- * right, nothing listed missing) and that it holds this version's packages: the plugin tarballs
+ * right, nothing listed missing; SHA256SUMS.sig, its signature, is the one file it does not list) and that it
+ * holds this version's packages: the plugin tarball of each of the five platforms
  * (`pulumi-resource-rimuhosting-v<version>-<os>-<arch>.tar.gz`), the npm tarballs of the provider and of the Node.js
  * SDK (sdk/nodejs), and the Python SDK's wheel and sdist (sdk/python). Names and versions come from package.json,
  * sdk/nodejs/package.json and sdk/python/pyproject.toml, so a package that was not built, or built at another
  * version, stops the release before anything is published.
  *
  *   node scripts/release-files.js [--dir <dist/release>] [--root <repo>] check
- *   ... github          every file to attach to the GitHub release: SHA256SUMS and each file it lists
+ *   ... github          every file to attach to the GitHub release: SHA256SUMS, SHA256SUMS.sig and each file listed
  *   ... npm             `<name>@<version> <tarball>` per npm package: the provider, then the Node.js SDK
  *   ... pypi <outDir>   copies the wheel and the sdist into <outDir> (the PyPI action's packages-dir)
  *
@@ -20,6 +21,9 @@ const fs = require("node:fs");
 const path = require("node:path");
 
 const PLUGIN = "pulumi-resource-rimuhosting";
+/** The platforms of a release (tools/release/node-binaries.ts's TARGETS; test/package/release.test.ts holds them equal). */
+const PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64"];
+const SIGNATURE = "SHA256SUMS.sig";
 
 function option(name) {
   const at = process.argv.indexOf(name);
@@ -61,7 +65,7 @@ function releaseFiles(dir, root) {
       fail(`SHA256SUMS has a line that is not "<sha256>  <file>": ${line}`);
     listed.set(match[2], match[1]);
   }
-  const present = fs.readdirSync(dir).filter((f) => f !== "SHA256SUMS");
+  const present = fs.readdirSync(dir).filter((f) => f !== "SHA256SUMS" && f !== SIGNATURE);
   for (const file of present) {
     if (!listed.has(file)) fail(`${file} is in ${dir} but not in its SHA256SUMS`);
   }
@@ -84,7 +88,13 @@ function releaseFiles(dir, root) {
     if (!pluginName.test(file))
       fail(`${file} is not a plugin tarball of ${version} (${PLUGIN}-v${version}-<os>-<arch>.tar.gz)`);
   }
-  if (plugins.length === 0) fail(`${dir} has no plugin tarball (${PLUGIN}-v${version}-<os>-<arch>.tar.gz)`);
+  const missing = PLATFORMS.filter((p) => !listed.has(`${PLUGIN}-v${version}-${p}.tar.gz`));
+  if (missing.length > 0) {
+    fail(
+      `${dir} has no plugin tarball for ${missing.join(", ")} (${PLUGIN}-v${version}-<os>-<arch>.tar.gz): ` +
+        `a release ships all ${PLATFORMS.length} platforms`,
+    );
+  }
 
   const npm = [];
   for (const [manifestPath, what] of [
@@ -112,7 +122,8 @@ function releaseFiles(dir, root) {
     fail(`${dir} should hold one wheel ${prefix}-*.whl (the Python SDK), not ${wheels.length}`);
   const pypi = [path.join(dir, wheels[0]), need(`${prefix}.tar.gz`, "the Python SDK's sdist")];
 
-  const github = [sumsFile, ...[...listed.keys()].sort().map((f) => path.join(dir, f))];
+  const signature = fs.existsSync(path.join(dir, SIGNATURE)) ? [path.join(dir, SIGNATURE)] : [];
+  const github = [sumsFile, ...signature, ...[...listed.keys()].sort().map((f) => path.join(dir, f))];
   return { plugins, npm, pypi, github };
 }
 

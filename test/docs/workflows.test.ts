@@ -10,6 +10,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { REPO_ROOT, recipe } from "./support/code-blocks";
 import { scratchDir } from "../package/support/offline-project";
+import { hardeningProblems } from "../package/support/workflow-hardening";
 
 jest.setTimeout(600_000); // a first build of actionlint takes a minute or two
 
@@ -66,5 +67,61 @@ describe("the GitHub Actions workflows", () => {
     const { status, findings } = lint(docsWorkflow(broken));
     expect(status).toBe(1);
     expect(findings).toMatch(/secrets/);
+  });
+});
+
+const WORKFLOWS = fs.readdirSync(path.join(REPO_ROOT, ".github/workflows"));
+const workflowText = (name: string) =>
+  fs.readFileSync(path.join(REPO_ROOT, ".github/workflows", name), "utf8");
+
+describe("the workflows are hardened", () => {
+  it("there are the release and the CI workflow", () => {
+    expect(WORKFLOWS.sort()).toEqual(["ci.yml", "release.yml"]);
+  });
+
+  it.each(WORKFLOWS)(
+    "%s: bash with pipefail for every run, every action pinned to a commit SHA with its release named, contents: read by default",
+    (name) => {
+      expect(hardeningProblems(workflowText(name))).toEqual([]);
+    },
+  );
+
+  const release = workflowText("release.yml");
+  it.each([
+    [
+      "no defaults block",
+      "defaults:\n  run:\n    shell: bash",
+      "",
+      /defaults\.run\.shell is not set, not bash/,
+    ],
+    [
+      "a step in sh",
+      "        run: node scripts/release-files.js pypi dist/pypi",
+      "        shell: sh\n        run: node scripts/release-files.js pypi dist/pypi",
+      /step \d+ runs in sh, without pipefail/,
+    ],
+    [
+      "an action pinned by tag",
+      "actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1",
+      "actions/checkout@v7 # v7.0.1",
+      /uses actions\/checkout@v7, not pinned/,
+    ],
+    [
+      "a SHA without its release",
+      "actions/cache@27d5ce7f107fe9357f9df03efb73ab90386fccae # v5.0.5",
+      "actions/cache@27d5ce7f107fe9357f9df03efb73ab90386fccae",
+      /actions\/cache@27d5ce7f.* has no "# v<version>" comment/,
+    ],
+    [
+      "write-all for every job",
+      "permissions:\n  contents: read\n",
+      "permissions: write-all\n",
+      /default permissions are not contents: read only/,
+    ],
+  ])("names what is wrong with %s", (_what, from, to, problem) => {
+    expect(release).toContain(from);
+    expect(hardeningProblems(release.replace(from, to))).toEqual(
+      expect.arrayContaining([expect.stringMatching(problem)]),
+    );
   });
 });

@@ -10,6 +10,7 @@ import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { REPO_ROOT, scratchDir } from "./support/offline-project";
+import { TARGETS } from "../../tools/release/node-binaries";
 import { readReleaseWorkflow, releaseWorkflowProblems, stepNamed } from "./support/release-workflow";
 
 const SCRIPT = path.join(REPO_ROOT, "scripts/release-version.js");
@@ -75,10 +76,11 @@ function releaseFiles(dir: string, root: string, ...args: string[]) {
 }
 
 /** The names npm pack and Python's build give this version's packages, as the release holds them. */
+const PLUGIN_NAMES = TARGETS.map((t) => `pulumi-resource-rimuhosting-v${version}-${t.platform}.tar.gz`);
+const PROVIDER_TGZ = `pulumi-rimuhosting-${version}.tgz`;
 const RELEASE_NAMES = [
-  `pulumi-resource-rimuhosting-v${version}-linux-amd64.tar.gz`,
-  `pulumi-resource-rimuhosting-v${version}-darwin-arm64.tar.gz`,
-  `pulumi-rimuhosting-${version}.tgz`,
+  ...PLUGIN_NAMES,
+  PROVIDER_TGZ,
   `pulumi-rimuhosting-rimuhosting-${version}.tgz`,
   `pulumi_rimuhosting-${version}-py3-none-any.whl`,
   `pulumi_rimuhosting-${version}.tar.gz`,
@@ -130,7 +132,7 @@ describe("scripts/release-files.js", () => {
     [
       "no plugin tarball",
       (dir: string) => rebuilt(dir, (names) => names.filter((f) => !f.startsWith("pulumi-resource-"))),
-      /no plugin tarball/,
+      /no plugin tarball for linux-amd64, linux-arm64, darwin-amd64, darwin-arm64, windows-amd64/,
     ],
     [
       "a plugin tarball of another version",
@@ -145,12 +147,12 @@ describe("scripts/release-files.js", () => {
     ],
     [
       "a changed file",
-      (dir: string) => fs.appendFileSync(path.join(dir, RELEASE_NAMES[0]!), "changed"),
+      (dir: string) => fs.appendFileSync(path.join(dir, PLUGIN_NAMES[0]!), "changed"),
       /linux-amd64\.tar\.gz's SHA-256 is [0-9a-f]{64}, not/,
     ],
     [
       "a listed file missing",
-      (dir: string) => fs.rmSync(path.join(dir, RELEASE_NAMES[2]!)),
+      (dir: string) => fs.rmSync(path.join(dir, PROVIDER_TGZ)),
       /SHA256SUMS lists pulumi-rimuhosting-.*\.tgz, which is not in/,
     ],
   ])("refuses a release with %s", (_what, spoil, message) => {
@@ -162,6 +164,27 @@ describe("scripts/release-files.js", () => {
       expect(result.stderr).toMatch(message);
       expect(result.stdout).toBe("");
     }
+  });
+
+  it.each(TARGETS.map((t) => t.platform))(
+    "refuses a release without the %s plugin (every platform release:build makes, or nothing)",
+    (platform) => {
+      const dir = releaseDir(
+        `without-${platform}`,
+        RELEASE_NAMES.filter((f) => !f.endsWith(`-${platform}.tar.gz`)),
+      );
+      const result = releaseFiles(dir, REPO_ROOT, "check");
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain(`has no plugin tarball for ${platform} `);
+    },
+  );
+
+  it("attaches SHA256SUMS.sig, the signature, after SHA256SUMS (it is the one file SHA256SUMS does not list)", () => {
+    const dir = releaseDir("signed");
+    fs.writeFileSync(path.join(dir, "SHA256SUMS.sig"), "signature");
+    expect(releaseFiles(dir, REPO_ROOT, "check").status).toBe(0);
+    const github = releaseFiles(dir, REPO_ROOT, "github").stdout.split("\n");
+    expect(github.slice(0, 2).map((f) => path.basename(f))).toEqual(["SHA256SUMS", "SHA256SUMS.sig"]);
   });
 
   it("refuses SDKs generated for another version", () => {
@@ -240,6 +263,36 @@ describe("the release workflow", () => {
       "npm:\n    needs: [version, github-release]",
       "npm:\n    needs: [version]",
       /npm does not wait for build/,
+    ],
+    [
+      "Node from the npm registry",
+      'scripts/node-from-nodejs-org.sh "$version"',
+      'echo "$version"',
+      /does not take Node from nodejs\.org/,
+    ],
+    [
+      "no signing key",
+      "RELEASE_SIGNING_KEY: ${{ secrets.RELEASE_SIGNING_KEY }}",
+      "RELEASE_SIGNING: ${{ secrets.RELEASE_SIGNING_KEY }}",
+      /does not give release:build the signing key/,
+    ],
+    [
+      "no verification of the signed release",
+      "scripts/verify-release.sh --dir dist/release",
+      "ls dist/release",
+      /does not verify the signed release/,
+    ],
+    [
+      "no provenance",
+      "subject-checksums: dist/release/SHA256SUMS",
+      "subject-path: dist/release/SHA256SUMS",
+      /does not attest every file of SHA256SUMS/,
+    ],
+    [
+      "the release before its provenance",
+      "needs: [version, build, attest]",
+      "needs: [version, build]",
+      /github-release does not wait for attest/,
     ],
     [
       "PyPI's directory not the copied one",

@@ -5,32 +5,35 @@
  *   plugin executable (plugin-executable.ts), its LICENSE, the licences of what the bundle holds and Node's;
  * - the provider's npm package (`npm pack`);
  * - the SDK packages (sdk-packages.ts);
- * - `SHA256SUMS` over all of them, in sha256sum's format, written last.
+ * - `SHA256SUMS` over all of them, in sha256sum's format, written last;
+ * - `SHA256SUMS.sig`, its detached GPG signature, when RELEASE_SIGNING_KEY gives the key (sign.ts); without it
+ *   the build says plainly that it did not sign.
+ *
+ * Every platform of TARGETS or nothing: the build fails unless a tarball of each is written. The files are
+ * reproducible (archive.ts): two builds of one commit on one machine write the same bytes, SHA256SUMS.sig apart
+ * (a signature carries its time).
  *
  * Nothing ships that cannot run: linux-amd64 and linux-arm64 (under qemu-user) each answer a GetPluginInfo
  * call with the package's version before they are packed, and the others pass checkFormat; else the build fails.
  *
  * `--if-stale`: do nothing when dist/release already holds the artifacts of the same inputs (the bundle, this
- * code, package.json, sdk/): the tests build the release once per run this way.
+ * code, package.json, sdk/, the timestamp): the tests build the release once per run this way.
+ * `--out <dir>`: write the release into <dir> instead of dist/release (a second build to compare with the first).
  */
 import { execFileSync } from "node:child_process";
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import {
-  bundleParts,
-  bundlePlugin,
-  packageVersion,
-  pluginTarballName,
-  tarDirectory,
-} from "../../provider/native/pack.js";
+import { bundleParts, bundlePlugin, packageVersion, pluginTarballName } from "../../provider/native/pack.js";
 import { partFileName, type PartName } from "../../provider/native/parts.js";
 import { REPO_ROOT } from "../../provider/native/schema/plugin-dir.js";
+import { normalizeTarball, sourceDateEpoch, tarDirectory } from "./archive.js";
 import { checkFormat, commandHere, firstCall } from "./check-executable.js";
 import { HOST_TARGET, nodeBinary, SEA_NODE_VERSION, TARGETS } from "./node-binaries.js";
 import { buildPluginExecutable, hostNode } from "./plugin-executable.js";
 import { buildSdkPackages } from "./sdk-packages.js";
+import { signSums } from "./sign.js";
 
 export const RELEASE_DIR = path.join(REPO_ROOT, "dist/release");
 /** The fingerprint of the inputs dist/release was built from (outside it: SHA256SUMS covers all of dist/release). */
@@ -48,10 +51,10 @@ function filesUnder(dir: string, skip: RegExp): string[] {
 
 /**
  * A hash of what the artifacts are made from: the plugin's bundles (its own and its parts'), the release code,
- * package.json and sdk/.
+ * package.json, sdk/ and the timestamp the archives carry.
  */
-function fingerprint(bundles: string[]): string {
-  const hash = crypto.createHash("sha256").update(SEA_NODE_VERSION);
+function fingerprint(bundles: string[], epoch: number): string {
+  const hash = crypto.createHash("sha256").update(`${SEA_NODE_VERSION} ${epoch}`);
   for (const bundle of bundles) hash.update(fs.readFileSync(bundle));
   const inputs = [
     ...fs.readdirSync(__dirname).map((f) => path.join(__dirname, f)),
@@ -68,7 +71,7 @@ function fingerprint(bundles: string[]): string {
 export function sha256sums(dir: string): string {
   return fs
     .readdirSync(dir)
-    .filter((f) => f !== "SHA256SUMS")
+    .filter((f) => f !== "SHA256SUMS" && f !== "SHA256SUMS.sig")
     .sort()
     .map(
       (f) =>
@@ -93,15 +96,32 @@ function packProvider(outDir: string): string {
 
 const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 
-export async function buildRelease(opts: { ifStale?: boolean } = {}): Promise<string[]> {
+/** The build fails unless `dir` holds a plugin tarball of every platform of TARGETS. */
+export function checkAllPlatforms(dir: string, version: string): void {
+  const missing = TARGETS.filter(
+    (t) => !fs.existsSync(path.join(dir, pluginTarballName(version, t.platform))),
+  );
+  if (missing.length > 0)
+    throw new Error(
+      `no plugin tarball for ${missing.map((t) => t.platform).join(", ")}: a release ships all ${TARGETS.length} platforms or none`,
+    );
+}
+
+export async function buildRelease(opts: { ifStale?: boolean; outDir?: string } = {}): Promise<string[]> {
   const started = Date.now();
   const version = packageVersion();
+  const outDir = path.resolve(opts.outDir ?? RELEASE_DIR);
+  // Only dist/release is reused by --if-stale, and only its inputs are recorded.
+  const fingerprintFile = outDir === RELEASE_DIR ? FINGERPRINT_FILE : undefined;
+  const epoch = sourceDateEpoch();
+  // The Python build (setuptools' wheel, a child process) reads the time of the files it writes from here.
+  process.env.SOURCE_DATE_EPOCH = String(epoch);
   const staging = fs.mkdtempSync(path.join(os.tmpdir(), "rimu-release-"));
   try {
     const bundle = path.join(staging, "provider.js");
     await bundlePlugin(bundle);
     const parts = await bundleParts(staging);
-    const inputs = fingerprint([bundle, ...Object.values(parts)]);
+    const inputs = fingerprint([bundle, ...Object.values(parts)], epoch);
     // The parts ride in the executable as SEA assets, under the names provider/native/parts.ts asks for.
     const assets = Object.fromEntries(
       (Object.entries(parts) as [PartName, string][]).map(([name, file]) => [partFileName(name), file]),
@@ -116,16 +136,22 @@ export async function buildRelease(opts: { ifStale?: boolean } = {}): Promise<st
     );
     if (
       opts.ifStale &&
-      fs.existsSync(path.join(RELEASE_DIR, "SHA256SUMS")) &&
-      fs.existsSync(FINGERPRINT_FILE) &&
-      fs.readFileSync(FINGERPRINT_FILE, "utf8") === inputs
+      fingerprintFile &&
+      fs.existsSync(path.join(outDir, "SHA256SUMS")) &&
+      fs.existsSync(fingerprintFile) &&
+      fs.readFileSync(fingerprintFile, "utf8") === inputs
     ) {
       log(`dist/release is up to date (${seconds(started)})`);
-      return fs.readdirSync(RELEASE_DIR).map((f) => path.join(RELEASE_DIR, f));
+      return fs.readdirSync(outDir).map((f) => path.join(outDir, f));
     }
-    fs.rmSync(FINGERPRINT_FILE, { force: true });
-    fs.rmSync(RELEASE_DIR, { recursive: true, force: true });
-    fs.mkdirSync(RELEASE_DIR, { recursive: true });
+    if (fingerprintFile) fs.rmSync(fingerprintFile, { force: true });
+    else if (fs.existsSync(outDir) && fs.readdirSync(outDir).length > 0)
+      throw new Error(
+        `--out ${opts.outDir}: the directory is not empty (the build replaces what it holds); name a new one`,
+      );
+    fs.rmSync(outDir, { recursive: true, force: true });
+    fs.mkdirSync(outDir, { recursive: true });
+    log(`SOURCE_DATE_EPOCH=${epoch} (${new Date(epoch * 1000).toISOString()}): every archive's file times`);
 
     const node = hostNode(log);
     const rcodesign = execFileSync(path.join(REPO_ROOT, "scripts/rcodesign.sh"), { encoding: "utf8" })
@@ -156,24 +182,35 @@ export async function buildRelease(opts: { ifStale?: boolean } = {}): Promise<st
       fs.copyFileSync(path.join(REPO_ROOT, "LICENSE"), path.join(dir, "LICENSE"));
       fs.copyFileSync(thirdParty, path.join(dir, "THIRD-PARTY-LICENSES.txt"));
       fs.copyFileSync(nodeLicense, path.join(dir, "NODE-LICENSE"));
-      const tarball = path.join(RELEASE_DIR, pluginTarballName(version, t.platform));
-      tarDirectory(dir, tarball);
+      const tarball = path.join(outDir, pluginTarballName(version, t.platform));
+      await tarDirectory(dir, tarball, epoch);
       fs.rmSync(dir, { recursive: true, force: true });
       log(`${path.basename(tarball)}: ${format}; ${ran} (${seconds(step)})`);
     }
-    log(`${path.basename(packProvider(RELEASE_DIR))}: npm pack`);
-    for (const file of await buildSdkPackages(RELEASE_DIR)) log(`${path.basename(file)}: SDK package`);
-    fs.writeFileSync(path.join(RELEASE_DIR, "SHA256SUMS"), sha256sums(RELEASE_DIR));
-    fs.writeFileSync(FINGERPRINT_FILE, inputs);
-    log(`dist/release written in ${seconds(started)}`);
-    return fs.readdirSync(RELEASE_DIR).map((f) => path.join(RELEASE_DIR, f));
+    checkAllPlatforms(outDir, version);
+    log(`${path.basename(packProvider(outDir))}: npm pack`);
+    for (const file of await buildSdkPackages(outDir)) {
+      // setuptools stamps the build's time on the sdist's generated files and its gzip header.
+      if (file.endsWith(".tar.gz")) await normalizeTarball(file, epoch);
+      log(`${path.basename(file)}: SDK package`);
+    }
+    const sums = path.join(outDir, "SHA256SUMS");
+    fs.writeFileSync(sums, sha256sums(outDir));
+    log(`SHA256SUMS: ${signSums(sums).message}`);
+    if (fingerprintFile) fs.writeFileSync(fingerprintFile, inputs);
+    log(`${path.relative(REPO_ROOT, outDir)} written in ${seconds(started)}`);
+    return fs.readdirSync(outDir).map((f) => path.join(outDir, f));
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }
 }
 
 if (require.main === module) {
-  buildRelease({ ifStale: process.argv.includes("--if-stale") }).then(
+  const out = process.argv.indexOf("--out");
+  buildRelease({
+    ifStale: process.argv.includes("--if-stale"),
+    outDir: out >= 0 ? process.argv[out + 1] : undefined,
+  }).then(
     (files) => {
       for (const file of files.sort()) console.log(file);
     },

@@ -18,6 +18,7 @@ export interface Step {
   uses?: string;
   run?: string;
   with?: Record<string, unknown>;
+  env?: Record<string, string>;
 }
 interface Job {
   needs?: string | string[];
@@ -52,6 +53,7 @@ export function releaseWorkflowProblems(text: string): string[] {
   const runs = (job: Job) => (job.steps ?? []).map((step) => step.run ?? "").join("\n");
   const uses = (job: Job, action: string) =>
     (job.steps ?? []).filter((s) => s.uses?.startsWith(`${action}@`));
+  const stepRunning = (job: Job, pattern: RegExp) => (job.steps ?? []).find((s) => pattern.test(s.run ?? ""));
   const jobThat = (what: string, test: (job: Job) => boolean): [string, Job] | undefined => {
     const found = entries.filter(([, job]) => test(job));
     if (found.length !== 1) problems.push(`${found.length} jobs ${what}, not one`);
@@ -89,6 +91,20 @@ export function releaseWorkflowProblems(text: string): string[] {
     if (at(/node scripts\/release-files\.js check\b/) < at(/npm run release:build\b/)) {
       problems.push(`${name} does not check the release (release-files.js check) after building it`);
     }
+    if (
+      at(/scripts\/node-from-nodejs-org\.sh\b/) < 0 ||
+      at(/scripts\/node-from-nodejs-org\.sh\b/) > at(/npm run release:build\b/)
+    )
+      problems.push(
+        `${name} does not take Node from nodejs.org (node-from-nodejs-org.sh) before release:build`,
+      );
+    const building = stepRunning(job, /npm run release:build\b/);
+    if (!/\$\{\{\s*runner\.temp\s*\}\}\/node-from-nodejs-org/.test(building?.env?.RELEASE_NODE_CACHE ?? ""))
+      problems.push(`${name} does not build with the Node of nodejs.org (RELEASE_NODE_CACHE)`);
+    if (!/\$\{\{\s*secrets\.RELEASE_SIGNING_KEY\s*\}\}/.test(building?.env?.RELEASE_SIGNING_KEY ?? ""))
+      problems.push(`${name} does not give release:build the signing key (RELEASE_SIGNING_KEY)`);
+    if (at(/scripts\/verify-release\.sh --dir dist\/release\b/) < at(/npm run release:build\b/))
+      problems.push(`${name} does not verify the signed release (verify-release.sh --dir) after building it`);
     const upload = uses(job, "actions/upload-artifact");
     if (upload.length !== 1 || normalDir(upload[0]!.with?.path) !== RELEASE_DIR) {
       problems.push(
@@ -103,6 +119,20 @@ export function releaseWorkflowProblems(text: string): string[] {
       if (normalDir(download.with?.path) !== RELEASE_DIR)
         problems.push(`${name} downloads the release elsewhere than ${RELEASE_DIR}`);
     }
+  }
+
+  // Build provenance: an attestation of every file SHA256SUMS lists, before anything is published.
+  const attest = jobThat(
+    "use actions/attest-build-provenance",
+    (job) => uses(job, "actions/attest-build-provenance").length > 0,
+  );
+  if (attest) {
+    const [name, job] = attest;
+    const action = uses(job, "actions/attest-build-provenance")[0]!;
+    if (normalDir(action.with?.["subject-checksums"]) !== `${RELEASE_DIR}/SHA256SUMS`)
+      problems.push(`${name} does not attest every file of SHA256SUMS (subject-checksums)`);
+    if (!idToken(job) || job.permissions?.attestations !== "write")
+      problems.push(`${name} lacks id-token: write and attestations: write`);
   }
 
   // Publishing: the GitHub release, npm, PyPI. Each only after the build passed, each rerunnable.
@@ -158,6 +188,8 @@ export function releaseWorkflowProblems(text: string): string[] {
       problems.push(`${published[0]} does not wait for ${build[0]} (it would publish what was not tested)`);
     }
   }
+  if (github && attest && !needsOf(github[0]).has(attest[0]))
+    problems.push(`${github[0]} does not wait for ${attest[0]} (a release without its provenance)`);
   for (const published of [npm, pypi]) {
     if (published && github && !needsOf(published[0]).has(github[0])) {
       problems.push(
