@@ -17,6 +17,8 @@ const NEEDS_PROCESSES = [
   "<rootDir>/test/emulator/kill-durability\\.test\\.ts", // the emulator's command, SIGKILLed
   "<rootDir>/test/package/", // npm, git, tsc and the release script, as a user and a release run them
   "<rootDir>/test/docs/(recipes|workflows)\\.test\\.ts", // the docs' recipes through npm and the CLI; actionlint
+  "<rootDir>/test/docs/bill-comment\\.test\\.ts", // docs/ci.md's comment step: bash, curl and jq
+  "<rootDir>/test/bill/cli\\.test\\.ts", // the rimuhosting-bill command and the plugin's bill subcommand
   "<rootDir>/test/docs/first-hour\\.test\\.ts", // npm run emulator, which builds the checkout and starts the emulator
   "<rootDir>/test/docs/import-walkthrough\\.test\\.ts", // the walkthrough's pulumi import, through the real CLI
   "<rootDir>/test/native/server\\.test\\.ts", // the native plugin's own process, over gRPC

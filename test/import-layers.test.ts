@@ -28,6 +28,7 @@ const PACKAGE = [
   "provider/impl/",
   "provider/data-sources/",
   "provider/native/",
+  "provider/bill/",
   "provider/",
 ];
 const MAY_IMPORT: Record<string, readonly string[]> = {
@@ -39,6 +40,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   "provider/generated/": ["contract/"],
   "provider/impl/": CORE,
   "provider/data-sources/": [...CORE, "provider/impl/"],
+  // The bill of a preview (rimuhosting-bill): reads `pulumi preview --json`, writes money as impl does.
+  "provider/bill/": [...CORE, "provider/impl/"],
   // The native plugin (pulumi-resource-rimuhosting) stands on the same core; nothing imports it.
   "provider/native/": [...CORE, "provider/generated/", "provider/impl/", "provider/data-sources/"],
   // The package's entry points (index.ts, vps.ts, vps-shim.ts): anything of the dynamic provider.

@@ -49,7 +49,7 @@ export function formatMoney(money: Money): string {
 }
 
 /** "+$6.43", "-$6.43", "±$0.00". */
-function signed(money: Money): string {
+export function signed(money: Money): string {
   const cents = Math.round(money.amount * 100);
   if (cents === 0) return `±${formatMoney({ ...money, amount: 0 })}`;
   return `${cents > 0 ? "+" : "-"}${formatMoney({ ...money, amount: Math.abs(cents) / 100 })}`;

@@ -2,7 +2,7 @@
  * `pulumi-resource-rimuhosting`: the engine starts this with its own address as the first argument and
  * reads the port to call from the first line of stdout (docs/native-plugin.md). bin/ and the packed plugin
  * start it with `node`. A first argument that names one of the plugin's commands (subcommands.ts, e.g.
- * `emulator`) runs that command instead.
+ * `emulator`, `bill`) runs that command instead.
  */
 import { commandOf, unknownCommandMessage } from "./subcommands.js";
 

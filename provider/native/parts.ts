@@ -16,6 +16,8 @@ import * as vm from "node:vm";
 export const PARTS = {
   /** `pulumi-resource-rimuhosting emulator`: the emulator and its web server (fastify). */
   emulator: "emulator/plugin-command.js",
+  /** `pulumi-resource-rimuhosting bill`: the bill of a preview (rimuhosting-bill). */
+  bill: "provider/bill/plugin-command.js",
 } as const;
 export type PartName = keyof typeof PARTS;
 

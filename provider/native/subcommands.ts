@@ -15,6 +15,7 @@ export interface PluginCommand {
 
 export const COMMANDS: Record<string, () => PluginCommand> = {
   emulator: () => loadPart<PluginCommand>("emulator"),
+  bill: () => loadPart<PluginCommand>("bill"),
 };
 
 /**

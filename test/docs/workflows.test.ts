@@ -33,10 +33,10 @@ function lint(file: string): { status: number | null; findings: string } {
 }
 
 /** docs/ci.md's workflow, as a workflow file (actionlint reads workflows from .github/workflows). */
-function docsWorkflow(text = recipe("docs/ci.md#workflow")): string {
+function docsWorkflow(text = recipe("docs/ci.md#workflow"), name = "infra.yml"): string {
   const dir = path.join(scratch.dir, "user-repo", ".github", "workflows");
   fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, "infra.yml");
+  const file = path.join(dir, name);
   fs.writeFileSync(file, text);
   return file;
 }
@@ -48,6 +48,22 @@ describe("the GitHub Actions workflows", () => {
 
   it("docs/ci.md's workflow passes actionlint", () => {
     expect(lint(docsWorkflow())).toEqual({ status: 0, findings: "" });
+  });
+
+  it("docs/ci.md's bill workflow passes actionlint", () => {
+    expect(lint(docsWorkflow(recipe("docs/ci.md#bill-workflow"), "bill.yml"))).toEqual({
+      status: 0,
+      findings: "",
+    });
+  });
+
+  it("docs/ci.md's bill workflow pins each action by commit, with its version in a comment", () => {
+    const uses = [...recipe("docs/ci.md#bill-workflow").matchAll(/uses: (\S+)(.*)$/gm)];
+    expect(uses.length).toBeGreaterThan(0);
+    for (const [, action, comment] of uses) {
+      expect(action).toMatch(/^[\w.-]+\/[\w.-]+@[0-9a-f]{40}$/);
+      expect(comment).toMatch(/^ # v\d+\.\d+\.\d+/);
+    }
   });
 
   it("docs/ci.md's workflow previews same-repository pull requests, tests forks, and queues `up`", () => {

@@ -163,6 +163,16 @@ describe("the packed package in a fresh project", () => {
     expect(result.output).not.toMatch(/\n\s+at /); // no stack trace
   });
 
+  it("rimuhosting-bill runs as installed (a bin of the package; no fastify needed)", () => {
+    const bill = path.join(project, "node_modules/.bin/rimuhosting-bill");
+    const help = run(bill, ["--help"]);
+    expect(help.status).toBe(0);
+    expect(help.output).toMatch(/^Usage: rimuhosting-bill \[preview\.json\]/);
+    const missing = run(bill, [path.join(project, "no-preview.json")]);
+    expect(missing.status).toBe(2);
+    expect(missing.output).toContain("no-preview.json: there is no such file.");
+  });
+
   describe("with fastify added for the emulator", () => {
     beforeAll(() => {
       writeProject(project, packed, {
