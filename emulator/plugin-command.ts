@@ -6,6 +6,19 @@
 import { runEmulatorCommand } from "./cli.js";
 import { startEmulator } from "./index.js";
 
-export function run(args: string[]): Promise<void> {
-  return runEmulatorCommand(args, "pulumi-resource-rimuhosting emulator", () => startEmulator);
+/**
+ * Under `pulumi plugin run` (which gives its plugin PULUMI_RPC_TARGET), ends with the CLI: a CLI that is sent SIGTERM
+ * exits without passing it on, and the emulator would go on holding its port. Ctrl-C reaches both anyway.
+ */
+function endWithPulumiPluginRun(): void {
+  if (!process.env.PULUMI_RPC_TARGET) return;
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) process.kill(process.pid, "SIGTERM");
+  }, 500).unref();
+}
+
+export async function run(args: string[]): Promise<void> {
+  await runEmulatorCommand(args, "pulumi-resource-rimuhosting emulator", () => startEmulator);
+  endWithPulumiPluginRun();
 }

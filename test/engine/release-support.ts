@@ -3,6 +3,8 @@
 // between them), the tarballs unpacked, and a way to run the CLI with `node` hidden from everything it starts.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { packageVersion } from "../../provider/native/pack";
@@ -119,4 +121,23 @@ export function releaseSkipReason(): string | undefined {
   if (process.platform !== "linux" || process.arch !== "x64")
     return "the release is built and run on linux x64";
   return languageSkipReason("yaml") ?? hidingSkipReason();
+}
+
+/** A static server of dist/release on 127.0.0.1, as a release is served; `requests` lists the paths asked for. */
+export async function serveRelease(): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    const name = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname.slice(1));
+    requests.push(`/${name}`);
+    const file = path.join(RELEASE_DIR, path.basename(name));
+    if (!name || name.includes("/") || !fs.existsSync(file)) return res.writeHead(404).end();
+    res.writeHead(200, { "content-type": "application/gzip", "content-length": fs.statSync(file).size });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }

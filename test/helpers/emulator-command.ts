@@ -10,6 +10,8 @@ export interface RunningCommand {
   baseUrl: string;
   /** Everything it printed since it started, stdout and stderr. */
   output(): string;
+  /** The process started (the group's leader). */
+  pid: number;
   /** SIGTERM to its process group; resolves with its exit code when it has exited. */
   stop(): Promise<number | null>;
 }
@@ -73,6 +75,7 @@ export function startEmulatorCommand(
           stdout: stdout.slice(0, banner.index + banner[0].length),
           baseUrl,
           output: () => all,
+          pid,
           stop,
         });
       }

@@ -101,8 +101,9 @@ describe("pulumi-resource-rimuhosting emulator", () => {
       await bundlePlugin(bundle);
       const text = fs.readFileSync(bundle, "utf8");
       // fastify's error codes, and the emulator's banner
-      expect(text).not.toMatch(/FST_ERR_|RimuHosting emulator listening/);
-      expect(fs.readFileSync(path.join(dir, "emulator.js"), "utf8")).toMatch(/FST_ERR_/);
+      const emulatorMark = /FST_ERR_\w+|RimuHosting emulator listening/;
+      expect(emulatorMark.exec(text)?.[0]).toBeUndefined();
+      expect(emulatorMark.exec(fs.readFileSync(path.join(dir, "emulator.js"), "utf8"))?.[0]).toBeDefined();
     });
   });
 });
