@@ -1,8 +1,10 @@
 /**
  * The steps of a new user's first hour that are not a whole program (issue 28, item 9), run as the pages give them:
- * the one emulator command of each kind (a user's project, a checkout), and that the other pages use no other; the
- * language hosts for a CLI built from source (docs/native-plugin.md); PULUMI_PYTHON_CMD for the Python host those
- * give (docs/python.md), whose absence is the `ModuleNotFoundError` the page names.
+ * the one emulator command of each kind (a user's project, a checkout, the plugin), and that the other pages use no
+ * other; the YAML quickstart's package declaration, which names the release its plugin comes from; the language hosts
+ * for a CLI built from source (docs/native-plugin.md); PULUMI_PYTHON_CMD for the Python host those give
+ * (docs/python.md), whose absence is the `ModuleNotFoundError` the page names. The language pages' "Try it without an
+ * account" runs from the release in test/engine/first-hour-release.test.ts.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -11,12 +13,16 @@ import * as path from "node:path";
 import { describeCliOnly } from "../engine/describe-cli";
 import { describeNative, pythonVirtualenv } from "../engine/native-programs";
 import { offlineCliEnv } from "../engine/cli-stack";
+import { packageVersion } from "../../provider/native/pack";
+import { PLUGIN_DOWNLOAD_URL } from "../../provider/native/schema/package-schema";
 import { REPO_ROOT, commandLines, documentationFiles, recipe } from "./support/code-blocks";
 import { shell, startServer } from "./support/shell";
 
 jest.setTimeout(300_000);
 
 const [PROJECT_FORM = "", CHECKOUT_FORM = ""] = commandLines(recipe("docs/emulator.md#two-forms"));
+/** Without Node.js: the emulator the plugin carries (the language pages' recipe, run from the release). */
+const PLUGIN_FORM = commandLines(recipe("docs/yaml.md#emulator"))[1] ?? "";
 
 describe("docs/emulator.md: the two ways the pages start the emulator", () => {
   it("in a user's project: the README's command, which test/package/readme.test.ts runs in a project", () => {
@@ -38,6 +44,19 @@ describe("docs/emulator.md: the two ways the pages start the emulator", () => {
     await server.stop();
   });
 
+  it("the language pages' form runs the plugin's emulator subcommand (`--` keeps its flags from pulumi)", () => {
+    expect(PLUGIN_FORM).toBe("pulumi plugin run --kind resource rimuhosting -- emulator --time-scale 0.05");
+    const runs = documentationFiles()
+      .filter((file) => file !== "docs/emulator.md")
+      .flatMap((file) =>
+        [...fs.readFileSync(path.join(REPO_ROOT, file), "utf8").matchAll(/pulumi plugin run[^`\n#]*/g)].map(
+          (m) => ({ file, command: m[0].trim() }),
+        ),
+      );
+    expect(runs.length).toBeGreaterThanOrEqual(4);
+    expect(runs.filter(({ command }) => command !== PLUGIN_FORM)).toEqual([]);
+  });
+
   it("the other pages start it only these two ways", () => {
     const starts = documentationFiles()
       .filter((file) => file !== "docs/emulator.md") // the reference: every flag and way
@@ -50,6 +69,24 @@ describe("docs/emulator.md: the two ways the pages start the emulator", () => {
     expect(starts.length).toBeGreaterThanOrEqual(4);
     const other = starts.filter(({ command }) => command !== PROJECT_FORM && command !== CHECKOUT_FORM);
     expect(other).toEqual([]);
+  });
+});
+
+describe("examples/yaml-quickstart: the package declaration that fetches its plugin", () => {
+  it("is the file `pulumi package add rimuhosting@<version>` writes, for package.json's version and the schema's server", () => {
+    const version = packageVersion();
+    const dir = path.join(REPO_ROOT, "examples/yaml-quickstart/sdks/rimuhosting");
+    // At a version bump, rename the file and change its version: the quickstart downloads the plugin it names.
+    expect(fs.readdirSync(dir)).toEqual([`rimuhosting-${version}.yaml`]);
+    expect(fs.readFileSync(path.join(dir, `rimuhosting-${version}.yaml`), "utf8")).toBe(
+      [
+        "packageDeclarationVersion: 1",
+        "name: rimuhosting",
+        `version: ${version}`,
+        `downloadUrl: ${PLUGIN_DOWNLOAD_URL}`,
+        "",
+      ].join("\n"),
+    );
   });
 });
 

@@ -3,7 +3,7 @@
  * checkout's plugin: the order placed outside Pulumi with the page's curl line, `pulumi import` and the code it
  * prints pasted into Pulumi.yaml, a preview with no change, and the destroy, which the page's `pulumi state
  * unprotect` lets through (without it, the destroy refuses the protected resource). What the test changes in a
- * line: the emulator's port for 8080, the order number for <orderOid>, the project's name for <project>, and
+ * line: the emulator's port for 8780, the order number for <orderOid>, the project's name for <project>, and
  * `--yes` for the commands that would ask.
  */
 import * as fs from "node:fs";
@@ -44,7 +44,7 @@ describeNative("yaml", "docs/native-plugin.md: the import walkthrough on the emu
 
   test("outside order, import, paste, no change, unprotect, destroy", async () => {
     const [order] = commandLines(recipe("docs/native-plugin.md#outside-order"));
-    const answer = await run(order!.replace("http://127.0.0.1:8080/r", emulator.baseUrl));
+    const answer = await run(order!.replace("http://127.0.0.1:8780/r", emulator.baseUrl));
     const oid = /"order_oid":\s*(\d+)/.exec(answer)?.[1];
     expect(oid).toMatch(/^\d+$/);
     expect(liveOrders().map((o) => o.domainName)).toEqual(["legacy.example.com"]);

@@ -3,8 +3,6 @@
 // whose resource names the server (`pluginDownloadURL`) and the `version` runs up and destroy; the engine fetches
 // the tarball by itself. `pulumi plugin install resource rimuhosting <version> --server <url>` works too.
 import * as fs from "node:fs";
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { liveOrders, type Scenario } from "./e2e-support";
@@ -15,10 +13,10 @@ import {
   startNativeScenario,
   writeYamlProgram,
 } from "./native-programs";
+import { serveRelease, type ReleaseServer } from "./release-server";
 import {
   ensureRelease,
   nodeHiddenBin,
-  RELEASE_DIR,
   releaseSkipReason,
   tarballOf,
   target,
@@ -26,25 +24,6 @@ import {
 } from "./release-support";
 
 jest.setTimeout(300_000);
-
-/** A static server of dist/release on 127.0.0.1; `requests` lists the paths asked for. */
-async function serveRelease(): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
-  const requests: string[] = [];
-  const server = http.createServer((req, res) => {
-    const name = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname.slice(1));
-    requests.push(`/${name}`);
-    const file = path.join(RELEASE_DIR, path.basename(name));
-    if (!name || name.includes("/") || !fs.existsSync(file)) return res.writeHead(404).end();
-    res.writeHead(200, { "content-type": "application/gzip", "content-length": fs.statSync(file).size });
-    fs.createReadStream(file).pipe(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 const program = (url: string) => `resources:
   web:
@@ -66,7 +45,7 @@ describeNative(
   "yaml",
   "the plugin downloaded from a release, on a machine without node",
   () => {
-    let server: Awaited<ReturnType<typeof serveRelease>>;
+    let server: ReleaseServer;
     let hidden: string;
     let s: Scenario;
     beforeAll(async () => {

@@ -1,0 +1,163 @@
+// The first hour from the release alone (issue 32), in the languages that need no Node.js: dist/release served on
+// 127.0.0.1 as the GitHub release serves it (PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES sends the GitHub source there),
+// `node` hidden from the CLI and everything it starts, and each language page's "Try it without an account" run as
+// written: the plugin installed from the release and its emulator started (recipe `emulator`), then, in the
+// language's quickstart copied as it is, the stack pointed at the emulator and `pulumi up` and `pulumi destroy`
+// (recipe `try-it`), the up printing what the page shows.
+//
+// The quickstart runs with a PULUMI_HOME of its own, where no plugin is installed: its `pulumi up` downloads the
+// plugin by itself (YAML: the project's package declaration names version and server; Python: the SDK does, from the
+// release's wheel pip-installed into a fresh virtual environment). What the test changes in a line: `<version>` is
+// package.json's, the emulator gets `--port <a free port>` (8780 may be taken by another test) and that port
+// replaces 8780, `--yes` is added to the commands that would ask (no terminal here).
+import * as fs from "node:fs";
+import * as net from "node:net";
+import * as os from "node:os";
+import * as path from "node:path";
+import { DEMO_API_KEY } from "../../emulator/index";
+import { findLanguageHosts } from "../../tools/release/language-hosts";
+import { commandLines, recipe, shownOutput } from "../docs/support/code-blocks";
+import { shell, shownLinePattern, startServer, type Server } from "../docs/support/shell";
+import { offlineCliEnv } from "./cli-stack";
+import { pythonVenvWith, useGoModule } from "./language-programs";
+import { describeNative, goSdkAsTagged, REPO_ROOT } from "./native-programs";
+import { releaseOverrides, serveRelease, type ReleaseServer } from "./release-server";
+import {
+  ensureRelease,
+  nodeHiddenBin,
+  RELEASE_DIR,
+  releaseSkipReason,
+  tarballOf,
+  target,
+  version,
+} from "./release-support";
+
+jest.setTimeout(900_000);
+
+const TARBALL_PATH = `/${path.basename(tarballOf(target("linux-amd64")))}`;
+const DOCUMENTED_URL = "http://127.0.0.1:8780/r";
+
+/** A port nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+/** What the test runs of a page's `try-it` recipe: each command, with `--yes` where it would ask. */
+const asked = (line: string) => (/^pulumi (up|destroy)\b/.test(line) ? `${line} --yes` : line);
+
+describeNative(
+  "python",
+  "the first hour from the release, node hidden",
+  () => {
+    let server: ReleaseServer;
+    let hidden: string;
+    let scratch: string;
+    let emulator: Server | undefined;
+    let port: number;
+    /** The environment of every command: the CLI with node hidden, offline but for the release, a fresh home. */
+    const envIn = (home: string): NodeJS.ProcessEnv => {
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        ...offlineCliEnv(path.join(home, "backend")),
+        ...releaseOverrides(server),
+        PULUMI_HOME: path.join(home, "pulumi-home"),
+        PATH: `${hidden}${path.delimiter}${process.env.PATH}`,
+      };
+      delete env.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION;
+      fs.mkdirSync(path.join(home, "backend"), { recursive: true });
+      return env;
+    };
+    const ours = (line: string) => line.replace(/<version>/g, version).replace(/8780/g, String(port));
+
+    beforeAll(async () => {
+      await ensureRelease();
+      server = await serveRelease();
+      hidden = nodeHiddenBin();
+      scratch = fs.mkdtempSync(path.join(os.tmpdir(), "first-hour-release-"));
+      port = await freePort();
+    }, 1_800_000);
+    afterAll(async () => {
+      await emulator?.stop();
+      await server?.close();
+      for (const dir of [hidden, scratch]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    it("the YAML, Python and Go pages start the emulator with the same lines (run below)", () => {
+      const blocks = ["docs/yaml.md#emulator", "docs/python.md#emulator", "docs/go.md#emulator"].map(recipe);
+      expect(blocks[1]).toBe(blocks[0]);
+      expect(blocks[2]).toBe(blocks[0]);
+    });
+
+    it("docs/yaml.md#emulator: the plugin installed from the release runs the emulator, banner first", async () => {
+      const block = recipe("docs/yaml.md#emulator");
+      const [install, start, ...rest] = commandLines(block);
+      expect(rest).toEqual([]);
+      const env = envIn(path.join(scratch, "emulator"));
+      const installed = await shell(ours(install!), { cwd: scratch, env });
+      expect([installed.code, installed.output]).toEqual([0, expect.any(String)]);
+      expect(server.requests).toContain(TARBALL_PATH);
+      const shown = shownOutput(block);
+      expect(shown[0]).toBe(`RimuHosting emulator listening on ${DOCUMENTED_URL}`);
+      emulator = await startServer(`${ours(start!)} --port ${port}`, {
+        cwd: scratch,
+        env,
+        expected: shown.map((line) => shownLinePattern(ours(line))),
+      });
+      // The banner is the first thing it prints.
+      expect(emulator.output.split("\n")[0]).toBe(ours(shown[0]!));
+      expect(emulator.output).toContain(`Demo API key: ${DEMO_API_KEY}`);
+    });
+
+    /** Runs `page`'s try-it recipe in `dir` with a PULUMI_HOME of its own; what `pulumi up` printed. */
+    async function tryIt(address: string, dir: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<string> {
+      if (!emulator) throw new Error("the emulator did not start (the test before)");
+      const block = recipe(address);
+      const env = { ...envIn(path.join(dir, "..", `${path.basename(dir)}-home`)), ...extraEnv };
+      const before = server.requests.length;
+      let upOutput = "";
+      for (const line of commandLines(block)) {
+        const result = await shell(asked(ours(line)), { cwd: dir, env });
+        if (result.code !== 0) throw new Error(`\`${line}\` exited with ${result.code}:\n${result.output}`);
+        if (/^pulumi up\b/.test(line)) upOutput = result.output;
+      }
+      // The project's own PULUMI_HOME had no plugin: its up downloaded it.
+      expect(server.requests.slice(before)).toContain(TARBALL_PATH);
+      for (const line of shownOutput(block).filter((l) => l !== "…"))
+        expect(upOutput).toMatch(shownLinePattern(line));
+      return upOutput;
+    }
+
+    it("docs/yaml.md#try-it: examples/yaml-quickstart, copied as it is, downloads the plugin, up and destroy", async () => {
+      const dir = path.join(scratch, "yaml");
+      fs.cpSync(path.join(REPO_ROOT, "examples/yaml-quickstart"), dir, { recursive: true });
+      await tryIt("docs/yaml.md#try-it", dir);
+    });
+
+    it("docs/python.md#try-it: examples/python-quickstart on the release's wheel in a fresh virtual environment", async () => {
+      const dir = path.join(scratch, "python");
+      fs.cpSync(path.join(REPO_ROOT, "examples/python-quickstart"), dir, { recursive: true });
+      const wheel = path.join(RELEASE_DIR, `pulumi_rimuhosting-${version}-py3-none-any.whl`);
+      await pythonVenvWith(path.join(dir, "venv"), wheel, findLanguageHosts().hosts!);
+      // The page's line for the Python host a CLI built from source has (docs/python.md#python-cmd).
+      const [pythonCmd] = commandLines(recipe("docs/python.md#python-cmd"));
+      const python = (await shell(`${pythonCmd} && echo "$PULUMI_PYTHON_CMD"`, { cwd: dir })).output.trim();
+      await tryIt("docs/python.md#try-it", dir, { PULUMI_PYTHON_CMD: python });
+    });
+
+    it("docs/go.md#try-it: examples/go-quickstart on the Go SDK module as tagged", async () => {
+      const dir = path.join(scratch, "go");
+      fs.cpSync(path.join(REPO_ROOT, "examples/go-quickstart"), dir, { recursive: true });
+      // The module from the sdk/v<version> tag, which the proxy cannot serve before the release: a `replace` to it.
+      // With it, the page's `go mod tidy` completes go.mod offline.
+      const goEnv = await useGoModule(dir, goSdkAsTagged(path.join(scratch, "go-sdk")));
+      await tryIt("docs/go.md#try-it", dir, goEnv);
+    });
+  },
+  releaseSkipReason(),
+);
