@@ -115,14 +115,19 @@ describeNative(
     });
 
     /** Runs `page`'s try-it recipe in `dir` with a PULUMI_HOME of its own; what `pulumi up` printed. */
-    async function tryIt(address: string, dir: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<string> {
+    async function tryIt(
+      address: string,
+      dir: string,
+      extraEnv: NodeJS.ProcessEnv = {},
+      prefix = "",
+    ): Promise<string> {
       if (!emulator) throw new Error("the emulator did not start (the test before)");
       const block = recipe(address);
       const env = { ...envIn(path.join(dir, "..", `${path.basename(dir)}-home`)), ...extraEnv };
       const before = server.requests.length;
       let upOutput = "";
       for (const line of commandLines(block)) {
-        const result = await shell(asked(ours(line)), { cwd: dir, env });
+        const result = await shell(`${prefix}${asked(ours(line))}`, { cwd: dir, env });
         if (result.code !== 0) throw new Error(`\`${line}\` exited with ${result.code}:\n${result.output}`);
         if (/^pulumi up\b/.test(line)) upOutput = result.output;
       }
@@ -144,10 +149,9 @@ describeNative(
       fs.cpSync(path.join(REPO_ROOT, "examples/python-quickstart"), dir, { recursive: true });
       const wheel = path.join(RELEASE_DIR, `pulumi_rimuhosting-${version}-py3-none-any.whl`);
       await pythonVenvWith(path.join(dir, "venv"), wheel, findLanguageHosts().hosts!);
-      // The page's line for the Python host a CLI built from source has (docs/python.md#python-cmd).
+      // Each command after the page's line for the Python host a CLI built from source has (docs/python.md#python-cmd).
       const [pythonCmd] = commandLines(recipe("docs/python.md#python-cmd"));
-      const python = (await shell(`${pythonCmd} && echo "$PULUMI_PYTHON_CMD"`, { cwd: dir })).output.trim();
-      await tryIt("docs/python.md#try-it", dir, { PULUMI_PYTHON_CMD: python });
+      await tryIt("docs/python.md#try-it", dir, {}, `${pythonCmd} && `);
     });
 
     it("docs/go.md#try-it: examples/go-quickstart on the Go SDK module as tagged", async () => {

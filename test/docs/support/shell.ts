@@ -38,6 +38,10 @@ export function shell(command: string, options: ShellOptions): Promise<ShellResu
     child.stderr.setEncoding("utf8").on("data", (text: string) => (output += text));
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, output }));
+    // A command that exits without reading its stdin closes the pipe first (EPIPE): not an error of the command.
+    child.stdin.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") reject(error);
+    });
     child.stdin.end(options.input ?? "");
   });
 }
