@@ -83,8 +83,10 @@ export interface Bill {
    */
   growth: number;
   budget: BudgetVerdict;
-  /** The preview's errors other than the budget's: the preview failed, and stopped before the end. */
+  /** The preview's errors other than the budget's. */
   previewErrors: string[];
+  /** The preview failed (an error of the budget's or another): it stopped there, and lists only what came before. */
+  stoppedEarly: boolean;
 }
 
 const roundCents = (value: number): number => Math.round(value * 100) / 100;
@@ -376,5 +378,6 @@ export function billOf(preview: PreviewDigest): Bill {
     growth,
     budget,
     previewErrors,
+    stoppedEarly: failed,
   };
 }

@@ -102,7 +102,7 @@ function tableLines(bill: Bill, notes: string[]): string[] {
       `| ${unchanged.count} unchanged VPS${unchanged.count === 1 ? "" : "s"}${missing} | | ${money(unchanged.usd)} | ${money(unchanged.usd)} | ${change(0)} |`,
     );
   }
-  const label = totals.includesUnchanged ? "Stack total" : "Changed VPSs";
+  const label = bill.stoppedEarly ? "Listed VPSs" : totals.includesUnchanged ? "Stack total" : "Changed VPSs";
   const atLeast = (unknown: readonly string[]) => (unknown.length > 0 ? "at least " : "");
   lines.push(
     `| **${label}** | | **${atLeast(totals.unknownBefore)}${money(totals.before)}** | **${atLeast(totals.unknownAfter)}${money(totals.after)}** | **${change(bill.increase)}** |`,
@@ -154,6 +154,11 @@ export function renderBill(bill: Bill): string {
       block(bill.previewErrors),
       "",
     );
+  } else if (bill.stoppedEarly) {
+    out.push(
+      "**The preview failed on the budget** (below); the bill lists what it got to before it stopped.",
+      "",
+    );
   }
   if (bill.changes.length === 0 && bill.unchanged.count === 0) {
     out.push("This preview changes no VPS, and lists none.", "");
@@ -163,7 +168,7 @@ export function renderBill(bill: Bill): string {
   } else {
     out.push(...tableLines(bill, notes), "");
   }
-  if (!bill.totals.includesUnchanged && bill.changes.length > 0) {
+  if (!bill.totals.includesUnchanged && !bill.stoppedEarly && bill.changes.length > 0) {
     out.push(
       "The totals cover the changed VPSs only: this preview's JSON leaves out the unchanged ones. Run " +
         "`pulumi preview --json --show-sames` for the stack's totals.",

@@ -191,6 +191,7 @@ async function checkBill(s: Scenario): Promise<string> {
   expect(failed.stderr).toBe("");
   expect(failed.status).toBe(1);
   expect(failed.stdout).toContain("**Budget: ❌ over the budget.**");
+  expect(failed.stdout).toContain("**The preview failed on the budget** (below)");
   expect(failed.stdout).toMatch(/The provider's verdict in the preview:\n\n```text\n.*\[RIMU_ERR_BUDGET\]/);
   await s.stack.removeConfig("rimuhosting:monthlyBudgetUsd");
   await s.stack.removeConfig("rimuhosting:maxMonthlyIncreaseUsd");
