@@ -286,9 +286,13 @@ describe("the budget's verdict", () => {
     expect(bill.budget.status).toBe("fail");
     expect(bill.budget.providerMessages).toEqual([message]);
     expect(bill.previewErrors).toEqual([]);
-    expect(renderBill(bill)).toContain(
-      `The provider's verdict in the preview:\n\n\`\`\`text\n${message}\n\`\`\``,
+    const markdown = renderBill(bill);
+    expect(markdown).toContain(`The provider's verdict in the preview:\n\n\`\`\`text\n${message}\n\`\`\``);
+    // The preview stopped at the budget's error: the sum is of the VPSs it got to, and the bill says so.
+    expect(markdown).toContain(
+      "**The preview failed on the budget** (below); the bill lists what it got to before it stopped.",
     );
+    expect(rows(markdown).get("Listed VPSs")).toEqual(["", "$10.00", "$16.00", "+$6.00"]);
   });
 
   test("what the bill cannot judge it says so: hidden unchanged VPSs, a value that is not an amount", () => {
