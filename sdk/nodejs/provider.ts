@@ -36,6 +36,9 @@ export class Provider extends pulumi.ProviderResource {
         {
             resourceInputs["apiKey"] = args?.apiKey ? pulumi.secret(args.apiKey) : undefined;
             resourceInputs["baseUrl"] = args?.baseUrl;
+            resourceInputs["budgetEnforcement"] = args?.budgetEnforcement;
+            resourceInputs["maxMonthlyIncreaseUsd"] = pulumi.output(args?.maxMonthlyIncreaseUsd).apply(JSON.stringify);
+            resourceInputs["monthlyBudgetUsd"] = pulumi.output(args?.monthlyBudgetUsd).apply(JSON.stringify);
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         super(Provider.__pulumiType, name, resourceInputs, opts);
@@ -54,4 +57,16 @@ export interface ProviderArgs {
      * The API root, with or without the trailing /r (stack config rimuhosting:baseUrl). Left unset, the provider reads RIMUHOSTING_BASEURL, else https://rimuhosting.com/r. Point it at the emulator to try things.
      */
     baseUrl?: pulumi.Input<string | undefined>;
+    /**
+     * What a run over monthlyBudgetUsd or maxMonthlyIncreaseUsd does: enforce (the default: the preview fails) or warn (a warning, and the run goes on). Stack config rimuhosting:budgetEnforcement.
+     */
+    budgetEnforcement?: pulumi.Input<string | undefined>;
+    /**
+     * The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
+     */
+    maxMonthlyIncreaseUsd?: pulumi.Input<number | undefined>;
+    /**
+     * The most, in US dollars a month, the VPSs this provider serves may be billed after a run's changes (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
+     */
+    monthlyBudgetUsd?: pulumi.Input<number | undefined>;
 }

@@ -138,10 +138,20 @@ describe("the native provider's schema", () => {
     ]);
   });
 
-  it("configures apiKey (secret) and baseUrl, for the stack config and explicit providers alike; serves every data source", () => {
+  it("configures apiKey (secret), baseUrl and the budget, for the stack config and explicit providers alike; serves every data source", () => {
     for (const settings of [schema.config.variables, schema.provider.inputProperties]) {
-      expect(Object.keys(settings).sort()).toEqual(["apiKey", "baseUrl"]);
+      expect(Object.keys(settings).sort()).toEqual([
+        "apiKey",
+        "baseUrl",
+        "budgetEnforcement",
+        "maxMonthlyIncreaseUsd",
+        "monthlyBudgetUsd",
+      ]);
       expect(settings.apiKey!.secret).toBe(true);
+      expect([settings.monthlyBudgetUsd!.type, settings.maxMonthlyIncreaseUsd!.type]).toEqual([
+        "number",
+        "number",
+      ]);
     }
     expect(Object.keys(schema.functions).sort()).toEqual(Object.values(DATA_SOURCE_TOKENS).sort());
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };

@@ -72,6 +72,25 @@ const SETTINGS: Record<string, PropertySpec> = {
       `The API root, with or without the trailing /r (stack config ${CONFIG_KEYS.baseUrl}). Left unset, the ` +
       `provider reads ${ENV_VARS.baseUrl}, else ${DEFAULT_BASE_URL}. Point it at the emulator to try things.`,
   },
+  monthlyBudgetUsd: {
+    type: "number",
+    description:
+      "The most, in US dollars a month, the VPSs this provider serves may be billed after a run's changes " +
+      "(stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left " +
+      "unset, no limit. See docs/cost.md.",
+  },
+  maxMonthlyIncreaseUsd: {
+    type: "number",
+    description:
+      "The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config " +
+      "rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.",
+  },
+  budgetEnforcement: {
+    type: "string",
+    description:
+      "What a run over monthlyBudgetUsd or maxMonthlyIncreaseUsd does: enforce (the default: the preview fails) " +
+      "or warn (a warning, and the run goes on). Stack config rimuhosting:budgetEnforcement.",
+  },
 };
 
 export function packageSchema(root: string, version: string): PackageSpec {

@@ -40,6 +40,12 @@ type providerArgs struct {
 	ApiKey *string `pulumi:"apiKey"`
 	// The API root, with or without the trailing /r (stack config rimuhosting:baseUrl). Left unset, the provider reads RIMUHOSTING_BASEURL, else https://rimuhosting.com/r. Point it at the emulator to try things.
 	BaseUrl *string `pulumi:"baseUrl"`
+	// What a run over monthlyBudgetUsd or maxMonthlyIncreaseUsd does: enforce (the default: the preview fails) or warn (a warning, and the run goes on). Stack config rimuhosting:budgetEnforcement.
+	BudgetEnforcement *string `pulumi:"budgetEnforcement"`
+	// The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
+	MaxMonthlyIncreaseUsd *float64 `pulumi:"maxMonthlyIncreaseUsd"`
+	// The most, in US dollars a month, the VPSs this provider serves may be billed after a run's changes (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
+	MonthlyBudgetUsd *float64 `pulumi:"monthlyBudgetUsd"`
 }
 
 // The set of arguments for constructing a Provider resource.
@@ -48,6 +54,12 @@ type ProviderArgs struct {
 	ApiKey pulumi.StringPtrInput
 	// The API root, with or without the trailing /r (stack config rimuhosting:baseUrl). Left unset, the provider reads RIMUHOSTING_BASEURL, else https://rimuhosting.com/r. Point it at the emulator to try things.
 	BaseUrl pulumi.StringPtrInput
+	// What a run over monthlyBudgetUsd or maxMonthlyIncreaseUsd does: enforce (the default: the preview fails) or warn (a warning, and the run goes on). Stack config rimuhosting:budgetEnforcement.
+	BudgetEnforcement pulumi.StringPtrInput
+	// The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
+	MaxMonthlyIncreaseUsd pulumi.Float64PtrInput
+	// The most, in US dollars a month, the VPSs this provider serves may be billed after a run's changes (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
+	MonthlyBudgetUsd pulumi.Float64PtrInput
 }
 
 func (ProviderArgs) ElementType() reflect.Type {

@@ -29,3 +29,36 @@ Object.defineProperty(exports, "baseUrl", {
     enumerable: true,
 });
 
+/**
+ * What a run over monthlyBudgetUsd or maxMonthlyIncreaseUsd does: enforce (the default: the preview fails) or warn (a warning, and the run goes on). Stack config rimuhosting:budgetEnforcement.
+ */
+export declare const budgetEnforcement: string | undefined;
+Object.defineProperty(exports, "budgetEnforcement", {
+    get() {
+        return __config.get("budgetEnforcement");
+    },
+    enumerable: true,
+});
+
+/**
+ * The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
+ */
+export declare const maxMonthlyIncreaseUsd: number | undefined;
+Object.defineProperty(exports, "maxMonthlyIncreaseUsd", {
+    get() {
+        return __config.getObject<number>("maxMonthlyIncreaseUsd");
+    },
+    enumerable: true,
+});
+
+/**
+ * The most, in US dollars a month, the VPSs this provider serves may be billed after a run's changes (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
+ */
+export declare const monthlyBudgetUsd: number | undefined;
+Object.defineProperty(exports, "monthlyBudgetUsd", {
+    get() {
+        return __config.getObject<number>("monthlyBudgetUsd");
+    },
+    enumerable: true,
+});
+

@@ -20,17 +20,29 @@ __all__ = ['ProviderArgs', 'Provider']
 class ProviderArgs:
     def __init__(__self__, *,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
-                 base_url: pulumi.Input[Optional[_builtins.str]] = None):
+                 base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 budget_enforcement: pulumi.Input[Optional[_builtins.str]] = None,
+                 max_monthly_increase_usd: pulumi.Input[Optional[_builtins.float]] = None,
+                 monthly_budget_usd: pulumi.Input[Optional[_builtins.float]] = None):
         """
         The set of arguments for constructing a Provider resource.
 
         :param pulumi.Input[_builtins.str] api_key: The RimuHosting API key (stack config rimuhosting:apiKey; set it with --secret). Left unset, the provider reads RIMUHOSTING_APIKEY.
         :param pulumi.Input[_builtins.str] base_url: The API root, with or without the trailing /r (stack config rimuhosting:baseUrl). Left unset, the provider reads RIMUHOSTING_BASEURL, else https://rimuhosting.com/r. Point it at the emulator to try things.
+        :param pulumi.Input[_builtins.str] budget_enforcement: What a run over monthlyBudgetUsd or maxMonthlyIncreaseUsd does: enforce (the default: the preview fails) or warn (a warning, and the run goes on). Stack config rimuhosting:budgetEnforcement.
+        :param pulumi.Input[_builtins.float] max_monthly_increase_usd: The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
+        :param pulumi.Input[_builtins.float] monthly_budget_usd: The most, in US dollars a month, the VPSs this provider serves may be billed after a run's changes (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
         """
         if api_key is not None:
             pulumi.set(__self__, "api_key", api_key)
         if base_url is not None:
             pulumi.set(__self__, "base_url", base_url)
+        if budget_enforcement is not None:
+            pulumi.set(__self__, "budget_enforcement", budget_enforcement)
+        if max_monthly_increase_usd is not None:
+            pulumi.set(__self__, "max_monthly_increase_usd", max_monthly_increase_usd)
+        if monthly_budget_usd is not None:
+            pulumi.set(__self__, "monthly_budget_usd", monthly_budget_usd)
 
     @_builtins.property
     @pulumi.getter(name="apiKey")
@@ -56,6 +68,42 @@ class ProviderArgs:
     def base_url(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "base_url", value)
 
+    @_builtins.property
+    @pulumi.getter(name="budgetEnforcement")
+    def budget_enforcement(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        What a run over monthlyBudgetUsd or maxMonthlyIncreaseUsd does: enforce (the default: the preview fails) or warn (a warning, and the run goes on). Stack config rimuhosting:budgetEnforcement.
+        """
+        return pulumi.get(self, "budget_enforcement")
+
+    @budget_enforcement.setter
+    def budget_enforcement(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "budget_enforcement", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maxMonthlyIncreaseUsd")
+    def max_monthly_increase_usd(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
+        """
+        return pulumi.get(self, "max_monthly_increase_usd")
+
+    @max_monthly_increase_usd.setter
+    def max_monthly_increase_usd(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "max_monthly_increase_usd", value)
+
+    @_builtins.property
+    @pulumi.getter(name="monthlyBudgetUsd")
+    def monthly_budget_usd(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        The most, in US dollars a month, the VPSs this provider serves may be billed after a run's changes (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
+        """
+        return pulumi.get(self, "monthly_budget_usd")
+
+    @monthly_budget_usd.setter
+    def monthly_budget_usd(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "monthly_budget_usd", value)
+
 
 @pulumi.type_token("pulumi:providers:rimuhosting")
 class Provider(pulumi.ProviderResource):
@@ -65,6 +113,9 @@ class Provider(pulumi.ProviderResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 budget_enforcement: pulumi.Input[Optional[_builtins.str]] = None,
+                 max_monthly_increase_usd: pulumi.Input[Optional[_builtins.float]] = None,
+                 monthly_budget_usd: pulumi.Input[Optional[_builtins.float]] = None,
                  __props__=None):
         """
         The RimuHosting provider. Create one explicitly for each further account (each with its own apiKey).
@@ -73,6 +124,9 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] api_key: The RimuHosting API key (stack config rimuhosting:apiKey; set it with --secret). Left unset, the provider reads RIMUHOSTING_APIKEY.
         :param pulumi.Input[_builtins.str] base_url: The API root, with or without the trailing /r (stack config rimuhosting:baseUrl). Left unset, the provider reads RIMUHOSTING_BASEURL, else https://rimuhosting.com/r. Point it at the emulator to try things.
+        :param pulumi.Input[_builtins.str] budget_enforcement: What a run over monthlyBudgetUsd or maxMonthlyIncreaseUsd does: enforce (the default: the preview fails) or warn (a warning, and the run goes on). Stack config rimuhosting:budgetEnforcement.
+        :param pulumi.Input[_builtins.float] max_monthly_increase_usd: The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
+        :param pulumi.Input[_builtins.float] monthly_budget_usd: The most, in US dollars a month, the VPSs this provider serves may be billed after a run's changes (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
         """
         ...
     @overload
@@ -100,6 +154,9 @@ class Provider(pulumi.ProviderResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 budget_enforcement: pulumi.Input[Optional[_builtins.str]] = None,
+                 max_monthly_increase_usd: pulumi.Input[Optional[_builtins.float]] = None,
+                 monthly_budget_usd: pulumi.Input[Optional[_builtins.float]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -111,6 +168,9 @@ class Provider(pulumi.ProviderResource):
 
             __props__.__dict__["api_key"] = None if api_key is None else pulumi.Output.secret(api_key)
             __props__.__dict__["base_url"] = base_url
+            __props__.__dict__["budget_enforcement"] = budget_enforcement
+            __props__.__dict__["max_monthly_increase_usd"] = pulumi.Output.from_input(max_monthly_increase_usd).apply(pulumi.runtime.to_json) if max_monthly_increase_usd is not None else None
+            __props__.__dict__["monthly_budget_usd"] = pulumi.Output.from_input(monthly_budget_usd).apply(pulumi.runtime.to_json) if monthly_budget_usd is not None else None
         super(Provider, __self__).__init__(
             'rimuhosting',
             resource_name,

@@ -20,3 +20,18 @@ func GetApiKey(ctx *pulumi.Context) string {
 func GetBaseUrl(ctx *pulumi.Context) string {
 	return config.Get(ctx, "rimuhosting:baseUrl")
 }
+
+// What a run over monthlyBudgetUsd or maxMonthlyIncreaseUsd does: enforce (the default: the preview fails) or warn (a warning, and the run goes on). Stack config rimuhosting:budgetEnforcement.
+func GetBudgetEnforcement(ctx *pulumi.Context) string {
+	return config.Get(ctx, "rimuhosting:budgetEnforcement")
+}
+
+// The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
+func GetMaxMonthlyIncreaseUsd(ctx *pulumi.Context) float64 {
+	return config.GetFloat64(ctx, "rimuhosting:maxMonthlyIncreaseUsd")
+}
+
+// The most, in US dollars a month, the VPSs this provider serves may be billed after a run's changes (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
+func GetMonthlyBudgetUsd(ctx *pulumi.Context) float64 {
+	return config.GetFloat64(ctx, "rimuhosting:monthlyBudgetUsd")
+}

@@ -24,3 +24,18 @@ baseUrl: Optional[str]
 The API root, with or without the trailing /r (stack config rimuhosting:baseUrl). Left unset, the provider reads RIMUHOSTING_BASEURL, else https://rimuhosting.com/r. Point it at the emulator to try things.
 """
 
+budgetEnforcement: Optional[str]
+"""
+What a run over monthlyBudgetUsd or maxMonthlyIncreaseUsd does: enforce (the default: the preview fails) or warn (a warning, and the run goes on). Stack config rimuhosting:budgetEnforcement.
+"""
+
+maxMonthlyIncreaseUsd: Optional[float]
+"""
+The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
+"""
+
+monthlyBudgetUsd: Optional[float]
+"""
+The most, in US dollars a month, the VPSs this provider serves may be billed after a run's changes (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
+"""
+

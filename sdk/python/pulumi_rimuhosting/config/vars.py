@@ -34,3 +34,24 @@ class _ExportableConfig(types.ModuleType):
         """
         return __config__.get('baseUrl')
 
+    @_builtins.property
+    def budget_enforcement(self) -> Optional[str]:
+        """
+        What a run over monthlyBudgetUsd or maxMonthlyIncreaseUsd does: enforce (the default: the preview fails) or warn (a warning, and the run goes on). Stack config rimuhosting:budgetEnforcement.
+        """
+        return __config__.get('budgetEnforcement')
+
+    @_builtins.property
+    def max_monthly_increase_usd(self) -> Optional[float]:
+        """
+        The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
+        """
+        return __config__.get_float('maxMonthlyIncreaseUsd')
+
+    @_builtins.property
+    def monthly_budget_usd(self) -> Optional[float]:
+        """
+        The most, in US dollars a month, the VPSs this provider serves may be billed after a run's changes (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
+        """
+        return __config__.get_float('monthlyBudgetUsd')
+

@@ -1,0 +1,201 @@
+// The budget through the real CLI against the emulator, on the dynamic Vps (examples/fleet: three new 1 GB VPSs) and
+// on the native plugin (a YAML program of the same three): over monthlyBudgetUsd or maxMonthlyIncreaseUsd, preview
+// and up (with its preview) fail with 0 orders placed, whatever --parallel; within them they pass; warn mode warns
+// and orders. And plannedMonthlyFeeUsd in `pulumi preview --json`, which never makes a change by itself.
+import { DEMO_API_KEY } from "../../emulator/index";
+import { describeCliOnly } from "./describe-cli";
+import { VPS_TYPE, startScenario, type Scenario } from "./e2e-support";
+import {
+  NATIVE_VPS_TYPE,
+  describeNative,
+  pulumiFailure,
+  pulumiText,
+  startNativeScenario,
+  writeYamlProgram,
+} from "./native-programs";
+
+jest.setTimeout(600_000);
+
+const NAMES = ["node-0", "node-1", "node-2"];
+
+interface PreviewStep {
+  op: string;
+  urn: string;
+  newState?: { type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> };
+}
+
+/**
+ * `pulumi preview --json --show-sames`: the VPS steps by name, with their op and checked inputs (without
+ * --show-sames the JSON leaves out the VPSs a run does not change).
+ */
+async function previewJson(s: Scenario, type: string): Promise<Record<string, PreviewStep>> {
+  const out = JSON.parse(await s.stack.cli.command("preview", "--json", "--show-sames")) as {
+    steps?: PreviewStep[];
+  };
+  return Object.fromEntries(
+    (out.steps ?? [])
+      .filter((step) => step.newState?.type === type)
+      .map((step) => [step.urn.split("::").pop()!, step]),
+  );
+}
+
+/** The orders and other changes the emulator received since `mark` (a quote changes nothing). */
+const changesSince = (s: Scenario, mark: number) => s.mutationsSince(mark);
+
+/**
+ * The budget's scenarios, for one front end: `setLimits` writes the settings (stack config), `type` is the VPS's
+ * engine type.
+ */
+function budgetScenarios(
+  start: () => Promise<Scenario>,
+  type: string,
+  setLimits: (s: Scenario, limits: Record<string, string | undefined>) => Promise<void>,
+): void {
+  let s: Scenario;
+  let fee = 0;
+
+  beforeAll(async () => {
+    s = await start();
+  });
+  afterAll(async () => {
+    await s?.stack.destroy().catch(() => undefined);
+    await s?.close();
+  });
+
+  test("preview --json carries each new VPS's quoted fee as plannedMonthlyFeeUsd", async () => {
+    const steps = await previewJson(s, type);
+    expect(Object.keys(steps).sort()).toEqual(NAMES);
+    const fees = NAMES.map((name) => steps[name]!.newState!.inputs!.plannedMonthlyFeeUsd);
+    fee = fees[0] as number;
+    expect(fee).toBeGreaterThan(0);
+    expect(fees).toEqual([fee, fee, fee]);
+  });
+
+  const overAndWithin: [limit: string, over: () => number, within: () => number][] = [
+    ["monthlyBudgetUsd", () => 3 * fee - 0.01, () => 3 * fee],
+    ["maxMonthlyIncreaseUsd", () => 2 * fee + 0.5, () => 3 * fee + 0.5],
+  ];
+
+  test.each(overAndWithin)(
+    "%s below the three fees: preview and up fail with 0 orders, with --parallel 1 and 16; at or above: preview passes",
+    async (limit, over, within) => {
+      await setLimits(s, { [limit]: over().toFixed(2) });
+      const mark = s.mark();
+      for (const parallel of ["1", "16"]) {
+        for (const command of [["preview"], ["up", "--yes"]]) {
+          const text = await pulumiFailure(s.stack.cli, ...command, "--parallel", parallel);
+          expect({
+            command,
+            parallel,
+            budget: /\[RIMU_ERR_BUDGET\] this run takes .*/.exec(text)?.[0],
+          }).toEqual({
+            command,
+            parallel,
+            budget: expect.stringContaining(
+              `the 3 VPSs this provider has checked so far from $0.00 to $${(3 * fee).toFixed(2)}`,
+            ),
+          });
+          expect(text).toContain(`node-0 +$${fee.toFixed(2)} (new)`);
+        }
+      }
+      expect(changesSince(s, mark)).toEqual([]);
+      await setLimits(s, { [limit]: within().toFixed(2) });
+      for (const parallel of ["1", "16"]) await pulumiText(s.stack.cli, "preview", "--parallel", parallel);
+      expect(changesSince(s, mark)).toEqual([]);
+      await setLimits(s, { [limit]: undefined });
+    },
+  );
+
+  test("warn mode: the same words as a warning, and up orders the three VPSs", async () => {
+    await setLimits(s, { monthlyBudgetUsd: "1", budgetEnforcement: "warn" });
+    const text = await pulumiText(s.stack.cli, "up", "--yes");
+    expect(text).toMatch(
+      /over budget \(rimuhosting:budgetEnforcement: warn\): this run takes the monthly fees/,
+    );
+    expect(changesSince(s, 0).filter((c) => c.route === "createVps")).toHaveLength(3);
+    await setLimits(s, { monthlyBudgetUsd: undefined, budgetEnforcement: undefined });
+  });
+
+  test("unchanged VPSs: their fee now, no change; a run that adds nothing is within maxMonthlyIncreaseUsd 0", async () => {
+    const steps = await previewJson(s, type);
+    expect(
+      NAMES.map((name) => [steps[name]!.op, steps[name]!.newState!.inputs!.plannedMonthlyFeeUsd]),
+    ).toEqual(NAMES.map(() => ["same", fee]));
+    await setLimits(s, { maxMonthlyIncreaseUsd: "0" });
+    const mark = s.mark();
+    await pulumiText(s.stack.cli, "up", "--yes");
+    expect(changesSince(s, mark)).toEqual([]);
+    await setLimits(s, { maxMonthlyIncreaseUsd: undefined });
+  });
+}
+
+/** Sets or removes `rimuhosting:<key>` in the stack config. */
+async function setStackLimits(s: Scenario, limits: Record<string, string | undefined>): Promise<void> {
+  for (const [key, value] of Object.entries(limits))
+    if (value === undefined) await s.stack.removeConfig(`rimuhosting:${key}`).catch(() => undefined);
+    else await s.stack.setConfig(`rimuhosting:${key}`, value);
+}
+
+describeCliOnly("the budget on the dynamic Vps (examples/fleet)", () => {
+  budgetScenarios(
+    () => startScenario("fleet", { config: { count: "3", stopped: "-1" } }),
+    VPS_TYPE,
+    setStackLimits,
+  );
+});
+
+const YAML_FLEET = `resources:
+${NAMES.map(
+  (name, i) => `  ${name}:
+    type: rimuhosting:index:Vps
+    properties:
+      domainName: node${i}.budget.example.com
+      dcLocation: DCDALLAS
+      pricingPlanCode: MIRO1B
+      distro: deb12.64
+      memoryMb: 1024
+      diskSpaceMb: 20480
+`,
+).join("")}`;
+
+describeNative("yaml", "the budget on the native plugin (a YAML program)", () => {
+  budgetScenarios(
+    () => startNativeScenario(writeYamlProgram("budget", YAML_FLEET)),
+    NATIVE_VPS_TYPE,
+    setStackLimits,
+  );
+});
+
+describeNative("yaml", "the budget as an explicit provider's arguments (a YAML program)", () => {
+  let s: Scenario;
+  const program = `config:
+  key:
+    type: string
+  emulatorUrl:
+    type: string
+resources:
+  capped:
+    type: pulumi:providers:rimuhosting
+    properties:
+      apiKey: \${key}
+      baseUrl: \${emulatorUrl}
+      monthlyBudgetUsd: 1.5
+${YAML_FLEET.replace(/^resources:\n/, "").replace(/diskSpaceMb: 20480\n/g, "diskSpaceMb: 20480\n    options:\n      provider: ${capped}\n")}`;
+
+  beforeAll(async () => {
+    s = await startNativeScenario(writeYamlProgram("budget-provider", program));
+    // Quoted: a YAML program reads a config value made only of digits (as API keys are) as a number.
+    await s.stack.cli.setConfig("key", { value: `"${DEMO_API_KEY}"`, secret: true });
+    await s.stack.cli.setConfig("emulatorUrl", { value: s.emulator.baseUrl });
+  });
+  afterAll(async () => s?.close());
+
+  test("over it, the preview fails naming the provider's argument, and orders nothing", async () => {
+    const mark = s.mark();
+    const text = await pulumiFailure(s.stack.cli, "up", "--yes");
+    expect(text).toMatch(
+      /\[RIMU_ERR_BUDGET\] this run takes .* over the monthly budget of \$1\.50 \(provider 'capped': monthlyBudgetUsd\)/,
+    );
+    expect(s.mutationsSince(mark)).toEqual([]);
+  });
+});
