@@ -146,8 +146,12 @@ describe("signing SHA256SUMS", () => {
     expect(fs.readdirSync(dir)).not.toContain("SHA256SUMS.sig");
   });
 
-  it("the published key is an OpenPGP public key, and no private one", () => {
-    expect(keyFingerprint(PUBLISHED_KEY)).toMatch(/^[0-9A-F]{40}$/);
+  it("the published key is an OpenPGP public key, and no private one, which the docs show with its fingerprint", () => {
+    const fingerprint = keyFingerprint(PUBLISHED_KEY);
+    expect(fingerprint).toMatch(/^[0-9A-F]{40}$/);
     expect(fs.readFileSync(PUBLISHED_KEY, "utf8")).not.toMatch(/PRIVATE KEY/);
+    const docs = fs.readFileSync(path.join(REPO_ROOT, "docs/installation-configuration.md"), "utf8");
+    expect(docs).toContain(`\`${fingerprint.replace(/(.{4})(?!$)/g, "$1 ")}\``);
+    expect(docs).toContain(`\n\`\`\`text\n${fs.readFileSync(PUBLISHED_KEY, "utf8")}\`\`\`\n`);
   });
 });

@@ -1,0 +1,196 @@
+// A release you can verify (issue 34), on real `npm run release:build` output:
+// - reproducible: a second build of the same commit, into another directory, writes the same SHA256SUMS as the
+//   release the other tests share (ensureRelease's dist/release), so every file is the same, byte for byte;
+// - signed: that second build is given a throwaway key (RELEASE_SIGNING_KEY), and its SHA256SUMS.sig verifies;
+// - the verified install route of docs/installation-configuration.md ("Verify what you install"), run as written
+//   against that release served on 127.0.0.1 (only the address and the version are the test's), with a fresh
+//   PULUMI_HOME: it installs the plugin; with the linux-amd64 tarball tampered and SHA256SUMS and its signature as
+//   they were, it fails and installs nothing. scripts/verify-release.sh, the same for CI, likewise.
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import * as os from "node:os";
+import * as path from "node:path";
+import { recipe } from "../docs/support/code-blocks";
+import { shell } from "../docs/support/shell";
+import { throwawayKey, type ThrowawayKey } from "../package/support/throwaway-key";
+import { findPulumiCli } from "./cli-stack";
+import { REPO_ROOT } from "./native-programs";
+import { ensureRelease, RELEASE_DIR, version } from "./release-support";
+
+jest.setTimeout(300_000);
+/** Two builds of 4-6 minutes each on an idle machine, when neither is there yet. */
+const BUILD_TIMEOUT = 2_400_000;
+const BUILD_SCRIPT = path.join(REPO_ROOT, "dist/tools/release/build.js");
+const TARBALL = `pulumi-resource-rimuhosting-v${version}-linux-amd64.tar.gz`;
+const GITHUB = "https://github.com";
+const RELEASE_PATH = `/pulumi-rimuhosting/pulumi-rimuhosting/releases/download/v${version}/`;
+
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "release-verify-"));
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+let key: ThrowawayKey;
+let second: { dir: string; log: string } | undefined;
+
+/** The second release:build of this commit, signed with a throwaway key, into a directory of its own (once). */
+function secondBuild(): { dir: string; log: string } {
+  if (second) return second;
+  key = throwawayKey(path.join(scratch, "key"));
+  const dir = path.join(scratch, "second");
+  const result = spawnSync(process.execPath, [BUILD_SCRIPT, "--out", dir], {
+    encoding: "utf8",
+    env: { ...process.env, RELEASE_SIGNING_KEY: key.privateKey, RELEASE_SIGNING_PASSPHRASE: key.passphrase },
+  });
+  if (result.status !== 0) throw new Error(`the second release:build failed:\n${result.stderr}`);
+  second = { dir, log: result.stderr };
+  return second;
+}
+
+function skipReason(): string | undefined {
+  if (process.platform !== "linux" || process.arch !== "x64") return "the release is built on linux x64";
+  return undefined;
+}
+const describeHere = (title: string, body: () => void, reason = skipReason()) => {
+  if (reason && process.env.CI === "true") throw new Error(`CI=true, but ${title} cannot run: ${reason}`);
+  if (reason) describe.skip(`${title} (skipped: ${reason})`, body);
+  else describe(title, body);
+};
+
+describeHere("two release:builds of one commit", () => {
+  beforeAll(async () => {
+    await ensureRelease();
+    secondBuild();
+  }, BUILD_TIMEOUT);
+
+  it("write the same files, byte for byte: the same SHA256SUMS", () => {
+    const sums = (dir: string) => fs.readFileSync(path.join(dir, "SHA256SUMS"), "utf8");
+    expect(sums(second!.dir)).toEqual(sums(RELEASE_DIR));
+    expect(sums(RELEASE_DIR).trimEnd().split("\n")).toHaveLength(fs.readdirSync(RELEASE_DIR).length - 1);
+  });
+
+  it("the one given a key signs SHA256SUMS with it (and says so); the signature verifies with that key", () => {
+    expect(second!.log).toContain(`SHA256SUMS: signed by ${key.fingerprint}`);
+    const result = spawnSync(path.join(REPO_ROOT, "scripts/verify-release.sh"), ["--dir", second!.dir], {
+      encoding: "utf8",
+      env: { ...process.env, RELEASE_KEY: key.publicKeyFile },
+    });
+    expect(result.stdout).toContain(`SHA256SUMS is signed by the release key (${key.fingerprint})`);
+    expect(result.status).toBe(0);
+  });
+});
+
+/** Serves `dir`'s files under GitHub's release path on 127.0.0.1; `origin` replaces https://github.com. */
+async function serveRelease(dir: string): Promise<{ origin: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://x").pathname;
+    const name = url.startsWith(RELEASE_PATH) ? url.slice(RELEASE_PATH.length) : "";
+    const file = path.join(dir, name);
+    if (!name || name.includes("/") || !fs.existsSync(file)) return res.writeHead(404).end();
+    res.writeHead(200, { "content-length": fs.statSync(file).size });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+const cli = findPulumiCli();
+
+describeHere(
+  "the verified install route of the docs, against a signed release served on 127.0.0.1",
+  () => {
+    let good: Awaited<ReturnType<typeof serveRelease>>;
+    let tampered: Awaited<ReturnType<typeof serveRelease>>;
+    beforeAll(async () => {
+      const { dir } = secondBuild();
+      good = await serveRelease(dir);
+      // The plugin changed; SHA256SUMS and its signature as the release published them.
+      const spoiled = path.join(scratch, "tampered");
+      fs.mkdirSync(spoiled);
+      for (const file of [TARBALL, "SHA256SUMS", "SHA256SUMS.sig"])
+        fs.copyFileSync(path.join(dir, file), path.join(spoiled, file));
+      fs.appendFileSync(path.join(spoiled, TARBALL), "tampered");
+      tampered = await serveRelease(spoiled);
+    }, BUILD_TIMEOUT);
+    afterAll(async () => {
+      await good?.close();
+      await tampered?.close();
+    });
+
+    /** A new user's directory (the key saved in it as the docs say), PULUMI_HOME and GnuPG home. */
+    function user(name: string) {
+      const home = path.join(scratch, name);
+      const cwd = path.join(home, "work");
+      fs.mkdirSync(cwd, { recursive: true });
+      fs.copyFileSync(key.publicKeyFile, path.join(cwd, "release-signing-key.asc"));
+      const env = {
+        PATH: `${path.dirname(cli.path!)}${path.delimiter}${process.env.PATH}`,
+        PULUMI_HOME: path.join(home, "pulumi"),
+        GNUPGHOME: path.join(home, "gnupg"),
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+      };
+      fs.mkdirSync(env.GNUPGHOME, { mode: 0o700 });
+      const installed = () =>
+        spawnSync("pulumi", ["plugin", "ls"], { cwd, env: { ...process.env, ...env }, encoding: "utf8" })
+          .stdout;
+      return { cwd, env, installed };
+    }
+
+    /** The docs' recipe, with the release's address on 127.0.0.1 and this checkout's version. */
+    const docsRoute = (origin: string) => {
+      const text = recipe("docs/installation-configuration.md#verify");
+      expect(text).toMatch(/^version=\d+\.\d+\.\d+$/m);
+      expect(text).toContain(
+        `release=${GITHUB}/pulumi-rimuhosting/pulumi-rimuhosting/releases/download/v$version`,
+      );
+      return text.replace(/^version=.*$/m, `version=${version}`).replace(GITHUB, origin);
+    };
+    const INSTALLED = new RegExp(`rimuhosting\\s+resource\\s+${version.replace(/\./g, "\\.")}`);
+
+    it("downloads, checks the signature and the SHA-256, and installs the plugin", async () => {
+      const u = user("docs-good");
+      const result = await shell(docsRoute(good.origin), { cwd: u.cwd, env: u.env });
+      expect(result.output).toContain('Good signature from "release test');
+      expect(result.output).toContain(`${TARBALL}: OK`);
+      expect(result.code).toBe(0);
+      expect(u.installed()).toMatch(INSTALLED);
+    });
+
+    it("refuses a tampered tarball under the release's signed SHA256SUMS, and installs nothing", async () => {
+      const u = user("docs-tampered");
+      const result = await shell(docsRoute(tampered.origin), { cwd: u.cwd, env: u.env });
+      expect(result.output).toContain(`${TARBALL}: FAILED`);
+      expect(result.code).not.toBe(0);
+      expect(u.installed()).not.toMatch(/rimuhosting/);
+    });
+
+    it.each([
+      ["installs from the signed release", () => good, 0],
+      ["refuses the tampered one", () => tampered, 1],
+    ])("scripts/verify-release.sh, the same for CI, %s", async (_what, server, code) => {
+      const u = user(`script-${code}`);
+      const [line] = recipe("docs/installation-configuration.md#verify-script").trim().split("\n");
+      expect(line).toMatch(/^scripts\/verify-release\.sh \d+\.\d+\.\d+ linux-amd64$/);
+      const result = await shell(line!.replace(/\d+\.\d+\.\d+/, version), {
+        cwd: REPO_ROOT,
+        env: {
+          ...u.env,
+          RELEASE_URL: `${server().origin}${RELEASE_PATH}`,
+          RELEASE_KEY: key.publicKeyFile,
+        },
+      });
+      expect(result.code).toBe(code);
+      if (code === 0) {
+        expect(result.output).toContain(`installed rimuhosting ${version} (linux-amd64), verified`);
+        expect(u.installed()).toMatch(INSTALLED);
+      } else {
+        expect(result.output).toContain(`${TARBALL} is not what the signed SHA256SUMS says`);
+        expect(u.installed()).not.toMatch(/rimuhosting/);
+      }
+    });
+  },
+  skipReason() ?? cli.reason,
+);
