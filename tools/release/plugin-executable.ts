@@ -45,10 +45,13 @@ export function buildPluginExecutable(
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rimu-sea-"));
   try {
     const config = path.join(dir, "sea-config.json");
+    // The executable records the path `main` names: a fixed name beside the config (the build runs in `dir`),
+    // not the build's temporary directory, so that two builds write the same bytes.
+    fs.copyFileSync(bundle, path.join(dir, "provider.js"));
     fs.writeFileSync(
       config,
       JSON.stringify({
-        main: bundle,
+        main: "provider.js",
         mainFormat: "commonjs",
         executable: nodeBinary(t, log).exe,
         output: outFile,
