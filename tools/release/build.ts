@@ -131,6 +131,8 @@ export async function buildRelease(opts: { ifStale?: boolean; outDir?: string } 
     fs.writeFileSync(
       thirdParty,
       [`${bundle}.LEGAL.txt`, ...Object.values(parts).map((file) => `${file}.LEGAL.txt`)]
+        // esbuild writes no LEGAL file for a bundle without licence comments (the bill part has none)
+        .filter((file) => fs.existsSync(file))
         .map((file) => fs.readFileSync(file, "utf8"))
         .join("\n"),
     );
