@@ -7,7 +7,7 @@
 //
 // The quickstart runs with a PULUMI_HOME of its own, where no plugin is installed: its `pulumi up` downloads the
 // plugin by itself (YAML: the project's package declaration names version and server; Python: the SDK does, from the
-// release's wheel pip-installed into a fresh virtual environment). What the test changes in a line: `<version>` is
+// release's wheel pip-installed into a fresh virtual environment; Go: the SDK module as the sdk/v<version> tag holds it). What the test changes in a line: `<version>` is
 // package.json's, the emulator gets `--port <a free port>` (8780 may be taken by another test) and that port
 // replaces 8780, `--yes` is added to the commands that would ask (no terminal here).
 import * as fs from "node:fs";
@@ -21,12 +21,13 @@ import { shell, shownLinePattern, startServer, type Server } from "../docs/suppo
 import { offlineCliEnv } from "./cli-stack";
 import { pythonVenvWith, useGoModule } from "./language-programs";
 import { describeNative, goSdkAsTagged, REPO_ROOT } from "./native-programs";
-import { releaseOverrides, serveRelease, type ReleaseServer } from "./release-server";
 import {
   ensureRelease,
   nodeHiddenBin,
   RELEASE_DIR,
   releaseSkipReason,
+  releaseOverrides,
+  serveRelease,
   tarballOf,
   target,
   version,
@@ -55,7 +56,7 @@ describeNative(
   "python",
   "the first hour from the release, node hidden",
   () => {
-    let server: ReleaseServer;
+    let server: Awaited<ReturnType<typeof serveRelease>>;
     let hidden: string;
     let scratch: string;
     let emulator: Server | undefined;

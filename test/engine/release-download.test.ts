@@ -13,11 +13,11 @@ import {
   startNativeScenario,
   writeYamlProgram,
 } from "./native-programs";
-import { serveRelease, type ReleaseServer } from "./release-server";
 import {
   ensureRelease,
   nodeHiddenBin,
   releaseSkipReason,
+  serveRelease,
   tarballOf,
   target,
   version,
@@ -45,7 +45,7 @@ describeNative(
   "yaml",
   "the plugin downloaded from a release, on a machine without node",
   () => {
-    let server: ReleaseServer;
+    let server: Awaited<ReturnType<typeof serveRelease>>;
     let hidden: string;
     let s: Scenario;
     beforeAll(async () => {

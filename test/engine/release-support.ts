@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { packageVersion } from "../../provider/native/pack";
+import { PLUGIN_DOWNLOAD_URL } from "../../provider/native/schema/package-schema";
 import { TARGETS, type Target } from "../../tools/release/node-binaries";
 import { languageSkipReason, REPO_ROOT } from "./native-programs";
 
@@ -141,3 +142,11 @@ export async function serveRelease(): Promise<{ url: string; requests: string[];
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * The environment that sends the CLI's plugin downloads from the GitHub release the schema, the SDKs and the YAML
+ * quickstart name (PLUGIN_DOWNLOAD_URL) to `server`, a serveRelease() on 127.0.0.1.
+ */
+export const releaseOverrides = (server: { url: string }): Record<string, string> => ({
+  PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^${PLUGIN_DOWNLOAD_URL.replace(/[.]/g, "\\.")}=${server.url}`,
+});
