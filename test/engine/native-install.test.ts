@@ -51,7 +51,8 @@ describeNative("yaml", "the packed plugin, installed with pulumi plugin install"
     expect(entries.every((line) => line.startsWith("-"))).toBe(true);
     expect(entries.map((line) => line.split(/\s+/).pop()).sort()).toEqual([
       "LICENSE",
-      "emulator.js", // the emulator command's part (provider/native/parts.ts)
+      "bill.js", // the plugin's commands' parts (provider/native/parts.ts)
+      "emulator.js",
       "emulator.js.LEGAL.txt",
       "provider.js",
       "provider.js.LEGAL.txt",
