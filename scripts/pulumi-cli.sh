@@ -17,7 +17,11 @@
 #   since v3.69, never tagged. The proxy serves no version of that module, so we build the last release in which the
 #   language host was still a package of sdk/v3 (LANGHOST_SDK_VERSION). It only launches `node` on the SDK's own
 #   runner (node_modules/@pulumi/pulumi/cmd/run) and passes the engine's flags; the engine, the plan, the steps and
-#   the state are all the CLI's. The CLI falls back on its own for the RPCs this older host lacks.
+#   the state are all the CLI's. The CLI falls back on its own for the RPCs this older host lacks, except RunPlugin,
+#   which starts a policy pack given as a directory: `--policy-pack policy-pack` fails with "not supported", and
+#   `--policy-pack policy-pack/analyzer` (a launcher in the pack, which the CLI runs itself) works
+#   (policy-pack/README.md). A `pulumi-analyzer-policy` beside the CLI would not help: the CLI only looks for it
+#   when it finds no Node.js language host.
 # - Release flags: CGO off, trimpath, osusergo/grpcnotrace tags, and the version stamped in (without it the update
 #   check calls out and the Automation API refuses the binary).
 #

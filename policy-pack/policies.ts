@@ -1,0 +1,281 @@
+/**
+ * The five policies of RimuHostingGuard: what each judges and what it says. Plain objects in the shape of
+ * @pulumi/policy's ResourceValidationPolicy and StackValidationPolicy (./rimuhosting-guard.ts hands them over, and
+ * the compiler checks they fit), written against the few members they use, so that the logic can be tested
+ * without the policy framework's gRPC server.
+ *
+ * Every policy judges a VPS from values known during preview, or says plainly that it could not judge (at the
+ * policy's own enforcement level: a mandatory policy that cannot judge fails the preview; it never passes in
+ * silence).
+ */
+import { isRimuHostingVps, readProperty, type Reading } from "./readings";
+import { DATA_CENTRES, PLANNED_FEE, VPS_INPUT } from "./vps-names";
+
+export type EnforcementLevel = "advisory" | "mandatory" | "remediate" | "disabled";
+type ReportViolation = (message: string, urn?: string) => void;
+
+/** What a resource policy is given (the members of @pulumi/policy's ResourceValidationArgs it reads). */
+export interface ResourceArgs {
+  type: string;
+  urn: string;
+  name: string;
+  props: Record<string, unknown>;
+  getConfig<T extends object>(): T;
+  notApplicable(reason?: string): never;
+}
+
+/** What a stack policy is given (the members of @pulumi/policy's StackValidationArgs it reads). */
+export interface StackArgs {
+  resources: readonly { type: string; name: string; urn: string; props: Record<string, unknown> }[];
+  getConfig<T extends object>(): T;
+  notApplicable(reason?: string): never;
+}
+
+interface JsonSchema {
+  type: "string" | "number" | "integer" | "boolean" | "array" | "object";
+  description?: string;
+  minimum?: number;
+  exclusiveMinimum?: number;
+  items?: JsonSchema & { enum?: string[] };
+  uniqueItems?: boolean;
+}
+
+interface PolicyBase {
+  name: string;
+  description: string;
+  configSchema?: { properties: Record<string, JsonSchema> };
+}
+export interface ResourcePolicy extends PolicyBase {
+  validateResource: (args: ResourceArgs, reportViolation: ReportViolation) => void;
+}
+export interface StackPolicy extends PolicyBase {
+  validateStack: (args: StackArgs, reportViolation: ReportViolation) => void;
+}
+/** A stack policy that also reads each resource as the engine checks it (reporting nothing there). */
+export interface StackPolicyReadingResources extends StackPolicy {
+  validateResource: (args: ResourceArgs, reportViolation: ReportViolation) => void;
+}
+
+export interface MonthlyBudgetConfig {
+  /** The most the stack's VPSs may cost a month, in USD, once the change is applied. */
+  maxMonthlyUsd?: number;
+}
+export interface AllowedDataCentresConfig {
+  /** The data centres a VPS may be in (`dcLocation` values). */
+  dataCentres?: string[];
+}
+export interface LimitConfig {
+  /** The largest value allowed, in MB. */
+  limit?: number;
+}
+
+const vpsLabel = (name: string): string => `VPS "${name}"`;
+const couldNotJudge = (policy: string, subject: string, why: string, fix: string): string =>
+  `${policy} could not judge ${subject}: ${why}. ${fix}`;
+const notKnownInPreview = (input: string): string =>
+  `its ${input} is not known during preview (it comes from another resource's output)`;
+
+/** Only VPSs are judged; anything else is not applicable. */
+function vpsOnly(args: ResourceArgs): void {
+  if (!isRimuHostingVps(args.type, args.props)) args.notApplicable("not a RimuHosting VPS");
+}
+
+/** A whole number of MB from a reading, or the reason it cannot be judged. */
+function megabytes(reading: Reading, input: string): number | { why: string } {
+  if (reading.kind === "unknown") return { why: notKnownInPreview(input) };
+  if (reading.kind === "absent") return { why: `${input} is not set, so the pricing plan's size applies` };
+  if (typeof reading.value !== "number")
+    return { why: `${input} is not a number (${JSON.stringify(reading.value)})` };
+  return reading.value;
+}
+
+export const allowedDataCentres: ResourcePolicy = {
+  name: "allowed-data-centres",
+  description: "Each VPS is in one of the allowed data centres (dcLocation).",
+  configSchema: {
+    properties: {
+      dataCentres: {
+        type: "array",
+        description: 'The data centres a VPS may be in, e.g. ["DCDALLAS", "DCLONDON"].',
+        items: { type: "string", enum: [...DATA_CENTRES] },
+        uniqueItems: true,
+      },
+    },
+  },
+  validateResource(args, reportViolation) {
+    vpsOnly(args);
+    const { dataCentres } = args.getConfig<AllowedDataCentresConfig>();
+    if (!dataCentres)
+      return args.notApplicable("no data centres configured (allowed-data-centres.dataCentres)");
+    const allowed = dataCentres.join(", ");
+    const reading = readProperty(args.props, VPS_INPUT.dcLocation);
+    const fix = `Set dcLocation to one of: ${allowed}.`;
+    const label = vpsLabel(args.name);
+    if (reading.kind === "unknown")
+      reportViolation(couldNotJudge("allowed-data-centres", label, notKnownInPreview("dcLocation"), fix));
+    else if (reading.kind === "absent")
+      reportViolation(
+        couldNotJudge(
+          "allowed-data-centres",
+          label,
+          "dcLocation is not set, so RimuHosting chooses the data centre",
+          fix,
+        ),
+      );
+    else if (typeof reading.value !== "string" || !dataCentres.includes(reading.value))
+      reportViolation(
+        `${label} is in ${String(reading.value)}, which is not an allowed data centre (allowed: ${allowed}). ` +
+          `${fix} Or add it to allowed-data-centres.dataCentres in the policy pack's config.`,
+      );
+  },
+};
+
+/** max-memory-mb and max-disk-mb: one input (or the sum of several) against a configured limit. */
+function limitPolicy(
+  name: string,
+  description: string,
+  what: string,
+  inputs: readonly { input: string; whenAbsent?: number }[],
+): ResourcePolicy {
+  const inputWords = inputs.map((i) => i.input).join(" + ");
+  return {
+    name,
+    description,
+    configSchema: {
+      properties: {
+        limit: { type: "integer", minimum: 1, description: `The largest ${what} a VPS may have, in MB.` },
+      },
+    },
+    validateResource(args, reportViolation) {
+      vpsOnly(args);
+      const { limit } = args.getConfig<LimitConfig>();
+      if (limit === undefined) return args.notApplicable(`no limit configured (${name}.limit)`);
+      const label = vpsLabel(args.name);
+      let total = 0;
+      for (const { input, whenAbsent } of inputs) {
+        const reading = readProperty(args.props, input);
+        const mb =
+          reading.kind === "absent" && whenAbsent !== undefined ? whenAbsent : megabytes(reading, input);
+        if (typeof mb !== "number") {
+          reportViolation(couldNotJudge(name, label, mb.why, `Set ${input} to at most ${limit} MB.`));
+          return;
+        }
+        total += mb;
+      }
+      if (total > limit)
+        reportViolation(
+          `${label} has ${total} MB of ${what} (${inputWords}), over the limit of ${limit} MB (${name}.limit). ` +
+            `Lower ${inputWords}, or raise ${name}.limit in the policy pack's config.`,
+        );
+    },
+  };
+}
+
+export const maxMemoryMb = limitPolicy(
+  "max-memory-mb",
+  "Each VPS has at most the configured memory (memoryMb).",
+  "memory",
+  [{ input: VPS_INPUT.memoryMb }],
+);
+
+export const maxDiskMb = limitPolicy(
+  "max-disk-mb",
+  "Each VPS has at most the configured disk space (diskSpaceMb plus diskSpace2Mb).",
+  "disk",
+  [{ input: VPS_INPUT.diskSpaceMb }, { input: VPS_INPUT.diskSpace2Mb, whenAbsent: 0 }],
+);
+
+export const noReinstall: ResourcePolicy = {
+  name: "no-reinstall",
+  description:
+    "No VPS allows reinstalls (allowReinstall is false or left out), so no change can erase a disk that holds data.",
+  validateResource(args, reportViolation) {
+    vpsOnly(args);
+    const label = vpsLabel(args.name);
+    const reading = readProperty(args.props, VPS_INPUT.allowReinstall);
+    const fix = "Remove allowReinstall or set it to false.";
+    if (reading.kind === "unknown")
+      reportViolation(couldNotJudge("no-reinstall", label, notKnownInPreview("allowReinstall"), fix));
+    else if (reading.kind === "known" && reading.value !== false)
+      reportViolation(
+        `${label} sets allowReinstall: ${JSON.stringify(reading.value)}, which lets a change reinstall it and erase ` +
+          `its disk; this stack holds data (no-reinstall). ${fix}`,
+      );
+  },
+};
+
+const usd = (amount: number): string => `$${amount.toFixed(2)}`;
+
+/**
+ * Each VPS's planned fee from its checked inputs, by URN, as the engine hands every resource to the pack before it
+ * asks about the stack (in the same process). The stack policy is given outputs instead, and an unchanged VPS's
+ * outputs are its recorded state, without the planned fee: its checked inputs carry it.
+ */
+const plannedFeeByUrn = new Map<string, Reading>();
+
+export const monthlyBudget: StackPolicyReadingResources = {
+  name: "monthly-budget",
+  description: "The stack's VPSs cost at most the configured amount a month once the change is applied.",
+  configSchema: {
+    properties: {
+      maxMonthlyUsd: {
+        type: "number",
+        minimum: 0,
+        description: "The most the stack's VPSs may cost a month, in USD, once the change is applied.",
+      },
+    },
+  },
+  validateResource(args) {
+    if (isRimuHostingVps(args.type, args.props))
+      plannedFeeByUrn.set(args.urn, readProperty(args.props, PLANNED_FEE));
+  },
+  validateStack(args, reportViolation) {
+    const { maxMonthlyUsd } = args.getConfig<MonthlyBudgetConfig>();
+    if (maxMonthlyUsd === undefined)
+      return args.notApplicable("no budget configured (monthly-budget.maxMonthlyUsd)");
+    const fees: { name: string; fee: number }[] = [];
+    const unjudged: string[] = [];
+    for (const resource of args.resources) {
+      if (!isRimuHostingVps(resource.type, resource.props)) continue;
+      const checked = plannedFeeByUrn.get(resource.urn);
+      const reading = checked?.kind === "known" ? checked : readProperty(resource.props, PLANNED_FEE);
+      if (reading.kind === "known" && typeof reading.value === "number")
+        fees.push({ name: resource.name, fee: reading.value });
+      else unjudged.push(resource.name);
+    }
+    if (unjudged.length > 0) {
+      reportViolation(
+        couldNotJudge(
+          "monthly-budget",
+          "the stack's monthly fee",
+          `the fee of ${unjudged.map(vpsLabel).join(", ")} is not known in this preview (the provider gives no ` +
+            `${PLANNED_FEE} when an input is unknown, the quote failed, or its currency cannot be converted)`,
+          "Give those VPSs inputs known before the update, or see the preview's warnings for why the quote failed.",
+        ),
+      );
+      return;
+    }
+    const total = fees.reduce((sum, { fee }) => sum + fee, 0);
+    if (total > maxMonthlyUsd) {
+      const largest = [...fees]
+        .sort((a, b) => b.fee - a.fee)
+        .slice(0, 3)
+        .map(({ name, fee }) => `${name} ${usd(fee)}`)
+        .join(", ");
+      reportViolation(
+        `The stack's ${fees.length} VPS${fees.length === 1 ? "" : "s"} would cost ${usd(total)} a month after this change, over the budget of ` +
+          `${usd(maxMonthlyUsd)} (monthly-budget.maxMonthlyUsd) by ${usd(total - maxMonthlyUsd)}. ` +
+          `The most expensive: ${largest}. Order smaller or fewer VPSs, or raise the budget in the policy pack's config.`,
+      );
+    }
+  },
+};
+
+/** The policies, keyed by the RimuHostingGuard argument that configures each. */
+export const POLICIES = {
+  monthlyBudget,
+  allowedDataCentres,
+  maxMemoryMb,
+  maxDiskMb,
+  noReinstall,
+} as const;

@@ -1,0 +1,231 @@
+// The policy pack (policy-pack/) through the real CLI against the emulator: `pulumi preview` with the pack and a
+// `--policy-pack-config` file fails on a mandatory violation and warns on an advisory one, on a YAML and a Python
+// program (the native plugin) and on a TypeScript program using the dynamic Vps; a value unknown in preview gets
+// the pack's "could not judge" message. The pack is given as its analyzer launcher (policy-pack/analyzer): the
+// Node.js language host this repository builds with the CLI cannot start a policy pack directory
+// (policy-pack/README.md, "Which path to give --policy-pack").
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { Scenario } from "./e2e-support";
+import { startScenario } from "./e2e-support";
+import {
+  REPO_ROOT,
+  describeNative,
+  languageSkipReason,
+  pulumiFailure,
+  pulumiText,
+  pythonEnv,
+  pythonVirtualenv,
+  startNativeScenario,
+  writePythonProgram,
+  writeYamlProgram,
+} from "./native-programs";
+
+jest.setTimeout(300_000);
+
+const PACK = path.join(REPO_ROOT, "policy-pack");
+const ANALYZER = path.join(PACK, "analyzer");
+
+/** Why the pack cannot run here (its dependencies are installed by `npm ci` in policy-pack/, as .ci/run does). */
+function packSkipReason(language: "yaml" | "python" | "nodejs"): string | undefined {
+  return (
+    languageSkipReason(language) ??
+    (fs.existsSync(path.join(PACK, "node_modules", "@pulumi", "policy"))
+      ? undefined
+      : "the policy pack's dependencies are not installed (npm ci --prefix policy-pack)")
+  );
+}
+
+/**
+ * `pulumi preview` of the scenario's stack with the pack, configured by `config` (written into the scenario's
+ * scratch directory as the file `--policy-pack-config` reads).
+ */
+function previewArgs(s: Scenario, config: object): string[] {
+  const file = path.join(s.workDir, "policy-config.json");
+  fs.writeFileSync(file, JSON.stringify(config, null, 2));
+  return ["preview", "--policy-pack", ANALYZER, "--policy-pack-config", file];
+}
+const previewWithPack = (s: Scenario, config: object): Promise<string> =>
+  pulumiText(s.stack.cli!, ...previewArgs(s, config));
+const failingPreviewWithPack = (s: Scenario, config: object): Promise<string> =>
+  pulumiFailure(s.stack.cli!, ...previewArgs(s, config));
+
+/** Each VPS's plannedMonthlyFeeUsd in `pulumi preview --json` (its step's new inputs), by name. */
+async function plannedFees(s: Scenario): Promise<Record<string, number>> {
+  const preview = JSON.parse(await s.stack.cli!.command("preview", "--json")) as {
+    steps: { newState?: { type: string; urn: string; inputs: Record<string, unknown> } }[];
+  };
+  return Object.fromEntries(
+    preview.steps
+      .filter((step) => step.newState?.type === "rimuhosting:index:Vps")
+      .map((step) => [
+        step.newState!.urn.split("::").pop()!,
+        step.newState!.inputs.plannedMonthlyFeeUsd as number,
+      ]),
+  );
+}
+
+const LONDON_ONLY = { "allowed-data-centres": { dataCentres: ["DCLONDON"] } };
+const DALLAS_ONLY = { "allowed-data-centres": { dataCentres: ["DCDALLAS"] } };
+const violation = (name: string, dc: string, allowed: string) =>
+  `VPS "${name}" is in ${dc}, which is not an allowed data centre (allowed: ${allowed}).`;
+
+const YAML_BODY = `resources:
+  web:
+    type: rimuhosting:Vps
+    properties:
+      domainName: web1.example.com
+      dcLocation: DCLONDON
+      distro: deb12.64
+      memoryMb: 2048
+      diskSpaceMb: 8192
+`;
+
+describeNative(
+  "yaml",
+  "the policy pack on a YAML program",
+  () => {
+    let s: Scenario;
+    beforeAll(async () => {
+      s = await startNativeScenario(writeYamlProgram("policy-yaml", YAML_BODY));
+    });
+    afterAll(async () => s?.close());
+
+    test("a mandatory violation fails the preview; advisory warns and passes; an allowed VPS passes", async () => {
+      const mark = s.mark();
+      const failed = await failingPreviewWithPack(s, DALLAS_ONLY);
+      expect(failed).toContain(violation("web", "DCLONDON", "DCDALLAS"));
+      expect(failed).toMatch(/\[mandatory\] +allowed-data-centres +\(rimuhosting:index:Vps: web\)/);
+
+      const advisory = await previewWithPack(s, {
+        "allowed-data-centres": { enforcementLevel: "advisory", dataCentres: ["DCDALLAS"] },
+      });
+      expect(advisory).toContain(violation("web", "DCLONDON", "DCDALLAS"));
+      expect(advisory).toMatch(/\[advisory\] +allowed-data-centres +\(rimuhosting:index:Vps: web\)/);
+
+      const allowed = await previewWithPack(s, LONDON_ONLY);
+      expect(allowed).not.toContain("not an allowed data centre");
+      expect(s.mutationsSince(mark)).toEqual([]);
+    });
+
+    test("the memory and disk limits and no-reinstall, each at its own level", async () => {
+      const text = await failingPreviewWithPack(s, {
+        "max-memory-mb": { limit: 1024 },
+        "max-disk-mb": { enforcementLevel: "advisory", limit: 4096 },
+        "no-reinstall": "mandatory",
+      });
+      expect(text).toContain('VPS "web" has 2048 MB of memory (memoryMb), over the limit of 1024 MB');
+      expect(text).toContain(
+        'VPS "web" has 8192 MB of disk (diskSpaceMb + diskSpace2Mb), over the limit of 4096 MB',
+      );
+      expect(text).not.toContain("allowReinstall");
+    });
+
+    test("a value unknown in preview: the policy says it could not judge", async () => {
+      const cli = s.stack.cli!;
+      // A value of another VPS that exists only once it is ordered (an output the provider cannot echo from the
+      // inputs) is unknown in preview: the order number stands in for any such value.
+      const file = path.join(cli.programDir, "Pulumi.yaml");
+      const original = fs.readFileSync(file, "utf8");
+      fs.writeFileSync(
+        file,
+        `${original}  replica:
+    type: rimuhosting:Vps
+    properties:
+      domainName: replica.example.com
+      dcLocation: DCLONDON
+      distro: deb12.64
+      memoryMb: \${web.orderOid}
+`,
+      );
+      try {
+        const text = await failingPreviewWithPack(s, { ...LONDON_ONLY, "max-memory-mb": { limit: 4096 } });
+        expect(text).toContain(
+          'max-memory-mb could not judge VPS "replica": its memoryMb is not known during preview',
+        );
+      } finally {
+        fs.writeFileSync(file, original);
+      }
+    });
+
+    test("monthly-budget fails over the planned total and passes at it, for a new VPS and then an unchanged one", async () => {
+      const planned = await plannedFees(s);
+      expect(Object.keys(planned)).toEqual(["web"]);
+      const total = planned.web!;
+      const overBy1Cent = { "monthly-budget": { maxMonthlyUsd: total - 0.01 } };
+      const atTotal = { "monthly-budget": { maxMonthlyUsd: total } };
+      const over = `The stack's 1 VPS would cost $${total.toFixed(2)} a month after this change, over the budget of`;
+
+      expect(await failingPreviewWithPack(s, overBy1Cent)).toContain(over);
+      expect(await previewWithPack(s, atTotal)).not.toContain("monthly-budget");
+
+      // Ordered, the VPS is unchanged in the next preview (no step in `preview --json`): counted at the fee of its
+      // checked inputs, the fee it is billed, the same figure.
+      await s.stack.up();
+      expect(await failingPreviewWithPack(s, overBy1Cent)).toContain(over);
+      expect(await previewWithPack(s, atTotal)).not.toContain("monthly-budget");
+    });
+  },
+  packSkipReason("yaml"),
+);
+
+const PYTHON_MAIN = `import pulumi_rimuhosting as rimuhosting
+
+rimuhosting.Vps(
+    "app",
+    domain_name="app.example.com",
+    dc_location="DCSYDNEY",
+    distro="deb12.64",
+    memory_mb=1024,
+)
+`;
+
+describeNative(
+  "python",
+  "the policy pack on a Python program",
+  () => {
+    let s: Scenario;
+    beforeAll(async () => {
+      const venv = pythonVirtualenv()!;
+      const dir = writePythonProgram("policy-python", PYTHON_MAIN, venv);
+      s = await startNativeScenario(dir, { env: pythonEnv(dir, venv) });
+    });
+    afterAll(async () => s?.close());
+
+    test("a mandatory allowed-data-centres violation fails the preview", async () => {
+      const failed = await failingPreviewWithPack(s, LONDON_ONLY);
+      expect(failed).toContain(violation("app", "DCSYDNEY", "DCLONDON"));
+      const passed = await previewWithPack(s, { "allowed-data-centres": { dataCentres: ["DCSYDNEY"] } });
+      expect(passed).not.toContain("not an allowed data centre");
+    });
+  },
+  packSkipReason("python"),
+);
+
+describeNative(
+  "nodejs",
+  "the policy pack on a TypeScript program using the dynamic Vps (examples/quickstart)",
+  () => {
+    let s: Scenario;
+    beforeAll(async () => {
+      s = await startScenario("quickstart", { config: { dcLocation: "DCSYDNEY" } });
+    });
+    afterAll(async () => s?.close());
+
+    test("a mandatory allowed-data-centres violation fails the preview; advisory warns and passes", async () => {
+      const failed = await failingPreviewWithPack(s, LONDON_ONLY);
+      expect(failed).toContain(violation("web", "DCSYDNEY", "DCLONDON"));
+      const advisory = await previewWithPack(s, {
+        "allowed-data-centres": { enforcementLevel: "advisory", dataCentres: ["DCLONDON"] },
+      });
+      expect(advisory).toContain(violation("web", "DCSYDNEY", "DCLONDON"));
+
+      // The dynamic Vps's planned fee reaches the stack policy too.
+      const overBudget = await failingPreviewWithPack(s, { "monthly-budget": { maxMonthlyUsd: 1 } });
+      expect(overBudget).toMatch(
+        /The stack's 1 VPS would cost \$\d+\.\d\d a month after this change, over the budget of \$1\.00/,
+      );
+    });
+  },
+  packSkipReason("nodejs"),
+);

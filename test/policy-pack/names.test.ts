@@ -1,0 +1,48 @@
+/**
+ * The policy pack keeps its own copy of the names it reads (policy-pack/vps-names.ts: it runs from its own
+ * directory, without the provider). Each must be the provider's: its field table, its contract and its type tokens.
+ */
+import { describe, expect, it } from "@jest/globals";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { DC_LOCATIONS } from "../../contract/literals";
+import { VPS_FIELDS } from "../../provider/impl/vps-fields";
+import { VPS_PROVIDER_TEXT } from "../../provider/vps-provider-text";
+import { Vps } from "../../provider/vps";
+import {
+  DATA_CENTRES,
+  DYNAMIC_PROVIDER_INPUT,
+  DYNAMIC_RESOURCE_TYPE_PREFIX,
+  DYNAMIC_VPS_TYPE,
+  NATIVE_VPS_TYPE,
+  PROVIDER_PACKAGE,
+  VPS_INPUT,
+} from "../../policy-pack/vps-names";
+
+const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(__dirname, "../..", file), "utf8"));
+
+describe("the policy pack's names are the provider's", () => {
+  it("the inputs it judges are inputs of the field table, with the types it expects", () => {
+    expect(VPS_FIELDS[VPS_INPUT.dcLocation].type).toEqual({ enum: DC_LOCATIONS, name: "DcLocation" });
+    expect(VPS_FIELDS[VPS_INPUT.memoryMb].type).toBe("integer");
+    expect(VPS_FIELDS[VPS_INPUT.diskSpaceMb].type).toBe("integer");
+    expect(VPS_FIELDS[VPS_INPUT.diskSpace2Mb]).toMatchObject({ type: "integer", defaultValue: 0 });
+    expect(VPS_FIELDS[VPS_INPUT.allowReinstall]).toMatchObject({ type: "boolean", defaultValue: false });
+  });
+
+  it("the data centres are the contract's", () => {
+    expect(DATA_CENTRES).toEqual(DC_LOCATIONS);
+  });
+
+  it("the type tokens are the native plugin's and the dynamic Vps's", () => {
+    expect(Object.keys(readJson("provider/native/schema.json").resources)).toContain(NATIVE_VPS_TYPE);
+    expect(Vps.__pulumiType).toBe(DYNAMIC_VPS_TYPE);
+    expect(DYNAMIC_VPS_TYPE.startsWith(DYNAMIC_RESOURCE_TYPE_PREFIX)).toBe(true);
+  });
+
+  it("a dynamic Vps's provider text names the package", () => {
+    expect(DYNAMIC_PROVIDER_INPUT).toBe("__provider");
+    expect(PROVIDER_PACKAGE).toBe(readJson("package.json").name);
+    expect(VPS_PROVIDER_TEXT).toContain(PROVIDER_PACKAGE);
+  });
+});
