@@ -24,6 +24,9 @@ export const RIMU_ERROR_CODES = {
 } as const;
 export type RimuErrorCode = (typeof RIMU_ERROR_CODES)[keyof typeof RIMU_ERROR_CODES];
 
+/** What a timed-out attempt was still waiting for (RimuErrorDetails.waitedFor). */
+export type TimeoutWait = "connection" | "answer" | "rest of the answer";
+
 /** What is known about a failure. All fields are safe to log: none can hold the API key. */
 export interface RimuErrorDetails {
   /** HTTP status of the response, if one arrived. */
@@ -38,8 +41,16 @@ export interface RimuErrorDetails {
   endpoint?: string;
   /** Network error code (`ECONNRESET`, `ECONNREFUSED`, `ETIMEDOUT`), for transport failures. */
   networkCode?: string;
-  /** Timeouts only: true when not even the first byte of an answer arrived (connected, and nothing came back). */
+  /** Timeouts only: true when not even the first byte of an answer arrived (waitedFor "connection" or "answer"). */
   noAnswer?: boolean;
+  /**
+   * Timeouts only: what the attempt was still waiting for. "connection": no connection was made (the address drops
+   * connection attempts, or its listener never accepts), so nothing was sent; "answer": the request was sent and
+   * not even the first byte of an answer came; "rest of the answer": an answer began and did not finish.
+   */
+  waitedFor?: TimeoutWait;
+  /** Timeouts only: which of the client's time limits was reached (`timeouts.readMs`, or the mutation one). */
+  timeoutKind?: "read" | "mutation" | "move";
   /** Timeouts only: the time limit that was reached, in ms. */
   timeoutMs?: number;
   /** How many HTTP attempts were made before giving up. */
@@ -69,6 +80,8 @@ export class RimuError extends Error {
   declare readonly endpoint?: string;
   declare readonly networkCode?: string;
   declare readonly noAnswer?: boolean;
+  declare readonly waitedFor?: TimeoutWait;
+  declare readonly timeoutKind?: "read" | "mutation" | "move";
   declare readonly timeoutMs?: number;
   declare readonly attempts?: number;
   declare readonly retryAfterMs?: number;

@@ -27,6 +27,7 @@ export {
   RETRY_POLICY,
   RETRY_RULES,
   RUNNING_STATE_RETRY,
+  TIMEOUT_OPTIONS,
   isRetryable,
   timeoutMs,
 } from "./retry-policy.js";

@@ -99,6 +99,13 @@ export function isRetryable(rule: RetryRule, failure: AttemptFailure): boolean {
   return false;
 }
 
+/** The client option that sets each time limit, as a timeout's message names it. */
+export const TIMEOUT_OPTIONS: Readonly<Record<TimeoutKind, string>> = {
+  read: "timeouts.readMs",
+  mutation: "timeouts.mutationMs",
+  move: "timeouts.mutationMs + timeouts.movePerGbMs per GB of used disk",
+};
+
 /**
  * The timeout of one call. A host-server move gets the mutation timeout (the fixed part: checks,
  * stop, start, DNS) plus movePerGbMs for every GB of used disk (the copy: 5–10 min per GB).

@@ -21,12 +21,19 @@ import {
 } from "../../contract/index.js";
 import { calculateDelay, parseRetryAfter } from "./calculate-delay.js";
 import type { ResolvedClientConfig } from "./config.js";
-import { RimuConfigError, RimuError, RimuTimeoutError, RimuTransientError } from "./errors.js";
+import {
+  RimuConfigError,
+  RimuError,
+  RimuTimeoutError,
+  RimuTransientError,
+  type TimeoutWait,
+} from "./errors.js";
 import { readResponse, type RawResponse } from "./read-response.js";
 import { createRedactor, type Redactor } from "./redact.js";
 import { buildPath, endpointLabel, type OrderRef } from "./request-path.js";
 import {
   RETRY_RULES,
+  TIMEOUT_OPTIONS,
   isRetryable,
   timeoutMs,
   type AttemptFailure,
@@ -34,6 +41,9 @@ import {
   type RetryRuleName,
   type TimeoutKind,
 } from "./retry-policy.js";
+
+/** got's timings of one request (got does not export the type by name). */
+type Timings = NonNullable<RequestError["timings"]>;
 
 export type EndpointResponse<N extends EndpointName> = z.infer<(typeof ENDPOINTS)[N]["response"]>;
 
@@ -68,12 +78,6 @@ export interface Transport {
 }
 
 const USER_AGENT = "pulumi-rimuhosting (+https://github.com/pulumi-rimuhosting)";
-
-const TIMEOUT_OPTION: Record<TimeoutKind, string> = {
-  read: "timeouts.readMs",
-  mutation: "timeouts.mutationMs",
-  move: "timeouts.mutationMs + timeouts.movePerGbMs per GB of used disk",
-};
 
 export function createTransport(config: ResolvedClientConfig): Transport {
   const agent = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
@@ -277,20 +281,23 @@ function toRimuError(
   if (caught instanceof RimuError) return caught;
   const { label, limitMs, timeoutKind, redact } = context;
   if (caught instanceof TimeoutError || (caught instanceof RequestError && caught.code === "ETIMEDOUT")) {
-    // got's timings.response is when the first byte of the answer came: none means the service said nothing.
-    const noAnswer = caught.timings?.response === undefined;
-    // A change the service got may still be going on there: say so only of a change, never of a read.
-    const change = timeoutKind === "read" ? "" : "; RimuHosting may still be making the change";
-    return new RimuTimeoutError(
-      `${label}: no response within ${limitMs} ms (${TIMEOUT_OPTION[timeoutKind]})${change}`,
-      {
-        endpoint: label,
-        networkCode: "ETIMEDOUT",
-        noAnswer,
-        timeoutMs: limitMs,
-        cause: scrub(caught, redact),
-      },
-    );
+    const waitedFor = timedOutWaitingFor(caught.timings);
+    // Never connected: nothing was sent, so nothing can be going on at RimuHosting. Connected and no first byte:
+    // a change the service got may still be going on there (said only of a change, never of a read).
+    const message =
+      waitedFor === "connection"
+        ? `${label}: no connection within ${limitMs} ms (${TIMEOUT_OPTIONS[timeoutKind]}); nothing was sent`
+        : `${label}: no response within ${limitMs} ms (${TIMEOUT_OPTIONS[timeoutKind]})` +
+          (timeoutKind === "read" ? "" : "; RimuHosting may still be making the change");
+    return new RimuTimeoutError(message, {
+      endpoint: label,
+      networkCode: "ETIMEDOUT",
+      noAnswer: waitedFor !== "rest of the answer",
+      waitedFor,
+      timeoutKind,
+      timeoutMs: limitMs,
+      cause: scrub(caught, redact),
+    });
   }
   if (caught instanceof RequestError) {
     const code = caught.code || "ERR_NETWORK";
@@ -306,6 +313,20 @@ function toRimuError(
     endpoint: label,
     cause: caught instanceof Error ? scrub(caught, redact) : undefined,
   });
+}
+
+/**
+ * What a timed-out attempt was still waiting for, from got's timings: a connection (TCP, and TLS for https) never
+ * made, so the request was never sent (an address that drops connection attempts, or whose listener never accepts);
+ * the first byte of an answer to a request that was sent; or the rest of an answer that had begun.
+ */
+function timedOutWaitingFor(timings: Timings | undefined): TimeoutWait {
+  if (timings?.response !== undefined) return "rest of the answer";
+  const connected = timings?.connect !== undefined;
+  // An https socket is usable once its TLS handshake is done; got records secureConnect only for TLS sockets.
+  const tls = timings?.phases.tls !== undefined || timings?.secureConnect !== undefined;
+  if (!connected || (tls && timings?.secureConnect === undefined)) return "connection";
+  return "answer";
 }
 
 /** A plain Error with got's name, code and (redacted) message, and nothing else: no options, no headers. */

@@ -11,6 +11,8 @@
  * API key or a password.
  */
 import { RIMU_ERROR_CODES, RimuError, type RimuErrorCode } from "../client/errors.js";
+import { TIMEOUT_OPTIONS, type TimeoutKind } from "../client/retry-policy.js";
+import { READ_TIMEOUT_ENV_VAR } from "../config.js";
 import { howToSet, settingsPlace } from "./settings-source.js";
 import { inputNameOfWireField } from "./vps-fields.js";
 
@@ -83,10 +85,11 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
     className: "RimuTimeoutError",
     kind: "temporary",
     // The message says whether a change may still be going on at RimuHosting (a change that timed out) or not (a
-    // read); the advice holds for both.
+    // read, or a request never sent), and names the setting of the limit reached (timeoutSetting); the advice
+    // holds for all of them.
     advice:
       "Run the command again once RimuHosting answers: `pulumi up` reads the order first and finishes only what is " +
-      "left. If a change keeps timing out, raise the Vps timeouts input.",
+      "left.",
   },
   [RIMU_ERROR_CODES.RimuResponseShapeError]: {
     className: "RimuResponseShapeError",
@@ -260,6 +263,16 @@ export function messageOf(error: unknown): string {
 }
 
 /**
+ * The provider setting of each of the client's time limits, as a timeout's message names it: the reads' limit
+ * comes from the environment (runtime-config.ts), a change's from the Vps `timeouts` input.
+ */
+export function timeoutSetting(kind: TimeoutKind): string {
+  if (kind === "read") return `the read timeout, ${READ_TIMEOUT_ENV_VAR}`;
+  if (kind === "mutation") return "the Vps `timeouts` input";
+  return "the Vps `timeouts` input's updateMinutes, plus 10 minutes per GB of used disk";
+}
+
+/**
  * What the service said, in the user's terms: its human-readable message with the wire field
  * (`vps_parameters.memory_mb`) replaced by the input (`memoryMb`), without the client's
  * `[CODE] METHOD /path status:` prefix.
@@ -268,6 +281,9 @@ export function serviceText(error: RimuError): string {
   const input = error.fieldName ? inputNameOfWireField(error.fieldName) : undefined;
   const raw = error.humanMessage ?? error.message.replace(/^\[[A-Z_]+\]\s*(\S+ \S+(?: \d{3})?:\s*)?/, "");
   let text = raw;
+  // The client names its own option (`timeouts.readMs`); the user sets the provider's.
+  if (error.timeoutKind !== undefined)
+    text = text.replace(`(${TIMEOUT_OPTIONS[error.timeoutKind]})`, `(${timeoutSetting(error.timeoutKind)})`);
   if (error.fieldName && input) text = text.split(error.fieldName).join(input);
   text = text.replace(/\s*\(field: [^)]*\)/, "").replace(/\s*\[[A-Za-z.]*Exception\]$/, "");
   return input && !text.startsWith(`${input}:`) && !text.startsWith(`${input} `) ? `${input}: ${text}` : text;

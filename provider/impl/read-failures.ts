@@ -17,7 +17,7 @@ import {
   RimuValidationError,
   normalizeBaseUrl,
 } from "../client/index.js";
-import { VpsError, messageOf } from "./errors.js";
+import { VpsError, messageOf, timeoutSetting } from "./errors.js";
 import { settingName } from "./settings-source.js";
 
 export type ReadFailure =
@@ -50,7 +50,8 @@ export function readFailure(error: unknown, baseUrl: string): ReadFailure {
     };
   }
   if (error instanceof RimuTimeoutError) {
-    // Connected, and not even the first byte of an answer within the read timeout: nothing that answers is there.
+    // No connection, or connected and not even the first byte of an answer within the read timeout: nothing that
+    // answers is there.
     if (error.noAnswer === true) return { kind: "settings", error: silentBaseUrl(error, baseUrl, tried) };
     return { kind: "temporary", why: `no answer from ${tried} in time` };
   }
@@ -81,14 +82,23 @@ function unusableBaseUrl(error: RimuError, baseUrl: string, tried: string): VpsE
   );
 }
 
-/** The base URL accepts connections and answers nothing (not even the first byte) within the read timeout. */
+/**
+ * Nothing at the base URL took the connection, or it was taken and not even the first byte of an answer came, within
+ * the read timeout. Told apart by what the attempt was waiting for: only a request that was sent can go unanswered.
+ */
 function silentBaseUrl(error: RimuTimeoutError, baseUrl: string, tried: string): VpsError {
   const wait = error.timeoutMs === undefined ? "in time" : `within ${error.timeoutMs / 1000} s`;
+  const limit = `(${timeoutSetting(error.timeoutKind ?? "read")})`;
+  const what =
+    error.waitedFor === "connection"
+      ? `nothing at ${root(baseUrl)} took the connection ${wait} ${limit}, so ${tried} could not be ` +
+        `sent. Nothing was changed. If the address is right, RimuHosting cannot be reached from here (a firewall ` +
+        `that drops connections looks the same).`
+      : `nothing answered at ${root(baseUrl)} ${wait} ${limit}: ${tried} got not even the start of an ` +
+        `answer. Nothing was changed. If the address is right, RimuHosting is not answering from here.`;
   return new VpsError(
     RIMU_ERROR_CODES.RimuTimeoutError,
-    `${settingName("baseUrl")}: nothing answered at ${root(baseUrl)} ${wait}; ${tried} was sent, and not even the ` +
-      `start of an answer came back (the connection was accepted). Nothing was changed. If the address is right, ` +
-      `RimuHosting is not answering from here.`,
+    `${settingName("baseUrl")}: ${what}`,
     error,
     settingName("baseUrl"),
   );

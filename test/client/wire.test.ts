@@ -15,6 +15,7 @@ import {
 import { expectNoSecret, visibleText } from "./support/secrets.js";
 import { okBody, startTinyServer, type TinyReply, type TinyServer } from "./support/tiny-server.js";
 import { rejectionOf } from "../helpers/promises.js";
+import { neverAcceptingListener, type NeverAcceptingListener } from "../helpers/never-accepting.js";
 
 const API_KEY = "tiny-server-key-0000-SECRET";
 const order = { order_oid: 42, domain_name: "web1.example.com", slug: "order-42-web1-example-com" };
@@ -300,8 +301,43 @@ describe("client: unreadable responses", () => {
     expect((error as Error).message).toBe(
       "[RIMU_ERR_TIMEOUT] GET /orders: no response within 100 ms (timeouts.readMs)",
     );
-    expect(error).toMatchObject({ noAnswer: true, timeoutMs: 100 });
+    expect(error).toMatchObject({ noAnswer: true, waitedFor: "answer", timeoutKind: "read", timeoutMs: 100 });
     expectNoSecret(visibleText(error), API_KEY);
+  });
+
+  describe("an address whose listener never accepts (its accept queue is full)", () => {
+    let listener: NeverAcceptingListener | undefined;
+    afterEach(async () => listener?.close());
+
+    it("a read times out waiting for the connection, and says nothing was sent", async () => {
+      listener = await neverAcceptingListener();
+      client = createClient({
+        apiKey: API_KEY,
+        baseUrl: listener.url,
+        timeouts: { readMs: 300 },
+        retry: { limit: 0 },
+      });
+      const error = await rejectionOf(client.listOrders(), RimuTimeoutError);
+      expect(error.message).toBe(
+        "[RIMU_ERR_TIMEOUT] GET /orders: no connection within 300 ms (timeouts.readMs); nothing was sent",
+      );
+      expect(error).toMatchObject({ noAnswer: true, waitedFor: "connection", timeoutKind: "read" });
+    });
+
+    it("a change that never connected does not say RimuHosting may still be making it", async () => {
+      listener = await neverAcceptingListener();
+      client = createClient({
+        apiKey: API_KEY,
+        baseUrl: listener.url,
+        timeouts: { mutationMs: 300 },
+        retry: { limit: 0 },
+      });
+      const error = await rejectionOf(client.setRunningState(42, "NOTRUNNING"), RimuTimeoutError);
+      expect(error.message).toBe(
+        "[RIMU_ERR_TIMEOUT] PUT /orders/{order}/vps/running-state: no connection within 300 ms " +
+          "(timeouts.mutationMs); nothing was sent",
+      );
+    });
   });
 
   it("sends a read that got no answer at all again, unless retry.silentReads is false", async () => {
@@ -332,6 +368,9 @@ describe("client: unreadable responses", () => {
       timeouts: { readMs: 100 },
       retry: { limit: 0 },
     });
-    expect(await rejectionOf(client.listOrders(), RimuTimeoutError)).toMatchObject({ noAnswer: false });
+    expect(await rejectionOf(client.listOrders(), RimuTimeoutError)).toMatchObject({
+      noAnswer: false,
+      waitedFor: "rest of the answer",
+    });
   });
 });

@@ -1,8 +1,11 @@
-// A base URL that accepts connections and never answers, through the real CLI on both front ends. The preview fails
-// with [RIMU_ERR_TIMEOUT] naming rimuhosting:baseUrl after one wait for the first byte of an answer (the read
-// timeout: RIMUHOSTING_READ_TIMEOUT_MS, short here, 30 s by default), instead of passing with warnings after four
-// waits per read; `up` fails the same way, sends nothing, and never says that a change may still be running.
+// A base URL that accepts connections and never answers, and one whose listener never accepts (its accept queue is
+// full, as behind a firewall that drops connection attempts), through the real CLI on both front ends. The preview
+// fails with [RIMU_ERR_TIMEOUT] naming rimuhosting:baseUrl and the read timeout that governs the wait
+// (RIMUHOSTING_READ_TIMEOUT_MS, short here, 30 s by default) after one wait, instead of passing with warnings after
+// four waits per read; `up` fails the same way, sends nothing, and never says that a change may still be running.
+// The two are told apart: only the first got the request.
 import * as net from "node:net";
+import { neverAcceptingListener } from "../helpers/never-accepting";
 import { describeCliOnly } from "./describe-cli";
 import { startScenario, type Scenario } from "./e2e-support";
 import { describeNative, pulumiFailure, startNativeScenario, writeYamlProgram } from "./native-programs";
@@ -38,7 +41,9 @@ async function againstSilentApi(s: Scenario): Promise<void> {
   const silent = await silentServer();
   try {
     await s.stack.setConfig("rimuhosting:baseUrl", `${silent.url}/r`);
-    const said = `[RIMU_ERR_TIMEOUT] rimuhosting:baseUrl: nothing answered at ${silent.url}/r within ${READ_TIMEOUT_MS / 1000} s`;
+    const said =
+      `[RIMU_ERR_TIMEOUT] rimuhosting:baseUrl: nothing answered at ${silent.url}/r within ${READ_TIMEOUT_MS / 1000} s ` +
+      `(the read timeout, RIMUHOSTING_READ_TIMEOUT_MS): GET ${silent.url}/r/`;
 
     const preview = await pulumiFailure(s.stack.cli!, "preview");
     expect(preview).toContain(said);
@@ -54,6 +59,27 @@ async function againstSilentApi(s: Scenario): Promise<void> {
   }
 }
 
+/** Preview and `up` against an address that never takes a connection: both fail, saying nothing was sent. */
+async function againstNeverAcceptingApi(s: Scenario): Promise<void> {
+  const listener = await neverAcceptingListener();
+  try {
+    await s.stack.setConfig("rimuhosting:baseUrl", `${listener.url}/r`);
+    const said =
+      `[RIMU_ERR_TIMEOUT] rimuhosting:baseUrl: nothing at ${listener.url}/r took the connection within ` +
+      `${READ_TIMEOUT_MS / 1000} s (the read timeout, RIMUHOSTING_READ_TIMEOUT_MS), so GET ${listener.url}/r/`;
+    for (const output of [
+      await pulumiFailure(s.stack.cli!, "preview"),
+      await pulumiFailure(s.stack.cli!, "up", "--yes", "--skip-preview"),
+    ]) {
+      expect(output).toContain(said);
+      expect(output).toContain("Nothing was changed.");
+      expect(output).not.toMatch(/accepted|was sent|may still be|did not run|Vps `?timeouts/);
+    }
+  } finally {
+    await listener.close();
+  }
+}
+
 describeCliOnly("a base URL that never answers, dynamic Vps", () => {
   let s: Scenario;
   beforeAll(async () => {
@@ -63,6 +89,10 @@ describeCliOnly("a base URL that never answers, dynamic Vps", () => {
 
   test("fails the preview and up at once with [RIMU_ERR_TIMEOUT] naming rimuhosting:baseUrl", async () => {
     await againstSilentApi(s);
+  });
+
+  test("a listener that never accepts: no connection, nothing sent, the read timeout named", async () => {
+    await againstNeverAcceptingApi(s);
   });
 });
 
@@ -85,5 +115,9 @@ describeNative("yaml", "a base URL that never answers, native plugin", () => {
 
   test("fails the preview and up at once with [RIMU_ERR_TIMEOUT] naming rimuhosting:baseUrl", async () => {
     await againstSilentApi(s);
+  });
+
+  test("a listener that never accepts: no connection, nothing sent, the read timeout named", async () => {
+    await againstNeverAcceptingApi(s);
   });
 });

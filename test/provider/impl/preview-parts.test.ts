@@ -126,13 +126,34 @@ describe("a failed read in a preview", () => {
     const silent = new RimuTimeoutError("GET /orders: no response within 30000 ms (timeouts.readMs)", {
       endpoint: "GET /orders",
       noAnswer: true,
+      waitedFor: "answer",
+      timeoutKind: "read",
       timeoutMs: 30_000,
     });
     const failure = readFailure(silent, baseUrl);
     expect(failure.kind === "settings" && failure.error.message).toMatch(
-      /^\[RIMU_ERR_TIMEOUT\] rimuhosting:baseUrl: nothing answered at http:\/\/127\.0\.0\.1:1\/r within 30 s; GET http:\/\/127\.0\.0\.1:1\/r\/orders was sent.*Nothing was changed/,
+      /^\[RIMU_ERR_TIMEOUT\] rimuhosting:baseUrl: nothing answered at http:\/\/127\.0\.0\.1:1\/r within 30 s \(the read timeout, RIMUHOSTING_READ_TIMEOUT_MS\): GET http:\/\/127\.0\.0\.1:1\/r\/orders got not even the start of an answer\. Nothing was changed/,
     );
-    expect(failure.kind === "settings" && failure.error.message).not.toMatch(/may still be/);
+    expect(failure.kind === "settings" && failure.error.message).not.toMatch(/may still be|Vps `?timeouts/);
+  });
+
+  it("an address that never takes the connection fails it, saying nothing was sent and naming the read timeout", () => {
+    const dropped = new RimuTimeoutError(
+      "GET /orders: no connection within 30000 ms (timeouts.readMs); nothing was sent",
+      {
+        endpoint: "GET /orders",
+        noAnswer: true,
+        waitedFor: "connection",
+        timeoutKind: "read",
+        timeoutMs: 30_000,
+      },
+    );
+    const failure = readFailure(dropped, baseUrl);
+    const message = failure.kind === "settings" ? failure.error.message : "";
+    expect(message).toMatch(
+      /^\[RIMU_ERR_TIMEOUT\] rimuhosting:baseUrl: nothing at http:\/\/127\.0\.0\.1:1\/r took the connection within 30 s \(the read timeout, RIMUHOSTING_READ_TIMEOUT_MS\), so GET http:\/\/127\.0\.0\.1:1\/r\/orders could not be sent\. Nothing was changed/,
+    );
+    expect(message).not.toMatch(/accepted|was sent|may still be|Vps `?timeouts/);
   });
 
   it("only a 5xx, a timeout after the answer started or a dropped connection skips the check", () => {
