@@ -12,12 +12,21 @@ export type SettingKey = keyof typeof CONFIG_KEYS;
 let explicitProvider: string | undefined;
 
 /**
+ * The names the engine gives its default providers: `default`, or `default_` and the requested version's parts
+ * (`default_1_2_3`, then any pre-release, build and download URL, each after a `_`). The engine's own
+ * IsDefaultProvider only asks whether a name starts with `default`, which would take a provider the program names
+ * `default-eu` for a default one; the names it builds never have anything but `_` after `default`. (An explicit
+ * provider named `default_…` cannot be told from a default one by its name.)
+ */
+const DEFAULT_PROVIDER_NAME = /^default(_|$)/;
+
+/**
  * The explicit provider named by a provider URN (`urn:pulumi:<stack>::<project>::pulumi:providers:rimuhosting::<name>`),
- * or undefined for the default provider (the engine names those `default` or `default_<version>`) or no URN.
+ * or undefined for a default provider (DEFAULT_PROVIDER_NAME) or no URN.
  */
 export function explicitProviderOf(urn: string | undefined): string | undefined {
   const name = urn?.split("::").slice(3).join("::");
-  return name && !name.startsWith("default") ? name : undefined;
+  return name && !DEFAULT_PROVIDER_NAME.test(name) ? name : undefined;
 }
 
 /** From now on, messages name the arguments of the explicit provider `name` (undefined: the stack config). */
@@ -80,12 +89,26 @@ export function notText(key: SettingKey, value: unknown, provider = explicitProv
   const what = `${settingName(key, provider)} arrived as ${kind}, not as text`;
   if (provider === undefined)
     return `${what}: set it as text, ${howToSet(key, provider).replace(/^set it /, "")} (without --type).`;
-  const digits =
-    typeof value === "number"
-      ? ": a YAML program reads a value made only of digits as a number, and a key loses digits that way. Quote it"
-      : ". Give it as a quoted string";
+  if (typeof value === "number") return `${what}${digitsReadAsNumber(key, key === "apiKey")}`;
+  return `${what}. Give it as a quoted string: ${quoted(key, key === "apiKey")}.`;
+}
+
+/**
+ * Why a value arrived as a number and how to quote it, after the sentence that says so: a YAML program reads a
+ * value made only of digits (RimuHosting's API keys, a digits-only password) as a number, which keeps at most 16 of
+ * its digits. `secret`: the config value is set with --secret. Never shows the value.
+ */
+export function digitsReadAsNumber(key: string, secret: boolean): string {
   return (
-    `${what}${digits}: \`${key}: "<value>"\` in the program, or, for a config value the program reads, ` +
-    `\`pulumi config set${key === "apiKey" ? " --secret" : ""} <name> '"<value>"'\`.`
+    `: a YAML program reads a value made only of digits as a number, and a long one loses digits that way. ` +
+    `Quote it: ${quoted(key, secret)}.`
+  );
+}
+
+/** Where to put the quotes: in the program, or in the config value the program reads. */
+function quoted(key: string, secret: boolean): string {
+  return (
+    `\`${key}: "<value>"\` in the program, or, for a config value the program reads, ` +
+    `\`pulumi config set${secret ? " --secret" : ""} <name> '"<value>"'\``
   );
 }

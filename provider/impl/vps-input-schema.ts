@@ -9,6 +9,7 @@ import { DcLocation, Fqdn, MIN_DISK_MB, MIN_MEMORY_MB, VpsType } from "../../con
 import { CREATION_TOKEN_KEY, PROVIDER_META_PREFIX } from "../client/index.js";
 import { PREVIEW_FLAG, USER_SET_INTERNAL, type InternalInputName, type VpsInputName } from "./vps-fields.js";
 import { reverseDnsProblem, sshKeyProblem } from "./access.js";
+import { digitsReadAsNumber } from "./settings-source.js";
 
 /**
  * Size limits: far above any real use, low enough that a mistake (a whole disk image read into
@@ -111,7 +112,18 @@ function buildVpsInputsSchema() {
     runningState: z.enum(["RUNNING", "NOTRUNNING"], {
       error: 'must be "RUNNING" or "NOTRUNNING" (leave it out to leave the power state alone)',
     }),
-    password: text("the root password", LIMITS.passwordChars)
+    password: z
+      .string({
+        // A YAML program reads a digits-only password as a number: say so, and how to quote it.
+        error: (issue) =>
+          typeof issue.input === "number"
+            ? `must be the root password as text, and it arrived as a number${digitsReadAsNumber("password", true)}`
+            : "must be the root password (a string)",
+      })
+      .max(LIMITS.passwordChars, {
+        error: `must be at most ${LIMITS.passwordChars} characters (the root password)`,
+        abort: true,
+      })
       .min(8, { error: "must be at least 8 characters; leave it out to have RimuHosting generate one" })
       .regex(NO_CONTROL, { error: "must not contain NUL or other control characters" }),
     controlPanel: z.enum(["webmin", ""], { error: 'must be "webmin" or "" (none)' }),

@@ -20,14 +20,16 @@ function expectNoDigitsOfKey(text: string): void {
     expect(text).not.toContain(DIGITS_KEY.slice(at, at + 4));
 }
 
-const PROGRAM = `config:
+/** A YAML program whose VPS is managed by the explicit provider `name`, with its key and address from config. */
+const program = (name: string): string => `config:
   aliceKey:
     type: string
   aliceUrl:
     type: string
 resources:
-  alice:
+  account:
     type: pulumi:providers:rimuhosting
+    name: ${name}
     properties:
       apiKey: \${aliceKey}
       baseUrl: \${aliceUrl}
@@ -37,13 +39,13 @@ resources:
       domainName: settings.example.com
       dcLocation: DCDALLAS
     options:
-      provider: \${alice}
+      provider: \${account}
 `;
 
 describeNative("yaml", "an explicit provider's settings", () => {
   let s: Scenario;
   beforeAll(async () => {
-    s = await startNativeScenario(writeYamlProgram("provider-settings", PROGRAM));
+    s = await startNativeScenario(writeYamlProgram("provider-settings", program("alice")));
     await s.stack.cli!.setConfig("aliceUrl", { value: s.emulator.baseUrl });
   });
   afterAll(async () => s?.close());
@@ -77,6 +79,27 @@ describeNative("yaml", "an explicit provider's settings", () => {
     );
     expect(nothingThere).toContain("the arguments of provider 'alice'");
     expect(nothingThere).not.toContain("rimuhosting:baseUrl");
+  });
+});
+
+// The engine names its default providers `default` or `default_<version>`; a name that merely starts with
+// "default" is the program's own provider, and the messages name it.
+describeNative("yaml", "an explicit provider named default-eu", () => {
+  let s: Scenario;
+  beforeAll(async () => {
+    s = await startNativeScenario(writeYamlProgram("provider-default-eu", program("default-eu")));
+    await s.stack.cli!.setConfig("aliceUrl", { value: s.emulator.baseUrl });
+  });
+  afterAll(async () => s?.close());
+
+  test("a wrong key names provider 'default-eu' and its argument, not the stack config", async () => {
+    await s.stack.cli!.setConfig("aliceKey", { value: '"99999999999999999999999999999999"', secret: true });
+    const wrongKey = await pulumiFailure(s.stack.cli!, "preview");
+    expect(wrongKey).toContain(
+      "[RIMU_ERR_AUTH] provider 'default-eu': apiKey: RimuHosting refused the API key",
+    );
+    expect(wrongKey).toContain("set the apiKey argument of provider 'default-eu'");
+    expect(wrongKey).not.toContain("rimuhosting:apiKey");
   });
 });
 

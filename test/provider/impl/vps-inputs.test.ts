@@ -78,6 +78,24 @@ describe("check", () => {
     expect(JSON.stringify(result.failures)).not.toContain("short");
   });
 
+  it("check: a digits-only password a YAML program read as a number gets the quoting hint, not its digits", async () => {
+    const result = await check({}, { domainName: "web1.example.com", password: 12345678901234 });
+    expect(result.failures).toEqual([
+      {
+        property: "password",
+        reason:
+          "must be the root password as text, and it arrived as a number: a YAML program reads a value made only " +
+          'of digits as a number, and a long one loses digits that way. Quote it: `password: "<value>"` in the ' +
+          "program, or, for a config value the program reads, `pulumi config set --secret <name> '\"<value>\"'`.",
+      },
+    ]);
+    expect(JSON.stringify(result.failures)).not.toMatch(/1234/);
+    const other = await check({}, { domainName: "web1.example.com", password: true });
+    expect(other.failures).toEqual([
+      { property: "password", reason: "must be the root password (a string)" },
+    ]);
+  });
+
   it("check: requires domainName", async () => {
     const result = await check({}, { memoryMb: 1024 });
     expect(result.failures).toEqual([
