@@ -4,12 +4,18 @@
  * and would finish the update it was in: the next resize, a reinstall, a power-off, with no engine to record them.
  *
  * Both front ends get the engine's address as their first argument (the dynamic-provider host and the native
- * plugin alike). As Pulumi's own provider framework does, the provider asks the engine's gRPC server for its health
- * (grpc.health.v1.Health/Check) every second; an engine that does not implement the service answers UNIMPLEMENTED,
- * which is an answer. When the engine was seen answering and then twice in a row nothing listens at its address
- * (UNAVAILABLE: the connection is refused), the engine is gone and the process exits at once, abandoning what
- * it was waiting for. Every request that changes something first asks the same question (assertEngineAlive),
- * so no change is sent in the second between two checks.
+ * plugin alike). The provider asks the engine's gRPC server for its health (grpc.health.v1.Health/Check), one
+ * question at a time: the next is asked CHECK_EVERY_MS after the last was answered, so checks never overlap. Pulumi's
+ * own provider framework asks the same question every 5 minutes and cancels its work on any error but UNIMPLEMENTED;
+ * here it is every second, because a change started in those minutes would still run with no engine to record it.
+ *
+ * The rule for "gone": the engine was seen answering, and since then every check for GONE_AFTER_MS running (at least
+ * two) found nothing listening at its address (UNAVAILABLE: the connection is refused). Any other outcome breaks
+ * the run: an answer (UNIMPLEMENTED too: something that speaks gRPC answered) and an engine too busy to answer
+ * within ANSWER_DEADLINE_MS (alive, only slow). An address never seen answering is not judged. Once gone, the
+ * process exits at once, abandoning what it was waiting for. Every request that changes something first asks the
+ * same question (assertEngineAlive), and waits for the verdict when the answer is a refusal, so no change is sent
+ * in the second between two checks.
  */
 import { dynamicHost, hostSdkModule } from "./engine-log.js";
 
@@ -35,38 +41,71 @@ export interface WatchGrpc {
   status: { UNAVAILABLE: number; DEADLINE_EXCEEDED: number };
 }
 
-/** How often the engine is asked, and how many refusals in a row mean it is gone. */
-const INTERVAL_MS = 1_000;
-const REFUSALS = 2;
-/** An engine too busy to answer within this is alive (only a refused connection counts). */
-const ANSWER_DEADLINE_MS = 5_000;
+/** The watch's time: what it is now, and a wait that never keeps the process alive on its own. */
+export interface WatchClock {
+  now(): number;
+  wait(ms: number): Promise<void>;
+}
+
+/** How the watch judges; the defaults are the rule in the header. Tests shorten nothing: they drive the clock. */
+export interface WatchRule {
+  /** Pause between the answer to one check and the next check. */
+  checkEveryMs: number;
+  /** How long every check must have been refused, running, for the engine to be gone. */
+  goneAfterMs: number;
+  /** An engine that has not answered within this is alive and busy (only a refused connection counts). */
+  answerDeadlineMs: number;
+}
+
+export const WATCH_RULE: Readonly<WatchRule> = {
+  checkEveryMs: 1_000,
+  goneAfterMs: 2_000,
+  answerDeadlineMs: 5_000,
+};
+
 const HEALTH_CHECK = "/grpc.health.v1.Health/Check";
 
-type Answer = "answered" | "refused" | "no answer";
+export type Answer = "answered" | "refused" | "no answer";
+
+/** The real clock: Date.now, and timers that are unref'd (the watch never keeps the process alive). */
+const REAL_CLOCK: WatchClock = {
+  now: () => Date.now(),
+  wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()),
+};
 
 interface Watch {
+  /** The check in flight, or a new one: at most one question is ever open, and each answer is judged once. */
   ask(): Promise<Answer>;
-  timer: NodeJS.Timeout;
-  seenAlive: boolean;
-  address: string;
-  gone(): never;
+  seenAlive(): boolean;
+  stopped: boolean;
+  rule: WatchRule;
+  clock: WatchClock;
 }
 
 let watch: Watch | undefined;
 
 /**
- * Starts watching the engine at `address` with `grpc`; `exit` ends the process (tests pass their own). Once per
- * process: a second call does nothing.
+ * Starts watching the engine at `address` with `grpc`. Once per process: a second call does nothing. Seams for tests:
+ * `exit` ends the process, `clock` is the watch's time, `rule` its numbers.
  */
 export function watchEngine(
   grpc: WatchGrpc,
   address: string,
-  exit: (code: number) => never = (code) => process.exit(code),
+  seams: { exit?: (code: number) => void; clock?: WatchClock; rule?: Partial<WatchRule> } = {},
 ): void {
   if (watch) return;
+  const exit = seams.exit ?? ((code: number) => process.exit(code));
+  const clock = seams.clock ?? REAL_CLOCK;
+  const rule: WatchRule = { ...WATCH_RULE, ...seams.rule };
   const client = new grpc.Client(address, grpc.credentials.createInsecure());
   const empty = Buffer.alloc(0);
-  const ask = (): Promise<Answer> =>
+  let open: Promise<Answer> | undefined;
+  let seenAlive = false;
+  /** When the current run of refusals began, and how many checks it holds. */
+  let refusedSince: number | undefined;
+  let refusals = 0;
+
+  const question = (): Promise<Answer> =>
     new Promise((resolve) => {
       client.makeUnaryRequest(
         HEALTH_CHECK,
@@ -74,7 +113,7 @@ export function watchEngine(
         (bytes) => bytes,
         empty, // an empty HealthCheckRequest: the whole server
         new grpc.Metadata(),
-        { deadline: Date.now() + ANSWER_DEADLINE_MS },
+        { deadline: Date.now() + rule.answerDeadlineMs },
         (error) =>
           resolve(
             error?.code === grpc.status.UNAVAILABLE
@@ -85,55 +124,74 @@ export function watchEngine(
           ),
       );
     });
-  let refusals = 0;
-  const current: Watch = {
-    ask,
-    seenAlive: false,
-    address,
-    timer: setInterval(() => {
-      void ask().then((answer) => {
-        if (answer === "answered") {
-          current.seenAlive = true;
-          refusals = 0;
-        } else if (answer === "refused" && current.seenAlive && ++refusals >= REFUSALS) current.gone();
-      });
-    }, INTERVAL_MS),
-    gone() {
-      clearInterval(current.timer);
-      process.stderr.write(
-        `rimuhosting: the Pulumi engine at ${address} is gone; stopping without making any further change.\n`,
-      );
-      client.close();
-      return exit(1);
-    },
+
+  /** The rule in the header: true once every check for goneAfterMs running (two or more) was refused. */
+  const isGone = (answer: Answer): boolean => {
+    if (answer !== "refused" || !seenAlive) {
+      if (answer === "answered") seenAlive = true;
+      refusedSince = undefined;
+      refusals = 0;
+      return false;
+    }
+    refusedSince ??= clock.now();
+    refusals++;
+    return refusals >= 2 && clock.now() - refusedSince >= rule.goneAfterMs;
   };
-  current.timer.unref(); // the watch never keeps the process alive on its own
+
+  const gone = (): void => {
+    current.stopped = true;
+    process.stderr.write(
+      `rimuhosting: the Pulumi engine at ${address} is gone; stopping without making any further change.\n`,
+    );
+    client.close();
+    exit(1);
+  };
+
+  const current: Watch = {
+    ask() {
+      open ??= question().then((answer) => {
+        open = undefined;
+        if (!current.stopped && isGone(answer)) gone();
+        return answer;
+      });
+      return open;
+    },
+    seenAlive: () => seenAlive,
+    stopped: false,
+    rule,
+    clock,
+  };
   watch = current;
-  void ask().then((answer) => (current.seenAlive ||= answer === "answered"));
+
+  void (async () => {
+    while (!current.stopped) {
+      await current.ask();
+      if (current.stopped) return;
+      await clock.wait(rule.checkEveryMs);
+    }
+  })();
 }
 
 /**
- * Before a request that changes something: resolves when the engine answers (or nothing watches it); exits the
- * process when it is gone. A refusal is asked again once, after a moment, before the engine is given up.
+ * Before a request that changes something: resolves when the engine answers or is busy (or nothing watches it, or
+ * it was never seen answering); when it refuses, asks again until the rule gives its verdict. A gone engine ends
+ * the process (with a test's `exit`, which returns, this rejects: the change is not sent).
  */
 export async function assertEngineAlive(): Promise<void> {
   const current = watch;
   if (!current) return;
-  for (let attempt = 1; ; attempt++) {
+  for (;;) {
+    if (current.stopped) throw new Error("the Pulumi engine is gone; no change is sent");
     const answer = await current.ask();
-    if (answer !== "refused") {
-      if (answer === "answered") current.seenAlive = true;
-      return;
-    }
-    if (!current.seenAlive) return; // never reached: not an engine this watch can judge
-    if (attempt >= REFUSALS) current.gone();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    if (current.stopped) throw new Error("the Pulumi engine is gone; no change is sent");
+    if (answer !== "refused" || !current.seenAlive()) return;
+    await current.clock.wait(current.rule.checkEveryMs);
   }
 }
 
 /** Stops and forgets the watch (tests). */
 export function stopWatchingEngine(): void {
-  if (watch) clearInterval(watch.timer);
+  if (watch) watch.stopped = true;
   watch = undefined;
 }
 
