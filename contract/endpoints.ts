@@ -22,6 +22,12 @@ export interface Endpoint<S extends z.ZodType = z.ZodType> {
   readonly response: S;
   /** Wrapper key our client puts around the body (§4.2); the server accepts any single key. */
   readonly requestWrapper?: string;
+  /**
+   * Whether a call changes anything at RimuHosting (orders, a VPS, DNS). Said here, not inferred from the method:
+   * the price quote R16 is a PUT that changes nothing. The client checks that its engine is alive before each
+   * call that mutates (provider/impl/engine-watch.ts), and tests count these calls as changes.
+   */
+  readonly mutates: boolean;
 }
 
 const endpoint = <S extends z.ZodType>(e: Endpoint<S>): Endpoint<S> => e;
@@ -29,6 +35,7 @@ const endpoint = <S extends z.ZodType>(e: Endpoint<S>): Endpoint<S> => e;
 export const ENDPOINTS = {
   listOrders: endpoint({
     id: "R1",
+    mutates: false,
     method: "GET",
     path: "/orders",
     auth: true,
@@ -37,6 +44,7 @@ export const ENDPOINTS = {
   }),
   getOrder: endpoint({
     id: "R2",
+    mutates: false,
     method: "GET",
     path: "/orders/{order}",
     auth: true,
@@ -45,6 +53,7 @@ export const ENDPOINTS = {
   }),
   cancelOrder: endpoint({
     id: "R3",
+    mutates: true,
     method: "PUT",
     path: "/orders/{order}/cancelled",
     auth: true,
@@ -53,6 +62,7 @@ export const ENDPOINTS = {
   }),
   createVps: endpoint({
     id: "R4",
+    mutates: true,
     method: "POST",
     path: "/orders/new-vps",
     auth: true,
@@ -62,6 +72,7 @@ export const ENDPOINTS = {
   }),
   getVpsStatus: endpoint({
     id: "R5",
+    mutates: false,
     method: "GET",
     path: "/orders/{order}/vps",
     auth: true,
@@ -70,6 +81,7 @@ export const ENDPOINTS = {
   }),
   deleteVps: endpoint({
     id: "R6",
+    mutates: true,
     method: "DELETE",
     path: "/orders/{order}/vps",
     auth: true,
@@ -78,6 +90,7 @@ export const ENDPOINTS = {
   }),
   getDataTransferUsage: endpoint({
     id: "R7",
+    mutates: false,
     method: "GET",
     path: "/orders/{order}/vps/data-transfer-usage",
     auth: true,
@@ -86,6 +99,7 @@ export const ENDPOINTS = {
   }),
   moveVps: endpoint({
     id: "R8",
+    mutates: true,
     method: "PUT",
     path: "/orders/{order}/vps/host-server",
     auth: true,
@@ -95,6 +109,7 @@ export const ENDPOINTS = {
   }),
   changeParameters: endpoint({
     id: "R9",
+    mutates: true,
     method: "PUT",
     path: "/orders/{order}/vps/parameters",
     auth: true,
@@ -104,6 +119,7 @@ export const ENDPOINTS = {
   }),
   reinstallVps: endpoint({
     id: "R10",
+    mutates: true,
     method: "PUT",
     path: "/orders/{order}/vps/reinstall",
     auth: true,
@@ -113,6 +129,7 @@ export const ENDPOINTS = {
   }),
   setRunningState: endpoint({
     id: "R11",
+    mutates: true,
     method: "PUT",
     path: "/orders/{order}/vps/running-state",
     auth: true,
@@ -122,6 +139,7 @@ export const ENDPOINTS = {
   }),
   setReverseDns: endpoint({
     id: "R12",
+    mutates: true,
     method: "PUT",
     path: "/orders/{order}/ptr",
     auth: true,
@@ -130,6 +148,7 @@ export const ENDPOINTS = {
   }),
   listBillingMethods: endpoint({
     id: "R13",
+    mutates: false,
     method: "GET",
     path: "/billing-methods",
     auth: true,
@@ -138,6 +157,7 @@ export const ENDPOINTS = {
   }),
   listDistributions: endpoint({
     id: "R14",
+    mutates: false,
     method: "GET",
     path: "/distributions",
     auth: false,
@@ -146,6 +166,7 @@ export const ENDPOINTS = {
   }),
   listPricingPlans: endpoint({
     id: "R15",
+    mutates: false,
     method: "GET",
     path: "/pricing-plans",
     auth: false,
@@ -154,6 +175,7 @@ export const ENDPOINTS = {
   }),
   quoteNewVm: endpoint({
     id: "R16",
+    mutates: false,
     method: "PUT",
     path: "/pricing-plans/new-vm-pricing",
     auth: false,
@@ -163,6 +185,7 @@ export const ENDPOINTS = {
   }),
   listDataCenters: endpoint({
     id: "R17",
+    mutates: false,
     method: "GET",
     path: "/data-centers",
     auth: false,

@@ -193,8 +193,8 @@ async function callWithRetries<N extends EndpointName>(
   const maxAttempts = config.retry.limit + 1;
   const line = `${endpoint.method} ${request.path}`;
   for (let attempt = 1; ; attempt++) {
-    // Everything but the reads and the price quote (their timeout is "read", RETRY_POLICY) changes something.
-    if (request.timeoutKind !== "read") await config.beforeChange?.();
+    // Only a call that changes something waits for the engine's check (the contract says which do).
+    if (endpoint.mutates) await config.beforeChange?.();
     const started = performance.now();
     const result = await attemptOnce(exchange, endpoint, request);
     const outcome = result.ok

@@ -1,10 +1,11 @@
 /**
- * The implementation package of the Vps dynamic provider: `require("pulumi-rimuhosting/impl")`.
+ * The implementation package of the Vps resource, shared by both front ends: `require("pulumi-rimuhosting/impl")`.
  *
- * The serialized shim (../vps-shim.ts) requires this module lazily inside each method, so nothing here
- * is ever captured: zod schemas, clients and configuration live in the host's require cache.
- * It exports the lifecycle the shim calls, the error classes docs/errors.md documents and the outputs'
- * type; the seams tests use are in ./testing.ts, which the package does not export.
+ * The dynamic provider's serialized shim (../vps-shim.ts) requires this module lazily inside each method, so
+ * nothing here is ever captured: zod schemas, clients and configuration live in the host's require cache. The
+ * native plugin (../native/vps-resource.ts) calls the same lifecycle and the core under check() and diff().
+ * It exports the lifecycle, that core, the error classes docs/errors.md documents and the types of the inputs
+ * and the recorded state; the seams tests use are in ./testing.ts, which the package does not export.
  */
 export { configure } from "./runtime-config.js";
 export { check, diff, create, read, update, deleteVps, deleteVps as delete } from "./vps-provider.js";

@@ -1,6 +1,7 @@
 /**
- * The Vps resource's lifecycle: check, diff, create, read, update, delete. Called by the thin shim
- * (../vps-shim.ts) inside the dynamic-provider host; every function works on plain property bags.
+ * The Vps resource's lifecycle: check, diff, create, read, update, delete, for both front ends: the thin shim
+ * (../vps-shim.ts) inside the dynamic-provider host, and the native plugin (../native/vps-resource.ts). They take
+ * the inputs as the input schema gives them (VpsInputs) and the state as recorded (RecordedOutputs).
  *
  * Two layers. checkVps() and diffVps() are the core: they return what they found as data (failures with
  * their codes, notes such as warnings and prices, the planned change, the outputs a move makes unknown),

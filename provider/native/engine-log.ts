@@ -31,20 +31,6 @@ export function withResource<T>(urn: string, work: () => Promise<T>): Promise<T>
   return current.run({ urn }, work);
 }
 
-/**
- * impl's plain log lines (progress during create, update and delete) are information, unless one says
- * "warning:" (impl/notes.ts prints a note that way when it has no engine to send it to); the engine prints the
- * severity itself, so the word is taken out. Notes, which carry their severity, go through sendNotes().
- */
-function messageOfLine(line: string): { severity: Severity; message: string } {
-  const warning = /^(\[rimuhosting\] )?(.*?)\bwarning: /i.exec(line);
-  if (!warning) return { severity: "info", message: line };
-  return {
-    severity: "warning",
-    message: `${warning[1] ?? ""}${warning[2] ?? ""}${line.slice(warning[0].length)}`,
-  };
-}
-
 /** The plugin's log: impl's lines and notes, sent to the engine's Log RPC one at a time (impl's EngineLog). */
 export interface PluginLog {
   /** Sends one message, attached to the current resource (or to none). Never throws. */
@@ -94,9 +80,8 @@ export function startPluginLog(engineAddress: string | undefined): PluginLog {
     },
   };
   active = engineLog;
-  setLogSink((line) => {
-    const { severity, message } = messageOfLine(line);
-    engineLog.log(severity, message);
-  });
+  // impl's plain lines (progress during create, update and delete) are information: its warnings are notes, which
+  // the native front end sends with their severity (sendNotes); only the dynamic front end prints a note as a line.
+  setLogSink((line) => engineLog.log("info", line));
   return engineLog;
 }

@@ -8,7 +8,8 @@
  * The tarball holds the launcher `pulumi-resource-rimuhosting` (a shell script that runs `node`), the plugin
  * bundled by esbuild into one file with every dependency (no node_modules, no symlinks: the CLI refuses a
  * tarball whose links point outside it), the bundles of its parts beside it (parts.ts: `emulator.js`, loaded only by
- * `pulumi-resource-rimuhosting emulator`), and the LICENSE. It needs Node.js 20 or later on PATH, nothing else.
+ * `pulumi-resource-rimuhosting emulator`), and the LICENSE. It needs the Node.js of package.json's `engines` on
+ * PATH, nothing else.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -18,10 +19,14 @@ import { build, type BuildOptions, type Plugin } from "esbuild";
 import { PARTS, type PartName, partFileName } from "./parts.js";
 import { REPO_ROOT } from "./schema/plugin-dir.js";
 
-const LAUNCHER = `#!/bin/sh
-# pulumi-resource-rimuhosting: the RimuHosting provider plugin for Pulumi (needs Node.js 20 or later on PATH).
+/** The launcher, with the Node.js it needs as package.json's `engines` says (`>=22.12`: 22.12 or later). */
+function launcher(): string {
+  const needs = nodeEngine().replace(/^>=\s*/, "");
+  return `#!/bin/sh
+# pulumi-resource-rimuhosting: the RimuHosting provider plugin for Pulumi (needs Node.js ${needs} or later on PATH).
 exec node "$(dirname "$0")/provider.js" "$@"
 `;
+}
 
 /**
  * @pulumi/pulumi loads TypeScript (its closure serializer, which only dynamic providers' programs use) through
@@ -44,10 +49,19 @@ export function platformName(): string {
 
 /** The package's version (package.json), the version every artifact of a release carries. */
 export function packageVersion(): string {
-  const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+  return manifest().version;
+}
+
+/** The Node.js versions the package runs on (package.json's `engines.node`, e.g. `>=22.12`). */
+function nodeEngine(): string {
+  return manifest().engines.node;
+}
+
+function manifest(): { version: string; engines: { node: string } } {
+  return JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
     version: string;
+    engines: { node: string };
   };
-  return manifest.version;
 }
 
 /** The name the CLI's plugin download asks for: `pulumi-resource-rimuhosting-v<version>-<os>-<arch>.tar.gz`. */
@@ -111,7 +125,7 @@ export async function packPlugin(outDir = path.join(REPO_ROOT, "dist")): Promise
   try {
     await bundlePlugin(path.join(staging, "provider.js"));
     await bundleParts(staging);
-    fs.writeFileSync(path.join(staging, "pulumi-resource-rimuhosting"), LAUNCHER, { mode: 0o755 });
+    fs.writeFileSync(path.join(staging, "pulumi-resource-rimuhosting"), launcher(), { mode: 0o755 });
     fs.copyFileSync(path.join(REPO_ROOT, "LICENSE"), path.join(staging, "LICENSE"));
     const tarball = path.join(outDir, pluginTarballName(packageVersion(), platformName()));
     tarDirectory(staging, tarball);

@@ -210,6 +210,24 @@ describe("client: request wire format", () => {
     ]);
   });
 
+  it("the contract says which calls change something: none of the reads, not the quote (a PUT), all the others", () => {
+    const changing = Object.entries(ENDPOINTS)
+      .filter(([, endpoint]) => endpoint.mutates)
+      .map(([name]) => name);
+    expect(changing).toEqual([
+      "cancelOrder",
+      "createVps",
+      "deleteVps",
+      "moveVps",
+      "changeParameters",
+      "reinstallVps",
+      "setRunningState",
+      "setReverseDns",
+    ]);
+    for (const endpoint of Object.values(ENDPOINTS))
+      if (endpoint.method === "GET") expect(endpoint.mutates).toBe(false);
+  });
+
   it("reuses one keep-alive connection, and close() ends it", async () => {
     const { server, client } = await setup(replyFor);
     await client.listOrders();

@@ -3,6 +3,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { ENDPOINTS, type EndpointName } from "../../contract/index";
 import { DEMO_API_KEY, type RunningEmulator } from "../../emulator/index";
 import { createClient, type RimuClient } from "../../provider/client/index";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
@@ -15,9 +16,8 @@ export const EXAMPLES_DIR = [
   path.resolve(__dirname, "..", "..", "..", "examples"),
 ].find((dir) => fs.existsSync(dir))!;
 export const VPS_TYPE = "pulumi-nodejs:dynamic/rimuhosting:Vps";
-const MUTATING = new Set(["POST", "PUT", "DELETE", "PATCH"]);
-/** A PUT that changes nothing: the price quote a preview asks for (docs/rimuhosting-api.md#r16). */
-const READ_ONLY_ROUTES = new Set(["quoteNewVm"]);
+/** Whether a logged request changed anything: the contract says so of each route (a request to none did not). */
+const mutates = (route: EndpointName | "unknown"): boolean => route !== "unknown" && ENDPOINTS[route].mutates;
 
 export interface Scenario {
   emulator: TestEmulator;
@@ -73,7 +73,7 @@ export async function startScenario(example: string, opts: ScenarioOptions = {})
       emulator
         .requestLog()
         .slice(mark)
-        .filter((e) => MUTATING.has(e.method) && !READ_ONLY_ROUTES.has(e.route))
+        .filter((e) => mutates(e.route))
         .map((e) => ({ method: e.method, route: e.route })),
     async close() {
       await stack.close();

@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
+import { ENDPOINTS } from "../../contract/index";
 import { DEMO_ACCOUNTS, DEMO_API_KEY } from "../../emulator/index";
 import { createClient, type RimuClient } from "../../provider/client/index";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
@@ -17,7 +18,6 @@ import { BASELINE, RISKY, type Fixtures, type RefusedCase, type RiskyCase } from
 
 const DYNAMIC_PROGRAM_DIR = path.join(__dirname, "fixtures", "preview-cases");
 export const DYNAMIC_VPS_TYPE = "pulumi-nodejs:dynamic/rimuhosting:Vps";
-const MUTATING = new Set(["POST", "PUT", "DELETE", "PATCH"]);
 
 export type FrontEnd = "dynamic" | "native";
 
@@ -134,7 +134,7 @@ export async function operate(lane: Lane, program: CaseProgram, args: string[]):
     mutations: lane.emulator
       .requestLog()
       .slice(mark)
-      .filter((entry) => MUTATING.has(entry.method) && entry.route !== "quoteNewVm")
+      .filter((entry) => entry.route !== "unknown" && ENDPOINTS[entry.route].mutates)
       .map((entry) => `${entry.method} ${entry.route}`),
     ms: Date.now() - started,
   };

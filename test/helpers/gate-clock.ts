@@ -56,12 +56,23 @@ export class GateClock implements Clock {
   nextWait(request?: Promise<unknown>): Promise<GateWait> {
     const wait = this.started.shift();
     if (wait) return Promise.resolve(wait);
-    const next = new Promise<GateWait>((resolve) => this.takers.push(resolve));
+    let taker!: (wait: GateWait) => void;
+    const next = new Promise<GateWait>((resolve) => this.takers.push((taker = resolve)));
     if (!request) return next;
+    // A request that ends first loses the race: its taker leaves the queue, so the next wait goes to the next call.
+    const withdraw = () => {
+      const at = this.takers.indexOf(taker);
+      if (at >= 0) this.takers.splice(at, 1);
+    };
     const ended = request.then(
-      () => Promise.reject(new Error("the request was answered without waiting on the clock")),
-      (error: unknown) =>
-        Promise.reject(new Error("the request failed without waiting on the clock", { cause: error })),
+      () => {
+        withdraw();
+        return Promise.reject(new Error("the request was answered without waiting on the clock"));
+      },
+      (error: unknown) => {
+        withdraw();
+        return Promise.reject(new Error("the request failed without waiting on the clock", { cause: error }));
+      },
     );
     ended.catch(() => undefined); // once the wait has started, the request's end is no failure
     return Promise.race([next, ended]);
