@@ -17,7 +17,9 @@
  * same question (assertEngineAlive), and waits for the verdict when the answer is a refusal, so no change is sent
  * in the second between two checks.
  */
+import { RIMU_ERROR_CODES } from "../client/errors.js";
 import { dynamicHost, hostSdkModule } from "./engine-log.js";
+import { VpsError } from "./errors.js";
 
 /** The parts of @grpc/grpc-js the watch needs (the native plugin's bundled copy, or the dynamic host's own). */
 export interface WatchGrpc {
@@ -181,13 +183,17 @@ export async function assertEngineAlive(): Promise<void> {
   const current = watch;
   if (!current) return;
   for (;;) {
-    if (current.stopped) throw new Error("the Pulumi engine is gone; no change is sent");
+    if (current.stopped) throw engineGone();
     const answer = await current.ask();
-    if (current.stopped) throw new Error("the Pulumi engine is gone; no change is sent");
+    if (current.stopped) throw engineGone();
     if (answer !== "refused" || !current.seenAlive()) return;
     await current.clock.wait(current.rule.checkEveryMs);
   }
 }
+
+/** What a change asked for after the engine is gone rejects with (only seen where `exit` returns: tests). */
+const engineGone = (): VpsError =>
+  new VpsError(RIMU_ERROR_CODES.RimuTransientError, "The Pulumi engine is gone; the change was not sent.");
 
 /** Stops and forgets the watch (tests). */
 export function stopWatchingEngine(): void {

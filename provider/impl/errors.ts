@@ -36,6 +36,7 @@ export const VPS_ERROR_CODES = {
   foreignOrder: "RIMU_ERR_FOREIGN_ORDER",
   orderGone: "RIMU_ERR_ORDER_GONE",
   invalidInput: "RIMU_ERR_INVALID_INPUT",
+  stateUnreadable: "RIMU_ERR_STATE_UNREADABLE",
   internal: "RIMU_ERR_INTERNAL",
   budget: "RIMU_ERR_BUDGET",
 } as const;
@@ -150,6 +151,13 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
     className: "VpsError",
     kind: "fix-config",
     advice: "Nothing was ordered or changed (see docs/cost.md).",
+  },
+  [VPS_ERROR_CODES.stateUnreadable]: {
+    className: "VpsError",
+    kind: "check-state",
+    advice:
+      "Nothing was changed. Run `pulumi refresh`: it reads the order from RimuHosting again and records it as this " +
+      "version does; then run the command again.",
   },
   [VPS_ERROR_CODES.internal]: {
     className: "VpsError",

@@ -1,7 +1,8 @@
 /**
  * The Vps resource's lifecycle: check, diff, create, read, update, delete, for both front ends: the thin shim
  * (../vps-shim.ts) inside the dynamic-provider host, and the native plugin (../native/vps-resource.ts). They take
- * the inputs as the input schema gives them (VpsInputs) and the state as recorded (RecordedOutputs).
+ * the inputs as the input schema gives them (VpsInputs) and the state as recorded (RecordedOutputs), parsed where
+ * it comes in (recordedState() in vps-values.ts; the native plugin's protocol.ts does the same).
  *
  * Two layers. checkVps() and diffVps() are the core: they return what they found as data (failures with
  * their codes, notes such as warnings and prices, the planned change, the outputs a move makes unknown),
@@ -49,7 +50,7 @@ import type { VpsInputs } from "./vps-input-schema.js";
 import { unknownKeyFailures } from "./vps-input-keys.js";
 import { transitionFailures } from "./vps-refusals.js";
 import { validateInputs } from "./vps-validate.js";
-import { setValues } from "./vps-values.js";
+import { recordedState, refreshableState, setValues } from "./vps-values.js";
 import { isOrderGone, orderFields } from "../wire-mapping/order-fields.js";
 import { lookAhead, priceOf } from "./vps-lookahead.js";
 import { PLANNED_FEE_KEY } from "./planned-fee.js";
@@ -125,7 +126,8 @@ export interface CheckResult {
  * set, and looks ahead at what the service will say (vps-lookahead.ts). Throws only on a bug.
  */
 export async function checkVps(olds: VpsInputs, news: VpsInputs): Promise<CheckResult> {
-  const before = setValues<VpsInputs>(olds ?? {});
+  // The old inputs are recorded state: a value not of its kind is left out, not trusted.
+  const before = refreshableState(olds) as VpsInputs;
   // Never the nonce of the new inputs: only this provider makes one, and keeps it in this state.
   const nonce = typeof before.__creationNonce === "string" ? before.__creationNonce : newCreationNonce();
   const { [USER_SET_INTERNAL]: _named, ...given } = news;
@@ -237,7 +239,7 @@ export interface DiffResult {
  * before anything is changed, so the user sees it once, without a stack.
  */
 export async function diffVps(id: string, olds: RecordedOutputs, news: VpsInputs): Promise<DiffResult> {
-  const before = setValues(olds);
+  const before = recordedState(olds, `Vps ${id}`);
   const after = setValues(news);
   if (isPendingId(id) && before.orderOid === undefined) {
     // A create whose outcome was unknown: update() finds or places the order, unless what it orders changed.
@@ -383,7 +385,7 @@ export async function read(
   id: string,
   props?: RecordedOutputs,
 ): Promise<{ id?: string; props?: RecordedOutputs; inputs?: VpsInputs }> {
-  const recorded = setValues(props ?? {});
+  const recorded = refreshableState(props);
   return step(`Refreshing Vps ${id}${label(recorded)}`, async () => {
     const client = clientFor("Refreshing a Vps");
     const oid = await resolveOrderOid(accountView("Refreshing a Vps"), id, recorded);
@@ -433,7 +435,7 @@ export async function update(
   inputs: VpsInputs,
 ): Promise<{ outs: VpsOutputs }> {
   const news = setValues(inputs);
-  const recorded = setValues(olds);
+  const recorded = recordedState(olds, `Vps ${id}${label(news)}`);
   return step(`Updating Vps ${id}${label(news)}`, () =>
     applying(news, async () => {
       const client = clientFor("Updating a Vps", minutesToMs(news.timeouts?.updateMinutes));
@@ -483,7 +485,7 @@ function goneError(id: string): VpsError {
 // --------------------------------------------------------------------------------------------- delete
 
 export async function deleteVps(id: string, props: RecordedOutputs): Promise<void> {
-  const recorded = setValues<RecordedOutputs>(props ?? {});
+  const recorded = recordedState(props, `Vps ${id}`);
   await step(`Deleting Vps ${id}${label(recorded)}`, async () => {
     const client = clientFor("Deleting a Vps", minutesToMs(recorded.timeouts?.deleteMinutes));
     // Read now, not from the run's listing: an order that appeared since must be cancelled, not left billed.

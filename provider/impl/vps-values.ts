@@ -2,7 +2,9 @@
  * The values a property bag sets, as the lifecycle reads them: the engine hands it inputs and outputs with
  * explicit nulls, secret envelopes (check() returns secret inputs wrapped) and its own `__provider`.
  */
+import { parseRecordedState, readableRecordedState } from "./recorded-state.js";
 import { unwrapSecret } from "./secret-values.js";
+import type { RecordedOutputs } from "./vps-outputs.js";
 
 /**
  * Drops null values (an explicit null means "not set") and the engine's own `__provider`, and takes
@@ -15,4 +17,17 @@ export function setValues<T extends object>(bag: T): T {
       .map(([key, value]) => [key, unwrapSecret(value)] as const)
       .filter(([key, value]) => key !== "__provider" && value !== null && value !== undefined),
   ) as T;
+}
+
+/**
+ * A recorded state as the lifecycle reads it: its set values, parsed (recorded-state.ts); a value not of its kind
+ * is refused naming the field. `what` names the resource in the message.
+ */
+export function recordedState(bag: object | undefined, what: string): RecordedOutputs {
+  return parseRecordedState(setValues<Record<string, unknown>>({ ...bag }), what);
+}
+
+/** A recorded state for a refresh: its set values, leaving out those not of their kind (read again instead). */
+export function refreshableState(bag: object | undefined): RecordedOutputs {
+  return readableRecordedState(setValues<Record<string, unknown>>({ ...bag }));
 }

@@ -15,6 +15,7 @@ import { SECRET_FIELDS } from "../impl/vps-fields.js";
 import { asSecret, unwrapSecret } from "../impl/secret-values.js";
 import { UNKNOWN } from "../impl/unknowns.js";
 import type { RecordedOutputs, VpsInputs } from "../impl/index.js";
+import { recordedState, refreshableState } from "../impl/vps-values.js";
 
 export type Bag = Record<string, unknown>;
 
@@ -31,12 +32,21 @@ export function plain(value: unknown): unknown {
 export const plainBag = (bag: Bag): Bag => plain(bag) as Bag;
 
 /**
- * A Vps's properties from the wire, as the lifecycle takes them: every secret envelope unwrapped, typed as what
- * the engine sends. New inputs are the program's, parsed by checkVps() (which reports what is wrong as failures);
- * old inputs and outputs are what this provider answered earlier.
+ * A Vps's new inputs from the wire, as the lifecycle takes them: every secret envelope unwrapped. They are the
+ * program's, parsed by checkVps(), which reports what is wrong as failures.
  */
-export function fromWire<T extends VpsInputs | RecordedOutputs>(bag: Bag): T {
-  return plain(bag) as T;
+export function inputsFromWire(bag: Bag): VpsInputs {
+  return plain(bag) as VpsInputs;
+}
+
+/**
+ * A Vps's recorded state from the wire (old inputs and outputs: what this provider, maybe an older version of it,
+ * answered earlier), unwrapped and parsed (impl/recorded-state.ts): a value not of its kind is refused naming the
+ * field (`what` names the resource), or, for a refresh (`refresh: true`), left out to be read again.
+ */
+export function stateFromWire(bag: Bag, what: string, opts: { refresh?: true } = {}): RecordedOutputs {
+  const unwrapped = plain(bag) as Record<string, unknown>;
+  return opts.refresh ? refreshableState(unwrapped) : recordedState(unwrapped, what);
 }
 
 /**

@@ -28,7 +28,7 @@ import { setValues } from "../impl/vps-values.js";
 import { PLANNED_FEE_KEY } from "../impl/planned-fee.js";
 import type { RecordedOutputs, VpsInputs } from "../impl/index.js";
 import { sendNote, sendNotes } from "./engine-log.js";
-import { creationScopeOf, fromWire, withSecretOutputs, type Bag } from "./protocol.js";
+import { creationScopeOf, inputsFromWire, stateFromWire, withSecretOutputs, type Bag } from "./protocol.js";
 
 export type PropertyDiffKind =
   "add" | "delete" | "update" | "add-replace" | "delete-replace" | "update-replace";
@@ -50,16 +50,20 @@ export async function check(
 ): Promise<{ inputs: Bag; failures: { property: string; reason: string }[] }> {
   // What the dynamic Vps class adds to every resource's inputs (provider/vps.ts), from the URN here; and the
   // preview flag, always (see above). Its notes go to the resource with their severity (engine-log.ts).
-  const given: VpsInputs = { ...fromWire(news), creationScope: creationScopeOf(urn), [PREVIEW_FLAG]: true };
-  const result = await impl.checkVps(fromWire(olds), given);
+  const given: VpsInputs = {
+    ...inputsFromWire(news),
+    creationScope: creationScopeOf(urn),
+    [PREVIEW_FLAG]: true,
+  };
+  const result = await impl.checkVps(stateFromWire(olds, "", { refresh: true }) as VpsInputs, given);
   sendNotes(result.notes);
   const { [PREVIEW_FLAG]: _flag, ...inputs } = result.inputs;
   return { inputs, failures: result.failures.map(impl.presentFailure) };
 }
 
 export async function diff(id: string, _urn: string, olds: Bag, news: Bag): Promise<DiffAnswer> {
-  const before = fromWire<RecordedOutputs>(olds);
-  const after = fromWire<VpsInputs>(news);
+  const before = stateFromWire(olds, `Vps ${id}`);
+  const after = inputsFromWire(news);
   const answer = await impl.diffVps(id, before, { ...after, [PREVIEW_FLAG]: true });
   sendNotes(answer.notes);
   const detailedDiff: Record<string, PropertyDiffKind> = {};
@@ -100,7 +104,7 @@ export async function create(
   properties: Bag,
   preview: boolean,
 ): Promise<{ id: string; properties: Bag }> {
-  const inputs = fromWire<VpsInputs>(properties);
+  const inputs = inputsFromWire(properties);
   if (preview) {
     // Checked and quoted by Check (impl's look-ahead); the service decides the rest.
     return { id: "", properties: withSecretOutputs(previewOutputs(inputs, {})) };
@@ -114,7 +118,10 @@ export async function read(
   properties: Bag | undefined,
 ): Promise<{ id: string; properties: Bag; inputs?: Bag }> {
   const importing = properties === undefined || Object.keys(properties).length === 0;
-  const result = await impl.read(id, properties ? fromWire<RecordedOutputs>(properties) : undefined);
+  const result = await impl.read(
+    id,
+    properties ? stateFromWire(properties, `Vps ${id}`, { refresh: true }) : undefined,
+  );
   if (!result.id || !result.props) return { id: "", properties: {} };
   const inputs = result.inputs ?? {};
   if (importing && typeof inputs.__creationNonce === "string") {
@@ -134,8 +141,8 @@ export async function update(
   news: Bag,
   preview: boolean,
 ): Promise<{ properties: Bag }> {
-  const before = fromWire<RecordedOutputs>(olds);
-  const after = fromWire<VpsInputs>(news);
+  const before = stateFromWire(olds, `Vps ${id}`);
+  const after = inputsFromWire(news);
   if (preview) {
     // Warned about and quoted by Diff (impl's diffVps); here only the outputs the change makes unknown.
     const effects = effectsOf(computeChanges(id, before, after), after);
@@ -146,7 +153,7 @@ export async function update(
 }
 
 export async function deleteVps(id: string, properties: Bag): Promise<void> {
-  await impl.delete(id, fromWire<RecordedOutputs>(properties));
+  await impl.delete(id, stateFromWire(properties, `Vps ${id}`));
 }
 
 /**
