@@ -1,4 +1,5 @@
-// The first hour from the release alone (issue 32), in the languages that need no Node.js: dist/release served on
+// The first hour from the release alone (issue 32), in the languages that need no Node.js (and TypeScript on the
+// native SDK, with node on PATH for the program only): dist/release served on
 // 127.0.0.1 as the GitHub release serves it (PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES sends the GitHub source there),
 // `node` hidden from the CLI and everything it starts, and each language page's "Try it without an account" run as
 // written: the plugin installed from the release and its emulator started (recipe `emulator`), then, in the
@@ -18,6 +19,7 @@ import { DEMO_API_KEY } from "../../emulator/index";
 import { findLanguageHosts } from "../../tools/release/language-hosts";
 import { commandLines, recipe, shownOutput } from "../docs/support/code-blocks";
 import { shell, shownLinePattern, startServer, type Server } from "../docs/support/shell";
+import { npm, packedTarball, writeProject } from "../package/support/offline-project";
 import { offlineCliEnv } from "./cli-stack";
 import { pythonVenvWith, useGoModule } from "./language-programs";
 import { describeNative, goSdkAsTagged, REPO_ROOT } from "./native-programs";
@@ -89,10 +91,14 @@ describeNative(
       for (const dir of [hidden, scratch]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
     });
 
-    it("the YAML, Python and Go pages start the emulator with the same lines (run below)", () => {
-      const blocks = ["docs/yaml.md#emulator", "docs/python.md#emulator", "docs/go.md#emulator"].map(recipe);
-      expect(blocks[1]).toBe(blocks[0]);
-      expect(blocks[2]).toBe(blocks[0]);
+    it("the YAML, Python, Go and TypeScript pages start the emulator with the same lines (run below)", () => {
+      const blocks = [
+        "docs/yaml.md#emulator",
+        "docs/python.md#emulator",
+        "docs/go.md#emulator",
+        "docs/typescript.md#emulator",
+      ].map(recipe);
+      for (const block of blocks.slice(1)) expect(block).toBe(blocks[0]);
     });
 
     it("docs/yaml.md#emulator: the plugin installed from the release runs the emulator, banner first", async () => {
@@ -162,6 +168,20 @@ describeNative(
       // With it, the page's `go mod tidy` completes go.mod offline.
       const goEnv = await useGoModule(dir, goSdkAsTagged(path.join(scratch, "go-sdk")));
       await tryIt("docs/go.md#try-it", dir, goEnv);
+    });
+
+    it("docs/typescript.md#try-it: examples/typescript-quickstart on the release's Node.js SDK (node on PATH: TypeScript runs on it)", async () => {
+      const dir = path.join(scratch, "typescript");
+      fs.cpSync(path.join(REPO_ROOT, "examples/typescript-quickstart"), dir, { recursive: true });
+      const sdk = path.join(RELEASE_DIR, `pulumi-rimuhosting-rimuhosting-${version}.tgz`);
+      writeProject(dir, packedTarball(sdk), {
+        dependencies: ["@pulumi/pulumi"],
+        devDependencies: ["typescript", "@types/node"],
+      });
+      const install = npm(["install", "--offline"], dir);
+      expect([install.status, install.stderr]).toEqual([0, expect.anything()]);
+      // The CLI's own PATH, node included (the plugin it downloads still runs without it).
+      await tryIt("docs/typescript.md#try-it", dir, { PATH: process.env.PATH });
     });
   },
   releaseSkipReason(),
