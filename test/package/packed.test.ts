@@ -1,8 +1,9 @@
 /**
- * The package as a user gets it: packed the way a git install builds it, installed offline into a
- * fresh project outside the repository, compiled with the tsconfig `pulumi new typescript` writes, and
- * the quickstart's mocked unit test run there with no network. One pack and one project for the file;
- * the tests run in order and build on each other.
+ * The package as a user gets it: packed as a release packs it (tools/release/npm-package.ts), installed offline into
+ * a fresh project outside the repository, compiled with the tsconfig `pulumi new typescript` writes, and the
+ * quickstart's mocked unit test run there with no network; and installed as a user installs a downloaded tarball,
+ * with the npm on PATH and with npm 12 (the registry's documents npm's cache lacks come from the registry). One pack
+ * and one project for the file; the tests run in order and build on each other.
  */
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -17,6 +18,9 @@ import {
   type PackedPackage,
 } from "./support/offline-project";
 import { TSCONFIGS, ENTRY_POINTS_PROGRAM } from "./support/user-tsconfigs";
+import { envWithNpm, NEWEST_NPM_MAJOR } from "./support/npm-versions";
+import { atTag, linksIntoRepository } from "./support/repository-links";
+import { codeBlocks, recipe } from "../docs/support/code-blocks";
 
 jest.setTimeout(600_000);
 
@@ -83,6 +87,71 @@ describe("the packed package in a fresh project", () => {
         /^(test|bench|dist\/test|dist\/bench|examples|scripts)\//.test(file) || /(?<!\.d)\.ts$/.test(file),
     );
     expect(stray).toEqual([]);
+  });
+
+  it.each([
+    ["the npm on PATH (Node 22's)", undefined],
+    [`npm ${NEWEST_NPM_MAJOR}`, NEWEST_NPM_MAJOR],
+  ])(
+    "`npm install <tarball>` with %s installs the built package and warns of no script of its own",
+    (_, major) => {
+      // As a user installs a downloaded tarball: no lockfile (npm reads the package's own package.json, which is
+      // what it lists install scripts from), the registry's documents from npm's cache where it has them.
+      const dir = path.join(scratch.dir, `tarball-with-npm-${major ?? "on-path"}`);
+      fs.mkdirSync(dir);
+      fs.writeFileSync(
+        path.join(dir, "package.json"),
+        JSON.stringify({ name: "user", version: "1.0.0", private: true }),
+      );
+      const env = { ...(major ? envWithNpm(major) : {}), npm_config_prefer_offline: "true" };
+      if (major) expect(npm(["--version"], dir, env).stdout).toMatch(new RegExp(`^${major}\\.`));
+      const result = npm(["install", packed.tarball], dir, env);
+      const output = `${result.stdout}${result.stderr}`;
+      expect(output).not.toMatch(/npm error/);
+      expect(result.status).toBe(0);
+      expect(
+        fs.existsSync(path.join(dir, "node_modules", packed.manifest.name, "dist/provider/index.js")),
+      ).toBe(true);
+      // npm lists each package whose install script it blocked (12) or that allowScripts does not cover (11.19+)
+      const warned = output.split("\n").filter((line) => /install-scripts/.test(line));
+      expect(warned.filter((line) => line.includes(packed.manifest.name))).toEqual([]);
+      expect(packed.manifest).not.toHaveProperty("scripts"); // nothing to run: the package is built
+    },
+  );
+
+  describe("its README, package/README.md as packed", () => {
+    const readme = () => fs.readFileSync(path.join(scratch.dir, "packed-README.md"), "utf8");
+    beforeAll(() => {
+      const text = spawnSync("tar", ["-xzOf", packed.tarball, "package/README.md"], {
+        encoding: "utf8",
+      }).stdout;
+      fs.writeFileSync(path.join(scratch.dir, "packed-README.md"), text);
+    });
+
+    it("is the package's own README, with no command that needs a checkout and no examples/", () => {
+      const checkoutOnly = readme()
+        .split("\n")
+        .filter((line) => /\bnpm (ci|test|run)\b|git clone|\bexamples\/|\bscripts\/|dist\//.test(line));
+      expect(checkoutOnly).toEqual([]);
+      expect(readme()).toBe(
+        fs
+          .readFileSync(path.join(REPO_ROOT, "package/README.md"), "utf8")
+          .replace(/\]\(\.\.\/([^)]+)\)/g, `](${atTag(packed.manifest.version)}$1)`),
+      );
+    });
+
+    it("links to the docs at the release's tag, never at a branch or a relative path", () => {
+      const targets = [...readme().matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
+      const repository = linksIntoRepository(readme());
+      expect(repository.length).toBeGreaterThan(5);
+      expect(repository.filter((t) => !t.startsWith(atTag(packed.manifest.version)))).toEqual([]);
+      expect(targets.filter((t) => !/^https:\/\//.test(t))).toEqual([]);
+    });
+
+    it("shows README.md's configure, quickstart and up steps word for word (the ones its tests run)", () => {
+      const shown = codeBlocks("package/README.md", readme()).map((block) => block.text);
+      for (const id of ["configure", "quickstart", "up"]) expect(shown).toContain(recipe(`README.md#${id}`));
+    });
   });
 
   it("installs offline from npm's cache, with no engine warning on a supported Node", () => {

@@ -1,26 +1,26 @@
 /**
- * The README followed word for word, as a new user does, in a fresh project outside the repository: its install
- * lines (from a git URL of this checkout instead of GitHub's), a compile of every public entry point under the two
- * tsconfigs `pulumi new typescript` has written, then, through the real pulumi CLI, its emulator, configure,
- * quickstart and `pulumi up` steps, and `pulumi destroy`; and, in that project, the `pulumi import` failure
- * docs/troubleshooting.md quotes for the @pulumi/pulumi npm picked.
+ * The README followed word for word, as a new user does, with npm 12 (npm's newest major line, the strictest about
+ * what it fetches and runs; scripts/npm.sh installs it into a cache), in a fresh project outside the repository: its
+ * install line (the release's npm tarball by URL, served on 127.0.0.1 instead of GitHub), a compile of every public
+ * entry point under the two tsconfigs `pulumi new typescript` has written, then, through the real pulumi CLI, its
+ * emulator, configure, quickstart and `pulumi up` steps, and `pulumi destroy`; and, in that project, the
+ * `pulumi import` failure docs/troubleshooting.md quotes for the @pulumi/pulumi npm picked.
  *
  * The lines are read from README.md's marked code blocks (<!-- recipe: … --> in test/docs/support/code-blocks.ts),
  * never copied here. What the test changes in them, and why:
- * - the repository's URL (package.json `repository.url`, which the install line must name) becomes a `git+file://`
- *   URL of a git repository holding this checkout: its history and tags, plus one commit of the working tree as it
- *   is (tracked and new files), so a git install builds what is being tested and a `#vX.Y.Z` pin resolves only if
- *   the checkout has that tag;
+ * - `https://github.com` in the install line becomes a static server on 127.0.0.1 that serves, at the release's
+ *   download path, the package packed from this checkout as a release packs it (tools/release/npm-package.ts), and
+ *   `<version>` becomes package.json's version;
  * - `<port>` becomes the port the emulator printed, and the `--secret` prompt is answered with its demo key;
  * - `pulumi up` and `pulumi destroy` get `--yes` (no terminal to answer their question), and every pulumi command
  *   runs offline (a file backend of its own, no update check, no plugin download: offlineCliEnv).
  *
- * Network: npm reaches the registry for the dependencies (its cache first: npm_config_prefer_offline), and git
- * clones from the local file system; everything else is on 127.0.0.1. One project for the file: the tests run in
- * order and build on each other.
+ * Network: npm reaches the registry for the dependencies (its cache first: npm_config_prefer_offline); everything
+ * else is on 127.0.0.1. One project for the file: the tests run in order and build on each other.
  */
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { createClient } from "../../provider/client/index";
 import { commandLines, recipe, shownOutput } from "../docs/support/code-blocks";
@@ -36,7 +36,9 @@ import {
 } from "../docs/support/shell";
 import { describeCliOnly } from "../engine/describe-cli";
 import { offlineCliEnv } from "../engine/cli-stack";
-import { copyWorkingTree, REPO_ROOT, scratchDir } from "./support/offline-project";
+import { packFromCheckout, REPO_ROOT, scratchDir } from "./support/offline-project";
+import { envWithNpm, NEWEST_NPM_MAJOR } from "./support/npm-versions";
+import { REPOSITORY_WEB_URL } from "./support/repository-links";
 import { ENTRY_POINTS_PROGRAM, PULUMI_NEW_TSCONFIGS } from "./support/user-tsconfigs";
 
 jest.setTimeout(1_200_000);
@@ -44,28 +46,32 @@ jest.setTimeout(1_200_000);
 const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
 const scratch = scratchDir("readme");
 const project = path.join(scratch.dir, "project");
-const gitRepo = path.join(scratch.dir, "checkout.git");
 const cliEnv = offlineCliEnv(path.join(scratch.dir, "backend"));
 
-/** A git repository with the checkout's history and tags, and the working tree committed on top. */
-function checkoutAsGitRepo(): void {
-  execFileSync("git", ["clone", "--quiet", REPO_ROOT, gitRepo]);
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: gitRepo, encoding: "utf8" });
-  for (const tracked of git("ls-files", "-z").split("\0").filter(Boolean))
-    fs.rmSync(path.join(gitRepo, tracked));
-  copyWorkingTree(gitRepo);
-  git("add", "--all");
-  git(
-    "-c",
-    "user.name=readme test",
-    "-c",
-    "user.email=readme@test.invalid",
-    "commit",
-    "--quiet",
-    "--allow-empty",
-    "--message",
-    "the working tree",
-  );
+/**
+ * The release's download server on 127.0.0.1: `/<owner>/<name>/releases/download/v<version>/<file>` as GitHub serves
+ * it, for the one tarball of this release; `requests` lists the paths asked for.
+ */
+async function serveRelease(
+  tarball: string,
+): Promise<{ origin: string; requests: string[]; close(): Promise<void> }> {
+  const release = `${new URL(REPOSITORY_WEB_URL).pathname}/releases/download/v${manifest.version}/`;
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    requests.push(req.url ?? "");
+    if (req.url !== `${release}${path.basename(tarball)}`) return res.writeHead(404).end();
+    res.writeHead(200, {
+      "content-type": "application/octet-stream",
+      "content-length": fs.statSync(tarball).size,
+    });
+    fs.createReadStream(tarball).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** What `pulumi new typescript` leaves before the README's first step: the project files and a stack. */
@@ -85,13 +91,18 @@ function newPulumiProject(): void {
   fs.writeFileSync(path.join(project, "tsconfig.json"), PULUMI_NEW_TSCONFIGS["pulumi new typescript"]!.text);
 }
 
-const npmEnv = { ...QUIET_NPM_ENV };
+/** npm 12 first on PATH for every step, `npx rimuhosting-emulator` included. */
+const npmEnv = { ...envWithNpm(), ...QUIET_NPM_ENV };
+let releaseServer: Awaited<ReturnType<typeof serveRelease>>;
 
-beforeAll(() => {
-  checkoutAsGitRepo();
+beforeAll(async () => {
+  releaseServer = await serveRelease(packFromCheckout(scratch.dir).tarball);
   newPulumiProject();
 });
-afterAll(() => scratch.cleanup());
+afterAll(async () => {
+  await releaseServer?.close();
+  scratch.cleanup();
+});
 
 describe("the README's install", () => {
   let install: { code: number | null; output: string };
@@ -99,13 +110,15 @@ describe("the README's install", () => {
   beforeAll(async () => {
     const lines = commandLines(recipe("README.md#install"));
     expect(lines.length).toBeGreaterThan(0);
-    const repoUrl: string = manifest.repository.url;
-    const output: string[] = [];
+    const output: string[] = [
+      `npm ${(await shellOk("npm --version", { cwd: project, env: npmEnv })).trim()}`,
+    ];
     install = { code: 0, output: "" };
     for (const line of lines) {
-      // Each install line names the repository (its GitHub URL, package.json's repository.url)
-      expect(line).toContain(repoUrl);
-      const result = await shell(line.split(repoUrl).join(`git+file://${gitRepo}`), {
+      // Each install line names the release's tarball on GitHub (package.json's repository, the release's tag)
+      expect(line).toContain(`${REPOSITORY_WEB_URL}/releases/download/v<version>/`);
+      const served = line.split("https://github.com").join(releaseServer.origin);
+      const result = await shell(served.split("<version>").join(manifest.version), {
         cwd: project,
         env: npmEnv,
       });
@@ -115,13 +128,20 @@ describe("the README's install", () => {
     }
   });
 
-  it("installs the package from a git URL of the checkout, built by its prepare script", () => {
+  it(`installs the release's tarball from its URL with npm ${NEWEST_NPM_MAJOR}: built code, no script run`, () => {
+    expect(install.output).toMatch(new RegExp(`^npm ${NEWEST_NPM_MAJOR}\\.`));
     expect(install.output).not.toMatch(/npm error/);
     expect(install.code).toBe(0);
+    expect(releaseServer.requests).toContain(
+      `${new URL(REPOSITORY_WEB_URL).pathname}/releases/download/v${manifest.version}/${manifest.name}-${manifest.version}.tgz`,
+    );
     const installed = path.join(project, "node_modules", manifest.name);
     expect(fs.lstatSync(installed).isSymbolicLink()).toBe(false); // a real copy (the provider host needs one)
     expect(fs.existsSync(path.join(installed, "dist/provider/index.js"))).toBe(true);
     expect(fs.existsSync(path.join(installed, "dist/node10-types/contract/index.d.ts"))).toBe(true);
+    // npm lists each package whose install script it blocked or did not approve: never this one
+    const warned = install.output.split("\n").filter((line) => /install-scripts/.test(line));
+    expect(warned.filter((line) => line.includes(manifest.name))).toEqual([]);
   });
 
   it("the compiled program imports every entry point package.json exports", () => {

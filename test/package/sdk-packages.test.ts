@@ -26,6 +26,7 @@ import {
   type PackedPackage,
 } from "./support/offline-project";
 import { PULUMI_NEW_TSCONFIGS } from "./support/user-tsconfigs";
+import { atTag, linksIntoRepository } from "./support/repository-links";
 
 jest.setTimeout(600_000);
 
@@ -79,6 +80,13 @@ describe("the Node.js SDK's npm tarball", () => {
     expect(packed.files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
     expect(packed.files.filter((f) => f.endsWith(".map"))).toEqual([]);
     expect([...packed.files].sort()).toEqual([...expected, "package.json", "README.md", "LICENSE"].sort());
+  });
+
+  it("its README links to the docs at the release's tag", () => {
+    const readme = execFileSync("tar", ["-xzOf", packed.tarball, "package/README.md"], { encoding: "utf8" });
+    const links = linksIntoRepository(readme);
+    expect(links.length).toBeGreaterThanOrEqual(3);
+    expect(links.filter((link) => !link.startsWith(atTag(version)))).toEqual([]);
   });
 
   it.each(Object.keys(PULUMI_NEW_TSCONFIGS))(
@@ -141,6 +149,20 @@ describeNative("python", "the Python SDK's wheel and sdist", () => {
       encoding: "utf8",
     });
     expect(pkgInfo).toMatch(/^Requires-Python: >=3\.10$/m);
+  });
+
+  it("their description (the README on PyPI) links to the docs at the release's tag", () => {
+    const described = [
+      execFileSync("unzip", ["-p", wheel, `pulumi_rimuhosting-${version}.dist-info/METADATA`], {
+        encoding: "utf8",
+      }),
+      execFileSync("tar", ["-xzOf", sdist, `pulumi_rimuhosting-${version}/PKG-INFO`], { encoding: "utf8" }),
+    ];
+    for (const metadata of described) {
+      const links = linksIntoRepository(metadata);
+      expect(links.length).toBeGreaterThanOrEqual(3);
+      expect(links.filter((link) => !link.startsWith(atTag(version)))).toEqual([]);
+    }
   });
 
   it.each(["wheel", "sdist"])(

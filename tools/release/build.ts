@@ -3,7 +3,7 @@
  * (docs/releasing.md):
  * - `pulumi-resource-rimuhosting-v<version>-<os>-<arch>.tar.gz` for each platform of TARGETS: the self-contained
  *   plugin executable (plugin-executable.ts), its LICENSE, the licences of what the bundle holds and Node's;
- * - the provider's npm package (`npm pack`);
+ * - the provider's npm package (npm-package.ts: `npm pack` of what its users get);
  * - the SDK packages (sdk-packages.ts);
  * - `SHA256SUMS` over all of them, in sha256sum's format, written last;
  * - `SHA256SUMS.sig`, its detached GPG signature, when RELEASE_SIGNING_KEY gives the key (sign.ts); without it
@@ -17,7 +17,7 @@
  * call with the package's version before they are packed, and the others pass checkFormat; else the build fails.
  *
  * `--if-stale`: do nothing when dist/release already holds the artifacts of the same inputs (the bundle, this
- * code, package.json, sdk/, the timestamp): the tests build the release once per run this way.
+ * code, package.json, package/README.md, sdk/, the timestamp): the tests build the release once per run this way.
  * `--out <dir>`: write the release into <dir> instead of dist/release (a second build to compare with the first).
  */
 import { execFileSync } from "node:child_process";
@@ -31,6 +31,7 @@ import { REPO_ROOT } from "../../provider/native/schema/plugin-dir.js";
 import { normalizeTarball, sourceDateEpoch, tarDirectory } from "./archive.js";
 import { checkFormat, commandHere, firstCall } from "./check-executable.js";
 import { HOST_TARGET, nodeBinary, SEA_NODE_VERSION, TARGETS } from "./node-binaries.js";
+import { PACKAGE_README, packNpmPackage } from "./npm-package.js";
 import { buildPluginExecutable, hostNode } from "./plugin-executable.js";
 import { buildSdkPackages } from "./sdk-packages.js";
 import { signSums } from "./sign.js";
@@ -51,7 +52,7 @@ function filesUnder(dir: string, skip: RegExp): string[] {
 
 /**
  * A hash of what the artifacts are made from: the plugin's bundles (its own and its parts'), the release code,
- * package.json, sdk/ and the timestamp the archives carry.
+ * package.json, package/README.md (the npm package's), sdk/ and the timestamp the archives carry.
  */
 function fingerprint(bundles: string[], epoch: number): string {
   const hash = crypto.createHash("sha256").update(`${SEA_NODE_VERSION} ${epoch}`);
@@ -59,6 +60,7 @@ function fingerprint(bundles: string[], epoch: number): string {
   const inputs = [
     ...fs.readdirSync(__dirname).map((f) => path.join(__dirname, f)),
     path.join(REPO_ROOT, "package.json"),
+    path.join(REPO_ROOT, PACKAGE_README), // the npm package's README
     ...filesUnder(path.join(REPO_ROOT, "sdk"), /(^|\/)(node_modules|bin|build|dist|__pycache__)(\/|$)/).map(
       (f) => path.join(REPO_ROOT, "sdk", f),
     ),
@@ -81,17 +83,6 @@ export function sha256sums(dir: string): string {
           .digest("hex")}  ${f}\n`,
     )
     .join("");
-}
-
-/** `npm pack` of the provider package into `outDir` (already built: `npm run release:build` builds first). */
-function packProvider(outDir: string): string {
-  const printed = execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", outDir], {
-    cwd: REPO_ROOT,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const [{ filename }] = JSON.parse(printed) as [{ filename: string }];
-  return path.join(outDir, filename);
 }
 
 const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
@@ -190,7 +181,7 @@ export async function buildRelease(opts: { ifStale?: boolean; outDir?: string } 
       log(`${path.basename(tarball)}: ${format}; ${ran} (${seconds(step)})`);
     }
     checkAllPlatforms(outDir, version);
-    log(`${path.basename(packProvider(outDir))}: npm pack`);
+    log(`${path.basename(packNpmPackage(REPO_ROOT, outDir))}: npm pack (npm-package.ts)`);
     for (const file of await buildSdkPackages(outDir)) {
       // setuptools stamps the build's time on the sdist's generated files and its gzip header.
       if (file.endsWith(".tar.gz")) await normalizeTarball(file, epoch);

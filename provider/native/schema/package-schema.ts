@@ -25,19 +25,25 @@ export const PLUGIN_DOWNLOAD_URL = "github://api.github.com/pulumi-rimuhosting/p
 /** The `pulumi` Python package needs 3.10 (its own requires-python since 3.231); the codegen's default is 3.9. */
 const PYTHON_REQUIRES = ">=3.10";
 
-/** The README of the npm and PyPI packages (their registry pages): what it is and where the docs are. */
-const SDK_README = [
-  "# RimuHosting provider for Pulumi",
-  "",
-  "Declare [RimuHosting](https://rimuhosting.com) VPS servers in a Pulumi program, and let `pulumi up` order, " +
-    "resize, move, reinstall and cancel them through RimuHosting's API. The provider plugin " +
-    "(`pulumi-resource-rimuhosting`) is published on the project's GitHub releases.",
-  "",
-  `- Overview and examples: ${REPOSITORY}/blob/main/docs/_index.md`,
-  `- Installation and configuration: ${REPOSITORY}/blob/main/docs/installation-configuration.md`,
-  `- The \`Vps\` resource: ${REPOSITORY}/blob/main/docs/vps.md`,
-  "",
-].join("\n");
+/**
+ * The README of the npm and PyPI packages (their registry pages): what it is and where the docs are, at the tag of
+ * the release the package is part of, so that each version's page describes that version.
+ */
+function sdkReadme(version: string): string {
+  const docs = `${REPOSITORY}/blob/v${version}/docs`;
+  return [
+    "# RimuHosting provider for Pulumi",
+    "",
+    "Declare [RimuHosting](https://rimuhosting.com) VPS servers in a Pulumi program, and let `pulumi up` order, " +
+      "resize, move, reinstall and cancel them through RimuHosting's API. The provider plugin " +
+      "(`pulumi-resource-rimuhosting`) is published on the project's GitHub releases.",
+    "",
+    `- Overview and examples: ${docs}/_index.md`,
+    `- Installation and configuration: ${docs}/installation-configuration.md`,
+    `- The \`Vps\` resource: ${docs}/vps.md`,
+    "",
+  ].join("\n");
+}
 
 export interface PackageSpec {
   name: string;
@@ -134,13 +140,13 @@ export function packageSchema(root: string, version: string): PackageSpec {
         generateResourceContainerTypes: true,
         respectSchemaVersion: true,
       },
-      nodejs: { packageName: NODEJS_PACKAGE, respectSchemaVersion: true, readme: SDK_README },
+      nodejs: { packageName: NODEJS_PACKAGE, respectSchemaVersion: true, readme: sdkReadme(version) },
       python: {
         packageName: PYTHON_PACKAGE,
         respectSchemaVersion: true,
         pyproject: { enabled: true },
         pythonRequires: PYTHON_REQUIRES,
-        readme: SDK_README,
+        readme: sdkReadme(version),
       },
     },
   };

@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { packNpmPackage } from "../../../tools/release/npm-package";
 
 export const REPO_ROOT = path.resolve(__dirname, "../../..");
 
@@ -50,22 +51,18 @@ export function scratchDir(label: string): { dir: string; cleanup(): void } {
 }
 
 /**
- * Packs the repository the way a git install does: a copy of the tracked (and new, not ignored) files,
- * with the repository's node_modules beside it, built by the package's own `prepare` script. The
- * working tree's dist/ is neither used nor touched (other tests may be reading it).
+ * Packs the repository as a release does (tools/release/npm-package.ts): a copy of the tracked (and new, not ignored)
+ * files, with the repository's node_modules beside it, built with `npm run build`, then packed with the package's
+ * own README and published package.json. The working tree's dist/ is neither used nor touched (other tests may be
+ * reading it).
  */
 export function packFromCheckout(into: string): PackedPackage {
   const checkout = path.join(into, "checkout");
   copyWorkingTree(checkout);
   fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(checkout, "node_modules"), "dir");
-  const result = npm(["pack", "--json", "--pack-destination", into], checkout);
-  if (result.status !== 0) throw new Error(`npm pack failed:\n${result.stdout}\n${result.stderr}`);
-  const [report] = JSON.parse(result.stdout.slice(result.stdout.indexOf("["))) as {
-    filename: string;
-    files: { path: string }[];
-  }[];
-  const manifest = JSON.parse(fs.readFileSync(path.join(checkout, "package.json"), "utf8"));
-  return { tarball: path.join(into, report!.filename), files: report!.files.map((f) => f.path), manifest };
+  const build = npm(["run", "build"], checkout);
+  if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
+  return packedTarball(packNpmPackage(checkout, into));
 }
 
 /** A tarball `npm pack` wrote (elsewhere than packFromCheckout), with its file list and package.json. */
