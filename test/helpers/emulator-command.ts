@@ -42,19 +42,15 @@ export function startEmulatorCommand(
   running.add(pid);
   let stdout = "";
   let all = "";
-  const exited = new Promise<number | null>((resolve) =>
-    child.once("exit", (code) => {
-      running.delete(pid);
-      resolve(code);
-    }),
-  );
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  // The whole group, even once the leader is gone: what it started may still run (a plugin `pulumi plugin run` left).
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null)
-      try {
-        process.kill(-pid, "SIGTERM");
-      } catch {
-        // gone
-      }
+    try {
+      process.kill(-pid, "SIGTERM");
+    } catch {
+      // gone
+    }
+    running.delete(pid);
     return exited;
   };
   return new Promise((resolve, reject) => {
