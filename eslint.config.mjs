@@ -21,6 +21,18 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules, on the code the main tsconfig.json compiles (the project service finds it): a promise nobody
+    // awaits or handles (its rejection is lost, or it runs after the step that started it has answered the engine),
+    // and a promise where a plain value is expected (an async callback whose rejection nothing sees).
+    files: ["{contract,provider,emulator,bench,tools,test}/**/*.ts"],
+    ignores: ["test/engine/fixtures/**"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+    },
+  },
+  {
     // The emulator is a test double of the real service: it stands beside the provider on contract/ (the wire
     // contract both share) and never imports the client, provider or test code.
     files: ["emulator/**/*.ts"],

@@ -8,22 +8,25 @@ import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator"
 
 const calls: pulumi.runtime.MockCallArgs[] = [];
 
-pulumi.runtime.setMocks(
-  {
-    call(args) {
-      calls.push(args);
-      if (args.token === "rimuhosting:index:getOrder" && args.inputs.orderOid === 404) {
-        // Pulumi's invoke rethrows only an error's `details` (the engine's user-facing text).
-        throw Object.assign(new Error("mocked: no such order"), { details: "mocked: no such order" });
-      }
-      return { answeredBy: "mocks", token: args.token };
+// setMocks returns a promise: the tests start once the mocks are in place.
+beforeAll(async () => {
+  await pulumi.runtime.setMocks(
+    {
+      call(args) {
+        calls.push(args);
+        if (args.token === "rimuhosting:index:getOrder" && args.inputs.orderOid === 404) {
+          // Pulumi's invoke rethrows only an error's `details` (the engine's user-facing text).
+          throw Object.assign(new Error("mocked: no such order"), { details: "mocked: no such order" });
+        }
+        return { answeredBy: "mocks", token: args.token };
+      },
+      newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }),
     },
-    newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }),
-  },
-  "data-source-mocks",
-  "test",
-  false,
-);
+    "data-source-mocks",
+    "test",
+    false,
+  );
+});
 
 // Imported after setMocks, as Pulumi's docs prescribe.
 import * as rimu from "../../provider/index";

@@ -6,24 +6,27 @@ import * as pulumi from "@pulumi/pulumi";
 
 const registered: pulumi.runtime.MockResourceArgs[] = [];
 
-pulumi.runtime.setMocks(
-  {
-    newResource(args) {
-      registered.push(args);
-      const id = args.id || "4242";
-      return {
-        id,
-        state: { ...args.inputs, orderOid: Number(id), primaryIp: "192.0.2.9", password: "generated" },
-      };
+// setMocks returns a promise: the tests start once the mocks are in place.
+beforeAll(async () => {
+  await pulumi.runtime.setMocks(
+    {
+      newResource(args) {
+        registered.push(args);
+        const id = args.id || "4242";
+        return {
+          id,
+          state: { ...args.inputs, orderOid: Number(id), primaryIp: "192.0.2.9", password: "generated" },
+        };
+      },
+      call(args) {
+        return args.inputs;
+      },
     },
-    call(args) {
-      return args.inputs;
-    },
-  },
-  "rimuhosting-mocks",
-  "dev",
-  false,
-);
+    "rimuhosting-mocks",
+    "dev",
+    false,
+  );
+});
 
 // Imported after setMocks, as Pulumi's docs prescribe.
 import { Vps } from "../../provider/index";

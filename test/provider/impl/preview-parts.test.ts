@@ -168,8 +168,8 @@ describe("a failed read in a preview", () => {
 });
 
 describe("the URN the Vps class passes in previews", () => {
-  beforeAll(() => {
-    pulumi.runtime.setMocks(
+  beforeAll(async () => {
+    await pulumi.runtime.setMocks(
       { newResource: (args) => ({ id: `${args.name}-id`, state: {} }), call: () => ({}) },
       "shop",
       "prod",
