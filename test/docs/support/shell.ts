@@ -76,12 +76,12 @@ export function startServer(
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      try {
-        process.kill(-child.pid!, "SIGTERM"); // the group this call created, and nothing else
-      } catch {
-        // already gone
-      }
+    // The whole group, even when its leader has exited: `pulumi plugin run` ends without ending the plugin it
+    // started, which stays in the group (with PPID 1) and would outlive the test.
+    try {
+      process.kill(-child.pid!, "SIGTERM"); // the group this call created, and nothing else
+    } catch {
+      // every process of the group is gone
     }
     await exited;
   };
