@@ -4,7 +4,7 @@
  * start it with `node`. A first argument that names one of the plugin's commands (subcommands.ts, e.g.
  * `emulator`, `bill`) runs that command instead.
  */
-import { commandOf, unknownCommandMessage } from "./subcommands.js";
+import { commandOf, unknownCommandMessage, withoutEngineFlags } from "./subcommands.js";
 
 /** The oldest Node.js the plugin is tested on (package.json "engines"). */
 const NODE_MAJOR = 22;
@@ -26,7 +26,8 @@ async function main(): Promise<void> {
   if (command) return command.command().run(command.args);
   // The provider's server, loaded only when the plugin is the provider (a command needs none of it).
   const { serve } = require("./server.js") as typeof import("./server.js");
-  const { port, close } = await serve(process.argv[2]);
+  // The engine's address is its first argument after the logging flags it adds under `pulumi --logflow`.
+  const { port, close } = await serve(withoutEngineFlags(process.argv.slice(2))[0]);
   process.stdout.write(`${port}\n`);
   // The engine ends plugins with SIGINT or SIGTERM (after Cancel); finish the calls in flight, then go.
   for (const signal of ["SIGINT", "SIGTERM"] as const)

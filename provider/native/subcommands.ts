@@ -22,7 +22,7 @@ export const COMMANDS: Record<string, () => PluginCommand> = {
  * The flags the engine puts before a plugin's own arguments when it is asked to (`--logflow`, `--tracing`): a command
  * word after them is still the command.
  */
-function withoutEngineFlags(args: string[]): string[] {
+export function withoutEngineFlags(args: string[]): string[] {
   let i = 0;
   while (i < args.length) {
     if (args[i] === "--logtostderr" || /^-v=\d+$/.test(args[i]!)) i += 1;

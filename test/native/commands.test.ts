@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { bundlePlugin, packPlugin } from "../../provider/native/pack";
-import { commandOf } from "../../provider/native/subcommands";
+import { commandOf, withoutEngineFlags } from "../../provider/native/subcommands";
 import { startEmulatorCommand } from "../helpers/emulator-command";
 import { ROOT } from "./plugin-client";
 
@@ -60,6 +60,14 @@ describe("the plugin's first argument", () => {
       args: ["--quiet"],
     });
     expect(commandOf(["emulater"])).toEqual({ unknown: "emulater" });
+  });
+
+  test("under `pulumi --logflow` the engine's address comes after its logging flags, and the provider takes it", () => {
+    expect(withoutEngineFlags(["127.0.0.1:34567"])[0]).toBe("127.0.0.1:34567");
+    expect(withoutEngineFlags(["--logtostderr", "-v=9", "127.0.0.1:34567"])[0]).toBe("127.0.0.1:34567");
+    expect(withoutEngineFlags(["--logtostderr", "--tracing", "file:/tmp/t", "127.0.0.1:34567"])[0]).toBe(
+      "127.0.0.1:34567",
+    );
   });
 });
 
