@@ -255,8 +255,12 @@ export const monthlyBudget: StackPolicyReadingResources = {
       );
       return;
     }
-    const total = fees.reduce((sum, { fee }) => sum + fee, 0);
-    if (total > maxMonthlyUsd) {
+    // In whole cents, as the provider's ledger keeps fees: summed floats put $10.30 + $10.40 over $20.70.
+    const cents = (amount: number): number => Math.round(amount * 100);
+    const totalCents = fees.reduce((sum, { fee }) => sum + cents(fee), 0);
+    const budgetCents = cents(maxMonthlyUsd);
+    if (totalCents > budgetCents) {
+      const total = totalCents / 100;
       const largest = [...fees]
         .sort((a, b) => b.fee - a.fee)
         .slice(0, 3)
@@ -264,7 +268,7 @@ export const monthlyBudget: StackPolicyReadingResources = {
         .join(", ");
       reportViolation(
         `The stack's ${fees.length} VPS${fees.length === 1 ? "" : "s"} would cost ${usd(total)} a month after this change, over the budget of ` +
-          `${usd(maxMonthlyUsd)} (monthly-budget.maxMonthlyUsd) by ${usd(total - maxMonthlyUsd)}. ` +
+          `${usd(maxMonthlyUsd)} (monthly-budget.maxMonthlyUsd) by ${usd((totalCents - budgetCents) / 100)}. ` +
           `The most expensive: ${largest}. Order smaller or fewer VPSs, or raise the budget in the policy pack's config.`,
       );
     }

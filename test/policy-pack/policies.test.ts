@@ -208,6 +208,19 @@ describe("monthly-budget", () => {
     expect(judgeStack(monthlyBudget, { maxMonthlyUsd: 100.5 }, stack)).toEqual([]);
   });
 
+  it("adds fees in whole cents: $10.30 + $10.40 is within a budget of $20.70", () => {
+    const twoFees = [
+      { name: "web", props: { plannedMonthlyFeeUsd: 10.3 } },
+      { name: "db", props: { plannedMonthlyFeeUsd: 10.4 } },
+    ];
+    expect(judgeStack(monthlyBudget, { maxMonthlyUsd: 20.7 }, twoFees)).toEqual([]);
+    expect(judgeStack(monthlyBudget, { maxMonthlyUsd: 20.69 }, twoFees)).toEqual([
+      "The stack's 2 VPSs would cost $20.70 a month after this change, over the budget of $20.69 " +
+        "(monthly-budget.maxMonthlyUsd) by $0.01. The most expensive: db $10.40, web $10.30. " +
+        "Order smaller or fewer VPSs, or raise the budget in the policy pack's config.",
+    ]);
+  });
+
   it("reports a total over the budget with the total, the budget, the excess and the largest VPSs", () => {
     expect(judgeStack(monthlyBudget, { maxMonthlyUsd: 100 }, stack)).toEqual([
       "The stack's 3 VPSs would cost $100.50 a month after this change, over the budget of $100.00 " +
