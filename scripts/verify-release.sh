@@ -17,6 +17,15 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 key="${RELEASE_KEY:-$here/../keys/release-signing-key.asc}"
 
+# What to remove however the script ends (set -e included): the GnuPG home and keyring of check_signature, and
+# the download directory it made itself.
+scratch=()
+cleanup() {
+  if [ -n "${GNUPGHOME:-}" ] && [ -d "$GNUPGHOME" ]; then gpgconf --kill gpg-agent 2>/dev/null || true; fi
+  if [ "${#scratch[@]}" -gt 0 ]; then rm -rf "${scratch[@]}"; fi
+}
+trap cleanup EXIT
+
 die() {
   echo "verify-release: $*" >&2
   exit 1
@@ -35,12 +44,13 @@ check_signature() {
   local dir="$1" keyring
   GNUPGHOME="$(mktemp -d)"
   export GNUPGHOME
+  scratch+=("$GNUPGHOME")
   [ -f "$dir/SHA256SUMS.sig" ] || die "$dir has no SHA256SUMS.sig: this release is not signed, do not install it"
   keyring="$(mktemp)"
+  scratch+=("$keyring" "$keyring.out")
   gpg --batch --quiet --yes --dearmor --output "$keyring" <"$key"
   if ! gpgv --keyring "$keyring" "$dir/SHA256SUMS.sig" "$dir/SHA256SUMS" 2>"$keyring.out"; then
     cat "$keyring.out" >&2
-    rm -rf "$keyring" "$keyring.out" "$GNUPGHOME"
     die "SHA256SUMS.sig is not a good signature by the release key over SHA256SUMS: do not install this release"
   fi
   rm -f "$keyring" "$keyring.out"
@@ -74,7 +84,7 @@ if [ -n "${WORK_DIR:-}" ]; then
   mkdir -p "$work"
 else
   work="$(mktemp -d)"
-  trap 'rm -rf "$work"' EXIT
+  scratch+=("$work")
 fi
 
 for file in "$tarball" SHA256SUMS SHA256SUMS.sig; do
