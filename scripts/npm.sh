@@ -6,8 +6,8 @@
 #   export PATH="$(scripts/npm.sh 12 | tail -n 1):$PATH"
 #
 # .ci/run installs and runs the unit suite with npm 12 this way, beside the npm that ships with Node 22; the install
-# tests (test/package/npm12-*.test.ts) take the README's routes with it. Needs: npm (any version runs it) and the npm
-# registry; offline, the newest cached install of that line is reused.
+# tests (test/package/readme.test.ts and packed.test.ts) take the README's routes with it. Needs: npm (any version
+# runs it) and the npm registry; offline, the newest cached install of that line is reused.
 # Environment: NPM_CACHE_DIR (default ~/.cache/pulumi-rimuhosting/npm).
 set -euo pipefail
 
