@@ -50,7 +50,8 @@ export function missingApiKeyMessage(what: string): string {
     `${what} needs a RimuHosting API key, and none is configured. ` +
     `Set it with \`pulumi config set ${CONFIG_KEYS.apiKey} <key> --secret\` ` +
     `(or the ${ENV_VARS.apiKey} environment variable). ` +
-    `To work against the local emulator instead, run \`npx rimuhosting-emulator\` and set ` +
+    `To work against the local emulator instead, run \`npx rimuhosting-emulator\` (without Node.js: ` +
+    `\`pulumi plugin run --kind resource rimuhosting -- emulator\`) and set ` +
     `\`pulumi config set ${CONFIG_KEYS.baseUrl} <the URL it prints>\` and its demo key.`
   );
 }

@@ -183,12 +183,12 @@ describe("partial failure and resumption", () => {
 });
 
 describe("configuration", () => {
-  it("a missing API key is a clear config error naming rimuhosting:apiKey, the env var and the emulator", async () => {
+  it("a missing API key is a clear config error naming rimuhosting:apiKey, the env var and both emulator routes", async () => {
     testing.resetConfiguration();
     await expect(impl.create(BASE)).rejects.toMatchObject({
       code: "RIMU_ERR_CONFIG",
       message: expect.stringMatching(
-        /pulumi config set rimuhosting:apiKey <key> --secret.*RIMUHOSTING_APIKEY.*npx rimuhosting-emulator.*rimuhosting:baseUrl/,
+        /pulumi config set rimuhosting:apiKey <key> --secret.*RIMUHOSTING_APIKEY.*npx rimuhosting-emulator.*without Node\.js: `pulumi plugin run --kind resource rimuhosting -- emulator`.*rimuhosting:baseUrl/,
       ),
     });
   });
