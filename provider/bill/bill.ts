@@ -105,6 +105,12 @@ function isVps(state: ResourceState | undefined): boolean {
   return typeof provider === "string" && provider.includes("pulumi-rimuhosting");
 }
 
+/** Whether a create step adopts an existing order (the Vps input adoptOrderOid) instead of ordering one. */
+function adopts(step: PreviewStep): boolean {
+  const oid = step.newState?.inputs?.adoptOrderOid;
+  return oid !== undefined && oid !== null && oid !== "";
+}
+
 /** The number a property holds, when it is a plain known number. */
 function numberIn(bag: Record<string, unknown> | undefined, key: string): number | undefined {
   const value = bag?.[key];
@@ -327,8 +333,12 @@ export function billOf(preview: PreviewDigest): Bill {
 
   for (const { step, kind } of vpsSteps(steps)) {
     const name = nameOf(step.urn);
-    const before: Fee = kind === "create" || kind === "import" ? { none: true } : feeBefore(step);
-    const after: Fee = kind === "delete" ? { none: true } : feeAfter(step, kind, before, diagnostics);
+    const takenOver = kind === "import" || (kind === "create" && adopts(step));
+    const created: Fee = kind === "create" || kind === "import" ? { none: true } : feeBefore(step);
+    const after: Fee = kind === "delete" ? { none: true } : feeAfter(step, kind, created, diagnostics);
+    // An adopted or imported VPS is billed already: the stack takes its fee over, the account pays nothing more
+    // (the provider's budget counts it the same way). The preview carries no fee apart from the planned one.
+    const before: Fee = takenOver ? after : created;
     if ("usd" in before) totals.before += before.usd;
     else if ("unknown" in before) totals.unknownBefore.push(name);
     if ("usd" in after) totals.after += after.usd;

@@ -266,6 +266,13 @@ describe("the budget's verdict", () => {
     );
   });
 
+  test("an adopted VPS is billed already: its fee is in the totals before and after, and adds nothing", () => {
+    const adopted: VpsSpec = { name: "kept", op: "create", news: { adoptOrderOid: 123 }, planned: 10 };
+    const bill = billOf(preview([adopted], { "rimuhosting:maxMonthlyIncreaseUsd": "5" }));
+    expect(bill.budget.status).toBe("pass");
+    expect(rows(renderBill(bill)).get("kept")).toEqual(["create", "$10.00", "$10.00", "±$0.00"]);
+  });
+
   test("advisory enforcement turns a failure into a warning", () => {
     const config = { "rimuhosting:monthlyBudgetUsd": "40", "rimuhosting:budgetEnforcement": "warn" };
     expect(verdict(config).status).toBe("warn");
