@@ -7,6 +7,7 @@
 import { billOf, DYNAMIC_VPS_TYPE, NATIVE_VPS_TYPE } from "../../provider/bill/bill";
 import { BILL_MARKER, renderBill } from "../../provider/bill/markdown";
 import { NotPreviewJsonError, parsePreviewJson, type PreviewDigest } from "../../provider/bill/preview-json";
+import { billTableRows as rows } from "../helpers/bill-table";
 
 const STACK = "urn:pulumi:prod::shop";
 const urn = (name: string, type = NATIVE_VPS_TYPE) => `${STACK}::${type}::${name}`;
@@ -65,25 +66,6 @@ function preview(
   const summary: Record<string, number> = {};
   for (const s of steps) summary[s.op] = (summary[s.op] ?? 0) + 1;
   return { config: { "rimuhosting:apiKey": "[secret]", ...config }, steps, changeSummary: summary, ...extra };
-}
-
-/** The table's rows: first cell → the others (names without their backticks, totals without bold). */
-function rows(markdown: string): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const line of markdown.split("\n")) {
-    if (!line.startsWith("| ") || line.startsWith("| ---") || line.startsWith("| VPS |")) continue;
-    const cells = line
-      .split(/(?<!\\)\|/)
-      .slice(1, -1)
-      .map((c) =>
-        c
-          .trim()
-          .replace(/^\*\*|\*\*$/g, "")
-          .replace(/^`|`$/g, ""),
-      );
-    out.set(cells[0]!, cells.slice(1));
-  }
-  return out;
 }
 
 const FLEET: VpsSpec[] = [

@@ -17,6 +17,7 @@ import {
   startNativeScenario,
   writeYamlProgram,
 } from "./native-programs";
+import { billTableRows as tableRows } from "../helpers/bill-table";
 
 jest.setTimeout(300_000);
 
@@ -62,25 +63,6 @@ function bill(
         : [process.execPath, [BILL, file], undefined];
   const { status, stdout, stderr } = spawnSync(command, args, { encoding: "utf8", input, timeout: 60_000 });
   return { status, stdout, stderr };
-}
-
-/** The rows of the bill's table: the first cell (a name in backticks, or a label) → the other cells. */
-function tableRows(markdown: string): Map<string, string[]> {
-  const rows = new Map<string, string[]>();
-  for (const line of markdown.split("\n")) {
-    if (!line.startsWith("| ") || line.startsWith("| ---") || line.startsWith("| VPS |")) continue;
-    const cells = line
-      .split(/(?<!\\)\|/)
-      .slice(1, -1)
-      .map((c) =>
-        c
-          .trim()
-          .replace(/^\*\*|\*\*$/g, "")
-          .replace(/^`|`$/g, ""),
-      );
-    rows.set(cells[0]!, cells.slice(1));
-  }
-  return rows;
 }
 
 const usd = (amount: number): string => `$${amount.toFixed(2)}`;
