@@ -2,35 +2,19 @@
  * The checks of check() that ask RimuHosting, read-only, so that a preview fails wherever `pulumi up` would
  * fail for a reason known before its first change: the API key and address, the catalogue, the billing
  * method, the order to adopt, another state's order carrying this resource's creation token, the host to run
- * on (it exists, is in the VPS's data centre, has room) and room for a resize. Every read is a shared one
- * (account-view.ts): a preview of N existing VPSs reads the account's orders once, not N times.
+ * on (it exists, is in the VPS's data centre, has room) and room for a resize (those two in host-checks.ts). Every
+ * read is a shared one (account-view.ts): a preview of N existing VPSs reads the account's orders once, not N times.
+ * What every check works on, and how a failed read ends up, is lookahead-run.ts.
  *
  * A read that fails for a temporary reason (read-failures.ts) skips its check with a warning naming it; a
  * wrong key or address fails the preview. What only a preview does (quotes, a host's free memory) is
  * marked below; `pulumi up` (no preview flag) makes only the shared reads.
  */
-import type { AboutOrder, HostServerInfo } from "../../contract/index.js";
-import {
-  RIMU_ERROR_CODES,
-  RimuConflictError,
-  RimuError,
-  RimuNotFoundError,
-  carriesCreationToken,
-} from "../client/index.js";
-import type { AccountView } from "./account-view.js";
+import type { AboutOrder } from "../../contract/index.js";
+import { RimuNotFoundError, carriesCreationToken } from "../client/index.js";
 import { catalogFindings, catalogFor } from "./catalog.js";
-import { same } from "./canonical-json.js";
 import { creationNonceOf, creationTokenFor, noteTokenLookup } from "./creation-token.js";
-import {
-  claimNames,
-  needWords,
-  shortOf,
-  sumOf,
-  sumRefusal,
-  type HostFree,
-  type HostNeed,
-} from "./host-room.js";
-import { VPS_ERROR_CODES, presentError, serviceText, type ErrorCode, type VpsError } from "./errors.js";
+import { VPS_ERROR_CODES, presentError, serviceText } from "./errors.js";
 import {
   PRICED_INPUTS,
   adoptionLine,
@@ -42,54 +26,29 @@ import {
   type Quoted,
   type QuotedValues,
 } from "./money.js";
-import { info, resourceKey, resourceName, warning, type Note } from "./notes.js";
-import { MOVE_CHANGES_OUTPUTS } from "./vps-effects.js";
+import { info, resourceKey, resourceName, warning } from "./notes.js";
 import { readFailure } from "./read-failures.js";
 import { accountView, clientFor, configuredBaseUrl, hasApiKey } from "./runtime-config.js";
 import { containsUnknown, knownValues } from "./unknowns.js";
 import { REPLACE_FORCING_INPUTS } from "./vps-changes.js";
-import { orderRef } from "./vps-converge.js";
 import { adoptionProblem, foreignOrder } from "./vps-create.js";
-import type { CheckFailure } from "./check-failure.js";
 import type { VpsInputs } from "./vps-input-schema.js";
-import type { VpsInputName } from "./vps-fields.js";
 import { changeRefusals } from "./vps-refusals.js";
 import { orderFields } from "../wire-mapping/order-fields.js";
-import { plannedFeeOf, type FeeSources, type PlannedFee } from "./planned-fee.js";
-
-/** What the look-ahead found: failures (the preview fails), notes (warnings, prices) and the outputs a move changes. */
-export interface LookAhead {
-  failures: CheckFailure[];
-  notes: Note[];
-  /** Outputs a planned move changes: check() returns them unknown in a preview, so dependents show a change. */
-  unknownOutputs: string[];
-  /** The fee once this run's change is applied (planned-fee.ts); absent when a check failed. */
-  fee?: PlannedFee;
-}
-
-/** One check()'s view of the resource. */
-interface Run {
-  view: AccountView;
-  baseUrl: string;
-  /** Old inputs (empty for a new resource). */
-  before: VpsInputs;
-  /** New inputs, as given (unknowns included). */
-  after: VpsInputs;
-  /** New inputs whose values are known. */
-  known: VpsInputs;
-  isNew: boolean;
-  preview: boolean;
-  /** The account's active orders (the shared listing), when it could be read: which of its VPSs are on which host. */
-  orders?: readonly AboutOrder[];
-  name: string;
-  resource: string;
-  out: LookAhead;
-  /** What the checks found that the planned fee depends on (planned-fee.ts). */
-  fee: Pick<FeeSources, "adopted" | "orderAnswer" | "moveAnswer">;
-}
-
-/** Stops the look-ahead: a wrong key or address makes every later check meaningless. */
-class Stop extends Error {}
+import { plannedFeeOf } from "./planned-fee.js";
+import {
+  Stop,
+  changed,
+  failureOf,
+  judge,
+  serviceFailure,
+  shared,
+  couldNotRead,
+  type LookAhead,
+  type Run,
+} from "./lookahead-run.js";
+import { checkHost, checkResizeRoom, claimRoom, needOf } from "./host-checks.js";
+export type { LookAhead } from "./lookahead-run.js";
 
 export async function lookAhead(before: VpsInputs, after: VpsInputs, preview: boolean): Promise<LookAhead> {
   const out: LookAhead = { failures: [], notes: [], unknownOutputs: [] };
@@ -136,44 +95,6 @@ async function checkAll(run: Run): Promise<void> {
   if (run.preview && live && !run.isNew) await checkResizeRoom(run, live);
   if (run.preview && run.isNew && !adopting) await checkNewOrder(run);
   if (run.out.failures.length === 0) run.out.fee = await plannedFeeOf({ ...run, ...run.fee, live });
-}
-
-const changed = (run: Run, name: VpsInputName): boolean =>
-  run.isNew || !same(run.before[name], run.after[name]);
-
-/**
- * One shared read. A wrong key or address fails the preview (and stops the look-ahead); a temporary fault
- * skips what needed it, with a warning saying which check did not run.
- */
-async function shared<T>(run: Run, check: string, read: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await read();
-  } catch (error) {
-    couldNotRead(run, check, error);
-    return undefined;
-  }
-}
-
-/**
- * What a failed read means for `check`: wrong settings or a refusal fail the preview (Stop); anything else (a 5xx,
- * a timeout) becomes a warning that names the check that did not run.
- */
-function couldNotRead(run: Run, check: string, error: unknown): void {
-  const failure = readFailure(error, run.baseUrl);
-  if (failure.kind === "settings") {
-    run.out.failures.push(failureOf(failure.error));
-    throw new Stop();
-  }
-  if (failure.kind === "refused") {
-    run.out.failures.push(failureOf(presentError(failure.error, "")));
-    throw new Stop();
-  }
-  const code = error instanceof RimuError ? error.code : RIMU_ERROR_CODES.RimuTransientError;
-  run.out.notes.push(
-    warning(
-      `[${code}] ${run.name}: ${check} did not run: ${failure.why}. \`pulumi up\` finds out when it gets there.`,
-    ),
-  );
 }
 
 // ----------------------------------------------------------------------------------------- catalogue
@@ -336,201 +257,6 @@ function checkDistroOfLive(run: Run, live: AboutOrder): void {
   run.out.failures.push(...changeRefusals({ distro: live.distro }, run.after, ["distro"]));
 }
 
-// -------------------------------------------------------------------------------------------- hosts
-
-/**
- * hostServerOid, new or changed: the host must be in the VPS's data centre (a move across data centres would
- * make dcLocation differ from the program, and the next update would replace the VPS), exist and have room.
- * The account's orders say which data centre each host it uses is in; for a move, a quote naming the host
- * (R16 judges it as an order would, docs/rimuhosting-api.md §8.2) says the rest. A new VPS's host is judged
- * by its preview quote (checkNewOrder).
- */
-async function checkHost(
-  run: Run,
-  orders: readonly AboutOrder[] | undefined,
-  live: AboutOrder | undefined,
-): Promise<void> {
-  const target = run.after.hostServerOid;
-  if (target === undefined || target === null || !changed(run, "hostServerOid")) return;
-  if (containsUnknown(target)) {
-    if (!run.isNew) run.out.unknownOutputs.push(...MOVE_CHANGES_OUTPUTS);
-    return;
-  }
-  const current = live?.host_server_oid ?? run.before.hostServerOid;
-  const isMove = !run.isNew && target !== current;
-  if (!run.isNew && !isMove) return;
-  const dc = run.isNew
-    ? run.known.dcLocation
-    : (live?.location?.data_center_location_code ?? run.known.dcLocation);
-  const hostDc = orders?.find((order) => order.host_server_oid === target)?.location
-    ?.data_center_location_code;
-  if (dc && hostDc && hostDc !== dc) {
-    run.out.failures.push({
-      property: "hostServerOid",
-      reason: otherDataCentre(String(target), hostDc, dc, run.isNew),
-    });
-    return;
-  }
-  if (!isMove) return;
-  run.out.unknownOutputs.push(...MOVE_CHANGES_OUTPUTS);
-  // The sizes the VPS has when it moves (a resize runs first): the order's, with the program's over them.
-  const sizes = { ...(live ? pricedOf(orderFields(live)) : {}), ...pricedOf(run.known) };
-  const request = quoteRequest({ ...sizes, dcLocation: dc, hostServerOid: target }, true);
-  const failed = run.out.failures.length;
-  const answer = await judge(
-    run,
-    `checking host ${String(target)} (that it exists, is in ${dc ?? "the VPS's data centre"} and has room)`,
-    "hostServerOid",
-    () => run.view.quote(request),
-  );
-  run.fee.moveAnswer = answer;
-  if (run.preview && answer && run.out.failures.length === failed)
-    await claimRoom(run, String(target), needOf(sizes), "hostServerOid", { ...sizes, dcLocation: dc });
-}
-
-function otherDataCentre(host: string, hostDc: string, dc: string, isNew: boolean): string {
-  return isNew
-    ? `host ${host} is in ${hostDc}, but dcLocation is ${dc}: pick a host in ${dc}, or leave hostServerOid out to let RimuHosting choose`
-    : `host ${host} is in ${hostDc}, but this VPS is in ${dc}: a move keeps the data centre (moving it across would leave ` +
-        `dcLocation behind, and the next update would replace the VPS). Pick a host in ${dc}, or change dcLocation to order a new VPS there`;
-}
-
-/**
- * Room for a resize on the VPS's own host (preview): the host's free memory and disk, which RimuHosting
- * reports for the host of each VPS (R5), must cover the growth, beside what this run's other changes on that host
- * take (host-room.ts). "Free" is no promise (docs/rimuhosting-api.md R5), so enough free space is no guarantee;
- * too little is a certain refusal.
- */
-async function checkResizeRoom(run: Run, live: AboutOrder): Promise<void> {
-  const fields = orderFields(live);
-  const grow = (name: "memoryMb" | "diskSpaceMb" | "diskSpace2Mb") => {
-    const wanted = run.known[name];
-    const now = fields[name] ?? 0;
-    return typeof wanted === "number" && wanted > now ? wanted - now : 0;
-  };
-  const need = { memoryMb: grow("memoryMb"), diskMb: grow("diskSpaceMb") + grow("diskSpace2Mb") };
-  const hostOid = live.host_server_oid;
-  if (!hostOid) return;
-  if (need.memoryMb === 0 && need.diskMb === 0) return run.view.ledger.drop(hostOid, run.resource);
-  const host = await shared(run, `checking that host ${hostOid} has room to grow this VPS`, () =>
-    run.view.hostOf(orderRef(live.order_oid, live.domain_name), hostOid),
-  );
-  if (!host) return;
-  const free = freeOf(host);
-  const blame = (short: readonly string[]) => (short[0] === "memory" ? "memoryMb" : "diskSpaceMb");
-  const alone = shortOf(free, [], need);
-  if (alone.length === 0) return judgeTogether(run, hostOid, free, need, blame, true);
-  run.view.ledger.drop(hostOid, run.resource);
-  const short = [
-    alone.includes("memory") ? `${need.memoryMb} MB more memory (it has ${free.memoryMb} MB free)` : "",
-    alone.includes("disk")
-      ? `${Math.ceil(need.diskMb / 1024)} GB more disk (it has ${free.diskGb} GB free)`
-      : "",
-  ].filter((part) => part !== "");
-  run.out.failures.push({
-    property: blame(alone),
-    code: RIMU_ERROR_CODES.RimuConflictError,
-    reason:
-      `host ${hostOid}, which this VPS runs on, has no room to grow it: it needs ${short.join(" and ")}. ` +
-      `Ask for less, or move the VPS to a host with room first (hostServerOid)`,
-  });
-}
-
-/** A host's free figures (R5) in the ledger's terms. */
-function freeOf(host: HostServerInfo): HostFree {
-  return {
-    memoryMb: typeof host.host_mem_mb_free === "number" ? host.host_mem_mb_free : undefined,
-    diskGb: typeof host.host_disk_gb_free === "number" ? host.host_disk_gb_free : undefined,
-  };
-}
-
-/** What a VPS of these sizes takes of a host. */
-function needOf(sizes: QuotedValues): HostNeed {
-  const mb = (size: number | undefined) => size ?? 0;
-  return { memoryMb: mb(sizes.memoryMb), diskMb: mb(sizes.diskSpaceMb) + mb(sizes.diskSpace2Mb) };
-}
-
-/**
- * Judges `need` beside this run's other claims on `host` against its free figures, and claims it when it fits.
- * Synchronous (the figures were read before), so two checks never both take the same room.
- */
-function judgeTogether(
-  run: Run,
-  host: string,
-  free: HostFree,
-  need: HostNeed,
-  blame: (short: readonly ("memory" | "disk")[]) => string,
-  more: boolean,
-): void {
-  const ledger = run.view.ledger;
-  const others = ledger.others(host, run.resource);
-  const short = shortOf(free, others, need);
-  if (short.length === 0) {
-    ledger.claim(host, run.resource, { ...need, name: run.name });
-    return;
-  }
-  ledger.drop(host, run.resource);
-  run.out.failures.push({
-    property: blame(short),
-    code: RIMU_ERROR_CODES.RimuConflictError,
-    reason: sumRefusal(host, free, others, need, more),
-  });
-}
-
-/**
- * A new VPS or a move onto `host`, which its own quote found room for: judged beside this run's other claims on
- * that host. Where the account has a VPS on the host, against the host's free figures (R5 of that VPS); elsewhere
- * no figures can be read, so RimuHosting's quote judges the sum: one order of all their sizes on that host. Only
- * a refusal for room (409) counts; what else it may refuse (a size over a plan's limit) says nothing of the room.
- */
-async function claimRoom(
-  run: Run,
-  host: string,
-  need: HostNeed,
-  property: string,
-  request: QuotedValues,
-): Promise<void> {
-  if (need.memoryMb === 0 && need.diskMb === 0) return;
-  const ledger = run.view.ledger;
-  const via = run.orders?.find((order) => order.host_server_oid === host);
-  if (via) {
-    const figures = await shared(
-      run,
-      `checking that host ${host} has room for this run's changes on it together`,
-      () => run.view.hostOf(orderRef(via.order_oid, via.domain_name), host),
-    );
-    if (figures) judgeTogether(run, host, freeOf(figures), need, () => property, false);
-    return;
-  }
-  // Claimed before the quote is asked, so a check running meanwhile counts it.
-  ledger.claim(host, run.resource, { ...need, name: run.name });
-  const others = ledger.others(host, run.resource);
-  if (others.length === 0) return;
-  const total = sumOf([...others, need]);
-  // All the disks as one: the sum is judged as one order's.
-  const sizes = {
-    memoryMb: total.memoryMb,
-    diskSpaceMb: total.diskMb > 0 ? total.diskMb : undefined,
-    diskSpace2Mb: undefined,
-  };
-  try {
-    await run.view.quote(quoteRequest({ ...request, ...sizes, hostServerOid: host }, true));
-  } catch (error) {
-    const failure = readFailure(error, run.baseUrl);
-    if (failure.kind !== "refused" || !(failure.error instanceof RimuConflictError)) return;
-    ledger.drop(host, run.resource);
-    run.out.failures.push({
-      property,
-      code: RIMU_ERROR_CODES.RimuConflictError,
-      reason:
-        `host ${host} has no room for this run's new VPSs on it together (${claimNames(others)} ` +
-        `and this one: ${needWords(total)}), though it has for this one alone. RimuHosting says: ` +
-        `${serviceText(failure.error).replace(/[.\s]+$/, "")}. Ask for less, or spread these VPSs over other hosts ` +
-        `(hostServerOid, or leave it out to let RimuHosting choose)`,
-    });
-  }
-}
-
 // ---------------------------------------------------------------------------------------- new order
 
 /**
@@ -573,29 +299,6 @@ async function checkNewOrder(run: Run): Promise<void> {
   run.out.notes.push(info(newVpsLine(run.resource, run.name, quoted)));
 }
 
-/**
- * A quote that judges the request: a refusal is a failure naming the input (the service's words). A refusal
- * that names no field (no host has room) is the input's that asked for the room: `blame`.
- */
-async function judge<T>(
-  run: Run,
-  check: string,
-  blame: string,
-  read: () => Promise<T>,
-): Promise<T | undefined> {
-  try {
-    return await read();
-  } catch (error) {
-    const failure = readFailure(error, run.baseUrl);
-    if (failure.kind === "refused") {
-      const refusal = serviceFailure(failure.error);
-      run.out.failures.push(refusal.property === "" ? { ...refusal, property: blame } : refusal);
-      return undefined;
-    }
-    return shared(run, check, () => Promise.reject(error));
-  }
-}
-
 /** The quoted monthly price of `inputs` (never fails: a price that cannot be had says why). */
 export async function priceOf(run: Pick<Run, "view" | "baseUrl">, inputs: QuotedValues): Promise<Quoted> {
   const unknown = PRICED_INPUTS.filter((name) => containsUnknown(inputs[name]));
@@ -613,24 +316,6 @@ export async function priceOf(run: Pick<Run, "view" | "baseUrl">, inputs: Quoted
 }
 
 // ------------------------------------------------------------------------------------------- helpers
-
-/** A client error of the service's about the request, as a failure naming the input in the user's words. */
-function serviceFailure(error: Parameters<typeof serviceText>[0]): CheckFailure {
-  const presented = presentError(error, "");
-  return failureOf(presented);
-}
-
-/**
- * A presented error as a check failure: its code, the input it names, its detail without the input's name in
- * front ("hostServerOid: …" or the service's "hostServerOid '9999' is …"), which presentFailure() puts back once.
- */
-function failureOf(error: VpsError): CheckFailure {
-  const property = error.fieldName ?? "";
-  let detail = error.detail;
-  if (property && detail.startsWith(`${property}: `)) detail = detail.slice(property.length + 2);
-  else if (property && detail.startsWith(`${property} `)) detail = detail.slice(property.length + 1);
-  return { property, reason: detail.replace(/[.\s]+$/, ""), code: error.code as ErrorCode };
-}
 
 function missingKey(): unknown {
   try {

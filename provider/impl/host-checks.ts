@@ -1,0 +1,217 @@
+/**
+ * The host checks of the look-ahead (check() in a preview): a host named for a new VPS or a move is in the VPS's
+ * data centre, exists and has room, and a resize has room on the VPS's own host, each beside what this run's
+ * other changes on that host take (host-room.ts).
+ */
+import type { AboutOrder, HostServerInfo } from "../../contract/index.js";
+import { RIMU_ERROR_CODES, RimuConflictError } from "../client/index.js";
+import {
+  claimNames,
+  needWords,
+  shortOf,
+  sumOf,
+  sumRefusal,
+  type HostFree,
+  type HostNeed,
+} from "./host-room.js";
+import { serviceText } from "./errors.js";
+import { pricedOf, quoteRequest, type QuotedValues } from "./money.js";
+import { readFailure } from "./read-failures.js";
+import { containsUnknown } from "./unknowns.js";
+import { orderRef } from "./vps-converge.js";
+import { MOVE_CHANGES_OUTPUTS } from "./vps-effects.js";
+import { orderFields } from "../wire-mapping/order-fields.js";
+import { changed, judge, shared, type Run } from "./lookahead-run.js";
+
+/**
+ * hostServerOid, new or changed: the host must be in the VPS's data centre (a move across data centres would
+ * make dcLocation differ from the program, and the next update would replace the VPS), exist and have room.
+ * The account's orders say which data centre each host it uses is in; for a move, a quote naming the host
+ * (R16 judges it as an order would, docs/rimuhosting-api.md §8.2) says the rest. A new VPS's host is judged
+ * by its preview quote (checkNewOrder).
+ */
+export async function checkHost(
+  run: Run,
+  orders: readonly AboutOrder[] | undefined,
+  live: AboutOrder | undefined,
+): Promise<void> {
+  const target = run.after.hostServerOid;
+  if (target === undefined || target === null || !changed(run, "hostServerOid")) return;
+  if (containsUnknown(target)) {
+    if (!run.isNew) run.out.unknownOutputs.push(...MOVE_CHANGES_OUTPUTS);
+    return;
+  }
+  const current = live?.host_server_oid ?? run.before.hostServerOid;
+  const isMove = !run.isNew && target !== current;
+  if (!run.isNew && !isMove) return;
+  const dc = run.isNew
+    ? run.known.dcLocation
+    : (live?.location?.data_center_location_code ?? run.known.dcLocation);
+  const hostDc = orders?.find((order) => order.host_server_oid === target)?.location
+    ?.data_center_location_code;
+  if (dc && hostDc && hostDc !== dc) {
+    run.out.failures.push({
+      property: "hostServerOid",
+      reason: otherDataCentre(String(target), hostDc, dc, run.isNew),
+    });
+    return;
+  }
+  if (!isMove) return;
+  run.out.unknownOutputs.push(...MOVE_CHANGES_OUTPUTS);
+  // The sizes the VPS has when it moves (a resize runs first): the order's, with the program's over them.
+  const sizes = { ...(live ? pricedOf(orderFields(live)) : {}), ...pricedOf(run.known) };
+  const request = quoteRequest({ ...sizes, dcLocation: dc, hostServerOid: target }, true);
+  const failed = run.out.failures.length;
+  const answer = await judge(
+    run,
+    `checking host ${String(target)} (that it exists, is in ${dc ?? "the VPS's data centre"} and has room)`,
+    "hostServerOid",
+    () => run.view.quote(request),
+  );
+  run.fee.moveAnswer = answer;
+  if (run.preview && answer && run.out.failures.length === failed)
+    await claimRoom(run, String(target), needOf(sizes), "hostServerOid", { ...sizes, dcLocation: dc });
+}
+
+export function otherDataCentre(host: string, hostDc: string, dc: string, isNew: boolean): string {
+  return isNew
+    ? `host ${host} is in ${hostDc}, but dcLocation is ${dc}: pick a host in ${dc}, or leave hostServerOid out to let RimuHosting choose`
+    : `host ${host} is in ${hostDc}, but this VPS is in ${dc}: a move keeps the data centre (moving it across would leave ` +
+        `dcLocation behind, and the next update would replace the VPS). Pick a host in ${dc}, or change dcLocation to order a new VPS there`;
+}
+
+/**
+ * Room for a resize on the VPS's own host (preview): the host's free memory and disk, which RimuHosting
+ * reports for the host of each VPS (R5), must cover the growth, beside what this run's other changes on that host
+ * take (host-room.ts). "Free" is no promise (docs/rimuhosting-api.md R5), so enough free space is no guarantee;
+ * too little is a certain refusal.
+ */
+export async function checkResizeRoom(run: Run, live: AboutOrder): Promise<void> {
+  const fields = orderFields(live);
+  const grow = (name: "memoryMb" | "diskSpaceMb" | "diskSpace2Mb") => {
+    const wanted = run.known[name];
+    const now = fields[name] ?? 0;
+    return typeof wanted === "number" && wanted > now ? wanted - now : 0;
+  };
+  const need = { memoryMb: grow("memoryMb"), diskMb: grow("diskSpaceMb") + grow("diskSpace2Mb") };
+  const hostOid = live.host_server_oid;
+  if (!hostOid) return;
+  if (need.memoryMb === 0 && need.diskMb === 0) return run.view.ledger.drop(hostOid, run.resource);
+  const host = await shared(run, `checking that host ${hostOid} has room to grow this VPS`, () =>
+    run.view.hostOf(orderRef(live.order_oid, live.domain_name), hostOid),
+  );
+  if (!host) return;
+  const free = freeOf(host);
+  const blame = (short: readonly string[]) => (short[0] === "memory" ? "memoryMb" : "diskSpaceMb");
+  const alone = shortOf(free, [], need);
+  if (alone.length === 0) return judgeTogether(run, hostOid, free, need, blame, true);
+  run.view.ledger.drop(hostOid, run.resource);
+  const short = [
+    alone.includes("memory") ? `${need.memoryMb} MB more memory (it has ${free.memoryMb} MB free)` : "",
+    alone.includes("disk")
+      ? `${Math.ceil(need.diskMb / 1024)} GB more disk (it has ${free.diskGb} GB free)`
+      : "",
+  ].filter((part) => part !== "");
+  run.out.failures.push({
+    property: blame(alone),
+    code: RIMU_ERROR_CODES.RimuConflictError,
+    reason:
+      `host ${hostOid}, which this VPS runs on, has no room to grow it: it needs ${short.join(" and ")}. ` +
+      `Ask for less, or move the VPS to a host with room first (hostServerOid)`,
+  });
+}
+
+/** A host's free figures (R5) in the ledger's terms. */
+export function freeOf(host: HostServerInfo): HostFree {
+  return {
+    memoryMb: typeof host.host_mem_mb_free === "number" ? host.host_mem_mb_free : undefined,
+    diskGb: typeof host.host_disk_gb_free === "number" ? host.host_disk_gb_free : undefined,
+  };
+}
+
+/** What a VPS of these sizes takes of a host. */
+export function needOf(sizes: QuotedValues): HostNeed {
+  const mb = (size: number | undefined) => size ?? 0;
+  return { memoryMb: mb(sizes.memoryMb), diskMb: mb(sizes.diskSpaceMb) + mb(sizes.diskSpace2Mb) };
+}
+
+/**
+ * Judges `need` beside this run's other claims on `host` against its free figures, and claims it when it fits.
+ * Synchronous (the figures were read before), so two checks never both take the same room.
+ */
+export function judgeTogether(
+  run: Run,
+  host: string,
+  free: HostFree,
+  need: HostNeed,
+  blame: (short: readonly ("memory" | "disk")[]) => string,
+  more: boolean,
+): void {
+  const ledger = run.view.ledger;
+  const others = ledger.others(host, run.resource);
+  const short = shortOf(free, others, need);
+  if (short.length === 0) {
+    ledger.claim(host, run.resource, { ...need, name: run.name });
+    return;
+  }
+  ledger.drop(host, run.resource);
+  run.out.failures.push({
+    property: blame(short),
+    code: RIMU_ERROR_CODES.RimuConflictError,
+    reason: sumRefusal(host, free, others, need, more),
+  });
+}
+
+/**
+ * A new VPS or a move onto `host`, which its own quote found room for: judged beside this run's other claims on
+ * that host. Where the account has a VPS on the host, against the host's free figures (R5 of that VPS); elsewhere
+ * no figures can be read, so RimuHosting's quote judges the sum: one order of all their sizes on that host. Only
+ * a refusal for room (409) counts; what else it may refuse (a size over a plan's limit) says nothing of the room.
+ */
+export async function claimRoom(
+  run: Run,
+  host: string,
+  need: HostNeed,
+  property: string,
+  request: QuotedValues,
+): Promise<void> {
+  if (need.memoryMb === 0 && need.diskMb === 0) return;
+  const ledger = run.view.ledger;
+  const via = run.orders?.find((order) => order.host_server_oid === host);
+  if (via) {
+    const figures = await shared(
+      run,
+      `checking that host ${host} has room for this run's changes on it together`,
+      () => run.view.hostOf(orderRef(via.order_oid, via.domain_name), host),
+    );
+    if (figures) judgeTogether(run, host, freeOf(figures), need, () => property, false);
+    return;
+  }
+  // Claimed before the quote is asked, so a check running meanwhile counts it.
+  ledger.claim(host, run.resource, { ...need, name: run.name });
+  const others = ledger.others(host, run.resource);
+  if (others.length === 0) return;
+  const total = sumOf([...others, need]);
+  // All the disks as one: the sum is judged as one order's.
+  const sizes = {
+    memoryMb: total.memoryMb,
+    diskSpaceMb: total.diskMb > 0 ? total.diskMb : undefined,
+    diskSpace2Mb: undefined,
+  };
+  try {
+    await run.view.quote(quoteRequest({ ...request, ...sizes, hostServerOid: host }, true));
+  } catch (error) {
+    const failure = readFailure(error, run.baseUrl);
+    if (failure.kind !== "refused" || !(failure.error instanceof RimuConflictError)) return;
+    ledger.drop(host, run.resource);
+    run.out.failures.push({
+      property,
+      code: RIMU_ERROR_CODES.RimuConflictError,
+      reason:
+        `host ${host} has no room for this run's new VPSs on it together (${claimNames(others)} ` +
+        `and this one: ${needWords(total)}), though it has for this one alone. RimuHosting says: ` +
+        `${serviceText(failure.error).replace(/[.\s]+$/, "")}. Ask for less, or spread these VPSs over other hosts ` +
+        `(hostServerOid, or leave it out to let RimuHosting choose)`,
+    });
+  }
+}
