@@ -18,13 +18,21 @@ import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { watchEngine, type WatchGrpc } from "../impl/engine-watch.js";
-import { VpsIncompleteError } from "../impl/errors.js";
+import type * as Calls from "./calls.js";
+import type * as Functions from "./functions.js";
 import { startPluginLog, withResource, type PluginLog } from "./engine-log.js";
-import { invoke, useProviderConfiguration } from "./functions.js";
-import { fromStruct, typeOfUrn, toStruct, withSecretOutputs, type Bag } from "./protocol.js";
-import { checkConfig, configureProvider, diffConfig } from "./provider-config.js";
-import * as vps from "./vps-resource.js";
+import type { Bag } from "./protocol.js";
+import type { PropertyDiffKind } from "./vps-resource.js";
 import schema = require("./schema.json");
+
+/*
+ * What the calls run is evaluated with the first call that needs it, not at start-up, so the plugin answers the
+ * engine's first call (GetPluginInfo) with only gRPC and the protocol's stubs loaded (issue 34): the configuration
+ * and the Vps (calls.ts) with the first of their calls, the functions (the data sources, with @pulumi/pulumi) with
+ * the first Invoke. `require` caches each module, so each is evaluated once.
+ */
+const calls = (): typeof Calls => require("./calls.js") as typeof Calls;
+const functions = (): typeof Functions => require("./functions.js") as typeof Functions;
 
 const VPS_TYPE = "rimuhosting:index:Vps";
 const SCHEMA_TEXT = JSON.stringify(schema);
@@ -37,11 +45,11 @@ type Handler<Req, Res> = (call: grpc.ServerUnaryCall<Req, Res>, callback: Callba
 /** The error the engine shows: the message alone (impl's errors carry their code and advice). */
 function grpcError(error: unknown): Partial<grpc.StatusObject> {
   const message = error instanceof Error ? error.message : String(error);
-  if (!(error instanceof VpsIncompleteError)) return { code: grpc.status.UNKNOWN, details: message };
+  if (!(error instanceof calls().VpsIncompleteError)) return { code: grpc.status.UNKNOWN, details: message };
   // Created (or changed) but not finished: the engine records id and properties; the next `up` resumes.
   const detail = new provproto.ErrorResourceInitFailed();
   detail.setId(error.id);
-  detail.setProperties(toStruct(withSecretOutputs(error.properties)));
+  detail.setProperties(calls().toStruct(calls().withSecretOutputs(error.properties)));
   detail.setReasonsList(error.reasons);
   const any = new Any();
   any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
@@ -88,7 +96,7 @@ function checkResponse(
   failures: { property: string; reason: string }[],
 ): provproto.CheckResponse {
   const res = new provproto.CheckResponse();
-  res.setInputs(toStruct(inputs));
+  res.setInputs(calls().toStruct(inputs));
   res.setFailuresList(
     failures.map((f) => new provproto.CheckFailure().setProperty(f.property).setReason(f.reason)),
   );
@@ -96,7 +104,7 @@ function checkResponse(
 }
 
 function assertVps(urn: string): void {
-  const type = typeOfUrn(urn);
+  const type = calls().typeOfUrn(urn);
   if (type !== VPS_TYPE)
     throw new Error(`rimuhosting has no resource type ${type}; its resource is ${VPS_TYPE}.`);
 }
@@ -117,7 +125,7 @@ function vpsHandler<Req extends { getUrn(): string }, Res>(
   );
 }
 
-const DIFF_KIND: Record<vps.PropertyDiffKind, provproto.PropertyDiff.Kind> = {
+const DIFF_KIND: Record<PropertyDiffKind, provproto.PropertyDiff.Kind> = {
   add: provproto.PropertyDiff.Kind.ADD,
   delete: provproto.PropertyDiff.Kind.DELETE,
   update: provproto.PropertyDiff.Kind.UPDATE,
@@ -128,6 +136,8 @@ const DIFF_KIND: Record<vps.PropertyDiffKind, provproto.PropertyDiff.Kind> = {
 
 /** The service implementation, with `log` as the engine's Log RPC. */
 export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImplementation {
+  /** Configure was called: from then on the functions use the provider's configuration. */
+  let configured = false;
   const service = {
     getPluginInfo: handler<Empty, pluginproto.PluginInfo>(log, async () =>
       new pluginproto.PluginInfo().setVersion(PLUGIN_VERSION),
@@ -138,6 +148,7 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
     checkConfig: handler<provproto.CheckRequest, provproto.CheckResponse>(
       log,
       async (req) => {
+        const { checkConfig, fromStruct } = calls();
         const { inputs, failures } = checkConfig(req.getUrn(), fromStruct(req.getNews()));
         return checkResponse(inputs, failures);
       },
@@ -146,6 +157,7 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
     diffConfig: handler<provproto.DiffRequest, provproto.DiffResponse>(
       log,
       async (req) => {
+        const { diffConfig, fromStruct } = calls();
         const olds = req.getOldInputs() ? fromStruct(req.getOldInputs()) : fromStruct(req.getOlds());
         const { changed } = diffConfig(olds, fromStruct(req.getNews()));
         const res = new provproto.DiffResponse();
@@ -160,12 +172,13 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
       (req) => req.getUrn(),
     ),
     configure: handler<provproto.ConfigureRequest, provproto.ConfigureResponse>(log, async (req) => {
+      const { configureProvider, fromStruct } = calls();
       await configureProvider(
         req.getUrn(),
         req.hasArgs() ? fromStruct(req.getArgs()) : undefined,
         new Map(req.getVariablesMap().entries()),
       );
-      useProviderConfiguration();
+      configured = true;
       const res = new provproto.ConfigureResponse();
       res.setAcceptsecrets(true);
       res.setSupportspreview(true);
@@ -174,6 +187,7 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
       return res;
     }),
     check: vpsHandler<provproto.CheckRequest, provproto.CheckResponse>(log, async (req) => {
+      const { vps, fromStruct } = calls();
       const { inputs, failures } = await vps.check(
         req.getUrn(),
         fromStruct(req.getOlds()),
@@ -182,6 +196,7 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
       return checkResponse(inputs, failures);
     }),
     diff: vpsHandler<provproto.DiffRequest, provproto.DiffResponse>(log, async (req) => {
+      const { vps, fromStruct } = calls();
       const answer = await vps.diff(
         req.getId(),
         req.getUrn(),
@@ -207,6 +222,7 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
       return res;
     }),
     create: vpsHandler<provproto.CreateRequest, provproto.CreateResponse>(log, async (req) => {
+      const { vps, fromStruct, toStruct } = calls();
       const created = await vps.create(req.getUrn(), fromStruct(req.getProperties()), req.getPreview());
       const res = new provproto.CreateResponse();
       res.setId(created.id);
@@ -214,6 +230,7 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
       return res;
     }),
     read: vpsHandler<provproto.ReadRequest, provproto.ReadResponse>(log, async (req) => {
+      const { vps, fromStruct, toStruct } = calls();
       const read = await vps.read(
         req.getId(),
         req.hasProperties() ? fromStruct(req.getProperties()) : undefined,
@@ -225,6 +242,7 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
       return res;
     }),
     update: vpsHandler<provproto.UpdateRequest, provproto.UpdateResponse>(log, async (req) => {
+      const { vps, fromStruct, toStruct } = calls();
       const updated = await vps.update(
         req.getId(),
         req.getUrn(),
@@ -237,10 +255,14 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
       return res;
     }),
     delete: vpsHandler<provproto.DeleteRequest, Empty>(log, async (req) => {
+      const { vps, fromStruct } = calls();
       await vps.deleteVps(req.getId(), fromStruct(req.getProperties()));
       return new Empty();
     }),
     invoke: handler<provproto.InvokeRequest, provproto.InvokeResponse>(log, async (req) => {
+      const { fromStruct, toStruct } = calls();
+      const { invoke, useProviderConfiguration } = functions();
+      if (configured) useProviderConfiguration();
       const result = await invoke(req.getTok(), fromStruct(req.getArgs()));
       return new provproto.InvokeResponse().setReturn(toStruct(result));
     }),
