@@ -9,8 +9,9 @@
  *
  * Where a preview line comes from: check() quotes a new VPS and an adoption (vps-lookahead.ts); diff()
  * quotes a resize or a replacement (it has the old outputs, with the fee the service bills now). Both only in
- * a preview (isPreview), and each distinct request once per run (AccountView.quote). The stack-wide running
- * total counts each VPS once, whatever the number of lines about it.
+ * a preview (isPreview), never in a refresh's diff (refresh-diff.ts: it plans no change), and each distinct
+ * request once per run (AccountView.quote). The stack-wide running total counts each VPS once, whatever the number
+ * of lines about it.
  */
 import type { Amount, ChangePricing, NewVpsRequestInput } from "../../contract/index.js";
 import { PREVIEW_FLAG } from "./vps-fields.js";

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { accountViewFor, resetAccountViews, type AccountView } from "./account-view.js";
 import { resetCatalog } from "./catalog.js";
 import { resetPreviewTotal } from "./money.js";
+import { resetRefreshDiffs } from "./refresh-diff.js";
 import { createClient, type RimuClient, type ClientConfig } from "../client/index.js";
 import { RimuConfigError } from "../client/errors.js";
 import {
@@ -51,6 +52,7 @@ export function forgetRun(): void {
   resetCatalog();
   resetAccountViews();
   resetPreviewTotal();
+  resetRefreshDiffs();
 }
 
 /** Forgets the stack config and closes cached clients (tests). */
@@ -60,6 +62,7 @@ export function resetConfiguration(): void {
   resetCatalog();
   resetAccountViews();
   resetPreviewTotal();
+  resetRefreshDiffs();
   for (const client of clients.values()) client.close();
   clients.clear();
 }

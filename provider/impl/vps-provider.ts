@@ -44,6 +44,8 @@ import { computeChanges, hasChanges, REPLACE_FORCING_INPUTS, type VpsChanges } f
 import { converge, orderRef, type ConvergeOptions } from "./vps-converge.js";
 import { findPendingOrder, isPendingId, nonceOf, orderOnce, orderToAdopt } from "./vps-create.js";
 import { effectNotes, effectsOf } from "./vps-effects.js";
+import { driftNotes } from "./vps-drift.js";
+import { noteChecked, noteRead, takeRefreshDiff } from "./refresh-diff.js";
 import { INTERNAL_KEYS, REPORTED_FIELDS, USER_SET_INTERNAL } from "./vps-fields.js";
 import type { CheckFailure } from "./check-failure.js";
 import type { VpsInputs } from "./vps-input-schema.js";
@@ -126,6 +128,7 @@ export interface CheckResult {
  * set, and looks ahead at what the service will say (vps-lookahead.ts). Throws only on a bug.
  */
 export async function checkVps(olds: VpsInputs, news: VpsInputs): Promise<CheckResult> {
+  noteChecked(resourceKey(news));
   // The old inputs are recorded state: a value not of its kind is left out, not trusted.
   const before = refreshableState(olds) as VpsInputs;
   // Never the nonce of the new inputs: only this provider makes one, and keeps it in this state.
@@ -236,11 +239,14 @@ export interface DiffResult {
 /**
  * What a change does: replaces, or changes in place, and its effects. Never refuses: a change that will be
  * refused (disk shrink, reinstall without allowReinstall) is reported by check() and refused by update()
- * before anything is changed, so the user sees it once, without a stack.
+ * before anything is changed, so the user sees it once, without a stack. A refresh's diff (refresh-diff.ts:
+ * the live order against the recorded inputs) plans nothing: its notes are the drift (vps-drift.ts), never the
+ * effects or the price of a change.
  */
 export async function diffVps(id: string, olds: RecordedOutputs, news: VpsInputs): Promise<DiffResult> {
   const before = recordedState(olds, `Vps ${id}`);
   const after = setValues(news);
+  const refresh = takeRefreshDiff(resourceKey(after));
   if (isPendingId(id) && before.orderOid === undefined) {
     // A create whose outcome was unknown: update() finds or places the order, unless what it orders changed.
     const replaces = REPLACE_FORCING_INPUTS.filter(
@@ -249,10 +255,11 @@ export async function diffVps(id: string, olds: RecordedOutputs, news: VpsInputs
     return { changes: true, replaces: [...replaces], deleteBeforeReplace: false, notes: [] };
   }
   const changes = computeChanges(isPendingId(id) ? String(before.orderOid) : id, before, after);
-  const effects = effectsOf(changes, after);
   const name = resourceName(after);
-  const notes = effectNotes(name, effects);
-  if (isPreview(news)) {
+  const notes = refresh
+    ? driftNotes(name, before, after, changes)
+    : effectNotes(name, effectsOf(changes, after));
+  if (!refresh && isPreview(news)) {
     const priced = await previewPrice(id, before, after, changes);
     if (priced) notes.push(priced);
   }
@@ -386,6 +393,8 @@ export async function read(
   props?: RecordedOutputs,
 ): Promise<{ id?: string; props?: RecordedOutputs; inputs?: VpsInputs }> {
   const recorded = refreshableState(props);
+  // The engine's next diff of this resource, unless its check comes first, is the refresh's (refresh-diff.ts).
+  if (Object.keys(recorded).length > 0) noteRead(resourceKey(recorded));
   return step(`Refreshing Vps ${id}${label(recorded)}`, async () => {
     const client = clientFor("Refreshing a Vps");
     const oid = await resolveOrderOid(accountView("Refreshing a Vps"), id, recorded);

@@ -9,7 +9,8 @@
  *   provider's preview does (impl's look-ahead checks, the effects' warnings, one quote per distinct request):
  *   a preview shows everything, and `pulumi up` checks the same before its first call. The engine then calls
  *   Create and Update with `preview` set; they answer with the outputs the change will have, unknown where
- *   the service decides them (a move's addresses, a resize's fee);
+ *   the service decides them (a move's addresses, a resize's fee). A refresh's Diff (after its Read, before any
+ *   Check) shows only the drift: impl's diffVps() tells it apart (impl/refresh-diff.ts);
  * - `pulumi import`: a Read with no recorded state (impl's read() then reports every input).
  */
 import * as impl from "../impl/index.js";

@@ -1,0 +1,32 @@
+/**
+ * Which Diff is a refresh's. A refresh calls the provider's Diff right after its Read, to show the drift: the state
+ * it just read as the old side, the recorded inputs as the new side, the diff inverted for display
+ * (docs/dynamic-providers.md §11). That Diff plans nothing, so it must not say what a change would do or cost. Its
+ * request says nothing of this, but the order of the calls does: a Diff that plans a change always follows the Check
+ * of the program's inputs (in `up --refresh` too: that resource's refresh comes before its Check), while a refresh's
+ * Diff follows a Read with no Check between. So read() marks the resource, check() clears the mark, and diff() takes
+ * it. Per resource (its key, notes.ts), for one provider process: both front ends serve a whole run from one.
+ */
+
+/** Resources read since their last check: their next diff is a refresh's. */
+const readSinceCheck = new Set<string>();
+
+/** read() read this resource (a refresh, or an `up --refresh` before the program's check). */
+export function noteRead(resource: string): void {
+  readSinceCheck.add(resource);
+}
+
+/** check() checked the program's inputs of this resource: its next diff plans a change. */
+export function noteChecked(resource: string): void {
+  readSinceCheck.delete(resource);
+}
+
+/** True for the diff that follows a read with no check between (a refresh's), once. */
+export function takeRefreshDiff(resource: string): boolean {
+  return readSinceCheck.delete(resource);
+}
+
+/** Forgets every mark (a new run, tests). */
+export function resetRefreshDiffs(): void {
+  readSinceCheck.clear();
+}

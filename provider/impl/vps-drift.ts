@@ -1,0 +1,57 @@
+/**
+ * What a refresh found changed outside Pulumi, in words: the drift, and a disk the program would now shrink. A
+ * refresh's diff (refresh-diff.ts) shows these instead of the effects and the price of a change (vps-effects.ts,
+ * money.ts), because it plans none: the refresh records what it read, and the next `pulumi up` plans from the
+ * program then (a disk the program would shrink is refused by its check, vps-refusals.ts).
+ */
+import type { VpsChanges } from "./vps-changes.js";
+import { SECRET_FIELDS, VPS_INPUT_NAMES, type VpsInputName } from "./vps-fields.js";
+import { changeRefusals } from "./vps-refusals.js";
+import { info, warning, type Note } from "./notes.js";
+
+const SECRET = new Set<string>(SECRET_FIELDS);
+
+/** Every input a diff found changed, in table order (a setting is the provider's: never drift). */
+function changedInputs(changes: VpsChanges): VpsInputName[] {
+  const changed = new Set<VpsInputName>([
+    ...changes.replaces,
+    ...changes.parameters,
+    ...changes.reinstall,
+    ...changes.orderOnly,
+    ...(changes.move ? (["hostServerOid"] as const) : []),
+    ...(changes.runningState ? (["runningState"] as const) : []),
+    ...(changes.reverseDns ? (["reverseDns"] as const) : []),
+  ]);
+  return VPS_INPUT_NAMES.filter((name) => changed.has(name));
+}
+
+const shown = (value: unknown): string =>
+  typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
+
+/**
+ * The drift a refresh's diff found (`changes`: from the live order `live` to the recorded inputs `recorded`), as
+ * one line naming each input with its recorded and its live value (a secret by name only), and a warning for each
+ * disk the recorded inputs would shrink: the next up refuses that unless the program changes.
+ */
+export function driftNotes(
+  name: string,
+  live: Record<string, unknown>,
+  recorded: Record<string, unknown>,
+  changes: VpsChanges,
+): Note[] {
+  const drifted = changedInputs(changes);
+  if (drifted.length === 0) return [];
+  const values = drifted.map((input) =>
+    SECRET.has(input) ? input : `${input} ${shown(recorded[input])} → ${shown(live[input])}`,
+  );
+  const notes = [info(`${name}: changed outside Pulumi: ${values.join(", ")}.`)];
+  for (const refusal of changeRefusals(live, recorded, [])) {
+    notes.push(
+      warning(
+        `${name}: while the program says ${refusal.property} ${shown(recorded[refusal.property])}, the next up is ` +
+          `refused: ${refusal.reason}`,
+      ),
+    );
+  }
+  return notes;
+}

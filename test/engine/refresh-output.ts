@@ -1,0 +1,79 @@
+// What `pulumi refresh` and `pulumi up --refresh` print about a VPS changed outside Pulumi, through the real CLI, for
+// either front end (refresh-dynamic.test.ts, refresh-native.test.ts). A refresh shows the drift as drift and a disk
+// the program would shrink as refused; it prints no restart, start, stop or price line, because it changes nothing.
+// `up --refresh` prints the warnings and the price of the change it plans, and none when the program already
+// matches the VPS. The program's memoryMb, diskSpaceMb and runningState are the stack's config.
+import { expect, test } from "@jest/globals";
+import type { Scenario } from "./e2e-support";
+import { pulumiText } from "./native-programs";
+
+export const REFRESH_PROGRAM_CONFIG = { memoryMb: "1024", diskSpaceMb: "20480", runningState: "RUNNING" };
+
+/** Lines only a planned change may print: its effects and its price. */
+const PLANNED_CHANGE_LINES = [/restarts the VPS/, /starts the VPS/, /stops the VPS/, /\$\d/];
+
+function expectNoPlannedChangeLines(text: string): void {
+  for (const line of PLANNED_CHANGE_LINES) expect(text).not.toMatch(line);
+}
+
+/** Registers the scenario's tests, in order, on the scenario `scenario()` returns (made in the caller's beforeAll). */
+export function refreshOutputTests(scenario: () => Scenario): void {
+  let oid = 0;
+  const program = async (memoryMb: number, diskSpaceMb: number, runningState: string) => {
+    const s = scenario();
+    await s.stack.setConfig("memoryMb", String(memoryMb));
+    await s.stack.setConfig("diskSpaceMb", String(diskSpaceMb));
+    await s.stack.setConfig("runningState", runningState);
+  };
+
+  test("up orders the VPS", async () => {
+    const up = await scenario().stack.up();
+    oid = Number(up.steps.find((step) => step.name === "web")?.id);
+    expect(oid).toBeGreaterThan(0);
+  });
+
+  test("refresh after a resize and a stop outside Pulumi: drift, the refused shrink, no restart, start or price", async () => {
+    const s = scenario();
+    await s.client.changeParameters(oid, { memory_mb: 2048, disk_space_mb: 40960 });
+    await s.client.setRunningState(oid, "NOTRUNNING");
+    const mark = s.mark();
+    // With its preview: both print.
+    const text = await pulumiText(s.stack.cli, "refresh", "--yes");
+    expect(s.mutationsSince(mark)).toEqual([]);
+    expectNoPlannedChangeLines(text);
+    expect(text).not.toMatch(/resize 2048 → 1024/);
+    expect(text).toMatch(
+      /web: changed outside Pulumi: memoryMb 1024 → 2048, diskSpaceMb 20480 → 40960, runningState RUNNING → NOTRUNNING/,
+    );
+    expect(text).toMatch(
+      /warning: (\[rimuhosting\] )?web: while the program says diskSpaceMb 20480, the next up is refused: a disk cannot shrink \(40960 MB to 20480 MB\)/,
+    );
+  });
+
+  test("up --refresh on a program that differs shows the change it plans: restart, start and price", async () => {
+    const s = scenario();
+    await program(1024, 40960, "RUNNING");
+    const text = await pulumiText(s.stack.cli, "up", "--refresh", "--yes");
+    expect(text).toMatch(/warning: (\[rimuhosting\] )?web: resizing memoryMb restarts the VPS/);
+    expect(text).toMatch(/web: runningState RUNNING starts the VPS/);
+    expect(text).toMatch(/web: resize 2048 → 1024 MB: \$[\d.]+ → \$[\d.]+ a month \(-\$[\d.]+\)/);
+    const order = (await s.client.getOrder(oid)).about_order;
+    expect(order.vps_parameters?.memory_mb).toBe(1024);
+    expect(order.running_state).toBe("RUNNING");
+  });
+
+  test("up --refresh on a program that matches the VPS changed outside Pulumi prints no change and makes none", async () => {
+    const s = scenario();
+    await s.client.changeParameters(oid, { memory_mb: 4096 });
+    await s.client.setRunningState(oid, "NOTRUNNING");
+    await program(4096, 40960, "NOTRUNNING");
+    const mark = s.mark();
+    const text = await pulumiText(s.stack.cli, "up", "--refresh", "--yes");
+    expect(s.mutationsSince(mark)).toEqual([]);
+    expectNoPlannedChangeLines(text);
+    expect(text).toMatch(
+      /web: changed outside Pulumi: memoryMb 1024 → 4096, runningState RUNNING → NOTRUNNING/,
+    );
+    expect(text).not.toMatch(/is refused/);
+  });
+}

@@ -1,0 +1,62 @@
+/**
+ * L1: the diff a refresh asks right after its read (docs/dynamic-providers.md §11) shows the drift and a disk the
+ * recorded inputs would shrink, never the effects or the price of a change; the diff that follows a check plans the
+ * change and shows both. Called in the order the engine calls them, against the emulator.
+ */
+import * as impl from "../../../provider/impl/index";
+import { PREVIEW_FLAG } from "../../../provider/impl/vps-fields";
+import type { VpsInputs } from "../../../provider/impl/vps-input-schema";
+import { APP_INPUTS, useImplFixture } from "../support/impl-fixture";
+
+const fixture = useImplFixture();
+const texts = (notes: { text: string }[]) => notes.map((note) => note.text);
+const PROGRAM = { ...APP_INPUTS, runningState: "RUNNING" } satisfies VpsInputs;
+
+async function driftedVps() {
+  const checked = await impl.checkVps({}, PROGRAM);
+  expect(checked.failures).toEqual([]);
+  const created = await impl.create(checked.inputs);
+  const oid = Number(created.id);
+  await fixture().byHand.changeParameters(oid, { memory_mb: 2048, disk_space_mb: 40960 });
+  await fixture().byHand.setRunningState(oid, "NOTRUNNING");
+  return { id: created.id, recorded: checked.inputs, outs: created.outs };
+}
+
+describe("a refresh's diff", () => {
+  it("after a read: the drift and the refused shrink, no restart, start or price", async () => {
+    const vps = await driftedVps();
+    const refreshed = await impl.read(vps.id, vps.outs);
+    const diff = await impl.diffVps(vps.id, refreshed.props!, { ...vps.recorded, [PREVIEW_FLAG]: true });
+    expect(diff.changes).toBe(true);
+    expect(texts(diff.notes)).toEqual([
+      "app: changed outside Pulumi: memoryMb 1024 → 2048, diskSpaceMb 20480 → 40960, runningState RUNNING → NOTRUNNING.",
+      "app: while the program says diskSpaceMb 20480, the next up is refused: a disk cannot shrink (40960 MB to " +
+        "20480 MB): RimuHosting only grows disks. Keep diskSpaceMb at 40960 or more, or order a new VPS with the " +
+        "smaller disk.",
+    ]);
+    expect(diff.notes.map((note) => note.severity)).toEqual(["info", "warning"]);
+  });
+
+  it("after a read and the program's check: the planned change's effects and price", async () => {
+    const vps = await driftedVps();
+    const refreshed = await impl.read(vps.id, vps.outs);
+    const program = { ...PROGRAM, diskSpaceMb: 40960, [PREVIEW_FLAG]: true };
+    const checked = await impl.checkVps(refreshed.inputs!, program);
+    expect(checked.failures).toEqual([]);
+    const diff = await impl.diffVps(vps.id, refreshed.props!, { ...checked.inputs, [PREVIEW_FLAG]: true });
+    expect(texts(diff.notes)).toEqual([
+      "app: resizing memoryMb restarts the VPS.",
+      "app: runningState RUNNING starts the VPS.",
+      expect.stringMatching(/^app: resize 2048 → 1024 MB: \$[\d.]+ → \$[\d.]+ a month \(-\$[\d.]+\)$/),
+    ]);
+  });
+
+  it("is the one diff right after the read: a second diff plans", async () => {
+    const vps = await driftedVps();
+    const refreshed = await impl.read(vps.id, vps.outs);
+    const news = { ...vps.recorded, diskSpaceMb: 40960, [PREVIEW_FLAG]: true };
+    await impl.diffVps(vps.id, refreshed.props!, news);
+    const again = await impl.diffVps(vps.id, refreshed.props!, news);
+    expect(texts(again.notes)).toContain("app: resizing memoryMb restarts the VPS.");
+  });
+});
