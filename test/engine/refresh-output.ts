@@ -1,11 +1,11 @@
 // What `pulumi refresh` and `pulumi up --refresh` print about a VPS changed outside Pulumi, through the real CLI, for
 // either front end (refresh-dynamic.test.ts, refresh-native.test.ts). A refresh shows the drift as drift and a disk
 // the program would shrink as refused; it prints no restart, start, stop or price line, because it changes nothing.
-// `up --refresh` prints the warnings and the price of the change it plans, and none when the program already
-// matches the VPS. The program's memoryMb, diskSpaceMb and runningState are the stack's config.
+// `up --refresh` refuses a program that would shrink the grown disk, prints the warnings and the price of a change it
+// plans, and none when the program already matches the VPS. The program's memoryMb, diskSpaceMb and runningState are the stack's config.
 import { expect, test } from "@jest/globals";
 import type { Scenario } from "./e2e-support";
-import { pulumiText } from "./native-programs";
+import { pulumiFailure, pulumiText } from "./native-programs";
 
 export const REFRESH_PROGRAM_CONFIG = { memoryMb: "1024", diskSpaceMb: "20480", runningState: "RUNNING" };
 
@@ -48,6 +48,17 @@ export function refreshOutputTests(scenario: () => Scenario): void {
     expect(text).toMatch(
       /warning: (\[rimuhosting\] )?web: while the program says diskSpaceMb 20480, the next up is refused: a disk cannot shrink \(40960 MB to 20480 MB\)/,
     );
+  });
+
+  test("up --refresh on a program that would shrink the grown disk: refused, not priced, nothing changed", async () => {
+    const s = scenario();
+    const mark = s.mark();
+    const text = await pulumiFailure(s.stack.cli, "up", "--refresh", "--yes");
+    expect(s.mutationsSince(mark)).toEqual([]);
+    expect(text).toMatch(
+      /\[RIMU_ERR_CHANGE_REFUSED\] diskSpaceMb: a disk cannot shrink \(40960 MB to 20480 MB\)/,
+    );
+    expectNoPlannedChangeLines(text);
   });
 
   test("up --refresh on a program that differs shows the change it plans: restart, start and price", async () => {
