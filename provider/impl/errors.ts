@@ -74,7 +74,7 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
     className: "RimuConflictError",
     kind: "fix-input",
     advice:
-      "RimuHosting refused the change in the order's current state (for example no room on its host). " +
+      "RimuHosting refuses it as things stand (for example a host without room for the VPS or its growth). " +
       "Change the input, or ask RimuHosting support; running again unchanged fails the same way.",
   },
   [RIMU_ERROR_CODES.RimuTransientError]: {

@@ -6,13 +6,15 @@
 import type { AboutOrder, HostServerInfo } from "../../contract/index.js";
 import { RIMU_ERROR_CODES, RimuConflictError } from "../client/index.js";
 import {
-  claimNames,
-  needWords,
+  roomRefusal,
+  setAside,
   shortOf,
   sumOf,
-  sumRefusal,
+  type Claim,
+  type ClaimKind,
   type HostFree,
   type HostNeed,
+  type Short,
 } from "./host-room.js";
 import { serviceText } from "./errors.js";
 import { pricedOf, quoteRequest, type QuotedValues } from "./money.js";
@@ -102,9 +104,9 @@ export async function checkResizeRoom(run: Run, live: AboutOrder): Promise<void>
   );
   if (!host) return;
   const free = freeOf(host);
-  const blame = (short: readonly string[]) => (short[0] === "memory" ? "memoryMb" : "diskSpaceMb");
-  const alone = shortOf(free, [], need);
-  if (alone.length === 0) return judgeTogether(run, hostOid, free, need, blame, true);
+  const blame = (short: readonly Short[]) => (short[0] === "memory" ? "memoryMb" : "diskSpaceMb");
+  const alone = shortOf(free, [need]);
+  if (alone.length === 0) return judgeTogether(run, hostOid, free, { ...need, kind: "grow" }, blame);
   run.view.ledger.drop(hostOid, run.resource);
   const short = [
     alone.includes("memory") ? `${need.memoryMb} MB more memory (it has ${free.memoryMb} MB free)` : "",
@@ -136,37 +138,35 @@ export function needOf(sizes: QuotedValues): HostNeed {
 }
 
 /**
- * Judges `need` beside this run's other claims on `host` against its free figures, and claims it when it fits.
- * Synchronous (the figures were read before), so two checks never both take the same room.
+ * Judges this resource's claim beside this run's other claims on `host` against its free figures, by the rule of
+ * host-room.ts, and claims it when they fit together.
  */
-export function judgeTogether(
+async function judgeTogether(
   run: Run,
   host: string,
   free: HostFree,
-  need: HostNeed,
-  blame: (short: readonly ("memory" | "disk")[]) => string,
-  more: boolean,
-): void {
+  need: HostNeed & { kind: ClaimKind },
+  blame: (short: readonly Short[]) => string,
+): Promise<void> {
   const ledger = run.view.ledger;
-  const others = ledger.others(host, run.resource);
-  const short = shortOf(free, others, need);
-  if (short.length === 0) {
-    ledger.claim(host, run.resource, { ...need, name: run.name });
-    return;
-  }
+  const mine: Claim = { ...need, name: run.name };
+  const claims = [...ledger.others(host, run.resource), mine];
+  const aside = await setAside(claims, (rest) => shortOf(free, rest));
+  if (aside.length === 0) return ledger.claim(host, run.resource, mine);
   ledger.drop(host, run.resource);
   run.out.failures.push({
-    property: blame(short),
+    property: blame(shortOf(free, claims)),
     code: RIMU_ERROR_CODES.RimuConflictError,
-    reason: sumRefusal(host, free, others, need, more),
+    reason: roomRefusal(host, claims, aside, { free }),
   });
 }
 
 /**
  * A new VPS or a move onto `host`, which its own quote found room for: judged beside this run's other claims on
  * that host. Where the account has a VPS on the host, against the host's free figures (R5 of that VPS); elsewhere
- * no figures can be read, so RimuHosting's quote judges the sum: one order of all their sizes on that host. Only
- * a refusal for room (409) counts; what else it may refuse (a size over a plan's limit) says nothing of the room.
+ * no figures can be read, so RimuHosting's quote judges them: one order of their sizes together on that host, and
+ * of what is left as the rule sets claims aside. Only a refusal for room (409) counts; what else it may refuse (a
+ * size over a plan's limit) says nothing of the room. The claim stands once the quote of the sum has said yes.
  */
 export async function claimRoom(
   run: Run,
@@ -176,6 +176,7 @@ export async function claimRoom(
   request: QuotedValues,
 ): Promise<void> {
   if (need.memoryMb === 0 && need.diskMb === 0) return;
+  const kind: ClaimKind = run.isNew ? "new" : "move";
   const ledger = run.view.ledger;
   const via = run.orders?.find((order) => order.host_server_oid === host);
   if (via) {
@@ -184,34 +185,37 @@ export async function claimRoom(
       `checking that host ${host} has room for this run's changes on it together`,
       () => run.view.hostOf(orderRef(via.order_oid, via.domain_name), host),
     );
-    if (figures) judgeTogether(run, host, freeOf(figures), need, () => property, false);
+    if (figures) await judgeTogether(run, host, freeOf(figures), { ...need, kind }, () => property);
     return;
   }
-  // Claimed before the quote is asked, so a check running meanwhile counts it.
-  ledger.claim(host, run.resource, { ...need, name: run.name });
-  const others = ledger.others(host, run.resource);
-  if (others.length === 0) return;
-  const total = sumOf([...others, need]);
-  // All the disks as one: the sum is judged as one order's.
-  const sizes = {
-    memoryMb: total.memoryMb,
-    diskSpaceMb: total.diskMb > 0 ? total.diskMb : undefined,
-    diskSpace2Mb: undefined,
+  const mine: Claim = { ...need, kind, name: run.name };
+  const claims = [...ledger.others(host, run.resource), mine];
+  if (claims.length === 1) return ledger.claim(host, run.resource, mine);
+  let says = "";
+  /** RimuHosting's quote of one order of `rest`'s sizes on the host (all the disks as one): "memory" if refused. */
+  const quoted = async (rest: readonly Claim[]): Promise<Short[]> => {
+    const total = sumOf(rest);
+    const sizes = {
+      memoryMb: total.memoryMb,
+      diskSpaceMb: total.diskMb > 0 ? total.diskMb : undefined,
+      diskSpace2Mb: undefined,
+    };
+    try {
+      await run.view.quote(quoteRequest({ ...request, ...sizes, hostServerOid: host }, true));
+      return [];
+    } catch (error) {
+      const failure = readFailure(error, run.baseUrl);
+      if (failure.kind !== "refused" || !(failure.error instanceof RimuConflictError)) return [];
+      if (rest.length === claims.length) says = serviceText(failure.error);
+      return ["memory"];
+    }
   };
-  try {
-    await run.view.quote(quoteRequest({ ...request, ...sizes, hostServerOid: host }, true));
-  } catch (error) {
-    const failure = readFailure(error, run.baseUrl);
-    if (failure.kind !== "refused" || !(failure.error instanceof RimuConflictError)) return;
-    ledger.drop(host, run.resource);
-    run.out.failures.push({
-      property,
-      code: RIMU_ERROR_CODES.RimuConflictError,
-      reason:
-        `host ${host} has no room for this run's new VPSs on it together (${claimNames(others)} ` +
-        `and this one: ${needWords(total)}), though it has for this one alone. RimuHosting says: ` +
-        `${serviceText(failure.error).replace(/[.\s]+$/, "")}. Ask for less, or spread these VPSs over other hosts ` +
-        `(hostServerOid, or leave it out to let RimuHosting choose)`,
-    });
-  }
+  const aside = await setAside(claims, quoted);
+  if (aside.length === 0) return ledger.claim(host, run.resource, mine);
+  ledger.drop(host, run.resource);
+  run.out.failures.push({
+    property,
+    code: RIMU_ERROR_CODES.RimuConflictError,
+    reason: roomRefusal(host, claims, aside, { says }),
+  });
 }

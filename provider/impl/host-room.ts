@@ -1,23 +1,27 @@
 /**
- * What one run's changes take of each host, so that a preview judges them together: four VPSs on one host that
- * each fit alone but not side by side fail the preview, not `pulumi up` halfway through.
+ * What one run's changes take of each host, and the rule that judges them together (host-checks.ts applies it), so
+ * that four VPSs on one host that each fit alone but not side by side fail the preview, not `pulumi up` halfway.
  *
- * The provider process serves every resource of a run (the dynamic-provider host, or the native plugin), so the
- * ledger lives in it, with the run's other shared reads (AccountView). A check that finds room claims it for its
- * resource; the next check on that host judges its own need beside every claim made before it. So:
+ * The rule, in one sentence: when the changes this run has checked on a host do not fit on it together, the check
+ * that finds it fails and names the ones to set aside, taken one at a time, each the one that takes the most of what
+ * is short (memory before disk; ties to the other figure, then to the name that sorts last), until the rest fit.
  *
- * - whether a run's changes to one host fail the preview does not depend on the order the engine checks them in:
- *   when their sum does not fit, whichever is checked last is judged beside all the others and fails; when it
- *   fits, every one does. Which resource fails does depend on that order: the first one that does not fit beside
- *   those checked before it (a check that fails claims nothing, so it does not push later ones out);
- * - a resource checked again (the engine's second check in `pulumi up`, or a replacement) replaces its own claim,
- *   never adds a second one;
- * - a change that has been applied (create, update) gives its claims up, and the host's figures are read again
- *   when next needed: they now hold it (AccountView.noteApplied);
- * - claims last as long as the provider process, which the CLI starts for each run: nothing carries over.
+ * - It judges a set of claims, not a sequence: the same claims give the same verdict and the same names whatever
+ *   order they were checked in, and the message lists them sorted, so it reads the same too.
+ * - Taking the largest first sets aside as few as one figure allows: the 8 GB of three new VPSs of 4, 8 and 4 GB on a
+ *   host with 10 GB free, not a 4 GB one.
+ * - The engine checks one resource at a time and stops the preview at the first check that fails, so that check
+ *   judges the claims checked until then; a change checked after it is not counted (it never reaches the provider).
+ * - A claim stands once its check found room for it (its quote or the host's figures said yes); a check that fails
+ *   claims nothing. A resource checked again (the engine's second check in `pulumi up`, or a replacement) replaces
+ *   its own claim, never adds a second one.
+ * - A change that has been applied (create, update) gives its claims up, and the host's figures are read again
+ *   when next needed: they now hold it (AccountView.noteApplied). Claims last as long as the provider process,
+ *   which the CLI starts for each run: nothing carries over.
  *
  * What RimuHosting says of a host's room is its free memory and disk (R5, for a host the account has a VPS on);
- * it reports no free IP addresses, so IPs are judged by each order's own quote, one VPS at a time.
+ * elsewhere its quote of one order of the claims' sizes on that host says whether they fit. It reports no free IP
+ * addresses, so IPs are judged by each order's own quote, one VPS at a time.
  */
 
 /** What a change takes of a host: memory and disk, in MB (a resize: its growth; a new VPS or a move: its sizes). */
@@ -26,9 +30,13 @@ export interface HostNeed {
   diskMb: number;
 }
 
-/** A resource's claim on a host, with its name for messages. */
+/** What a claim is for: a new VPS, a VPS moving to the host, or a resize's growth. Messages say it. */
+export type ClaimKind = "new" | "move" | "grow";
+
+/** A resource's claim on a host, with its name and kind for messages. */
 export interface Claim extends HostNeed {
   name: string;
+  kind: ClaimKind;
 }
 
 export class HostLedger {
@@ -68,41 +76,19 @@ export class HostLedger {
 export function sumOf(needs: readonly HostNeed[]): HostNeed {
   return needs.reduce(
     (sum, need) => ({ memoryMb: sum.memoryMb + need.memoryMb, diskMb: sum.diskMb + need.diskMb }),
-    {
-      memoryMb: 0,
-      diskMb: 0,
-    },
+    { memoryMb: 0, diskMb: 0 },
   );
 }
 
 const gb = (mb: number): number => Math.ceil(mb / 1024);
 
 /** "2048 MB memory and 20 GB disk", leaving out what is zero. */
-export function needWords(need: HostNeed, more = false): string {
+export function needWords(need: HostNeed): string {
   const parts = [
-    need.memoryMb > 0 ? `${need.memoryMb} MB ${more ? "more " : ""}memory` : "",
-    need.diskMb > 0 ? `${gb(need.diskMb)} GB ${more ? "more " : ""}disk` : "",
+    need.memoryMb > 0 ? `${need.memoryMb} MB memory` : "",
+    need.diskMb > 0 ? `${gb(need.diskMb)} GB disk` : "",
   ].filter((part) => part !== "");
   return parts.join(" and ") || "nothing";
-}
-
-/** How many claims a message names; the rest are counted. */
-const NAMED = 5;
-
-/** "web-1 takes 2048 MB memory, web-2 takes …": the first few claims by name, and what the rest take. */
-export function claimsWords(claims: readonly Claim[]): string {
-  const named = claims.slice(0, NAMED).map((claim) => `${claim.name} takes ${needWords(claim)}`);
-  const rest = claims.slice(NAMED);
-  return (
-    named.join(", ") + (rest.length > 0 ? ` and ${rest.length} more take ${needWords(sumOf(rest))}` : "")
-  );
-}
-
-/** "web-1, web-2, web-3": the first few claims' names, and how many more. */
-export function claimNames(claims: readonly Claim[]): string {
-  const names = claims.slice(0, NAMED).map((claim) => claim.name);
-  const rest = claims.length - names.length;
-  return names.join(", ") + (rest > 0 ? ` and ${rest} more` : "");
 }
 
 /** A host's free figures as R5 reports them (either may be missing). */
@@ -111,35 +97,115 @@ export interface HostFree {
   diskGb?: number;
 }
 
-/** Which of memory and disk `need` does not fit beside `others` in `free` (empty when it fits). */
-export function shortOf(free: HostFree, others: readonly HostNeed[], need: HostNeed): ("memory" | "disk")[] {
-  const taken = sumOf(others);
-  const short: ("memory" | "disk")[] = [];
-  if (need.memoryMb > 0 && free.memoryMb !== undefined && taken.memoryMb + need.memoryMb > free.memoryMb)
+export type Short = "memory" | "disk";
+
+/** What `claims` together take more of than `free` holds (memory first; empty when they fit). */
+export function shortOf(free: HostFree, claims: readonly HostNeed[]): Short[] {
+  const taken = sumOf(claims);
+  const short: Short[] = [];
+  if (taken.memoryMb > 0 && free.memoryMb !== undefined && taken.memoryMb > free.memoryMb)
     short.push("memory");
-  if (need.diskMb > 0 && free.diskGb !== undefined && gb(taken.diskMb + need.diskMb) > free.diskGb)
-    short.push("disk");
+  if (taken.diskMb > 0 && free.diskGb !== undefined && gb(taken.diskMb) > free.diskGb) short.push("disk");
   return short;
 }
 
+const figure = (claim: HostNeed, what: Short): number => (what === "memory" ? claim.memoryMb : claim.diskMb);
+
+/** The claim the rule sets aside first when `what` is short: the most of it, then of the other, then the last name. */
+function largest(claims: readonly Claim[], what: Short): Claim {
+  const other: Short = what === "memory" ? "disk" : "memory";
+  return claims.reduce((a, b) => {
+    const by = figure(b, what) - figure(a, what) || figure(b, other) - figure(a, other);
+    return by > 0 || (by === 0 && b.name > a.name) ? b : a;
+  });
+}
+
 /**
- * Why `need` does not fit on `host` beside this run's `others`: what the host has free, what the others take
- * (by name), what this VPS needs, and what to do.
+ * The rule (see the header): the claims to set aside for the rest to fit, in the order it takes them; empty when all
+ * fit. `shortOf` says what a set of claims takes too much of: from the host's free figures, or from RimuHosting's quote
+ * of their sum (then "memory" for any refusal: it does not say which). A single claim always fits: its own check found
+ * room for it alone.
  */
-export function sumRefusal(
-  host: string,
-  free: HostFree,
-  others: readonly Claim[],
-  need: HostNeed,
-  more: boolean,
-): string {
-  const has = [
-    free.memoryMb !== undefined ? `${free.memoryMb} MB memory` : "",
-    free.diskGb !== undefined ? `${free.diskGb} GB disk` : "",
-  ].filter((part) => part !== "");
+export async function setAside(
+  claims: readonly Claim[],
+  shortOf: (rest: Claim[]) => Short[] | Promise<Short[]>,
+): Promise<Claim[]> {
+  const rest = [...claims];
+  const aside: Claim[] = [];
+  for (let short = await shortOf(rest); rest.length > 1 && short.length > 0; short = await shortOf(rest)) {
+    const next = largest(rest, short[0]!);
+    rest.splice(rest.indexOf(next), 1);
+    aside.push(next);
+  }
+  return aside;
+}
+
+/** "web-1, web-2 and web-3". */
+function namesWords(claims: readonly Claim[]): string {
+  const names = claims.map((claim) => claim.name);
+  return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)!}`;
+}
+
+/** How many claims a message lists one by one; the rest are counted. */
+const LISTED = 8;
+
+/** "big (new) takes 8192 MB memory, h836-a grows by 2048 MB memory, …", sorted by name. */
+function claimsWords(claims: readonly Claim[]): string {
+  const sorted = [...claims].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const words = (claim: Claim) =>
+    claim.kind === "grow"
+      ? `${claim.name} grows by ${needWords(claim)}`
+      : `${claim.name} (${claim.kind === "new" ? "new" : "moving here"}) takes ${needWords(claim)}`;
+  const listed = sorted.slice(0, LISTED).map(words);
+  const rest = sorted.slice(LISTED);
   return (
-    `host ${host} has ${has.join(" and ")} free, and this run's other changes on it take ${needWords(sumOf(others))} ` +
-    `of that (${claimsWords(others)}): this VPS's ${needWords(need, more)} does not fit beside them, though it would alone. ` +
-    `Ask for less, or spread these VPSs over other hosts (hostServerOid) and grow them in more than one run`
+    listed.join(", ") + (rest.length > 0 ? ` and ${rest.length} more take ${needWords(sumOf(rest))}` : "")
   );
+}
+
+/** What to do about the claims set aside, in the words of their kind. */
+function advice(aside: readonly Claim[]): string {
+  const placed = aside.filter((claim) => claim.kind !== "grow");
+  const grown = aside.filter((claim) => claim.kind === "grow");
+  const them = (claims: readonly Claim[]) => (claims.length === 1 ? "it" : "them");
+  const parts: string[] = [];
+  if (placed.length > 0)
+    parts.push(
+      `leave ${namesWords(placed)} out of this run, or give ${them(placed)} another host (hostServerOid` +
+        (placed.some((claim) => claim.kind === "new")
+          ? ", or leave it out of a new VPS to let RimuHosting choose)"
+          : ")"),
+    );
+  if (grown.length > 0)
+    parts.push(
+      `grow ${namesWords(grown)} by less, or move ${them(grown)} to a host with room first (hostServerOid)`,
+    );
+  return parts.join("; ");
+}
+
+/**
+ * Why this run's changes on `host` do not fit together: what the host has free (or what RimuHosting said of their
+ * sum), every claim checked so far with what it takes, the ones the rule sets aside, and what to do about them.
+ */
+export function roomRefusal(
+  host: string,
+  claims: readonly Claim[],
+  aside: readonly Claim[],
+  room: { free: HostFree } | { says: string },
+): string {
+  const changes = claims.every((claim) => claim.kind === "new") ? "new VPSs" : "changes";
+  const total = needWords(sumOf(claims));
+  let has: string;
+  if ("free" in room) {
+    const figures = [
+      room.free.memoryMb !== undefined ? `${room.free.memoryMb} MB memory` : "",
+      room.free.diskGb !== undefined ? `${room.free.diskGb} GB disk` : "",
+    ].filter((part) => part !== "");
+    has = `host ${host} has ${figures.join(" and ")} free, and this run's ${changes} on it take ${total} together`;
+  } else {
+    has =
+      `host ${host} has no room for this run's ${changes} on it together (${total}; RimuHosting says: ` +
+      `${room.says.replace(/[.\s]+$/, "")})`;
+  }
+  return `${has}: ${claimsWords(claims)}. Without ${namesWords(aside)} the rest fit: ${advice(aside)}`;
 }

@@ -199,7 +199,9 @@ export const REFUSED: RefusedCase[] = [
     args: newVps({ memoryMb: 2048, hostServerOid: "836" }),
     code: "RIMU_ERR_CONFLICT",
     names: "hostServerOid",
-    says: /on it together \((n-fleet-[\w-]+, ){2}n-fleet-[\w-]+ and this one: 8192 MB memory\).*has 6144MB memory/,
+    // Any three fit, so the fourth check finds they do not: it names all four, and the one the rule sets aside (of equal
+    // claims, the name that sorts last), whichever order the engine checked them in.
+    says: /host 836 has no room for this run's new VPSs on it together \(8192 MB memory; RimuHosting says: .*has 6144MB memory.*\): n-fleet-1 \(new\) takes 2048 MB memory, n-fleet-2 \(new\) takes 2048 MB memory, n-fleet-3 \(new\) takes 2048 MB memory, n-fleet-new-no-room \(new\) takes 2048 MB memory\. Without n-fleet-new-no-room the rest fit: leave n-fleet-new-no-room out of this run/,
     native: true,
   },
   {
@@ -689,7 +691,8 @@ export const REFUSED: RefusedCase[] = [
     args: () => ({ memoryMb: 3072 }),
     code: "RIMU_ERR_CONFLICT",
     names: "memoryMb",
-    says: /host 836 has 2048 MB memory and \d+ GB disk free.*take 2048 MB memory of that \(h836-\w takes 2048 MB memory\).*this VPS's 2048 MB more memory does not fit/,
+    // The second check finds they do not fit (and the engine stops there): it names both resizes checked so far.
+    says: /host 836 has 2048 MB memory and \d+ GB disk free, and this run's changes on it take 4096 MB memory together: (h836-\w) grows by 2048 MB memory, (h836-\w) grows by 2048 MB memory\. Without (h836-\w) the rest fit: grow \3 by less, or move it to a host with room first \(hostServerOid\)/,
     native: true,
   },
   {

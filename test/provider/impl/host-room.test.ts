@@ -1,8 +1,22 @@
-// The ledger of what a run's changes take of a host (provider/impl/host-room.ts), as the look-ahead uses it: each
-// check judges its need beside the claims made before it and claims it when it fits. Whether the run fails must not
-// depend on the order the engine checks in; the end-to-end cases (both front ends, through the CLI) are the rows
-// fleet-resize-no-room and fleet-new-no-room of test/engine/preview-cases.ts.
-import { HostLedger, claimsWords, shortOf, sumOf, type HostFree } from "../../../provider/impl/host-room";
+// Room on a host for a whole run (provider/impl/host-room.ts, host-checks.ts): the rule that sets claims aside, and
+// check() itself (L1, against the emulator) run the way the engine runs it: one resource at a time, in every order,
+// stopping at the first check that fails. Whatever the order, the same VPSs are named to set aside, and without them
+// the rest pass. Through the real CLI on both front ends: test/engine/host-room.test.ts and the rows fleet-resize-no-room
+// and fleet-new-no-room of test/engine/preview-cases.ts.
+import { DEMO_ACCOUNTS } from "../../../emulator/index";
+import { createClient } from "../../../provider/client/index";
+import * as impl from "../../../provider/impl/index";
+import * as testing from "../../../provider/impl/testing";
+import {
+  HostLedger,
+  roomRefusal,
+  setAside,
+  shortOf,
+  sumOf,
+  type Claim,
+  type HostFree,
+} from "../../../provider/impl/host-room";
+import { APP_INPUTS, createChecked, useImplFixture } from "../support/impl-fixture";
 
 /** Every order of `items`. */
 function permutations<T>(items: readonly T[]): T[][] {
@@ -12,75 +26,219 @@ function permutations<T>(items: readonly T[]): T[][] {
   );
 }
 
-/** The checks of `needs` (MB of memory, by resource) in `order`, as the look-ahead makes them: the ones that fail. */
-function run(free: HostFree, needs: Record<string, number>, order: string[]): string[] {
-  const ledger = new HostLedger();
-  const failed: string[] = [];
-  for (const name of order) {
-    const need = { memoryMb: needs[name]!, diskMb: 0 };
-    if (shortOf(free, ledger.others("836", name), need).length === 0)
-      ledger.claim("836", name, { ...need, name });
-    else failed.push(name);
-  }
-  return failed;
-}
+const claim = (name: string, memoryMb: number, diskMb = 0): Claim => ({
+  name,
+  memoryMb,
+  diskMb,
+  kind: "new",
+});
+const names = (claims: readonly Claim[]) => claims.map((c) => c.name);
+const byFigures = (free: HostFree) => (rest: Claim[]) => shortOf(free, rest);
 
-describe("the host ledger", () => {
-  const fleets: Record<string, number>[] = [
-    { a: 2048, b: 2048, c: 2048, d: 2048 }, // four resizes of 2 GB on a host with 2 GB free: the issue's case
-    { a: 512, b: 512, c: 512, d: 512 }, // they fit together
-    { a: 1500, b: 300, c: 200 }, // exactly the room: fits
-    { a: 1500, b: 300, c: 249 }, // one MB over
-    { a: 5000, b: 100 }, // one that does not fit even alone
-  ];
-
-  test.each(fleets.map((fleet) => [JSON.stringify(fleet), fleet] as const))(
-    "%s on 2048 MB free: the run fails in every order exactly when the sum does not fit",
-    (_name, fleet) => {
-      const free = { memoryMb: 2048 };
-      const fits = Object.values(fleet).reduce((a, b) => a + b, 0) <= free.memoryMb;
-      for (const order of permutations(Object.keys(fleet))) {
-        const failed = run(free, fleet, order);
-        expect({ order, fails: failed.length > 0 }).toEqual({ order, fails: !fits });
-      }
-    },
-  );
-
-  test("the one that fails is the first the sum does not fit; a failed check claims nothing", () => {
-    expect(run({ memoryMb: 2048 }, { a: 2048, b: 2048, c: 2048, d: 2048 }, ["a", "b", "c", "d"])).toEqual([
-      "b",
-      "c",
-      "d",
-    ]);
-    // a fails alone; b and c still fit beside each other
-    expect(run({ memoryMb: 2048 }, { a: 5000, b: 1024, c: 1024 }, ["a", "b", "c"])).toEqual(["a"]);
+describe("the rule: the claims that take the most of what is short are set aside until the rest fit", () => {
+  test.each([
+    [
+      "4, 8 and 4 GB on 10 GB: the 8 GB one",
+      10240,
+      [claim("a", 4096), claim("big", 8192), claim("b", 4096)],
+      ["big"],
+    ],
+    [
+      "7, 6 and 5 GB on 10 GB: as few as can be, largest first",
+      10240,
+      [claim("a", 7168), claim("b", 6144), claim("c", 5120)],
+      ["a", "b"],
+    ],
+    [
+      "four of 2 GB on 2 GB: ties go to the name that sorts last",
+      2048,
+      ["a", "b", "c", "d"].map((n) => claim(n, 2048)),
+      ["d", "c", "b"],
+    ],
+    ["they fit: none", 2048, [claim("a", 1024), claim("b", 1024)], []],
+  ])("%s", async (_what, freeMb, claims, aside) => {
+    // A set, not a sequence: every order of the same claims sets aside the same ones.
+    for (const order of permutations(claims))
+      expect({
+        order: names(order),
+        aside: names(await setAside(order, byFigures({ memoryMb: freeMb }))),
+      }).toEqual({
+        order: names(order),
+        aside,
+      });
   });
 
-  test("a resource checked again replaces its claim; an applied change gives its claims up", () => {
+  test("the ledger: a resource checked again replaces its claim; an applied change gives its claims up", () => {
     const ledger = new HostLedger();
-    ledger.claim("836", "a", { memoryMb: 2048, diskMb: 0, name: "a" });
-    ledger.claim("836", "a", { memoryMb: 1024, diskMb: 0, name: "a" });
-    ledger.claim("764", "a", { memoryMb: 512, diskMb: 0, name: "a" });
+    ledger.claim("836", "a", claim("a", 2048));
+    ledger.claim("836", "a", claim("a", 1024));
+    ledger.claim("764", "a", claim("a", 512));
     expect(sumOf(ledger.others("836", "b"))).toEqual({ memoryMb: 1024, diskMb: 0 });
     expect(ledger.others("836", "a")).toEqual([]);
     expect(ledger.settle("a").sort()).toEqual(["764", "836"]);
     expect(ledger.others("836", "b")).toEqual([]);
   });
 
-  test("disk is judged in whole GB, as RimuHosting reports a host's free disk", () => {
-    expect(
-      shortOf({ diskGb: 10 }, [{ memoryMb: 0, diskMb: 5 * 1024 }], { memoryMb: 0, diskMb: 5 * 1024 }),
-    ).toEqual([]);
-    expect(
-      shortOf({ diskGb: 10 }, [{ memoryMb: 0, diskMb: 5 * 1024 }], { memoryMb: 0, diskMb: 5 * 1024 + 1 }),
-    ).toEqual(["disk"]);
+  test("disk, judged in whole GB as RimuHosting reports a host's free disk: the most disk goes first", async () => {
+    const free = { memoryMb: 100_000, diskGb: 10 };
+    expect(shortOf(free, [claim("a", 0, 5 * 1024), claim("b", 0, 5 * 1024)])).toEqual([]);
+    expect(shortOf(free, [claim("a", 0, 5 * 1024), claim("b", 0, 5 * 1024 + 1)])).toEqual(["disk"]);
+    const aside = await setAside(
+      [claim("a", 8192, 1024), claim("b", 1024, 9 * 1024), claim("c", 0, 2048)],
+      byFigures(free),
+    );
+    expect(names(aside)).toEqual(["b"]);
   });
 
-  test("a message names the first five claims and counts the rest", () => {
-    const claims = Array.from({ length: 7 }, (_, i) => ({ memoryMb: 1024, diskMb: 0, name: `web-${i}` }));
-    expect(claimsWords(claims)).toBe(
-      "web-0 takes 1024 MB memory, web-1 takes 1024 MB memory, web-2 takes 1024 MB memory, " +
-        "web-3 takes 1024 MB memory, web-4 takes 1024 MB memory and 2 more take 2048 MB memory",
+  test("the message of new VPSs speaks of new VPSs, lists every claim by name, and says what to do with the ones set aside", () => {
+    const claims = [claim("small-a", 4096), claim("big", 8192), claim("small-b", 4096)];
+    expect(roomRefusal("835", claims, [claims[1]!], { free: { memoryMb: 10240, diskGb: 7660 } })).toBe(
+      "host 835 has 10240 MB memory and 7660 GB disk free, and this run's new VPSs on it take 16384 MB memory " +
+        "together: big (new) takes 8192 MB memory, small-a (new) takes 4096 MB memory, small-b (new) takes 4096 MB " +
+        "memory. Without big the rest fit: leave big out of this run, or give it another host (hostServerOid, or " +
+        "leave it out of a new VPS to let RimuHosting choose)",
     );
+  });
+});
+
+describe("check() of a run's VPSs on one host, in every order (L1)", () => {
+  const fixture = useImplFixture();
+  const PREVIEW = { __preview: true } as const;
+  const SIZES: Record<string, number> = { "small-a": 4096, big: 8192, "small-b": 4096 };
+  const newVps = (name: string, host: string) => ({
+    ...APP_INPUTS,
+    domainName: `${name}.example.com`,
+    creationScope: `shop/prod/${name}`,
+    memoryMb: SIZES[name]!,
+    hostServerOid: host,
+    ...PREVIEW,
+  });
+
+  /** Another account's VPS that leaves `freeMb` of host 835's memory free (its 2048 MB reserve aside). */
+  async function fillHost835(freeMb: number, alreadyUsedMb = 0): Promise<void> {
+    const alice = createClient({ apiKey: DEMO_ACCOUNTS[1]!.apiKey, baseUrl: fixture().emulator.baseUrl });
+    try {
+      await alice.createVps({
+        instantiation_options: { domain_name: "filler.example.com", distro: "deb12.64" },
+        dc_location: "DCDALLAS",
+        host_server_oid: "835",
+        vps_parameters: { memory_mb: 196608 - 2048 - alreadyUsedMb - freeMb },
+      });
+    } finally {
+      alice.close();
+    }
+  }
+
+  /** The checks of `vpss` in `order`, as the engine runs them: one at a time, stopping at the first that fails. */
+  async function checkInOrder(
+    order: string[],
+    inputs: (name: string) => [Record<string, unknown>, Record<string, unknown>],
+  ): Promise<{ failedOn?: string; reason?: string; checked: number }> {
+    testing.forgetRun(); // a new provider process: a new run
+    for (const [i, name] of order.entries()) {
+      const [olds, news] = inputs(name);
+      const { failures } = await impl.check(olds, news);
+      if (failures)
+        return { failedOn: name, reason: failures.map((f) => f.reason).join("\n"), checked: i + 1 };
+    }
+    return { checked: order.length };
+  }
+
+  const asideIn = (reason = "") => /Without (.*?) the rest fit/.exec(reason)?.[1];
+
+  test.each([
+    ["a host the account has no VPS on (RimuHosting's quote judges the sums)", false],
+    ["a host the account has a VPS on (its free figures judge them)", true],
+  ])(
+    "4, 8 and 4 GB new on 10 GB free, %s: every order names big, and without it they pass",
+    async (_what, resident) => {
+      if (resident)
+        await createChecked({
+          ...newVps("small-a", "835"),
+          creationScope: "shop/prod/resident",
+          domainName: "resident.example.com",
+          memoryMb: 1024,
+          __preview: false,
+        });
+      await fillHost835(10240, resident ? 1024 : 0);
+      const inputs = (name: string): [Record<string, unknown>, Record<string, unknown>] => [
+        {},
+        newVps(name, "835"),
+      ];
+      for (const order of permutations(Object.keys(SIZES))) {
+        const run = await checkInOrder(order, inputs);
+        expect({ order, aside: asideIn(run.reason) }).toEqual({ order, aside: "big" });
+        expect(run.reason).toMatch(/^\[RIMU_ERR_CONFLICT\] hostServerOid: host 835 /);
+        expect(run.reason).toMatch(/this run's new VPSs on it/);
+        expect(run.reason).not.toMatch(/more than one run|order's current state|grow them/);
+        const without = await checkInOrder(
+          order.filter((name) => name !== "big"),
+          inputs,
+        );
+        expect({ order, failed: without.reason }).toEqual({ order, failed: undefined });
+      }
+    },
+  );
+
+  describe("four 1 GB VPSs on host 836 (2048 MB free beside them), each resized", () => {
+    const VPSS = ["h836-a", "h836-b", "h836-c", "h836-d"];
+    let recorded: Record<string, Record<string, unknown>>;
+    beforeEach(async () => {
+      recorded = {};
+      for (const name of VPSS) {
+        const created = await createChecked({
+          ...APP_INPUTS,
+          domainName: `${name}.example.com`,
+          creationScope: `shop/prod/${name}`,
+          memoryMb: 1024,
+          hostServerOid: "836",
+        });
+        recorded[name] = created.inputs;
+      }
+    });
+    /** The engine's check of a resize: the recorded inputs as the olds, the program's (no nonce) as the news. */
+    const resized =
+      (memoryMb: number) =>
+      (name: string): [Record<string, unknown>, Record<string, unknown>] => {
+        const { __creationNonce: _nonce, ...program } = recorded[name]!;
+        return [recorded[name]!, { ...program, memoryMb, ...PREVIEW }];
+      };
+
+    test("by 600 MB each (any three fit, four do not): every order names all four, and sets aside h836-d", async () => {
+      for (const order of permutations(VPSS)) {
+        const run = await checkInOrder(order, resized(1624));
+        expect({ order, checked: run.checked, aside: asideIn(run.reason) }).toEqual({
+          order,
+          checked: 4,
+          aside: "h836-d",
+        });
+        const said =
+          "[RIMU_ERR_CONFLICT] memoryMb: host 836 has 2048 MB memory and 120 GB disk free, and this run's changes on it " +
+          "take 2400 MB memory together: h836-a grows by 600 MB memory, h836-b grows by 600 MB memory, h836-c grows " +
+          "by 600 MB memory, h836-d grows by 600 MB memory. Without h836-d the rest fit: grow h836-d by less, or move " +
+          "it to a host with room first (hostServerOid). ";
+        expect(run.reason!.slice(0, said.length)).toBe(said);
+      }
+    });
+
+    test("by 2048 MB each (the issue's case): the check that overflows names every resize checked so far", async () => {
+      for (const order of permutations(VPSS)) {
+        const run = await checkInOrder(order, resized(3072));
+        const [first, second] = order as [string, string];
+        expect({ order, failedOn: run.failedOn, checked: run.checked }).toEqual({
+          order,
+          failedOn: second,
+          checked: 2,
+        });
+        const later = first > second ? first : second;
+        expect(run.reason).toContain(
+          `${[first, second]
+            .sort()
+            .map((n) => `${n} grows by 2048 MB memory`)
+            .join(", ")}.`,
+        );
+        expect(asideIn(run.reason)).toBe(later);
+      }
+    });
   });
 });
