@@ -3,7 +3,7 @@
  * per resource by the provider process that serves them (AccountView.fees, beside the host-room ledger), the totals,
  * and the verdict against the limits. Pure: no I/O, no settings (budget.ts reads those and says what to do).
  *
- * The engine calls check() one resource after another, in the order the program registers them, and a check cannot
+ * The engine calls check() one resource after another, in an order that can differ between runs, and a check cannot
  * wait for later ones. So whether a run is over a limit must not depend on that order, and every criterion only
  * grows as checks arrive:
  *
@@ -12,8 +12,8 @@
  * - the run's increase adds what each VPS adds: a new VPS its fee, a growing change its growth; a change that lowers
  *   a fee adds nothing (shrinks are not netted against growth, so the increase never falls as checks arrive).
  *
- * When the run's changes together are over a limit, the check that takes the sums over it fails (the first VPS in
- * registration order at which the running sums pass the limit), and every order of checks reaches the same verdict.
+ * When the run's changes together are over a limit, the check that takes the sums over it fails, and every order of
+ * checks reaches the same verdict.
  * Amounts are kept in whole cents. A resource checked again (the engine checks a replacement's create a second
  * time) replaces its own entry and keeps the fee it is billed now: a replacement counts once.
  */
