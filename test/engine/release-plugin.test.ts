@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { packPlugin } from "../../provider/native/pack";
-import { checkFormat, commandHere, firstCall } from "../../tools/release/check-executable";
+import { checkFormat, commandHere, firstCall, seaBlobHolds } from "../../tools/release/check-executable";
 import { TARGETS } from "../../tools/release/node-binaries";
 import { liveOrders, type Scenario } from "./e2e-support";
 import {
@@ -83,6 +83,22 @@ describe("the release's artifacts (npm run release:build)", () => {
     const changed = `${mac}.changed`;
     fs.writeFileSync(changed, bytes);
     expect(() => checkFormat(target("darwin-arm64"), changed)).toThrow(/does not match page 256/);
+  });
+
+  it("the linux plugins carry V8's code cache of the bundle, made by their own node, and start without rejecting it; the others none", () => {
+    for (const t of TARGETS)
+      expect([t.platform, seaBlobHolds(unpacked(t.platform))]).toEqual([
+        t.platform,
+        { codeCache: t.os === "linux", snapshot: false },
+      ]);
+    for (const platform of ["linux-amd64", "linux-arm64"]) {
+      // An unknown command word: the plugin compiles its bundle (with the cache, if V8 takes it), says so, exits.
+      const [command, ...args] = commandHere(target(platform), unpacked(platform))!;
+      const run = spawnSync(command!, [...args, "no-such-command"], { encoding: "utf8", timeout: 600_000 });
+      expect(run.stderr).toContain("unknown command 'no-such-command'");
+      // what Node says when V8 refuses the cache (made by another V8, or with other flags): "Code cache data rejected."
+      expect(run.stderr).not.toMatch(/code cache/i);
+    }
   });
 
   it("the linux-arm64 plugin answers its first gRPC call under qemu-user", async () => {

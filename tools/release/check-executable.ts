@@ -95,6 +95,27 @@ export function commandHere(t: Target, exe: string): string[] | undefined {
   return [qemu, "-L", sysroot, exe];
 }
 
+/** The first word of the application blob Node embeds (node_sea.cc's kMagic), then a word of flags. */
+const SEA_BLOB_MAGIC = 0x0143da20;
+/** The flags of that word that say what the blob holds besides the script (node_sea.cc's SeaFlags). */
+const SEA_SNAPSHOT = 1 << 1;
+const SEA_CODE_CACHE = 1 << 2;
+
+/**
+ * What the application blob embedded in `file` holds: V8's code cache of the script, a startup snapshot. The blob
+ * is the last thing `node --build-sea` adds, after the whole node binary (which holds the magic word in its code
+ * too): its header is the last occurrence of the magic.
+ */
+export function seaBlobHolds(file: string): { codeCache: boolean; snapshot: boolean } {
+  const bytes = fs.readFileSync(file);
+  const magic = Buffer.alloc(4);
+  magic.writeUInt32LE(SEA_BLOB_MAGIC);
+  const at = bytes.lastIndexOf(magic);
+  if (at < 0) throw new Error(`${file} holds no application blob`);
+  const flags = bytes.readUInt32LE(at + 4);
+  return { codeCache: (flags & SEA_CODE_CACHE) !== 0, snapshot: (flags & SEA_SNAPSHOT) !== 0 };
+}
+
 /** The sentinel Node looks for to know it carries an application; `:1` once one is embedded. */
 const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2:1";
 

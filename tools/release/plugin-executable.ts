@@ -7,11 +7,18 @@
  * a compiled binary would mean a second implementation; the bundle already holds every dependency in one file; and
  * Node 26 writes the executable itself (`node --build-sea`, for ELF, Mach-O and PE targets alike), so no injector
  * or other toolchain is needed. The cost is the size of the Node runtime in every tarball.
+ *
+ * Start-up: where this machine can run the target's own node (linux-amd64; linux-arm64 under qemu-user), that node
+ * makes the executable with V8's code cache of the bundle, so the plugin does not compile the bundle before its first
+ * answer. V8 loads a code cache only in the node that made it, so the other platforms go without. No startup
+ * snapshot: Node's snapshot builder cannot hold the http2, http and tls modules gRPC loads (it aborts).
+ * docs/releasing.md, "Start-up", has the figures and why the build fixes V8's random seed.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { commandHere } from "./check-executable.js";
 import { HOST_TARGET, nodeBinary, type Target } from "./node-binaries.js";
 
 /**
@@ -27,12 +34,28 @@ export function hostNode(log?: (line: string) => void): string {
 }
 
 /**
+ * The command that runs `t`'s own node on this machine, which alone can make t's code cache (V8 loads a cache only
+ * in the build of V8 that wrote it): linux-amd64's node, linux-arm64's under qemu-user; none for the others.
+ */
+export function codeCacheNode(t: Target, log?: (line: string) => void): string[] | undefined {
+  return commandHere(t, nodeBinary(t, log).exe);
+}
+
+/**
+ * V8's random seed for the node that makes an executable. V8 derives its hash seed from it, and the hash seed
+ * orders the tables the code cache holds: with a seed of its own per run, two builds of one commit would write
+ * different code caches. The seed is the building process's only; the executable starts with a random one, and V8
+ * accepts the cache all the same (the flags it checks a cache against leave the seed out).
+ */
+export const BUILD_RANDOM_SEED = 34;
+
+/**
  * Writes `outFile`, the plugin for `t`: `bundle` embedded in t's node binary, and each of `assets` (the bundles of
  * the plugin's parts, provider/native/parts.ts: asset key to file) as a SEA asset, which the plugin evaluates only
- * when it needs that part. The code cache and the startup
- * snapshot stay off (V8 can only load those on the platform that made them, and four of the five are made
- * elsewhere). NODE_OPTIONS is ignored (`execArgvExtension: none`): it is set for the user's program (a
- * `--require` of ts-node, say), and the plugin must not start with it.
+ * when it needs that part. Where t's own node runs here (codeCacheNode), it makes the executable, with V8's code
+ * cache of the bundle; elsewhere `tools.node` (the host's) makes it without. No startup snapshot (the header says
+ * why). NODE_OPTIONS is ignored (`execArgvExtension: none`): it is set for the user's program (a `--require` of
+ * ts-node, say), and the plugin must not start with it.
  */
 export function buildPluginExecutable(
   t: Target,
@@ -42,6 +65,7 @@ export function buildPluginExecutable(
   tools: { node: string; rcodesign?: string },
   log?: (line: string) => void,
 ): void {
+  const ownNode = codeCacheNode(t, log);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rimu-sea-"));
   try {
     const config = path.join(dir, "sea-config.json");
@@ -56,13 +80,17 @@ export function buildPluginExecutable(
         executable: nodeBinary(t, log).exe,
         output: outFile,
         disableExperimentalSEAWarning: true,
-        useCodeCache: false,
+        useCodeCache: ownNode !== undefined,
         useSnapshot: false,
         execArgvExtension: "none",
         assets,
       }),
     );
-    execFileSync(tools.node, ["--build-sea", config], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    const [node, ...nodeArgs] = ownNode ?? [tools.node];
+    execFileSync(node!, [...nodeArgs, `--random-seed=${BUILD_RANDOM_SEED}`, "--build-sea", config], {
+      cwd: dir,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     fs.chmodSync(outFile, 0o755);
     // Embedding the bundle drops the Mach-O binary's signature, and Apple Silicon runs no unsigned code: sign it
     // again, ad hoc (no identity; what `codesign --sign -` does on a Mac), as Node's own guide does.
