@@ -6,6 +6,11 @@
  * of the program's inputs (in `up --refresh` too: that resource's refresh comes before its Check), while a refresh's
  * Diff follows a Read with no Check between. So read() marks the resource, check() clears the mark, and diff() takes
  * it. Per resource (its key, notes.ts), for one provider process: both front ends serve a whole run from one.
+ *
+ * A resource's key is its creationScope when the values carry one, else its domain name, and its recorded inputs and
+ * outputs need not agree: after `pulumi import` (or the `import` resource option, or a state older than
+ * creationScope) the outputs come from a read without it, while the next up records the program's checked inputs,
+ * with it. read() knows only the outputs, so check() clears and diff() takes the mark under the keys of both sides.
  */
 
 /** Resources read since their last check: their next diff is a refresh's. */
@@ -16,14 +21,16 @@ export function noteRead(resource: string): void {
   readSinceCheck.add(resource);
 }
 
-/** check() checked the program's inputs of this resource: its next diff plans a change. */
-export function noteChecked(resource: string): void {
-  readSinceCheck.delete(resource);
+/** check() checked the program's inputs of this resource (known by these keys): its next diff plans a change. */
+export function noteChecked(...keys: string[]): void {
+  for (const key of keys) readSinceCheck.delete(key);
 }
 
-/** True for the diff that follows a read with no check between (a refresh's), once. */
-export function takeRefreshDiff(resource: string): boolean {
-  return readSinceCheck.delete(resource);
+/** True for the diff that follows a read with no check between (a refresh's), once; under any of its keys. */
+export function takeRefreshDiff(...keys: string[]): boolean {
+  let marked = false;
+  for (const key of keys) marked = readSinceCheck.delete(key) || marked;
+  return marked;
 }
 
 /** Forgets every mark (a new run, tests). */

@@ -128,9 +128,10 @@ export interface CheckResult {
  * set, and looks ahead at what the service will say (vps-lookahead.ts). Throws only on a bug.
  */
 export async function checkVps(olds: VpsInputs, news: VpsInputs): Promise<CheckResult> {
-  noteChecked(resourceKey(news));
   // The old inputs are recorded state: a value not of its kind is left out, not trusted.
   const before = refreshableState(olds) as VpsInputs;
+  // Both: a read marked the key of the recorded outputs, which the old inputs follow (refresh-diff.ts).
+  noteChecked(resourceKey(news), resourceKey(before));
   // Never the nonce of the new inputs: only this provider makes one, and keeps it in this state.
   const nonce = typeof before.__creationNonce === "string" ? before.__creationNonce : newCreationNonce();
   const { [USER_SET_INTERNAL]: _named, ...given } = news;
@@ -246,7 +247,8 @@ export interface DiffResult {
 export async function diffVps(id: string, olds: RecordedOutputs, news: VpsInputs): Promise<DiffResult> {
   const before = recordedState(olds, `Vps ${id}`);
   const after = setValues(news);
-  const refresh = takeRefreshDiff(resourceKey(after));
+  // Both sides' keys: the outputs a read marked may lack the creationScope of the recorded inputs (refresh-diff.ts).
+  const refresh = takeRefreshDiff(resourceKey(before), resourceKey(after));
   if (isPendingId(id) && before.orderOid === undefined) {
     // A create whose outcome was unknown: update() finds or places the order, unless what it orders changed.
     const replaces = REPLACE_FORCING_INPUTS.filter(

@@ -22,6 +22,29 @@ async function driftedVps() {
   return { id: created.id, recorded: checked.inputs, outs: created.outs };
 }
 
+/**
+ * A VPS made outside Pulumi, `pulumi import`ed (a read with no state), an up of a program that matches it (its "same"
+ * step records the checked inputs, with creationScope, and keeps the imported outputs, without), then resized and
+ * stopped by hand.
+ */
+async function importedDriftedVps() {
+  const order = await fixture().byHand.createVps({
+    instantiation_options: { domain_name: PROGRAM.domainName, distro: PROGRAM.distro },
+    dc_location: PROGRAM.dcLocation,
+    vps_parameters: { memory_mb: PROGRAM.memoryMb, disk_space_mb: PROGRAM.diskSpaceMb },
+  });
+  const id = String(order.about_order.order_oid);
+  const imported = await impl.read(id, undefined);
+  expect(imported.props?.creationScope).toBeUndefined();
+  const checked = await impl.checkVps(imported.inputs!, { ...PROGRAM, [PREVIEW_FLAG]: true });
+  expect(checked.failures).toEqual([]);
+  const recorded = { ...checked.inputs, [PREVIEW_FLAG]: true };
+  expect((await impl.diffVps(id, imported.props!, recorded)).changes).toBe(false);
+  await fixture().byHand.changeParameters(Number(id), { memory_mb: 2048 });
+  await fixture().byHand.setRunningState(Number(id), "NOTRUNNING");
+  return { id, recorded, outs: imported.props! };
+}
+
 describe("a refresh's diff", () => {
   it("after a read: the drift and the refused shrink, no restart, start or price", async () => {
     const vps = await driftedVps();
@@ -43,6 +66,27 @@ describe("a refresh's diff", () => {
     const program = { ...PROGRAM, diskSpaceMb: 40960, [PREVIEW_FLAG]: true };
     const checked = await impl.checkVps(refreshed.inputs!, program);
     expect(checked.failures).toEqual([]);
+    const diff = await impl.diffVps(vps.id, refreshed.props!, { ...checked.inputs, [PREVIEW_FLAG]: true });
+    expect(texts(diff.notes)).toEqual([
+      "app: resizing memoryMb restarts the VPS.",
+      "app: runningState RUNNING starts the VPS.",
+      expect.stringMatching(/^app: resize 2048 → 1024 MB: \$[\d.]+ → \$[\d.]+ a month \(-\$[\d.]+\)$/),
+    ]);
+  });
+
+  it("of an imported VPS, whose recorded inputs carry creationScope and its outputs not: the drift only", async () => {
+    const vps = await importedDriftedVps();
+    const refreshed = await impl.read(vps.id, vps.outs);
+    const diff = await impl.diffVps(vps.id, refreshed.props!, vps.recorded);
+    expect(texts(diff.notes)).toEqual([
+      "app: changed outside Pulumi: memoryMb 1024 → 2048, runningState RUNNING → NOTRUNNING.",
+    ]);
+  });
+
+  it("of an imported VPS, after a read and the program's check (up --refresh): the planned change", async () => {
+    const vps = await importedDriftedVps();
+    const refreshed = await impl.read(vps.id, vps.outs);
+    const checked = await impl.checkVps(refreshed.inputs!, { ...PROGRAM, [PREVIEW_FLAG]: true });
     const diff = await impl.diffVps(vps.id, refreshed.props!, { ...checked.inputs, [PREVIEW_FLAG]: true });
     expect(texts(diff.notes)).toEqual([
       "app: resizing memoryMb restarts the VPS.",
