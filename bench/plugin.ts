@@ -1,20 +1,24 @@
 /**
  * The plugin as users get it: the release's self-contained executables (`npm run release:build`, built first when
  * dist/release is missing or stale) beside the launcher tarball of `npm run plugin:pack` (a shell script that runs
- * the bundle with the `node` on PATH). Prints each tarball's size, and the time from starting the plugin to its
- * answer to the first gRPC call (GetPluginInfo: what the engine asks first) for the linux-amd64 executable and the
- * launcher, in alternating rounds so drift falls on both.
+ * the bundle with the `node` on PATH). Prints each tarball's size, then the time from the spawn to the answer to the
+ * first gRPC call (GetPluginInfo: what the engine asks first) of: the linux-amd64 executable, the launcher, and a
+ * minimal Go provider on pulumi-go-provider (bench/go-provider.ts; skipped, saying why, without Go); and from the
+ * spawn to the exit of a bare `node -e 0` on the Node the executable is made of. All with one program in one run,
+ * the order turning each round so drift falls on all; median (min-max) of each, the executable's median over
+ * `node -e 0`'s, and the load average before and after.
  *
- * Run: `npm run build && node dist/bench/index.js plugin`.
+ * Run: `npm run bench -- plugin` (or `npm run build && node dist/bench/index.js plugin --rounds 11`).
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { packPlugin, pluginTarballName, packageVersion } from "../provider/native/pack.js";
 import { buildRelease, RELEASE_DIR } from "../tools/release/build.js";
 import { firstCall } from "../tools/release/check-executable.js";
-import { TARGETS } from "../tools/release/node-binaries.js";
+import { HOST_TARGET, nodeBinary, SEA_NODE_VERSION, TARGETS } from "../tools/release/node-binaries.js";
+import { frameworkVersion, goProvider } from "./go-provider.js";
 
 export interface PluginBenchOptions {
   /** Rounds of first calls per side. Default 7. */
@@ -61,27 +65,68 @@ export async function benchPlugin(options: PluginBenchOptions = {}): Promise<voi
     row("launcher (needs node on PATH)", launcherTarball, path.join(scratch, "launcher/provider.js"));
 
     const pathNode = execFileSync("node", ["--version"], { encoding: "utf8" }).trim();
-    const times = { executable: [] as number[], launcher: [] as number[] };
+    const seaNode = nodeBinary(HOST_TARGET).exe;
+    const go = goProvider(print);
+    const sides: { label: string; time: () => Promise<number> }[] = [
+      { label: "self-contained linux-amd64", time: () => answerMs(executable, version) },
+      { label: `launcher, on node ${pathNode}`, time: () => answerMs(launcher, version) },
+      {
+        label: `node -e 0 (node v${SEA_NODE_VERSION}), to its exit`,
+        time: () => exitMs(seaNode, ["-e", "0"]),
+      },
+    ];
+    if ("exe" in go)
+      sides.push({
+        label: `Go provider (pulumi-go-provider ${frameworkVersion()})`,
+        time: () => answerMs(go.exe),
+      });
+    const times = sides.map(() => [] as number[]);
+    const load = () =>
+      os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ");
+    const loadBefore = load();
     for (let round = 0; round < rounds; round++) {
-      // alternate which side goes first
-      const order =
-        round % 2 === 0 ? (["executable", "launcher"] as const) : (["launcher", "executable"] as const);
-      for (const side of order) {
-        const answer = await firstCall([side === "executable" ? executable : launcher]);
-        if (answer.version !== version)
-          throw new Error(`the ${side} answered ${answer.version}, not ${version}`);
-        times[side].push(answer.ms);
+      // each round starts with the next side, so drift and warm caches fall on all
+      for (let i = 0; i < sides.length; i++) {
+        const side = (round + i) % sides.length;
+        times[side]!.push(await sides[side]!.time());
       }
     }
-    print(`  start to the first answer (GetPluginInfo), median of ${rounds} rounds (min-max):`);
-    for (const side of ["executable", "launcher"] as const) {
-      const label = side === "executable" ? "self-contained linux-amd64" : `launcher, on node ${pathNode}`;
-      const ms = times[side];
+    print(`  from the spawn to the first answer (GetPluginInfo), median of ${rounds} rounds (min-max):`);
+    sides.forEach((side, i) => {
+      const ms = times[i]!;
       print(
-        `  ${label.padEnd(40)}  ${median(ms).toFixed(0).padStart(5)} ms (${Math.min(...ms).toFixed(0)}-${Math.max(...ms).toFixed(0)})`,
+        `  ${side.label.padEnd(44)}  ${median(ms).toFixed(0).padStart(5)} ms (${Math.min(...ms).toFixed(0)}-${Math.max(...ms).toFixed(0)})`,
       );
-    }
+    });
+    if ("reason" in go) print(`  ${"Go provider".padEnd(44)}  not run: ${go.reason}`);
+    print(`  self-contained / node -e 0: ${(median(times[0]!) / median(times[2]!)).toFixed(1)}`);
+    print(`  load average (1, 5, 15 min): ${loadBefore} before, ${load()} after`);
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** Milliseconds from spawning the provider `exe` to its answer to GetPluginInfo (checked to be `version`). */
+async function answerMs(exe: string, version?: string): Promise<number> {
+  const answer = await firstCall([exe]);
+  if (version !== undefined && answer.version !== version)
+    throw new Error(`${exe} answered ${answer.version}, not ${version}`);
+  return answer.ms;
+}
+
+/** Milliseconds from spawning `command` to its exit (which must be a success). */
+function exitMs(command: string, args: string[]): Promise<number> {
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: "ignore" });
+    child.once("error", reject);
+    child.once("exit", (code) =>
+      code === 0
+        ? resolve(Number(process.hrtime.bigint() - started) / 1e6)
+        : reject(new Error(`${command} ${args.join(" ")} exited ${code}`)),
+    );
+  });
 }
