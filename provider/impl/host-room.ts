@@ -7,7 +7,10 @@
  * is short (memory before disk; ties to the other figure, then to the name that sorts last), until the rest fit.
  *
  * - It judges a set of claims, not a sequence: the same claims give the same verdict and the same names whatever
- *   order they were checked in, and the message lists them sorted, so it reads the same too.
+ *   order they were checked in, and the message lists them sorted, so it reads the same too. Which claims have been
+ *   checked when the overflow is found is the engine's order, though (see below): 7, 6 and 6 GB on 10 GB free checked
+ *   b, c, a fail on c and name c (a and b, 13 GB, would not fit either); checked a, b, they name a. So the message
+ *   says it counts only the changes checked so far, and a later preview may name more.
  * - Taking the largest first sets aside as few as one figure allows: the 8 GB of three new VPSs of 4, 8 and 4 GB on a
  *   host with 10 GB free, not a 4 GB one.
  * - The engine checks one resource at a time and stops the preview at the first check that fails, so that check
@@ -207,5 +210,16 @@ export function roomRefusal(
       `host ${host} has no room for this run's ${changes} on it together (${total}; RimuHosting says: ` +
       `${room.says.replace(/[.\s]+$/, "")})`;
   }
-  return `${has}: ${claimsWords(claims)}. Without ${namesWords(aside)} the rest fit: ${advice(aside)}`;
+  return (
+    `${has}: ${claimsWords(claims)}. Without ${namesWords(aside)} the rest fit: ${advice(aside)}. ` +
+    notCounted(host)
+  );
 }
+
+/**
+ * The engine stops a preview at the first check that fails, so a failing check has counted only the changes checked
+ * before it, in an order that varies from run to run: the message says so, since the ones it names may not be all.
+ */
+const notCounted = (host: string): string =>
+  `This counts the changes on host ${host} checked so far in this run; changes not yet checked are not counted, ` +
+  `so a later preview may name more`;

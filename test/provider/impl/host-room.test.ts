@@ -1,7 +1,9 @@
 // Room on a host for a whole run (provider/impl/host-room.ts, host-checks.ts): the rule that sets claims aside, and
 // check() itself (L1, against the emulator) run the way the engine runs it: one resource at a time, in every order,
-// stopping at the first check that fails. Whatever the order, the same VPSs are named to set aside, and without them
-// the rest pass. Through the real CLI on both front ends: test/engine/host-room.test.ts and the rows fleet-resize-no-room
+// stopping at the first check that fails. The same claims name the same VPSs to set aside whatever order they were
+// checked in; but a failing check knows only the claims checked before it, so what it names can depend on the order
+// (7, 6 and 6 GB below), and the message says a later preview may name more. For 4, 8 and 4 GB every order names big,
+// and without it the rest pass. Through the real CLI on both front ends: test/engine/host-room.test.ts and the rows fleet-resize-no-room
 // and fleet-new-no-room of test/engine/preview-cases.ts.
 import { DEMO_ACCOUNTS } from "../../../emulator/index";
 import { createClient } from "../../../provider/client/index";
@@ -96,7 +98,8 @@ describe("the rule: the claims that take the most of what is short are set aside
       "host 835 has 10240 MB memory and 7660 GB disk free, and this run's new VPSs on it take 16384 MB memory " +
         "together: big (new) takes 8192 MB memory, small-a (new) takes 4096 MB memory, small-b (new) takes 4096 MB " +
         "memory. Without big the rest fit: leave big out of this run, or give it another host (hostServerOid, or " +
-        "leave it out of a new VPS to let RimuHosting choose)",
+        "leave it out of a new VPS to let RimuHosting choose). This counts the changes on host 835 checked so far " +
+        "in this run; changes not yet checked are not counted, so a later preview may name more",
     );
   });
 });
@@ -105,11 +108,12 @@ describe("check() of a run's VPSs on one host, in every order (L1)", () => {
   const fixture = useImplFixture();
   const PREVIEW = { __preview: true } as const;
   const SIZES: Record<string, number> = { "small-a": 4096, big: 8192, "small-b": 4096 };
+  const MORE_SIZES: Record<string, number> = { a: 7168, b: 6144, c: 6144 };
   const newVps = (name: string, host: string) => ({
     ...APP_INPUTS,
     domainName: `${name}.example.com`,
     creationScope: `shop/prod/${name}`,
-    memoryMb: SIZES[name]!,
+    memoryMb: SIZES[name] ?? MORE_SIZES[name]!,
     hostServerOid: host,
     ...PREVIEW,
   });
@@ -179,6 +183,28 @@ describe("check() of a run's VPSs on one host, in every order (L1)", () => {
       }
     },
   );
+
+  test("7, 6 and 6 GB new on 10 GB free: what the failing check names depends on which were checked before it", async () => {
+    await fillHost835(10240);
+    const inputs = (name: string): [Record<string, unknown>, Record<string, unknown>] => [
+      {},
+      newVps(name, "835"),
+    ];
+    const seen = async (order: string[]) => {
+      const run = await checkInOrder(order, inputs);
+      return {
+        failedOn: run.failedOn,
+        aside: asideIn(run.reason),
+        counted: /checked so far/.test(run.reason ?? ""),
+      };
+    };
+    // b and c checked: c is set aside (of equal claims, the name that sorts last); a was never counted.
+    expect(await seen(["b", "c", "a"])).toEqual({ failedOn: "c", aside: "c", counted: true });
+    // a and b checked: a is set aside. Same program, another order, another name.
+    expect(await seen(["a", "b", "c"])).toEqual({ failedOn: "b", aside: "a", counted: true });
+    // Without c, a and b (13 GB) still do not fit: the message's "a later preview may name more".
+    expect(await seen(["b", "a"])).toEqual({ failedOn: "a", aside: "a", counted: true });
+  });
 
   describe("four 1 GB VPSs on host 836 (2048 MB free beside them), each resized", () => {
     const VPSS = ["h836-a", "h836-b", "h836-c", "h836-d"];
