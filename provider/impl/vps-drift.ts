@@ -31,7 +31,9 @@ const shown = (value: unknown): string =>
 /**
  * The drift a refresh's diff found (`changes`: from the live order `live` to the recorded inputs `recorded`), as
  * one line naming each input with its recorded and its live value (a secret by name only), and a warning for each
- * disk the recorded inputs would shrink: the next up refuses that unless the program changes.
+ * disk the recorded inputs would shrink. The recorded inputs are those of the last up (or import), not the program:
+ * an `up --refresh` of a program that already matches the VPS runs this first, so the warning says what it is based
+ * on and when the next up is refused, never that the program says it.
  */
 export function driftNotes(
   name: string,
@@ -48,8 +50,8 @@ export function driftNotes(
   for (const refusal of changeRefusals(live, recorded, [])) {
     notes.push(
       warning(
-        `${name}: while the program says ${refusal.property} ${shown(recorded[refusal.property])}, the next up is ` +
-          `refused: ${refusal.reason}`,
+        `${name}: if the program still says ${refusal.property} ${shown(recorded[refusal.property])} (as recorded ` +
+          `before this refresh), the next up is refused: ${refusal.reason}`,
       ),
     );
   }

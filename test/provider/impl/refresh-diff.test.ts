@@ -53,9 +53,10 @@ describe("a refresh's diff", () => {
     expect(diff.changes).toBe(true);
     expect(texts(diff.notes)).toEqual([
       "app: changed outside Pulumi: memoryMb 1024 → 2048, diskSpaceMb 20480 → 40960, runningState RUNNING → NOTRUNNING.",
-      "app: while the program says diskSpaceMb 20480, the next up is refused: a disk cannot shrink (40960 MB to " +
-        "20480 MB): RimuHosting only grows disks. Keep diskSpaceMb at 40960 or more, or order a new VPS with the " +
-        "smaller disk.",
+      // What the diff knows is the inputs recorded before the refresh, not the program of the next up.
+      "app: if the program still says diskSpaceMb 20480 (as recorded before this refresh), the next up is refused: " +
+        "a disk cannot shrink (40960 MB to 20480 MB): RimuHosting only grows disks. Keep diskSpaceMb at 40960 or " +
+        "more, or order a new VPS with the smaller disk.",
     ]);
     expect(diff.notes.map((note) => note.severity)).toEqual(["info", "warning"]);
   });
