@@ -23,7 +23,7 @@ import { containsUnknown } from "./unknowns.js";
 import { orderRef } from "./vps-converge.js";
 import { MOVE_CHANGES_OUTPUTS } from "./vps-effects.js";
 import { orderFields } from "../wire-mapping/order-fields.js";
-import { changed, judge, shared, type Run } from "./lookahead-run.js";
+import { changed, couldNotRead, judge, shared, type Run } from "./lookahead-run.js";
 
 /**
  * hostServerOid, new or changed: the host must be in the VPS's data centre (a move across data centres would
@@ -102,7 +102,8 @@ export async function checkResizeRoom(run: Run, live: AboutOrder): Promise<void>
   const host = await shared(run, `checking that host ${hostOid} has room to grow this VPS`, () =>
     run.view.hostOf(orderRef(live.order_oid, live.domain_name), hostOid),
   );
-  if (!host) return;
+  // Not judged (the warning says so), yet the growth goes ahead: it takes its room (see claimRoom).
+  if (!host) return run.view.ledger.claim(hostOid, run.resource, { ...need, kind: "grow", name: run.name });
   const free = freeOf(host);
   const blame = (short: readonly Short[]) => (short[0] === "memory" ? "memoryMb" : "diskSpaceMb");
   const alone = shortOf(free, [need]);
@@ -166,7 +167,12 @@ async function judgeTogether(
  * that host. Where the account has a VPS on the host, against the host's free figures (R5 of that VPS); elsewhere
  * no figures can be read, so RimuHosting's quote judges them: one order of their sizes together on that host, and
  * of what is left as the rule sets claims aside. Only a refusal for room (409) counts; what else it may refuse (a
- * size over a plan's limit) says nothing of the room. The claim stands once the quote of the sum has said yes.
+ * size over a plan's limit) says nothing of the room.
+ *
+ * When the host's figures or a quote of the sum cannot be had (a 5xx, a timeout), the claims are not judged together:
+ * a warning names the host and says so, as the look-ahead's other checks do when they cannot run, and the claim
+ * stands all the same. The preview does not fail it, so `pulumi up` applies this change, and the checks after it
+ * must count it: leaving it out would let them claim room this change is about to take.
  */
 export async function claimRoom(
   run: Run,
@@ -185,8 +191,8 @@ export async function claimRoom(
       `checking that host ${host} has room for this run's changes on it together`,
       () => run.view.hostOf(orderRef(via.order_oid, via.domain_name), host),
     );
-    if (figures) await judgeTogether(run, host, freeOf(figures), { ...need, kind }, () => property);
-    return;
+    if (figures) return judgeTogether(run, host, freeOf(figures), { ...need, kind }, () => property);
+    return ledger.claim(host, run.resource, { ...need, kind, name: run.name });
   }
   const mine: Claim = { ...need, kind, name: run.name };
   const claims = [...ledger.others(host, run.resource), mine];
@@ -205,12 +211,24 @@ export async function claimRoom(
       return [];
     } catch (error) {
       const failure = readFailure(error, run.baseUrl);
-      if (failure.kind !== "refused" || !(failure.error instanceof RimuConflictError)) return [];
+      if (failure.kind !== "refused") throw new Unjudged(error);
+      if (!(failure.error instanceof RimuConflictError)) return [];
       if (rest.length === claims.length) says = serviceText(failure.error);
       return ["memory"];
     }
   };
-  const aside = await setAside(claims, quoted);
+  let aside: Claim[];
+  try {
+    aside = await setAside(claims, quoted);
+  } catch (error) {
+    if (!(error instanceof Unjudged)) throw error;
+    couldNotRead(
+      run,
+      `judging this run's changes on host ${host} together (RimuHosting's quote of their sum)`,
+      error.failed,
+    );
+    return ledger.claim(host, run.resource, mine);
+  }
   if (aside.length === 0) return ledger.claim(host, run.resource, mine);
   ledger.drop(host, run.resource);
   run.out.failures.push({
@@ -218,4 +236,11 @@ export async function claimRoom(
     code: RIMU_ERROR_CODES.RimuConflictError,
     reason: roomRefusal(host, claims, aside, { says }),
   });
+}
+
+/** A quote of the claims' sum that could not be had (not a refusal): they were not judged together. */
+class Unjudged extends Error {
+  constructor(readonly failed: unknown) {
+    super("the quote of the claims' sum could not be had");
+  }
 }

@@ -15,8 +15,9 @@
  *   host with 10 GB free, not a 4 GB one.
  * - The engine checks one resource at a time and stops the preview at the first check that fails, so that check
  *   judges the claims checked until then; a change checked after it is not counted (it never reaches the provider).
- * - A claim stands once its check found room for it (its quote or the host's figures said yes); a check that fails
- *   claims nothing. A resource checked again (the engine's second check in `pulumi up`, or a replacement) replaces
+ * - A claim stands once its check passes: room was found for it (its quote or the host's figures said yes), or what
+ *   would judge it could not be had (a warning says so; host-checks.ts claimRoom says why it stands). A check that
+ *   fails claims nothing. A resource checked again (the engine's second check in `pulumi up`, or a replacement) replaces
  *   its own claim, never adds a second one.
  * - A change that has been applied (create, update) gives its claims up, and the host's figures are read again
  *   when next needed: they now hold it (AccountView.noteApplied). Claims last as long as the provider process,

@@ -206,6 +206,24 @@ describe("check() of a run's VPSs on one host, in every order (L1)", () => {
     expect(await seen(["b", "a"])).toEqual({ failedOn: "a", aside: "a", counted: true });
   });
 
+  test("the quote of the sum answering 503: a warning names the host, and the claim stands for the checks after it", async () => {
+    await fillHost835(10240);
+    const check = async (name: string) => (await impl.check({}, newVps(name, "835"))).failures;
+    testing.forgetRun();
+    expect(await check("small-a")).toBeUndefined();
+    // big's own quote goes through (a no-op fault takes the first quote); the quote of small-a + big answers 503.
+    fixture().emulator.injectFault({ route: "quoteNewVm", kind: "delay", delayMs: 0 });
+    fixture().emulator.injectFault({ route: "quoteNewVm", kind: "status", status: 503, times: 10 });
+    expect(await check("big")).toBeUndefined();
+    expect(fixture().logs.join("\n")).toMatch(
+      /warning: \[RIMU_ERR_TRANSIENT\] big: judging this run's changes on host 835 together \(RimuHosting's quote of their sum\) did not run: RimuHosting answered 503/,
+    );
+    fixture().emulator.app.emulator.faults.clear(); // the 503s the client's retries did not take
+    // big's claim stood: small-b's check counts it, and the three (16 GB) do not fit.
+    const failures = await check("small-b");
+    expect(asideIn(failures?.map((f) => f.reason).join("\n"))).toBe("big");
+  });
+
   describe("four 1 GB VPSs on host 836 (2048 MB free beside them), each resized", () => {
     const VPSS = ["h836-a", "h836-b", "h836-c", "h836-d"];
     let recorded: Record<string, Record<string, unknown>>;
