@@ -118,6 +118,32 @@ export function computeChanges(
   return changes;
 }
 
+/**
+ * The inputs a change set names, in table order: the one way back from VpsChanges to input names. Two of its parts
+ * are not changes of the VPS, so each caller says whether it wants them:
+ * - `settings` (allowReinstall, timeouts) are the provider's own: an update records them with no API call. A
+ *   detailed diff names them (such an update is theirs alone); a refresh never finds them drifted (the service
+ *   has no such thing: the refreshed outputs keep the recorded ones).
+ * - `orderOnly` (billingOid, metaData) cannot be changed on an existing order: an update leaves them (a warning
+ *   says so), so a detailed diff does not show them changing; the service reports them, so a refresh's drift does.
+ */
+export function changedInputNames(
+  changes: VpsChanges,
+  include: { settings: boolean; orderOnly: boolean },
+): VpsInputName[] {
+  const changed = new Set<VpsInputName>([
+    ...changes.replaces,
+    ...changes.parameters,
+    ...changes.reinstall,
+    ...(include.settings ? changes.settings : []),
+    ...(include.orderOnly ? changes.orderOnly : []),
+    ...(changes.move ? (["hostServerOid"] as const) : []),
+    ...(changes.runningState ? (["runningState"] as const) : []),
+    ...(changes.reverseDns ? (["reverseDns"] as const) : []),
+  ]);
+  return VPS_INPUT_NAMES.filter((name) => changed.has(name));
+}
+
 /** True if anything must happen (including recording a setting). */
 export function hasChanges(changes: VpsChanges): boolean {
   return (

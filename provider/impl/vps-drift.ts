@@ -4,26 +4,12 @@
  * money.ts), because it plans none: the refresh records what it read, and the next `pulumi up` plans from the
  * program then (a disk the program would shrink is refused by its check, vps-refusals.ts).
  */
-import type { VpsChanges } from "./vps-changes.js";
-import { SECRET_FIELDS, VPS_INPUT_NAMES, type VpsInputName } from "./vps-fields.js";
+import { changedInputNames, type VpsChanges } from "./vps-changes.js";
+import { SECRET_FIELDS } from "./vps-fields.js";
 import { changeRefusals } from "./vps-refusals.js";
 import { info, warning, type Note } from "./notes.js";
 
 const SECRET = new Set<string>(SECRET_FIELDS);
-
-/** Every input a diff found changed, in table order (a setting is the provider's: never drift). */
-function changedInputs(changes: VpsChanges): VpsInputName[] {
-  const changed = new Set<VpsInputName>([
-    ...changes.replaces,
-    ...changes.parameters,
-    ...changes.reinstall,
-    ...changes.orderOnly,
-    ...(changes.move ? (["hostServerOid"] as const) : []),
-    ...(changes.runningState ? (["runningState"] as const) : []),
-    ...(changes.reverseDns ? (["reverseDns"] as const) : []),
-  ]);
-  return VPS_INPUT_NAMES.filter((name) => changed.has(name));
-}
 
 const shown = (value: unknown): string =>
   typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
@@ -41,7 +27,8 @@ export function driftNotes(
   recorded: Record<string, unknown>,
   changes: VpsChanges,
 ): Note[] {
-  const drifted = changedInputs(changes);
+  // An order-only input changed outside Pulumi is drift; a setting is the provider's, never drift.
+  const drifted = changedInputNames(changes, { settings: false, orderOnly: true });
   if (drifted.length === 0) return [];
   const values = drifted.map((input) =>
     SECRET.has(input) ? input : `${input} ${shown(recorded[input])} → ${shown(live[input])}`,

@@ -14,15 +14,9 @@
  * - `pulumi import`: a Read with no recorded state (impl's read() then reports every input).
  */
 import * as impl from "../impl/index.js";
-import { computeChanges } from "../impl/vps-changes.js";
+import { changedInputNames, computeChanges } from "../impl/vps-changes.js";
 import { effectsOf, type ChangeEffects } from "../impl/vps-effects.js";
-import {
-  INTERNAL_INPUTS,
-  PREVIEW_FLAG,
-  VPS_INPUT_NAMES,
-  VPS_OUTPUT_ONLY,
-  type VpsInputName,
-} from "../impl/vps-fields.js";
+import { INTERNAL_INPUTS, PREVIEW_FLAG, VPS_INPUT_NAMES, VPS_OUTPUT_ONLY } from "../impl/vps-fields.js";
 import { withUnknown } from "../impl/unknowns.js";
 import { UNKNOWN } from "../impl/unknowns.js";
 import { setValues } from "../impl/vps-values.js";
@@ -71,16 +65,8 @@ export async function diff(id: string, _urn: string, olds: Bag, news: Bag): Prom
   const changes = answer.planned;
   if (answer.changes && changes) {
     const replacing = new Set<string>(answer.replaces);
-    const changed = new Set<VpsInputName>([
-      ...answer.replaces.filter((name): name is VpsInputName => (VPS_INPUT_NAMES as string[]).includes(name)),
-      ...changes.parameters,
-      ...changes.reinstall,
-      ...changes.settings,
-      ...(changes.move ? (["hostServerOid"] as const) : []),
-      ...(changes.runningState ? (["runningState"] as const) : []),
-      ...(changes.reverseDns ? (["reverseDns"] as const) : []),
-    ]);
-    for (const name of VPS_INPUT_NAMES.filter((input) => changed.has(input))) {
+    // What the update acts on: a setting it records, not an order-only input it cannot apply (vps-changes.ts).
+    for (const name of changedInputNames(changes, { settings: true, orderOnly: false })) {
       const kind = !isSet(before[name]) ? "add" : !isSet(after[name]) ? "delete" : "update";
       detailedDiff[name] = replacing.has(name) ? `${kind}-replace` : kind;
     }

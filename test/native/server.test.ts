@@ -214,6 +214,14 @@ describe("the native plugin over gRPC (L3)", () => {
       replaces: ["dcLocation"],
       detailedDiff: { dcLocation: "update-replace", memoryMb: "update" },
     });
+    // A setting is the update's to record, so it is listed; an order-only input it cannot apply is not.
+    const setting = await plugin.diff(created.id, urn, created.properties, {
+      ...checked.inputs,
+      allowReinstall: true,
+      metaData: { team: "ops" },
+    });
+    expect(setting).toMatchObject({ changes: "some", replaces: [] });
+    expect(setting.detailedDiff).toEqual({ allowReinstall: "add" });
 
     // Diff says what the change does and costs (the restart and the price, attached to the resource), and a
     // preview Update answers with the outputs it makes unknown; nothing changes.

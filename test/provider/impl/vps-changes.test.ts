@@ -1,5 +1,5 @@
 import { diff } from "../../../provider/impl/vps-provider";
-import { assertChangesAllowed, computeChanges } from "../../../provider/impl/vps-changes";
+import { assertChangesAllowed, changedInputNames, computeChanges } from "../../../provider/impl/vps-changes";
 import { setLogSink } from "../../../provider/impl/testing";
 import { UNKNOWN } from "../../../provider/impl/unknowns";
 import type { VpsInputs } from "../../../provider/impl/vps-input-schema";
@@ -171,5 +171,38 @@ describe("diff", () => {
     expect(await diff("1001", OLDS, { ...NEWS, adoptOrderOid: 2002 })).toMatchObject({
       replaces: ["adoptOrderOid"],
     });
+  });
+});
+
+describe("changedInputNames", () => {
+  // Every part of a change set at once: a resize, a move, a start, a reinstall, a setting and an order-only input.
+  const changes = computeChanges("1001", OLDS, {
+    ...NEWS,
+    memoryMb: 2048,
+    hostServerOid: "765",
+    runningState: "NOTRUNNING",
+    distro: "ubuntu2404.64",
+    allowReinstall: true,
+    metaData: { team: "ops" },
+  });
+
+  it("for a detailed diff: what an update acts on, settings included, order-only inputs (not applied) left out", () => {
+    expect(changedInputNames(changes, { settings: true, orderOnly: false })).toEqual([
+      "distro",
+      "memoryMb",
+      "hostServerOid",
+      "runningState",
+      "allowReinstall",
+    ]);
+  });
+
+  it("for a refresh's drift: what the service reports changed, order-only inputs included, settings left out", () => {
+    expect(changedInputNames(changes, { settings: false, orderOnly: true })).toEqual([
+      "distro",
+      "memoryMb",
+      "hostServerOid",
+      "runningState",
+      "metaData",
+    ]);
   });
 });
