@@ -150,6 +150,11 @@ export function accountViewFor(key: string, client: () => RimuClient): AccountVi
   return view;
 }
 
+/** A change of `resource` starts (a create, an update): every view's ledger knows the run applies changes. */
+export function noteStartingEverywhere(resource: string): void {
+  for (const view of views.values()) view.ledger.start(resource);
+}
+
 /** A change of `resource` was applied: every view of this process gives up its claims (AccountView.noteApplied). */
 export function noteAppliedEverywhere(resource: string): void {
   for (const view of views.values()) view.noteApplied(resource);

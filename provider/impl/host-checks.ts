@@ -7,7 +7,7 @@ import type { AboutOrder, HostServerInfo } from "../../contract/index.js";
 import { RIMU_ERROR_CODES, RimuConflictError } from "../client/index.js";
 import {
   roomRefusal,
-  setAside,
+  setAsideIn,
   shortOf,
   sumOf,
   type Claim,
@@ -152,13 +152,13 @@ async function judgeTogether(
   const ledger = run.view.ledger;
   const mine: Claim = { ...need, name: run.name };
   const claims = [...ledger.others(host, run.resource), mine];
-  const aside = await setAside(claims, (rest) => shortOf(free, rest));
+  const aside = await setAsideIn(ledger.applying, claims, mine, (rest) => shortOf(free, rest));
   if (aside.length === 0) return ledger.claim(host, run.resource, mine);
   ledger.drop(host, run.resource);
   run.out.failures.push({
     property: blame(shortOf(free, claims)),
     code: RIMU_ERROR_CODES.RimuConflictError,
-    reason: roomRefusal(host, claims, aside, { free }),
+    reason: roomRefusal(host, claims, aside, { free }, ledger.applying),
   });
 }
 
@@ -219,7 +219,7 @@ export async function claimRoom(
   };
   let aside: Claim[];
   try {
-    aside = await setAside(claims, quoted);
+    aside = await setAsideIn(ledger.applying, claims, mine, quoted);
   } catch (error) {
     if (!(error instanceof Unjudged)) throw error;
     couldNotRead(
@@ -234,7 +234,7 @@ export async function claimRoom(
   run.out.failures.push({
     property,
     code: RIMU_ERROR_CODES.RimuConflictError,
-    reason: roomRefusal(host, claims, aside, { says }),
+    reason: roomRefusal(host, claims, aside, { says }, ledger.applying),
   });
 }
 

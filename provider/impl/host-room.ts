@@ -19,6 +19,8 @@
  *   would judge it could not be had (a warning says so; host-checks.ts claimRoom says why it stands). A check that
  *   fails claims nothing. A resource checked again (the engine's second check in `pulumi up`, or a replacement) replaces
  *   its own claim, never adds a second one.
+ * - In a run that applies changes (the native plugin's check runs in `pulumi up` too), once a change has started a
+ *   failing check sets aside only its own claim: the others passed and may be under way (setAsideIn).
  * - A change that has been applied (create, update) gives its claims up, and the host's figures are read again
  *   when next needed: they now hold it (AccountView.noteApplied). Claims last as long as the provider process,
  *   which the CLI starts for each run: nothing carries over.
@@ -46,6 +48,22 @@ export interface Claim extends HostNeed {
 export class HostLedger {
   /** host oid -> resource key -> claim. */
   private readonly byHost = new Map<string, Map<string, Claim>>();
+  /** Resources whose change (a create, an update) this run has started. */
+  private readonly started = new Set<string>();
+
+  /** `resource`'s change has started: this run applies changes (see `applying`). */
+  start(resource: string): void {
+    this.started.add(resource);
+  }
+
+  /**
+   * Whether a change of this run has started, so the run is `pulumi up`, not a preview. The native plugin's check
+   * carries no preview flag and runs the room checks in an update too (with --skip-preview, the only checks): this is
+   * how it knows the claims checked before may belong to changes under way.
+   */
+  get applying(): boolean {
+    return this.started.size > 0;
+  }
 
   /** The claims of other resources on `host`. */
   others(host: string, resource: string): Claim[] {
@@ -144,6 +162,22 @@ export async function setAside(
   return aside;
 }
 
+/**
+ * The claims a failing check sets aside. In a preview, the rule's (setAside). In a run that applies changes, the
+ * claims checked before `mine` passed their checks and their changes may already be under way (a create that has
+ * started cannot be left out of the run: leaving it out of the program would delete the new VPS), so the only change
+ * the check can still keep out is its own: `mine` is set aside when the claims do not fit, whatever its size.
+ */
+export async function setAsideIn(
+  applying: boolean,
+  claims: readonly Claim[],
+  mine: Claim,
+  shortOf: (rest: Claim[]) => Short[] | Promise<Short[]>,
+): Promise<Claim[]> {
+  if (!applying) return setAside(claims, shortOf);
+  return (await shortOf([...claims])).length > 0 ? [mine] : [];
+}
+
 /** "web-1, web-2 and web-3". */
 function namesWords(claims: readonly Claim[]): string {
   const names = claims.map((claim) => claim.name);
@@ -196,6 +230,7 @@ export function roomRefusal(
   claims: readonly Claim[],
   aside: readonly Claim[],
   room: { free: HostFree } | { says: string },
+  applying = false,
 ): string {
   const changes = claims.every((claim) => claim.kind === "new") ? "new VPSs" : "changes";
   const total = needWords(sumOf(claims));
@@ -211,10 +246,11 @@ export function roomRefusal(
       `host ${host} has no room for this run's ${changes} on it together (${total}; RimuHosting says: ` +
       `${room.says.replace(/[.\s]+$/, "")})`;
   }
-  return (
-    `${has}: ${claimsWords(claims)}. Without ${namesWords(aside)} the rest fit: ${advice(aside)}. ` +
-    notCounted(host)
-  );
+  const verdict = applying
+    ? `This run is applying changes, and the ones checked before ${namesWords(aside)} passed their checks and may ` +
+      `already be under way, so leave them be: ${advice(aside)}`
+    : `Without ${namesWords(aside)} the rest fit: ${advice(aside)}`;
+  return `${has}: ${claimsWords(claims)}. ${verdict}. ${notCounted(host)}`;
 }
 
 /**

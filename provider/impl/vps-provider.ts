@@ -22,7 +22,7 @@
  */
 import type { AboutOrder } from "../../contract/index.js";
 import { RIMU_ERROR_CODES, RimuNotFoundError, type RimuClient } from "../client/index.js";
-import { noteAppliedEverywhere, type AccountView } from "./account-view.js";
+import { noteAppliedEverywhere, noteStartingEverywhere, type AccountView } from "./account-view.js";
 import { same } from "./canonical-json.js";
 import { creationNonceOf, newCreationNonce } from "./creation-token.js";
 import { ERROR_CATALOGUE, VPS_ERROR_CODES, VpsError, presentError } from "./errors.js";
@@ -324,8 +324,10 @@ export async function create(inputs: VpsInputs): Promise<{ id: string; outs: Vps
 /**
  * Runs a create or an update, then, whatever its outcome, tells the run's shared reads that it ran: what its
  * check claimed of hosts is given up, and those hosts' figures are read again when next needed (host-room.ts).
+ * Before it runs, they learn that it started: a room check failing later in the run must not advise leaving it out.
  */
 async function applying<T>(news: VpsInputs, run: () => Promise<T>): Promise<T> {
+  noteStartingEverywhere(resourceKey(news));
   try {
     return await run();
   } finally {

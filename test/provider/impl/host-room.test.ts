@@ -224,6 +224,27 @@ describe("check() of a run's VPSs on one host, in every order (L1)", () => {
     expect(asideIn(failures?.map((f) => f.reason).join("\n"))).toBe("big");
   });
 
+  test("in a run applying changes (the native plugin's check in `up --skip-preview`), a check never advises leaving out a change under way", async () => {
+    await fillHost835(10240);
+    testing.forgetRun();
+    // The native plugin's check always runs as a preview's: the flag set, as newVps sets it.
+    const big = await impl.check({}, newVps("big", "835"));
+    expect(big.failures).toBeUndefined();
+    // big's create starts (RimuHosting takes its time to answer) while the engine checks small-a.
+    fixture().emulator.injectFault({ route: "createVps", kind: "delay", delayMs: 1500 });
+    const creating = impl.create(big.inputs);
+    const { failures } = await impl.check({}, newVps("small-a", "835"));
+    await creating;
+    const reason = failures?.map((f) => f.reason).join("\n") ?? "";
+    expect(reason).toMatch(
+      /^\[RIMU_ERR_CONFLICT\] hostServerOid: host 835 has no room for this run's new VPSs/,
+    );
+    expect(reason).not.toMatch(/leave big out/);
+    expect(reason).toMatch(
+      /This run is applying changes, and the ones checked before small-a passed their checks and may already be under way, so leave them be: leave small-a out of this run, or give it another host/,
+    );
+  });
+
   describe("four 1 GB VPSs on host 836 (2048 MB free beside them), each resized", () => {
     const VPSS = ["h836-a", "h836-b", "h836-c", "h836-d"];
     let recorded: Record<string, Record<string, unknown>>;
