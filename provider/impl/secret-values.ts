@@ -14,12 +14,17 @@ import { SECRET_FIELDS } from "./vps-fields.js";
 export const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
 export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
-function isSecretValue(value: unknown): value is { value: unknown } {
+export function isSecretValue(value: unknown): value is { value: unknown } {
   return (
     typeof value === "object" &&
     value !== null &&
     (value as Record<string, unknown>)[SECRET_SIG_KEY] === SECRET_SIG
   );
+}
+
+/** The keys of a property bag whose values are secrets (marked by the program, or by check()). */
+export function secretKeys(bag: Record<string, unknown>): string[] {
+  return Object.keys(bag).filter((key) => isSecretValue(bag[key]));
 }
 
 /** The value inside a secret, or the value itself. */

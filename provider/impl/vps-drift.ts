@@ -5,19 +5,21 @@
  * program then (a disk the program would shrink is refused by its check, vps-refusals.ts).
  */
 import { changedInputNames, type VpsChanges } from "./vps-changes.js";
-import { SECRET_FIELDS } from "./vps-fields.js";
+import { PRINTABLE_FIELDS } from "./vps-fields.js";
 import { changeRefusals } from "./vps-refusals.js";
 import { info, warning, type Note } from "./notes.js";
 
-const SECRET = new Set<string>(SECRET_FIELDS);
+const PRINTABLE = new Set<string>(PRINTABLE_FIELDS);
 
 const shown = (value: unknown): string =>
   typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
 
 /**
  * The drift a refresh's diff found (`changes`: from the live order `live` to the recorded inputs `recorded`), as
- * one line naming each input with its recorded and its live value (a secret by name only), and a warning for each
- * disk the recorded inputs would shrink. The recorded inputs are those of the last up (or import), not the program:
+ * one line naming each input with its recorded and its live value, and a warning for each disk the recorded inputs
+ * would shrink. Values only of the inputs the field table calls printable (plain facts: sizes, state, host, distro)
+ * and the program did not mark secret (`secret`, the keys it gave as secrets where the front end knows them: the
+ * native plugin's; the dynamic provider's host strips the marks): every other input by name only. The recorded inputs are those of the last up (or import), not the program:
  * an `up --refresh` of a program that already matches the VPS runs this first, so the warning says what it is based
  * on and when the next up is refused, never that the program says it.
  */
@@ -26,19 +28,25 @@ export function driftNotes(
   live: Record<string, unknown>,
   recorded: Record<string, unknown>,
   changes: VpsChanges,
+  secret: readonly string[] = [],
 ): Note[] {
+  const shows = (input: string) => PRINTABLE.has(input) && !secret.includes(input);
   // An order-only input changed outside Pulumi is drift; a setting is the provider's, never drift.
   const drifted = changedInputNames(changes, { settings: false, orderOnly: true });
   if (drifted.length === 0) return [];
   const values = drifted.map((input) =>
-    SECRET.has(input) ? input : `${input} ${shown(recorded[input])} → ${shown(live[input])}`,
+    shows(input) ? `${input} ${shown(recorded[input])} → ${shown(live[input])}` : input,
   );
   const notes = [info(`${name}: changed outside Pulumi: ${values.join(", ")}.`)];
   for (const refusal of changeRefusals(live, recorded, [])) {
+    const input = refusal.property;
     notes.push(
       warning(
-        `${name}: if the program still says ${refusal.property} ${shown(recorded[refusal.property])} (as recorded ` +
-          `before this refresh), the next up is refused: ${refusal.reason}`,
+        shows(input)
+          ? `${name}: if the program still says ${input} ${shown(recorded[input])} (as recorded before this ` +
+              `refresh), the next up is refused: ${refusal.reason}`
+          : `${name}: if the program still says the ${input} recorded before this refresh, the next up is ` +
+              `refused: ${input} can only grow.`,
       ),
     );
   }

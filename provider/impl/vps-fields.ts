@@ -83,6 +83,12 @@ export interface FieldRule {
   /** Can only grow: a smaller value is refused in check() and again before an update starts. */
   growOnly?: true;
   /**
+   * A plain fact about the VPS (a size, its state, its host, distro or data centre): its value may be printed in a
+   * message, such as the drift a refresh shows. Every other input is named there without its value: a secret, and
+   * what the user wrote that may be private (metadata, SSH keys, a PTR name).
+   */
+  printable?: true;
+  /**
    * Sent as given at its first wire path (`wire[0]`) when ordering, quoting, and (a reinstall input)
    * reinstalling: toWire() in vps-requests.ts. Inputs that need shaping (ipCount, files, sshKeys,
    * metaData) are built there by hand.
@@ -168,7 +174,7 @@ export const VPS_OBJECT_TYPES = {
 } as const satisfies Record<string, ObjectTypeRule>;
 
 /**
- * THE table of Vps inputs: what a change does, the wire fields, the secret, reported and grow-only
+ * THE table of Vps inputs: what a change does, the wire fields, the secret, reported, grow-only and printable
  * flags, each input's type, default and description, and its output's. Derived from it: the change kinds,
  * the secret list, the replace-forcing inputs (vps-changes.ts), the reinstall and grow-only rules
  * (vps-refusals.ts), the fields an update step can move (vps-converge.ts); and, written by `npm run
@@ -180,6 +186,7 @@ export const VPS_OBJECT_TYPES = {
 export const VPS_FIELDS = {
   domainName: {
     change: "replace",
+    printable: true,
     wire: ["instantiation_options.domain_name", "domain_name"],
     asIs: true,
     reported: true,
@@ -190,6 +197,7 @@ export const VPS_FIELDS = {
   },
   distro: {
     change: "reinstall",
+    printable: true,
     wire: ["instantiation_options.distro", "distro"],
     asIs: true,
     reported: true,
@@ -200,6 +208,7 @@ export const VPS_FIELDS = {
   },
   dcLocation: {
     change: "replace",
+    printable: true,
     wire: ["dc_location"],
     asIs: true,
     reported: true,
@@ -210,6 +219,7 @@ export const VPS_FIELDS = {
   },
   pricingPlanCode: {
     change: "replace",
+    printable: true,
     wire: ["pricing_plan_code"],
     asIs: true,
     type: "string",
@@ -219,6 +229,7 @@ export const VPS_FIELDS = {
   },
   memoryMb: {
     change: "parameters",
+    printable: true,
     wire: ["vps_parameters.memory_mb", "memory_mb"],
     asIs: true,
     reported: true,
@@ -229,6 +240,7 @@ export const VPS_FIELDS = {
   },
   diskSpaceMb: {
     change: "parameters",
+    printable: true,
     wire: ["vps_parameters.disk_space_mb", "disk_space_mb"],
     asIs: true,
     reported: true,
@@ -240,6 +252,7 @@ export const VPS_FIELDS = {
   },
   diskSpace2Mb: {
     change: "parameters",
+    printable: true,
     wire: ["vps_parameters.disk_space_2_mb", "disk_space_2_mb"],
     asIs: true,
     reported: true,
@@ -252,6 +265,7 @@ export const VPS_FIELDS = {
   },
   vpsType: {
     change: "replace",
+    printable: true,
     wire: ["vps_type"],
     asIs: true,
     type: { enum: VPS_TYPES, name: "VpsType" },
@@ -261,6 +275,7 @@ export const VPS_FIELDS = {
   },
   billingOid: {
     change: "order-only",
+    printable: true,
     wire: ["billing_oid"],
     asIs: true,
     reported: true,
@@ -273,6 +288,7 @@ export const VPS_FIELDS = {
   },
   hostServerOid: {
     change: "move",
+    printable: true,
     wire: ["host_server_oid", "selected_host_server_oid"],
     asIs: true,
     reported: true,
@@ -284,6 +300,7 @@ export const VPS_FIELDS = {
   },
   runningState: {
     change: "running-state",
+    printable: true,
     wire: ["running_state"],
     reported: true,
     type: { enum: ["RUNNING", "NOTRUNNING"] },
@@ -313,6 +330,7 @@ export const VPS_FIELDS = {
   },
   controlPanel: {
     change: "reinstall",
+    printable: true,
     wire: ["instantiation_options.control_panel"],
     asIs: true,
     type: "string",
@@ -370,6 +388,7 @@ export const VPS_FIELDS = {
   },
   ipCount: {
     change: "replace",
+    printable: true,
     wire: ["ip_request.num_ips", "ip_request"],
     reported: true,
     type: "integer",
@@ -467,7 +486,7 @@ export type VpsInputName = keyof typeof VPS_INPUT_FIELDS;
 export const VPS_INPUT_NAMES = Object.keys(VPS_INPUT_FIELDS) as VpsInputName[];
 
 /** The inputs whose row sets `flag`, in table order. */
-function flagged(flag: "secret" | "reported" | "growOnly" | "asIs"): readonly VpsInputName[] {
+function flagged(flag: "secret" | "reported" | "growOnly" | "asIs" | "printable"): readonly VpsInputName[] {
   return VPS_INPUT_NAMES.filter((name) => (VPS_FIELDS[name] as FieldRule)[flag] === true);
 }
 
@@ -482,6 +501,9 @@ export function inputsOfKind(...kinds: ChangeKind[]): readonly VpsInputName[] {
  * inputs a refresh returns (the engine would store those unmarked).
  */
 export const SECRET_FIELDS = flagged("secret");
+
+/** Inputs whose values a message may print (plain facts, never a secret); the others are named only. */
+export const PRINTABLE_FIELDS = flagged("printable");
 
 /** Inputs the service reports on the order (a refresh sees their drift). */
 export const REPORTED_FIELDS = flagged("reported");

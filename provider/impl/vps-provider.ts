@@ -38,7 +38,7 @@ import {
 } from "./money.js";
 import { emitNotes, info, previewUrnOf, resourceKey, resourceName, type Note } from "./notes.js";
 import { accountView, clientFor, configuredBaseUrl, hasApiKey } from "./runtime-config.js";
-import { secretsWrapped } from "./secret-values.js";
+import { secretKeys, secretsWrapped } from "./secret-values.js";
 import { withUnknown } from "./unknowns.js";
 import { computeChanges, hasChanges, REPLACE_FORCING_INPUTS, type VpsChanges } from "./vps-changes.js";
 import { converge, orderRef, type ConvergeOptions } from "./vps-converge.js";
@@ -259,7 +259,7 @@ export async function diffVps(id: string, olds: RecordedOutputs, news: VpsInputs
   const changes = computeChanges(isPendingId(id) ? String(before.orderOid) : id, before, after);
   const name = resourceName(after);
   const notes = refresh
-    ? driftNotes(name, before, after, changes)
+    ? driftNotes(name, before, after, changes, secretKeys(news))
     : effectNotes(name, effectsOf(changes, after));
   if (!refresh && isPreview(news)) {
     const priced = await previewPrice(id, before, after, changes);

@@ -12,7 +12,7 @@
  */
 import { Struct, type JavaScriptValue } from "google-protobuf/google/protobuf/struct_pb";
 import { SECRET_FIELDS } from "../impl/vps-fields.js";
-import { asSecret, unwrapSecret } from "../impl/secret-values.js";
+import { asSecret, isSecretValue, unwrapSecret } from "../impl/secret-values.js";
 import { UNKNOWN } from "../impl/unknowns.js";
 import type { RecordedOutputs, VpsInputs } from "../impl/index.js";
 import { recordedState, refreshableState } from "../impl/vps-values.js";
@@ -37,6 +37,27 @@ export const plainBag = (bag: Bag): Bag => plain(bag) as Bag;
  */
 export function inputsFromWire(bag: Bag): VpsInputs {
   return plain(bag) as VpsInputs;
+}
+
+/** True if the value holds a secret envelope at any depth. */
+function holdsSecret(value: unknown): boolean {
+  if (isSecretValue(value)) return true;
+  if (Array.isArray(value)) return value.some(holdsSecret);
+  if (value !== null && typeof value === "object") return Object.values(value).some(holdsSecret);
+  return false;
+}
+
+/**
+ * inputsFromWire(), but an input that held a secret anywhere (the program's `fn::secret`, `pulumi.secret`) comes
+ * back as a secret as a whole: the lifecycle then knows to name it without its value (impl's vps-drift.ts).
+ */
+export function inputsFromWireMarkingSecrets(bag: Bag): VpsInputs {
+  return Object.fromEntries(
+    Object.entries(bag).map(([key, value]) => [
+      key,
+      holdsSecret(value) ? asSecret(plain(value)) : plain(value),
+    ]),
+  ) as VpsInputs;
 }
 
 /**

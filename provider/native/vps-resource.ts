@@ -23,7 +23,14 @@ import { setValues } from "../impl/vps-values.js";
 import { PLANNED_FEE_KEY } from "../impl/planned-fee.js";
 import type { RecordedOutputs, VpsInputs } from "../impl/index.js";
 import { sendNote, sendNotes } from "./engine-log.js";
-import { creationScopeOf, inputsFromWire, stateFromWire, withSecretOutputs, type Bag } from "./protocol.js";
+import {
+  creationScopeOf,
+  inputsFromWire,
+  inputsFromWireMarkingSecrets,
+  stateFromWire,
+  withSecretOutputs,
+  type Bag,
+} from "./protocol.js";
 
 export type PropertyDiffKind =
   "add" | "delete" | "update" | "add-replace" | "delete-replace" | "update-replace";
@@ -59,7 +66,11 @@ export async function check(
 export async function diff(id: string, _urn: string, olds: Bag, news: Bag): Promise<DiffAnswer> {
   const before = stateFromWire(olds, `Vps ${id}`);
   const after = inputsFromWire(news);
-  const answer = await impl.diffVps(id, before, { ...after, [PREVIEW_FLAG]: true });
+  // The inputs the program marked secret stay marked for diffVps(): a refresh's drift names them without values.
+  const answer = await impl.diffVps(id, before, {
+    ...inputsFromWireMarkingSecrets(news),
+    [PREVIEW_FLAG]: true,
+  });
   sendNotes(answer.notes);
   const detailedDiff: Record<string, PropertyDiffKind> = {};
   const changes = answer.planned;

@@ -322,6 +322,30 @@ describe("the native plugin over gRPC (L3)", () => {
     await plugin.delete(oid, urn, read.properties);
   });
 
+  it("a refresh's Diff names an input the program marked secret without its value", async () => {
+    const urn = vpsUrn("drifted");
+    // The engine keeps the program's secret mark on the checked inputs it records.
+    const program = inputs({
+      domainName: "drifted.example.com",
+      memoryMb: secret(1024),
+      runningState: "RUNNING",
+    });
+    const checked = await plugin.check(urn, {}, program);
+    expect(checked.failures).toEqual([]);
+    const recorded = { ...checked.inputs, memoryMb: secret(1024) };
+    const created = await plugin.create(urn, recorded);
+    const byHand = createClient({ apiKey: DEMO_API_KEY, baseUrl: emulator().baseUrl });
+    await byHand.changeParameters(Number(created.id), { memory_mb: 2048 });
+    await byHand.setRunningState(Number(created.id), "NOTRUNNING");
+    byHand.close();
+    const refreshed = await plugin.read(created.id, urn, created.properties, recorded);
+    plugin.messages.length = 0;
+    await plugin.diff(created.id, urn, refreshed.properties, recorded);
+    const said = messagesAbout(urn).map((m) => m.message);
+    expect(said).toEqual(["drifted: changed outside Pulumi: memoryMb, runningState RUNNING → NOTRUNNING."]);
+    await plugin.delete(created.id, urn, refreshed.properties);
+  });
+
   it("a failure after the order exists reaches the engine as ErrorResourceInitFailed, with the outputs marked secret", async () => {
     emulator().injectFault({ route: "setRunningState", kind: "status", status: 400 });
     const urn = vpsUrn("half");

@@ -4,6 +4,8 @@
  * change and shows both. Called in the order the engine calls them, against the emulator.
  */
 import * as impl from "../../../provider/impl/index";
+import { computeChanges } from "../../../provider/impl/vps-changes";
+import { driftNotes } from "../../../provider/impl/vps-drift";
 import { PREVIEW_FLAG } from "../../../provider/impl/vps-fields";
 import type { VpsInputs } from "../../../provider/impl/vps-input-schema";
 import { APP_INPUTS, useImplFixture } from "../support/impl-fixture";
@@ -103,5 +105,49 @@ describe("a refresh's diff", () => {
     await impl.diffVps(vps.id, refreshed.props!, news);
     const again = await impl.diffVps(vps.id, refreshed.props!, news);
     expect(texts(again.notes)).toContain("app: resizing memoryMb restarts the VPS.");
+  });
+});
+
+describe("the drift line", () => {
+  const recorded = {
+    domainName: "app1.example.com",
+    memoryMb: 1024,
+    diskSpaceMb: 20480,
+    hostServerOid: "764",
+    password: "recorded-pw-1",
+    metaData: { owner: "alice@example.com" },
+    sshKeys: ["ssh-ed25519 AAAArecorded me@laptop"],
+    reverseDns: "old.example.com",
+  };
+  const live = {
+    ...recorded,
+    memoryMb: 2048,
+    diskSpaceMb: 10240,
+    hostServerOid: "765",
+    password: "live-pw-2",
+    metaData: { owner: "bob@example.com" },
+    sshKeys: ["ssh-ed25519 AAAAlive you@desk"],
+    reverseDns: "new.example.com",
+  };
+  const changes = computeChanges("1001", live, recorded);
+
+  it("shows the values of plain facts only: secrets, metaData, sshKeys and reverseDns by name", () => {
+    const [line] = texts(driftNotes("app", live, recorded, changes));
+    expect(line).toBe(
+      "app: changed outside Pulumi: memoryMb 1024 → 2048, diskSpaceMb 20480 → 10240, hostServerOid 764 → 765, " +
+        "password, sshKeys, reverseDns, metaData.",
+    );
+  });
+
+  it("names an input the program marked secret without its value, in the line and in the disk's warning", () => {
+    const text = texts(
+      driftNotes("app", { ...live, diskSpaceMb: 40960 }, recorded, changes, ["memoryMb", "diskSpaceMb"]),
+    );
+    expect(text).toEqual([
+      expect.stringMatching(/^app: changed outside Pulumi: memoryMb, diskSpaceMb, hostServerOid 764 → 765,/),
+      "app: if the program still says the diskSpaceMb recorded before this refresh, the next up is refused: " +
+        "diskSpaceMb can only grow.",
+    ]);
+    expect(text.join("\n")).not.toMatch(/1024|2048|20480|40960/);
   });
 });

@@ -18,6 +18,7 @@ import {
   AS_IS_FIELDS,
   GROW_ONLY_FIELDS,
   INTERNAL_INPUTS,
+  PRINTABLE_FIELDS,
   REPORTED_FIELDS,
   SECRET_FIELDS,
   VPS_FIELDS,
@@ -174,6 +175,12 @@ describe("the Vps field table", () => {
       ),
     );
     expect(byHand).toEqual([]);
+  });
+
+  it("no input whose value may be private is printable: secrets, metaData, sshKeys, reverseDns, files", () => {
+    const named = VPS_INPUT_NAMES.filter((name) => !PRINTABLE_FIELDS.includes(name));
+    for (const name of SECRET_FIELDS) expect(named).toContain(name);
+    expect(named).toEqual(expect.arrayContaining(["metaData", "sshKeys", "reverseDns", "files"]));
   });
 
   it("the inputs flagged `reported` are exactly those the order's fields give back", () => {
