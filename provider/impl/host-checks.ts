@@ -14,6 +14,7 @@ import {
   type ClaimKind,
   type HostFree,
   type HostNeed,
+  type RunKind,
   type Short,
 } from "./host-room.js";
 import { serviceText } from "./errors.js";
@@ -158,7 +159,7 @@ async function judgeTogether(
   run.out.failures.push({
     property: blame(shortOf(free, claims)),
     code: RIMU_ERROR_CODES.RimuConflictError,
-    reason: roomRefusal(host, claims, aside, { free }, ledger.applying),
+    reason: roomRefusal(host, claims, aside, { free }, runKind(run, mine)),
   });
 }
 
@@ -234,8 +235,13 @@ export async function claimRoom(
   run.out.failures.push({
     property,
     code: RIMU_ERROR_CODES.RimuConflictError,
-    reason: roomRefusal(host, claims, aside, { says }, ledger.applying),
+    reason: roomRefusal(host, claims, aside, { says }, runKind(run, mine)),
   });
+}
+
+/** What a room message says of the run `run` belongs to (host-room.ts). */
+function runKind(run: Run, mine: Claim): RunKind {
+  return { applying: run.view.ledger.applying, mayApply: run.mayApply ? { mine } : undefined };
 }
 
 /** A quote of the claims' sum that could not be had (not a refusal): they were not judged together. */

@@ -20,7 +20,8 @@
  *   fails claims nothing. A resource checked again (the engine's second check in `pulumi up`, or a replacement) replaces
  *   its own claim, never adds a second one.
  * - In a run that applies changes (the native plugin's check runs in `pulumi up` too), once a change has started a
- *   failing check sets aside only its own claim: the others passed and may be under way (setAsideIn).
+ *   failing check sets aside only its own claim: the others passed and may be under way (setAsideIn). Before then
+ *   the native plugin's check cannot tell, so its message says what to do if the run is `pulumi up` (perhapsUnderWay).
  * - A change that has been applied (create, update) gives its claims up, and the host's figures are read again
  *   when next needed: they now hold it (AccountView.noteApplied). Claims last as long as the provider process,
  *   which the CLI starts for each run: nothing carries over.
@@ -230,7 +231,7 @@ export function roomRefusal(
   claims: readonly Claim[],
   aside: readonly Claim[],
   room: { free: HostFree } | { says: string },
-  applying = false,
+  run: RunKind = { applying: false },
 ): string {
   const changes = claims.every((claim) => claim.kind === "new") ? "new VPSs" : "changes";
   const total = needWords(sumOf(claims));
@@ -246,11 +247,36 @@ export function roomRefusal(
       `host ${host} has no room for this run's ${changes} on it together (${total}; RimuHosting says: ` +
       `${room.says.replace(/[.\s]+$/, "")})`;
   }
-  const verdict = applying
+  const verdict = run.applying
     ? `This run is applying changes, and the ones checked before ${namesWords(aside)} passed their checks and may ` +
       `already be under way, so leave them be: ${advice(aside)}`
-    : `Without ${namesWords(aside)} the rest fit: ${advice(aside)}`;
+    : `Without ${namesWords(aside)} the rest fit: ${advice(aside)}${perhapsUnderWay(aside, run)}`;
   return `${has}: ${claimsWords(claims)}. ${verdict}. ${notCounted(host)}`;
+}
+
+/**
+ * What the check knows of its run: whether a change of it has started (so it applies changes), and, when the check
+ * cannot tell a preview from `pulumi up` (the native plugin's), the claim of the change it checks.
+ */
+export interface RunKind {
+  applying: boolean;
+  mayApply?: { mine: Claim };
+}
+
+/**
+ * The native plugin's check before any change of its run started: in a preview the rule's advice stands, but in
+ * `pulumi up --skip-preview` a change set aside that was checked before may have started already (its create can be
+ * on its way before this check), and leaving a started new VPS out of the program deletes it. Said, not guessed.
+ */
+function perhapsUnderWay(aside: readonly Claim[], run: RunKind): string {
+  const mine = run.mayApply?.mine;
+  const before = aside.filter((claim) => claim !== mine);
+  if (!mine || before.length === 0) return "";
+  const verb = before.length === 1 ? "passed its check" : "passed their checks";
+  return (
+    `. In \`pulumi up\` without a preview, ${namesWords(before)} ${verb} before ${mine.name} and may already be ` +
+    `under way: then leave ${mine.name} out instead`
+  );
 }
 
 /**

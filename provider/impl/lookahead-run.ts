@@ -36,6 +36,11 @@ export interface Run {
   known: VpsInputs;
   isNew: boolean;
   preview: boolean;
+  /**
+   * The check may belong to `pulumi up` though it runs a preview's checks: the native plugin's, whose protocol
+   * carries no preview flag (host-room.ts words its advice for both).
+   */
+  mayApply?: boolean;
   /** The account's active orders (the shared listing), when it could be read: which of its VPSs are on which host. */
   orders?: readonly AboutOrder[];
   name: string;

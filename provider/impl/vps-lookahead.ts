@@ -50,7 +50,12 @@ import {
 import { checkHost, checkResizeRoom, claimRoom, needOf } from "./host-checks.js";
 export type { LookAhead } from "./lookahead-run.js";
 
-export async function lookAhead(before: VpsInputs, after: VpsInputs, preview: boolean): Promise<LookAhead> {
+export async function lookAhead(
+  before: VpsInputs,
+  after: VpsInputs,
+  preview: boolean,
+  mayApply = false,
+): Promise<LookAhead> {
   const out: LookAhead = { failures: [], notes: [], unknownOutputs: [] };
   if (!hasApiKey()) {
     out.failures.push(failureOf(presentError(missingKey(), "Checking a Vps")));
@@ -64,6 +69,7 @@ export async function lookAhead(before: VpsInputs, after: VpsInputs, preview: bo
     known: knownValues(after),
     isNew: Object.keys(before).length === 0,
     preview,
+    mayApply,
     name: resourceName(after),
     resource: resourceKey(after),
     out,

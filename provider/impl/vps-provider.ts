@@ -125,9 +125,14 @@ export interface CheckResult {
 /**
  * Validates the inputs (every failure names the input and says how to fix it), keeps this state's creation
  * nonce (or makes one for a new resource), wraps secret inputs as secrets, refuses internal inputs a program
- * set, and looks ahead at what the service will say (vps-lookahead.ts). Throws only on a bug.
+ * set, and looks ahead at what the service will say (vps-lookahead.ts). Throws only on a bug. `mayApply`: the
+ * check runs a preview's checks but may belong to `pulumi up` (the native plugin's).
  */
-export async function checkVps(olds: VpsInputs, news: VpsInputs): Promise<CheckResult> {
+export async function checkVps(
+  olds: VpsInputs,
+  news: VpsInputs,
+  options: { mayApply?: boolean } = {},
+): Promise<CheckResult> {
   // The old inputs are recorded state: a value not of its kind is left out, not trusted.
   const before = refreshableState(olds) as VpsInputs;
   // Both: a read marked the key of the recorded outputs, which the old inputs follow (refresh-diff.ts).
@@ -143,7 +148,7 @@ export async function checkVps(olds: VpsInputs, news: VpsInputs): Promise<CheckR
     ...transitionFailures(before, setValues(news)),
   ];
   if (failures.length > 0) return { inputs, failures, notes: [], unknownOutputs: [] };
-  const ahead = await lookAhead(before, setValues(inputs), isPreview(news));
+  const ahead = await lookAhead(before, setValues(inputs), isPreview(news), options.mayApply);
   const fee = ahead.fee?.usd;
   // The run's budget (budget.ts): this VPS's fees counted with the others' checked so far.
   const budget = judgeBudget(

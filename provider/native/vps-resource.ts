@@ -57,7 +57,9 @@ export async function check(
     creationScope: creationScopeOf(urn),
     [PREVIEW_FLAG]: true,
   };
-  const result = await impl.checkVps(stateFromWire(olds, "", { refresh: true }) as VpsInputs, given);
+  const result = await impl.checkVps(stateFromWire(olds, "", { refresh: true }) as VpsInputs, given, {
+    mayApply: true,
+  });
   sendNotes(result.notes);
   const { [PREVIEW_FLAG]: _flag, ...inputs } = result.inputs;
   return { inputs, failures: result.failures.map(impl.presentFailure) };

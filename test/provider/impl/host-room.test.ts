@@ -8,6 +8,7 @@
 import { DEMO_ACCOUNTS } from "../../../emulator/index";
 import { createClient } from "../../../provider/client/index";
 import * as impl from "../../../provider/impl/index";
+import * as native from "../../../provider/native/vps-resource";
 import * as testing from "../../../provider/impl/testing";
 import {
   HostLedger,
@@ -174,7 +175,7 @@ describe("check() of a run's VPSs on one host, in every order (L1)", () => {
         expect({ order, aside: asideIn(run.reason) }).toEqual({ order, aside: "big" });
         expect(run.reason).toMatch(/^\[RIMU_ERR_CONFLICT\] hostServerOid: host 835 /);
         expect(run.reason).toMatch(/this run's new VPSs on it/);
-        expect(run.reason).not.toMatch(/more than one run|order's current state|grow them/);
+        expect(run.reason).not.toMatch(/more than one run|order's current state|grow them|without a preview/);
         const without = await checkInOrder(
           order.filter((name) => name !== "big"),
           inputs,
@@ -242,6 +243,27 @@ describe("check() of a run's VPSs on one host, in every order (L1)", () => {
     expect(reason).not.toMatch(/leave big out/);
     expect(reason).toMatch(
       /This run is applying changes, and the ones checked before small-a passed their checks and may already be under way, so leave them be: leave small-a out of this run, or give it another host/,
+    );
+  });
+
+  test("the native plugin's check, which cannot tell a preview from `up --skip-preview`, says a change it sets aside that was checked before may be under way", async () => {
+    await fillHost835(10240);
+    testing.forgetRun();
+    const urn = (name: string) => `urn:pulumi:prod::shop::rimuhosting:index:Vps::${name}`;
+    const wire = (name: string) => {
+      const {
+        creationScope: _scope,
+        __preview: _flag,
+        __provider: _provider,
+        ...inputs
+      } = newVps(name, "835");
+      return inputs;
+    };
+    expect((await native.check(urn("big"), {}, wire("big"))).failures).toEqual([]);
+    // big's create may have started by now in `up --skip-preview` (the engine does not wait for it to check the next).
+    const { failures } = await native.check(urn("small-a"), {}, wire("small-a"));
+    expect(failures.map((f) => f.reason).join("\n")).toMatch(
+      /Without big the rest fit: leave big out of this run, or give it another host \(.*\)\. In `pulumi up` without a preview, big passed its check before small-a and may already be under way: then leave small-a out instead\. This counts/,
     );
   });
 
