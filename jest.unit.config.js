@@ -22,6 +22,7 @@ const NEEDS_PROCESSES = [
   "<rootDir>/test/docs/first-hour\\.test\\.ts", // npm run emulator, which builds the checkout and starts the emulator
   "<rootDir>/test/docs/import-walkthrough\\.test\\.ts", // the walkthrough's pulumi import, through the real CLI
   "<rootDir>/test/native/server\\.test\\.ts", // the native plugin's own process, over gRPC
+  "<rootDir>/test/native/lazy-loading\\.test\\.ts", // the native plugin's own process: which modules it loaded
   "<rootDir>/test/native/commands\\.test\\.ts", // the plugin's emulator command, bin/ and packed
   "<rootDir>/test/native/schema-cli\\.test\\.ts", // pulumi schema check
   "<rootDir>/test/native/sdk\\.test\\.ts", // scripts/gen-sdk.sh, Pulumi's SDK generators
