@@ -6,5 +6,4 @@
  */
 export { checkConfig, configureProvider, diffConfig } from "./provider-config.js";
 export { fromStruct, typeOfUrn, toStruct, withSecretOutputs } from "./protocol.js";
-export { VpsIncompleteError } from "../impl/errors.js";
 export * as vps from "./vps-resource.js";

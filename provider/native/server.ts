@@ -18,9 +18,11 @@ import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { watchEngine, type WatchGrpc } from "../impl/engine-watch.js";
+import { VpsIncompleteError } from "../impl/errors.js";
 import type * as Calls from "./calls.js";
 import type * as Functions from "./functions.js";
 import { startPluginLog, withResource, type PluginLog } from "./engine-log.js";
+import { lazyModule } from "./lazy-module.js";
 import type { Bag } from "./protocol.js";
 import type { PropertyDiffKind } from "./vps-resource.js";
 import schema = require("./schema.json");
@@ -29,10 +31,13 @@ import schema = require("./schema.json");
  * What the calls run is evaluated with the first call that needs it, not at start-up, so the plugin answers the
  * engine's first call (GetPluginInfo) with only gRPC and the protocol's stubs loaded (issue 34): the configuration
  * and the Vps (calls.ts) with the first of their calls, the functions (the data sources, with @pulumi/pulumi) with
- * the first Invoke. `require` caches each module, so each is evaluated once.
+ * the first Invoke. Each is loaded once; a module that fails to load fails each call that needs it with the same
+ * clean error (lazy-module.ts), and the plugin stays up. VpsIncompleteError is imported here, not taken from
+ * calls.ts: impl/errors.js is loaded at start anyway (engine-watch.ts uses it), and grpcError, which answers every
+ * failed call, must not depend on a module that may have failed to load.
  */
-const calls = (): typeof Calls => require("./calls.js") as typeof Calls;
-const functions = (): typeof Functions => require("./functions.js") as typeof Functions;
+const calls = lazyModule("Vps code", () => require("./calls.js") as typeof Calls);
+const functions = lazyModule("data sources", () => require("./functions.js") as typeof Functions);
 
 const VPS_TYPE = "rimuhosting:index:Vps";
 const SCHEMA_TEXT = JSON.stringify(schema);
@@ -45,7 +50,7 @@ type Handler<Req, Res> = (call: grpc.ServerUnaryCall<Req, Res>, callback: Callba
 /** The error the engine shows: the message alone (impl's errors carry their code and advice). */
 function grpcError(error: unknown): Partial<grpc.StatusObject> {
   const message = error instanceof Error ? error.message : String(error);
-  if (!(error instanceof calls().VpsIncompleteError)) return { code: grpc.status.UNKNOWN, details: message };
+  if (!(error instanceof VpsIncompleteError)) return { code: grpc.status.UNKNOWN, details: message };
   // Created (or changed) but not finished: the engine records id and properties; the next `up` resumes.
   const detail = new provproto.ErrorResourceInitFailed();
   detail.setId(error.id);

@@ -5,11 +5,15 @@
  * @pulumi/pulumi's runtime, with the first Invoke, which still uses the configuration Configure gave.
  *
  * The built plugin runs as bin/ starts it, with a `--require` that writes down each module file as Node loads it.
+ * A second plugin runs with a `--require` that makes calls.js fail to load: each call that needs it is answered with
+ * a clean error, and the plugin stays up.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { DEMO_API_KEY } from "../../emulator/index";
+import { ProviderRpcError } from "../helpers/provider-client";
+import { rejectionOf } from "../helpers/promises";
 import { useEmulator } from "../helpers/use-emulator";
 import { startNativePlugin, type NativePlugin } from "./plugin-client";
 
@@ -24,6 +28,18 @@ const fs = require("node:fs");
 const load = Module.prototype.load;
 Module.prototype.load = function (filename) {
   fs.appendFileSync(${JSON.stringify(loadedFile)}, filename + "\\n");
+  return load.call(this, filename);
+};
+`,
+);
+
+const breakCalls = path.join(scratch, "break-calls.js");
+fs.writeFileSync(
+  breakCalls,
+  `const Module = require("node:module");
+const load = Module.prototype.load;
+Module.prototype.load = function (filename) {
+  if (filename.endsWith("/provider/native/calls.js")) throw new Error("calls.js is broken for this test");
   return load.call(this, filename);
 };
 `,
@@ -96,5 +112,27 @@ describe("the native plugin loads a call's code with the first call that needs i
     const files = loaded();
     expect(has(files, "dist/provider/native/functions.js")).toBe(true);
     expect(has(files, PULUMI_RUNTIME)).toBe(true);
+  });
+});
+
+describe("a lazily loaded module that fails to load", () => {
+  let broken: NativePlugin;
+  beforeAll(async () => {
+    broken = await startNativePlugin({ env: { NODE_OPTIONS: `--require ${breakCalls}` } });
+  });
+  afterAll(async () => {
+    await broken?.close();
+  });
+
+  it("each call that needs it is answered with a clean error, and the plugin stays up", async () => {
+    const PROVIDER_URN = "urn:pulumi:dev::lazy::pulumi:providers:rimuhosting::default";
+    const expected =
+      "pulumi-resource-rimuhosting could not load its Vps code: calls.js is broken for this test";
+    const first = await rejectionOf(broken.checkConfig(PROVIDER_URN, {}), ProviderRpcError);
+    expect(first.details).toBe(expected);
+    const later = await rejectionOf(broken.configure({ apiKey: DEMO_API_KEY }), ProviderRpcError);
+    expect(later.details).toBe(expected);
+    expect(await broken.getPluginInfo()).toMatch(/^\d+\.\d+\.\d+/);
+    expect(broken.stderr()).not.toMatch(/\n\s+at /);
   });
 });
