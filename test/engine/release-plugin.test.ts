@@ -92,7 +92,8 @@ describe("the release's artifacts (npm run release:build)", () => {
         { codeCache: t.os === "linux", snapshot: false },
       ]);
     for (const platform of ["linux-amd64", "linux-arm64"]) {
-      // An unknown command word: the plugin compiles its bundle (with the cache, if V8 takes it), says so, exits.
+      // An unknown command word: the plugin loads its bundle (its top level from the cache, if V8 takes it), says
+      // so, exits.
       const [command, ...args] = commandHere(target(platform), unpacked(platform))!;
       // Node says "Code cache data rejected." when V8 refuses the cache (made by another V8, or with other flags).
       // It is a warning: NODE_NO_WARNINGS (or --no-warnings in NODE_OPTIONS) would hide it, so neither is passed.

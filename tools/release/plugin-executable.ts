@@ -9,9 +9,9 @@
  * or other toolchain is needed. The cost is the size of the Node runtime in every tarball.
  *
  * Start-up: where this machine can run the target's own node (linux-amd64; linux-arm64 under qemu-user), that node
- * makes the executable with V8's code cache of the bundle, so the plugin does not compile the bundle before its first
- * answer. V8 loads a code cache only in the node that made it, so the other platforms go without. No startup
- * snapshot: Node's snapshot builder cannot hold the http2, http and tls modules gRPC loads (it aborts).
+ * makes the executable with V8's code cache of the bundle, so the plugin skips parsing the bundle and compiling its
+ * top level at start (the functions a call runs are still compiled when they first run). V8 loads a code cache only
+ * in the node that made it, so the other platforms go without. No startup snapshot: Node's snapshot builder cannot hold the http2, http and tls modules gRPC loads (it aborts).
  * docs/releasing.md, "Start-up", has the figures and why the build fixes V8's random seed.
  */
 import { execFileSync } from "node:child_process";
