@@ -2,8 +2,8 @@
  * The plugin bench's point of comparison from outside Node: a minimal native provider written with Pulumi's Go
  * framework (bench/go-provider/: one resource, on github.com/pulumi/pulumi-go-provider at the version its go.mod
  * pins, fetched through the Go module proxy). Built once and cached outside the clone, under
- * `~/.cache/pulumi-rimuhosting/bench-go-provider/<version>-<hash of its sources>-<os>-<arch>/` (PULUMI_RIMU_CACHE or
- * XDG_CACHE_HOME move it, as for scripts/*.sh).
+ * `~/.cache/pulumi-rimuhosting/bench-go-provider/<version>-<hash>-<os>-<arch>/` (PULUMI_RIMU_CACHE or XDG_CACHE_HOME
+ * move it, as for scripts/*.sh), the hash being of every file under bench/go-provider/ and of the Go version.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import * as crypto from "node:crypto";
@@ -34,20 +34,37 @@ export function frameworkVersion(): string {
 }
 
 /**
+ * What a build depends on, hashed: the Go version and every file under bench/go-provider/ (its path and bytes, in
+ * the order of the paths), so a file added or changed there, or another Go, makes a new build.
+ */
+function buildInputsHash(goVersion: string): string {
+  const hash = crypto.createHash("sha256").update(`${goVersion}\0`);
+  const files = fs
+    .readdirSync(MODULE_DIR, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) =>
+      path.relative(MODULE_DIR, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"),
+    )
+    .sort();
+  for (const file of files) {
+    const bytes = fs.readFileSync(path.join(MODULE_DIR, file));
+    hash.update(`${file}\0${bytes.length}\0`).update(bytes);
+  }
+  return hash.digest("hex").slice(0, 12);
+}
+
+/**
  * The built Go provider, from the cache or built now with the `go` on PATH; or why there is none (no Go, or the
  * build failed: its last lines).
  */
 export function goProvider(log: (line: string) => void): { exe: string } | { reason: string } {
-  const go = spawnSync("go", ["env", "GOOS", "GOARCH"], { encoding: "utf8" });
+  const go = spawnSync("go", ["env", "GOOS", "GOARCH", "GOVERSION"], { encoding: "utf8" });
   if (go.status !== 0)
     return {
       reason: "no Go on PATH (the Go provider is built with Go 1.26 or later and the Go module proxy)",
     };
-  const [goos, goarch] = go.stdout.trim().split("\n");
-  const sources = crypto.createHash("sha256");
-  for (const file of ["go.mod", "go.sum", "main.go"])
-    sources.update(fs.readFileSync(path.join(MODULE_DIR, file)));
-  const key = `${frameworkVersion()}-${sources.digest("hex").slice(0, 12)}-${goos}-${goarch}`;
+  const [goos, goarch, goVersion] = go.stdout.trim().split("\n");
+  const key = `${frameworkVersion()}-${buildInputsHash(goVersion!)}-${goos}-${goarch}`;
   const dir = path.join(cacheRoot(), "bench-go-provider", key);
   const exe = path.join(dir, "pulumi-resource-benchgo");
   if (fs.existsSync(exe)) return { exe };
