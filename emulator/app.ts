@@ -53,7 +53,10 @@ export async function buildEmulator(input: StartEmulatorOptions = {}): Promise<F
   const ctx = { store, clock };
   const deps: EmulatorDeps = {
     ctx,
-    listings: new ListingRenderer(ctx),
+    listings: new ListingRenderer(
+      ctx,
+      options.shuffleListings ? createRandom(options.seed ^ 0x5b0f) : undefined,
+    ),
     faults: new FaultController(options.errorRate, faultRandom.next, options.faults),
     requestLog: new RequestLog(),
     options,

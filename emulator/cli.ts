@@ -9,10 +9,9 @@
  */
 import { randomInt } from "node:crypto";
 import { parseArgs } from "node:util";
-import * as z from "zod";
 import { DEMO_ACCOUNTS } from "./accounts.js";
 import { DURATIONS_MS } from "./domain/durations.js";
-import { EmulatorOptionsSchema, type StartEmulatorOptions } from "./options.js";
+import { EmulatorOptionsSchema, OPTION_BOUNDS, type StartEmulatorOptions } from "./options.js";
 
 /**
  * The command's port when none is given: fixed, so the `rimuhosting:baseUrl` a stack is configured with still
@@ -23,11 +22,11 @@ export const DEFAULT_PORT = 8780;
 export const usage = (command: string) => `Usage: ${command} [options]
   --host H            interface to listen on (default 127.0.0.1)
   --port N            port (default ${DEFAULT_PORT}; 0 = a free port)
-  --time-scale X      multiplies the real API's durations (default 1: a create takes 45 s,
-                      as on the real service; 0 = instant, 0.1 = a tenth)
+  --time-scale X      multiplies the real API's durations, 0..${OPTION_BOUNDS.timeScale.max} (default 1: a create
+                      takes 45 s, as on the real service; 0 = instant, 0.1 = a tenth)
   --state-file F      persist state to F, written before every answer (its directory must
                       exist); default: memory only
-  --latency-ms N      milliseconds added to every request
+  --latency-ms N      milliseconds added to every request (0..${OPTION_BOUNDS.latencyMs.max})
   --error-rate X      chance 0..1 of a random 503 on every route
   --control           enable the /__emulator/* control endpoints
   --seed N            seed for ids, passwords and IPs, to repeat a run (default: a new one
@@ -42,6 +41,17 @@ function num(flag: string, value: string | undefined): number | undefined {
   if (value.trim() === "" || !Number.isFinite(n))
     throw new Error(`--${flag} must be a number, not '${value}'`);
   return n;
+}
+
+/**
+ * What a flag's value must be, as a sentence naming the flag (the schema's own messages name the option, which the
+ * user did not type).
+ */
+function flagRule(flag: string, option: string): string {
+  const bounds = (OPTION_BOUNDS as Record<string, { min: number; max: number; whole: boolean }>)[option];
+  if (bounds)
+    return `--${flag} must be ${bounds.whole ? "a whole number" : "a number"} from ${bounds.min} to ${bounds.max}`;
+  return option === "seed" ? "--seed must be a whole number" : `--${flag} must name a file`;
 }
 
 /** The command's flags (docs/emulator.md's Options table is checked against them). */
@@ -79,7 +89,11 @@ export function parseCliArgs(argv: string[]): StartEmulatorOptions | "help" {
     logger: !values.quiet,
   };
   const parsed = EmulatorOptionsSchema.safeParse(options);
-  if (!parsed.success) throw new Error(z.prettifyError(parsed.error));
+  if (!parsed.success) {
+    const option = String(parsed.error.issues[0]!.path[0]);
+    const flag = option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    throw new Error(`${flagRule(flag, option)}, not '${values[flag as keyof typeof values] as string}'.`);
+  }
   return options;
 }
 
@@ -142,8 +156,8 @@ function loadEmulator(): typeof import("./index.js") {
   } catch {
     throw new Error(
       "the emulator needs fastify 5 (its web server), which pulumi-rimuhosting does not install for " +
-        "the provider. Add it to your project with `npm install --save-dev fastify@5`, or run the " +
-        "emulator without installing anything: `npx -p pulumi-rimuhosting -p fastify@5 rimuhosting-emulator`.",
+        "the provider. Add it to the project that has pulumi-rimuhosting with `npm install --save-dev fastify@5`, " +
+        "then run `npx rimuhosting-emulator` again (other ways: docs/emulator.md).",
     );
   }
   return require("./index.js") as typeof import("./index.js");

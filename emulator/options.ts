@@ -9,7 +9,26 @@ import type { Clock } from "./clock.js";
 const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as [EndpointName, ...EndpointName[]];
 const EndpointNameSchema = z.enum(ENDPOINT_NAMES);
 
-const Rate = z.number().min(0).max(1);
+/**
+ * The bounds of the numeric options, for the schema below and for the command's messages (cli.ts). Each bound is a
+ * value someone could mean: beyond them a wait outgrows Node's timers (at most 2^31 - 1 ms; a longer one fires at
+ * once, so `--latency-ms 1e12` would quietly answer in about 1 ms), and no client waits that long anyway.
+ */
+export const OPTION_BOUNDS = {
+  port: { min: 0, max: 65535, whole: true },
+  /** Ten times the real service's waits: a create takes 7.5 minutes. */
+  timeScale: { min: 0, max: 10, whole: false },
+  /** Ten minutes on every request. */
+  latencyMs: { min: 0, max: 600_000, whole: false },
+  errorRate: { min: 0, max: 1, whole: false },
+} as const;
+
+const bounded = (name: keyof typeof OPTION_BOUNDS) => {
+  const { min, max, whole } = OPTION_BOUNDS[name];
+  return (whole ? z.number().int() : z.number()).min(min).max(max);
+};
+
+const Rate = bounded("errorRate");
 
 export const FaultSpecSchema = z.object({
   /** Endpoint name from contract/ ENDPOINTS (e.g. "createVps"), or "*" for every route. */
@@ -33,13 +52,13 @@ export const EmulatorOptionsSchema = z.object({
   /** Interface to listen on; default "127.0.0.1". */
   host: z.string().default("127.0.0.1"),
   /** Port; default 0 = a random free port. */
-  port: z.number().int().min(0).max(65535).default(0),
+  port: bounded("port").default(0),
   /** Multiplies every realistic duration of the real API; default 1; 0 = instant. */
-  timeScale: z.number().nonnegative().default(1),
+  timeScale: bounded("timeScale").default(1),
   /** Persist state to this JSON file (atomic writes); default: memory only. */
   stateFile: z.string().min(1).optional(),
   /** Milliseconds added to every request; default 0. */
-  latencyMs: z.number().nonnegative().default(0),
+  latencyMs: bounded("latencyMs").default(0),
   /** Chance (0..1) of a random 503, for every route or per endpoint name; default 0. */
   errorRate: z.union([Rate, z.partialRecord(EndpointNameSchema, Rate)]).default(0),
   /** One-shot faults armed at start-up. */
@@ -54,6 +73,12 @@ export const EmulatorOptionsSchema = z.object({
    * it costs CPU on every request, so it is off by default. Default false.
    */
   validateResponses: z.boolean().default(false),
+  /**
+   * Answer every listing of orders (R1) in a new random order (from the seed), and each order's secondary IP
+   * addresses (R1, R2) too: for a client that must not depend on the order RimuHosting lists them in (a drift check
+   * that reads the same account twice). Default false.
+   */
+  shuffleListings: z.boolean().default(false),
   /** Seed for ids, passwords and IPs; default 1. */
   seed: z.number().int().default(1),
   /**

@@ -9,7 +9,18 @@
  * silence).
  */
 import { isRimuHostingVps, readProperty, type Reading } from "./readings";
-import { DATA_CENTRES, PLANNED_FEE, VPS_INPUT } from "./vps-names";
+import {
+  cents,
+  dollars,
+  verdictOf,
+  type Adder,
+  type BudgetTotals,
+  type Limit,
+  type Limits,
+  type RunVerdict,
+  type VpsFee,
+} from "./budget-verdict";
+import { CURRENT_FEE, DATA_CENTRES, PLANNED_FEE, VPS_INPUT } from "./vps-names";
 
 export type EnforcementLevel = "advisory" | "mandatory" | "remediate" | "disabled";
 type ReportViolation = (message: string, urn?: string) => void;
@@ -59,6 +70,8 @@ export interface StackPolicyReadingResources extends StackPolicy {
 export interface MonthlyBudgetConfig {
   /** The most the stack's VPSs may cost a month, in USD, once the change is applied. */
   maxMonthlyUsd?: number;
+  /** The most one change may add to the stack's monthly fees, in USD (new VPSs and growing changes). */
+  maxMonthlyIncreaseUsd?: number;
 }
 export interface AllowedDataCentresConfig {
   /** The data centres a VPS may be in (`dcLocation` values). */
@@ -204,14 +217,91 @@ export const noReinstall: ResourcePolicy = {
   },
 };
 
-const usd = (amount: number): string => `$${amount.toFixed(2)}`;
+/** A VPS's fees as its check gave them: after this run's change, and billed now (absent for a new VPS). */
+interface FeeReadings {
+  planned: Reading;
+  current: Reading;
+}
 
 /**
- * Each VPS's planned fee from its checked inputs, by URN, as the engine hands every resource to the pack before it
- * asks about the stack (in the same process). The stack policy is given outputs instead, and an unchanged VPS's
- * outputs are its recorded state, without the planned fee: its checked inputs carry it.
+ * Each VPS's fees from its checked inputs, by URN, as the engine hands every resource to the pack before it asks
+ * about the stack (in the same process). The stack policy is given outputs instead, and an unchanged VPS's outputs
+ * are its recorded state, without these fees: its checked inputs carry them.
  */
-const plannedFeeByUrn = new Map<string, Reading>();
+const feesByUrn = new Map<string, FeeReadings>();
+
+const feesIn = (props: Record<string, unknown>): FeeReadings => ({
+  planned: readProperty(props, PLANNED_FEE),
+  current: readProperty(props, CURRENT_FEE),
+});
+
+const knownNumber = (reading: Reading): number | undefined =>
+  reading.kind === "known" && typeof reading.value === "number" ? reading.value : undefined;
+
+/** "web +$7.20 ($12.00 → $19.20), db +$5.00 (new)": the VPSs that add the most. */
+function addersWords(adders: readonly Adder[]): string {
+  return adders
+    .slice(0, 3)
+    .map(
+      ({ name, addsCents, nowCents, afterCents }) =>
+        `${name} +${dollars(addsCents)} (${nowCents === undefined ? "new" : `${dollars(nowCents)} → ${dollars(afterCents)}`})`,
+    )
+    .join(", ");
+}
+
+/** The message of a run over its limits (each limit passed, the VPSs that add the most, how to fix it). */
+function overMessage(limits: Limits, totals: BudgetTotals, passed: readonly Limit[]): string {
+  const parts: string[] = [];
+  if (passed.includes("monthlyBudgetUsd")) {
+    const budget = cents(limits.monthlyBudgetUsd!);
+    const vpss = `${totals.count} VPS${totals.count === 1 ? "" : "s"}`;
+    parts.push(
+      `The stack's ${vpss} would cost ${dollars(totals.afterCents)} a month after this change, over the budget of ` +
+        `${dollars(budget)} (monthly-budget.maxMonthlyUsd) by ${dollars(totals.afterCents - budget)}.`,
+    );
+  }
+  if (passed.includes("maxMonthlyIncreaseUsd")) {
+    const limit = cents(limits.maxMonthlyIncreaseUsd!);
+    parts.push(
+      `This change adds ${dollars(totals.increaseCents)} a month (new VPSs and growing changes; shrinks are not ` +
+        `netted), over the ${dollars(limit)} one change may add (monthly-budget.maxMonthlyIncreaseUsd) by ` +
+        `${dollars(totals.increaseCents - limit)}.`,
+    );
+  }
+  return (
+    `${parts.join(" ")} Adding the most: ${addersWords(totals.adders)}. Order smaller or fewer VPSs, or raise the ` +
+    `limit in the policy pack's config.`
+  );
+}
+
+/**
+ * The stack's budget verdict (budget-verdict.ts, the cost model's rules): each VPS of the stack after the change at
+ * its fees from its checked inputs (or, for a resource the pack was not handed, its outputs).
+ */
+export function budgetOfStack(
+  resources: StackArgs["resources"],
+  config: MonthlyBudgetConfig,
+): { limits: Limits; run: RunVerdict } {
+  const fees: VpsFee[] = [];
+  for (const resource of resources) {
+    if (!isRimuHostingVps(resource.type, resource.props)) continue;
+    const checked = feesByUrn.get(resource.urn);
+    const readings = checked?.planned.kind === "known" ? checked : feesIn(resource.props);
+    const after = knownNumber(readings.planned);
+    const now = knownNumber(readings.current);
+    fees.push({
+      name: resource.name,
+      ...(now === undefined ? {} : { nowCents: cents(now) }),
+      after: after === undefined ? { why: "not known" } : { cents: cents(after) },
+    });
+  }
+  const limits: Limits = {
+    monthlyBudgetUsd: config.maxMonthlyUsd,
+    maxMonthlyIncreaseUsd: config.maxMonthlyIncreaseUsd,
+  };
+  const billedNow = fees.reduce((sum, fee) => sum + (fee.nowCents ?? 0), 0);
+  return { limits, run: verdictOf(limits, billedNow, fees) };
+}
 
 export const monthlyBudget: StackPolicyReadingResources = {
   name: "monthly-budget",
@@ -223,55 +313,37 @@ export const monthlyBudget: StackPolicyReadingResources = {
         minimum: 0,
         description: "The most the stack's VPSs may cost a month, in USD, once the change is applied.",
       },
+      maxMonthlyIncreaseUsd: {
+        type: "number",
+        minimum: 0,
+        description:
+          "The most one change may add to the stack's monthly fees, in USD (shrinks are not netted).",
+      },
     },
   },
   validateResource(args) {
-    if (isRimuHostingVps(args.type, args.props))
-      plannedFeeByUrn.set(args.urn, readProperty(args.props, PLANNED_FEE));
+    if (isRimuHostingVps(args.type, args.props)) feesByUrn.set(args.urn, feesIn(args.props));
   },
   validateStack(args, reportViolation) {
-    const { maxMonthlyUsd } = args.getConfig<MonthlyBudgetConfig>();
-    if (maxMonthlyUsd === undefined)
-      return args.notApplicable("no budget configured (monthly-budget.maxMonthlyUsd)");
-    const fees: { name: string; fee: number }[] = [];
-    const unjudged: string[] = [];
-    for (const resource of args.resources) {
-      if (!isRimuHostingVps(resource.type, resource.props)) continue;
-      const checked = plannedFeeByUrn.get(resource.urn);
-      const reading = checked?.kind === "known" ? checked : readProperty(resource.props, PLANNED_FEE);
-      if (reading.kind === "known" && typeof reading.value === "number")
-        fees.push({ name: resource.name, fee: reading.value });
-      else unjudged.push(resource.name);
-    }
-    if (unjudged.length > 0) {
+    const config = args.getConfig<MonthlyBudgetConfig>();
+    if (config.maxMonthlyUsd === undefined && config.maxMonthlyIncreaseUsd === undefined)
+      return args.notApplicable(
+        "no budget configured (monthly-budget.maxMonthlyUsd or monthly-budget.maxMonthlyIncreaseUsd)",
+      );
+    // The cost model's verdict: only a change that adds fails, and only over a limit; never a fee counted as $0.
+    const { limits, run } = budgetOfStack(args.resources, config);
+    if (run.judgement === "unknown") {
+      const unjudged = run.totals.unknown.map(({ name }) => vpsLabel(name));
       reportViolation(
         couldNotJudge(
           "monthly-budget",
           "the stack's monthly fee",
-          `the fee of ${unjudged.map(vpsLabel).join(", ")} is not known in this preview (the provider gives no ` +
+          `the fee of ${unjudged.join(", ")} is not known in this preview (the provider gives no ` +
             `${PLANNED_FEE} when an input is unknown, the quote failed, or its currency cannot be converted)`,
           "Give those VPSs inputs known before the update, or see the preview's warnings for why the quote failed.",
         ),
       );
-      return;
-    }
-    // In whole cents, as the provider's ledger keeps fees: summed floats put $10.30 + $10.40 over $20.70.
-    const cents = (amount: number): number => Math.round(amount * 100);
-    const totalCents = fees.reduce((sum, { fee }) => sum + cents(fee), 0);
-    const budgetCents = cents(maxMonthlyUsd);
-    if (totalCents > budgetCents) {
-      const total = totalCents / 100;
-      const largest = [...fees]
-        .sort((a, b) => b.fee - a.fee)
-        .slice(0, 3)
-        .map(({ name, fee }) => `${name} ${usd(fee)}`)
-        .join(", ");
-      reportViolation(
-        `The stack's ${fees.length} VPS${fees.length === 1 ? "" : "s"} would cost ${usd(total)} a month after this change, over the budget of ` +
-          `${usd(maxMonthlyUsd)} (monthly-budget.maxMonthlyUsd) by ${usd((totalCents - budgetCents) / 100)}. ` +
-          `The most expensive: ${largest}. Order smaller or fewer VPSs, or raise the budget in the policy pack's config.`,
-      );
-    }
+    } else if (run.judgement === "over") reportViolation(overMessage(limits, run.totals, run.passed));
   },
 };
 

@@ -28,6 +28,8 @@ export const VPS_INPUT = {
  * during preview (absent when it cannot be known).
  */
 export const PLANNED_FEE = "plannedMonthlyFeeUsd";
+/** What the VPS (or the order it adopts or replaces) is billed now, before this run's change; absent for a new VPS. */
+export const CURRENT_FEE = "currentMonthlyFeeUsd";
 
 /** The data centres a Vps can be ordered in (the `dcLocation` values). */
 export const DATA_CENTRES = [

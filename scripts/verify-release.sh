@@ -5,8 +5,8 @@
 #   scripts/verify-release.sh <version> <platform>    # e.g. 0.1.0 linux-amd64; installs with `pulumi plugin install`
 #   scripts/verify-release.sh --dir <dir>             # only verifies a release directory: every file SHA256SUMS lists
 #
-# Verifying means: SHA256SUMS.sig is a good signature over SHA256SUMS by the release key (keys/release-signing-key.asc
-# beside this script, or RELEASE_KEY), then each file's SHA-256 is what SHA256SUMS says. Anything else stops it
+# Verifying means: SHA256SUMS.sig is a good signature over SHA256SUMS by the release key (RELEASE_KEY, or
+# keys/release-signing-key.asc beside this script as the docs copy it, or in the checkout this script is in), then each file's SHA-256 is what SHA256SUMS says. Anything else stops it
 # before the plugin is installed. The release workflow runs `--dir dist/release` before it publishes anything.
 #
 # Environment: RELEASE_KEY (the armored public key; default: the repository's), RELEASE_URL (where the release's
@@ -15,7 +15,12 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-key="${RELEASE_KEY:-$here/../keys/release-signing-key.asc}"
+# Copied as docs/installation-configuration.md says, keys/ is beside the script; in a checkout it is one level up.
+key="${RELEASE_KEY:-}"
+if [ -z "$key" ]; then
+  key="$here/keys/release-signing-key.asc"
+  [ -f "$key" ] || key="$here/../keys/release-signing-key.asc"
+fi
 
 # What to remove however the script ends (set -e included): the GnuPG home and keyring of check_signature, and
 # the download directory it made itself.
@@ -87,10 +92,20 @@ else
   scratch+=("$work")
 fi
 
-for file in "$tarball" SHA256SUMS SHA256SUMS.sig; do
-  curl --fail --silent --show-error --location --output "$work/$file" "${release%/}/$file" ||
-    die "could not download $file from ${release%/}/"
+# Downloads one file of the release; prints the HTTP status (curl's own error, as a sentence, if there is none).
+download() {
+  local status
+  status="$(curl --silent --show-error --location --output "$work/$1" --write-out '%{http_code}' "${release%/}/$1")" ||
+    die "could not download $1 from ${release%/}/ (is the address right, and the network up?)"
+  echo "$status"
+}
+for file in "$tarball" SHA256SUMS; do
+  status="$(download "$file")"
+  [ "$status" = 200 ] || die "could not download $file from ${release%/}/ (HTTP $status): is $version a release with a $platform plugin?"
 done
+status="$(download SHA256SUMS.sig)"
+[ "$status" != 404 ] || die "${release%/}/ has no SHA256SUMS.sig: this release is not signed, do not install it"
+[ "$status" = 200 ] || die "could not download SHA256SUMS.sig from ${release%/}/ (HTTP $status)"
 check_signature "$work"
 grep -qF "  $tarball" "$work/SHA256SUMS" || die "SHA256SUMS does not list $tarball"
 (cd "$work" && sha256sum --check --ignore-missing --strict SHA256SUMS) ||

@@ -17,9 +17,16 @@ const SOURCES = ["contract", "provider", "emulator", "tools", "bench", "test/hel
  * What each part may import besides itself. A file belongs to the longest part its path starts with. The
  * layers, from the bottom: the wire contract; beside each other on it, the emulator and the client; the
  * provider's shared pieces (config, wire mapping); the lifecycle (impl); the front ends on it (data sources,
- * the native plugin); the package's entry points. CORE is what the lifecycle stands on.
+ * the native plugin); the package's entry points. CORE is what the lifecycle stands on, the cost model (pure)
+ * among it.
  */
-const CORE = ["contract/", "provider/client/", "provider/config.ts", "provider/wire-mapping/"];
+const CORE = [
+  "contract/",
+  "provider/client/",
+  "provider/config.ts",
+  "provider/wire-mapping/",
+  "provider/impl/cost/",
+];
 /** Every part of the package (what its exports reach). */
 const PACKAGE = [
   ...CORE,
@@ -29,6 +36,8 @@ const PACKAGE = [
   "provider/data-sources/",
   "provider/native/",
   "provider/bill/",
+  "provider/drift/",
+  "provider/adopt/",
   "provider/",
 ];
 const MAY_IMPORT: Record<string, readonly string[]> = {
@@ -38,10 +47,17 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   "provider/config.ts": ["provider/client/"],
   "provider/wire-mapping/": ["contract/", "provider/client/"],
   "provider/generated/": ["contract/"],
+  // The cost model (money, the budget's settings, fees, the verdict): pure, so the bill and a pack can judge alike.
+  "provider/impl/cost/": [],
   "provider/impl/": CORE,
   "provider/data-sources/": [...CORE, "provider/impl/"],
-  // The bill of a preview (rimuhosting-bill): reads `pulumi preview --json`, writes money as impl does.
+  // The bill of a preview (rimuhosting-bill): reads `pulumi preview --event-log`, judges as impl does.
   "provider/bill/": [...CORE, "provider/impl/"],
+  // The drift report (rimuhosting-drift): reads `pulumi refresh --preview-only --json`, writes money as impl does, and
+  // reads its input as the bill does.
+  "provider/drift/": [...CORE, "provider/impl/", "provider/bill/"],
+  // Adoption (rimuhosting-import-file): the account's VPSs as a `pulumi import --file` document.
+  "provider/adopt/": [...CORE, "provider/impl/"],
   // The native plugin (pulumi-resource-rimuhosting) stands on the same core; nothing imports it.
   "provider/native/": [...CORE, "provider/generated/", "provider/impl/", "provider/data-sources/"],
   // The package's entry points (index.ts, vps.ts, vps-shim.ts): anything of the dynamic provider.

@@ -37,6 +37,7 @@ import { findPulumiCli } from "../test/engine/cli-stack.js";
 import { runEngineKills } from "../test/engine/engine-kill.js";
 import { OPERATIONS, type MatrixCounts, type Operation } from "../test/helpers/fault-matrix-cells.js";
 import { until } from "../test/helpers/promises.js";
+import { formatMatrix } from "./fault-matrix-report.js";
 
 export const FAULTS = ["503", "429", "drop", "lostResponse", "clientTimeout", "restart"] as const;
 export type Fault = (typeof FAULTS)[number];
@@ -390,38 +391,6 @@ export async function runFaultMatrix(
     for (const fault of faults) results.push(await runCell(operation, fault));
   }
   return results;
-}
-
-export function formatMatrix(results: readonly CellResult[]): string {
-  const ops = [...new Set(results.map((r) => r.operation))];
-  const faults = [...new Set(results.map((r) => r.fault))];
-  const cell = (op: Operation, fault: Column) => {
-    const r = results.find((x) => x.operation === op && x.fault === fault);
-    if (!r) return "-";
-    const bad = r.leaked + r.duplicated + r.stranded + r.halfApplied;
-    return bad === 0
-      ? r.outcome.replace(/ \(.*\)$/, "")
-      : `BAD ${r.leaked}/${r.duplicated}/${r.stranded}/${r.halfApplied}`;
-  };
-  const width = 14;
-  const lines = [
-    ["", ...faults].map((text) => text.padEnd(width)).join(""),
-    ...ops.map((op) => [op, ...faults.map((f) => cell(op, f))].map((text) => text.padEnd(width)).join("")),
-  ];
-  const sum = (key: "leaked" | "duplicated" | "stranded" | "halfApplied") =>
-    results.reduce((total, r) => total + r[key], 0);
-  lines.push(
-    "",
-    "What the faulted command did: ok (it succeeded anyway), recorded (it failed and recorded where it stopped), " +
-      "failed (it failed and changed nothing); after a killed engine, how the stack got out: recovered (cancel, " +
-      "refresh, up or destroy) or adopted (adoptOrderOid). Every cell then runs refresh, up and destroy and counts:",
-    `${results.length} cells: ${sum("leaked")} leaked, ${sum("duplicated")} duplicated, ` +
-      `${sum("stranded")} stranded, ${sum("halfApplied")} half-applied`,
-  );
-  for (const r of results) {
-    if (r.notes.length > 0) lines.push(`  ${r.operation} × ${r.fault}: ${r.notes.join("; ")}`);
-  }
-  return lines.join("\n");
 }
 
 /** The "engineKilled" column through the real CLI, or why it cannot be measured here. */

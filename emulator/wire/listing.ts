@@ -18,6 +18,15 @@ import { type ListingFilter, selectOrders } from "../domain/listing.js";
 import { toAboutOrder } from "./records.js";
 import type { OrderState } from "../state/schema.js";
 import { renderAround } from "./render.js";
+import type { Random } from "../random.js";
+
+/** Fisher–Yates, in place. */
+function shuffled<T>(items: T[], random: Random): void {
+  for (let i = items.length - 1; i > 0; i -= 1) {
+    const j = random.int(0, i);
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+}
 
 interface CachedListing {
   version: number;
@@ -39,7 +48,14 @@ export class ListingRenderer {
   private readonly orderJson = new WeakMap<OrderState, { revision: number; json: Buffer }>();
   private readonly listings = new Map<string, CachedListing>();
 
-  constructor(private readonly ctx: EmulatorContext) {}
+  /**
+   * `shuffle`: list the orders, and each order's secondary addresses, in a new order every time (the
+   * shuffleListings option), never from the cache.
+   */
+  constructor(
+    private readonly ctx: EmulatorContext,
+    private readonly shuffle?: Random,
+  ) {}
 
   /** The whole `{"get_orders_response": ...}` body, in parts. */
   render(account: DemoAccount, filter: ListingFilter): Buffer[] {
@@ -62,8 +78,10 @@ export class ListingRenderer {
   private listing(account: DemoAccount, filter: ListingFilter, now: number): CachedListing {
     const key = `${account.name}\u0000${JSON.stringify(filter.echo)}`;
     const cached = this.listings.get(key);
-    if (cached && cached.version === this.ctx.store.version && now < cached.validUntilMs) return cached;
+    if (cached && !this.shuffle && cached.version === this.ctx.store.version && now < cached.validUntilMs)
+      return cached;
     const { orders, validUntilMs } = selectOrders(this.ctx, account, filter);
+    if (this.shuffle) shuffled(orders, this.shuffle);
     const parts: Buffer[] = [ABOUT_ORDERS_OPEN];
     orders.forEach((order, i) => {
       if (i > 0) parts.push(COMMA);
@@ -83,6 +101,12 @@ export class ListingRenderer {
   }
 
   private aboutOrderJson(order: OrderState): Buffer {
+    if (this.shuffle) {
+      // A list inside the order, too: its secondary addresses in a new order.
+      const about = toAboutOrder(order);
+      if (about.allocated_ips?.secondary_ips) shuffled(about.allocated_ips.secondary_ips, this.shuffle);
+      return Buffer.from(JSON.stringify(about));
+    }
     const revision = this.ctx.store.revisionOf(order);
     const cached = this.orderJson.get(order);
     if (cached && cached.revision === revision) return cached.json;

@@ -1,42 +1,123 @@
 #!/usr/bin/env node
 /**
- * rimuhosting-bill: reads what `pulumi preview --json` printed (a file, or standard input) and prints the bill
- * as Markdown for a pull-request comment (docs/cost.md, docs/ci.md). The same code runs as
- * `pulumi-resource-rimuhosting bill` in the self-contained plugin.
- *
- *   pulumi preview --json --show-sames > preview.json; rimuhosting-bill preview.json > bill.md
- *
- * Exit codes, as Infracost's: 0; 1 when the budget's verdict fails (the bill is printed all the same); 2 when
- * the input is not a preview's JSON or the arguments are wrong.
+ * rimuhosting-bill: reads the event log of `pulumi preview --event-log <file>` (a file per stack, or standard
+ * input) and prints the bill as Markdown for a pull-request comment, one per stack (docs/cost.md, docs/ci.md).
+ * The same code runs as `pulumi-resource-rimuhosting bill` in the self-contained plugin.
  */
 import * as fs from "node:fs";
-import { billOf } from "./bill.js";
-import { renderBill } from "./markdown.js";
-import { NotPreviewJsonError, parsePreviewJson } from "./preview-json.js";
+import * as path from "node:path";
+import { readSource, type CommandIo } from "./command-input.js";
+import { billOf, type Bill } from "./bill.js";
+import { NotPreviewLogError, parsePreviewLog } from "./event-log.js";
+import { isUnder, judgeThresholds, parseThreshold, thresholdText, type Threshold } from "./judge.js";
+import { changeOf, renderBill, renderQuiet } from "./markdown.js";
+import { isMandatory } from "./policy-lines.js";
 
-const USAGE = `Usage: rimuhosting-bill [preview.json]
-  Reads the JSON that \`pulumi preview --json\` prints (from the file, or from standard input when none is
-  given or it is "-") and prints the bill of the run as Markdown, for a pull-request comment: each VPS's
-  change with its monthly fee before and after, credits, the stack's totals and the budget's verdict.
+/** The exit codes (docs/cost.md): the bill is printed with 0 and 1; 2 prints only the message. */
+export const EXIT = { fine: 0, over: 1, badInput: 2 } as const;
 
-    pulumi preview --json --show-sames > preview.json
-    rimuhosting-bill preview.json > bill.md
+const USAGE = `Usage: rimuhosting-bill [options] [preview.events ...]
+  Reads the event log of a preview (\`pulumi preview --event-log preview.events\`; from standard input when no
+  file is given, or "-") and prints the bill of the run as Markdown for a pull-request comment: the monthly
+  change, each VPS that changes with its fee before and after, and the verdicts of the budgets, the thresholds
+  and the policy packs.
 
-  Exit code: 0; 1 when the budget's verdict fails (the bill is still printed); 2 when the input is not a
-  preview's JSON.`;
+    pulumi preview --stack prod --event-log prod.events
+    rimuhosting-bill prod.events > bill.md
 
-/** What the command reads and writes (the plugin's subcommand and tests pass their own). */
-export interface BillIo {
-  stdin: NodeJS.ReadableStream;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
+  Options:
+    --warn-over <limit>    warn when the stack's monthly fees rise by more than <limit>
+    --fail-over <limit>    fail (exit 1) when they rise by more than <limit>
+    --quiet-under <limit>  print a short quiet bill when they change by less than <limit> and there is
+                           nothing else to say (no warning, failure, error or VPS not priced)
+    --out-dir <dir>        write one bill per stack, <dir>/<project>.<stack>.md (needed for several files)
+  A <limit> is USD a month (25, 7.50) or a percentage of the fees before (10%); each option may be given twice,
+  once of each kind.
+
+  Exit code: 0; 1 when a budget, a --fail-over limit or a mandatory policy fails (the bill is still printed);
+  2 when the input or the options are wrong (a message, no bill).`;
+
+class UsageError extends Error {}
+
+interface Options {
+  files: string[];
+  warn: Threshold[];
+  fail: Threshold[];
+  quiet: Threshold[];
+  outDir?: string;
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString("utf8");
+function parseArgs(args: readonly string[]): Options {
+  const options: Options = { files: [], warn: [], fail: [], quiet: [] };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const [flag, inline] =
+      arg.startsWith("--") && arg.includes("=")
+        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+        : [arg, undefined];
+    const value = (): string => {
+      const v = inline ?? args[++i];
+      if (v === undefined) throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    const limit = (): Threshold => {
+      const text = value();
+      const t = parseThreshold(text);
+      if (!t)
+        throw new UsageError(
+          `${flag} ${JSON.stringify(text)} is not a limit: give USD a month in digits (25, 7.50) or a percentage (10%)`,
+        );
+      return t;
+    };
+    if (flag === "--warn-over") options.warn.push(limit());
+    else if (flag === "--fail-over") options.fail.push(limit());
+    else if (flag === "--quiet-under") options.quiet.push(limit());
+    else if (flag === "--out-dir") options.outDir = value();
+    else if (arg.startsWith("-") && arg !== "-") throw new UsageError(`unknown option ${arg}`);
+    else options.files.push(arg);
+  }
+  for (const [name, list] of [
+    ["--warn-over", options.warn],
+    ["--fail-over", options.fail],
+    ["--quiet-under", options.quiet],
+  ] as const)
+    if (list.filter((t) => "cents" in t).length > 1 || list.filter((t) => "percent" in t).length > 1)
+      throw new UsageError(
+        `${name} is given twice of one kind: give it at most once as an amount and once as a percentage`,
+      );
+  if (options.files.length > 1 && options.outDir === undefined)
+    throw new UsageError(
+      `${options.files.length} files give one bill each: add --out-dir <dir> to write them`,
+    );
+  if (options.files.filter((f) => f === "-").length > 1)
+    throw new UsageError("standard input (-) can be read once");
+  return options;
 }
+
+/** One stack's bill: its Markdown (or the quiet one) and whether it fails. */
+function billText(bill: Bill, options: Options): { text: string; fails: boolean } {
+  const change = changeOf(bill);
+  const thresholds = judgeThresholds(change, { warn: options.warn, fail: options.fail });
+  const statuses = [...bill.budgets.map((b) => b.status), thresholds.status];
+  const mandatory = bill.policies.some(isMandatory);
+  const fails = statuses.includes("fail") || mandatory;
+  const calm =
+    !fails &&
+    !statuses.includes("warn") &&
+    // A stack over a budget is said in full, even when this run (lowering or keeping it) passes.
+    !bill.budgets.some((b) => b.overButNotBlocked) &&
+    bill.policies.length === 0 &&
+    !bill.stoppedEarly &&
+    change.unpriced.length === 0 &&
+    options.quiet.length > 0 &&
+    options.quiet.every((t) => isUnder(change, t));
+  if (calm) return { text: renderQuiet(bill, options.quiet.map(thresholdText).join(" and ")), fails };
+  return { text: renderBill(bill, { thresholds }), fails };
+}
+
+/** `shop.prod.md`: a file name for the stack's bill (characters a file name cannot hold replaced). */
+const fileName = (bill: Bill): string =>
+  `${bill.project ?? "project"}.${bill.stack ?? "stack"}.md`.replace(/[^\w.-]/g, "_");
 
 /**
  * Runs the command with `args` (what follows the command's name); resolves to the exit code. `name` is how the
@@ -44,38 +125,49 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
  */
 export async function runBill(
   args: readonly string[],
-  io: BillIo = process,
+  io: CommandIo = process,
   name = "rimuhosting-bill",
 ): Promise<number> {
+  const usage = USAGE.replace(/rimuhosting-bill/g, name);
   if (args.includes("--help") || args.includes("-h")) {
-    io.stdout.write(`${USAGE.replace(/rimuhosting-bill/g, name)}\n`);
-    return 0;
+    io.stdout.write(`${usage}\n`);
+    return EXIT.fine;
   }
-  const unknown = args.find((arg) => arg.startsWith("-") && arg !== "-");
-  if (unknown !== undefined || args.length > 1) {
-    const what = unknown !== undefined ? `unknown option ${unknown}` : `one file at most, got ${args.length}`;
-    io.stderr.write(`${name}: ${what}\n\n${USAGE.replace(/rimuhosting-bill/g, name)}\n`);
-    return 2;
-  }
-  const file = args[0] !== undefined && args[0] !== "-" ? args[0] : undefined;
-  let text: string;
+  let options: Options;
   try {
-    text = file !== undefined ? fs.readFileSync(file, "utf8") : await readAll(io.stdin);
+    options = parseArgs(args);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "there is no such file" : (error as Error).message;
-    io.stderr.write(`${name}: cannot read ${file ?? "standard input"}: ${why}.\n`);
-    return 2;
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr.write(`${name}: ${error.message}.\n\n${usage}\n`);
+    return EXIT.badInput;
   }
-  try {
-    const bill = billOf(parsePreviewJson(text, file ?? "standard input"));
-    io.stdout.write(renderBill(bill));
-    return bill.budget.status === "fail" ? 1 : 0;
-  } catch (error) {
-    if (!(error instanceof NotPreviewJsonError)) throw error;
-    io.stderr.write(`${name}: ${error.message}\n`);
-    return 2;
+  const sources = options.files.length > 0 ? options.files : ["-"];
+  const bills: { bill: Bill; text: string; fails: boolean }[] = [];
+  for (const file of sources) {
+    const input = await readSource(file, io, name);
+    if ("exit" in input) return EXIT.badInput;
+    try {
+      const bill = billOf(parsePreviewLog(input.text, input.source));
+      const twin = bills.find((b) => fileName(b.bill) === fileName(bill));
+      if (twin) {
+        io.stderr.write(
+          `${name}: two files are previews of stack ${bill.project}/${bill.stack}: give one per stack.\n`,
+        );
+        return EXIT.badInput;
+      }
+      bills.push({ bill, ...billText(bill, options) });
+    } catch (error) {
+      if (!(error instanceof NotPreviewLogError)) throw error;
+      io.stderr.write(`${name}: ${error.message}\n`);
+      return EXIT.badInput;
+    }
   }
+  if (options.outDir === undefined) io.stdout.write(bills[0]!.text);
+  else {
+    fs.mkdirSync(options.outDir, { recursive: true });
+    for (const b of bills) fs.writeFileSync(path.join(options.outDir, fileName(b.bill)), b.text);
+  }
+  return bills.some((b) => b.fails) ? EXIT.over : EXIT.fine;
 }
 
 if (require.main === module) {
@@ -83,7 +175,7 @@ if (require.main === module) {
     (code) => (process.exitCode = code),
     (error: unknown) => {
       process.stderr.write(`rimuhosting-bill: ${(error as Error).message}\n`);
-      process.exitCode = 2;
+      process.exitCode = EXIT.badInput;
     },
   );
 }

@@ -1,188 +1,223 @@
 /**
- * A bill (bill.ts) as Markdown for a pull-request comment, GitHub's flavour: a table of the changed VPSs and
- * the stack's totals, what deletes and replacements mean for credits, the budget's verdict and the preview's
- * errors. Its first line is a hidden marker, BILL_MARKER, by which a workflow finds the comment to update
- * (docs/ci.md).
+ * A bill (bill.ts) as the Markdown of one pull-request comment, GitHub's flavour: a headline with the monthly
+ * change (`+$6.00 a month ▲ (+15 %)`), a table of the VPSs that change (every VPS folded below it), the VPSs not
+ * priced (⚠️, never $0), what deletes mean for credits, and the verdicts: each budget's, the thresholds', the
+ * policy packs'. Its first line is a hidden marker naming the stack, by which a workflow finds the stack's comment
+ * to update (docs/ci.md); a quiet bill carries a second marker, so a workflow can skip posting it.
  */
-import { formatMoney, signed } from "../impl/money.js";
-import type { Bill, ChangeKind, Fee, VerdictStatus, VpsChange } from "./bill.js";
+import { dollars } from "../impl/cost/money.js";
+import type { Bill, Fee, VpsLine } from "./bill.js";
+import type { Change, ScopeVerdict, ThresholdVerdict, VerdictStatus } from "./judge.js";
+import { block, cell, code } from "./md-text.js";
+import { policyLines } from "./policy-lines.js";
 
-/** The hidden first line of every bill: a workflow finds its earlier comment by it. */
-export const BILL_MARKER = "<!-- rimuhosting-bill -->";
+/** The start of every bill's hidden first line: `<!-- rimuhosting-bill: shop/prod -->`. */
+export const BILL_MARKER = "<!-- rimuhosting-bill";
+/** The hidden second line of a quiet bill (below the `--quiet-under` threshold, nothing to say). */
+export const QUIET_MARKER = "<!-- rimuhosting-bill: quiet -->";
+
+/** The stack's marker: the comment of this stack, and no other, starts with it. */
+export const markerOf = (bill: Bill): string =>
+  `${BILL_MARKER}: ${bill.project ?? "?"}/${bill.stack ?? "?"} -->`;
 
 /** GitHub refuses comments over 65,536 characters; rows beyond this many are summed in one line. */
-const MAX_ROWS = 200;
+const MAX_ROWS = 150;
 
-const money = (amount: number): string => formatMoney({ amount, currency: "USD" });
-const change = (amount: number): string => signed({ amount, currency: "USD" });
+/** "+$6.43", "-$6.43", "±$0.00". */
+const signedCents = (c: number): string =>
+  c === 0 ? "±$0.00" : `${c > 0 ? "+" : "-"}${dollars(Math.abs(c))}`;
 
-/** A table cell's text: pipes and line breaks would end the cell. */
-function cell(text: string): string {
-  return text.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+const amountOf = (fee: Fee): number | undefined =>
+  "cents" in fee ? fee.cents : "none" in fee ? 0 : undefined;
+
+/** Whether a VPS's fees are both known (deletes and creates count their "—" as nothing). */
+const priced = (v: VpsLine): boolean => amountOf(v.before) !== undefined && amountOf(v.after) !== undefined;
+
+/** The stack's monthly change over the priced VPSs, and the VPSs not priced (judge.ts's thresholds read it). */
+export function changeOf(bill: Bill): Change {
+  const change: Change = { beforeCents: 0, afterCents: 0, unpriced: [] };
+  for (const v of bill.vpss) {
+    if (!priced(v)) change.unpriced.push(v.name);
+    else {
+      change.beforeCents += amountOf(v.before)!;
+      change.afterCents += amountOf(v.after)!;
+    }
+  }
+  return change;
 }
 
-/** Inline code that holds any text (a longer run of backticks around one that contains some). */
-function code(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = "`".repeat(longest + 1);
-  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
-  return `${fence}${pad}${text}${pad}${fence}`;
+/** `+$6.00 a month ▲ (+15 %)`; `-$2.00 a month ▼ (-5 %)`; `No change to the monthly fees`. */
+export function headline(change: Change): string {
+  const delta = change.afterCents - change.beforeCents;
+  const unpriced = change.unpriced.length;
+  const warn = unpriced > 0 ? ` · ⚠️ ${unpriced} VPS${unpriced === 1 ? "" : "s"} not priced` : "";
+  if (delta === 0)
+    return unpriced > 0
+      ? `⚠️ The monthly change is not known: ${unpriced} VPS${unpriced === 1 ? " is" : "s are"} not priced`
+      : "No change to the monthly fees";
+  const arrow = delta > 0 ? "▲" : "▼";
+  const ratio = change.beforeCents > 0 ? (delta * 100) / change.beforeCents : undefined;
+  const shown =
+    ratio === undefined
+      ? ""
+      : Math.abs(ratio) >= 10
+        ? Math.round(ratio).toString()
+        : (Math.round(ratio * 10) / 10).toString();
+  const percent = ratio === undefined ? "" : ` (${delta > 0 ? "+" : ""}${shown} %)`;
+  const of = unpriced > 0 ? " on the priced VPSs" : "";
+  return `${signedCents(delta)} a month ${arrow}${percent}${of}${warn}`;
 }
-
-/** A fenced block that no line of `text` can close. */
-function block(lines: readonly string[]): string {
-  const text = lines.join("\n");
-  const longest = Math.max(2, ...[...text.matchAll(/`{3,}/g)].map((m) => m[0].length));
-  const fence = "`".repeat(longest + 1);
-  return `${fence}text\n${text}\n${fence}`;
-}
-
-const KIND_WORDS: Record<ChangeKind, string> = {
-  create: "create",
-  update: "update",
-  replace: "replace",
-  delete: "delete",
-  import: "import",
-  same: "unchanged",
-};
 
 /** `resize: memoryMb 1024 → 2048`: what happens to the VPS. */
-function whatChanges(c: VpsChange): string {
-  const resize =
-    c.kind === "update" && c.changes.some((text) => /^(memoryMb|diskSpaceMb|diskSpace2Mb)\b/.test(text));
-  const move = c.kind === "update" && c.changes.some((text) => /^dcLocation\b/.test(text));
-  const word = resize ? "resize" : move ? "move" : KIND_WORDS[c.kind];
-  return c.changes.length > 0 ? `${word}: ${c.changes.join(", ")}` : word;
+function whatChanges(v: VpsLine): string {
+  const word = v.kind === "same" ? "unchanged" : v.kind;
+  return v.changes.length > 0 ? `${word}: ${v.changes.join(", ")}` : word;
 }
 
-/** A fee's cell, with a footnote number for one that is not known. */
-function feeCell(fee: Fee, notes: string[], name: string, when: "before" | "after"): string {
-  if ("usd" in fee) return money(fee.usd);
+/** A fee's cell; one not priced is ⚠️ with a footnote giving the reason. */
+function feeCell(fee: Fee, notes: string[], name: string): string {
+  if ("cents" in fee) return dollars(fee.cents);
   if ("none" in fee) return "—";
-  notes.push(`${code(name)}: the fee ${when} this run is not known: ${fee.unknown}.`);
-  return `not known [${notes.length}]`;
+  const note = `${code(name)}: not priced: ${fee.unknown}.`;
+  if (!notes.includes(note)) notes.push(note);
+  return `⚠️ not priced [${notes.indexOf(note) + 1}]`;
 }
 
-const amountOf = (fee: Fee): number | undefined => ("usd" in fee ? fee.usd : "none" in fee ? 0 : undefined);
-
-function differenceCell(c: VpsChange): string {
-  const [before, after] = [amountOf(c.before), amountOf(c.after)];
-  return before === undefined || after === undefined ? "" : change(after - before);
+function row(v: VpsLine, notes: string[]): string {
+  const before = feeCell(v.before, notes, v.name);
+  const after = feeCell(v.after, notes, v.name);
+  const delta = priced(v) ? signedCents(amountOf(v.after)! - amountOf(v.before)!) : "⚠️";
+  const who = v.provider === undefined ? "" : ` (provider ${code(v.provider)})`;
+  return `| ${cell(code(v.name) + who)} | ${cell(whatChanges(v))} | ${before} | ${after} | ${delta} |`;
 }
 
-const VERDICT_TITLES: Record<VerdictStatus, string> = {
-  pass: "✅ within the budget",
-  warn: "⚠️ over the budget (advisory: the run may go ahead)",
-  fail: "❌ over the budget",
-  unjudged: "❔ not judged",
-  none: "no budget set",
-};
+const HEADER = ["| VPS | Change | Before | After | Monthly change |", "| --- | --- | ---: | ---: | ---: |"];
 
-function tableLines(bill: Bill, notes: string[]): string[] {
-  const lines = [
-    "| VPS | Change | Monthly fee before | Monthly fee after | Difference |",
-    "| --- | --- | ---: | ---: | ---: |",
-  ];
-  const shown = bill.changes.slice(0, MAX_ROWS);
-  for (const c of shown) {
-    const before = feeCell(c.before, notes, c.name, "before");
-    const after = feeCell(c.after, notes, c.name, "after");
+/** A column's total: the sum of the fees known, marked ⚠️ when some are not priced (never shown as $0). */
+function columnTotal(fees: readonly Fee[]): string {
+  const known = fees.filter((f) => !("unknown" in f));
+  const sum = dollars(known.reduce((total, f) => total + (amountOf(f) ?? 0), 0));
+  if (known.length === fees.length) return `**${sum}**`;
+  return known.some((f) => "cents" in f) ? `**${sum}** + ⚠️` : "⚠️";
+}
+
+function table(vpss: readonly VpsLine[], notes: string[], label: string): string[] {
+  const lines = [...HEADER, ...vpss.slice(0, MAX_ROWS).map((v) => row(v, notes))];
+  const rest = vpss.length - Math.min(vpss.length, MAX_ROWS);
+  if (rest > 0) lines.push(`| ${rest} more VPSs | (not listed: the comment would be too long) | | | |`);
+  const unpriced = vpss.filter((v) => !priced(v));
+  const delta = vpss.reduce((sum, v) => sum + (priced(v) ? amountOf(v.after)! - amountOf(v.before)! : 0), 0);
+  const deltaCell = unpriced.length === 0 ? `**${signedCents(delta)}**` : "⚠️";
+  const [before, after] = [columnTotal(vpss.map((v) => v.before)), columnTotal(vpss.map((v) => v.after))];
+  lines.push(`| **${label}** | | ${before} | ${after} | ${deltaCell} |`);
+  if (unpriced.length > 0)
     lines.push(
-      `| ${cell(code(c.name))} | ${cell(whatChanges(c))} | ${before} | ${after} | ${differenceCell(c)} |`,
+      `| ⚠️ **Not priced** | ${unpriced.length} VPS${unpriced.length === 1 ? "" : "s"}: ${cell(unpriced.map((v) => code(v.name)).join(", "))} | | | not counted |`,
     );
-  }
-  const rest = bill.changes.length - shown.length;
-  if (rest > 0)
-    lines.push(`| ${rest} more changed VPSs | (not listed: the comment would be too long) | | | |`);
-  const { unchanged, totals } = bill;
-  if (unchanged.count > 0) {
-    const missing =
-      unchanged.unknown.length > 0 ? ` (${unchanged.unknown.length} without a recorded fee)` : "";
-    lines.push(
-      `| ${unchanged.count} unchanged VPS${unchanged.count === 1 ? "" : "s"}${missing} | | ${money(unchanged.usd)} | ${money(unchanged.usd)} | ${change(0)} |`,
-    );
-  }
-  const label = bill.stoppedEarly ? "Listed VPSs" : totals.includesUnchanged ? "Stack total" : "Changed VPSs";
-  const atLeast = (unknown: readonly string[]) => (unknown.length > 0 ? "at least " : "");
-  lines.push(
-    `| **${label}** | | **${atLeast(totals.unknownBefore)}${money(totals.before)}** | **${atLeast(totals.unknownAfter)}${money(totals.after)}** | **${change(bill.increase)}** |`,
-  );
   return lines;
 }
 
 /** What the preview can say about the credits of the VPSs this run cancels. */
 function creditLines(bill: Bill): string[] {
-  const cancelled = bill.changes.filter((c) => c.kind === "delete" || c.kind === "replace");
+  const cancelled = bill.vpss.filter((v) => v.kind === "delete" || v.kind === "replace");
   if (cancelled.length === 0) return [];
-  const names = cancelled.map((c) => {
-    const fee = amountOf(c.before);
-    return `${code(c.name)} (${c.kind === "delete" ? "deleted" : "replaced"}${fee !== undefined ? `, ${money(fee)} a month` : ""})`;
-  });
   return [
-    `**Credits.** This run cancels ${names.join(", ")}: each one's fee stops, and RimuHosting credits the unused ` +
-      "part of the period it is paid for. The preview cannot tell the amount: it depends on how far each order " +
-      "is paid, which the stack's state does not record. `pulumi up` logs it for each VPS " +
-      "(`Vps <order>: no longer billed …; RimuHosting credited $… for the unused time.`).",
+    `**Credits.** This run cancels ${cancelled.map((v) => code(v.name)).join(", ")}: RimuHosting credits the unused ` +
+      "part of the period each is paid for. The preview cannot tell the amount (the state does not record how far " +
+      "an order is paid); `pulumi up` logs it for each VPS.",
+    "",
   ];
 }
 
-function budgetLines(bill: Bill): string[] {
-  const { budget } = bill;
-  const lines = [`**Budget: ${VERDICT_TITLES[budget.status]}.**`];
-  if (budget.status === "none")
-    lines[0] +=
-      " Set one with `pulumi config set rimuhosting:monthlyBudgetUsd <USD>` (and `rimuhosting:maxMonthlyIncreaseUsd` for what one run may add).";
+const TITLES: Record<VerdictStatus, string> = {
+  pass: "✅ within",
+  warn: "⚠️ warning",
+  fail: "❌ failed",
+  none: "no budget set",
+};
+
+function budgetLines(budget: ScopeVerdict): string[] {
+  const whose = budget.provider === undefined ? "stack config" : `provider ${code(budget.provider)}`;
+  const title =
+    budget.status === "pass" && budget.overButNotBlocked
+      ? "✅ not blocked: this run lowers or keeps the total"
+      : TITLES[budget.status];
+  const lines = [`**Budget (${whose}): ${title}.**`];
+  if (budget.status === "none" && budget.provider === undefined)
+    lines[0] += " Set one with `pulumi config set rimuhosting:monthlyBudgetUsd <USD>`.";
   lines.push(...budget.lines.map((line) => `- ${line}`));
-  if (budget.providerMessages.length > 0) {
+  if (budget.providerMessages.length > 0)
     lines.push("", "The provider's verdict in the preview:", "", block(budget.providerMessages));
-  }
-  return lines;
+  return [...lines, ""];
+}
+
+export interface RenderOptions {
+  thresholds?: ThresholdVerdict;
 }
 
 /** The bill as the Markdown of one pull-request comment (see the header). */
-export function renderBill(bill: Bill): string {
-  const where = bill.stack
+export function renderBill(bill: Bill, options: RenderOptions = {}): string {
+  const change = changeOf(bill);
+  const title = bill.stack
     ? ` for stack ${code(bill.stack)}${bill.project ? ` (project ${code(bill.project)})` : ""}`
     : "";
-  const out: string[] = [BILL_MARKER, `### RimuHosting bill${where}`, ""];
+  const top =
+    bill.stoppedEarly && bill.vpss.length === 0
+      ? "The preview stopped before it listed any VPS"
+      : `${bill.stoppedEarly ? "So far: " : ""}${headline(change)}`;
+  const out: string[] = [markerOf(bill), `### RimuHosting bill${title}`, "", `**${top}**`, ""];
   const notes: string[] = [];
-
-  if (bill.previewErrors.length > 0) {
+  if (bill.previewErrors.length > 0)
     out.push(
       "**The preview failed**; the bill lists what it got to before it stopped:",
       "",
       block(bill.previewErrors),
       "",
     );
-  } else if (bill.stoppedEarly) {
-    out.push(
-      "**The preview failed on the budget** (below); the bill lists what it got to before it stopped.",
-      "",
-    );
-  }
-  if (bill.changes.length === 0 && bill.unchanged.count === 0) {
-    out.push("This preview changes no VPS, and lists none.", "");
-  } else if (bill.changes.length === 0) {
-    out.push("This preview changes no VPS.", "");
-    out.push(...tableLines(bill, notes), "");
-  } else {
-    out.push(...tableLines(bill, notes), "");
-  }
-  if (!bill.totals.includesUnchanged && !bill.stoppedEarly && bill.changes.length > 0) {
-    out.push(
-      "The totals cover the changed VPSs only: this preview's JSON leaves out the unchanged ones. Run " +
-        "`pulumi preview --json --show-sames` for the stack's totals.",
-      "",
-    );
+  else if (bill.stoppedEarly)
+    out.push("**The preview failed** (below); the bill lists what it got to before it stopped.", "");
+
+  const changed = bill.vpss.filter((v) => v.kind !== "same");
+  if (bill.vpss.length === 0) out.push("This preview lists no VPS.", "");
+  else {
+    if (changed.length === 0) out.push("This preview changes no VPS.", "");
+    else out.push(...table(changed, notes, "Change"), "");
+    const all = table(bill.vpss, notes, "Stack total");
+    if (changed.length < bill.vpss.length)
+      out.push(
+        "<details><summary>All " +
+          `${bill.vpss.length} VPS${bill.vpss.length === 1 ? "" : "s"} of the stack</summary>`,
+        "",
+        ...all,
+        "",
+        "</details>",
+        "",
+      );
   }
   if (notes.length > 0) out.push(...notes.map((note, i) => `[${i + 1}] ${note}`), "");
-  const credits = creditLines(bill);
-  if (credits.length > 0) out.push(...credits, "");
-  out.push(...budgetLines(bill), "");
+  out.push(...creditLines(bill));
+  for (const budget of bill.budgets) out.push(...budgetLines(budget));
+  if (bill.budgets.some((b) => b.status !== "none"))
+    out.push(
+      "<sub>A provider's budget counts every VPS its API key reaches; the bill sees only this stack's, so it quotes " +
+        "the provider's own verdict beside its count.</sub>",
+      "",
+    );
+  if (options.thresholds && options.thresholds.status !== "none") {
+    out.push(`**Thresholds: ${TITLES[options.thresholds.status].replace("no budget set", "none")}.**`);
+    out.push(...options.thresholds.lines.map((line) => `- ${line}`), "");
+  }
+  out.push(...policyLines(bill), "");
   out.push(
-    "<sub>Fees in USD a month: before, what RimuHosting bills now (each VPS's recorded `monthlyFeeUsd`); after, " +
+    "<sub>Fees in USD a month. Before: what RimuHosting bills each order now (`monthlyFeeUsd`); after: " +
       "RimuHosting's quote during the preview (`plannedMonthlyFeeUsd`). Made by `rimuhosting-bill` from " +
-      "`pulumi preview --json`.</sub>",
+      "`pulumi preview --event-log`.</sub>",
   );
   return `${out.join("\n")}\n`;
+}
+
+/** A quiet bill: the markers and one line, for a change under the `--quiet-under` threshold. */
+export function renderQuiet(bill: Bill, under: string): string {
+  const change = changeOf(bill);
+  return `${markerOf(bill)}\n${QUIET_MARKER}\nRimuHosting bill for stack ${code(bill.stack ?? "?")}: ${headline(change)}, under ${under}; nothing else to say.\n`;
 }

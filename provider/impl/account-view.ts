@@ -10,7 +10,7 @@
  * - price quotes (R16), once per distinct request;
  * - a host's live figures (R5), once per host;
  * - what this run's checked changes take of each host (host-room.ts), which they are judged by together;
- * - and what they cost a month, which the budget judges together (budget-ledger.ts).
+ * - and what they cost a month, which the budget judges together (cost/ledger.ts).
  *
  * Each is kept for LISTING_MAX_AGE_MS (a read older than that is made again), failures included, so a
  * service that is down is asked once, not once per resource. An order this host places is added to the
@@ -28,7 +28,8 @@ import type {
 import { carriesCreationToken, type OrderRef, type RimuClient } from "../client/index.js";
 import { canonicalJson } from "./canonical-json.js";
 import { HostLedger } from "./host-room.js";
-import { FeeLedger } from "./budget-ledger.js";
+import { FeeLedger } from "./cost/ledger.js";
+import { currentRun, runState } from "./run-context.js";
 
 /** How long a shared read is served before it is made again. */
 export const LISTING_MAX_AGE_MS = 60_000;
@@ -45,7 +46,7 @@ export class AccountView {
   private readonly hosts = new Map<string, Kept<HostServerInfo | undefined>>();
   /** What this run's checked changes take of each host (host-room.ts). */
   readonly ledger = new HostLedger();
-  /** Each checked VPS's fee now and after this run's change, which the budget judges together (budget-ledger.ts). */
+  /** Each checked VPS's fee now and after this run's change, which the budget judges together (cost/ledger.ts). */
   readonly fees = new FeeLedger();
 
   constructor(
@@ -138,29 +139,31 @@ export class AccountView {
   }
 }
 
-const views = new Map<string, AccountView>();
+/** The views of this run (run-context.ts), one per account. */
+const VIEWS = runState("the shared reads of each account", () => new Map<string, AccountView>());
+const views = (): Map<string, AccountView> => currentRun().get(VIEWS);
 
 /** The view of the account behind `key` (a hash of base URL and API key), made with `client` on first use. */
 export function accountViewFor(key: string, client: () => RimuClient): AccountView {
-  let view = views.get(key);
+  let view = views().get(key);
   if (!view) {
     view = new AccountView(client());
-    views.set(key, view);
+    views().set(key, view);
   }
   return view;
 }
 
 /** A change of `resource` starts (a create, an update): every view's ledger knows the run applies changes. */
 export function noteStartingEverywhere(resource: string): void {
-  for (const view of views.values()) view.ledger.start(resource);
+  for (const view of views().values()) view.ledger.start(resource);
 }
 
 /** A change of `resource` was applied: every view of this process gives up its claims (AccountView.noteApplied). */
 export function noteAppliedEverywhere(resource: string): void {
-  for (const view of views.values()) view.noteApplied(resource);
+  for (const view of views().values()) view.noteApplied(resource);
 }
 
-/** Forgets every view (tests, and a new configuration). */
+/** Forgets every view of this run, with the clients they hold (a new read timeout). */
 export function resetAccountViews(): void {
-  views.clear();
+  views().clear();
 }

@@ -1,88 +1,43 @@
 /**
  * The budget a preview enforces (docs/cost.md): the provider settings `monthlyBudgetUsd`, `maxMonthlyIncreaseUsd`
- * and `budgetEnforcement` (stack config `rimuhosting:<setting>`, or the native plugin's explicit provider's
- * argument), and the one hook check() calls with each VPS's planned fee (planned-fee.ts): record it in the run's
- * fee ledger (budget-ledger.ts, kept by the account's shared view beside the host-room ledger) and judge the run's
- * changes so far against the limits. Over a limit, `enforce` fails the check and `warn` says the same as a warning.
+ * and `budgetEnforcement` (stack config `rimuhosting:<setting>` for the default provider, or an explicit provider's
+ * own arguments), read by cost/setting.ts's one rule, and the hook check() calls with each VPS's planned fee
+ * (planned-fee.ts): counted in the run's fee ledger (cost/ledger.ts, kept by the account's shared view beside the
+ * host-room ledger) and judged by cost/verdict.ts. Over a limit, `enforce` fails the check and `warn` warns.
  *
- * Only a preview is judged (the native plugin's checks always run as one): it is where every new VPS, resize and
- * replacement is quoted, and a preview that fails orders nothing. The engine does not call the provider for a
- * resource that is deleted until the update itself, so a preview's totals never see deletes.
+ * The scope is the account the API key reaches: the totals start from every active order on it (the listing the
+ * look-ahead reads once per run), so VPSs this run does not check (untargeted, imported, other stacks', those it
+ * deletes: the engine does not call the provider for a delete until the update itself) are counted at their fee
+ * now. Only a preview is judged here (the native plugin's checks always run as one, also inside `pulumi up`);
+ * create and update judge each order again at the moment of ordering (order-guard.ts).
  */
 import type { AccountView } from "./account-view.js";
-import { overBudgetMessage, limitsPassed, type BudgetLimits, type LimitNames } from "./budget-ledger.js";
+import type { AboutOrder } from "../../contract/index.js";
+import { overBudgetMessage, type LimitNames } from "./cost/ledger.js";
+import { cents } from "./cost/money.js";
+import { judgementOf, type VpsFee } from "./cost/verdict.js";
+import { orderFields } from "../wire-mapping/order-fields.js";
 import type { CheckFailure } from "./check-failure.js";
 import { VPS_ERROR_CODES } from "./errors.js";
 import { warning, type Note } from "./notes.js";
 import type { PlannedFee } from "./planned-fee.js";
 import { settingName, settingsPlace } from "./settings-source.js";
 import { RIMU_ERROR_CODES } from "../client/errors.js";
+import { hasLimit, readBudgetSettings, type BudgetSetting, type ReadBudget } from "./cost/setting.js";
 
-/** The budget's settings, by their key (stack config `rimuhosting:<key>`, provider argument `<key>`). */
-export const BUDGET_SETTINGS = ["monthlyBudgetUsd", "maxMonthlyIncreaseUsd", "budgetEnforcement"] as const;
-export type BudgetSetting = (typeof BUDGET_SETTINGS)[number];
-
-export const ENFORCEMENTS = ["enforce", "warn"] as const;
-export type Enforcement = (typeof ENFORCEMENTS)[number];
-
-export interface BudgetSettings extends BudgetLimits {
-  enforcement: Enforcement;
-}
-
-/** The settings as read, and what is wrong with them (each a sentence naming the setting). */
-export interface ReadBudget {
-  settings: BudgetSettings;
-  problems: string[];
-}
-
-const describe = (value: unknown): string => {
-  const text = JSON.stringify(value);
-  return text !== undefined && text.length <= 40 ? ` (given: ${text})` : "";
-};
-
-/** An amount of US dollars a month: a number or a numeric text, 0 or more; undefined when unset. */
-function amountOf(
-  key: BudgetSetting,
-  value: unknown,
-  provider: string | undefined,
-  problems: string[],
-): number | undefined {
-  if (value === undefined || value === null || (typeof value === "string" && value.trim() === ""))
-    return undefined;
-  const text = typeof value === "string" ? value.trim() : undefined;
-  const amount =
-    typeof value === "number" ? value : text !== undefined && /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
-  if (Number.isFinite(amount) && amount >= 0) return amount;
-  problems.push(
-    `${settingName(key, provider)} must be a number of US dollars a month, 0 or more, such as 50` +
-      `${describe(value)}: fix it in ${settingsPlace(provider)}.`,
-  );
-  return undefined;
-}
+export { BUDGET_SETTINGS, ENFORCEMENTS } from "./cost/setting.js";
+export type { BudgetSetting, BudgetSettings, Enforcement, ReadBudget } from "./cost/setting.js";
 
 /**
  * Reads the budget's settings through `get` (the value of `<key>` as given: text from the stack config, a number
- * or text from a provider's arguments). `provider`: the explicit provider they belong to (messages name its
- * arguments), undefined for the stack config.
+ * or text from a provider's arguments), by the one rule of cost/setting.ts. `provider`: the explicit provider they
+ * belong to (messages name its arguments), undefined for the stack config.
  */
 export function readBudget(get: (key: BudgetSetting) => unknown, provider?: string): ReadBudget {
-  const problems: string[] = [];
-  const settings: BudgetSettings = { enforcement: "enforce" };
-  const budget = amountOf("monthlyBudgetUsd", get("monthlyBudgetUsd"), provider, problems);
-  const increase = amountOf("maxMonthlyIncreaseUsd", get("maxMonthlyIncreaseUsd"), provider, problems);
-  if (budget !== undefined) settings.monthlyBudgetUsd = budget;
-  if (increase !== undefined) settings.maxMonthlyIncreaseUsd = increase;
-  const enforcement = get("budgetEnforcement");
-  if (enforcement !== undefined && enforcement !== null && enforcement !== "") {
-    const given = typeof enforcement === "string" ? enforcement.trim() : enforcement;
-    if ((ENFORCEMENTS as readonly unknown[]).includes(given)) settings.enforcement = given as Enforcement;
-    else
-      problems.push(
-        `${settingName("budgetEnforcement", provider)} must be enforce (a run over the budget fails) or warn ` +
-          `(it only warns)${describe(enforcement)}: fix it in ${settingsPlace(provider)}.`,
-      );
-  }
-  return { settings, problems };
+  return readBudgetSettings(get, {
+    name: (key) => settingName(key, provider),
+    place: settingsPlace(provider),
+  });
 }
 
 let current: ReadBudget = { settings: { enforcement: "enforce" }, problems: [] };
@@ -92,17 +47,53 @@ export function useBudget(read: ReadBudget): void {
   current = read;
 }
 
-const hasLimit = (settings: BudgetLimits): boolean =>
-  settings.monthlyBudgetUsd !== undefined || settings.maxMonthlyIncreaseUsd !== undefined;
+/** The settings in use (order-guard.ts judges each order by them). */
+export const budgetInUse = (): ReadBudget => current;
 
 const limitNames = (): LimitNames => ({
   monthlyBudgetUsd: settingName("monthlyBudgetUsd"),
   maxMonthlyIncreaseUsd: settingName("maxMonthlyIncreaseUsd"),
 });
 
+/** The fee of one checked VPS as the cost model counts it (cost/verdict.ts), from its planned fee. */
+export function vpsFeeOf(name: string, fee: PlannedFee): VpsFee {
+  return {
+    name,
+    ...(fee.nowUsd === undefined ? {} : { nowCents: cents(fee.nowUsd) }),
+    after: fee.usd === undefined ? { why: fee.why ?? "its fee is not known" } : { cents: cents(fee.usd) },
+  };
+}
+
+/** What the account is billed now: every active order's monthly fee, in cents (an order with none counts $0). */
+export function accountCentsOf(orders: readonly AboutOrder[]): number {
+  return orders.reduce((sum, order) => sum + cents(orderFields(order).monthlyFeeUsd ?? 0), 0);
+}
+
+/** Why a fee cannot be counted, and how to go on: a check's failure in `enforce` mode, a warning in `warn`. */
+function uncountable(fee: PlannedFee): string {
+  const warn = `or set ${settingName("budgetEnforcement")} to warn to go on with a warning`;
+  if (fee.currency !== undefined)
+    return (
+      `the budget counts fees in US dollars, and ${fee.why ?? "this price has no USD amount"}: it cannot be ` +
+      `counted (and is never counted as $0). Choose a plan RimuHosting prices in USD, ${warn}`
+    );
+  const unknownInput = /not known until the update runs/.test(fee.why ?? "");
+  return (
+    `the budget cannot count this VPS's fee after this run (${fee.why ?? "its fee is not known"}), and never ` +
+    `counts it as $0. ` +
+    (unknownInput
+      ? `Give its plan, sizes and data centre values known in the preview (not outputs of resources this run creates), `
+      : `Run it again once RimuHosting quotes it, `) +
+    warn
+  );
+}
+
 /**
- * The hook check() calls for one VPS: its planned fee counted in the run's ledger, and what the budget says about
- * the run's changes so far (failures in `enforce` mode, warnings in `warn` mode). Bad settings fail every check.
+ * The hook check() calls for one VPS: its fee now and after its change counted in the run's ledger, with the
+ * account's other orders (the scope, docs/cost.md), and what the budget says (cost/verdict.ts): failures in
+ * `enforce` mode, warnings in `warn` mode. Only a change that adds to the monthly fee is refused, and only while
+ * the totals so far are over a limit; a fee that cannot be counted is refused whatever it adds. Bad settings fail
+ * every check.
  */
 export function judgeBudget(
   view: AccountView | undefined,
@@ -118,39 +109,21 @@ export function judgeBudget(
     };
   if (!preview || !view || !fee || !hasLimit(settings)) return { failures: [], notes: [] };
   const ledger = view.fees;
-  ledger.record(vps.resource, { name: vps.name, nowUsd: fee.nowUsd, plannedUsd: fee.usd });
+  ledger.record(vps.resource, vpsFeeOf(vps.name, fee));
+  const totals = ledger.totals();
+  const judgement = judgementOf(settings, totals, ledger.fee(vps.resource)!);
   const warn = settings.enforcement === "warn";
   const out = { failures: [] as CheckFailure[], notes: [] as Note[] };
-  const refuse = (reason: string) => {
-    if (warn) out.notes.push(warning(`${vps.name}: ${reason}.`));
+  const mode = `${settingName("budgetEnforcement")}: warn`;
+  if (judgement === "unknown") {
+    const reason = uncountable(fee);
+    if (warn) out.notes.push(warning(`${vps.name}: not counted by the budget (${mode}): ${reason}.`));
     else out.failures.push({ property: "", reason, code: VPS_ERROR_CODES.budget });
-  };
-  if (fee.currency !== undefined)
-    refuse(
-      `the budget counts fees in US dollars, and ${fee.why ?? "this price has no USD amount"}: it ` +
-        `cannot be counted (and is never counted as $0). Choose a plan RimuHosting prices in USD, or leave out ` +
-        `${settingName("monthlyBudgetUsd")} and ${settingName("maxMonthlyIncreaseUsd")}`,
-    );
-  else if (fee.usd === undefined)
-    out.notes.push(
-      warning(
-        `${vps.name}: the budget cannot count this VPS's change (${fee.why ?? "its fee is not known"}); it counts ` +
-          `${fee.nowUsd === undefined ? "nothing for it" : "the fee it is billed now"}.`,
-      ),
-    );
-  const totals = ledger.totals();
-  const message = overBudgetMessage(settings, totals, limitNames());
-  if (message === undefined) return out;
-  if (!warn) {
-    out.failures.push({ property: "", reason: message, code: VPS_ERROR_CODES.budget });
-    return out;
   }
-  // Warn mode: once per limit a run passes (every later check would say it again).
-  const passed = limitsPassed(settings, totals).filter((limit) => !ledger.warned.has(limit));
-  if (passed.length === 0) return out;
-  for (const limit of passed) ledger.warned.add(limit);
-  out.notes.push(
-    warning(`${vps.name}: over budget (${settingName("budgetEnforcement")}: warn): ${message}.`),
-  );
+  if (judgement !== "over") return out;
+  const message = overBudgetMessage(settings, totals, limitNames(), ledger.ofAccount)!;
+  if (!warn) out.failures.push({ property: "", reason: message, code: VPS_ERROR_CODES.budget });
+  // Warn mode: each check that adds while over says the totals with the VPSs checked so far; the last is the run's.
+  else out.notes.push(warning(`${vps.name}: over budget (${mode}): ${message}.`));
   return out;
 }

@@ -7,6 +7,7 @@
  */
 import type { RimuClient } from "../client/index.js";
 import { LISTING_MAX_AGE_MS } from "./account-view.js";
+import { currentRun, runState } from "./run-context.js";
 
 export interface Catalog {
   /** Listed distribution codes (older unlisted codes are still accepted by the service). */
@@ -19,14 +20,15 @@ export interface Catalog {
   unread?: unknown;
 }
 
-const cache = new Map<string, { at: number; catalog: Promise<Catalog> }>();
+/** The run's catalogues, by base URL, and when each was read. */
+const CATALOGUES = runState(
+  "the public catalogue, by base URL",
+  () => new Map<string, { at: number; catalog: Promise<Catalog> }>(),
+);
 
-/** Forgets the cached catalogues (tests). */
-export function resetCatalog(): void {
-  cache.clear();
-}
-
+/** The catalogue of `baseUrl`, read once per run (run-context.ts) and again when older than LISTING_MAX_AGE_MS. */
 export function catalogFor(client: RimuClient, baseUrl: string): Promise<Catalog> {
+  const cache = currentRun().get(CATALOGUES);
   let kept = cache.get(baseUrl);
   if (!kept || Date.now() - kept.at >= LISTING_MAX_AGE_MS) {
     kept = { at: Date.now(), catalog: fetchCatalog(client) };

@@ -14,6 +14,7 @@ import { createHash, randomUUID } from "node:crypto";
 import type { AboutOrder } from "../../contract/index.js";
 import { PROVIDER_META_PREFIX } from "../client/metadata-keys.js";
 import { canonicalJson } from "./canonical-json.js";
+import { currentRun, runState } from "./run-context.js";
 import { REPLACE_FORCING_INPUTS } from "./vps-changes.js";
 
 export { canonicalJson };
@@ -64,7 +65,7 @@ export function creationTokenFor(
 /**
  * Tokens check() just looked up and found on no order, with the nonce it made for a resource that has
  * no state yet, so create() does not look the same token up again a moment later (one listing per new
- * VPS, not two). Kept in the provider host's memory only: check and create of one deployment run in
+ * VPS, not two). Kept in the run's memory only (run-context.ts): check and create of one deployment run in
  * the same host. check() notes only nonces it made itself (vps-provider.ts, previewForeignOrder).
  *
  * Skipping the second lookup is safe because that nonce is new: no earlier create can carry it, so
@@ -72,11 +73,12 @@ export function creationTokenFor(
  * to adopt either way (each state then knows its own order; none is lost or shared). The age limit
  * only bounds the memory's growth and how stale "found on no order" may be.
  */
-const UNUSED_TOKENS = new Map<string, number>();
+const UNUSED = runState("creation tokens check() found on no order", () => new Map<string, number>());
 const UNUSED_TOKEN_MAX_AGE_MS = 10 * 60_000;
 
 /** What check() found when it looked `token` up for the resource with `nonce`; the latest lookup counts. */
 export function noteTokenLookup(token: string, nonce: string, unused: boolean): void {
+  const UNUSED_TOKENS = currentRun().get(UNUSED);
   const now = Date.now();
   for (const [key, seen] of UNUSED_TOKENS) {
     if (now - seen > UNUSED_TOKEN_MAX_AGE_MS) UNUSED_TOKENS.delete(key);
@@ -87,6 +89,7 @@ export function noteTokenLookup(token: string, nonce: string, unused: boolean): 
 
 /** True once after check() found no order carrying `token` for the resource with `nonce` (recently). */
 export function takeTokenUnused(token: string, nonce: string): boolean {
+  const UNUSED_TOKENS = currentRun().get(UNUSED);
   const now = Date.now();
   const key = `${token} ${nonce}`;
   const seen = UNUSED_TOKENS.get(key);

@@ -150,7 +150,7 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
   [VPS_ERROR_CODES.budget]: {
     className: "VpsError",
     kind: "fix-config",
-    advice: "Nothing was ordered or changed (see docs/cost.md).",
+    advice: "See docs/cost.md.",
   },
   [VPS_ERROR_CODES.stateUnreadable]: {
     className: "VpsError",

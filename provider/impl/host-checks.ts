@@ -3,7 +3,7 @@
  * data centre, exists and has room, and a resize has room on the VPS's own host, each beside what this run's
  * other changes on that host take (host-room.ts).
  */
-import type { AboutOrder, HostServerInfo } from "../../contract/index.js";
+import type { AboutOrder, GetNewVmPricingResponse, HostServerInfo } from "../../contract/index.js";
 import { RIMU_ERROR_CODES, RimuConflictError } from "../client/index.js";
 import {
   roomRefusal,
@@ -29,39 +29,48 @@ import { changed, couldNotRead, judge, shared, type Run } from "./lookahead-run.
 /**
  * hostServerOid, new or changed: the host must be in the VPS's data centre (a move across data centres would
  * make dcLocation differ from the program, and the next update would replace the VPS), exist and have room.
- * The account's orders say which data centre each host it uses is in; for a move, a quote naming the host
- * (R16 judges it as an order would, docs/rimuhosting-api.md §8.2) says the rest. A new VPS's host is judged
- * by its preview quote (checkNewOrder).
+ * A new dcLocation replaces the VPS, so its host is judged as a new VPS's, against the new data centre (and judged
+ * even when the host is unchanged: the new VPS is ordered on it). The account's orders say which data centre each
+ * host it uses is in; for a move or a replacement, a quote naming the host (R16 judges it as an order would,
+ * docs/rimuhosting-api.md §8.2) says the rest. A new VPS's host is judged by its preview quote (checkNewOrder).
+ * Returns a move's answer (the planned fee's).
  */
 export async function checkHost(
   run: Run,
   orders: readonly AboutOrder[] | undefined,
   live: AboutOrder | undefined,
-): Promise<void> {
+): Promise<GetNewVmPricingResponse | undefined> {
   const target = run.after.hostServerOid;
-  if (target === undefined || target === null || !changed(run, "hostServerOid")) return;
+  const liveDc = live?.location?.data_center_location_code;
+  const newDc = run.known.dcLocation;
+  const replacing =
+    !run.isNew &&
+    typeof newDc === "string" &&
+    changed(run, "dcLocation") &&
+    newDc !== (liveDc ?? run.before.dcLocation);
+  if (target === undefined || target === null || (!changed(run, "hostServerOid") && !replacing))
+    return undefined;
   if (containsUnknown(target)) {
     if (!run.isNew) run.out.unknownOutputs.push(...MOVE_CHANGES_OUTPUTS);
-    return;
+    return undefined;
   }
   const current = live?.host_server_oid ?? run.before.hostServerOid;
-  const isMove = !run.isNew && target !== current;
-  if (!run.isNew && !isMove) return;
-  const dc = run.isNew
-    ? run.known.dcLocation
-    : (live?.location?.data_center_location_code ?? run.known.dcLocation);
+  const ordersNew = run.isNew || replacing;
+  const isMove = !ordersNew && target !== current;
+  if (!ordersNew && !isMove) return undefined;
+  const dc = ordersNew ? newDc : (liveDc ?? newDc);
   const hostDc = orders?.find((order) => order.host_server_oid === target)?.location
     ?.data_center_location_code;
   if (dc && hostDc && hostDc !== dc) {
     run.out.failures.push({
       property: "hostServerOid",
-      reason: otherDataCentre(String(target), hostDc, dc, run.isNew),
+      reason: otherDataCentre(String(target), hostDc, dc, ordersNew),
     });
-    return;
+    return undefined;
   }
-  if (!isMove) return;
-  run.out.unknownOutputs.push(...MOVE_CHANGES_OUTPUTS);
-  // The sizes the VPS has when it moves (a resize runs first): the order's, with the program's over them.
+  if (run.isNew) return undefined;
+  if (isMove) run.out.unknownOutputs.push(...MOVE_CHANGES_OUTPUTS);
+  // The sizes the VPS has on the host (a resize runs before a move): the order's, with the program's over them.
   const sizes = { ...(live ? pricedOf(orderFields(live)) : {}), ...pricedOf(run.known) };
   const request = quoteRequest({ ...sizes, dcLocation: dc, hostServerOid: target }, true);
   const failed = run.out.failures.length;
@@ -71,9 +80,16 @@ export async function checkHost(
     "hostServerOid",
     () => run.view.quote(request),
   );
-  run.fee.moveAnswer = answer;
   if (run.preview && answer && run.out.failures.length === failed)
-    await claimRoom(run, String(target), needOf(sizes), "hostServerOid", { ...sizes, dcLocation: dc });
+    await claimRoom(
+      run,
+      String(target),
+      needOf(sizes),
+      "hostServerOid",
+      { ...sizes, dcLocation: dc },
+      ordersNew ? "new" : "move",
+    );
+  return isMove ? answer : undefined;
 }
 
 export function otherDataCentre(host: string, hostDc: string, dc: string, isNew: boolean): string {
@@ -164,11 +180,11 @@ async function judgeTogether(
 }
 
 /**
- * A new VPS or a move onto `host`, which its own quote found room for: judged beside this run's other claims on
- * that host. Where the account has a VPS on the host, against the host's free figures (R5 of that VPS); elsewhere
- * no figures can be read, so RimuHosting's quote judges them: one order of their sizes together on that host, and
- * of what is left as the rule sets claims aside. Only a refusal for room (409) counts; what else it may refuse (a
- * size over a plan's limit) says nothing of the room.
+ * A new VPS (`kind` "new", a replacement's too) or a move onto `host`, which its own quote found room for: judged
+ * beside this run's other claims on that host. Where the account has a VPS on the host, against the host's free
+ * figures (R5 of that VPS); elsewhere no figures can be read, so RimuHosting's quote judges them: one order of their
+ * sizes together on that host, and of what is left as the rule sets claims aside. Only a refusal for room (409)
+ * counts; what else it may refuse (a size over a plan's limit) says nothing of the room.
  *
  * When the host's figures or a quote of the sum cannot be had (a 5xx, a timeout), the claims are not judged together:
  * a warning names the host and says so, as the look-ahead's other checks do when they cannot run, and the claim
@@ -181,9 +197,9 @@ export async function claimRoom(
   need: HostNeed,
   property: string,
   request: QuotedValues,
+  kind: ClaimKind = run.isNew ? "new" : "move",
 ): Promise<void> {
   if (need.memoryMb === 0 && need.diskMb === 0) return;
-  const kind: ClaimKind = run.isNew ? "new" : "move";
   const ledger = run.view.ledger;
   const via = run.orders?.find((order) => order.host_server_oid === host);
   if (via) {

@@ -4,12 +4,11 @@
  */
 import type { AboutOrder } from "../../contract/index.js";
 import { RIMU_ERROR_CODES, RimuError } from "../client/index.js";
-import type { AccountView } from "./account-view.js";
 import { same } from "./canonical-json.js";
 import type { CheckFailure } from "./check-failure.js";
 import { presentError, serviceText, type ErrorCode, type VpsError } from "./errors.js";
 import { warning, type Note } from "./notes.js";
-import type { FeeSources, PlannedFee } from "./planned-fee.js";
+import type { FeeCheck, PlannedFee } from "./planned-fee.js";
 import { readFailure } from "./read-failures.js";
 import type { VpsInputName } from "./vps-fields.js";
 import type { VpsInputs } from "./vps-input-schema.js";
@@ -22,32 +21,31 @@ export interface LookAhead {
   unknownOutputs: string[];
   /** The fee once this run's change is applied (planned-fee.ts); absent when a check failed. */
   fee?: PlannedFee;
+  /** The order check() records in the inputs (RECORDED_ORDER_KEY, vps-lookahead.ts), when there is one. */
+  recordedOrderOid?: number;
 }
 
-/** One check()'s view of the resource. */
-export interface Run {
-  view: AccountView;
-  baseUrl: string;
-  /** Old inputs (empty for a new resource). */
-  before: VpsInputs;
-  /** New inputs, as given (unknowns included). */
-  after: VpsInputs;
+/**
+ * One check()'s view of the resource, read-only: a check adds its failures, warnings and unknown outputs to `out`
+ * and returns what it found (the answers the planned fee depends on, planned-fee.ts's FeeFindings); it never writes
+ * onto the Run (test/provider/impl/process-state.test.ts fails when one does). What outlives the check belongs to
+ * the run context, through `view` (run-context.ts).
+ */
+export interface Run extends FeeCheck {
   /** New inputs whose values are known. */
-  known: VpsInputs;
-  isNew: boolean;
-  preview: boolean;
+  readonly known: VpsInputs;
+  readonly preview: boolean;
   /**
    * The check may belong to `pulumi up` though it runs a preview's checks: the native plugin's, whose protocol
    * carries no preview flag (host-room.ts words its advice for both).
    */
-  mayApply?: boolean;
+  readonly mayApply?: boolean;
   /** The account's active orders (the shared listing), when it could be read: which of its VPSs are on which host. */
-  orders?: readonly AboutOrder[];
-  name: string;
-  resource: string;
-  out: LookAhead;
-  /** What the checks found that the planned fee depends on (planned-fee.ts). */
-  fee: Pick<FeeSources, "adopted" | "orderAnswer" | "moveAnswer">;
+  readonly orders?: readonly AboutOrder[];
+  readonly name: string;
+  readonly resource: string;
+  /** What the look-ahead returns: each check adds to its lists. */
+  readonly out: LookAhead;
 }
 
 /** Stops the look-ahead: a wrong key or address makes every later check meaningless. */

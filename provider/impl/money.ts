@@ -15,6 +15,7 @@
  */
 import type { Amount, ChangePricing, NewVpsRequestInput } from "../../contract/index.js";
 import { PREVIEW_FLAG } from "./vps-fields.js";
+import { currentRun, runState } from "./run-context.js";
 import { ipRequest, toWire } from "./vps-requests.js";
 import { amountUsd } from "../wire-mapping/values.js";
 import type { VpsInputs } from "./vps-input-schema.js";
@@ -125,22 +126,18 @@ export type Quoted = { price: Money } | { problem: string };
  * The preview's running total: each VPS's monthly change, keyed by the resource, so a VPS counts once however
  * many lines mention it (a replacement is priced by diff() and checked again for its create).
  */
-const previewChanges = new Map<string, number>();
+const PREVIEW_CHANGES = runState("each VPS's priced monthly change", () => new Map<string, number>());
+const previewChanges = (): Map<string, number> => currentRun().get(PREVIEW_CHANGES);
 /** Resources whose replacement diff() priced: the check() of the replacement's create adds no "new VPS" line. */
-const replacementsPriced = new Set<string>();
-
-/** Forgets the running total and the replacements (tests, a new configuration). */
-export function resetPreviewTotal(): void {
-  previewChanges.clear();
-  replacementsPriced.clear();
-}
+const REPLACEMENTS_PRICED = runState("replacements diff() priced", () => new Set<string>());
+const replacementsPriced = (): Set<string> => currentRun().get(REPLACEMENTS_PRICED);
 
 /** `line` with the running total appended once more than one VPS has a priced change. */
 function withTotal(resource: string, line: string, delta: Money | undefined): string {
   if (delta === undefined || delta.currency !== "USD") return line;
-  previewChanges.set(resource, roundCents(delta.amount));
-  if (previewChanges.size < 2) return line;
-  const total = roundCents([...previewChanges.values()].reduce((a, b) => a + b, 0));
+  previewChanges().set(resource, roundCents(delta.amount));
+  if (previewChanges().size < 2) return line;
+  const total = roundCents([...previewChanges().values()].reduce((a, b) => a + b, 0));
   return `${line} [all VPS changes so far: ${signed(usd(total))} a month]`;
 }
 
@@ -191,7 +188,7 @@ export function replacementLine(
   olds: RecordedOutputs,
   quoted: Quoted,
 ): string {
-  replacementsPriced.add(resource);
+  replacementsPriced().add(resource);
   if ("problem" in quoted) return `${name}: replacement VPS: price not quoted: ${quoted.problem}.`;
   return changeLine(
     resource,
@@ -204,7 +201,7 @@ export function replacementLine(
 
 /** True once for the check() of a replacement's create, after diff() priced the replacement. */
 export function takeReplacementPriced(resource: string): boolean {
-  return replacementsPriced.delete(resource);
+  return replacementsPriced().delete(resource);
 }
 
 /**

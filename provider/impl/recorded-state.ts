@@ -7,7 +7,8 @@
  * kind is refused. Its types come from the field table (vps-fields.ts), so a new field needs no line here.
  */
 import * as z from "zod";
-import { INTERNAL_INPUTS, VPS_FIELDS, VPS_OUTPUT_ONLY_FIELDS, type FieldType } from "./vps-fields.js";
+import { INTERNAL_INPUTS, RECORDED_ORDER_KEY, VPS_FIELDS, VPS_OUTPUT_ONLY_FIELDS } from "./vps-fields.js";
+import { type FieldType } from "./vps-field-rules.js";
 import { VPS_ERROR_CODES, VpsError } from "./errors.js";
 import type { RecordedOutputs } from "./vps-outputs.js";
 
@@ -22,11 +23,12 @@ function recordedType(type: FieldType): z.ZodType {
   return z.record(z.string(), z.unknown());
 }
 
-/** The provider's own bookkeeping keys (vps-outputs.ts) and the engine's. */
+/** The provider's own bookkeeping keys (vps-outputs.ts, and the recorded order of the inputs) and the engine's. */
 const BOOKKEEPING = {
   __inputNames: z.array(z.string()),
   __creationToken: z.string(),
   __provider: z.string(),
+  [RECORDED_ORDER_KEY]: z.number(),
 } as const;
 
 let schema: z.ZodType<Record<string, unknown>> | undefined;

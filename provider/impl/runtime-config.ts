@@ -7,9 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { accountViewFor, resetAccountViews, type AccountView } from "./account-view.js";
-import { resetCatalog } from "./catalog.js";
-import { resetPreviewTotal } from "./money.js";
-import { resetRefreshDiffs } from "./refresh-diff.js";
+import { beginRun } from "./run-context.js";
 import { createClient, type RimuClient, type ClientConfig } from "../client/index.js";
 import { RimuConfigError } from "../client/errors.js";
 import {
@@ -21,7 +19,7 @@ import {
 } from "../config.js";
 import { readBudget, useBudget } from "./budget.js";
 import { assertEngineAlive, watchDynamicHostEngine } from "./engine-watch.js";
-import { missingApiKey, settingRefused } from "./settings-source.js";
+import { missingApiKey, settingRefused, useSettingsOf } from "./settings-source.js";
 
 /** The part of the dynamic-provider ConfigureRequest this package reads. */
 export interface ConfigureRequestLike {
@@ -45,24 +43,19 @@ export async function configure(req: ConfigureRequestLike): Promise<void> {
 }
 
 /**
- * Forgets what one run learnt (the shared reads, the catalogue, the preview's running total) but keeps the
- * configuration: what a new provider host process starts from (tests, to stand for the next run).
+ * Forgets what one run learnt (everything run-context.ts holds) but keeps the configuration: what a new provider
+ * host process starts from (tests, to stand for the next run).
  */
 export function forgetRun(): void {
-  resetCatalog();
-  resetAccountViews();
-  resetPreviewTotal();
-  resetRefreshDiffs();
+  beginRun();
 }
 
 /** Forgets the stack config and closes cached clients (tests). */
 export function resetConfiguration(): void {
   stackConfig = {};
   useBudget(readBudget(() => undefined));
-  resetCatalog();
-  resetAccountViews();
-  resetPreviewTotal();
-  resetRefreshDiffs();
+  useSettingsOf(undefined);
+  beginRun();
   for (const client of clients.values()) client.close();
   clients.clear();
 }

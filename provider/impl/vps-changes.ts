@@ -8,9 +8,9 @@ import {
   VPS_INPUT_FIELDS,
   VPS_INPUT_NAMES,
   inputsOfKind,
-  type FieldRule,
   type VpsInputName,
 } from "./vps-fields.js";
+import { type FieldRule } from "./vps-field-rules.js";
 import { containsUnknown } from "./unknowns.js";
 import { same } from "./canonical-json.js";
 import { changeRefusals } from "./vps-refusals.js";

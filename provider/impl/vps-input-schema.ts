@@ -7,7 +7,13 @@
 import * as z from "zod";
 import { DcLocation, Fqdn, MIN_DISK_MB, MIN_MEMORY_MB, VpsType } from "../../contract/index.js";
 import { CREATION_TOKEN_KEY, PROVIDER_META_PREFIX } from "../client/index.js";
-import { PREVIEW_FLAG, USER_SET_INTERNAL, type InternalInputName, type VpsInputName } from "./vps-fields.js";
+import {
+  PREVIEW_FLAG,
+  RECORDED_ORDER_KEY,
+  USER_SET_INTERNAL,
+  type InternalInputName,
+  type VpsInputName,
+} from "./vps-fields.js";
 import { reverseDnsProblem, sshKeyProblem } from "./access.js";
 import { digitsReadAsNumber } from "./settings-source.js";
 
@@ -266,6 +272,10 @@ export type VpsInputExtras = {
   __provider?: string;
   /** Added by check() when known, never by a program (planned-fee.ts, PLANNED_FEE_KEY). */
   plannedMonthlyFeeUsd?: number;
+  /** Added by check() when known, never by a program (planned-fee.ts, CURRENT_FEE_KEY). */
+  currentMonthlyFeeUsd?: number;
+  /** The order the state records, kept by read() and check(), never set by a program (RECORDED_ORDER_KEY). */
+  [RECORDED_ORDER_KEY]?: number;
 };
 
 /**

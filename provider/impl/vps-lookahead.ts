@@ -10,7 +10,7 @@
  * wrong key or address fails the preview. What only a preview does (quotes, a host's free memory) is
  * marked below; `pulumi up` (no preview flag) makes only the shared reads.
  */
-import type { AboutOrder } from "../../contract/index.js";
+import type { AboutOrder, GetNewVmPricingResponse } from "../../contract/index.js";
 import { RimuNotFoundError, carriesCreationToken } from "../client/index.js";
 import { catalogFindings, catalogFor } from "./catalog.js";
 import { creationNonceOf, creationTokenFor, noteTokenLookup } from "./creation-token.js";
@@ -31,11 +31,13 @@ import { readFailure } from "./read-failures.js";
 import { accountView, clientFor, configuredBaseUrl, hasApiKey } from "./runtime-config.js";
 import { containsUnknown, knownValues } from "./unknowns.js";
 import { REPLACE_FORCING_INPUTS } from "./vps-changes.js";
+import { RECORDED_ORDER_KEY } from "./vps-fields.js";
 import { adoptionProblem, foreignOrder } from "./vps-create.js";
 import type { VpsInputs } from "./vps-input-schema.js";
 import { changeRefusals } from "./vps-refusals.js";
 import { orderFields } from "../wire-mapping/order-fields.js";
-import { plannedFeeOf } from "./planned-fee.js";
+import { plannedChanges, plannedFeeOf, type FeeFindings } from "./planned-fee.js";
+import { accountCentsOf } from "./budget.js";
 import {
   Stop,
   changed,
@@ -61,7 +63,7 @@ export async function lookAhead(
     out.failures.push(failureOf(presentError(missingKey(), "Checking a Vps")));
     return out;
   }
-  const run: Run = {
+  const base: Run = {
     view: accountView("Checking a Vps"),
     baseUrl: configuredBaseUrl(),
     before,
@@ -73,34 +75,43 @@ export async function lookAhead(
     name: resourceName(after),
     resource: resourceKey(after),
     out,
-    fee: {},
   };
   try {
-    await checkAll(run);
+    const orders = await shared(base, "looking for another stack's order of this resource", () =>
+      base.view.activeOrders(),
+    );
+    return { ...out, ...(await checkAll({ ...base, orders })) };
   } catch (error) {
     if (!(error instanceof Stop)) throw error;
+    return out;
   }
-  return out;
 }
 
-async function checkAll(run: Run): Promise<void> {
-  const orders = await shared(run, "looking for another stack's order of this resource", () =>
-    run.view.activeOrders(),
-  );
-  run.orders = orders;
+/**
+ * Every check, each returning what it found; the planned fee is worked out from those answers, handed over
+ * explicitly (planned-fee.ts), so the order the checks run in cannot change it.
+ */
+async function checkAll(run: Run): Promise<Pick<LookAhead, "fee" | "recordedOrderOid">> {
+  const orders = run.orders;
+  // The budget's scope: what the account is billed now, every active order (budget.ts).
+  if (orders) run.view.fees.billedNow(accountCentsOf(orders));
   await checkCatalogue(run);
-  if (run.out.failures.length > 0) return;
+  if (run.out.failures.length > 0) return {};
   await checkBillingMethod(run);
   const adopting = typeof run.known.adoptOrderOid === "number" && changed(run, "adoptOrderOid");
-  if (adopting) await checkAdoption(run);
-  else if (orders) checkCreationToken(run, orders);
-  const live = orders ? liveOrderOf(run, orders) : undefined;
+  const adopted = adopting ? await checkAdoption(run) : undefined;
+  if (!adopting && orders) checkCreationToken(run, orders);
+  const found = liveOrderOf(run, orders);
+  const live = found.order;
   if (live) checkDistroOfLive(run, live);
   if (run.preview) await checkUnlistedDistro(run, live);
-  await checkHost(run, orders, live);
+  const moveAnswer = await checkHost(run, orders, live);
   if (run.preview && live && !run.isNew) await checkResizeRoom(run, live);
-  if (run.preview && run.isNew && !adopting) await checkNewOrder(run);
-  if (run.out.failures.length === 0) run.out.fee = await plannedFeeOf({ ...run, ...run.fee, live });
+  const orderAnswer = run.preview && run.isNew && !adopting ? await checkNewOrder(run) : undefined;
+  const recordedOrderOid = orderToRecord(run, found);
+  if (run.out.failures.length > 0) return { recordedOrderOid };
+  const fee = await plannedFeeOf(run, { live, missing: found.why, adopted, orderAnswer, moveAnswer });
+  return { fee, recordedOrderOid };
 }
 
 // ----------------------------------------------------------------------------------------- catalogue
@@ -173,7 +184,8 @@ async function checkBillingMethod(run: Run): Promise<void> {
 
 // ---------------------------------------------------------------------------------------- adoption
 
-async function checkAdoption(run: Run): Promise<void> {
+/** The order to adopt, checked; in a preview, returned with its quote once changed to match the program. */
+async function checkAdoption(run: Run): Promise<FeeFindings["adopted"]> {
   const oid = run.known.adoptOrderOid as number;
   const order = await shared(run, `reading order ${oid} to adopt`, () =>
     run.view.client.getOrder(oid).then(
@@ -181,14 +193,14 @@ async function checkAdoption(run: Run): Promise<void> {
       (error: unknown) => (error instanceof RimuNotFoundError ? null : Promise.reject(error)),
     ),
   );
-  if (order === undefined) return; // could not look: create() checks again
+  if (order === undefined) return undefined; // could not look: create() checks again
   if (order === null) {
     run.out.failures.push({
       property: "adoptOrderOid",
       code: VPS_ERROR_CODES.adoption,
       reason: `order ${oid} does not exist on this account; list your orders with getOrders() and use one of their orderOid values`,
     });
-    return;
+    return undefined;
   }
   const problem = adoptionProblem(order, run.known, Date.now());
   if (problem) {
@@ -197,7 +209,7 @@ async function checkAdoption(run: Run): Promise<void> {
       code: VPS_ERROR_CODES.adoption,
       reason: problem.replace(/^adoptOrderOid: /, ""),
     });
-    return;
+    return undefined;
   }
   run.out.notes.push(
     info(
@@ -205,16 +217,16 @@ async function checkAdoption(run: Run): Promise<void> {
         `instead of ordering a new VPS.`,
     ),
   );
-  if (!run.preview) return;
+  if (!run.preview) return undefined;
   // What the bill will be once the order is changed to match the program: its fee now, and the quote for
   // the program's sizes over the order's.
   const fields = orderFields(order);
   const after = { ...pricedOf(fields), ...pricedOf(run.known), dcLocation: fields.dcLocation };
   const quoted = await priceOf(run, after);
-  run.fee.adopted = { order, quoted };
   const now =
     typeof fields.monthlyFeeUsd === "number" ? { amount: fields.monthlyFeeUsd, currency: "USD" } : undefined;
   run.out.notes.push(info(adoptionLine(run.resource, run.name, oid, now, quoted)));
+  return { order, quoted };
 }
 
 // ----------------------------------------------------------------------------------- creation token
@@ -240,15 +252,51 @@ function checkCreationToken(run: Run, orders: readonly AboutOrder[]): void {
   else run.out.notes.push(warning(`[${error.code}] ${run.name}: ${error.detail}`));
 }
 
-/** The live order of an existing resource: the one carrying its nonce, or the one it adopted. */
-function liveOrderOf(run: Run, orders: readonly AboutOrder[]): AboutOrder | undefined {
-  if (run.isNew) return undefined;
+/** An existing resource's live order, or why it was not found (said as the reason its fee is unknown). */
+export interface FoundOrder {
+  order?: AboutOrder;
+  why?: string;
+}
+
+/**
+ * The live order of an existing resource: the order its state records (RECORDED_ORDER_KEY: an import, a refresh,
+ * an earlier check), else the one carrying its nonce (placed by this state), else the one it adopted.
+ */
+export function liveOrderOf(run: Pick<Run, "isNew" | "before">, orders?: readonly AboutOrder[]): FoundOrder {
+  if (run.isNew) return {};
+  if (!orders) return { why: "the account's orders could not be read (see the warning)" };
+  const recorded = run.before[RECORDED_ORDER_KEY];
   const nonce = run.before.__creationNonce;
   const adopted = run.before.adoptOrderOid;
-  return (
+  const byOid = (oid: unknown) =>
+    typeof oid === "number" ? orders.find((order) => order.order_oid === oid) : undefined;
+  const order =
+    byOid(recorded) ??
     (typeof nonce === "string" ? orders.find((order) => creationNonceOf(order) === nonce) : undefined) ??
-    (typeof adopted === "number" ? orders.find((order) => order.order_oid === adopted) : undefined)
-  );
+    byOid(adopted);
+  if (order) return { order };
+  const oid = typeof recorded === "number" ? recorded : typeof adopted === "number" ? adopted : undefined;
+  if (oid !== undefined)
+    return {
+      why: `order ${oid}, which this stack's state records, is not among the account's active orders (cancelled outside Pulumi? \`pulumi refresh\` finds out)`,
+    };
+  return {
+    why:
+      "this stack's state records no order number for it and no active order carries its creation nonce " +
+      "(a state written before the provider recorded the order): run `pulumi refresh` once to record it",
+  };
+}
+
+/**
+ * The order check() records in the inputs (RECORDED_ORDER_KEY): the live order, unless this change replaces it;
+ * when it could not be looked for or was not found, what the state recorded (a cancelled order's number says so
+ * in the next preview, and the nonce finds a replacement's order).
+ */
+function orderToRecord(run: Run, found: FoundOrder): number | undefined {
+  if (run.isNew) return undefined;
+  if (!found.order) return run.before[RECORDED_ORDER_KEY];
+  if (plannedChanges(found.order, run.before, run.after).replaces.length > 0) return undefined;
+  return found.order.order_oid;
 }
 
 /**
@@ -269,7 +317,7 @@ function checkDistroOfLive(run: Run, live: AboutOrder): void {
  * A new VPS in a preview: its price, quoted by RimuHosting with the host it names, which R16 judges the way an
  * order would (plan in that data centre, sizes, host, room): what it refuses, the order would refuse too.
  */
-async function checkNewOrder(run: Run): Promise<void> {
+async function checkNewOrder(run: Run): Promise<GetNewVmPricingResponse | undefined> {
   const replacement = takeReplacementPriced(run.resource);
   const unknown = [...PRICED_INPUTS, "hostServerOid" as const].filter((name) =>
     containsUnknown(run.after[name]),
@@ -283,7 +331,7 @@ async function checkNewOrder(run: Run): Promise<void> {
           }),
         ),
       );
-    return;
+    return undefined;
   }
   const failed = run.out.failures.length;
   const answer = await judge(
@@ -292,10 +340,9 @@ async function checkNewOrder(run: Run): Promise<void> {
     run.known.hostServerOid !== undefined ? "hostServerOid" : "memoryMb",
     () => run.view.quote(quoteRequest(run.known, true)),
   );
-  run.fee.orderAnswer = answer;
   if (answer && run.out.failures.length === failed && typeof run.known.hostServerOid === "string")
     await claimRoom(run, run.known.hostServerOid, needOf(run.known), "hostServerOid", run.known);
-  if (replacement || run.out.failures.length > 0) return; // diff() priced the replacement
+  if (replacement || run.out.failures.length > 0) return answer; // diff() priced the replacement
   const price = answer ? amountMoney(answer.monthly_recurring_amt) : undefined;
   const quoted: Quoted = price
     ? { price }
@@ -303,6 +350,7 @@ async function checkNewOrder(run: Run): Promise<void> {
         problem: answer ? "RimuHosting's answer carried no price" : "the quote did not run (see the warning)",
       };
   run.out.notes.push(info(newVpsLine(run.resource, run.name, quoted)));
+  return answer;
 }
 
 /** The quoted monthly price of `inputs` (never fails: a price that cannot be had says why). */

@@ -8,7 +8,7 @@
 import type { AboutOrder } from "../../contract/index.js";
 import { compact } from "../wire-mapping/values.js";
 import { orderFields } from "../wire-mapping/order-fields.js";
-import { INTERNAL_INPUTS, VPS_INPUT_NAMES, SECRET_FIELDS } from "./vps-fields.js";
+import { INTERNAL_INPUTS, RECORDED_ORDER_KEY, VPS_INPUT_NAMES, SECRET_FIELDS } from "./vps-fields.js";
 import { asSecret } from "./secret-values.js";
 import type { VpsInputExtras, VpsInputs } from "./vps-input-schema.js";
 
@@ -95,7 +95,7 @@ function inputNamesOf(recorded: VpsInputs | RecordedOutputs): string[] {
 /**
  * The inputs a refresh hands back to the engine: the inputs the program set (orderOutputs() gives the
  * service's current value where it reports one, so drift shows, and the recorded value otherwise), the
- * internal ones (creationScope, nonce), and secrets wrapped as secrets. Inputs the program did not set
+ * internal ones (creationScope, nonce), the order read (RECORDED_ORDER_KEY), and secrets wrapped as secrets. Inputs the program did not set
  * (a billingOid the service picked) are left out, so the next diff does not list them as removed.
  */
 export function refreshedInputs(outputs: VpsOutputs): VpsInputs {
@@ -109,6 +109,8 @@ export function refreshedInputs(outputs: VpsOutputs): VpsInputs {
     inputs.push([name, secret.has(name) ? asSecret(value) : value]);
   }
   for (const name of INTERNAL_INPUTS) if (outputs[name] !== undefined) inputs.push([name, outputs[name]]);
+  // The order read, recorded so that check() finds it (RECORDED_ORDER_KEY): an import's or a refresh's inputs.
+  if (typeof outputs.orderOid === "number") inputs.push([RECORDED_ORDER_KEY, outputs.orderOid]);
   // The service's values where it reports one: a runningState other than an input's was left out above.
   return Object.fromEntries(inputs) as VpsInputs;
 }

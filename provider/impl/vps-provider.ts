@@ -44,9 +44,11 @@ import { computeChanges, hasChanges, REPLACE_FORCING_INPUTS, type VpsChanges } f
 import { converge, orderRef, type ConvergeOptions } from "./vps-converge.js";
 import { findPendingOrder, isPendingId, nonceOf, orderOnce, orderToAdopt } from "./vps-create.js";
 import { effectNotes, effectsOf } from "./vps-effects.js";
-import { driftNotes } from "./vps-drift.js";
+import { refreshDrift } from "./vps-drift.js";
+import { withObservedChanges } from "./service-drift.js";
+import { goneOrderNote, orderGoneFrom } from "./gone-order.js";
 import { noteChecked, noteRead, takeRefreshDiff } from "./refresh-diff.js";
-import { INTERNAL_KEYS, REPORTED_FIELDS, USER_SET_INTERNAL } from "./vps-fields.js";
+import { INTERNAL_KEYS, RECORDED_ORDER_KEY, REPORTED_FIELDS, USER_SET_INTERNAL } from "./vps-fields.js";
 import type { CheckFailure } from "./check-failure.js";
 import type { VpsInputs } from "./vps-input-schema.js";
 import { unknownKeyFailures } from "./vps-input-keys.js";
@@ -55,8 +57,9 @@ import { validateInputs } from "./vps-validate.js";
 import { recordedState, refreshableState, setValues } from "./vps-values.js";
 import { isOrderGone, orderFields } from "../wire-mapping/order-fields.js";
 import { lookAhead, priceOf } from "./vps-lookahead.js";
-import { PLANNED_FEE_KEY } from "./planned-fee.js";
+import { CURRENT_FEE_KEY, PLANNED_FEE_KEY } from "./planned-fee.js";
 import { judgeBudget } from "./budget.js";
+import { guardedChange, guardedOrder, noteCheckedChange, noteDone, whatWasDone } from "./order-guard.js";
 import { orderOutputs, refreshedInputs, type RecordedOutputs, type VpsOutputs } from "./vps-outputs.js";
 import { minutesToMs } from "./vps-requests.js";
 
@@ -110,8 +113,8 @@ const label = (values: VpsInputs | RecordedOutputs): string =>
 /** What checkVps() found. */
 export interface CheckResult {
   /**
-   * The checked inputs: the nonce kept (or made), secret inputs wrapped as secrets, and plannedMonthlyFeeUsd when
-   * it is known (planned-fee.ts).
+   * The checked inputs: the nonce kept (or made), secret inputs wrapped as secrets, and plannedMonthlyFeeUsd and
+   * currentMonthlyFeeUsd when they are known (planned-fee.ts).
    */
   inputs: VpsInputs;
   /** Why the inputs are refused (empty when they are not), each with its input, reason and code. */
@@ -139,17 +142,20 @@ export async function checkVps(
   noteChecked(resourceKey(news), resourceKey(before));
   // Never the nonce of the new inputs: only this provider makes one, and keeps it in this state.
   const nonce = typeof before.__creationNonce === "string" ? before.__creationNonce : newCreationNonce();
-  const { [USER_SET_INTERNAL]: _named, ...given } = news;
-  const inputs = secretsWrapped({ ...given, __creationNonce: nonce });
+  const { [USER_SET_INTERNAL]: _named, [RECORDED_ORDER_KEY]: _oid, ...given } = news;
+  const inputs = withOrder(secretsWrapped({ ...given, __creationNonce: nonce }), before[RECORDED_ORDER_KEY]);
   const failures = [
-    ...internalInputFailures(news),
+    ...internalInputFailures(news, before),
     ...unknownKeyFailures(news),
     ...validateInputs(setValues(news)),
     ...transitionFailures(before, setValues(news)),
   ];
   if (failures.length > 0) return { inputs, failures, notes: [], unknownOutputs: [] };
+  noteCheckedChange(before, setValues(inputs));
   const ahead = await lookAhead(before, setValues(inputs), isPreview(news), options.mayApply);
   const fee = ahead.fee?.usd;
+  const now = ahead.fee?.nowUsd;
+  const checked = withOrder(inputs, ahead.recordedOrderOid);
   // The run's budget (budget.ts): this VPS's fees counted with the others' checked so far.
   const budget = judgeBudget(
     ahead.fee && accountView("Checking a Vps"),
@@ -157,12 +163,30 @@ export async function checkVps(
     ahead.fee,
     isPreview(news),
   );
+  // What the run did before this check, true on the native plugin's `pulumi up` too (order-guard.ts).
+  const done = whatWasDone(
+    `ordered or changed for ${resourceName(news)}`,
+    options.mayApply ? "mayApply" : "preview",
+  );
   return {
-    inputs: fee === undefined ? inputs : { ...inputs, [PLANNED_FEE_KEY]: fee },
-    failures: [...ahead.failures, ...budget.failures],
+    inputs: {
+      ...checked,
+      ...(fee === undefined ? {} : { [PLANNED_FEE_KEY]: fee }),
+      ...(now === undefined ? {} : { [CURRENT_FEE_KEY]: now }),
+    },
+    failures: [
+      ...ahead.failures,
+      ...budget.failures.map((f) => ({ ...f, reason: `${f.reason.replace(/[.\s]+$/, "")}. ${done}` })),
+    ],
     notes: [...ahead.notes, ...budget.notes],
     unknownOutputs: ahead.unknownOutputs,
   };
+}
+
+/** The inputs with the order to record (RECORDED_ORDER_KEY), or without any. */
+function withOrder(inputs: VpsInputs, oid: number | undefined): VpsInputs {
+  const { [RECORDED_ORDER_KEY]: _recorded, ...rest } = inputs;
+  return oid === undefined ? rest : { ...rest, [RECORDED_ORDER_KEY]: oid };
 }
 
 /** Why each internal key is not the program's to set. */
@@ -173,16 +197,21 @@ const INTERNAL_KEY_OWNERS: Record<string, string> = {
     "the provider makes it once and keeps it in this stack's state, to tell this stack's orders from others'",
   __preview: "the Vps class sets it while the program runs as a preview",
   __provider: "Pulumi sets it to the serialized provider",
+  [RECORDED_ORDER_KEY]:
+    "the provider records the number of the order this stack's state holds, to find the VPS's live order",
 };
 
 /** Internal keys the program set (the Vps class names them in USER_SET_INTERNAL), each refused. */
-function internalInputFailures(news: VpsInputs): CheckFailure[] {
+function internalInputFailures(news: VpsInputs, before: VpsInputs): CheckFailure[] {
   const named: unknown[] = Array.isArray(news[USER_SET_INTERNAL]) ? news[USER_SET_INTERNAL] : [];
   const keys = new Set(
     named.filter((key): key is string => typeof key === "string" && INTERNAL_KEYS.includes(key)),
   );
   // A nonce in the new inputs did not come from this provider (it keeps its own in the old inputs).
   if (news.__creationNonce !== undefined && news.__creationNonce !== null) keys.add("__creationNonce");
+  // Nor a recorded order other than the state's: `pulumi import` checks the inputs read with themselves as the old.
+  const oid = news[RECORDED_ORDER_KEY];
+  if (oid !== undefined && oid !== null && oid !== before[RECORDED_ORDER_KEY]) keys.add(RECORDED_ORDER_KEY);
   return [...keys].map((key) => ({
     property: key,
     reason: `is internal and must not be set by the program: ${INTERNAL_KEY_OWNERS[key] ?? "it is the provider's"}. Remove it from the Vps's arguments`,
@@ -240,6 +269,8 @@ export interface DiffResult {
   planned?: VpsChanges;
   /** Its effects in words, and in a preview its price. */
   notes: Note[];
+  /** A refresh's diff: each property found changed outside Pulumi (inputs and facts, service-drift.ts). */
+  drifted?: string[];
 }
 
 /**
@@ -263,10 +294,22 @@ export async function diffVps(id: string, olds: RecordedOutputs, news: VpsInputs
   }
   const changes = computeChanges(isPendingId(id) ? String(before.orderOid) : id, before, after);
   const name = resourceName(after);
-  const notes = refresh
-    ? driftNotes(name, before, after, changes, secretKeys(news))
-    : effectNotes(name, effectsOf(changes, after));
-  if (!refresh && isPreview(news)) {
+  if (refresh) {
+    const drift = refreshDrift(name, before, after, changes, secretKeys(news));
+    return { ...drift, replaces: changes.replaces, deleteBeforeReplace: false, planned: changes };
+  }
+  if (isPreview(news) && !isPendingId(id) && hasApiKey()) {
+    // An order RimuHosting no longer has: never unchanged, never priced (gone-order.ts).
+    if (await orderGoneFrom(accountView("Checking a Vps"), Number(id)))
+      return {
+        changes: true,
+        replaces: [],
+        deleteBeforeReplace: false,
+        notes: [goneOrderNote(name, Number(id))],
+      };
+  }
+  const notes = effectNotes(name, effectsOf(changes, after));
+  if (isPreview(news)) {
     const priced = await previewPrice(id, before, after, changes);
     if (priced) notes.push(priced);
   }
@@ -346,10 +389,11 @@ async function orderAndConverge(
   nonce: string,
   provider: VpsInputs["__provider"],
 ): Promise<{ id: string; outs: VpsOutputs }> {
-  const ordered = await orderOnce(client, news, nonce, provider);
+  const view = accountView("Creating a Vps");
+  const ordered = await guardedOrder(view, news, nonce, () => orderOnce(client, news, nonce, provider));
   const order = ordered.order;
   // The run's shared listing now holds it too (the next check's token look-up sees it without a read).
-  accountView("Creating a Vps").notePlaced(order);
+  view.notePlaced(order);
   const id = String(order.order_oid);
   const password = news.password ?? ordered.password;
   const recorded = { ...news, __creationNonce: nonce, password };
@@ -392,7 +436,9 @@ async function adopt(
   const id = String(order.order_oid);
   log(`Vps ${id}: adopting existing order ${order.domain_name}.`);
   // Install-time options cannot be read back: they are recorded as given, not reinstalled.
-  return convergeNew({ client, live: order, recorded: news, news, what: "was adopted", provider });
+  return guardedChange(accountView("Creating a Vps"), { live: order, recorded: news, news }, "adopted", () =>
+    convergeNew({ client, live: order, recorded: news, news, what: "was adopted", provider }),
+  );
 }
 
 // ----------------------------------------------------------------------------------------------- read
@@ -420,7 +466,9 @@ export async function read(
     // No recorded state: `pulumi import` (native provider). The inputs are then what the service reports.
     const imported = Object.keys(recorded).length === 0;
     const outs = orderOutputs(order, imported ? importedInputs(order) : recorded);
-    return { id: String(order.order_oid), props: outs, inputs: refreshedInputs(outs) };
+    // What changed that the program does not set (host, addresses): the refresh's diff shows it (service-drift.ts).
+    const refreshed = withObservedChanges(outs, recorded);
+    return { id: String(order.order_oid), props: refreshed, inputs: refreshedInputs(outs) };
   });
 }
 
@@ -473,14 +521,14 @@ export async function update(
       }
       if (isOrderGone(order, Date.now())) throw goneError(id);
       // Compare with the live order, not the old outputs: this is also how a failed create or update resumes.
-      const result = await converge({
-        client,
-        live: order,
-        recorded,
-        news,
-        what: "was being updated",
-        provider: inputs.__provider,
-      });
+      const live = order;
+      const result = await guardedChange(
+        accountView("Updating a Vps"),
+        { live, recorded, news },
+        "changed",
+        () =>
+          converge({ client, live, recorded, news, what: "was being updated", provider: inputs.__provider }),
+      );
       const password = result.password ?? news.password ?? recorded.password;
       return {
         outs: orderOutputs(
@@ -517,6 +565,7 @@ export async function deleteVps(id: string, props: RecordedOutputs): Promise<voi
     try {
       const deleted = await client.deleteVps(ref);
       view.noteGone(oid);
+      noteDone("cancelled", resourceName(recorded));
       log(`Vps ${oid}: shut down and cancelled.`);
       log(deleteBillLine(String(oid), deleted.cancel_messages ?? [], recorded.monthlyFeeUsd));
     } catch (error) {

@@ -18,6 +18,10 @@ export const PARTS = {
   emulator: "emulator/plugin-command.js",
   /** `pulumi-resource-rimuhosting bill`: the bill of a preview (rimuhosting-bill). */
   bill: "provider/bill/plugin-command.js",
+  /** `pulumi-resource-rimuhosting drift`: the drift of a refresh (rimuhosting-drift). */
+  drift: "provider/drift/plugin-command.js",
+  /** `pulumi-resource-rimuhosting import-file`: the account's VPSs as a `pulumi import --file` document. */
+  "import-file": "provider/adopt/plugin-command.js",
 } as const;
 export type PartName = keyof typeof PARTS;
 

@@ -222,7 +222,10 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
         res.setHasdetaileddiff(true);
         const map = res.getDetaileddiffMap();
         for (const [name, kind] of detailed)
-          map.set(name, new provproto.PropertyDiff().setKind(DIFF_KIND[kind]).setInputdiff(true));
+          map.set(
+            name,
+            new provproto.PropertyDiff().setKind(DIFF_KIND[kind]).setInputdiff(!answer.fromOutputs),
+          );
       }
       return res;
     }),

@@ -13,10 +13,20 @@ export interface PluginCommand {
   run(args: string[]): Promise<void>;
 }
 
-export const COMMANDS: Record<string, () => PluginCommand> = {
+/** What each command does, for the plugin's `--help` (one line each; the command's own `--help` says more). */
+export const COMMAND_SUMMARIES: Record<keyof typeof COMMANDS, string> = {
+  emulator: "runs the local emulator of the RimuHosting API, for trying programs without an account",
+  bill: "prints the bill of a preview (its --event-log) as Markdown for a pull-request comment",
+  drift: "prints what changed outside Pulumi, from `pulumi refresh --preview-only --json`",
+  "import-file": "writes the account's VPSs as a `pulumi import --file` document",
+};
+
+export const COMMANDS = {
   emulator: () => loadPart<PluginCommand>("emulator"),
   bill: () => loadPart<PluginCommand>("bill"),
-};
+  drift: () => loadPart<PluginCommand>("drift"),
+  "import-file": () => loadPart<PluginCommand>("import-file"),
+} satisfies Record<string, () => PluginCommand>;
 
 /**
  * The flags the engine puts before a plugin's own arguments when it is asked to (`--logflow`, `--tracing`): a command
@@ -32,21 +42,53 @@ export function withoutEngineFlags(args: string[]): string[] {
   return args.slice(i);
 }
 
+/** The plugin's own flags, which print and exit. */
+const HELP = new Set(["--help", "-h", "help"]);
+const VERSION = new Set(["--version", "version"]);
+
 /**
- * What the process's arguments (after the executable) ask for: a command, the provider (the engine's address first,
- * never a bare word), or a word that is no command (a typo: better said than taken for an address).
+ * What the process's arguments (after the executable) ask for: a command, the help or the version, the provider (the
+ * engine's address first, never a bare word or a flag), or a word or flag that is none of these (a typo: better said
+ * than taken for an address, where the provider would wait for an engine that never comes).
  */
 export function commandOf(
   args: string[],
-): { name: string; command: () => PluginCommand; args: string[] } | { unknown: string } | undefined {
+):
+  | { name: string; command: () => PluginCommand; args: string[] }
+  | { unknown: string }
+  | { print: "help" | "version" }
+  | undefined {
   const [name, ...rest] = withoutEngineFlags(args);
   if (name === undefined) return undefined;
-  if (Object.hasOwn(COMMANDS, name)) return { name, command: COMMANDS[name]!, args: rest };
-  if (/^[a-z][a-z-]*$/.test(name)) return { unknown: name };
+  if (HELP.has(name)) return { print: "help" };
+  if (VERSION.has(name)) return { print: "version" };
+  if (Object.hasOwn(COMMANDS, name))
+    return { name, command: COMMANDS[name as keyof typeof COMMANDS], args: rest };
+  if (/^[a-z][a-z-]*$/.test(name) || name.startsWith("-")) return { unknown: name };
   return undefined;
+}
+
+/** `pulumi-resource-rimuhosting --help`: what the plugin is, how it starts, its commands. */
+export function helpText(): string {
+  const names = Object.keys(COMMANDS) as (keyof typeof COMMANDS)[];
+  const width = Math.max(...names.map((name) => name.length));
+  return [
+    "Usage: pulumi-resource-rimuhosting <command> [options]",
+    "",
+    "The native Pulumi provider for RimuHosting VPSs. The Pulumi engine starts it with its own address as",
+    "the only argument and reads the port it serves on from its first line of output; you run it yourself",
+    "for one of its commands:",
+    "",
+    ...names.map((name) => `  ${name.padEnd(width)}  ${COMMAND_SUMMARIES[name]}`),
+    "",
+    "  --help, -h   this text",
+    "  --version    the plugin's version",
+    "",
+    "Each command's options: pulumi-resource-rimuhosting <command> --help",
+  ].join("\n");
 }
 
 /** The line for a word that is no command. */
 export const unknownCommandMessage = (word: string): string =>
-  `pulumi-resource-rimuhosting: unknown command '${word}'. Its commands: ${Object.keys(COMMANDS).join(", ")} ` +
+  `pulumi-resource-rimuhosting: unknown ${word.startsWith("-") ? "option" : "command"} '${word}'. Its commands: ${Object.keys(COMMANDS).join(", ")} ` +
   `(pulumi-resource-rimuhosting <command> --help); without one it is the provider, which the Pulumi engine starts.`;

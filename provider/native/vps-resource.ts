@@ -20,7 +20,7 @@ import { INTERNAL_INPUTS, PREVIEW_FLAG, VPS_INPUT_NAMES, VPS_OUTPUT_ONLY } from 
 import { withUnknown } from "../impl/unknowns.js";
 import { UNKNOWN } from "../impl/unknowns.js";
 import { setValues } from "../impl/vps-values.js";
-import { PLANNED_FEE_KEY } from "../impl/planned-fee.js";
+import { CURRENT_FEE_KEY, PLANNED_FEE_KEY } from "../impl/planned-fee.js";
 import type { RecordedOutputs, VpsInputs } from "../impl/index.js";
 import { sendNote, sendNotes } from "./engine-log.js";
 import {
@@ -41,6 +41,11 @@ export interface DiffAnswer {
   deleteBeforeReplace: boolean;
   /** Per input: what the change does (the engine shows `~ memoryMb`, `+- dcLocation`). */
   detailedDiff: Record<string, PropertyDiffKind>;
+  /**
+   * The detailed diff compares outputs, not inputs: a refresh's, whose drift includes facts that are no inputs
+   * (the IP address), shown from the outputs before and after the refresh.
+   */
+  fromOutputs?: boolean;
 }
 
 const isSet = (value: unknown): boolean => value !== undefined && value !== null;
@@ -76,7 +81,10 @@ export async function diff(id: string, _urn: string, olds: Bag, news: Bag): Prom
   sendNotes(answer.notes);
   const detailedDiff: Record<string, PropertyDiffKind> = {};
   const changes = answer.planned;
-  if (answer.changes && changes) {
+  if (answer.drifted) {
+    // A refresh's: each property found changed outside Pulumi, shown from the outputs before and after it.
+    for (const name of answer.drifted) detailedDiff[name] = "update";
+  } else if (answer.changes && changes) {
     const replacing = new Set<string>(answer.replaces);
     // What the update acts on: a setting it records, not an order-only input it cannot apply (vps-changes.ts).
     for (const name of changedInputNames(changes, { settings: true, orderOnly: false })) {
@@ -89,6 +97,7 @@ export async function diff(id: string, _urn: string, olds: Bag, news: Bag): Prom
     replaces: answer.replaces,
     deleteBeforeReplace: answer.deleteBeforeReplace,
     detailedDiff,
+    ...(answer.drifted ? { fromOutputs: true } : {}),
   };
 }
 
@@ -174,9 +183,11 @@ function previewOutputs(
     given[name] ?? had[name] ?? UNKNOWN,
   ]);
   const internal = INTERNAL_INPUTS.filter((name) => isSet(given[name])).map((name) => [name, given[name]]);
-  // The planned fee too: a stack policy reads a preview's outputs, and the dynamic Vps's preview outputs are its
-  // checked inputs, which carry it (impl/planned-fee.ts). Only in a preview: a real create or update reports
-  // monthlyFeeUsd instead.
-  const planned = isSet(given[PLANNED_FEE_KEY]) ? [[PLANNED_FEE_KEY, given[PLANNED_FEE_KEY]]] : [];
+  // The planned and current fees too: a stack policy reads a preview's outputs, and the dynamic Vps's preview
+  // outputs are its checked inputs, which carry them (impl/planned-fee.ts). Only in a preview: a real create or
+  // update reports monthlyFeeUsd instead.
+  const planned = [PLANNED_FEE_KEY, CURRENT_FEE_KEY]
+    .filter((key) => isSet(given[key]))
+    .map((key) => [key, given[key]]);
   return withUnknown(Object.fromEntries([...outputs, ...internal, ...planned]) as RecordedOutputs, changed);
 }

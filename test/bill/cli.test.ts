@@ -1,42 +1,32 @@
 /**
  * The `rimuhosting-bill` command as a user runs it (the built bin, dist/provider/bill/cli.js, in a process of its
- * own): a file or standard input, the exit codes (0; 1 when the budget's verdict fails, the bill still printed;
- * 2 for input that is not a preview's JSON, with the message on stderr and no stack trace), and the native
- * plugin's `bill` command printing the same, from a checkout and from the launcher tarball (the release's
- * executable loads the same part bundle as a SEA asset).
+ * own): a file or standard input, the thresholds and the quiet mode, one bill per stack with --out-dir, the exit
+ * codes (0; 1 when a budget, a --fail-over limit or a mandatory policy fails, the bill still printed; 2 for input
+ * or options that are wrong, with the message on stderr and no stack trace), and the native plugin's `bill`
+ * command printing the same, from a checkout and from the launcher tarball (the release's executable loads the
+ * same part bundle as a SEA asset).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { BILL_MARKER } from "../../provider/bill/markdown";
+import { BILL_MARKER, QUIET_MARKER } from "../../provider/bill/markdown";
 import { packPlugin } from "../../provider/native/pack";
 import { scratchDir } from "../package/support/offline-project";
+import { resized, vpsLog } from "../helpers/preview-log";
 
 const REPO_ROOT = path.resolve(__dirname, "../..");
 const BIN = path.join(REPO_ROOT, "dist/provider/bill/cli.js");
 const PLUGIN = path.join(REPO_ROOT, "bin/pulumi-resource-rimuhosting");
 
-const urn = (name: string) => `urn:pulumi:prod::shop::rimuhosting:index:Vps::${name}`;
-/** A preview that adds $10 a month to a stack of one $10 VPS (both listed: --show-sames). */
-function previewJson(config: Record<string, string> = {}): string {
-  return JSON.stringify({
-    config,
-    steps: [
-      {
-        op: "same",
-        urn: urn("web"),
-        oldState: { urn: urn("web"), type: "rimuhosting:index:Vps", outputs: { monthlyFeeUsd: 10 } },
-        newState: { urn: urn("web"), type: "rimuhosting:index:Vps", inputs: { plannedMonthlyFeeUsd: 10 } },
-      },
-      {
-        op: "create",
-        urn: urn("api"),
-        newState: { urn: urn("api"), type: "rimuhosting:index:Vps", inputs: { plannedMonthlyFeeUsd: 10 } },
-      },
+/** A preview that adds $10 a month to a stack of one $10 VPS. */
+const previewText = (config: Record<string, string> = {}): string =>
+  vpsLog(
+    [
+      { name: "web", op: "same", fee: 10, planned: 10 },
+      { name: "api", op: "create", planned: 10 },
     ],
-    changeSummary: { same: 1, create: 1 },
-  });
-}
+    config,
+  );
 
 jest.setTimeout(180_000); // the launcher tarball's bundles
 
@@ -56,54 +46,140 @@ function run(args: string[], input?: string, command: "bin" | "plugin" = "bin", 
   return { status, stdout, stderr };
 }
 
+const HOW = "make it with `pulumi preview --event-log preview.events`";
+
 describe("rimuhosting-bill", () => {
   test("prints the bill of a file, and the same of standard input; exit 0 within the budget", () => {
-    const within = file("within.json", previewJson({ "rimuhosting:monthlyBudgetUsd": "20" }));
+    const within = file("within.events", previewText({ "rimuhosting:monthlyBudgetUsd": "20" }));
     const fromFile = run([within]);
     expect(fromFile.stderr).toBe("");
     expect(fromFile.status).toBe(0);
-    expect(fromFile.stdout.startsWith(`${BILL_MARKER}\n`)).toBe(true);
+    expect(fromFile.stdout.startsWith(`${BILL_MARKER}: shop/prod -->\n`)).toBe(true);
     expect(fromFile.stdout).toContain("| **Stack total** | | **$10.00** | **$20.00** | **+$10.00** |");
-    expect(fromFile.stdout).toContain("**Budget: ✅ within the budget.**");
+    expect(fromFile.stdout).toContain("**Budget (stack config): ✅ within.**");
     expect(run([], fs.readFileSync(within, "utf8"))).toEqual(fromFile);
     expect(run(["-"], fs.readFileSync(within, "utf8"))).toEqual(fromFile);
   });
 
-  test("over the budget: exit 1, the bill printed all the same", () => {
-    const over = run([file("over.json", previewJson({ "rimuhosting:monthlyBudgetUsd": "19.99" }))]);
-    expect(over.status).toBe(1);
-    expect(over.stderr).toBe("");
-    expect(over.stdout).toContain("**Budget: ❌ over the budget.**");
+  test("over the budget: exit 1, the bill printed all the same; advisory enforcement warns, exit 0", () => {
+    const over = run([file("over.events", previewText({ "rimuhosting:monthlyBudgetUsd": "19.99" }))]);
+    expect(over).toMatchObject({ status: 1, stderr: "" });
+    expect(over.stdout).toContain("**Budget (stack config): ❌ failed.**");
     expect(over.stdout).toContain("| **Stack total** | | **$10.00** | **$20.00** | **+$10.00** |");
-    // Advisory enforcement: the same verdict as a warning, exit 0.
     const warned = run([
       file(
-        "warn.json",
-        previewJson({ "rimuhosting:monthlyBudgetUsd": "19.99", "rimuhosting:budgetEnforcement": "warn" }),
+        "warn.events",
+        previewText({ "rimuhosting:monthlyBudgetUsd": "19.99", "rimuhosting:budgetEnforcement": "warn" }),
       ),
     ]);
     expect(warned.status).toBe(0);
-    expect(warned.stdout).toContain("**Budget: ⚠️ over the budget (advisory: the run may go ahead).**");
+    expect(warned.stdout).toContain("**Budget (stack config): ⚠️ warning.**");
   });
 
-  test("input that is not a preview's JSON: exit 2, what it is and how to make the right one, no stack", () => {
-    const display = run([file("display.txt", "Previewing update (prod):\n     Type  Name  Plan\n")]);
-    expect(display.status).toBe(2);
-    expect(display.stdout).toBe("");
-    expect(display.stderr).toBe(
+  test("thresholds by amount and by percentage: a failing one exits 1, a warning one 0", () => {
+    const at = file("plain.events", previewText()); // $10.00 → $20.00: +$10.00, +100 %
+    expect(run([at, "--fail-over", "10"]).status).toBe(0);
+    const failed = run([at, "--fail-over", "9.99"]);
+    expect(failed.status).toBe(1);
+    expect(failed.stdout).toContain(
+      "**Thresholds: ❌ failed.**\n- The monthly change is over $9.99 a month (--fail-over 9.99).",
+    );
+    const warned = run([at, "--warn-over=50%", "--fail-over", "200%"]);
+    expect(warned.status).toBe(0);
+    expect(warned.stdout).toContain(
+      "**Thresholds: ⚠️ warning.**\n- The monthly change is over 50 % (--warn-over 50%).",
+    );
+    for (const bad of ["1e3", "0x10", "", "-5", "ten"]) {
+      const refused = run([at, "--fail-over", bad]);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toContain(
+        `rimuhosting-bill: --fail-over ${JSON.stringify(bad)} is not a limit: give USD a month in digits (25, 7.50) or a percentage (10%).`,
+      );
+    }
+  });
+
+  test("quiet under a threshold: the markers and one line, unless something needs saying", () => {
+    const small = file("small.events", vpsLog([resized(10, 10.5, 1024, 1024)]));
+    const quiet = run([small, "--quiet-under", "1"]);
+    expect(quiet.status).toBe(0);
+    expect(quiet.stdout).toBe(
+      `${BILL_MARKER}: shop/prod -->\n${QUIET_MARKER}\nRimuHosting bill for stack \`prod\`: +$0.50 a month ▲ (+5 %), under $1.00 a month; nothing else to say.\n`,
+    );
+    expect(run([small, "--quiet-under", "5%"]).stdout).not.toContain(QUIET_MARKER);
+    // A stack over its budget is always said in full, even when this run, keeping the total, passes.
+    const warned = file(
+      "small-warn.events",
+      vpsLog([{ name: "web", op: "same", fee: 10, planned: 10 }], {
+        "rimuhosting:monthlyBudgetUsd": "5",
+        "rimuhosting:budgetEnforcement": "warn",
+      }),
+    );
+    expect(run([warned, "--quiet-under", "1"]).stdout).not.toContain(QUIET_MARKER);
+  });
+
+  test("several stacks: one bill each in --out-dir, each with its stack's marker; the worst exit code", () => {
+    const prod = file("prod.events", previewText());
+    const staging = file(
+      "staging.events",
+      previewText({ "rimuhosting:monthlyBudgetUsd": "5" }).replace(
+        /urn:pulumi:prod::/g,
+        "urn:pulumi:staging::",
+      ),
+    );
+    const out = path.join(scratch.dir, "bills");
+    expect(run([prod, staging, "--out-dir", out])).toMatchObject({ status: 1, stdout: "", stderr: "" });
+    expect(fs.readdirSync(out).sort()).toEqual(["shop.prod.md", "shop.staging.md"]);
+    expect(fs.readFileSync(path.join(out, "shop.staging.md"), "utf8")).toMatch(
+      /^<!-- rimuhosting-bill: shop\/staging -->\n/,
+    );
+    expect(fs.readFileSync(path.join(out, "shop.prod.md"), "utf8")).toMatch(
+      /^<!-- rimuhosting-bill: shop\/prod -->\n/,
+    );
+    expect(run([prod, staging]).stderr).toContain(
+      "2 files give one bill each: add --out-dir <dir> to write them",
+    );
+    expect(run([prod, prod, "--out-dir", out]).stderr).toBe(
+      "rimuhosting-bill: two files are previews of stack shop/prod: give one per stack.\n",
+    );
+  });
+
+  test("input that is not a whole preview's event log: exit 2, what it is and how to make the right one", () => {
+    const refused = (name: string, text: string) => {
+      const result = run([file(name, text)]);
+      expect(result).toMatchObject({ status: 2, stdout: "" });
+      expect(result.stderr).toContain(HOW);
+      return result.stderr;
+    };
+    expect(refused("display.txt", "Previewing update (prod):\n     Type  Name  Plan\n")).toBe(
       `rimuhosting-bill: ${path.join(scratch.dir, "display.txt")} is not JSON; it starts with: Previewing update (prod):. ` +
-        "rimuhosting-bill reads what `pulumi preview --json` prints; make it with " +
-        "`pulumi preview --json --show-sames > preview.json` (--show-sames lets the bill add up the whole stack).\n",
+        "rimuhosting-bill reads the event log of a preview; make it with `pulumi preview --event-log preview.events` " +
+        "(add your usual flags, such as --stack and --policy-pack).\n",
     );
-    const missing = run([path.join(scratch.dir, "nope.json")]);
-    expect(missing.status).toBe(2);
-    expect(missing.stderr).toBe(
-      `rimuhosting-bill: cannot read ${path.join(scratch.dir, "nope.json")}: there is no such file.\n`,
+    const whole = previewText();
+    const lines = whole.trimEnd().split("\n");
+    expect(refused("cut.events", lines.slice(0, -2).join("\n"))).toContain(
+      `cut.events is cut off: it has ${lines.length - 2} events and ends before the preview did (no summary event`,
     );
-    const option = run(["--out", "x"]);
-    expect(option.status).toBe(2);
-    expect(option.stderr).toMatch(
-      /^rimuhosting-bill: unknown option --out\n\nUsage: rimuhosting-bill \[preview\.json\]/,
+    expect(refused("cut-line.events", whole.slice(0, whole.length - 30))).toContain(
+      `cut-line.events is cut off: line ${lines.length} of ${lines.length} is not a whole event`,
+    );
+    expect(refused("digest.json", JSON.stringify({ steps: [], changeSummary: {} }, null, 2))).toContain(
+      "digest.json is what `pulumi preview --json` prints, which leaves out the policy packs' verdicts",
+    );
+    expect(
+      refused("half.json", JSON.stringify({ steps: [], changeSummary: {} }, null, 2).slice(0, 12)),
+    ).toContain("half.json is JSON that ends before it is complete");
+    expect(refused("up.events", whole.replace('"isPreview":true', '"isPreview":false'))).toContain(
+      "up.events is the event log of an update (`pulumi up`), not of a preview",
+    );
+    expect(refused("empty.events", "")).toContain("empty.events is empty.");
+    const missing = run([path.join(scratch.dir, "nope.events")]);
+    expect(missing).toMatchObject({
+      status: 2,
+      stderr: `rimuhosting-bill: cannot read ${path.join(scratch.dir, "nope.events")}: there is no such file.\n`,
+    });
+    expect(run(["--out", "x"]).stderr).toMatch(
+      /^rimuhosting-bill: unknown option --out\.\n\nUsage: rimuhosting-bill \[options\]/,
     );
     expect(run(["--help"])).toMatchObject({
       status: 0,
@@ -115,8 +191,8 @@ describe("rimuhosting-bill", () => {
 /** The plugin at `plugin` prints what the npm bin prints, with the same exit codes, from a file or stdin. */
 function sameAsBin(plugin: string): void {
   for (const [name, text] of [
-    ["within.json", previewJson({ "rimuhosting:monthlyBudgetUsd": "20" })],
-    ["over.json", previewJson({ "rimuhosting:monthlyBudgetUsd": "5" })],
+    ["within.events", previewText({ "rimuhosting:monthlyBudgetUsd": "20" })],
+    ["over.events", previewText({ "rimuhosting:monthlyBudgetUsd": "5" })],
   ] as const) {
     const at = file(name, text);
     const fromPlugin = run([at], undefined, "plugin", plugin);
@@ -125,15 +201,15 @@ function sameAsBin(plugin: string): void {
   }
   expect(
     run(
-      ["within.json"].map((n) => path.join(scratch.dir, n)),
+      ["within.events"].map((n) => path.join(scratch.dir, n)),
       undefined,
       "plugin",
       plugin,
     ).status,
   ).toBe(0);
-  const bad = run([file("bad.json", "[]")], undefined, "plugin", plugin);
+  const bad = run([file("bad.events", "[]")], undefined, "plugin", plugin);
   expect(bad.status).toBe(2);
-  expect(bad.stderr).toMatch(/^pulumi-resource-rimuhosting bill: .*bad\.json is a JSON array/);
+  expect(bad.stderr).toMatch(/^pulumi-resource-rimuhosting bill: .*bad\.events is a JSON array/);
 }
 
 describe("pulumi-resource-rimuhosting bill", () => {

@@ -1,351 +1,248 @@
 /**
- * The bill of a preview (provider/bill/): which steps are VPSs and what each change costs, the totals, the
- * budget's verdict, the Markdown, and the messages for a file that is not a preview's JSON. The previews here are
- * written by hand in the shape `pulumi preview --json` prints (test/engine/bill.test.ts records real ones through
- * the CLI and checks the fees against the emulator).
+ * The bill of a preview (provider/bill/): the headline, the table of the VPSs that change (all of them folded),
+ * moves, VPSs not priced (⚠️, never $0), the budgets (the stack config's and each explicit provider's, judged with
+ * the provider's parser and rounding), the policy packs' verdicts and the thresholds. The logs are written by hand
+ * in the shape `pulumi preview --event-log` writes (test/helpers/preview-log.ts), and one recorded from the real
+ * CLI (fixtures/policy.events); test/engine/bill.test.ts records real ones on both front ends.
  */
-import { billOf, DYNAMIC_VPS_TYPE, NATIVE_VPS_TYPE } from "../../provider/bill/bill";
-import { BILL_MARKER, renderBill } from "../../provider/bill/markdown";
-import { NotPreviewJsonError, parsePreviewJson, type PreviewDigest } from "../../provider/bill/preview-json";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { billOf } from "../../provider/bill/bill";
+import { parsePreviewLog } from "../../provider/bill/event-log";
+import { BILL_MARKER, headline, renderBill } from "../../provider/bill/markdown";
 import { billTableRows as rows } from "../helpers/bill-table";
+import {
+  diagnostic,
+  policy,
+  previewLog,
+  providerStep,
+  vpsLog,
+  vpsStep,
+  type VpsSpec,
+  resized,
+} from "../helpers/preview-log";
 
-const STACK = "urn:pulumi:prod::shop";
-const urn = (name: string, type = NATIVE_VPS_TYPE) => `${STACK}::${type}::${name}`;
+const bill = (text: string) => billOf(parsePreviewLog(text, "preview.events"));
+const markdown = (text: string) => renderBill(bill(text));
 
-interface VpsSpec {
-  name: string;
-  op: string;
-  type?: string;
-  /** The recorded fee (old state's monthlyFeeUsd). */
-  fee?: number;
-  /** The check result's plannedMonthlyFeeUsd. */
-  planned?: number;
-  old?: Record<string, unknown>;
-  news?: Record<string, unknown>;
-  diff?: string[];
-}
+const RESIZE = resized(10, 16);
+const KEPT: VpsSpec = { name: "cache", op: "same", fee: 30, planned: 30 };
 
-/** A step as the CLI prints it: old state for what existed, new state (the checked inputs) for what will. */
-function step(spec: VpsSpec): NonNullable<PreviewDigest["steps"]>[number] {
-  const type = spec.type ?? NATIVE_VPS_TYPE;
-  const u = urn(spec.name, type);
-  const hasOld = spec.op !== "create";
-  const hasNew = spec.op !== "delete";
-  return {
-    op: spec.op,
-    urn: u,
-    ...(hasOld && {
-      oldState: {
-        urn: u,
-        type,
-        inputs: { ...spec.old },
-        outputs: { ...spec.old, ...(spec.fee !== undefined && { monthlyFeeUsd: spec.fee }) },
-      },
-    }),
-    ...(hasNew && {
-      newState: {
-        urn: u,
-        type,
-        inputs: { ...spec.news, ...(spec.planned !== undefined && { plannedMonthlyFeeUsd: spec.planned }) },
-      },
-    }),
-    ...(spec.op === "update" && { diffReasons: spec.diff ?? [] }),
-    ...(spec.op === "replace" && { replaceReasons: spec.diff ?? [] }),
-  };
-}
-
-const stackStep = { op: "same", urn: `${STACK}::pulumi:pulumi:Stack::shop-prod` };
-
-/** A preview with these VPS steps, the unchanged ones shown (--show-sames), and config. */
-function preview(
-  specs: VpsSpec[],
-  config: Record<string, string> = {},
-  extra: Partial<PreviewDigest> = {},
-): PreviewDigest {
-  const steps = [stackStep, ...specs.map(step)];
-  const summary: Record<string, number> = {};
-  for (const s of steps) summary[s.op] = (summary[s.op] ?? 0) + 1;
-  return { config: { "rimuhosting:apiKey": "[secret]", ...config }, steps, changeSummary: summary, ...extra };
-}
-
-const FLEET: VpsSpec[] = [
-  {
-    name: "web",
-    op: "update",
-    fee: 10,
-    planned: 16,
-    old: { memoryMb: 1024 },
-    news: { memoryMb: 2048 },
-    diff: ["memoryMb"],
-  },
-  {
-    name: "db",
-    op: "replace",
-    fee: 10,
-    planned: 11,
-    old: { dcLocation: "DCDALLAS" },
-    news: { dcLocation: "DCLONDON" },
-    diff: ["dcLocation"],
-  },
-  { name: "old", op: "delete", fee: 12.5 },
-  { name: "api", op: "create", planned: 10 },
-  { name: "cache", op: "same", fee: 8, planned: 8 },
-];
-
-describe("the bill's table", () => {
-  test("each change with its fee before and after, the unchanged VPSs in one row, and the stack's totals", () => {
-    const markdown = renderBill(billOf(preview(FLEET)));
-    expect(
-      markdown.startsWith(`${BILL_MARKER}\n### RimuHosting bill for stack \`prod\` (project \`shop\`)\n`),
-    ).toBe(true);
-    expect(rows(markdown)).toEqual(
+describe("the headline and the table", () => {
+  test("the change with an arrow and a percentage; only the changed VPSs in the table, all of them folded", () => {
+    const text = markdown(vpsLog([RESIZE, KEPT]));
+    expect(text.startsWith(`${BILL_MARKER}: shop/prod -->\n### RimuHosting bill for stack \`prod\``)).toBe(
+      true,
+    );
+    expect(text).toContain("\n**+$6.00 a month ▲ (+15 %)**\n");
+    const [changed, all] = text.split("<details>");
+    expect(rows(changed!)).toEqual(
       new Map([
         ["web", ["resize: memoryMb 1024 → 2048", "$10.00", "$16.00", "+$6.00"]],
-        ["db", ["replace: dcLocation DCDALLAS → DCLONDON", "$10.00", "$11.00", "+$1.00"]],
-        ["old", ["delete", "$12.50", "—", "-$12.50"]],
-        ["api", ["create", "—", "$10.00", "+$10.00"]],
-        ["1 unchanged VPS", ["", "$8.00", "$8.00", "±$0.00"]],
-        ["Stack total", ["", "$40.50", "$45.00", "+$4.50"]],
+        ["Change", ["", "$10.00", "$16.00", "+$6.00"]],
       ]),
     );
+    expect(all).toContain("<summary>All 2 VPSs of the stack</summary>");
+    expect(rows(all!).get("cache")).toEqual(["unchanged", "$30.00", "$30.00", "±$0.00"]);
+    expect(rows(all!).get("Stack total")).toEqual(["", "$40.00", "$46.00", "+$6.00"]);
   });
 
-  test("deletes and replacements: the fee that stops, and why the preview cannot give the credit", () => {
-    const markdown = renderBill(billOf(preview(FLEET)));
-    expect(markdown).toContain(
-      "**Credits.** This run cancels `db` (replaced, $10.00 a month), `old` (deleted, $12.50 a month): each one's fee stops",
+  test("▼ for a fall, no arrow for no change, and no percentage from nothing", () => {
+    expect(headline({ beforeCents: 4000, afterCents: 3800, unpriced: [] })).toBe("-$2.00 a month ▼ (-5 %)");
+    expect(headline({ beforeCents: 4000, afterCents: 4000, unpriced: [] })).toBe(
+      "No change to the monthly fees",
     );
-    expect(markdown).toMatch(
-      /cannot tell the amount: it depends on how far each order is paid, which the stack's state does not record/,
-    );
-    expect(renderBill(billOf(preview([FLEET[0]!, FLEET[3]!])))).not.toContain("**Credits.**");
-  });
-
-  test("the dynamic Vps counts as a VPS; other resources, and other dynamic resources, do not", () => {
-    const digest = preview([
-      { name: "dyn", op: "create", type: DYNAMIC_VPS_TYPE, planned: 9.57 },
-      {
-        name: "generic",
-        op: "create",
-        type: "pulumi-nodejs:dynamic:Resource",
-        planned: 5,
-        news: { __provider: 'exports.handler = require("pulumi-rimuhosting/shim")' },
-      },
-      {
-        name: "other-dynamic",
-        op: "create",
-        type: "pulumi-nodejs:dynamic:Resource",
-        planned: 99,
-        news: { __provider: "exports.handler = {}" },
-      },
-      { name: "pet", op: "create", type: "random:index:RandomPet", planned: 99 },
-    ]);
-    expect([...rows(renderBill(billOf(digest))).keys()]).toEqual(["dyn", "generic", "Stack total"]);
-  });
-
-  test("a fee the preview could not quote is shown as not known, with the provider's reason, and the totals say so", () => {
-    const digest = preview([
-      {
-        name: "web",
-        op: "update",
-        fee: 10,
-        old: { memoryMb: 1024 },
-        news: { memoryMb: "04da6b54-80e4-46f7-96ec-b56ff0331ba9" },
-        diff: ["memoryMb"],
-      },
-      { name: "api", op: "create", planned: 10 },
-    ]);
-    digest.diagnostics = [
-      {
-        urn: urn("web"),
-        severity: "info",
-        message: "web: resize 1024 → 0 MB: price not quoted: memoryMb not known until the update runs.\n",
-      },
-    ];
-    const markdown = renderBill(billOf(digest));
-    const table = rows(markdown);
-    expect(table.get("web")).toEqual(["resize: memoryMb (known after up)", "$10.00", "not known [1]", ""]);
-    expect(table.get("Stack total")).toEqual(["", "$10.00", "at least $10.00", "+$10.00"]);
-    expect(markdown).toContain(
-      "[1] `web`: the fee after this run is not known: memoryMb not known until the update runs.",
+    expect(headline({ beforeCents: 0, afterCents: 1000, unpriced: [] })).toBe("+$10.00 a month ▲");
+    expect(headline({ beforeCents: 30000, afterCents: 30100, unpriced: [] })).toBe(
+      "+$1.00 a month ▲ (+0.3 %)",
     );
   });
 
-  test("an update of an input that is not priced keeps the recorded fee (a provider without plannedMonthlyFeeUsd)", () => {
-    const digest = preview([
-      {
-        name: "web",
-        op: "update",
-        fee: 10,
-        old: { reverseDns: "a.example.com" },
-        news: { reverseDns: "b.example.com" },
-        diff: ["reverseDns"],
-      },
-    ]);
-    expect(rows(renderBill(billOf(digest))).get("web")).toEqual([
-      "update: reverseDns a.example.com → b.example.com",
+  test("a move is labelled a move (a new host), with a resize beside it when both change", () => {
+    const move: VpsSpec = {
+      name: "db",
+      op: "update",
+      fee: 10,
+      planned: 10,
+      old: { hostServerOid: "12" },
+      news: { hostServerOid: "34" },
+    };
+    const both: VpsSpec = {
+      name: "api",
+      op: "update",
+      fee: 10,
+      planned: 16,
+      old: { hostServerOid: "12", memoryMb: 1024 },
+      news: { hostServerOid: "34", memoryMb: 2048 },
+    };
+    const table = rows(markdown(vpsLog([move, both])));
+    expect(table.get("db")?.[0]).toBe("move: hostServerOid 12 → 34");
+    expect(table.get("api")?.[0]).toBe("move and resize: hostServerOid 12 → 34, memoryMb 1024 → 2048");
+  });
+
+  test("a VPS not priced is ⚠️ with the provider's reason and a 'not priced' line, and no $0 anywhere", () => {
+    const unknown: VpsSpec = {
+      name: "web",
+      op: "update",
+      fee: 10,
+      old: { memoryMb: 1024 },
+      news: { memoryMb: "04da6b54-80e4-46f7-96ec-b56ff0331ba9" },
+    };
+    const text = markdown(
+      vpsLog([unknown, { ...KEPT, fee: 8, planned: 8 }], {}, [
+        diagnostic(
+          "info",
+          "web: resize 1024 → 0 MB: price not quoted: memoryMb not known until the update runs.",
+          "web",
+        ),
+      ]),
+    );
+    expect(text).toContain("\n**⚠️ The monthly change is not known: 1 VPS is not priced**\n");
+    const table = rows(text.split("<details>")[0]!);
+    expect(table.get("web")).toEqual([
+      "resize: memoryMb (known after up)",
       "$10.00",
-      "$10.00",
-      "±$0.00",
+      "⚠️ not priced [1]",
+      "⚠️",
     ]);
+    expect(table.get("⚠️ Not priced")).toEqual(["1 VPS: `web`", "", "", "not counted"]);
+    expect(text).toContain("[1] `web`: not priced: memoryMb not known until the update runs.");
+    // Only the unchanged VPS's own row may say ±$0.00: nothing about the VPS not priced, nor any total, is $0.
+    const others = text.split("\n").filter((line) => !line.startsWith("| `cache` | unchanged |"));
+    expect(others.join("\n")).not.toMatch(/\$0(\.00)?\b/);
   });
 
-  test("without --show-sames the totals cover the changed VPSs and say how to get the stack's", () => {
-    const digest = preview([FLEET[0]!]);
-    digest.changeSummary = { ...digest.changeSummary, same: 3 }; // two unchanged resources not listed
-    const markdown = renderBill(billOf(digest));
-    expect(rows(markdown).get("Changed VPSs")).toEqual(["", "$10.00", "$16.00", "+$6.00"]);
-    expect(markdown).toContain("Run `pulumi preview --json --show-sames` for the stack's totals.");
-  });
-
-  test("names and values that would break the table are escaped", () => {
-    const digest = preview([{ name: "a|b`c", op: "create", planned: 1 }]);
-    expect(renderBill(billOf(digest))).toContain("| ``a\\|b`c`` | create |");
-  });
-
-  test("a preview that changes no VPS says so", () => {
-    expect(renderBill(billOf(preview([])))).toContain("This preview changes no VPS, and lists none.");
-  });
-
-  test("a failed preview: its errors first, in a block no message can close", () => {
-    const digest = preview(
-      [FLEET[3]!],
-      {},
-      {
-        diagnostics: [
-          { severity: "error", message: "api: [RIMU_ERR_INVALID_INPUT] distro ``` is not offered\n" },
-        ],
-      },
+  test("an adopted order's growth counts from what it is billed now (the provider's adoption line)", () => {
+    const adopted: VpsSpec = { name: "kept", op: "create", news: { adoptOrderOid: 123 }, planned: 16 };
+    const b = bill(
+      vpsLog([adopted], { "rimuhosting:maxMonthlyIncreaseUsd": "5" }, [
+        diagnostic("info", "kept: adopting order 123: $10.00 → $16.00 a month (+$6.00)", "kept"),
+      ]),
     );
-    const markdown = renderBill(billOf(digest));
-    expect(markdown).toContain(
-      "**The preview failed**; the bill lists what it got to before it stopped:\n\n````text\napi: [RIMU_ERR_INVALID_INPUT] distro ``` is not offered\n````",
-    );
+    expect(rows(renderBill(b)).get("kept")).toEqual(["adopt", "$10.00", "$16.00", "+$6.00"]);
+    expect(b.budgets[0]!.increaseCents).toBe(600);
+    expect(b.budgets[0]!.status).toBe("fail");
   });
 });
 
-describe("the budget's verdict", () => {
-  const verdict = (config: Record<string, string>, extra: Partial<PreviewDigest> = {}) =>
-    billOf(preview(FLEET, config, extra)).budget;
+describe("the budgets", () => {
+  const over = (config: Record<string, string>) => bill(vpsLog([RESIZE, KEPT], config)).budgets;
 
-  test("within both limits: passes, with the figures", () => {
-    const v = verdict({ "rimuhosting:monthlyBudgetUsd": "50", "rimuhosting:maxMonthlyIncreaseUsd": "17" });
-    expect(v.status).toBe("pass");
-    expect(v.lines).toEqual([
-      "Monthly budget $50.00 (rimuhosting:monthlyBudgetUsd): the stack's VPSs cost $45.00 a month after this run, within it ($5.00 to spare).",
-      "Largest increase $17.00 a month (rimuhosting:maxMonthlyIncreaseUsd): this run adds $17.00 a month (new VPSs and growing changes; shrinks and deletes are not netted), within it.",
-    ]);
-  });
-
-  test("over the monthly budget, or over the largest increase: fails", () => {
-    expect(verdict({ "rimuhosting:monthlyBudgetUsd": "44.99" }).status).toBe("fail");
-    expect(verdict({ "rimuhosting:monthlyBudgetUsd": "45" }).status).toBe("pass");
-    // The increase counts what the run adds (+$6, +$1, +$10), as the provider does: the delete's $12.50 is not netted.
-    const v = verdict({ "rimuhosting:maxMonthlyIncreaseUsd": "16.99" });
-    expect(v.status).toBe("fail");
-    expect(v.lines[0]).toContain(
-      "this run adds $17.00 a month (new VPSs and growing changes; shrinks and deletes are not netted), $0.01 over it",
-    );
-  });
-
-  test("an adopted VPS is billed already: its fee is in the totals before and after, and adds nothing", () => {
-    const adopted: VpsSpec = { name: "kept", op: "create", news: { adoptOrderOid: 123 }, planned: 10 };
-    const bill = billOf(preview([adopted], { "rimuhosting:maxMonthlyIncreaseUsd": "5" }));
-    expect(bill.budget.status).toBe("pass");
-    expect(rows(renderBill(bill)).get("kept")).toEqual(["create", "$10.00", "$10.00", "±$0.00"]);
-  });
-
-  test("advisory enforcement turns a failure into a warning", () => {
-    const config = { "rimuhosting:monthlyBudgetUsd": "40", "rimuhosting:budgetEnforcement": "warn" };
-    expect(verdict(config).status).toBe("warn");
-  });
-
-  test("the provider's budget error in a failed preview fails the verdict and is quoted", () => {
-    const message =
-      "[RIMU_ERR_BUDGET] the VPSs would cost $45.00 a month, over rimuhosting:monthlyBudgetUsd $40.00";
-    const bill = billOf(
-      preview(
-        FLEET.slice(0, 1),
-        { "rimuhosting:monthlyBudgetUsd": "40" },
-        {
-          diagnostics: [{ severity: "error", message: `${message}\n` }],
-        },
-      ),
-    );
-    expect(bill.budget.status).toBe("fail");
-    expect(bill.budget.providerMessages).toEqual([message]);
-    expect(bill.previewErrors).toEqual([]);
-    const markdown = renderBill(bill);
-    expect(markdown).toContain(`The provider's verdict in the preview:\n\n\`\`\`text\n${message}\n\`\`\``);
-    // The preview stopped at the budget's error: the sum is of the VPSs it got to, and the bill says so.
-    expect(markdown).toContain(
-      "**The preview failed on the budget** (below); the bill lists what it got to before it stopped.",
-    );
-    expect(rows(markdown).get("Listed VPSs")).toEqual(["", "$10.00", "$16.00", "+$6.00"]);
-  });
-
-  test("what the bill cannot judge it says so: hidden unchanged VPSs, a value that is not an amount", () => {
-    const digest = preview(FLEET, { "rimuhosting:monthlyBudgetUsd": "50" });
-    digest.changeSummary = { ...digest.changeSummary, same: 5 };
-    const hidden = billOf(digest).budget;
-    expect(hidden.status).toBe("unjudged");
-    expect(hidden.lines[0]).toMatch(
-      /not judged here, the preview's JSON leaves out the unchanged VPSs \(run it with --show-sames\)/,
-    );
-    const bad = verdict({ "rimuhosting:maxMonthlyIncreaseUsd": "ten" });
-    expect(bad.status).toBe("unjudged");
-    expect(bad.lines[0]).toBe(
-      'rimuhosting:maxMonthlyIncreaseUsd is "ten", which is not an amount of USD (a number such as 50): the bill cannot judge it.',
-    );
-  });
-
-  test("no budget set: says how to set one", () => {
-    const markdown = renderBill(billOf(preview(FLEET)));
-    expect(markdown).toContain(
-      "**Budget: no budget set.** Set one with `pulumi config set rimuhosting:monthlyBudgetUsd <USD>`",
-    );
-  });
-});
-
-describe("reading the preview's JSON", () => {
-  const message = (text: string): string => {
-    try {
-      parsePreviewJson(text, "preview.json");
-    } catch (error) {
-      expect(error).toBeInstanceOf(NotPreviewJsonError);
-      return (error as Error).message;
+  test("read as the provider reads them: 1e3, 0x10 and an empty value are refused, naming the setting", () => {
+    for (const given of ["1e3", "0x10"]) {
+      const [budget] = over({ "rimuhosting:monthlyBudgetUsd": given });
+      expect(budget!.status).toBe("fail");
+      expect(budget!.lines[0]).toBe(
+        `rimuhosting:monthlyBudgetUsd must be a number of US dollars a month, 0 or more, such as 50 (given: "${given}"): fix it in the stack config.`,
+      );
     }
-    throw new Error("parsed");
-  };
-  const HOW = "make it with `pulumi preview --json --show-sames > preview.json`";
-
-  test("fields it does not know pass; what it reads must have its type", () => {
-    const digest = parsePreviewJson(
-      JSON.stringify({ ...preview(FLEET), duration: 1, newField: { x: 1 } }),
-      "f",
-    );
-    expect(digest.steps).toHaveLength(FLEET.length + 1);
-    expect(message('{"steps":[{"op":"create"}]}')).toBe(
-      `preview.json is not the JSON of a preview as the bill knows it: steps[0].urn: Invalid input: expected string, received undefined. rimuhosting-bill reads what \`pulumi preview --json\` prints; ${HOW} (--show-sames lets the bill add up the whole stack).`,
+    const [empty] = over({ "rimuhosting:monthlyBudgetUsd": " " });
+    expect(empty!.status).toBe("fail");
+    expect(empty!.lines[0]).toMatch(
+      /^rimuhosting:monthlyBudgetUsd is empty: give a number of US dollars a month/,
     );
   });
 
-  test("each kind of wrong file is named, with how to make the right one", () => {
-    expect(message("")).toContain(
-      `preview.json is empty. rimuhosting-bill reads what \`pulumi preview --json\` prints; ${HOW}`,
+  test("compared with the budget rounded to cents, as the provider compares", () => {
+    // $46.00 after the run: a budget of 45.999 is $46.00.
+    expect(over({ "rimuhosting:monthlyBudgetUsd": "45.999" })[0]!.status).toBe("pass");
+    expect(over({ "rimuhosting:monthlyBudgetUsd": "45.99" })[0]!.status).toBe("fail");
+  });
+
+  test("a run that only lowers the total passes on a stack over its budget, as the provider passes it", () => {
+    const b = bill(
+      vpsLog([{ ...KEPT }, { name: "old", op: "delete", fee: 10 }], { "rimuhosting:monthlyBudgetUsd": "20" }),
     );
-    expect(message("Previewing update (prod):\n")).toContain(
-      "preview.json is not JSON; it starts with: Previewing update (prod):.",
+    expect(b.budgets[0]!.status).toBe("pass");
+    expect(renderBill(b)).toContain(
+      "**Budget (stack config): ✅ not blocked: this run lowers or keeps the total.**",
     );
-    expect(message('{"sequence":1,"timestamp":2}\n{"sequence":2,"timestamp":3}\n')).toContain(
-      "is one JSON value per line (an engine event stream",
+    expect(b.budgets[0]!.lines).toEqual([
+      "Monthly budget $20.00 (rimuhosting:monthlyBudgetUsd): this stack's VPSs cost $30.00 a month after this run, $10.00 over it (this run lowers or keeps it, so it is not blocked).",
+    ]);
+  });
+
+  test("each explicit provider's arguments judge its own VPSs; the stack config judges the others", () => {
+    const text = previewLog({ "rimuhosting:monthlyBudgetUsd": "5" }, [
+      providerStep("alice", { apiKey: "[secret]", monthlyBudgetUsd: 40 }),
+      vpsStep({ name: "a1", op: "create", planned: 30, provider: "alice" }),
+      vpsStep({ name: "d1", op: "create", planned: 4 }),
+    ]);
+    const b = bill(text);
+    expect(b.budgets.map((s) => [s.provider, s.status, s.afterCents])).toEqual([
+      ["alice", "pass", 3000],
+      [undefined, "pass", 400],
+    ]);
+    const md = renderBill(b);
+    expect(md).toContain("**Budget (provider `alice`): ✅ within.**");
+    expect(md).toContain(
+      "- Monthly budget $40.00 (provider 'alice': monthlyBudgetUsd): this stack's VPSs cost $30.00 a month after this run, within it ($10.00 to spare).",
     );
-    expect(message('{"version":3,"deployment":{}}')).toContain(
-      "is the output of `pulumi stack export` (the stack's state), not a preview",
+    expect(rows(md).get("a1 (provider alice)")).toEqual(["create", "—", "$30.00", "+$30.00"]);
+  });
+
+  test("a budget argument that is a secret or unknown in the preview is said, not guessed", () => {
+    const text = previewLog({}, [
+      providerStep("bob", { monthlyBudgetUsd: "04da6b54-80e4-46f7-96ec-b56ff0331ba9" }),
+      vpsStep({ name: "b1", op: "create", planned: 30, provider: "bob" }),
+    ]);
+    const [budget] = bill(text).budgets;
+    expect(budget!.status).toBe("warn");
+    expect(budget!.lines).toEqual([
+      "provider 'bob': monthlyBudgetUsd: the bill cannot read it: it is not known until the update runs.",
+    ]);
+  });
+
+  test("a price not known fails an enforced budget and warns an advisory one: never $0", () => {
+    const unknown: VpsSpec = { name: "new", op: "create" };
+    const enforce = bill(vpsLog([unknown], { "rimuhosting:monthlyBudgetUsd": "100" })).budgets[0]!;
+    expect(enforce.status).toBe("fail");
+    expect(enforce.lines[0]).toContain("not judged: new not priced (never counted as $0)");
+    const warn = bill(
+      vpsLog([unknown], { "rimuhosting:monthlyBudgetUsd": "100", "rimuhosting:budgetEnforcement": "warn" }),
+    ).budgets[0]!;
+    expect(warn.status).toBe("warn");
+  });
+
+  test("the provider's budget error fails the verdict and is quoted, even for a VPS the preview did not list", () => {
+    const message =
+      "[RIMU_ERR_BUDGET] this run takes … over the monthly budget of $5.00 (rimuhosting:monthlyBudgetUsd)";
+    const b = bill(
+      vpsLog([KEPT], { "rimuhosting:monthlyBudgetUsd": "50" }, [diagnostic("error", message, "late")]),
     );
-    expect(message("[]")).toContain("is a JSON array");
-    expect(message('{"name":"x"}')).toContain(
-      "is a JSON object with none of a preview's fields (it has name)",
+    expect(b.budgets[0]!.status).toBe("fail");
+    expect(b.budgets[0]!.providerMessages).toEqual([message]);
+    expect(renderBill(b)).toContain(
+      `The provider's verdict in the preview:\n\n\`\`\`text\n${message}\n\`\`\``,
     );
+  });
+});
+
+describe("the policy packs", () => {
+  test("each finding of a pack, read from a real event log (CLI v3.259.0, the dynamic Vps)", () => {
+    const text = fs.readFileSync(path.join(__dirname, "fixtures/policy.events"), "utf8");
+    const md = markdown(text);
+    expect(md).toContain(
+      "**Policy pack `rimuhosting-guard` 0.1.0: ❌ 2 mandatory violations, ⚠️ 1 advisory.**",
+    );
+    expect(md).toContain(
+      '- ❌ `allowed-data-centres` (mandatory) on `c`: VPS "c" is in DCLONDON, which is not an allowed data centre (allowed: DCDALLAS).',
+    );
+    expect(md).toContain('- ⚠️ `max-memory-mb` (advisory) on `a`: VPS "a" has 2048 MB of memory');
+    expect(md).toContain(
+      "- ❌ `monthly-budget` (mandatory) on the stack: The stack's 2 VPSs would cost $27.00 a month",
+    );
+  });
+
+  test("a pack with no finding passes; no pack says how to add one", () => {
+    const passed = previewLog({}, [vpsStep(KEPT)], { packs: true });
+    expect(markdown(passed)).toContain("**Policy pack `rimuhosting-guard` 0.1.0: ✅ no violations.**");
+    expect(markdown(vpsLog([KEPT]))).toContain("**Policy packs:** none ran in this preview");
+    const advisory = previewLog(
+      {},
+      [vpsStep(KEPT), policy("max-memory-mb", "advisory", "too big", "cache")],
+      { packs: true },
+    );
+    expect(markdown(advisory)).toContain("**Policy pack `rimuhosting-guard` 0.1.0: ⚠️ advisory only.**");
   });
 });

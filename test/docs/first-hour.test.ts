@@ -53,8 +53,10 @@ describe("docs/emulator.md: the two ways the pages start the emulator", () => {
           (m) => ({ file, command: m[0].trim() }),
         ),
       );
-    expect(runs.length).toBeGreaterThanOrEqual(4);
-    expect(runs.filter(({ command }) => command !== PLUGIN_FORM)).toEqual([]);
+    // The plugin runs other commands too (import-file, drift, bill); every run of its emulator takes this one form.
+    const emulatorRuns = runs.filter(({ command }) => /\bemulator\b/.test(command));
+    expect(emulatorRuns.length).toBeGreaterThanOrEqual(4);
+    expect(emulatorRuns.filter(({ command }) => command !== PLUGIN_FORM)).toEqual([]);
   });
 
   it("the other pages start it only these two ways", () => {

@@ -57,14 +57,24 @@ describe("the GitHub Actions workflows", () => {
     });
   });
 
-  it("docs/ci.md's bill workflow pins each action by commit, with its version in a comment", () => {
-    const uses = [...recipe("docs/ci.md#bill-workflow").matchAll(/uses: (\S+)(.*)$/gm)];
-    expect(uses.length).toBeGreaterThan(0);
-    for (const [, action, comment] of uses) {
-      expect(action).toMatch(/^[\w.-]+\/[\w.-]+@[0-9a-f]{40}$/);
-      expect(comment).toMatch(/^ # v\d+\.\d+\.\d+/);
-    }
+  it("docs/ci.md's drift workflow passes actionlint", () => {
+    expect(lint(docsWorkflow(recipe("docs/ci.md#drift-workflow"), "drift.yml"))).toEqual({
+      status: 0,
+      findings: "",
+    });
   });
+
+  it.each(["bill-workflow", "drift-workflow"])(
+    "docs/ci.md's %s pins each action by commit, with its version in a comment",
+    (id) => {
+      const uses = [...recipe(`docs/ci.md#${id}`).matchAll(/uses: (\S+)(.*)$/gm)];
+      expect(uses.length).toBeGreaterThan(0);
+      for (const [, action, comment] of uses) {
+        expect(action).toMatch(/^[\w.-]+\/[\w.-]+@[0-9a-f]{40}$/);
+        expect(comment).toMatch(/^ # v\d+\.\d+\.\d+/);
+      }
+    },
+  );
 
   it("docs/ci.md's workflow previews same-repository pull requests, tests forks, and queues `up`", () => {
     const text = recipe("docs/ci.md#workflow");
@@ -139,5 +149,18 @@ describe("the workflows are hardened", () => {
     expect(hardeningProblems(release.replace(from, to))).toEqual(
       expect.arrayContaining([expect.stringMatching(problem)]),
     );
+  });
+  /** The fixed start of each actions/cache key of a workflow (what comes before its first `${{ }}`). */
+  const cacheKeys = (text: string): string[] =>
+    [...text.matchAll(/^\s+key: ([^\s$]+)/gm)].map((m) => m[1]!).filter((key) => key.length > 0);
+
+  it("the release restores no cache the CI workflow saves: their tools caches have keys of their own", () => {
+    const ci = cacheKeys(workflowText("ci.yml"));
+    const released = cacheKeys(release);
+    expect(ci.length).toBeGreaterThan(0);
+    expect(released.length).toBeGreaterThan(0);
+    expect(
+      released.filter((key) => ci.some((other) => other.startsWith(key) || key.startsWith(other))),
+    ).toEqual([]);
   });
 });

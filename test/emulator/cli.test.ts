@@ -47,8 +47,34 @@ describe("cli", () => {
 
   test("cli: bad values and unknown flags are refused", () => {
     expect(() => parseCliArgs(["--port", "abc"])).toThrow(/--port must be a number/);
-    expect(() => parseCliArgs(["--error-rate", "2"])).toThrow(/errorRate/);
+    expect(() => parseCliArgs(["--error-rate", "2"])).toThrow(
+      "--error-rate must be a number from 0 to 1, not '2'.",
+    );
     expect(() => parseCliArgs(["--bogus"])).toThrow();
+  });
+
+  test("cli: a value out of its bounds is one sentence naming the flag and the bounds", () => {
+    // Beyond Node's longest timer a wait would fire at once (a quiet 1 ms), and the banner would say Infinity s.
+    expect(() => parseCliArgs(["--latency-ms", "1e12"])).toThrow(
+      new Error("--latency-ms must be a number from 0 to 600000, not '1e12'."),
+    );
+    expect(() => parseCliArgs(["--time-scale", "1e308"])).toThrow(
+      new Error("--time-scale must be a number from 0 to 10, not '1e308'."),
+    );
+    expect(() => parseCliArgs(["--port", "99999"])).toThrow(
+      new Error("--port must be a whole number from 0 to 65535, not '99999'."),
+    );
+    expect(() => parseCliArgs(["--port", "80.5"])).toThrow(
+      new Error("--port must be a whole number from 0 to 65535, not '80.5'."),
+    );
+    expect(() => parseCliArgs(["--seed", "1.5"])).toThrow(
+      new Error("--seed must be a whole number, not '1.5'."),
+    );
+    expect(parseCliArgs(["--time-scale", "10", "--latency-ms", "600000", "--port", "65535"])).toMatchObject({
+      timeScale: 10,
+      latencyMs: 600_000,
+      port: 65535,
+    });
   });
 
   test("banner: listens on .../r, but the export hint gives the server root that RimuHosting's tools append /r to", async () => {
@@ -119,6 +145,15 @@ describe("cli", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("--time-scale must be a number, not 'fast'");
     expect(result.stderr).toContain("Usage: rimuhosting-emulator");
+  });
+
+  test("start-up: a port out of range exits 2 with the sentence and the usage, not the schema's message", async () => {
+    const result = await runCli(["--port", "99999"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^rimuhosting-emulator: --port must be a whole number from 0 to 65535, not '99999'.\n\nUsage: /,
+    );
+    expect(result.stderr).not.toMatch(/✖|Too big|\n\s+at \S+:\d+:\d+/);
   });
 
   test("request log lines carry method, URL and status but never the Authorization header", async () => {

@@ -1,17 +1,22 @@
-// rimuhosting-bill on what `pulumi preview --json --show-sames` prints, through the real CLI against the emulator,
-// on both front ends (the dynamic Vps in TypeScript, the native plugin in YAML): a run that creates one VPS,
-// resizes one, replaces one (another data centre) and deletes one, beside one it leaves alone. Each fee the bill
-// prints is checked against the emulator itself: before, what the emulator bills the order now; after, its own
-// quote (R16) for the VPS as the program now declares it. The plugin's `bill` subcommand prints the same bill.
+// rimuhosting-bill on the event log of `pulumi preview --event-log`, through the real CLI against the emulator, on
+// both front ends (the dynamic Vps in TypeScript, the native plugin in YAML): a run that creates one VPS, resizes
+// one, replaces one (another data centre) and deletes one, beside one it leaves alone. Each fee the bill prints is
+// checked against the emulator itself: before, what the emulator bills the order now; after, its own quote (R16)
+// for the VPS as the program now declares it. The plugin's `bill` subcommand prints the same bill. On YAML, an
+// explicit provider's budget argument judges its own VPS, and the stack config's budget the others; and a VPS whose
+// size is unknown in preview is ⚠️ not priced, never $0; a policy pack's findings come from the same event log; an
+// adopted order counts from the fee it is billed now.
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { DEMO_ACCOUNTS } from "../../emulator/index";
 import { amountUsd } from "../../provider/wire-mapping/values";
 import type { CliStack } from "./cli-stack";
 import { describeCliOnly } from "./describe-cli";
 import { startScenario, type Scenario } from "./e2e-support";
 import {
   describeNative,
+  orderOutsidePulumi,
   PLUGIN_DIR,
   REPO_ROOT,
   startNativeScenario,
@@ -22,6 +27,7 @@ import { billTableRows as tableRows } from "../helpers/bill-table";
 jest.setTimeout(300_000);
 
 const BILL = path.join(REPO_ROOT, "dist/provider/bill/cli.js");
+const PACK = path.join(REPO_ROOT, "policy-pack");
 const PLUGIN = path.join(PLUGIN_DIR, "pulumi-resource-rimuhosting");
 
 type Fleet = Record<string, { memoryMb: number; dcLocation: "DCDALLAS" | "DCLONDON" }>;
@@ -35,18 +41,20 @@ const AFTER: Fleet = {
   created: DALLAS_1G,
 };
 
-/** What `pulumi preview --json --show-sames` printed on stdout, and its exit code (a failed preview prints JSON too). */
-function recordPreview(cli: CliStack): Promise<{ code: number | null; json: string }> {
+/** `pulumi preview --event-log <file>`, and its exit code (a failed preview writes its event log too). */
+function recordPreview(cli: CliStack, file: string, extra: string[] = []): Promise<number | null> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       "pulumi",
-      ["preview", "--json", "--show-sames", "--stack", cli.name, "--non-interactive"],
-      { cwd: cli.programDir, env: cli.commandEnv(), stdio: ["ignore", "pipe", "ignore"] },
+      ["preview", "--event-log", file, "--stack", cli.name, "--non-interactive", ...extra],
+      {
+        cwd: cli.programDir,
+        env: cli.commandEnv(),
+        stdio: "ignore",
+      },
     );
-    let json = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (json += chunk));
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, json }));
+    child.on("close", resolve);
   });
 }
 
@@ -88,13 +96,16 @@ function billedNow(s: Scenario, name: string): number {
 }
 
 /** Records the preview into `<workDir>/<name>`, checking that it ordered or changed nothing. */
-async function recordTo(s: Scenario, name: string): Promise<{ code: number | null; file: string }> {
+async function recordTo(
+  s: Scenario,
+  name: string,
+  extra: string[] = [],
+): Promise<{ code: number | null; file: string }> {
   const mark = s.mark();
-  const recorded = await recordPreview(s.stack.cli);
-  expect(s.mutationsSince(mark)).toEqual([]);
   const file = path.join(s.workDir, name);
-  fs.writeFileSync(file, recorded.json);
-  return { code: recorded.code, file };
+  const code = await recordPreview(s.stack.cli, file, extra);
+  expect(s.mutationsSince(mark)).toEqual([]);
+  return { code, file };
 }
 
 /**
@@ -102,7 +113,7 @@ async function recordTo(s: Scenario, name: string): Promise<{ code: number | nul
  * against the emulator. Returns the recorded file.
  */
 async function checkBill(s: Scenario): Promise<string> {
-  const { code, file } = await recordTo(s, "preview.json");
+  const { code, file } = await recordTo(s, "preview.events");
   expect(code).toBe(0);
 
   const printed = bill(file);
@@ -139,7 +150,7 @@ async function checkBill(s: Scenario): Promise<string> {
   ]);
   expect(rows.get("deleted")).toEqual(["delete", usd(before.deleted), "—", signedUsd(-before.deleted)]);
   expect(rows.get("created")).toEqual(["create", "—", usd(after.created), signedUsd(after.created)]);
-  expect(rows.get("1 unchanged VPS")).toEqual(["", usd(before.kept), usd(before.kept), "±$0.00"]);
+  expect(rows.get("kept")).toEqual(["unchanged", usd(before.kept), usd(before.kept), "±$0.00"]);
   const totalBefore = before.resized + before.replaced + before.deleted + before.kept;
   const totalAfter = after.resized + after.replaced + after.created + before.kept;
   expect(rows.get("Stack total")).toEqual([
@@ -148,32 +159,33 @@ async function checkBill(s: Scenario): Promise<string> {
     usd(totalAfter),
     signedUsd(totalAfter - totalBefore),
   ]);
-  expect(printed.stdout).toContain(
-    `This run cancels \`replaced\` (replaced, ${usd(before.replaced)} a month), \`deleted\` (deleted, ${usd(before.deleted)} a month)`,
-  );
-  expect(printed.stdout).toMatch(/\*\*Budget: no budget set\.\*\*/);
+  const rise = totalAfter - totalBefore;
+  const percent = Math.round((rise * 100) / totalBefore);
+  expect(printed.stdout).toContain(`\n**${signedUsd(rise)} a month ▲ (+${percent} %)**\n`);
+  expect(printed.stdout).toContain("**Credits.** This run cancels `replaced`, `deleted`:");
+  expect(printed.stdout).toContain("**Budget (stack config): no budget set.**");
 
-  // The budget: the stack config in the preview's JSON. At the run's total and increase exactly, it passes…
+  // The budget: the stack config in the preview's event log. At the run's total and increase exactly, it passes…
   const growth = after.resized - before.resized + (after.replaced - before.replaced) + after.created;
   await s.stack.setConfig("rimuhosting:monthlyBudgetUsd", totalAfter.toFixed(2));
   await s.stack.setConfig("rimuhosting:maxMonthlyIncreaseUsd", growth.toFixed(2));
-  const within = await recordTo(s, "within.json");
+  const within = await recordTo(s, "within.events");
   expect(within.code).toBe(0);
   const passed = bill(within.file);
   expect(passed.status).toBe(0);
-  expect(passed.stdout).toContain("**Budget: ✅ within the budget.**");
+  expect(passed.stdout).toContain("**Budget (stack config): ✅ within.**");
   expect(passed.stdout).toContain(
-    `the stack's VPSs cost ${usd(totalAfter)} a month after this run, within it ($0.00 to spare)`,
+    `this stack's VPSs cost ${usd(totalAfter)} a month after this run, within it ($0.00 to spare)`,
   );
-  // …and a cent less fails the preview, whose JSON the bill still reads: exit 1, the provider's words quoted.
+  // …and a cent less fails the preview, whose event log the bill still reads: exit 1, the provider's words quoted.
   await s.stack.setConfig("rimuhosting:monthlyBudgetUsd", (totalAfter - 0.01).toFixed(2));
-  const over = await recordTo(s, "over.json");
+  const over = await recordTo(s, "over.events");
   expect(over.code).not.toBe(0);
   const failed = bill(over.file);
   expect(failed.stderr).toBe("");
   expect(failed.status).toBe(1);
-  expect(failed.stdout).toContain("**Budget: ❌ over the budget.**");
-  expect(failed.stdout).toContain("**The preview failed on the budget** (below)");
+  expect(failed.stdout).toContain("**Budget (stack config): ❌ failed.**");
+  expect(failed.stdout).toContain("**The preview failed** (below)");
   expect(failed.stdout).toMatch(/The provider's verdict in the preview:\n\n```text\n.*\[RIMU_ERR_BUDGET\]/);
   await s.stack.removeConfig("rimuhosting:monthlyBudgetUsd");
   await s.stack.removeConfig("rimuhosting:maxMonthlyIncreaseUsd");
@@ -231,4 +243,134 @@ describeNative("yaml", "rimuhosting-bill on a preview of the native plugin", () 
     // The plugin's subcommand, for users without Node's npm package, prints the same bill.
     expect(bill(file, "plugin")).toEqual(bill(file));
   });
+
+  test("an explicit provider's budget argument judges its VPS; the stack config's budget the others", async () => {
+    // The explicit provider serves another account (alice's), so its budget is its own and the stack config's
+    // budget covers the default provider's VPSs alone: at their total exactly, they pass, with alice's beside them.
+    await s.stack.cli!.setConfig("aliceKey", { value: `"${ALICE.apiKey}"`, secret: true });
+    await s.stack.cli!.setConfig("emulatorUrl", { value: s.emulator.baseUrl });
+    const project = path.join(programDir, "Pulumi.yaml");
+    const fleet = fs.readFileSync(project, "utf8");
+    fs.writeFileSync(project, `${fleet.replace(/resources:\n/, `${TEAM_CONFIG}resources:\n`)}${TEAM}`);
+    const rows = tableRows(bill((await recordTo(s, "plain.events")).file).stdout);
+    const defaultTotal =
+      Number(rows.get("Stack total")![2]!.slice(1)) -
+      Number(rows.get("teamVps (provider team)")![2]!.slice(1));
+    await s.stack.setConfig("rimuhosting:monthlyBudgetUsd", defaultTotal.toFixed(2));
+    const { code, file } = await recordTo(s, "two-budgets.events");
+    expect(code).toBe(0);
+    const printed = bill(file);
+    expect(printed).toMatchObject({ status: 0, stderr: "" });
+    expect(printed.stdout).toContain(
+      `**Budget (stack config): ✅ within.**\n- Monthly budget ${usd(defaultTotal)} (rimuhosting:monthlyBudgetUsd): this stack's VPSs cost ${usd(defaultTotal)} a month after this run, within it ($0.00 to spare).`,
+    );
+    expect(printed.stdout).toMatch(
+      /\*\*Budget \(provider `team`\): ✅ within\.\*\*\n- Monthly budget \$100\.00 \(provider 'team': monthlyBudgetUsd\): this stack's VPSs cost \$\d+\.\d\d a month after this run, within it/,
+    );
+    await s.stack.removeConfig("rimuhosting:monthlyBudgetUsd");
+  });
+
+  test("a VPS whose size is not known in preview: ⚠️ not priced, and no $0 for it anywhere", async () => {
+    // Its memory is another VPS's order number: an output, unknown until the update runs.
+    const project = path.join(programDir, "Pulumi.yaml");
+    fs.writeFileSync(
+      project,
+      `${fs.readFileSync(project, "utf8")}  replica:
+    type: rimuhosting:Vps
+    properties:
+      domainName: replica.example.com
+      dcLocation: DCDALLAS
+      distro: deb12.64
+      memoryMb: \${created.orderOid}
+      diskSpaceMb: 20480
+`,
+    );
+    const { code, file } = await recordTo(s, "unknown.events");
+    expect(code).toBe(0);
+    const printed = bill(file);
+    expect(printed).toMatchObject({ status: 0, stderr: "" });
+    const rows = tableRows(printed.stdout);
+    expect(rows.get("replica")).toEqual([
+      "create",
+      "—",
+      expect.stringMatching(/^⚠️ not priced \[\d\]$/),
+      "⚠️",
+    ]);
+    expect(rows.get("⚠️ Not priced")?.[0]).toMatch(/^\d VPSs?: .*`replica`/);
+    expect(printed.stdout).toMatch(
+      /\[\d\] `replica`: not priced: memoryMb not known until the update runs\./,
+    );
+    expect(rows.get("Stack total")![2]).toMatch(/\+ ⚠️$/);
+    expect(rows.get("Stack total")![3]).toBe("⚠️");
+    const replicaLines = printed.stdout.split("\n").filter((line) => line.includes("replica"));
+    expect(replicaLines.join("\n")).not.toMatch(/\$0(\.00)?\b/);
+  });
+
+  test("the policy pack's findings from the same event log: a mandatory one fails the bill", async () => {
+    if (!fs.existsSync(path.join(PACK, "node_modules", "@pulumi", "policy")))
+      throw new Error("the policy pack's dependencies are not installed: npm ci --prefix policy-pack");
+    const config = path.join(s.workDir, "policy-config.json");
+    fs.writeFileSync(config, JSON.stringify({ "allowed-data-centres": { dataCentres: ["DCDALLAS"] } }));
+    const args = ["--policy-pack", path.join(PACK, "analyzer"), "--policy-pack-config", config];
+    const { code, file } = await recordTo(s, "policy.events", args);
+    expect(code).not.toBe(0);
+    const printed = bill(file);
+    expect(printed).toMatchObject({ status: 1, stderr: "" });
+    expect(printed.stdout).toContain("**Policy pack `rimuhosting-guard` 0.1.0: ❌ 1 mandatory violation.**");
+    expect(printed.stdout).toContain(
+      '- ❌ `allowed-data-centres` (mandatory) on `replaced`: VPS "replaced" is in DCLONDON, which is not an allowed data centre (allowed: DCDALLAS).',
+    );
+  });
+
+  test("an adopted order: from what it is billed now to its quote once changed to match the program", async () => {
+    const oid = await orderOutsidePulumi(s, "adopted.example.com");
+    const project = path.join(programDir, "Pulumi.yaml");
+    fs.writeFileSync(
+      project,
+      `${fs.readFileSync(project, "utf8")}  adopted:
+    type: rimuhosting:Vps
+    properties:
+      domainName: adopted.example.com
+      dcLocation: DCDALLAS
+      distro: deb12.64
+      memoryMb: 2048
+      diskSpaceMb: 20480
+      adoptOrderOid: ${oid}
+`,
+    );
+    const { code, file } = await recordTo(s, "adopt.events");
+    expect(code).toBe(0);
+    const [now, after] = [
+      billedNow(s, "adopted"),
+      await quoted(s, { memoryMb: 2048, dcLocation: "DCDALLAS" }),
+    ];
+    expect(after).not.toBe(now);
+    expect(tableRows(bill(file).stdout).get("adopted")).toEqual([
+      "adopt",
+      usd(now),
+      usd(after),
+      signedUsd(after - now),
+    ]);
+  });
 });
+
+const ALICE = DEMO_ACCOUNTS.find((a) => a.name === "alice")!;
+const TEAM_CONFIG = `config:\n  aliceKey:\n    type: string\n  emulatorUrl:\n    type: string\n`;
+/** An explicit provider for alice's account, with a budget of its own, and one VPS it serves. */
+const TEAM = `  team:
+    type: pulumi:providers:rimuhosting
+    properties:
+      apiKey: \${aliceKey}
+      baseUrl: \${emulatorUrl}
+      monthlyBudgetUsd: 100
+  teamVps:
+    type: rimuhosting:Vps
+    properties:
+      domainName: team.example.com
+      dcLocation: DCDALLAS
+      distro: deb12.64
+      memoryMb: 1024
+      diskSpaceMb: 20480
+    options:
+      provider: \${team}
+`;

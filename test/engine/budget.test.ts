@@ -4,6 +4,7 @@
 // and orders. And plannedMonthlyFeeUsd in `pulumi preview --json`, which never makes a change by itself.
 import { DEMO_API_KEY } from "../../emulator/index";
 import { describeCliOnly } from "./describe-cli";
+import { changesSince, previewJson, setStackLimits } from "./budget-support";
 import { VPS_TYPE, startScenario, type Scenario } from "./e2e-support";
 import {
   NATIVE_VPS_TYPE,
@@ -17,30 +18,6 @@ import {
 jest.setTimeout(600_000);
 
 const NAMES = ["node-0", "node-1", "node-2"];
-
-interface PreviewStep {
-  op: string;
-  urn: string;
-  newState?: { type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> };
-}
-
-/**
- * `pulumi preview --json --show-sames`: the VPS steps by name, with their op and checked inputs (without
- * --show-sames the JSON leaves out the VPSs a run does not change).
- */
-async function previewJson(s: Scenario, type: string): Promise<Record<string, PreviewStep>> {
-  const out = JSON.parse(await s.stack.cli.command("preview", "--json", "--show-sames")) as {
-    steps?: PreviewStep[];
-  };
-  return Object.fromEntries(
-    (out.steps ?? [])
-      .filter((step) => step.newState?.type === type)
-      .map((step) => [step.urn.split("::").pop()!, step]),
-  );
-}
-
-/** The orders and other changes the emulator received since `mark` (a quote changes nothing). */
-const changesSince = (s: Scenario, mark: number) => s.mutationsSince(mark);
 
 /**
  * The budget's scenarios, for one front end: `setLimits` writes the settings (stack config), `type` is the VPS's
@@ -92,7 +69,7 @@ function budgetScenarios(
             command,
             parallel,
             budget: expect.stringContaining(
-              `the 3 VPSs this provider has checked so far from $0.00 to $${(3 * fee).toFixed(2)}`,
+              `with the changes of the 3 VPSs checked so far) from $0.00 to $${(3 * fee).toFixed(2)}`,
             ),
           });
           expect(text).toContain(`node-0 +$${fee.toFixed(2)} (new)`);
@@ -110,7 +87,7 @@ function budgetScenarios(
     await setLimits(s, { monthlyBudgetUsd: "1", budgetEnforcement: "warn" });
     const text = await pulumiText(s.stack.cli, "up", "--yes");
     expect(text).toMatch(
-      /over budget \(rimuhosting:budgetEnforcement: warn\): this run takes the monthly fees/,
+      /over budget \(rimuhosting:budgetEnforcement: warn\): this run takes the account's monthly fees/,
     );
     expect(changesSince(s, 0).filter((c) => c.route === "createVps")).toHaveLength(3);
     await setLimits(s, { monthlyBudgetUsd: undefined, budgetEnforcement: undefined });
@@ -127,13 +104,6 @@ function budgetScenarios(
     expect(changesSince(s, mark)).toEqual([]);
     await setLimits(s, { maxMonthlyIncreaseUsd: undefined });
   });
-}
-
-/** Sets or removes `rimuhosting:<key>` in the stack config. */
-async function setStackLimits(s: Scenario, limits: Record<string, string | undefined>): Promise<void> {
-  for (const [key, value] of Object.entries(limits))
-    if (value === undefined) await s.stack.removeConfig(`rimuhosting:${key}`).catch(() => undefined);
-    else await s.stack.setConfig(`rimuhosting:${key}`, value);
 }
 
 describeCliOnly("the budget on the dynamic Vps (examples/fleet)", () => {

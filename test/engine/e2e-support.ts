@@ -4,7 +4,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { ENDPOINTS, type EndpointName } from "../../contract/index";
-import { DEMO_API_KEY, type RunningEmulator } from "../../emulator/index";
+import { DEMO_API_KEY, type RunningEmulator, type StartEmulatorOptions } from "../../emulator/index";
 import { createClient, type RimuClient } from "../../provider/client/index";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 import type { OperationResult } from "./steps";
@@ -41,10 +41,12 @@ export interface ScenarioOptions {
   onCliOutput?: (text: string) => void;
   /** See CliStackOptions.pluginDownloads. */
   pluginDownloads?: boolean;
+  /** The emulator's options besides timeScale 0 (a state file, to restart it). */
+  emulator?: StartEmulatorOptions;
 }
 
 export async function startScenario(example: string, opts: ScenarioOptions = {}): Promise<Scenario> {
-  const emulator = await startTestEmulator({ timeScale: 0 });
+  const emulator = await startTestEmulator({ timeScale: 0, ...opts.emulator });
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), `e2e-${example}-`));
   const stack = await createStackDriver({
     programDir: opts.programDir ?? path.join(EXAMPLES_DIR, example),

@@ -1,14 +1,16 @@
 // The policy pack (policy-pack/) through the real CLI against the emulator: `pulumi preview` with the pack and a
 // `--policy-pack-config` file fails on a mandatory violation and warns on an advisory one, on a YAML and a Python
 // program (the native plugin) and on a TypeScript program using the dynamic Vps; a value unknown in preview gets
-// the pack's "could not judge" message. The pack is given as its analyzer launcher (policy-pack/analyzer): the
+// the pack's "could not judge" message; `pulumi up` with the pack on a stack whose VPS exists passes within the
+// budget (in its preview and its update) and fails over it, on both front ends. The pack is given as its analyzer launcher (policy-pack/analyzer): the
 // Node.js language host this repository builds with the CLI cannot start a policy pack directory
 // (policy-pack/README.md, "Which path to give --policy-pack").
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Scenario } from "./e2e-support";
-import { startScenario } from "./e2e-support";
+import { startScenario, VPS_TYPE } from "./e2e-support";
 import {
+  NATIVE_VPS_TYPE,
   REPO_ROOT,
   describeNative,
   languageSkipReason,
@@ -45,6 +47,17 @@ function previewArgs(s: Scenario, config: object): string[] {
   fs.writeFileSync(file, JSON.stringify(config, null, 2));
   return ["preview", "--policy-pack", ANALYZER, "--policy-pack-config", file];
 }
+/** `pulumi up --yes` with the pack (as previewArgs), and any other flags. */
+const upArgs = (s: Scenario, config: object, ...flags: string[]): string[] => [
+  "up",
+  "--yes",
+  ...flags,
+  ...previewArgs(s, config).slice(1),
+];
+const upWithPack = (s: Scenario, config: object, ...flags: string[]): Promise<string> =>
+  pulumiText(s.stack.cli!, ...upArgs(s, config, ...flags));
+const failingUpWithPack = (s: Scenario, config: object, ...flags: string[]): Promise<string> =>
+  pulumiFailure(s.stack.cli!, ...upArgs(s, config, ...flags));
 const previewWithPack = (s: Scenario, config: object): Promise<string> =>
   pulumiText(s.stack.cli!, ...previewArgs(s, config));
 const failingPreviewWithPack = (s: Scenario, config: object): Promise<string> =>
@@ -57,12 +70,41 @@ async function plannedFees(s: Scenario): Promise<Record<string, number>> {
   };
   return Object.fromEntries(
     preview.steps
-      .filter((step) => step.newState?.type === "rimuhosting:index:Vps")
+      .filter((step) => [NATIVE_VPS_TYPE, VPS_TYPE].includes(step.newState?.type ?? ""))
       .map((step) => [
         step.newState!.urn.split("::").pop()!,
         step.newState!.inputs.plannedMonthlyFeeUsd as number,
       ]),
   );
+}
+
+const budgetOf = (maxMonthlyUsd: number) => ({ "monthly-budget": { maxMonthlyUsd } });
+const overBudget = (total: number) =>
+  `The stack's 1 VPS would cost $${total.toFixed(2)} a month after this change, over the budget of`;
+
+/** What the live order of `domainName` is billed a month, in the emulator. */
+const billed = (s: Scenario, domainName: string): number | undefined =>
+  s.emulator.snapshot().find((o) => o.domainName === domainName && !o.cancelled)?.monthlyFeeUsd;
+
+/**
+ * `pulumi up` with the pack on a stack whose VPS exists, resized to `memoryMb`: one cent under the planned total
+ * fails in the preview with nothing changed; at the total, both phases pass (the update phase judges from the
+ * planned fee its own check gives) and the resize is applied, billed that total; a second run, with nothing to
+ * change, passes too.
+ */
+async function upOfAnExistingVps(s: Scenario, name: string, domainName: string) {
+  const total = (await plannedFees(s))[name]!;
+  expect(total).toBeGreaterThan(0);
+  const mark = s.mark();
+  expect(await failingUpWithPack(s, budgetOf(total - 0.01))).toContain(overBudget(total));
+  expect(s.mutationsSince(mark)).toEqual([]);
+  expect(billed(s, domainName)).toBeLessThan(total);
+
+  const passed = await upWithPack(s, budgetOf(total));
+  expect(passed).not.toContain("monthly-budget");
+  expect(billed(s, domainName)).toBe(total);
+  expect(await upWithPack(s, budgetOf(total))).not.toContain("monthly-budget");
+  return total;
 }
 
 const LONDON_ONLY = { "allowed-data-centres": { dataCentres: ["DCLONDON"] } };
@@ -148,7 +190,7 @@ describeNative(
       }
     });
 
-    test("monthly-budget fails over the planned total and passes at it, for a new VPS and then an unchanged one", async () => {
+    test("monthly-budget fails a new VPS over the planned total and passes it at it; unchanged over it, it passes", async () => {
       const planned = await plannedFees(s);
       expect(Object.keys(planned)).toEqual(["web"]);
       const total = planned.web!;
@@ -159,11 +201,19 @@ describeNative(
       expect(await failingPreviewWithPack(s, overBy1Cent)).toContain(over);
       expect(await previewWithPack(s, atTotal)).not.toContain("monthly-budget");
 
-      // Ordered, the VPS is unchanged in the next preview (no step in `preview --json`): counted at the fee of its
-      // checked inputs, the fee it is billed, the same figure.
+      // Ordered, the VPS is unchanged in the next preview (no step in `preview --json`): its checked inputs say it is
+      // billed now what it will be billed, so it adds nothing, and a run that keeps the total is never blocked, even
+      // over the budget (the cost model's rule, docs/cost.md).
       await s.stack.up();
-      expect(await failingPreviewWithPack(s, overBy1Cent)).toContain(over);
+      expect(await previewWithPack(s, overBy1Cent)).not.toContain("monthly-budget");
       expect(await previewWithPack(s, atTotal)).not.toContain("monthly-budget");
+    });
+
+    test("`pulumi up` with the pack once the VPS exists: a resize over the budget fails, one within it passes", async () => {
+      await s.stack.up();
+      const file = path.join(s.stack.cli!.programDir, "Pulumi.yaml");
+      fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace("memoryMb: 2048", "memoryMb: 4096"));
+      await upOfAnExistingVps(s, "web", "web1.example.com");
     });
   },
   packSkipReason("yaml"),
@@ -225,6 +275,29 @@ describeNative(
       expect(overBudget).toMatch(
         /The stack's 1 VPS would cost \$\d+\.\d\d a month after this change, over the budget of \$1\.00/,
       );
+    });
+
+    test("`pulumi up` with the pack once the VPS exists: a resize over the budget fails, one within it passes", async () => {
+      await s.stack.up();
+      await s.stack.setConfig("memoryMb", "2048");
+      const total = await upOfAnExistingVps(s, "web", "quickstart.example.com");
+
+      // The increase limit: growing 2048 → 4096 MB adds more than a cent, and the preview stops it.
+      await s.stack.setConfig("memoryMb", "4096");
+      const mark = s.mark();
+      expect(await failingUpWithPack(s, { "monthly-budget": { maxMonthlyIncreaseUsd: 0.01 } })).toMatch(
+        /This change adds \$\d+\.\d\d a month .*over the \$0\.01 one change may add \(monthly-budget\.maxMonthlyIncreaseUsd\)/,
+      );
+      expect(s.mutationsSince(mark)).toEqual([]);
+
+      // `--skip-preview`: only the update phase is judged, from its own checks' planned fees (the stack policy
+      // runs once the changes are applied, so the resize is made and then the run fails).
+      const skipped = await failingUpWithPack(s, budgetOf(total), "--skip-preview");
+      expect(skipped).toMatch(
+        /The stack's 1 VPS would cost \$\d+\.\d\d a month after this change, over the budget of/,
+      );
+      expect(skipped).not.toContain("could not judge");
+      expect(billed(s, "quickstart.example.com")).toBeGreaterThan(total);
     });
   },
   packSkipReason("nodejs"),

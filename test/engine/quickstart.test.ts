@@ -79,12 +79,12 @@ describeCliOnly("quickstart", () => {
     expect(order.about_order.vps_parameters?.memory_mb).toBe(2048);
   });
 
-  test("a VPS stopped outside Pulumi is no drift while the program does not manage runningState", async () => {
+  test("a VPS stopped outside Pulumi shows in refresh, and up leaves it alone while runningState is unset", async () => {
     await s.client.setRunningState(orderOid, "NOTRUNNING");
-    // The engine asks the provider's Diff whether the refreshed state differs from what the program declares; the
-    // quickstart leaves runningState unset, so the stopped VPS is recorded but is no change.
+    // A stop made outside Pulumi is drift whether or not the program sets runningState (docs/vps.md, "Drift"), so
+    // the refresh records it as a change; the quickstart leaves runningState unset, so up has nothing to do.
     const r = await s.stack.refresh();
-    expect(vpsOps(r)).toEqual({ web: "same" });
+    expect(vpsOps(r)).toEqual({ web: "refresh" });
     const mark = s.mark();
     expect(vpsOps(await s.stack.up())).toEqual({ web: "same" });
     expect(s.mutationsSince(mark)).toEqual([]);

@@ -5,36 +5,15 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { resized, vpsLog } from "../helpers/preview-log";
 import { describeNative, REPO_ROOT } from "./native-programs";
 import { ensureRelease, nodeHiddenBin, releaseSkipReason, target, unpack } from "./release-support";
 
 jest.setTimeout(300_000);
 
-const urn = (name: string) => `urn:pulumi:prod::shop::rimuhosting:index:Vps::${name}`;
 /** A preview that resizes a $10 VPS to $16, with the budget at `budget`. */
-const previewJson = (budget: string): string =>
-  JSON.stringify({
-    config: { "rimuhosting:monthlyBudgetUsd": budget },
-    steps: [
-      {
-        op: "update",
-        urn: urn("web"),
-        diffReasons: ["memoryMb"],
-        oldState: {
-          urn: urn("web"),
-          type: "rimuhosting:index:Vps",
-          inputs: { memoryMb: 1024 },
-          outputs: { monthlyFeeUsd: 10 },
-        },
-        newState: {
-          urn: urn("web"),
-          type: "rimuhosting:index:Vps",
-          inputs: { memoryMb: 2048, plannedMonthlyFeeUsd: 16 },
-        },
-      },
-    ],
-    changeSummary: { update: 1 },
-  });
+const previewText = (budget: string): string =>
+  vpsLog([resized(10, 16)], { "rimuhosting:monthlyBudgetUsd": budget });
 
 const run = (command: string, args: string[]) => {
   const { status, stdout, stderr } = spawnSync(command, args, { encoding: "utf8", timeout: 60_000 });
@@ -57,11 +36,11 @@ describeNative(
       scratch.push(hidden, dir, files);
       const plugin = path.join(dir, "pulumi-resource-rimuhosting");
       for (const [name, budget, status] of [
-        ["within.json", "20", 0],
-        ["over.json", "15", 1],
+        ["within.events", "20", 0],
+        ["over.events", "15", 1],
       ] as const) {
         const file = path.join(files, name);
-        fs.writeFileSync(file, previewJson(budget));
+        fs.writeFileSync(file, previewText(budget));
         const fromPlugin = run(path.join(hidden, "without-node"), [plugin, "bill", file]);
         expect(fromPlugin.status).toBe(status);
         expect(fromPlugin).toEqual(

@@ -1,7 +1,8 @@
 // A release you can verify (issue 34), on real `npm run release:build` output:
 // - reproducible: a second build of the same commit, into another directory, writes the same SHA256SUMS as the
 //   release the other tests share (ensureRelease's dist/release), so every file is the same, byte for byte;
-// - signed: that second build is given a throwaway key (RELEASE_SIGNING_KEY), and its SHA256SUMS.sig verifies;
+// - signed: that second build, like the release workflow's build job, is unsigned and says so; then signed as the
+//   sign job does (signSums), with a throwaway key standing for the published one, and its SHA256SUMS.sig verifies;
 // - the verified install route of docs/installation-configuration.md ("Verify what you install"), run as written
 //   against that release served on 127.0.0.1 (only the address and the version are the test's), with a fresh
 //   PULUMI_HOME: it installs the plugin; with the linux-amd64 tarball tampered and SHA256SUMS and its signature as
@@ -15,6 +16,12 @@ import * as path from "node:path";
 import { recipe } from "../docs/support/code-blocks";
 import { shell } from "../docs/support/shell";
 import { throwawayKey, type ThrowawayKey } from "../package/support/throwaway-key";
+import {
+  signSums,
+  SIGNING_KEY_ENV,
+  SIGNING_PASSPHRASE_ENV,
+  type SigningResult,
+} from "../../tools/release/sign";
 import { findPulumiCli } from "./cli-stack";
 import { REPO_ROOT } from "./native-programs";
 import { ensureRelease, RELEASE_DIR, version } from "./release-support";
@@ -31,19 +38,24 @@ const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "release-verify-"));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 let key: ThrowawayKey;
-let second: { dir: string; log: string } | undefined;
+let second: { dir: string; log: string; signing: SigningResult } | undefined;
 
-/** The second release:build of this commit, signed with a throwaway key, into a directory of its own (once). */
-function secondBuild(): { dir: string; log: string } {
+/**
+ * The second release:build of this commit into a directory of its own, built with no key as the release workflow's
+ * build job is, then signed as its sign job does, with a throwaway key standing for the published one (once).
+ */
+function secondBuild(): { dir: string; log: string; signing: SigningResult } {
   if (second) return second;
   key = throwawayKey(path.join(scratch, "key"));
   const dir = path.join(scratch, "second");
-  const result = spawnSync(process.execPath, [BUILD_SCRIPT, "--out", dir], {
-    encoding: "utf8",
-    env: { ...process.env, RELEASE_SIGNING_KEY: key.privateKey, RELEASE_SIGNING_PASSPHRASE: key.passphrase },
-  });
+  const env = { ...process.env };
+  delete env[SIGNING_KEY_ENV];
+  delete env[SIGNING_PASSPHRASE_ENV];
+  const result = spawnSync(process.execPath, [BUILD_SCRIPT, "--out", dir], { encoding: "utf8", env });
   if (result.status !== 0) throw new Error(`the second release:build failed:\n${result.stderr}`);
-  second = { dir, log: result.stderr };
+  const keyEnv = { [SIGNING_KEY_ENV]: key.privateKey, [SIGNING_PASSPHRASE_ENV]: key.passphrase };
+  const signing = signSums(path.join(dir, "SHA256SUMS"), keyEnv, key.publicKeyFile);
+  second = { dir, log: result.stderr, signing };
   return second;
 }
 
@@ -69,8 +81,9 @@ describeHere("two release:builds of one commit", () => {
     expect(sums(RELEASE_DIR).trimEnd().split("\n")).toHaveLength(fs.readdirSync(RELEASE_DIR).length - 1);
   });
 
-  it("the one given a key signs SHA256SUMS with it (and says so); the signature verifies with that key", () => {
-    expect(second!.log).toContain(`SHA256SUMS: signed by ${key.fingerprint}`);
+  it("built unsigned (and says so), then signed; the signature verifies with that key", () => {
+    expect(second!.log).toContain("SHA256SUMS: NOT SIGNED");
+    expect(second!.signing.message).toContain(`signed by ${key.fingerprint}`);
     const result = spawnSync(path.join(REPO_ROOT, "scripts/verify-release.sh"), ["--dir", second!.dir], {
       encoding: "utf8",
       env: { ...process.env, RELEASE_KEY: key.publicKeyFile },

@@ -86,7 +86,7 @@ describe("pulumi-resource-rimuhosting emulator", () => {
     const typo = await run(BIN, ["emulater"]);
     expect(typo).toMatchObject({ code: 2, stdout: "" });
     expect(typo.stderr).toMatch(
-      /^pulumi-resource-rimuhosting: unknown command 'emulater'. Its commands: emulator, bill /,
+      /^pulumi-resource-rimuhosting: unknown command 'emulater'. Its commands: emulator, bill, drift, import-file /,
     );
   });
 

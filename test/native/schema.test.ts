@@ -14,9 +14,8 @@ import {
   VPS_INPUT_NAMES,
   VPS_OUTPUT_ONLY,
   VPS_OUTPUT_ONLY_FIELDS,
-  inputDescription,
-  type FieldRule,
 } from "../../provider/impl/vps-fields";
+import { inputDescription, type FieldRule } from "../../provider/impl/vps-field-rules";
 import { schemaText } from "../../provider/native/schema/generate";
 import { QUICKSTART_EXAMPLES } from "../../provider/native/schema/vps-examples";
 

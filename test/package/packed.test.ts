@@ -228,7 +228,9 @@ describe("the packed package in a fresh project", () => {
     const result = run(path.join(project, "node_modules/.bin/rimuhosting-emulator"), ["--port", "0"]);
     expect(result.status).toBe(1);
     expect(result.output).toContain("npm install --save-dev fastify@5");
-    expect(result.output).toContain("npx -p pulumi-rimuhosting -p fastify@5 rimuhosting-emulator");
+    expect(result.output).toContain(
+      "npm install --save-dev fastify@5`, then run `npx rimuhosting-emulator` again",
+    );
     expect(result.output).not.toMatch(/\n\s+at /); // no stack trace
   });
 
@@ -236,7 +238,7 @@ describe("the packed package in a fresh project", () => {
     const bill = path.join(project, "node_modules/.bin/rimuhosting-bill");
     const help = run(bill, ["--help"]);
     expect(help.status).toBe(0);
-    expect(help.output).toMatch(/^Usage: rimuhosting-bill \[preview\.json\]/);
+    expect(help.output).toMatch(/^Usage: rimuhosting-bill \[options\] \[preview\.events \.\.\.\]/);
     const missing = run(bill, [path.join(project, "no-preview.json")]);
     expect(missing.status).toBe(2);
     expect(missing.output).toContain("no-preview.json: there is no such file.");

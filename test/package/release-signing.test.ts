@@ -51,9 +51,9 @@ function verify(dir: string, keyFile: string) {
 describe("signing SHA256SUMS", () => {
   it("signs with the key of RELEASE_SIGNING_KEY, and the documented check accepts it", () => {
     const dir = release("signed");
-    const signed = signSums(path.join(dir, "SHA256SUMS"), signingEnv(key));
-    expect(signed).toMatchObject({ signed: true, fingerprint: key.fingerprint, published: false });
-    expect(signed.message).toContain("NOT the published key keys/release-signing-key.asc");
+    const signed = signSums(path.join(dir, "SHA256SUMS"), signingEnv(key), key.publicKeyFile);
+    expect(signed).toMatchObject({ signed: true, fingerprint: key.fingerprint });
+    expect(signed.message).toBe(`signed by ${key.fingerprint}, the published key (${key.publicKeyFile})`);
     expect(fs.readdirSync(dir)).toContain("SHA256SUMS.sig");
     const checked = verify(dir, key.publicKeyFile);
     expect(checked.output).toContain(`SHA256SUMS is signed by the release key (${key.fingerprint})`);
@@ -83,7 +83,7 @@ describe("signing SHA256SUMS", () => {
     ],
   ])("the documented check refuses %s", (what, spoil, message) => {
     const dir = release(`spoiled-${what.replace(/\W+/g, "-")}`);
-    signSums(path.join(dir, "SHA256SUMS"), signingEnv(key));
+    signSums(path.join(dir, "SHA256SUMS"), signingEnv(key), key.publicKeyFile);
     spoil(dir);
     const checked = verify(dir, key.publicKeyFile);
     expect(checked.output).toMatch(message);
@@ -92,10 +92,44 @@ describe("signing SHA256SUMS", () => {
 
   it("the documented check refuses a release signed by another key", () => {
     const dir = release("signed-by-another-key");
-    signSums(path.join(dir, "SHA256SUMS"), signingEnv(otherKey));
+    signSums(path.join(dir, "SHA256SUMS"), signingEnv(otherKey), otherKey.publicKeyFile);
     const checked = verify(dir, key.publicKeyFile);
     expect(checked.output).toMatch(/is not a good signature by the release key/);
     expect(checked.status).toBe(1);
+  });
+
+  it("refuses to sign with a key whose fingerprint is not the published key's, and says which is which", () => {
+    const dir = release("wrong-key");
+    let error: Error | undefined;
+    try {
+      signSums(path.join(dir, "SHA256SUMS"), signingEnv(otherKey), key.publicKeyFile);
+    } catch (e) {
+      error = e as Error;
+    }
+    expect(error?.message).toBe(
+      `RELEASE_SIGNING_KEY holds key ${otherKey.fingerprint}, not the release key ${key.fingerprint} that ` +
+        `${key.publicKeyFile} publishes: nothing was signed. Give it the release key, or replace the published key ` +
+        `first (docs/releasing.md, "Rotate the key")`,
+    );
+    expect(fs.readdirSync(dir)).not.toContain("SHA256SUMS.sig");
+    // The same release, the right key: signed.
+    expect(signSums(path.join(dir, "SHA256SUMS"), signingEnv(key), key.publicKeyFile).signed).toBe(true);
+  });
+
+  it("the release workflow's signing command (`node dist/tools/release/sign.js`) refuses a key keys/ does not publish", () => {
+    const dir = release("signing-command");
+    const result = spawnSync(
+      process.execPath,
+      [path.join(REPO_ROOT, "dist/tools/release/sign.js"), path.join(dir, "SHA256SUMS")],
+      { encoding: "utf8", env: { ...process.env, ...signingEnv(key) } },
+    );
+    expect(result.stderr.trim()).toBe(
+      `sign: RELEASE_SIGNING_KEY holds key ${key.fingerprint}, not the release key ` +
+        `${keyFingerprint(PUBLISHED_KEY)} that keys/release-signing-key.asc publishes: nothing was signed. Give it ` +
+        `the release key, or replace the published key first (docs/releasing.md, "Rotate the key")`,
+    );
+    expect(result.status).toBe(1);
+    expect(fs.readdirSync(dir)).not.toContain("SHA256SUMS.sig");
   });
 
   it("without a key it does not sign, and says so", () => {
@@ -136,7 +170,7 @@ describe("signing SHA256SUMS", () => {
     const dir = release(`bad-key-${what.replace(/\W+/g, "-")}`);
     let error: Error | undefined;
     try {
-      signSums(path.join(dir, "SHA256SUMS"), given);
+      signSums(path.join(dir, "SHA256SUMS"), given, key.publicKeyFile);
     } catch (e) {
       error = e as Error;
     }

@@ -274,13 +274,37 @@ describe("the release workflow", () => {
       "no signing key",
       "RELEASE_SIGNING_KEY: ${{ secrets.RELEASE_SIGNING_KEY }}",
       "RELEASE_SIGNING: ${{ secrets.RELEASE_SIGNING_KEY }}",
-      /does not give release:build the signing key/,
+      /sign does not give sign\.js the signing key/,
     ],
     [
       "no verification of the signed release",
       "scripts/verify-release.sh --dir dist/release",
       "ls dist/release",
       /does not verify the signed release/,
+    ],
+    [
+      "the release key in the root build",
+      "RELEASE_NODE_CACHE: ${{ runner.temp }}/node-from-nodejs-org\n",
+      "RELEASE_NODE_CACHE: ${{ runner.temp }}/node-from-nodejs-org\n          RELEASE_SIGNING_KEY: ${{ secrets.RELEASE_SIGNING_KEY }}\n",
+      /build has the release key in its environment \(only the signing step may\)/,
+    ],
+    [
+      "signing beside root",
+      "run: node dist/tools/release/sign.js dist/release/SHA256SUMS",
+      'run: sudo -E env "PATH=$PATH" node dist/tools/release/sign.js dist/release/SHA256SUMS',
+      /sign runs something as root beside the key/,
+    ],
+    [
+      "the release before its signature",
+      "needs: [version, sign, attest]",
+      "needs: [version, build]",
+      /github-release does not wait for sign \(it would publish an unsigned release\)/,
+    ],
+    [
+      "npm unpinned",
+      "npm install --global npm@11.21.2",
+      "npm install --global npm@11",
+      /npm installs npm@11, not an exact version of npm/,
     ],
     [
       "no provenance",
@@ -290,8 +314,8 @@ describe("the release workflow", () => {
     ],
     [
       "the release before its provenance",
-      "needs: [version, build, attest]",
-      "needs: [version, build]",
+      "needs: [version, sign, attest]",
+      "needs: [version, sign]",
       /github-release does not wait for attest/,
     ],
     [

@@ -216,17 +216,38 @@ describe("monthly-budget", () => {
     expect(judgeStack(monthlyBudget, { maxMonthlyUsd: 20.7 }, twoFees)).toEqual([]);
     expect(judgeStack(monthlyBudget, { maxMonthlyUsd: 20.69 }, twoFees)).toEqual([
       "The stack's 2 VPSs would cost $20.70 a month after this change, over the budget of $20.69 " +
-        "(monthly-budget.maxMonthlyUsd) by $0.01. The most expensive: db $10.40, web $10.30. " +
-        "Order smaller or fewer VPSs, or raise the budget in the policy pack's config.",
+        "(monthly-budget.maxMonthlyUsd) by $0.01. Adding the most: db +$10.40 (new), web +$10.30 (new). " +
+        "Order smaller or fewer VPSs, or raise the limit in the policy pack's config.",
     ]);
   });
 
-  it("reports a total over the budget with the total, the budget, the excess and the largest VPSs", () => {
+  it("reports a total over the budget with the total, the budget, the excess and the VPSs adding the most", () => {
     expect(judgeStack(monthlyBudget, { maxMonthlyUsd: 100 }, stack)).toEqual([
       "The stack's 3 VPSs would cost $100.50 a month after this change, over the budget of $100.00 " +
-        "(monthly-budget.maxMonthlyUsd) by $0.50. The most expensive: db $60.00, web $30.50, cache $10.00. " +
-        "Order smaller or fewer VPSs, or raise the budget in the policy pack's config.",
+        "(monthly-budget.maxMonthlyUsd) by $0.50. Adding the most: db +$60.00 (new), web +$30.50 (new), " +
+        "cache +$10.00 (new). Order smaller or fewer VPSs, or raise the limit in the policy pack's config.",
     ]);
+  });
+
+  it("reports a change that adds more than maxMonthlyIncreaseUsd; shrinks are not netted", () => {
+    const resized = [
+      { name: "web", props: { currentMonthlyFeeUsd: 12, plannedMonthlyFeeUsd: 19.2 } },
+      { name: "db", props: { currentMonthlyFeeUsd: 19.2, plannedMonthlyFeeUsd: 12 } },
+    ];
+    expect(judgeStack(monthlyBudget, { maxMonthlyIncreaseUsd: 7.2 }, resized)).toEqual([]);
+    expect(judgeStack(monthlyBudget, { maxMonthlyIncreaseUsd: 7 }, resized)).toEqual([
+      "This change adds $7.20 a month (new VPSs and growing changes; shrinks are not netted), over the $7.00 one " +
+        "change may add (monthly-budget.maxMonthlyIncreaseUsd) by $0.20. Adding the most: web +$7.20 " +
+        "($12.00 → $19.20). Order smaller or fewer VPSs, or raise the limit in the policy pack's config.",
+    ]);
+  });
+
+  it("never fails a change that lowers or keeps the total, even on a stack over its budget", () => {
+    const shrinking = [
+      { name: "kept", props: { currentMonthlyFeeUsd: 45, plannedMonthlyFeeUsd: 45 } },
+      { name: "db", props: { currentMonthlyFeeUsd: 19.2, plannedMonthlyFeeUsd: 12 } },
+    ];
+    expect(judgeStack(monthlyBudget, { maxMonthlyUsd: 20 }, shrinking)).toEqual([]);
   });
 
   it("says it could not judge when a VPS's planned fee is absent or unknown", () => {
@@ -240,11 +261,10 @@ describe("monthly-budget", () => {
     expect(judgeStack(monthlyBudget, { maxMonthlyUsd: 1000 }, [{ name: "web", props: {} }])).toHaveLength(1);
   });
 
-  it("counts an unchanged VPS, whose outputs lack the planned fee, at the fee of its checked inputs", () => {
+  it("counts an unchanged VPS, whose outputs lack the planned fee, at the fees of its checked inputs", () => {
     // The engine hands each resource's checked inputs to the pack first; an unchanged VPS's outputs are its state.
-    expect(judge(monthlyBudget, { maxMonthlyUsd: 50 }, { plannedMonthlyFeeUsd: 45 }, NATIVE, "old")).toEqual(
-      [],
-    );
+    const checked = { plannedMonthlyFeeUsd: 45, currentMonthlyFeeUsd: 45 };
+    expect(judge(monthlyBudget, { maxMonthlyUsd: 50 }, checked, NATIVE, "old")).toEqual([]);
     expect(
       judgeStack(monthlyBudget, { maxMonthlyUsd: 50 }, [
         { name: "old", props: { monthlyFeeUsd: 45 } },
@@ -252,14 +272,14 @@ describe("monthly-budget", () => {
       ]),
     ).toEqual([
       "The stack's 2 VPSs would cost $55.00 a month after this change, over the budget of $50.00 " +
-        "(monthly-budget.maxMonthlyUsd) by $5.00. The most expensive: old $45.00, new $10.00. " +
-        "Order smaller or fewer VPSs, or raise the budget in the policy pack's config.",
+        "(monthly-budget.maxMonthlyUsd) by $5.00. Adding the most: new +$10.00 (new). " +
+        "Order smaller or fewer VPSs, or raise the limit in the policy pack's config.",
     ]);
   });
 
   it("is not applicable without a budget", () => {
     expect(judgeStack(monthlyBudget, {}, stack)).toBe(
-      "not applicable: no budget configured (monthly-budget.maxMonthlyUsd)",
+      "not applicable: no budget configured (monthly-budget.maxMonthlyUsd or monthly-budget.maxMonthlyIncreaseUsd)",
     );
   });
 });

@@ -7,7 +7,8 @@
  * CLI killed mid-operation) when `pulumi` is on PATH; that column's tests are
  * test/engine/engine-kill.test.ts and test/engine/engine-kill-operations.test.ts.
  */
-import { FAULTS, OPERATIONS, formatMatrix, runCell, type CellResult } from "../../tools/fault-matrix";
+import { FAULTS, OPERATIONS, runCell, type CellResult } from "../../tools/fault-matrix";
+import { formatMatrix } from "../../tools/fault-matrix-report";
 
 const results: CellResult[] = [];
 

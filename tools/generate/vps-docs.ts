@@ -6,13 +6,15 @@
 import {
   REPORTED_FIELDS,
   SECRET_FIELDS,
-  defaultWords,
-  inputDescription,
   VPS_FIELDS,
   VPS_INPUT_NAMES,
+} from "../../provider/impl/vps-fields.js";
+import {
+  defaultWords,
+  inputDescription,
   type ChangeKind,
   type FieldRule,
-} from "../../provider/impl/vps-fields.js";
+} from "../../provider/impl/vps-field-rules.js";
 import { docsType } from "./field-types.js";
 import { markdownList, wrap } from "./text.js";
 import { vpsOutputs } from "./vps-types.js";

@@ -9,10 +9,9 @@ import {
   VPS_FIELDS,
   VPS_INPUT_NAMES,
   VPS_OBJECT_TYPES,
-  inputDescription,
   inputsOfKind,
-  type FieldRule,
 } from "../../provider/impl/vps-fields.js";
+import { inputDescription, type FieldRule } from "../../provider/impl/vps-field-rules.js";
 import { SCHEMA_TOKEN_PREFIX, schemaType } from "./field-types.js";
 import { prettyJson } from "./text.js";
 import { vpsOutputs } from "./vps-types.js";

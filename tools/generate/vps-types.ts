@@ -5,17 +5,19 @@
  */
 import {
   VPS_CLASS_INPUTS,
-  defaultWords,
-  inputDescription,
   VPS_FIELDS,
   VPS_INPUT_NAMES,
   VPS_OBJECT_TYPES,
   VPS_OUTPUT_ONLY,
   VPS_OUTPUT_ONLY_FIELDS,
+} from "../../provider/impl/vps-fields.js";
+import {
+  defaultWords,
+  inputDescription,
   type FieldRule,
   type FieldType,
   type ObjectTypeRule,
-} from "../../provider/impl/vps-fields.js";
+} from "../../provider/impl/vps-field-rules.js";
 import { enumNames, tsInputType, tsType } from "./field-types.js";
 import { jsdoc } from "./text.js";
 

@@ -5,6 +5,7 @@
  *   plugin executable (plugin-executable.ts), its LICENSE, the licences of what the bundle holds and Node's;
  * - the provider's npm package (npm-package.ts: `npm pack` of what its users get);
  * - the SDK packages (sdk-packages.ts);
+ * - the `packages:` entry with every tarball's checksum, and the YAML package declaration (package-entry.ts);
  * - `SHA256SUMS` over all of them, in sha256sum's format, written last;
  * - `SHA256SUMS.sig`, its detached GPG signature, when RELEASE_SIGNING_KEY gives the key (sign.ts); without it
  *   the build says plainly that it did not sign.
@@ -32,6 +33,7 @@ import { normalizeTarball, sourceDateEpoch, tarDirectory } from "./archive.js";
 import { checkFormat, commandHere, firstCall } from "./check-executable.js";
 import { HOST_TARGET, nodeBinary, SEA_NODE_VERSION, TARGETS } from "./node-binaries.js";
 import { PACKAGE_README, packNpmPackage } from "./npm-package.js";
+import { writePackageFiles } from "./package-entry.js";
 import { buildPluginExecutable, hostNode } from "./plugin-executable.js";
 import { buildSdkPackages } from "./sdk-packages.js";
 import { signSums } from "./sign.js";
@@ -122,7 +124,7 @@ export async function buildRelease(opts: { ifStale?: boolean; outDir?: string } 
     fs.writeFileSync(
       thirdParty,
       [`${bundle}.LEGAL.txt`, ...Object.values(parts).map((file) => `${file}.LEGAL.txt`)]
-        // esbuild writes no LEGAL file for a bundle without licence comments (the bill part has none)
+        // esbuild writes no LEGAL file for a bundle without licence comments
         .filter((file) => fs.existsSync(file))
         .map((file) => fs.readFileSync(file, "utf8"))
         .join("\n"),
@@ -181,6 +183,9 @@ export async function buildRelease(opts: { ifStale?: boolean; outDir?: string } 
       log(`${path.basename(tarball)}: ${format}; ${ran} (${seconds(step)})`);
     }
     checkAllPlatforms(outDir, version);
+    const [entry, declaration] = writePackageFiles(outDir, version);
+    log(`${path.basename(entry)}: the packages: entry with every tarball's checksum (package-entry.ts)`);
+    log(`${path.basename(declaration)}: the package declaration for a YAML program's sdks/`);
     log(`${path.basename(packNpmPackage(REPO_ROOT, outDir))}: npm pack (npm-package.ts)`);
     for (const file of await buildSdkPackages(outDir)) {
       // setuptools stamps the build's time on the sdist's generated files and its gzip header.

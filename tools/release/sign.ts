@@ -6,7 +6,11 @@
  *
  * The private key comes from the environment, as a release workflow passes secrets: RELEASE_SIGNING_KEY holds it
  * ASCII-armored, RELEASE_SIGNING_PASSPHRASE its passphrase (if it has one). It is imported into a GnuPG home made
- * for the signing and removed after, so no keyring of the machine is read or changed.
+ * for the signing and removed after, so no keyring of the machine is read or changed. A key whose fingerprint is not
+ * the published key's signs nothing: users would reject the release, or worse, trust a key no maintainer holds.
+ *
+ * Run as `node dist/tools/release/sign.js <SHA256SUMS>` it signs a built release: the release workflow's signing job,
+ * the only one with the key in its environment (docs/releasing.md).
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -22,7 +26,11 @@ export const SIGNATURE_SUFFIX = ".sig";
 
 export type SigningResult =
   | { signed: false; message: string }
-  | { signed: true; signature: string; fingerprint: string; published: boolean; message: string };
+  | { signed: true; signature: string; fingerprint: string; message: string };
+
+/** A file as a message names it: relative to the checkout when it is in it. */
+const shown = (file: string): string =>
+  file.startsWith(REPO_ROOT + path.sep) ? path.relative(REPO_ROOT, file) : file;
 
 /** gpg in `home`, batch mode; throws with gpg's last lines when it fails. */
 function gpg(home: string, args: string[], input = ""): string {
@@ -74,7 +82,11 @@ function stopAgent(home: string): void {
  * Signs `sumsFile` into `<sumsFile>.sig` with the key of RELEASE_SIGNING_KEY, or says why it did not: no key given
  * is not an error (a local build is unsigned), a key that cannot sign is.
  */
-export function signSums(sumsFile: string, env: NodeJS.ProcessEnv = process.env): SigningResult {
+export function signSums(
+  sumsFile: string,
+  env: NodeJS.ProcessEnv = process.env,
+  publishedKey: string = PUBLISHED_KEY,
+): SigningResult {
   const armored = env[SIGNING_KEY_ENV];
   const signature = `${sumsFile}${SIGNATURE_SUFFIX}`;
   fs.rmSync(signature, { force: true });
@@ -104,6 +116,13 @@ export function signSums(sumsFile: string, env: NodeJS.ProcessEnv = process.env)
       throw new Error(
         `${SIGNING_KEY_ENV} holds ${others.length + 1} private keys: give it the one release key`,
       );
+    const released = keyFingerprint(publishedKey);
+    if (fingerprint !== released)
+      throw new Error(
+        `${SIGNING_KEY_ENV} holds key ${fingerprint}, not the release key ${released} that ` +
+          `${shown(publishedKey)} publishes: nothing was signed. Give it the release key, or ` +
+          `replace the published key first (docs/releasing.md, "Rotate the key")`,
+      );
     try {
       gpg(
         home,
@@ -121,17 +140,26 @@ export function signSums(sumsFile: string, env: NodeJS.ProcessEnv = process.env)
     }
     // The signature must verify with the key that made it (a key made only for encryption signs nothing useful).
     gpg(home, ["--quiet", "--verify", signature, sumsFile]);
-    const published = fs.existsSync(PUBLISHED_KEY) && keyFingerprint(PUBLISHED_KEY) === fingerprint;
     return {
       signed: true,
       signature,
       fingerprint,
-      published,
-      message: published
-        ? `signed by ${fingerprint}, the published key (keys/release-signing-key.asc)`
-        : `signed by ${fingerprint}, which is NOT the published key keys/release-signing-key.asc: users verifying with that key will reject this release`,
+      message: `signed by ${fingerprint}, the published key (${shown(publishedKey)})`,
     };
   } finally {
     stopAgent(home);
+  }
+}
+
+if (require.main === module) {
+  const [sums] = process.argv.slice(2);
+  try {
+    if (!sums) throw new Error("usage: node dist/tools/release/sign.js <release dir>/SHA256SUMS");
+    const result = signSums(path.resolve(sums));
+    console.log(`${path.basename(sums)}: ${result.message}`);
+    if (!result.signed) process.exitCode = 1;
+  } catch (error) {
+    console.error(`sign: ${(error as Error).message}`);
+    process.exitCode = 1;
   }
 }

@@ -22,12 +22,14 @@ export interface Step {
 }
 interface Job {
   needs?: string | string[];
+  env?: Record<string, string>;
   permissions?: Record<string, string>;
   environment?: string | { name?: string };
   steps?: Step[];
 }
 interface Workflow {
   on?: Record<string, unknown>;
+  env?: Record<string, string>;
   permissions?: Record<string, string>;
   jobs?: Record<string, Job>;
 }
@@ -101,16 +103,40 @@ export function releaseWorkflowProblems(text: string): string[] {
     const building = stepRunning(job, /npm run release:build\b/);
     if (!/\$\{\{\s*runner\.temp\s*\}\}\/node-from-nodejs-org/.test(building?.env?.RELEASE_NODE_CACHE ?? ""))
       problems.push(`${name} does not build with the Node of nodejs.org (RELEASE_NODE_CACHE)`);
-    if (!/\$\{\{\s*secrets\.RELEASE_SIGNING_KEY\s*\}\}/.test(building?.env?.RELEASE_SIGNING_KEY ?? ""))
-      problems.push(`${name} does not give release:build the signing key (RELEASE_SIGNING_KEY)`);
-    if (at(/scripts\/verify-release\.sh --dir dist\/release\b/) < at(/npm run release:build\b/))
-      problems.push(`${name} does not verify the signed release (verify-release.sh --dir) after building it`);
     const upload = uses(job, "actions/upload-artifact");
     if (upload.length !== 1 || normalDir(upload[0]!.with?.path) !== RELEASE_DIR) {
       problems.push(
         `${name} does not upload ${RELEASE_DIR}, where release:build writes, as its one artifact`,
       );
     }
+  }
+
+  // Signing: a job of its own after the build, the key in its signing step's environment and nowhere else, then
+  // the signed release checked as a user checks it.
+  const KEY = /\$\{\{\s*secrets\.RELEASE_SIGNING_KEY\s*\}\}/;
+  const SIGNING = /node dist\/tools\/release\/sign\.js dist\/release\/SHA256SUMS\b/;
+  const sign = jobThat("sign SHA256SUMS (sign.js)", (job) => SIGNING.test(runs(job)));
+  if (sign) {
+    const [name, job] = sign;
+    const signing = stepRunning(job, SIGNING);
+    if (!KEY.test(signing?.env?.RELEASE_SIGNING_KEY ?? ""))
+      problems.push(`${name} does not give sign.js the signing key (RELEASE_SIGNING_KEY)`);
+    const script = runs(job);
+    const verifiedAt = script.search(/scripts\/verify-release\.sh --dir dist\/release\b/);
+    if (verifiedAt < script.search(SIGNING))
+      problems.push(`${name} does not verify the signed release (verify-release.sh --dir) after signing it`);
+    if (/\bsudo\b/.test(script)) problems.push(`${name} runs something as root beside the key`);
+    if (build && !needsOf(name).has(build[0])) problems.push(`${name} does not wait for ${build[0]}`);
+  }
+  const holdsKey = (env: Record<string, string> | undefined) =>
+    Object.values(env ?? {}).some((v) => KEY.test(v));
+  if (holdsKey(workflow.env)) problems.push("the workflow has the release key in its environment");
+  for (const [name, job] of entries) {
+    if (holdsKey(job.env))
+      problems.push(`${name} has the release key in its environment (only the signing step may)`);
+    for (const step of job.steps ?? [])
+      if (holdsKey(step.env) && !(sign?.[0] === name && SIGNING.test(step.run ?? "")))
+        problems.push(`${name} has the release key in its environment (only the signing step may)`);
   }
 
   // Every job that gets the release's files gets them where release-files.js reads them.
@@ -165,6 +191,9 @@ export function releaseWorkflowProblems(text: string): string[] {
     if (!/npm view "\$spec" version/.test(script))
       problems.push(`${name} does not skip a version npm already has`);
     if (!idToken(job)) problems.push(`${name} has no id-token: write (provenance, trusted publishing)`);
+    for (const [, spec] of script.matchAll(/npm install --global (npm@\S*)/g))
+      if (!/^npm@\d+\.\d+\.\d+$/.test(spec!))
+        problems.push(`${name} installs ${spec}, not an exact version of npm`);
     if (!environment(job)) problems.push(`${name} runs in no environment`);
   }
   const pypi = jobThat(
@@ -187,6 +216,8 @@ export function releaseWorkflowProblems(text: string): string[] {
     if (published && build && !needsOf(published[0]).has(build[0])) {
       problems.push(`${published[0]} does not wait for ${build[0]} (it would publish what was not tested)`);
     }
+    if (published && sign && !needsOf(published[0]).has(sign[0]))
+      problems.push(`${published[0]} does not wait for ${sign[0]} (it would publish an unsigned release)`);
   }
   if (github && attest && !needsOf(github[0]).has(attest[0]))
     problems.push(`${github[0]} does not wait for ${attest[0]} (a release without its provenance)`);

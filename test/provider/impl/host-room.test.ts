@@ -287,7 +287,8 @@ describe("check() of a run's VPSs on one host, in every order (L1)", () => {
     const resized =
       (memoryMb: number) =>
       (name: string): [Record<string, unknown>, Record<string, unknown>] => {
-        const { __creationNonce: _nonce, ...program } = recorded[name]!;
+        // The recorded inputs carry the provider's own keys, which a program never gives.
+        const { __creationNonce: _nonce, plannedMonthlyFeeUsd: _fee, ...program } = recorded[name]!;
         return [recorded[name]!, { ...program, memoryMb, ...PREVIEW }];
       };
 

@@ -46,9 +46,9 @@ describe("price in preview", () => {
     expect(quotes()).toHaveLength(1);
   });
 
-  it("outside a preview (the update of `pulumi up`), check() asks for no quote", async () => {
+  it("outside a preview (the update of `pulumi up`), check() quotes only the planned fee, and prints no price", async () => {
     await impl.check({}, APP_INPUTS);
-    expect(quotes()).toHaveLength(0);
+    expect(quotes()).toHaveLength(1);
     expect(fixture().logs.join("\n")).not.toContain("new VPS:");
   });
 

@@ -35,8 +35,22 @@ describe("plannedMonthlyFeeUsd in check()'s result", () => {
     expect(quotes()).toHaveLength(1);
   });
 
-  it("absent where it cannot be known: outside a preview, an unknown size, a price with no USD amount", async () => {
-    expect((await impl.check({}, APP_INPUTS)).inputs).not.toHaveProperty("plannedMonthlyFeeUsd");
+  it("the update that follows a preview (the dynamic Vps checks again there): the same figures", async () => {
+    // A policy pack judges `pulumi up`'s update phase from these checked inputs too (policy-pack/policies.ts).
+    const previewed = await impl.check({}, { ...APP_INPUTS, ...PREVIEW });
+    const updating = await impl.check({}, APP_INPUTS);
+    expect(updating.inputs.plannedMonthlyFeeUsd).toBeGreaterThan(0);
+    expect(updating.inputs.plannedMonthlyFeeUsd).toBe(previewed.inputs.plannedMonthlyFeeUsd);
+    const { outs, inputs } = await existing();
+    const resize = { ...APP_INPUTS, memoryMb: 2048 };
+    const resizePreviewed = await impl.check(inputs, { ...resize, ...PREVIEW });
+    testing.forgetRun();
+    const resizing = await impl.check(inputs, resize);
+    expect(resizing.inputs.plannedMonthlyFeeUsd).toBeGreaterThan(outs.monthlyFeeUsd as number);
+    expect(resizing.inputs.plannedMonthlyFeeUsd).toBe(resizePreviewed.inputs.plannedMonthlyFeeUsd);
+  });
+
+  it("absent where it cannot be known: an unknown size, a price with no USD amount", async () => {
     const unknown = await impl.check({}, unchecked({ ...APP_INPUTS, memoryMb: UNKNOWN, ...PREVIEW }));
     expect(unknown.failures).toBeUndefined();
     expect(unknown.inputs).not.toHaveProperty("plannedMonthlyFeeUsd");
@@ -51,9 +65,10 @@ describe("plannedMonthlyFeeUsd in check()'s result", () => {
 
   it("an unchanged VPS: the fee it is billed now, without a quote", async () => {
     const { outs, inputs } = await existing();
+    const mark = quotes().length;
     const checked = await impl.check(inputs, { ...APP_INPUTS, ...PREVIEW });
     expect(checked.inputs.plannedMonthlyFeeUsd).toBe(outs.monthlyFeeUsd);
-    expect(quotes()).toHaveLength(0);
+    expect(quotes()).toHaveLength(mark);
   });
 
   it("a resize: the quote diff() shows as the new fee, asked once for both", async () => {
@@ -98,6 +113,17 @@ describe("plannedMonthlyFeeUsd in check()'s result", () => {
     expect(refreshed.inputs).not.toHaveProperty("plannedMonthlyFeeUsd");
     expect(refreshed.props).not.toHaveProperty("plannedMonthlyFeeUsd");
     expect((await impl.diff(id, refreshed.props!, refreshed.inputs!)).changes).toBe(false);
+  });
+
+  it("currentMonthlyFeeUsd beside it: what the VPS is billed now, absent for a new one", async () => {
+    const fresh = await impl.check({}, { ...APP_INPUTS, ...PREVIEW });
+    expect(fresh.inputs).not.toHaveProperty("currentMonthlyFeeUsd");
+    const { outs, inputs } = await existing();
+    const resized = await impl.check(inputs, { ...APP_INPUTS, memoryMb: 2048, ...PREVIEW });
+    expect(resized.inputs.currentMonthlyFeeUsd).toBe(outs.monthlyFeeUsd);
+    expect(resized.inputs.plannedMonthlyFeeUsd).toBeGreaterThan(outs.monthlyFeeUsd as number);
+    const set = await impl.check({}, unchecked({ ...APP_INPUTS, currentMonthlyFeeUsd: 1 }));
+    expect(set.failures?.[0]?.reason).toMatch(/currentMonthlyFeeUsd: is not an input of Vps/);
   });
 
   it("a program cannot set it", async () => {

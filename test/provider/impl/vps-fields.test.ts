@@ -25,12 +25,12 @@ import {
   VPS_INPUT_FIELDS,
   VPS_INPUT_NAMES,
   VPS_OUTPUT_ONLY,
-  inputDescription,
   inputNameOfWireField,
   type InternalInputName,
   type VpsInputName,
   type VpsOutputOnlyName,
 } from "../../../provider/impl/vps-fields";
+import { inputDescription } from "../../../provider/impl/vps-field-rules";
 import { vpsInputSchemaKeys, type VpsInputs } from "../../../provider/impl/vps-input-schema";
 import { validateInputs } from "../../../provider/impl/vps-validate";
 import { REPLACE_FORCING_INPUTS } from "../../../provider/impl/vps-changes";

@@ -32,8 +32,10 @@ describe("check", () => {
   it("check: accepts valid inputs, with __provider present, and returns them with a nonce and secrets wrapped", async () => {
     const result = await check({}, VALID);
     expect(result.failures).toBeUndefined();
-    const { files, __creationNonce, ...rest } = result.inputs;
+    const { files, __creationNonce, plannedMonthlyFeeUsd, ...rest } = result.inputs;
     expect(rest).toEqual(Object.fromEntries(Object.entries(VALID).filter(([k]) => k !== "files")));
+    // The quote, outside a preview too: a policy pack judges the update of `pulumi up` from it (planned-fee.ts).
+    expect(plannedMonthlyFeeUsd).toBeGreaterThan(0);
     expect(files).toEqual({ [SECRET_SIG_KEY]: SECRET_SIG, value: VALID.files });
     expect(__creationNonce).toMatch(/^[0-9a-f]{32}$/);
     // The nonce is kept from the old inputs: it identifies this state's orders for the resource's life.

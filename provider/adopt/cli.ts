@@ -1,0 +1,181 @@
+#!/usr/bin/env node
+/**
+ * rimuhosting-import-file: writes the account's VPSs as a `pulumi import --file` document, so that one
+ * `pulumi import --file` brings them all under a stack and writes the program that declares them
+ * (docs/native-plugin.md#bring-an-existing-account-under-pulumi). The same code runs as
+ * `pulumi-resource-rimuhosting import-file` in the self-contained plugin.
+ *
+ *   rimuhosting-import-file --out vpss.json && pulumi import --file vpss.json
+ *
+ * Exit codes: 0 when the document was written; 1 when no VPS is left to adopt (nothing written); 2 for wrong
+ * arguments, a missing API key or a failed call.
+ */
+import * as fs from "node:fs";
+import { DC_LOCATIONS } from "../../contract/literals.js";
+import { createClient } from "../client/index.js";
+import { missingApiKeyMessage } from "../config.js";
+import { presentError } from "../impl/errors.js";
+import { adoptionOf, type Adoption, type Selection } from "./import-document.js";
+import { findSettings } from "./stack-settings.js";
+
+const USAGE = `Usage: rimuhosting-import-file [options]
+  Writes the account's VPSs as a \`pulumi import --file\` document (to the file, or to standard output), one
+  resource each, named after its domain name. Then \`pulumi import --file <file>\` adopts them all and writes
+  the program that declares them.
+
+    --dc <code>         only VPSs in this data centre (DCDALLAS, DCLONDON, ...); again for more
+    --name <pattern>    only VPSs whose domain name matches (* any characters, ? one); again for more
+    --include-managed   also VPSs a Pulumi stack created (left out by default: that stack may manage them)
+    --stack <stack>     read the API key from this stack's config (default: the selected stack)
+    --out <file>        write the document here (default: standard output)
+
+  The API key and address come from the stack's config (rimuhosting:apiKey, rimuhosting:baseUrl) when run in
+  a Pulumi project, else from RIMUHOSTING_APIKEY and RIMUHOSTING_BASEURL.
+
+  Exit code: 0 when the document was written; 1 when no VPS is left to adopt; 2 for wrong arguments, a
+  missing API key or a failed call.`;
+
+export interface ImportFileIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  /** The environment and directory the settings are read from (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+const PROCESS_IO: ImportFileIo = { stdout: process.stdout, stderr: process.stderr };
+
+interface Options extends Selection {
+  stack?: string;
+  out?: string;
+}
+
+class UsageError extends Error {}
+
+const VALUE_FLAGS = new Set(["--dc", "--name", "--stack", "--out"]);
+
+function parseArgs(args: readonly string[]): Options {
+  const options: Options = { dataCentres: [], names: [], includeManaged: false };
+  const dcs: string[] = [];
+  const names: string[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const [flag, inline] = args[i]!.startsWith("--") ? args[i]!.split(/=(.*)/s, 2) : [args[i]!];
+    if (flag === "--include-managed" && inline === undefined) {
+      options.includeManaged = true;
+      continue;
+    }
+    if (!VALUE_FLAGS.has(flag!)) throw new UsageError(`unknown argument ${args[i]}`);
+    const value = inline ?? args[++i];
+    if (value === undefined || value === "") throw new UsageError(`${flag} needs a value`);
+    if (flag === "--dc") {
+      const code = value.toUpperCase();
+      if (!(DC_LOCATIONS as readonly string[]).includes(code))
+        throw new UsageError(
+          `--dc ${value} is no RimuHosting data centre; use one of ${DC_LOCATIONS.join(", ")}`,
+        );
+      dcs.push(code);
+    } else if (flag === "--name") names.push(value);
+    else if (flag === "--stack") options.stack = value;
+    else options.out = value;
+  }
+  return { ...options, dataCentres: dcs, names };
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+const orderList = (orders: Adoption["leftOut"]) =>
+  orders.map((o) => `${o.domainName} (order ${o.orderOid})`).join(", ");
+
+/** What the command says on stderr besides the document: what was left out and why, and what to run next. */
+function report(adoption: Adoption, options: Options, name: string): string[] {
+  const lines: string[] = [];
+  const { leftOut, includedManaged } = adoption;
+  if (leftOut.length > 0)
+    lines.push(
+      `${name}: left out ${plural(leftOut.length, "VPS", "VPSs")} that a Pulumi stack created: ` +
+        `${orderList(leftOut)}. Their orders carry that stack's creation token, and a VPS that two stacks ` +
+        `manage gets changed back and forth. If no stack manages them any longer (its state forgot them ` +
+        `with \`pulumi state delete\`), run again with --include-managed to adopt them.`,
+    );
+  if (includedManaged.length > 0)
+    lines.push(
+      `${name}: included, as --include-managed asks, ${plural(includedManaged.length, "VPS", "VPSs")} ` +
+        `that a Pulumi stack created: ${orderList(includedManaged)}. Make sure no other stack still manages ` +
+        `them (\`pulumi state delete\` there), or both stacks will change them.`,
+    );
+  const count = adoption.document.resources.length;
+  if (count === 0) {
+    const filtered = options.dataCentres.length + options.names.length > 0;
+    lines.push(
+      `${name}: no VPS to adopt: the account has ${filtered ? "none that the filters select" : "none"}` +
+        `${leftOut.length > 0 ? " besides those left out" : ""}. Nothing was written.`,
+    );
+  } else {
+    const file = options.out ?? "<file>";
+    lines.push(
+      `${name}: ${plural(count, "VPS", "VPSs")} to adopt${options.out ? `, written to ${options.out}` : ""}. ` +
+        `Next: pulumi import --file ${file} (it writes the program that declares them).`,
+    );
+  }
+  return lines;
+}
+
+/**
+ * Runs the command with `args` (what follows the command's name); resolves to the exit code. `name` is how the
+ * user called it, for messages.
+ */
+export async function runImportFile(
+  args: readonly string[],
+  io: ImportFileIo = PROCESS_IO,
+  name = "rimuhosting-import-file",
+): Promise<number> {
+  const usage = USAGE.replace(/rimuhosting-import-file/g, name);
+  if (args.includes("--help") || args.includes("-h")) {
+    io.stdout.write(`${usage}\n`);
+    return 0;
+  }
+  let options: Options;
+  try {
+    options = parseArgs(args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr.write(`${name}: ${error.message}\n\n${usage}\n`);
+    return 2;
+  }
+  const { config, baseUrlSource } = findSettings({ cwd: io.cwd, stack: options.stack, env: io.env });
+  if (config.apiKey === undefined) {
+    io.stderr.write(`${name}: ${missingApiKeyMessage("Listing the account's VPSs")}\n`);
+    return 2;
+  }
+  const client = createClient(config);
+  let adoption: Adoption;
+  try {
+    const { about_orders: orders } = await client.listOrders({ includeInactive: false });
+    adoption = adoptionOf(orders ?? [], options);
+  } catch (error) {
+    io.stderr.write(
+      `${name}: ${presentError(error, `Listing the account's VPSs at ${config.baseUrl} (${baseUrlSource})`).message}\n`,
+    );
+    return 2;
+  } finally {
+    client.close();
+  }
+  const lines = report(adoption, options, name);
+  if (adoption.document.resources.length > 0) {
+    const text = `${JSON.stringify(adoption.document, null, 2)}\n`;
+    if (options.out !== undefined) fs.writeFileSync(options.out, text);
+    else io.stdout.write(text);
+  }
+  io.stderr.write(lines.map((line) => `${line}\n`).join(""));
+  return adoption.document.resources.length > 0 ? 0 : 1;
+}
+
+if (require.main === module) {
+  runImportFile(process.argv.slice(2)).then(
+    (code) => (process.exitCode = code),
+    (error: unknown) => {
+      process.stderr.write(`rimuhosting-import-file: ${(error as Error).message}\n`);
+      process.exitCode = 2;
+    },
+  );
+}

@@ -1,0 +1,63 @@
+/**
+ * The API key and address `import-file` uses, found where the plugin finds them (provider/config.ts): the stack's
+ * config (`rimuhosting:apiKey`, `rimuhosting:baseUrl`) first, then the environment (`RIMUHOSTING_APIKEY`,
+ * `RIMUHOSTING_BASEURL`), then the live API. The command runs outside the engine, so the stack's config is read the
+ * way a user reads it, with `pulumi config`, which decrypts the secret key; only inside a Pulumi project (a
+ * Pulumi.yaml here or above), and only when that works: without a stack or a `pulumi` on PATH, the environment is
+ * what there is.
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { CONFIG_KEYS, ENV_VARS, resolveConfig, type ConfigSource, type ResolvedConfig } from "../config.js";
+
+/** The settings, and where the address was found, for messages. */
+export interface FoundSettings {
+  config: ResolvedConfig;
+  /** Where the address was found: `rimuhosting:baseUrl`, `RIMUHOSTING_BASEURL`, or `the default`. */
+  baseUrlSource: string;
+}
+
+/** True when `dir` or a directory above it holds a Pulumi project. */
+function inPulumiProject(dir: string): boolean {
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    if (["Pulumi.yaml", "Pulumi.yml"].some((name) => fs.existsSync(path.join(at, name)))) return true;
+    if (path.dirname(at) === at) return false;
+  }
+}
+
+/** `pulumi config --json --show-secrets` prints `{"<key>": {"value": "…", "secret": bool}}`. */
+function valueOf(config: Record<string, unknown>, key: string): string | undefined {
+  const entry = config[key] as { value?: unknown } | undefined;
+  return typeof entry?.value === "string" ? entry.value : undefined;
+}
+
+/** The stack's rimuhosting settings, or undefined when there is no stack to read them from. */
+function stackConfig(cwd: string, stack: string | undefined): ConfigSource | undefined {
+  if (!inPulumiProject(cwd)) return undefined;
+  const args = ["config", "--json", "--show-secrets", ...(stack !== undefined ? ["--stack", stack] : [])];
+  const result = spawnSync("pulumi", args, { cwd, encoding: "utf8", timeout: 120_000 });
+  if (result.status !== 0) return undefined;
+  try {
+    const config = JSON.parse(result.stdout) as Record<string, unknown>;
+    return { apiKey: valueOf(config, CONFIG_KEYS.apiKey), baseUrl: valueOf(config, CONFIG_KEYS.baseUrl) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The settings to call RimuHosting with, from the stack's config over the environment. */
+export function findSettings(
+  opts: { cwd?: string; stack?: string | undefined; env?: NodeJS.ProcessEnv } = {},
+): FoundSettings {
+  const env = opts.env ?? process.env;
+  const fromStack = stackConfig(opts.cwd ?? process.cwd(), opts.stack) ?? {};
+  const config = resolveConfig(fromStack, env);
+  const given = (value: string | undefined) => value !== undefined && value.trim() !== "";
+  const baseUrlSource = given(fromStack.baseUrl)
+    ? CONFIG_KEYS.baseUrl
+    : given(env[ENV_VARS.baseUrl])
+      ? ENV_VARS.baseUrl
+      : "the default";
+  return { config, baseUrlSource };
+}

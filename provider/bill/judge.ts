@@ -1,0 +1,209 @@
+/**
+ * The bill's verdicts, in whole cents: each budget's (the stack config's, or an explicit provider's arguments), for
+ * the VPSs of this stack it covers, with the cost model every judge shares (impl/cost/: the settings read strictly,
+ * the fee of each kind of change, the verdict: a VPS fails only when its own change adds while the totals are over
+ * a limit, a price not known is never $0); and the command line's thresholds on the stack's monthly change.
+ *
+ * The provider's budget counts every VPS its API key reaches; a preview shows only this stack's. So the bill's
+ * verdict is of this stack's VPSs, and the provider's own messages in the preview are quoted beside it: an error
+ * of the provider's fails the verdict whatever the bill counted.
+ */
+import { feeAfterChange, type ChangeKind as CostKind } from "../impl/cost/fee.js";
+import { cents, dollars, type Priced } from "../impl/cost/money.js";
+import { readBudgetSettings, type BudgetSetting } from "../impl/cost/setting.js";
+import { verdictOf, type VpsFee } from "../impl/cost/verdict.js";
+import { settingName, settingsPlace } from "../impl/settings-source.js";
+import type { ChangeKind, Fee } from "./fee.js";
+
+export type VerdictStatus = "pass" | "warn" | "fail" | "none";
+
+/** What a budget's verdict is judged on. */
+export interface ScopeInput {
+  /** The explicit provider whose arguments are the budget; undefined: the stack config. */
+  provider?: string;
+  /** The settings as the preview shows them; `{ unreadable: why }` for a secret or unknown value. */
+  settings: Partial<Record<BudgetSetting, unknown>>;
+  vpss: readonly { name: string; kind: ChangeKind; before: Fee; after: Fee }[];
+  /** The provider's messages about this budget in the preview (errors and warnings), verbatim. */
+  providerMessages: readonly { severity: string; message: string }[];
+  /** False when the preview stopped early: the VPSs after the one it stopped at are not listed. */
+  complete: boolean;
+}
+
+export interface ScopeVerdict {
+  provider?: string;
+  status: VerdictStatus;
+  /** One line per limit or problem: what it is and how the run stands against it. */
+  lines: string[];
+  providerMessages: string[];
+  /** The stack's fees after the run (a VPS not priced at its fee now), and what the run adds. */
+  afterCents: number;
+  increaseCents: number;
+  /** The VPSs whose fee after the run is not priced. */
+  unpriced: string[];
+  /** Over a limit, but the run lowers or keeps the total: it passes, as the provider passes it (cost/verdict.ts). */
+  overButNotBlocked: boolean;
+}
+
+/** The cost model's kind of each of the bill's changes (a delete is not one: its fee after is nothing). */
+const COST_KINDS: Record<Exclude<ChangeKind, "delete">, CostKind> = {
+  create: "new",
+  adopt: "adopted",
+  import: "imported",
+  resize: "resize",
+  move: "move",
+  "move and resize": "resize",
+  update: "unchanged",
+  replace: "replacement",
+  same: "unchanged",
+};
+
+/** A VPS of the bill as the cost model counts it. */
+function costFee(vps: ScopeInput["vpss"][number]): VpsFee {
+  const nowCents = "cents" in vps.before ? vps.before.cents : undefined;
+  if (vps.kind === "delete") return { name: vps.name, nowCents, after: { cents: 0 } };
+  const quote: Priced =
+    "cents" in vps.after ? vps.after : { why: "unknown" in vps.after ? vps.after.unknown : "" };
+  return feeAfterChange({ name: vps.name, kind: COST_KINDS[vps.kind], nowCents, quote });
+}
+
+/** The verdict of one budget (see the header): the bill's judge, which the shared table of cases also calls. */
+export function judgeScope(input: ScopeInput): ScopeVerdict {
+  const unreadable: string[] = [];
+  const get = (key: BudgetSetting): unknown => {
+    const value = input.settings[key];
+    if (typeof value === "object" && value !== null && "unreadable" in value) {
+      unreadable.push(
+        `${settingName(key, input.provider)}: the bill cannot read it: ${String(value.unreadable)}.`,
+      );
+      return undefined;
+    }
+    return value;
+  };
+  const { settings, problems } = readBudgetSettings(get, {
+    name: (key) => settingName(key, input.provider),
+    place: settingsPlace(input.provider),
+  });
+  const fees = input.vpss.map(costFee);
+  const billedNow = fees.reduce((sum, fee) => sum + (fee.nowCents ?? 0), 0);
+  const run = verdictOf(settings, billedNow, fees);
+  const { totals } = run;
+  const unpriced = totals.unknown.map((u) => u.name);
+  const verdict: ScopeVerdict = {
+    provider: input.provider,
+    status: "none",
+    lines: [...problems, ...unreadable],
+    providerMessages: input.providerMessages.map((m) => m.message),
+    afterCents: totals.afterCents,
+    increaseCents: totals.increaseCents,
+    unpriced,
+    overButNotBlocked: run.judgement === "fits" && run.passed.length > 0,
+  };
+  const limits = [
+    { key: "monthlyBudgetUsd", limit: settings.monthlyBudgetUsd, counted: totals.afterCents },
+    { key: "maxMonthlyIncreaseUsd", limit: settings.maxMonthlyIncreaseUsd, counted: totals.increaseCents },
+  ] as const;
+  for (const { key, limit, counted } of limits) {
+    if (limit === undefined) continue;
+    const limitCents = cents(limit);
+    const name = settingName(key, input.provider);
+    const what =
+      key === "monthlyBudgetUsd"
+        ? `Monthly budget ${dollars(limitCents)} (${name}): this stack's VPSs cost ${dollars(counted)} a month after this run`
+        : `Largest increase ${dollars(limitCents)} a month (${name}): this run adds ${dollars(counted)} a month (new VPSs and growing changes; shrinks and deletes are not netted)`;
+    const stand =
+      counted > limitCents
+        ? `${dollars(counted - limitCents)} over it${run.judgement === "fits" ? " (this run lowers or keeps it, so it is not blocked)" : ""}`
+        : unpriced.length > 0
+          ? `not judged: ${unpriced.join(", ")} not priced (never counted as $0)`
+          : !input.complete
+            ? "not judged: the preview stopped before the end (the provider's verdict is below)"
+            : `within it${key === "monthlyBudgetUsd" ? ` (${dollars(limitCents - counted)} to spare)` : ""}`;
+    verdict.lines.push(`${what}, ${stand}.`);
+  }
+  const warnOnly = settings.enforcement === "warn";
+  const errors = input.providerMessages.some((m) => m.severity === "error");
+  const warnings = input.providerMessages.some((m) => m.severity === "warning");
+  // Over, or not priced: enforce fails, warn warns (never $0). What the bill cannot read or see, it warns of.
+  const blocked = run.judgement === "over" || run.judgement === "unknown";
+  // Over a limit on a run that lowers or keeps the total: it passes (the cost model's verdict), and its line says so.
+  const doubt = unreadable.length > 0 || (run.judgement !== "none" && !input.complete);
+  if (errors || problems.length > 0 || (blocked && !warnOnly)) verdict.status = "fail";
+  else if (warnings || blocked || doubt) verdict.status = "warn";
+  else if (run.judgement === "fits") verdict.status = "pass";
+  return verdict;
+}
+
+/** A threshold of the command line: an amount of USD a month, or a percentage of the stack's fees before. */
+export type Threshold = { cents: number } | { percent: number };
+
+/** `25`, `25.50` or `10%`: digits only (no `1e3`, `0x10`, sign or empty), as the budget's settings. */
+export function parseThreshold(text: string): Threshold | undefined {
+  const match = /^(\d+(?:\.\d+)?)(%?)$/.exec(text.trim());
+  if (!match) return undefined;
+  return match[2] ? { percent: Number(match[1]) } : { cents: cents(Number(match[1])) };
+}
+
+export const thresholdText = (t: Threshold): string =>
+  "cents" in t ? `${dollars(t.cents)} a month` : `${t.percent} %`;
+
+/** The stack's monthly change: before and after over the priced VPSs, and the VPSs not priced. */
+export interface Change {
+  beforeCents: number;
+  afterCents: number;
+  unpriced: string[];
+}
+
+/** Whether the change is over a threshold: its rise (not a fall) over the amount or the percentage. */
+export function isOver(change: Change, t: Threshold): boolean {
+  const rise = change.afterCents - change.beforeCents;
+  if ("cents" in t) return rise > t.cents;
+  if (rise <= 0) return false;
+  // From nothing, any rise is over any percentage.
+  return change.beforeCents === 0 || (rise * 100) / change.beforeCents > t.percent;
+}
+
+/** Whether the change, rise or fall, is under a quiet threshold. */
+export function isUnder(change: Change, t: Threshold): boolean {
+  const size = Math.abs(change.afterCents - change.beforeCents);
+  if ("cents" in t) return size < t.cents;
+  return change.beforeCents > 0 && (size * 100) / change.beforeCents < t.percent;
+}
+
+export interface ThresholdVerdict {
+  status: VerdictStatus;
+  lines: string[];
+}
+
+/**
+ * The thresholds' verdict: a failing one crossed fails, a warning one warns; with a VPS not priced, a threshold the
+ * priced VPSs stay under is not judged, which fails a failing threshold (never $0) and warns a warning one.
+ */
+export function judgeThresholds(
+  change: Change,
+  thresholds: { warn: Threshold[]; fail: Threshold[] },
+): ThresholdVerdict {
+  const lines: string[] = [];
+  let status: VerdictStatus = thresholds.warn.length + thresholds.fail.length > 0 ? "pass" : "none";
+  const worse = (s: VerdictStatus) => {
+    if (s === "fail" || (s === "warn" && status !== "fail")) status = s;
+  };
+  for (const [level, list] of [
+    ["fail", thresholds.fail],
+    ["warn", thresholds.warn],
+  ] as const) {
+    for (const t of list) {
+      const name = `--${level}-over ${"cents" in t ? (t.cents / 100).toString() : `${t.percent}%`}`;
+      if (isOver(change, t)) {
+        lines.push(`The monthly change is over ${thresholdText(t)} (${name}).`);
+        worse(level);
+      } else if (change.unpriced.length > 0) {
+        lines.push(
+          `Not judged against ${thresholdText(t)} (${name}): ${change.unpriced.join(", ")} not priced (never counted as $0).`,
+        );
+        worse(level);
+      }
+    }
+  }
+  return { status, lines };
+}

@@ -1,0 +1,136 @@
+/**
+ * The drift of a refresh (refresh-json.ts) as rows: one per VPS and property changed outside Pulumi, with the value
+ * before and after and what it did to the monthly fee.
+ *
+ * Where each row comes from, for both front ends alike: the provider's drift line (provider/impl/vps-drift.ts,
+ * `web: changed outside Pulumi: memoryMb 1024 → 2048, primaryIp 192.0.2.10 → 192.0.2.99, monthlyFeeUsd 10 → 16.`),
+ * which the JSON carries among its diagnostics; the dynamic `Vps` gives the engine no detailed diff, so its steps
+ * say only that the VPS changed. A VPS the refresh found gone is a `delete` step: one row, its fee no longer billed.
+ * A native step with a detailed diff but no drift line (an older plugin) gets its rows from the outputs before and
+ * after.
+ */
+import type { RefreshDigest, RefreshStep } from "./refresh-json.js";
+
+/** One property of one VPS changed outside Pulumi. */
+export interface DriftRow {
+  vps: string;
+  property: string;
+  /** The values as the provider printed them; undefined for a value it names without printing (a secret). */
+  before?: string;
+  after?: string;
+  /** The monthly fee's change in USD, on the row of the property that caused it; `shared` names the others. */
+  feeUsd?: number;
+  sharedWith?: string[];
+}
+
+export interface DriftReport {
+  /** The stack, from the resources' URNs. */
+  stack?: string;
+  rows: DriftRow[];
+  /** The VPSs with at least one row. */
+  vpsCount: number;
+  /** The sum of the fee changes (USD a month). */
+  feeUsd: number;
+}
+
+/** The provider's drift line; `[rimuhosting] ` comes before it when the dynamic provider's host printed it. */
+const DRIFT_LINE = /^(?:\[rimuhosting\] )?([^\s:[][^:\n]*): changed outside Pulumi: (.*)\.\s*$/;
+
+/** Properties whose change changes the fee (the fee's own change is shown on their rows). */
+const FEE_PROPERTIES = new Set(["memoryMb", "diskSpaceMb", "diskSpace2Mb", "pricingPlanCode", "dcLocation"]);
+const FEE = "monthlyFeeUsd";
+
+/** A Vps resource's type, on either front end. */
+const isVpsType = (type: string): boolean =>
+  type === "rimuhosting:index:Vps" || type.endsWith("rimuhosting:Vps");
+
+/** `name 1 → 2` or a bare name (a value the provider does not print). */
+function parseItem(item: string): { property: string; before?: string; after?: string } {
+  const match = /^(\w+) (.*) → (.*)$/.exec(item);
+  if (match) return { property: match[1]!, before: match[2]!, after: match[3]! };
+  return { property: item.trim() };
+}
+
+/** The VPS's drifted properties, from its drift line. */
+function rowsOfLine(vps: string, list: string): DriftRow[] {
+  const items = list.split(", ").map(parseItem);
+  const fee = items.find((item) => item.property === FEE);
+  const feeUsd = fee ? Number(fee.after) - Number(fee.before) : undefined;
+  const rows: DriftRow[] = items.filter((item) => item.property !== FEE).map((item) => ({ vps, ...item }));
+  if (feeUsd === undefined || !Number.isFinite(feeUsd)) return rows;
+  const causes = rows.filter((row) => FEE_PROPERTIES.has(row.property));
+  if (causes.length === 0) return [...rows, { vps, ...fee!, feeUsd }];
+  for (const row of causes) {
+    row.feeUsd = feeUsd;
+    const others = causes.filter((other) => other !== row).map((other) => other.property);
+    if (others.length > 0) row.sharedWith = others;
+  }
+  return rows;
+}
+
+const nameOf = (urn: string): string => urn.split("::").pop() ?? urn;
+
+/** A value of the outputs as the provider's line prints it. */
+const shown = (value: unknown): string =>
+  typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
+
+/** A VPS the refresh found gone: one row, its fee no longer billed. */
+function goneRow(step: RefreshStep): DriftRow {
+  const outputs = step.oldState?.outputs ?? {};
+  const fee = typeof outputs[FEE] === "number" ? outputs[FEE] : undefined;
+  const order = [step.oldState?.id, outputs.domainName].filter((part) => typeof part === "string");
+  return {
+    vps: nameOf(step.urn),
+    property: "order",
+    before: order.length > 0 ? `order ${order.join(" ")}` : "ordered",
+    after: "gone (cancelled or removed)",
+    ...(fee !== undefined ? { feeUsd: -fee } : {}),
+  };
+}
+
+/** Rows from a detailed diff and the outputs before and after (a native step without a drift line). */
+function rowsOfStep(step: RefreshStep): DriftRow[] {
+  const before = step.oldState?.outputs ?? {};
+  const after = step.newState?.outputs ?? {};
+  return Object.keys(step.detailedDiff ?? {}).map((property) => ({
+    vps: nameOf(step.urn),
+    property,
+    before: shown(before[property]),
+    after: shown(after[property]),
+  }));
+}
+
+/** The drift of a refresh's digest. */
+export function driftOf(digest: RefreshDigest): DriftReport {
+  const rows: DriftRow[] = [];
+  const seen = new Set<string>();
+  for (const diagnostic of digest.diagnostics ?? []) {
+    for (const line of diagnostic.message.split("\n")) {
+      const match = DRIFT_LINE.exec(line);
+      if (!match || seen.has(match[1]!)) continue;
+      seen.add(match[1]!);
+      rows.push(...rowsOfLine(match[1]!, match[2]!));
+    }
+  }
+  const vpsSteps = digest.steps.filter((step) =>
+    isVpsType(step.oldState?.type ?? step.urn.split("::")[2] ?? ""),
+  );
+  for (const step of vpsSteps) {
+    if (step.op === "delete") rows.push(goneRow(step));
+    else if (step.op === "update" && !seen.has(nameOf(step.urn))) rows.push(...rowsOfStep(step));
+  }
+  const stack = digest.steps[0]?.urn.match(/^urn:pulumi:([^:]+)::/)?.[1];
+  return {
+    ...(stack !== undefined ? { stack } : {}),
+    rows,
+    vpsCount: new Set(rows.map((row) => row.vps)).size,
+    feeUsd: sumFees(rows),
+  };
+}
+
+/** Each VPS's fee change once (rows that share one carry it each). */
+function sumFees(rows: readonly DriftRow[]): number {
+  const byVps = new Map<string, number>();
+  for (const row of rows) if (row.feeUsd !== undefined) byVps.set(row.vps, row.feeUsd);
+  return [...byVps.values()].reduce((sum, fee) => sum + fee, 0);
+}

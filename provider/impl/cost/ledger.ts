@@ -1,0 +1,108 @@
+/**
+ * One run's fee ledger as the provider keeps it (AccountView.fees, one per account a run reaches): what the
+ * account is billed now (every active order, read once per run), and each checked VPS's fee now and after its
+ * change, by resource. The engine checks resources one after another and a check cannot wait for later ones, so
+ * each check is judged with the totals so far (verdict.ts), and its messages say so.
+ *
+ * A resource checked again (the engine checks a replacement's create a second time) replaces its own entry and
+ * keeps the fee it is billed now: a replacement counts once.
+ *
+ * Owns: the ledger and the over-budget message. Pure: imports only this folder.
+ */
+import { dollars, cents } from "./money.js";
+import {
+  limitsPassed,
+  totalsOf,
+  type Adder,
+  type BudgetTotals,
+  type Limit,
+  type Limits,
+  type VpsFee,
+} from "./verdict.js";
+
+/** How the settings are named in messages (`rimuhosting:monthlyBudgetUsd`, or an explicit provider's argument). */
+export type LimitNames = Record<Limit, string>;
+
+export class FeeLedger {
+  /** resource key -> its fee. */
+  private readonly entries = new Map<string, VpsFee>();
+  /** What the account is billed now (every active order), once read; undefined until then. */
+  private accountCents?: number;
+
+  /** The account's fees now: the sum of every active order's monthly fee (read once per run). */
+  billedNow(accountCents: number): void {
+    this.accountCents ??= accountCents;
+  }
+
+  /** Whether the totals start from the account's listing (false: only from the VPSs checked so far). */
+  get ofAccount(): boolean {
+    return this.accountCents !== undefined;
+  }
+
+  /** Sets `resource`'s fee, replacing its earlier entry and keeping the fee it is billed now. */
+  record(resource: string, fee: VpsFee): void {
+    const earlier = this.entries.get(resource);
+    this.entries.set(resource, { ...fee, nowCents: fee.nowCents ?? earlier?.nowCents });
+  }
+
+  fee(resource: string): VpsFee | undefined {
+    return this.entries.get(resource);
+  }
+
+  totals(): BudgetTotals {
+    const fees = [...this.entries.values()];
+    const base = this.accountCents ?? fees.reduce((sum, fee) => sum + (fee.nowCents ?? 0), 0);
+    return totalsOf(base, fees);
+  }
+}
+
+/** How many VPSs a message names as adding the most. */
+const NAMED = 3;
+
+/** "web-1 +$10.00 (new), db +$6.00 ($10.00 → $16.00)". */
+function addersWords(adders: readonly Adder[]): string {
+  const named = adders.slice(0, NAMED).map((adder) => {
+    const what =
+      adder.nowCents === undefined ? "new" : `${dollars(adder.nowCents)} → ${dollars(adder.afterCents)}`;
+    return `${adder.name} +${dollars(adder.addsCents)} (${what})`;
+  });
+  const rest = adders.length - named.length;
+  return named.join(", ") + (rest > 0 ? ` and ${rest} more` : "");
+}
+
+/** What the totals cover: the account with the changes checked so far, or only the VPSs checked so far. */
+function scopeWords(totals: BudgetTotals, ofAccount: boolean): string {
+  const vpss = totals.count === 1 ? "the 1 VPS" : `the ${totals.count} VPSs`;
+  return ofAccount
+    ? `the account's monthly fees (every active order on it, with the changes of ${vpss} checked so far)`
+    : `the monthly fees of ${vpss} checked so far (the account's orders could not be read)`;
+}
+
+/**
+ * The message of a run over its limits: the totals before and after, the budget, the run's increase (and its
+ * limit), and the VPSs that add the most. Undefined when no limit is passed.
+ */
+export function overBudgetMessage(
+  limits: Limits,
+  totals: BudgetTotals,
+  names: LimitNames,
+  ofAccount: boolean,
+): string | undefined {
+  const passed = limitsPassed(limits, totals);
+  if (passed.length === 0) return undefined;
+  const over = (key: Limit) => (passed.includes(key) ? "over" : "within");
+  const budget =
+    limits.monthlyBudgetUsd === undefined
+      ? "no monthly budget is set"
+      : `${over("monthlyBudgetUsd")} the monthly budget of ${dollars(cents(limits.monthlyBudgetUsd))} (${names.monthlyBudgetUsd})`;
+  const increase =
+    limits.maxMonthlyIncreaseUsd === undefined
+      ? ""
+      : `, ${over("maxMonthlyIncreaseUsd")} the ${dollars(cents(limits.maxMonthlyIncreaseUsd))} one run may add (${names.maxMonthlyIncreaseUsd})`;
+  return (
+    `this run takes ${scopeWords(totals, ofAccount)} from ${dollars(totals.beforeCents)} ` +
+    `to ${dollars(totals.afterCents)}, ${budget}; it adds ${dollars(totals.increaseCents)} a month (new VPSs and ` +
+    `growing changes; shrinks are not netted)${increase}. Adding the most: ${addersWords(totals.adders)}. ` +
+    `Raise the limit, or order less in this run`
+  );
+}

@@ -1,0 +1,104 @@
+/**
+ * Reading the budget's settings (docs/cost.md): `monthlyBudgetUsd`, `maxMonthlyIncreaseUsd` (US dollars a month)
+ * and `budgetEnforcement` (`enforce` or `warn`), the same way for the stack config, an explicit provider's
+ * arguments and the bill. A setting left out sets no limit; an empty or malformed one is an error naming the
+ * setting and where to fix it, never silence.
+ *
+ * Owns: what a valid amount is: a number, or plain decimal text (`50`, `12.5`), 0 or more. `1e3`, `0x10`, `-3`,
+ * `Infinity` and empty text are refused.
+ * Pure: imports nothing (the caller says how the setting is named and where it is written).
+ */
+
+/** The budget's settings, by their key (stack config `rimuhosting:<key>`, provider argument `<key>`). */
+export const BUDGET_SETTINGS = ["monthlyBudgetUsd", "maxMonthlyIncreaseUsd", "budgetEnforcement"] as const;
+export type BudgetSetting = (typeof BUDGET_SETTINGS)[number];
+
+export const ENFORCEMENTS = ["enforce", "warn"] as const;
+export type Enforcement = (typeof ENFORCEMENTS)[number];
+
+/** The limits, in USD a month (undefined: no limit). */
+export interface BudgetLimits {
+  monthlyBudgetUsd?: number;
+  maxMonthlyIncreaseUsd?: number;
+}
+
+export interface BudgetSettings extends BudgetLimits {
+  enforcement: Enforcement;
+}
+
+/** The settings as read, and what is wrong with them (each a sentence naming the setting). */
+export interface ReadBudget {
+  settings: BudgetSettings;
+  problems: string[];
+}
+
+/** How the settings are named in messages, and where they are written. */
+export interface SettingWords {
+  /** `rimuhosting:monthlyBudgetUsd`, or `provider 'alice': monthlyBudgetUsd`. */
+  name(key: BudgetSetting): string;
+  /** `the stack config`, or `the arguments of provider 'alice' in the program`. */
+  place: string;
+}
+
+const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
+
+const given = (value: unknown): string => {
+  const text = JSON.stringify(value);
+  return text !== undefined && text.length <= 40 ? ` (given: ${text})` : "";
+};
+
+const isEmpty = (value: unknown): boolean => typeof value === "string" && value.trim() === "";
+
+/** An amount of US dollars a month: its value, `undefined` when unset, or `NaN` when malformed or empty. */
+export function amountOf(value: unknown): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "number") return Number.isFinite(value) && value >= 0 ? value : NaN;
+  if (typeof value !== "string") return NaN;
+  const text = value.trim();
+  return PLAIN_DECIMAL.test(text) ? Number(text) : NaN;
+}
+
+function amountSetting(
+  key: BudgetSetting,
+  value: unknown,
+  words: SettingWords,
+  problems: string[],
+): number | undefined {
+  const amount = amountOf(value);
+  if (!Number.isNaN(amount)) return amount;
+  problems.push(
+    isEmpty(value)
+      ? `${words.name(key)} is empty: give a number of US dollars a month, 0 or more, such as 50, or remove ` +
+          `the setting to set no limit; fix it in ${words.place}.`
+      : `${words.name(key)} must be a number of US dollars a month, 0 or more, such as 50` +
+          `${given(value)}: fix it in ${words.place}.`,
+  );
+  return undefined;
+}
+
+/**
+ * Reads the budget's settings through `get` (the value of `<key>` as given: text from the stack config, a number
+ * or text from a provider's arguments).
+ */
+export function readBudgetSettings(get: (key: BudgetSetting) => unknown, words: SettingWords): ReadBudget {
+  const problems: string[] = [];
+  const settings: BudgetSettings = { enforcement: "enforce" };
+  const budget = amountSetting("monthlyBudgetUsd", get("monthlyBudgetUsd"), words, problems);
+  const increase = amountSetting("maxMonthlyIncreaseUsd", get("maxMonthlyIncreaseUsd"), words, problems);
+  if (budget !== undefined) settings.monthlyBudgetUsd = budget;
+  if (increase !== undefined) settings.maxMonthlyIncreaseUsd = increase;
+  const enforcement = get("budgetEnforcement");
+  if (enforcement !== undefined && enforcement !== null) {
+    const text = typeof enforcement === "string" ? enforcement.trim() : enforcement;
+    if ((ENFORCEMENTS as readonly unknown[]).includes(text)) settings.enforcement = text as Enforcement;
+    else
+      problems.push(
+        `${words.name("budgetEnforcement")} must be enforce (a run over the budget fails) or warn ` +
+          `(it only warns)${given(enforcement)}: fix it in ${words.place}.`,
+      );
+  }
+  return { settings, problems };
+}
+
+export const hasLimit = (limits: BudgetLimits): boolean =>
+  limits.monthlyBudgetUsd !== undefined || limits.maxMonthlyIncreaseUsd !== undefined;

@@ -1,0 +1,55 @@
+/**
+ * One run's state, in one object. A run is what one provider process serves: the engine starts a provider process
+ * for each operation (a preview, the update of `pulumi up`, a refresh) and every check, diff, create, update, read
+ * and delete of that operation goes to it. What the process learns on the way is held by the run and nowhere else:
+ *
+ * - the shared reads of each account, with what this run's checked changes claim of hosts and what they cost a
+ *   month (account-view.ts, host-room.ts, the budget's ledger);
+ * - the public catalogue, per base URL (catalog.ts);
+ * - the creation tokens check() found unused, so create() does not look them up again (creation-token.ts);
+ * - the resources read since their last check, whose next diff is a refresh's (refresh-diff.ts);
+ * - the preview's running total of priced changes, and the replacements diff() priced (money.ts).
+ *
+ * Each module declares its piece once (`runState`), and the run makes it on first use, so this file imports none
+ * of them (they import it). Its lifetime is the process's: `currentRun()` is the run, and `beginRun()` starts a new
+ * one, which forgets every piece at once (tests, standing for the next provider process). State that outlives a
+ * run (the configuration, cached clients, the engine watch) is listed with its reason in process-state.ts, and
+ * test/provider/impl/process-state.test.ts fails when a module keeps state that is in neither place.
+ */
+
+/** One piece of a run's state: what it is, and how a run makes it. */
+export interface RunState<T> {
+  readonly what: string;
+  make(): T;
+}
+
+/** Declares a piece of every run's state (once, at a module's top level). */
+export const runState = <T>(what: string, make: () => T): RunState<T> => ({ what, make });
+
+export class RunContext {
+  private readonly held = new Map<RunState<unknown>, unknown>();
+
+  /** This run's `state`, made on first use. */
+  get<T>(state: RunState<T>): T {
+    if (!this.held.has(state)) this.held.set(state, state.make());
+    return this.held.get(state) as T;
+  }
+
+  /** What this run holds so far, by what each piece is (tests, debugging). */
+  holds(): string[] {
+    return [...this.held.keys()].map((state) => state.what);
+  }
+}
+
+let current = new RunContext();
+
+/** The run this process serves. */
+export function currentRun(): RunContext {
+  return current;
+}
+
+/** Starts a new run: everything the last one learnt is forgotten at once (tests; a new provider process). */
+export function beginRun(): RunContext {
+  current = new RunContext();
+  return current;
+}

@@ -1,0 +1,63 @@
+/**
+ * The `rimuhosting-import-file` command as a user runs it (the built bin, dist/provider/adopt/cli.js, in a process
+ * of its own) and the native plugin's `import-file` command (a checkout's bin/ launcher, which loads the same code
+ * as a part): the same document and messages from both, against the emulator, with the settings from the
+ * environment. test/adopt/import-file.test.ts covers what the document holds.
+ */
+import { execFile } from "node:child_process";
+import * as path from "node:path";
+import { DEMO_API_KEY } from "../../emulator/index";
+import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
+
+const REPO_ROOT = path.resolve(__dirname, "../..");
+const BIN = path.join(REPO_ROOT, "dist/provider/adopt/cli.js");
+const PLUGIN = path.join(REPO_ROOT, "bin/pulumi-resource-rimuhosting");
+
+jest.setTimeout(120_000);
+
+let emulator: TestEmulator;
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+  for (const domainName of ["a.example.com", "b.example.com"])
+    await emulator.api("POST", "/orders/new-vps", {
+      new_order_request: { instantiation_options: { domain_name: domainName, distro: "deb12.64" } },
+    });
+});
+afterAll(() => emulator?.close());
+
+/** Runs the command in a process of its own (asynchronously: the emulator answers from this process). */
+function run(command: "bin" | "plugin", args: string[]) {
+  const [exe, argv] =
+    command === "bin" ? [process.execPath, [BIN, ...args]] : [PLUGIN, ["import-file", ...args]];
+  const env = { ...process.env, RIMUHOSTING_APIKEY: DEMO_API_KEY, RIMUHOSTING_BASEURL: emulator.baseUrl };
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile(exe, argv, { encoding: "utf8", env, cwd: REPO_ROOT, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ status: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }),
+    );
+  });
+}
+
+test("rimuhosting-import-file and the plugin's import-file write the same document", async () => {
+  const bin = await run("bin", []);
+  expect(bin.status).toBe(0);
+  expect(JSON.parse(bin.stdout)).toEqual({
+    resources: [
+      { type: "rimuhosting:index:Vps", name: "aExampleCom", id: expect.stringMatching(/^\d+$/) },
+      { type: "rimuhosting:index:Vps", name: "bExampleCom", id: expect.stringMatching(/^\d+$/) },
+    ],
+  });
+  expect(bin.stderr).toBe(
+    "rimuhosting-import-file: 2 VPSs to adopt. Next: pulumi import --file <file> (it writes the program that declares them).\n",
+  );
+  const plugin = await run("plugin", []);
+  expect(plugin).toEqual({
+    status: 0,
+    stdout: bin.stdout,
+    stderr: bin.stderr.replace("rimuhosting-import-file", "pulumi-resource-rimuhosting import-file"),
+  });
+  expect(await run("plugin", ["--help"])).toMatchObject({
+    status: 0,
+    stdout: expect.stringMatching(/^Usage: pulumi-resource-rimuhosting import-file \[options\]\n/),
+  });
+  expect((await run("plugin", ["--dc", "nowhere"])).status).toBe(2);
+});

@@ -1,0 +1,158 @@
+/**
+ * `import-file` (provider/adopt/): the account's VPSs as a `pulumi import --file` document, read from the emulator
+ * over real HTTP. All of them, or those of a data centre or a domain-name pattern; names valid as identifiers in
+ * every language the import writes, and unique; orders a Pulumi stack created left out with a message saying why
+ * and how to include them; and the failures (a wrong data centre, no API key, nothing to adopt) as one clear line
+ * and an exit code. The settings come from the environment here (no Pulumi project in the directory);
+ * test/engine/adopt.test.ts reads them from a stack's config.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { PassThrough } from "node:stream";
+import { DEMO_API_KEY } from "../../emulator/index";
+import { CREATION_TOKEN_KEY } from "../../provider/client/index";
+import { runImportFile } from "../../provider/adopt/cli";
+import { identifierOf, uniqueNames } from "../../provider/adopt/resource-names";
+import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
+
+let emulator: TestEmulator;
+let dir: string;
+const oids: Record<string, number> = {};
+
+async function order(domainName: string, dc: string, token?: string): Promise<void> {
+  const meta = token === undefined ? [] : [{ key_name: CREATION_TOKEN_KEY, value: token }];
+  const answer = await emulator.api<{
+    post_new_vps_response: { about_order: { order_oid: number } };
+  }>("POST", "/orders/new-vps", {
+    new_order_request: {
+      instantiation_options: { domain_name: domainName, distro: "deb12.64" },
+      dc_location: dc,
+      meta_data: meta,
+    },
+  });
+  expect(answer.status).toBe(200);
+  oids[`${domainName} ${token ?? ""}`] = answer.body.post_new_vps_response.about_order.order_oid;
+}
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "import-file-"));
+  await order("web-1.example.com", "DCDALLAS");
+  await order("web-2.example.com", "DCLONDON");
+  await order("WEB-2.example.com", "DCLONDON"); // the same name in another case
+  await order("db.example.com", "DCDALLAS");
+  await order("ci.example.com", "DCDALLAS", "vps-0123456789abcdef0123456789abcdef"); // a stack's
+});
+afterAll(async () => {
+  await emulator?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function run(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: string[] = [];
+  const err: string[] = [];
+  stdout.on("data", (chunk: Buffer) => out.push(chunk.toString()));
+  stderr.on("data", (chunk: Buffer) => err.push(chunk.toString()));
+  const settings = { RIMUHOSTING_APIKEY: DEMO_API_KEY, RIMUHOSTING_BASEURL: emulator.baseUrl, ...env };
+  const code = await runImportFile(args, { stdout, stderr, env: settings, cwd: dir }, "import-file");
+  return { code, stdout: out.join(""), stderr: err.join("") };
+}
+
+const resources = (stdout: string) =>
+  (JSON.parse(stdout) as { resources: { type: string; name: string; id: string }[] }).resources;
+
+describe("names", () => {
+  test("domain names become lower camel case identifiers, never a keyword or a leading digit", () => {
+    expect(identifierOf("web-1.example.com")).toBe("web1ExampleCom");
+    expect(identifierOf("legacy.example.com")).toBe("legacyExampleCom");
+    expect(identifierOf("1st.example.com")).toBe("vps1stExampleCom");
+    expect(identifierOf("import")).toBe("importVps");
+    expect(identifierOf("rimuhosting")).toBe("rimuhostingVps");
+    expect(identifierOf("Ünïcode_host")).toBe("unicodeHost");
+    expect(identifierOf("---")).toBe("vps");
+  });
+
+  test("names that would be the same, in any case, get a number", () => {
+    expect(uniqueNames(["a.b", "A.B", "a-b", "a_b"])).toEqual(["aB", "aB2", "aB3", "aB4"]);
+  });
+});
+
+describe("import-file against the emulator", () => {
+  test("writes every VPS but the stack's, named after its domain name, and says why one is left out", async () => {
+    const { code, stdout, stderr } = await run([]);
+    expect(code).toBe(0);
+    expect(resources(stdout)).toEqual([
+      { type: "rimuhosting:index:Vps", name: "dbExampleCom", id: String(oids["db.example.com "]) },
+      { type: "rimuhosting:index:Vps", name: "web1ExampleCom", id: String(oids["web-1.example.com "]) },
+      { type: "rimuhosting:index:Vps", name: "web2ExampleCom", id: String(oids["web-2.example.com "]) },
+      { type: "rimuhosting:index:Vps", name: "web2ExampleCom2", id: String(oids["WEB-2.example.com "]) },
+    ]);
+    expect(stderr).toContain(
+      `import-file: left out 1 VPS that a Pulumi stack created: ci.example.com (order ${oids["ci.example.com vps-0123456789abcdef0123456789abcdef"]}).`,
+    );
+    expect(stderr).toContain("run again with --include-managed to adopt them.");
+    expect(stderr).toContain("import-file: 4 VPSs to adopt. Next: pulumi import --file <file>");
+  });
+
+  test("--include-managed adds the stack's VPS, with a warning", async () => {
+    const { code, stdout, stderr } = await run(["--include-managed"]);
+    expect(code).toBe(0);
+    expect(resources(stdout).map((r) => r.name)).toContain("ciExampleCom");
+    expect(stderr).toMatch(
+      /included, as --include-managed asks, 1 VPS that a Pulumi stack created: ci\.example\.com/,
+    );
+  });
+
+  test("--dc and --name select, and --out writes the file", async () => {
+    const out = path.join(dir, "london.json");
+    const { code, stdout, stderr } = await run(["--dc", "dclondon", "--name=web-2*", "--out", out]);
+    expect(code).toBe(0);
+    expect(stdout).toBe("");
+    expect(resources(fs.readFileSync(out, "utf8")).map((r) => r.name)).toEqual([
+      "web2ExampleCom",
+      "web2ExampleCom2",
+    ]);
+    expect(stderr).toBe(
+      `import-file: 2 VPSs to adopt, written to ${out}. Next: pulumi import --file ${out} (it writes the program that declares them).\n`,
+    );
+    const dallas = await run(["--dc", "DCDALLAS", "--name", "db.*", "--name", "WEB-1.EXAMPLE.COM"]);
+    expect(resources(dallas.stdout).map((r) => r.name)).toEqual(["dbExampleCom", "web1ExampleCom"]);
+  });
+
+  test("nothing selected: exit 1, nothing written", async () => {
+    const { code, stdout, stderr } = await run(["--dc", "DCSYDNEY"]);
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toBe(
+      "import-file: no VPS to adopt: the account has none that the filters select. Nothing was written.\n",
+    );
+  });
+
+  test("a data centre that does not exist, an unknown flag, no API key: exit 2, one clear message", async () => {
+    const dc = await run(["--dc", "DCMARS"]);
+    expect(dc.code).toBe(2);
+    expect(dc.stderr).toMatch(
+      /^import-file: --dc DCMARS is no RimuHosting data centre; use one of DCDALLAS, /,
+    );
+    const flag = await run(["--all"]);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/^import-file: unknown argument --all\n\nUsage: import-file /);
+    const noKey = await run([], { RIMUHOSTING_APIKEY: "" });
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toMatch(/needs a RimuHosting API key, and none is configured\. Set it with/);
+  });
+
+  test("a key the service refuses: exit 2, the service's answer, never the key", async () => {
+    const key = "12345678901234567890123456789099";
+    const { code, stderr } = await run([], { RIMUHOSTING_APIKEY: key });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(
+      /^import-file: \[RIMU_ERR_AUTH\] Listing the account's VPSs at http:\/\/127\.0\.0\.1:\d+\/r \(RIMUHOSTING_BASEURL\): /,
+    );
+    expect(stderr).not.toContain(key);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+});

@@ -1,0 +1,390 @@
+/**
+ * One table of cases, three judges of the budget (docs/cost.md): the provider's check (provider/impl/budget.ts's
+ * judgeBudget over the run's fee ledger, cost/ledger.ts and cost/verdict.ts), the bill (provider/bill/judge.ts's
+ * judgeScope) and the policy pack (policy-pack/policies.ts's monthly-budget, on its copy of the verdict,
+ * policy-pack/budget-verdict.ts). Each case is given to each judge in the form that judge reads (a planned fee per
+ * check; a bill's VPS line with its kind and fees; a VPS's checked inputs and the stack), and all three must give
+ * the same verdict and the same figures, in cents.
+ *
+ * The provider's scope is the account: here an account that holds exactly the stack's orders. The engine never
+ * checks a VPS it deletes, so the provider counts a deleted VPS at its fee now (docs/cost.md, "What a preview sees"):
+ * its total after is the others' plus that fee, and that is the only figure that differs.
+ */
+import { describe, expect, it } from "@jest/globals";
+import type { AccountView } from "../../provider/impl/account-view";
+import { judgeBudget, readBudget, useBudget } from "../../provider/impl/budget";
+import { FeeLedger } from "../../provider/impl/cost/ledger";
+import { cents } from "../../provider/impl/cost/money";
+import type { BudgetSetting } from "../../provider/impl/cost/setting";
+import { judgeScope, judgeThresholds, type ScopeInput } from "../../provider/bill/judge";
+import type { ChangeKind } from "../../provider/bill/fee";
+import * as costModel from "../../provider/impl/cost/verdict";
+import * as packRules from "../../policy-pack/budget-verdict";
+import { budgetOfStack, monthlyBudget } from "../../policy-pack/policies";
+
+type Verdict = "fail" | "warn" | "pass" | "none";
+
+/** One VPS of a case: what the run does to it, its fee now and after (USD; "unknown": not priced). */
+interface Row {
+  name: string;
+  kind: ChangeKind;
+  now?: number;
+  after?: number | "unknown";
+}
+
+interface Case {
+  title: string;
+  settings: Partial<Record<BudgetSetting, string>>;
+  vpss: Row[];
+  verdict: Verdict;
+  afterCents: number;
+  increaseCents: number;
+}
+
+const KEPT: Row = { name: "kept", kind: "same", now: 10, after: 10 };
+
+const CASES: Case[] = [
+  {
+    title: "create within the budget",
+    settings: { monthlyBudgetUsd: "30" },
+    vpss: [KEPT, { name: "web", kind: "create", after: 19.2 }],
+    verdict: "pass",
+    afterCents: 2920,
+    increaseCents: 1920,
+  },
+  {
+    title: "create over the budget",
+    settings: { monthlyBudgetUsd: "29.19" },
+    vpss: [KEPT, { name: "web", kind: "create", after: 19.2 }],
+    verdict: "fail",
+    afterCents: 2920,
+    increaseCents: 1920,
+  },
+  {
+    title: "resize over the budget",
+    settings: { monthlyBudgetUsd: "25" },
+    vpss: [KEPT, { name: "db", kind: "resize", now: 12, after: 19.2 }],
+    verdict: "fail",
+    afterCents: 2920,
+    increaseCents: 720,
+  },
+  {
+    title: "a shrink on a stack over the budget: never blocked",
+    settings: { monthlyBudgetUsd: "20" },
+    vpss: [KEPT, { name: "db", kind: "resize", now: 19.2, after: 12 }],
+    verdict: "pass",
+    afterCents: 2200,
+    increaseCents: 0,
+  },
+  {
+    title: "move to another host, at its quote",
+    settings: { monthlyBudgetUsd: "23" },
+    vpss: [KEPT, { name: "db", kind: "move", now: 12, after: 12.5 }],
+    verdict: "pass",
+    afterCents: 2250,
+    increaseCents: 50,
+  },
+  {
+    title: "replacement counted once: its quote less what the replaced VPS is billed",
+    settings: { monthlyBudgetUsd: "30", maxMonthlyIncreaseUsd: "8" },
+    vpss: [KEPT, { name: "db", kind: "replace", now: 12, after: 19.2 }],
+    verdict: "pass",
+    afterCents: 2920,
+    increaseCents: 720,
+  },
+  {
+    title: "import: billed now, the same after, over a budget it does not grow",
+    settings: { monthlyBudgetUsd: "40" },
+    vpss: [KEPT, { name: "old", kind: "import", now: 45, after: 45 }],
+    verdict: "pass",
+    afterCents: 5500,
+    increaseCents: 0,
+  },
+  {
+    title: "adopt: the adopted order's growth counts",
+    settings: { maxMonthlyIncreaseUsd: "5" },
+    vpss: [KEPT, { name: "adopted", kind: "adopt", now: 12, after: 19.2 }],
+    verdict: "fail",
+    afterCents: 2920,
+    increaseCents: 720,
+  },
+  {
+    title: "unknown price: never $0, fails in enforce mode",
+    settings: { monthlyBudgetUsd: "1000" },
+    vpss: [KEPT, { name: "web", kind: "create", after: "unknown" }],
+    verdict: "fail",
+    afterCents: 1000,
+    increaseCents: 0,
+  },
+  {
+    title: "unknown price in warn mode: a warning",
+    settings: { monthlyBudgetUsd: "1000", budgetEnforcement: "warn" },
+    vpss: [KEPT, { name: "web", kind: "create", after: "unknown" }],
+    verdict: "warn",
+    afterCents: 1000,
+    increaseCents: 0,
+  },
+  {
+    title: "threshold by amount: the increase over maxMonthlyIncreaseUsd, shrinks not netted",
+    settings: { maxMonthlyIncreaseUsd: "7" },
+    vpss: [
+      { name: "grows", kind: "resize", now: 12, after: 19.2 },
+      { name: "shrinks", kind: "resize", now: 19.2, after: 12 },
+    ],
+    verdict: "fail",
+    afterCents: 3120,
+    increaseCents: 720,
+  },
+  {
+    title: "over the budget in warn mode: a warning",
+    settings: { monthlyBudgetUsd: "20", budgetEnforcement: "warn" },
+    vpss: [KEPT, { name: "web", kind: "create", after: 19.2 }],
+    verdict: "warn",
+    afterCents: 2920,
+    increaseCents: 1920,
+  },
+  {
+    title: "compared with the budget rounded to cents",
+    settings: { monthlyBudgetUsd: "29.195" },
+    vpss: [KEPT, { name: "web", kind: "create", after: 19.2 }],
+    verdict: "pass",
+    afterCents: 2920,
+    increaseCents: 1920,
+  },
+  {
+    title: "a run that only deletes, on a stack over its budget: passes",
+    settings: { monthlyBudgetUsd: "5" },
+    vpss: [KEPT, { name: "gone", kind: "delete", now: 12 }],
+    verdict: "pass",
+    afterCents: 1000,
+    increaseCents: 0,
+  },
+  {
+    title: "no limit set",
+    settings: {},
+    vpss: [KEPT, { name: "web", kind: "create", after: 19.2 }],
+    verdict: "none",
+    afterCents: 2920,
+    increaseCents: 1920,
+  },
+];
+
+const priced = (row: Row): number | undefined => (typeof row.after === "number" ? row.after : undefined);
+
+interface Judged {
+  verdict: Verdict;
+  afterCents: number;
+  increaseCents: number;
+}
+
+/** The provider: every VPS of the account checked in turn (deleted ones are only in the listing). */
+function providerJudges(c: Case, explicitProvider?: string): Judged {
+  useBudget(readBudget((key) => c.settings[key], explicitProvider));
+  const view = { fees: new FeeLedger() } as unknown as AccountView;
+  view.fees.billedNow(c.vpss.reduce((sum, row) => sum + cents(row.now ?? 0), 0));
+  let failures = 0;
+  let warnings = 0;
+  let limited = false;
+  for (const row of c.vpss.filter((r) => r.kind !== "delete")) {
+    const usd = priced(row);
+    const fee = { nowUsd: row.now, ...(usd === undefined ? { why: "price not quoted" } : { usd }) };
+    const out = judgeBudget(view, { resource: row.name, name: row.name }, fee, true);
+    failures += out.failures.length;
+    warnings += out.notes.filter((n) => /budget/.test(JSON.stringify(n))).length;
+    limited = c.settings.monthlyBudgetUsd !== undefined || c.settings.maxMonthlyIncreaseUsd !== undefined;
+  }
+  const totals = view.fees.totals();
+  const verdict: Verdict = failures > 0 ? "fail" : warnings > 0 ? "warn" : limited ? "pass" : "none";
+  return { verdict, afterCents: totals.afterCents, increaseCents: totals.increaseCents };
+}
+
+/** The bill: the preview's VPS lines, each with its kind and its fees before and after. */
+function billJudges(c: Case, provider?: string): Judged {
+  const fee = (usd: number | undefined, none: boolean) =>
+    none
+      ? { none: true as const }
+      : usd === undefined
+        ? { unknown: "price not quoted" }
+        : { cents: cents(usd) };
+  const input: ScopeInput = {
+    provider,
+    settings: c.settings,
+    vpss: c.vpss.map((row) => ({
+      name: row.name,
+      kind: row.kind,
+      before: fee(row.now, row.now === undefined),
+      after: fee(priced(row), row.kind === "delete"),
+    })),
+    providerMessages: [],
+    complete: true,
+  };
+  const verdict = judgeScope(input);
+  return { verdict: verdict.status, afterCents: verdict.afterCents, increaseCents: verdict.increaseCents };
+}
+
+const UNKNOWN_IN_PREVIEW = (name: string) => ({
+  enumerable: true,
+  get() {
+    throw new Error(`number value at .${name} can't be known during preview`);
+  },
+});
+
+/** The pack: each VPS's checked inputs (validateResource), then the stack after the change (validateStack). */
+function packJudges(c: Case): Judged {
+  const config = {
+    maxMonthlyUsd:
+      c.settings.monthlyBudgetUsd === undefined ? undefined : Number(c.settings.monthlyBudgetUsd),
+    maxMonthlyIncreaseUsd:
+      c.settings.maxMonthlyIncreaseUsd === undefined ? undefined : Number(c.settings.maxMonthlyIncreaseUsd),
+  };
+  // The stack after the change: a deleted VPS is not in it.
+  const resources = c.vpss
+    .filter((row) => row.kind !== "delete")
+    .map((row) => {
+      const props: Record<string, unknown> = row.now === undefined ? {} : { currentMonthlyFeeUsd: row.now };
+      if (row.after === "unknown")
+        Object.defineProperty(props, "plannedMonthlyFeeUsd", UNKNOWN_IN_PREVIEW("x"));
+      else props.plannedMonthlyFeeUsd = row.after;
+      return {
+        type: "rimuhosting:index:Vps",
+        name: row.name,
+        urn: `urn:three-judges::${c.title}::${row.name}`,
+        props,
+      };
+    });
+  const notApplicable = (reason?: string): never => {
+    throw new Error(`not applicable: ${reason}`);
+  };
+  const getConfig = <T extends object>() => config as T;
+  for (const r of resources)
+    monthlyBudget.validateResource({ ...r, getConfig, notApplicable }, () => undefined);
+  const violations: string[] = [];
+  let applicable = true;
+  try {
+    monthlyBudget.validateStack({ resources, getConfig, notApplicable }, (m) => violations.push(m));
+  } catch (error) {
+    if (!String(error).includes("not applicable")) throw error;
+    applicable = false;
+  }
+  // The pack's enforcement level is the engine's: `warn` is the pack's `advisory`, `enforce` its `mandatory`.
+  const level = c.settings.budgetEnforcement === "warn" ? "warn" : "fail";
+  const verdict: Verdict = !applicable ? "none" : violations.length > 0 ? level : "pass";
+  const { totals } = budgetOfStack(resources, config).run;
+  return { verdict, afterCents: totals.afterCents, increaseCents: totals.increaseCents };
+}
+
+describe("one table of cases, three judges: the same verdict and the same figures", () => {
+  it("has at least 12 cases", () => {
+    expect(CASES.length).toBeGreaterThanOrEqual(12);
+  });
+
+  it.each(CASES.map((c) => [c.title, c] as const))("%s", (_title, c) => {
+    const expected: Judged = { verdict: c.verdict, afterCents: c.afterCents, increaseCents: c.increaseCents };
+    const deleted = c.vpss.filter((r) => r.kind === "delete").reduce((sum, r) => sum + cents(r.now!), 0);
+    const provider = providerJudges(c);
+    // With no limit set the provider judges nothing, and so counts nothing.
+    if (c.verdict === "none") expect(provider.verdict).toBe("none");
+    else
+      expect({ judge: "provider", ...provider }).toEqual({
+        judge: "provider",
+        ...expected,
+        // The engine never checks a VPS it deletes: the provider counts it at its fee now (the header).
+        afterCents: c.afterCents + deleted,
+      });
+    expect({ judge: "bill", ...billJudges(c) }).toEqual({ judge: "bill", ...expected });
+    expect({ judge: "pack", ...packJudges(c) }).toEqual({ judge: "pack", ...expected });
+  });
+});
+
+describe("the pack's copy of the rules (policy-pack/budget-verdict.ts) is the cost model's (cost/verdict.ts)", () => {
+  it.each(CASES.map((c) => [c.title, c] as const))("%s", (_title, c) => {
+    const { settings } = readBudget((key) => c.settings[key]);
+    const billedNow = c.vpss.reduce((sum, row) => sum + cents(row.now ?? 0), 0);
+    const fees = c.vpss
+      .filter((row) => row.kind !== "delete")
+      .map((row) => ({
+        name: row.name,
+        ...(row.now === undefined ? {} : { nowCents: cents(row.now) }),
+        after: typeof row.after === "number" ? { cents: cents(row.after) } : { why: "price not quoted" },
+      }));
+    expect(packRules.verdictOf(settings, billedNow, fees)).toEqual(
+      costModel.verdictOf(settings, billedNow, fees),
+    );
+  });
+});
+
+describe("two providers: each budget judges its own VPSs, the provider and the bill alike", () => {
+  // The pack has one budget for the whole stack (monthly-budget.maxMonthlyUsd), not one per provider, so it is not
+  // a judge of this case.
+  const scopes: { provider?: string; settings: Case["settings"]; vpss: Row[]; verdict: Verdict }[] = [
+    {
+      provider: "alice",
+      settings: { monthlyBudgetUsd: "40" },
+      vpss: [{ name: "a1", kind: "create", after: 30 }],
+      verdict: "pass",
+    },
+    {
+      settings: { monthlyBudgetUsd: "5" },
+      vpss: [{ name: "d1", kind: "create", after: 4 }],
+      verdict: "pass",
+    },
+    {
+      provider: "bob",
+      settings: { maxMonthlyIncreaseUsd: "1" },
+      vpss: [{ name: "b1", kind: "resize", now: 12, after: 19.2 }],
+      verdict: "fail",
+    },
+  ];
+
+  it.each(scopes.map((s) => [s.provider ?? "the stack config", s] as const))("%s", (_name, scope) => {
+    const c: Case = { title: _name, ...scope, afterCents: 0, increaseCents: 0 };
+    const provider = providerJudges(c, scope.provider);
+    expect(billJudges(c, scope.provider)).toEqual(provider);
+    expect(provider.verdict).toBe(scope.verdict);
+  });
+});
+
+describe("thresholds by percentage (the bill's --fail-over <n>%) on each judge's figures", () => {
+  it.each([
+    [
+      "+$7.20 on $12.00 (60 %) is over 50 %",
+      { name: "db", kind: "resize", now: 12, after: 19.2 } as Row,
+      50,
+      "fail",
+    ],
+    [
+      "+$0.50 on $12.00 (about 4 %) is not over 5 %",
+      { name: "db", kind: "move", now: 12, after: 12.5 } as Row,
+      5,
+      "pass",
+    ],
+  ] as const)("%s", (title, row, percent, status) => {
+    const c: Case = {
+      title,
+      settings: { monthlyBudgetUsd: "1000" },
+      vpss: [row],
+      verdict: "pass",
+      afterCents: 0,
+      increaseCents: 0,
+    };
+    for (const judged of [providerJudges(c), billJudges(c), packJudges(c)]) {
+      const change = { beforeCents: cents(row.now!), afterCents: judged.afterCents, unpriced: [] };
+      expect(judgeThresholds(change, { warn: [], fail: [{ percent }] }).status).toBe(status);
+    }
+  });
+});
+
+describe("the settings: what the provider refuses, the bill refuses, in the same words", () => {
+  it.each(["1e3", "0x10", "-3", "", " ", "Infinity", "12,50"])("monthlyBudgetUsd %j", (value) => {
+    const provider = readBudget((key) => (key === "monthlyBudgetUsd" ? value : undefined));
+    expect(provider.problems).toHaveLength(1);
+    const bill = judgeScope({
+      settings: { monthlyBudgetUsd: value },
+      vpss: [{ name: "web", kind: "create", before: { none: true }, after: { cents: 100 } }],
+      providerMessages: [],
+      complete: true,
+    });
+    expect(bill.status).toBe("fail");
+    expect(bill.lines[0]).toBe(provider.problems[0]);
+  });
+});

@@ -1,0 +1,192 @@
+/**
+ * docs/ci.md's scheduled drift workflow, its two shell steps run as GitHub's runner runs them (bash -eo pipefail)
+ * against the emulator, through the real CLI, with `gh` replaced by a local recorder of issues and `npx` running the
+ * checkout's built command. An unchanged stack touches no issue; drift opens the stack's issue with the report; more
+ * drift updates that one issue; a clean run after `pulumi refresh` closes it; a broken run (exit neither 0 nor 7)
+ * fails the job and touches nothing.
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { parse } from "yaml";
+import { describeCliOnly } from "../engine/describe-cli";
+import { startScenario, type Scenario } from "../engine/e2e-support";
+import { REFRESH_PROGRAM_CONFIG } from "../engine/refresh-output";
+import { DRIFT_MARKER } from "../../provider/drift/markdown";
+import { REPO_ROOT, recipe } from "./support/code-blocks";
+import { scratchDir } from "../package/support/offline-project";
+
+jest.setTimeout(300_000);
+
+interface Issue {
+  number: number;
+  title: string;
+  body: string;
+  state: "open" | "closed";
+}
+
+/** `gh issue list|create|edit|close` as the workflow calls them, on a JSON file of issues; each call is logged. */
+const GH_RECORDER = `#!/usr/bin/env node
+const fs = require("node:fs");
+const file = process.env.GH_RECORDER;
+const state = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : { issues: [], calls: [] };
+const args = process.argv.slice(2);
+const flag = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+state.calls.push(args.map((arg) => (arg === flag("--body-file") ? "<body-file>" : arg)).join(" "));
+const save = () => fs.writeFileSync(file, JSON.stringify(state));
+if (process.env.GH_TOKEN !== "ghs_not-a-real-token") { save(); console.error("gh: not logged in"); process.exit(4); }
+const [noun, verb] = args;
+const find = () => state.issues.find((issue) => issue.number === Number(args[2]));
+if (noun === "issue" && verb === "list") {
+  const fields = flag("--json").split(",");
+  const open = state.issues.filter((issue) => issue.state === flag("--state"));
+  console.log(JSON.stringify(open.map((issue) => Object.fromEntries(fields.map((f) => [f, issue[f]])))));
+} else if (noun === "issue" && verb === "create") {
+  const number = state.issues.length + 1;
+  state.issues.push({ number, title: flag("--title"), body: fs.readFileSync(flag("--body-file"), "utf8"), state: "open" });
+  console.log("https://github.com/acme/infra/issues/" + number);
+} else if (noun === "issue" && verb === "edit") {
+  find().body = fs.readFileSync(flag("--body-file"), "utf8");
+} else if (noun === "issue" && verb === "close") {
+  find().state = "closed";
+  find().closingComment = flag("--comment");
+} else { save(); console.error("gh recorder: no such call: " + args.join(" ")); process.exit(1); }
+save();
+`;
+
+/** `npx <command>` as a user's project with the package installed runs it: the checkout's built bin. */
+const NPX = `#!/bin/sh
+[ "$1" = rimuhosting-drift ] || { echo "npx stand-in: unknown command $1" >&2; exit 1; }
+shift
+exec node "${REPO_ROOT}/dist/provider/drift/cli.js" "$@"
+`;
+
+/** The workflow's steps, by name: their shell scripts. */
+function stepScript(name: string): string {
+  const workflow = parse(recipe("docs/ci.md#drift-workflow")) as {
+    jobs: { drift: { steps: { name?: string; run?: string }[] } };
+  };
+  const step = workflow.jobs.drift.steps.find((candidate) => candidate.name === name);
+  if (!step?.run) throw new Error(`docs/ci.md's drift workflow has no step named '${name}'`);
+  return step.run;
+}
+
+describeCliOnly("docs/ci.md's drift workflow, its steps against the emulator", () => {
+  const scratch = scratchDir("drift-workflow");
+  const bin = path.join(scratch.dir, "bin");
+  const recorder = path.join(scratch.dir, "gh.json");
+  let s: Scenario;
+  let oid = 0;
+
+  beforeAll(async () => {
+    fs.mkdirSync(bin);
+    fs.writeFileSync(path.join(bin, "gh"), GH_RECORDER, { mode: 0o755 });
+    fs.writeFileSync(path.join(bin, "npx"), NPX, { mode: 0o755 });
+    s = await startScenario("drift-workflow", {
+      programDir: path.join(__dirname, "..", "engine", "fixtures", "refresh"),
+      config: REFRESH_PROGRAM_CONFIG,
+    });
+    const up = await s.stack.up();
+    oid = Number(up.steps.find((step) => step.name === "web")?.id);
+  });
+  afterAll(async () => {
+    for (const file of ["refresh.json", "drift.md"])
+      fs.rmSync(path.join(s.stack.cli.programDir, file), { force: true });
+    await s?.close();
+    scratch.cleanup();
+  });
+
+  /** One bash step, in the program's directory, with the stack's CLI environment and the stand-ins first on PATH. */
+  function runStep(
+    script: string,
+    env: Record<string, string>,
+  ): Promise<{ code: number | null; output: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", script], {
+        cwd: s.stack.cli.programDir,
+        env: {
+          ...s.stack.cli.commandEnv(),
+          PATH: `${bin}${path.delimiter}${process.env.PATH}`,
+          GH_RECORDER: recorder,
+          GITHUB_OUTPUT: path.join(scratch.dir, "output"),
+          GITHUB_STEP_SUMMARY: path.join(scratch.dir, "summary.md"),
+          ...env,
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+      child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+      child.on("error", reject);
+      child.on("close", (code) => resolve({ code, output }));
+    });
+  }
+
+  /** Both steps, as one scheduled run: the refresh's exit code, the issue step's result, the calls to gh. */
+  async function scheduledRun(stack = s.stack.cli.name) {
+    fs.writeFileSync(path.join(scratch.dir, "output"), "");
+    const refresh = await runStep(stepScript("Refresh as a preview"), { STACK: stack });
+    expect(refresh.code).toBe(0); // the step itself never fails: the next one judges the exit code
+    const exit = /exit=(\d+)/.exec(fs.readFileSync(path.join(scratch.dir, "output"), "utf8"))![1]!;
+    const before = fs.existsSync(recorder)
+      ? (JSON.parse(fs.readFileSync(recorder, "utf8")) as { calls: string[] }).calls.length
+      : 0;
+    const report = await runStep(stepScript("Open, update or close the stack's drift issue"), {
+      STACK: stack,
+      REFRESH_EXIT: exit,
+      GH_TOKEN: "ghs_not-a-real-token",
+    });
+    const recorded = fs.existsSync(recorder)
+      ? (JSON.parse(fs.readFileSync(recorder, "utf8")) as { issues: Issue[]; calls: string[] })
+      : { issues: [], calls: [] };
+    return { exit, report, issues: recorded.issues, calls: recorded.calls.slice(before) };
+  }
+
+  const title = () => `Drift in stack ${s.stack.cli.name}`;
+
+  test("an unchanged stack: exit 0, no issue", async () => {
+    const run = await scheduledRun();
+    expect(run).toMatchObject({ exit: "0", report: { code: 0 }, issues: [] });
+    expect(run.calls).toEqual(["issue list --state open --limit 200 --json number,title,body"]);
+  });
+
+  test("a resize outside Pulumi: exit 7, the stack's issue opened with the report", async () => {
+    await s.client.changeParameters(oid, { memory_mb: 2048 });
+    const run = await scheduledRun();
+    expect(run).toMatchObject({ exit: "7", report: { code: 0 } });
+    expect(run.calls.slice(1)).toEqual([`issue create --title ${title()} --body-file <body-file>`]);
+    expect(run.issues).toHaveLength(1);
+    expect(run.issues[0]).toMatchObject({ number: 1, title: title(), state: "open" });
+    expect(run.issues[0]!.body.startsWith(`${DRIFT_MARKER}\n`)).toBe(true);
+    expect(run.issues[0]!.body).toContain("| web | memoryMb | 1024 → 2048 | +$");
+  });
+
+  test("more drift on the next run: the same issue updated, no second one", async () => {
+    await s.client.setRunningState(oid, "NOTRUNNING");
+    const run = await scheduledRun();
+    expect(run).toMatchObject({ exit: "7", report: { code: 0 } });
+    expect(run.calls.slice(1)).toEqual(["issue edit 1 --body-file <body-file>"]);
+    expect(run.issues).toHaveLength(1);
+    expect(run.issues[0]!.body).toContain("| web | runningState | RUNNING → NOTRUNNING | none |");
+  });
+
+  test("a clean run after `pulumi refresh` kept the drift: the issue closed", async () => {
+    await s.stack.cli.command("refresh", "--yes");
+    const run = await scheduledRun();
+    expect(run).toMatchObject({ exit: "0", report: { code: 0 } });
+    expect(run.calls.slice(1)).toEqual([
+      `issue close 1 --comment No drift in stack ${s.stack.cli.name} any more: closed by the drift workflow.`,
+    ]);
+    expect(run.issues[0]).toMatchObject({ state: "closed" });
+  });
+
+  test("a broken run (no such stack): the job fails, saying so, and no issue is touched", async () => {
+    const run = await scheduledRun("no-such-stack");
+    expect(run.exit).not.toMatch(/^(0|7)$/);
+    expect(run.report.code).toBe(1);
+    expect(run.report.output).toContain(
+      `::error::pulumi refresh failed (exit ${run.exit}): a broken run, not drift`,
+    );
+    expect(run.calls).toEqual([]);
+  });
+});

@@ -1,0 +1,231 @@
+/**
+ * Adoption in one command, through the real CLI against one emulator account of 11 VPSs: in a YAML, a TypeScript, a
+ * Python and a Go project in turn, `pulumi-resource-rimuhosting import-file` (the checkout's plugin, reading the API
+ * key and address from the stack's config) writes the import file, leaving out the one VPS a Pulumi stack created;
+ * `pulumi import --file` adopts the other 10 and writes the program in the project's language, from the plugin's
+ * schema; and the next `pulumi preview` of that program, with nothing edited, shows no change
+ * (`--expect-no-changes`). Each stack is then removed without touching the VPSs, and nothing was ordered, changed or
+ * cancelled. The Node.js, Go and Python hosts buildable here predate code generation: scripts/codegen-hosts.sh gives
+ * them Pulumi's program generators at the CLI's release (tools/codegen-host), as current hosts have them.
+ */
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { ENDPOINTS } from "../../contract/index";
+import { DEMO_API_KEY } from "../../emulator/index";
+import { CREATION_TOKEN_KEY } from "../../provider/client/index";
+import { packNodejsSdk } from "../../tools/release/sdk-packages";
+import { shell, shellOk } from "../docs/support/shell";
+import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
+import { offlineCliEnv } from "./cli-stack";
+import { GO_OFFLINE, useGoModule } from "./language-programs";
+import {
+  REPO_ROOT,
+  describeNative,
+  goSdkAsTagged,
+  languageSkipReason,
+  linkPackages,
+  pluginEntry,
+  pythonVirtualenv,
+} from "./native-programs";
+
+const run = promisify(execFile);
+jest.setTimeout(1_800_000); // four languages in turn; Go builds the program with `go build`
+
+const PLUGIN = path.join(REPO_ROOT, "bin", "pulumi-resource-rimuhosting");
+/** 10 VPSs to adopt: domain names of every shape a name is derived from, two data centres. */
+const DOMAINS = [
+  "www.example.com",
+  "api.example.com",
+  "db-1.example.com",
+  "db-2.example.com",
+  "1cache.example.com",
+  "mail.example.org",
+  "import.example.net",
+  "shop.example.com",
+  "shop.example.co",
+  "shop-example.com",
+];
+const NAMES = [
+  "apiExampleCom",
+  "db1ExampleCom",
+  "db2ExampleCom",
+  "importExampleNet",
+  "mailExampleOrg",
+  "shopExampleCo",
+  "shopExampleCom",
+  "shopExampleCom2",
+  "vps1cacheExampleCom",
+  "wwwExampleCom",
+];
+
+let emulator: TestEmulator;
+let scratch: string;
+let codegenHosts: string;
+let createdByStack: number;
+
+async function order(domainName: string, dc: string, token?: string): Promise<number> {
+  const placed = await emulator.api<{ post_new_vps_response: { about_order: { order_oid: number } } }>(
+    "POST",
+    "/orders/new-vps",
+    {
+      new_order_request: {
+        instantiation_options: { domain_name: domainName, distro: "deb12.64" },
+        dc_location: dc,
+        meta_data: token === undefined ? [] : [{ key_name: CREATION_TOKEN_KEY, value: token }],
+      },
+    },
+  );
+  if (placed.status !== 200) throw new Error(`the emulator refused the order: ${placed.text}`);
+  return placed.body.post_new_vps_response.about_order.order_oid;
+}
+
+const LANGUAGES = ["yaml", "nodejs", "python", "go"] as const;
+
+beforeAll(async () => {
+  if (LANGUAGES.every((l) => languageSkipReason(l))) return;
+  emulator = await startTestEmulator({ timeScale: 0 });
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), "adopt-"));
+  for (const [i, domainName] of DOMAINS.entries()) await order(domainName, i % 3 ? "DCDALLAS" : "DCLONDON");
+  createdByStack = await order("ci.example.com", "DCDALLAS", "vps-0123456789abcdef0123456789abcdef");
+  const { stdout } = await run(path.join(REPO_ROOT, "scripts", "codegen-hosts.sh"));
+  codegenHosts = stdout.trim().split("\n").pop()!;
+});
+afterAll(async () => {
+  await emulator?.close();
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+interface Project {
+  runtime: string;
+  /** The file `pulumi import --out` writes the program to. */
+  out: string;
+  /** What the language needs before the program runs: its packages; returns the environment it runs with. */
+  prepare(dir: string): Promise<Record<string, string>>;
+}
+
+const PROJECTS: Record<"yaml" | "nodejs" | "python" | "go", Project> = {
+  // The YAML host reads Main.yaml while `pulumi import` runs, so the code is written beside it and then moved there.
+  yaml: {
+    runtime: "yaml",
+    out: "adopted.yaml",
+    prepare(dir) {
+      fs.renameSync(path.join(dir, "adopted.yaml"), path.join(dir, "Main.yaml"));
+      return Promise.resolve({});
+    },
+  },
+  nodejs: {
+    runtime: "nodejs",
+    out: "index.ts",
+    async prepare(dir) {
+      const tarball = await packNodejsSdk(path.join(scratch, "nodejs-sdk"));
+      const sdk = path.join(dir, "node_modules", "@pulumi-rimuhosting", "rimuhosting");
+      fs.mkdirSync(sdk, { recursive: true });
+      await run("tar", ["-xzf", tarball, "-C", sdk, "--strip-components=1"]);
+      linkPackages(dir, ["@pulumi/pulumi", "typescript", "@types/node"]);
+      fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "adopted", main: "index.ts" }));
+      return {};
+    },
+  },
+  python: {
+    runtime: "python",
+    out: "__main__.py",
+    async prepare(dir) {
+      const copy = path.join(dir, "sdk-copy");
+      fs.cpSync(path.join(REPO_ROOT, "sdk", "python"), copy, { recursive: true });
+      const venv = pythonVirtualenv()!;
+      const pipOffline = ["--quiet", "--no-deps", "--no-index", "--no-build-isolation"];
+      await run(path.join(venv, "bin", "pip"), [
+        "install",
+        ...pipOffline,
+        "--target",
+        path.join(dir, "site"),
+        copy,
+      ]);
+      fs.rmSync(copy, { recursive: true, force: true });
+      return { PULUMI_PYTHON_CMD: path.join(venv, "bin", "python"), PYTHONPATH: path.join(dir, "site") };
+    },
+  },
+  go: {
+    runtime: "go",
+    out: "main.go",
+    async prepare(dir) {
+      const { stdout } = await run("pulumi", ["version"]);
+      fs.writeFileSync(
+        path.join(dir, "go.mod"),
+        `module example.invalid/adopted\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 ${stdout.trim()}\n`,
+      );
+      return { ...GO_OFFLINE, ...(await useGoModule(dir, goSdkAsTagged(path.join(scratch, "go-sdk")))) };
+    },
+  },
+};
+
+const liveOrders = () => emulator.snapshot().filter((o) => !o.cancelled);
+/** The calls since request `mark` that change something at RimuHosting (ENDPOINTS' `mutates`). */
+const changesSince = (mark: number) =>
+  emulator
+    .requestLog()
+    .slice(mark)
+    .filter((e) => e.route !== "unknown" && ENDPOINTS[e.route].mutates)
+    .map((e) => `${e.method} ${e.route}`);
+
+for (const language of LANGUAGES) {
+  describeNative(
+    language,
+    `import-file, pulumi import --file, preview: 10 VPSs adopted in ${language}`,
+    () => {
+      test("the program pulumi import writes previews with no change", async () => {
+        const project = PROJECTS[language];
+        const dir = path.join(scratch, language);
+        fs.mkdirSync(path.join(dir, "backend"), { recursive: true });
+        const env = {
+          ...offlineCliEnv(path.join(dir, "backend")),
+          PATH: `${codegenHosts}${path.delimiter}${process.env.PATH}`,
+        };
+        const sh = (line: string) => shellOk(line, { cwd: dir, env });
+        fs.writeFileSync(
+          path.join(dir, "Pulumi.yaml"),
+          `name: adopted\nruntime: ${project.runtime}\n${pluginEntry()}`,
+        );
+        await sh("pulumi stack init dev --non-interactive");
+        await sh(`pulumi config set rimuhosting:baseUrl ${emulator.baseUrl}`);
+        await sh(`pulumi config set --secret rimuhosting:apiKey ${DEMO_API_KEY}`);
+        const mark = emulator.requestLog().length;
+
+        // No RIMUHOSTING_* in the environment: the command reads the stack's config, as the plugin does.
+        const written = await sh(`${PLUGIN} import-file --out vpss.json`);
+        expect(written).toContain(
+          `left out 1 VPS that a Pulumi stack created: ci.example.com (order ${createdByStack})`,
+        );
+        expect(written).toContain("10 VPSs to adopt, written to vpss.json.");
+        const file = JSON.parse(fs.readFileSync(path.join(dir, "vpss.json"), "utf8")) as {
+          resources: { name: string; id: string }[];
+        };
+        expect(file.resources.map((r) => r.name).sort()).toEqual(NAMES);
+
+        const imported = await sh(
+          `pulumi import --file vpss.json --out ${project.out} --yes --non-interactive`,
+        );
+        expect(imported).toMatch(/= 10 imported/);
+        const code = fs.readFileSync(path.join(dir, project.out), "utf8");
+        for (const name of NAMES) expect(code).toContain(name);
+        expect(code).toContain("shop-example.com");
+
+        Object.assign(env, await project.prepare(dir));
+        const preview = await shell("pulumi preview --expect-no-changes --non-interactive", {
+          cwd: dir,
+          env,
+        });
+        expect(preview.output).toMatch(/11 unchanged/);
+        expect(preview.output).not.toMatch(/to (create|update|replace|delete)/);
+        expect(preview.code).toBe(0);
+
+        await sh("pulumi stack rm dev --force --yes --non-interactive");
+        expect(changesSince(mark)).toEqual([]);
+        expect(liveOrders()).toHaveLength(11);
+      });
+    },
+  );
+}

@@ -1,0 +1,149 @@
+// The scheduled drift check through the real CLI, for either front end (drift-dynamic.test.ts, drift-native.test.ts):
+// each change made outside Pulumi (a move to another host, in a program without hostServerOid; a resize; a stop; a
+// reinstall; a cancellation) makes `pulumi refresh --preview-only --expect-no-changes` exit 7, and the drift report
+// of its JSON names the property, a move's new IP address included; an unchanged stack passes. A preview of a VPS
+// whose order is gone says so, and prices nothing for it.
+import { expect, test } from "@jest/globals";
+import { spawn } from "node:child_process";
+import { PassThrough, Readable } from "node:stream";
+import { runDrift } from "../../provider/drift/cli";
+import type { AboutOrder } from "../../contract/index";
+import type { Scenario } from "./e2e-support";
+import type { CliStack } from "./cli-stack";
+
+export const NAMES = ["moved", "resized", "stopped", "reinstalled", "gone"] as const;
+
+/** `pulumi <args>` on the stack: its exit code, stdout and stderr apart (`--json` prints the JSON on stdout). */
+export function pulumiRun(
+  cli: CliStack,
+  ...args: string[]
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("pulumi", [...args, "--stack", cli.name, "--non-interactive"], {
+      cwd: cli.programDir,
+      env: cli.commandEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The drift report of a refresh's JSON, as the npm command prints it, and its exit code. */
+export async function driftReport(json: string): Promise<{ code: number; markdown: string }> {
+  const stdout = new PassThrough();
+  let markdown = "";
+  stdout.on("data", (chunk: Buffer) => (markdown += chunk.toString("utf8")));
+  const stderr = new PassThrough();
+  const code = await runDrift([], { stdin: Readable.from([json]), stdout, stderr });
+  return { code, markdown };
+}
+
+/** How a front end's refresh JSON holds a moved VPS's step (docs/vps.md#drift). */
+export const MOVED_STEP = {
+  /** No detailed diff from a dynamic provider: the step stays `refresh`. */
+  dynamic: { op: "refresh" },
+  /** The native plugin's detailed diff, comparing the outputs before and after. */
+  native: {
+    op: "update",
+    detailedDiff: {
+      primaryIp: { kind: "update", inputDiff: false },
+      hostServerOid: { kind: "update", inputDiff: false },
+    },
+  },
+} as const;
+
+/**
+ * Registers the tests on the scenario `scenario()` returns; `goneMemory` sets the program's memory of `gone`;
+ * `movedStep`, what the refresh's JSON holds for the moved VPS (MOVED_STEP).
+ */
+export function driftCheckTests(
+  scenario: () => Scenario,
+  goneMemory: (mb: number) => Promise<void>,
+  movedStep: object,
+): void {
+  const urns: Record<string, string> = {};
+  const oids: Record<string, number> = {};
+  const before: Record<string, AboutOrder> = {};
+  const check = (...target: string[]) =>
+    pulumiRun(scenario().stack.cli, "refresh", "--preview-only", "--expect-no-changes", "--json", ...target);
+
+  test("up, and the check of the unchanged stack passes: exit 0, no drift", async () => {
+    const s = scenario();
+    const up = await s.stack.up();
+    for (const name of NAMES) {
+      const step = up.steps.find((candidate) => candidate.name === name)!;
+      urns[name] = step.urn;
+      oids[name] = Number(step.id);
+      before[name] = (await s.client.getOrder(oids[name])).about_order;
+    }
+    const run = await check();
+    expect(run.code).toBe(0);
+    expect(await driftReport(run.stdout)).toMatchObject({ code: 0 });
+  });
+
+  test("each change outside Pulumi makes the check exit 7, and the report names it", async () => {
+    const s = scenario();
+    const moved = await s.client.moveVps(oids.moved!, { is_update_dns: false });
+    await s.client.changeParameters(oids.resized!, { memory_mb: 2048 });
+    await s.client.setRunningState(oids.stopped!, "NOTRUNNING");
+    await s.client.reinstallVps(oids.reinstalled!, {
+      instantiation_options: { distro: "deb13.64" },
+      vps_parameters: { memory_mb: null, disk_space_mb: null },
+      dc_location: null,
+    });
+    await s.client.deleteVps(oids.gone!);
+    const ip = (order: AboutOrder) => order.allocated_ips?.primary_ip;
+    const expected: Record<(typeof NAMES)[number], string[]> = {
+      moved: [
+        `| moved | primaryIp | ${ip(before.moved!)} → ${ip(moved.about_order)} | none |`,
+        `| moved | hostServerOid | ${before.moved!.host_server_oid} → ${moved.about_order.host_server_oid} | none |`,
+      ],
+      resized: ["| resized | memoryMb | 1024 → 2048 | +$"],
+      stopped: ["| stopped | runningState | RUNNING → NOTRUNNING | none |"],
+      reinstalled: ["| reinstalled | distro | deb12.64 → deb13.64 | none |"],
+      gone: [`| gone | order | order ${oids.gone} gone.example.com → gone (cancelled or removed) | -$`],
+    };
+    for (const name of NAMES) {
+      const run = await check("--target", urns[name]!);
+      expect({ name, code: run.code }).toEqual({ name, code: 7 });
+      const report = await driftReport(run.stdout);
+      expect(report.code).toBe(1);
+      if (name === "moved") {
+        const steps = (JSON.parse(run.stdout) as { steps: { urn: string; detailedDiff?: unknown }[] }).steps;
+        const step = steps.find((candidate) => candidate.urn === urns.moved);
+        expect({ ...step, detailedDiff: step?.detailedDiff ?? undefined }).toMatchObject(movedStep);
+        if (!("detailedDiff" in movedStep)) expect(step?.detailedDiff ?? undefined).toBeUndefined();
+      }
+      for (const row of expected[name]) expect(report.markdown).toContain(row);
+    }
+  });
+
+  test("the refresh's own display: the drift line and the engine's diff of the new IP address", async () => {
+    const s = scenario();
+    const run = await pulumiRun(s.stack.cli, "refresh", "--preview-only", "--diff");
+    const text = run.stdout + run.stderr;
+    expect(run.code).toBe(0);
+    expect(text).toMatch(/moved: changed outside Pulumi: primaryIp \S+ → \S+, hostServerOid \S+ → \S+/);
+    expect(text).toMatch(/~ primaryIp\s*: "[\d.]+" => "[\d.]+"/);
+    expect(text).toMatch(/\(delete\)\s*\n\s*\[id=\d+\]\s*\n\s*\[urn=[^\]\n]*::gone\]/);
+  });
+
+  test("a preview of a VPS whose order is gone: the warning naming it and `pulumi refresh`, no price for it", async () => {
+    const s = scenario();
+    await goneMemory(2048);
+    const run = await pulumiRun(s.stack.cli, "preview", "--diff");
+    const text = run.stdout + run.stderr;
+    expect(text).toMatch(
+      new RegExp(
+        `\\[RIMU_ERR_ORDER_GONE\\] gone: RimuHosting no longer has VPS order ${oids.gone}: .*Run \`pulumi refresh\``,
+      ),
+    );
+    expect(text).not.toMatch(/gone: resize/);
+    expect(text).not.toMatch(/gone: .*\$\d/);
+  });
+}

@@ -1,0 +1,21 @@
+// The scheduled drift check on the dynamic `Vps` (drift-check.ts), through the real CLI.
+import * as path from "node:path";
+import { describeCliOnly } from "./describe-cli";
+import { startScenario, type Scenario } from "./e2e-support";
+import { MOVED_STEP, driftCheckTests } from "./drift-check";
+
+jest.setTimeout(300_000);
+
+describeCliOnly("drift check, dynamic Vps", () => {
+  let s: Scenario;
+  beforeAll(async () => {
+    s = await startScenario("drift", { programDir: path.join(__dirname, "fixtures", "drift") });
+  });
+  afterAll(async () => s?.close());
+
+  driftCheckTests(
+    () => s,
+    (mb) => s.stack.setConfig("goneMemoryMb", String(mb)),
+    MOVED_STEP.dynamic,
+  );
+});

@@ -1,0 +1,103 @@
+// No false alarms (issue 41), for either front end (drift-fleet-native.test.ts, drift-fleet-dynamic.test.ts): an
+// unchanged fleet of 20 VPSs refreshed 10 times with `pulumi refresh --preview-only --expect-no-changes --json`
+// reports no drift each time (exit 0, and the drift report says so), through the real CLI; also after a VPS made
+// outside Pulumi is brought in (`pulumi import`, or adoptOrderOid on the dynamic Vps), after the emulator restarts
+// from its state file, with the emulator listing orders, and the secondary IP addresses of the four VPSs that have
+// three, in a new order on every call, and on a state as an earlier release wrote it (outputs without the list of the
+// program's inputs).
+import { afterAll, expect, test } from "@jest/globals";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
+import type { Scenario } from "./e2e-support";
+import { driftReport, pulumiRun } from "./drift-check";
+import { orderOutsidePulumi } from "./native-programs";
+
+export interface FleetFrontEnd {
+  /** The Vps type in the state. */
+  vpsType: string;
+  /** Brings the order `oid`, placed outside Pulumi as legacy.example.com, into the stack as `legacy`. */
+  bringIn(s: Scenario, oid: number): Promise<void>;
+}
+
+/** Registers the tests on the scenario `scenario()` returns, whose emulator keeps its state in `stateFile()`. */
+export function driftFleetTests(
+  scenario: () => Scenario,
+  stateFile: () => string,
+  front: FleetFrontEnd,
+): void {
+  let restarted: TestEmulator | undefined;
+  const refreshes: { when: string; code: number | null; report: number }[] = [];
+
+  /** The emulator again on the same port (the stack's baseUrl), from its state file. */
+  async function restart(options: { shuffleListings?: boolean } = {}): Promise<void> {
+    const s = scenario();
+    const port = Number(new URL(s.emulator.baseUrl).port);
+    await (restarted ?? s.emulator).close();
+    restarted = await startTestEmulator({ timeScale: 0, stateFile: stateFile(), port, ...options });
+  }
+
+  async function check(when: string): Promise<void> {
+    const run = await pulumiRun(
+      scenario().stack.cli,
+      "refresh",
+      "--preview-only",
+      "--expect-no-changes",
+      "--json",
+    );
+    const report = await driftReport(run.stdout);
+    refreshes.push({ when, code: run.code, report: report.code });
+    expect({ when, code: run.code, report: report.code, markdown: report.markdown }).toEqual({
+      when,
+      code: 0,
+      report: 0,
+      markdown: expect.stringContaining("**No drift**"),
+    });
+  }
+
+  test("up, two refreshes", async () => {
+    const s = scenario();
+    const up = await s.stack.up();
+    const vps0 = Number(up.steps.find((step) => step.name === "vps0")?.id);
+    expect((await s.client.getOrder(vps0)).about_order.allocated_ips?.secondary_ips).toHaveLength(3);
+    await check("after up");
+    await check("again");
+  });
+
+  test("a VPS made outside Pulumi, brought in", async () => {
+    const s = scenario();
+    await front.bringIn(s, await orderOutsidePulumi(s, "legacy.example.com"));
+    await check("after bringing one in");
+  });
+
+  test("the emulator restarted from its state file", async () => {
+    await restart();
+    await check("after a restart");
+    await check("again after the restart");
+  });
+
+  test("the emulator listing orders and addresses in a new order on every call", async () => {
+    await restart({ shuffleListings: true });
+    await check("shuffled listings");
+    await check("shuffled again");
+  });
+
+  test("a state as an earlier release wrote it: outputs without the program's input names", async () => {
+    const s = scenario();
+    const exported = JSON.parse(await s.stack.exportState()) as {
+      deployment: { resources: { type: string; outputs?: Record<string, unknown> }[] };
+    };
+    for (const resource of exported.deployment.resources)
+      if (resource.type === front.vpsType) delete resource.outputs?.__inputNames;
+    const file = path.join(s.workDir, "older-state.json");
+    fs.writeFileSync(file, JSON.stringify(exported));
+    await s.stack.cli.command("stack", "import", "--file", file);
+    await check("an earlier release's state");
+    await check("again on it");
+    await check("a tenth time");
+    expect(refreshes.filter((r) => r.code !== 0 || r.report !== 0)).toEqual([]);
+    expect(refreshes).toHaveLength(10);
+  });
+
+  afterAll(async () => restarted?.close());
+}

@@ -1,0 +1,35 @@
+// The scheduled drift check on the native plugin from a YAML program (drift-check.ts), through the real CLI.
+import type { Scenario } from "./e2e-support";
+import { describeNative, startNativeScenario, writeYamlProgram } from "./native-programs";
+import { MOVED_STEP, NAMES, driftCheckTests } from "./drift-check";
+
+jest.setTimeout(300_000);
+
+const vps = (name: string) => `  ${name}:
+    type: rimuhosting:Vps
+    properties:
+      domainName: ${name}.example.com
+      dcLocation: DCDALLAS
+      distro: deb12.64
+      memoryMb: ${name === "gone" ? "${goneMemoryMb}" : "1024"}
+      diskSpaceMb: 20480
+      runningState: RUNNING
+`;
+const PROGRAM = `config:
+  goneMemoryMb: { type: integer, default: 1024 }
+resources:
+${NAMES.map(vps).join("")}`;
+
+describeNative("yaml", "drift check, native Vps", () => {
+  let s: Scenario;
+  beforeAll(async () => {
+    s = await startNativeScenario(writeYamlProgram("drift", PROGRAM));
+  });
+  afterAll(async () => s?.close());
+
+  driftCheckTests(
+    () => s,
+    (mb) => s.stack.setConfig("goneMemoryMb", String(mb)),
+    MOVED_STEP.native,
+  );
+});

@@ -1,0 +1,122 @@
+/**
+ * The cost model (provider/impl/cost/), pure: a budget setting's strict reading, money in cents, the fee of a VPS
+ * after each kind of change, and the verdict. The table every judge runs: test/provider/impl/cost/judges.test.ts.
+ */
+import { dollars, pricedInUsd } from "../../../../provider/impl/cost/money";
+import { amountOf, readBudgetSettings } from "../../../../provider/impl/cost/setting";
+import { feeAfterChange } from "../../../../provider/impl/cost/fee";
+import { totalsOf, verdictOf, type VpsFee } from "../../../../provider/impl/cost/verdict";
+
+const WORDS = { name: (key: string) => `rimuhosting:${key}`, place: "the stack config" };
+
+describe("a budget setting", () => {
+  it("is a number, or plain decimal text, 0 or more", () => {
+    expect([50, 0, 12.5, "50", " 12.50 ", "0"].map(amountOf)).toEqual([50, 0, 12.5, 50, 12.5, 0]);
+    expect(amountOf(undefined)).toBeUndefined();
+  });
+
+  it("refuses exponents, hexadecimal, signs, infinity and other types", () => {
+    for (const bad of ["1e3", "0x10", "-3", "+3", "Infinity", ".5", "5.", "1,000", -1, Infinity, NaN, true])
+      expect([bad, amountOf(bad)]).toEqual([bad, NaN]);
+  });
+
+  it("refuses an empty value, naming the setting and where to fix it, never turning the limit off", () => {
+    expect(readBudgetSettings((key) => (key === "monthlyBudgetUsd" ? " " : undefined), WORDS)).toEqual({
+      settings: { enforcement: "enforce" },
+      problems: [
+        "rimuhosting:monthlyBudgetUsd is empty: give a number of US dollars a month, 0 or more, such as 50, or " +
+          "remove the setting to set no limit; fix it in the stack config.",
+      ],
+    });
+    expect(
+      readBudgetSettings((key) => (key === "budgetEnforcement" ? "" : undefined), WORDS).problems,
+    ).toEqual([
+      'rimuhosting:budgetEnforcement must be enforce (a run over the budget fails) or warn (it only warns) (given: ""): fix it in the stack config.',
+    ]);
+    expect(
+      readBudgetSettings((key) => (key === "maxMonthlyIncreaseUsd" ? "1e3" : undefined), WORDS).problems,
+    ).toEqual([
+      'rimuhosting:maxMonthlyIncreaseUsd must be a number of US dollars a month, 0 or more, such as 50 (given: "1e3"): fix it in the stack config.',
+    ]);
+  });
+});
+
+describe("money", () => {
+  it("counts US dollars in whole cents and never takes another currency for them", () => {
+    expect(pricedInUsd({ amount: 10.305, currency: "USD" })).toEqual({ cents: 1031 });
+    expect(pricedInUsd({ amount: 36, currency: "NZD" }, "NZ$36.00")).toEqual({
+      why: "RimuHosting priced it as NZ$36.00 with no USD amount, and fees are counted in USD",
+    });
+    expect(pricedInUsd(undefined)).toEqual({ why: "RimuHosting's answer carried no price" });
+    expect([dollars(1250), dollars(-300), dollars(0)]).toEqual(["$12.50", "-$3.00", "$0.00"]);
+  });
+});
+
+describe("the fee of a VPS after a change", () => {
+  const quote = { cents: 2000 };
+  it("is the quote for a new VPS and any priced change, the fee now for an unchanged or imported one", () => {
+    expect(feeAfterChange({ name: "a", kind: "new", quote })).toEqual({ name: "a", after: quote });
+    for (const kind of ["resize", "move", "replacement", "adopted"] as const)
+      expect(feeAfterChange({ name: "a", kind, nowCents: 1000, quote })).toEqual({
+        name: "a",
+        nowCents: 1000,
+        after: quote,
+      });
+    for (const kind of ["unchanged", "imported"] as const)
+      expect(feeAfterChange({ name: "a", kind, nowCents: 1000 })).toEqual({
+        name: "a",
+        nowCents: 1000,
+        after: { cents: 1000 },
+      });
+  });
+
+  it("says why when the price is not known, never $0", () => {
+    expect(feeAfterChange({ name: "a", kind: "resize", nowCents: 1000 }).after).toEqual({
+      why: "its price was not quoted",
+    });
+    expect(feeAfterChange({ name: "a", kind: "unchanged" }).after).toEqual({
+      why: "RimuHosting does not report the order's fee",
+    });
+  });
+});
+
+describe("the verdict", () => {
+  const fees: VpsFee[] = [
+    { name: "web", after: { cents: 1000 } },
+    { name: "db", nowCents: 1000, after: { cents: 1600 } },
+    { name: "old", nowCents: 2000, after: { cents: 1225 } },
+  ];
+
+  it("starts from what the scope is billed now, moves each VPS to its fee after, and never nets shrinks in the increase", () => {
+    // The scope is billed $50: db's $10 and old's $20 among it.
+    expect(totalsOf(5000, fees)).toMatchObject({ beforeCents: 5000, afterCents: 5825, increaseCents: 1600 });
+  });
+
+  it("fails the VPSs whose change adds when the totals are over a limit, compared with the budget rounded to cents", () => {
+    const verdict = verdictOf({ monthlyBudgetUsd: 58.244 }, 5000, fees);
+    expect(verdict).toMatchObject({
+      judgement: "over",
+      passed: ["monthlyBudgetUsd"],
+      blocked: ["web", "db"],
+    });
+    expect(verdictOf({ monthlyBudgetUsd: 58.245 }, 5000, fees).judgement).toBe("fits");
+    expect(verdictOf({ maxMonthlyIncreaseUsd: 15.99 }, 5000, fees).passed).toEqual(["maxMonthlyIncreaseUsd"]);
+  });
+
+  it("never blocks a run that only lowers or keeps the total, even over budget", () => {
+    const shrinkOnly = [fees[2]!, { name: "same", nowCents: 500, after: { cents: 500 } }];
+    expect(verdictOf({ monthlyBudgetUsd: 1 }, 9000, shrinkOnly)).toMatchObject({
+      judgement: "fits",
+      blocked: [],
+    });
+    expect(verdictOf({ monthlyBudgetUsd: 1 }, 9000, [])).toMatchObject({ judgement: "fits", blocked: [] });
+  });
+
+  it("cannot count an unknown price while a limit is set, and never counts it as $0", () => {
+    const unknown: VpsFee = { name: "later", nowCents: 500, after: { why: "memoryMb not known" } };
+    const verdict = verdictOf({ monthlyBudgetUsd: 1000 }, 5500, [...fees, unknown]);
+    expect(verdict).toMatchObject({ judgement: "unknown", blocked: ["later"] });
+    expect(verdict.totals.unknown).toEqual([{ name: "later", why: "memoryMb not known" }]);
+    expect(verdictOf({}, 5500, [unknown]).judgement).toBe("none");
+  });
+});

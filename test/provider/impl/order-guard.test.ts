@@ -1,0 +1,201 @@
+/**
+ * The budget at the moment of ordering (provider/impl/order-guard.ts), called as the host calls create() and
+ * update() after a check with no preview (`pulumi up --skip-preview`, or a VPS the preview did not judge),
+ * against a real emulator (L1). The account's orders are read from the emulator by hand: a refusal orders nothing.
+ * Through the real CLI: test/engine/budget-flags.test.ts.
+ */
+import * as impl from "../../../provider/impl/index";
+import * as testing from "../../../provider/impl/testing";
+import { APP_INPUTS, rejectionOf, stackConfig, useImplFixture } from "../support/impl-fixture";
+
+const fixture = useImplFixture({ planCurrencies: { MIRO8B: "CUR_NZD" } });
+
+const configure = (settings: Record<string, string>) => {
+  const base = stackConfig(fixture().emulator.baseUrl);
+  return impl.configure({
+    config: { get: (key) => settings[key.replace("rimuhosting:", "")] ?? base.get(key) },
+  });
+};
+
+const vps = (name: string, extra: Record<string, unknown> = {}) => ({
+  ...APP_INPUTS,
+  domainName: `${name}.example.com`,
+  creationScope: `shop/prod/${name}`,
+  ...extra,
+});
+
+/** check() then create(), as `pulumi up --skip-preview` runs them (no preview flag). */
+async function up(inputs: Record<string, unknown>) {
+  const checked = await impl.check({}, inputs);
+  expect(checked.failures).toBeUndefined();
+  return { ...(await impl.create(checked.inputs)), inputs: checked.inputs };
+}
+
+/** check() then update() of a created VPS, as the engine runs them. */
+async function change(
+  created: { id: string; outs: Record<string, unknown> },
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+) {
+  const checked = await impl.check(olds, news);
+  expect(checked.failures).toBeUndefined();
+  return impl.update(created.id, created.outs as never, checked.inputs);
+}
+
+const orderOids = async () =>
+  ((await fixture().byHand.listOrders({ includeInactive: false })).about_orders ?? [])
+    .map((order) => order.order_oid)
+    .sort();
+
+const money = (n: number) => `$${n.toFixed(2)}`;
+
+/** The monthly fee the emulator quotes a VPS of these inputs. */
+async function feeOf(inputs: Record<string, unknown>): Promise<number> {
+  const checked = await impl.check({}, { ...inputs, __preview: true });
+  testing.forgetRun();
+  return checked.inputs.plannedMonthlyFeeUsd as number;
+}
+
+describe("the budget when ordering (L1)", () => {
+  it("refuses a create over monthlyBudgetUsd, ordering nothing, and says so in one coded line", async () => {
+    const fee = await feeOf(vps("web-1"));
+    await configure({ monthlyBudgetUsd: String(fee - 0.01) });
+    const error = await rejectionOf(up(vps("web-1")));
+    expect(error.message).toBe(
+      `[RIMU_ERR_BUDGET] web-1: ordering it (+${money(fee)} a month) would take the monthly fees of the ` +
+        `account's 0 active orders from $0.00 to ${money(fee)}, over the monthly budget of ${money(fee - 0.01)} ` +
+        `(rimuhosting:monthlyBudgetUsd). Nothing was ordered for web-1, and this run ordered or changed nothing ` +
+        `before it. Raise the limit, or order less in this run. See docs/cost.md.`,
+    );
+    expect(error).not.toBeInstanceOf(impl.VpsIncompleteError);
+    expect(await orderOids()).toEqual([]);
+  });
+
+  it("names what the run already ordered, counts the account's every order, and never orders past it", async () => {
+    const fee = await feeOf(vps("web-1"));
+    const byHand = await up(vps("by-hand"));
+    testing.forgetRun();
+    await configure({ monthlyBudgetUsd: String(3.5 * fee) });
+    await up(vps("web-1"));
+    await up(vps("web-2"));
+    const before = await orderOids();
+    const error = await rejectionOf(up(vps("web-3")));
+    expect(error.message).toContain(
+      `from ${money(3 * fee)} to ${money(4 * fee)}, over the monthly budget of ${money(3.5 * fee)}`,
+    );
+    expect(error.message).toContain(
+      "Nothing was ordered for web-3; before it, this run ordered web-1 and web-2. Raise the limit",
+    );
+    expect(await orderOids()).toEqual(before);
+    expect(before).toContain(Number(byHand.id));
+  });
+
+  it("the native plugin's check, which runs in `pulumi up` too, names what the run ordered before it", async () => {
+    const fee = await feeOf(vps("web-1"));
+    await configure({ monthlyBudgetUsd: String(2.5 * fee) });
+    // As the plugin runs `pulumi up --skip-preview`: each check with the preview flag (it cannot tell), then create.
+    const nativeCheck = (name: string) =>
+      impl.checkVps({}, vps(name, { __preview: true }), { mayApply: true });
+    for (const name of ["web-1", "web-2"]) {
+      const { inputs, failures } = await nativeCheck(name);
+      expect(failures).toEqual([]);
+      const { __preview: _flag, ...checked } = inputs;
+      await impl.create(checked);
+    }
+    expect((await nativeCheck("web-3")).failures.map((f) => f.reason)).toEqual([
+      expect.stringContaining(
+        "Nothing was ordered or changed for web-3; before it, this run ordered web-1 and web-2. If this is the " +
+          "update of `pulumi up`, the VPSs checked before it go on, each ordered or changed only within the budget",
+      ),
+    ]);
+  });
+
+  it("judges creates running in parallel one at a time: never both past the limit", async () => {
+    const fee = await feeOf(vps("web-1"));
+    await configure({ monthlyBudgetUsd: String(1.5 * fee) });
+    const results = await Promise.allSettled([up(vps("web-1")), up(vps("web-2"))]);
+    expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    expect(await orderOids()).toHaveLength(1);
+  });
+
+  it("maxMonthlyIncreaseUsd counts what this run applied before, not what the account is billed", async () => {
+    const fee = await feeOf(vps("web-1"));
+    await up(vps("old"));
+    testing.forgetRun();
+    await configure({ maxMonthlyIncreaseUsd: String(1.5 * fee) });
+    await up(vps("web-1"));
+    const error = await rejectionOf(up(vps("web-2")));
+    expect(error.message).toContain(
+      `would take this run's increase to ${money(2 * fee)} a month (${money(fee)} applied before it), over the ` +
+        `${money(1.5 * fee)} one run may add (rimuhosting:maxMonthlyIncreaseUsd)`,
+    );
+    expect(await orderOids()).toHaveLength(2);
+  });
+
+  it("refuses a resize that grows the fee past the budget: the VPS and its record stay as they were", async () => {
+    const created = await up(vps("db"));
+    const inputs = vps("db");
+    testing.forgetRun();
+    const fee = created.outs.monthlyFeeUsd as number;
+    await configure({ monthlyBudgetUsd: String(fee + 0.5) });
+    const error = await rejectionOf(change(created, inputs, { ...inputs, memoryMb: 2048 }));
+    expect(error.message).toMatch(
+      new RegExp(
+        `^\\[RIMU_ERR_BUDGET\\] db: resizing it \\(memoryMb\\) \\(\\+\\$\\d+\\.\\d\\d a month\\) would take the ` +
+          `monthly fees of the account's 1 active order from \\${money(fee)} to .*Nothing was changed on db, and ` +
+          `this run ordered or changed nothing before it\\.`,
+      ),
+    );
+    expect(error).not.toBeInstanceOf(impl.VpsIncompleteError);
+    const order = (await fixture().byHand.getOrder(Number(created.id))).about_order;
+    expect(order.vps_parameters?.memory_mb).toBe(1024);
+  });
+
+  it("lets a growing change within the budget through, and a shrink through on an account over it", async () => {
+    const created = await up(vps("db"));
+    await up(vps("web"));
+    const inputs = vps("db");
+    testing.forgetRun();
+    const fee = created.outs.monthlyFeeUsd as number;
+    await configure({ monthlyBudgetUsd: String(4 * fee) });
+    const grown = await change(created, inputs, { ...inputs, memoryMb: 2048 });
+    expect(grown.outs.memoryMb).toBe(2048);
+    testing.forgetRun();
+    await configure({ monthlyBudgetUsd: "1", maxMonthlyIncreaseUsd: "0" });
+    const grownInputs = { ...inputs, memoryMb: 2048 };
+    const shrunk = await change({ id: created.id, outs: grown.outs }, grownInputs, inputs);
+    expect(shrunk.outs.memoryMb).toBe(1024);
+  });
+
+  it("counts a replacement's create as its quote less the fee of the VPS it replaces", async () => {
+    const created = await up(vps("app"));
+    const inputs = created.inputs;
+    testing.forgetRun();
+    const fee = created.outs.monthlyFeeUsd as number;
+    // The account is at its budget; the replacement (a new name) costs the same.
+    await configure({ monthlyBudgetUsd: String(fee), maxMonthlyIncreaseUsd: "0" });
+    const renamed = { ...vps("app"), domainName: "app-2.example.com" };
+    await impl.check(inputs, renamed); // the engine's check of the replacement, with the old inputs
+    const replacement = await up(renamed); // and again with none, then its create
+    expect(replacement.outs.domainName).toBe("app-2.example.com");
+  });
+
+  it("a price with no USD amount: enforce refuses it (never $0), warn orders it with a warning", async () => {
+    const nzd = vps("big", { pricingPlanCode: "MIRO8B", memoryMb: 8192, diskSpaceMb: 163840 });
+    await configure({ monthlyBudgetUsd: "1000" });
+    const error = await rejectionOf(up(nzd));
+    expect(error.message).toMatch(
+      /^\[RIMU_ERR_BUDGET\] big: the budget cannot count ordering it: RimuHosting priced it as NZ\$[\d,.]+ with no USD amount, and fees are counted in USD, and a price it cannot count is never counted as \$0\. Nothing was ordered for big/,
+    );
+    expect(await orderOids()).toEqual([]);
+    testing.forgetRun();
+    await configure({ monthlyBudgetUsd: "1000", budgetEnforcement: "warn" });
+    await up(nzd);
+    expect(await orderOids()).toHaveLength(1);
+    expect(fixture().logs).toContainEqual(
+      expect.stringMatching(
+        /^\[rimuhosting\] warning: big: the budget cannot count ordering it: .* \(rimuhosting:budgetEnforcement: warn\); it goes on\.$/,
+      ),
+    );
+  });
+});
