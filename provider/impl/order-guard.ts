@@ -25,7 +25,7 @@ import { settingName } from "./settings-source.js";
 import { feeOfMoney } from "./planned-fee.js";
 import { currentRun, runState } from "./run-context.js";
 import { configuredBaseUrl } from "./runtime-config.js";
-import { priceOf } from "./vps-lookahead.js";
+import { liveOrderOf, priceOf } from "./vps-lookahead.js";
 import { computeChanges, REPLACE_FORCING_INPUTS } from "./vps-changes.js";
 import type { VpsInputs } from "./vps-input-schema.js";
 import { orderOutputs, type RecordedOutputs } from "./vps-outputs.js";
@@ -40,8 +40,11 @@ const GUARD = runState("the budget guard's record of what the run ordered and ch
   done: new Map<string, string[]>(),
   /** The growth this process applied in this run (new VPSs, growing changes), in cents a month. */
   appliedCents: 0,
-  /** Resources whose check planned a replacement: the creation nonce of the order being replaced. */
-  replacing: new Map<string, string>(),
+  /**
+   * Resources whose check planned a replacement: the recorded inputs of the VPS being replaced, whose order
+   * liveOrderOf finds as the look-ahead does (the recorded order id first: an imported VPS carries no nonce).
+   */
+  replacing: new Map<string, VpsInputs>(),
   /** The tail of the lock: each judged change waits for the one before it. */
   lock: Promise.resolve(),
 }));
@@ -61,10 +64,9 @@ export function noteDone(what: string, name: string): void {
  * inputs, so with a new nonce) counts its quote less what the order it replaces is billed.
  */
 export function noteCheckedChange(olds: VpsInputs, news: VpsInputs): void {
-  const nonce = olds.__creationNonce;
-  if (typeof nonce !== "string") return;
+  if (Object.keys(olds).length === 0) return;
   if (REPLACE_FORCING_INPUTS.some((name) => !same(olds[name] ?? null, news[name] ?? null)))
-    guard().replacing.set(resourceKey(news), nonce);
+    guard().replacing.set(resourceKey(news), olds);
 }
 
 /** "web-1 and web-2", "a, b and c". */
@@ -244,7 +246,7 @@ export async function guardedOrder<T extends { found: boolean }>(
     const token = creationTokenFor(news);
     if (orders.some((o) => carriesCreationToken(o, token) && creationNonceOf(o) === nonce)) return undefined;
     const old = guard().replacing.get(resourceKey(news));
-    const replaced = old === undefined ? undefined : orders.find((o) => creationNonceOf(o) === old);
+    const replaced = old === undefined ? undefined : liveOrderOf({ isNew: false, before: old }, orders).order;
     return {
       name,
       doing: replaced ? `ordering its replacement (for order ${replaced.order_oid})` : "ordering it",

@@ -198,4 +198,32 @@ describe("the budget when ordering (L1)", () => {
       ),
     );
   });
+
+  it("counts the replacement of an imported VPS (no nonce of this state) as its quote less the old order's fee", async () => {
+    // An order placed outside Pulumi, then `pulumi import`ed: read() records its order id, and no order carries
+    // the nonce check() gives the state. The replaced order is found by the recorded id, as the look-ahead does.
+    const placed = await fixture().byHand.createVps({
+      instantiation_options: { domain_name: "legacy.example.com", distro: "deb12.64" },
+      vps_parameters: { memory_mb: 1024, disk_space_mb: 20480 },
+      dc_location: "DCDALLAS",
+    });
+    const oid = placed.about_order.order_oid;
+    const fee = Number(placed.about_order.billing_info?.monthly_recurring_amt?.amt_usd);
+    const read = (await impl.read(String(oid), {})).inputs as Record<string, unknown>;
+    const { __orderOid: _oid, __creationNonce: _nonce, ...given } = read;
+    const program = { ...given, creationScope: "shop/prod/legacy" };
+    // The state after the import's `pulumi up`: the recorded order and a nonce that no order carries.
+    const olds = (await impl.check(read, program)).inputs;
+    expect(olds.__orderOid).toBe(oid);
+    for (const state of [read, olds]) {
+      testing.forgetRun();
+      // The account is at its budget; the replacement (a new name) costs the same as the order it replaces.
+      await configure({ monthlyBudgetUsd: String(fee), maxMonthlyIncreaseUsd: "0" });
+      const renamed = { ...program, domainName: "legacy-2.example.com" };
+      await impl.check(state, renamed); // the engine's check of the replacement, with the old inputs
+      const replacement = await up(renamed);
+      expect(replacement.outs.domainName).toBe("legacy-2.example.com");
+      await impl.delete(replacement.id, replacement.outs);
+    }
+  });
 });
