@@ -13,9 +13,14 @@
  */
 import type { AccountView } from "./account-view.js";
 import type { AboutOrder } from "../../contract/index.js";
-import { overBudgetMessage, type LimitNames } from "./cost/ledger.js";
+import {
+  overBudgetMessage,
+  unpricedAccountWords,
+  type AccountBilled,
+  type LimitNames,
+} from "./cost/ledger.js";
 import { cents } from "./cost/money.js";
-import { judgementOf, type VpsFee } from "./cost/verdict.js";
+import { addsOf, judgementOf, type VpsFee } from "./cost/verdict.js";
 import { orderFields } from "../wire-mapping/order-fields.js";
 import type { CheckFailure } from "./check-failure.js";
 import { VPS_ERROR_CODES } from "./errors.js";
@@ -64,9 +69,19 @@ export function vpsFeeOf(name: string, fee: PlannedFee): VpsFee {
   };
 }
 
-/** What the account is billed now: every active order's monthly fee, in cents (an order with none counts $0). */
-export function accountCentsOf(orders: readonly AboutOrder[]): number {
-  return orders.reduce((sum, order) => sum + cents(orderFields(order).monthlyFeeUsd ?? 0), 0);
+/**
+ * What the account is billed now: every active order's monthly fee, in cents, and the orders that report none
+ * (never counted as $0: the guard refuses to total such an account, and the preview judges as it does).
+ */
+export function accountCentsOf(orders: readonly AboutOrder[]): AccountBilled {
+  const unpriced: number[] = [];
+  let sum = 0;
+  for (const order of orders) {
+    const fee = orderFields(order).monthlyFeeUsd;
+    if (fee === undefined) unpriced.push(order.order_oid);
+    else sum += cents(fee);
+  }
+  return { cents: sum, unpriced };
 }
 
 /** Why a fee cannot be counted, and how to go on: a check's failure in `enforce` mode, a warning in `warn`. */
@@ -111,12 +126,21 @@ export function judgeBudget(
   const ledger = view.fees;
   ledger.record(vps.resource, vpsFeeOf(vps.name, fee));
   const totals = ledger.totals();
-  const judgement = judgementOf(settings, totals, ledger.fee(vps.resource)!);
+  const recorded = ledger.fee(vps.resource)!;
+  let judgement = judgementOf(settings, totals, recorded);
   const warn = settings.enforcement === "warn";
   const out = { failures: [] as CheckFailure[], notes: [] as Note[] };
   const mode = `${settingName("budgetEnforcement")}: warn`;
+  // An active order with no fee reported leaves the account's total unknown: a change that adds to it cannot be
+  // judged against monthlyBudgetUsd, as the guard at the moment of ordering says too (never counted as $0).
+  const unpriced = settings.monthlyBudgetUsd === undefined ? [] : ledger.unpriced;
+  const untotalled = judgement === "fits" && unpriced.length > 0 && (addsOf(recorded) ?? 0) > 0;
+  if (untotalled) judgement = "unknown";
   if (judgement === "unknown") {
-    const reason = uncountable(fee);
+    const reason = untotalled
+      ? `${unpricedAccountWords(unpriced)}. Leave out ${settingName("monthlyBudgetUsd")}, or set ` +
+        `${settingName("budgetEnforcement")} to warn to go on with a warning`
+      : uncountable(fee);
     if (warn) out.notes.push(warning(`${vps.name}: not counted by the budget (${mode}): ${reason}.`));
     else out.failures.push({ property: "", reason, code: VPS_ERROR_CODES.budget });
   }

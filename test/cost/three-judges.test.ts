@@ -181,7 +181,7 @@ interface Judged {
 function providerJudges(c: Case, explicitProvider?: string): Judged {
   useBudget(readBudget((key) => c.settings[key], explicitProvider));
   const view = { fees: new FeeLedger() } as unknown as AccountView;
-  view.fees.billedNow(c.vpss.reduce((sum, row) => sum + cents(row.now ?? 0), 0));
+  view.fees.billedNow({ cents: c.vpss.reduce((sum, row) => sum + cents(row.now ?? 0), 0), unpriced: [] });
   let failures = 0;
   let warnings = 0;
   let limited = false;

@@ -20,6 +20,23 @@ import {
   type VpsFee,
 } from "./verdict.js";
 
+/** What the account is billed now: its active orders' monthly fees, and the orders that report no fee. */
+export interface AccountBilled {
+  cents: number;
+  /** Orders RimuHosting reports no monthly fee for: the account's total is not known while they are active. */
+  unpriced: readonly number[];
+}
+
+/** Why the account cannot be totalled, for the preview's check and the guard at the moment of ordering alike. */
+export function unpricedAccountWords(unpriced: readonly number[]): string {
+  const oids = unpriced.map(String);
+  const named = oids.length <= 1 ? oids.join("") : `${oids.slice(0, -1).join(", ")} and ${oids.at(-1)!}`;
+  return (
+    `the budget cannot total the account: RimuHosting reports no monthly fee for order${oids.length === 1 ? "" : "s"} ` +
+    `${named}, and a fee it cannot count is never counted as $0`
+  );
+}
+
 /** How the settings are named in messages (`rimuhosting:monthlyBudgetUsd`, or an explicit provider's argument). */
 export type LimitNames = Record<Limit, string>;
 
@@ -27,16 +44,21 @@ export class FeeLedger {
   /** resource key -> its fee. */
   private readonly entries = new Map<string, VpsFee>();
   /** What the account is billed now (every active order), once read; undefined until then. */
-  private accountCents?: number;
+  private account?: AccountBilled;
 
   /** The account's fees now: the sum of every active order's monthly fee (read once per run). */
-  billedNow(accountCents: number): void {
-    this.accountCents ??= accountCents;
+  billedNow(billed: AccountBilled): void {
+    this.account ??= billed;
   }
 
   /** Whether the totals start from the account's listing (false: only from the VPSs checked so far). */
   get ofAccount(): boolean {
-    return this.accountCents !== undefined;
+    return this.account !== undefined;
+  }
+
+  /** The account's active orders with no fee reported (the totals leave them out, so they are not the total). */
+  get unpriced(): readonly number[] {
+    return this.account?.unpriced ?? [];
   }
 
   /** Sets `resource`'s fee, replacing its earlier entry and keeping the fee it is billed now. */
@@ -51,7 +73,7 @@ export class FeeLedger {
 
   totals(): BudgetTotals {
     const fees = [...this.entries.values()];
-    const base = this.accountCents ?? fees.reduce((sum, fee) => sum + (fee.nowCents ?? 0), 0);
+    const base = this.account?.cents ?? fees.reduce((sum, fee) => sum + (fee.nowCents ?? 0), 0);
     return totalsOf(base, fees);
   }
 }

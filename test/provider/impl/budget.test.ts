@@ -4,7 +4,8 @@
  */
 import { FeeLedger, overBudgetMessage } from "../../../provider/impl/cost/ledger";
 import type { VpsFee } from "../../../provider/impl/cost/verdict";
-import { readBudget } from "../../../provider/impl/budget";
+import type { AccountView } from "../../../provider/impl/account-view";
+import { accountCentsOf, judgeBudget, readBudget, useBudget } from "../../../provider/impl/budget";
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
 import { UNKNOWN } from "../../../provider/impl/unknowns";
@@ -24,7 +25,7 @@ describe("the run's fee ledger", () => {
   ];
   const ledgerOf = (accountCents?: number) => {
     const ledger = new FeeLedger();
-    if (accountCents !== undefined) ledger.billedNow(accountCents);
+    if (accountCents !== undefined) ledger.billedNow({ cents: accountCents, unpriced: [] });
     for (const [key, fee] of run) ledger.record(key, fee);
     return ledger;
   };
@@ -43,7 +44,7 @@ describe("the run's fee ledger", () => {
 
   it("counts a replacement once: its second check (no fee now) keeps the fee it is billed now", () => {
     const ledger = new FeeLedger();
-    ledger.billedNow(1000);
+    ledger.billedNow({ cents: 1000, unpriced: [] });
     ledger.record("web", { name: "web", nowCents: 1000, after: { cents: 1200 } });
     ledger.record("web", { name: "web", after: { cents: 1200 } });
     expect(ledger.totals()).toMatchObject({
@@ -192,6 +193,31 @@ describe("the budget in check() (L1, the dynamic provider's host)", () => {
     expect(added.failures?.[0]?.reason).toContain(
       `with the changes of the 2 VPSs checked so far) from ${money(2 * fee)} to ${money(3 * fee)}, over the monthly budget`,
     );
+  });
+
+  it("an active order with no fee reported leaves the account's total unknown, never $0: as the guard judges", async () => {
+    await createChecked(vps("db"));
+    const listed = (await fixture().byHand.listOrders({ includeInactive: false })).about_orders ?? [];
+    // RimuHosting's listing of an order that reports no monthly fee (the emulator always reports one).
+    const orders = listed.map((order) => ({ ...order, billing_info: null }));
+    const judged = (settings: Record<string, string>, fee: { usd: number; nowUsd?: number }) => {
+      useBudget(readBudget((key) => settings[key]));
+      const view = { fees: new FeeLedger() } as unknown as AccountView;
+      view.fees.billedNow(accountCentsOf(orders));
+      return judgeBudget(view, { resource: "web", name: "web" }, fee, true);
+    };
+    const oid = listed[0]!.order_oid;
+    expect(judged({ monthlyBudgetUsd: "1000" }, { usd: 10 }).failures.map((f) => f.reason)).toEqual([
+      `the budget cannot total the account: RimuHosting reports no monthly fee for order ${oid}, and a fee it ` +
+        `cannot count is never counted as $0. Leave out rimuhosting:monthlyBudgetUsd, or set ` +
+        `rimuhosting:budgetEnforcement to warn to go on with a warning`,
+    ]);
+    const warned = judged({ monthlyBudgetUsd: "1000", budgetEnforcement: "warn" }, { usd: 10 });
+    expect(warned.failures).toEqual([]);
+    expect(JSON.stringify(warned.notes)).toContain(`no monthly fee for order ${oid}`);
+    // A change that adds nothing, or a limit that needs no account total, is judged as before.
+    expect(judged({ monthlyBudgetUsd: "1000" }, { usd: 10, nowUsd: 10 }).failures).toEqual([]);
+    expect(judged({ maxMonthlyIncreaseUsd: "1000" }, { usd: 10 }).failures).toEqual([]);
   });
 
   it("an unknown price is never counted as $0: enforce fails it, saying how to fix it; warn warns", async () => {
