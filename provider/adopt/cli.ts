@@ -16,7 +16,7 @@ import { createClient } from "../client/index.js";
 import { missingApiKeyMessage } from "../config.js";
 import { presentError } from "../impl/errors.js";
 import { adoptionOf, type Adoption, type Selection } from "./import-document.js";
-import { findSettings } from "./stack-settings.js";
+import { findSettings, StackSettingsError, type FoundSettings } from "./stack-settings.js";
 
 const USAGE = `Usage: rimuhosting-import-file [options]
   Writes the account's VPSs as a \`pulumi import --file\` document (to the file, or to standard output), one
@@ -38,7 +38,7 @@ const USAGE = `Usage: rimuhosting-import-file [options]
 export interface ImportFileIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
-  /** The environment and directory the settings are read from (default: this process's). */
+  /** The environment (`pulumi config` runs in it) and directory the settings are read from (default: this process's). */
   env?: NodeJS.ProcessEnv;
   cwd?: string;
 }
@@ -142,7 +142,15 @@ export async function runImportFile(
     io.stderr.write(`${name}: ${error.message}\n\n${usage}\n`);
     return 2;
   }
-  const { config, baseUrlSource } = findSettings({ cwd: io.cwd, stack: options.stack, env: io.env });
+  let settings: FoundSettings;
+  try {
+    settings = findSettings({ cwd: io.cwd, stack: options.stack, env: io.env });
+  } catch (error) {
+    if (!(error instanceof StackSettingsError)) throw error;
+    io.stderr.write(`${name}: ${error.message}\n`);
+    return 2;
+  }
+  const { config, baseUrlSource } = settings;
   if (config.apiKey === undefined) {
     io.stderr.write(`${name}: ${missingApiKeyMessage("Listing the account's VPSs")}\n`);
     return 2;

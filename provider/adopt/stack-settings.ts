@@ -4,7 +4,9 @@
  * `RIMUHOSTING_BASEURL`), then the live API. The command runs outside the engine, so the stack's config is read the
  * way a user reads it, with `pulumi config`, which decrypts the secret key; only inside a Pulumi project (a
  * Pulumi.yaml here or above), and only when that works: without a stack or a `pulumi` on PATH, the environment is
- * what there is.
+ * what there is. A stack named with `--stack` is different: the user asked for its key, so when its config cannot be
+ * read (a typo in its name, no project here) the command fails naming it (StackSettingsError) rather than quietly
+ * using the environment's key, which may be another account's.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -32,26 +34,57 @@ function valueOf(config: Record<string, unknown>, key: string): string | undefin
   return typeof entry?.value === "string" ? entry.value : undefined;
 }
 
-/** The stack's rimuhosting settings, or undefined when there is no stack to read them from. */
-function stackConfig(cwd: string, stack: string | undefined): ConfigSource | undefined {
-  if (!inPulumiProject(cwd)) return undefined;
+/** The config of the stack given with `--stack` could not be read: its message names the stack and why. */
+export class StackSettingsError extends Error {}
+
+/** Why `pulumi config` failed, in a line: its own first error line, or the spawn's error. */
+function failureOf(result: ReturnType<typeof spawnSync>): string {
+  if (result.error) return result.error.message;
+  const said = String(result.stderr ?? "")
+    .split("\n")
+    .map((line) => line.trim())
+    .find((line) => line !== "");
+  return said ?? `it exited with ${result.status ?? result.signal}`;
+}
+
+/**
+ * The stack's rimuhosting settings, or undefined when there is no stack to read them from; throws
+ * StackSettingsError when `stack` was given and its config cannot be read.
+ */
+function stackConfig(
+  cwd: string,
+  stack: string | undefined,
+  env: NodeJS.ProcessEnv,
+): ConfigSource | undefined {
+  const fail = (why: string): undefined => {
+    if (stack === undefined) return undefined;
+    throw new StackSettingsError(
+      `--stack ${stack}: cannot read that stack's config (\`pulumi config --stack ${stack}\`: ${why}), so ` +
+        `there is no API key to use. Check the stack's name (\`pulumi stack ls\`) and run in its project's ` +
+        `directory, or leave out --stack to use RIMUHOSTING_APIKEY.`,
+    );
+  };
+  if (!inPulumiProject(cwd)) return fail("no Pulumi project (Pulumi.yaml) in this directory or above");
   const args = ["config", "--json", "--show-secrets", ...(stack !== undefined ? ["--stack", stack] : [])];
-  const result = spawnSync("pulumi", args, { cwd, encoding: "utf8", timeout: 120_000 });
-  if (result.status !== 0) return undefined;
+  const result = spawnSync("pulumi", args, { cwd, env, encoding: "utf8", timeout: 120_000 });
+  if (result.status !== 0) return fail(failureOf(result));
   try {
     const config = JSON.parse(result.stdout) as Record<string, unknown>;
     return { apiKey: valueOf(config, CONFIG_KEYS.apiKey), baseUrl: valueOf(config, CONFIG_KEYS.baseUrl) };
   } catch {
-    return undefined;
+    return fail("it printed no JSON");
   }
 }
 
-/** The settings to call RimuHosting with, from the stack's config over the environment. */
+/**
+ * The settings to call RimuHosting with, from the stack's config over the environment; throws StackSettingsError
+ * when `stack` is given and its config cannot be read.
+ */
 export function findSettings(
   opts: { cwd?: string; stack?: string | undefined; env?: NodeJS.ProcessEnv } = {},
 ): FoundSettings {
   const env = opts.env ?? process.env;
-  const fromStack = stackConfig(opts.cwd ?? process.cwd(), opts.stack) ?? {};
+  const fromStack = stackConfig(opts.cwd ?? process.cwd(), opts.stack, env) ?? {};
   const config = resolveConfig(fromStack, env);
   const given = (value: string | undefined) => value !== undefined && value.trim() !== "";
   const baseUrlSource = given(fromStack.baseUrl)

@@ -156,3 +156,62 @@ describe("import-file against the emulator", () => {
     expect(stderr).not.toMatch(/\n\s+at /);
   });
 });
+
+describe("--stack", () => {
+  // A project with a stand-in `pulumi` first on PATH: it knows the stack `dev` only, as `pulumi config` does.
+  let project: string;
+  let pathWithIt: string;
+  beforeAll(() => {
+    project = fs.mkdtempSync(path.join(os.tmpdir(), "import-file-stack-"));
+    fs.writeFileSync(path.join(project, "Pulumi.yaml"), "name: adopt\nruntime: yaml\n");
+    const bin = path.join(project, "bin");
+    fs.mkdirSync(bin);
+    const config = JSON.stringify({
+      "rimuhosting:apiKey": { value: DEMO_API_KEY, secret: true },
+      "rimuhosting:baseUrl": { value: emulator.baseUrl, secret: false },
+    });
+    fs.writeFileSync(
+      path.join(bin, "pulumi"),
+      `#!/bin/sh\ncase "$*" in *"--stack dev"*) echo '${config}'; exit 0;; esac\n` +
+        `echo "error: no stack named '$5' found" >&2\nexit 255\n`,
+      { mode: 0o755 },
+    );
+    pathWithIt = `${bin}${path.delimiter}${process.env.PATH ?? ""}`;
+  });
+  afterAll(() => {
+    fs.rmSync(project, { recursive: true, force: true });
+  });
+
+  async function runIn(cwd: string, args: string[], envKey = DEMO_API_KEY) {
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    const err: string[] = [];
+    stderr.on("data", (chunk: Buffer) => err.push(chunk.toString()));
+    // The environment's key is a working one by default: a fallback to it would succeed, and so hide the typo.
+    const env = { PATH: pathWithIt, RIMUHOSTING_APIKEY: envKey, RIMUHOSTING_BASEURL: emulator.baseUrl };
+    const code = await runImportFile(args, { stdout, stderr, env, cwd }, "import-file");
+    return { code, stderr: err.join("") };
+  }
+
+  test("a stack whose config cannot be read: exit 2 naming it, never the environment's key", async () => {
+    const typo = await runIn(project, ["--stack", "dve"]);
+    expect(typo).toEqual({
+      code: 2,
+      stderr: expect.stringMatching(
+        /^import-file: --stack dve: cannot read that stack's config \(`pulumi config --stack dve`: error: no stack named 'dve' found\), so there is no API key to use\. /,
+      ),
+    });
+    const noProject = await runIn(dir, ["--stack", "dev"]);
+    expect(noProject).toEqual({
+      code: 2,
+      stderr: expect.stringMatching(
+        /^import-file: --stack dev: cannot read that stack's config .*no Pulumi project/,
+      ),
+    });
+  });
+
+  test("a stack that is there: its config's key is used, not the environment's", async () => {
+    const refused = "12345678901234567890123456789099";
+    expect(await runIn(project, ["--stack", "dev"], refused)).toMatchObject({ code: 0 });
+  });
+});
