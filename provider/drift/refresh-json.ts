@@ -44,7 +44,7 @@ export type RefreshDigest = z.infer<typeof RefreshDigest>;
 
 /** How to make the file the report reads: said by every message about a wrong one. */
 export const HOW_TO_MAKE =
-  "the drift report reads what `pulumi refresh --preview-only --json` prints; make it with " +
+  "The drift report reads what `pulumi refresh --preview-only --json` prints; make it with " +
   "`pulumi refresh --preview-only --json --stack <stack> > refresh.json`";
 
 /** The input is not a refresh's JSON: the message says what it is and how to make the right one. */

@@ -49,7 +49,7 @@ describe("rimuhosting-drift", () => {
     expect(preview.status).toBe(2);
     expect(preview.stderr).toBe(
       `rimuhosting-drift: ${path.join(scratch.dir, "preview.json")} is a preview's JSON (nothing in it is refreshed), ` +
-        "not a refresh's. the drift report reads what `pulumi refresh --preview-only --json` prints; make it with " +
+        "not a refresh's. The drift report reads what `pulumi refresh --preview-only --json` prints; make it with " +
         "`pulumi refresh --preview-only --json --stack <stack> > refresh.json`.\n",
     );
     expect(run([path.join(scratch.dir, "nope.json")])).toMatchObject({

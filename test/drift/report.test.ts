@@ -113,7 +113,7 @@ describe("input that is no refresh's JSON", () => {
       "refresh.json is not the JSON of a refresh: steps[0].urn: Invalid input: expected string, received undefined.",
     ],
   ])("%j", (text, message) => {
-    expect(() => parseRefreshJson(text, "refresh.json")).toThrow(`${message} the drift report reads what`);
+    expect(() => parseRefreshJson(text, "refresh.json")).toThrow(`${message} The drift report reads what`);
     expect(() => parseRefreshJson(text, "refresh.json")).toThrow(HOW);
   });
 });
