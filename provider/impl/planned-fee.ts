@@ -10,6 +10,9 @@
  * - a move: the quote naming the new host (the move's own check);
  * - no priced change: what the order is billed now (the account's listing, read by every check anyway).
  *
+ * This file finds the change's kind and its quote; which fee counts for which kind is cost/fee.ts's rule
+ * (feeAfterChange), the one the bill applies, so the provider and the bill cannot count a change differently.
+ *
  * Both in a preview and in the update that follows it: the dynamic `Vps` checks again there (with the program's
  * inputs, no longer a preview's), and a policy pack judges that phase from this figure too, so the update asks the
  * quote again (each distinct request once per run).
@@ -21,6 +24,10 @@
  */
 import type { AboutOrder, GetNewVmPricingResponse } from "../../contract/index.js";
 import type { AccountView } from "./account-view.js";
+import { feeAfterChange, type ChangeKind } from "./cost/fee.js";
+import { cents, pricedInUsd, type Priced } from "./cost/money.js";
+import type { VpsFee } from "./cost/verdict.js";
+import { serviceText } from "./errors.js";
 import {
   amountMoney,
   formatMoney,
@@ -29,6 +36,7 @@ import {
   quoteRequest,
   type Money,
   type Quoted,
+  type QuotedValues,
 } from "./money.js";
 import { readFailure } from "./read-failures.js";
 import { containsUnknown } from "./unknowns.js";
@@ -87,19 +95,58 @@ export interface FeeFindings {
   moveAnswer?: GetNewVmPricingResponse;
 }
 
-/** The price as a planned fee: its USD value, or why there is none (another currency, no price). */
-export function feeOfMoney(price: Money | undefined, nowUsd?: number): PlannedFee {
-  if (price === undefined) return { nowUsd, why: "RimuHosting's answer carried no price" };
-  if (price.currency === "USD") return { usd: price.amount, nowUsd };
-  return {
-    nowUsd,
-    currency: price.currency,
-    why: `RimuHosting priced it as ${formatMoney(price)} with no USD amount, and fees are counted in USD`,
-  };
+/** A price as the cost model counts it (cost/money.ts): whole US cents, or why not (the message's "NZ$36.00"). */
+const pricedOfMoney = (price: Money | undefined): Priced => pricedInUsd(price, price && formatMoney(price));
+
+/** A quote as the cost model counts it: its price, or why there is none. */
+const pricedOfQuoted = (quoted: Quoted): Priced =>
+  "price" in quoted ? pricedOfMoney(quoted.price) : { why: quoted.problem };
+
+/** The cost model's fee in the checked inputs' USD (whole cents), keeping the currency a budget must refuse. */
+function plannedOfFee(fee: VpsFee, currency?: string): PlannedFee {
+  const nowUsd = fee.nowCents === undefined ? undefined : fee.nowCents / 100;
+  if ("cents" in fee.after) return { usd: fee.after.cents / 100, nowUsd };
+  return { nowUsd, why: fee.after.why, ...(currency === undefined ? {} : { currency }) };
 }
 
-const feeOfQuoted = (quoted: Quoted, nowUsd?: number): PlannedFee =>
-  "price" in quoted ? feeOfMoney(quoted.price, nowUsd) : { nowUsd, why: quoted.problem };
+/** The price as a planned fee: its USD value, or why there is none (another currency, no price). */
+export function feeOfMoney(price: Money | undefined, nowUsd?: number): PlannedFee {
+  const fee: VpsFee = {
+    name: "",
+    ...(nowUsd === undefined ? {} : { nowCents: cents(nowUsd) }),
+    after: pricedOfMoney(price),
+  };
+  return plannedOfFee(fee, price && price.currency !== "USD" ? price.currency : undefined);
+}
+
+/**
+ * What this run does to one VPS, as plannedFeeOf() found it: which change, what its order is billed now, and
+ * RimuHosting's quote for it after. Which of those counts is cost/fee.ts's rule (feeAfterChange), the one the bill
+ * applies too, so the provider and the bill cannot count a change differently.
+ */
+interface PlannedChange {
+  kind: ChangeKind;
+  nowUsd?: number;
+  quote?: Quoted;
+  /** RimuHosting answered without a price (said as such, never $0). */
+  noPrice?: boolean;
+}
+
+function plannedOf(change: PlannedChange): PlannedFee {
+  const { kind, nowUsd, quote } = change;
+  const priced: Priced | undefined = change.noPrice
+    ? pricedOfMoney(undefined)
+    : quote && pricedOfQuoted(quote);
+  const fee = feeAfterChange({
+    name: "",
+    kind,
+    ...(nowUsd === undefined ? {} : { nowCents: cents(nowUsd) }),
+    ...(priced === undefined ? {} : { quote: priced }),
+  });
+  const currency =
+    quote && "price" in quote && quote.price.currency !== "USD" ? quote.price.currency : undefined;
+  return plannedOfFee(fee, currency);
+}
 
 /** The priced inputs (and the host) still unknown in a preview. */
 function unknownPriced(after: VpsInputs): string[] {
@@ -109,30 +156,42 @@ function unknownPriced(after: VpsInputs): string[] {
 const unknownWhy = (names: readonly string[]): string =>
   `${names.join(", ")} not known until the update runs`;
 
+/**
+ * An existing VPS with no adoption or creation nonce in its state came in by `pulumi import`: billed the same as an
+ * unchanged one (cost/fee.ts), named apart so the kind says what the run does.
+ */
+const importedOrUnchanged = (before: VpsInputs): ChangeKind =>
+  before.__creationNonce === undefined && before.adoptOrderOid === undefined ? "imported" : "unchanged";
+
 /** The planned fee of the VPS one check looked at (never fails: a fee that cannot be had says why). */
 export async function plannedFeeOf(check: FeeCheck, found: FeeFindings): Promise<PlannedFee> {
   if (found.adopted) {
-    const fee = orderFields(found.adopted.order).monthlyFeeUsd;
-    return feeOfQuoted(found.adopted.quoted, fee);
+    const nowUsd = orderFields(found.adopted.order).monthlyFeeUsd;
+    return plannedOf({ kind: "adopted", nowUsd, quote: found.adopted.quoted });
   }
-  if (check.isNew) return newFee(check, found);
+  if (check.isNew) return plannedOf(await newChange(check, found, "new"));
   const live = found.live;
+  // No order to price: which change it is cannot even be told (liveOrderOf says why).
   if (!live) return { why: found.missing ?? "its order was not found" };
   const nowUsd = orderFields(live).monthlyFeeUsd;
   const outputs: RecordedOutputs = orderOutputs(live, check.before);
   const changes = plannedChanges(live, check.before, check.after);
-  if (changes.replaces.length > 0) return { ...(await newFee(check, found)), nowUsd };
+  if (changes.replaces.length > 0)
+    return plannedOf({ ...(await newChange(check, found, "replacement")), nowUsd });
   if (changes.parameters.length > 0) {
     const unknown = unknownPriced(check.after);
-    if (unknown.length > 0) return { nowUsd, why: unknownWhy(unknown) };
+    if (unknown.length > 0)
+      return plannedOf({ kind: "resize", nowUsd, quote: { problem: unknownWhy(unknown) } });
     // The request diff() asks for the resize's price line (money.ts), so a preview asks it once.
-    const request = quoteRequest({ ...pricedOf(outputs), ...pricedOf(check.known) });
-    return feeOfQuoted(await quoted(check, request), nowUsd);
+    const quote = await priceOf(check, { ...pricedOf(outputs), ...pricedOf(check.known) });
+    return plannedOf({ kind: "resize", nowUsd, quote });
   }
-  if (changes.move && found.moveAnswer)
-    return feeOfMoney(amountMoney(found.moveAnswer.monthly_recurring_amt), nowUsd);
-  if (nowUsd === undefined) return { why: "RimuHosting does not report the order's fee" };
-  return { usd: nowUsd, nowUsd };
+  if (changes.move && found.moveAnswer) {
+    const price = amountMoney(found.moveAnswer.monthly_recurring_amt);
+    return plannedOf({ kind: "move", nowUsd, quote: price && { price }, noPrice: price === undefined });
+  }
+  // A move not quoted (its host unknown in a preview) keeps the sizes and data centre the price depends on.
+  return plannedOf({ kind: importedOrUnchanged(check.before), nowUsd });
 }
 
 /** The change planned for the live order: the new inputs against the old outputs as the order is now (as diff()). */
@@ -141,22 +200,40 @@ export function plannedChanges(live: AboutOrder, before: VpsInputs, after: VpsIn
 }
 
 /** A new VPS (or a replacement's): the order check's quote, or the same request asked here. */
-async function newFee(check: FeeCheck, found: FeeFindings): Promise<PlannedFee> {
+async function newChange(
+  check: FeeCheck,
+  found: FeeFindings,
+  kind: "new" | "replacement",
+): Promise<PlannedChange> {
   const unknown = unknownPriced(check.after);
-  if (unknown.length > 0) return { why: unknownWhy(unknown) };
-  if (found.orderAnswer) return feeOfMoney(amountMoney(found.orderAnswer.monthly_recurring_amt));
-  return feeOfQuoted(await quoted(check, quoteRequest(check.known, true)));
+  if (unknown.length > 0) return { kind, quote: { problem: unknownWhy(unknown) } };
+  if (found.orderAnswer) {
+    const price = amountMoney(found.orderAnswer.monthly_recurring_amt);
+    return { kind, quote: price && { price }, noPrice: price === undefined };
+  }
+  return { kind, quote: await priceOf(check, check.known, true) };
 }
 
-/** One quote (each distinct request once per run, AccountView.quote), as a price or why there is none. */
-async function quoted(check: FeeCheck, request: ReturnType<typeof quoteRequest>): Promise<Quoted> {
+/**
+ * The quoted monthly price of `inputs` (never fails: a price that cannot be had says why), each distinct request
+ * once per run (AccountView.quote). The one quote helper of the look-ahead, the planned fee and the order guard, so
+ * the same failure reads the same wherever it is said. `asOrder`: quote it as the order (quoteRequest).
+ */
+export async function priceOf(
+  run: { readonly view: AccountView; readonly baseUrl: string },
+  inputs: QuotedValues,
+  asOrder = false,
+): Promise<Quoted> {
+  const unknown = PRICED_INPUTS.filter((name) => containsUnknown(inputs[name]));
+  if (unknown.length > 0) return { problem: unknownWhy(unknown) };
   try {
-    const price = amountMoney((await check.view.quote(request)).monthly_recurring_amt);
+    const price = amountMoney((await run.view.quote(quoteRequest(inputs, asOrder))).monthly_recurring_amt);
     return price ? { price } : { problem: "RimuHosting's answer carried no price" };
   } catch (error) {
-    const failure = readFailure(error, check.baseUrl);
+    const failure = readFailure(error, run.baseUrl);
     if (failure.kind === "temporary") return { problem: `RimuHosting did not quote it (${failure.why})` };
-    if (failure.kind === "refused") return { problem: "RimuHosting would not quote it" };
+    if (failure.kind === "refused")
+      return { problem: `RimuHosting would not quote it: ${serviceText(failure.error)}` };
     return { problem: failure.error.detail };
   }
 }

@@ -14,7 +14,7 @@ import type { AboutOrder, GetNewVmPricingResponse } from "../../contract/index.j
 import { RimuNotFoundError, carriesCreationToken } from "../client/index.js";
 import { catalogFindings, catalogFor } from "./catalog.js";
 import { creationNonceOf, creationTokenFor, noteTokenLookup } from "./creation-token.js";
-import { VPS_ERROR_CODES, presentError, serviceText } from "./errors.js";
+import { VPS_ERROR_CODES, presentError } from "./errors.js";
 import {
   PRICED_INPUTS,
   adoptionLine,
@@ -24,7 +24,6 @@ import {
   quoteRequest,
   takeReplacementPriced,
   type Quoted,
-  type QuotedValues,
 } from "./money.js";
 import { info, resourceKey, resourceName, warning } from "./notes.js";
 import { readFailure } from "./read-failures.js";
@@ -36,7 +35,9 @@ import { adoptionProblem, foreignOrder } from "./vps-create.js";
 import type { VpsInputs } from "./vps-input-schema.js";
 import { changeRefusals } from "./vps-refusals.js";
 import { orderFields } from "../wire-mapping/order-fields.js";
-import { plannedChanges, plannedFeeOf, type FeeFindings } from "./planned-fee.js";
+import { plannedChanges, plannedFeeOf, priceOf, type FeeFindings } from "./planned-fee.js";
+// The one quote helper lives beside the planned fee, which quotes too; order-guard.ts imports it from here.
+export { priceOf };
 import { accountCentsOf } from "./budget.js";
 import {
   Stop,
@@ -351,22 +352,6 @@ async function checkNewOrder(run: Run): Promise<GetNewVmPricingResponse | undefi
       };
   run.out.notes.push(info(newVpsLine(run.resource, run.name, quoted)));
   return answer;
-}
-
-/** The quoted monthly price of `inputs` (never fails: a price that cannot be had says why). */
-export async function priceOf(run: Pick<Run, "view" | "baseUrl">, inputs: QuotedValues): Promise<Quoted> {
-  const unknown = PRICED_INPUTS.filter((name) => containsUnknown(inputs[name]));
-  if (unknown.length > 0) return { problem: `${unknown.join(", ")} not known until the update runs` };
-  try {
-    const price = amountMoney((await run.view.quote(quoteRequest(inputs))).monthly_recurring_amt);
-    return price ? { price } : { problem: "RimuHosting's answer carried no price" };
-  } catch (error) {
-    const failure = readFailure(error, run.baseUrl);
-    if (failure.kind === "temporary") return { problem: `RimuHosting did not quote it (${failure.why})` };
-    if (failure.kind === "refused")
-      return { problem: `RimuHosting would not quote it: ${serviceText(failure.error)}` };
-    return { problem: failure.error.detail };
-  }
 }
 
 // ------------------------------------------------------------------------------------------- helpers

@@ -6,6 +6,9 @@
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
 import { UNKNOWN } from "../../../provider/impl/unknowns";
+import { plannedFeeOf } from "../../../provider/impl/planned-fee";
+import { accountView, configuredBaseUrl } from "../../../provider/impl/runtime-config";
+import { priceOf } from "../../../provider/impl/vps-lookahead";
 import { APP_INPUTS, createChecked, unchecked, useImplFixture } from "../support/impl-fixture";
 
 const fixture = useImplFixture({ planCurrencies: { MIRO8B: "CUR_NZD" } });
@@ -129,5 +132,16 @@ describe("plannedMonthlyFeeUsd in check()'s result", () => {
   it("a program cannot set it", async () => {
     const checked = await impl.check({}, unchecked({ ...APP_INPUTS, plannedMonthlyFeeUsd: 1 }));
     expect(checked.failures?.[0]?.reason).toMatch(/plannedMonthlyFeeUsd: is not an input of Vps/);
+  });
+
+  it("a quote RimuHosting refuses reads the same from the planned fee and from priceOf (the order guard's)", async () => {
+    // One quote helper: the budget's reason and the order guard's refusal must not tell one failure two ways.
+    const at = { view: accountView("Checking a Vps"), baseUrl: configuredBaseUrl() };
+    const refused = { ...APP_INPUTS, memoryMb: 16 }; // below any plan's memory: R16 answers 400
+    const fee = await plannedFeeOf({ ...at, isNew: true, before: {}, after: refused, known: refused }, {});
+    const quoted = await priceOf(at, refused);
+    expect(fee.usd).toBeUndefined();
+    expect(fee.why).toMatch(/^RimuHosting would not quote it: memoryMb/);
+    expect(quoted).toEqual({ problem: fee.why });
   });
 });
