@@ -12,6 +12,16 @@
  */
 import { describe, expect, it } from "@jest/globals";
 import type { AccountView } from "../../provider/impl/account-view";
+import { pricedOf, quoteRequest } from "../../provider/impl/money";
+import { plannedFeeOf, priceOf, type PlannedFee } from "../../provider/impl/planned-fee";
+import { accountView, configuredBaseUrl } from "../../provider/impl/runtime-config";
+import * as testing from "../../provider/impl/testing";
+import { UNKNOWN, knownValues } from "../../provider/impl/unknowns";
+import { RECORDED_ORDER_KEY } from "../../provider/impl/vps-fields";
+import type { VpsInputs } from "../../provider/impl/vps-input-schema";
+import { liveOrderOf } from "../../provider/impl/vps-lookahead";
+import { orderFields } from "../../provider/wire-mapping/order-fields";
+import { APP_INPUTS, createChecked, useImplFixture } from "../provider/support/impl-fixture";
 import { judgeBudget, readBudget, useBudget } from "../../provider/impl/budget";
 import { FeeLedger } from "../../provider/impl/cost/ledger";
 import { cents } from "../../provider/impl/cost/money";
@@ -177,8 +187,93 @@ interface Judged {
   increaseCents: number;
 }
 
+// The provider's column runs against an emulator on 127.0.0.1: each VPS billed now is a real order placed at that
+// fee, and its planned fee is worked out by plannedFeeOf (planned-fee.ts over cost/fee.ts) from RimuHosting's
+// quotes, so a change to which fee counts shows up in this table.
+useImplFixture();
+
+/**
+ * A program the emulator prices at `usd` a month in Dallas (emulator/catalog/pricing.ts: $2, plus $6 a GB of
+ * memory, plus $0.10 a GB of disk): 256 MB of memory and the disk that makes up the rest.
+ */
+const pricedAt = (name: string, usd: number): VpsInputs => ({
+  ...APP_INPUTS,
+  domainName: `${name}.example.com`,
+  creationScope: `three-judges/${name}`,
+  memoryMb: 256,
+  diskSpaceMb: Math.round((usd - 3.5) * 10) * 1024,
+});
+
+/** Each VPS billed now placed as a real order (with no budget, so the order guard lets it through). */
+async function placeOrders(rows: readonly Row[]) {
+  useBudget(readBudget(() => undefined));
+  const placed = new Map<string, VpsInputs>();
+  for (const row of rows)
+    if (row.now !== undefined)
+      placed.set(row.name, (await createChecked(pricedAt(row.name, row.now))).inputs);
+  testing.forgetRun(); // the check below is a new run: it reads the account's listing afresh
+  return placed;
+}
+
+/** The planned fee of `row`, as the provider's check works it out (vps-lookahead.ts's checkAll). */
+async function plannedFeeOfRow(row: Row, placed: VpsInputs | undefined): Promise<PlannedFee> {
+  const at = { view: accountView("Checking a Vps"), baseUrl: configuredBaseUrl() };
+  const check = (before: VpsInputs, after: VpsInputs) => ({
+    ...at,
+    isNew: placed === undefined || row.kind === "adopt",
+    before,
+    after,
+    known: knownValues(after),
+  });
+  const wanted =
+    row.after === "unknown"
+      ? { ...pricedAt(row.name, 10), memoryMb: UNKNOWN as unknown as number }
+      : pricedAt(row.name, row.after!);
+  if (!placed) return plannedFeeOf(check({}, wanted), {});
+  const { order: live } = liveOrderOf({ isNew: false, before: placed }, await at.view.activeOrders());
+  const sizes = { memoryMb: wanted.memoryMb, diskSpaceMb: wanted.diskSpaceMb };
+  switch (row.kind) {
+    case "adopt": {
+      // checkAdoption's quote: the order's sizes with the program's over them.
+      const program = { ...wanted, adoptOrderOid: live!.order_oid };
+      const fields = orderFields(live!);
+      const quoted = await priceOf(at, {
+        ...pricedOf(fields),
+        ...pricedOf(program),
+        dcLocation: fields.dcLocation,
+      });
+      return plannedFeeOf(check({}, program), { adopted: { order: live!, quoted } });
+    }
+    case "import": {
+      // An imported state: the order it records, no creation nonce.
+      const { __creationNonce: _nonce, ...imported } = placed;
+      const before = { ...imported, [RECORDED_ORDER_KEY]: live!.order_oid };
+      return plannedFeeOf(check(before, imported), { live });
+    }
+    case "move": {
+      // The emulator prices every host alike, so the move's own check (host-checks.ts) is quoted for the case's
+      // figure: a host the VPS costs more on.
+      const host = ["764", "835"].find((oid) => oid !== live!.host_server_oid)!;
+      const moveAnswer = await at.view.quote(quoteRequest({ ...wanted, hostServerOid: host }, true));
+      return plannedFeeOf(check(placed, { ...placed, hostServerOid: host }), { live, moveAnswer });
+    }
+    case "replace": {
+      const after = { ...placed, ...sizes, domainName: `new-${row.name}.example.com` };
+      return plannedFeeOf(check(placed, after), { live });
+    }
+    case "resize":
+      return plannedFeeOf(check(placed, { ...placed, ...sizes }), { live });
+    default:
+      return plannedFeeOf(check(placed, placed), { live });
+  }
+}
+
 /** The provider: every VPS of the account checked in turn (deleted ones are only in the listing). */
-function providerJudges(c: Case, explicitProvider?: string): Judged {
+async function providerJudges(c: Case, explicitProvider?: string): Promise<Judged> {
+  const placed = await placeOrders(c.vpss);
+  const fees = new Map<string, PlannedFee>();
+  for (const row of c.vpss.filter((r) => r.kind !== "delete"))
+    fees.set(row.name, await plannedFeeOfRow(row, placed.get(row.name)));
   useBudget(readBudget((key) => c.settings[key], explicitProvider));
   const view = { fees: new FeeLedger() } as unknown as AccountView;
   view.fees.billedNow({ cents: c.vpss.reduce((sum, row) => sum + cents(row.now ?? 0), 0), unpriced: [] });
@@ -186,9 +281,7 @@ function providerJudges(c: Case, explicitProvider?: string): Judged {
   let warnings = 0;
   let limited = false;
   for (const row of c.vpss.filter((r) => r.kind !== "delete")) {
-    const usd = priced(row);
-    const fee = { nowUsd: row.now, ...(usd === undefined ? { why: "price not quoted" } : { usd }) };
-    const out = judgeBudget(view, { resource: row.name, name: row.name }, fee, true);
+    const out = judgeBudget(view, { resource: row.name, name: row.name }, fees.get(row.name), true);
     failures += out.failures.length;
     warnings += out.notes.filter((n) => /budget/.test(JSON.stringify(n))).length;
     limited = c.settings.monthlyBudgetUsd !== undefined || c.settings.maxMonthlyIncreaseUsd !== undefined;
@@ -278,10 +371,10 @@ describe("one table of cases, three judges: the same verdict and the same figure
     expect(CASES.length).toBeGreaterThanOrEqual(12);
   });
 
-  it.each(CASES.map((c) => [c.title, c] as const))("%s", (_title, c) => {
+  it.each(CASES.map((c) => [c.title, c] as const))("%s", async (_title, c) => {
     const expected: Judged = { verdict: c.verdict, afterCents: c.afterCents, increaseCents: c.increaseCents };
     const deleted = c.vpss.filter((r) => r.kind === "delete").reduce((sum, r) => sum + cents(r.now!), 0);
-    const provider = providerJudges(c);
+    const provider = await providerJudges(c);
     // With no limit set the provider judges nothing, and so counts nothing.
     if (c.verdict === "none") expect(provider.verdict).toBe("none");
     else
@@ -336,9 +429,9 @@ describe("two providers: each budget judges its own VPSs, the provider and the b
     },
   ];
 
-  it.each(scopes.map((s) => [s.provider ?? "the stack config", s] as const))("%s", (_name, scope) => {
+  it.each(scopes.map((s) => [s.provider ?? "the stack config", s] as const))("%s", async (_name, scope) => {
     const c: Case = { title: _name, ...scope, afterCents: 0, increaseCents: 0 };
-    const provider = providerJudges(c, scope.provider);
+    const provider = await providerJudges(c, scope.provider);
     expect(billJudges(c, scope.provider)).toEqual(provider);
     expect(provider.verdict).toBe(scope.verdict);
   });
@@ -358,7 +451,7 @@ describe("thresholds by percentage (the bill's --fail-over <n>%) on each judge's
       5,
       "pass",
     ],
-  ] as const)("%s", (title, row, percent, status) => {
+  ] as const)("%s", async (title, row, percent, status) => {
     const c: Case = {
       title,
       settings: { monthlyBudgetUsd: "1000" },
@@ -367,7 +460,7 @@ describe("thresholds by percentage (the bill's --fail-over <n>%) on each judge's
       afterCents: 0,
       increaseCents: 0,
     };
-    for (const judged of [providerJudges(c), billJudges(c), packJudges(c)]) {
+    for (const judged of [await providerJudges(c), billJudges(c), packJudges(c)]) {
       const change = { beforeCents: cents(row.now!), afterCents: judged.afterCents, unpriced: [] };
       expect(judgeThresholds(change, { warn: [], fail: [{ percent }] }).status).toBe(status);
     }
