@@ -12,11 +12,23 @@
  * `enforce` refuses it (never counted as $0), `warn` goes on with a warning.
  *
  * One change is judged and applied at a time in this process (a lock), so two creates running in parallel
- * cannot both pass on the same total. The judging uses cost/money.ts's cents and budget.ts's settings.
+ * cannot both pass on the same total. The verdict is the cost model's (cost/verdict.ts's totals and limits, in
+ * cost/money.ts's cents), the one rule the preview's check, the bill and the pack judge by; the settings are
+ * budget.ts's. test/cost/three-judges.test.ts runs this guard through the same table of cases as they.
  */
 import type { AboutOrder } from "../../contract/index.js";
-import { budgetInUse } from "./budget.js";
-import { cents, dollars } from "./cost/money.js";
+import { accountCentsOf, budgetInUse } from "./budget.js";
+import { unpricedAccountWords } from "./cost/ledger.js";
+import { cents, dollars, type Priced } from "./cost/money.js";
+import {
+  addsOf,
+  judgementOf,
+  limitsPassed,
+  totalsOf,
+  type BudgetTotals,
+  type Judgement,
+  type VpsFee,
+} from "./cost/verdict.js";
 import { creationNonceOf, creationTokenFor } from "./creation-token.js";
 import { VPS_ERROR_CODES, VpsError, VpsIncompleteError } from "./errors.js";
 import { pricedOf, type QuotedValues } from "./money.js";
@@ -38,8 +50,16 @@ import { same } from "./canonical-json.js";
 const GUARD = runState("the budget guard's record of what the run ordered and changed", () => ({
   /** What this process did in this run, by what it did (in the order first done): ordered → web-1, web-2. */
   done: new Map<string, string[]>(),
-  /** The growth this process applied in this run (new VPSs, growing changes), in cents a month. */
-  appliedCents: 0,
+  /**
+   * The changes this process applied in this run (new VPSs, resizes, moves, replacements, adoptions), each as the
+   * cost model counts a VPS (cost/verdict.ts): the run's increase is theirs and the next one's.
+   */
+  applied: [] as VpsFee[],
+  /**
+   * Each verdict given, in order, with the model's totals: the guard's figures, which test/cost/three-judges.test.ts
+   * compares with the preview's, the bill's and the pack's (testing.ts's guardVerdicts).
+   */
+  verdicts: [] as { name: string; judgement: Judgement; totals: BudgetTotals }[],
   /**
    * Resources whose check planned a replacement: the recorded inputs of the VPS being replaced, whose order
    * liveOrderOf finds as the look-ahead does (the recorded order id first: an imported VPS carries no nonce).
@@ -68,6 +88,10 @@ export function noteCheckedChange(olds: VpsInputs, news: VpsInputs): void {
   if (REPLACE_FORCING_INPUTS.some((name) => !same(olds[name] ?? null, news[name] ?? null)))
     guard().replacing.set(resourceKey(news), olds);
 }
+
+/** The guard's verdicts in this run, each with its totals (testing.ts: for the table of cases). */
+export const guardVerdicts = (): readonly { name: string; judgement: Judgement; totals: BudgetTotals }[] =>
+  guard().verdicts;
 
 /** "web-1 and web-2", "a, b and c". */
 const listed = (items: readonly string[]): string =>
@@ -135,7 +159,7 @@ type Orders = () => Promise<readonly AboutOrder[]>;
 
 /**
  * Judges what `plan` says (undefined: nothing to judge), then applies it: throws the refusal before `apply` runs,
- * or runs it and counts its growth once it applied (also when it failed after a change, VpsIncompleteError).
+ * or runs it and counts it as applied once it applied (also when it failed after a change, VpsIncompleteError).
  */
 async function judged<T>(
   view: AccountView,
@@ -147,36 +171,44 @@ async function judged<T>(
     const orders = () => (listing ??= view.activeOrders({ fresh: true }));
     const planned = await plan(orders);
     if (!planned) return apply();
-    const growth = await judge(view, orders, planned);
+    const fee = await judge(view, orders, planned);
     try {
       const result = await apply();
-      guard().appliedCents += Math.max(0, growth);
+      guard().applied.push(fee);
       return result;
     } catch (error) {
-      if (error instanceof VpsIncompleteError) guard().appliedCents += Math.max(0, growth);
+      if (error instanceof VpsIncompleteError) guard().applied.push(fee);
       throw error;
     }
   });
 }
 
 /**
- * The quote of `planned` in USD, or why there is none: a quote that failed (`failed`), a price with no USD amount.
+ * The quote of `planned` as the cost model counts it (cost/money.ts): whole US cents, or why there is none (a quote
+ * that failed, `failed`; a price with no USD amount).
  */
-async function quoteUsd(
-  view: AccountView,
-  planned: Planned,
-): Promise<{ usd?: number; why?: string; failed?: true }> {
+async function quoteOf(view: AccountView, planned: Planned): Promise<{ after: Priced; failed?: true }> {
   const quoted = await priceOf({ view, baseUrl: configuredBaseUrl() }, planned.priced);
-  if ("problem" in quoted) return { why: quoted.problem, failed: true };
+  if ("problem" in quoted) return { after: { why: quoted.problem }, failed: true };
   const fee = feeOfMoney(quoted.price);
-  return fee.usd === undefined ? { why: fee.why } : { usd: fee.usd };
+  return {
+    after: fee.usd === undefined ? { why: fee.why ?? "it has no USD amount" } : { cents: cents(fee.usd) },
+  };
 }
 
-/** The verdict on `planned`: its growth in cents when it may go on; throws the refusal otherwise. */
-async function judge(view: AccountView, listing: Orders, planned: Planned): Promise<number> {
+/** The change a cost-model fee makes to a total: its fee after less its fee now (0 when not known). */
+const deltaOf = (fee: VpsFee): number => ("cents" in fee.after ? fee.after.cents - (fee.nowCents ?? 0) : 0);
+
+/**
+ * The verdict on `planned` by the cost model (cost/verdict.ts), the rule the preview, the bill and the pack judge
+ * by: the VPS at its fee now and after, with the changes this run applied before it; the account's active orders,
+ * read fresh, are what is billed now (the scope, budget.ts). Returns its fee as the model counts it when it may go
+ * on; throws the refusal otherwise (`warn`: a warning, and it goes on).
+ */
+async function judge(view: AccountView, listing: Orders, planned: Planned): Promise<VpsFee> {
   const { settings } = budgetInUse();
   const warn = settings.enforcement === "warn";
-  const stop = async (reason: string, advice: string): Promise<number> => {
+  const stop = async (reason: string, advice: string): Promise<void> => {
     if (!warn)
       throw new VpsError(
         VPS_ERROR_CODES.budget,
@@ -186,48 +218,65 @@ async function judge(view: AccountView, listing: Orders, planned: Planned): Prom
       [warning(`${planned.name}: ${reason} (${settingName("budgetEnforcement")}: warn); it goes on.`)],
       undefined,
     );
-    return 0;
   };
-  const quoted = await quoteUsd(view, planned);
-  if (quoted.usd === undefined || Number.isNaN(planned.nowUsd))
-    return stop(
-      `the budget cannot count ${planned.doing}: ${quoted.why ?? "RimuHosting does not report what it is billed now"}, ` +
+  const quoted = await quoteOf(view, planned);
+  const fee: VpsFee = {
+    name: planned.name,
+    ...(planned.nowUsd === undefined || Number.isNaN(planned.nowUsd)
+      ? {}
+      : { nowCents: cents(planned.nowUsd) }),
+    after: Number.isNaN(planned.nowUsd)
+      ? { why: "RimuHosting does not report what it is billed now" }
+      : quoted.after,
+  };
+  // The account, read fresh: the totals every verdict states (the table of cases compares them with the others').
+  const orders = await listing();
+  const account = accountCentsOf(orders);
+  // The listing already holds what this run applied; the model's totals start from before it, and add it again.
+  const { applied, verdicts } = guard();
+  const base = account.cents - applied.reduce((sum, done) => sum + deltaOf(done), 0);
+  const totals = totalsOf(base, [...applied, fee]);
+  const adds = addsOf(fee);
+  const untotalled =
+    settings.monthlyBudgetUsd !== undefined && account.unpriced.length > 0 && (adds ?? 0) > 0;
+  const judgement = untotalled ? "unknown" : judgementOf(settings, totals, fee);
+  verdicts.push({ name: planned.name, judgement, totals });
+  if (adds === undefined) {
+    await stop(
+      `the budget cannot count ${planned.doing}: ${"why" in fee.after ? fee.after.why : ""}, ` +
         `and a price it cannot count is never counted as $0`,
       `${quoted.failed ? "Run it again once RimuHosting quotes it" : "Choose a plan RimuHosting prices in USD"}, ` +
         `or set ${settingName("budgetEnforcement")} to warn`,
     );
-  const growth = cents(quoted.usd) - (planned.nowUsd === undefined ? 0 : cents(planned.nowUsd));
-  if (growth <= 0) return growth;
-  const orders = settings.monthlyBudgetUsd === undefined ? [] : await listing();
-  const fees = orders.map((order) => orderFields(order).monthlyFeeUsd);
-  const unknown = orders.filter((_, i) => fees[i] === undefined).map((order) => order.order_oid);
-  const beforeCents = fees.reduce<number>((sum, fee) => sum + (fee === undefined ? 0 : cents(fee)), 0);
-  const over: string[] = [];
-  const budget = settings.monthlyBudgetUsd;
-  if (budget !== undefined && unknown.length > 0)
-    return stop(
-      `the budget cannot total the account: RimuHosting reports no monthly fee for order ${listed(unknown.map(String))}`,
+    return fee;
+  }
+  if (untotalled) {
+    await stop(
+      unpricedAccountWords(account.unpriced),
       `Leave out ${settingName("monthlyBudgetUsd")}, or set ${settingName("budgetEnforcement")} to warn`,
     );
-  if (budget !== undefined && beforeCents + growth > cents(budget))
+    return fee;
+  }
+  if (judgement !== "over") return fee;
+  const passed = limitsPassed(settings, totals);
+  const over: string[] = [];
+  if (passed.includes("monthlyBudgetUsd"))
     over.push(
-      `take the monthly fees of the account's ${orders.length} active order${orders.length === 1 ? "" : "s"} from ${dollars(beforeCents)} to ` +
-        `${dollars(beforeCents + growth)}, over the monthly budget of ${dollars(cents(budget))} ` +
-        `(${settingName("monthlyBudgetUsd")})`,
+      `take the monthly fees of the account's ${orders.length} active order${orders.length === 1 ? "" : "s"} from ` +
+        `${dollars(account.cents)} to ${dollars(totals.afterCents)}, over the monthly budget of ` +
+        `${dollars(cents(settings.monthlyBudgetUsd!))} (${settingName("monthlyBudgetUsd")})`,
     );
-  const increase = settings.maxMonthlyIncreaseUsd;
-  const { appliedCents } = guard();
-  if (increase !== undefined && appliedCents + growth > cents(increase))
+  if (passed.includes("maxMonthlyIncreaseUsd"))
     over.push(
-      `take this run's increase to ${dollars(appliedCents + growth)} a month (${dollars(appliedCents)} applied ` +
-        `before it), over the ${dollars(cents(increase))} one run may add (${settingName("maxMonthlyIncreaseUsd")})`,
+      `take this run's increase to ${dollars(totals.increaseCents)} a month (${dollars(totals.increaseCents - adds)} ` +
+        `applied before it), over the ${dollars(cents(settings.maxMonthlyIncreaseUsd!))} one run may add ` +
+        `(${settingName("maxMonthlyIncreaseUsd")})`,
     );
-  if (over.length === 0) return growth;
   await stop(
-    `${planned.doing} (+${dollars(growth)} a month) would ${over.join(", and ")}`,
+    `${planned.doing} (+${dollars(adds)} a month) would ${over.join(", and ")}`,
     "Raise the limit, or order less in this run",
   );
-  return growth;
+  return fee;
 }
 
 /**

@@ -1,9 +1,10 @@
 /**
  * The seams tests (and the fault-matrix bench) use to drive the provider implementation in-process:
  * reset the per-host configuration and caches, shorten the read timeout and the creation look-up window,
- * collect log lines instead of printing them. Not part of the package: its exports map has no path to
+ * collect log lines instead of printing them, read the budget guard's verdicts. Not part of the package: its exports map has no path to
  * this module, so programs cannot reach these.
  */
 export { forgetRun, resetConfiguration, setReadTimeoutForTests } from "./runtime-config.js";
 export { setCreateLookupGrace } from "./vps-create.js";
 export { setLogSink } from "./log.js";
+export { guardVerdicts } from "./order-guard.js";

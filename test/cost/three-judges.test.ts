@@ -6,6 +6,12 @@
  * check; a bill's VPS line with its kind and fees; a VPS's checked inputs and the stack), and all three must give
  * the same verdict and the same figures, in cents.
  *
+ * A fourth judge, the guard at the moment of ordering (provider/impl/order-guard.ts), runs each case for real: the
+ * account's orders placed on an emulator over HTTP at the case's fees (the emulator prices by sizes, SIZES), then
+ * the run's creates and updates through impl's create() and update(), non-adding changes first so that its last
+ * verdict states the run's final totals. It judges only what orders or changes a fee: where it judges nothing (an
+ * import, a delete, no limit set), only its verdict is compared.
+ *
  * The provider's scope is the account: here an account that holds exactly the stack's orders. The engine never
  * checks a VPS it deletes, so the provider counts a deleted VPS at its fee now (docs/cost.md, "What a preview sees"):
  * its total after is the others' plus that fee, and that is the only figure that differs.
@@ -21,7 +27,13 @@ import { RECORDED_ORDER_KEY } from "../../provider/impl/vps-fields";
 import type { VpsInputs } from "../../provider/impl/vps-input-schema";
 import { liveOrderOf } from "../../provider/impl/vps-lookahead";
 import { orderFields } from "../../provider/wire-mapping/order-fields";
-import { APP_INPUTS, createChecked, useImplFixture } from "../provider/support/impl-fixture";
+import {
+  APP_INPUTS,
+  createChecked,
+  stackConfig,
+  useImplFixture,
+  type ImplFixture,
+} from "../provider/support/impl-fixture";
 import { judgeBudget, readBudget, useBudget } from "../../provider/impl/budget";
 import { FeeLedger } from "../../provider/impl/cost/ledger";
 import { cents } from "../../provider/impl/cost/money";
@@ -31,6 +43,7 @@ import type { ChangeKind } from "../../provider/bill/fee";
 import * as costModel from "../../provider/impl/cost/verdict";
 import * as packRules from "../../policy-pack/budget-verdict";
 import { budgetOfStack, monthlyBudget } from "../../policy-pack/policies";
+import * as impl from "../../provider/impl/index";
 
 type Verdict = "fail" | "warn" | "pass" | "none";
 
@@ -190,7 +203,8 @@ interface Judged {
 // The provider's column runs against an emulator on 127.0.0.1: each VPS billed now is a real order placed at that
 // fee, and its planned fee is worked out by plannedFeeOf (planned-fee.ts over cost/fee.ts) from RimuHosting's
 // quotes, so a change to which fee counts shows up in this table.
-useImplFixture();
+// MIRO8B priced in NZ dollars only: the guard's column orders it for a price it cannot count (NOT_IN_USD).
+const fixture = useImplFixture({ planCurrencies: { MIRO8B: "CUR_NZD" } });
 
 /**
  * A program the emulator prices at `usd` a month in Dallas (emulator/catalog/pricing.ts: $2, plus $6 a GB of
@@ -366,6 +380,138 @@ function packJudges(c: Case): Judged {
   return { verdict, afterCents: totals.afterCents, increaseCents: totals.increaseCents };
 }
 
+interface Sizes {
+  memoryMb: number;
+  diskSpaceMb: number;
+}
+
+/**
+ * Sizes the emulator bills at each fee of the table, in Dallas ($2 + $6 a GB of memory + $0.10 a GB of disk); the
+ * first whose disk is no smaller than the VPS's now is used (RimuHosting only grows disks, so a shrink to $12 is
+ * less memory on a larger disk).
+ */
+const SIZES: Record<string, Sizes[]> = {
+  "10": [{ memoryMb: 1024, diskSpaceMb: 20480 }],
+  "12": [
+    { memoryMb: 1024, diskSpaceMb: 40960 },
+    { memoryMb: 512, diskSpaceMb: 71680 },
+  ],
+  "12.5": [{ memoryMb: 1024, diskSpaceMb: 46080 }],
+  "19.2": [{ memoryMb: 2048, diskSpaceMb: 53248 }],
+  "45": [{ memoryMb: 6144, diskSpaceMb: 71680 }],
+};
+/** A plan the emulator prices in NZ dollars only: a price the budget cannot count (the "unknown" rows). */
+const NOT_IN_USD = { pricingPlanCode: "MIRO8B", memoryMb: 8192, diskSpaceMb: 163840 };
+
+const sizesOf = (usd: number | "unknown" | undefined, now?: Sizes): Sizes & { pricingPlanCode?: string } => {
+  if (usd === "unknown") return NOT_IN_USD;
+  const sizes = SIZES[String(usd)]?.find((one) => one.diskSpaceMb >= (now?.diskSpaceMb ?? 0));
+  if (!sizes)
+    throw new Error(`SIZES has no sizes billed at $${usd} with a disk of ${now?.diskSpaceMb} MB or more`);
+  return sizes;
+};
+
+/**
+ * The guard at the moment of ordering: the case's account set up with no limit, then the run with the case's
+ * settings, each create or update as the host calls it (`pulumi up --skip-preview`: check() with no preview flag).
+ */
+async function guardJudges(fx: ImplFixture, c: Case): Promise<Judged & { judged: boolean }> {
+  const configure = (settings: Partial<Record<BudgetSetting, string>>) => {
+    const base = stackConfig(fx.emulator.baseUrl);
+    return impl.configure({
+      config: { get: (key) => settings[key.replace("rimuhosting:", "") as BudgetSetting] ?? base.get(key) },
+    });
+  };
+  const inputsOf = (name: string, usd: Row["after"], extra: Record<string, unknown> = {}) => ({
+    ...APP_INPUTS,
+    domainName: `${name}.guard.example.com`,
+    creationScope: `three-judges/guard/${name}`,
+    ...sizesOf(usd),
+    ...extra,
+  });
+  const up = async (inputs: Record<string, unknown>) => {
+    const checked = await impl.check({}, inputs);
+    expect(checked.failures).toBeUndefined();
+    return { ...(await impl.create(checked.inputs)), inputs: checked.inputs, program: inputs };
+  };
+  const byHand = async (name: string, usd: number) => {
+    const { memoryMb, diskSpaceMb } = sizesOf(usd);
+    const placed = await fx.byHand.createVps({
+      instantiation_options: { domain_name: `${name}.guard.example.com`, distro: "deb12.64" },
+      vps_parameters: { memory_mb: memoryMb, disk_space_mb: diskSpaceMb },
+      dc_location: "DCDALLAS",
+    });
+    return placed.about_order.order_oid;
+  };
+  // The account before the run: no limit, so nothing is judged.
+  await configure({});
+  const setUp = new Map<string, Awaited<ReturnType<typeof up>> | number>();
+  for (const row of c.vpss) {
+    if (row.now === undefined) continue;
+    if (["same", "import", "adopt"].includes(row.kind)) setUp.set(row.name, await byHand(row.name, row.now));
+    else
+      setUp.set(
+        row.name,
+        await up(inputsOf(row.name, row.now, row.kind === "move" ? { hostServerOid: "764" } : {})),
+      );
+    // `pulumi import`: read() records the order; the run then leaves it as it is.
+    if (row.kind === "import") await impl.read(String(setUp.get(row.name)), {});
+  }
+  testing.forgetRun();
+  await configure(c.settings);
+  const change = async (row: Row, extra: Record<string, unknown>) => {
+    const created = setUp.get(row.name) as Awaited<ReturnType<typeof up>>;
+    const news = { ...created.program, ...sizesOf(row.after, sizesOf(row.now)), ...extra };
+    const checked = await impl.check(created.inputs, news);
+    expect(checked.failures).toBeUndefined();
+    await impl.update(created.id, created.outs as never, checked.inputs);
+  };
+  // What the run does to each kind of row; "same" and "import" rows it leaves as they are.
+  const steps: Partial<Record<Row["kind"], (row: Row) => Promise<unknown>>> = {
+    create: (row) => up(inputsOf(row.name, row.after)),
+    resize: (row) => change(row, {}),
+    // A move keeps the data centre; the table's move also grows the disk, so its quote differs.
+    move: (row) => change(row, { hostServerOid: "835" }),
+    replace: async (row) => {
+      const created = setUp.get(row.name) as Awaited<ReturnType<typeof up>>;
+      const renamed = inputsOf(`${row.name}-2`, row.after);
+      await impl.check(created.inputs, renamed); // the engine's check with the old inputs
+      return up(renamed);
+    },
+    adopt: (row) =>
+      up({
+        ...inputsOf(row.name, row.after),
+        adoptOrderOid: setUp.get(row.name) as number,
+      }),
+    delete: async (row) => {
+      const created = setUp.get(row.name) as Awaited<ReturnType<typeof up>>;
+      await impl.delete(created.id, created.outs);
+    },
+  };
+  const adds = (row: Row) =>
+    row.kind !== "delete" && (row.now === undefined || typeof row.after !== "number" || row.after > row.now);
+  const ordered = [...c.vpss.filter((row) => !adds(row)), ...c.vpss.filter(adds)];
+  let failures = 0;
+  for (const row of ordered) {
+    try {
+      await steps[row.kind]?.(row);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith("[RIMU_ERR_BUDGET]")) throw error;
+      failures += 1;
+    }
+  }
+  const warnings = fx.logs.filter((line) => /budgetEnforcement: warn\); it goes on/.test(line));
+  const limited = c.settings.monthlyBudgetUsd !== undefined || c.settings.maxMonthlyIncreaseUsd !== undefined;
+  const last = testing.guardVerdicts().at(-1);
+  testing.forgetRun(); // the provider's column below is a run of its own
+  return {
+    verdict: failures > 0 ? "fail" : warnings.length > 0 ? "warn" : limited ? "pass" : "none",
+    afterCents: last?.totals.afterCents ?? NaN,
+    increaseCents: last?.totals.increaseCents ?? NaN,
+    judged: last !== undefined,
+  };
+}
+
 describe("one table of cases, three judges: the same verdict and the same figures", () => {
   it("has at least 12 cases", () => {
     expect(CASES.length).toBeGreaterThanOrEqual(12);
@@ -373,6 +519,10 @@ describe("one table of cases, three judges: the same verdict and the same figure
 
   it.each(CASES.map((c) => [c.title, c] as const))("%s", async (_title, c) => {
     const expected: Judged = { verdict: c.verdict, afterCents: c.afterCents, increaseCents: c.increaseCents };
+    // First, on the test's fresh account: the guard totals every order on it.
+    const { judged, ...guard } = await guardJudges(fixture(), c);
+    if (judged) expect({ judge: "guard", ...guard }).toEqual({ judge: "guard", ...expected });
+    else expect({ judge: "guard", verdict: guard.verdict }).toEqual({ judge: "guard", verdict: c.verdict });
     const deleted = c.vpss.filter((r) => r.kind === "delete").reduce((sum, r) => sum + cents(r.now!), 0);
     const provider = await providerJudges(c);
     // With no limit set the provider judges nothing, and so counts nothing.
