@@ -15,6 +15,7 @@ import type { AccountView } from "./account-view.js";
 import type { AboutOrder } from "../../contract/index.js";
 import {
   overBudgetMessage,
+  totalsWords,
   unpricedAccountWords,
   type AccountBilled,
   type LimitNames,
@@ -144,10 +145,28 @@ export function judgeBudget(
     if (warn) out.notes.push(warning(`${vps.name}: not counted by the budget (${mode}): ${reason}.`));
     else out.failures.push({ property: "", reason, code: VPS_ERROR_CODES.budget });
   }
-  if (judgement !== "over") return out;
+  if (judgement !== "over") {
+    // Warn mode, once a check went over: every later check says the totals too (the engine tells a provider of no
+    // last check), so the run's last warning gives its final total, over a limit or back within them.
+    if (warn && ledger.warnedOver) {
+      const over = overBudgetMessage(settings, totals, limitNames(), ledger.ofAccount);
+      out.notes.push(
+        warning(
+          over === undefined
+            ? `${vps.name}: within budget again (${mode}), with the VPSs checked so far: ` +
+                `${totalsWords(settings, totals, limitNames(), ledger.ofAccount)}.`
+            : `${vps.name}: still over budget (${mode}), with the VPSs checked so far: ${over}.`,
+        ),
+      );
+    }
+    return out;
+  }
   const message = overBudgetMessage(settings, totals, limitNames(), ledger.ofAccount)!;
   if (!warn) out.failures.push({ property: "", reason: message, code: VPS_ERROR_CODES.budget });
-  // Warn mode: each check that adds while over says the totals with the VPSs checked so far; the last is the run's.
-  else out.notes.push(warning(`${vps.name}: over budget (${mode}): ${message}.`));
+  else {
+    // Warn mode: each check that adds while over says the totals with the VPSs checked so far.
+    out.notes.push(warning(`${vps.name}: over budget (${mode}): ${message}.`));
+    ledger.warnedOver = true;
+  }
   return out;
 }

@@ -67,6 +67,12 @@ export class FeeLedger {
     this.entries.set(resource, { ...fee, nowCents: fee.nowCents ?? earlier?.nowCents });
   }
 
+  /**
+   * Whether a check of this run went over a limit in `warn` mode: from then on every check warns with the totals,
+   * so that the run's last warning gives its final total (budget.ts).
+   */
+  warnedOver = false;
+
   fee(resource: string): VpsFee | undefined {
     return this.entries.get(resource);
   }
@@ -101,17 +107,16 @@ function scopeWords(totals: BudgetTotals, ofAccount: boolean): string {
 }
 
 /**
- * The message of a run over its limits: the totals before and after, the budget, the run's increase (and its
- * limit), and the VPSs that add the most. Undefined when no limit is passed.
+ * The totals in words: before and after, over or within each limit, and the run's increase. Said by each message
+ * about the totals, over a limit or not.
  */
-export function overBudgetMessage(
+export function totalsWords(
   limits: Limits,
   totals: BudgetTotals,
   names: LimitNames,
   ofAccount: boolean,
-): string | undefined {
+): string {
   const passed = limitsPassed(limits, totals);
-  if (passed.length === 0) return undefined;
   const over = (key: Limit) => (passed.includes(key) ? "over" : "within");
   const budget =
     limits.monthlyBudgetUsd === undefined
@@ -124,7 +129,23 @@ export function overBudgetMessage(
   return (
     `this run takes ${scopeWords(totals, ofAccount)} from ${dollars(totals.beforeCents)} ` +
     `to ${dollars(totals.afterCents)}, ${budget}; it adds ${dollars(totals.increaseCents)} a month (new VPSs and ` +
-    `growing changes; shrinks are not netted)${increase}. Adding the most: ${addersWords(totals.adders)}. ` +
+    `growing changes; shrinks are not netted)${increase}`
+  );
+}
+
+/**
+ * The message of a run over its limits: the totals before and after, the budget, the run's increase (and its
+ * limit), and the VPSs that add the most. Undefined when no limit is passed.
+ */
+export function overBudgetMessage(
+  limits: Limits,
+  totals: BudgetTotals,
+  names: LimitNames,
+  ofAccount: boolean,
+): string | undefined {
+  if (limitsPassed(limits, totals).length === 0) return undefined;
+  return (
+    `${totalsWords(limits, totals, names, ofAccount)}. Adding the most: ${addersWords(totals.adders)}. ` +
     `Raise the limit, or order less in this run`
   );
 }

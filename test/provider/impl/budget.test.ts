@@ -179,6 +179,43 @@ describe("the budget in check() (L1, the dynamic provider's host)", () => {
     ]);
   });
 
+  it("warn mode, once over: every later check warns with the totals, so the last gives the run's final total", async () => {
+    const { inputs } = await createChecked(vps("db"));
+    const fee = inputs.plannedMonthlyFeeUsd as number;
+    const money = (n: number) => `$${n.toFixed(2)}`;
+    testing.forgetRun();
+    // web-1 takes the account over; db's shrink (less memory) then brings it back within.
+    await configure({ monthlyBudgetUsd: String(2 * fee - 0.5), budgetEnforcement: "warn" });
+    expect((await impl.check({}, vps("web-1"))).failures).toBeUndefined();
+    const shrunk = await impl.check(inputs, { ...vps("db"), memoryMb: 512 });
+    expect(shrunk.failures).toBeUndefined();
+    const after = fee + (shrunk.inputs.plannedMonthlyFeeUsd as number);
+    expect(after).toBeLessThan(2 * fee - 0.5);
+    const warnings = fixture().logs.filter((line) => line.includes("(rimuhosting:budgetEnforcement: warn)"));
+    expect(warnings).toEqual([
+      expect.stringContaining(`web-1: over budget`),
+      `[rimuhosting] warning: db: within budget again (rimuhosting:budgetEnforcement: warn), with the VPSs ` +
+        `checked so far: this run takes the account's monthly fees (every active order on it, with the changes of ` +
+        `the 2 VPSs checked so far) from ${money(fee)} to ${money(after)}, within the monthly budget of ` +
+        `${money(2 * fee - 0.5)} (rimuhosting:monthlyBudgetUsd); it adds ${money(fee)} a month (new VPSs and ` +
+        `growing changes; shrinks are not netted).`,
+    ]);
+    // Still over after a later check that adds nothing: it says so, with the totals.
+    testing.forgetRun();
+    fixture().logs.length = 0;
+    await configure({ monthlyBudgetUsd: "1", budgetEnforcement: "warn" });
+    await impl.check({}, vps("web-2"));
+    await impl.check(inputs, vps("db"));
+    expect(fixture().logs.filter((line) => line.includes("(rimuhosting:budgetEnforcement: warn)"))).toEqual([
+      expect.stringContaining("web-2: over budget"),
+      expect.stringMatching(
+        new RegExp(
+          `db: still over budget .* from \\${money(fee)} to \\${money(2 * fee)}, over the monthly budget`,
+        ),
+      ),
+    ]);
+  });
+
   it("counts the account's orders this run does not check, and never blocks a check that adds nothing", async () => {
     const { inputs } = await createChecked(vps("db"));
     const fee = inputs.plannedMonthlyFeeUsd as number;
