@@ -2,7 +2,9 @@
 // each change made outside Pulumi (a move to another host, in a program without hostServerOid; a resize; a stop; a
 // reinstall; a cancellation) makes `pulumi refresh --preview-only --expect-no-changes` exit 7, and the drift report
 // of its JSON names the property, a move's new IP address included; an unchanged stack passes. A preview of a VPS
-// whose order is gone says so, and prices nothing for it.
+// whose order is gone says so, and prices nothing for it, the program unchanged or not; the `up` after it changes
+// nothing on the dynamic Vps and fails on the native plugin (docs/vps.md#drift). A plain `pulumi refresh`, which
+// writes the state, prints the move's drift line with the new IP address and host, and records them.
 import { expect, test } from "@jest/globals";
 import { spawn } from "node:child_process";
 import { PassThrough, Readable } from "node:stream";
@@ -59,16 +61,23 @@ export const MOVED_STEP = {
 
 /**
  * Registers the tests on the scenario `scenario()` returns; `goneMemory` sets the program's memory of `gone`;
- * `movedStep`, what the refresh's JSON holds for the moved VPS (MOVED_STEP).
+ * `front`, which front end the program uses (MOVED_STEP says what its refresh's JSON holds for the moved VPS).
  */
 export function driftCheckTests(
   scenario: () => Scenario,
   goneMemory: (mb: number) => Promise<void>,
-  movedStep: object,
+  front: keyof typeof MOVED_STEP,
 ): void {
+  const movedStep: object = MOVED_STEP[front];
   const urns: Record<string, string> = {};
   const oids: Record<string, number> = {};
   const before: Record<string, AboutOrder> = {};
+  let movedTo: AboutOrder | undefined;
+  const ip = (order: AboutOrder) => order.allocated_ips?.primary_ip;
+  const goneWarning = () =>
+    new RegExp(
+      `\\[RIMU_ERR_ORDER_GONE\\] gone: RimuHosting no longer has VPS order ${oids.gone}: .*Run \`pulumi refresh\``,
+    );
   const check = (...target: string[]) =>
     pulumiRun(scenario().stack.cli, "refresh", "--preview-only", "--expect-no-changes", "--json", ...target);
 
@@ -89,6 +98,7 @@ export function driftCheckTests(
   test("each change outside Pulumi makes the check exit 7, and the report names it", async () => {
     const s = scenario();
     const moved = await s.client.moveVps(oids.moved!, { is_update_dns: false });
+    movedTo = moved.about_order;
     await s.client.changeParameters(oids.resized!, { memory_mb: 2048 });
     await s.client.setRunningState(oids.stopped!, "NOTRUNNING");
     await s.client.reinstallVps(oids.reinstalled!, {
@@ -97,7 +107,6 @@ export function driftCheckTests(
       dc_location: null,
     });
     await s.client.deleteVps(oids.gone!);
-    const ip = (order: AboutOrder) => order.allocated_ips?.primary_ip;
     const expected: Record<(typeof NAMES)[number], string[]> = {
       moved: [
         `| moved | primaryIp | ${ip(before.moved!)} → ${ip(moved.about_order)} | none |`,
@@ -133,17 +142,63 @@ export function driftCheckTests(
     expect(text).toMatch(/\(delete\)\s*\n\s*\[id=\d+\]\s*\n\s*\[urn=[^\]\n]*::gone\]/);
   });
 
+  test("the unchanged program's preview of a VPS whose order is gone: the warning, an update, no price", async () => {
+    // Issue 41's report: with the program unchanged, the preview called the gone VPS unchanged.
+    const s = scenario();
+    const run = await pulumiRun(s.stack.cli, "preview", "--diff", "--expect-no-changes");
+    const text = run.stdout + run.stderr;
+    expect(text).toMatch(goneWarning());
+    expect(text).toMatch(/\(update\)\s*\n\s*\[id=\d+\]\s*\n\s*\[urn=[^\]\n]*::gone\]/);
+    // Nothing is priced: the program changes nothing, and the gone VPS is never priced.
+    expect(text).not.toMatch(/\$\d/);
+    expect(text).toMatch(/error: no changes were expected (for preview )?but changes were proposed/);
+    expect(run.code).not.toBe(0);
+  });
+
+  test("the `up` after it: changes nothing on the dynamic Vps, fails with RIMU_ERR_ORDER_GONE on the native plugin", async () => {
+    const s = scenario();
+    const run = await pulumiRun(s.stack.cli, "up", "--yes", "--target", urns.gone!);
+    const text = run.stdout + run.stderr;
+    if (front === "dynamic") {
+      // Only the preview looks ahead at the account; the update's diff compares the program with the state.
+      expect(run.code).toBe(0);
+      expect(text).not.toMatch(/gone\s+updated|~ 1 updated/);
+    } else {
+      // The plugin's diff cannot tell a preview from an update, so the update is tried, and refused.
+      expect(run.code).not.toBe(0);
+      expect(text).toMatch(/RIMU_ERR_ORDER_GONE/);
+    }
+  });
+
   test("a preview of a VPS whose order is gone: the warning naming it and `pulumi refresh`, no price for it", async () => {
     const s = scenario();
     await goneMemory(2048);
     const run = await pulumiRun(s.stack.cli, "preview", "--diff");
     const text = run.stdout + run.stderr;
-    expect(text).toMatch(
-      new RegExp(
-        `\\[RIMU_ERR_ORDER_GONE\\] gone: RimuHosting no longer has VPS order ${oids.gone}: .*Run \`pulumi refresh\``,
-      ),
-    );
+    expect(text).toMatch(goneWarning());
     expect(text).not.toMatch(/gone: resize/);
     expect(text).not.toMatch(/gone: .*\$\d/);
+  });
+
+  test("a plain `pulumi refresh` (it writes the state): the move's drift line with the new IP and host, recorded", async () => {
+    // Issue 41's report: in a program without hostServerOid, this printed "unchanged" while it wrote the move.
+    const s = scenario();
+    const run = await pulumiRun(s.stack.cli, "refresh", "--yes", "--diff");
+    const text = run.stdout + run.stderr;
+    expect(run.code).toBe(0);
+    const from = before.moved!;
+    const to = movedTo!;
+    expect(ip(to)).not.toBe(ip(from));
+    expect(text).toContain(
+      `moved: changed outside Pulumi: primaryIp ${ip(from)} → ${ip(to)}, hostServerOid ${from.host_server_oid} → ${to.host_server_oid}`,
+    );
+    const state = JSON.parse(await s.stack.exportState()) as {
+      deployment: { resources: { urn: string; outputs?: Record<string, unknown> }[] };
+    };
+    const outputs = state.deployment.resources.find((resource) => resource.urn === urns.moved)?.outputs;
+    expect({ primaryIp: outputs?.primaryIp, hostServerOid: String(outputs?.hostServerOid) }).toEqual({
+      primaryIp: ip(to),
+      hostServerOid: String(to.host_server_oid),
+    });
   });
 }

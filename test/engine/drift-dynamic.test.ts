@@ -2,7 +2,7 @@
 import * as path from "node:path";
 import { describeCliOnly } from "./describe-cli";
 import { startScenario, type Scenario } from "./e2e-support";
-import { MOVED_STEP, driftCheckTests } from "./drift-check";
+import { driftCheckTests } from "./drift-check";
 
 jest.setTimeout(300_000);
 
@@ -16,6 +16,6 @@ describeCliOnly("drift check, dynamic Vps", () => {
   driftCheckTests(
     () => s,
     (mb) => s.stack.setConfig("goneMemoryMb", String(mb)),
-    MOVED_STEP.dynamic,
+    "dynamic",
   );
 });

@@ -1,7 +1,7 @@
 // The scheduled drift check on the native plugin from a YAML program (drift-check.ts), through the real CLI.
 import type { Scenario } from "./e2e-support";
 import { describeNative, startNativeScenario, writeYamlProgram } from "./native-programs";
-import { MOVED_STEP, NAMES, driftCheckTests } from "./drift-check";
+import { NAMES, driftCheckTests } from "./drift-check";
 
 jest.setTimeout(300_000);
 
@@ -30,6 +30,6 @@ describeNative("yaml", "drift check, native Vps", () => {
   driftCheckTests(
     () => s,
     (mb) => s.stack.setConfig("goneMemoryMb", String(mb)),
-    MOVED_STEP.native,
+    "native",
   );
 });
