@@ -6,7 +6,7 @@
  * minimal Go provider on pulumi-go-provider (bench/go-provider.ts; skipped, saying why, without Go); and from the
  * spawn to the exit of a bare `node -e 0` on the Node the executable is made of. All with one program in one run,
  * the order turning each round so drift falls on all; median (min-max) of each, the executable's median over
- * `node -e 0`'s, and the load average before and after.
+ * `node -e 0`'s, the CPU each provider had used when it answered (Linux), and the load average before and after.
  *
  * Run: `npm run bench -- plugin` (or `npm run build && node dist/bench/index.js plugin --rounds 11`).
  */
@@ -67,7 +67,7 @@ export async function benchPlugin(options: PluginBenchOptions = {}): Promise<voi
     const pathNode = execFileSync("node", ["--version"], { encoding: "utf8" }).trim();
     const seaNode = nodeBinary(HOST_TARGET).exe;
     const go = goProvider(print);
-    const sides: { label: string; time: () => Promise<number> }[] = [
+    const sides: { label: string; time: () => Promise<Timing> }[] = [
       { label: "self-contained linux-amd64", time: () => answerMs(executable, version) },
       { label: `launcher, on node ${pathNode}`, time: () => answerMs(launcher, version) },
       {
@@ -81,6 +81,7 @@ export async function benchPlugin(options: PluginBenchOptions = {}): Promise<voi
         time: () => answerMs(go.exe),
       });
     const times = sides.map(() => [] as number[]);
+    const cpu = sides.map(() => [] as number[]);
     const load = () =>
       os
         .loadavg()
@@ -91,15 +92,19 @@ export async function benchPlugin(options: PluginBenchOptions = {}): Promise<voi
       // each round starts with the next side, so drift and warm caches fall on all
       for (let i = 0; i < sides.length; i++) {
         const side = (round + i) % sides.length;
-        times[side]!.push(await sides[side]!.time());
+        const timing = await sides[side]!.time();
+        times[side]!.push(timing.ms);
+        if (timing.cpuMs !== undefined) cpu[side]!.push(timing.cpuMs);
       }
     }
-    print(`  from the spawn to the first answer (GetPluginInfo), median of ${rounds} rounds (min-max):`);
+    print(
+      `  from the spawn to the first answer (GetPluginInfo), median of ${rounds} rounds (min-max); the CPU the process had used by then:`,
+    );
+    const range = (ms: number[]) =>
+      `${median(ms).toFixed(0).padStart(5)} ms (${Math.min(...ms).toFixed(0)}-${Math.max(...ms).toFixed(0)})`;
     sides.forEach((side, i) => {
-      const ms = times[i]!;
-      print(
-        `  ${side.label.padEnd(44)}  ${median(ms).toFixed(0).padStart(5)} ms (${Math.min(...ms).toFixed(0)}-${Math.max(...ms).toFixed(0)})`,
-      );
+      const used = cpu[i]!.length > 0 ? `  CPU ${range(cpu[i]!)}` : "";
+      print(`  ${side.label.padEnd(44)}  ${range(times[i]!)}${used}`);
     });
     if ("reason" in go) print(`  ${"Go provider".padEnd(44)}  not run: ${go.reason}`);
     print(`  self-contained / node -e 0: ${(median(times[0]!) / median(times[2]!)).toFixed(1)}`);
@@ -109,23 +114,29 @@ export async function benchPlugin(options: PluginBenchOptions = {}): Promise<voi
   }
 }
 
-/** Milliseconds from spawning the provider `exe` to its answer to GetPluginInfo (checked to be `version`). */
-async function answerMs(exe: string, version?: string): Promise<number> {
+/** A side's time, and the CPU its process had used by then where it is known (Linux; not after an exit). */
+interface Timing {
+  ms: number;
+  cpuMs?: number;
+}
+
+/** From spawning the provider `exe` to its answer to GetPluginInfo (checked to be `version`). */
+async function answerMs(exe: string, version?: string): Promise<Timing> {
   const answer = await firstCall([exe]);
   if (version !== undefined && answer.version !== version)
     throw new Error(`${exe} answered ${answer.version}, not ${version}`);
-  return answer.ms;
+  return { ms: answer.ms, cpuMs: answer.cpuMs };
 }
 
-/** Milliseconds from spawning `command` to its exit (which must be a success). */
-function exitMs(command: string, args: string[]): Promise<number> {
+/** From spawning `command` to its exit (which must be a success). */
+function exitMs(command: string, args: string[]): Promise<Timing> {
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: "ignore" });
     child.once("error", reject);
     child.once("exit", (code) =>
       code === 0
-        ? resolve(Number(process.hrtime.bigint() - started) / 1e6)
+        ? resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6 })
         : reject(new Error(`${command} ${args.join(" ")} exited ${code}`)),
     );
   });

@@ -57,9 +57,31 @@ async function main(): Promise<void> {
   process.stdout.write(`${served.port}\n`);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(
-    `pulumi-resource-rimuhosting failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
-  );
-  process.exit(1);
-});
+function start(): void {
+  main().catch((error: unknown) => {
+    process.stderr.write(
+      `pulumi-resource-rimuhosting failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exit(1);
+  });
+}
+
+/**
+ * Built-ins the server loads when it first binds its port (net's listen loads cluster, http2 loads crypto and
+ * assert, ...) that a startup snapshot can hold, unlike http, https, http2 and tls themselves.
+ */
+const SNAPSHOT_BUILTINS = ["assert", "child_process", "crypto", "dgram", "dns/promises", "fs/promises"];
+
+/*
+ * The release's linux-amd64 executable starts from a startup snapshot (tools/release/plugin-executable.ts): the
+ * bundle runs once while the executable is made, and this is that run. It evaluates the server (gRPC, the
+ * protocol's stubs, the schema) and the built-ins above into the snapshot, serving nothing, and names start() as
+ * what the executable runs when it starts from it. Everywhere else (bin/, the launcher, the other executables) the
+ * plugin starts at once.
+ */
+const { startupSnapshot } = require("node:v8") as typeof import("node:v8");
+if (startupSnapshot?.isBuildingSnapshot()) {
+  require("./server.js");
+  for (const builtin of SNAPSHOT_BUILTINS) require(`node:${builtin}`);
+  startupSnapshot.setDeserializeMainFunction(start);
+} else start();

@@ -85,11 +85,11 @@ describe("the release's artifacts (npm run release:build)", () => {
     expect(() => checkFormat(target("darwin-arm64"), changed)).toThrow(/does not match page 256/);
   });
 
-  it("the linux plugins carry V8's code cache of the bundle, made by their own node, and start without rejecting it; the others none", () => {
+  it("linux-amd64 starts from a startup snapshot; linux-arm64 carries V8's code cache, made by its own node; both start without rejecting them; the others neither", () => {
     for (const t of TARGETS)
       expect([t.platform, seaBlobHolds(unpacked(t.platform))]).toEqual([
         t.platform,
-        { codeCache: t.os === "linux", snapshot: false },
+        { codeCache: t.platform === "linux-arm64", snapshot: t.platform === "linux-amd64" },
       ]);
     for (const platform of ["linux-amd64", "linux-arm64"]) {
       // An unknown command word: the plugin loads its bundle (its top level from the cache, if V8 takes it), says
@@ -104,8 +104,21 @@ describe("the release's artifacts (npm run release:build)", () => {
         env,
       });
       expect(run.stderr).toContain("unknown command 'no-such-command'");
-      expect(run.stderr).not.toMatch(/code cache/i);
+      expect(run.stderr).not.toMatch(/code cache|snapshot|warning/i);
     }
+  });
+
+  it("the linux-amd64 plugin from its snapshot: gRPC loaded while it was made, the network modules at start", async () => {
+    const exe = unpacked("linux-amd64");
+    // The snapshot holds the server: its first call is answered, and its commands load their parts (the emulator,
+    // with http, which the snapshot could not hold) from the executable.
+    expect((await firstCall([exe])).version).toBe(version);
+    const emulator = spawnSync(exe, ["emulator", "--port", "0", "--time-scale", "0"], {
+      encoding: "utf8",
+      timeout: 5_000,
+      killSignal: "SIGTERM",
+    });
+    expect(emulator.stdout).toMatch(/RimuHosting emulator listening on http:\/\/127\.0\.0\.1:\d+\/r/);
   });
 
   it("the linux-arm64 plugin answers its first gRPC call under qemu-user", async () => {

@@ -18,6 +18,24 @@ export interface FirstCall {
   version: string;
   /** From the start of the process to GetPluginInfo's answer. */
   ms: number;
+  /**
+   * The CPU time the process (all its threads) had used by then, on Linux (/proc/<pid>/task/<tid>/schedstat):
+   * unlike `ms`, hardly changed by other work on a busy machine (under qemu, qemu's). Undefined elsewhere.
+   */
+  cpuMs?: number;
+}
+
+/** The CPU time process `pid` has used so far, all its threads, in milliseconds (Linux), or undefined. */
+function cpuMsOf(pid: number | undefined): number | undefined {
+  if (process.platform !== "linux" || pid === undefined) return undefined;
+  try {
+    let ns = 0;
+    for (const task of fs.readdirSync(`/proc/${pid}/task`))
+      ns += Number(fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+    return ns / 1e6;
+  } catch {
+    return undefined; // gone already, or no schedstat
+  }
 }
 
 /**
@@ -61,7 +79,8 @@ export function firstCall(
         clearTimeout(timer);
         client.close();
         if (error) return fail(`GetPluginInfo failed: ${error.message}`);
-        resolve({ version: info.getVersion(), ms: Number(process.hrtime.bigint() - started) / 1e6 });
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        resolve({ version: info.getVersion(), ms, cpuMs: cpuMsOf(child.pid) });
       });
     });
   });
@@ -75,11 +94,14 @@ export function firstCall(
 const ARM64_SYSROOT = "/usr/aarch64-linux-gnu";
 
 /**
- * The command that runs `t`'s executable `exe` on this machine (linux x64), or undefined when none can (macOS,
- * Windows: checked by format only). linux-arm64 runs under qemu-user; without it this throws, saying what to
- * install.
+ * The command that runs `t`'s executable `exe` on this machine, or undefined when none can. On the release's
+ * machine (linux x64): linux-amd64 itself, linux-arm64 under qemu-user (without it this throws, saying what to
+ * install); macOS and Windows are checked by format only. On a Mac (native-executables.ts): both macOS platforms
+ * (darwin-amd64 under Rosetta 2); on Windows x64: windows-amd64.
  */
 export function commandHere(t: Target, exe: string): string[] | undefined {
+  if (process.platform === "darwin") return t.os === "darwin" ? [exe] : undefined;
+  if (process.platform === "win32") return t.platform === "windows-amd64" ? [exe] : undefined;
   if (t.platform === "linux-amd64") return [exe];
   if (t.platform !== "linux-arm64") return undefined;
   const sysroot = process.env.QEMU_LD_PREFIX ?? ARM64_SYSROOT;

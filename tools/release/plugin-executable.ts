@@ -11,15 +11,19 @@
  * Start-up: where this machine can run the target's own node (linux-amd64; linux-arm64 under qemu-user), that node
  * makes the executable with V8's code cache of the bundle, so the plugin skips parsing the bundle and compiling its
  * top level at start (the functions a call runs are still compiled when they first run). V8 loads a code cache only
- * in the node that made it, so the other platforms go without. No startup snapshot: Node's snapshot builder cannot hold the http2, http and tls modules gRPC loads (it aborts).
+ * in the node that made it, so the other platforms go without. linux-amd64, whose node runs natively here, gets a
+ * startup snapshot instead: the plugin starts from the heap its bundle left after loading the server, with the
+ * modules Node's snapshot builder cannot hold stood in for (snapshot-entry.ts).
  * docs/releasing.md, "Start-up", has the figures and why the build fixes V8's random seed.
  */
 import { execFileSync } from "node:child_process";
+import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { commandHere } from "./check-executable.js";
 import { HOST_TARGET, nodeBinary, type Target } from "./node-binaries.js";
+import { SNAPSHOT_DATA_SCRIPT, snapshotEntry, type SnapshotData } from "./snapshot-entry.js";
 
 /**
  * The machine that makes the executables runs the linux-x64 node of the release's version (the blob must be made
@@ -50,12 +54,55 @@ export function codeCacheNode(t: Target, log?: (line: string) => void): string[]
 export const BUILD_RANDOM_SEED = 34;
 
 /**
+ * Whether `t`'s executable starts from a startup snapshot: only the platform the release is built on, whose node
+ * makes the snapshot natively (a snapshot, like a code cache, is taken only by the node that made it; linux-arm64's
+ * under qemu keeps its code cache).
+ */
+export const usesSnapshot = (t: Target): boolean => t.platform === HOST_TARGET.platform;
+
+/**
+ * V8 flags of the executable with a snapshot, given both to the node that makes it and to the executable
+ * (`execArgv`): given to the executable alone, the start took more CPU than without them (docs/releasing.md).
+ * `--no-regexp-tier-up`: V8 compiles a regular expression to machine code at its first use instead of
+ * interpreting it first; Node's `net.isIPv6`, which listen() runs on the address, took 4 to 28 ms the first time
+ * otherwise (its pattern is large; a snapshot does not keep compiled expressions), and about 1 ms with it.
+ */
+export const SNAPSHOT_V8_FLAGS = ["--no-regexp-tier-up"];
+
+/**
+ * The directory an executable with a snapshot is made in. The snapshot holds the path of its script, so the path is
+ * the same for the same inputs: `rimu-sea-<hash of key>` in the temporary directory. mkdir gives it to one build at a
+ * time; another build of the same inputs waits for it (a directory older than 10 minutes was left by a build that
+ * was killed, and is taken over).
+ */
+function takeBuildDirectory(key: string): string {
+  const dir = path.join(
+    os.tmpdir(),
+    `rimu-sea-${crypto.createHash("sha256").update(key).digest("hex").slice(0, 16)}`,
+  );
+  const limit = 600_000;
+  const deadline = Date.now() + limit;
+  for (;;) {
+    try {
+      fs.mkdirSync(dir);
+      return dir;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    const since = fs.statSync(dir, { throwIfNoEntry: false })?.mtimeMs;
+    if (since !== undefined && Date.now() - since > limit) fs.rmSync(dir, { recursive: true, force: true });
+    else if (Date.now() > deadline) throw new Error(`${dir} stayed in use for ${limit / 60_000} minutes`);
+    else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+  }
+}
+
+/**
  * Writes `outFile`, the plugin for `t`: `bundle` embedded in t's node binary, and each of `assets` (the bundles of
  * the plugin's parts, provider/native/parts.ts: asset key to file) as a SEA asset, which the plugin evaluates only
  * when it needs that part. Where t's own node runs here (codeCacheNode), it makes the executable, with V8's code
- * cache of the bundle; elsewhere `tools.node` (the host's) makes it without. No startup snapshot (the header says
- * why). NODE_OPTIONS is ignored (`execArgvExtension: none`): it is set for the user's program (a `--require` of
- * ts-node, say), and the plugin must not start with it.
+ * cache of the bundle, or for the build's own platform a startup snapshot (usesSnapshot); elsewhere `tools.node`
+ * (the host's) makes it without either. NODE_OPTIONS is ignored (`execArgvExtension: none`): it is set for the
+ * user's program (a `--require` of ts-node, say), and the plugin must not start with it.
  */
 export function buildPluginExecutable(
   t: Target,
@@ -66,12 +113,26 @@ export function buildPluginExecutable(
   log?: (line: string) => void,
 ): void {
   const ownNode = codeCacheNode(t, log);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rimu-sea-"));
+  const snapshot = ownNode !== undefined && usesSnapshot(t);
+  const dir = snapshot
+    ? takeBuildDirectory(
+        `${t.platform} ${crypto.createHash("sha256").update(fs.readFileSync(bundle)).digest("hex")}`,
+      )
+    : fs.mkdtempSync(path.join(os.tmpdir(), "rimu-sea-"));
   try {
     const config = path.join(dir, "sea-config.json");
+    // What the node that makes the executable sees: gRPC reads its GRPC_* variables when it loads, which with a
+    // snapshot is now, so none of the build's own may reach it.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^grpc_/i.test(name)));
     // The executable records the path `main` names: a fixed name beside the config (the build runs in `dir`),
     // not the build's temporary directory, so that two builds write the same bytes.
-    fs.copyFileSync(bundle, path.join(dir, "provider.js"));
+    if (snapshot) {
+      const [dataNode, ...dataArgs] = ownNode;
+      const data = JSON.parse(
+        execFileSync(dataNode!, [...dataArgs, "-e", SNAPSHOT_DATA_SCRIPT], { encoding: "utf8", env }),
+      ) as SnapshotData;
+      fs.writeFileSync(path.join(dir, "provider.js"), snapshotEntry(fs.readFileSync(bundle, "utf8"), data));
+    } else fs.copyFileSync(bundle, path.join(dir, "provider.js"));
     fs.writeFileSync(
       config,
       JSON.stringify({
@@ -80,21 +141,32 @@ export function buildPluginExecutable(
         executable: nodeBinary(t, log).exe,
         output: outFile,
         disableExperimentalSEAWarning: true,
-        useCodeCache: ownNode !== undefined,
-        useSnapshot: false,
+        // Node ignores the code cache of a snapshot's script (the snapshot holds what ran).
+        useCodeCache: ownNode !== undefined && !snapshot,
+        useSnapshot: snapshot,
+        ...(snapshot ? { execArgv: SNAPSHOT_V8_FLAGS } : {}),
         execArgvExtension: "none",
         assets,
       }),
     );
     const [node, ...nodeArgs] = ownNode ?? [tools.node];
-    execFileSync(node!, [...nodeArgs, `--random-seed=${BUILD_RANDOM_SEED}`, "--build-sea", config], {
-      cwd: dir,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const flags = snapshot ? SNAPSHOT_V8_FLAGS : [];
+    execFileSync(
+      node!,
+      [...nodeArgs, ...flags, `--random-seed=${BUILD_RANDOM_SEED}`, "--build-sea", config],
+      {
+        cwd: dir,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     fs.chmodSync(outFile, 0o755);
     // Embedding the bundle drops the Mach-O binary's signature, and Apple Silicon runs no unsigned code: sign it
     // again, ad hoc (no identity; what `codesign --sign -` does on a Mac), as Node's own guide does.
-    if (t.os === "darwin") {
+    // On a Mac (native-executables.ts), Apple's codesign does it.
+    if (t.os === "darwin" && process.platform === "darwin")
+      execFileSync("codesign", ["--sign", "-", "--force", outFile], { stdio: ["ignore", "pipe", "pipe"] });
+    else if (t.os === "darwin") {
       if (!tools.rcodesign) throw new Error(`signing ${t.platform} needs rcodesign (scripts/rcodesign.sh)`);
       execFileSync(tools.rcodesign, ["sign", outFile], { stdio: ["ignore", "pipe", "pipe"] });
     }
