@@ -20,6 +20,8 @@
  * `--if-stale`: do nothing when dist/release already holds the artifacts of the same inputs (the bundle, this
  * code, package.json, package/README.md, sdk/, the timestamp): the tests build the release once per run this way.
  * `--out <dir>`: write the release into <dir> instead of dist/release (a second build to compare with the first).
+ * RELEASE_NATIVE_EXECUTABLES=<dir>: take the macOS and Windows executables made on their own OS, with their code
+ * cache (native-executables.ts), from <dir>.
  */
 import { execFileSync } from "node:child_process";
 import * as crypto from "node:crypto";
@@ -30,8 +32,9 @@ import { bundleParts, bundlePlugin, packageVersion, pluginTarballName } from "..
 import { partFileName, type PartName } from "../../provider/native/parts.js";
 import { REPO_ROOT } from "../../provider/native/schema/plugin-dir.js";
 import { normalizeTarball, sourceDateEpoch, tarDirectory } from "./archive.js";
-import { checkFormat, commandHere, firstCall } from "./check-executable.js";
-import { HOST_TARGET, nodeBinary, SEA_NODE_VERSION, TARGETS } from "./node-binaries.js";
+import { checkFormat, commandHere, firstCall, seaBlobHolds } from "./check-executable.js";
+import { bundlesHash } from "./native-executables.js";
+import { HOST_TARGET, nodeBinary, SEA_NODE_VERSION, TARGETS, type Target } from "./node-binaries.js";
 import { PACKAGE_README, packNpmPackage } from "./npm-package.js";
 import { writePackageFiles } from "./package-entry.js";
 import { buildPluginExecutable, hostNode } from "./plugin-executable.js";
@@ -67,6 +70,8 @@ function fingerprint(bundles: string[], epoch: number): string {
       (f) => path.join(REPO_ROOT, "sdk", f),
     ),
   ];
+  const native = process.env.RELEASE_NATIVE_EXECUTABLES;
+  if (native) inputs.push(...filesUnder(native, /^$/).map((f) => path.join(native, f)));
   for (const file of inputs) hash.update(file).update(fs.readFileSync(file));
   return hash.digest("hex");
 }
@@ -85,6 +90,23 @@ export function sha256sums(dir: string): string {
           .digest("hex")}  ${f}\n`,
     )
     .join("");
+}
+
+/**
+ * RELEASE_NATIVE_EXECUTABLES, when set: a directory of executables made on their own OS (native-executables.ts; the
+ * release workflow's native-executables jobs), taken in place of the ones this machine would make without a code
+ * cache. Each must embed the bundles this build made (`hash`), or the build fails.
+ */
+function nativeExecutable(t: Target, hash: string): string | undefined {
+  const dir = process.env.RELEASE_NATIVE_EXECUTABLES;
+  const file = dir && path.join(dir, t.platform, t.executable);
+  if (!file || !fs.existsSync(file)) return undefined;
+  const theirs = fs.readFileSync(path.join(dir, t.platform, "bundles.sha256"), "utf8").trim();
+  if (theirs !== hash)
+    throw new Error(
+      `${file} embeds other bundles (${theirs}) than this build made (${hash}): build both from one commit`,
+    );
+  return file;
 }
 
 const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
@@ -161,7 +183,12 @@ export async function buildRelease(opts: { ifStale?: boolean; outDir?: string } 
       const dir = path.join(staging, t.platform);
       fs.mkdirSync(dir);
       const exe = path.join(dir, t.executable);
-      buildPluginExecutable(t, bundle, assets, exe, { node, rcodesign }, log);
+      const native = nativeExecutable(t, bundlesHash(bundle, parts));
+      if (native) {
+        fs.copyFileSync(native, exe);
+        if (!seaBlobHolds(exe).codeCache) throw new Error(`${native} holds no code cache`);
+        log(`${t.platform}: the executable made by its own node, with its code cache (${native})`);
+      } else buildPluginExecutable(t, bundle, assets, exe, { node, rcodesign }, log);
       const format = checkFormat(t, exe);
       const command = commandHere(t, exe);
       let ran = "not run here";

@@ -76,10 +76,19 @@ export function nodeBinary(t: Target, log: (line: string) => void = () => undefi
   fs.mkdirSync(dir, { recursive: true });
   const tmp = fs.mkdtempSync(path.join(dir, "fetch-"));
   try {
+    // On Windows (the release's native-executables job) npm is npm.cmd, which only a shell runs.
+    const windows = process.platform === "win32";
     const printed = execFileSync(
-      "npm",
-      ["pack", "--json", "--silent", `${t.npmPackage}@${SEA_NODE_VERSION}`, "--pack-destination", tmp],
-      { cwd: tmp, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
+      windows ? "npm.cmd" : "npm",
+      [
+        "pack",
+        "--json",
+        "--silent",
+        `${t.npmPackage}@${SEA_NODE_VERSION}`,
+        "--pack-destination",
+        windows ? `"${tmp}"` : tmp,
+      ],
+      { cwd: tmp, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], shell: windows },
     );
     const [{ filename }] = JSON.parse(printed) as [{ filename: string }];
     const archive = path.join(tmp, filename);
