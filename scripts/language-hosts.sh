@@ -155,8 +155,8 @@ timed "gen-sdk" "$repo/scripts/gen-sdk.sh" --build >/dev/null
 # module of that build list in the module cache with its metadata, so that programs build with GOPROXY=off (the
 # host runs `go list -m -json`, which reads it). Both caches are Go's own, outside the clone
 # (`go env GOCACHE GOMODCACHE`).
-warm="$root/go-warmup/sdk-v$cli_version"
-warm_go() {
+warm_go() { # <sdk/v3 version>
+  local version="$1" warm="$root/go-warmup/sdk-v$1"
   mkdir -p "$warm"
   # Not a main package: `go build` compiles it and its dependencies without linking a binary.
   printf '%s\n' '// Imports what generated Go SDKs and their programs import, to fill Go'"'"'s build cache.' \
@@ -168,16 +168,23 @@ warm_go() {
     ')' >"$warm/warmup.go"
   if [ ! -f "$warm/go.sum" ]; then
     (cd "$warm" && rm -f go.mod && go mod init example.invalid/go-warmup >/dev/null 2>&1 &&
-      go get "github.com/pulumi/pulumi/sdk/v3@v$cli_version" github.com/blang/semver@v3.5.1+incompatible \
+      go get "github.com/pulumi/pulumi/sdk/v3@v$version" github.com/blang/semver@v3.5.1+incompatible \
         >/dev/null 2>&1 && go mod tidy >/dev/null 2>&1) ||
-      die "could not resolve sdk/v3 v$cli_version from the Go module proxy."
+      die "could not resolve sdk/v3 v$version from the Go module proxy."
   fi
   if ! (cd "$warm" && GOPROXY=off go list -m -json all >/dev/null 2>&1); then
-    (cd "$warm" && go list -m -json all >/dev/null) || die "could not list the modules of sdk/v3 v$cli_version."
+    (cd "$warm" && go list -m -json all >/dev/null) || die "could not list the modules of sdk/v3 v$version."
   fi
   (cd "$warm" && GOPROXY=off go build .)
 }
-timed "Go build cache for programs on sdk/v3 v$cli_version" warm_go
+timed "Go build cache for programs on sdk/v3 v$cli_version" warm_go "$cli_version"
+# The Go examples pin sdk/v3 at the release they were written for (examples/go-quickstart/go.mod), which need not
+# be the CLI's: the CLI is the newest release the proxy serves, and that moves. Tests build those examples with
+# GOPROXY=off, which needs each such version's modules, and their checksums (go.sum's or the checksum database's,
+# looked up here online), in Go's module cache.
+for version in $(sed -n 's|^[[:space:]]*github.com/pulumi/pulumi/sdk/v3 v\([0-9.]*\).*|\1|p' "$repo"/examples/*/go.mod | sort -u); do
+  [ "$version" = "$cli_version" ] || timed "Go build cache for the examples on sdk/v3 v$version" warm_go "$version"
+done
 
 log "pulumi-language-yaml v$YAML_VERSION, pulumi-language-go v$GO_HOST_SDK_VERSION," \
   "pulumi-language-python v$PYTHON_HOST_SDK_VERSION (runner and PyPI pulumi v$cli_version), in:"

@@ -146,7 +146,7 @@ export async function useGoModule(dir: string, moduleDir: string): Promise<Recor
   await run("go", ["mod", "tidy"], { cwd: dir, env }).catch((e: Error & { stderr?: string }) => {
     throw new Error(
       `go mod tidy in ${dir} failed offline (${e.stderr?.trim() ?? e.message}); ` +
-        "scripts/language-hosts.sh puts the modules of sdk/v3 at the CLI's version into Go's module cache",
+        "scripts/language-hosts.sh puts the modules of sdk/v3 at the CLI's version, and at the versions examples/*/go.mod require, into Go's module cache",
     );
   });
   return GO_OFFLINE;
