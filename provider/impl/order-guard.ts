@@ -41,6 +41,7 @@ import { liveOrderOf, priceOf } from "./vps-lookahead.js";
 import { computeChanges, REPLACE_FORCING_INPUTS } from "./vps-changes.js";
 import type { VpsInputs } from "./vps-input-schema.js";
 import { orderOutputs, type RecordedOutputs } from "./vps-outputs.js";
+import type { ParsedInputs } from "./vps-values.js";
 import { orderFields } from "../wire-mapping/order-fields.js";
 import { carriesCreationToken } from "../client/index.js";
 import type { AccountView } from "./account-view.js";
@@ -83,8 +84,9 @@ export function noteDone(what: string, name: string): void {
  * check() of an existing resource whose change replaces it: the replacement's create (checked again with no old
  * inputs, so with a new nonce) counts its quote less what the order it replaces is billed.
  */
-export function noteCheckedChange(olds: VpsInputs, news: VpsInputs): void {
+export function noteCheckedChange(olds: VpsInputs, parsed: ParsedInputs): void {
   if (Object.keys(olds).length === 0) return;
+  const news = parsed.values;
   if (REPLACE_FORCING_INPUTS.some((name) => !same(olds[name] ?? null, news[name] ?? null)))
     guard().replacing.set(resourceKey(news), olds);
 }

@@ -4,6 +4,7 @@
  */
 import { INTERNAL_KEYS, USER_SET_INTERNAL, VPS_INPUT_NAMES, VPS_OUTPUT_ONLY } from "./vps-fields.js";
 import type { CheckFailure } from "./check-failure.js";
+import type { ParsedInputs } from "./vps-values.js";
 
 /** Keys the program may pass besides the inputs: the outputs the Vps class seeds as undefined. */
 const OUTPUT_ONLY_KEYS = new Set<string>(VPS_OUTPUT_ONLY);
@@ -13,11 +14,12 @@ const KNOWN_KEYS = new Set<string>([...VPS_INPUT_NAMES, ...INTERNAL_KEYS, USER_S
 export const isKnownKey = (key: string): boolean => KNOWN_KEYS.has(key);
 
 /** Failures for keys that are not inputs (a typo such as memorymb would otherwise be ignored). */
-export function unknownKeyFailures(news: Record<string, unknown>): CheckFailure[] {
+export function unknownKeyFailures(news: ParsedInputs): CheckFailure[] {
   const failures: CheckFailure[] = [];
-  for (const [key, value] of Object.entries(news)) {
+  const set: Record<string, unknown> = news.values;
+  for (const key of news.named) {
     if (KNOWN_KEYS.has(key)) continue;
-    if (OUTPUT_ONLY_KEYS.has(key) && (value === undefined || value === null)) continue;
+    if (OUTPUT_ONLY_KEYS.has(key) && set[key] === undefined) continue;
     const suggestion = closestInput(key);
     failures.push({
       property: key,

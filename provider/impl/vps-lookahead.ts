@@ -28,12 +28,13 @@ import {
 import { info, resourceKey, resourceName, warning } from "./notes.js";
 import { readFailure } from "./read-failures.js";
 import { accountView, clientFor, configuredBaseUrl, hasApiKey } from "./runtime-config.js";
-import { containsUnknown, knownValues } from "./unknowns.js";
+import { containsUnknown } from "./unknowns.js";
 import { REPLACE_FORCING_INPUTS } from "./vps-changes.js";
 import { RECORDED_ORDER_KEY } from "./vps-fields.js";
 import { adoptionProblem, foreignOrder } from "./vps-create.js";
 import type { VpsInputs } from "./vps-input-schema.js";
 import { changeRefusals } from "./vps-refusals.js";
+import type { ParsedInputs } from "./vps-values.js";
 import { orderFields } from "../wire-mapping/order-fields.js";
 import { plannedChanges, plannedFeeOf, priceOf, type FeeFindings } from "./planned-fee.js";
 // The one quote helper lives beside the planned fee, which quotes too; order-guard.ts imports it from here.
@@ -53,9 +54,10 @@ import {
 import { checkHost, checkResizeRoom, claimRoom, needOf } from "./host-checks.js";
 export type { LookAhead } from "./lookahead-run.js";
 
+/** The look-ahead of one check: `before`, the recorded inputs; `parsed`, the new ones as check() parsed them. */
 export async function lookAhead(
   before: VpsInputs,
-  after: VpsInputs,
+  parsed: ParsedInputs,
   preview: boolean,
   mayApply = false,
 ): Promise<LookAhead> {
@@ -68,13 +70,13 @@ export async function lookAhead(
     view: accountView("Checking a Vps"),
     baseUrl: configuredBaseUrl(),
     before,
-    after,
-    known: knownValues(after),
+    after: parsed.values,
+    known: parsed.known,
     isNew: Object.keys(before).length === 0,
     preview,
     mayApply,
-    name: resourceName(after),
-    resource: resourceKey(after),
+    name: resourceName(parsed.values),
+    resource: resourceKey(parsed.values),
     out,
   };
   try {

@@ -1,8 +1,9 @@
 /**
- * The Vps resource's lifecycle: check, diff, create, read, update, delete, for both front ends: the thin shim
- * (../vps-shim.ts) inside the dynamic-provider host, and the native plugin (../native/vps-resource.ts). They take
- * the inputs as the input schema gives them (VpsInputs) and the state as recorded (RecordedOutputs), parsed where
- * it comes in (recordedState() in vps-values.ts; the native plugin's protocol.ts does the same).
+ * The Vps resource's lifecycle: diff, create, read, update, delete (check is vps-check.ts, re-exported here), for
+ * both front ends: the thin shim (../vps-shim.ts) inside the dynamic-provider host, and the native plugin
+ * (../native/vps-resource.ts). They take the inputs as the input schema gives them (VpsInputs) and the state as
+ * recorded (RecordedOutputs), parsed where it comes in (recordedState() in vps-values.ts; the native plugin's
+ * protocol.ts does the same).
  *
  * Two layers. checkVps() and diffVps() are the core: they return what they found as data (failures with
  * their codes, notes such as warnings and prices, the planned change, the outputs a move makes unknown),
@@ -12,20 +13,19 @@
  *
  * Reading order for one field, e.g. memoryMb: its row in vps-fields.ts says everything the code below
  * asks of it (a `parameters` input, reported by the service, sent as given at vps_parameters.memory_mb).
- * check() runs its validator (vps-input-schema.ts, through vps-validate.ts), the look-ahead (vps-lookahead.ts: catalogue, billing, hosts,
- * room, the order quote) and the one refusal rule (changeRefusals: reinstall consent, grow-only), and returns
- * secret inputs wrapped; diff() asks computeChanges() (vps-changes.ts) what its change kind does and
- * effectsOf() (vps-effects.ts) what that does to the VPS; create() orders it (vps-create.ts, the request from
- * toWire() in vps-requests.ts); update() converges (vps-converge.ts: the same refusal rule before the first
- * call, then resize, move, reinstall, reverse DNS, running state); read() maps the order back (orderFields()
- * in ../wire-mapping/order-fields.ts). Every error a user sees leaves here as one VpsError (errors.ts).
+ * check() parses the inputs once and runs its rules on them (vps-check.ts); diff() asks computeChanges()
+ * (vps-changes.ts) what its change kind does and effectsOf() (vps-effects.ts) what that does to the VPS; create()
+ * orders it (vps-create.ts, the request from toWire() in vps-requests.ts); update() converges (vps-converge.ts:
+ * the same refusal rule before the first call, then resize, move, reinstall, reverse DNS, running state); read()
+ * maps the order back (orderFields() in ../wire-mapping/order-fields.ts). Every error a user sees leaves here as
+ * one VpsError (errors.ts).
  */
 import type { AboutOrder } from "../../contract/index.js";
-import { RIMU_ERROR_CODES, RimuNotFoundError, type RimuClient } from "../client/index.js";
+import { RimuNotFoundError, type RimuClient } from "../client/index.js";
 import { noteAppliedEverywhere, noteStartingEverywhere, type AccountView } from "./account-view.js";
 import { same } from "./canonical-json.js";
-import { creationNonceOf, newCreationNonce } from "./creation-token.js";
-import { ERROR_CATALOGUE, VPS_ERROR_CODES, VpsError, presentError } from "./errors.js";
+import { creationNonceOf } from "./creation-token.js";
+import { VPS_ERROR_CODES, VpsError, presentError } from "./errors.js";
 import { log } from "./log.js";
 import {
   deleteBillLine,
@@ -38,8 +38,7 @@ import {
 } from "./money.js";
 import { emitNotes, info, previewUrnOf, resourceKey, resourceName, type Note } from "./notes.js";
 import { accountView, clientFor, configuredBaseUrl, hasApiKey } from "./runtime-config.js";
-import { secretKeys, secretsWrapped } from "./secret-values.js";
-import { withUnknown } from "./unknowns.js";
+import { secretKeys } from "./secret-values.js";
 import { computeChanges, hasChanges, REPLACE_FORCING_INPUTS, type VpsChanges } from "./vps-changes.js";
 import { converge, orderRef, type ConvergeOptions } from "./vps-converge.js";
 import { findPendingOrder, isPendingId, nonceOf, orderOnce, orderToAdopt } from "./vps-create.js";
@@ -47,23 +46,18 @@ import { effectNotes, effectsOf } from "./vps-effects.js";
 import { refreshDrift } from "./vps-drift.js";
 import { withObservedChanges } from "./service-drift.js";
 import { goneOrderNote, orderGoneFrom } from "./gone-order.js";
-import { noteChecked, noteRead, takeRefreshDiff } from "./refresh-diff.js";
-import { INTERNAL_KEYS, RECORDED_ORDER_KEY, REPORTED_FIELDS, USER_SET_INTERNAL } from "./vps-fields.js";
-import type { CheckFailure } from "./check-failure.js";
+import { noteRead, takeRefreshDiff } from "./refresh-diff.js";
+import { REPORTED_FIELDS } from "./vps-fields.js";
 import type { VpsInputs } from "./vps-input-schema.js";
-import { unknownKeyFailures } from "./vps-input-keys.js";
-import { transitionFailures } from "./vps-refusals.js";
-import { validateInputs } from "./vps-validate.js";
 import { recordedState, refreshableState, setValues } from "./vps-values.js";
 import { isOrderGone, orderFields } from "../wire-mapping/order-fields.js";
-import { lookAhead, priceOf } from "./vps-lookahead.js";
-import { CURRENT_FEE_KEY, PLANNED_FEE_KEY } from "./planned-fee.js";
-import { judgeBudget } from "./budget.js";
-import { guardedChange, guardedOrder, noteCheckedChange, noteDone, whatWasDone } from "./order-guard.js";
+import { priceOf } from "./vps-lookahead.js";
+import { guardedChange, guardedOrder, noteDone } from "./order-guard.js";
 import { orderOutputs, refreshedInputs, type RecordedOutputs, type VpsOutputs } from "./vps-outputs.js";
 import { minutesToMs } from "./vps-requests.js";
 
-const RIMU_VALIDATION = RIMU_ERROR_CODES.RimuValidationError;
+// The check has its own file; its names are the lifecycle's too.
+export { check, checkVps, presentFailure, type CheckResult } from "./vps-check.js";
 
 /** The order oid of a resource id ("1234567"), or of a pending resource's recorded order. */
 function orderOidOf(id: string, props: RecordedOutputs = {}): number | undefined {
@@ -107,156 +101,6 @@ async function step<T>(context: string, run: () => Promise<T>): Promise<T> {
 
 const label = (values: VpsInputs | RecordedOutputs): string =>
   typeof values.domainName === "string" ? ` (${values.domainName})` : "";
-
-// ---------------------------------------------------------------------------------------------- check
-
-/** What checkVps() found. */
-export interface CheckResult {
-  /**
-   * The checked inputs: the nonce kept (or made), secret inputs wrapped as secrets, and plannedMonthlyFeeUsd and
-   * currentMonthlyFeeUsd when they are known (planned-fee.ts).
-   */
-  inputs: VpsInputs;
-  /** Why the inputs are refused (empty when they are not), each with its input, reason and code. */
-  failures: CheckFailure[];
-  /** Warnings (a check that could not run, a distro not listed, a stray order) and prices. */
-  notes: Note[];
-  /** Outputs a planned move changes (unknown until it ran): a front end shows them as unknown in a preview. */
-  unknownOutputs: string[];
-}
-
-/**
- * Validates the inputs (every failure names the input and says how to fix it), keeps this state's creation
- * nonce (or makes one for a new resource), wraps secret inputs as secrets, refuses internal inputs a program
- * set, and looks ahead at what the service will say (vps-lookahead.ts). Throws only on a bug. `mayApply`: the
- * check runs a preview's checks but may belong to `pulumi up` (the native plugin's).
- */
-export async function checkVps(
-  olds: VpsInputs,
-  news: VpsInputs,
-  options: { mayApply?: boolean } = {},
-): Promise<CheckResult> {
-  // The old inputs are recorded state: a value not of its kind is left out, not trusted.
-  const before = refreshableState(olds) as VpsInputs;
-  // Both: a read marked the key of the recorded outputs, which the old inputs follow (refresh-diff.ts).
-  noteChecked(resourceKey(news), resourceKey(before));
-  // Never the nonce of the new inputs: only this provider makes one, and keeps it in this state.
-  const nonce = typeof before.__creationNonce === "string" ? before.__creationNonce : newCreationNonce();
-  const { [USER_SET_INTERNAL]: _named, [RECORDED_ORDER_KEY]: _oid, ...given } = news;
-  const inputs = withOrder(secretsWrapped({ ...given, __creationNonce: nonce }), before[RECORDED_ORDER_KEY]);
-  const failures = [
-    ...internalInputFailures(news, before),
-    ...unknownKeyFailures(news),
-    ...validateInputs(setValues(news)),
-    ...transitionFailures(before, setValues(news)),
-  ];
-  if (failures.length > 0) return { inputs, failures, notes: [], unknownOutputs: [] };
-  noteCheckedChange(before, setValues(inputs));
-  const ahead = await lookAhead(before, setValues(inputs), isPreview(news), options.mayApply);
-  const fee = ahead.fee?.usd;
-  const now = ahead.fee?.nowUsd;
-  const checked = withOrder(inputs, ahead.recordedOrderOid);
-  // The run's budget (budget.ts): this VPS's fees counted with the others' checked so far.
-  const budget = judgeBudget(
-    ahead.fee && accountView("Checking a Vps"),
-    { resource: resourceKey(news), name: resourceName(news) },
-    ahead.fee,
-    isPreview(news),
-  );
-  // What the run did before this check, true on the native plugin's `pulumi up` too (order-guard.ts).
-  const done = whatWasDone(
-    `ordered or changed for ${resourceName(news)}`,
-    options.mayApply ? "mayApply" : "preview",
-  );
-  return {
-    inputs: {
-      ...checked,
-      ...(fee === undefined ? {} : { [PLANNED_FEE_KEY]: fee }),
-      ...(now === undefined ? {} : { [CURRENT_FEE_KEY]: now }),
-    },
-    failures: [
-      ...ahead.failures,
-      ...budget.failures.map((f) => ({ ...f, reason: `${f.reason.replace(/[.\s]+$/, "")}. ${done}` })),
-    ],
-    notes: [...ahead.notes, ...budget.notes],
-    unknownOutputs: ahead.unknownOutputs,
-  };
-}
-
-/** The inputs with the order to record (RECORDED_ORDER_KEY), or without any. */
-function withOrder(inputs: VpsInputs, oid: number | undefined): VpsInputs {
-  const { [RECORDED_ORDER_KEY]: _recorded, ...rest } = inputs;
-  return oid === undefined ? rest : { ...rest, [RECORDED_ORDER_KEY]: oid };
-}
-
-/** Why each internal key is not the program's to set. */
-const INTERNAL_KEY_OWNERS: Record<string, string> = {
-  creationScope:
-    "the Vps class sets it to <project>/<stack>/<resource name>, which finds a create whose answer was lost instead of ordering a second VPS",
-  __creationNonce:
-    "the provider makes it once and keeps it in this stack's state, to tell this stack's orders from others'",
-  __preview: "the Vps class sets it while the program runs as a preview",
-  __provider: "Pulumi sets it to the serialized provider",
-  [RECORDED_ORDER_KEY]:
-    "the provider records the number of the order this stack's state holds, to find the VPS's live order",
-};
-
-/** Internal keys the program set (the Vps class names them in USER_SET_INTERNAL), each refused. */
-function internalInputFailures(news: VpsInputs, before: VpsInputs): CheckFailure[] {
-  const named: unknown[] = Array.isArray(news[USER_SET_INTERNAL]) ? news[USER_SET_INTERNAL] : [];
-  const keys = new Set(
-    named.filter((key): key is string => typeof key === "string" && INTERNAL_KEYS.includes(key)),
-  );
-  // A nonce in the new inputs did not come from this provider (it keeps its own in the old inputs).
-  if (news.__creationNonce !== undefined && news.__creationNonce !== null) keys.add("__creationNonce");
-  // Nor a recorded order other than the state's: `pulumi import` checks the inputs read with themselves as the old.
-  const oid = news[RECORDED_ORDER_KEY];
-  if (oid !== undefined && oid !== null && oid !== before[RECORDED_ORDER_KEY]) keys.add(RECORDED_ORDER_KEY);
-  return [...keys].map((key) => ({
-    property: key,
-    reason: `is internal and must not be set by the program: ${INTERNAL_KEY_OWNERS[key] ?? "it is the provider's"}. Remove it from the Vps's arguments`,
-  }));
-}
-
-/**
- * One failure as the one line a user sees, for example "[RIMU_ERR_VALIDATION] memoryMb: must be at least
- * 128 MB (given: 100)." The property is left empty on purpose: the engine would print the input's value next to it in its
- * own notation (`{2.059038327e+09}`, or a secret), docs/errors.md.
- */
-export function presentFailure(failure: CheckFailure): { property: string; reason: string } {
-  const code = failure.code ?? RIMU_VALIDATION;
-  const advice =
-    code === RIMU_VALIDATION || code === VPS_ERROR_CODES.changeRefused
-      ? ""
-      : ` ${ERROR_CATALOGUE[code].advice}`;
-  const named = failure.property === "" ? "" : `${failure.property}: `;
-  const reason = /[.?!]$/.test(failure.reason) ? failure.reason : `${failure.reason}.`;
-  return { property: "", reason: `[${code}] ${named}${reason}${advice}` };
-}
-
-/**
- * The dynamic provider's check: checkVps(), its notes shown on the resource, its failures presented, and in a
- * preview the outputs a move changes returned as unknown (the engine's preview of an update shows the checked
- * inputs as the outputs, docs/dynamic-providers.md §10). Never throws: a bug is one failure without a stack.
- */
-export async function check(
-  olds: VpsInputs,
-  news: VpsInputs,
-): Promise<{ inputs: VpsInputs; failures?: CheckFailure[] }> {
-  try {
-    const result = await checkVps(olds, news);
-    await emitNotes(result.notes, previewUrnOf(news));
-    const inputs = isPreview(news) ? withUnknown(result.inputs, result.unknownOutputs) : result.inputs;
-    return result.failures.length > 0
-      ? { inputs, failures: result.failures.map(presentFailure) }
-      : { inputs };
-  } catch (error) {
-    return {
-      inputs: news,
-      failures: [{ property: "", reason: presentError(error, "Checking Vps").message }],
-    };
-  }
-}
 
 // ----------------------------------------------------------------------------------------------- diff
 

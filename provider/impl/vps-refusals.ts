@@ -8,8 +8,7 @@ import { GROW_ONLY_FIELDS, REPORTED_FIELDS, inputsOfKind } from "./vps-fields.js
 import { same } from "./canonical-json.js";
 import { VPS_ERROR_CODES } from "./errors.js";
 import type { CheckFailure } from "./check-failure.js";
-
-const known = (value: unknown): boolean => value !== undefined && value !== null && !containsUnknown(value);
+import type { ParsedInputs } from "./vps-values.js";
 
 /** Installed by a reinstall only, so a change needs allowReinstall (from the one table, vps-fields.ts). */
 const REINSTALL_FIELDS = inputsOfKind("reinstall");
@@ -19,14 +18,14 @@ const REINSTALL_FIELDS = inputsOfKind("reinstall");
  * consent: compared with the previous inputs (olds). check() calls it; update() applies the same rule
  * (changeRefusals) to the changes it planned against the live order.
  */
-export function transitionFailures(
-  olds: Record<string, unknown>,
-  news: Record<string, unknown>,
-): CheckFailure[] {
+export function transitionFailures(olds: Record<string, unknown>, parsed: ParsedInputs): CheckFailure[] {
   if (Object.keys(olds).length === 0) return []; // a new resource: nothing to change from
+  const news: Record<string, unknown> = parsed.values;
+  const known: Record<string, unknown> = parsed.known;
   const reinstalled = REINSTALL_FIELDS.filter((field) => {
-    if (!known(news[field])) return false;
-    if (known(olds[field])) return !same(olds[field], news[field]);
+    if (known[field] === undefined) return false;
+    const old = olds[field];
+    if (old !== undefined && old !== null && !containsUnknown(old)) return !same(old, known[field]);
     // Set now, unset before: the service does not report these, so the VPS has none the program knows of,
     // and update() reinstalls to install them. A reported one (distro) is compared with the live order.
     return !REPORTED_FIELDS.includes(field) && olds[field] === undefined;

@@ -3,14 +3,13 @@
  * words, with the value given where it is short and not secret, and the one rule across inputs (sshKeys and a
  * files entry for the same path).
  */
-import { unknownKeys } from "./unknowns.js";
 import { unwrapSecret } from "./secret-values.js";
 import { AUTHORIZED_KEYS_PATH } from "./access.js";
 import { SECRET_FIELDS } from "./vps-fields.js";
 import type { CheckFailure } from "./check-failure.js";
 import { vpsInputsSchema } from "./vps-input-schema.js";
 import { isKnownKey } from "./vps-input-keys.js";
-import { setValues } from "./vps-values.js";
+import type { ParsedInputs } from "./vps-values.js";
 
 /**
  * The value the user gave, as written in a failure (`given: "2048"`), when it is short and not secret: the
@@ -27,12 +26,12 @@ function given(known: Record<string, unknown>, path: readonly PropertyKey[]): st
 }
 
 /**
- * Validates new inputs. Values that are still unknown (preview) are not validated: they are checked
- * again when known. Returns per-field failures whose reasons say how to fix them.
+ * Validates new inputs, as parsed (parseInputs). Values that are still unknown (preview) are not validated: they
+ * are checked again when known. Returns per-field failures whose reasons say how to fix them.
  */
-export function validateInputs(news: Record<string, unknown>): CheckFailure[] {
-  const unknown = unknownKeys(news);
-  const known = Object.fromEntries(Object.entries(setValues(news)).filter(([key]) => !unknown.has(key)));
+export function validateInputs(news: ParsedInputs): CheckFailure[] {
+  const { unknown } = news;
+  const known: Record<string, unknown> = news.known;
   const failures: CheckFailure[] = [];
   if (!unknown.has("domainName") && known.domainName === undefined) {
     failures.push({

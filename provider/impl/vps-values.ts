@@ -4,6 +4,8 @@
  */
 import { parseRecordedState, readableRecordedState } from "./recorded-state.js";
 import { unwrapSecret } from "./secret-values.js";
+import { unknownKeys } from "./unknowns.js";
+import type { VpsInputs } from "./vps-input-schema.js";
 import type { RecordedOutputs } from "./vps-outputs.js";
 
 /**
@@ -30,4 +32,24 @@ export function recordedState(bag: object | undefined, what: string): RecordedOu
 /** A recorded state for a refresh: its set values, leaving out those not of their kind (read again instead). */
 export function refreshableState(bag: object | undefined): RecordedOutputs {
   return readableRecordedState(setValues<Record<string, unknown>>({ ...bag }));
+}
+
+/** New inputs parsed once per check (parseInputs): what every rule of check() reads, never the raw bag. */
+export interface ParsedInputs {
+  /** The values set (setValues): nulls and `__provider` left out, secrets out of their envelopes. */
+  readonly values: VpsInputs;
+  /** Those whose values are known (in a preview, those not waiting on another resource's output). */
+  readonly known: VpsInputs;
+  /** The inputs whose values are or contain the unknown sentinel (a preview's, unknowns.ts). */
+  readonly unknown: ReadonlySet<string>;
+  /** Every key the program named, set or null (a mistyped key is refused either way). */
+  readonly named: readonly string[];
+}
+
+/** Parses new inputs: runs setValues once and marks which inputs are still unknown. */
+export function parseInputs(news: VpsInputs): ParsedInputs {
+  const values = setValues(news);
+  const unknown = unknownKeys(values);
+  const known = Object.fromEntries(Object.entries(values).filter(([key]) => !unknown.has(key))) as VpsInputs;
+  return { values, known, unknown, named: Object.keys(news) };
 }

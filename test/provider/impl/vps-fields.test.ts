@@ -33,6 +33,7 @@ import {
 import { inputDescription } from "../../../provider/impl/vps-field-rules";
 import { vpsInputSchemaKeys, type VpsInputs } from "../../../provider/impl/vps-input-schema";
 import { validateInputs } from "../../../provider/impl/vps-validate";
+import { parseInputs } from "../../../provider/impl/vps-values";
 import { REPLACE_FORCING_INPUTS } from "../../../provider/impl/vps-changes";
 import { toWire } from "../../../provider/impl/vps-requests";
 import { NewVpsRequest } from "../../../contract/index";
@@ -225,7 +226,7 @@ describe("the Vps field table", () => {
       controlPanel: "webmin",
       cloudConfig: "#cloud-config",
     };
-    expect(validateInputs(given)).toEqual([]);
+    expect(validateInputs(parseInputs(given))).toEqual([]);
     for (const name of AS_IS_FIELDS) {
       const sent = toWire(given, [name]);
       expect({ name, parsed: NewVpsRequest.parse(sent) }).toEqual({ name, parsed: sent });

@@ -1,0 +1,199 @@
+/**
+ * The Vps resource's check, for both front ends (vps-provider.ts holds the rest of the lifecycle). checkVps() is the
+ * core: it parses the new inputs once (parseInputs in vps-values.ts: the values set, secrets unwrapped, the inputs
+ * still unknown in a preview marked) and hands that parsed value to every rule: the internal keys, the input keys
+ * (vps-input-keys.ts), the validators (vps-input-schema.ts through vps-validate.ts), the one refusal rule
+ * (vps-refusals.ts), the order guard's note of a replacement (order-guard.ts) and the look-ahead
+ * (vps-lookahead.ts: catalogue, billing, hosts, room, the order quote), then the run's budget (budget.ts). It
+ * returns what it found as data, the checked inputs with secret inputs wrapped. check() is the dynamic provider's
+ * front end over it (the native plugin's is ../native/vps-resource.ts): it shows the notes, presents each failure as
+ * one coded line (presentFailure) and, in a preview, returns a move's changed outputs as unknown inputs
+ * (docs/dynamic-providers.md §10).
+ */
+import { RIMU_ERROR_CODES } from "../client/index.js";
+import { newCreationNonce } from "./creation-token.js";
+import { ERROR_CATALOGUE, VPS_ERROR_CODES, presentError } from "./errors.js";
+import { isPreview } from "./money.js";
+import { emitNotes, previewUrnOf, resourceKey, resourceName, type Note } from "./notes.js";
+import { accountView } from "./runtime-config.js";
+import { secretsWrapped } from "./secret-values.js";
+import { withUnknown } from "./unknowns.js";
+import { INTERNAL_KEYS, RECORDED_ORDER_KEY, USER_SET_INTERNAL } from "./vps-fields.js";
+import type { CheckFailure } from "./check-failure.js";
+import type { VpsInputs } from "./vps-input-schema.js";
+import { unknownKeyFailures } from "./vps-input-keys.js";
+import { transitionFailures } from "./vps-refusals.js";
+import { validateInputs } from "./vps-validate.js";
+import { parseInputs, refreshableState, type ParsedInputs } from "./vps-values.js";
+import { lookAhead } from "./vps-lookahead.js";
+import { CURRENT_FEE_KEY, PLANNED_FEE_KEY } from "./planned-fee.js";
+import { judgeBudget } from "./budget.js";
+import { noteCheckedChange, whatWasDone } from "./order-guard.js";
+import { noteChecked } from "./refresh-diff.js";
+
+const RIMU_VALIDATION = RIMU_ERROR_CODES.RimuValidationError;
+
+/** What checkVps() found. */
+export interface CheckResult {
+  /**
+   * The checked inputs: the nonce kept (or made), secret inputs wrapped as secrets, and plannedMonthlyFeeUsd and
+   * currentMonthlyFeeUsd when they are known (planned-fee.ts).
+   */
+  inputs: VpsInputs;
+  /** Why the inputs are refused (empty when they are not), each with its input, reason and code. */
+  failures: CheckFailure[];
+  /** Warnings (a check that could not run, a distro not listed, a stray order) and prices. */
+  notes: Note[];
+  /** Outputs a planned move changes (unknown until it ran): a front end shows them as unknown in a preview. */
+  unknownOutputs: string[];
+}
+
+/**
+ * Validates the inputs (every failure names the input and says how to fix it), keeps this state's creation
+ * nonce (or makes one for a new resource), wraps secret inputs as secrets, refuses internal inputs a program
+ * set, and looks ahead at what the service will say (vps-lookahead.ts). Throws only on a bug. `mayApply`: the
+ * check runs a preview's checks but may belong to `pulumi up` (the native plugin's).
+ */
+export async function checkVps(
+  olds: VpsInputs,
+  news: VpsInputs,
+  options: { mayApply?: boolean } = {},
+): Promise<CheckResult> {
+  // The old inputs are recorded state: a value not of its kind is left out, not trusted.
+  const before = refreshableState(olds) as VpsInputs;
+  // The new ones parsed once: every rule below reads this, never the raw bag.
+  const parsed = parseInputs(news);
+  const given = parsed.values;
+  // Both: a read marked the key of the recorded outputs, which the old inputs follow (refresh-diff.ts).
+  noteChecked(resourceKey(given), resourceKey(before));
+  // Never the nonce of the new inputs: only this provider makes one, and keeps it in this state.
+  const nonce = typeof before.__creationNonce === "string" ? before.__creationNonce : newCreationNonce();
+  const inputs = withOrder(secretsWrapped(ownKeys(news, nonce)), before[RECORDED_ORDER_KEY]);
+  const failures = [
+    ...internalInputFailures(parsed, before),
+    ...unknownKeyFailures(parsed),
+    ...validateInputs(parsed),
+    ...transitionFailures(before, parsed),
+  ];
+  if (failures.length > 0) return { inputs, failures, notes: [], unknownOutputs: [] };
+  // The inputs as checked: the program's internal keys replaced by this provider's own (never unknown).
+  const oid = before[RECORDED_ORDER_KEY];
+  const checking = {
+    ...parsed,
+    values: withOrder(ownKeys(parsed.values, nonce), oid),
+    known: withOrder(ownKeys(parsed.known, nonce), oid),
+  };
+  noteCheckedChange(before, checking);
+  const preview = isPreview(given);
+  const ahead = await lookAhead(before, checking, preview, options.mayApply);
+  const fee = ahead.fee?.usd;
+  const now = ahead.fee?.nowUsd;
+  const checked = withOrder(inputs, ahead.recordedOrderOid);
+  // The run's budget (budget.ts): this VPS's fees counted with the others' checked so far.
+  const budget = judgeBudget(
+    ahead.fee && accountView("Checking a Vps"),
+    { resource: resourceKey(given), name: resourceName(given) },
+    ahead.fee,
+    preview,
+  );
+  // What the run did before this check, true on the native plugin's `pulumi up` too (order-guard.ts).
+  const done = whatWasDone(
+    `ordered or changed for ${resourceName(given)}`,
+    options.mayApply ? "mayApply" : "preview",
+  );
+  return {
+    inputs: {
+      ...checked,
+      ...(fee === undefined ? {} : { [PLANNED_FEE_KEY]: fee }),
+      ...(now === undefined ? {} : { [CURRENT_FEE_KEY]: now }),
+    },
+    failures: [
+      ...ahead.failures,
+      ...budget.failures.map((f) => ({ ...f, reason: `${f.reason.replace(/[.\s]+$/, "")}. ${done}` })),
+    ],
+    notes: [...ahead.notes, ...budget.notes],
+    unknownOutputs: ahead.unknownOutputs,
+  };
+}
+
+/** The inputs with this provider's nonce, without the internal keys only the program names (refused above). */
+function ownKeys(inputs: VpsInputs, nonce: string): VpsInputs {
+  const { [USER_SET_INTERNAL]: _named, [RECORDED_ORDER_KEY]: _oid, ...given } = inputs;
+  return { ...given, __creationNonce: nonce };
+}
+
+/** The inputs with the order to record (RECORDED_ORDER_KEY), or without any. */
+function withOrder(inputs: VpsInputs, oid: number | undefined): VpsInputs {
+  const { [RECORDED_ORDER_KEY]: _recorded, ...rest } = inputs;
+  return oid === undefined ? rest : { ...rest, [RECORDED_ORDER_KEY]: oid };
+}
+
+/** Why each internal key is not the program's to set. */
+const INTERNAL_KEY_OWNERS: Record<string, string> = {
+  creationScope:
+    "the Vps class sets it to <project>/<stack>/<resource name>, which finds a create whose answer was lost instead of ordering a second VPS",
+  __creationNonce:
+    "the provider makes it once and keeps it in this stack's state, to tell this stack's orders from others'",
+  __preview: "the Vps class sets it while the program runs as a preview",
+  __provider: "Pulumi sets it to the serialized provider",
+  [RECORDED_ORDER_KEY]:
+    "the provider records the number of the order this stack's state holds, to find the VPS's live order",
+};
+
+/** Internal keys the program set (the Vps class names them in USER_SET_INTERNAL), each refused. */
+function internalInputFailures(parsed: ParsedInputs, before: VpsInputs): CheckFailure[] {
+  const news = parsed.values; // a null is not set
+  const named: unknown[] = Array.isArray(news[USER_SET_INTERNAL]) ? news[USER_SET_INTERNAL] : [];
+  const keys = new Set(
+    named.filter((key): key is string => typeof key === "string" && INTERNAL_KEYS.includes(key)),
+  );
+  // A nonce in the new inputs did not come from this provider (it keeps its own in the old inputs).
+  if (news.__creationNonce !== undefined) keys.add("__creationNonce");
+  // Nor a recorded order other than the state's: `pulumi import` checks the inputs read with themselves as the old.
+  const oid = news[RECORDED_ORDER_KEY];
+  if (oid !== undefined && oid !== before[RECORDED_ORDER_KEY]) keys.add(RECORDED_ORDER_KEY);
+  return [...keys].map((key) => ({
+    property: key,
+    reason: `is internal and must not be set by the program: ${INTERNAL_KEY_OWNERS[key] ?? "it is the provider's"}. Remove it from the Vps's arguments`,
+  }));
+}
+
+/**
+ * One failure as the one line a user sees, for example "[RIMU_ERR_VALIDATION] memoryMb: must be at least
+ * 128 MB (given: 100)." The property is left empty on purpose: the engine would print the input's value next to it in its
+ * own notation (`{2.059038327e+09}`, or a secret), docs/errors.md.
+ */
+export function presentFailure(failure: CheckFailure): { property: string; reason: string } {
+  const code = failure.code ?? RIMU_VALIDATION;
+  const advice =
+    code === RIMU_VALIDATION || code === VPS_ERROR_CODES.changeRefused
+      ? ""
+      : ` ${ERROR_CATALOGUE[code].advice}`;
+  const named = failure.property === "" ? "" : `${failure.property}: `;
+  const reason = /[.?!]$/.test(failure.reason) ? failure.reason : `${failure.reason}.`;
+  return { property: "", reason: `[${code}] ${named}${reason}${advice}` };
+}
+
+/**
+ * The dynamic provider's check: checkVps(), its notes shown on the resource, its failures presented, and in a
+ * preview the outputs a move changes returned as unknown (the engine's preview of an update shows the checked
+ * inputs as the outputs, docs/dynamic-providers.md §10). Never throws: a bug is one failure without a stack.
+ */
+export async function check(
+  olds: VpsInputs,
+  news: VpsInputs,
+): Promise<{ inputs: VpsInputs; failures?: CheckFailure[] }> {
+  try {
+    const result = await checkVps(olds, news);
+    await emitNotes(result.notes, previewUrnOf(news));
+    const inputs = isPreview(news) ? withUnknown(result.inputs, result.unknownOutputs) : result.inputs;
+    return result.failures.length > 0
+      ? { inputs, failures: result.failures.map(presentFailure) }
+      : { inputs };
+  } catch (error) {
+    return {
+      inputs: news,
+      failures: [{ property: "", reason: presentError(error, "Checking Vps").message }],
+    };
+  }
+}
