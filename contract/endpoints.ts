@@ -25,7 +25,7 @@ export interface Endpoint<S extends z.ZodType = z.ZodType> {
   /**
    * Whether a call changes anything at RimuHosting (orders, a VPS, DNS). Said here, not inferred from the method:
    * the price quote R16 is a PUT that changes nothing. The client checks that its engine is alive before each
-   * call that mutates (provider/impl/engine-watch.ts), and tests count these calls as changes.
+   * call that mutates (provider/impl/engine/engine-watch.ts), and tests count these calls as changes.
    */
   readonly mutates: boolean;
 }

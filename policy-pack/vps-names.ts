@@ -1,5 +1,5 @@
 /**
- * The names this pack reads, spelled as the provider spells them: its field table (provider/impl/vps-fields.ts),
+ * The names this pack reads, spelled as the provider spells them: its field table (provider/impl/fields/vps-fields.ts),
  * its contract (contract/literals.ts) and its type tokens. The pack runs from its own directory with its own
  * node_modules, so it keeps a copy instead of loading the provider; test/policy-pack/names.test.ts fails when the
  * copy and the provider disagree.

@@ -16,7 +16,7 @@ export const CONFIG_KEYS = { apiKey: "rimuhosting:apiKey", baseUrl: "rimuhosting
 export const ENV_VARS = { apiKey: "RIMUHOSTING_APIKEY", baseUrl: "RIMUHOSTING_BASEURL" } as const;
 /**
  * How long the provider waits for RimuHosting to answer a read, in ms (the client's timeouts.readMs; default
- * 30000). A preview's reads that get no answer at all in that time fail it (provider/impl/read-failures.ts).
+ * 30000). A preview's reads that get no answer at all in that time fail it (provider/impl/account/read-failures.ts).
  */
 export const READ_TIMEOUT_ENV_VAR = "RIMUHOSTING_READ_TIMEOUT_MS";
 /** The live API (defined by the client). Tests and examples point `baseUrl` at the emulator instead. */

@@ -6,5 +6,5 @@ export { Vps, type VpsArgs, type VpsFile, type VpsOutputProperties, type VpsTime
 export type { DcLocation, VpsType } from "../contract/literals.js";
 export * from "./data-sources/index.js";
 export { CONFIG_KEYS, ENV_VARS, DEFAULT_BASE_URL } from "./config.js";
-export * from "./impl/error-classes.js";
+export * from "./impl/engine/error-classes.js";
 export type { RimuErrorCode } from "./client/errors.js";

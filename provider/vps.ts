@@ -12,19 +12,19 @@ import {
   VPS_INPUT_NAMES,
   VPS_OUTPUT_ONLY,
   withoutUserSetInternals,
-} from "./impl/vps-fields.js";
+} from "./impl/fields/vps-fields.js";
 import { expectedUrn } from "./resource-urn.js";
 import { VPS_PROVIDER_TEXT } from "./vps-provider-text.js";
 import { trimRegistrationStacks } from "./vps-registration.js";
 
-// Generated from the field table (impl/vps-fields.ts) by `npm run generate`, with their JSDoc and @default.
+// Generated from the field table (impl/fields/vps-fields.ts) by `npm run generate`, with their JSDoc and @default.
 export type { VpsArgs, VpsFile, VpsOutputProperties, VpsTimeouts };
 
 /** The outputs that are not inputs, registered (and unknown in previews) like Pulumi's own packages do. */
 const OUTPUT_ONLY = VPS_OUTPUT_ONLY;
 
 /**
- * Inputs that are also outputs: every input of the one table (impl/vps-fields.ts), all registered so
+ * Inputs that are also outputs: every input of the one table (impl/fields/vps-fields.ts), all registered so
  * every one can be read back. The type annotation checks each is a VpsArgs property.
  */
 const INPUT_OUTPUTS: readonly (keyof VpsArgs)[] = VPS_INPUT_NAMES;
@@ -78,7 +78,7 @@ export class Vps extends pulumi.CustomResource {
       withoutUserSetInternals(props);
       // Dynamic providers get no URN: this is what makes the creation token stable across retries.
       props.creationScope = `${pulumi.getProject()}/${pulumi.getStack()}/${name}`;
-      // Only in a preview: the provider then quotes prices and attaches its warnings to this URN (impl/notes.ts).
+      // Only in a preview: the provider then quotes prices and attaches its warnings to this URN (impl/engine/notes.ts).
       if (pulumi.runtime.isDryRun())
         props[PREVIEW_FLAG] = expectedUrn(name, Vps.__pulumiType, opts?.parent) ?? true;
     }

@@ -19,6 +19,9 @@ const SOURCES = ["contract", "provider", "emulator", "tools", "bench", "test/hel
  * provider's shared pieces (config, wire mapping); the lifecycle (impl); the front ends on it (data sources,
  * the native plugin); the package's entry points. CORE is what the lifecycle stands on, the cost model (pure)
  * among it.
+ *
+ * provider/impl/ is in rooms (IMPL_ROOMS, each with its README.md), bottom up: a room may import the rooms
+ * before it and CORE, never one after it nor the root (index.ts, the provider over the rooms, the test seams).
  */
 const CORE = [
   "contract/",
@@ -27,12 +30,24 @@ const CORE = [
   "provider/wire-mapping/",
   "provider/impl/cost/",
 ];
+/** The rooms of provider/impl/, bottom up (provider/impl/README.md). */
+const IMPL_ROOMS = [
+  "provider/impl/fields/",
+  "provider/impl/engine/",
+  "provider/impl/inputs/",
+  "provider/impl/account/",
+  "provider/impl/budget/",
+  "provider/impl/lifecycle/",
+  "provider/impl/lookahead/",
+];
+/** The implementation: its rooms and its root. */
+const IMPL = [...IMPL_ROOMS, "provider/impl/"];
 /** Every part of the package (what its exports reach). */
 const PACKAGE = [
   ...CORE,
   "emulator/",
   "provider/generated/",
-  "provider/impl/",
+  ...IMPL,
   "provider/data-sources/",
   "provider/native/",
   "provider/bill/",
@@ -49,26 +64,28 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   "provider/generated/": ["contract/"],
   // The cost model (money, the budget's settings, fees, the verdict): pure, so the bill and a pack can judge alike.
   "provider/impl/cost/": [],
-  "provider/impl/": CORE,
-  "provider/data-sources/": [...CORE, "provider/impl/"],
+  // Each room of the implementation: the rooms below it. The root: every room.
+  ...Object.fromEntries(IMPL_ROOMS.map((room, i) => [room, [...CORE, ...IMPL_ROOMS.slice(0, i)]])),
+  "provider/impl/": [...CORE, ...IMPL_ROOMS],
+  "provider/data-sources/": [...CORE, ...IMPL],
   // The bill of a preview (rimuhosting-bill): reads `pulumi preview --event-log`, judges as impl does.
-  "provider/bill/": [...CORE, "provider/impl/"],
+  "provider/bill/": [...CORE, ...IMPL],
   // The drift report (rimuhosting-drift): reads `pulumi refresh --preview-only --json`, writes money as impl does, and
   // reads its input as the bill does.
-  "provider/drift/": [...CORE, "provider/impl/", "provider/bill/"],
+  "provider/drift/": [...CORE, ...IMPL, "provider/bill/"],
   // Adoption (rimuhosting-import-file): the account's VPSs as a `pulumi import --file` document.
-  "provider/adopt/": [...CORE, "provider/impl/"],
+  "provider/adopt/": [...CORE, ...IMPL],
   // The native plugin (pulumi-resource-rimuhosting) stands on the same core; nothing imports it.
-  "provider/native/": [...CORE, "provider/generated/", "provider/impl/", "provider/data-sources/"],
+  "provider/native/": [...CORE, "provider/generated/", ...IMPL, "provider/data-sources/"],
   // The package's entry points (index.ts, vps.ts, vps-shim.ts): anything of the dynamic provider.
-  "provider/": [...CORE, "provider/generated/", "provider/impl/", "provider/data-sources/"],
+  "provider/": [...CORE, "provider/generated/", ...IMPL, "provider/data-sources/"],
   // Beside the package, never imported by it. Shared test code (an emulator per test, a gRPC client of a
   // provider, waits), for tests, the end-to-end harness and the tools alike.
   "test/helpers/": [...PACKAGE],
   // The end-to-end harness: stacks through the real pulumi CLI, and the programs they run.
   "test/engine/": [...PACKAGE, "test/helpers/", "tools/release/"],
   // The generator reads the field table only: it must run while the package does not compile.
-  "tools/generate/": ["contract/", "provider/client/", "provider/impl/"],
+  "tools/generate/": ["contract/", "provider/client/", "provider/impl/fields/"],
   // The commands of package.json (demo, fault matrix, sweeps, benches) drive the same harness as the tests.
   // The release build (npm run release:build): the plugin's bundle and the artifacts around it. The bench and the
   // release tests measure and run what it builds, so it stands below them and imports no harness.
@@ -94,6 +111,11 @@ function partOf(file: string): string {
   const parts = Object.keys(MAY_IMPORT).filter((part) => path === part || path.startsWith(part));
   if (parts.length === 0) throw new Error(`${path} belongs to no part of MAY_IMPORT: add a line for it`);
   return parts.sort((a, b) => b.length - a.length)[0]!;
+}
+
+/** Whether a file of `part` may import one of `to`. */
+function mayImport(part: string, to: string): boolean {
+  return to === part || MAY_IMPORT[part]!.includes(to);
 }
 
 /** The file an import specifier names, or undefined for another package. */
@@ -167,12 +189,50 @@ describe("the import graph of the package, tools/, bench/ and the test harness",
       const part = partOf(file);
       for (const target of targets) {
         const to = partOf(target);
-        if (to !== part && !MAY_IMPORT[part]!.includes(to))
+        if (!mayImport(part, to))
           wrongWay.push(
             `${relative(ROOT, file)} -> ${relative(ROOT, target)} (${part} may not import ${to})`,
           );
       }
     }
     expect(wrongWay).toEqual([]);
+  });
+});
+
+describe("the rooms of provider/impl/", () => {
+  const tsFiles = (dir: string) => readdirSync(join(ROOT, dir)).filter((name) => name.endsWith(".ts"));
+
+  it("each has its README.md and at most 15 files; the root holds only what the README names", () => {
+    const rooms = [...IMPL_ROOMS, "provider/impl/cost/"];
+    expect(rooms.filter((room) => !existsSync(join(ROOT, room, "README.md")))).toEqual([]);
+    expect(rooms.filter((room) => tsFiles(room).length > 15)).toEqual([]);
+    expect(tsFiles("provider/impl").sort()).toEqual([
+      "index.ts",
+      "testing.ts",
+      "vps-check.ts",
+      "vps-provider.ts",
+    ]);
+    const folders = readdirSync(join(ROOT, "provider/impl")).filter((name) =>
+      statSync(join(ROOT, "provider/impl", name)).isDirectory(),
+    );
+    expect(folders.map((name) => `provider/impl/${name}/`).sort()).toEqual(rooms.sort());
+  });
+
+  it("lets a room import the rooms below it, and fails an import against the direction", () => {
+    expect(
+      mayImport(partOf(join(ROOT, "provider/impl/lookahead/vps-lookahead.ts")), "provider/impl/lifecycle/"),
+    ).toBe(true);
+    expect(
+      mayImport(partOf(join(ROOT, "provider/impl/inputs/vps-changes.ts")), "provider/impl/engine/"),
+    ).toBe(true);
+    expect(mayImport(partOf(join(ROOT, "provider/impl/engine/errors.ts")), "provider/impl/inputs/")).toBe(
+      false,
+    );
+    expect(
+      mayImport(partOf(join(ROOT, "provider/impl/lifecycle/vps-create.ts")), "provider/impl/lookahead/"),
+    ).toBe(false);
+    expect(mayImport(partOf(join(ROOT, "provider/impl/budget/budget.ts")), "provider/impl/")).toBe(false);
+    expect(mayImport(partOf(join(ROOT, "provider/impl/cost/fee.ts")), "provider/impl/fields/")).toBe(false);
+    expect(mayImport(partOf(join(ROOT, "tools/generate/index.ts")), "provider/impl/inputs/")).toBe(false);
   });
 });

@@ -14,7 +14,7 @@ import * as fs from "node:fs";
 import { DC_LOCATIONS } from "../../contract/literals.js";
 import { createClient } from "../client/index.js";
 import { missingApiKeyMessage } from "../config.js";
-import { presentError } from "../impl/errors.js";
+import { presentError } from "../impl/engine/errors.js";
 import { adoptionOf, type Adoption, type Selection } from "./import-document.js";
 import { findSettings, StackSettingsError, type FoundSettings } from "./stack-settings.js";
 

@@ -7,8 +7,8 @@
  */
 import { cents } from "../impl/cost/money.js";
 import { BUDGET_SETTINGS, type BudgetSetting } from "../impl/cost/setting.js";
-import { CURRENT_FEE_KEY, PLANNED_FEE_KEY } from "../impl/planned-fee.js";
-import { VPS_INPUT_FIELDS } from "../impl/vps-fields.js";
+import { CURRENT_FEE_KEY, PLANNED_FEE_KEY } from "../impl/budget/planned-fee.js";
+import { VPS_INPUT_FIELDS } from "../impl/fields/vps-fields.js";
 import type { PolicyEvent, PolicyPackRun, PreviewLog, PreviewStep, StateMetadata } from "./event-log.js";
 import type { ChangeKind, Fee } from "./fee.js";
 import { judgeScope, type ScopeVerdict } from "./judge.js";
@@ -22,7 +22,7 @@ export const DYNAMIC_VPS_TYPE = "pulumi-nodejs:dynamic/rimuhosting:Vps";
 const GENERIC_DYNAMIC_TYPE = "pulumi-nodejs:dynamic:Resource";
 /** The native plugin's provider resources; an explicit one carries its own budget arguments. */
 const NATIVE_PROVIDER_TYPE = "pulumi:providers:rimuhosting";
-/** The names the engine gives default providers (impl/settings-source.ts says why not just "default…"). */
+/** The names the engine gives default providers (impl/engine/settings-source.ts says why not just "default…"). */
 const DEFAULT_PROVIDER_NAME = /^default(_|$)/;
 /** The output holding the fee RimuHosting bills for the order now. */
 const RECORDED_FEE = "monthlyFeeUsd";
@@ -157,7 +157,7 @@ function unpricedReason(urn: string, log: PreviewLog): string {
   return "the preview carries no quote for it";
 }
 
-/** What an adopted order is billed now: from the provider's adoption line (impl/money.ts adoptionLine). */
+/** What an adopted order is billed now: from the provider's adoption line (impl/budget/money.ts adoptionLine). */
 function adoptedFee(urn: string, log: PreviewLog): Fee {
   for (const d of log.diagnostics) {
     if (d.urn !== urn) continue;

@@ -12,7 +12,7 @@ import { feeAfterChange, type ChangeKind as CostKind } from "../impl/cost/fee.js
 import { cents, dollars, type Priced } from "../impl/cost/money.js";
 import { readBudgetSettings, type BudgetSetting } from "../impl/cost/setting.js";
 import { verdictOf, type VpsFee } from "../impl/cost/verdict.js";
-import { settingName, settingsPlace } from "../impl/settings-source.js";
+import { settingName, settingsPlace } from "../impl/engine/settings-source.js";
 import type { ChangeKind, Fee } from "./fee.js";
 
 export type VerdictStatus = "pass" | "warn" | "fail" | "none";

@@ -97,7 +97,7 @@ export const ClientConfig = z.object({
   /**
    * Awaited before every attempt of a request that changes something (every call but the reads and the price
    * quote); a rejection stops the call before it is sent. The provider passes a check that its engine is still
-   * there (provider/impl/engine-watch.ts).
+   * there (provider/impl/engine/engine-watch.ts).
    */
   beforeChange: z
     .custom<() => Promise<void>>((value) => typeof value === "function", { message: "must be a function" })

@@ -4,7 +4,7 @@
  *
  * Messages are built from the endpoint, the HTTP status and the service's human-readable message;
  * the constructor prefixes the code. Each code is documented in docs/errors.md (the catalogue with
- * its advice is ../impl/errors.ts).
+ * its advice is ../impl/engine/errors.ts).
  * They never contain the API key: the client redacts it from every text it did not write itself,
  * and it never keeps got's error (whose enumerable `options` hold the Authorization header); at most
  * a scrubbed copy of its name, code and message is attached as a non-enumerable `cause`.

@@ -1,6 +1,6 @@
 /**
  * The order meta_data keys this package writes. Every one starts with PROVIDER_META_PREFIX, so none can
- * collide with a user's metadata: the Vps input refuses keys with the prefix (impl/vps-input-schema.ts), and an
+ * collide with a user's metadata: the Vps input refuses keys with the prefix (impl/inputs/vps-input-schema.ts), and an
  * order's user metadata leaves them out (wire-mapping/order-fields.ts). No imports: the field table, which
  * users' programs load, names the prefix in its docs too.
  */

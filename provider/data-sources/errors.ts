@@ -6,7 +6,7 @@
  * chain) but a `pulumi.RunError` as its message alone. So every failure of a real call (not one a
  * unit test's mocks raise) becomes a DataSourceError, a RunError: `[CODE] <data source>: <what is
  * wrong, in the argument names> <what to do>`, with the code of the error catalogue
- * (../impl/errors.ts, docs/errors.md) and advice for a read: a data source changes nothing, so a
+ * (../impl/engine/errors.ts, docs/errors.md) and advice for a read: a data source changes nothing, so a
  * temporary failure is "run it again", never "up finishes the change".
  */
 import * as pulumi from "@pulumi/pulumi";
@@ -20,8 +20,8 @@ import {
   shownAsMessageOnly,
   type ErrorCode,
   type ErrorKind,
-} from "../impl/errors.js";
-import { inputNameOfWireField } from "../impl/vps-fields.js";
+} from "../impl/engine/errors.js";
+import { inputNameOfWireField } from "../impl/fields/vps-fields.js";
 
 /**
  * Advice where the catalogue's (written for the Vps resource: "`pulumi up` finishes what is left",

@@ -13,7 +13,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { RimuClient } from "../client/index.js";
 import { RimuConfigError } from "../client/errors.js";
 import { CONFIG_NAMESPACE, missingApiKeyMessage, resolveConfig } from "../config.js";
-import { VPS_ERROR_CODES } from "../impl/errors.js";
+import { VPS_ERROR_CODES } from "../impl/engine/errors.js";
 import { DataSourceError, dataSourceError } from "./errors.js";
 import { DATA_SOURCE_TOKENS, type DataSourceName } from "./tokens.js";
 
@@ -82,7 +82,8 @@ function programClient(what: string, needsApiKey: boolean): RimuClient {
   const config = new pulumi.Config(CONFIG_NAMESPACE);
   const resolved = resolveConfig({ apiKey: config.get("apiKey"), baseUrl: config.get("baseUrl") });
   if (needsApiKey && resolved.apiKey === undefined) throw new RimuConfigError(missingApiKeyMessage(what));
-  const runtime = require("../impl/runtime-config.js") as typeof import("../impl/runtime-config.js");
+  const runtime =
+    require("../impl/lifecycle/runtime-config.js") as typeof import("../impl/lifecycle/runtime-config.js");
   // A data source only looks: a silent service fails it after one wait (runtime-config.ts, cachedClient).
   return runtime.cachedClient({ ...resolved, silentReads: false });
 }

@@ -3,7 +3,7 @@
  * workflow): a headline, one row per VPS and property with its value before → after and its effect on the monthly
  * fee, and what to do. Its first line is a hidden marker by which a workflow knows its own issues.
  */
-import { signed } from "../impl/money.js";
+import { signed } from "../impl/budget/money.js";
 import type { DriftReport, DriftRow } from "./report.js";
 
 /** The hidden first line of every report. */

@@ -2,7 +2,7 @@
  * The drift of a refresh (refresh-json.ts) as rows: one per VPS and property changed outside Pulumi, with the value
  * before and after and what it did to the monthly fee.
  *
- * Where each row comes from, for both front ends alike: the provider's drift line (provider/impl/vps-drift.ts,
+ * Where each row comes from, for both front ends alike: the provider's drift line (provider/impl/lifecycle/vps-drift.ts,
  * `web: changed outside Pulumi: memoryMb 1024 → 2048, primaryIp 192.0.2.10 → 192.0.2.99, monthlyFeeUsd 10 → 16.`),
  * which the JSON carries among its diagnostics; the dynamic `Vps` gives the engine no detailed diff, so its steps
  * say only that the VPS changed. A VPS the refresh found gone is a `delete` step: one row, its fee no longer billed.

@@ -7,14 +7,14 @@
  * It exports the lifecycle, that core, the error classes docs/errors.md documents and the types of the inputs
  * and the recorded state; the seams tests use are in ./testing.ts, which the package does not export.
  */
-export { configure } from "./runtime-config.js";
+export { configure } from "./lifecycle/runtime-config.js";
 export { check, diff, create, read, update, deleteVps, deleteVps as delete } from "./vps-provider.js";
 // The core under check() and diff(), returning what they found as data (for the native plugin's front end).
 export { checkVps, diffVps, presentFailure } from "./vps-provider.js";
 export type { CheckResult, DiffResult } from "./vps-provider.js";
-export type { ChangeEffects } from "./vps-effects.js";
-export type { Note } from "./notes.js";
-export type { CheckFailure } from "./check-failure.js";
-export * from "./error-classes.js";
-export type { RecordedOutputs, VpsOutputs } from "./vps-outputs.js";
-export type { VpsInputs } from "./vps-input-schema.js";
+export type { ChangeEffects } from "./lifecycle/vps-effects.js";
+export type { Note } from "./engine/notes.js";
+export type { CheckFailure } from "./engine/check-failure.js";
+export * from "./engine/error-classes.js";
+export type { RecordedOutputs, VpsOutputs } from "./inputs/vps-outputs.js";
+export type { VpsInputs } from "./inputs/vps-input-schema.js";

@@ -4,7 +4,7 @@
  * collect log lines instead of printing them, read the budget guard's verdicts. Not part of the package: its exports map has no path to
  * this module, so programs cannot reach these.
  */
-export { forgetRun, resetConfiguration, setReadTimeoutForTests } from "./runtime-config.js";
-export { setCreateLookupGrace } from "./vps-create.js";
-export { setLogSink } from "./log.js";
-export { guardVerdicts } from "./order-guard.js";
+export { forgetRun, resetConfiguration, setReadTimeoutForTests } from "./lifecycle/runtime-config.js";
+export { setCreateLookupGrace } from "./lifecycle/vps-create.js";
+export { setLogSink } from "./engine/log.js";
+export { guardVerdicts } from "./lookahead/order-guard.js";

@@ -11,25 +11,25 @@
  * (docs/dynamic-providers.md §10).
  */
 import { RIMU_ERROR_CODES } from "../client/index.js";
-import { newCreationNonce } from "./creation-token.js";
-import { ERROR_CATALOGUE, VPS_ERROR_CODES, presentError } from "./errors.js";
-import { isPreview } from "./money.js";
-import { emitNotes, previewUrnOf, resourceKey, resourceName, type Note } from "./notes.js";
-import { accountView } from "./runtime-config.js";
-import { secretsWrapped } from "./secret-values.js";
-import { withUnknown } from "./unknowns.js";
-import { INTERNAL_KEYS, RECORDED_ORDER_KEY, USER_SET_INTERNAL } from "./vps-fields.js";
-import type { CheckFailure } from "./check-failure.js";
-import type { VpsInputs } from "./vps-input-schema.js";
-import { unknownKeyFailures } from "./vps-input-keys.js";
-import { transitionFailures } from "./vps-refusals.js";
-import { validateInputs } from "./vps-validate.js";
-import { parseInputs, refreshableState, type ParsedInputs } from "./vps-values.js";
-import { lookAhead } from "./vps-lookahead.js";
-import { CURRENT_FEE_KEY, PLANNED_FEE_KEY } from "./planned-fee.js";
-import { judgeBudget } from "./budget.js";
-import { noteCheckedChange, whatWasDone } from "./order-guard.js";
-import { noteChecked } from "./refresh-diff.js";
+import { newCreationNonce } from "./lifecycle/creation-token.js";
+import { ERROR_CATALOGUE, VPS_ERROR_CODES, presentError } from "./engine/errors.js";
+import { isPreview } from "./budget/money.js";
+import { emitNotes, previewUrnOf, resourceKey, resourceName, type Note } from "./engine/notes.js";
+import { accountView } from "./lifecycle/runtime-config.js";
+import { secretsWrapped } from "./inputs/secret-values.js";
+import { withUnknown } from "./inputs/unknowns.js";
+import { INTERNAL_KEYS, RECORDED_ORDER_KEY, USER_SET_INTERNAL } from "./fields/vps-fields.js";
+import type { CheckFailure } from "./engine/check-failure.js";
+import type { VpsInputs } from "./inputs/vps-input-schema.js";
+import { unknownKeyFailures } from "./inputs/vps-input-keys.js";
+import { transitionFailures } from "./inputs/vps-refusals.js";
+import { validateInputs } from "./inputs/vps-validate.js";
+import { parseInputs, refreshableState, type ParsedInputs } from "./inputs/vps-values.js";
+import { lookAhead } from "./lookahead/vps-lookahead.js";
+import { CURRENT_FEE_KEY, PLANNED_FEE_KEY } from "./budget/planned-fee.js";
+import { judgeBudget } from "./budget/budget.js";
+import { noteCheckedChange, whatWasDone } from "./lookahead/order-guard.js";
+import { noteChecked } from "./lifecycle/refresh-diff.js";
 
 const RIMU_VALIDATION = RIMU_ERROR_CODES.RimuValidationError;
 

@@ -22,11 +22,11 @@
  */
 import type { AboutOrder } from "../../contract/index.js";
 import { RimuNotFoundError, type RimuClient } from "../client/index.js";
-import { noteAppliedEverywhere, noteStartingEverywhere, type AccountView } from "./account-view.js";
-import { same } from "./canonical-json.js";
-import { creationNonceOf } from "./creation-token.js";
-import { VPS_ERROR_CODES, VpsError, presentError } from "./errors.js";
-import { log } from "./log.js";
+import { noteAppliedEverywhere, noteStartingEverywhere, type AccountView } from "./account/account-view.js";
+import { same } from "./inputs/canonical-json.js";
+import { creationNonceOf } from "./lifecycle/creation-token.js";
+import { VPS_ERROR_CODES, VpsError, presentError } from "./engine/errors.js";
+import { log } from "./engine/log.js";
 import {
   deleteBillLine,
   feeLine,
@@ -35,26 +35,31 @@ import {
   replacementLine,
   resizeLine,
   type QuotedValues,
-} from "./money.js";
-import { emitNotes, info, previewUrnOf, resourceKey, resourceName, type Note } from "./notes.js";
-import { accountView, clientFor, configuredBaseUrl, hasApiKey } from "./runtime-config.js";
-import { secretKeys } from "./secret-values.js";
-import { computeChanges, hasChanges, REPLACE_FORCING_INPUTS, type VpsChanges } from "./vps-changes.js";
-import { converge, orderRef, type ConvergeOptions } from "./vps-converge.js";
-import { findPendingOrder, isPendingId, nonceOf, orderOnce, orderToAdopt } from "./vps-create.js";
-import { effectNotes, effectsOf } from "./vps-effects.js";
-import { refreshDrift } from "./vps-drift.js";
-import { withObservedChanges } from "./service-drift.js";
-import { goneOrderNote, orderGoneFrom } from "./gone-order.js";
-import { noteRead, takeRefreshDiff } from "./refresh-diff.js";
-import { REPORTED_FIELDS } from "./vps-fields.js";
-import type { VpsInputs } from "./vps-input-schema.js";
-import { recordedState, refreshableState, setValues } from "./vps-values.js";
+} from "./budget/money.js";
+import { emitNotes, info, previewUrnOf, resourceKey, resourceName, type Note } from "./engine/notes.js";
+import { accountView, clientFor, configuredBaseUrl, hasApiKey } from "./lifecycle/runtime-config.js";
+import { secretKeys } from "./inputs/secret-values.js";
+import { computeChanges, hasChanges, REPLACE_FORCING_INPUTS, type VpsChanges } from "./inputs/vps-changes.js";
+import { converge, orderRef, type ConvergeOptions } from "./lifecycle/vps-converge.js";
+import { findPendingOrder, isPendingId, nonceOf, orderOnce, orderToAdopt } from "./lifecycle/vps-create.js";
+import { effectNotes, effectsOf } from "./lifecycle/vps-effects.js";
+import { refreshDrift } from "./lifecycle/vps-drift.js";
+import { withObservedChanges } from "./lifecycle/service-drift.js";
+import { goneOrderNote, orderGoneFrom } from "./lifecycle/gone-order.js";
+import { noteRead, takeRefreshDiff } from "./lifecycle/refresh-diff.js";
+import { REPORTED_FIELDS } from "./fields/vps-fields.js";
+import type { VpsInputs } from "./inputs/vps-input-schema.js";
+import { recordedState, refreshableState, setValues } from "./inputs/vps-values.js";
 import { isOrderGone, orderFields } from "../wire-mapping/order-fields.js";
-import { priceOf } from "./vps-lookahead.js";
-import { guardedChange, guardedOrder, noteDone } from "./order-guard.js";
-import { orderOutputs, refreshedInputs, type RecordedOutputs, type VpsOutputs } from "./vps-outputs.js";
-import { minutesToMs } from "./vps-requests.js";
+import { priceOf } from "./lookahead/vps-lookahead.js";
+import { guardedChange, guardedOrder, noteDone } from "./lookahead/order-guard.js";
+import {
+  orderOutputs,
+  refreshedInputs,
+  type RecordedOutputs,
+  type VpsOutputs,
+} from "./inputs/vps-outputs.js";
+import { minutesToMs } from "./inputs/vps-requests.js";
 
 // The check has its own file; its names are the lifecycle's too.
 export { check, checkVps, presentFailure, type CheckResult } from "./vps-check.js";

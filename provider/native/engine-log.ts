@@ -4,15 +4,15 @@
  * The dynamic-provider host can only print, and the engine shows a plugin's printed lines as messages of no
  * resource. A native plugin gets the engine's address as its first argument and can call its Log RPC with
  * the resource's URN, so "Vps 1234: ordered web1.example.com" and a warning of a preview show under that
- * Vps. provider/impl writes every line through one sink (impl/log.ts); while a request runs, `withResource`
+ * Vps. provider/impl writes every line through one sink (impl/engine/log.ts); while a request runs, `withResource`
  * says which URN it is about (AsyncLocalStorage: the engine runs requests for several resources at once).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import * as grpc from "@grpc/grpc-js";
 import * as enginerpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as engineproto from "@pulumi/pulumi/proto/engine_pb";
-import { engineLogClient, type LogStubs, type Severity } from "../impl/engine-log.js";
-import { setLogSink } from "../impl/log.js";
+import { engineLogClient, type LogStubs, type Severity } from "../impl/engine/engine-log.js";
+import { setLogSink } from "../impl/engine/log.js";
 
 export type { Severity };
 

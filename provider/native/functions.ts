@@ -8,8 +8,8 @@ import type { RimuClient } from "../client/index.js";
 import * as dataSources from "../data-sources/index.js";
 import { setClientSource } from "../data-sources/program-client.js";
 import { DATA_SOURCE_TOKENS, type DataSourceName } from "../data-sources/tokens.js";
-import { cachedClient, clientFor, configuredBaseUrl, hasApiKey } from "../impl/runtime-config.js";
-import { missingApiKey } from "../impl/settings-source.js";
+import { cachedClient, clientFor, configuredBaseUrl, hasApiKey } from "../impl/lifecycle/runtime-config.js";
+import { missingApiKey } from "../impl/engine/settings-source.js";
 import { plainBag, type Bag } from "./protocol.js";
 
 type DataSource = (args: Bag) => Promise<unknown>;

@@ -11,11 +11,11 @@
  * - google.protobuf.Struct cannot carry `undefined`: such keys are dropped.
  */
 import { Struct, type JavaScriptValue } from "google-protobuf/google/protobuf/struct_pb";
-import { SECRET_FIELDS } from "../impl/vps-fields.js";
-import { asSecret, isSecretValue, unwrapSecret } from "../impl/secret-values.js";
-import { UNKNOWN } from "../impl/unknowns.js";
+import { SECRET_FIELDS } from "../impl/fields/vps-fields.js";
+import { asSecret, isSecretValue, unwrapSecret } from "../impl/inputs/secret-values.js";
+import { UNKNOWN } from "../impl/inputs/unknowns.js";
 import type { RecordedOutputs, VpsInputs } from "../impl/index.js";
-import { recordedState, refreshableState } from "../impl/vps-values.js";
+import { recordedState, refreshableState } from "../impl/inputs/vps-values.js";
 
 export type Bag = Record<string, unknown>;
 
@@ -62,7 +62,7 @@ export function inputsFromWireMarkingSecrets(bag: Bag): VpsInputs {
 
 /**
  * A Vps's recorded state from the wire (old inputs and outputs: what this provider, maybe an older version of it,
- * answered earlier), unwrapped and parsed (impl/recorded-state.ts): a value not of its kind is refused naming the
+ * answered earlier), unwrapped and parsed (impl/inputs/recorded-state.ts): a value not of its kind is refused naming the
  * field (`what` names the resource), or, for a refresh (`refresh: true`), left out to be read again.
  */
 export function stateFromWire(bag: Bag, what: string, opts: { refresh?: true } = {}): RecordedOutputs {

@@ -2,7 +2,7 @@
  * The provider's own configuration: `apiKey` (secret) and `baseUrl`, from the stack config
  * (`rimuhosting:apiKey`, the default provider) or an explicit provider's inputs, falling back to
  * RIMUHOSTING_APIKEY / RIMUHOSTING_BASEURL as the dynamic provider does (provider/config.ts resolves them); and
- * the budget's `monthlyBudgetUsd`, `maxMonthlyIncreaseUsd` and `budgetEnforcement` (impl/budget.ts), from the
+ * the budget's `monthlyBudgetUsd`, `maxMonthlyIncreaseUsd` and `budgetEnforcement` (impl/budget/budget.ts), from the
  * same places, with no environment fallback.
  *
  * The engine starts one plugin process per provider (the default one and each explicit `Provider`), and
@@ -12,17 +12,17 @@
 import { resolveClientConfig } from "../client/config.js";
 import { RimuConfigError } from "../client/errors.js";
 import { CONFIG_NAMESPACE } from "../config.js";
-import { configure } from "../impl/runtime-config.js";
+import { configure } from "../impl/lifecycle/runtime-config.js";
 import {
   explicitProviderOf,
   notText,
   settingName,
   settingRefused,
   useSettingsOf,
-} from "../impl/settings-source.js";
-import { asSecret } from "../impl/secret-values.js";
-import { BUDGET_SETTINGS, readBudget } from "../impl/budget.js";
-import { containsUnknown } from "../impl/unknowns.js";
+} from "../impl/engine/settings-source.js";
+import { asSecret } from "../impl/inputs/secret-values.js";
+import { BUDGET_SETTINGS, readBudget } from "../impl/budget/budget.js";
+import { containsUnknown } from "../impl/inputs/unknowns.js";
 import { plain, type Bag } from "./protocol.js";
 
 /** The client's settings: text, checked by the client's own rules. */
@@ -87,7 +87,7 @@ export function checkConfig(urn: string, news: Bag): { inputs: Bag; failures: Co
       reasons.push(settingRefused(key, error instanceof Error ? error.message : "", provider));
     }
   }
-  // The budget's settings (impl/budget.ts), by the same rules as the Vps's check applies them.
+  // The budget's settings (impl/budget/budget.ts), by the same rules as the Vps's check applies them.
   const budgetValue = (key: string) => {
     const value = plain(news[key]);
     return containsUnknown(value) ? undefined : value;

@@ -17,8 +17,8 @@ import * as pluginproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import { watchEngine, type WatchGrpc } from "../impl/engine-watch.js";
-import { VpsIncompleteError } from "../impl/errors.js";
+import { watchEngine, type WatchGrpc } from "../impl/engine/engine-watch.js";
+import { VpsIncompleteError } from "../impl/engine/errors.js";
 import type * as Calls from "./calls.js";
 import type * as Functions from "./functions.js";
 import { startPluginLog, withResource, type PluginLog } from "./engine-log.js";
@@ -33,7 +33,7 @@ import schema = require("./schema.json");
  * and the Vps (calls.ts) with the first of their calls, the functions (the data sources, with @pulumi/pulumi) with
  * the first Invoke. Each is loaded once; a module that fails to load fails each call that needs it with the same
  * clean error (lazy-module.ts), and the plugin stays up. VpsIncompleteError is imported here, not taken from
- * calls.ts: impl/errors.js is loaded at start anyway (engine-watch.ts uses it), and grpcError, which answers every
+ * calls.ts: impl/engine/errors.js is loaded at start anyway (engine-watch.ts uses it), and grpcError, which answers every
  * failed call, must not depend on a module that may have failed to load.
  */
 const calls = lazyModule("Vps code", () => require("./calls.js") as typeof Calls);
@@ -275,7 +275,7 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
       return new provproto.InvokeResponse().setReturn(toStruct(result));
     }),
     // The engine asks every plugin to stop before it shuts it down. Nothing is aborted half-way: an operation
-    // in flight finishes (or leaves what it did recorded, see impl/vps-converge.ts), and the engine waits.
+    // in flight finishes (or leaves what it did recorded, see impl/lifecycle/vps-converge.ts), and the engine waits.
     cancel: handler<Empty, Empty>(log, async () => new Empty()),
     handshake: unimplemented("Handshake"),
     parameterize: unimplemented("Parameterize"),
@@ -298,7 +298,7 @@ export async function serve(
   engineAddress: string | undefined,
 ): Promise<{ port: number; close(): Promise<void> }> {
   const log = startPluginLog(engineAddress);
-  // A plugin whose engine died stops (impl/engine-watch.ts); `grpc` is this bundle's own copy.
+  // A plugin whose engine died stops (impl/engine/engine-watch.ts); `grpc` is this bundle's own copy.
   if (engineAddress) watchEngine(grpc as unknown as WatchGrpc, engineAddress);
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   server.addService(provrpc.ResourceProviderService, resourceProviderService(log));

@@ -10,17 +10,22 @@
  *   a preview shows everything, and `pulumi up` checks the same before its first call. The engine then calls
  *   Create and Update with `preview` set; they answer with the outputs the change will have, unknown where
  *   the service decides them (a move's addresses, a resize's fee). A refresh's Diff (after its Read, before any
- *   Check) shows only the drift: impl's diffVps() tells it apart (impl/refresh-diff.ts);
+ *   Check) shows only the drift: impl's diffVps() tells it apart (impl/lifecycle/refresh-diff.ts);
  * - `pulumi import`: a Read with no recorded state (impl's read() then reports every input).
  */
 import * as impl from "../impl/index.js";
-import { changedInputNames, computeChanges } from "../impl/vps-changes.js";
-import { effectsOf, type ChangeEffects } from "../impl/vps-effects.js";
-import { INTERNAL_INPUTS, PREVIEW_FLAG, VPS_INPUT_NAMES, VPS_OUTPUT_ONLY } from "../impl/vps-fields.js";
-import { withUnknown } from "../impl/unknowns.js";
-import { UNKNOWN } from "../impl/unknowns.js";
-import { setValues } from "../impl/vps-values.js";
-import { CURRENT_FEE_KEY, PLANNED_FEE_KEY } from "../impl/planned-fee.js";
+import { changedInputNames, computeChanges } from "../impl/inputs/vps-changes.js";
+import { effectsOf, type ChangeEffects } from "../impl/lifecycle/vps-effects.js";
+import {
+  INTERNAL_INPUTS,
+  PREVIEW_FLAG,
+  VPS_INPUT_NAMES,
+  VPS_OUTPUT_ONLY,
+} from "../impl/fields/vps-fields.js";
+import { withUnknown } from "../impl/inputs/unknowns.js";
+import { UNKNOWN } from "../impl/inputs/unknowns.js";
+import { setValues } from "../impl/inputs/vps-values.js";
+import { CURRENT_FEE_KEY, PLANNED_FEE_KEY } from "../impl/budget/planned-fee.js";
 import type { RecordedOutputs, VpsInputs } from "../impl/index.js";
 import { sendNote, sendNotes } from "./engine-log.js";
 import {
@@ -184,7 +189,7 @@ function previewOutputs(
   ]);
   const internal = INTERNAL_INPUTS.filter((name) => isSet(given[name])).map((name) => [name, given[name]]);
   // The planned and current fees too: a stack policy reads a preview's outputs, and the dynamic Vps's preview
-  // outputs are its checked inputs, which carry them (impl/planned-fee.ts). Only in a preview: a real create or
+  // outputs are its checked inputs, which carry them (impl/budget/planned-fee.ts). Only in a preview: a real create or
   // update reports monthlyFeeUsd instead.
   const planned = [PLANNED_FEE_KEY, CURRENT_FEE_KEY]
     .filter((key) => isSet(given[key]))

@@ -1,6 +1,6 @@
 /**
  * An order from the wire (AboutOrder, snake_case) to camelCase: the one mapping of an order, shared by
- * the Vps outputs (impl/vps-outputs.ts) and the getOrder/getOrders data sources. Loads no HTTP client
+ * the Vps outputs (impl/inputs/vps-outputs.ts) and the getOrder/getOrders data sources. Loads no HTTP client
  * and no zod (type imports only), so the data sources import it directly.
  */
 import type { AboutOrder } from "../../contract/index.js";

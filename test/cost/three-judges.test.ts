@@ -1,12 +1,12 @@
 /**
- * One table of cases, three judges of the budget (docs/cost.md): the provider's check (provider/impl/budget.ts's
+ * One table of cases, three judges of the budget (docs/cost.md): the provider's check (provider/impl/budget/budget.ts's
  * judgeBudget over the run's fee ledger, cost/ledger.ts and cost/verdict.ts), the bill (provider/bill/judge.ts's
  * judgeScope) and the policy pack (policy-pack/policies.ts's monthly-budget, on its copy of the verdict,
  * policy-pack/budget-verdict.ts). Each case is given to each judge in the form that judge reads (a planned fee per
  * check; a bill's VPS line with its kind and fees; a VPS's checked inputs and the stack), and all three must give
  * the same verdict and the same figures, in cents.
  *
- * A fourth judge, the guard at the moment of ordering (provider/impl/order-guard.ts), runs each case for real: the
+ * A fourth judge, the guard at the moment of ordering (provider/impl/lookahead/order-guard.ts), runs each case for real: the
  * account's orders placed on an emulator over HTTP at the case's fees (the emulator prices by sizes, SIZES), then
  * the run's creates and updates through impl's create() and update(), non-adding changes first so that its last
  * verdict states the run's final totals. It judges only what orders or changes a fee: where it judges nothing (an
@@ -17,15 +17,15 @@
  * its total after is the others' plus that fee, and that is the only figure that differs.
  */
 import { describe, expect, it } from "@jest/globals";
-import type { AccountView } from "../../provider/impl/account-view";
-import { pricedOf, quoteRequest } from "../../provider/impl/money";
-import { plannedFeeOf, priceOf, type PlannedFee } from "../../provider/impl/planned-fee";
-import { accountView, configuredBaseUrl } from "../../provider/impl/runtime-config";
+import type { AccountView } from "../../provider/impl/account/account-view";
+import { pricedOf, quoteRequest } from "../../provider/impl/budget/money";
+import { plannedFeeOf, priceOf, type PlannedFee } from "../../provider/impl/budget/planned-fee";
+import { accountView, configuredBaseUrl } from "../../provider/impl/lifecycle/runtime-config";
 import * as testing from "../../provider/impl/testing";
-import { UNKNOWN, knownValues } from "../../provider/impl/unknowns";
-import { RECORDED_ORDER_KEY } from "../../provider/impl/vps-fields";
-import type { VpsInputs } from "../../provider/impl/vps-input-schema";
-import { liveOrderOf } from "../../provider/impl/vps-lookahead";
+import { UNKNOWN, knownValues } from "../../provider/impl/inputs/unknowns";
+import { RECORDED_ORDER_KEY } from "../../provider/impl/fields/vps-fields";
+import type { VpsInputs } from "../../provider/impl/inputs/vps-input-schema";
+import { liveOrderOf } from "../../provider/impl/lookahead/vps-lookahead";
 import { orderFields } from "../../provider/wire-mapping/order-fields";
 import {
   APP_INPUTS,
@@ -34,7 +34,7 @@ import {
   useImplFixture,
   type ImplFixture,
 } from "../provider/support/impl-fixture";
-import { judgeBudget, readBudget, useBudget } from "../../provider/impl/budget";
+import { judgeBudget, readBudget, useBudget } from "../../provider/impl/budget/budget";
 import { FeeLedger } from "../../provider/impl/cost/ledger";
 import { cents } from "../../provider/impl/cost/money";
 import type { BudgetSetting } from "../../provider/impl/cost/setting";

@@ -12,7 +12,7 @@
 //   ordering with `--skip-preview`, whose refusal says to run it again, and in `warn` mode the VPS is ordered.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { BUDGET_SETTINGS } from "../../provider/impl/budget";
+import { BUDGET_SETTINGS } from "../../provider/impl/budget/budget";
 import { changesSince, previewJson, setStackLimits } from "./budget-support";
 import { describeCliOnly } from "./describe-cli";
 import { VPS_TYPE, liveOrders, startScenario, type Scenario } from "./e2e-support";

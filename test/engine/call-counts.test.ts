@@ -1,10 +1,10 @@
 // API calls per operation, through the real CLI (issue 20): what a fleet costs in requests. The provider host serves
-// token look-ups, the catalogue and quotes from reads it shares across resources (provider/impl/account-view.ts),
+// token look-ups, the catalogue and quotes from reads it shares across resources (provider/impl/account/account-view.ts),
 // so a no-op preview of N existing VPSs makes a constant number of calls, an up of N new VPSs N creates plus a
 // constant, and an update of every VPS at most 2 calls per VPS beyond the change itself and a constant (the listing,
 // and the update's one quote of each distinct change: the planned fee a policy pack reads). Each shared read is made
 // again once it is older than LISTING_MAX_AGE_MS, so "a constant" allows one more read of each per minute of run.
-import { LISTING_MAX_AGE_MS } from "../../provider/impl/account-view";
+import { LISTING_MAX_AGE_MS } from "../../provider/impl/account/account-view";
 import { describeCliOnly } from "./describe-cli";
 import { startScenario, type Scenario } from "./e2e-support";
 
@@ -91,7 +91,7 @@ describeCliOnly("API calls of a fleet: shared reads, not one per VPS", () => {
       const beyond = Object.entries(calls)
         .filter(([route]) => route !== "changeParameters")
         .reduce((sum, [, count]) => sum + count, 0);
-      // The constant: the account's listing, and one quote of the one distinct resize (impl/planned-fee.ts).
+      // The constant: the account's listing, and one quote of the one distinct resize (impl/budget/planned-fee.ts).
       expect(calls.quoteNewVm).toBe(1);
       expect(beyond).toBeLessThanOrEqual(2 * n + 2 + refreshes(ms));
     }

@@ -7,7 +7,7 @@
 //
 // Real CLI only (skipped, with the reason in its name, without one): what is under test is what the engine records
 // from the provider's init failure (the pending id and its properties) and does with it on the next commands.
-import { CREATION_NONCE_KEY } from "../../provider/impl/creation-token";
+import { CREATION_NONCE_KEY } from "../../provider/impl/lifecycle/creation-token";
 import { describeCliOnly } from "./describe-cli";
 import { liveOrders, startScenario, VPS_TYPE, vpsOps, type Scenario } from "./e2e-support";
 import { checkpointOf } from "./engine-kill";

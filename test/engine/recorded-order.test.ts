@@ -1,6 +1,6 @@
 // Every existing VPS counted by the budget (issue 40, item 3), through the real CLI against the emulator: an order
 // placed outside Pulumi carries no creation nonce of the stack, so the provider finds its live order by the order the
-// state records (`__orderOid`, provider/impl/vps-lookahead.ts). On the native plugin the VPS is brought in with
+// state records (`__orderOid`, provider/impl/lookahead/vps-lookahead.ts). On the native plugin the VPS is brought in with
 // `pulumi import`; on the dynamic Vps, which `pulumi import` cannot serve, with adoptOrderOid, then removed from the
 // program (docs/vps.md: no change). After an up that changes nothing, a resize past maxMonthlyIncreaseUsd fails
 // `pulumi preview` naming the VPS and its growth, and its fee is counted in monthlyBudgetUsd: a budget between the

@@ -7,15 +7,15 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { DATA_SOURCE_TOKENS } from "../../provider/data-sources/tokens";
-import { REPLACE_FORCING_INPUTS } from "../../provider/impl/vps-changes";
+import { REPLACE_FORCING_INPUTS } from "../../provider/impl/inputs/vps-changes";
 import {
   SECRET_FIELDS,
   VPS_FIELDS,
   VPS_INPUT_NAMES,
   VPS_OUTPUT_ONLY,
   VPS_OUTPUT_ONLY_FIELDS,
-} from "../../provider/impl/vps-fields";
-import { inputDescription, type FieldRule } from "../../provider/impl/vps-field-rules";
+} from "../../provider/impl/fields/vps-fields";
+import { inputDescription, type FieldRule } from "../../provider/impl/fields/vps-field-rules";
 import { schemaText } from "../../provider/native/schema/generate";
 import { QUICKSTART_EXAMPLES } from "../../provider/native/schema/vps-examples";
 

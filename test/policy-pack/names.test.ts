@@ -6,7 +6,7 @@ import { describe, expect, it } from "@jest/globals";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { DC_LOCATIONS } from "../../contract/literals";
-import { VPS_FIELDS } from "../../provider/impl/vps-fields";
+import { VPS_FIELDS } from "../../provider/impl/fields/vps-fields";
 import { VPS_PROVIDER_TEXT } from "../../provider/vps-provider-text";
 import { Vps } from "../../provider/vps";
 import {

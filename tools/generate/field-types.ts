@@ -1,9 +1,9 @@
 /**
- * A field table type (FieldType, provider/impl/vps-fields.ts) as TypeScript, as a Pulumi package-schema
+ * A field table type (FieldType, provider/impl/fields/vps-fields.ts) as TypeScript, as a Pulumi package-schema
  * type, and as words for docs/vps.md's type column.
  */
-import { VPS_OBJECT_TYPES } from "../../provider/impl/vps-fields.js";
-import { type FieldType, type ObjectTypeRule } from "../../provider/impl/vps-field-rules.js";
+import { VPS_OBJECT_TYPES } from "../../provider/impl/fields/vps-fields.js";
+import { type FieldType, type ObjectTypeRule } from "../../provider/impl/fields/vps-field-rules.js";
 
 /** The package's schema token prefix: types are `rimuhosting:index:<Name>`. */
 export const SCHEMA_TOKEN_PREFIX = "rimuhosting:index:";

@@ -1,5 +1,5 @@
 /**
- * The generator: every file written from the Vps field table (provider/impl/vps-fields.ts), checked in.
+ * The generator: every file written from the Vps field table (provider/impl/fields/vps-fields.ts), checked in.
  *
  *   npm run generate     (compiles just this tool, tools/generate/tsconfig.json, then runs it)
  *

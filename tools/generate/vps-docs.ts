@@ -8,13 +8,13 @@ import {
   SECRET_FIELDS,
   VPS_FIELDS,
   VPS_INPUT_NAMES,
-} from "../../provider/impl/vps-fields.js";
+} from "../../provider/impl/fields/vps-fields.js";
 import {
   defaultWords,
   inputDescription,
   type ChangeKind,
   type FieldRule,
-} from "../../provider/impl/vps-field-rules.js";
+} from "../../provider/impl/fields/vps-field-rules.js";
 import { docsType } from "./field-types.js";
 import { markdownList, wrap } from "./text.js";
 import { vpsOutputs } from "./vps-types.js";
@@ -120,7 +120,7 @@ const SECTIONS = {
 export function renderVpsDocs(page: string): string {
   let out = page;
   for (const [name, render] of Object.entries(SECTIONS)) {
-    const begin = `<!-- generated:${name} from provider/impl/vps-fields.ts by npm run generate; edit the table, not this -->`;
+    const begin = `<!-- generated:${name} from provider/impl/fields/vps-fields.ts by npm run generate; edit the table, not this -->`;
     const end = `<!-- end:${name} -->`;
     const from = out.indexOf(begin);
     const to = out.indexOf(end);

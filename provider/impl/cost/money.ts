@@ -6,7 +6,7 @@
  * Pure: imports nothing (no I/O); the policy pack keeps a copy of verdict.ts that a test checks against this folder.
  */
 
-/** An amount in a currency, as RimuHosting prices (impl/money.ts's Money has this shape). */
+/** An amount in a currency, as RimuHosting prices (impl/budget/money.ts's Money has this shape). */
 export interface Amount {
   amount: number;
   currency: string;

@@ -1,6 +1,6 @@
 /**
  * The Vps part of the package schema: provider/generated/vps-schema-types.json, which `npm run generate`
- * (tools/generate) writes from the field table, provider/impl/vps-fields.ts. Nothing here adds a fact: the
+ * (tools/generate) writes from the field table, provider/impl/fields/vps-fields.ts. Nothing here adds a fact: the
  * types, descriptions, defaults, secret and replace-on-change flags are the table's
  * (test/native/schema.test.ts checks the schema against the table).
  */

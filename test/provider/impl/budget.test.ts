@@ -4,11 +4,11 @@
  */
 import { FeeLedger, overBudgetMessage } from "../../../provider/impl/cost/ledger";
 import type { VpsFee } from "../../../provider/impl/cost/verdict";
-import type { AccountView } from "../../../provider/impl/account-view";
-import { accountCentsOf, judgeBudget, readBudget, useBudget } from "../../../provider/impl/budget";
+import type { AccountView } from "../../../provider/impl/account/account-view";
+import { accountCentsOf, judgeBudget, readBudget, useBudget } from "../../../provider/impl/budget/budget";
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
-import { UNKNOWN } from "../../../provider/impl/unknowns";
+import { UNKNOWN } from "../../../provider/impl/inputs/unknowns";
 import { APP_INPUTS, createChecked, stackConfig, unchecked, useImplFixture } from "../support/impl-fixture";
 
 const NAMES = {

@@ -3,9 +3,9 @@
  * for a replacement (some replace-forcing input differs) or another resource (another scope), and
  * derived from exactly the inputs that computeChanges() treats as replace-forcing.
  */
-import { creationTokenFor, canonicalJson } from "../../../provider/impl/creation-token";
-import { REPLACE_FORCING_INPUTS, computeChanges } from "../../../provider/impl/vps-changes";
-import { VPS_INPUT_NAMES } from "../../../provider/impl/vps-fields";
+import { creationTokenFor, canonicalJson } from "../../../provider/impl/lifecycle/creation-token";
+import { REPLACE_FORCING_INPUTS, computeChanges } from "../../../provider/impl/inputs/vps-changes";
+import { VPS_INPUT_NAMES } from "../../../provider/impl/fields/vps-fields";
 
 const SCOPE = "shop/prod/web";
 const INPUTS = {

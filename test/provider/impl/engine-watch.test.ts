@@ -1,4 +1,4 @@
-// The engine watch (provider/impl/engine-watch.ts) through its seams: the gRPC it asks with, the clock it waits on
+// The engine watch (provider/impl/engine/engine-watch.ts) through its seams: the gRPC it asks with, the clock it waits on
 // and the exit it calls. A scripted engine answers, is slow, refuses or goes away; a manual clock moves time only
 // when the test says, so the rule for "gone" (seen answering, then every check refused for 2 s running, at least two
 // checks) is checked at known points, with no wall-clock sleep. One test asks a real @grpc/grpc-js server on
@@ -11,7 +11,7 @@ import {
   watchEngine,
   type WatchClock,
   type WatchGrpc,
-} from "../../../provider/impl/engine-watch.js";
+} from "../../../provider/impl/engine/engine-watch.js";
 import { rejectionOf, until } from "../../helpers/promises.js";
 
 /** A clock whose waits end only when advance() passes their end. */

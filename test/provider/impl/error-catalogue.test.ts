@@ -6,9 +6,9 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as clientErrors from "../../../provider/client/errors";
-import * as providerErrors from "../../../provider/impl/errors";
+import * as providerErrors from "../../../provider/impl/engine/errors";
 import { RimuError, RimuTransientError, RimuValidationError } from "../../../provider/client/errors";
-import { presentError, VpsError } from "../../../provider/impl/errors";
+import { presentError, VpsError } from "../../../provider/impl/engine/errors";
 
 const ROOT = resolve(__dirname, "../../..");
 const documented = [

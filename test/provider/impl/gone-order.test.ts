@@ -1,13 +1,13 @@
 /**
- * L1: a preview's diff of a VPS whose order RimuHosting no longer has (provider/impl/gone-order.ts) says so, naming
+ * L1: a preview's diff of a VPS whose order RimuHosting no longer has (provider/impl/lifecycle/gone-order.ts) says so, naming
  * the VPS and what to run, reports a change and prices nothing, whether the program plans a resize or is unchanged
  * (issue 41's case: the preview called it "unchanged"); the same VPS still there is planned and priced, or
  * unchanged.
  */
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
-import { PREVIEW_FLAG } from "../../../provider/impl/vps-fields";
-import type { VpsInputs } from "../../../provider/impl/vps-input-schema";
+import { PREVIEW_FLAG } from "../../../provider/impl/fields/vps-fields";
+import type { VpsInputs } from "../../../provider/impl/inputs/vps-input-schema";
 import { APP_INPUTS, useImplFixture } from "../support/impl-fixture";
 
 const fixture = useImplFixture();

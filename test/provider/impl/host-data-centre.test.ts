@@ -1,4 +1,4 @@
-// A host named for a VPS must be in its data centre (provider/impl/host-checks.ts, checkHost): a move keeps the data
+// A host named for a VPS must be in its data centre (provider/impl/lookahead/host-checks.ts, checkHost): a move keeps the data
 // centre, while a new dcLocation replaces the VPS, so its host is judged against the new data centre. check() (L1)
 // of an existing VPS in DCDALLAS against the emulator; the account also has a VPS on host 1201 in DCLONDON, so its
 // orders say which data centre each of the two hosts is in.

@@ -1,4 +1,4 @@
-// Room on a host for a whole run (provider/impl/host-room.ts, host-checks.ts): the rule that sets claims aside, and
+// Room on a host for a whole run (provider/impl/account/host-room.ts, host-checks.ts): the rule that sets claims aside, and
 // check() itself (L1, against the emulator) run the way the engine runs it: one resource at a time, in every order,
 // stopping at the first check that fails. The same claims name the same VPSs to set aside whatever order they were
 // checked in; but a failing check knows only the claims checked before it, so what it names can depend on the order
@@ -18,7 +18,7 @@ import {
   sumOf,
   type Claim,
   type HostFree,
-} from "../../../provider/impl/host-room";
+} from "../../../provider/impl/account/host-room";
 import { APP_INPUTS, createChecked, useImplFixture } from "../support/impl-fixture";
 
 /** Every order of `items`. */

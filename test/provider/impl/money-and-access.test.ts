@@ -3,10 +3,10 @@
  * called as the shim calls it, against a real emulator on 127.0.0.1 (real HTTP).
  */
 import * as impl from "../../../provider/impl/index";
-import { parseCredit } from "../../../provider/impl/money";
-import { computeChanges } from "../../../provider/impl/vps-changes";
-import { UNKNOWN } from "../../../provider/impl/unknowns";
-import { deleteBillLine } from "../../../provider/impl/money";
+import { parseCredit } from "../../../provider/impl/budget/money";
+import { computeChanges } from "../../../provider/impl/inputs/vps-changes";
+import { UNKNOWN } from "../../../provider/impl/inputs/unknowns";
+import { deleteBillLine } from "../../../provider/impl/budget/money";
 import {
   APP_INPUTS,
   checkCore,

@@ -6,9 +6,9 @@
  * separate and runs inside vps-values, unseen.
  */
 import * as impl from "../../../provider/impl/index";
-import * as values from "../../../provider/impl/vps-values";
+import * as values from "../../../provider/impl/inputs/vps-values";
 import * as native from "../../../provider/native/vps-resource";
-import type { VpsInputs } from "../../../provider/impl/vps-input-schema";
+import type { VpsInputs } from "../../../provider/impl/inputs/vps-input-schema";
 import { APP_INPUTS, useImplFixture } from "../support/impl-fixture";
 
 useImplFixture();

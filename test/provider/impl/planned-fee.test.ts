@@ -5,10 +5,10 @@
  */
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
-import { UNKNOWN } from "../../../provider/impl/unknowns";
-import { plannedFeeOf } from "../../../provider/impl/planned-fee";
-import { accountView, configuredBaseUrl } from "../../../provider/impl/runtime-config";
-import { priceOf } from "../../../provider/impl/vps-lookahead";
+import { UNKNOWN } from "../../../provider/impl/inputs/unknowns";
+import { plannedFeeOf } from "../../../provider/impl/budget/planned-fee";
+import { accountView, configuredBaseUrl } from "../../../provider/impl/lifecycle/runtime-config";
+import { priceOf } from "../../../provider/impl/lookahead/vps-lookahead";
 import { APP_INPUTS, createChecked, unchecked, useImplFixture } from "../support/impl-fixture";
 
 const fixture = useImplFixture({ planCurrencies: { MIRO8B: "CUR_NZD" } });

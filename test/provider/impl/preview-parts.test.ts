@@ -15,10 +15,10 @@ import {
   RimuTimeoutError,
   RimuTransientError,
 } from "../../../provider/client/index";
-import { AccountView, LISTING_MAX_AGE_MS } from "../../../provider/impl/account-view";
-import { connectEngineLog } from "../../../provider/impl/engine-log";
-import { formatMoney, amountMoney } from "../../../provider/impl/money";
-import { readFailure } from "../../../provider/impl/read-failures";
+import { AccountView, LISTING_MAX_AGE_MS } from "../../../provider/impl/account/account-view";
+import { connectEngineLog } from "../../../provider/impl/engine/engine-log";
+import { formatMoney, amountMoney } from "../../../provider/impl/budget/money";
+import { readFailure } from "../../../provider/impl/account/read-failures";
 import { presentFailure } from "../../../provider/impl/vps-provider";
 import { expectedUrn } from "../../../provider/resource-urn";
 import { useImplFixture } from "../support/impl-fixture";

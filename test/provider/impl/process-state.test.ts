@@ -1,6 +1,6 @@
 /**
- * One run's state lives in one object (provider/impl/run-context.ts); what a provider process keeps beyond a run
- * is listed, with its reason, in provider/impl/process-state.ts. This reads every module of provider/ and
+ * One run's state lives in one object (provider/impl/engine/run-context.ts); what a provider process keeps beyond a run
+ * is listed, with its reason, in provider/impl/engine/process-state.ts. This reads every module of provider/ and
  * contract/ and fails on module-level state that is in neither place: a `let` or `var` at the top of a module, or
  * a Map or Set made there that the module changes (add, set, delete, clear). A constant table (a Set filled once
  * and only read) is not state. And the look-ahead's checks return what they found instead of writing it onto their
@@ -9,8 +9,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import * as ts from "typescript";
-import { PROCESS_STATE } from "../../../provider/impl/process-state";
-import { beginRun, currentRun, runState } from "../../../provider/impl/run-context";
+import { PROCESS_STATE } from "../../../provider/impl/engine/process-state";
+import { beginRun, currentRun, runState } from "../../../provider/impl/engine/run-context";
 
 const ROOT = resolve(__dirname, "../../..");
 const SOURCES = ["provider", "contract"];
@@ -99,7 +99,7 @@ function rootOf(node: ts.Expression): ts.Identifier | undefined {
 }
 
 /**
- * Where a module of the look-ahead writes onto its per-check Run (provider/impl/lookahead-run.ts) instead of
+ * Where a module of the look-ahead writes onto its per-check Run (provider/impl/lookahead/lookahead-run.ts) instead of
  * returning what it found: an assignment, `delete`, `++` or `--` through a variable or parameter typed with Run
  * (`run.fee.adopted = …`, the side channel the planned fee once read). `file line: text` for each.
  */
@@ -174,8 +174,8 @@ describe("the look-ahead's checks return what they found (issue 40, item 5)", ()
 
   it("the Run is read-only and carries no fee", () => {
     const members = [
-      ...membersOf("provider/impl/lookahead-run.ts", "Run"),
-      ...membersOf("provider/impl/planned-fee.ts", "FeeCheck"),
+      ...membersOf("provider/impl/lookahead/lookahead-run.ts", "Run"),
+      ...membersOf("provider/impl/budget/planned-fee.ts", "FeeCheck"),
     ];
     expect(members.map((m) => m.name)).not.toContain("fee");
     expect(members.filter((m) => !m.readonly).map((m) => m.name)).toEqual([]);

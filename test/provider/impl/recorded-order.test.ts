@@ -8,7 +8,7 @@
  */
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
-import { RECORDED_ORDER_KEY } from "../../../provider/impl/vps-fields";
+import { RECORDED_ORDER_KEY } from "../../../provider/impl/fields/vps-fields";
 import { stackConfig, useImplFixture } from "../support/impl-fixture";
 
 const fixture = useImplFixture();

@@ -4,10 +4,10 @@
  * change and shows both. Called in the order the engine calls them, against the emulator.
  */
 import * as impl from "../../../provider/impl/index";
-import { computeChanges } from "../../../provider/impl/vps-changes";
-import { driftNotes } from "../../../provider/impl/vps-drift";
-import { PREVIEW_FLAG } from "../../../provider/impl/vps-fields";
-import type { VpsInputs } from "../../../provider/impl/vps-input-schema";
+import { computeChanges } from "../../../provider/impl/inputs/vps-changes";
+import { driftNotes } from "../../../provider/impl/lifecycle/vps-drift";
+import { PREVIEW_FLAG } from "../../../provider/impl/fields/vps-fields";
+import type { VpsInputs } from "../../../provider/impl/inputs/vps-input-schema";
 import { APP_INPUTS, useImplFixture } from "../support/impl-fixture";
 
 const fixture = useImplFixture();

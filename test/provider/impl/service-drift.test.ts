@@ -1,13 +1,13 @@
 /**
- * L1: what a refresh's diff shows of facts the program does not set (provider/impl/service-drift.ts): a VPS moved
+ * L1: what a refresh's diff shows of facts the program does not set (provider/impl/lifecycle/service-drift.ts): a VPS moved
  * by hand to another host, in a program without hostServerOid, has a new host and a new IP address, and the refresh's
  * diff says both, with changes; an unchanged VPS, and the service's other spellings of the same facts, say nothing.
  * Called in the order the engine calls them (read, then the refresh's diff), against the emulator.
  */
 import * as impl from "../../../provider/impl/index";
-import { PREVIEW_FLAG } from "../../../provider/impl/vps-fields";
-import type { VpsInputs } from "../../../provider/impl/vps-input-schema";
-import { normalIp, observedChanges, sameFact } from "../../../provider/impl/service-drift";
+import { PREVIEW_FLAG } from "../../../provider/impl/fields/vps-fields";
+import type { VpsInputs } from "../../../provider/impl/inputs/vps-input-schema";
+import { normalIp, observedChanges, sameFact } from "../../../provider/impl/lifecycle/service-drift";
 import { APP_INPUTS, useImplFixture } from "../support/impl-fixture";
 
 const fixture = useImplFixture();

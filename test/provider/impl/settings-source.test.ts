@@ -1,6 +1,6 @@
 // Which provider a process's settings belong to, from its URN: the engine names its default providers `default` or
 // `default_<version>` (ProviderRequest.DefaultName in pulumi/pulumi); any other name is the program's own provider.
-import { explicitProviderOf } from "../../../provider/impl/settings-source.js";
+import { explicitProviderOf } from "../../../provider/impl/engine/settings-source.js";
 
 const urn = (name: string): string => `urn:pulumi:dev::shop::pulumi:providers:rimuhosting::${name}`;
 

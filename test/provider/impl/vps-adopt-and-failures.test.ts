@@ -4,7 +4,7 @@
  */
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
-import { clientFor } from "../../../provider/impl/runtime-config";
+import { clientFor } from "../../../provider/impl/lifecycle/runtime-config";
 import { createClient } from "../../../provider/client/index";
 import {
   startImplFixture,
@@ -14,7 +14,7 @@ import {
   type ImplFixture,
 } from "../support/impl-fixture";
 import { rejectionOf } from "../../helpers/promises";
-import type { VpsInputs } from "../../../provider/impl/vps-input-schema";
+import type { VpsInputs } from "../../../provider/impl/inputs/vps-input-schema";
 
 const BASE = {
   domainName: "app1.example.com",

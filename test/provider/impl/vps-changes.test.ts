@@ -1,9 +1,13 @@
 import { diff } from "../../../provider/impl/vps-provider";
-import { assertChangesAllowed, changedInputNames, computeChanges } from "../../../provider/impl/vps-changes";
+import {
+  assertChangesAllowed,
+  changedInputNames,
+  computeChanges,
+} from "../../../provider/impl/inputs/vps-changes";
 import { setLogSink } from "../../../provider/impl/testing";
-import { UNKNOWN } from "../../../provider/impl/unknowns";
-import type { VpsInputs } from "../../../provider/impl/vps-input-schema";
-import type { VpsOutputs } from "../../../provider/impl/vps-outputs";
+import { UNKNOWN } from "../../../provider/impl/inputs/unknowns";
+import type { VpsInputs } from "../../../provider/impl/inputs/vps-input-schema";
+import type { VpsOutputs } from "../../../provider/impl/inputs/vps-outputs";
 import { unchecked } from "../support/impl-fixture";
 
 /** Old outputs as create() records them: inputs echoed, service values, output-only fields. */

@@ -13,7 +13,7 @@ import {
   type ImplFixture,
   unchecked,
 } from "../support/impl-fixture";
-import type { VpsInputs } from "../../../provider/impl/vps-input-schema";
+import type { VpsInputs } from "../../../provider/impl/inputs/vps-input-schema";
 
 const PROGRAM = {
   domainName: "web1.example.com",

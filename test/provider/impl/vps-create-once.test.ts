@@ -9,12 +9,12 @@
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
 import { setCreateLookupGrace } from "../../../provider/impl/testing";
-import { newVpsRequest } from "../../../provider/impl/vps-requests";
-import type { VpsInputs } from "../../../provider/impl/vps-input-schema";
-import { setValues } from "../../../provider/impl/vps-values";
+import { newVpsRequest } from "../../../provider/impl/inputs/vps-requests";
+import type { VpsInputs } from "../../../provider/impl/inputs/vps-input-schema";
+import { setValues } from "../../../provider/impl/inputs/vps-values";
 import { CREATION_TOKEN_KEY } from "../../../provider/client/index";
 import { authorizationHeader } from "../../../contract/index";
-import { CREATION_NONCE_KEY, creationTokenFor } from "../../../provider/impl/creation-token";
+import { CREATION_NONCE_KEY, creationTokenFor } from "../../../provider/impl/lifecycle/creation-token";
 import {
   APP_INPUTS,
   DEMO_API_KEY,

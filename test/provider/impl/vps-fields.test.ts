@@ -1,5 +1,5 @@
 /**
- * One Vps field table (provider/impl/vps-fields.ts): the change kinds, the secret list, VpsArgs, the
+ * One Vps field table (provider/impl/fields/vps-fields.ts): the change kinds, the secret list, VpsArgs, the
  * resource's declared outputs, the plugin schema's types and the docs tables come from it. The generated
  * files are rendered again here and compared with the checked-in ones; the input schema and VpsOutputs,
  * written by hand, are tied to the table by the compiler (the type assertions below fail `npm run
@@ -10,8 +10,8 @@ import { join, resolve } from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 import type { CustomResource } from "@pulumi/pulumi";
 import type { Vps, VpsArgs } from "../../../provider/vps";
-import type { VpsOutputs } from "../../../provider/impl/vps-outputs";
-import { ORDER_FIELDS_NOT_KEPT, orderOutputs } from "../../../provider/impl/vps-outputs";
+import type { VpsOutputs } from "../../../provider/impl/inputs/vps-outputs";
+import { ORDER_FIELDS_NOT_KEPT, orderOutputs } from "../../../provider/impl/inputs/vps-outputs";
 import { orderFields } from "../../../provider/wire-mapping/order-fields";
 import type { AboutOrder } from "../../../contract/index";
 import {
@@ -29,13 +29,13 @@ import {
   type InternalInputName,
   type VpsInputName,
   type VpsOutputOnlyName,
-} from "../../../provider/impl/vps-fields";
-import { inputDescription } from "../../../provider/impl/vps-field-rules";
-import { vpsInputSchemaKeys, type VpsInputs } from "../../../provider/impl/vps-input-schema";
-import { validateInputs } from "../../../provider/impl/vps-validate";
-import { parseInputs } from "../../../provider/impl/vps-values";
-import { REPLACE_FORCING_INPUTS } from "../../../provider/impl/vps-changes";
-import { toWire } from "../../../provider/impl/vps-requests";
+} from "../../../provider/impl/fields/vps-fields";
+import { inputDescription } from "../../../provider/impl/fields/vps-field-rules";
+import { vpsInputSchemaKeys, type VpsInputs } from "../../../provider/impl/inputs/vps-input-schema";
+import { validateInputs } from "../../../provider/impl/inputs/vps-validate";
+import { parseInputs } from "../../../provider/impl/inputs/vps-values";
+import { REPLACE_FORCING_INPUTS } from "../../../provider/impl/inputs/vps-changes";
+import { toWire } from "../../../provider/impl/inputs/vps-requests";
 import { NewVpsRequest } from "../../../contract/index";
 import { generatedFiles } from "../../../tools/generate/index";
 import { VPS_DOCS_PATH } from "../../../tools/generate/vps-docs";

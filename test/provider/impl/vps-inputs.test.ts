@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { UNKNOWN } from "../../../provider/impl/unknowns";
-import { SECRET_SIG, SECRET_SIG_KEY, unwrapSecret } from "../../../provider/impl/secret-values";
+import { UNKNOWN } from "../../../provider/impl/inputs/unknowns";
+import { SECRET_SIG, SECRET_SIG_KEY, unwrapSecret } from "../../../provider/impl/inputs/secret-values";
 import { checkCore as check, startImplFixture, type ImplFixture } from "../support/impl-fixture";
 
 let fx: ImplFixture;

@@ -4,7 +4,7 @@
  */
 import * as impl from "../../../provider/impl/index";
 import { startImplFixture, unchecked, DEMO_API_KEY, type ImplFixture } from "../support/impl-fixture";
-import type { VpsInputs } from "../../../provider/impl/vps-input-schema";
+import type { VpsInputs } from "../../../provider/impl/inputs/vps-input-schema";
 
 const PROVIDER = "exports.handler = (serialized provider text)";
 const BASE = {

@@ -14,7 +14,7 @@ import {
 import { createClient, type RimuClient } from "../../../provider/client/index";
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
-import type { VpsInputs } from "../../../provider/impl/vps-input-schema";
+import type { VpsInputs } from "../../../provider/impl/inputs/vps-input-schema";
 import { rejectionOf as sharedRejectionOf } from "../../helpers/promises";
 
 export interface ImplFixture {

@@ -1,0 +1,169 @@
+/**
+ * The shared reads of one run: what the provider host knows about the account, read once and served to every
+ * resource, instead of one call per resource. The engine checks resources one after another, so a per-resource
+ * read costs a fleet's preview N round trips; from here it costs one.
+ *
+ * - the account's active orders (R1): token look-ups (another state's order, a stray order, a pending create),
+ *   the live order of an existing resource (its host, sizes and data centre) and the data centre of every host
+ *   the account uses;
+ * - the billing methods (R13);
+ * - price quotes (R16), once per distinct request;
+ * - a host's live figures (R5), once per host;
+ * - what this run's checked changes take of each host (host-room.ts), which they are judged by together;
+ * - and what they cost a month, which the budget judges together (cost/ledger.ts).
+ *
+ * Each is kept for LISTING_MAX_AGE_MS (a read older than that is made again), failures included, so a
+ * service that is down is asked once, not once per resource. An order this host places is added to the
+ * listing at once (notePlaced), so the listing never misses it. What this means for exactly-once creation is
+ * in docs/vps.md#exactly-once-creation: the reads that decide whether to order (the client's pre-flight, the
+ * look-up before a pending resource is cancelled) are never served from here.
+ */
+import type {
+  AboutOrder,
+  BillingMethodData,
+  GetNewVmPricingResponse,
+  HostServerInfo,
+  NewVpsRequestInput,
+} from "../../../contract/index.js";
+import { carriesCreationToken, type OrderRef, type RimuClient } from "../../client/index.js";
+import { canonicalJson } from "../inputs/canonical-json.js";
+import { HostLedger } from "./host-room.js";
+import { FeeLedger } from "../cost/ledger.js";
+import { currentRun, runState } from "../engine/run-context.js";
+
+/** How long a shared read is served before it is made again. */
+export const LISTING_MAX_AGE_MS = 60_000;
+
+interface Kept<T> {
+  at: number;
+  value: Promise<T>;
+}
+
+export class AccountView {
+  private orders: Kept<AboutOrder[]> | undefined;
+  private billing: Kept<BillingMethodData[]> | undefined;
+  private readonly quotes = new Map<string, Kept<GetNewVmPricingResponse>>();
+  private readonly hosts = new Map<string, Kept<HostServerInfo | undefined>>();
+  /** What this run's checked changes take of each host (host-room.ts). */
+  readonly ledger = new HostLedger();
+  /** Each checked VPS's fee now and after this run's change, which the budget judges together (cost/ledger.ts). */
+  readonly fees = new FeeLedger();
+
+  constructor(
+    readonly client: RimuClient,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The account's active orders (include_inactive=N); `fresh` reads them again now. */
+  activeOrders(opts: { fresh?: boolean } = {}): Promise<AboutOrder[]> {
+    if (opts.fresh || !this.isFresh(this.orders)) {
+      this.orders = this.keep(
+        this.client.listOrders({ includeInactive: false }).then((r) => r.about_orders ?? []),
+      );
+    }
+    return this.orders!.value;
+  }
+
+  /** The active orders whose meta_data carries `token`. */
+  async ordersCarrying(token: string, opts: { fresh?: boolean } = {}): Promise<AboutOrder[]> {
+    return (await this.activeOrders(opts)).filter((order) => carriesCreationToken(order, token));
+  }
+
+  /** An order this host just placed (or found): added to a kept listing, which is then never behind it. */
+  notePlaced(order: AboutOrder): void {
+    const kept = this.orders;
+    if (!kept) return;
+    this.orders = {
+      at: kept.at,
+      value: kept.value.then(
+        (orders) => [...orders.filter((o) => o.order_oid !== order.order_oid), order],
+        () => [order],
+      ),
+    };
+  }
+
+  /** An order this host cancelled: dropped from a kept listing. */
+  noteGone(orderOid: number): void {
+    const kept = this.orders;
+    if (!kept) return;
+    this.orders = {
+      at: kept.at,
+      value: kept.value.then((orders) => orders.filter((o) => o.order_oid !== orderOid)),
+    };
+  }
+
+  /** The account's billing methods (R13). */
+  billingMethods(): Promise<BillingMethodData[]> {
+    if (!this.isFresh(this.billing)) {
+      this.billing = this.keep(this.client.listBillingMethods().then((r) => r.billing_methods ?? []));
+    }
+    return this.billing!.value;
+  }
+
+  /** RimuHosting's answer to this quote request (R16), asked once per distinct request. */
+  quote(request: NewVpsRequestInput): Promise<GetNewVmPricingResponse> {
+    const key = canonicalJson(request);
+    let kept = this.quotes.get(key);
+    if (!this.isFresh(kept)) {
+      kept = this.keep(this.client.quoteNewVm(request));
+      this.quotes.set(key, kept);
+    }
+    return kept!.value;
+  }
+
+  /** The live figures of the host an order runs on (R5 of that order), read once per host. */
+  hostOf(order: OrderRef, hostOid: string): Promise<HostServerInfo | undefined> {
+    let kept = this.hosts.get(hostOid);
+    if (!this.isFresh(kept)) {
+      kept = this.keep(this.client.getVpsStatus(order).then((r) => r.host_server_info ?? undefined));
+      this.hosts.set(hostOid, kept);
+    }
+    return kept!.value;
+  }
+
+  /**
+   * A change of `resource` this host applied (a create, an update): its claims on hosts are given up, and those
+   * hosts' figures are read again when next needed, since they now hold the change.
+   */
+  noteApplied(resource: string): void {
+    for (const host of this.ledger.settle(resource)) this.hosts.delete(host);
+  }
+
+  private isFresh<T>(kept: Kept<T> | undefined): kept is Kept<T> {
+    return kept !== undefined && this.now() - kept.at < LISTING_MAX_AGE_MS;
+  }
+
+  private keep<T>(value: Promise<T>): Kept<T> {
+    value.catch(() => undefined); // kept failures are reported where they are read, never as unhandled
+    return { at: this.now(), value };
+  }
+}
+
+/** The views of this run (run-context.ts), one per account. */
+const VIEWS = runState("the shared reads of each account", () => new Map<string, AccountView>());
+const views = (): Map<string, AccountView> => currentRun().get(VIEWS);
+
+/** The view of the account behind `key` (a hash of base URL and API key), made with `client` on first use. */
+export function accountViewFor(key: string, client: () => RimuClient): AccountView {
+  let view = views().get(key);
+  if (!view) {
+    view = new AccountView(client());
+    views().set(key, view);
+  }
+  return view;
+}
+
+/** A change of `resource` starts (a create, an update): every view's ledger knows the run applies changes. */
+export function noteStartingEverywhere(resource: string): void {
+  for (const view of views().values()) view.ledger.start(resource);
+}
+
+/** A change of `resource` was applied: every view of this process gives up its claims (AccountView.noteApplied). */
+export function noteAppliedEverywhere(resource: string): void {
+  for (const view of views().values()) view.noteApplied(resource);
+}
+
+/** Forgets every view of this run, with the clients they hold (a new read timeout). */
+export function resetAccountViews(): void {
+  views().clear();
+}

@@ -1,0 +1,84 @@
+/**
+ * The state a provider process keeps at module level, each piece with its reason. Everything one run learns
+ * (shared reads, ledgers, marks, running totals) lives in the run context (run-context.ts), which a new run
+ * replaces whole; what is here outlives a run on purpose: the configuration the process was given, connections,
+ * the watch on the engine, caches of values derived from code, and test seams.
+ *
+ * test/provider/impl/process-state.test.ts reads every module of provider/ and fails when one keeps module-level
+ * state (a `let`, or a Map or Set it changes) that is not listed here: a new piece is either the run's (put it in
+ * RunContext) or listed with its reason.
+ */
+export interface ProcessState {
+  /** The module, from the repository's root. */
+  file: string;
+  /** The variable. */
+  name: string;
+  /** Why it outlives a run. */
+  why: string;
+}
+
+const CONFIGURATION = "the configuration this process was given (configure() sets it once per process)";
+const DERIVED = "a value derived from code, built on first use: the same in every run";
+const TEST_SEAM = "a test seam (provider/impl/testing.ts), unset in a real run";
+
+export const PROCESS_STATE: readonly ProcessState[] = [
+  {
+    file: "provider/impl/engine/run-context.ts",
+    name: "current",
+    why: "the run itself, one per provider process",
+  },
+  { file: "provider/impl/lifecycle/runtime-config.ts", name: "stackConfig", why: CONFIGURATION },
+  { file: "provider/impl/budget/budget.ts", name: "current", why: `the budget's settings: ${CONFIGURATION}` },
+  {
+    file: "provider/impl/engine/settings-source.ts",
+    name: "explicitProvider",
+    why: `whose arguments the settings are: ${CONFIGURATION}`,
+  },
+  {
+    file: "provider/impl/lifecycle/runtime-config.ts",
+    name: "clients",
+    why: "one HTTP client (one keep-alive agent) per configuration: its connections serve every run",
+  },
+  {
+    file: "provider/impl/engine/engine-watch.ts",
+    name: "watch",
+    why: "the watch on the engine that started the process: when the engine dies the process stops, not a run",
+  },
+  {
+    file: "provider/impl/engine/engine-log.ts",
+    name: "hostLog",
+    why: "the dynamic host's connection to the engine's log, opened once per process",
+  },
+  {
+    file: "provider/native/engine-log.ts",
+    name: "active",
+    why: "the plugin's connection to the engine's log, opened once per process",
+  },
+  {
+    file: "provider/native/parts.ts",
+    name: "loaded",
+    why: "the plugin's modules, loaded with their first call: code, not what a run learnt",
+  },
+  {
+    file: "provider/data-sources/program-client.ts",
+    name: "clientSource",
+    why: "where data sources get their client: the program's config, or the plugin's (set once per process)",
+  },
+  {
+    file: "provider/data-sources/program-client.ts",
+    name: "quieted",
+    why: "a process listener added once (Node's rejectionHandled warning), never per run",
+  },
+  { file: "provider/impl/inputs/vps-input-schema.ts", name: "cachedSchema", why: DERIVED },
+  { file: "provider/impl/inputs/recorded-state.ts", name: "schema", why: DERIVED },
+  { file: "provider/impl/budget/money.ts", name: "formats", why: DERIVED },
+  { file: "provider/vps.ts", name: "seed", why: DERIVED },
+  {
+    file: "provider/vps-registration.ts",
+    name: "sdkDirectory",
+    why: "where the SDK is installed: found once",
+  },
+  { file: "provider/impl/engine/log.ts", name: "sink", why: `where log lines go: ${TEST_SEAM}` },
+  { file: "provider/impl/lifecycle/runtime-config.ts", name: "readMsOverride", why: TEST_SEAM },
+  { file: "provider/impl/lifecycle/vps-create.ts", name: "createLookupGraceMs", why: TEST_SEAM },
+];

@@ -1,0 +1,98 @@
+/**
+ * A Vps's recorded state, parsed where it comes in: the engine hands the lifecycle what an earlier run recorded,
+ * possibly by an older version of this provider or edited by hand, and a value of the wrong type would otherwise
+ * be trusted as `RecordedOutputs` and fail deep in a lifecycle step (a `.length` of a number, an order path built
+ * from an object). The schema is lenient: every field is optional, unknown keys are kept (a newer or older
+ * version's bookkeeping), enums are any text (the service may report other values); only a value of the wrong
+ * kind is refused. Its types come from the field table (vps-fields.ts), so a new field needs no line here.
+ */
+import * as z from "zod";
+import {
+  INTERNAL_INPUTS,
+  RECORDED_ORDER_KEY,
+  VPS_FIELDS,
+  VPS_OUTPUT_ONLY_FIELDS,
+} from "../fields/vps-fields.js";
+import { type FieldType } from "../fields/vps-field-rules.js";
+import { VPS_ERROR_CODES, VpsError } from "../engine/errors.js";
+import type { RecordedOutputs } from "./vps-outputs.js";
+
+/** What a recorded value of `type` may be: its kind, not its rules (an old state's value was valid then). */
+function recordedType(type: FieldType): z.ZodType {
+  if (type === "string") return z.string();
+  if (type === "number" || type === "integer") return z.number();
+  if (type === "boolean") return z.boolean();
+  if ("enum" in type) return z.string();
+  if ("array" in type) return z.array(recordedType(type.array));
+  if ("map" in type) return z.record(z.string(), recordedType(type.map));
+  return z.record(z.string(), z.unknown());
+}
+
+/** The provider's own bookkeeping keys (vps-outputs.ts, and the recorded order of the inputs) and the engine's. */
+const BOOKKEEPING = {
+  __inputNames: z.array(z.string()),
+  __creationToken: z.string(),
+  __provider: z.string(),
+  [RECORDED_ORDER_KEY]: z.number(),
+} as const;
+
+let schema: z.ZodType<Record<string, unknown>> | undefined;
+
+/** Built on first use and kept (zod schemas are not serializable; this module is only ever require()d). */
+function recordedSchema(): z.ZodType<Record<string, unknown>> {
+  if (schema) return schema;
+  const fields: Record<string, { type: FieldType }> = { ...VPS_FIELDS, ...VPS_OUTPUT_ONLY_FIELDS };
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, rule] of Object.entries(fields)) shape[name] = recordedType(rule.type).nullish();
+  for (const name of INTERNAL_INPUTS) shape[name] = z.string().nullish();
+  for (const [name, type] of Object.entries(BOOKKEEPING)) shape[name] = type.nullish();
+  schema = z.looseObject(shape);
+  return schema;
+}
+
+/** Each field of `bag` the schema refuses, with what it should have been; never its value. */
+function problems(bag: Record<string, unknown>): { field: string; expected: string }[] {
+  const parsed = recordedSchema().safeParse(bag);
+  if (parsed.success) return [];
+  const seen = new Map<string, string>();
+  for (const issue of parsed.error.issues) {
+    const field = issue.path.map(String).join(".");
+    if (!seen.has(field))
+      seen.set(field, issue.code === "invalid_type" ? `${issue.expected}` : issue.message);
+  }
+  return [...seen].map(([field, expected]) => ({ field, expected }));
+}
+
+/**
+ * The state as the lifecycle reads it, or a clear error naming each field that is not of its kind, and what to
+ * do. `what` names the resource (`Vps 1234 (web1.example.com)`). `bag` has had its nulls and envelopes taken out.
+ */
+export function parseRecordedState(bag: Record<string, unknown>, what: string): RecordedOutputs {
+  const bad = problems(bag);
+  if (bad.length === 0) return bag as RecordedOutputs;
+  const list = bad.map(({ field, expected }) => `${field} (${kindOf(bag, field)}, expected ${expected})`);
+  throw new VpsError(
+    VPS_ERROR_CODES.stateUnreadable,
+    `${what}: the state recorded for it does not fit this version of the provider: ${list.join("; ")}. ` +
+      `It was written by another version of pulumi-rimuhosting, or edited.`,
+  );
+}
+
+/**
+ * The state for a refresh: the fields that are not of their kind are left out (the refresh reads them again from
+ * RimuHosting where it reports them), so `pulumi refresh` is the way out of a state parseRecordedState() refuses.
+ */
+export function readableRecordedState(bag: Record<string, unknown>): RecordedOutputs {
+  const bad = new Set(problems(bag).map(({ field }) => field.split(".")[0]));
+  return Object.fromEntries(Object.entries(bag).filter(([key]) => !bad.has(key))) as RecordedOutputs;
+}
+
+/** What kind of value the field holds (`a string`, `a list`), never the value. */
+function kindOf(bag: Record<string, unknown>, field: string): string {
+  let value: unknown = bag;
+  for (const key of field.split(".")) value = (value as Record<string, unknown> | undefined)?.[key];
+  if (Array.isArray(value)) return "a list";
+  if (value === null) return "null";
+  if (typeof value === "object") return "an object";
+  return typeof value === "number" ? "a number" : `a ${typeof value}`;
+}

@@ -1,0 +1,171 @@
+/**
+ * The provider's configuration at run time, kept as module state of the implementation package.
+ *
+ * configure() runs in the dynamic-provider host, which loads this package with require(), so the
+ * state lives in the host's require cache and never in the serialized provider (nothing is captured,
+ * nothing lands in `__provider`). The environment is read at call time as the fallback.
+ */
+import { createHash } from "node:crypto";
+import { accountViewFor, resetAccountViews, type AccountView } from "../account/account-view.js";
+import { beginRun } from "../engine/run-context.js";
+import { createClient, type RimuClient, type ClientConfig } from "../../client/index.js";
+import { RimuConfigError } from "../../client/errors.js";
+import {
+  CONFIG_KEYS,
+  CONFIG_NAMESPACE,
+  READ_TIMEOUT_ENV_VAR,
+  resolveConfig,
+  type ConfigSource,
+} from "../../config.js";
+import { readBudget, useBudget } from "../budget/budget.js";
+import { assertEngineAlive, watchDynamicHostEngine } from "../engine/engine-watch.js";
+import { missingApiKey, settingRefused, useSettingsOf } from "../engine/settings-source.js";
+
+/** The part of the dynamic-provider ConfigureRequest this package reads. */
+export interface ConfigureRequestLike {
+  config: { get(key: string): string | undefined };
+}
+
+let stackConfig: ConfigSource = {};
+const clients = new Map<string, RimuClient>();
+
+/**
+ * Called once per provider text by the host, with the whole stack config. The engine hands the dynamic host
+ * every config value as text (a value stored with `pulumi config set --type float` arrives as `3.8e+31`), so a
+ * key is never a number here, unlike on the native path (provider/native/provider-config.ts).
+ */
+export async function configure(req: ConfigureRequestLike): Promise<void> {
+  stackConfig = { apiKey: req.config.get(CONFIG_KEYS.apiKey), baseUrl: req.config.get(CONFIG_KEYS.baseUrl) };
+  // The budget's settings (budget.ts): the stack config's, or the native plugin's provider arguments as text.
+  useBudget(readBudget((key) => req.config.get(`${CONFIG_NAMESPACE}:${key}`)));
+  // In the dynamic host: stop when the engine dies (engine-watch.ts; the native plugin starts its own watch).
+  watchDynamicHostEngine();
+}
+
+/**
+ * Forgets what one run learnt (everything run-context.ts holds) but keeps the configuration: what a new provider
+ * host process starts from (tests, to stand for the next run).
+ */
+export function forgetRun(): void {
+  beginRun();
+}
+
+/** Forgets the stack config and closes cached clients (tests). */
+export function resetConfiguration(): void {
+  stackConfig = {};
+  useBudget(readBudget(() => undefined));
+  useSettingsOf(undefined);
+  beginRun();
+  for (const client of clients.values()) client.close();
+  clients.clear();
+}
+
+/**
+ * The client for an operation. One client (one keep-alive agent) per configuration: the cache key is a
+ * hash of the base URL, the key and the timeout, so the key itself is never held as a map key.
+ * `what` names the caller in the missing-key message. `silentReads: false` for the reads that only look
+ * (check()'s shared reads, the data sources): see cachedClient().
+ */
+export function clientFor(what: string, mutationMs?: number, opts: { silentReads?: false } = {}): RimuClient {
+  const resolved = resolveConfig(stackConfig);
+  if (resolved.apiKey === undefined) throw new RimuConfigError(missingApiKey(what));
+  return cachedClient({ apiKey: resolved.apiKey, baseUrl: resolved.baseUrl, mutationMs, ...opts });
+}
+
+/**
+ * The shared reads of the configured account (account-view.ts): one view per base URL and API key, kept in
+ * the host for the run. Throws the missing-key error like clientFor(). What a preview reads comes from here.
+ */
+export function accountView(what: string): AccountView {
+  const resolved = resolveConfig(stackConfig);
+  if (resolved.apiKey === undefined) throw new RimuConfigError(missingApiKey(what));
+  const key = createHash("sha256").update(`${resolved.baseUrl}\n${resolved.apiKey}`).digest("hex");
+  return accountViewFor(key, () => clientFor(what, undefined, { silentReads: false }));
+}
+
+/** The base URL the provider talks to (the catalogue cache is keyed by it). */
+export function configuredBaseUrl(): string {
+  return resolveConfig(stackConfig).baseUrl;
+}
+
+/** Whether an API key is configured (check() fails early in a preview when none is). */
+export function hasApiKey(): boolean {
+  return resolveConfig(stackConfig).apiKey !== undefined;
+}
+
+/** Test seam: the read timeout of the provider's clients (the fault matrix's "client timeout" on reads). */
+let readMsOverride: number | undefined;
+export function setReadTimeoutForTests(ms: number | undefined): void {
+  readMsOverride = ms;
+  for (const client of clients.values()) client.close();
+  clients.clear();
+  resetAccountViews();
+}
+
+/**
+ * A cached client for explicit settings (the data sources pass the program's config). Its read timeout is the
+ * test seam's, else RIMUHOSTING_READ_TIMEOUT_MS, else the client's 30 s. `silentReads: false` (the reads that only
+ * look: a preview's checks, the data sources): a read that gets not even the first byte of an answer within it is
+ * not sent again, so a service that accepts connections and never answers fails a preview after one wait, naming
+ * the base URL (read-failures.ts), instead of after four waits per read, with warnings.
+ */
+export function cachedClient(settings: {
+  apiKey?: string;
+  baseUrl: string;
+  mutationMs?: number;
+  silentReads?: false;
+}): RimuClient {
+  const readMs = readMsOverride ?? readTimeoutFromEnv();
+  const cacheKey = createHash("sha256")
+    .update(
+      `${settings.baseUrl}\n${settings.apiKey ?? ""}\n${settings.mutationMs ?? ""}\n${readMs ?? ""}\n` +
+        `${settings.silentReads ?? ""}`,
+    )
+    .digest("hex");
+  let client = clients.get(cacheKey);
+  if (!client) {
+    // No change is sent once the engine that asked for it is gone (engine-watch.ts).
+    const config: ClientConfig = { baseUrl: settings.baseUrl, beforeChange: assertEngineAlive };
+    if (settings.apiKey !== undefined) config.apiKey = settings.apiKey;
+    if (settings.mutationMs !== undefined || readMs !== undefined)
+      config.timeouts = compactTimeouts({ mutationMs: settings.mutationMs, readMs });
+    if (settings.silentReads === false) config.retry = { silentReads: false };
+    client = withConfigSource(() => createClient(config));
+    clients.set(cacheKey, client);
+  }
+  return client;
+}
+
+/** RIMUHOSTING_READ_TIMEOUT_MS, read at call time; undefined when unset. */
+function readTimeoutFromEnv(): number | undefined {
+  const text = process.env[READ_TIMEOUT_ENV_VAR]?.trim();
+  if (text === undefined || text === "") return undefined;
+  const ms = Number(text);
+  if (!Number.isInteger(ms) || ms < 1)
+    throw new RimuConfigError(
+      `${READ_TIMEOUT_ENV_VAR} must be a whole number of milliseconds, such as 30000 (the default)`,
+    );
+  return ms;
+}
+
+/**
+ * The client names the bad option (`baseUrl`, `apiKey`) but not where the provider got it: the message names
+ * the setting as the user wrote it and how to set it (settings-source.ts).
+ */
+function withConfigSource<T>(build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    if (!(error instanceof RimuConfigError)) throw error;
+    const field = error.fieldName;
+    if (field !== "baseUrl" && field !== "apiKey") throw error;
+    throw new RimuConfigError(settingRefused(field, error.message), { fieldName: field });
+  }
+}
+
+function compactTimeouts(timeouts: { mutationMs?: number; readMs?: number }): {
+  mutationMs?: number;
+  readMs?: number;
+} {
+  return Object.fromEntries(Object.entries(timeouts).filter(([, value]) => value !== undefined));
+}

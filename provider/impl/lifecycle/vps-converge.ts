@@ -1,0 +1,282 @@
+/**
+ * Brings a live order to the inputs, one step at a time. A step that fails after an earlier one changed
+ * the VPS leaves it changed, the state records what was done, and the next `pulumi up`
+ * finishes (3. below); what is refused before the first call changes nothing (2.).
+ *
+ * 1. Plan: compare the live order with the inputs (computeChanges).
+ * 2. Validate every planned change before the first call: refusals (disk shrink, reinstall without
+ *    allowReinstall), and catalogue lookups (an unlisted distro makes the reinstall the first step,
+ *    so a refused code changes nothing).
+ * 3. Apply in a safe order: resize, move, reinstall, reverse DNS (on the address the VPS has after a
+ *    move), running state last (a resize or reinstall restarts the VPS). A step that fails after an
+ *    earlier one changed something raises VpsIncompleteError carrying the order id and the order as
+ *    it stands (with `__provider`), so the engine records it; the next `pulumi up` compares again
+ *    with the live order and finishes.
+ * 4. A lost response to an idempotent step is reconciled by reading the order: a resize retried and
+ *    answered "the requested sizes are the current sizes" succeeded.
+ */
+import type { AboutOrder } from "../../../contract/index.js";
+import type { OrderRef, RimuClient } from "../../client/index.js";
+import { catalogFor, catalogFindings } from "../account/catalog.js";
+import { VPS_ERROR_CODES, VpsError, VpsIncompleteError, nested, presentError } from "../engine/errors.js";
+import { log } from "../engine/log.js";
+import { configuredBaseUrl } from "./runtime-config.js";
+import { assertChangesAllowed, computeChanges, type VpsChanges } from "../inputs/vps-changes.js";
+import type { VpsInputs } from "../inputs/vps-input-schema.js";
+import { orderFields } from "../../wire-mapping/order-fields.js";
+import { orderOutputs, type RecordedOutputs, type VpsOutputs } from "../inputs/vps-outputs.js";
+import { feeLine, resizeBillLine } from "../budget/money.js";
+import { parametersRequest, reinstallRequest } from "../inputs/vps-requests.js";
+import { secretsWrapped } from "../inputs/secret-values.js";
+import { REPORTED_FIELDS, inputsOfKind } from "../fields/vps-fields.js";
+
+export type ConvergeWhat = "was created" | "was adopted" | "was being updated";
+
+export function orderRef(oid: number, domainName: unknown): OrderRef {
+  return typeof domainName === "string" ? { orderOid: oid, domainName } : oid;
+}
+
+type Step = "resize" | "move" | "reinstall" | "runningState";
+
+/** The planned steps, in order; an unlisted distro moves the reinstall first. */
+function planSteps(changes: VpsChanges, reinstallFirst: boolean): Step[] {
+  const steps: Step[] = [];
+  if (changes.parameters.length > 0) steps.push("resize");
+  if (changes.move) steps.push("move");
+  if (changes.reinstall.length > 0) {
+    if (reinstallFirst) steps.unshift("reinstall");
+    else steps.push("reinstall");
+  }
+  return steps;
+}
+
+/** Refusals and catalogue lookups for the planned changes; throws before anything is changed. */
+async function validatePlan(
+  client: RimuClient,
+  changes: VpsChanges,
+  current: VpsOutputs,
+  news: VpsInputs,
+): Promise<{ reinstallFirst: boolean }> {
+  assertChangesAllowed(changes, current, news);
+  if (changes.reinstall.length === 0) return { reinstallFirst: false };
+  const catalog = await catalogFor(client, configuredBaseUrl());
+  const findings = catalogFindings(catalog, { distro: news.distro }, () => true);
+  for (const warning of findings.warnings) log(`Vps ${String(current.orderOid)}: ${warning}`);
+  return { reinstallFirst: findings.warnings.length > 0 };
+}
+
+/** What converge() brings to what. */
+export interface ConvergeOptions {
+  client: RimuClient;
+  /** The order as read now. */
+  live: AboutOrder;
+  /** What the state records (inputs the service does not report are taken from here). */
+  recorded: RecordedOutputs;
+  /** The inputs to reach. */
+  news: VpsInputs;
+  /** What happened to the order, for the message of a failed step ("… was created, but a step failed"). */
+  what: ConvergeWhat;
+  /** The `__provider` text, recorded with the order when a step fails. */
+  provider: VpsInputs["__provider"];
+}
+
+export async function converge(options: ConvergeOptions): Promise<{ order: AboutOrder; password?: string }> {
+  const { client, live, recorded, news, what, provider } = options;
+  const current = orderOutputs(live, recorded);
+  const id = String(live.order_oid);
+  const changes = computeChanges(id, current, news);
+  const run: Run = {
+    client,
+    live,
+    ref: orderRef(live.order_oid, live.domain_name),
+    id,
+    news,
+    changes,
+    current,
+  };
+  // A move gives new addresses (without their PTR records): the name is set again on the new one.
+  const setPtr = news.reverseDns !== undefined && (changes.reverseDns || changes.move);
+  const progress: Progress = { changed: false, ptrDone: false };
+  try {
+    const { reinstallFirst } = await validatePlan(client, changes, current, news);
+    for (const step of planSteps(changes, reinstallFirst)) await applyStep(run, step, progress);
+    // Re-read after any change: a resize response's about_order may still show the old sizes, and a
+    // resize or reinstall restarts the VPS. One GET per step, never two.
+    let order = progress.changed ? (await client.getOrder(run.ref)).about_order : live;
+    if (changes.move) log(feeLine(id, orderFields(order).monthlyFeeUsd, current.monthlyFeeUsd));
+    if (setPtr) await setReverseDns(run, order, progress);
+    order = await setRunningState(run, order, progress);
+    return progress.password === undefined ? { order } : { order, password: progress.password };
+  } catch (error) {
+    throw await failureToRecord(error, run, progress, { recorded, what, provider, setPtr });
+  }
+}
+
+/** What every step of one converge() works on. */
+interface Run {
+  client: RimuClient;
+  /** The order as it was when converge() started. */
+  live: AboutOrder;
+  ref: OrderRef;
+  id: string;
+  news: VpsInputs;
+  changes: VpsChanges;
+  /** `live` as outputs (what the changes were computed against). */
+  current: VpsOutputs;
+}
+
+/** What has been done so far, for the record a failure leaves. */
+interface Progress {
+  /** Some call changed the VPS. */
+  changed: boolean;
+  /** A password a reinstall generated (or the input's). */
+  password?: string;
+  ptrDone: boolean;
+}
+
+/** Resize, move or reinstall (each one call; a resize also reconciles a lost answer). */
+async function applyStep(run: Run, step: Step, progress: Progress): Promise<void> {
+  const { client, ref, id, news, changes } = run;
+  if (step === "resize") await resize(client, ref, id, news, changes);
+  if (step === "move") {
+    log(`Vps ${id}: moving to host server ${news.hostServerOid}; its IP addresses may change.`);
+    await client.moveVps(
+      ref,
+      {
+        selected_host_server_oid: news.hostServerOid,
+        pricing_change_option: "CHOOSE_SAME_RESOURCES",
+        is_update_dns: true,
+        move_reason: "Requested through pulumi-rimuhosting (hostServerOid)",
+      },
+      { usedDiskMb: run.current.diskSpaceMb },
+    );
+  }
+  if (step === "reinstall") {
+    log(`Vps ${id}: reinstalling (${changes.reinstall.join(", ")}); the disk is erased.`);
+    const reinstalled = await client.reinstallVps(ref, reinstallRequest(news, run.live.distro ?? undefined));
+    progress.password =
+      news.password ?? reinstalled.new_order_request?.instantiation_options?.password ?? undefined;
+  }
+  progress.changed = true;
+}
+
+/** The PTR name of the primary address, as the VPS now stands (after a move: its new address). */
+async function setReverseDns(run: Run, order: AboutOrder, progress: Progress): Promise<void> {
+  const ip = order.allocated_ips?.primary_ip ?? undefined;
+  const name = run.news.reverseDns as string;
+  await run.client.setReverseDns(run.ref, ip, name);
+  progress.ptrDone = true;
+  progress.changed = true;
+  log(
+    name === ""
+      ? `Vps ${run.id}: removed the reverse DNS name of ${ip ?? "the primary address"}.`
+      : `Vps ${run.id}: reverse DNS of ${ip ?? "the primary address"} set to ${name}.`,
+  );
+}
+
+/** The running state last (a resize or reinstall restarts the VPS); returns the order as it now stands. */
+async function setRunningState(run: Run, order: AboutOrder, progress: Progress): Promise<AboutOrder> {
+  const wanted = run.news.runningState;
+  if (wanted === undefined || order.running_state === wanted) return order;
+  log(`Vps ${run.id}: setting the running state to ${wanted}.`);
+  const answer = await run.client.setRunningState(run.ref, wanted);
+  progress.changed = true;
+  // The answer holds the order as it now stands (docs/rimuhosting-api.md, R11); read it only if it does not.
+  return answer.about_order ?? (await run.client.getOrder(run.ref)).about_order;
+}
+
+/**
+ * The error a failed step leaves: the plain error when nothing changed (and nothing must be recorded),
+ * otherwise VpsIncompleteError carrying the order as it stands, so the engine records it.
+ */
+async function failureToRecord(
+  error: unknown,
+  run: Run,
+  progress: Progress,
+  context: {
+    recorded: RecordedOutputs;
+    what: ConvergeWhat;
+    provider: VpsInputs["__provider"];
+    setPtr: boolean;
+  },
+): Promise<Error> {
+  const { client, live, ref, id, news, current } = run;
+  const { recorded, what, provider, setPtr } = context;
+  // Read the order as it stands: a step whose answer was lost (timeout, dropped connection) may
+  // have been applied, and the state must then say so, not the old values.
+  const order = await client.getOrder(ref).then(
+    (response) => response.about_order,
+    () => undefined,
+  );
+  const moved = order !== undefined && differsFrom(order, current, recorded);
+  // A new or adopted order must be recorded whatever failed.
+  const mustRecord = what !== "was being updated";
+  if (!progress.changed && !moved && !mustRecord)
+    return presentError(error, `VPS order ${id} (${live.domain_name})`);
+  const presented = presentError(error, "");
+  // A PTR not (yet) set keeps the recorded name, so the next update sets it.
+  const reverseDns = setPtr && !progress.ptrDone ? recorded.reverseDns : news.reverseDns;
+  const properties = secretsWrapped(
+    orderOutputs(
+      order ?? live,
+      { ...recorded, ...news, reverseDns, password: progress.password ?? recorded.password },
+      news,
+    ),
+  );
+  return new VpsIncompleteError(
+    VPS_ERROR_CODES.incomplete,
+    `VPS order ${id} (${live.domain_name}) ${what}, but a step failed: ${nested(presented)}`,
+    id,
+    { ...properties, __provider: provider },
+    error,
+  );
+}
+
+/** The fields a step changes that the order reports (so a lost answer can be seen on the order). */
+const STEP_FIELDS = inputsOfKind("parameters", "move", "reinstall", "running-state").filter((name) =>
+  REPORTED_FIELDS.includes(name),
+);
+
+/** True if the order no longer matches `before` (the outputs it had when converge started). */
+function differsFrom(order: AboutOrder, before: VpsOutputs, recorded: RecordedOutputs): boolean {
+  const now = orderOutputs(order, recorded);
+  return STEP_FIELDS.some((field) => now[field] !== before[field]);
+}
+
+/**
+ * One resize of the changed sizes. The call is retried on a lost response; the retry of an applied
+ * resize is answered "not changed" (the sizes are already the requested ones), so "not changed" is
+ * checked against the order before it counts as a failure.
+ */
+async function resize(
+  client: RimuClient,
+  ref: OrderRef,
+  id: string,
+  news: VpsInputs,
+  changes: VpsChanges,
+): Promise<void> {
+  log(`Vps ${id}: resizing (${changes.parameters.join(", ")}); the VPS restarts.`);
+  const request = parametersRequest(news, changes.parameters);
+  const resized = await client.changeParameters(ref, request);
+  const result = resized.resource_change_result;
+  if (result.were_resources_changed) {
+    log(resizeBillLine(id, result));
+    return;
+  }
+  const order = (await client.getOrder(ref)).about_order;
+  const params = order.vps_parameters;
+  const reached =
+    (request.memory_mb === undefined || params?.memory_mb === request.memory_mb) &&
+    (request.disk_space_mb === undefined || params?.disk_space_mb === request.disk_space_mb) &&
+    (request.disk_space_2_mb === undefined || (params?.disk_space_2_mb ?? 0) === request.disk_space_2_mb);
+  if (reached) {
+    log(`Vps ${id}: the order already has the requested sizes (an earlier answer was lost).`);
+    return;
+  }
+  throw new VpsError(
+    VPS_ERROR_CODES.changeRefused,
+    `${changes.parameters.join(", ")}: RimuHosting did not resize the VPS: ${
+      (result.resource_change_messages ?? []).join(" ") || "no reason given"
+    }.`,
+  );
+}

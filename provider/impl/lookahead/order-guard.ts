@@ -1,0 +1,355 @@
+/**
+ * The budget at the moment of ordering (docs/cost.md): no order and no growing change is sent to RimuHosting
+ * that would take the account over a limit, whatever the run's flags (`--skip-preview`, `--target`), on both
+ * front ends (both call create() and update() of vps-provider.ts, which call here).
+ *
+ * Scope: the account the API key reaches. Just before a new order (a create, a replacement's create, a pending
+ * create ordered in update) or a change that changes the fee (a resize, a move; an adopted order brought to the
+ * program), the account's active orders are read fresh and their fees summed; this change's growth is
+ * RimuHosting's quote of the request less what the VPS (or the VPS it replaces) is billed now. Refused when the
+ * total after is over monthlyBudgetUsd, or this run's increase (what this process applied so far, and this) is
+ * over maxMonthlyIncreaseUsd. A change that does not grow the fee is never refused. A price that cannot be had:
+ * `enforce` refuses it (never counted as $0), `warn` goes on with a warning.
+ *
+ * One change is judged and applied at a time in this process (a lock), so two creates running in parallel
+ * cannot both pass on the same total. The verdict is the cost model's (cost/verdict.ts's totals and limits, in
+ * cost/money.ts's cents), the one rule the preview's check, the bill and the pack judge by; the settings are
+ * budget.ts's. test/cost/three-judges.test.ts runs this guard through the same table of cases as they.
+ */
+import type { AboutOrder } from "../../../contract/index.js";
+import { accountCentsOf, budgetInUse } from "../budget/budget.js";
+import { unpricedAccountWords } from "../cost/ledger.js";
+import { cents, dollars, type Priced } from "../cost/money.js";
+import {
+  addsOf,
+  judgementOf,
+  limitsPassed,
+  totalsOf,
+  type BudgetTotals,
+  type Judgement,
+  type VpsFee,
+} from "../cost/verdict.js";
+import { creationNonceOf, creationTokenFor } from "../lifecycle/creation-token.js";
+import { VPS_ERROR_CODES, VpsError, VpsIncompleteError } from "../engine/errors.js";
+import { pricedOf, type QuotedValues } from "../budget/money.js";
+import { emitNotes, resourceKey, resourceName, warning } from "../engine/notes.js";
+import { settingName } from "../engine/settings-source.js";
+import { feeOfMoney } from "../budget/planned-fee.js";
+import { currentRun, runState } from "../engine/run-context.js";
+import { configuredBaseUrl } from "../lifecycle/runtime-config.js";
+import { liveOrderOf, priceOf } from "./vps-lookahead.js";
+import { computeChanges, REPLACE_FORCING_INPUTS } from "../inputs/vps-changes.js";
+import type { VpsInputs } from "../inputs/vps-input-schema.js";
+import { orderOutputs, type RecordedOutputs } from "../inputs/vps-outputs.js";
+import type { ParsedInputs } from "../inputs/vps-values.js";
+import { orderFields } from "../../wire-mapping/order-fields.js";
+import { carriesCreationToken } from "../../client/index.js";
+import type { AccountView } from "../account/account-view.js";
+import { same } from "../inputs/canonical-json.js";
+
+/** What this guard keeps of one run (run-context.ts). */
+const GUARD = runState("the budget guard's record of what the run ordered and changed", () => ({
+  /** What this process did in this run, by what it did (in the order first done): ordered → web-1, web-2. */
+  done: new Map<string, string[]>(),
+  /**
+   * The changes this process applied in this run (new VPSs, resizes, moves, replacements, adoptions), each as the
+   * cost model counts a VPS (cost/verdict.ts): the run's increase is theirs and the next one's.
+   */
+  applied: [] as VpsFee[],
+  /**
+   * Each verdict given, in order, with the model's totals: the guard's figures, which test/cost/three-judges.test.ts
+   * compares with the preview's, the bill's and the pack's (testing.ts's guardVerdicts).
+   */
+  verdicts: [] as { name: string; judgement: Judgement; totals: BudgetTotals }[],
+  /**
+   * Resources whose check planned a replacement: the recorded inputs of the VPS being replaced, whose order
+   * liveOrderOf finds as the look-ahead does (the recorded order id first: an imported VPS carries no nonce).
+   */
+  replacing: new Map<string, VpsInputs>(),
+  /** The tail of the lock: each judged change waits for the one before it. */
+  lock: Promise.resolve(),
+}));
+
+const guard = () => currentRun().get(GUARD);
+
+/** A change this process applied to `name` ("ordered", "changed", "adopted", "cancelled"). */
+export function noteDone(what: string, name: string): void {
+  const { done } = guard();
+  const names = done.get(what) ?? [];
+  if (!names.includes(name)) names.push(name);
+  done.set(what, names);
+}
+
+/**
+ * check() of an existing resource whose change replaces it: the replacement's create (checked again with no old
+ * inputs, so with a new nonce) counts its quote less what the order it replaces is billed.
+ */
+export function noteCheckedChange(olds: VpsInputs, parsed: ParsedInputs): void {
+  if (Object.keys(olds).length === 0) return;
+  const news = parsed.values;
+  if (REPLACE_FORCING_INPUTS.some((name) => !same(olds[name] ?? null, news[name] ?? null)))
+    guard().replacing.set(resourceKey(news), olds);
+}
+
+/** The guard's verdicts in this run, each with its totals (testing.ts: for the table of cases). */
+export const guardVerdicts = (): readonly { name: string; judgement: Judgement; totals: BudgetTotals }[] =>
+  guard().verdicts;
+
+/** "web-1 and web-2", "a, b and c". */
+const listed = (items: readonly string[]): string =>
+  items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)!}`;
+
+/**
+ * What was and was not done, true at the moment it is said: "Nothing was ordered for web-3; before it, this
+ * run ordered web-1 and changed db". `refused`: what was not done ("ordered for web-3", "changed on db").
+ * `check`: a check's refusal, which stops the resource before its create or update: "preview" when the check
+ * runs only in a preview (the dynamic Vps's: "Nothing was ordered or changed" while the run has done nothing);
+ * "mayApply" when it may be the update of `pulumi up` (the native plugin's), where the engine goes on with the
+ * creates and updates of the VPSs checked before it, so their orders may still come after this is said.
+ */
+export function whatWasDone(refused: string, check?: "preview" | "mayApply"): string {
+  const { done } = guard();
+  const did = [...done].map(([what, names]) => `${what} ${listed(names)}`);
+  if (done.size === 0 && check === "preview") return "Nothing was ordered or changed";
+  const said =
+    done.size === 0
+      ? `Nothing was ${refused}, and this run ordered or changed nothing before it`
+      : `Nothing was ${refused}; before it, this run ${did.join(", ")}`;
+  return check === "mayApply"
+    ? `${said}. If this is the update of \`pulumi up\`, the VPSs checked before it go on, each ordered or ` +
+        `changed only within the budget`
+    : said;
+}
+
+/** Runs `fn` alone among the judged changes of this process. */
+async function exclusive<T>(fn: () => Promise<T>): Promise<T> {
+  const run = guard();
+  const before = run.lock;
+  let release!: () => void;
+  run.lock = new Promise((resolve) => (release = resolve));
+  await before;
+  try {
+    return await fn();
+  } finally {
+    release();
+  }
+}
+
+/** A change to judge: its name, what it is, the quote of its request and what it replaces. */
+interface Planned {
+  name: string;
+  /** "ordering it", "resizing it (memoryMb)". */
+  doing: string;
+  /** What is refused: "ordered for web-3". */
+  refused: string;
+  /** What RimuHosting quotes: the plan, data centre and sizes the VPS has after the change. */
+  priced: QuotedValues;
+  /** The fee billed now of what this change replaces or changes (undefined: a new VPS; NaN: not known). */
+  nowUsd?: number;
+}
+
+const limitsSet = (): boolean => {
+  const { settings, problems } = budgetInUse();
+  return (
+    problems.length === 0 &&
+    (settings.monthlyBudgetUsd !== undefined || settings.maxMonthlyIncreaseUsd !== undefined)
+  );
+};
+
+/** The account's active orders, read fresh once per judged change (never the run's kept listing). */
+type Orders = () => Promise<readonly AboutOrder[]>;
+
+/**
+ * Judges what `plan` says (undefined: nothing to judge), then applies it: throws the refusal before `apply` runs,
+ * or runs it and counts it as applied once it applied (also when it failed after a change, VpsIncompleteError).
+ */
+async function judged<T>(
+  view: AccountView,
+  plan: (orders: Orders) => Promise<Planned | undefined>,
+  apply: () => Promise<T>,
+): Promise<T> {
+  return exclusive(async () => {
+    let listing: Promise<readonly AboutOrder[]> | undefined;
+    const orders = () => (listing ??= view.activeOrders({ fresh: true }));
+    const planned = await plan(orders);
+    if (!planned) return apply();
+    const fee = await judge(view, orders, planned);
+    try {
+      const result = await apply();
+      guard().applied.push(fee);
+      return result;
+    } catch (error) {
+      if (error instanceof VpsIncompleteError) guard().applied.push(fee);
+      throw error;
+    }
+  });
+}
+
+/**
+ * The quote of `planned` as the cost model counts it (cost/money.ts): whole US cents, or why there is none (a quote
+ * that failed, `failed`; a price with no USD amount).
+ */
+async function quoteOf(view: AccountView, planned: Planned): Promise<{ after: Priced; failed?: true }> {
+  const quoted = await priceOf({ view, baseUrl: configuredBaseUrl() }, planned.priced);
+  if ("problem" in quoted) return { after: { why: quoted.problem }, failed: true };
+  const fee = feeOfMoney(quoted.price);
+  return {
+    after: fee.usd === undefined ? { why: fee.why ?? "it has no USD amount" } : { cents: cents(fee.usd) },
+  };
+}
+
+/** The change a cost-model fee makes to a total: its fee after less its fee now (0 when not known). */
+const deltaOf = (fee: VpsFee): number => ("cents" in fee.after ? fee.after.cents - (fee.nowCents ?? 0) : 0);
+
+/**
+ * The verdict on `planned` by the cost model (cost/verdict.ts), the rule the preview, the bill and the pack judge
+ * by: the VPS at its fee now and after, with the changes this run applied before it; the account's active orders,
+ * read fresh, are what is billed now (the scope, budget.ts). Returns its fee as the model counts it when it may go
+ * on; throws the refusal otherwise (`warn`: a warning, and it goes on).
+ */
+async function judge(view: AccountView, listing: Orders, planned: Planned): Promise<VpsFee> {
+  const { settings } = budgetInUse();
+  const warn = settings.enforcement === "warn";
+  const stop = async (reason: string, advice: string): Promise<void> => {
+    if (!warn)
+      throw new VpsError(
+        VPS_ERROR_CODES.budget,
+        `${planned.name}: ${reason}. ${whatWasDone(planned.refused)}. ${advice}.`,
+      );
+    await emitNotes(
+      [warning(`${planned.name}: ${reason} (${settingName("budgetEnforcement")}: warn); it goes on.`)],
+      undefined,
+    );
+  };
+  const quoted = await quoteOf(view, planned);
+  const fee: VpsFee = {
+    name: planned.name,
+    ...(planned.nowUsd === undefined || Number.isNaN(planned.nowUsd)
+      ? {}
+      : { nowCents: cents(planned.nowUsd) }),
+    after: Number.isNaN(planned.nowUsd)
+      ? { why: "RimuHosting does not report what it is billed now" }
+      : quoted.after,
+  };
+  // The account, read fresh: the totals every verdict states (the table of cases compares them with the others').
+  const orders = await listing();
+  const account = accountCentsOf(orders);
+  // The listing already holds what this run applied; the model's totals start from before it, and add it again.
+  const { applied, verdicts } = guard();
+  const base = account.cents - applied.reduce((sum, done) => sum + deltaOf(done), 0);
+  const totals = totalsOf(base, [...applied, fee]);
+  const adds = addsOf(fee);
+  const untotalled =
+    settings.monthlyBudgetUsd !== undefined && account.unpriced.length > 0 && (adds ?? 0) > 0;
+  const judgement = untotalled ? "unknown" : judgementOf(settings, totals, fee);
+  verdicts.push({ name: planned.name, judgement, totals });
+  if (adds === undefined) {
+    await stop(
+      `the budget cannot count ${planned.doing}: ${"why" in fee.after ? fee.after.why : ""}, ` +
+        `and a price it cannot count is never counted as $0`,
+      `${quoted.failed ? "Run it again once RimuHosting quotes it" : "Choose a plan RimuHosting prices in USD"}, ` +
+        `or set ${settingName("budgetEnforcement")} to warn`,
+    );
+    return fee;
+  }
+  if (untotalled) {
+    await stop(
+      unpricedAccountWords(account.unpriced),
+      `Leave out ${settingName("monthlyBudgetUsd")}, or set ${settingName("budgetEnforcement")} to warn`,
+    );
+    return fee;
+  }
+  if (judgement !== "over") return fee;
+  const passed = limitsPassed(settings, totals);
+  const over: string[] = [];
+  if (passed.includes("monthlyBudgetUsd"))
+    over.push(
+      `take the monthly fees of the account's ${orders.length} active order${orders.length === 1 ? "" : "s"} from ` +
+        `${dollars(account.cents)} to ${dollars(totals.afterCents)}, over the monthly budget of ` +
+        `${dollars(cents(settings.monthlyBudgetUsd!))} (${settingName("monthlyBudgetUsd")})`,
+    );
+  if (passed.includes("maxMonthlyIncreaseUsd"))
+    over.push(
+      `take this run's increase to ${dollars(totals.increaseCents)} a month (${dollars(totals.increaseCents - adds)} ` +
+        `applied before it), over the ${dollars(cents(settings.maxMonthlyIncreaseUsd!))} one run may add ` +
+        `(${settingName("maxMonthlyIncreaseUsd")})`,
+    );
+  await stop(
+    `${planned.doing} (+${dollars(adds)} a month) would ${over.join(", and ")}`,
+    "Raise the limit, or order less in this run",
+  );
+  return fee;
+}
+
+/**
+ * A new order (create(), a replacement's create, a pending create ordered by update()), judged and placed by
+ * `order` ("found": this state's own order already on the account, which orders nothing new).
+ */
+export async function guardedOrder<T extends { found: boolean }>(
+  view: AccountView,
+  news: VpsInputs,
+  nonce: string,
+  order: () => Promise<T>,
+): Promise<T> {
+  const name = resourceName(news);
+  const plan = async (listing: Orders): Promise<Planned | undefined> => {
+    const orders = await listing();
+    const token = creationTokenFor(news);
+    if (orders.some((o) => carriesCreationToken(o, token) && creationNonceOf(o) === nonce)) return undefined;
+    const old = guard().replacing.get(resourceKey(news));
+    const replaced = old === undefined ? undefined : liveOrderOf({ isNew: false, before: old }, orders).order;
+    return {
+      name,
+      doing: replaced ? `ordering its replacement (for order ${replaced.order_oid})` : "ordering it",
+      refused: `ordered for ${name}`,
+      priced: pricedOf(news),
+      nowUsd: replaced ? (orderFields(replaced).monthlyFeeUsd ?? NaN) : undefined,
+    };
+  };
+  const ordered = limitsSet() ? await judged(view, plan, order) : await order();
+  if (!ordered.found) noteDone("ordered", name);
+  return ordered;
+}
+
+/**
+ * A change to a live order (update(), or an adopted order brought to the program), judged when it resizes or
+ * moves the VPS, and applied by `change`. `what`: the word for what this run then did ("changed", "adopted").
+ */
+export async function guardedChange<T>(
+  view: AccountView,
+  target: { live: AboutOrder; recorded: RecordedOutputs; news: VpsInputs },
+  what: string,
+  change: () => Promise<T>,
+): Promise<T> {
+  const name = resourceName(target.news);
+  const plan = (): Planned | undefined => {
+    if (!limitsSet()) return undefined;
+    const { live, recorded, news } = target;
+    const current = orderOutputs(live, recorded);
+    const changes = computeChanges(String(live.order_oid), current, news);
+    if (changes.parameters.length === 0 && !changes.move) return undefined;
+    // The order's plan, data centre and sizes with the program's over them; a move keeps the data centre
+    // (check() refuses a host in another, host-checks.ts), and RimuHosting prices a VPS by those alone.
+    const priced: QuotedValues = { ...pricedOf(current), ...pricedOf(news) };
+    const steps = [
+      ...(changes.parameters.length > 0 ? [`resizing it (${changes.parameters.join(", ")})`] : []),
+      ...(changes.move ? [`moving it to host ${String(news.hostServerOid)}`] : []),
+    ];
+    return {
+      name,
+      doing: steps.join(" and "),
+      refused: `changed on ${name}`,
+      priced,
+      nowUsd: orderFields(live).monthlyFeeUsd ?? NaN,
+    };
+  };
+  try {
+    const planned = plan();
+    const result = planned ? await judged(view, async () => planned, change) : await change();
+    noteDone(what, name);
+    return result;
+  } catch (error) {
+    if (error instanceof VpsIncompleteError) noteDone(what, name);
+    throw error;
+  }
+}
