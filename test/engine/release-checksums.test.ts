@@ -83,17 +83,22 @@ function certificate(): { key: string; cert: string; file: string } {
 }
 
 /**
- * The linux-amd64 tarball with one byte of its executable changed (a letter of a message the bundle holds), packed
- * again as the release packs it: a valid tarball of a plugin that still runs, as an attacker would make it.
+ * The linux-amd64 tarball with its executable changed (the first letter of a message the plugin holds), packed
+ * again as the release packs it: a valid tarball of a plugin that still runs, as an attacker would make it. Every
+ * copy of the message is changed: the executable holds it in the bundle's source and in its startup snapshot, and
+ * the code that runs is the snapshot's.
  */
 async function tampered(): Promise<string> {
   const dir = unpack(target("linux-amd64"));
   try {
     const exe = path.join(dir, "pulumi-resource-rimuhosting");
     const bytes = fs.readFileSync(exe);
-    const at = bytes.indexOf("RIMU_ERR_CONFIG");
-    expect(at).toBeGreaterThan(0);
-    bytes[at] = "X".charCodeAt(0);
+    let changed = 0;
+    for (let at = bytes.indexOf("RIMU_ERR_CONFIG"); at >= 0; at = bytes.indexOf("RIMU_ERR_CONFIG", at + 1)) {
+      bytes[at] = "X".charCodeAt(0);
+      changed += 1;
+    }
+    expect(changed).toBeGreaterThan(0);
     fs.writeFileSync(exe, bytes);
     const out = path.join(scratch, "tampered", path.basename(tarballOf(target("linux-amd64"))));
     await writeTarball(dir, fs.readdirSync(dir), out, 0);
