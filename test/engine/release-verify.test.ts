@@ -1,5 +1,6 @@
 // A release you can verify (issue 34), on real `npm run release:build` output:
-// - reproducible: a second build of the same commit, into another directory, writes the same SHA256SUMS as the
+// - reproducible: a second build of the same commit, into another directory and with its node binaries cached
+//   under another path (as on another builder's machine), writes the same SHA256SUMS as the
 //   release the other tests share (ensureRelease's dist/release), so every file is the same, byte for byte;
 // - signed: that second build, like the release workflow's build job, is unsigned and says so; then signed as the
 //   sign job does (signSums), with a throwaway key standing for the published one, and its SHA256SUMS.sig verifies;
@@ -25,6 +26,7 @@ import {
 import { findPulumiCli } from "./cli-stack";
 import { REPO_ROOT } from "./native-programs";
 import { ensureRelease, RELEASE_DIR, version } from "./release-support";
+import { nodeCacheDir } from "../../tools/release/node-binaries";
 
 jest.setTimeout(300_000);
 /** Two builds of 4-6 minutes each on an idle machine, when neither is there yet. */
@@ -48,7 +50,11 @@ function secondBuild(): { dir: string; log: string; signing: SigningResult } {
   if (second) return second;
   key = throwawayKey(path.join(scratch, "key"));
   const dir = path.join(scratch, "second");
-  const env = { ...process.env };
+  // Another builder's machine: its node binaries cached under another path (a link to this machine's cache, so
+  // nothing is fetched again). The builder's paths must not reach the artifacts.
+  const cache = path.join(scratch, "another-builders-cache");
+  fs.symlinkSync(nodeCacheDir(), cache);
+  const env: NodeJS.ProcessEnv = { ...process.env, RELEASE_NODE_CACHE: cache };
   delete env[SIGNING_KEY_ENV];
   delete env[SIGNING_PASSPHRASE_ENV];
   const result = spawnSync(process.execPath, [BUILD_SCRIPT, "--out", dir], { encoding: "utf8", env });

@@ -96,6 +96,19 @@ function takeBuildDirectory(key: string): string {
   }
 }
 
+/** `exe` placed in `dir` as `node` (a hard link, or a copy across file systems); returns its path. */
+function placedNode(exe: string, dir: string): string {
+  const placed = path.join(dir, "node");
+  fs.rmSync(placed, { force: true });
+  try {
+    fs.linkSync(exe, placed);
+  } catch {
+    fs.copyFileSync(exe, placed);
+    fs.chmodSync(placed, 0o755);
+  }
+  return placed;
+}
+
 /**
  * Writes `outFile`, the plugin for `t`: `bundle` embedded in t's node binary, and each of `assets` (the bundles of
  * the plugin's parts, provider/native/parts.ts: asset key to file) as a SEA asset, which the plugin evaluates only
@@ -112,7 +125,7 @@ export function buildPluginExecutable(
   tools: { node: string; rcodesign?: string },
   log?: (line: string) => void,
 ): void {
-  const ownNode = codeCacheNode(t, log);
+  let ownNode = codeCacheNode(t, log);
   const snapshot = ownNode !== undefined && usesSnapshot(t);
   const dir = snapshot
     ? takeBuildDirectory(
@@ -127,6 +140,9 @@ export function buildPluginExecutable(
     // The executable records the path `main` names: a fixed name beside the config (the build runs in `dir`),
     // not the build's temporary directory, so that two builds write the same bytes.
     if (snapshot) {
+      // The snapshot also records the path of the node that makes it (its process.execPath), which is under the
+      // builder's cache and so its HOME: that node runs from the build directory, so two builds write the same bytes.
+      ownNode = [placedNode(ownNode![0]!, dir), ...ownNode!.slice(1)];
       const [dataNode, ...dataArgs] = ownNode;
       const data = JSON.parse(
         execFileSync(dataNode!, [...dataArgs, "-e", SNAPSHOT_DATA_SCRIPT], { encoding: "utf8", env }),
