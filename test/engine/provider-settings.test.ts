@@ -14,10 +14,17 @@ jest.setTimeout(300_000);
 const DIGITS_KEY = "38475619203847564123456789012345";
 const alice = DEMO_ACCOUNTS.find((a) => a.name === "alice")!;
 
-/** Text that shows no run of four or more of the key's digits (its float form keeps 17 of them). */
-function expectNoDigitsOfKey(text: string): void {
+/**
+ * Text that shows no run of four or more of the key's digits (its float form keeps 17 of them). The stack's name
+ * and the emulator's address are left out first: their random digits held four of the key's once (`dev-61929745`).
+ */
+function expectNoDigitsOfKey(text: string, s: Scenario): void {
+  const ours = [s.stack.cli!.name, s.emulator.baseUrl].reduce(
+    (rest, noise) => rest.split(noise).join(""),
+    text,
+  );
   for (let at = 0; at + 4 <= DIGITS_KEY.length; at++)
-    expect(text).not.toContain(DIGITS_KEY.slice(at, at + 4));
+    expect(ours).not.toContain(DIGITS_KEY.slice(at, at + 4));
 }
 
 /** A YAML program whose VPS is managed by the explicit provider `name`, with its key and address from config. */
@@ -60,7 +67,7 @@ describeNative("yaml", "an explicit provider's settings", () => {
     const up = await pulumiFailure(s.stack.cli!, "up", "--yes", "--skip-preview");
     expect(up).toContain("provider 'alice': apiKey arrived as a number");
     const state = await s.stack.exportState();
-    for (const text of [preview, up, state]) expectNoDigitsOfKey(text);
+    for (const text of [preview, up, state]) expectNoDigitsOfKey(text, s);
     expect(s.mutationsSince(mark)).toEqual([]);
   });
 
@@ -115,6 +122,6 @@ describeCliOnly("the stack's settings on the dynamic Vps", () => {
     await s.stack.cli!.command("config", "set", "--type", "float", "rimuhosting:apiKey", "--", DIGITS_KEY);
     const preview = await pulumiFailure(s.stack.cli!, "preview");
     expect(preview).toContain("[RIMU_ERR_AUTH] rimuhosting:apiKey: RimuHosting refused the API key");
-    expectNoDigitsOfKey(preview);
+    expectNoDigitsOfKey(preview, s);
   });
 });
