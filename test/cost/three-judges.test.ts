@@ -22,7 +22,7 @@ import { pricedOf, quoteRequest } from "../../provider/impl/budget/money";
 import { plannedFeeOf, priceOf, type PlannedFee } from "../../provider/impl/budget/planned-fee";
 import { accountView, configuredBaseUrl } from "../../provider/impl/lifecycle/runtime-config";
 import * as testing from "../../provider/impl/testing";
-import { UNKNOWN, knownValues } from "../../provider/impl/inputs/unknowns";
+import { UNKNOWN, knownValues, unknownKeys } from "../../provider/impl/inputs/unknowns";
 import { RECORDED_ORDER_KEY } from "../../provider/impl/fields/vps-fields";
 import type { VpsInputs } from "../../provider/impl/inputs/vps-input-schema";
 import { liveOrderOf } from "../../provider/impl/lookahead/vps-lookahead";
@@ -238,6 +238,7 @@ async function plannedFeeOfRow(row: Row, placed: VpsInputs | undefined): Promise
     before,
     after,
     known: knownValues(after),
+    unknown: unknownKeys(after),
   });
   const wanted =
     row.after === "unknown"

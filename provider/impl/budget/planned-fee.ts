@@ -76,6 +76,8 @@ export interface FeeCheck {
   /** New inputs, as given (unknowns included). */
   readonly after: VpsInputs;
   readonly known: VpsInputs;
+  /** The new inputs still unknown in a preview, as the check parsed them (vps-values.ts, parseInputs). */
+  readonly unknown: ReadonlySet<string>;
 }
 
 /**
@@ -149,8 +151,8 @@ function plannedOf(change: PlannedChange): PlannedFee {
 }
 
 /** The priced inputs (and the host) still unknown in a preview. */
-function unknownPriced(after: VpsInputs): string[] {
-  return [...PRICED_INPUTS, "hostServerOid" as const].filter((name) => containsUnknown(after[name]));
+function unknownPriced(check: FeeCheck): string[] {
+  return [...PRICED_INPUTS, "hostServerOid" as const].filter((name) => check.unknown.has(name));
 }
 
 const unknownWhy = (names: readonly string[]): string =>
@@ -179,7 +181,7 @@ export async function plannedFeeOf(check: FeeCheck, found: FeeFindings): Promise
   if (changes.replaces.length > 0)
     return plannedOf({ ...(await newChange(check, found, "replacement")), nowUsd });
   if (changes.parameters.length > 0) {
-    const unknown = unknownPriced(check.after);
+    const unknown = unknownPriced(check);
     if (unknown.length > 0)
       return plannedOf({ kind: "resize", nowUsd, quote: { problem: unknownWhy(unknown) } });
     // The request diff() asks for the resize's price line (money.ts), so a preview asks it once.
@@ -205,7 +207,7 @@ async function newChange(
   found: FeeFindings,
   kind: "new" | "replacement",
 ): Promise<PlannedChange> {
-  const unknown = unknownPriced(check.after);
+  const unknown = unknownPriced(check);
   if (unknown.length > 0) return { kind, quote: { problem: unknownWhy(unknown) } };
   if (found.orderAnswer) {
     const price = amountMoney(found.orderAnswer.monthly_recurring_amt);

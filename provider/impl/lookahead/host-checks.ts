@@ -20,7 +20,6 @@ import {
 import { serviceText } from "../engine/errors.js";
 import { pricedOf, quoteRequest, type QuotedValues } from "../budget/money.js";
 import { readFailure } from "../account/read-failures.js";
-import { containsUnknown } from "../inputs/unknowns.js";
 import { orderRef } from "../lifecycle/vps-converge.js";
 import { MOVE_CHANGES_OUTPUTS } from "../lifecycle/vps-effects.js";
 import { orderFields } from "../../wire-mapping/order-fields.js";
@@ -50,7 +49,7 @@ export async function checkHost(
     newDc !== (liveDc ?? run.before.dcLocation);
   if (target === undefined || target === null || (!changed(run, "hostServerOid") && !replacing))
     return undefined;
-  if (containsUnknown(target)) {
+  if (run.unknown.has("hostServerOid")) {
     if (!run.isNew) run.out.unknownOutputs.push(...MOVE_CHANGES_OUTPUTS);
     return undefined;
   }

@@ -28,7 +28,6 @@ import {
 import { info, resourceKey, resourceName, warning } from "../engine/notes.js";
 import { readFailure } from "../account/read-failures.js";
 import { accountView, clientFor, configuredBaseUrl, hasApiKey } from "../lifecycle/runtime-config.js";
-import { containsUnknown } from "../inputs/unknowns.js";
 import { REPLACE_FORCING_INPUTS } from "../inputs/vps-changes.js";
 import { RECORDED_ORDER_KEY } from "../fields/vps-fields.js";
 import { adoptionProblem, foreignOrder } from "../lifecycle/vps-create.js";
@@ -72,6 +71,7 @@ export async function lookAhead(
     before,
     after: parsed.values,
     known: parsed.known,
+    unknown: parsed.unknown,
     isNew: Object.keys(before).length === 0,
     preview,
     mayApply,
@@ -241,7 +241,7 @@ async function checkAdoption(run: Run): Promise<FeeFindings["adopted"]> {
  */
 function checkCreationToken(run: Run, orders: readonly AboutOrder[]): void {
   if (typeof run.known.creationScope !== "string") return;
-  if (REPLACE_FORCING_INPUTS.some((name) => containsUnknown(run.after[name]))) return;
+  if (REPLACE_FORCING_INPUTS.some((name) => run.unknown.has(name))) return;
   const token = creationTokenFor(run.known);
   const nonce = run.known.__creationNonce;
   const carrying = orders.filter((order) => carriesCreationToken(order, token));
@@ -322,9 +322,7 @@ function checkDistroOfLive(run: Run, live: AboutOrder): void {
  */
 async function checkNewOrder(run: Run): Promise<GetNewVmPricingResponse | undefined> {
   const replacement = takeReplacementPriced(run.resource);
-  const unknown = [...PRICED_INPUTS, "hostServerOid" as const].filter((name) =>
-    containsUnknown(run.after[name]),
-  );
+  const unknown = [...PRICED_INPUTS, "hostServerOid" as const].filter((name) => run.unknown.has(name));
   if (unknown.length > 0) {
     if (!replacement)
       run.out.notes.push(

@@ -5,6 +5,8 @@
  * from another module (the code before parseInputs made 5 here). The old inputs' reading (refreshableState) is
  * separate and runs inside vps-values, unseen.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import * as impl from "../../../provider/impl/index";
 import * as values from "../../../provider/impl/inputs/vps-values";
 import * as native from "../../../provider/native/vps-resource";
@@ -38,5 +40,30 @@ describe("a check parses its new inputs once", () => {
   it("through the native plugin's check too", async () => {
     const urn = "urn:pulumi:prod::shop::rimuhosting:index:Vps::app";
     expect((await counted(() => native.check(urn, {}, { ...PROGRAM, creationScope: undefined })))[1]).toBe(1);
+  });
+});
+
+describe("the look-ahead's rules read which inputs are unknown from the parsed inputs", () => {
+  // parseInputs marks the unknown inputs once (its `unknown` set, handed on as the Run's and FeeCheck's); a rule of
+  // the look-ahead or the planned fee that walks a value for the sentinel again reads the raw value a second way.
+  // priceOf is the one exception: diff()'s price line hands it inputs that no check parsed.
+  const ROOT = path.join(__dirname, "../../..");
+  const calls = ["provider/impl/lookahead", "provider/impl/budget"].flatMap((dir) =>
+    fs
+      .readdirSync(path.join(ROOT, dir))
+      .filter((file) => file.endsWith(".ts"))
+      .flatMap((file) =>
+        fs
+          .readFileSync(path.join(ROOT, dir, file), "utf8")
+          .split("\n")
+          .map((line, i) => ({ at: `${dir}/${file}:${i + 1}`, line: line.trim() }))
+          .filter(({ line }) => /\bcontainsUnknown\(/.test(line)),
+      ),
+  );
+
+  it("none but priceOf tests a value for the unknown sentinel", () => {
+    expect(calls.map(({ at, line }) => `${at.replace(/:\d+$/, "")}: ${line}`)).toEqual([
+      "provider/impl/budget/planned-fee.ts: const unknown = PRICED_INPUTS.filter((name) => containsUnknown(inputs[name]));",
+    ]);
   });
 });

@@ -138,7 +138,10 @@ describe("plannedMonthlyFeeUsd in check()'s result", () => {
     // One quote helper: the budget's reason and the order guard's refusal must not tell one failure two ways.
     const at = { view: accountView("Checking a Vps"), baseUrl: configuredBaseUrl() };
     const refused = { ...APP_INPUTS, memoryMb: 16 }; // below any plan's memory: R16 answers 400
-    const fee = await plannedFeeOf({ ...at, isNew: true, before: {}, after: refused, known: refused }, {});
+    const fee = await plannedFeeOf(
+      { ...at, isNew: true, before: {}, after: refused, known: refused, unknown: new Set<string>() },
+      {},
+    );
     const quoted = await priceOf(at, refused);
     expect(fee.usd).toBeUndefined();
     expect(fee.why).toMatch(/^RimuHosting would not quote it: memoryMb/);
