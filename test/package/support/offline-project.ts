@@ -54,15 +54,72 @@ export function scratchDir(label: string): { dir: string; cleanup(): void } {
  * Packs the repository as a release does (tools/release/npm-package.ts): a copy of the tracked (and new, not ignored)
  * files, with the repository's node_modules beside it, built with `npm run build`, then packed with the package's
  * own README and published package.json. The working tree's dist/ is neither used nor touched (other tests may be
- * reading it).
+ * reading it). The tarball is copied into `into` from the one pack a test run makes (sharedPack).
  */
 export function packFromCheckout(into: string): PackedPackage {
-  const checkout = path.join(into, "checkout");
-  copyWorkingTree(checkout);
-  fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(checkout, "node_modules"), "dir");
-  const build = npm(["run", "build"], checkout);
-  if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
-  return packedTarball(packNpmPackage(checkout, into));
+  const shared = sharedPack();
+  const tarball = path.join(into, path.basename(shared));
+  fs.copyFileSync(shared, tarball);
+  return packedTarball(tarball);
+}
+
+/**
+ * The pack of the working tree as it is now, made once for every test file that asks (packed, readme, recipes):
+ * each build takes about 20 s of CPU, which the end-to-end files wait for. It is kept in the temporary directory
+ * under the hash of the files it is made from (and the lockfile's tree), so a changed file makes a new one; one
+ * file makes it while the others wait on a lock, as the release's tests do (test/engine/release-support.ts).
+ */
+function sharedPack(): string {
+  const dir = path.join(os.tmpdir(), `rimu-pack-${workingTreeHash().slice(0, 16)}`);
+  const done = path.join(dir, "tarball");
+  const lock = `${dir}.lock`;
+  for (;;) {
+    if (fs.existsSync(done)) return fs.readFileSync(done, "utf8");
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      // A lock older than the slowest build was left by a killed run.
+      if (Date.now() - fs.statSync(lock, { throwIfNoEntry: false })!.mtimeMs > 600_000)
+        fs.rmSync(lock, { recursive: true, force: true });
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
+    }
+  }
+  try {
+    fs.rmSync(dir, { recursive: true, force: true });
+    const checkout = path.join(dir, "checkout");
+    copyWorkingTree(checkout);
+    fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(checkout, "node_modules"), "dir");
+    const build = npm(["run", "build"], checkout);
+    if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
+    const tarball = packNpmPackage(checkout, dir);
+    fs.rmSync(checkout, { recursive: true, force: true });
+    fs.writeFileSync(done, tarball);
+    return tarball;
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** The SHA-256 of the working tree's files (those copyWorkingTree copies), names and contents. */
+function workingTreeHash(): string {
+  const hash = createHash("sha256");
+  for (const file of workingTreeFiles().sort()) {
+    const from = path.join(REPO_ROOT, file);
+    if (!fs.existsSync(from)) continue;
+    hash.update(`${file}\0`).update(fs.readFileSync(from)).update("\0");
+  }
+  return hash.digest("hex");
+}
+
+/** The tracked files and the new ones git does not ignore, relative to the repository. */
+function workingTreeFiles(): string[] {
+  const listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: REPO_ROOT,
+    encoding: "utf8",
+  });
+  return listed.split("\0").filter(Boolean);
 }
 
 /** A tarball `npm pack` wrote (elsewhere than packFromCheckout), with its file list and package.json. */
@@ -79,11 +136,7 @@ export function packedTarball(tarball: string): PackedPackage {
 
 /** Copies the repository's working tree into `dir`: the tracked files and the new ones git does not ignore. */
 export function copyWorkingTree(dir: string): void {
-  const listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
-    cwd: REPO_ROOT,
-    encoding: "utf8",
-  });
-  for (const file of listed.split("\0").filter(Boolean)) {
+  for (const file of workingTreeFiles()) {
     const from = path.join(REPO_ROOT, file);
     if (!fs.existsSync(from)) continue; // deleted in the working tree, not yet committed
     fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
