@@ -135,8 +135,11 @@ export function buildPluginExecutable(
   try {
     const config = path.join(dir, "sea-config.json");
     // What the node that makes the executable sees: gRPC reads its GRPC_* variables when it loads, which with a
-    // snapshot is now, so none of the build's own may reach it.
-    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^grpc_/i.test(name)));
+    // snapshot is now, so none of the build's own may reach it. Nor NODE_COMPILE_CACHE (the tests and CI set it):
+    // code compiled earlier, from a cache warm or cold, changes what the snapshot holds, and two builds differed.
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !/^grpc_/i.test(name) && name !== "NODE_COMPILE_CACHE"),
+    );
     // The executable records the path `main` names: a fixed name beside the config (the build runs in `dir`),
     // not the build's temporary directory, so that two builds write the same bytes.
     if (snapshot) {
