@@ -66,8 +66,12 @@ export const usesSnapshot = (t: Target): boolean => t.platform === HOST_TARGET.p
  * `--no-regexp-tier-up`: V8 compiles a regular expression to machine code at its first use instead of
  * interpreting it first; Node's `net.isIPv6`, which listen() runs on the address, took 4 to 28 ms the first time
  * otherwise (its pattern is large; a snapshot does not keep compiled expressions), and about 1 ms with it.
+ * `--predictable`: V8 runs its garbage collector and compilers on the main thread alone, so what the heap holds
+ * when the snapshot is written does not depend on how threads were scheduled. Two builds of one commit on a busy
+ * CI machine wrote different linux-amd64 snapshots without it (release-verify.test.ts); Node's own test of a
+ * reproducible snapshot is marked flaky upstream. It costs the first answer about 1.5 ms.
  */
-export const SNAPSHOT_V8_FLAGS = ["--no-regexp-tier-up"];
+export const SNAPSHOT_V8_FLAGS = ["--no-regexp-tier-up", "--predictable"];
 
 /**
  * The directory an executable with a snapshot is made in. The snapshot holds the path of its script, so the path is
