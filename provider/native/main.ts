@@ -81,12 +81,7 @@ const SNAPSHOT_BUILTINS = ["assert", "child_process", "crypto", "dgram", "dns/pr
  */
 const { startupSnapshot } = require("node:v8") as typeof import("node:v8");
 if (startupSnapshot?.isBuildingSnapshot()) {
-  const { compileFirstAnswer } = require("./server.js") as typeof import("./server.js");
+  require("./server.js");
   for (const builtin of SNAPSHOT_BUILTINS) require(`node:${builtin}`);
   startupSnapshot.setDeserializeMainFunction(start);
-  // The snapshot is written once this settles (the build runs the event loop out first).
-  compileFirstAnswer().catch((error: unknown) => {
-    process.stderr.write(`compiling the first answer into the snapshot failed: ${String(error)}\n`);
-    process.exit(1);
-  });
 } else start();

@@ -294,28 +294,6 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
  * Starts the plugin as the engine expects: listens on 127.0.0.1, prints the port as the first line of
  * stdout. `engineAddress` is the engine's Log endpoint (the first argument the engine passes).
  */
-/**
- * Runs once, with no socket, the code the engine's first call runs, so that the startup snapshot (main.ts) holds it
- * compiled rather than compiling it at each start: the server and its service table, and GetPluginInfo's handler
- * with its answer serialized. Nothing is bound, and nothing is kept.
- */
-export function compileFirstAnswer(): Promise<void> {
-  const quiet: PluginLog = { log() {}, flush: () => Promise.resolve(), close() {} };
-  const service = resourceProviderService(quiet);
-  new grpc.Server({ "grpc.enable_channelz": 0 }).addService(provrpc.ResourceProviderService, service);
-  const getPluginInfo = service.getPluginInfo as Handler<Empty, pluginproto.PluginInfo>;
-  return new Promise((resolve, reject) =>
-    getPluginInfo(
-      { request: Empty.deserializeBinary(new Uint8Array()) } as Parameters<typeof getPluginInfo>[0],
-      (error, info) => {
-        if (error || !info) return reject(error ?? new Error("GetPluginInfo gave no answer"));
-        info.serializeBinary();
-        resolve();
-      },
-    ),
-  );
-}
-
 export async function serve(
   engineAddress: string | undefined,
 ): Promise<{ port: number; close(): Promise<void> }> {

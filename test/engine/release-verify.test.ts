@@ -1,6 +1,6 @@
 // A release you can verify (issue 34), on real `npm run release:build` output:
-// - reproducible: a second build of the same commit, into another directory and with its node binaries cached
-//   under another path (as on another builder's machine), writes the same SHA256SUMS as the
+// - reproducible: a second build of the same commit, into another directory, with its node binaries cached
+//   under another path and another environment (as on another builder's machine), writes the same SHA256SUMS as the
 //   release the other tests share (ensureRelease's dist/release), so every file is the same, byte for byte;
 // - signed: that second build, like the release workflow's build job, is unsigned and says so; then signed as the
 //   sign job does (signSums), with a throwaway key standing for the published one, and its SHA256SUMS.sig verifies;
@@ -54,7 +54,14 @@ function secondBuild(): { dir: string; log: string; signing: SigningResult } {
   // nothing is fetched again). The builder's paths must not reach the artifacts.
   const cache = path.join(scratch, "another-builders-cache");
   fs.symlinkSync(nodeCacheDir(), cache);
-  const env: NodeJS.ProcessEnv = { ...process.env, RELEASE_NODE_CACHE: cache };
+  // And an environment of its own: what modules read from it when the snapshot is made would be frozen into it
+  // (FORCE_COLOR did so), so the builder's environment must not reach the artifacts either.
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    RELEASE_NODE_CACHE: cache,
+    FORCE_COLOR: process.env.FORCE_COLOR === "1" ? "0" : "1",
+    GRPC_VERBOSITY: "DEBUG",
+  };
   delete env[SIGNING_KEY_ENV];
   delete env[SIGNING_PASSPHRASE_ENV];
   const result = spawnSync(process.execPath, [BUILD_SCRIPT, "--out", dir], { encoding: "utf8", env });

@@ -66,12 +66,11 @@ export const usesSnapshot = (t: Target): boolean => t.platform === HOST_TARGET.p
  * `--no-regexp-tier-up`: V8 compiles a regular expression to machine code at its first use instead of
  * interpreting it first; Node's `net.isIPv6`, which listen() runs on the address, took 4 to 28 ms the first time
  * otherwise (its pattern is large; a snapshot does not keep compiled expressions), and about 1 ms with it.
- * `--predictable`: V8 runs its garbage collector and compilers on the main thread alone, so what the heap holds
- * when the snapshot is written does not depend on how threads were scheduled. Two builds of one commit on a busy
- * CI machine wrote different linux-amd64 snapshots without it (release-verify.test.ts); Node's own test of a
- * reproducible snapshot is marked flaky upstream. It costs the first answer about 1.5 ms.
  */
-export const SNAPSHOT_V8_FLAGS = ["--no-regexp-tier-up", "--predictable"];
+export const SNAPSHOT_V8_FLAGS = ["--no-regexp-tier-up"];
+
+/** The environment the node that makes an executable gets (buildPluginExecutable): to find programs and scratch space. */
+const BUILD_ENVIRONMENT = ["PATH", "TMPDIR", "TMP", "TEMP", "SystemRoot", "windir"];
 
 /**
  * The directory an executable with a snapshot is made in. The snapshot holds the path of its script, so the path is
@@ -138,11 +137,15 @@ export function buildPluginExecutable(
     : fs.mkdtempSync(path.join(os.tmpdir(), "rimu-sea-"));
   try {
     const config = path.join(dir, "sea-config.json");
-    // What the node that makes the executable sees: gRPC reads its GRPC_* variables when it loads, which with a
-    // snapshot is now, so none of the build's own may reach it. Nor NODE_COMPILE_CACHE (the tests and CI set it):
-    // code compiled earlier, from a cache warm or cold, changes what the snapshot holds, and two builds differed.
+    // What the node that makes the executable sees: only what it needs to run. With a snapshot, what modules read
+    // from the environment when they load is read now and kept: gRPC's GRPC_* variables, Node's colours
+    // (FORCE_COLOR changed the snapshot), and NODE_COMPILE_CACHE's compiled code. Two builds whose environments
+    // differed (the tests' jest workers, CI) wrote different linux-amd64 executables (release-verify.test.ts).
     const env = Object.fromEntries(
-      Object.entries(process.env).filter(([name]) => !/^grpc_/i.test(name) && name !== "NODE_COMPILE_CACHE"),
+      BUILD_ENVIRONMENT.filter((name) => process.env[name] !== undefined).map((name) => [
+        name,
+        process.env[name],
+      ]),
     );
     // The executable records the path `main` names: a fixed name beside the config (the build runs in `dir`),
     // not the build's temporary directory, so that two builds write the same bytes.
