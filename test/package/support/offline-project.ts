@@ -66,7 +66,7 @@ export function packFromCheckout(into: string): PackedPackage {
 /**
  * The pack of the working tree as it is now, made once for every test file that asks (packed, readme, recipes):
  * each build takes about 20 s of CPU, which the end-to-end files wait for. It is kept in the temporary directory
- * under the hash of the files it is made from (and the lockfile's tree), so a changed file makes a new one; one
+ * under the hash of the files it is made from (package-lock.json among them), so a changed file makes a new one; one
  * file makes it while the others wait on a lock, as the release's tests do (test/engine/release-support.ts).
  */
 function sharedPack(): string {
@@ -80,10 +80,10 @@ function sharedPack(): string {
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      // A lock older than the slowest build was left by a killed run.
-      if (Date.now() - fs.statSync(lock, { throwIfNoEntry: false })!.mtimeMs > 600_000)
-        fs.rmSync(lock, { recursive: true, force: true });
-      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
+      // A lock older than the slowest build was left by a killed run; one gone already was just released.
+      const held = fs.statSync(lock, { throwIfNoEntry: false });
+      if (held && Date.now() - held.mtimeMs > 600_000) fs.rmSync(lock, { recursive: true, force: true });
+      else if (held) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
     }
   }
   try {
