@@ -7,15 +7,8 @@ import { DEMO_ACCOUNTS } from "../../emulator/index";
 import { createClient } from "../../provider/client/index";
 import { describeCliOnly } from "./describe-cli";
 import { describeNative } from "./native-programs";
-import {
-  closeLane,
-  operate,
-  startLane,
-  type CaseProgram,
-  type FrontEnd,
-  type Lane,
-  type Shown,
-} from "./preview-lanes";
+import type { CaseProgram } from "./preview-cases";
+import { closeLane, operate, startLane, type FrontEnd, type Lane, type Shown } from "./preview-lanes";
 
 jest.setTimeout(20 * 60_000);
 

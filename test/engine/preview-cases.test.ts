@@ -1,7 +1,9 @@
-// Preview tells the truth (issue 18), through the real CLI: every bad or risky input and change of the table in
-// preview-cases.ts. A refused one fails `pulumi up` in its preview, with its code and the input or setting it names,
-// and nothing is ordered or changed; a risky one passes, its preview says on the resource what it does (the disk is
-// erased, the VPS restarts, the IP changes, the price), and `pulumi up` then does it.
+// Preview tells the truth (issue 18), through the real CLI: the table in preview-cases.ts. A refused row fails
+// `pulumi up` in its preview, with its code and the input or setting it names, and nothing is ordered or changed; a
+// risky one passes, its preview says on the resource what it does (the disk is erased, the VPS restarts, the IP
+// changes, the price), and `pulumi up` then does it. Every risky row runs here; of the refused ones, the table's
+// REFUSED_THROUGH_CLI (one per code for new VPSs and for changes, every stack setting, every row whose VPSs add up):
+// test/provider/impl/refused-rows.test.ts checks every refused row in-process.
 //
 // The engine stops a preview at the first resource whose check fails, so each refused case is one `pulumi up` of a
 // program holding just that VPS; the risky cases share one preview and one update. Two lanes (a stack and an
@@ -10,20 +12,26 @@
 // PREVIEW_CASES_ASSERT=0 skips the assertions (both used to compare with earlier code).
 import * as fs from "node:fs";
 import { describeCliOnly } from "./describe-cli";
-import { BASELINE, REFUSED, RISKY, type Fixtures } from "./preview-cases";
 import {
+  BASELINE,
   DEPENDENTS,
-  DYNAMIC_VPS_TYPE as VPS_TYPE,
+  REFUSED,
+  REFUSED_THROUGH_CLI,
+  RISKY,
   caseSpec,
+  prepare,
+  refusedName,
+  riskyName,
+  type Fixtures,
+} from "./preview-cases";
+import {
+  DYNAMIC_VPS_TYPE as VPS_TYPE,
   closeLane,
   expectRefused,
   failedOn,
   inLanes,
   linesAbout,
   operate,
-  prepare,
-  refusedName,
-  riskyName,
   startLane,
   withConfig,
   type Lane,
@@ -36,7 +44,7 @@ const RECORD = process.env.PREVIEW_CASES_RECORD;
 const ASSERT = process.env.PREVIEW_CASES_ASSERT !== "0";
 /** PREVIEW_CASES_ONLY=<id>,<id>: run just these cases (while working on them; the whole table otherwise). */
 const ONLY = process.env.PREVIEW_CASES_ONLY?.split(",");
-const REFUSED_RUN = REFUSED.filter((c) => !ONLY || ONLY.includes(c.id));
+const REFUSED_RUN = REFUSED_THROUGH_CLI.filter((c) => !ONLY || ONLY.includes(c.id));
 const RISKY_RUN = RISKY.filter((c) => !ONLY || ONLY.includes(c.id));
 
 describeCliOnly("preview tells the truth: a table of bad and risky inputs and changes", () => {

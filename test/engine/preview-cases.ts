@@ -1,9 +1,15 @@
 /**
- * The table of bad and risky inputs and changes that preview-cases.test.ts takes through the real CLI (issue 18):
- * each refused case must fail the preview (and so `pulumi up`) with its code and the input or setting it names,
- * placing or changing nothing; each risky case must pass, and the preview must say what it does (the disk is
- * erased, the VPS restarts, the IP changes, the price) on the resource itself. New cases are one row here.
+ * The table of bad and risky inputs and changes (issue 18): each refused case must fail the preview (and so
+ * `pulumi up`) with its code and the input or setting it names, placing or changing nothing; each risky case must
+ * pass, and the preview must say what it does (the disk is erased, the VPS restarts, the IP changes, the price) on
+ * the resource itself. New cases are one row here. Every refused row's checks run in-process
+ * (test/provider/impl/refused-rows.test.ts); preview-cases.test.ts takes the REFUSED_THROUGH_CLI rows and every
+ * risky one through the real CLI.
  */
+
+import { DEMO_ACCOUNTS, DEMO_API_KEY } from "../../emulator/index";
+import { createClient, type RimuClient } from "../../provider/client/index";
+import type { TestEmulator } from "../helpers/start-emulator";
 
 type Args = Record<string, unknown>;
 
@@ -767,6 +773,21 @@ export const REFUSED: RefusedCase[] = [
   },
 ];
 
+/**
+ * The refused rows preview-cases.test.ts also takes through the real CLI, each one `pulumi up` of its own: the first
+ * row of each code for new VPSs and for changes to existing ones, every row of a stack setting, and every row whose
+ * VPSs add up on a host. What the engine does with a check that fails (stops the preview there, prints the line on
+ * the resource, orders nothing) is the same for every row of a kind; refused-rows.test.ts checks every other row's
+ * inputs in-process, the way the engine checks them.
+ */
+export const REFUSED_THROUGH_CLI: RefusedCase[] = REFUSED.filter(
+  (c, i) =>
+    c.config !== undefined ||
+    c.alongside !== undefined ||
+    c.behind !== undefined ||
+    REFUSED.findIndex((other) => !other.config && other.on === c.on && other.code === c.code) === i,
+);
+
 export const RISKY: RiskyCase[] = [
   {
     id: "reinstall",
@@ -866,3 +887,68 @@ export const RISKY: RiskyCase[] = [
     shows: [/r-grouped: new VPS: \$\d+\.\d\d a month \(quoted by RimuHosting\)/],
   },
 ];
+
+/** The program of a case: its VPSs by name, records built from some of their IPs, VPSs inside a component. */
+export interface CaseProgram {
+  vpss: Record<string, Record<string, unknown>>;
+  dependents?: string[];
+  group?: Record<string, Record<string, unknown>>;
+}
+
+/** The records built from an IP (the move's). */
+export const DEPENDENTS = RISKY.filter((c) => c.unknownIp).map((c) => c.base!);
+
+/**
+ * A case's program: a new VPS alone (on a stack of its own), or the `baseline` with the case's change, the changed
+ * VPS first (the engine checks in program order, and stops at the first failure); in both, the case's `alongside`
+ * VPSs come just before its own and its `behind` ones just after.
+ */
+export function caseSpec(
+  c: RefusedCase | RiskyCase,
+  name: string,
+  f: Fixtures,
+  baseline: Record<string, Record<string, unknown>> = BASELINE,
+): CaseProgram {
+  const ahead = "alongside" in c ? (c.alongside ?? {}) : {};
+  const behind = "behind" in c ? (c.behind ?? {}) : {};
+  if (c.on === "new") return { vpss: { ...ahead, [name]: c.args(f), ...behind } };
+  const changes: Record<string, Record<string, unknown>> = { ...ahead, [c.base!]: c.args(f), ...behind };
+  const order = [...new Set([...Object.keys(changes), ...Object.keys(baseline)])];
+  return {
+    vpss: Object.fromEntries(order.map((vps) => [vps, { ...baseline[vps], ...changes[vps] }])),
+    dependents: DEPENDENTS.filter((d) => d in baseline),
+  };
+}
+
+export const refusedName = (c: RefusedCase) => (c.on === "new" ? `n-${c.id}` : c.base!);
+export const riskyName = (c: RiskyCase) => (c.on === "new" ? `r-${c.id}` : c.base!);
+
+/** What the test prepares in an emulator: billing methods, orders to adopt or not, addresses. */
+export async function prepare(emulator: TestEmulator): Promise<Fixtures> {
+  const demo = createClient({ apiKey: DEMO_API_KEY, baseUrl: emulator.baseUrl });
+  const alice = createClient({ apiKey: DEMO_ACCOUNTS[1]!.apiKey, baseUrl: emulator.baseUrl });
+  try {
+    const order = async (client: RimuClient, domain: string) =>
+      (
+        await client.createVps({
+          instantiation_options: { domain_name: domain, distro: "deb12.64" },
+          dc_location: "DCDALLAS",
+        })
+      ).about_order.order_oid;
+    const cancelled = await order(demo, "gone.example.com");
+    await demo.deleteVps(cancelled);
+    const root = new URL(emulator.baseUrl).origin;
+    return {
+      demoBilling: ((await demo.listBillingMethods()).billing_methods ?? []).map((m) => m.billing_oid),
+      otherAccountBilling: ((await alice.listBillingMethods()).billing_methods ?? [])[0]!.billing_oid,
+      cancelledOrder: cancelled,
+      legacyOrder: await order(demo, "legacy.example.com"),
+      otherAccountOrder: await order(alice, "alice.example.com"),
+      notTheApi: `${root}/not-the-api`,
+      nothingThere: "http://127.0.0.1:1",
+    };
+  } finally {
+    demo.close();
+    alice.close();
+  }
+}

@@ -9,12 +9,11 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { ENDPOINTS } from "../../contract/index";
-import { DEMO_ACCOUNTS, DEMO_API_KEY } from "../../emulator/index";
-import { createClient, type RimuClient } from "../../provider/client/index";
+import { DEMO_API_KEY } from "../../emulator/index";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 import { CliStack } from "./cli-stack";
 import { NATIVE_VPS_TYPE, pluginEntry } from "./native-programs";
-import { BASELINE, RISKY, type Fixtures, type RefusedCase, type RiskyCase } from "./preview-cases";
+import { refusedName, type CaseProgram, type RefusedCase } from "./preview-cases";
 
 const DYNAMIC_PROGRAM_DIR = path.join(__dirname, "fixtures", "preview-cases");
 export const DYNAMIC_VPS_TYPE = "pulumi-nodejs:dynamic/rimuhosting:Vps";
@@ -48,13 +47,6 @@ export interface Lane {
   casesFile: string;
   dir: string;
   programDir: string;
-}
-
-/** The program of a case: its VPSs by name, records built from some of their IPs, VPSs inside a component. */
-export interface CaseProgram {
-  vpss: Record<string, Record<string, unknown>>;
-  dependents?: string[];
-  group?: Record<string, Record<string, unknown>>;
 }
 
 export async function startLane(name: string, frontEnd: FrontEnd = "dynamic"): Promise<Lane> {
@@ -204,64 +196,6 @@ export async function inLanes<T>(
     }),
   );
 }
-
-/** What the test prepares in an emulator: billing methods, orders to adopt or not, addresses. */
-export async function prepare(emulator: TestEmulator): Promise<Fixtures> {
-  const demo = createClient({ apiKey: DEMO_API_KEY, baseUrl: emulator.baseUrl });
-  const alice = createClient({ apiKey: DEMO_ACCOUNTS[1]!.apiKey, baseUrl: emulator.baseUrl });
-  try {
-    const order = async (client: RimuClient, domain: string) =>
-      (
-        await client.createVps({
-          instantiation_options: { domain_name: domain, distro: "deb12.64" },
-          dc_location: "DCDALLAS",
-        })
-      ).about_order.order_oid;
-    const cancelled = await order(demo, "gone.example.com");
-    await demo.deleteVps(cancelled);
-    const root = new URL(emulator.baseUrl).origin;
-    return {
-      demoBilling: ((await demo.listBillingMethods()).billing_methods ?? []).map((m) => m.billing_oid),
-      otherAccountBilling: ((await alice.listBillingMethods()).billing_methods ?? [])[0]!.billing_oid,
-      cancelledOrder: cancelled,
-      legacyOrder: await order(demo, "legacy.example.com"),
-      otherAccountOrder: await order(alice, "alice.example.com"),
-      notTheApi: `${root}/not-the-api`,
-      nothingThere: "http://127.0.0.1:1",
-    };
-  } finally {
-    demo.close();
-    alice.close();
-  }
-}
-
-/** The records built from an IP (the move's). */
-export const DEPENDENTS = RISKY.filter((c) => c.unknownIp).map((c) => c.base!);
-
-/**
- * A case's program: a new VPS alone (on a stack of its own), or the `baseline` with the case's change, the changed
- * VPS first (the engine checks in program order, and stops at the first failure); in both, the case's `alongside`
- * VPSs come just before its own and its `behind` ones just after.
- */
-export function caseSpec(
-  c: RefusedCase | RiskyCase,
-  name: string,
-  f: Fixtures,
-  baseline: Record<string, Record<string, unknown>> = BASELINE,
-): CaseProgram {
-  const ahead = "alongside" in c ? (c.alongside ?? {}) : {};
-  const behind = "behind" in c ? (c.behind ?? {}) : {};
-  if (c.on === "new") return { vpss: { ...ahead, [name]: c.args(f), ...behind } };
-  const changes: Record<string, Record<string, unknown>> = { ...ahead, [c.base!]: c.args(f), ...behind };
-  const order = [...new Set([...Object.keys(changes), ...Object.keys(baseline)])];
-  return {
-    vpss: Object.fromEntries(order.map((vps) => [vps, { ...baseline[vps], ...changes[vps] }])),
-    dependents: DEPENDENTS.filter((d) => d in baseline),
-  };
-}
-
-export const refusedName = (c: RefusedCase) => (c.on === "new" ? `n-${c.id}` : c.base!);
-export const riskyName = (c: RiskyCase) => (c.on === "new" ? `r-${c.id}` : c.base!);
 
 /** A refused case's `pulumi up`: its preview failed on the case's VPS, naming the code and input, changing nothing. */
 /**
