@@ -1,11 +1,12 @@
 // Jest's order (files that failed last time first, then the longest first when it has timings from an earlier run,
 // else the largest), with the slow files moved ahead of the rest after the failed ones: test/package (packs and
-// installs the package) and test/engine (each operation runs the real pulumi CLI). With several workers, a slow file
-// that starts last is the whole run's tail, and a fresh clone (CI) has no timings: jest would order by file size,
-// which starts the slowest file, test/package/packed.test.ts, among the last.
+// installs the package), test/engine (each operation runs the real pulumi CLI) and test/docs/recipes.test.ts (runs
+// the docs' recipes through the CLI, over a minute on CI). With several workers, a slow file that starts last is the
+// whole run's tail, and a fresh clone (CI) has no timings: jest would order by file size, which starts the slowest
+// file, test/package/packed.test.ts, among the last (and recipes, among the unit files, ran alone for the last 17 s).
 const Sequencer = require("@jest/test-sequencer").default;
 
-const SLOW = /[\\/]test[\\/](package|engine)[\\/]/;
+const SLOW = /[\\/]test[\\/](package[\\/]|engine[\\/]|docs[\\/]recipes\.test\.ts$)/;
 
 class SlowFirstSequencer extends Sequencer {
   sort(tests) {
