@@ -1,5 +1,5 @@
-// What the budget's engine tests share (budget.test.ts, budget-flags.test.ts): the preview's steps as JSON, with the
-// fee each VPS's check planned, and the budget's settings in the stack config.
+// What the budget's engine tests share (budget.test.ts, budget-flags.test.ts, recorded-order.test.ts): the preview's
+// steps as JSON, with the fee each VPS's check planned, and the budget's settings in the stack config.
 import type { Scenario } from "./e2e-support";
 
 export interface PreviewStep {
@@ -26,9 +26,16 @@ export async function previewJson(s: Scenario, type: string): Promise<Record<str
 /** The orders and other changes the emulator received since `mark` (a quote changes nothing). */
 export const changesSince = (s: Scenario, mark: number) => s.mutationsSince(mark);
 
-/** Sets or removes `rimuhosting:<key>` in the stack config. */
+/**
+ * Sets or removes `rimuhosting:<key>` in the stack config (undefined removes it): one `pulumi config set-all` and
+ * one `config rm-all`, which passes over a key that is not set, rather than a `pulumi` process per key.
+ */
 export async function setStackLimits(s: Scenario, limits: Record<string, string | undefined>): Promise<void> {
-  for (const [key, value] of Object.entries(limits))
-    if (value === undefined) await s.stack.removeConfig(`rimuhosting:${key}`).catch(() => undefined);
-    else await s.stack.setConfig(`rimuhosting:${key}`, value);
+  const entries = Object.entries(limits);
+  const set = entries.flatMap(([key, value]) =>
+    value === undefined ? [] : ["--plaintext", `rimuhosting:${key}=${value}`],
+  );
+  const removed = entries.filter(([, value]) => value === undefined).map(([key]) => `rimuhosting:${key}`);
+  if (set.length > 0) await s.stack.cli.command("config", "set-all", ...set);
+  if (removed.length > 0) await s.stack.cli.command("config", "rm-all", ...removed);
 }

@@ -7,6 +7,7 @@
 // account's fees before and after the resize fails, one at the total after passes. Nothing is changed meanwhile.
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { setStackLimits } from "./budget-support";
 import { describeCliOnly } from "./describe-cli";
 import { startScenario, type Scenario } from "./e2e-support";
 import {
@@ -31,13 +32,6 @@ interface FrontEnd {
 
 const dollars = (text: string): number => Number(text.replace("$", ""));
 
-/** Sets or removes `rimuhosting:<key>` in the stack config. */
-async function setLimits(s: Scenario, limits: Record<string, string | undefined>): Promise<void> {
-  for (const [key, value] of Object.entries(limits))
-    if (value === undefined) await s.stack.removeConfig(`rimuhosting:${key}`).catch(() => undefined);
-    else await s.stack.setConfig(`rimuhosting:${key}`, value);
-}
-
 function recordedOrderTests(front: FrontEnd): void {
   let s: Scenario;
   beforeAll(async () => {
@@ -56,7 +50,7 @@ function recordedOrderTests(front: FrontEnd): void {
 
     await front.resize(s, 4096);
     const mark = s.mark();
-    await setLimits(s, { maxMonthlyIncreaseUsd: "1" });
+    await setStackLimits(s, { maxMonthlyIncreaseUsd: "1" });
     const text = await pulumiFailure(s.stack.cli, "preview");
     const said =
       /\[RIMU_ERR_BUDGET\] this run takes .* from (\$[\d.]+) to (\$[\d.]+),.*/.exec(text)?.[0] ?? text;
@@ -67,16 +61,19 @@ function recordedOrderTests(front: FrontEnd): void {
     expect(said).toContain(`Adding the most: legacy +$${growth.toFixed(2)} (`);
 
     // The account's fees before the resize are within this budget; with legacy's growth they are over it.
-    await setLimits(s, { maxMonthlyIncreaseUsd: undefined, monthlyBudgetUsd: dollars(from!).toFixed(2) });
+    await setStackLimits(s, {
+      maxMonthlyIncreaseUsd: undefined,
+      monthlyBudgetUsd: dollars(from!).toFixed(2),
+    });
     expect(await pulumiFailure(s.stack.cli, "preview")).toMatch(
       new RegExp(
         `from \\${from} to \\${to}, over the monthly budget of \\${from} \\(rimuhosting:monthlyBudgetUsd\\)`,
       ),
     );
-    await setLimits(s, { monthlyBudgetUsd: dollars(to!).toFixed(2) });
+    await setStackLimits(s, { monthlyBudgetUsd: dollars(to!).toFixed(2) });
     await pulumiText(s.stack.cli, "preview");
     expect(s.mutationsSince(mark)).toEqual([]);
-    await setLimits(s, { monthlyBudgetUsd: undefined });
+    await setStackLimits(s, { monthlyBudgetUsd: undefined });
   });
 }
 
