@@ -69,6 +69,17 @@ export const usesSnapshot = (t: Target): boolean => t.platform === HOST_TARGET.p
  */
 export const SNAPSHOT_V8_FLAGS = ["--no-regexp-tier-up"];
 
+/**
+ * V8 flags of the node that makes a snapshot, and of it alone. `--predictable`: V8 compiles and collects garbage on
+ * the main thread, so the heap the snapshot holds does not depend on how the machine scheduled V8's background
+ * threads. Without it, a build pinned to one core (`taskset -c 0`) wrote other bytes than a build on two, and two
+ * CI runs' builds differed (release-verify.test.ts builds its second release on one core to keep this so). The
+ * executable does not get it: given to both, it cost the first answer about 2 ms; given to the builder alone, about
+ * 0.6 ms, within the noise (docs/releasing.md). `--single-threaded` or `--predictable-gc-schedule` in its place
+ * each cost about 5 ms.
+ */
+export const SNAPSHOT_BUILD_FLAGS = ["--predictable"];
+
 /** The environment the node that makes an executable gets (buildPluginExecutable): to find programs and scratch space. */
 const BUILD_ENVIRONMENT = ["PATH", "TMPDIR", "TMP", "TEMP", "SystemRoot", "windir"];
 
@@ -176,7 +187,7 @@ export function buildPluginExecutable(
       }),
     );
     const [node, ...nodeArgs] = ownNode ?? [tools.node];
-    const flags = snapshot ? SNAPSHOT_V8_FLAGS : [];
+    const flags = snapshot ? [...SNAPSHOT_V8_FLAGS, ...SNAPSHOT_BUILD_FLAGS] : [];
     execFileSync(
       node!,
       [...nodeArgs, ...flags, `--random-seed=${BUILD_RANDOM_SEED}`, "--build-sea", config],
