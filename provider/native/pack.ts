@@ -41,6 +41,23 @@ const withoutTypeScript: Plugin = {
   },
 };
 
+/**
+ * In the plugin's bundle, `require("@pulumi/pulumi")` (the functions' only) loads the part that holds it
+ * (parts.ts, pulumi-sdk.ts) when it first runs, instead of a copy inside the bundle. Its code then stays out of what
+ * the plugin loads to start, and out of the linux-amd64 startup snapshot, whose start-up grows with the text it
+ * holds. The bundle's own `@pulumi/pulumi/proto/...` stubs, which the server needs at once, stay in it.
+ */
+const pulumiAsPart: Plugin = {
+  name: "pulumi-as-part",
+  setup(builder) {
+    builder.onResolve({ filter: /^@pulumi\/pulumi$/ }, () => ({ path: "pulumi", namespace: "part" }));
+    builder.onLoad({ filter: /.*/, namespace: "part" }, () => ({
+      contents: `module.exports = require("./parts.js").loadPart("pulumi");`,
+      resolveDir: path.join(REPO_ROOT, "dist/provider/native"),
+    }));
+  },
+};
+
 /** Pulumi's names for the machine (the CLI looks for these in a plugin's file name), e.g. `linux-amd64`. */
 export function platformName(): string {
   const arch = { x64: "amd64", arm64: "arm64" }[process.arch as string] ?? process.arch;
@@ -84,9 +101,9 @@ const BUNDLE_OPTIONS: BuildOptions = {
 
 /**
  * The plugin (dist/provider/native/main.js, so `npm run build` first) bundled by esbuild into `outFile`: one
- * CommonJS file with every dependency, and its licences beside it in `<outFile>.LEGAL.txt`. The launcher tarball
- * ships it as it is; the release's self-contained executables (tools/release) embed it in a Node binary. Its parts
- * (parts.ts) are not in it: bundleParts writes them.
+ * CommonJS file with every dependency but @pulumi/pulumi (a part: `pulumiAsPart`), and its licences beside it in
+ * `<outFile>.LEGAL.txt`. The launcher tarball ships it as it is; the release's self-contained executables
+ * (tools/release) embed it in a Node binary. Its parts (parts.ts) are not in it: bundleParts writes them.
  */
 export async function bundlePlugin(outFile: string): Promise<void> {
   await build({
@@ -94,6 +111,7 @@ export async function bundlePlugin(outFile: string): Promise<void> {
     entryPoints: [path.join(REPO_ROOT, "dist/provider/native/main.js")],
     outfile: outFile,
     define: { RIMU_PLUGIN_BUNDLE: "true" },
+    plugins: [withoutTypeScript, pulumiAsPart],
   });
 }
 

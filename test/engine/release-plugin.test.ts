@@ -135,8 +135,14 @@ const PROGRAM = `resources:
     properties:
       domainName: released.example.com
       dcLocation: DCDALLAS
+variables:
+  # a function: the executable loads @pulumi/pulumi, which its functions use, from its part (parts.ts)
+  distributions:
+    fn::invoke:
+      function: rimuhosting:getDistributions
 outputs:
   orderOid: \${web.orderOid}
+  firstDistribution: \${distributions.distributions[0].code}
 `;
 
 describeNative(
@@ -185,6 +191,7 @@ describeNative(
       );
       const up = await s.stack.up();
       expect(nativeOps(up)).toEqual({ web: "create" });
+      expect(up.outputs.firstDistribution).toMatch(/\S/);
       expect(liveOrders(s.emulator).map((o) => o.orderOid)).toEqual([up.outputs.orderOid]);
       expect(nativeOps(await s.stack.destroy())).toEqual({ web: "delete" });
       expect(liveOrders(s.emulator)).toEqual([]);

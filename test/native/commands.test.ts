@@ -10,7 +10,9 @@ import { promisify } from "node:util";
 import { bundlePlugin, packPlugin } from "../../provider/native/pack";
 import { commandOf, withoutEngineFlags } from "../../provider/native/subcommands";
 import { startEmulatorCommand } from "../helpers/emulator-command";
-import { ROOT } from "./plugin-client";
+import { rejectionOf } from "../helpers/promises";
+import { useEmulator } from "../helpers/use-emulator";
+import { ROOT, startNativePlugin } from "./plugin-client";
 
 jest.setTimeout(120_000);
 
@@ -91,6 +93,7 @@ describe("pulumi-resource-rimuhosting emulator", () => {
   });
 
   describe("the launcher tarball", () => {
+    const emulator = useEmulator();
     let dir: string;
     beforeAll(async () => {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), "plugin-commands-"));
@@ -102,6 +105,28 @@ describe("pulumi-resource-rimuhosting emulator", () => {
     test("runs the emulator from its own bundle beside the plugin's", async () => {
       expect(fs.existsSync(path.join(dir, "emulator.js"))).toBe(true);
       await servesDistributions(path.join(dir, "pulumi-resource-rimuhosting"));
+    });
+
+    test("@pulumi/pulumi rides beside the plugin's bundle, not in it, and loads with the first Invoke", async () => {
+      // its automation API's class names: in its own bundle, pulumi.js, and none in the plugin's
+      const pulumiMark = /LocalWorkspace|ConcurrentUpdateError/;
+      expect(pulumiMark.exec(fs.readFileSync(path.join(dir, "provider.js"), "utf8"))?.[0]).toBeUndefined();
+      expect(pulumiMark.exec(fs.readFileSync(path.join(dir, "pulumi.js"), "utf8"))?.[0]).toBeDefined();
+      // the functions, which use it (their errors are pulumi.RunError's), answer from the launcher's bundle
+      const plugin = await startNativePlugin({
+        script: path.join(dir, "provider.js"),
+        env: { RIMUHOSTING_APIKEY: "", RIMUHOSTING_BASEURL: emulator().baseUrl },
+      });
+      try {
+        const { distributions } = await plugin.invoke("rimuhosting:index:getDistributions", {});
+        expect((distributions as { code: string }[]).map((d) => d.code)).toContain("deb12.64");
+        const bad = await rejectionOf(plugin.invoke("rimuhosting:index:getOrder", { orderOid: -1 }));
+        expect((bad as { details?: string }).details).toMatch(
+          /^\[RIMU_ERR_INVALID_INPUT\] getOrder: orderOid/,
+        );
+      } finally {
+        await plugin.close();
+      }
     });
 
     test("the plugin's bundle holds none of the emulator: its start-up does not load it", async () => {
