@@ -6,9 +6,9 @@
  * tools/release/build.ts. This tarball is the quick one for a checkout, and the bench's point of comparison.)
  *
  * The tarball holds the launcher `pulumi-resource-rimuhosting` (a shell script that runs `node`), the plugin
- * bundled by esbuild into one file with every dependency (no node_modules, no symlinks: the CLI refuses a
- * tarball whose links point outside it), the bundles of its parts beside it (parts.ts: `emulator.js`, loaded only by
- * `pulumi-resource-rimuhosting emulator`), and the LICENSE. It needs the Node.js of package.json's `engines` on
+ * bundled by esbuild (no node_modules, no symlinks: the CLI refuses a tarball whose links point outside it), the
+ * bundles of its parts beside it (parts.ts: its commands' code, e.g. `emulator.js`, and @pulumi/pulumi as
+ * `pulumi.js`, each loaded only when it is used), and the LICENSE. It needs the Node.js of package.json's `engines` on
  * PATH, nothing else.
  */
 import { execFileSync } from "node:child_process";

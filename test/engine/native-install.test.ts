@@ -57,12 +57,13 @@ describeNative("yaml", "the packed plugin, installed with pulumi plugin install"
     expect(legal).toContain("provider.js.LEGAL.txt");
     expect(names.filter((name) => !legal.includes(name)).sort()).toEqual([
       "LICENSE",
-      "bill.js", // the plugin's commands' parts (provider/native/parts.ts)
+      "bill.js", // the plugin's parts (provider/native/parts.ts): its commands' and @pulumi/pulumi
       "drift.js",
       "emulator.js",
       "import-file.js",
       "provider.js",
       "pulumi-resource-rimuhosting",
+      "pulumi.js",
     ]);
     expect(entries.find((line) => line.endsWith(" pulumi-resource-rimuhosting"))).toMatch(/^-rwx/);
 

@@ -7,12 +7,13 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
+import { DEMO_API_KEY } from "../../emulator/index";
 import { bundlePlugin, packPlugin } from "../../provider/native/pack";
 import { commandOf, withoutEngineFlags } from "../../provider/native/subcommands";
 import { startEmulatorCommand } from "../helpers/emulator-command";
 import { rejectionOf } from "../helpers/promises";
 import { useEmulator } from "../helpers/use-emulator";
-import { ROOT, startNativePlugin } from "./plugin-client";
+import { ROOT, startNativePlugin, vpsUrn } from "./plugin-client";
 
 jest.setTimeout(120_000);
 
@@ -112,20 +113,63 @@ describe("pulumi-resource-rimuhosting emulator", () => {
       const pulumiMark = /LocalWorkspace|ConcurrentUpdateError/;
       expect(pulumiMark.exec(fs.readFileSync(path.join(dir, "provider.js"), "utf8"))?.[0]).toBeUndefined();
       expect(pulumiMark.exec(fs.readFileSync(path.join(dir, "pulumi.js"), "utf8"))?.[0]).toBeDefined();
-      // the functions, which use it (their errors are pulumi.RunError's), answer from the launcher's bundle
       const plugin = await startNativePlugin({
         script: path.join(dir, "provider.js"),
-        env: { RIMUHOSTING_APIKEY: "", RIMUHOSTING_BASEURL: emulator().baseUrl },
+        env: { RIMUHOSTING_APIKEY: "", RIMUHOSTING_BASEURL: "" },
       });
       try {
+        await plugin.configure({ apiKey: DEMO_API_KEY, baseUrl: emulator().baseUrl });
+        // the functions, which use it (their errors are pulumi.RunError's), answer from the launcher's bundle
         const { distributions } = await plugin.invoke("rimuhosting:index:getDistributions", {});
         expect((distributions as { code: string }[]).map((d) => d.code)).toContain("deb12.64");
         const bad = await rejectionOf(plugin.invoke("rimuhosting:index:getOrder", { orderOid: -1 }));
         expect((bad as { details?: string }).details).toMatch(
           /^\[RIMU_ERR_INVALID_INPUT\] getOrder: orderOid/,
         );
+        // The part brings its own copy of the protocol's stubs and google-protobuf, which register themselves
+        // on the global object again: the Vps's calls still encode and decode their messages after it loaded.
+        const urn = vpsUrn("after-invoke");
+        const inputs = { domainName: "after-invoke.example.com", dcLocation: "DCDALLAS", memoryMb: 1024 };
+        expect((await plugin.check(urn, {}, { ...inputs, memoryMb: -5 })).failures).toEqual([
+          expect.objectContaining({
+            reason: expect.stringMatching(/^\[RIMU_ERR_VALIDATION\] memoryMb: must be/),
+          }),
+        ]);
+        const checked = await plugin.check(urn, {}, inputs);
+        expect(checked.failures).toEqual([]);
+        const created = await plugin.create(urn, checked.inputs);
+        expect(created.properties).toMatchObject({ domainName: "after-invoke.example.com", memoryMb: 1024 });
+        const diff = await plugin.diff(created.id, urn, created.properties, {
+          ...checked.inputs,
+          memoryMb: 2048,
+        });
+        expect(diff.diffs).toContain("memoryMb");
+        await plugin.delete(created.id, urn, created.properties);
       } finally {
         await plugin.close();
+      }
+    });
+
+    test("without pulumi.js the plugin starts and serves the Vps: @pulumi/pulumi is not loaded before an Invoke", async () => {
+      const bare = fs.mkdtempSync(path.join(os.tmpdir(), "plugin-without-pulumi-"));
+      try {
+        fs.copyFileSync(path.join(dir, "provider.js"), path.join(bare, "provider.js"));
+        const plugin = await startNativePlugin({
+          script: path.join(bare, "provider.js"),
+          env: { RIMUHOSTING_APIKEY: "", RIMUHOSTING_BASEURL: "" },
+        });
+        try {
+          expect(await plugin.getPluginInfo()).toMatch(/^\d+\.\d+\.\d+/);
+          await plugin.configure({ apiKey: DEMO_API_KEY, baseUrl: emulator().baseUrl });
+          const inputs = { domainName: "no-sdk.example.com", dcLocation: "DCDALLAS" };
+          expect((await plugin.check(vpsUrn("no-sdk"), {}, inputs)).failures).toEqual([]);
+          const failed = await rejectionOf(plugin.invoke("rimuhosting:index:getDistributions", {}));
+          expect((failed as { details?: string }).details).toMatch(/could not load its data sources/);
+        } finally {
+          await plugin.close();
+        }
+      } finally {
+        fs.rmSync(bare, { recursive: true, force: true });
       }
     });
 

@@ -4,7 +4,7 @@
  * no Node.js, and the engine starts it as it starts any plugin.
  *
  * Why this way (docs/releasing.md says more): the plugin is TypeScript on the same core as the dynamic provider, so
- * a compiled binary would mean a second implementation; the bundle already holds every dependency in one file; and
+ * a compiled binary would mean a second implementation; the bundle and its parts hold every dependency; and
  * Node 26 writes the executable itself (`node --build-sea`, for ELF, Mach-O and PE targets alike), so no injector
  * or other toolchain is needed. The cost is the size of the Node runtime in every tarball.
  *
@@ -71,12 +71,13 @@ export const SNAPSHOT_V8_FLAGS = ["--no-regexp-tier-up"];
 
 /**
  * V8 flags of the node that makes a snapshot, and of it alone. `--predictable`: V8 compiles and collects garbage on
- * the main thread, so the heap the snapshot holds does not depend on how the machine scheduled V8's background
- * threads. Without it, a build pinned to one core (`taskset -c 0`) wrote other bytes than a build on two, and two
- * CI runs' builds differed (release-verify.test.ts builds its second release on one core to keep this so). The
- * executable does not get it: given to both, it cost the first answer about 2 ms; given to the builder alone, about
- * 0.6 ms, within the noise (docs/releasing.md). `--single-threaded` or `--predictable-gc-schedule` in its place
- * each cost about 5 ms.
+ * the main thread, so the heap the snapshot holds depends less on how the machine scheduled V8's background threads:
+ * with it, a build pinned to one loaded core (`taskset`) and an idle build wrote the same bytes; without it, they
+ * differed. It does not make the snapshot fully reproducible: a count in it still follows the build's timing
+ * (docs/releasing.md, "Reproducibly"; release-verify.test.ts). The executable does not get it: given to both, it
+ * cost the first answer about 1.5 ms; given to the builder alone, about 0.6 ms, within the noise. Other flags given
+ * to the builder alone (`--single-threaded`, `--predictable-gc-schedule`, `--no-flush-bytecode`) cost about 6 ms,
+ * and the same flags given to both were as fast as none: it is the difference that costs.
  */
 export const SNAPSHOT_BUILD_FLAGS = ["--predictable"];
 
