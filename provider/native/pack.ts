@@ -19,6 +19,9 @@ import { build, type BuildOptions, type Plugin } from "esbuild";
 import { PARTS, type PartName, partFileName } from "./parts.js";
 import { REPO_ROOT } from "./schema/plugin-dir.js";
 
+/** The part that holds @pulumi/pulumi (parts.ts). */
+const PULUMI_PART: PartName = "pulumi";
+
 /** The launcher, with the Node.js it needs as package.json's `engines` says (`>=22.12`: 22.12 or later). */
 function launcher(): string {
   const needs = nodeEngine().replace(/^>=\s*/, "");
@@ -52,7 +55,7 @@ const pulumiAsPart: Plugin = {
   setup(builder) {
     builder.onResolve({ filter: /^@pulumi\/pulumi$/ }, () => ({ path: "pulumi", namespace: "part" }));
     builder.onLoad({ filter: /.*/, namespace: "part" }, () => ({
-      contents: `module.exports = require("./parts.js").loadPart("pulumi");`,
+      contents: `module.exports = require("./parts.js").loadPart(${JSON.stringify(PULUMI_PART)});`,
       resolveDir: path.join(REPO_ROOT, "dist/provider/native"),
     }));
   },

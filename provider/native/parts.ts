@@ -1,6 +1,7 @@
 /**
  * Parts of the plugin that are loaded only when they are used, so that the provider's start does not load them
- * (the commands' code, and @pulumi/pulumi, which only the functions use, from the first Invoke): each part is a module of dist/ with its dependencies, bundled on its own (pack.ts, bundleParts).
+ * (the commands' code, and @pulumi/pulumi, which only the functions use, from the first Invoke): each part is a
+ * module of dist/ with its dependencies, bundled on its own (pack.ts, bundleParts).
  * loadPart() finds it wherever the plugin runs:
  * - in the release's self-contained executable, as a SEA asset `<name>.js` (tools/release/plugin-executable.ts);
  * - in the launcher tarball (`npm run plugin:pack`), as the file `<name>.js` beside the plugin's bundle;

@@ -12,6 +12,7 @@ import { bundlePlugin, packPlugin } from "../../provider/native/pack";
 import { commandOf, withoutEngineFlags } from "../../provider/native/subcommands";
 import { startEmulatorCommand } from "../helpers/emulator-command";
 import { rejectionOf } from "../helpers/promises";
+import { ProviderRpcError } from "../helpers/provider-client";
 import { useEmulator } from "../helpers/use-emulator";
 import { ROOT, startNativePlugin, vpsUrn } from "./plugin-client";
 
@@ -122,10 +123,11 @@ describe("pulumi-resource-rimuhosting emulator", () => {
         // the functions, which use it (their errors are pulumi.RunError's), answer from the launcher's bundle
         const { distributions } = await plugin.invoke("rimuhosting:index:getDistributions", {});
         expect((distributions as { code: string }[]).map((d) => d.code)).toContain("deb12.64");
-        const bad = await rejectionOf(plugin.invoke("rimuhosting:index:getOrder", { orderOid: -1 }));
-        expect((bad as { details?: string }).details).toMatch(
-          /^\[RIMU_ERR_INVALID_INPUT\] getOrder: orderOid/,
+        const bad = await rejectionOf(
+          plugin.invoke("rimuhosting:index:getOrder", { orderOid: -1 }),
+          ProviderRpcError,
         );
+        expect(bad.details).toMatch(/^\[RIMU_ERR_INVALID_INPUT\] getOrder: orderOid/);
         // The part brings its own copy of the protocol's stubs and google-protobuf, which register themselves
         // on the global object again: the Vps's calls still encode and decode their messages after it loaded.
         const urn = vpsUrn("after-invoke");
@@ -163,8 +165,11 @@ describe("pulumi-resource-rimuhosting emulator", () => {
           await plugin.configure({ apiKey: DEMO_API_KEY, baseUrl: emulator().baseUrl });
           const inputs = { domainName: "no-sdk.example.com", dcLocation: "DCDALLAS" };
           expect((await plugin.check(vpsUrn("no-sdk"), {}, inputs)).failures).toEqual([]);
-          const failed = await rejectionOf(plugin.invoke("rimuhosting:index:getDistributions", {}));
-          expect((failed as { details?: string }).details).toMatch(/could not load its data sources/);
+          const failed = await rejectionOf(
+            plugin.invoke("rimuhosting:index:getDistributions", {}),
+            ProviderRpcError,
+          );
+          expect(failed.details).toMatch(/could not load its data sources/);
         } finally {
           await plugin.close();
         }
