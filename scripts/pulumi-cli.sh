@@ -9,9 +9,12 @@
 #   bin="$(scripts/pulumi-cli.sh | tail -n 1)" && export PATH="$bin:$PATH"
 #
 # Which versions, and why (scripts/README.md says the same for contributors):
-# - The CLI is the main package github.com/pulumi/pulumi/pkg/v3/cmd/pulumi. We want the release that matches the
-#   installed @pulumi/pulumi; when the module proxy cannot serve that release of pkg/v3, we take the nearest one
-#   it can serve (older first on a tie) and say so. `go install pkg@version` refuses it (its go.mod has replace
+# - The CLI is the main package github.com/pulumi/pulumi/pkg/v3/cmd/pulumi at PINNED_CLI_VERSION. We would take the
+#   release that matches the installed @pulumi/pulumi, but the module proxy serves only some releases of pkg/v3
+#   (not v3.270.0), and which ones changes from day to day: "the nearest servable" picked v3.260.0 one day and
+#   v3.274.0 the next, whose Python SDK was not on PyPI yet, so language-hosts.sh failed on a fresh machine. A
+#   pinned release is the same CLI on every machine; it must be served by the proxy and its `pulumi` be on PyPI
+#   (language-hosts.sh installs it). Moving it is a change of its own, with a whole CI run. `go install pkg@version` refuses it (its go.mod has replace
 #   directives), so a throwaway wrapper module requires pkg/v3 and sdk/v3 at that version and builds the package.
 # - The language host has been a module of its own (github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3)
 #   since v3.69, never tagged. The proxy serves no version of that module, so we build the last release in which the
@@ -25,13 +28,15 @@
 # - Release flags: CGO off, trimpath, osusergo/grpcnotrace tags, and the version stamped in (without it the update
 #   check calls out and the Automation API refuses the binary).
 #
-# Environment: PULUMI_CLI_CACHE (default ~/.cache/pulumi-rimuhosting/pulumi-cli), PULUMI_CLI_VERSION (force a
-# release, e.g. 3.259.0), GOFLAGS/GOPROXY as usual.
+# Environment: PULUMI_CLI_CACHE (default ~/.cache/pulumi-rimuhosting/pulumi-cli), PULUMI_CLI_VERSION (another
+# release than PINNED_CLI_VERSION, e.g. 3.259.0), GOFLAGS/GOPROXY as usual.
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cache="${PULUMI_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting/pulumi-cli}"
 LANGHOST_SDK_VERSION=3.68.0
+# The CLI's release (see "Which versions" above): served by the Go module proxy, and its Python SDK on PyPI.
+PINNED_CLI_VERSION=3.260.0
 # shellcheck source=lib/go-release-build.sh
 . "$repo/scripts/lib/go-release-build.sh"
 
@@ -42,42 +47,12 @@ shim="$(cd "$repo" && node -p 'require.resolve("@pulumi/pulumi/pulumi-resource-p
 sdk_version="$(cd "$repo" && node -p 'require("@pulumi/pulumi/package.json").version')"
 mkdir -p "$cache"
 
-# Is pkg/v3 at this version downloadable from the proxy? (Its .info can exist while its zip does not.)
-servable() { go mod download -json "github.com/pulumi/pulumi/pkg/v3@v$1" >/dev/null 2>&1; }
-
-resolve_version() {
-  local wanted="$1" major minor patch d m
-  IFS=. read -r major minor patch <<<"$wanted"
-  if servable "$wanted"; then
-    echo "$wanted"
-    return
-  fi
-  for ((d = 1; d <= 40; d++)); do
-    for m in $((minor - d)) $((minor + d)); do
-      ((m >= 0)) || continue
-      if servable "$major.$m.0"; then
-        echo "$major.$m.0"
-        return
-      fi
-    done
-  done
-  return 1
-}
-
-# The version choice is cached too, so a warm run makes no network call.
-choice_file="$cache/choice-for-sdk-$sdk_version"
-if [ -n "${PULUMI_CLI_VERSION:-}" ]; then
-  cli_version="$PULUMI_CLI_VERSION"
-elif [ -s "$choice_file" ]; then
-  cli_version="$(cat "$choice_file")"
-else
-  log "finding pkg/v3 v$sdk_version (or the nearest release) on the Go module proxy..."
-  cli_version="$(resolve_version "$sdk_version")" ||
-    die "no release of github.com/pulumi/pulumi/pkg/v3 near v$sdk_version can be downloaded from the Go module proxy ($(go env GOPROXY))."
-  echo "$cli_version" >"$choice_file"
-fi
+cli_version="${PULUMI_CLI_VERSION:-$PINNED_CLI_VERSION}"
+cli_version="${cli_version#v}"
+go mod download -json "github.com/pulumi/pulumi/pkg/v3@v$cli_version" >/dev/null 2>&1 ||
+  die "the Go module proxy ($(go env GOPROXY)) cannot serve github.com/pulumi/pulumi/pkg/v3@v$cli_version; set PULUMI_CLI_VERSION to a release it serves."
 if [ "$cli_version" != "$sdk_version" ]; then
-  log "note: @pulumi/pulumi is $sdk_version, but the Go module proxy cannot serve pkg/v3 v$sdk_version; using the nearest release it can, v$cli_version."
+  log "note: @pulumi/pulumi is $sdk_version; the CLI is v$cli_version (the Go module proxy does not serve pkg/v3 v$sdk_version; scripts/README.md)."
 fi
 
 key="cli-v$cli_version-langhost-v$LANGHOST_SDK_VERSION-$(go env GOOS)-$(go env GOARCH)"
