@@ -14,8 +14,9 @@
 #   (not v3.270.0), and which ones changes from day to day: "the nearest servable" picked v3.260.0 one day and
 #   v3.274.0 the next, whose Python SDK was not on PyPI yet, so language-hosts.sh failed on a fresh machine. A
 #   pinned release is the same CLI on every machine; it must be served by the proxy and its `pulumi` be on PyPI
-#   (language-hosts.sh installs it). Moving it is a change of its own, with a whole CI run. `go install pkg@version` refuses it (its go.mod has replace
-#   directives), so a throwaway wrapper module requires pkg/v3 and sdk/v3 at that version and builds the package.
+#   (language-hosts.sh installs it). Moving it is a change of its own, with a whole CI run.
+#   `go install pkg@version` refuses the package (its go.mod has replace directives), so a throwaway wrapper
+#   module requires pkg/v3 and sdk/v3 at that version and builds the package.
 # - The language host has been a module of its own (github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3)
 #   since v3.69, never tagged. The proxy serves no version of that module, so we build the last release in which the
 #   language host was still a package of sdk/v3 (LANGHOST_SDK_VERSION). It only launches `node` on the SDK's own
