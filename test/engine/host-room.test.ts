@@ -13,9 +13,9 @@ import { closeLane, operate, startLane, type FrontEnd, type Lane, type Shown } f
 jest.setTimeout(20 * 60_000);
 
 /**
- * How many previews of the same program each front end runs: 10, the issue's 20 between the two. The engine's order
- * of checks is the CLI's on both, and every order is tried in-process (test/provider/impl/host-room.test.ts); the
- * bug this guards against named another VPS in 7 of 11 previews.
+ * How many previews of the same program each front end runs: 10, the issue's 20 between the two. The order of checks
+ * that varies between previews is the one engine's, the same for both, and every order is tried in-process
+ * (test/provider/impl/host-room.test.ts); the bug this guards against named another VPS in 7 of 11 previews.
  */
 const PREVIEWS = 10;
 
