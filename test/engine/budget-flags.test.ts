@@ -83,7 +83,6 @@ function flagScenarios(front: FrontEnd): void {
     fee = (await previewJson(s, front.type))["node-0"]!.newState!.inputs!.plannedMonthlyFeeUsd as number;
   });
   afterAll(async () => {
-    await s?.stack.destroy().catch(() => undefined);
     await s?.close();
   });
 

@@ -35,7 +35,6 @@ function budgetScenarios(
     s = await start();
   });
   afterAll(async () => {
-    await s?.stack.destroy().catch(() => undefined);
     await s?.close();
   });
 

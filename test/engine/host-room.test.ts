@@ -89,8 +89,6 @@ function scenarios(frontEnd: FrontEnd): void {
   });
 
   afterAll(async () => {
-    if (lane)
-      await operate(lane, { vpss: {} }, ["destroy", "--yes", "--skip-preview"]).catch(() => undefined);
     await closeLane(lane);
   });
 

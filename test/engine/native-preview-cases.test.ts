@@ -57,8 +57,6 @@ describeNative("yaml", "preview tells the truth on the native plugin: the table'
   });
 
   afterAll(async () => {
-    if (existing)
-      await operate(existing, { vpss: {} }, ["destroy", "--yes", "--skip-preview"]).catch(() => undefined);
     await Promise.all([closeLane(existing), closeLane(fresh)]);
   });
 

@@ -150,8 +150,6 @@ describeCliOnly("preview tells the truth: a table of bad and risky inputs and ch
   });
 
   afterAll(async () => {
-    if (existing)
-      await operate(existing, { vpss: {} }, ["destroy", "--yes", "--skip-preview"]).catch(() => undefined);
     await Promise.all([closeLane(existing), closeLane(fresh)]);
   });
 

@@ -38,7 +38,6 @@ function recordedOrderTests(front: FrontEnd): void {
     s = await front.start();
   });
   afterAll(async () => {
-    await s?.stack.destroy().catch(() => undefined);
     await s?.close();
   });
 

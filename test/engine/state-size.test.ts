@@ -52,7 +52,6 @@ describeCliOnly("the state of one VPS", () => {
     bytes = Buffer.byteLength(JSON.stringify(vps).split(name).join("dev"));
   });
   afterAll(async () => {
-    await s?.stack.destroy().catch(() => undefined);
     await s?.close();
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
