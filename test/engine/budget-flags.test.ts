@@ -13,7 +13,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { BUDGET_SETTINGS } from "../../provider/impl/budget/budget";
-import { changesSince, previewJson, setStackLimits } from "./budget-support";
+import { amountUsd } from "../../provider/wire-mapping/values";
+import { changesSince, setStackLimits } from "./budget-support";
 import { describeCliOnly } from "./describe-cli";
 import { VPS_TYPE, liveOrders, startScenario, type Scenario } from "./e2e-support";
 import {
@@ -80,7 +81,13 @@ function flagScenarios(front: FrontEnd): void {
 
   beforeAll(async () => {
     s = await front.start(fleetOf(3));
-    fee = (await previewJson(s, front.type))["node-0"]!.newState!.inputs!.plannedMonthlyFeeUsd as number;
+    // The program's VPS as the emulator quotes it (budget.test.ts checks that the preview plans this fee).
+    const quote = await s.client.quoteNewVm({
+      dc_location: "DCDALLAS",
+      pricing_plan_code: "MIRO1B",
+      vps_parameters: { memory_mb: 1024, disk_space_mb: 20480 },
+    });
+    fee = amountUsd(quote.monthly_recurring_amt) ?? 0;
   });
   afterAll(async () => {
     await s?.close();

@@ -51,6 +51,7 @@ describeNative("yaml", "an unchanged fleet of 20 VPSs, refreshed 10 times, nativ
           String(oid),
           "--protect=false",
           "--yes",
+          "--skip-preview",
         );
       },
     },

@@ -87,6 +87,7 @@ describeCliOnly("a VPS moved from the dynamic Vps to the native resource", () =>
       "web",
       String(oid),
       "--yes",
+      "--skip-preview",
       "--generate-code=false",
     );
     // The order was created by a Pulumi stack (this one, through the dynamic Vps): the import says whom to tell.

@@ -59,6 +59,7 @@ describeNative("yaml", "examples/yaml-quickstart on the native plugin", () => {
       "legacy",
       String(outside),
       "--yes",
+      "--skip-preview",
     );
     expect(s.mutationsSince(mark)).toEqual([]);
     const code = imported.slice(imported.indexOf("resources:\n"));

@@ -103,6 +103,7 @@ describeNative("yaml", "a `pulumi import`ed VPS counted by the budget, native pl
         String(oid),
         "--protect=false",
         "--yes",
+        "--skip-preview",
       );
       write(s, 1024);
       const up = await pulumiText(s.stack.cli, "up", "--yes");
