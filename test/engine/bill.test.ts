@@ -171,8 +171,10 @@ async function checkBill(s: Scenario): Promise<string> {
   // the stack after the whole run, shows that fee to spare…
   const growth = after.resized - before.resized + (after.replaced - before.replaced) + after.created;
   const atOrdering = totalAfter + before.deleted;
-  await s.stack.setConfig("rimuhosting:monthlyBudgetUsd", atOrdering.toFixed(2));
-  await s.stack.setConfig("rimuhosting:maxMonthlyIncreaseUsd", growth.toFixed(2));
+  await s.stack.setConfigs({
+    "rimuhosting:monthlyBudgetUsd": atOrdering.toFixed(2),
+    "rimuhosting:maxMonthlyIncreaseUsd": growth.toFixed(2),
+  });
   const within = await recordTo(s, "within.events");
   expect(within.code).toBe(0);
   const passed = bill(within.file);
@@ -251,8 +253,10 @@ describeNative("yaml", "rimuhosting-bill on a preview of the native plugin", () 
   test("an explicit provider's budget argument judges its VPS; the stack config's budget the others", async () => {
     // The explicit provider serves another account (alice's), so its budget is its own and the stack config's
     // budget covers the default provider's VPSs alone: at their total exactly (and `deleted`'s), they pass, with alice's beside them.
-    await s.stack.cli!.setConfig("aliceKey", { value: `"${ALICE.apiKey}"`, secret: true });
-    await s.stack.cli!.setConfig("emulatorUrl", { value: s.emulator.baseUrl });
+    await s.stack.setConfigs({
+      aliceKey: { value: `"${ALICE.apiKey}"`, secret: true },
+      emulatorUrl: s.emulator.baseUrl,
+    });
     const project = path.join(programDir, "Pulumi.yaml");
     const fleet = fs.readFileSync(project, "utf8");
     fs.writeFileSync(project, `${fleet.replace(/resources:\n/, `${TEAM_CONFIG}resources:\n`)}${TEAM}`);

@@ -132,14 +132,18 @@ export class CliStack {
     const name = `${options.stackName ?? "dev"}-${crypto.randomBytes(4).toString("hex")}`;
     const cli = new CliStack(name, options);
     await cli.command("stack", "init");
-    // All of the config in one command (`config set-all`), not one process per key.
-    const pairs = Object.entries(options.config ?? {}).flatMap(([k, v]) => {
+    await cli.setConfigs(options.config ?? {});
+    return cli;
+  }
+
+  /** Sets several keys in one command (`config set-all`), not one `pulumi` process per key. */
+  async setConfigs(config: Record<string, StackConfigValue | string>): Promise<void> {
+    const pairs = Object.entries(config).flatMap(([k, v]) => {
       const value = typeof v === "string" ? { value: v } : v;
-      if (value.secret) cli.secrets.add(value.value);
+      if (value.secret) this.secrets.add(value.value);
       return [value.secret ? "--secret" : "--plaintext", `${k}=${value.value}`];
     });
-    if (pairs.length > 0) await cli.command("config", "set-all", ...pairs);
-    return cli;
+    if (pairs.length > 0) await this.command("config", "set-all", ...pairs);
   }
 
   async setConfig(key: string, value: StackConfigValue): Promise<void> {

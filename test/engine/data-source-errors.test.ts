@@ -31,7 +31,7 @@ describeCliOnly("a failing data source", () => {
 
   /** `pulumi up` of the fixture with `dataSource` (and `plan`); resolves to the CLI's whole output. It must fail. */
   async function failingUp(config: Record<string, string>): Promise<string> {
-    for (const [key, value] of Object.entries(config)) await s.stack.setConfig(key, value);
+    await s.stack.setConfigs(config);
     const failed = await s.stack.cli!.command("up", "--yes", "--skip-preview").then(
       (stdout) => ({ stdout, stderr: "", ok: true }),
       (e: { stdout?: string; stderr?: string }) => ({

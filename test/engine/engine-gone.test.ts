@@ -87,13 +87,12 @@ async function upKilledAlone(cli: CliStack, killWhen: () => Promise<boolean>): P
 async function killMidUpdate(s: Scenario) {
   const oid = Number((await s.stack.up()).outputs.orderOid);
   const order = async () => (await s.client.getOrder(oid)).about_order;
-  for (const [key, value] of Object.entries({
+  await s.stack.setConfigs({
     memoryMb: "2048",
     distro: "deb13.64",
     allowReinstall: "true",
     runningState: "NOTRUNNING",
-  }))
-    await s.stack.setConfig(key, value);
+  });
   s.emulator.injectFault({ route: "changeParameters", kind: "delay-after-commit", delayMs: HOLD_MS });
   const tag = await upKilledAlone(
     s.stack.cli!,

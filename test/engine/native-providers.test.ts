@@ -76,9 +76,11 @@ describeNative("yaml", "two explicit providers for two accounts", () => {
   beforeAll(async () => {
     s = await startNativeScenario(writeYamlProgram("native-providers", PROGRAM));
     // Quoted: a YAML program reads a config value made only of digits (as API keys are) as a number.
-    await s.stack.cli!.setConfig("aliceKey", { value: `"${alice.apiKey}"`, secret: true });
-    await s.stack.cli!.setConfig("bobKey", { value: `"${bob.apiKey}"`, secret: true });
-    await s.stack.cli!.setConfig("emulatorUrl", { value: s.emulator.baseUrl });
+    await s.stack.setConfigs({
+      aliceKey: { value: `"${alice.apiKey}"`, secret: true },
+      bobKey: { value: `"${bob.apiKey}"`, secret: true },
+      emulatorUrl: s.emulator.baseUrl,
+    });
   });
   afterAll(async () => s?.close());
 

@@ -48,8 +48,9 @@ describeNative("yaml", "secrets on the native path", () => {
   let s: Scenario;
   beforeAll(async () => {
     s = await startNativeScenario(writeYamlProgram("native-secrets", PROGRAM));
-    for (const [key, value] of Object.entries(CANARIES))
-      await s.stack.cli!.setConfig(key, { value, secret: true });
+    await s.stack.setConfigs(
+      Object.fromEntries(Object.entries(CANARIES).map(([key, value]) => [key, { value, secret: true }])),
+    );
   });
   afterAll(async () => s?.close());
 

@@ -21,10 +21,11 @@ function expectNoPlannedChangeLines(text: string): void {
 export function refreshOutputTests(scenario: () => Scenario): void {
   let oid = 0;
   const program = async (memoryMb: number, diskSpaceMb: number, runningState: string) => {
-    const s = scenario();
-    await s.stack.setConfig("memoryMb", String(memoryMb));
-    await s.stack.setConfig("diskSpaceMb", String(diskSpaceMb));
-    await s.stack.setConfig("runningState", runningState);
+    await scenario().stack.setConfigs({
+      memoryMb: String(memoryMb),
+      diskSpaceMb: String(diskSpaceMb),
+      runningState,
+    });
   };
 
   test("up orders the VPS", async () => {

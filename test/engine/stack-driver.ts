@@ -6,6 +6,8 @@ import type { OperationResult, StackConfigValue } from "./steps";
 
 export interface StackDriver {
   setConfig(key: string, value: StackConfigValue | string): Promise<void>;
+  /** Several keys in one `pulumi config set-all`. */
+  setConfigs(config: Record<string, StackConfigValue | string>): Promise<void>;
   removeConfig(key: string): Promise<void>;
   preview(): Promise<OperationResult>;
   up(): Promise<OperationResult>;
@@ -47,6 +49,7 @@ export async function createStackDriver(o: StackDriverOptions): Promise<StackDri
   });
   return {
     setConfig: (k, v) => cli.setConfig(k, asValue(v)),
+    setConfigs: (config) => cli.setConfigs(config),
     removeConfig: (k) => cli.removeConfig(k),
     preview: () => cli.preview(),
     up: () => cli.up(),
