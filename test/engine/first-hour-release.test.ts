@@ -9,10 +9,9 @@
 // The quickstart runs with a PULUMI_HOME of its own, where no plugin is installed: its `pulumi up` downloads the
 // plugin by itself (YAML: the project's package declaration names version and server; Python: the SDK does, from the
 // release's wheel pip-installed into a fresh virtual environment; Go: the SDK module as the sdk/v<version> tag holds it). What the test changes in a line: `<version>` is
-// package.json's, the emulator gets `--port <a free port>` (8780 may be taken by another test) and that port
+// package.json's, the emulator gets `--port 0` (8780 may be taken by another test) and the port it listens on
 // replaces 8780, `--yes` is added to the commands that would ask (no terminal here).
 import * as fs from "node:fs";
-import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { DEMO_API_KEY } from "../../emulator/index";
@@ -39,17 +38,6 @@ jest.setTimeout(900_000);
 
 const TARBALL_PATH = `/${path.basename(tarballOf(target("linux-amd64")))}`;
 const DOCUMENTED_URL = "http://127.0.0.1:8780/r";
-
-/** A port nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
 
 /** What the test runs of a page's `try-it` recipe: each command, with `--yes` where it would ask. */
 const asked = (line: string) => (/^pulumi (up|destroy)\b/.test(line) ? `${line} --yes` : line);
@@ -83,7 +71,6 @@ describeNative(
       server = await serveRelease();
       hidden = nodeHiddenBin();
       scratch = fs.mkdtempSync(path.join(os.tmpdir(), "first-hour-release-"));
-      port = await freePort();
     }, 1_800_000);
     afterAll(async () => {
       await emulator?.stop();
@@ -111,11 +98,14 @@ describeNative(
       expect(server.requests).toContain(TARBALL_PATH);
       const shown = shownOutput(block);
       expect(shown[0]).toBe(`RimuHosting emulator listening on ${DOCUMENTED_URL}`);
-      emulator = await startServer(`${ours(start!)} --port ${port}`, {
+      // On a port the system picks as it listens (one looked up first could be taken before the emulator listens);
+      // the banner says which, and the try-it steps below use it.
+      emulator = await startServer(`${ours(start!)} --port 0`, {
         cwd: scratch,
         env,
-        expected: shown.map((line) => shownLinePattern(ours(line))),
+        expected: shown.map((line) => shownLinePattern(ours(line.replace(/8780/g, "<port>")))),
       });
+      port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)\/r/.exec(emulator.output)![1]);
       // The banner is the first thing it prints.
       expect(emulator.output.split("\n")[0]).toBe(ours(shown[0]!));
       expect(emulator.output).toContain(`Demo API key: ${DEMO_API_KEY}`);
