@@ -75,13 +75,20 @@ const SNAPSHOT_BUILTINS = ["assert", "child_process", "crypto", "dgram", "dns/pr
 /*
  * The release's linux-amd64 executable starts from a startup snapshot (tools/release/plugin-executable.ts): the
  * bundle runs once while the executable is made, and this is that run. It evaluates the server (gRPC, the
- * protocol's stubs, the schema) and the built-ins above into the snapshot, serving nothing, and names start() as
- * what the executable runs when it starts from it. Everywhere else (bin/, the launcher, the other executables) the
+ * protocol's stubs, the schema) and the built-ins above into the snapshot, answers GetPluginInfo once with no
+ * socket so that the snapshot holds that code compiled (fast-start.ts), serving nothing, and names start() as what
+ * the executable runs when it starts from it. Everywhere else (bin/, the launcher, the other executables) the
  * plugin starts at once.
  */
 const { startupSnapshot } = require("node:v8") as typeof import("node:v8");
 if (startupSnapshot?.isBuildingSnapshot()) {
-  require("./server.js");
+  const { compileFirstAnswer } = require("./fast-start.js") as typeof import("./fast-start.js");
+  const { firstAnswerParts } = require("./server.js") as typeof import("./server.js");
   for (const builtin of SNAPSHOT_BUILTINS) require(`node:${builtin}`);
   startupSnapshot.setDeserializeMainFunction(start);
+  // The snapshot is written once the event loop has run out, so after this has settled.
+  compileFirstAnswer(...firstAnswerParts()).catch((error: unknown) => {
+    process.stderr.write(`compiling the first answer into the snapshot failed: ${String(error)}\n`);
+    process.exit(1);
+  });
 } else start();

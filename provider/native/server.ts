@@ -22,6 +22,7 @@ import { VpsIncompleteError } from "../impl/engine/errors.js";
 import type * as Calls from "./calls.js";
 import type * as Functions from "./functions.js";
 import { startPluginLog, withResource, type PluginLog } from "./engine-log.js";
+import { skipIPv6PatternForIPv4 } from "./fast-start.js";
 import { lazyModule } from "./lazy-module.js";
 import type { Bag } from "./protocol.js";
 import type { PropertyDiffKind } from "./vps-resource.js";
@@ -290,6 +291,13 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
   return service as unknown as grpc.UntypedServiceImplementation;
 }
 
+/** What fast-start.ts's compileFirstAnswer runs: the service's definition, and its implementation. */
+export const firstAnswerParts = () =>
+  [provrpc.ResourceProviderService, resourceProviderService] as [
+    grpc.ServiceDefinition,
+    typeof resourceProviderService,
+  ];
+
 /**
  * Starts the plugin as the engine expects: listens on 127.0.0.1, prints the port as the first line of
  * stdout. `engineAddress` is the engine's Log endpoint (the first argument the engine passes).
@@ -300,6 +308,7 @@ export async function serve(
   const log = startPluginLog(engineAddress);
   // A plugin whose engine died stops (impl/engine/engine-watch.ts); `grpc` is this bundle's own copy.
   if (engineAddress) watchEngine(grpc as unknown as WatchGrpc, engineAddress);
+  skipIPv6PatternForIPv4();
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   server.addService(provrpc.ResourceProviderService, resourceProviderService(log));
   const port = await new Promise<number>((resolve, reject) =>
