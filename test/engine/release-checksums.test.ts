@@ -310,7 +310,7 @@ describeCli(
       }
     });
 
-    test("over HTTP/1.1 the CLI (v3.259) refuses the right tarball too: its hash leaves out the body's last read", async () => {
+    test("over HTTP/1.1 the CLI (v3.260) refuses the right tarball too: its hash leaves out the body's last read", async () => {
       const server = await serve(right);
       try {
         const p = project("http1", entry, server);
