@@ -67,10 +67,10 @@ export const usesSnapshot = (t: Target): boolean => t.platform === HOST_TARGET.p
  * interpreting it first; Node's `net.isIPv6`, which listen() runs on the address, took 4 to 28 ms the first time
  * otherwise (its pattern is large; a snapshot does not keep compiled expressions), and about 1 ms with it.
  * `--no-rehash-snapshot`: V8 otherwise draws a new hash seed at every start and rehashes every string and hash
- * table of the snapshot with it, which is most of the heap the plugin's snapshot adds to Node's (about 9 ms of CPU
- * of the first answer). The plugin then hashes with the seed the build fixed (BUILD_RANDOM_SEED), the same in every
- * copy. A random seed guards a process against keys chosen to collide (hash flooding); the plugin's keys come from
- * the engine on loopback, the user's own program, and RimuHosting's answers over TLS (docs/releasing.md).
+ * table of the snapshot with it, which is most of the heap the plugin's snapshot adds to Node's (3 to 10 ms of CPU
+ * of the first answer, docs/releasing.md). The plugin then hashes with the seed the build fixed (BUILD_RANDOM_SEED),
+ * the same in every copy. A random seed guards a process against keys chosen to collide (hash flooding); the
+ * plugin's keys come from the engine on loopback, the user's own program, and RimuHosting's answers over TLS.
  */
 export const SNAPSHOT_V8_FLAGS = ["--no-regexp-tier-up", "--no-rehash-snapshot"];
 
