@@ -3,9 +3,9 @@ import * as path from "node:path";
 import type { Scenario } from "./e2e-support";
 import { driftFleetTests } from "./drift-fleet";
 import {
+  importNativeVps,
   NATIVE_VPS_TYPE,
   describeNative,
-  pulumiText,
   startNativeScenario,
   writeYamlProgram,
 } from "./native-programs";
@@ -43,16 +43,7 @@ describeNative("yaml", "an unchanged fleet of 20 VPSs, refreshed 10 times, nativ
     {
       vpsType: NATIVE_VPS_TYPE,
       bringIn: async (scenario, oid) => {
-        await pulumiText(
-          scenario.stack.cli,
-          "import",
-          NATIVE_VPS_TYPE,
-          "legacy",
-          String(oid),
-          "--protect=false",
-          "--yes",
-          "--skip-preview",
-        );
+        await importNativeVps(scenario.stack.cli, "legacy", oid);
       },
     },
   );

@@ -121,6 +121,13 @@ export async function orderOutsidePulumi(s: Scenario, domainName: string): Promi
 }
 
 /**
+ * `pulumi import` of RimuHosting order `oid` as the native Vps `name`, unprotected, without the preview pass (its
+ * read of the order is what the tests need; nothing asserts on the preview).
+ */
+export const importNativeVps = (cli: CliStack, name: string, oid: number): Promise<string> =>
+  pulumiText(cli, "import", NATIVE_VPS_TYPE, name, String(oid), "--protect=false", "--yes", "--skip-preview");
+
+/**
  * `pulumi <args>` on the stack, as a user runs it: what it printed on stdout and stderr together (in `--diff` mode
  * the engine's diagnostics go to stderr). Rejects with both when the command fails.
  */

@@ -12,7 +12,7 @@ import { describeCliOnly } from "./describe-cli";
 import { startScenario, type Scenario } from "./e2e-support";
 import {
   describeNative,
-  NATIVE_VPS_TYPE,
+  importNativeVps,
   orderOutsidePulumi,
   pulumiFailure,
   pulumiText,
@@ -95,16 +95,7 @@ describeNative("yaml", "a `pulumi import`ed VPS counted by the budget, native pl
   recordedOrderTests({
     start: () => startNativeScenario(writeYamlProgram("recorded-order", "resources: {}\n")),
     bringIn: async (s, oid) => {
-      await pulumiText(
-        s.stack.cli,
-        "import",
-        NATIVE_VPS_TYPE,
-        "legacy",
-        String(oid),
-        "--protect=false",
-        "--yes",
-        "--skip-preview",
-      );
+      await importNativeVps(s.stack.cli, "legacy", oid);
       write(s, 1024);
       const up = await pulumiText(s.stack.cli, "up", "--yes");
       expect(up).not.toMatch(/[~+-] .*legacy/);

@@ -4,7 +4,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Scenario } from "./e2e-support";
 import {
-  NATIVE_VPS_TYPE,
+  importNativeVps,
   describeNative,
   nativeOps,
   orderOutsidePulumi,
@@ -57,16 +57,7 @@ describeNative("yaml", "refresh output, native Vps", () => {
   test("refresh of a VPS `pulumi import`ed, then up: drift, no restart, start or price", async () => {
     const oid = await orderOutsidePulumi(s, "legacy.example.com");
     const cli = s.stack.cli;
-    await pulumiText(
-      cli,
-      "import",
-      NATIVE_VPS_TYPE,
-      "legacy",
-      String(oid),
-      "--protect=false",
-      "--yes",
-      "--skip-preview",
-    );
+    await importNativeVps(cli, "legacy", oid);
     // The up's "same" step records the program's checked inputs (with creationScope) and keeps the imported outputs
     // (without): the two sides of the refresh's diff then differ in it.
     fs.appendFileSync(path.join(cli.programDir, "Pulumi.yaml"), IMPORTED);
