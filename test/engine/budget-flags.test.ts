@@ -33,6 +33,8 @@ jest.setTimeout(600_000);
 /** One VPS of the program: its memory, or a memory known only once the named VPS is ordered. */
 type Entry = { memoryMb: number } | { memoryOnceOrdered: string };
 type Fleet = Record<string, Entry>;
+/** Where every VPS of the fleet is ordered, and its disk: the same in fixtures/budget-flags/index.ts and yamlOf. */
+const PLACE = { dcLocation: "DCDALLAS", pricingPlanCode: "MIRO1B", diskSpaceMb: 20480 } as const;
 const fleetOf = (count: number): Fleet =>
   Object.fromEntries(Array.from({ length: count }, (_, i) => [`node-${i}`, { memoryMb: 1024 }]));
 
@@ -83,9 +85,9 @@ function flagScenarios(front: FrontEnd): void {
     s = await front.start(fleetOf(3));
     // The program's VPS as the emulator quotes it (budget.test.ts checks that the preview plans this fee).
     const quote = await s.client.quoteNewVm({
-      dc_location: "DCDALLAS",
-      pricing_plan_code: "MIRO1B",
-      vps_parameters: { memory_mb: 1024, disk_space_mb: 20480 },
+      dc_location: PLACE.dcLocation,
+      pricing_plan_code: PLACE.pricingPlanCode,
+      vps_parameters: { memory_mb: 1024, disk_space_mb: PLACE.diskSpaceMb },
     });
     fee = amountUsd(quote.monthly_recurring_amt) ?? 0;
   });
@@ -280,11 +282,11 @@ const yamlOf = (fleet: Fleet): string =>
     type: rimuhosting:index:Vps
     properties:
       domainName: ${name}.budget.example.com
-      dcLocation: DCDALLAS
-      pricingPlanCode: MIRO1B
+      dcLocation: ${PLACE.dcLocation}
+      pricingPlanCode: ${PLACE.pricingPlanCode}
       distro: deb12.64
       memoryMb: ${"memoryOnceOrdered" in entry ? `\${${entry.memoryOnceOrdered}.orderOid}` : entry.memoryMb}
-      diskSpaceMb: 20480
+      diskSpaceMb: ${PLACE.diskSpaceMb}
 `,
     )
     .join("")}`;
