@@ -1,10 +1,16 @@
 // What keeps the plugin's first answer fast (provider/native/fast-start.ts): the IPv6 test that skips Node's large
 // pattern for an address with no colon must answer as Node's does, and be the one gRPC calls once the server is up;
 // the warm-up that runs while the startup snapshot is made must answer GetPluginInfo and leave nothing behind that a
-// snapshot cannot hold (a socket, a server, a timer), or the release build aborts.
+// snapshot cannot hold (a socket, a server, a timer), or the release build aborts; and the port goes out without
+// building process.stdout's stream (`npm run build` first: it runs the built plugin).
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
 import * as net from "node:net";
+import * as os from "node:os";
+import * as path from "node:path";
 import { compileFirstAnswer, ipv6TestSkippingIPv4 } from "../../provider/native/fast-start";
 import { firstAnswerParts, serve } from "../../provider/native/server";
+import { BUILT_PLUGIN } from "./plugin-client";
 
 const handles = (): string[] => process.getActiveResourcesInfo().filter((kind) => kind !== "TTYWrap");
 
@@ -58,5 +64,44 @@ describe("compiling the first answer into the snapshot", () => {
     const before = handles();
     await expect(compileFirstAnswer(...firstAnswerParts())).resolves.toBeUndefined();
     expect(handles()).toEqual(before);
+  });
+});
+
+describe("printing the port", () => {
+  it("writes the port line without building process.stdout's stream", async () => {
+    // A preload that says on stderr when anything first asks for process.stdout (which builds its stream).
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fast-start-"));
+    const hook = path.join(dir, "watch-stdout.js");
+    fs.writeFileSync(
+      hook,
+      `const own = Object.getOwnPropertyDescriptor(process, "stdout");
+Object.defineProperty(process, "stdout", { configurable: true, enumerable: own.enumerable, get() {
+  require("node:fs").writeSync(2, "process.stdout was asked for\\n");
+  return own.get.call(process);
+} });
+`,
+    );
+    const child = spawn(process.execPath, ["--require", hook, BUILT_PLUGIN, "127.0.0.1:1"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
+    try {
+      const firstLine = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        child.stdout.on("data", (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes("\n")) resolve(out.split("\n")[0]!);
+        });
+        child.once("exit", (code) => reject(new Error(`exited (${code}) before printing a port: ${stderr}`)));
+      });
+      expect(firstLine).toMatch(/^\d+$/);
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    expect(stderr).not.toContain("process.stdout was asked for");
   });
 });
