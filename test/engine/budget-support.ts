@@ -26,16 +26,13 @@ export async function previewJson(s: Scenario, type: string): Promise<Record<str
 /** The orders and other changes the emulator received since `mark` (a quote changes nothing). */
 export const changesSince = (s: Scenario, mark: number) => s.mutationsSince(mark);
 
-/**
- * Sets or removes `rimuhosting:<key>` in the stack config (undefined removes it): one `pulumi config set-all` and
- * one `config rm-all`, which passes over a key that is not set, rather than a `pulumi` process per key.
- */
+/** Sets or removes `rimuhosting:<key>` in the stack config (undefined removes it; one not set is passed over). */
 export async function setStackLimits(s: Scenario, limits: Record<string, string | undefined>): Promise<void> {
   const entries = Object.entries(limits);
-  const set = entries.flatMap(([key, value]) =>
-    value === undefined ? [] : ["--plaintext", `rimuhosting:${key}=${value}`],
+  const set = Object.fromEntries(
+    entries.flatMap(([key, value]) => (value === undefined ? [] : [[`rimuhosting:${key}`, value]])),
   );
   const removed = entries.filter(([, value]) => value === undefined).map(([key]) => `rimuhosting:${key}`);
-  if (set.length > 0) await s.stack.cli.command("config", "set-all", ...set);
-  if (removed.length > 0) await s.stack.cli.command("config", "rm-all", ...removed);
+  await s.stack.cli.setConfigs(set);
+  await s.stack.cli.removeConfigs(removed);
 }

@@ -1,7 +1,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { findPulumiCli } from "./cli-stack";
+import { CliStack, findPulumiCli } from "./cli-stack";
+import { describeCliOnly } from "./describe-cli";
 
 describe("findPulumiCli", () => {
   test("finds an executable pulumi on PATH", () => {
@@ -18,5 +19,50 @@ describe("findPulumiCli", () => {
 
   test("says why when there is none", () => {
     expect(findPulumiCli({ PATH: "/nonexistent" }).reason).toMatch(/no `pulumi` binary on PATH/);
+  });
+});
+
+describeCliOnly("stack config written to the stack's settings file", () => {
+  let tmp: string;
+  let stack: CliStack;
+  beforeAll(async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "stack-config-file-"));
+    const programDir = path.join(tmp, "program");
+    fs.mkdirSync(programDir);
+    fs.writeFileSync(path.join(programDir, "Pulumi.yaml"), "name: config-file\nruntime: yaml\n");
+    stack = await CliStack.create({
+      programDir,
+      backendDir: path.join(tmp, "backend"),
+      config: { "rimuhosting:apiKey": { value: "a-secret-key", secret: true } },
+    });
+  });
+  afterAll(() => {
+    stack?.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it("is what the CLI reads: plaintext values with and without a namespace, the removal of a key the CLI set, and the secret kept", async () => {
+    const values = {
+      "rimuhosting:baseUrl": "http://127.0.0.1:1/r",
+      "rimuhosting:monthlyBudgetUsd": "25.00",
+      memoryMb: "-1",
+      vpss: '{"node-0":{"memoryMb":1024}}',
+      note: "two\nlines: true",
+    };
+    await stack.setConfigs(values);
+    await stack.setConfig("gone", { value: "set by the CLI", secret: true }); // stored as config-file:gone
+    await stack.removeConfigs(["gone", "never-set"]);
+    const read = JSON.parse(await stack.command("config", "--json", "--show-secrets")) as Record<
+      string,
+      { value: string; secret: boolean }
+    >;
+    const expected: Record<string, { value: string; secret: boolean }> = {
+      "rimuhosting:apiKey": { value: "a-secret-key", secret: true },
+    };
+    for (const [key, value] of Object.entries(values))
+      expected[key.includes(":") ? key : `config-file:${key}`] = { value, secret: false };
+    expect(
+      Object.fromEntries(Object.entries(read).map(([k, v]) => [k, { value: v.value, secret: v.secret }])),
+    ).toEqual(expected);
   });
 });

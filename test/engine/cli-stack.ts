@@ -10,6 +10,7 @@ import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { nameOfUrn, typeOfUrn } from "../helpers/provider-host";
 import { wrapSecret } from "./property-values";
+import { editStackConfigFile } from "./stack-config-file";
 import {
   DeploymentError,
   summarize,
@@ -136,23 +137,36 @@ export class CliStack {
     return cli;
   }
 
-  /** Sets several keys in one command (`config set-all`), not one `pulumi` process per key. */
+  /**
+   * Sets several keys: the plaintext ones in the stack's settings file (stack-config-file.ts), the secret ones in
+   * one `pulumi config set-all`, which encrypts them.
+   */
   async setConfigs(config: Record<string, StackConfigValue | string>): Promise<void> {
-    const pairs = Object.entries(config).flatMap(([k, v]) => {
+    const plain: Record<string, string> = {};
+    const secretPairs: string[] = [];
+    for (const [k, v] of Object.entries(config)) {
       const value = typeof v === "string" ? { value: v } : v;
-      if (value.secret) this.secrets.add(value.value);
-      return [value.secret ? "--secret" : "--plaintext", `${k}=${value.value}`];
-    });
-    if (pairs.length > 0) await this.command("config", "set-all", ...pairs);
+      if (!value.secret) plain[k] = value.value;
+      else {
+        this.secrets.add(value.value);
+        secretPairs.push("--secret", `${k}=${value.value}`);
+      }
+    }
+    editStackConfigFile(this.programDir, this.name, plain);
+    if (secretPairs.length > 0) await this.command("config", "set-all", ...secretPairs);
   }
 
   async setConfig(key: string, value: StackConfigValue): Promise<void> {
-    if (value.secret) this.secrets.add(value.value);
-    // after "--": a value such as "-1" stays positional
-    await this.command("config", "set", key, value.secret ? "--secret" : "--plaintext", "--", value.value);
+    await this.setConfigs({ [key]: value });
+  }
+
+  /** Removes keys from the stack's config; a key that is not set is passed over (as `pulumi config rm-all` does). */
+  async removeConfigs(keys: readonly string[]): Promise<void> {
+    editStackConfigFile(this.programDir, this.name, {}, keys);
+    return Promise.resolve();
   }
   async removeConfig(key: string): Promise<void> {
-    await this.command("config", "rm", key);
+    await this.removeConfigs([key]);
   }
 
   /** The program directory, where a `pulumi` command for this stack must run. */

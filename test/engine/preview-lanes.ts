@@ -13,6 +13,7 @@ import { DEMO_API_KEY } from "../../emulator/index";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 import { CliStack } from "./cli-stack";
 import { NATIVE_VPS_TYPE, pluginEntry } from "./native-programs";
+import type { StackConfigValue } from "./steps";
 import { refusedName, type CaseProgram, type RefusedCase } from "./preview-cases";
 
 const DYNAMIC_PROGRAM_DIR = path.join(__dirname, "fixtures", "preview-cases");
@@ -154,32 +155,25 @@ export function linesAbout(shown: Shown, name: string): string[] {
     );
 }
 
-/** The stack's config for one case, and back to the lane's own after it. */
+/** The stack's config for one case (its API key or address), and back to the lane's own after it. */
 export async function withConfig<T>(
   lane: Lane,
   config: Record<string, string>,
   run: () => Promise<T>,
 ): Promise<T> {
+  const own: Record<string, StackConfigValue> = {
+    "rimuhosting:apiKey": { value: DEMO_API_KEY, secret: true },
+    "rimuhosting:baseUrl": { value: lane.emulator.baseUrl },
+  };
   const keys = Object.keys(config);
-  if (keys.length > 0)
-    await lane.stack.command(
-      "config",
-      "set-all",
-      ...keys.flatMap((k) => ["--plaintext", `${k}=${config[k]}`]),
-    );
+  const unknown = keys.filter((k) => !(k in own));
+  if (unknown.length > 0)
+    throw new Error(`withConfig restores only ${Object.keys(own).join(" and ")}, not ${unknown}`);
+  await lane.stack.setConfigs(config);
   try {
     return await run();
   } finally {
-    if (keys.length > 0) {
-      await lane.stack.command(
-        "config",
-        "set-all",
-        "--secret",
-        `rimuhosting:apiKey=${DEMO_API_KEY}`,
-        "--plaintext",
-        `rimuhosting:baseUrl=${lane.emulator.baseUrl}`,
-      );
-    }
+    await lane.stack.setConfigs(Object.fromEntries(keys.map((k) => [k, own[k]!])));
   }
 }
 

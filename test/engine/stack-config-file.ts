@@ -1,0 +1,33 @@
+// Plaintext stack config written straight into the stack's settings file, Pulumi.<stack>.yaml in the program
+// directory, as `pulumi config set --plaintext` and `pulumi config rm` write it: the file is the stack's config (a
+// user may edit it by hand), and the engine reads it at each operation. The end-to-end files set and remove config
+// between most of their operations, and each `pulumi config` process took about 0.25 CPU-s, about 190 of them per
+// test run. Secret values still go through the CLI, which encrypts them with the stack's key. Tests of the `pulumi
+// config` command itself (typed values, the docs' steps) run the CLI.
+// test/engine/cli-stack.test.ts checks that the CLI reads back what is written here.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { parseDocument } from "yaml";
+
+/** The key as the CLI stores it: a key without a namespace (`memoryMb`) belongs to the project (`<project>:memoryMb`). */
+export function namespacedKey(programDir: string, key: string): string {
+  if (key.includes(":")) return key;
+  const project = parseDocument(fs.readFileSync(path.join(programDir, "Pulumi.yaml"), "utf8")).get("name");
+  if (typeof project !== "string") throw new Error(`${programDir}/Pulumi.yaml names no project`);
+  return `${project}:${key}`;
+}
+
+/** Sets the plaintext values `set` and removes the keys `removed` (a key that is not set is passed over). */
+export function editStackConfigFile(
+  programDir: string,
+  stack: string,
+  set: Record<string, string>,
+  removed: readonly string[] = [],
+): void {
+  const file = path.join(programDir, `Pulumi.${stack}.yaml`);
+  const doc = parseDocument(fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "");
+  for (const [key, value] of Object.entries(set))
+    doc.setIn(["config", namespacedKey(programDir, key)], value);
+  for (const key of removed) doc.deleteIn(["config", namespacedKey(programDir, key)]);
+  fs.writeFileSync(file, doc.toString());
+}
