@@ -13,7 +13,7 @@ import {
   NODEJS_PACKAGE,
   PLUGIN_DOWNLOAD_URL,
 } from "../../provider/native/schema/package-schema";
-import { buildPythonSdk, buildSdkPackages, packNodejsSdk } from "../../tools/release/sdk-packages";
+import { buildSdkPackages } from "../../tools/release/sdk-packages";
 import { findLanguageHosts } from "../../tools/release/language-hosts";
 import { pythonVenvWith } from "../engine/language-programs";
 import { describeNative } from "../engine/native-programs";
@@ -32,6 +32,16 @@ jest.setTimeout(600_000);
 
 const scratch = scratchDir("sdk-packages");
 afterAll(() => scratch.cleanup());
+/**
+ * The three packages, built once for the file as the release builds them (buildSdkPackages): each build compiles the
+ * Node.js SDK and builds the wheel and the sdist, which took about 20 s of a CI worker.
+ */
+let built: Promise<{ npmTarball: string; wheel: string; sdist: string; files: string[] }> | undefined;
+const sdkPackages = () =>
+  (built ??= buildSdkPackages(path.join(scratch.dir, "release")).then((files) => {
+    const [npmTarball, wheel, sdist] = files as [string, string, string];
+    return { npmTarball, wheel, sdist, files };
+  }));
 const { version, repository } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
   version: string;
   repository: { url: string };
@@ -41,7 +51,7 @@ describe("the Node.js SDK's npm tarball", () => {
   const project = path.join(scratch.dir, "project");
   let packed: PackedPackage;
   beforeAll(async () => {
-    packed = packedTarball(await packNodejsSdk(path.join(scratch.dir, "npm")));
+    packed = packedTarball((await sdkPackages()).npmTarball);
     fs.mkdirSync(project);
     writeProject(project, packed, {
       dependencies: ["@pulumi/pulumi"],
@@ -128,7 +138,7 @@ describeNative("python", "the Python SDK's wheel and sdist", () => {
   let wheel: string;
   let sdist: string;
   beforeAll(async () => {
-    ({ wheel, sdist } = await buildPythonSdk(path.join(scratch.dir, "python")));
+    ({ wheel, sdist } = await sdkPackages());
   });
 
   it("are named for this version and need Python 3.10 (as the pulumi package does)", () => {
@@ -200,7 +210,7 @@ describe("the Go SDK", () => {
 describe("buildSdkPackages", () => {
   it("writes the npm tarball, the wheel and the sdist, and nothing else", async () => {
     const out = path.join(scratch.dir, "release");
-    const files = await buildSdkPackages(out);
+    const { files } = await sdkPackages();
     expect(files.map((f) => path.basename(f))).toEqual([
       `pulumi-rimuhosting-rimuhosting-${version}.tgz`,
       `pulumi_rimuhosting-${version}-py3-none-any.whl`,
