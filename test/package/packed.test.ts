@@ -255,16 +255,29 @@ describe("the packed package in a fresh project", () => {
       expect(result.status).toBe(0);
     });
 
-    it.each(Object.keys(TSCONFIGS))("every public entry point compiles with 0 errors under %s", (name) => {
-      const config = TSCONFIGS[name]!;
-      const dir = path.join(project, `entries-${name.replace(/\W+/g, "-")}`);
-      fs.mkdirSync(dir);
-      if (config.packageType) {
-        fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ type: config.packageType }));
+    /** A project per tsconfig, each a program that imports every public entry point. */
+    const entriesDir = (name: string) => path.join(project, `entries-${name.replace(/\W+/g, "-")}`);
+    /** All of them compiled by one `tsc -b`, which reads the libraries' typings once for all (about a quarter less CPU than four `tsc -p`). */
+    let together: { status: number | null; output: string };
+    beforeAll(() => {
+      for (const [name, config] of Object.entries(TSCONFIGS)) {
+        const dir = entriesDir(name);
+        fs.mkdirSync(dir);
+        if (config.packageType) {
+          fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ type: config.packageType }));
+        }
+        fs.writeFileSync(path.join(dir, "index.ts"), ENTRY_POINTS_PROGRAM);
+        fs.writeFileSync(path.join(dir, "tsconfig.json"), config.text);
       }
-      fs.writeFileSync(path.join(dir, "index.ts"), ENTRY_POINTS_PROGRAM);
-      fs.writeFileSync(path.join(dir, "tsconfig.json"), config.text);
-      const result = tsc(["-p", dir, "--noEmit"]);
+      together = tsc(["-b", ...Object.keys(TSCONFIGS).map(entriesDir)]);
+    });
+
+    it.each(Object.keys(TSCONFIGS))("every public entry point compiles with 0 errors under %s", (name) => {
+      // When the build of all found an error, this tsconfig's project alone says whether it is this one's.
+      const result =
+        together.status === 0 && together.output === ""
+          ? together
+          : tsc(["-p", entriesDir(name), "--noEmit"]);
       expect(result.output).toBe("");
       expect(result.status).toBe(0);
     });
