@@ -34,10 +34,15 @@ const BUILD_TIMEOUT = 1_800_000;
 
 const scratch: string[] = [];
 afterAll(() => scratch.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
-const unpacked = (platform: string) => {
-  const dir = unpack(target(platform));
-  scratch.push(dir);
-  return path.join(dir, target(platform).executable);
+/** Each platform's executable, unpacked once for the file (a tarball takes about a second of CPU to unpack). */
+const unpackedByPlatform = new Map<string, string>();
+const unpacked = (platform: string): string => {
+  if (!unpackedByPlatform.has(platform)) {
+    const dir = unpack(target(platform));
+    scratch.push(dir);
+    unpackedByPlatform.set(platform, path.join(dir, target(platform).executable));
+  }
+  return unpackedByPlatform.get(platform)!;
 };
 
 describe("the release's artifacts (npm run release:build)", () => {
