@@ -10,7 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { packPlugin } from "../../provider/native/pack";
-import { ROOT } from "./plugin-client";
+import { firstStdoutLine, ROOT } from "./plugin-client";
 
 jest.setTimeout(120_000);
 
@@ -99,14 +99,7 @@ function describeCommandLine(form: string, plugin: () => string): void {
       const child = spawn(plugin(), [], { stdio: ["ignore", "pipe", "pipe"] });
       const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
       try {
-        const firstLine = await new Promise<string>((resolve, reject) => {
-          let out = "";
-          child.stdout.on("data", (chunk: Buffer) => {
-            out += chunk.toString();
-            if (out.includes("\n")) resolve(out.split("\n")[0]!);
-          });
-          child.once("exit", (code) => reject(new Error(`exited (${code}) before printing a port`)));
-        });
+        const firstLine = await firstStdoutLine(child);
         expect(firstLine).toMatch(/^\d+$/);
         await new Promise<void>((resolve, reject) => {
           const socket = net.connect(Number(firstLine), "127.0.0.1", () => {

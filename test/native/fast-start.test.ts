@@ -10,7 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { compileFirstAnswer, ipv6TestSkippingIPv4 } from "../../provider/native/fast-start";
 import { firstAnswerParts, serve } from "../../provider/native/server";
-import { BUILT_PLUGIN } from "./plugin-client";
+import { BUILT_PLUGIN, firstStdoutLine } from "./plugin-client";
 
 const handles = (): string[] => process.getActiveResourcesInfo().filter((kind) => kind !== "TTYWrap");
 
@@ -88,14 +88,7 @@ Object.defineProperty(process, "stdout", { configurable: true, enumerable: own.e
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
     try {
-      const firstLine = await new Promise<string>((resolve, reject) => {
-        let out = "";
-        child.stdout.on("data", (chunk: Buffer) => {
-          out += chunk.toString();
-          if (out.includes("\n")) resolve(out.split("\n")[0]!);
-        });
-        child.once("exit", (code) => reject(new Error(`exited (${code}) before printing a port: ${stderr}`)));
-      });
+      const firstLine = await firstStdoutLine(child, () => `: ${stderr}`);
       expect(firstLine).toMatch(/^\d+$/);
     } finally {
       child.kill("SIGTERM");

@@ -6,12 +6,29 @@
 import * as grpc from "@grpc/grpc-js";
 import * as engrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import type { ChildProcess } from "node:child_process";
+import type { Readable } from "node:stream";
 import * as path from "node:path";
 import { startProviderProcess, type ProviderProcess } from "../helpers/provider-client";
 
 export const ROOT = path.resolve(__dirname, "../..");
 /** The built plugin (npm run build). */
 export const BUILT_PLUGIN = path.join(ROOT, "dist/provider/native/main.js");
+
+/** The first line a started plugin prints on stdout (its port); rejects, with `why()`, if it exits first. */
+export function firstStdoutLine(
+  child: ChildProcess & { stdout: Readable },
+  why: () => string = () => "",
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes("\n")) resolve(out.split("\n")[0]!);
+    });
+    child.once("exit", (code) => reject(new Error(`exited (${code}) before printing a port${why()}`)));
+  });
+}
 
 export interface LoggedMessage {
   severity: "debug" | "info" | "warning" | "error";
