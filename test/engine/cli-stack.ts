@@ -161,7 +161,7 @@ export class CliStack {
   }
 
   /** Removes keys from the stack's config; a key that is not set is passed over (as `pulumi config rm-all` does). */
-  async removeConfigs(keys: readonly string[]): Promise<void> {
+  removeConfigs(keys: readonly string[]): Promise<void> {
     editStackConfigFile(this.programDir, this.name, {}, keys);
     return Promise.resolve();
   }

@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseDocument } from "yaml";
 
-/** The key as the CLI stores it: a key without a namespace (`memoryMb`) belongs to the project (`<project>:memoryMb`). */
+/** The key as the CLI stores it: one without a namespace (`memoryMb`) is the project's (`<project>:memoryMb`). */
 export function namespacedKey(programDir: string, key: string): string {
   if (key.includes(":")) return key;
   const project = parseDocument(fs.readFileSync(path.join(programDir, "Pulumi.yaml"), "utf8")).get("name");
@@ -24,6 +24,7 @@ export function editStackConfigFile(
   set: Record<string, string>,
   removed: readonly string[] = [],
 ): void {
+  if (Object.keys(set).length === 0 && removed.length === 0) return;
   const file = path.join(programDir, `Pulumi.${stack}.yaml`);
   const doc = parseDocument(fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "");
   for (const [key, value] of Object.entries(set))
