@@ -9,12 +9,11 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseDocument } from "yaml";
 
-/** The key as the CLI stores it: one without a namespace (`memoryMb`) is the project's (`<project>:memoryMb`). */
-export function namespacedKey(programDir: string, key: string): string {
-  if (key.includes(":")) return key;
+/** The project's name, from the program's Pulumi.yaml. */
+function projectName(programDir: string): string {
   const project = parseDocument(fs.readFileSync(path.join(programDir, "Pulumi.yaml"), "utf8")).get("name");
   if (typeof project !== "string") throw new Error(`${programDir}/Pulumi.yaml names no project`);
-  return `${project}:${key}`;
+  return project;
 }
 
 /** Sets the plaintext values `set` and removes the keys `removed` (a key that is not set is passed over). */
@@ -25,10 +24,13 @@ export function editStackConfigFile(
   removed: readonly string[] = [],
 ): void {
   if (Object.keys(set).length === 0 && removed.length === 0) return;
+  // The key as the CLI stores it: one without a namespace (`memoryMb`) is the project's (`<project>:memoryMb`).
+  let project: string | undefined;
+  const stored = (key: string) =>
+    key.includes(":") ? key : `${(project ??= projectName(programDir))}:${key}`;
   const file = path.join(programDir, `Pulumi.${stack}.yaml`);
   const doc = parseDocument(fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "");
-  for (const [key, value] of Object.entries(set))
-    doc.setIn(["config", namespacedKey(programDir, key)], value);
-  for (const key of removed) doc.deleteIn(["config", namespacedKey(programDir, key)]);
+  for (const [key, value] of Object.entries(set)) doc.setIn(["config", stored(key)], value);
+  for (const key of removed) doc.deleteIn(["config", stored(key)]);
   fs.writeFileSync(file, doc.toString());
 }
