@@ -4,9 +4,11 @@
  * the bundle with the `node` on PATH). Prints each tarball's size, then the time from the spawn to the answer to the
  * first gRPC call (GetPluginInfo: what the engine asks first) of: the linux-amd64 executable, the launcher, and a
  * minimal Go provider on pulumi-go-provider (bench/go-provider.ts; skipped, saying why, without Go); and from the
- * spawn to the exit of a bare `node -e 0` on the Node the executable is made of. All with one program in one run,
- * the order turning each round so drift falls on all; median (min-max) of each, the executable's median over
- * `node -e 0`'s, the CPU each provider had used when it answered (Linux), and the load average before and after.
+ * spawn to the exit of a bare `node -e 0` on the Node the executable is made of. Each provider is started as the
+ * engine starts it, with an engine's address as its first argument (a stand-in that answers health checks,
+ * bench/stand-in-engine.ts): what a provider does with it as it starts is part of its start. All with one program in
+ * one run, the order turning each round so drift falls on all; median (min-max) of each, the executable's median
+ * over `node -e 0`'s, the CPU each provider had used when it answered (Linux), and the load average before and after.
  *
  * Run: `npm run bench -- plugin` (or `npm run build && node dist/bench/index.js plugin --rounds 11`).
  */
@@ -19,6 +21,7 @@ import { buildRelease, RELEASE_DIR } from "../tools/release/build.js";
 import { firstCall } from "../tools/release/check-executable.js";
 import { HOST_TARGET, nodeBinary, SEA_NODE_VERSION, TARGETS } from "../tools/release/node-binaries.js";
 import { frameworkVersion, goProvider } from "./go-provider.js";
+import { standInEngine } from "./stand-in-engine.js";
 
 export interface PluginBenchOptions {
   /** Rounds of first calls per side. Default 7. */
@@ -35,6 +38,7 @@ export async function benchPlugin(options: PluginBenchOptions = {}): Promise<voi
   const version = packageVersion();
   await buildRelease({ ifStale: true });
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bench-plugin-"));
+  const engine = await standInEngine();
   try {
     const launcherTarball = await packPlugin(scratch);
     const unpack = (tarball: string, into: string) => {
@@ -68,8 +72,8 @@ export async function benchPlugin(options: PluginBenchOptions = {}): Promise<voi
     const seaNode = nodeBinary(HOST_TARGET).exe;
     const go = goProvider(print);
     const sides: { label: string; time: () => Promise<Timing> }[] = [
-      { label: "self-contained linux-amd64", time: () => answerMs(executable, version) },
-      { label: `launcher, on node ${pathNode}`, time: () => answerMs(launcher, version) },
+      { label: "self-contained linux-amd64", time: () => answerMs(executable, engine.address, version) },
+      { label: `launcher, on node ${pathNode}`, time: () => answerMs(launcher, engine.address, version) },
       {
         label: `node -e 0 (node v${SEA_NODE_VERSION}), to its exit`,
         time: () => exitMs(seaNode, ["-e", "0"]),
@@ -78,7 +82,7 @@ export async function benchPlugin(options: PluginBenchOptions = {}): Promise<voi
     if ("exe" in go)
       sides.push({
         label: `Go provider (pulumi-go-provider ${frameworkVersion()})`,
-        time: () => answerMs(go.exe),
+        time: () => answerMs(go.exe, engine.address),
       });
     const times = sides.map(() => [] as number[]);
     const cpu = sides.map(() => [] as number[]);
@@ -110,6 +114,7 @@ export async function benchPlugin(options: PluginBenchOptions = {}): Promise<voi
     print(`  self-contained / node -e 0: ${(median(times[0]!) / median(times[2]!)).toFixed(1)}`);
     print(`  load average (1, 5, 15 min): ${loadBefore} before, ${load()} after`);
   } finally {
+    await engine.close();
     fs.rmSync(scratch, { recursive: true, force: true });
   }
 }
@@ -120,9 +125,12 @@ interface Timing {
   cpuMs?: number;
 }
 
-/** From spawning the provider `exe` to its answer to GetPluginInfo (checked to be `version`). */
-async function answerMs(exe: string, version?: string): Promise<Timing> {
-  const answer = await firstCall([exe]);
+/**
+ * From spawning the provider `exe`, given the engine's address as the engine does, to its answer to GetPluginInfo
+ * (checked to be `version`).
+ */
+async function answerMs(exe: string, engineAddress: string, version?: string): Promise<Timing> {
+  const answer = await firstCall([exe, engineAddress]);
   if (version !== undefined && answer.version !== version)
     throw new Error(`${exe} answered ${answer.version}, not ${version}`);
   return { ms: answer.ms, cpuMs: answer.cpuMs };

@@ -52,12 +52,14 @@ async function main(): Promise<void> {
   const running: { close?: () => Promise<void> } = {};
   for (const signal of ["SIGINT", "SIGTERM"] as const)
     process.once(signal, () => void (running.close?.() ?? Promise.resolve()).then(() => process.exit(0)));
-  // The engine's address is its first argument after the logging flags it adds under `pulumi --logflow`.
-  const served = await serve(withoutEngineFlags(process.argv.slice(2))[0]);
+  // The engine's address is its first argument after the logging flags it adds under `pulumi --logflow`. The port
+  // goes straight to fd 1 as soon as the socket listens (serve() says why so early): the first use of process.stdout
+  // builds its stream (a pipe socket, under the engine), which took about 2.7 ms of the first answer; the plugin
+  // writes nothing else to stdout.
+  const served = await serve(withoutEngineFlags(process.argv.slice(2))[0], (port) =>
+    writeSync(1, `${port}\n`),
+  );
   running.close = served.close;
-  // Straight to fd 1: the first use of process.stdout builds its stream (a pipe socket, under the engine), which
-  // took about 2.7 ms of the first answer; the plugin writes nothing else to stdout.
-  writeSync(1, `${served.port}\n`);
 }
 
 function start(): void {

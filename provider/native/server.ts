@@ -17,7 +17,8 @@ import * as pluginproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import { watchEngine, type WatchGrpc } from "../impl/engine/engine-watch.js";
+import * as net from "node:net";
+import { engineConnected, watchEngine, WATCH_RULE, type WatchGrpc } from "../impl/engine/engine-watch.js";
 import { VpsIncompleteError } from "../impl/engine/errors.js";
 import type * as Calls from "./calls.js";
 import type * as Functions from "./functions.js";
@@ -299,28 +300,52 @@ export const firstAnswerParts = () =>
   ];
 
 /**
- * Starts the plugin as the engine expects: listens on 127.0.0.1, prints the port as the first line of
- * stdout. `engineAddress` is the engine's Log endpoint (the first argument the engine passes).
+ * Starts the plugin as the engine expects: listens on 127.0.0.1 and hands the port to `announce` (main.ts prints it
+ * as the first line of stdout). `engineAddress` is the engine's Log endpoint (the first argument the engine passes).
+ *
+ * The port is announced before gRPC's HTTP/2 server is made. In the release's linux-amd64 executable, Node's
+ * `http2`, and the `http` and `tls` modules it loads, are not in the startup snapshot (docs/releasing.md,
+ * "Start-up"), and loading them took 10 to 15 ms. So the socket is a plain `net` server, which the snapshot holds;
+ * once the port is out, the HTTP/2 server is made (gRPC's connection injector) while the engine connects, and each
+ * connection is handed to it. A connection that arrives meanwhile waits in the socket's backlog: nothing runs the
+ * event loop between the announcement and the hand-over.
  */
 export async function serve(
   engineAddress: string | undefined,
+  announce: (port: number) => void = () => {},
 ): Promise<{ port: number; close(): Promise<void> }> {
   const log = startPluginLog(engineAddress);
-  // A plugin whose engine died stops (impl/engine/engine-watch.ts); `grpc` is this bundle's own copy.
-  if (engineAddress) watchEngine(grpc as unknown as WatchGrpc, engineAddress);
+  // A plugin whose engine died stops (impl/engine/engine-watch.ts); `grpc` is this bundle's own copy. Its first
+  // periodic question waits one pause: the engine calls as soon as it reads the port, and that question (a gRPC
+  // connection of its own, on client code the startup snapshot does not hold) took 5 to 10 ms of the first answer
+  // when it went at once. A change still asks before it is sent, and the engine's connection counts as seen alive.
+  if (engineAddress)
+    watchEngine(grpc as unknown as WatchGrpc, engineAddress, {
+      rule: { firstCheckAfterMs: WATCH_RULE.checkEveryMs },
+    });
   skipIPv6PatternForIPv4();
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   server.addService(provrpc.ResourceProviderService, resourceProviderService(log));
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) =>
-      error ? reject(error) : resolve(bound),
-    ),
-  );
+  const listener = net.createServer();
+  const port = await new Promise<number>((resolve, reject) => {
+    listener.once("error", reject);
+    listener.listen(0, "127.0.0.1", () => {
+      listener.off("error", reject);
+      resolve((listener.address() as net.AddressInfo).port);
+    });
+  });
+  announce(port);
+  const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
+  listener.on("connection", (socket) => {
+    engineConnected(); // only the engine reads the port
+    injector.injectConnection(socket);
+  });
   return {
     port,
     close: () =>
       new Promise((resolve) => {
         log.close();
+        listener.close();
         server.tryShutdown(() => resolve());
       }),
   };

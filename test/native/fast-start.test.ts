@@ -3,13 +3,20 @@
 // the warm-up that runs while the startup snapshot is made must answer GetPluginInfo and leave nothing behind that a
 // snapshot cannot hold (a socket, a server, a timer), or the release build aborts; and the port goes out without
 // building process.stdout's stream (`npm run build` first: it runs the built plugin).
+import * as grpc from "@grpc/grpc-js";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import type * as pluginproto from "@pulumi/pulumi/proto/plugin_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
+import { stopWatchingEngine } from "../../provider/impl/engine/engine-watch";
 import { compileFirstAnswer, ipv6TestSkippingIPv4 } from "../../provider/native/fast-start";
 import { firstAnswerParts, serve } from "../../provider/native/server";
+import { standInEngine } from "../../bench/stand-in-engine";
+import { until } from "../helpers/promises";
 import { BUILT_PLUGIN, firstStdoutLine } from "./plugin-client";
 
 const handles = (): string[] => process.getActiveResourcesInfo().filter((kind) => kind !== "TTYWrap");
@@ -64,6 +71,82 @@ describe("compiling the first answer into the snapshot", () => {
     const before = handles();
     await expect(compileFirstAnswer(...firstAnswerParts())).resolves.toBeUndefined();
     expect(handles()).toEqual(before);
+  });
+});
+
+describe("announcing the port", () => {
+  it("announces it before the HTTP/2 server is made, and answers a call made at once", async () => {
+    // What happened, in order: gRPC's connection injector is what makes the HTTP/2 server (and, in the release's
+    // executable, loads Node's http2 stack, which its snapshot cannot hold).
+    const order: string[] = [];
+    const original = grpc.Server.prototype.createConnectionInjector;
+    const spied = jest.spyOn(grpc.Server.prototype, "createConnectionInjector").mockImplementation(function (
+      this: grpc.Server,
+      credentials,
+    ) {
+      order.push("HTTP/2 server made");
+      return original.call(this, credentials);
+    });
+    let client: provrpc.ResourceProviderClient | undefined;
+    let answered: Promise<pluginproto.PluginInfo> | undefined;
+    const served = await serve(undefined, (port) => {
+      order.push(`port ${port} announced`);
+      // The engine calls as soon as it reads the port: this connection may arrive before the hand-over.
+      client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+      answered = new Promise((resolve, reject) =>
+        client!.getPluginInfo(new Empty(), (error, info) => (error ? reject(error) : resolve(info))),
+      );
+    });
+    try {
+      expect(order).toEqual([`port ${served.port} announced`, "HTTP/2 server made"]);
+      expect((await answered!).getVersion()).toMatch(/^\d+\.\d+\.\d+/);
+    } finally {
+      spied.mockRestore();
+      client?.close();
+      await served.close();
+    }
+  });
+});
+
+const getPluginInfo = (port: number): Promise<pluginproto.PluginInfo> => {
+  const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  return new Promise<pluginproto.PluginInfo>((resolve, reject) =>
+    client.getPluginInfo(new Empty(), (error, info) => (error ? reject(error) : resolve(info))),
+  ).finally(() => client.close());
+};
+
+describe("the engine watch's first question", () => {
+  it("is asked after the plugin answered the engine's first call, not before", async () => {
+    const order: string[] = [];
+    const engine = await standInEngine(() => order.push("engine asked"));
+    const served = await serve(engine.address);
+    try {
+      order.push(`answered ${(await getPluginInfo(served.port)).getVersion()}`);
+      await until("the engine watch's first question", () => order.includes("engine asked"), {
+        timeoutMs: 10_000,
+      });
+      expect(order[0]).toMatch(/^answered \d/);
+      expect(order).toContain("engine asked");
+    } finally {
+      stopWatchingEngine();
+      await served.close();
+      await engine.close();
+    }
+  });
+
+  it("is asked after one pause when no call comes", async () => {
+    const order: string[] = [];
+    const engine = await standInEngine(() => order.push("engine asked"));
+    const served = await serve(engine.address);
+    try {
+      await until("the engine watch's first question", () => order.includes("engine asked"), {
+        timeoutMs: 10_000,
+      });
+    } finally {
+      stopWatchingEngine();
+      await served.close();
+      await engine.close();
+    }
   });
 });
 

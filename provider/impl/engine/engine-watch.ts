@@ -9,10 +9,11 @@
  * own provider framework asks the same question every 5 minutes and cancels its work on any error but UNIMPLEMENTED;
  * here it is every second, because a change started in those minutes would still run with no engine to record it.
  *
- * The rule for "gone": the engine was seen answering, and since then every check for GONE_AFTER_MS running (at least
- * two) found nothing listening at its address (UNAVAILABLE: the connection is refused). Any other outcome breaks
- * the run: an answer (UNIMPLEMENTED too: something that speaks gRPC answered) and an engine too busy to answer
- * within ANSWER_DEADLINE_MS (alive, only slow). An address never seen answering is not judged. Once gone, the
+ * The rule for "gone": the engine was seen answering (or, for the native plugin, connecting to it), and since then
+ * every check for GONE_AFTER_MS running (at least two) found nothing listening at its address (UNAVAILABLE: the
+ * connection is refused). Any other outcome breaks the run: an answer (UNIMPLEMENTED too: something that speaks
+ * gRPC answered) and an engine too busy to answer within ANSWER_DEADLINE_MS (alive, only slow). An address never
+ * seen answering is not judged. Once gone, the
  * process exits at once, abandoning what it was waiting for. Every request that changes something first asks the
  * same question (assertEngineAlive), and waits for the verdict when the answer is a refusal, so no change is sent
  * in the second between two checks.
@@ -57,12 +58,18 @@ export interface WatchRule {
   goneAfterMs: number;
   /** An engine that has not answered within this is alive and busy (only a refused connection counts). */
   answerDeadlineMs: number;
+  /**
+   * Pause before the first periodic check. A change asks before it is sent (assertEngineAlive) whatever this is;
+   * the native plugin waits one pause, so that its first answer to the engine does not wait on the question.
+   */
+  firstCheckAfterMs: number;
 }
 
 export const WATCH_RULE: Readonly<WatchRule> = {
   checkEveryMs: 1_000,
   goneAfterMs: 2_000,
   answerDeadlineMs: 5_000,
+  firstCheckAfterMs: 0,
 };
 
 const HEALTH_CHECK = "/grpc.health.v1.Health/Check";
@@ -79,6 +86,8 @@ interface Watch {
   /** The check in flight, or a new one: at most one question is ever open, and each answer is judged once. */
   ask(): Promise<Answer>;
   seenAlive(): boolean;
+  /** The engine was seen alive some other way (it connected to the provider). */
+  sawEngine(): void;
   stopped: boolean;
   rule: WatchRule;
   clock: WatchClock;
@@ -99,7 +108,8 @@ export function watchEngine(
   const exit = seams.exit ?? ((code: number) => process.exit(code));
   const clock = seams.clock ?? REAL_CLOCK;
   const rule: WatchRule = { ...WATCH_RULE, ...seams.rule };
-  const client = new grpc.Client(address, grpc.credentials.createInsecure());
+  // Made with the first question: a gRPC client of its own, which the plugin's first answer need not wait for.
+  let client: InstanceType<WatchGrpc["Client"]> | undefined;
   const empty = Buffer.alloc(0);
   let open: Promise<Answer> | undefined;
   let seenAlive = false;
@@ -109,6 +119,7 @@ export function watchEngine(
 
   const question = (): Promise<Answer> =>
     new Promise((resolve) => {
+      client ??= new grpc.Client(address, grpc.credentials.createInsecure());
       client.makeUnaryRequest(
         HEALTH_CHECK,
         (value) => value,
@@ -145,7 +156,7 @@ export function watchEngine(
     process.stderr.write(
       `rimuhosting: the Pulumi engine at ${address} is gone; stopping without making any further change.\n`,
     );
-    client.close();
+    client?.close();
     exit(1);
   };
 
@@ -159,6 +170,7 @@ export function watchEngine(
       return open;
     },
     seenAlive: () => seenAlive,
+    sawEngine: () => void (seenAlive = true),
     stopped: false,
     rule,
     clock,
@@ -166,6 +178,7 @@ export function watchEngine(
   watch = current;
 
   void (async () => {
+    if (rule.firstCheckAfterMs > 0) await clock.wait(rule.firstCheckAfterMs);
     while (!current.stopped) {
       await current.ask();
       if (current.stopped) return;
@@ -194,6 +207,15 @@ export async function assertEngineAlive(): Promise<void> {
 /** What a change asked for after the engine is gone rejects with (only seen where `exit` returns: tests). */
 const engineGone = (): VpsError =>
   new VpsError(RIMU_ERROR_CODES.RimuTransientError, "The Pulumi engine is gone; the change was not sent.");
+
+/**
+ * The engine connected to the provider: it is alive, as if it had answered. The native plugin says so on each
+ * connection, so a plugin whose first periodic check waits (WatchRule.firstCheckAfterMs) still judges an engine that
+ * was killed during that pause.
+ */
+export function engineConnected(): void {
+  watch?.sawEngine();
+}
 
 /** Stops and forgets the watch (tests). */
 export function stopWatchingEngine(): void {

@@ -7,6 +7,7 @@ import * as grpc from "@grpc/grpc-js";
 import {
   WATCH_RULE,
   assertEngineAlive,
+  engineConnected,
   stopWatchingEngine,
   watchEngine,
   type WatchClock,
@@ -187,6 +188,44 @@ describe("the engine watch", () => {
       await nextCheck(); // refused at t and t + 1 s since the break: not yet 2 s
       expect(exits).toEqual([]);
     }
+  });
+
+  it("with a first pause, asks nothing until it ends, but a change asks at once; an engine gone then is judged", async () => {
+    watchEngine(engine.grpc, "127.0.0.1:1", {
+      clock,
+      exit: (code) => void exits.push(code),
+      rule: { firstCheckAfterMs: WATCH_RULE.checkEveryMs },
+    });
+    await until("the watch to wait out its first pause", () => clock.waiting() === 1);
+    expect(engine.asked).toBe(0);
+    // A change within the pause asks before it is sent: the engine is seen answering ...
+    await assertEngineAlive();
+    expect(engine.asked).toBe(1);
+    // ... so once it goes away, the checks after the pause judge it gone.
+    engine.mode = "refuses";
+    clock.advance(WATCH_RULE.checkEveryMs);
+    await betweenChecks();
+    expect(engine.asked).toBe(2);
+    await nextCheck();
+    await nextCheck();
+    expect(exits).toEqual([1]);
+  });
+
+  it("an engine that connected counts as seen alive: killed in the first pause, it is judged gone after it", async () => {
+    watchEngine(engine.grpc, "127.0.0.1:1", {
+      clock,
+      exit: (code) => void exits.push(code),
+      rule: { firstCheckAfterMs: WATCH_RULE.checkEveryMs },
+    });
+    engineConnected();
+    engine.mode = "refuses";
+    await until("the watch to wait out its first pause", () => clock.waiting() === 1);
+    clock.advance(WATCH_RULE.checkEveryMs);
+    await betweenChecks();
+    await nextCheck();
+    await nextCheck();
+    expect(engine.asked).toBe(3);
+    expect(exits).toEqual([1]);
   });
 
   it("an address never seen answering is not judged: refusals there never exit, and changes go ahead", async () => {
