@@ -13,10 +13,9 @@
  * every check for GONE_AFTER_MS running (at least two) found nothing listening at its address (UNAVAILABLE: the
  * connection is refused). Any other outcome breaks the run: an answer (UNIMPLEMENTED too: something that speaks
  * gRPC answered) and an engine too busy to answer within ANSWER_DEADLINE_MS (alive, only slow). An address never
- * seen answering is not judged. Once gone, the
- * process exits at once, abandoning what it was waiting for. Every request that changes something first asks the
- * same question (assertEngineAlive), and waits for the verdict when the answer is a refusal, so no change is sent
- * in the second between two checks.
+ * seen answering is not judged. Once gone, the process exits at once, abandoning what it was waiting for. Every
+ * request that changes something first asks the same question (assertEngineAlive), and waits for the verdict when
+ * the answer is a refusal, so no change is sent in the second between two checks.
  */
 import { RIMU_ERROR_CODES } from "../../client/errors.js";
 import { dynamicHost, hostSdkModule } from "./engine-log.js";
