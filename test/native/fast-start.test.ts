@@ -1,8 +1,9 @@
 // What keeps the plugin's first answer fast (provider/native/fast-start.ts): the IPv6 test that skips Node's large
 // pattern for an address with no colon must answer as Node's does, and be the one gRPC calls once the server is up;
 // the warm-up that runs while the startup snapshot is made must answer GetPluginInfo and leave nothing behind that a
-// snapshot cannot hold (a socket, a server, a timer), or the release build aborts; and the port goes out without
-// building process.stdout's stream (`npm run build` first: it runs the built plugin).
+// snapshot cannot hold (a socket, a server, a timer), or the release build aborts; the port is announced before the
+// HTTP/2 server is made, and the engine watch asks its first question after a pause, not at once; and the port goes
+// out without building process.stdout's stream (`npm run build` first: it runs the built plugin).
 import * as grpc from "@grpc/grpc-js";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as pluginproto from "@pulumi/pulumi/proto/plugin_pb";
@@ -74,6 +75,13 @@ describe("compiling the first answer into the snapshot", () => {
   });
 });
 
+const getPluginInfo = (port: number): Promise<pluginproto.PluginInfo> => {
+  const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  return new Promise<pluginproto.PluginInfo>((resolve, reject) =>
+    client.getPluginInfo(new Empty(), (error, info) => (error ? reject(error) : resolve(info))),
+  ).finally(() => client.close());
+};
+
 describe("announcing the port", () => {
   it("announces it before the HTTP/2 server is made, and answers a call made at once", async () => {
     // What happened, in order: gRPC's connection injector is what makes the HTTP/2 server (and, in the release's
@@ -87,33 +95,21 @@ describe("announcing the port", () => {
       order.push("HTTP/2 server made");
       return original.call(this, credentials);
     });
-    let client: provrpc.ResourceProviderClient | undefined;
     let answered: Promise<pluginproto.PluginInfo> | undefined;
     const served = await serve(undefined, (port) => {
       order.push(`port ${port} announced`);
       // The engine calls as soon as it reads the port: this connection may arrive before the hand-over.
-      client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-      answered = new Promise((resolve, reject) =>
-        client!.getPluginInfo(new Empty(), (error, info) => (error ? reject(error) : resolve(info))),
-      );
+      answered = getPluginInfo(port);
     });
     try {
       expect(order).toEqual([`port ${served.port} announced`, "HTTP/2 server made"]);
       expect((await answered!).getVersion()).toMatch(/^\d+\.\d+\.\d+/);
     } finally {
       spied.mockRestore();
-      client?.close();
       await served.close();
     }
   });
 });
-
-const getPluginInfo = (port: number): Promise<pluginproto.PluginInfo> => {
-  const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-  return new Promise<pluginproto.PluginInfo>((resolve, reject) =>
-    client.getPluginInfo(new Empty(), (error, info) => (error ? reject(error) : resolve(info))),
-  ).finally(() => client.close());
-};
 
 describe("the engine watch's first question", () => {
   it("is asked after the plugin answered the engine's first call, not before", async () => {
@@ -126,7 +122,6 @@ describe("the engine watch's first question", () => {
         timeoutMs: 10_000,
       });
       expect(order[0]).toMatch(/^answered \d/);
-      expect(order).toContain("engine asked");
     } finally {
       stopWatchingEngine();
       await served.close();
