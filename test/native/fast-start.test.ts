@@ -111,38 +111,35 @@ describe("announcing the port", () => {
   });
 });
 
-describe("the engine watch's first question", () => {
-  it("is asked after the plugin answered the engine's first call, not before", async () => {
-    const order: string[] = [];
-    const engine = await standInEngine(() => order.push("engine asked"));
-    const served = await serve(engine.address);
-    try {
-      order.push(`answered ${(await getPluginInfo(served.port)).getVersion()}`);
-      await until("the engine watch's first question", () => order.includes("engine asked"), {
-        timeoutMs: 10_000,
-      });
-      expect(order[0]).toMatch(/^answered \d/);
-    } finally {
-      stopWatchingEngine();
-      await served.close();
-      await engine.close();
-    }
-  });
+/** `check` with the plugin served, given a stand-in engine's address; `asked` lists the engine's health checks. */
+async function withWatchedPlugin(check: (port: number, asked: string[]) => Promise<void>): Promise<void> {
+  const asked: string[] = [];
+  const engine = await standInEngine(() => asked.push("engine asked"));
+  const served = await serve(engine.address);
+  try {
+    await check(served.port, asked);
+  } finally {
+    stopWatchingEngine();
+    await served.close();
+    await engine.close();
+  }
+}
 
-  it("is asked after one pause when no call comes", async () => {
-    const order: string[] = [];
-    const engine = await standInEngine(() => order.push("engine asked"));
-    const served = await serve(engine.address);
-    try {
-      await until("the engine watch's first question", () => order.includes("engine asked"), {
-        timeoutMs: 10_000,
-      });
-    } finally {
-      stopWatchingEngine();
-      await served.close();
-      await engine.close();
-    }
-  });
+const firstQuestion = (asked: string[]) =>
+  until("the engine watch's first question", () => asked.includes("engine asked"), { timeoutMs: 10_000 });
+
+describe("the engine watch's first question", () => {
+  it("is asked after the plugin answered the engine's first call, not before", () =>
+    withWatchedPlugin(async (port, order) => {
+      order.push(`answered ${(await getPluginInfo(port)).getVersion()}`);
+      await firstQuestion(order);
+      expect(order[0]).toMatch(/^answered \d/);
+    }));
+
+  it("is asked after one pause when no call comes", () =>
+    withWatchedPlugin(async (_port, asked) => {
+      await firstQuestion(asked);
+    }));
 });
 
 describe("printing the port", () => {

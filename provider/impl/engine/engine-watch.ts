@@ -107,7 +107,7 @@ export function watchEngine(
   const exit = seams.exit ?? ((code: number) => process.exit(code));
   const clock = seams.clock ?? REAL_CLOCK;
   const rule: WatchRule = { ...WATCH_RULE, ...seams.rule };
-  // Made with the first question: a gRPC client of its own, which the plugin's first answer need not wait for.
+  // Made with the first question (the native plugin's comes after a pause), not when the watch starts.
   let client: InstanceType<WatchGrpc["Client"]> | undefined;
   const empty = Buffer.alloc(0);
   let open: Promise<Answer> | undefined;

@@ -12,6 +12,7 @@ import {
   watchEngine,
   type WatchClock,
   type WatchGrpc,
+  type WatchRule,
 } from "../../../provider/impl/engine/engine-watch.js";
 import { rejectionOf, until } from "../../helpers/promises.js";
 
@@ -111,8 +112,8 @@ afterEach(() => {
 });
 afterAll(() => stderr.mockRestore());
 
-const start = (grpcModule: WatchGrpc = engine.grpc, address = "127.0.0.1:1") =>
-  watchEngine(grpcModule, address, { clock, exit: (code) => void exits.push(code) });
+const start = (grpcModule: WatchGrpc = engine.grpc, address = "127.0.0.1:1", rule: Partial<WatchRule> = {}) =>
+  watchEngine(grpcModule, address, { clock, exit: (code) => void exits.push(code), rule });
 
 /** The watch's loop is between checks: its last question was answered and judged. */
 const betweenChecks = () =>
@@ -191,11 +192,7 @@ describe("the engine watch", () => {
   });
 
   it("with a first pause, asks nothing until it ends, but a change asks at once; an engine gone then is judged", async () => {
-    watchEngine(engine.grpc, "127.0.0.1:1", {
-      clock,
-      exit: (code) => void exits.push(code),
-      rule: { firstCheckAfterMs: WATCH_RULE.checkEveryMs },
-    });
+    start(engine.grpc, "127.0.0.1:1", { firstCheckAfterMs: WATCH_RULE.checkEveryMs });
     await until("the watch to wait out its first pause", () => clock.waiting() === 1);
     expect(engine.asked).toBe(0);
     // A change within the pause asks before it is sent: the engine is seen answering ...
@@ -212,11 +209,7 @@ describe("the engine watch", () => {
   });
 
   it("an engine that connected counts as seen alive: killed in the first pause, it is judged gone after it", async () => {
-    watchEngine(engine.grpc, "127.0.0.1:1", {
-      clock,
-      exit: (code) => void exits.push(code),
-      rule: { firstCheckAfterMs: WATCH_RULE.checkEveryMs },
-    });
+    start(engine.grpc, "127.0.0.1:1", { firstCheckAfterMs: WATCH_RULE.checkEveryMs });
     engineConnected();
     engine.mode = "refuses";
     await until("the watch to wait out its first pause", () => clock.waiting() === 1);
