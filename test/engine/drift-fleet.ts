@@ -5,7 +5,7 @@
 // import`, or adoptOrderOid on the dynamic Vps), after the emulator restarts from its state file, with the emulator
 // listing orders, and the secondary IP addresses of the four VPSs that have three, in a new order on every call, and
 // on a state as the previous release (8881901) wrote it: inputs without the order oid this release records
-// (`__orderOid`), across preview-only refreshes and a refresh that writes the state.
+// (`__orderOid`), in a preview-only refresh and a refresh that writes the state.
 import { afterAll, expect, test } from "@jest/globals";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -75,8 +75,8 @@ export function driftFleetTests(
 
   test("the emulator restarted from its state file", async () => {
     await restart();
+    // Once: a preview-only refresh writes nothing, so a second one would see what this one saw.
     await check("after a restart");
-    await check("again after the restart");
   });
 
   test("the emulator listing orders and addresses in a new order on every call", async () => {
@@ -104,7 +104,6 @@ export function driftFleetTests(
     fs.writeFileSync(file, JSON.stringify(exported));
     await s.stack.cli.command("stack", "import", "--file", file);
     await check("the previous release's state");
-    await check("again on it");
     // A refresh that writes the state (and so records the order oid again) finds nothing either.
     const written = await pulumiRun(s.stack.cli, "refresh", "--yes", "--expect-no-changes");
     expect({ code: written.code, out: written.stdout + written.stderr }).toMatchObject({ code: 0 });
