@@ -25,7 +25,7 @@ import { describeNative, goSdkAsTagged, REPO_ROOT } from "./native-programs";
 import {
   ensureRelease,
   nodeHiddenBin,
-  RELEASE_DIR,
+  RELEASE_SDK,
   releaseSkipReason,
   releaseOverrides,
   serveRelease,
@@ -144,8 +144,7 @@ describeNative(
     it("docs/python.md#try-it: examples/python-quickstart on the release's wheel in a fresh virtual environment", async () => {
       const dir = path.join(scratch, "python");
       fs.cpSync(path.join(REPO_ROOT, "examples/python-quickstart"), dir, { recursive: true });
-      const wheel = path.join(RELEASE_DIR, `pulumi_rimuhosting-${version}-py3-none-any.whl`);
-      await pythonVenvWith(path.join(dir, "venv"), wheel, findLanguageHosts().hosts!);
+      await pythonVenvWith(path.join(dir, "venv"), RELEASE_SDK.wheel, findLanguageHosts().hosts!);
       // Each command after the page's line for the Python host a CLI built from source has (docs/python.md#python-cmd).
       const [pythonCmd] = commandLines(recipe("docs/python.md#python-cmd"));
       await tryIt("docs/python.md#try-it", dir, {}, `${pythonCmd} && `);
@@ -163,8 +162,7 @@ describeNative(
     it("docs/typescript.md#try-it: examples/typescript-quickstart on the release's Node.js SDK (node on PATH: TypeScript runs on it)", async () => {
       const dir = path.join(scratch, "typescript");
       fs.cpSync(path.join(REPO_ROOT, "examples/typescript-quickstart"), dir, { recursive: true });
-      const sdk = path.join(RELEASE_DIR, `pulumi-rimuhosting-rimuhosting-${version}.tgz`);
-      writeProject(dir, packedTarball(sdk), {
+      writeProject(dir, packedTarball(RELEASE_SDK.npmTarball), {
         dependencies: ["@pulumi/pulumi"],
         devDependencies: ["typescript", "@types/node"],
       });

@@ -1,4 +1,5 @@
-// The SDK packages of a release (tools/release/sdk-packages.ts), each installed as a user installs it, running the
+// The SDK packages of the release (tools/release/sdk-packages.ts builds them into dist/release; ensureRelease builds it
+// once for all the release's tests, test/engine/release-support.ts), each installed as a user installs it, running the
 // quickstart of its language from examples/ through the real CLI against the emulator: up (a data source as a
 // provider function, then the VPS), a resize, and destroy. TypeScript: the npm tarball installed offline into a fresh
 // project; Python: the wheel pip-installed into a fresh virtual environment; Go: the module as the sdk/v<version>
@@ -6,7 +7,6 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { buildPythonSdk, packNodejsSdk } from "../../tools/release/sdk-packages";
 import { npm, packedTarball, writeProject } from "../package/support/offline-project";
 import { liveOrders, type Scenario } from "./e2e-support";
 import { findLanguageHosts } from "../../tools/release/language-hosts";
@@ -15,9 +15,11 @@ import {
   copyExample,
   describeNative,
   goSdkAsTagged,
+  languageSkipReason,
   nativeOps,
   startNativeScenario,
 } from "./native-programs";
+import { ensureRelease, RELEASE_SDK, releaseBuildSkipReason } from "./release-support";
 
 // The Go host builds the program with `go build`: minutes the first time on a cold Go build cache.
 jest.setTimeout(900_000);
@@ -62,25 +64,40 @@ describeNative("go", "examples/go-quickstart on the Go SDK module as tagged", ()
   });
 });
 
-describeNative("python", "examples/python-quickstart on the wheel", () => {
-  test("up, resize, destroy", async () => {
-    const { wheel } = await buildPythonSdk(path.join(scratch, "python"));
-    const dir = copyExample("python-quickstart");
-    const python = await pythonVenvWith(path.join(dir, "venv"), wheel, findLanguageHosts().hosts!);
-    await runExample(dir, { PULUMI_PYTHON_CMD: python });
-  });
-});
-
-describeNative("nodejs", "examples/typescript-quickstart on the Node.js SDK's npm tarball", () => {
-  test("up, resize, destroy", async () => {
-    const packed = packedTarball(await packNodejsSdk(path.join(scratch, "nodejs")));
-    const dir = copyExample("typescript-quickstart");
-    writeProject(dir, packed, {
-      dependencies: ["@pulumi/pulumi"],
-      devDependencies: ["typescript", "@types/node"],
+describeNative(
+  "python",
+  "examples/python-quickstart on the release's wheel",
+  () => {
+    test("up, resize, destroy", async () => {
+      await ensureRelease();
+      const dir = copyExample("python-quickstart");
+      const python = await pythonVenvWith(
+        path.join(dir, "venv"),
+        RELEASE_SDK.wheel,
+        findLanguageHosts().hosts!,
+      );
+      await runExample(dir, { PULUMI_PYTHON_CMD: python });
     });
-    const install = npm(["install", "--offline"], dir);
-    expect([install.status, install.stderr]).toEqual([0, expect.anything()]);
-    await runExample(dir);
-  });
-});
+  },
+  languageSkipReason("python") ?? releaseBuildSkipReason(),
+);
+
+describeNative(
+  "nodejs",
+  "examples/typescript-quickstart on the release's Node.js SDK npm tarball",
+  () => {
+    test("up, resize, destroy", async () => {
+      await ensureRelease();
+      const packed = packedTarball(RELEASE_SDK.npmTarball);
+      const dir = copyExample("typescript-quickstart");
+      writeProject(dir, packed, {
+        dependencies: ["@pulumi/pulumi"],
+        devDependencies: ["typescript", "@types/node"],
+      });
+      const install = npm(["install", "--offline"], dir);
+      expect([install.status, install.stderr]).toEqual([0, expect.anything()]);
+      await runExample(dir);
+    });
+  },
+  languageSkipReason("nodejs") ?? releaseBuildSkipReason(),
+);

@@ -55,6 +55,18 @@ function holderAlive(): boolean {
   }
 }
 
+/** The SDK packages the release holds (tools/release/sdk-packages.ts builds them into it). */
+export const RELEASE_SDK = {
+  wheel: path.join(RELEASE_DIR, `pulumi_rimuhosting-${version}-py3-none-any.whl`),
+  npmTarball: path.join(RELEASE_DIR, `pulumi-rimuhosting-rimuhosting-${version}.tgz`),
+};
+
+/** Why the release cannot be built here (`npm run release:build` runs on linux x64), or undefined. */
+export function releaseBuildSkipReason(): string | undefined {
+  if (process.platform !== "linux" || process.arch !== "x64") return "the release is built on linux x64";
+  return undefined;
+}
+
 export const target = (platform: string): Target => TARGETS.find((t) => t.platform === platform)!;
 export const tarballOf = (t: Target): string =>
   path.join(RELEASE_DIR, `pulumi-resource-rimuhosting-v${version}-${t.platform}.tar.gz`);
@@ -119,9 +131,7 @@ function hidingSkipReason(): string | undefined {
 
 /** Why the release's linux-amd64 plugin cannot run here through the CLI with node hidden, or undefined. */
 export function releaseSkipReason(): string | undefined {
-  if (process.platform !== "linux" || process.arch !== "x64")
-    return "the release is built and run on linux x64";
-  return languageSkipReason("yaml") ?? hidingSkipReason();
+  return releaseBuildSkipReason() ?? languageSkipReason("yaml") ?? hidingSkipReason();
 }
 
 /** A static server of dist/release on 127.0.0.1, as a release is served; `requests` lists the paths asked for. */
