@@ -9,7 +9,10 @@ import * as path from "node:path";
 import { RELEASE_DIR as BUILD_DIR } from "../../tools/release/build";
 import { RELEASE_DIR as WORKFLOW_DIR } from "../package/support/release-workflow";
 import { REPO_ROOT } from "./native-programs";
-import { ensureRelease, version } from "./release-support";
+import { ensureRelease, RELEASE_SDK, version } from "./release-support";
+import { pluginTarballName } from "../../provider/native/pack";
+import { TARGETS } from "../../tools/release/node-binaries";
+import { declarationFile, PACKAGES_FILE } from "../../tools/release/package-entry";
 
 jest.setTimeout(300_000);
 /** A cold machine fetches five node binaries and may build rcodesign first (.ci/run builds it beforehand). */
@@ -40,7 +43,18 @@ describe("the release workflow's files, from a real release:build", () => {
     expect(releaseFiles("check")).toHaveLength(1);
     const github = releaseFiles("github");
     const built = fs.readdirSync(BUILD_DIR).filter((f) => f !== "SHA256SUMS");
-    expect(built.length).toBeGreaterThanOrEqual(9); // five plugins, two npm tarballs, a wheel and an sdist
+    // Exactly these (and the signature, when the build had the key): a plugin per platform, the provider's and the
+    // Node.js SDK's npm tarballs, the wheel and the sdist (buildSdkPackages writes nothing else), the packages: entry
+    // and the YAML package declaration.
+    expect(built.filter((f) => f !== "SHA256SUMS.sig").sort()).toEqual(
+      [
+        ...TARGETS.map((t) => pluginTarballName(version, t.platform)),
+        `pulumi-rimuhosting-${version}.tgz`,
+        ...[RELEASE_SDK.npmTarball, RELEASE_SDK.wheel, RELEASE_SDK.sdist].map((file) => path.basename(file)),
+        PACKAGES_FILE,
+        declarationFile(version),
+      ].sort(),
+    );
     expect(github.map((file) => path.relative(BUILD_DIR, file))).toEqual(["SHA256SUMS", ...built.sort()]);
     expect(releaseFiles("npm")).toEqual([
       `pulumi-rimuhosting@${version} ${path.join(BUILD_DIR, `pulumi-rimuhosting-${version}.tgz`)}`,

@@ -59,6 +59,7 @@ function holderAlive(): boolean {
 export const RELEASE_SDK = {
   wheel: path.join(RELEASE_DIR, `pulumi_rimuhosting-${version}-py3-none-any.whl`),
   npmTarball: path.join(RELEASE_DIR, `pulumi-rimuhosting-rimuhosting-${version}.tgz`),
+  sdist: path.join(RELEASE_DIR, `pulumi_rimuhosting-${version}.tar.gz`),
 };
 
 /** Why the release cannot be built here (`npm run release:build` runs on linux x64), or undefined. */
