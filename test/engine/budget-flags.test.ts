@@ -75,8 +75,8 @@ function flagScenarios(front: FrontEnd): void {
     setStackLimits(s, Object.fromEntries(BUDGET_SETTINGS.map((key) => [key, set[key]])));
   /**
    * The stack brought to `fleet` with no limits (a test's setup: no preview, which would run the program twice). The
-   * up is left out where the account holds the fleet already, each VPS of the memory declared: a test whose runs were
-   * refused changed nothing, on the account or in the state, so the next one may start from there.
+   * up is left out where the account holds the fleet already (holds): a test whose runs were refused changed nothing,
+   * on the account or in the state, so the next one may start from there.
    */
   async function converge(fleet: Fleet): Promise<void> {
     await limits();
