@@ -35,8 +35,10 @@ type Entry = { memoryMb: number } | { memoryOnceOrdered: string };
 type Fleet = Record<string, Entry>;
 /** Where every VPS of the fleet is ordered, and its disk: the same in fixtures/budget-flags/index.ts and yamlOf. */
 const PLACE = { dcLocation: "DCDALLAS", pricingPlanCode: "MIRO1B", diskSpaceMb: 20480 } as const;
+/** The memory of every VPS of fleetOf, and of the quote `fee` is. */
+const FLEET_MEMORY_MB = 1024;
 const fleetOf = (count: number): Fleet =>
-  Object.fromEntries(Array.from({ length: count }, (_, i) => [`node-${i}`, { memoryMb: 1024 }]));
+  Object.fromEntries(Array.from({ length: count }, (_, i) => [`node-${i}`, { memoryMb: FLEET_MEMORY_MB }]));
 
 /**
  * One front end: its VPS type, a stack of `fleet`, how to declare another fleet, and where a run that adds past a
@@ -95,7 +97,8 @@ function flagScenarios(front: FrontEnd): void {
     return (
       live.size === Object.keys(fleet).length &&
       Object.entries(fleet).every(
-        ([name, entry]) => "memoryMb" in entry && entry.memoryMb === 1024 && live.get(name) === fee,
+        ([name, entry]) =>
+          "memoryMb" in entry && entry.memoryMb === FLEET_MEMORY_MB && live.get(name) === fee,
       )
     );
   }
@@ -106,7 +109,7 @@ function flagScenarios(front: FrontEnd): void {
     const quote = await s.client.quoteNewVm({
       dc_location: PLACE.dcLocation,
       pricing_plan_code: PLACE.pricingPlanCode,
-      vps_parameters: { memory_mb: 1024, disk_space_mb: PLACE.diskSpaceMb },
+      vps_parameters: { memory_mb: FLEET_MEMORY_MB, disk_space_mb: PLACE.diskSpaceMb },
     });
     fee = amountUsd(quote.monthly_recurring_amt) ?? 0;
   });

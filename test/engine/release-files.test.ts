@@ -58,12 +58,11 @@ describe("the release workflow's files, from a real release:build", () => {
     expect(github.map((file) => path.relative(BUILD_DIR, file))).toEqual(["SHA256SUMS", ...built.sort()]);
     expect(releaseFiles("npm")).toEqual([
       `pulumi-rimuhosting@${version} ${path.join(BUILD_DIR, `pulumi-rimuhosting-${version}.tgz`)}`,
-      `@pulumi-rimuhosting/rimuhosting@${version} ${path.join(BUILD_DIR, `pulumi-rimuhosting-rimuhosting-${version}.tgz`)}`,
+      `@pulumi-rimuhosting/rimuhosting@${version} ${RELEASE_SDK.npmTarball}`,
     ]);
     releaseFiles("pypi", scratch);
-    expect(fs.readdirSync(scratch).sort()).toEqual([
-      `pulumi_rimuhosting-${version}-py3-none-any.whl`,
-      `pulumi_rimuhosting-${version}.tar.gz`,
-    ]);
+    expect(fs.readdirSync(scratch).sort()).toEqual(
+      [RELEASE_SDK.wheel, RELEASE_SDK.sdist].map((file) => path.basename(file)).sort(),
+    );
   });
 });
