@@ -239,7 +239,14 @@ async function orderAndConverge(
   provider: VpsInputs["__provider"],
 ): Promise<{ id: string; outs: VpsOutputs }> {
   const view = accountView("Creating a Vps");
-  const ordered = await guardedOrder(view, news, nonce, () => orderOnce(client, news, nonce, provider));
+  const ordered = await guardedOrder(
+    view,
+    news,
+    nonce,
+    () => orderOnce(client, news, nonce, provider),
+    // The guard's withdrawal of an order another run's took past the budget: cancelled before any state holds it.
+    (placed) => client.deleteVps(orderRef(placed.order_oid, placed.domain_name)),
+  );
   const order = ordered.order;
   // The run's shared listing now holds it too (the next check's token look-up sees it without a read).
   view.notePlaced(order);

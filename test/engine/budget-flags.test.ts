@@ -126,7 +126,7 @@ function flagScenarios(front: FrontEnd): void {
     const refused = new RegExp(
       front.refusedAt === "order"
         ? `^\\[RIMU_ERR_BUDGET\\] (node-\\d): ordering it \\(\\+${re(usd(fee))} a month\\) would take the monthly ` +
-            `fees of the account's 2 active orders from ${re(usd(2 * fee))} to ${re(usd(3 * fee))}, over the ` +
+            `fees of the account's 2 active orders from \\$0\\.00 to ${re(usd(3 * fee))} with this run's changes, over the ` +
             `monthly budget of ${re(budget)} \\(rimuhosting:monthlyBudgetUsd\\)\\. Nothing was ordered for \\1; ` +
             `before it, this run ordered node-\\d and node-\\d\\.`
         : `^\\[RIMU_ERR_BUDGET\\] this run takes the account's monthly fees \\(every active order on it, with the ` +
@@ -149,7 +149,7 @@ function flagScenarios(front: FrontEnd): void {
     const refused = new RegExp(
       front.refusedAt === "order"
         ? `^\\[RIMU_ERR_BUDGET\\] (node-[23]): ordering it \\(\\+${re(usd(fee))} a month\\) would take this run's ` +
-            `increase to ${re(usd(2 * fee))} a month \\(${re(usd(fee))} applied before it\\), over the ${re(most)} ` +
+            `increase to ${re(usd(2 * fee))} a month \\(${re(usd(fee))} from its other changes\\), over the ${re(most)} ` +
             `one run may add \\(rimuhosting:maxMonthlyIncreaseUsd\\)\\. Nothing was ordered for \\1; before it, ` +
             `this run ordered node-[23]\\.`
         : `^\\[RIMU_ERR_BUDGET\\] this run takes the account's monthly fees .*; it adds ${re(usd(2 * fee))} a ` +
@@ -176,7 +176,7 @@ function flagScenarios(front: FrontEnd): void {
       front.refusedAt === "check"
         ? checked
         : `[RIMU_ERR_BUDGET] node-4: ordering it (+${usd(fee)} a month) would take the monthly fees of the ` +
-            `account's 4 active orders from ${usd(4 * fee)} to ${usd(5 * fee)}, over the monthly budget of ` +
+            `account's 4 active orders from ${usd(4 * fee)} to ${usd(5 * fee)} with this run's changes, over the monthly budget of ` +
             `${budget} (rimuhosting:monthlyBudgetUsd). Nothing was ordered for node-4`,
     );
     expect(changesSince(s, mark)).toEqual([]);
@@ -202,7 +202,7 @@ function flagScenarios(front: FrontEnd): void {
         ? checked
         : new RegExp(
             `^\\[RIMU_ERR_BUDGET\\] node-0: resizing it \\(memoryMb\\) \\(\\+\\$[\\d.]+ a month\\) would take the ` +
-              `monthly fees of the account's 3 active orders from ${re(usd(3 * fee))} to \\$[\\d.]+, over the ` +
+              `monthly fees of the account's 3 active orders from ${re(usd(3 * fee))} to \\$[\\d.]+ with this run's changes, over the ` +
               `monthly budget of ${re(usd(3 * fee))} \\(rimuhosting:monthlyBudgetUsd\\)\\. Nothing was changed on ` +
               `node-0, and this run ordered or changed nothing before it\\.`,
           ),

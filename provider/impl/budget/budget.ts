@@ -9,11 +9,13 @@
  * look-ahead reads once per run), so VPSs this run does not check (untargeted, imported, other stacks', those it
  * deletes: the engine does not call the provider for a delete until the update itself) are counted at their fee
  * now. Only a preview is judged here (the native plugin's checks always run as one, also inside `pulumi up`);
- * create and update judge each order again at the moment of ordering (order-guard.ts).
+ * create and update judge each order again at the moment of ordering (order-guard.ts), against the same ledger,
+ * which the update phase's checks fill too.
  */
 import type { AccountView } from "../account/account-view.js";
 import type { AboutOrder } from "../../../contract/index.js";
 import {
+  accountOverWords,
   overBudgetMessage,
   totalsWords,
   unpricedAccountWords,
@@ -123,14 +125,24 @@ export function judgeBudget(
       failures: problems.map((reason) => ({ property: "", reason, code: RIMU_ERROR_CODES.RimuConfigError })),
       notes: [],
     };
-  if (!preview || !view || !fee || !hasLimit(settings)) return { failures: [], notes: [] };
+  if (!view || !fee || !hasLimit(settings)) return { failures: [], notes: [] };
   const ledger = view.fees;
   ledger.record(vps.resource, vpsFeeOf(vps.name, fee));
+  // In the update phase the run's plan is counted, not judged here: the guard judges each order and growing change
+  // against it (order-guard.ts), so the changes the preview passed are counted the same way when ordering.
+  if (!preview) return { failures: [], notes: [] };
+  const accountOver = ledger.saidAccountOver
+    ? undefined
+    : accountOverWords(settings.monthlyBudgetUsd, ledger.billed, settingName("monthlyBudgetUsd"));
+  if (accountOver !== undefined) ledger.saidAccountOver = true;
   const totals = ledger.totals();
   const recorded = ledger.fee(vps.resource)!;
   let judgement = judgementOf(settings, totals, recorded);
   const warn = settings.enforcement === "warn";
-  const out = { failures: [] as CheckFailure[], notes: [] as Note[] };
+  const out = {
+    failures: [] as CheckFailure[],
+    notes: accountOver === undefined ? [] : [warning(`${accountOver}.`)],
+  };
   const mode = `${settingName("budgetEnforcement")}: warn`;
   // An active order with no fee reported leaves the account's total unknown: a change that adds to it cannot be
   // judged against monthlyBudgetUsd, as the guard at the moment of ordering says too (never counted as $0).

@@ -10,6 +10,9 @@
  * - a move: the quote naming the new host (the move's own check);
  * - no priced change: what the order is billed now (the account's listing, read by every check anyway).
  *
+ * Which change it is, is diff()'s answer (the program against the recorded inputs), so the budget never prices a
+ * change the engine does not plan: a VPS resized outside Pulumi and not refreshed is unchanged, at its live fee.
+ *
  * This file finds the change's kind and its quote; which fee counts for which kind is cost/fee.ts's rule
  * (feeAfterChange), the one the bill applies, so the provider and the bill cannot count a change differently.
  *
@@ -177,6 +180,11 @@ export async function plannedFeeOf(check: FeeCheck, found: FeeFindings): Promise
   if (!live) return { why: found.missing ?? "its order was not found" };
   const nowUsd = orderFields(live).monthlyFeeUsd;
   const outputs: RecordedOutputs = orderOutputs(live, check.before);
+  // The budget's change is diff()'s (docs/cost.md): the program against the recorded inputs. A VPS changed outside
+  // Pulumi whose program and state still agree is not changed by this run: billed its live fee, now and after.
+  if (!pricedChangePlanned(computeChanges(String(live.order_oid), check.before, check.after)))
+    return plannedOf({ kind: importedOrUnchanged(check.before), nowUsd });
+  // What the update then does is brought from the live order to the program (vps-converge.ts): priced so.
   const changes = plannedChanges(live, check.before, check.after);
   if (changes.replaces.length > 0)
     return plannedOf({ ...(await newChange(check, found, "replacement")), nowUsd });
@@ -195,6 +203,10 @@ export async function plannedFeeOf(check: FeeCheck, found: FeeFindings): Promise
   // A move not quoted (its host unknown in a preview) keeps the sizes and data centre the price depends on.
   return plannedOf({ kind: importedOrUnchanged(check.before), nowUsd });
 }
+
+/** Whether `changes` can change the fee: a replacement, a resize or a move. */
+const pricedChangePlanned = (changes: VpsChanges): boolean =>
+  changes.replaces.length > 0 || changes.parameters.length > 0 || changes.move;
 
 /** The change planned for the live order: the new inputs against the old outputs as the order is now (as diff()). */
 export function plannedChanges(live: AboutOrder, before: VpsInputs, after: VpsInputs): VpsChanges {

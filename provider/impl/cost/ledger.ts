@@ -51,6 +51,11 @@ export class FeeLedger {
     this.account ??= billed;
   }
 
+  /** What the account was billed when the run read it (undefined: not read). */
+  get billed(): AccountBilled | undefined {
+    return this.account;
+  }
+
   /** Whether the totals start from the account's listing (false: only from the VPSs checked so far). */
   get ofAccount(): boolean {
     return this.account !== undefined;
@@ -73,8 +78,16 @@ export class FeeLedger {
    */
   warnedOver = false;
 
+  /** Whether this run said that the account was over its monthly budget before the run (budget.ts), once a run. */
+  saidAccountOver = false;
+
   fee(resource: string): VpsFee | undefined {
     return this.entries.get(resource);
+  }
+
+  /** Every checked VPS's fee, by resource: the run's plan so far (the guard counts what it has not applied yet). */
+  checked(): ReadonlyMap<string, VpsFee> {
+    return this.entries;
   }
 
   totals(): BudgetTotals {
@@ -147,5 +160,25 @@ export function overBudgetMessage(
   return (
     `${totalsWords(limits, totals, names, ofAccount)}. Adding the most: ${addersWords(totals.adders)}. ` +
     `Raise the limit, or order less in this run`
+  );
+}
+
+/**
+ * The account over its monthly budget before the run changes anything (changes outside it: another stack, an
+ * order or a resize by hand, a VPS changed and not refreshed), with the live figures and what to do; undefined when
+ * it is within it. Said once a run, whatever the run plans: a no-op preview passes, and says it.
+ */
+export function accountOverWords(
+  budgetUsd: number | undefined,
+  billed: AccountBilled | undefined,
+  name: string,
+): string | undefined {
+  if (budgetUsd === undefined || billed === undefined || billed.cents <= cents(budgetUsd)) return undefined;
+  return (
+    `the account is over its monthly budget before this run changes anything: its active orders are billed ` +
+    `${dollars(billed.cents)} a month, over the monthly budget of ${dollars(cents(budgetUsd))} (${name}), by ` +
+    `changes made outside this run. If a VPS of this stack was changed by hand, \`pulumi refresh --preview-only\` ` +
+    `shows which, and \`pulumi up --refresh\` puts it back as the program says; otherwise raise the limit or ` +
+    `cancel an order. Until then only changes that add nothing are let through`
   );
 }

@@ -46,16 +46,27 @@ import { orderFields } from "../../wire-mapping/order-fields.js";
 import { carriesCreationToken } from "../../client/index.js";
 import type { AccountView } from "../account/account-view.js";
 import { same } from "../inputs/canonical-json.js";
+import { withdrawIfOver } from "./order-withdrawal.js";
 
 /** What this guard keeps of one run (run-context.ts). */
 const GUARD = runState("the budget guard's record of what the run ordered and changed", () => ({
   /** What this process did in this run, by what it did (in the order first done): ordered → web-1, web-2. */
   done: new Map<string, string[]>(),
   /**
-   * The changes this process applied in this run (new VPSs, resizes, moves, replacements, adoptions), each as the
-   * cost model counts a VPS (cost/verdict.ts): the run's increase is theirs and the next one's.
+   * The changes this process applied in this run (new VPSs, resizes, moves, replacements, adoptions), by resource,
+   * each as the cost model counts a VPS (cost/verdict.ts): the listing already holds them.
    */
-  applied: [] as VpsFee[],
+  applied: new Map<string, VpsFee>(),
+  /**
+   * Resources whose create or update has run (applied, failed or found done): the ledger's plan of them is no
+   * longer pending (the listing shows what they did).
+   */
+  settled: new Set<string>(),
+  /**
+   * Orders this run replaced and has not cancelled yet: counted once, as the fee now of their replacement (the
+   * run cancels them after it), never beside it.
+   */
+  replaced: new Set<number>(),
   /**
    * Each verdict given, in order, with the model's totals: the guard's figures, which test/cost/three-judges.test.ts
    * compares with the preview's, the bill's and the pack's (testing.ts's guardVerdicts).
@@ -138,6 +149,8 @@ async function exclusive<T>(fn: () => Promise<T>): Promise<T> {
 /** A change to judge: its name, what it is, the quote of its request and what it replaces. */
 interface Planned {
   name: string;
+  /** The resource (its key in the run's ledger). */
+  resource: string;
   /** "ordering it", "resizing it (memoryMb)". */
   doing: string;
   /** What is refused: "ordered for web-3". */
@@ -165,22 +178,30 @@ type Orders = () => Promise<readonly AboutOrder[]>;
  */
 async function judged<T>(
   view: AccountView,
+  resource: string,
   plan: (orders: Orders) => Promise<Planned | undefined>,
   apply: () => Promise<T>,
+  placed?: (result: T, fee: VpsFee) => Promise<void>,
 ): Promise<T> {
   return exclusive(async () => {
-    let listing: Promise<readonly AboutOrder[]> | undefined;
-    const orders = () => (listing ??= view.activeOrders({ fresh: true }));
-    const planned = await plan(orders);
-    if (!planned) return apply();
-    const fee = await judge(view, orders, planned);
+    const run = guard();
     try {
-      const result = await apply();
-      guard().applied.push(fee);
-      return result;
-    } catch (error) {
-      if (error instanceof VpsIncompleteError) guard().applied.push(fee);
-      throw error;
+      let listing: Promise<readonly AboutOrder[]> | undefined;
+      const orders = () => (listing ??= view.activeOrders({ fresh: true }));
+      const planned = await plan(orders);
+      if (!planned) return await apply();
+      const fee = await judge(view, orders, planned);
+      try {
+        const result = await apply();
+        run.applied.set(resource, fee);
+        await placed?.(result, fee);
+        return result;
+      } catch (error) {
+        if (error instanceof VpsIncompleteError) run.applied.set(resource, fee);
+        throw error;
+      }
+    } finally {
+      run.settled.add(resource);
     }
   });
 }
@@ -200,6 +221,35 @@ async function quoteOf(view: AccountView, planned: Planned): Promise<{ after: Pr
 
 /** The change a cost-model fee makes to a total: its fee after less its fee now (0 when not known). */
 const deltaOf = (fee: VpsFee): number => ("cents" in fee.after ? fee.after.cents - (fee.nowCents ?? 0) : 0);
+
+/**
+ * The run's totals at the moment of a judged change, by the one semantics (docs/cost.md, "What a budget limits"):
+ * the account's active orders as listed now, each order this run replaced counted once (as its replacement's fee
+ * now, until the run cancels it), moved by the run's changes: those applied (the listing holds them), the shrinks
+ * it checked and has not made yet (the ledger's pending plan), and this one. Never more than the preview's final
+ * total, from the live listing: a change a passing preview planned is never refused for the order the engine runs
+ * the steps in.
+ */
+function runTotals(
+  view: AccountView,
+  orders: readonly AboutOrder[],
+  judging?: { resource: string; fee: VpsFee },
+) {
+  const run = guard();
+  const counted = orders.filter((order) => !run.replaced.has(order.order_oid));
+  const account = accountCentsOf(counted);
+  const resource = judging?.resource;
+  const applied = [...run.applied].filter(([key]) => key !== resource).map(([, done]) => done);
+  // The run's planned shrinks not made yet count, so a create and a shrink the preview passed go through in either
+  // order; its planned growth not made yet is judged when it is made (it cannot make this change pass).
+  const pending = [...view.fees.checked()]
+    .filter(([key]) => key !== resource && !run.applied.has(key) && !run.settled.has(key))
+    .map(([, planned]) => planned)
+    .filter((planned) => deltaOf(planned) < 0);
+  const base = account.cents - applied.reduce((sum, done) => sum + deltaOf(done), 0);
+  const fees = [...applied, ...pending, ...(judging ? [judging.fee] : [])];
+  return { counted, account, totals: totalsOf(base, fees) };
+}
 
 /**
  * The verdict on `planned` by the cost model (cost/verdict.ts), the rule the preview, the bill and the pack judge
@@ -232,12 +282,8 @@ async function judge(view: AccountView, listing: Orders, planned: Planned): Prom
       : quoted.after,
   };
   // The account, read fresh: the totals every verdict states (the table of cases compares them with the others').
-  const orders = await listing();
-  const account = accountCentsOf(orders);
-  // The listing already holds what this run applied; the model's totals start from before it, and add it again.
-  const { applied, verdicts } = guard();
-  const base = account.cents - applied.reduce((sum, done) => sum + deltaOf(done), 0);
-  const totals = totalsOf(base, [...applied, fee]);
+  const { counted, account, totals } = runTotals(view, await listing(), { resource: planned.resource, fee });
+  const { verdicts } = guard();
   const adds = addsOf(fee);
   const untotalled =
     settings.monthlyBudgetUsd !== undefined && account.unpriced.length > 0 && (adds ?? 0) > 0;
@@ -260,53 +306,84 @@ async function judge(view: AccountView, listing: Orders, planned: Planned): Prom
     return fee;
   }
   if (judgement !== "over") return fee;
+  await stop(
+    `${planned.doing} (+${dollars(adds)} a month) would ${overWords(totals, counted.length, adds)}`,
+    "Raise the limit, or order less in this run",
+  );
+  return fee;
+}
+
+/** What the totals pass, in the guard's words: the account's fees before and after the run's plan, the increase. */
+function overWords(totals: BudgetTotals, orderCount: number, adds: number): string {
+  const { settings } = budgetInUse();
   const passed = limitsPassed(settings, totals);
   const over: string[] = [];
   if (passed.includes("monthlyBudgetUsd"))
     over.push(
-      `take the monthly fees of the account's ${orders.length} active order${orders.length === 1 ? "" : "s"} from ` +
-        `${dollars(account.cents)} to ${dollars(totals.afterCents)}, over the monthly budget of ` +
-        `${dollars(cents(settings.monthlyBudgetUsd!))} (${settingName("monthlyBudgetUsd")})`,
+      `take the monthly fees of the account's ${orderCount} active order${orderCount === 1 ? "" : "s"} from ` +
+        `${dollars(totals.beforeCents)} to ${dollars(totals.afterCents)} with this run's changes, over the monthly ` +
+        `budget of ${dollars(cents(settings.monthlyBudgetUsd!))} (${settingName("monthlyBudgetUsd")})`,
     );
   if (passed.includes("maxMonthlyIncreaseUsd"))
     over.push(
       `take this run's increase to ${dollars(totals.increaseCents)} a month (${dollars(totals.increaseCents - adds)} ` +
-        `applied before it), over the ${dollars(cents(settings.maxMonthlyIncreaseUsd!))} one run may add ` +
+        `from its other changes), over the ${dollars(cents(settings.maxMonthlyIncreaseUsd!))} one run may add ` +
         `(${settingName("maxMonthlyIncreaseUsd")})`,
     );
-  await stop(
-    `${planned.doing} (+${dollars(adds)} a month) would ${over.join(", and ")}`,
-    "Raise the limit, or order less in this run",
-  );
-  return fee;
+  return over.join(", and ");
 }
 
 /**
  * A new order (create(), a replacement's create, a pending create ordered by update()), judged and placed by
  * `order` ("found": this state's own order already on the account, which orders nothing new).
  */
-export async function guardedOrder<T extends { found: boolean }>(
+export async function guardedOrder<T extends { found: boolean; order: AboutOrder }>(
   view: AccountView,
   news: VpsInputs,
   nonce: string,
   order: () => Promise<T>,
+  withdraw: (placed: AboutOrder) => Promise<unknown>,
 ): Promise<T> {
   const name = resourceName(news);
+  const resource = resourceKey(news);
+  let replacedOid: number | undefined;
   const plan = async (listing: Orders): Promise<Planned | undefined> => {
     const orders = await listing();
     const token = creationTokenFor(news);
     if (orders.some((o) => carriesCreationToken(o, token) && creationNonceOf(o) === nonce)) return undefined;
-    const old = guard().replacing.get(resourceKey(news));
+    const old = guard().replacing.get(resource);
     const replaced = old === undefined ? undefined : liveOrderOf({ isNew: false, before: old }, orders).order;
+    replacedOid = replaced?.order_oid;
     return {
       name,
+      resource,
       doing: replaced ? `ordering its replacement (for order ${replaced.order_oid})` : "ordering it",
       refused: `ordered for ${name}`,
       priced: pricedOf(news),
       nowUsd: replaced ? (orderFields(replaced).monthlyFeeUsd ?? NaN) : undefined,
     };
   };
-  const ordered = limitsSet() ? await judged(view, plan, order) : await order();
+  const placed = async (result: T): Promise<void> => {
+    if (result.found) return;
+    // The replaced order is this one's fee now until the run cancels it (runTotals): never counted beside it.
+    if (replacedOid !== undefined) guard().replaced.add(replacedOid);
+    // This order is applied now: the listing holds it, as it holds the run's other applied changes.
+    const withdrawn = await withdrawIfOver({
+      view,
+      name,
+      order: result.order,
+      totalsOf: (orders) => runTotals(view, orders).totals,
+      withdraw,
+    });
+    if (withdrawn === undefined) return;
+    guard().applied.delete(resource);
+    const message =
+      `${withdrawn}, and ${name} is not in the stack. ${whatWasDone(`kept for ${name}`)}. Run \`pulumi up\` again ` +
+      `once the account has room, or raise the limit.`;
+    noteDone("withdrew", name);
+    throw new VpsError(VPS_ERROR_CODES.budget, message);
+  };
+  const ordered = limitsSet() ? await judged(view, resource, plan, order, placed) : await order();
   if (!ordered.found) noteDone("ordered", name);
   return ordered;
 }
@@ -337,19 +414,23 @@ export async function guardedChange<T>(
     ];
     return {
       name,
+      resource: resourceKey(news),
       doing: steps.join(" and "),
       refused: `changed on ${name}`,
       priced,
       nowUsd: orderFields(live).monthlyFeeUsd ?? NaN,
     };
   };
+  const resource = resourceKey(target.news);
   try {
     const planned = plan();
-    const result = planned ? await judged(view, async () => planned, change) : await change();
+    const result = planned ? await judged(view, resource, async () => planned, change) : await change();
     noteDone(what, name);
     return result;
   } catch (error) {
     if (error instanceof VpsIncompleteError) noteDone(what, name);
     throw error;
+  } finally {
+    guard().settled.add(resource);
   }
 }

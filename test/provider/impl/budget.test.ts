@@ -232,6 +232,40 @@ describe("the budget in check() (L1, the dynamic provider's host)", () => {
     );
   });
 
+  it("plans what diff() plans: a VPS shrunk by hand, program and state unchanged, adds nothing", async () => {
+    const { id, inputs } = await createChecked({ ...vps("db"), memoryMb: 2048 });
+    await fixture().byHand.changeParameters(Number(id), { memory_mb: 1024 });
+    testing.forgetRun();
+    await configure({ maxMonthlyIncreaseUsd: "0" });
+    const checked = await impl.check(inputs, { ...vps("db"), memoryMb: 2048 });
+    expect(checked.failures).toBeUndefined();
+    const live = (await fixture().byHand.getOrder(Number(id))).about_order;
+    const liveFee = Number(live.billing_info?.monthly_recurring_amt?.amt_usd);
+    expect(checked.inputs.plannedMonthlyFeeUsd).toBe(liveFee);
+    expect(checked.inputs.currentMonthlyFeeUsd).toBe(liveFee);
+  });
+
+  it("says, once, with the live figures, that the account is over its budget by changes outside the run", async () => {
+    const { id, inputs } = await createChecked(vps("db"));
+    await fixture().byHand.changeParameters(Number(id), { memory_mb: 2048 });
+    const live = (await fixture().byHand.getOrder(Number(id))).about_order;
+    const liveFee = Number(live.billing_info?.monthly_recurring_amt?.amt_usd);
+    testing.forgetRun();
+    await configure({ monthlyBudgetUsd: String(liveFee - 1) });
+    const money = (n: number) => `$${n.toFixed(2)}`;
+    // A no-op preview passes, and says so; a second check of the run does not say it again.
+    expect((await impl.check(inputs, vps("db"))).failures).toBeUndefined();
+    expect((await impl.check(inputs, vps("db"))).failures).toBeUndefined();
+    const said = fixture().logs.filter((line) => line.includes("over its monthly budget before this run"));
+    expect(said).toEqual([
+      expect.stringContaining(
+        `its active orders are billed ${money(liveFee)} a month, over the monthly budget of ${money(liveFee - 1)} ` +
+          "(rimuhosting:monthlyBudgetUsd), by changes made outside this run. If a VPS of this stack was changed by " +
+          "hand, `pulumi refresh --preview-only` shows which, and `pulumi up --refresh` puts it back",
+      ),
+    ]);
+  });
+
   it("an active order with no fee reported leaves the account's total unknown, never $0: as the guard judges", async () => {
     await createChecked(vps("db"));
     const listed = (await fixture().byHand.listOrders({ includeInactive: false })).about_orders ?? [];

@@ -63,7 +63,8 @@ describe("the budget when ordering (L1)", () => {
     const error = await rejectionOf(up(vps("web-1")));
     expect(error.message).toBe(
       `[RIMU_ERR_BUDGET] web-1: ordering it (+${money(fee)} a month) would take the monthly fees of the ` +
-        `account's 0 active orders from $0.00 to ${money(fee)}, over the monthly budget of ${money(fee - 0.01)} ` +
+        `account's 0 active orders from $0.00 to ${money(fee)} with this run's changes, over the monthly budget ` +
+        `of ${money(fee - 0.01)} ` +
         `(rimuhosting:monthlyBudgetUsd). Nothing was ordered for web-1, and this run ordered or changed nothing ` +
         `before it. Raise the limit, or order less in this run. See docs/cost.md.`,
     );
@@ -80,8 +81,9 @@ describe("the budget when ordering (L1)", () => {
     await up(vps("web-2"));
     const before = await orderOids();
     const error = await rejectionOf(up(vps("web-3")));
+    // The same figures as the preview's: the account before this run's changes, then after them.
     expect(error.message).toContain(
-      `from ${money(3 * fee)} to ${money(4 * fee)}, over the monthly budget of ${money(3.5 * fee)}`,
+      `from ${money(fee)} to ${money(4 * fee)} with this run's changes, over the monthly budget of ${money(3.5 * fee)}`,
     );
     expect(error.message).toContain(
       "Nothing was ordered for web-3; before it, this run ordered web-1 and web-2. Raise the limit",
@@ -126,7 +128,7 @@ describe("the budget when ordering (L1)", () => {
     await up(vps("web-1"));
     const error = await rejectionOf(up(vps("web-2")));
     expect(error.message).toContain(
-      `would take this run's increase to ${money(2 * fee)} a month (${money(fee)} applied before it), over the ` +
+      `would take this run's increase to ${money(2 * fee)} a month (${money(fee)} from its other changes), over the ` +
         `${money(1.5 * fee)} one run may add (rimuhosting:maxMonthlyIncreaseUsd)`,
     );
     expect(await orderOids()).toHaveLength(2);
@@ -225,5 +227,79 @@ describe("the budget when ordering (L1)", () => {
       expect(replacement.outs.domainName).toBe("legacy-2.example.com");
       await impl.delete(replacement.id, replacement.outs);
     }
+  });
+
+  it("a replacement and a new VPS the plan holds within the budget both go through: the replaced order counts once", async () => {
+    const created = await up(vps("app"));
+    testing.forgetRun();
+    const fee = created.outs.monthlyFeeUsd as number;
+    // The update of `pulumi up`: the replacement (a new name) and a new VPS, the account's end total 2 × fee.
+    await configure({ monthlyBudgetUsd: String(2 * fee + 1) });
+    const renamed = { ...vps("app"), domainName: "app-2.example.com" };
+    await impl.check(created.inputs, renamed); // the engine's check of the replacement, with the old inputs
+    const replacement = await up(renamed); // and again with none, then its create: the old order is still billed
+    const web = await up(vps("web"));
+    expect(web.outs.domainName).toBe("web.example.com");
+    await impl.delete(created.id, created.outs); // the engine cancels the replaced order last
+    expect(await orderOids()).toEqual([Number(replacement.id), Number(web.id)].sort());
+  });
+
+  it("a shrink and a create landing exactly on the budget both go through, whichever runs first", async () => {
+    const fee = await feeOf(vps("web"));
+    for (const createFirst of [true, false]) {
+      const db = await up(vps("db", { memoryMb: 2048 }));
+      testing.forgetRun();
+      // The update of `pulumi up`: both checked (the shrink first, as the preview passed them), then applied.
+      await configure({ monthlyBudgetUsd: String(2 * fee) });
+      const shrunk = (await impl.check(db.inputs, vps("db"))).inputs;
+      const web = (await impl.check({}, vps("web"))).inputs;
+      const create = () => impl.create(web);
+      const shrink = () => impl.update(db.id, db.outs as never, shrunk);
+      const [first, second] = createFirst ? [create, shrink] : [shrink, create];
+      await first();
+      await second();
+      const live = (await fixture().byHand.listOrders({ includeInactive: false })).about_orders ?? [];
+      expect(live.map((o) => o.vps_parameters?.memory_mb).sort()).toEqual([1024, 1024]);
+      for (const order of live) await fixture().byHand.deleteVps(order.order_oid);
+      testing.forgetRun();
+    }
+  });
+
+  it("a create a cent past the budget with the run's shrink is refused, ordering nothing", async () => {
+    const fee = await feeOf(vps("web"));
+    const db = await up(vps("db", { memoryMb: 2048 }));
+    testing.forgetRun();
+    await configure({ monthlyBudgetUsd: String(2 * fee - 0.01) });
+    await impl.check(db.inputs, vps("db"));
+    const web = (await impl.check({}, vps("web"))).inputs;
+    const before = await orderOids();
+    const error = await rejectionOf(impl.create(web));
+    expect(error.message).toContain(`to ${money(2 * fee)} with this run's changes, over the monthly budget`);
+    expect(await orderOids()).toEqual(before);
+  });
+
+  it("withdraws its own order when an order placed before it by another run takes the account past the budget", async () => {
+    const fee = await feeOf(vps("web-1"));
+    await configure({ monthlyBudgetUsd: String(1.5 * fee) });
+    // This run's order is judged on an account with nothing, then held before RimuHosting takes it; meanwhile
+    // another run's order is taken first (a lower order number).
+    fixture().emulator.injectFault({ route: "createVps", kind: "delay", delayMs: 1000 });
+    const ours = up(vps("web-1"));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const theirs = await fixture().byHand.createVps({
+      instantiation_options: { domain_name: "other-stack.example.com", distro: "deb12.64" },
+      vps_parameters: { memory_mb: 1024, disk_space_mb: 20480 },
+      dc_location: "DCDALLAS",
+    });
+    const error = await rejectionOf(ours);
+    expect(error.message).toMatch(
+      new RegExp(
+        `^\\[RIMU_ERR_BUDGET\\] web-1: ordered it as order \\d+, then found the account's orders placed up to it ` +
+          `\\(1 besides it, .*\\) take the monthly fees to \\${money(2 * fee)} with this run's changes, over the ` +
+          `monthly budget of \\${money(1.5 * fee)} \\(rimuhosting:monthlyBudgetUsd\\); order \\d+ was cancelled at once`,
+      ),
+    );
+    expect(error).not.toBeInstanceOf(impl.VpsIncompleteError);
+    expect(await orderOids()).toEqual([theirs.about_order.order_oid]);
   });
 });

@@ -1,0 +1,73 @@
+/**
+ * After a new order, the account read again (docs/cost.md, "Several runs at once"): other runs on the account
+ * (other stacks, other providers, a person) may have ordered at the same moment, each judged on a listing without
+ * the others. Every run applies one rule, so they agree on which order goes: the orders up to and including this
+ * one by order number (RimuHosting numbers orders as it takes them), with this run's plan, are judged against
+ * monthlyBudgetUsd; over it, this order is cancelled at once and the create fails, so no state holds it. An
+ * earlier order is judged by its own run, a later one counts this one. In `warn` mode it is a warning, and kept.
+ *
+ * Owns: the rule and its words. The run's totals and what it did are order-guard.ts's, handed in.
+ */
+import type { AboutOrder } from "../../../contract/index.js";
+import type { AccountView } from "../account/account-view.js";
+import { budgetInUse } from "../budget/budget.js";
+import { cents, dollars } from "../cost/money.js";
+import { limitsPassed, type BudgetTotals } from "../cost/verdict.js";
+import { emitNotes, warning } from "../engine/notes.js";
+import { settingName } from "../engine/settings-source.js";
+
+export interface Placed {
+  view: AccountView;
+  /** The resource's name in the program, for messages. */
+  name: string;
+  /** The order just placed. */
+  order: AboutOrder;
+  /** The run's totals (its plan, applied or not) over these orders of the account. */
+  totalsOf: (orders: readonly AboutOrder[]) => BudgetTotals;
+  /** Cancels the order (the client's DELETE). */
+  withdraw: (placed: AboutOrder) => Promise<unknown>;
+}
+
+/**
+ * Withdraws `placed.order` when the rule says so: returns what was done, in words, for the refusal ("web-1: ordered
+ * it as order N, then …; order N was cancelled at once …"); undefined when it is kept (within the budget, `warn`
+ * mode, or a cancellation that failed, each said as a warning where it matters).
+ */
+export async function withdrawIfOver(placed: Placed): Promise<string | undefined> {
+  const { settings } = budgetInUse();
+  if (settings.monthlyBudgetUsd === undefined) return undefined;
+  const { view, name, order } = placed;
+  const listing = await view.activeOrders({ fresh: true });
+  const upTo = listing.filter((o) => o.order_oid <= order.order_oid);
+  const totals = placed.totalsOf(upTo);
+  if (!limitsPassed(settings, totals).includes("monthlyBudgetUsd")) return undefined;
+  const reason =
+    `ordered it as order ${order.order_oid}, then found the account's orders placed up to it (${upTo.length - 1} ` +
+    `besides it, ordered by other runs or by hand meanwhile) take the monthly fees to ${dollars(totals.afterCents)} ` +
+    `with this run's changes, over the monthly budget of ${dollars(cents(settings.monthlyBudgetUsd))} ` +
+    `(${settingName("monthlyBudgetUsd")})`;
+  if (settings.enforcement === "warn") {
+    await emitNotes(
+      [warning(`${name}: ${reason} (${settingName("budgetEnforcement")}: warn); it is kept.`)],
+      undefined,
+    );
+    return undefined;
+  }
+  try {
+    await placed.withdraw(order);
+  } catch (error) {
+    // Not cancelled: the order stays this stack's (the create succeeds, the state records it), said as a warning.
+    await emitNotes(
+      [
+        warning(
+          `${name}: ${reason}, and withdrawing it failed (${error instanceof Error ? error.message : String(error)}); ` +
+            `it is kept in the stack. Remove it from the program and run \`pulumi up\`, or raise the limit.`,
+        ),
+      ],
+      undefined,
+    );
+    return undefined;
+  }
+  view.noteGone(order.order_oid);
+  return `${name}: ${reason}; order ${order.order_oid} was cancelled at once (RimuHosting credits what it billed)`;
+}
