@@ -7,6 +7,7 @@
  *
  * Two stacks of one project: prod resizes its VPS, staging creates one. Each gets its bill, as one comment each.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { DEMO_API_KEY } from "../../emulator/index";
 import { CliStack, offlineCliEnv } from "../engine/cli-stack";
@@ -55,6 +56,8 @@ describeCliOnly("docs/ci.md's bill workflow, end to end", () => {
     stacks.staging = await create("staging", { api: vps(1024) });
   });
   afterAll(async () => {
+    // The job writes its bills beside the program, as in a checkout.
+    fs.rmSync(path.join(PROGRAM, "bills"), { recursive: true, force: true });
     for (const stack of Object.values(stacks)) stack?.close();
     await emulator?.close();
     scratch.cleanup();
