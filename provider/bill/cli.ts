@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * rimuhosting-bill: reads the event log of `pulumi preview --event-log <file>` (a file per stack, or standard
- * input) and prints the bill as Markdown for a pull-request comment, one per stack (docs/cost.md, docs/ci.md).
- * The same code runs as `pulumi-resource-rimuhosting bill` in the self-contained plugin.
+ * rimuhosting-bill: prints the bill of a preview as Markdown for a pull-request comment, one per stack (docs/cost.md,
+ * docs/ci.md). With --stack it runs the stack's preview itself (run-preview.ts); otherwise it reads the event logs of
+ * previews run with `--event-log` (a file per stack, or standard input). The same code runs as
+ * `pulumi-resource-rimuhosting bill` in the self-contained plugin.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -12,35 +13,52 @@ import { NotPreviewLogError, parsePreviewLog } from "./event-log.js";
 import { isUnder, judgeThresholds, parseThreshold, thresholdText, type Threshold } from "./judge.js";
 import { changeOf, renderBill, renderQuiet } from "./markdown.js";
 import { isMandatory } from "./policy-lines.js";
+import { PreviewNotStarted, runPreview } from "./run-preview.js";
 
-/** The exit codes (docs/cost.md): the bill is printed with 0 and 1; 2 prints only the message. */
+/**
+ * The exit codes (docs/cost.md): the bill is printed with 0 and 1; 2 prints only the message. A preview that --stack
+ * ran and that failed is 1: its bill shows why.
+ */
 export const EXIT = { fine: 0, over: 1, badInput: 2 } as const;
 
-const USAGE = `Usage: rimuhosting-bill [options] [preview.events ...]
-  Reads the event log of a preview (\`pulumi preview --event-log preview.events\`; from standard input when no
-  file is given, or "-") and prints the bill of the run as Markdown for a pull-request comment: the monthly
-  change, each VPS that changes with its fee before and after, and the verdicts of the budgets, the thresholds
-  and the policy packs.
+const USAGE = `Usage: rimuhosting-bill [options] --stack <stack> [-- <preview flags>]
+       rimuhosting-bill [options] [preview.events ...]
+  Prints the bill of a preview as Markdown for a pull-request comment: the monthly change, each VPS that changes
+  with its fee before and after, and the verdicts of the budgets, the thresholds and the policy packs.
 
-    pulumi preview --stack prod --event-log prod.events
+  With --stack, it runs the preview itself, in this directory (\`pulumi preview --stack <stack>\` with an event log
+  of its own; its display goes to standard error), and bills it. Flags after -- go to the preview:
+
+    rimuhosting-bill --stack prod -- --policy-pack ../policy-pack > bill.md
+
+  Otherwise it reads the event log a preview wrote (from standard input when no file is given, or "-"). The
+  Pulumi CLI has the --event-log flag only when PULUMI_DEBUG_COMMANDS=true:
+
+    PULUMI_DEBUG_COMMANDS=true pulumi preview --stack prod --event-log prod.events
     rimuhosting-bill prod.events > bill.md
 
   Options:
+    --stack <stack>        run the stack's preview and bill it; once per stack, several with --out-dir
     --warn-over <limit>    warn when the stack's monthly fees rise by more than <limit>
     --fail-over <limit>    fail (exit 1) when they rise by more than <limit>
     --quiet-under <limit>  print a short quiet bill when they change by less than <limit> and there is
                            nothing else to say (no warning, failure, error or VPS not priced)
-    --out-dir <dir>        write one bill per stack, <dir>/<project>.<stack>.md (needed for several files)
+    --out-dir <dir>        write one bill per stack, <dir>/<project>.<stack>.md (needed for several stacks)
   A <limit> is USD a month (25, 7.50) or a percentage of the fees before (10%); each option may be given twice,
   once of each kind.
 
-  Exit code: 0; 1 when a budget, a --fail-over limit or a mandatory policy fails (the bill is still printed);
-  2 when the input or the options are wrong (a message, no bill).`;
+  Exit code: 0; 1 when a budget, a --fail-over limit or a mandatory policy fails, or a preview --stack ran
+  fails (the bill is still printed); 2 when the input or the options are wrong, or a preview stopped before it
+  previewed anything (a message, no bill).`;
 
 class UsageError extends Error {}
 
 interface Options {
   files: string[];
+  /** --stack: the stacks whose previews the command runs (instead of reading files). */
+  stacks: string[];
+  /** What follows --: flags for each preview --stack runs. */
+  previewArgs: string[];
   warn: Threshold[];
   fail: Threshold[];
   quiet: Threshold[];
@@ -48,9 +66,13 @@ interface Options {
 }
 
 function parseArgs(args: readonly string[]): Options {
-  const options: Options = { files: [], warn: [], fail: [], quiet: [] };
+  const options: Options = { files: [], stacks: [], previewArgs: [], warn: [], fail: [], quiet: [] };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
+    if (arg === "--") {
+      options.previewArgs = args.slice(i + 1);
+      break;
+    }
     const [flag, inline] =
       arg.startsWith("--") && arg.includes("=")
         ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
@@ -73,6 +95,7 @@ function parseArgs(args: readonly string[]): Options {
     else if (flag === "--fail-over") options.fail.push(limit());
     else if (flag === "--quiet-under") options.quiet.push(limit());
     else if (flag === "--out-dir") options.outDir = value();
+    else if (flag === "--stack") options.stacks.push(value());
     else if (arg.startsWith("-") && arg !== "-") throw new UsageError(`unknown option ${arg}`);
     else options.files.push(arg);
   }
@@ -85,10 +108,18 @@ function parseArgs(args: readonly string[]): Options {
       throw new UsageError(
         `${name} is given twice of one kind: give it at most once as an amount and once as a percentage`,
       );
-  if (options.files.length > 1 && options.outDir === undefined)
+  if (options.stacks.length > 0 && options.files.length > 0)
     throw new UsageError(
-      `${options.files.length} files give one bill each: add --out-dir <dir> to write them`,
+      `give --stack or event-log files (${options.files.join(", ")}), not both: --stack runs the preview itself`,
     );
+  if (options.previewArgs.length > 0 && options.stacks.length === 0)
+    throw new UsageError(
+      `the flags after -- (${options.previewArgs.join(" ")}) are for the preview that --stack runs: add --stack <stack>`,
+    );
+  const many =
+    options.stacks.length > 1 ? `${options.stacks.length} stacks` : `${options.files.length} files`;
+  if (Math.max(options.files.length, options.stacks.length) > 1 && options.outDir === undefined)
+    throw new UsageError(`${many} give one bill each: add --out-dir <dir> to write them`);
   if (options.files.filter((f) => f === "-").length > 1)
     throw new UsageError("standard input (-) can be read once");
   return options;
@@ -141,13 +172,13 @@ export async function runBill(
     io.stderr.write(`${name}: ${error.message}.\n\n${usage}\n`);
     return EXIT.badInput;
   }
-  const sources = options.files.length > 0 ? options.files : ["-"];
   const bills: { bill: Bill; text: string; fails: boolean }[] = [];
-  for (const file of sources) {
-    const input = await readSource(file, io, name);
-    if ("exit" in input) return EXIT.badInput;
+  let previewFailed = false;
+  for await (const read of inputs(options, io, name)) {
+    if ("exit" in read) return read.exit;
+    previewFailed ||= read.previewFailed;
     try {
-      const bill = billOf(parsePreviewLog(input.text, input.source));
+      const bill = billOf(parsePreviewLog(read.text, read.source));
       const twin = bills.find((b) => fileName(b.bill) === fileName(bill));
       if (twin) {
         io.stderr.write(
@@ -167,7 +198,43 @@ export async function runBill(
     fs.mkdirSync(options.outDir, { recursive: true });
     for (const b of bills) fs.writeFileSync(path.join(options.outDir, fileName(b.bill)), b.text);
   }
-  return bills.some((b) => b.fails) ? EXIT.over : EXIT.fine;
+  return previewFailed || bills.some((b) => b.fails) ? EXIT.over : EXIT.fine;
+}
+
+type Input = { text: string; source: string; previewFailed: boolean } | { exit: number };
+
+/**
+ * The event logs to bill, one at a time: of each --stack's preview, run now, or of each file (standard input when
+ * there is none). A preview that cannot start, or stops before the engine writes anything, ends the command (2).
+ */
+async function* inputs(options: Options, io: CommandIo, name: string): AsyncGenerator<Input> {
+  if (options.stacks.length === 0) {
+    for (const file of options.files.length > 0 ? options.files : ["-"]) {
+      const read = await readSource(file, io, name);
+      yield "exit" in read ? read : { ...read, previewFailed: false };
+    }
+    return;
+  }
+  for (const stack of options.stacks) {
+    let run;
+    try {
+      run = await runPreview(stack, options.previewArgs, io.stderr);
+    } catch (error) {
+      if (!(error instanceof PreviewNotStarted)) throw error;
+      io.stderr.write(`${name}: ${error.message}.\n`);
+      yield { exit: EXIT.badInput };
+      return;
+    }
+    if (run.eventLog.trim() === "") {
+      io.stderr.write(
+        `${name}: \`pulumi preview --stack ${stack}\` stopped (exit ${run.exitCode ?? "by a signal"}) before it ` +
+          "previewed anything: fix what it says above, then run this again.\n",
+      );
+      yield { exit: EXIT.badInput };
+      return;
+    }
+    yield { text: run.eventLog, source: `the preview of stack ${stack}`, previewFailed: run.exitCode !== 0 };
+  }
 }
 
 if (require.main === module) {

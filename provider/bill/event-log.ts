@@ -97,8 +97,9 @@ export interface PreviewLog {
 
 /** How to make the file the bill reads: said by every message about a wrong one. */
 export const HOW_TO_MAKE =
-  "rimuhosting-bill reads the event log of a preview; make it with " +
-  "`pulumi preview --event-log preview.events` (add your usual flags, such as --stack and --policy-pack)";
+  "rimuhosting-bill reads the event log of a preview; run `rimuhosting-bill --stack <stack>` to have it run the " +
+  "preview, or make the file with `PULUMI_DEBUG_COMMANDS=true pulumi preview --event-log preview.events` (add " +
+  "your usual flags, such as --stack and --policy-pack; the CLI has --event-log only with that variable set)";
 
 /** The input is not a whole preview's event log: the message says what it is and how to make the right one. */
 export class NotPreviewLogError extends Error {

@@ -1,6 +1,6 @@
 /**
- * `pulumi-resource-rimuhosting bill [preview.json]`: the npm package's `rimuhosting-bill` command (cli.ts), run by
- * the plugin for users without Node.js. It is a part of the plugin (provider/native/parts.ts), bundled on its own
+ * `pulumi-resource-rimuhosting bill --stack <stack>` (or `bill [preview.events]`): the npm package's
+ * `rimuhosting-bill` command (cli.ts), run by the plugin for users without Node.js. It is a part of the plugin (provider/native/parts.ts), bundled on its own
  * and loaded only for this command.
  */
 import { runBill } from "./cli.js";

@@ -16,7 +16,7 @@ export interface PluginCommand {
 /** What each command does, for the plugin's `--help` (one line each; the command's own `--help` says more). */
 export const COMMAND_SUMMARIES: Record<keyof typeof COMMANDS, string> = {
   emulator: "runs the local emulator of the RimuHosting API, for trying programs without an account",
-  bill: "prints the bill of a preview (its --event-log) as Markdown for a pull-request comment",
+  bill: "prints the bill of a preview (run with --stack, or its --event-log) as Markdown for a pull-request comment",
   drift: "prints what changed outside Pulumi, from `pulumi refresh --preview-only --json`",
   "import-file": "writes the account's VPSs as a `pulumi import --file` document",
 };

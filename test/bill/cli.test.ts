@@ -46,7 +46,7 @@ function run(args: string[], input?: string, command: "bin" | "plugin" = "bin", 
   return { status, stdout, stderr };
 }
 
-const HOW = "make it with `pulumi preview --event-log preview.events`";
+const HOW = "make the file with `PULUMI_DEBUG_COMMANDS=true pulumi preview --event-log preview.events`";
 
 describe("rimuhosting-bill", () => {
   test("prints the bill of a file, and the same of standard input; exit 0 within the budget", () => {
@@ -143,6 +143,35 @@ describe("rimuhosting-bill", () => {
     );
   });
 
+  test("--stack: wrong combinations, and no `pulumi` to run, exit 2 naming what to change, no bill", () => {
+    const events = file("plain.events", previewText());
+    const refused = (args: string[], env?: NodeJS.ProcessEnv) => {
+      const { status, stdout, stderr } = spawnSync(process.execPath, [BIN, ...args], {
+        encoding: "utf8",
+        env,
+        timeout: 60_000,
+      });
+      expect({ status, stdout }).toEqual({ status: 2, stdout: "" });
+      expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
+      return stderr.split("\n")[0];
+    };
+    expect(refused(["--stack", "prod", events])).toBe(
+      `rimuhosting-bill: give --stack or event-log files (${events}), not both: --stack runs the preview itself.`,
+    );
+    expect(refused(["--", "--policy-pack", "pack"])).toBe(
+      "rimuhosting-bill: the flags after -- (--policy-pack pack) are for the preview that --stack runs: add --stack <stack>.",
+    );
+    expect(refused(["--stack", "prod", "--stack", "staging"])).toBe(
+      "rimuhosting-bill: 2 stacks give one bill each: add --out-dir <dir> to write them.",
+    );
+    expect(refused(["--stack"])).toBe("rimuhosting-bill: --stack needs a value.");
+    // A PATH with no `pulumi` on it (the bin itself is run by this Node.js, by its path).
+    expect(refused(["--stack", "prod"], { PATH: scratch.dir })).toBe(
+      "rimuhosting-bill: cannot run `pulumi` for --stack: it is not on PATH. Install the Pulumi CLI or put its " +
+        "directory on PATH, then run this again.",
+    );
+  });
+
   test("input that is not a whole preview's event log: exit 2, what it is and how to make the right one", () => {
     const refused = (name: string, text: string) => {
       const result = run([file(name, text)]);
@@ -152,8 +181,10 @@ describe("rimuhosting-bill", () => {
     };
     expect(refused("display.txt", "Previewing update (prod):\n     Type  Name  Plan\n")).toBe(
       `rimuhosting-bill: ${path.join(scratch.dir, "display.txt")} is not JSON; it starts with: Previewing update (prod):. ` +
-        "rimuhosting-bill reads the event log of a preview; make it with `pulumi preview --event-log preview.events` " +
-        "(add your usual flags, such as --stack and --policy-pack).\n",
+        "rimuhosting-bill reads the event log of a preview; run `rimuhosting-bill --stack <stack>` to have it run " +
+        "the preview, or make the file with `PULUMI_DEBUG_COMMANDS=true pulumi preview --event-log preview.events` " +
+        "(add your usual flags, such as --stack and --policy-pack; the CLI has --event-log only with that variable " +
+        "set).\n",
     );
     const whole = previewText();
     const lines = whole.trimEnd().split("\n");
@@ -179,7 +210,7 @@ describe("rimuhosting-bill", () => {
       stderr: `rimuhosting-bill: cannot read ${path.join(scratch.dir, "nope.events")}: there is no such file.\n`,
     });
     expect(run(["--out", "x"]).stderr).toMatch(
-      /^rimuhosting-bill: unknown option --out\.\n\nUsage: rimuhosting-bill \[options\]/,
+      /^rimuhosting-bill: unknown option --out\.\n\nUsage: rimuhosting-bill \[options\] --stack/,
     );
     expect(run(["--help"])).toMatchObject({
       status: 0,

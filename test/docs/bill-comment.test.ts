@@ -9,8 +9,6 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { parse } from "yaml";
 import { billOf } from "../../provider/bill/bill";
@@ -19,60 +17,18 @@ import { judgeThresholds } from "../../provider/bill/judge";
 import { changeOf, QUIET_MARKER, renderBill } from "../../provider/bill/markdown";
 import { diagnostic, policy, previewLog, resized, vpsStep } from "../helpers/preview-log";
 import { recipe } from "./support/code-blocks";
+import {
+  serveGitHubStandIn,
+  STAND_IN_PR,
+  STAND_IN_REPO,
+  STAND_IN_TOKEN,
+  type Comment,
+} from "./support/github-stand-in";
 import { scratchDir } from "../package/support/offline-project";
 
-interface Comment {
-  id: number;
-  body: string;
-  user: { login: string; type: "User" | "Bot" };
-}
-
-const REPO = "acme/infra";
-const PR = 7;
-const TOKEN = "ghs_not-a-real-token";
-
-/** GitHub's comment endpoints for one pull request, in memory; every request's method and path is kept. */
-function gitHubStandIn(comments: Comment[]) {
-  const requests: string[] = [];
-  let nextId = 1000;
-  const server = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-    req.on("end", () => {
-      const url = new URL(req.url!, "http://localhost");
-      requests.push(`${req.method} ${url.pathname}${url.search}`);
-      const reply = (status: number, value: unknown) => {
-        res.writeHead(status, { "content-type": "application/json" });
-        res.end(JSON.stringify(value));
-      };
-      if (req.headers.authorization !== `Bearer ${TOKEN}`) return reply(401, { message: "Bad credentials" });
-      const list = `/repos/${REPO}/issues/${PR}/comments`;
-      const one = new RegExp(`^/repos/${REPO}/issues/comments/(\\d+)$`).exec(url.pathname);
-      if (req.method === "GET" && url.pathname === list) {
-        const perPage = Number(url.searchParams.get("per_page") ?? 30);
-        const page = Number(url.searchParams.get("page") ?? 1);
-        return reply(200, comments.slice((page - 1) * perPage, page * perPage));
-      }
-      if (req.method === "POST" && url.pathname === list) {
-        const created: Comment = {
-          id: nextId++,
-          body: (JSON.parse(body) as { body: string }).body,
-          user: { login: "github-actions[bot]", type: "Bot" },
-        };
-        comments.push(created);
-        return reply(201, created);
-      }
-      if (req.method === "PATCH" && one) {
-        const found = comments.find((c) => c.id === Number(one[1]));
-        if (!found) return reply(404, { message: "Not Found" });
-        found.body = (JSON.parse(body) as { body: string }).body;
-        return reply(200, found);
-      }
-      reply(404, { message: "Not Found" });
-    });
-  });
-  return { server, requests };
-}
+const REPO = STAND_IN_REPO;
+const PR = STAND_IN_PR;
+const TOKEN = STAND_IN_TOKEN;
 
 /** The workflow's step that posts the comment: its shell script. */
 function postStep(): string {
@@ -120,11 +76,7 @@ describe("docs/ci.md's bill workflow: the comments", () => {
     fs.mkdirSync(bills);
     for (const [name, body] of Object.entries(files)) fs.writeFileSync(path.join(bills, name), body);
   };
-  const serve = async (comments: Comment[]) => {
-    const standIn = gitHubStandIn(comments);
-    await new Promise<void>((resolve) => standIn.server.listen(0, "127.0.0.1", resolve));
-    return { ...standIn, apiUrl: `http://127.0.0.1:${(standIn.server.address() as AddressInfo).port}` };
-  };
+  const serve = serveGitHubStandIn;
   const bot = (id: number, body: string): Comment => ({
     id,
     body,
@@ -138,7 +90,7 @@ describe("docs/ci.md's bill workflow: the comments", () => {
       body: i === 42 ? `${PROD}\nI copied the bill here.` : `comment ${i + 1}`,
       user: { login: "someone", type: "User" },
     }));
-    const { server, requests, apiUrl } = await serve(comments);
+    const { close, requests, apiUrl } = await serve(comments);
     try {
       const [prod, staging] = [`${PROD}\n### prod\n\n| a | \`b\` | "c" |\n`, `${STAGING}\n### staging\n`];
       writeBills({ "shop.prod.md": prod, "shop.staging.md": staging });
@@ -161,13 +113,13 @@ describe("docs/ci.md's bill workflow: the comments", () => {
       expect(comments[42]!.body).toBe(`${PROD}\nI copied the bill here.`);
       expect(comments).toHaveLength(152);
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await close();
     }
   });
 
   test("a quiet bill updates its stack's comment, and starts none", async () => {
     const comments: Comment[] = [bot(7, `${PROD}\n### prod, before\n`)];
-    const { server, requests, apiUrl } = await serve(comments);
+    const { close, requests, apiUrl } = await serve(comments);
     try {
       const quiet = (marker: string) => `${marker}\n${QUIET_MARKER}\nRimuHosting bill: quiet.\n`;
       writeBills({ "shop.prod.md": quiet(PROD), "shop.staging.md": quiet(STAGING) });
@@ -177,19 +129,19 @@ describe("docs/ci.md's bill workflow: the comments", () => {
         `PATCH /repos/${REPO}/issues/comments/7`,
       ]);
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await close();
     }
   });
 
   test("a refused call fails the step (curl -f), instead of passing with no comment", async () => {
-    const { server, apiUrl } = await serve([]);
+    const { close, apiUrl } = await serve([]);
     try {
       writeBills({ "shop.prod.md": `${PROD}\n` });
       const run = await runStep(scratch.dir, apiUrl.replace(/:(\d+)$/, ":$1/wrong"));
       expect(run.code).not.toBe(0);
       expect(run.output).toMatch(/404/);
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await close();
     }
   });
 

@@ -13,7 +13,8 @@ import { describeCliOnly } from "../engine/describe-cli";
 import { startScenario, type Scenario } from "../engine/e2e-support";
 import { REFRESH_PROGRAM_CONFIG } from "../engine/refresh-output";
 import { DRIFT_MARKER } from "../../provider/drift/markdown";
-import { REPO_ROOT, recipe } from "./support/code-blocks";
+import { recipe } from "./support/code-blocks";
+import { writeNpxStandIn } from "./support/npx-stand-in";
 import { scratchDir } from "../package/support/offline-project";
 
 jest.setTimeout(300_000);
@@ -54,13 +55,6 @@ if (noun === "issue" && verb === "list") {
 save();
 `;
 
-/** `npx <command>` as a user's project with the package installed runs it: the checkout's built bin. */
-const NPX = `#!/bin/sh
-[ "$1" = rimuhosting-drift ] || { echo "npx stand-in: unknown command $1" >&2; exit 1; }
-shift
-exec node "${REPO_ROOT}/dist/provider/drift/cli.js" "$@"
-`;
-
 /** The workflow's steps, by name: their shell scripts. */
 function stepScript(name: string): string {
   const workflow = parse(recipe("docs/ci.md#drift-workflow")) as {
@@ -81,7 +75,7 @@ describeCliOnly("docs/ci.md's drift workflow, its steps against the emulator", (
   beforeAll(async () => {
     fs.mkdirSync(bin);
     fs.writeFileSync(path.join(bin, "gh"), GH_RECORDER, { mode: 0o755 });
-    fs.writeFileSync(path.join(bin, "npx"), NPX, { mode: 0o755 });
+    writeNpxStandIn(bin);
     s = await startScenario("drift-workflow", {
       programDir: path.join(__dirname, "..", "engine", "fixtures", "refresh"),
       config: REFRESH_PROGRAM_CONFIG,

@@ -29,6 +29,7 @@ import { TSCONFIGS } from "../package/support/user-tsconfigs";
 import { commandLines, recipe, shownOutput } from "./support/code-blocks";
 import { importCommandArgs, importFailureFor } from "./support/import-failure";
 import { onFreePort, QUIET_NPM_ENV, shell, shellOk, shownLinePattern, startServer } from "./support/shell";
+import { userEnv } from "./support/user-env";
 
 jest.setTimeout(900_000);
 
@@ -53,9 +54,13 @@ function programDir(name: string, program: string): string {
   return dir;
 }
 
-/** Runs jest of the user's project on one file; its output. */
-async function userJest(file: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
-  const result = await shell(`npx jest --ci "${file}"`, { cwd: project, env: { ...QUIET_NPM_ENV, ...env } });
+/**
+ * Runs jest of the user's project on one file, for a recipe of `page`, in the environment a user has (user-env.ts):
+ * the harness's `harness` and npm's quiet settings, nothing else of this test's process; its output.
+ */
+async function userJest(file: string, page: string, harness: Record<string, string> = {}): Promise<string> {
+  const env = userEnv(page, {}, { ...QUIET_NPM_ENV, ...harness });
+  const result = await shell(`npx jest --ci "${file}"`, { cwd: project, env, clean: true });
   if (result.code !== 0) throw new Error(`jest ${file} failed:\n${result.output}`);
   return result.output;
 }
@@ -104,7 +109,7 @@ describe("docs/testing.md", () => {
     fs.mkdirSync(dir);
     fs.copyFileSync(path.join(REPO_ROOT, "examples/quickstart/index.ts"), path.join(dir, "index.ts"));
     fs.writeFileSync(path.join(dir, "index.test.ts"), test);
-    expect(await userJest("unit/index.test.ts")).toMatch(/Tests:\s+4 passed, 4 total/);
+    expect(await userJest("unit/index.test.ts", "docs/testing.md")).toMatch(/Tests:\s+4 passed, 4 total/);
   });
 
   describeCliOnly("against the emulator", () => {
@@ -121,7 +126,7 @@ describe("docs/testing.md", () => {
       );
       // The recipe names the backend and the passphrase; the rest keeps the CLI offline (no update check, no
       // plugin download, a PULUMI_HOME of its own).
-      const output = await userJest("test/infra.test.ts", {
+      const output = await userJest("test/infra.test.ts", "docs/testing.md", {
         PULUMI_HOME: path.join(scratch.dir, "pulumi-home"),
         PULUMI_SKIP_UPDATE_CHECK: "true",
         PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
@@ -182,7 +187,7 @@ describe("docs/emulator.md", () => {
     const body = lines.filter((line) => !line.startsWith("import "));
     const test = [...imports, "", 'test("docs/emulator.md#from-code", async () => {', ...body, "});", ""];
     fs.writeFileSync(path.join(project, "from-code.test.ts"), test.join("\n"));
-    expect(await userJest("from-code.test.ts")).toMatch(/Tests:\s+1 passed, 1 total/);
+    expect(await userJest("from-code.test.ts", "docs/emulator.md")).toMatch(/Tests:\s+1 passed, 1 total/);
   });
 });
 

@@ -10,6 +10,7 @@ import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { DEMO_ACCOUNTS } from "../../emulator/index";
+import { EVENT_LOG_SWITCH } from "../../provider/bill/run-preview";
 import { amountUsd } from "../../provider/wire-mapping/values";
 import type { CliStack } from "./cli-stack";
 import { describeCliOnly } from "./describe-cli";
@@ -41,7 +42,10 @@ const AFTER: Fleet = {
   created: DALLAS_1G,
 };
 
-/** `pulumi preview --event-log <file>`, and its exit code (a failed preview writes its event log too). */
+/**
+ * `PULUMI_DEBUG_COMMANDS=true pulumi preview --event-log <file>`, docs/cost.md's way to make the file, and its exit
+ * code (a failed preview writes its event log too).
+ */
 function recordPreview(cli: CliStack, file: string, extra: string[] = []): Promise<number | null> {
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -49,7 +53,7 @@ function recordPreview(cli: CliStack, file: string, extra: string[] = []): Promi
       ["preview", "--event-log", file, "--stack", cli.name, "--non-interactive", ...extra],
       {
         cwd: cli.programDir,
-        env: cli.commandEnv(),
+        env: { ...cli.commandEnv(), ...EVENT_LOG_SWITCH },
         stdio: "ignore",
       },
     );
@@ -71,6 +75,25 @@ function bill(
         : [process.execPath, [BILL, file], undefined];
   const { status, stdout, stderr } = spawnSync(command, args, { encoding: "utf8", input, timeout: 60_000 });
   return { status, stdout, stderr };
+}
+
+/**
+ * `rimuhosting-bill --stack <stack>` (or the plugin's `bill --stack`) in the program's directory, with the CLI
+ * environment of the harness minus nothing: asynchronously, since the emulator answers from this process.
+ */
+function billOfStack(
+  cli: CliStack,
+  command: string,
+  args: readonly string[],
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, [...args], { cwd: cli.programDir, env: cli.commandEnv() });
+    let [stdout, stderr] = ["", ""];
+    child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
+    child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
 }
 
 const usd = (amount: number): string => `$${amount.toFixed(2)}`;
@@ -215,6 +238,36 @@ describeCliOnly("rimuhosting-bill on a preview of the dynamic Vps", () => {
     // Standard input gives the same bill as the file.
     const fromFile = bill(file);
     expect(bill(file, "bin-stdin")).toEqual(fromFile);
+  });
+
+  test("--stack runs the preview itself, without PULUMI_DEBUG_COMMANDS set, and bills it: the file's bill", async () => {
+    const { file } = await recordTo(s, "same.events");
+    const fromFile = bill(file);
+    expect(s.stack.cli.commandEnv().PULUMI_DEBUG_COMMANDS).toBeUndefined(); // as a user's shell has it
+    for (const [command, args] of [
+      [process.execPath, [BILL]],
+      [PLUGIN, ["bill"]],
+    ] as const) {
+      const mark = s.mark();
+      const run = await billOfStack(s.stack.cli, command, [...args, "--stack", s.stack.cli.name]);
+      expect(s.mutationsSince(mark)).toEqual([]);
+      // On failure, the preview's display says why.
+      expect({ status: run.status, ...(run.status ? { stderr: run.stderr } : {}) }).toEqual({ status: 0 });
+      // The same bill: rows in the order the engine reached the VPSs, which may differ from run to run.
+      const head = (text: string) => text.split("\n").slice(0, 5);
+      expect(head(run.stdout)).toEqual(head(fromFile.stdout));
+      expect(tableRows(run.stdout)).toEqual(tableRows(fromFile.stdout));
+      expect(run.stderr).toContain("Previewing update"); // the preview's display, kept off the bill
+    }
+  });
+
+  test("--stack of a stack that does not exist: exit 2, the CLI's message and what to do, no bill", async () => {
+    const run = await billOfStack(s.stack.cli, process.execPath, [BILL, "--stack", "no-such-stack"]);
+    expect({ status: run.status, stdout: run.stdout }).toEqual({ status: 2, stdout: "" });
+    expect(run.stderr).toMatch(/no-such-stack/);
+    expect(run.stderr).toMatch(
+      /rimuhosting-bill: `pulumi preview --stack no-such-stack` stopped \(exit \d+\) before it previewed anything: fix what it says above, then run this again\.\n$/,
+    );
   });
 });
 

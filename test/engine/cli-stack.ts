@@ -1,6 +1,6 @@
 // The same stack operations through the real Pulumi CLI (local file backend), for machines that have a `pulumi`
 // binary. Each operation is one `pulumi` process (a refresh two: its event log has no stack outputs, so they are read
-// with `pulumi stack output`): the engine events come from its `--event-log` file and are mapped to an
+// with `pulumi stack output`): the engine events come from its `--event-log` file (commandWithEventLog) and are mapped to an
 // OperationResult (steps.ts). (The Automation API, used before, ran three more commands after every `up`: `stack output` twice
 // and `stack history`, about a quarter of an end-to-end file's CLI time.)
 import { spawn } from "node:child_process";
@@ -8,6 +8,7 @@ import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
+import { EVENT_LOG_SWITCH } from "../../provider/bill/run-preview";
 import { nameOfUrn, typeOfUrn } from "../helpers/provider-host";
 import { wrapSecret } from "./property-values";
 import { editStackConfigFile } from "./stack-config-file";
@@ -55,8 +56,9 @@ export function offlineCliEnv(backendDir: string): Record<string, string> {
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     // ts-node without type checking: the examples are type-checked by `npm run typecheck`; seconds per operation
     PULUMI_NODEJS_TRANSPILE_ONLY: "true",
-    // Enables the CLI's hidden `--event-log` flag (the Automation API sets it too)
-    PULUMI_DEBUG_COMMANDS: "true",
+    // No PULUMI_DEBUG_COMMANDS: a recipe run with this environment must work as a user's shell runs it, and no
+    // page tells users to set it except with `--event-log`. The harness's own event logs add it, per command
+    // (CliStack.commandWithEventLog; docs/testing.md, "What the tests' harness sets").
   };
 }
 
@@ -191,14 +193,27 @@ export class CliStack {
     return this.spawnPulumi(args);
   }
 
-  /** `command()`, with stdout also handed to `onOutput` as it comes. */
-  private spawnPulumi(args: string[], onOutput?: (text: string) => void): Promise<string> {
+  /**
+   * `command()` with `--event-log <file>`, the harness's own record of what the engine did (a recipe never runs
+   * through here). The CLI accepts the flag only with PULUMI_DEBUG_COMMANDS set, so it is set for this command
+   * alone, as the Automation API does for the commands it runs.
+   */
+  commandWithEventLog(file: string, args: string[], onOutput?: (text: string) => void): Promise<string> {
+    return this.spawnPulumi([args[0]!, "--event-log", file, ...args.slice(1)], onOutput, EVENT_LOG_SWITCH);
+  }
+
+  /** `command()`, with stdout also handed to `onOutput` as it comes, and `extraEnv` added to commandEnv(). */
+  private spawnPulumi(
+    args: string[],
+    onOutput?: (text: string) => void,
+    extraEnv: Record<string, string> = {},
+  ): Promise<string> {
     const split = args.includes("--") ? args.indexOf("--") : args.length;
     const argv = [...args.slice(0, split), "--stack", this.name, "--non-interactive", ...args.slice(split)];
     return new Promise((resolve, reject) => {
       const child = spawn("pulumi", argv, {
         cwd: path.resolve(this.options.programDir),
-        env: this.commandEnv(),
+        env: { ...this.commandEnv(), ...extraEnv },
         stdio: ["ignore", "pipe", "pipe"],
       });
       let stdout = "";
@@ -284,7 +299,7 @@ export class CliStack {
     );
     let failure: unknown;
     try {
-      await this.spawnPulumi([...args, "--event-log", eventLog], this.options.onOutput);
+      await this.commandWithEventLog(eventLog, args, this.options.onOutput);
     } catch (error) {
       failure = error;
     }

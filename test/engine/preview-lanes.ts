@@ -107,7 +107,7 @@ export async function operate(lane: Lane, program: CaseProgram, args: string[]):
   const started = Date.now();
   let failed = false;
   try {
-    await lane.stack.command(...args, "--event-log", eventLog);
+    await lane.stack.commandWithEventLog(eventLog, args);
   } catch {
     failed = true;
   }

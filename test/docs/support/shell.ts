@@ -15,6 +15,8 @@ export interface ShellOptions {
   env?: NodeJS.ProcessEnv;
   /** Written to the command's stdin, which is then closed (the answer to a prompt). */
   input?: string;
+  /** Only `env` (see user-env.ts), nothing of the test's own environment. */
+  clean?: boolean;
 }
 
 /** npm without audit, fund or update-notifier noise, taking what its cache has before asking the registry. */
@@ -30,7 +32,7 @@ export function shell(command: string, options: ShellOptions): Promise<ShellResu
   return new Promise((resolve, reject) => {
     const child = spawn("bash", ["-o", "pipefail", "-c", command], {
       cwd: options.cwd,
-      env: { ...process.env, ...options.env },
+      env: options.clean ? options.env : { ...process.env, ...options.env },
       stdio: ["pipe", "pipe", "pipe"],
     });
     let output = "";
