@@ -9,6 +9,7 @@
  */
 import { randomInt } from "node:crypto";
 import { parseArgs } from "node:util";
+import { UnknownOptionError, unknownOptionMessage, USAGE_EXIT } from "../contract/command-line.js";
 import { DEMO_ACCOUNTS } from "./accounts.js";
 import { DURATIONS_MS } from "./domain/durations.js";
 import { EmulatorOptionsSchema, OPTION_BOUNDS, type StartEmulatorOptions } from "./options.js";
@@ -74,6 +75,11 @@ export const CLI_FLAGS = {
  * (runEmulatorCommand), so that passwords differ between runs.
  */
 export function parseCliArgs(argv: string[]): StartEmulatorOptions | "help" {
+  // Node's own message for an option it does not know (with advice on positional arguments) is not the one line
+  // every command of the package says (contract/command-line.ts): find such an option first, leniently, to say ours.
+  const { tokens } = parseArgs({ args: argv, strict: false, tokens: true, options: CLI_FLAGS });
+  const unknown = tokens.find((token) => token.kind === "option" && !Object.hasOwn(CLI_FLAGS, token.name));
+  if (unknown?.kind === "option") throw new UnknownOptionError(unknown.rawName);
   const { values } = parseArgs({ args: argv, strict: true, options: CLI_FLAGS });
   if (values.help) return "help";
   const options: StartEmulatorOptions = {
@@ -189,8 +195,12 @@ export async function runEmulatorCommand(
   try {
     options = parseCliArgs(argv);
   } catch (error) {
-    console.error(`${command}: ${(error as Error).message}\n\n${usage(command)}`);
-    process.exit(2);
+    const line =
+      error instanceof UnknownOptionError
+        ? unknownOptionMessage(command, error.option)
+        : `${command}: ${(error as Error).message}`;
+    console.error(`${line}\n\n${usage(command)}`);
+    process.exit(USAGE_EXIT);
   }
   if (options === "help") {
     console.log(usage(command));

@@ -11,6 +11,7 @@
  * arguments, a missing API key or a failed call.
  */
 import * as fs from "node:fs";
+import { UnknownOptionError, unknownOptionMessage, USAGE_EXIT } from "../../contract/command-line.js";
 import { DC_LOCATIONS } from "../../contract/literals.js";
 import { createClient } from "../client/index.js";
 import { missingApiKeyMessage } from "../config.js";
@@ -64,7 +65,10 @@ function parseArgs(args: readonly string[]): Options {
       options.includeManaged = true;
       continue;
     }
-    if (!VALUE_FLAGS.has(flag!)) throw new UsageError(`unknown argument ${args[i]}`);
+    if (!VALUE_FLAGS.has(flag!)) {
+      if (flag!.startsWith("-")) throw new UnknownOptionError(flag!);
+      throw new UsageError(`'${flag}' is no option: the command takes options only (it reads no file)`);
+    }
     const value = inline ?? args[++i];
     if (value === undefined || value === "") throw new UsageError(`${flag} needs a value`);
     if (flag === "--dc") {
@@ -138,9 +142,13 @@ export async function runImportFile(
   try {
     options = parseArgs(args);
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.stderr.write(`${name}: ${error.message}\n\n${usage}\n`);
-    return 2;
+    if (!(error instanceof UsageError || error instanceof UnknownOptionError)) throw error;
+    const line =
+      error instanceof UnknownOptionError
+        ? unknownOptionMessage(name, error.option)
+        : `${name}: ${error.message}`;
+    io.stderr.write(`${line}\n\n${usage}\n`);
+    return USAGE_EXIT;
   }
   let settings: FoundSettings;
   try {

@@ -6,6 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { UnknownOptionError, unknownOptionMessage, USAGE_EXIT } from "../../contract/command-line.js";
 import { readSource, type CommandIo } from "./command-input.js";
 import { billOf, type Bill } from "./bill.js";
 import { NotPreviewLogError, parsePreviewLog } from "./event-log.js";
@@ -14,7 +15,7 @@ import { changeOf, renderBill, renderQuiet } from "./markdown.js";
 import { isMandatory } from "./policy-lines.js";
 
 /** The exit codes (docs/cost.md): the bill is printed with 0 and 1; 2 prints only the message. */
-export const EXIT = { fine: 0, over: 1, badInput: 2 } as const;
+export const EXIT = { fine: 0, over: 1, badInput: USAGE_EXIT } as const;
 
 const USAGE = `Usage: rimuhosting-bill [options] [preview.events ...]
   Reads the event log of a preview (\`pulumi preview --event-log preview.events\`; from standard input when no
@@ -73,7 +74,7 @@ function parseArgs(args: readonly string[]): Options {
     else if (flag === "--fail-over") options.fail.push(limit());
     else if (flag === "--quiet-under") options.quiet.push(limit());
     else if (flag === "--out-dir") options.outDir = value();
-    else if (arg.startsWith("-") && arg !== "-") throw new UsageError(`unknown option ${arg}`);
+    else if (arg.startsWith("-") && arg !== "-") throw new UnknownOptionError(flag);
     else options.files.push(arg);
   }
   for (const [name, list] of [
@@ -137,6 +138,10 @@ export async function runBill(
   try {
     options = parseArgs(args);
   } catch (error) {
+    if (error instanceof UnknownOptionError) {
+      io.stderr.write(`${unknownOptionMessage(name, error.option)}\n\n${usage}\n`);
+      return EXIT.badInput;
+    }
     if (!(error instanceof UsageError)) throw error;
     io.stderr.write(`${name}: ${error.message}.\n\n${usage}\n`);
     return EXIT.badInput;

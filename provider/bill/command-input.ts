@@ -4,6 +4,7 @@
  * read, and how a message names a field of what was read. Each command then parses and renders what it read.
  */
 import * as fs from "node:fs";
+import { unknownOptionMessage, USAGE_EXIT } from "../../contract/command-line.js";
 
 /** What a command reads and writes (the plugin's subcommands and tests pass their own). */
 export interface CommandIo {
@@ -36,9 +37,12 @@ export async function commandInput(
   }
   const unknown = args.find((arg) => arg.startsWith("-") && arg !== "-");
   if (unknown !== undefined || args.length > 1) {
-    const what = unknown !== undefined ? `unknown option ${unknown}` : `one file at most, got ${args.length}`;
-    io.stderr.write(`${name}: ${what}\n\n${help}\n`);
-    return { exit: 2 };
+    const line =
+      unknown !== undefined
+        ? unknownOptionMessage(name, unknown.split("=")[0]!)
+        : `${name}: one file at most, got ${args.length}.`;
+    io.stderr.write(`${line}\n\n${help}\n`);
+    return { exit: USAGE_EXIT };
   }
   return readSource(args[0], io, name);
 }

@@ -179,7 +179,7 @@ describe("rimuhosting-bill", () => {
       stderr: `rimuhosting-bill: cannot read ${path.join(scratch.dir, "nope.events")}: there is no such file.\n`,
     });
     expect(run(["--out", "x"]).stderr).toMatch(
-      /^rimuhosting-bill: unknown option --out\.\n\nUsage: rimuhosting-bill \[options\]/,
+      /^rimuhosting-bill: unknown option '--out'; `rimuhosting-bill --help` lists its options\.\n\nUsage: rimuhosting-bill \[options\]/,
     );
     expect(run(["--help"])).toMatchObject({
       status: 0,

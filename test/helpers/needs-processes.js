@@ -18,6 +18,7 @@ const NEEDS_PROCESSES = [
   "<rootDir>/test/bill/cli\\.test\\.ts", // the rimuhosting-bill command and the plugin's bill subcommand
   "<rootDir>/test/drift/cli\\.test\\.ts", // the rimuhosting-drift command and the plugin's drift subcommand
   "<rootDir>/test/adopt/cli\\.test\\.ts", // the rimuhosting-import-file command and the plugin's import-file
+  "<rootDir>/test/commands/", // every npm command and plugin subcommand, built, each in a process of its own
   "<rootDir>/test/adopt/import-file-stack\\.test\\.ts", // --stack runs `pulumi config` (a stand-in pulumi on PATH)
   "<rootDir>/test/docs/first-hour\\.test\\.ts", // npm run emulator, which builds the checkout and starts the emulator
   "<rootDir>/test/docs/import-walkthrough\\.test\\.ts", // the walkthrough's pulumi import, through the real CLI
