@@ -25,3 +25,22 @@ export class UnknownOptionError extends Error {
  */
 export const unknownOptionMessage = (command: string, option: string): string =>
   `${command}: ${unknownOption(option)}; \`${command} --help\` lists its options.`;
+
+/**
+ * A command's exit code, the same from the npm command and the plugin's subcommand that runs its code: what `run`
+ * resolves to, or, when it throws (a failure no message of the command foresaw), USAGE_EXIT with the error's
+ * message under the command's name on stderr, no stack trace. (The plugin's own handler would say "failed to start"
+ * and exit 1.)
+ */
+export async function exitCodeOf(
+  run: () => Promise<number>,
+  command: string,
+  stderr: NodeJS.WritableStream = process.stderr,
+): Promise<number> {
+  try {
+    return await run();
+  } catch (error) {
+    stderr.write(`${command}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return USAGE_EXIT;
+  }
+}

@@ -6,7 +6,12 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { UnknownOptionError, unknownOptionMessage, USAGE_EXIT } from "../../contract/command-line.js";
+import {
+  exitCodeOf,
+  UnknownOptionError,
+  unknownOptionMessage,
+  USAGE_EXIT,
+} from "../../contract/command-line.js";
 import { readSource, type CommandIo } from "./command-input.js";
 import { billOf, type Bill } from "./bill.js";
 import { NotPreviewLogError, parsePreviewLog } from "./event-log.js";
@@ -175,12 +180,7 @@ export async function runBill(
   return bills.some((b) => b.fails) ? EXIT.over : EXIT.fine;
 }
 
-if (require.main === module) {
-  runBill(process.argv.slice(2)).then(
+if (require.main === module)
+  void exitCodeOf(() => runBill(process.argv.slice(2)), "rimuhosting-bill").then(
     (code) => (process.exitCode = code),
-    (error: unknown) => {
-      process.stderr.write(`rimuhosting-bill: ${(error as Error).message}\n`);
-      process.exitCode = EXIT.badInput;
-    },
   );
-}

@@ -9,6 +9,7 @@
  * Exit codes: 0 no drift; 1 drift (the report is printed); 2 when the input is not a refresh's JSON or the
  * arguments are wrong.
  */
+import { exitCodeOf, USAGE_EXIT } from "../../contract/command-line.js";
 import { commandInput, type CommandIo } from "../bill/command-input.js";
 import { renderDrift } from "./markdown.js";
 import { NotRefreshJsonError, parseRefreshJson } from "./refresh-json.js";
@@ -39,16 +40,11 @@ export async function runDrift(
   } catch (error) {
     if (!(error instanceof NotRefreshJsonError)) throw error;
     io.stderr.write(`${name}: ${error.message}\n`);
-    return 2;
+    return USAGE_EXIT;
   }
 }
 
-if (require.main === module) {
-  runDrift(process.argv.slice(2)).then(
+if (require.main === module)
+  void exitCodeOf(() => runDrift(process.argv.slice(2)), "rimuhosting-drift").then(
     (code) => (process.exitCode = code),
-    (error: unknown) => {
-      process.stderr.write(`rimuhosting-drift: ${(error as Error).message}\n`);
-      process.exitCode = 2;
-    },
   );
-}
