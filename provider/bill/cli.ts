@@ -12,7 +12,7 @@ import {
   unknownOptionMessage,
   USAGE_EXIT,
 } from "../../contract/command-line.js";
-import { readSource, type CommandIo } from "./command-input.js";
+import { readSource, terminalWithoutFile, type CommandIo } from "./command-input.js";
 import { billOf, type Bill } from "./bill.js";
 import { NotPreviewLogError, parsePreviewLog } from "./event-log.js";
 import { isUnder, judgeThresholds, parseThreshold, thresholdText, type Threshold } from "./judge.js";
@@ -24,9 +24,9 @@ export const EXIT = { fine: 0, over: 1, badInput: USAGE_EXIT } as const;
 
 const USAGE = `Usage: rimuhosting-bill [options] [preview.events ...]
   Reads the event log of a preview (\`pulumi preview --event-log preview.events\`; from standard input when no
-  file is given, or "-") and prints the bill of the run as Markdown for a pull-request comment: the monthly
-  change, each VPS that changes with its fee before and after, and the verdicts of the budgets, the thresholds
-  and the policy packs.
+  file is given and it is piped in, or "-") and prints the bill of the run as Markdown for a pull-request
+  comment: the monthly change, each VPS that changes with its fee before and after, and the verdicts of the
+  budgets, the thresholds and the policy packs.
 
     pulumi preview --stack prod --event-log prod.events
     rimuhosting-bill prod.events > bill.md
@@ -151,6 +151,8 @@ export async function runBill(
     io.stderr.write(`${name}: ${error.message}.\n\n${usage}\n`);
     return EXIT.badInput;
   }
+  const atTerminal = terminalWithoutFile(options.files, io, name, usage);
+  if (atTerminal) return atTerminal.exit;
   const sources = options.files.length > 0 ? options.files : ["-"];
   const bills: { bill: Bill; text: string; fails: boolean }[] = [];
   for (const file of sources) {

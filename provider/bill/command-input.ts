@@ -13,6 +13,25 @@ export interface CommandIo {
   stderr: NodeJS.WritableStream;
 }
 
+/**
+ * When no file is given and standard input is a terminal, the command would wait, silently, for a person to type
+ * a run's output: it says so with its help instead (on stderr, as for wrong arguments) and exit code 2. "-" still
+ * reads the terminal, for whoever asks for it. Undefined otherwise (a file given, or input piped in).
+ */
+export function terminalWithoutFile(
+  files: readonly string[],
+  io: CommandIo,
+  name: string,
+  help: string,
+): { exit: number } | undefined {
+  if (files.length > 0 || (io.stdin as { isTTY?: boolean }).isTTY !== true) return undefined;
+  io.stderr.write(
+    `${name}: no file given, and standard input is a terminal: give the file to read, or pipe it in ` +
+      `("-" reads what you type).\n\n${help}\n`,
+  );
+  return { exit: USAGE_EXIT };
+}
+
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
@@ -44,7 +63,7 @@ export async function commandInput(
     io.stderr.write(`${line}\n\n${help}\n`);
     return { exit: USAGE_EXIT };
   }
-  return readSource(args[0], io, name);
+  return terminalWithoutFile(args, io, name, help) ?? readSource(args[0], io, name);
 }
 
 /**

@@ -17,8 +17,8 @@ import { driftOf } from "./report.js";
 
 const USAGE = `Usage: rimuhosting-drift [refresh.json]
   Reads the JSON that \`pulumi refresh --preview-only --json\` prints (from the file, or from standard input when
-  none is given or it is "-") and prints what changed outside Pulumi as Markdown: one row per VPS and property,
-  its value before → after and its effect on the monthly fee.
+  none is given and it is piped in, or the file is "-") and prints what changed outside Pulumi as Markdown: one
+  row per VPS and property, its value before → after and its effect on the monthly fee.
 
     pulumi refresh --preview-only --json > refresh.json
     rimuhosting-drift refresh.json > drift.md

@@ -7,6 +7,7 @@
 import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { DEMO_API_KEY } from "../../emulator/index";
+import { runInTerminal } from "../helpers/in-terminal";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 
 const REPO_ROOT = path.resolve(__dirname, "../..");
@@ -83,3 +84,19 @@ test("an address that is no URL: exit 2 from both, naming the setting and how to
     });
   }
 });
+
+test.each([
+  ["rimuhosting-import-file", process.execPath, [BIN]],
+  ["pulumi-resource-rimuhosting import-file", PLUGIN, ["import-file"]],
+])(
+  "%s at a terminal, nothing typed: it reads no input, so it writes the document at once",
+  async (name, exe, args) => {
+    // Unlike bill and drift it takes no file and never reads standard input: a terminal there is no reason for help.
+    const env = { ...process.env, RIMUHOSTING_APIKEY: DEMO_API_KEY, RIMUHOSTING_BASEURL: emulator.baseUrl };
+    const { code, output, ms } = await runInTerminal(exe, args, { env });
+    expect(code).toBe(0);
+    expect(output).toContain('"type": "rimuhosting:index:Vps"');
+    expect(output).toContain(`${name}: 2 VPSs to adopt.`);
+    expect(ms).toBeLessThan(5_000); // at once; generous for a loaded machine, where a wait runs to 10 s
+  },
+);
