@@ -57,4 +57,7 @@ module.exports = {
   // Each test file starts its own emulator on a port of its own and its own stacks.
   maxWorkers: os.availableParallelism() + 1,
   testSequencer: "<rootDir>/test/slow-first-sequencer.js",
+  // A test file that starts a process without being listed as one that does fails, in every run: the list is what
+  // keeps `npm run test:unit` (jest.unit.config.js) free of processes, and CI runs only this config.
+  setupFilesAfterEnv: ["<rootDir>/test/helpers/no-child-process.js"],
 };

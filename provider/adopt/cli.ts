@@ -11,9 +11,15 @@
  * arguments, a missing API key or a failed call.
  */
 import * as fs from "node:fs";
+import {
+  exitCodeOf,
+  UnknownOptionError,
+  unknownOptionMessage,
+  USAGE_EXIT,
+} from "../../contract/command-line.js";
 import { DC_LOCATIONS } from "../../contract/literals.js";
-import { createClient } from "../client/index.js";
-import { missingApiKeyMessage } from "../config.js";
+import { createClient, RimuConfigError } from "../client/index.js";
+import { CONFIG_KEYS, ENV_VARS, missingApiKeyMessage } from "../config.js";
 import { presentError } from "../impl/engine/errors.js";
 import { adoptionOf, type Adoption, type Selection } from "./import-document.js";
 import { findSettings, StackSettingsError, type FoundSettings } from "./stack-settings.js";
@@ -64,7 +70,10 @@ function parseArgs(args: readonly string[]): Options {
       options.includeManaged = true;
       continue;
     }
-    if (!VALUE_FLAGS.has(flag!)) throw new UsageError(`unknown argument ${args[i]}`);
+    if (!VALUE_FLAGS.has(flag!)) {
+      if (flag!.startsWith("-")) throw new UnknownOptionError(flag!);
+      throw new UsageError(`'${flag}' is no option: the command takes options only (it reads no file)`);
+    }
     const value = inline ?? args[++i];
     if (value === undefined || value === "") throw new UsageError(`${flag} needs a value`);
     if (flag === "--dc") {
@@ -79,6 +88,23 @@ function parseArgs(args: readonly string[]): Options {
     else options.out = value;
   }
   return { ...options, dataCentres: dcs, names };
+}
+
+/**
+ * The client's refusal of a setting (`invalid client configuration: baseUrl must be …`, after its code), said of
+ * the setting the user set, and how to fix it. Never the value: a URL refused for carrying credentials holds them.
+ */
+function settingRefused(error: RimuConfigError, baseUrlSource: string): string {
+  const apiKey = error.fieldName === "apiKey";
+  const setting = apiKey ? `the API key (${CONFIG_KEYS.apiKey} or ${ENV_VARS.apiKey})` : baseUrlSource;
+  const problem = error.message
+    .replace(/^(\[[A-Z_]+\]\s*)?invalid client configuration:\s*/, "")
+    .replace(/^(baseUrl|apiKey)\s+/, "")
+    .replace(/[.\s]+$/, "");
+  const fix = apiKey
+    ? "set it to your account's key"
+    : "set it to the API's address, or to the emulator's (its banner prints it)";
+  return `${setting} ${problem}; ${fix}.`;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -138,9 +164,13 @@ export async function runImportFile(
   try {
     options = parseArgs(args);
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.stderr.write(`${name}: ${error.message}\n\n${usage}\n`);
-    return 2;
+    if (!(error instanceof UsageError || error instanceof UnknownOptionError)) throw error;
+    const line =
+      error instanceof UnknownOptionError
+        ? unknownOptionMessage(name, error.option)
+        : `${name}: ${error.message}`;
+    io.stderr.write(`${line}\n\n${usage}\n`);
+    return USAGE_EXIT;
   }
   let settings: FoundSettings;
   try {
@@ -155,7 +185,14 @@ export async function runImportFile(
     io.stderr.write(`${name}: ${missingApiKeyMessage("Listing the account's VPSs")}\n`);
     return 2;
   }
-  const client = createClient(config);
+  let client: ReturnType<typeof createClient>;
+  try {
+    client = createClient(config);
+  } catch (error) {
+    if (!(error instanceof RimuConfigError)) throw error;
+    io.stderr.write(`${name}: ${settingRefused(error, baseUrlSource)}\n`);
+    return USAGE_EXIT;
+  }
   let adoption: Adoption;
   try {
     const { about_orders: orders } = await client.listOrders({ includeInactive: false });
@@ -178,12 +215,7 @@ export async function runImportFile(
   return adoption.document.resources.length > 0 ? 0 : 1;
 }
 
-if (require.main === module) {
-  runImportFile(process.argv.slice(2)).then(
+if (require.main === module)
+  void exitCodeOf(() => runImportFile(process.argv.slice(2)), "rimuhosting-import-file").then(
     (code) => (process.exitCode = code),
-    (error: unknown) => {
-      process.stderr.write(`rimuhosting-import-file: ${(error as Error).message}\n`);
-      process.exitCode = 2;
-    },
   );
-}

@@ -7,7 +7,13 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { readSource, type CommandIo } from "./command-input.js";
+import {
+  exitCodeOf,
+  UnknownOptionError,
+  unknownOptionMessage,
+  USAGE_EXIT,
+} from "../../contract/command-line.js";
+import { readSource, terminalWithoutFile, type CommandIo } from "./command-input.js";
 import { billOf, type Bill } from "./bill.js";
 import { NotPreviewLogError, parsePreviewLog } from "./event-log.js";
 import { isUnder, judgeThresholds, parseThreshold, thresholdText, type Threshold } from "./judge.js";
@@ -19,7 +25,7 @@ import { PreviewNotStarted, runPreview } from "./run-preview.js";
  * The exit codes (docs/cost.md): the bill is printed with 0 and 1; 2 prints only the message. A preview that --stack
  * ran and that failed is 1: its bill shows why.
  */
-export const EXIT = { fine: 0, over: 1, badInput: 2 } as const;
+export const EXIT = { fine: 0, over: 1, badInput: USAGE_EXIT } as const;
 
 const USAGE = `Usage: rimuhosting-bill [options] --stack <stack> [-- <preview flags>]
        rimuhosting-bill [options] [preview.events ...]
@@ -96,7 +102,7 @@ function parseArgs(args: readonly string[]): Options {
     else if (flag === "--quiet-under") options.quiet.push(limit());
     else if (flag === "--out-dir") options.outDir = value();
     else if (flag === "--stack") options.stacks.push(value());
-    else if (arg.startsWith("-") && arg !== "-") throw new UsageError(`unknown option ${arg}`);
+    else if (arg.startsWith("-") && arg !== "-") throw new UnknownOptionError(flag);
     else options.files.push(arg);
   }
   for (const [name, list] of [
@@ -168,9 +174,17 @@ export async function runBill(
   try {
     options = parseArgs(args);
   } catch (error) {
+    if (error instanceof UnknownOptionError) {
+      io.stderr.write(`${unknownOptionMessage(name, error.option)}\n\n${usage}\n`);
+      return EXIT.badInput;
+    }
     if (!(error instanceof UsageError)) throw error;
     io.stderr.write(`${name}: ${error.message}.\n\n${usage}\n`);
     return EXIT.badInput;
+  }
+  if (options.stacks.length === 0) {
+    const atTerminal = terminalWithoutFile(options.files, io, name, usage);
+    if (atTerminal) return atTerminal.exit;
   }
   const bills: { bill: Bill; text: string; fails: boolean }[] = [];
   let previewFailed = false;
@@ -237,12 +251,7 @@ async function* inputs(options: Options, io: CommandIo, name: string): AsyncGene
   }
 }
 
-if (require.main === module) {
-  runBill(process.argv.slice(2)).then(
+if (require.main === module)
+  void exitCodeOf(() => runBill(process.argv.slice(2)), "rimuhosting-bill").then(
     (code) => (process.exitCode = code),
-    (error: unknown) => {
-      process.stderr.write(`rimuhosting-bill: ${(error as Error).message}\n`);
-      process.exitCode = EXIT.badInput;
-    },
   );
-}

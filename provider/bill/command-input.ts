@@ -4,12 +4,32 @@
  * read, and how a message names a field of what was read. Each command then parses and renders what it read.
  */
 import * as fs from "node:fs";
+import { unknownOptionMessage, USAGE_EXIT } from "../../contract/command-line.js";
 
 /** What a command reads and writes (the plugin's subcommands and tests pass their own). */
 export interface CommandIo {
   stdin: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
+}
+
+/**
+ * When no file is given and standard input is a terminal, the command would wait, silently, for a person to type
+ * a run's output: it says so with its help instead (on stderr, as for wrong arguments) and exit code 2. "-" still
+ * reads the terminal, for whoever asks for it. Undefined otherwise (a file given, or input piped in).
+ */
+export function terminalWithoutFile(
+  files: readonly string[],
+  io: CommandIo,
+  name: string,
+  help: string,
+): { exit: number } | undefined {
+  if (files.length > 0 || (io.stdin as { isTTY?: boolean }).isTTY !== true) return undefined;
+  io.stderr.write(
+    `${name}: no file given, and standard input is a terminal: give the file to read, or pipe it in ` +
+      `("-" reads what you type).\n\n${help}\n`,
+  );
+  return { exit: USAGE_EXIT };
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
@@ -36,11 +56,14 @@ export async function commandInput(
   }
   const unknown = args.find((arg) => arg.startsWith("-") && arg !== "-");
   if (unknown !== undefined || args.length > 1) {
-    const what = unknown !== undefined ? `unknown option ${unknown}` : `one file at most, got ${args.length}`;
-    io.stderr.write(`${name}: ${what}\n\n${help}\n`);
-    return { exit: 2 };
+    const line =
+      unknown !== undefined
+        ? unknownOptionMessage(name, unknown.split("=")[0]!)
+        : `${name}: one file at most, got ${args.length}.`;
+    io.stderr.write(`${line}\n\n${help}\n`);
+    return { exit: USAGE_EXIT };
   }
-  return readSource(args[0], io, name);
+  return terminalWithoutFile(args, io, name, help) ?? readSource(args[0], io, name);
 }
 
 /**

@@ -3,8 +3,11 @@
  * `rimuhosting-bill` command (cli.ts), run by the plugin for users without Node.js. It is a part of the plugin (provider/native/parts.ts), bundled on its own
  * and loaded only for this command.
  */
+import { exitCodeOf } from "../../contract/command-line.js";
 import { runBill } from "./cli.js";
 
 export async function run(args: string[]): Promise<void> {
-  process.exitCode = await runBill(args, process, "pulumi-resource-rimuhosting bill");
+  const name = "pulumi-resource-rimuhosting bill";
+  // The npm command's exit codes, a thrown error's too (exitCodeOf), not the plugin's "failed to start".
+  process.exitCode = await exitCodeOf(() => runBill(args, process, name), name);
 }

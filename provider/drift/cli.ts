@@ -9,6 +9,7 @@
  * Exit codes: 0 no drift; 1 drift (the report is printed); 2 when the input is not a refresh's JSON or the
  * arguments are wrong.
  */
+import { exitCodeOf, USAGE_EXIT } from "../../contract/command-line.js";
 import { commandInput, type CommandIo } from "../bill/command-input.js";
 import { renderDrift } from "./markdown.js";
 import { NotRefreshJsonError, parseRefreshJson } from "./refresh-json.js";
@@ -16,8 +17,8 @@ import { driftOf } from "./report.js";
 
 const USAGE = `Usage: rimuhosting-drift [refresh.json]
   Reads the JSON that \`pulumi refresh --preview-only --json\` prints (from the file, or from standard input when
-  none is given or it is "-") and prints what changed outside Pulumi as Markdown: one row per VPS and property,
-  its value before → after and its effect on the monthly fee.
+  none is given and it is piped in, or the file is "-") and prints what changed outside Pulumi as Markdown: one
+  row per VPS and property, its value before → after and its effect on the monthly fee.
 
     pulumi refresh --preview-only --json > refresh.json
     rimuhosting-drift refresh.json > drift.md
@@ -39,16 +40,11 @@ export async function runDrift(
   } catch (error) {
     if (!(error instanceof NotRefreshJsonError)) throw error;
     io.stderr.write(`${name}: ${error.message}\n`);
-    return 2;
+    return USAGE_EXIT;
   }
 }
 
-if (require.main === module) {
-  runDrift(process.argv.slice(2)).then(
+if (require.main === module)
+  void exitCodeOf(() => runDrift(process.argv.slice(2)), "rimuhosting-drift").then(
     (code) => (process.exitCode = code),
-    (error: unknown) => {
-      process.stderr.write(`rimuhosting-drift: ${(error as Error).message}\n`);
-      process.exitCode = 2;
-    },
   );
-}

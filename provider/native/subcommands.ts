@@ -6,6 +6,7 @@
  * A command's code is a part (parts.ts), loaded only when the command runs: the provider's start-up loads none of it.
  * To add one: its part in parts.ts, a module exporting `run(args)`, and a row here.
  */
+import { unknownOptionMessage } from "../../contract/command-line.js";
 import { loadPart } from "./parts.js";
 
 export interface PluginCommand {
@@ -88,7 +89,11 @@ export function helpText(): string {
   ].join("\n");
 }
 
-/** The line for a word that is no command. */
+/** The line for a word that is no command, or a flag that is none of the plugin's (worded as every command words it). */
 export const unknownCommandMessage = (word: string): string =>
-  `pulumi-resource-rimuhosting: unknown ${word.startsWith("-") ? "option" : "command"} '${word}'. Its commands: ${Object.keys(COMMANDS).join(", ")} ` +
+  `${
+    word.startsWith("-")
+      ? unknownOptionMessage("pulumi-resource-rimuhosting", word.split("=")[0]!)
+      : `pulumi-resource-rimuhosting: unknown command '${word}'.`
+  } Its commands: ${Object.keys(COMMANDS).join(", ")} ` +
   `(pulumi-resource-rimuhosting <command> --help); without one it is the provider, which the Pulumi engine starts.`;

@@ -7,6 +7,7 @@
 import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { DEMO_API_KEY } from "../../emulator/index";
+import { runInTerminal } from "../helpers/in-terminal";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 
 const REPO_ROOT = path.resolve(__dirname, "../..");
@@ -26,10 +27,15 @@ beforeAll(async () => {
 afterAll(() => emulator?.close());
 
 /** Runs the command in a process of its own (asynchronously: the emulator answers from this process). */
-function run(command: "bin" | "plugin", args: string[]) {
+function run(command: "bin" | "plugin", args: string[], settings: NodeJS.ProcessEnv = {}) {
   const [exe, argv] =
     command === "bin" ? [process.execPath, [BIN, ...args]] : [PLUGIN, ["import-file", ...args]];
-  const env = { ...process.env, RIMUHOSTING_APIKEY: DEMO_API_KEY, RIMUHOSTING_BASEURL: emulator.baseUrl };
+  const env = {
+    ...process.env,
+    RIMUHOSTING_APIKEY: DEMO_API_KEY,
+    RIMUHOSTING_BASEURL: emulator.baseUrl,
+    ...settings,
+  };
   return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
     execFile(exe, argv, { encoding: "utf8", env, cwd: REPO_ROOT, timeout: 60_000 }, (error, stdout, stderr) =>
       resolve({ status: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }),
@@ -61,3 +67,36 @@ test("rimuhosting-import-file and the plugin's import-file write the same docume
   });
   expect((await run("plugin", ["--dc", "nowhere"])).status).toBe(2);
 });
+
+test("an address that is no URL: exit 2 from both, naming the setting and how to fix it, never its value", async () => {
+  for (const url of ["not-a-url", "https://user:secret@example.com/r"]) {
+    const bin = await run("bin", [], { RIMUHOSTING_BASEURL: url });
+    expect(bin).toEqual({
+      status: 2,
+      stdout: "",
+      stderr:
+        "rimuhosting-import-file: RIMUHOSTING_BASEURL must be an http(s) URL without credentials, such as " +
+        "https://rimuhosting.com/r; set it to the API's address, or to the emulator's (its banner prints it).\n",
+    });
+    expect(await run("plugin", [], { RIMUHOSTING_BASEURL: url })).toEqual({
+      ...bin,
+      stderr: bin.stderr.replace("rimuhosting-import-file", "pulumi-resource-rimuhosting import-file"),
+    });
+  }
+});
+
+test.each([
+  ["rimuhosting-import-file", process.execPath, [BIN]],
+  ["pulumi-resource-rimuhosting import-file", PLUGIN, ["import-file"]],
+])(
+  "%s at a terminal, nothing typed: it reads no input, so it writes the document at once",
+  async (name, exe, args) => {
+    // Unlike bill and drift it takes no file and never reads standard input: a terminal there is no reason for help.
+    const env = { ...process.env, RIMUHOSTING_APIKEY: DEMO_API_KEY, RIMUHOSTING_BASEURL: emulator.baseUrl };
+    const { code, output, ms } = await runInTerminal(exe, args, { env });
+    expect(code).toBe(0);
+    expect(output).toContain('"type": "rimuhosting:index:Vps"');
+    expect(output).toContain(`${name}: 2 VPSs to adopt.`);
+    expect(ms).toBeLessThan(5_000); // at once; generous for a loaded machine, where a wait runs to 10 s
+  },
+);

@@ -2,7 +2,7 @@
  * `import-file --stack <name>` (provider/adopt/stack-settings.ts): the settings come from that stack's config, read
  * with `pulumi config`, never from the environment when the stack's config cannot be read (a typo in its name, no
  * project). A stand-in `pulumi` on PATH plays the CLI, so this file starts a process, which the unit suite refuses
- * (jest.unit.config.js lists it); import-file.test.ts has the rest.
+ * (test/helpers/needs-processes.js lists it); import-file.test.ts has the rest.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";

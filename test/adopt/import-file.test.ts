@@ -139,7 +139,9 @@ describe("import-file against the emulator", () => {
     );
     const flag = await run(["--all"]);
     expect(flag.code).toBe(2);
-    expect(flag.stderr).toMatch(/^import-file: unknown argument --all\n\nUsage: import-file /);
+    expect(flag.stderr).toMatch(
+      /^import-file: unknown option '--all'; `import-file --help` lists its options\.\n\nUsage: import-file /,
+    );
     const noKey = await run([], { RIMUHOSTING_APIKEY: "" });
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toMatch(/needs a RimuHosting API key, and none is configured\. Set it with/);

@@ -100,6 +100,17 @@ describe("cli", () => {
         "For quick tries start with --time-scale 0 (instant) or --time-scale 0.1.",
     );
     expect(timeScaleLine(0.1)).toContain("a create takes 4.5 s");
+    expect(timeScaleLine(0.5)).toMatch(
+      / For quick tries start with --time-scale 0 \(instant\) or --time-scale 0\.1\.$/,
+    );
+  });
+
+  test("time scale line: at or below 0.1 (the pages' 0.05) offers only 0, never a slower scale", () => {
+    expect(timeScaleLine(0.05)).toBe(
+      "Time scale 0.05: a create takes 2.3 s (a fraction of real-service timing). For instant operations use --time-scale 0.",
+    );
+    expect(timeScaleLine(0.1)).toMatch(/\. For instant operations use --time-scale 0\.$/);
+    expect(bannerLines("http://127.0.0.1:1/r", 0.05)[1]).toBe(timeScaleLine(0.05));
     expect(timeScaleLine(0)).toMatch(/^Time scale 0: every operation is instant/);
     expect(bannerLines("http://127.0.0.1:1/r", 1)[1]).toBe(timeScaleLine(1));
   });

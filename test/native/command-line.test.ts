@@ -83,7 +83,9 @@ function describeCommandLine(form: string, plugin: () => string): void {
       expect(word.stderr).toMatch(/^pulumi-resource-rimuhosting: unknown command 'emulater'. Its commands: /);
       const flag = await run(plugin(), ["--verbose"]);
       expect(flag).toMatchObject({ code: 2, stdout: "" });
-      expect(flag.stderr).toMatch(/^pulumi-resource-rimuhosting: unknown option '--verbose'. Its commands: /);
+      expect(flag.stderr).toMatch(
+        /^pulumi-resource-rimuhosting: unknown option '--verbose'; `pulumi-resource-rimuhosting --help` lists its options\. Its commands: /,
+      );
       expect(`${word.stderr}${flag.stderr}`).not.toMatch(/\n\s+at /);
     });
 

@@ -2,23 +2,19 @@
 // pattern for an address with no colon must answer as Node's does, and be the one gRPC calls once the server is up;
 // the warm-up that runs while the startup snapshot is made must answer GetPluginInfo and leave nothing behind that a
 // snapshot cannot hold (a socket, a server, a timer), or the release build aborts; the port is announced before the
-// HTTP/2 server is made, and the engine watch asks its first question after a pause, not at once; and the port goes
-// out without building process.stdout's stream (`npm run build` first: it runs the built plugin).
+// HTTP/2 server is made, and the engine watch asks its first question after a pause, not at once. (That the port
+// goes out without building process.stdout's stream is port-line.test.ts: it starts the built plugin, and this file
+// starts no process, so that `npm run test:unit` runs it.)
 import * as grpc from "@grpc/grpc-js";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as pluginproto from "@pulumi/pulumi/proto/plugin_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import { spawn } from "node:child_process";
-import * as fs from "node:fs";
 import * as net from "node:net";
-import * as os from "node:os";
-import * as path from "node:path";
 import { stopWatchingEngine } from "../../provider/impl/engine/engine-watch";
 import { compileFirstAnswer, ipv6TestSkippingIPv4 } from "../../provider/native/fast-start";
 import { firstAnswerParts, serve } from "../../provider/native/server";
 import { standInEngine } from "../../bench/stand-in-engine";
 import { until } from "../helpers/promises";
-import { BUILT_PLUGIN, firstStdoutLine } from "./plugin-client";
 
 const handles = (): string[] => process.getActiveResourcesInfo().filter((kind) => kind !== "TTYWrap");
 
@@ -140,36 +136,4 @@ describe("the engine watch's first question", () => {
     withWatchedPlugin(async (_port, asked) => {
       await firstQuestion(asked);
     }));
-});
-
-describe("printing the port", () => {
-  it("writes the port line without building process.stdout's stream", async () => {
-    // A preload that says on stderr when anything first asks for process.stdout (which builds its stream).
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fast-start-"));
-    const hook = path.join(dir, "watch-stdout.js");
-    fs.writeFileSync(
-      hook,
-      `const own = Object.getOwnPropertyDescriptor(process, "stdout");
-Object.defineProperty(process, "stdout", { configurable: true, enumerable: own.enumerable, get() {
-  require("node:fs").writeSync(2, "process.stdout was asked for\\n");
-  return own.get.call(process);
-} });
-`,
-    );
-    const child = spawn(process.execPath, ["--require", hook, BUILT_PLUGIN, "127.0.0.1:1"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
-    try {
-      const firstLine = await firstStdoutLine(child, () => `: ${stderr}`);
-      expect(firstLine).toMatch(/^\d+$/);
-    } finally {
-      child.kill("SIGTERM");
-      await exited;
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-    expect(stderr).not.toContain("process.stdout was asked for");
-  });
 });

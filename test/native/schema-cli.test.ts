@@ -1,5 +1,5 @@
 // provider/native/schema.json checked by Pulumi's own `pulumi schema check` (a child process: the real CLI, so
-// jest.unit.config.js lists this file among those that start processes).
+// test/helpers/needs-processes.js lists this file among those that start processes).
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
 import { describeCliOnly } from "../engine/describe-cli";

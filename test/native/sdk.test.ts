@@ -3,7 +3,7 @@
  * schema.test.ts holds to its sources): `npm run sdk`'s generation step, read from package.json and run again into a
  * temporary directory, then every file compared. A hand edit, a file missing or left over, or a schema change
  * without `npm run sdk` fails here. Starts scripts/gen-sdk.sh (Go; it builds the generator into its cache the
- * first time), so jest.unit.config.js lists this file among those that start processes.
+ * first time), so test/helpers/needs-processes.js lists this file among those that start processes.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";

@@ -1,0 +1,46 @@
+/**
+ * Runs a command with a pseudo-terminal as its standard input, output and error, as a person at a terminal runs it,
+ * typing nothing: util-linux's `script` makes the terminal and passes on what it reads from its own standard input,
+ * which is held open and never written, so a command that reads the terminal waits as it would for a person. A
+ * command still running after `limitMs` is ended (its code is then null): a hang is what the callers look for.
+ */
+import { spawn } from "node:child_process";
+
+export interface TerminalOutcome {
+  /** The command's exit code (`script -e` passes it on); null when it was ended at the limit. */
+  code: number | null;
+  /** What it wrote to the terminal, both streams together, with the terminal's \r\n made \n. */
+  output: string;
+  /** How long it ran, in milliseconds. */
+  ms: number;
+}
+
+/** `file args` in a pseudo-terminal, nothing typed, in `env` (default: this process's); ended after `limitMs`. */
+export function runInTerminal(
+  file: string,
+  args: string[],
+  { env, limitMs = 10_000 }: { env?: NodeJS.ProcessEnv; limitMs?: number } = {},
+): Promise<TerminalOutcome> {
+  const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn("script", ["-qec", [file, ...args].map(quote).join(" "), "/dev/null"], {
+      stdio: ["pipe", "pipe", "pipe"],
+      env,
+    });
+    let output = "";
+    let ended = false;
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const timer = setTimeout(() => {
+      ended = true;
+      child.kill("SIGKILL");
+    }, limitMs);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      child.stdin.destroy();
+      resolve({ code: ended ? null : code, output: output.replace(/\r\n/g, "\n"), ms: Date.now() - started });
+    });
+  });
+}
