@@ -204,6 +204,21 @@ describe("the budgets", () => {
     expect(warn.status).toBe("warn");
   });
 
+  test("an account over its budget before the run, as the provider says: no stack figure claims room to spare", () => {
+    const message =
+      "the account is over its monthly budget before this run changes anything: its active orders are billed " +
+      "$45.00 a month, over the monthly budget of $40.00 (rimuhosting:monthlyBudgetUsd), by changes made outside this run.";
+    const b = bill(
+      vpsLog([KEPT], { "rimuhosting:monthlyBudgetUsd": "40" }, [diagnostic("warning", message, "cache")]),
+    );
+    expect(b.budgets[0]!.status).toBe("warn");
+    expect(b.budgets[0]!.lines).toEqual([
+      "Monthly budget $40.00 (rimuhosting:monthlyBudgetUsd): this stack's VPSs cost $30.00 a month after this run, but the account it covers is over it before this run (the provider's figures below).",
+    ]);
+    expect(renderBill(b)).toContain(message);
+    expect(renderBill(b)).not.toContain("to spare");
+  });
+
   test("the provider's budget error fails the verdict and is quoted, even for a VPS the preview did not list", () => {
     const message =
       "[RIMU_ERR_BUDGET] this run takes … over the monthly budget of $5.00 (rimuhosting:monthlyBudgetUsd)";

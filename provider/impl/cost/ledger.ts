@@ -163,6 +163,10 @@ export function overBudgetMessage(
   );
 }
 
+/** How the provider's warning of an account over its budget before the run begins (the bill finds it by these words). */
+export const ACCOUNT_OVER_BEFORE_RUN =
+  "the account is over its monthly budget before this run changes anything";
+
 /**
  * The account over its monthly budget before the run changes anything (changes outside it: another stack, an
  * order or a resize by hand, a VPS changed and not refreshed), with the live figures and what to do; undefined when
@@ -175,7 +179,7 @@ export function accountOverWords(
 ): string | undefined {
   if (budgetUsd === undefined || billed === undefined || billed.cents <= cents(budgetUsd)) return undefined;
   return (
-    `the account is over its monthly budget before this run changes anything: its active orders are billed ` +
+    `${ACCOUNT_OVER_BEFORE_RUN}: its active orders are billed ` +
     `${dollars(billed.cents)} a month, over the monthly budget of ${dollars(cents(budgetUsd))} (${name}), by ` +
     `changes made outside this run. If a VPS of this stack was changed by hand, \`pulumi refresh --preview-only\` ` +
     `shows which, and \`pulumi up --refresh\` puts it back as the program says; otherwise raise the limit or ` +
