@@ -1,0 +1,189 @@
+// The budget's promises through the real CLI (docs/cost.md, "What a budget limits, and when"), on the dynamic Vps
+// (examples/fleet) and the native plugin (a YAML program), each counting the emulator's orders before and after:
+// - a replacement and a new VPS that the preview passes complete in `up`, and the account ends at the preview's
+//   figures (the replaced order counted once, until the run cancels it);
+// - stacks of one account started together, each order taking 3 s, leave the account within its budget: a run
+//   refused says what it ordered and withdrew, and its state holds nothing ("Several runs at once").
+import type { DcLocation } from "../../provider/index";
+import { createStackDriver, type StackDriver } from "./stack-driver";
+import { describeCliOnly } from "./describe-cli";
+import { previewJson, setStackLimits } from "./budget-support";
+import { EXAMPLES_DIR, VPS_TYPE, startScenario, type Scenario } from "./e2e-support";
+import {
+  NATIVE_VPS_TYPE,
+  describeNative,
+  pulumiText,
+  startNativeScenario,
+  writeYamlProgram,
+} from "./native-programs";
+import { DEMO_API_KEY } from "../../emulator/index";
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+jest.setTimeout(900_000);
+
+/** One front end: its program and how a test declares the fleet's VPSs on it. */
+interface Front {
+  type: string;
+  /**
+   * How many stacks start together: 5 on one front end and 10 on the other (each stack is a `pulumi up`, its
+   * program and its provider: 10 of them on both took 3 minutes of a CI run; the rule is the same code on both).
+   */
+  concurrentStacks: number[];
+  start(): Promise<Scenario>;
+  /** The program's directory, for the extra stacks of the concurrent runs. */
+  programDir(s: Scenario): string;
+  /** Declares `count` VPSs, node-0 in `dcLocation` (a change of it replaces node-0), the others in DCDALLAS. */
+  declare(s: Scenario, stack: StackDriver, count: number, node0Dc: DcLocation): Promise<void>;
+}
+
+/** The demo account's active orders (not cancelled), from the emulator's own records. */
+const activeOrders = (s: Scenario) =>
+  s.emulator.snapshot().filter((o) => o.account === "demo" && !o.cancelled);
+
+/** What the account is billed a month, in cents. */
+const accountCents = (s: Scenario): number =>
+  activeOrders(s).reduce((sum, order) => sum + Math.round(order.monthlyFeeUsd * 100), 0);
+
+const activeOrderCount = (s: Scenario): number => activeOrders(s).length;
+
+/** The VPSs a stack's state holds (`pulumi stack export`). */
+async function vpssInState(stack: StackDriver, type: string): Promise<number> {
+  const state = JSON.parse(await stack.exportState()) as { deployment?: { resources?: { type: string }[] } };
+  return (state.deployment?.resources ?? []).filter((r) => r.type === type).length;
+}
+
+function budgetRuns(front: Front): void {
+  let s: Scenario;
+  beforeAll(async () => {
+    s = await front.start();
+  });
+  afterAll(async () => s?.close());
+
+  test("a replacement and a new VPS the preview passes: up completes, at the preview's figures", async () => {
+    await front.declare(s, s.stack, 1, "DCDALLAS");
+    await pulumiText(s.stack.cli, "up", "--yes");
+    const before = accountCents(s);
+    // The replacement of node-0 (another data centre) and a new node-1.
+    await front.declare(s, s.stack, 2, "DCLONDON");
+    const steps = await previewJson(s, front.type);
+    const planned = Object.values(steps).map((step) =>
+      Math.round(Number(step.newState!.inputs!.plannedMonthlyFeeUsd) * 100),
+    );
+    const after = planned.reduce((sum, one) => sum + one, 0);
+    expect(steps["node-0"]!.op).toMatch(/replace/);
+    // The budget exactly at the end total the preview plans: node-0's old order counted beside its replacement
+    // (billed `before`) would refuse node-1.
+    expect(before).toBeGreaterThan(0);
+    await setStackLimits(s, { monthlyBudgetUsd: (after / 100).toFixed(2) });
+    await pulumiText(s.stack.cli, "preview");
+    await pulumiText(s.stack.cli, "up", "--yes");
+    expect({ orders: activeOrderCount(s), cents: accountCents(s) }).toEqual({ orders: 2, cents: after });
+    await setStackLimits(s, { monthlyBudgetUsd: undefined });
+    await pulumiText(s.stack.cli, "destroy", "--yes");
+  });
+
+  test.each(front.concurrentStacks.map((stacks) => [stacks]))(
+    "%i stacks of one account started together, each order taking 3 s: the account stays within the budget",
+    async (stacks) => {
+      expect(activeOrderCount(s)).toBe(0);
+      await front.declare(s, s.stack, 1, "DCDALLAS");
+      const fee = Number(
+        (await previewJson(s, front.type))["node-0"]?.newState?.inputs?.plannedMonthlyFeeUsd ?? NaN,
+      );
+      const budget = 3 * fee;
+      const drivers: StackDriver[] = [];
+      try {
+        for (let i = 0; i < stacks; i++) {
+          const stack = await createStackDriver({
+            programDir: front.programDir(s),
+            stackName: `team-${i}`,
+            workDir: s.workDir,
+            config: {
+              "rimuhosting:apiKey": { value: DEMO_API_KEY, secret: true },
+              "rimuhosting:baseUrl": s.emulator.baseUrl,
+              "rimuhosting:monthlyBudgetUsd": budget.toFixed(2),
+            },
+          });
+          drivers.push(stack);
+          await front.declare(s, stack, 1, "DCDALLAS");
+        }
+        s.emulator.injectFault({ route: "createVps", kind: "delay", delayMs: 3000, times: stacks });
+        const runs = await Promise.allSettled(drivers.map((stack) => pulumiText(stack.cli, "up", "--yes")));
+        const held = await Promise.all(drivers.map((stack) => vpssInState(stack, front.type)));
+        const refusals = runs.flatMap((run) => (run.status === "rejected" ? [String(run.reason)] : []));
+        expect(accountCents(s)).toBeLessThanOrEqual(Math.round(budget * 100));
+        expect(activeOrderCount(s)).toBe(3);
+        expect(held.reduce((sum, one) => sum + one, 0)).toBe(3);
+        runs.forEach((run, i) =>
+          expect({ stack: i, held: held[i] }).toEqual({ stack: i, held: run.status === "fulfilled" ? 1 : 0 }),
+        );
+        expect(refusals).toHaveLength(stacks - 3);
+        for (const text of refusals)
+          expect(text).toMatch(
+            /\[RIMU_ERR_BUDGET\] .*(ordered it as order \d+, then found .*order \d+ was cancelled at once|Nothing was ordered)/,
+          );
+      } finally {
+        for (const stack of drivers) {
+          await pulumiText(stack.cli, "destroy", "--yes").catch(() => undefined);
+          await stack.close();
+        }
+      }
+    },
+  );
+}
+
+describeCliOnly("the budget's promises on the dynamic Vps (examples/fleet)", () => {
+  budgetRuns({
+    type: VPS_TYPE,
+    concurrentStacks: [5],
+    start: () => startScenario("fleet", { config: { count: "1", stopped: "-1" } }),
+    programDir: () => path.join(EXAMPLES_DIR, "fleet"),
+    declare: async (_s, stack, count, node0Dc) => {
+      await stack.setConfigs({
+        count: String(count),
+        stopped: "-1",
+        dcLocations: node0Dc === "DCDALLAS" ? "DCDALLAS" : `${node0Dc},DCDALLAS`,
+      });
+    },
+  });
+});
+
+/** A YAML program of `count` VPSs named after the stack's `site` config, node-0 in the `node0Dc` config. */
+const yamlFleet = (count: number) => `config:
+  node0Dc:
+    type: string
+    default: DCDALLAS
+resources:
+${Array.from(
+  { length: count },
+  (_, i) => `  node-${i}:
+    type: rimuhosting:index:Vps
+    properties:
+      domainName: node${i}.\${pulumi.stack}.budget.example.com
+      dcLocation: ${i === 0 ? "${node0Dc}" : "DCDALLAS"}
+      pricingPlanCode: MIRO1B
+      distro: deb12.64
+      memoryMb: 1024
+      diskSpaceMb: 20480
+`,
+).join("")}`;
+
+describeNative("yaml", "the budget's promises on the native plugin (a YAML program)", () => {
+  let dir = "";
+  budgetRuns({
+    type: NATIVE_VPS_TYPE,
+    concurrentStacks: [10],
+    start: async () => {
+      dir = writeYamlProgram("budget-runs", yamlFleet(2));
+      return startNativeScenario(dir);
+    },
+    programDir: () => dir,
+    declare: async (_s, stack, count, node0Dc) => {
+      // One program for every stack of the project: the count is the number of resources written.
+      const file = path.join(dir, "Pulumi.yaml");
+      fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(/config:[\s\S]*$/, yamlFleet(count)));
+      await stack.setConfigs({ node0Dc });
+    },
+  });
+});
