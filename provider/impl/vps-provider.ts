@@ -248,8 +248,10 @@ async function orderAndConverge(
     (placed) => client.deleteVps(orderRef(placed.order_oid, placed.domain_name)),
   );
   const order = ordered.order;
-  // The run's shared listing now holds it too (the next check's token look-up sees it without a read).
+  // The run's shared listing now holds it too (the next check's token look-up sees it without a read), and so does
+  // the account's: the other providers' checks count it there, no longer as planned (shared-plan.ts).
   view.notePlaced(order);
+  view.sharedPlan?.forget(resourceKey(news));
   const id = String(order.order_oid);
   const password = news.password ?? ordered.password;
   const recorded = { ...news, __creationNonce: nonce, password };

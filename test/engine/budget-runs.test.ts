@@ -12,6 +12,7 @@ import { EXAMPLES_DIR, VPS_TYPE, startScenario, type Scenario } from "./e2e-supp
 import {
   NATIVE_VPS_TYPE,
   describeNative,
+  pulumiFailure,
   pulumiText,
   startNativeScenario,
   writeYamlProgram,
@@ -185,5 +186,83 @@ describeNative("yaml", "the budget's promises on the native plugin (a YAML progr
       fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(/config:[\s\S]*$/, yamlFleet(count)));
       await stack.setConfigs({ node0Dc });
     },
+  });
+});
+
+/** Two explicit providers on the demo account, each with its budget (`team-a`, `team-b`) and two VPSs. */
+const twoProviders = (budgetA: number, budgetB: number) => `config:
+  key:
+    type: string
+  emulatorUrl:
+    type: string
+resources:
+${(
+  [
+    ["team-a", budgetA],
+    ["team-b", budgetB],
+  ] as const
+)
+  .map(
+    ([team, budget]) => `  ${team}:
+    type: pulumi:providers:rimuhosting
+    properties:
+      apiKey: \${key}
+      baseUrl: \${emulatorUrl}
+      monthlyBudgetUsd: ${budget.toFixed(2)}
+${[1, 2]
+  .map(
+    (i) => `  ${team}-${i}:
+    type: rimuhosting:index:Vps
+    properties:
+      domainName: ${team}-${i}.budget.example.com
+      dcLocation: DCDALLAS
+      pricingPlanCode: MIRO1B
+      distro: deb12.64
+      memoryMb: 1024
+      diskSpaceMb: 20480
+    options:
+      provider: \${${team}}
+`,
+  )
+  .join("")}`,
+  )
+  .join("")}`;
+
+describeNative("yaml", "two explicit providers on one account (a YAML program)", () => {
+  let s: Scenario;
+  let dir = "";
+  beforeAll(async () => {
+    dir = writeYamlProgram("budget-providers", twoProviders(1000, 1000));
+    s = await startNativeScenario(dir);
+    // Quoted: a YAML program reads a config value made only of digits (as API keys are) as a number.
+    await s.stack.cli.setConfig("key", { value: `"${DEMO_API_KEY}"`, secret: true });
+    await s.stack.cli.setConfig("emulatorUrl", { value: s.emulator.baseUrl });
+  });
+  afterAll(async () => s?.close());
+
+  test("the preview judges their VPSs together, as the orders are judged: its verdict is the up's", async () => {
+    const steps = await previewJson(s, NATIVE_VPS_TYPE);
+    const fee = Number(steps["team-a-1"]!.newState!.inputs!.plannedMonthlyFeeUsd);
+    const file = path.join(dir, "Pulumi.yaml");
+    const program = (a: number, b: number) =>
+      fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(/config:[\s\S]*$/, twoProviders(a, b)));
+    // Each provider's budget holds its own two VPSs, not the account's four: judged alone, both passed the preview
+    // and up then refused the second provider's orders.
+    program(2 * fee, 3.5 * fee);
+    const mark = s.mark();
+    for (const command of [["preview"], ["up", "--yes"]]) {
+      const text = await pulumiFailure(s.stack.cli, ...command);
+      expect(text).toMatch(
+        // The engine checks the two providers' VPSs in the order their registrations arrive: either may carry it.
+        /\[RIMU_ERR_BUDGET\] this run takes the account's monthly fees \(every active order on it, with the changes of the [34] VPSs checked so far\) from \$0\.00 to \$[\d.]+, over the monthly budget of \$[\d.]+ \(provider 'team-[ab]': monthlyBudgetUsd\)/,
+      );
+    }
+    expect(s.mutationsSince(mark)).toEqual([]);
+    // Each provider's budget covers the account: room for the four under both, and both pass, preview and up.
+    program(4 * fee, 4 * fee);
+    await pulumiText(s.stack.cli, "preview");
+    await pulumiText(s.stack.cli, "up", "--yes");
+    expect(activeOrderCount(s)).toBe(4);
+    await pulumiText(s.stack.cli, "destroy", "--yes");
   });
 });

@@ -18,6 +18,7 @@
  * in docs/vps.md#exactly-once-creation: the reads that decide whether to order (the client's pre-flight, the
  * look-up before a pending resource is cancelled) are never served from here.
  */
+import { SharedPlan } from "./shared-plan.js";
 import type {
   AboutOrder,
   BillingMethodData,
@@ -52,6 +53,8 @@ export class AccountView {
   constructor(
     readonly client: RimuClient,
     private readonly now: () => number = Date.now,
+    /** The fees the other provider processes of this command checked on this account (shared-plan.ts). */
+    readonly sharedPlan?: SharedPlan,
   ) {}
 
   /** The account's active orders (include_inactive=N); `fresh` reads them again now. */
@@ -147,7 +150,7 @@ const views = (): Map<string, AccountView> => currentRun().get(VIEWS);
 export function accountViewFor(key: string, client: () => RimuClient): AccountView {
   let view = views().get(key);
   if (!view) {
-    view = new AccountView(client());
+    view = new AccountView(client(), Date.now, SharedPlan.forAccount(key));
     views().set(key, view);
   }
   return view;
@@ -160,7 +163,10 @@ export function noteStartingEverywhere(resource: string): void {
 
 /** A change of `resource` was applied: every view of this process gives up its claims (AccountView.noteApplied). */
 export function noteAppliedEverywhere(resource: string): void {
-  for (const view of views().values()) view.noteApplied(resource);
+  for (const view of views().values()) {
+    view.noteApplied(resource);
+    view.sharedPlan?.forget(resource);
+  }
 }
 
 /** Forgets every view of this run, with the clients they hold (a new read timeout). */

@@ -125,7 +125,10 @@ export function judgeBudget(
       failures: problems.map((reason) => ({ property: "", reason, code: RIMU_ERROR_CODES.RimuConfigError })),
       notes: [],
     };
-  if (!view || !fee || !hasLimit(settings)) return { failures: [], notes: [] };
+  if (!view || !fee) return { failures: [], notes: [] };
+  // A provider with no budget still shares its plan: another provider's budget on the account counts it.
+  if (preview) view.sharedPlan?.record(vps.resource, vpsFeeOf(vps.name, fee));
+  if (!hasLimit(settings)) return { failures: [], notes: [] };
   const ledger = view.fees;
   ledger.record(vps.resource, vpsFeeOf(vps.name, fee));
   // In the update phase the run's plan is counted, not judged here: the guard judges each order and growing change
@@ -135,7 +138,8 @@ export function judgeBudget(
     ? undefined
     : accountOverWords(settings.monthlyBudgetUsd, ledger.billed, settingName("monthlyBudgetUsd"));
   if (accountOver !== undefined) ledger.saidAccountOver = true;
-  const totals = ledger.totals();
+  // The account's other providers of this command count too: one budget covers the account (shared-plan.ts).
+  const totals = ledger.totals(view.sharedPlan?.others(new Set(ledger.checked().keys())) ?? []);
   const recorded = ledger.fee(vps.resource)!;
   let judgement = judgementOf(settings, totals, recorded);
   const warn = settings.enforcement === "warn";

@@ -90,8 +90,9 @@ export class FeeLedger {
     return this.entries;
   }
 
-  totals(): BudgetTotals {
-    const fees = [...this.entries.values()];
+  /** The totals of the VPSs checked so far; `others`: those other providers of the command checked (shared-plan.ts). */
+  totals(others: readonly VpsFee[] = []): BudgetTotals {
+    const fees = [...this.entries.values(), ...others];
     const base = this.account?.cents ?? fees.reduce((sum, fee) => sum + (fee.nowCents ?? 0), 0);
     return totalsOf(base, fees);
   }

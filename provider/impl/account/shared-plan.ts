@@ -1,0 +1,106 @@
+/**
+ * The budget's plan shared by the provider processes of one `pulumi` command on one account (docs/cost.md, "Several
+ * providers"). The engine starts a process for each provider (the default one and each explicit one), and each
+ * keeps its own ledger of the VPSs it checked; a budget covers the account, so a preview judged by each ledger
+ * alone passed two providers whose VPSs together go over, and `up` then refused the second one's.
+ *
+ * So each check also writes its VPS's fee to a small file that the processes of the same command on the same
+ * account share: named after the command's process (every provider's parent) and a hash of the account's URL and
+ * key (never the key), in the system's temporary directory. A check counts the other processes' entries beside its
+ * own ledger. The engine checks resources one after another, so each check sees every check before it, whichever
+ * provider made it. A resource's entry is its latest check (the update of `pulumi up` checks each again, in new
+ * processes), and a change made (or failed) leaves the plan, since the account's listing shows it from then on: so
+ * no VPS is counted twice. The guard at ordering reads the account fresh whatever this says. Files older than a day
+ * are removed.
+ *
+ * Owns: the file, its entries. Holds no run state of its own: the file is the state, per command.
+ */
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type { VpsFee } from "../cost/verdict.js";
+
+const PREFIX = "pulumi-rimuhosting-plan-";
+/** Entries and files older than this are another command's, whatever process id it had. */
+const MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+interface Entry {
+  /** The provider process that checked it. */
+  pid: number;
+  at: number;
+  fee: VpsFee;
+}
+
+export class SharedPlan {
+  private swept = false;
+
+  constructor(private readonly file: string) {}
+
+  /** The plan of the command this process serves, on the account `accountKey` (a hash of its URL and key). */
+  static forAccount(accountKey: string, commandPid = process.ppid): SharedPlan {
+    const name = createHash("sha256").update(`${commandPid}\n${accountKey}`).digest("hex").slice(0, 32);
+    return new SharedPlan(path.join(os.tmpdir(), `${PREFIX}${name}.json`));
+  }
+
+  /** Records `resource`'s fee as this process checked it (its latest check replaces an earlier one). */
+  record(resource: string, fee: VpsFee): void {
+    this.sweep();
+    const entries = this.read();
+    entries[resource] = { pid: process.pid, at: Date.now(), fee };
+    this.write(entries);
+  }
+
+  private write(entries: Record<string, Entry>): void {
+    const temporary = `${this.file}.${process.pid}.tmp`;
+    try {
+      fs.writeFileSync(temporary, JSON.stringify(entries), { mode: 0o600 });
+      fs.renameSync(temporary, this.file);
+    } catch {
+      // A plan that cannot be shared leaves each provider judging its own VPSs, as before: never a failed check.
+    }
+  }
+
+  /**
+   * `resource`'s change was made (or failed): the account's listing shows what it did from now on, so its planned
+   * fee no longer counts beside it.
+   */
+  forget(resource: string): void {
+    const entries = this.read();
+    if (!(resource in entries)) return;
+    delete entries[resource];
+    this.write(entries);
+  }
+
+  /** The fees other processes of this command checked, leaving out the resources in `own`. */
+  others(own: ReadonlySet<string>): VpsFee[] {
+    const now = Date.now();
+    return Object.entries(this.read())
+      .filter(([resource, e]) => e.pid !== process.pid && !own.has(resource) && now - e.at < MAX_AGE_MS)
+      .map(([, e]) => e.fee);
+  }
+
+  private read(): Record<string, Entry> {
+    try {
+      return JSON.parse(fs.readFileSync(this.file, "utf8")) as Record<string, Entry>;
+    } catch {
+      return {};
+    }
+  }
+
+  /** Removes the files of commands long finished (once per process). */
+  private sweep(): void {
+    if (this.swept) return;
+    this.swept = true;
+    const dir = path.dirname(this.file);
+    try {
+      for (const name of fs.readdirSync(dir)) {
+        if (!name.startsWith(PREFIX)) continue;
+        const file = path.join(dir, name);
+        if (Date.now() - fs.statSync(file).mtimeMs > MAX_AGE_MS) fs.rmSync(file, { force: true });
+      }
+    } catch {
+      // Sweeping is tidiness only.
+    }
+  }
+}
