@@ -39,6 +39,7 @@ const IMPL_ROOMS = [
   "provider/impl/budget/",
   "provider/impl/lifecycle/",
   "provider/impl/lookahead/",
+  "provider/impl/ordering/",
 ];
 /** The implementation: its rooms and its root. */
 const IMPL = [...IMPL_ROOMS, "provider/impl/"];

@@ -7,4 +7,7 @@
 export { forgetRun, resetConfiguration, setReadTimeoutForTests } from "./lifecycle/runtime-config.js";
 export { setCreateLookupGrace } from "./lifecycle/vps-create.js";
 export { setLogSink } from "./engine/log.js";
-export { guardVerdicts } from "./lookahead/order-guard.js";
+import { guardVerdicts as guardVerdictsOf } from "./ordering/order-guard.js";
+import { currentRun } from "./engine/run-context.js";
+/** The guard's verdicts in the run this process serves now (the table of cases compares them). */
+export const guardVerdicts = () => guardVerdictsOf(currentRun());

@@ -28,7 +28,8 @@ import { parseInputs, refreshableState, type ParsedInputs } from "./inputs/vps-v
 import { lookAhead } from "./lookahead/vps-lookahead.js";
 import { CURRENT_FEE_KEY, PLANNED_FEE_KEY } from "./budget/planned-fee.js";
 import { judgeBudget } from "./budget/budget.js";
-import { noteCheckedChange, whatWasDone } from "./lookahead/order-guard.js";
+import { noteCheckedChange, whatWasDone } from "./ordering/order-guard.js";
+import { currentRun } from "./engine/run-context.js";
 import { noteChecked } from "./lifecycle/refresh-diff.js";
 
 const RIMU_VALIDATION = RIMU_ERROR_CODES.RimuValidationError;
@@ -59,6 +60,8 @@ export async function checkVps(
   news: VpsInputs,
   options: { mayApply?: boolean } = {},
 ): Promise<CheckResult> {
+  // The run this check belongs to, handed to what keeps the run's state (the guard).
+  const run = currentRun();
   // The old inputs are recorded state: a value not of its kind is left out, not trusted.
   const before = refreshableState(olds) as VpsInputs;
   // The new ones parsed once: every rule below reads this, never the raw bag.
@@ -83,7 +86,7 @@ export async function checkVps(
     values: withOrder(ownKeys(parsed.values, nonce), oid),
     known: withOrder(ownKeys(parsed.known, nonce), oid),
   };
-  noteCheckedChange(before, checking);
+  noteCheckedChange(run, before, checking);
   const preview = isPreview(given);
   const ahead = await lookAhead(before, checking, preview, options.mayApply);
   const fee = ahead.fee?.usd;
@@ -98,6 +101,7 @@ export async function checkVps(
   );
   // What the run did before this check, true on the native plugin's `pulumi up` too (order-guard.ts).
   const done = whatWasDone(
+    run,
     `ordered or changed for ${resourceName(given)}`,
     options.mayApply ? "mayApply" : "preview",
   );

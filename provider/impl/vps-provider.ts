@@ -52,7 +52,8 @@ import type { VpsInputs } from "./inputs/vps-input-schema.js";
 import { recordedState, refreshableState, setValues } from "./inputs/vps-values.js";
 import { isOrderGone, orderFields } from "../wire-mapping/order-fields.js";
 import { priceOf } from "./lookahead/vps-lookahead.js";
-import { guardedChange, guardedOrder, noteDone } from "./lookahead/order-guard.js";
+import { guardedChange, guardedOrder, noteDone } from "./ordering/order-guard.js";
+import { currentRun, type RunContext } from "./engine/run-context.js";
 import {
   orderOutputs,
   refreshedInputs,
@@ -209,11 +210,12 @@ export async function diff(
 
 export async function create(inputs: VpsInputs): Promise<{ id: string; outs: VpsOutputs }> {
   const news = setValues(inputs);
+  const run = currentRun(); // this call's run, handed down to the guard as its context
   return step(`Creating Vps${label(news)}`, () =>
     applying(news, async () => {
       const client = clientFor("Creating a Vps", minutesToMs(news.timeouts?.createMinutes));
-      if (news.adoptOrderOid !== undefined) return adopt(client, news, inputs.__provider);
-      return orderAndConverge(client, news, nonceOf(inputs), inputs.__provider);
+      if (news.adoptOrderOid !== undefined) return adopt(run, client, news, inputs.__provider);
+      return orderAndConverge(run, client, news, nonceOf(inputs), inputs.__provider);
     }),
   );
 }
@@ -233,23 +235,19 @@ async function applying<T>(news: VpsInputs, run: () => Promise<T>): Promise<T> {
 }
 
 async function orderAndConverge(
+  run: RunContext,
   client: RimuClient,
   news: VpsInputs,
   nonce: string,
   provider: VpsInputs["__provider"],
 ): Promise<{ id: string; outs: VpsOutputs }> {
   const view = accountView("Creating a Vps");
-  const ordered = await guardedOrder(
-    view,
-    news,
-    nonce,
-    () => orderOnce(client, news, nonce, provider),
-    // The guard's withdrawal of an order another run's took past the budget: cancelled before any state holds it.
-    (placed) => client.deleteVps(orderRef(placed.order_oid, placed.domain_name)),
-  );
+  // Cancels an order another run's took past the budget, before any state holds it (order-withdrawal.ts).
+  const withdraw = (placed: AboutOrder) => client.deleteVps(orderRef(placed.order_oid, placed.domain_name));
+  const placeOrder = () => orderOnce(client, news, nonce, provider);
+  const ordered = await guardedOrder(run, view, news, nonce, placeOrder, withdraw);
   const order = ordered.order;
-  // The run's shared listing now holds it too (the next check's token look-up sees it without a read), and so does
-  // the account's: the other providers' checks count it there, no longer as planned (shared-plan.ts).
+  // The run's listing holds it now (the next token look-up sees it); other providers count it there (shared-plan.ts).
   view.notePlaced(order);
   view.sharedPlan?.forget(resourceKey(news));
   const id = String(order.order_oid);
@@ -286,6 +284,7 @@ async function convergeNew(
 
 /** Takes over an existing order (adoptOrderOid): verify it, then bring it to the inputs like update(). */
 async function adopt(
+  run: RunContext,
   client: RimuClient,
   news: VpsInputs,
   provider: VpsInputs["__provider"],
@@ -294,8 +293,12 @@ async function adopt(
   const id = String(order.order_oid);
   log(`Vps ${id}: adopting existing order ${order.domain_name}.`);
   // Install-time options cannot be read back: they are recorded as given, not reinstalled.
-  return guardedChange(accountView("Creating a Vps"), { live: order, recorded: news, news }, "adopted", () =>
-    convergeNew({ client, live: order, recorded: news, news, what: "was adopted", provider }),
+  return guardedChange(
+    run,
+    accountView("Creating a Vps"),
+    { live: order, recorded: news, news },
+    "adopted",
+    () => convergeNew({ client, live: order, recorded: news, news, what: "was adopted", provider }),
   );
 }
 
@@ -360,6 +363,7 @@ export async function update(
 ): Promise<{ outs: VpsOutputs }> {
   const news = setValues(inputs);
   const recorded = recordedState(olds, `Vps ${id}${label(news)}`);
+  const run = currentRun();
   return step(`Updating Vps ${id}${label(news)}`, () =>
     applying(news, async () => {
       const client = clientFor("Updating a Vps", minutesToMs(news.timeouts?.updateMinutes));
@@ -368,7 +372,7 @@ export async function update(
         // A pending create whose order has not appeared: order it now (same token and nonce), once.
         const nonce =
           typeof recorded.__creationNonce === "string" ? recorded.__creationNonce : nonceOf(inputs);
-        return { outs: (await orderAndConverge(client, news, nonce, inputs.__provider)).outs };
+        return { outs: (await orderAndConverge(run, client, news, nonce, inputs.__provider)).outs };
       }
       let order: AboutOrder;
       try {
@@ -381,6 +385,7 @@ export async function update(
       // Compare with the live order, not the old outputs: this is also how a failed create or update resumes.
       const live = order;
       const result = await guardedChange(
+        run,
         accountView("Updating a Vps"),
         { live, recorded, news },
         "changed",
@@ -410,6 +415,7 @@ function goneError(id: string): VpsError {
 
 export async function deleteVps(id: string, props: RecordedOutputs): Promise<void> {
   const recorded = recordedState(props, `Vps ${id}`);
+  const run = currentRun();
   await step(`Deleting Vps ${id}${label(recorded)}`, async () => {
     const client = clientFor("Deleting a Vps", minutesToMs(recorded.timeouts?.deleteMinutes));
     // Read now, not from the run's listing: an order that appeared since must be cancelled, not left billed.
@@ -423,7 +429,7 @@ export async function deleteVps(id: string, props: RecordedOutputs): Promise<voi
     try {
       const deleted = await client.deleteVps(ref);
       view.noteGone(oid);
-      noteDone("cancelled", resourceName(recorded));
+      noteDone(run, "cancelled", resourceName(recorded));
       log(`Vps ${oid}: shut down and cancelled.`);
       log(deleteBillLine(String(oid), deleted.cancel_messages ?? [], recorded.monthlyFeeUsd));
     } catch (error) {

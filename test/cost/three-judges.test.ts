@@ -6,7 +6,7 @@
  * check; a bill's VPS line with its kind and fees; a VPS's checked inputs and the stack), and all three must give
  * the same verdict and the same figures, in cents.
  *
- * A fourth judge, the guard at the moment of ordering (provider/impl/lookahead/order-guard.ts), runs each case for real: the
+ * A fourth judge, the guard at the moment of ordering (provider/impl/ordering/order-guard.ts), runs each case for real: the
  * account's orders placed on an emulator over HTTP at the case's fees (the emulator prices by sizes, SIZES), then
  * the run's creates and updates through impl's create() and update(), non-adding changes first so that its last
  * verdict states the run's final totals. It judges only what orders or changes a fee: where it judges nothing (an

@@ -43,11 +43,20 @@ export class SharedPlan {
     return new SharedPlan(path.join(os.tmpdir(), `${PREFIX}${name}.json`));
   }
 
-  /** Records `resource`'s fee as this process checked it (its latest check replaces an earlier one). */
+  /**
+   * Records `resource`'s fee as this process checked it. Its latest check replaces an earlier one and keeps the fee
+   * it is billed now, as the ledger does (cost/ledger.ts): the engine checks a replacement's create a second time,
+   * with no old inputs, and the replacement counts once.
+   */
   record(resource: string, fee: VpsFee): void {
     this.sweep();
     const entries = this.read();
-    entries[resource] = { pid: process.pid, at: Date.now(), fee };
+    const nowCents = fee.nowCents ?? entries[resource]?.fee.nowCents;
+    entries[resource] = {
+      pid: process.pid,
+      at: Date.now(),
+      fee: { ...fee, ...(nowCents === undefined ? {} : { nowCents }) },
+    };
     this.write(entries);
   }
 

@@ -85,7 +85,7 @@ export async function converge(options: ConvergeOptions): Promise<{ order: About
   const current = orderOutputs(live, recorded);
   const id = String(live.order_oid);
   const changes = computeChanges(id, current, news);
-  const run: Run = {
+  const run: Convergence = {
     client,
     live,
     ref: orderRef(live.order_oid, live.domain_name),
@@ -113,7 +113,7 @@ export async function converge(options: ConvergeOptions): Promise<{ order: About
 }
 
 /** What every step of one converge() works on. */
-interface Run {
+interface Convergence {
   client: RimuClient;
   /** The order as it was when converge() started. */
   live: AboutOrder;
@@ -135,7 +135,7 @@ interface Progress {
 }
 
 /** Resize, move or reinstall (each one call; a resize also reconciles a lost answer). */
-async function applyStep(run: Run, step: Step, progress: Progress): Promise<void> {
+async function applyStep(run: Convergence, step: Step, progress: Progress): Promise<void> {
   const { client, ref, id, news, changes } = run;
   if (step === "resize") await resize(client, ref, id, news, changes);
   if (step === "move") {
@@ -161,7 +161,7 @@ async function applyStep(run: Run, step: Step, progress: Progress): Promise<void
 }
 
 /** The PTR name of the primary address, as the VPS now stands (after a move: its new address). */
-async function setReverseDns(run: Run, order: AboutOrder, progress: Progress): Promise<void> {
+async function setReverseDns(run: Convergence, order: AboutOrder, progress: Progress): Promise<void> {
   const ip = order.allocated_ips?.primary_ip ?? undefined;
   const name = run.news.reverseDns as string;
   await run.client.setReverseDns(run.ref, ip, name);
@@ -175,7 +175,7 @@ async function setReverseDns(run: Run, order: AboutOrder, progress: Progress): P
 }
 
 /** The running state last (a resize or reinstall restarts the VPS); returns the order as it now stands. */
-async function setRunningState(run: Run, order: AboutOrder, progress: Progress): Promise<AboutOrder> {
+async function setRunningState(run: Convergence, order: AboutOrder, progress: Progress): Promise<AboutOrder> {
   const wanted = run.news.runningState;
   if (wanted === undefined || order.running_state === wanted) return order;
   log(`Vps ${run.id}: setting the running state to ${wanted}.`);
@@ -191,7 +191,7 @@ async function setRunningState(run: Run, order: AboutOrder, progress: Progress):
  */
 async function failureToRecord(
   error: unknown,
-  run: Run,
+  run: Convergence,
   progress: Progress,
   context: {
     recorded: RecordedOutputs;

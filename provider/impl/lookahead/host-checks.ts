@@ -23,7 +23,7 @@ import { readFailure } from "../account/read-failures.js";
 import { orderRef } from "../lifecycle/vps-converge.js";
 import { MOVE_CHANGES_OUTPUTS } from "../lifecycle/vps-effects.js";
 import { orderFields } from "../../wire-mapping/order-fields.js";
-import { changed, couldNotRead, judge, shared, type Run } from "./lookahead-run.js";
+import { changed, couldNotRead, judge, shared, type LookaheadCheck } from "./lookahead-run.js";
 
 /**
  * hostServerOid, new or changed: the host must be in the VPS's data centre (a move across data centres would
@@ -35,7 +35,7 @@ import { changed, couldNotRead, judge, shared, type Run } from "./lookahead-run.
  * Returns a move's answer (the planned fee's).
  */
 export async function checkHost(
-  run: Run,
+  run: LookaheadCheck,
   orders: readonly AboutOrder[] | undefined,
   live: AboutOrder | undefined,
 ): Promise<GetNewVmPricingResponse | undefined> {
@@ -104,7 +104,7 @@ export function otherDataCentre(host: string, hostDc: string, dc: string, isNew:
  * take (host-room.ts). "Free" is no promise (docs/rimuhosting-api.md R5), so enough free space is no guarantee;
  * too little is a certain refusal.
  */
-export async function checkResizeRoom(run: Run, live: AboutOrder): Promise<void> {
+export async function checkResizeRoom(run: LookaheadCheck, live: AboutOrder): Promise<void> {
   const fields = orderFields(live);
   const grow = (name: "memoryMb" | "diskSpaceMb" | "diskSpace2Mb") => {
     const wanted = run.known[name];
@@ -159,7 +159,7 @@ export function needOf(sizes: QuotedValues): HostNeed {
  * host-room.ts, and claims it when they fit together.
  */
 async function judgeTogether(
-  run: Run,
+  run: LookaheadCheck,
   host: string,
   free: HostFree,
   need: HostNeed & { kind: ClaimKind },
@@ -191,7 +191,7 @@ async function judgeTogether(
  * must count it: leaving it out would let them claim room this change is about to take.
  */
 export async function claimRoom(
-  run: Run,
+  run: LookaheadCheck,
   host: string,
   need: HostNeed,
   property: string,
@@ -255,7 +255,7 @@ export async function claimRoom(
 }
 
 /** What a room message says of the run `run` belongs to (host-room.ts). */
-function runKind(run: Run, mine: Claim): RunKind {
+function runKind(run: LookaheadCheck, mine: Claim): RunKind {
   return { applying: run.view.ledger.applying, mayApply: run.mayApply ? { mine } : undefined };
 }
 

@@ -1,6 +1,6 @@
 /**
  * What every check of the look-ahead (vps-lookahead.ts, host-checks.ts) works on: one check()'s view of the
- * resource (Run), and how a read or a quote that fails becomes a failure, a warning or the end of the look-ahead.
+ * resource (LookaheadCheck), and how a read or a quote that fails becomes a failure, a warning or the end of the look-ahead.
  */
 import type { AboutOrder } from "../../../contract/index.js";
 import { RIMU_ERROR_CODES, RimuError } from "../../client/index.js";
@@ -28,10 +28,10 @@ export interface LookAhead {
 /**
  * One check()'s view of the resource, read-only: a check adds its failures, warnings and unknown outputs to `out`
  * and returns what it found (the answers the planned fee depends on, planned-fee.ts's FeeFindings); it never writes
- * onto the Run (test/provider/impl/process-state.test.ts fails when one does). What outlives the check belongs to
+ * onto the LookaheadCheck (test/provider/impl/process-state.test.ts fails when one does). What outlives the check belongs to
  * the run context, through `view` (run-context.ts).
  */
-export interface Run extends FeeCheck {
+export interface LookaheadCheck extends FeeCheck {
   /** New inputs whose values are known. */
   readonly known: VpsInputs;
   readonly preview: boolean;
@@ -51,14 +51,18 @@ export interface Run extends FeeCheck {
 /** Stops the look-ahead: a wrong key or address makes every later check meaningless. */
 export class Stop extends Error {}
 
-export const changed = (run: Run, name: VpsInputName): boolean =>
+export const changed = (run: LookaheadCheck, name: VpsInputName): boolean =>
   run.isNew || !same(run.before[name], run.after[name]);
 
 /**
  * One shared read. A wrong key or address fails the preview (and stops the look-ahead); a temporary fault
  * skips what needed it, with a warning saying which check did not run.
  */
-export async function shared<T>(run: Run, check: string, read: () => Promise<T>): Promise<T | undefined> {
+export async function shared<T>(
+  run: LookaheadCheck,
+  check: string,
+  read: () => Promise<T>,
+): Promise<T | undefined> {
   try {
     return await read();
   } catch (error) {
@@ -71,7 +75,7 @@ export async function shared<T>(run: Run, check: string, read: () => Promise<T>)
  * What a failed read means for `check`: wrong settings or a refusal fail the preview (Stop); anything else (a 5xx,
  * a timeout) becomes a warning that names the check that did not run.
  */
-export function couldNotRead(run: Run, check: string, error: unknown): void {
+export function couldNotRead(run: LookaheadCheck, check: string, error: unknown): void {
   const failure = readFailure(error, run.baseUrl);
   if (failure.kind === "settings") {
     run.out.failures.push(failureOf(failure.error));
@@ -94,7 +98,7 @@ export function couldNotRead(run: Run, check: string, error: unknown): void {
  * that names no field (no host has room) is the input's that asked for the room: `blame`.
  */
 export async function judge<T>(
-  run: Run,
+  run: LookaheadCheck,
   check: string,
   blame: string,
   read: () => Promise<T>,

@@ -48,7 +48,7 @@ import {
   shared,
   couldNotRead,
   type LookAhead,
-  type Run,
+  type LookaheadCheck,
 } from "./lookahead-run.js";
 import { checkHost, checkResizeRoom, claimRoom, needOf } from "./host-checks.js";
 export type { LookAhead } from "./lookahead-run.js";
@@ -65,7 +65,7 @@ export async function lookAhead(
     out.failures.push(failureOf(presentError(missingKey(), "Checking a Vps")));
     return out;
   }
-  const base: Run = {
+  const base: LookaheadCheck = {
     view: accountView("Checking a Vps"),
     baseUrl: configuredBaseUrl(),
     before,
@@ -94,7 +94,7 @@ export async function lookAhead(
  * Every check, each returning what it found; the planned fee is worked out from those answers, handed over
  * explicitly (planned-fee.ts), so the order the checks run in cannot change it.
  */
-async function checkAll(run: Run): Promise<Pick<LookAhead, "fee" | "recordedOrderOid">> {
+async function checkAll(run: LookaheadCheck): Promise<Pick<LookAhead, "fee" | "recordedOrderOid">> {
   const orders = run.orders;
   // The budget's scope: what the account is billed now, every active order (budget.ts).
   if (orders) run.view.fees.billedNow(accountCentsOf(orders));
@@ -119,7 +119,7 @@ async function checkAll(run: Run): Promise<Pick<LookAhead, "fee" | "recordedOrde
 
 // ----------------------------------------------------------------------------------------- catalogue
 
-async function checkCatalogue(run: Run): Promise<void> {
+async function checkCatalogue(run: LookaheadCheck): Promise<void> {
   const names = ["distro", "pricingPlanCode", "dcLocation"] as const;
   if (!names.some((name) => run.known[name] !== undefined && changed(run, name))) return;
   const catalog = await catalogFor(run.view.client, run.baseUrl);
@@ -141,7 +141,7 @@ async function checkCatalogue(run: Run): Promise<void> {
  * Only a refusal naming distro counts: anything else the quote says (room in the data centre for a whole new VPS)
  * is no answer about the reinstall. A new VPS needs none of this: its own quote (checkNewOrder) names the distro.
  */
-async function checkUnlistedDistro(run: Run, live: AboutOrder | undefined): Promise<void> {
+async function checkUnlistedDistro(run: LookaheadCheck, live: AboutOrder | undefined): Promise<void> {
   const distro = run.known.distro;
   if (run.isNew || typeof distro !== "string" || !changed(run, "distro")) return;
   if (live?.distro === distro) return;
@@ -168,7 +168,7 @@ async function checkUnlistedDistro(run: Run, live: AboutOrder | undefined): Prom
 
 // ------------------------------------------------------------------------------------ billing method
 
-async function checkBillingMethod(run: Run): Promise<void> {
+async function checkBillingMethod(run: LookaheadCheck): Promise<void> {
   const oid = run.known.billingOid;
   if (typeof oid !== "number" || !changed(run, "billingOid")) return;
   const methods = await shared(run, "checking billingOid against your billing methods", () =>
@@ -188,7 +188,7 @@ async function checkBillingMethod(run: Run): Promise<void> {
 // ---------------------------------------------------------------------------------------- adoption
 
 /** The order to adopt, checked; in a preview, returned with its quote once changed to match the program. */
-async function checkAdoption(run: Run): Promise<FeeFindings["adopted"]> {
+async function checkAdoption(run: LookaheadCheck): Promise<FeeFindings["adopted"]> {
   const oid = run.known.adoptOrderOid as number;
   const order = await shared(run, `reading order ${oid} to adopt`, () =>
     run.view.client.getOrder(oid).then(
@@ -239,7 +239,7 @@ async function checkAdoption(run: Run): Promise<FeeFindings["adopted"]> {
  * state's order (the preview fails); an existing one is told about a stray order (a lost create of a killed
  * run that appeared late is billed and no state knows it).
  */
-function checkCreationToken(run: Run, orders: readonly AboutOrder[]): void {
+function checkCreationToken(run: LookaheadCheck, orders: readonly AboutOrder[]): void {
   if (typeof run.known.creationScope !== "string") return;
   if (REPLACE_FORCING_INPUTS.some((name) => run.unknown.has(name))) return;
   const token = creationTokenFor(run.known);
@@ -265,7 +265,10 @@ export interface FoundOrder {
  * The live order of an existing resource: the order its state records (RECORDED_ORDER_KEY: an import, a refresh,
  * an earlier check), else the one carrying its nonce (placed by this state), else the one it adopted.
  */
-export function liveOrderOf(run: Pick<Run, "isNew" | "before">, orders?: readonly AboutOrder[]): FoundOrder {
+export function liveOrderOf(
+  run: Pick<LookaheadCheck, "isNew" | "before">,
+  orders?: readonly AboutOrder[],
+): FoundOrder {
   if (run.isNew) return {};
   if (!orders) return { why: "the account's orders could not be read (see the warning)" };
   const recorded = run.before[RECORDED_ORDER_KEY];
@@ -295,7 +298,7 @@ export function liveOrderOf(run: Pick<Run, "isNew" | "before">, orders?: readonl
  * when it could not be looked for or was not found, what the state recorded (a cancelled order's number says so
  * in the next preview, and the nonce finds a replacement's order).
  */
-function orderToRecord(run: Run, found: FoundOrder): number | undefined {
+function orderToRecord(run: LookaheadCheck, found: FoundOrder): number | undefined {
   if (run.isNew) return undefined;
   if (!found.order) return run.before[RECORDED_ORDER_KEY];
   if (plannedChanges(found.order, run.before, run.after).replaces.length > 0) return undefined;
@@ -307,7 +310,7 @@ function orderToRecord(run: Run, found: FoundOrder): number | undefined {
  * reports. Another one means a reinstall (update() compares with the live order), refused without
  * allowReinstall by the same rule as any reinstall (changeRefusals).
  */
-function checkDistroOfLive(run: Run, live: AboutOrder): void {
+function checkDistroOfLive(run: LookaheadCheck, live: AboutOrder): void {
   const wanted = run.known.distro;
   if (typeof wanted !== "string" || run.before.distro !== undefined || !live.distro || live.distro === wanted)
     return;
@@ -320,7 +323,7 @@ function checkDistroOfLive(run: Run, live: AboutOrder): void {
  * A new VPS in a preview: its price, quoted by RimuHosting with the host it names, which R16 judges the way an
  * order would (plan in that data centre, sizes, host, room): what it refuses, the order would refuse too.
  */
-async function checkNewOrder(run: Run): Promise<GetNewVmPricingResponse | undefined> {
+async function checkNewOrder(run: LookaheadCheck): Promise<GetNewVmPricingResponse | undefined> {
   const replacement = takeReplacementPriced(run.resource);
   const unknown = [...PRICED_INPUTS, "hostServerOid" as const].filter((name) => run.unknown.has(name));
   if (unknown.length > 0) {

@@ -1,5 +1,5 @@
 /**
- * The budget at the moment of ordering (provider/impl/lookahead/order-guard.ts), called as the host calls create() and
+ * The budget at the moment of ordering (provider/impl/ordering/order-guard.ts), called as the host calls create() and
  * update() after a check with no preview (`pulumi up --skip-preview`, or a VPS the preview did not judge),
  * against a real emulator (L1). The account's orders are read from the emulator by hand: a refusal orders nothing.
  * Through the real CLI: test/engine/budget-flags.test.ts.

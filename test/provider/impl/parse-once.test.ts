@@ -44,7 +44,7 @@ describe("a check parses its new inputs once", () => {
 });
 
 describe("the look-ahead's rules read which inputs are unknown from the parsed inputs", () => {
-  // parseInputs marks the unknown inputs once (its `unknown` set, handed on as the Run's and FeeCheck's); a rule of
+  // parseInputs marks the unknown inputs once (its `unknown` set, handed on as the LookaheadCheck's and FeeCheck's); a rule of
   // the look-ahead or the planned fee that walks a value for the sentinel again reads the raw value a second way.
   // priceOf is the one exception: diff()'s price line hands it inputs that no check parsed.
   const ROOT = path.join(__dirname, "../../..");

@@ -4,7 +4,7 @@
  * contract/ and fails on module-level state that is in neither place: a `let` or `var` at the top of a module, or
  * a Map or Set made there that the module changes (add, set, delete, clear). A constant table (a Set filled once
  * and only read) is not state. And the look-ahead's checks return what they found instead of writing it onto their
- * per-check Run, where the planned fee once read it from a side channel (the order of the checks changed the fee).
+ * per-check LookaheadCheck, where the planned fee once read it from a side channel (the order of the checks changed the fee).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
@@ -99,8 +99,8 @@ function rootOf(node: ts.Expression): ts.Identifier | undefined {
 }
 
 /**
- * Where a module of the look-ahead writes onto its per-check Run (provider/impl/lookahead/lookahead-run.ts) instead of
- * returning what it found: an assignment, `delete`, `++` or `--` through a variable or parameter typed with Run
+ * Where a module of the look-ahead writes onto its per-check LookaheadCheck (provider/impl/lookahead/lookahead-run.ts) instead of
+ * returning what it found: an assignment, `delete`, `++` or `--` through a variable or parameter typed with LookaheadCheck
  * (`run.fee.adopted = …`, the side channel the planned fee once read). `file line: text` for each.
  */
 export function writesOntoRun(file: string, text: string): string[] {
@@ -112,14 +112,14 @@ export function writesOntoRun(file: string, text: string): string[] {
         ts.isImportDeclaration(s) &&
         ts.isStringLiteral(s.moduleSpecifier) &&
         s.moduleSpecifier.text === LOOKAHEAD_RUN &&
-        /\bRun\b/.test(s.importClause?.getText(source) ?? ""),
+        /\bLookaheadCheck\b/.test(s.importClause?.getText(source) ?? ""),
     );
   if (!importsRun) return [];
   const typedRun = new Set<string>();
   const found: string[] = [];
   const visitDeclarations = (node: ts.Node): void => {
     if ((ts.isParameter(node) || ts.isVariableDeclaration(node)) && ts.isIdentifier(node.name) && node.type)
-      if (/\bRun\b/.test(node.type.getText(source))) typedRun.add(node.name.text);
+      if (/\bLookaheadCheck\b/.test(node.type.getText(source))) typedRun.add(node.name.text);
     ts.forEachChild(node, visitDeclarations);
   };
   visitDeclarations(source);
@@ -165,16 +165,16 @@ function membersOf(file: string, name: string): { name: string; readonly: boolea
 describe("the look-ahead's checks return what they found (issue 40, item 5)", () => {
   const files = SOURCES.flatMap((dir) => sources(join(ROOT, dir)));
 
-  it("no check writes onto its Run: the planned fee gets each answer handed over, not through a side channel", () => {
+  it("no check writes onto its LookaheadCheck: the planned fee gets each answer handed over, not through a side channel", () => {
     const writes = files.flatMap((path) =>
       writesOntoRun(relative(ROOT, path).split("\\").join("/"), readFileSync(path, "utf8")),
     );
     expect(writes).toEqual([]);
   });
 
-  it("the Run is read-only and carries no fee", () => {
+  it("the LookaheadCheck is read-only and carries no fee", () => {
     const members = [
-      ...membersOf("provider/impl/lookahead/lookahead-run.ts", "Run"),
+      ...membersOf("provider/impl/lookahead/lookahead-run.ts", "LookaheadCheck"),
       ...membersOf("provider/impl/budget/planned-fee.ts", "FeeCheck"),
     ];
     expect(members.map((m) => m.name)).not.toContain("fee");
@@ -183,8 +183,8 @@ describe("the look-ahead's checks return what they found (issue 40, item 5)", ()
 
   it("finds the side channel", () => {
     const text =
-      'import { type Run } from "./lookahead-run.js";\n' +
-      "function checkNew(run: Run, answer: number) {\n  run.fee.orderAnswer = answer;\n  run.orders ??= [];\n" +
+      'import { type LookaheadCheck } from "./lookahead-run.js";\n' +
+      "function checkNew(run: LookaheadCheck, answer: number) {\n  run.fee.orderAnswer = answer;\n  run.orders ??= [];\n" +
       "  delete run.out.fee;\n  run.out.notes.push(answer);\n}\n";
     expect(writesOntoRun("provider/impl/x.ts", text)).toEqual([
       "provider/impl/x.ts:3: run.fee.orderAnswer = answer",

@@ -17,14 +17,13 @@
  * budget.ts's. test/cost/three-judges.test.ts runs this guard through the same table of cases as they.
  */
 import type { AboutOrder } from "../../../contract/index.js";
-import { accountCentsOf, budgetInUse } from "../budget/budget.js";
+import { budgetInUse } from "../budget/budget.js";
 import { unpricedAccountWords } from "../cost/ledger.js";
 import { cents, dollars, type Priced } from "../cost/money.js";
 import {
   addsOf,
   judgementOf,
   limitsPassed,
-  totalsOf,
   type BudgetTotals,
   type Judgement,
   type VpsFee,
@@ -35,9 +34,10 @@ import { pricedOf, type QuotedValues } from "../budget/money.js";
 import { emitNotes, resourceKey, resourceName, warning } from "../engine/notes.js";
 import { settingName } from "../engine/settings-source.js";
 import { feeOfMoney } from "../budget/planned-fee.js";
-import { currentRun, runState } from "../engine/run-context.js";
+import type { RunContext } from "../engine/run-context.js";
+import { guardOf, runTotals, type Guard } from "./guard-run.js";
 import { configuredBaseUrl } from "../lifecycle/runtime-config.js";
-import { liveOrderOf, priceOf } from "./vps-lookahead.js";
+import { liveOrderOf, priceOf } from "../lookahead/vps-lookahead.js";
 import { computeChanges, REPLACE_FORCING_INPUTS } from "../inputs/vps-changes.js";
 import type { VpsInputs } from "../inputs/vps-input-schema.js";
 import { orderOutputs, type RecordedOutputs } from "../inputs/vps-outputs.js";
@@ -48,44 +48,13 @@ import type { AccountView } from "../account/account-view.js";
 import { same } from "../inputs/canonical-json.js";
 import { withdrawIfOver } from "./order-withdrawal.js";
 
-/** What this guard keeps of one run (run-context.ts). */
-const GUARD = runState("the budget guard's record of what the run ordered and changed", () => ({
-  /** What this process did in this run, by what it did (in the order first done): ordered → web-1, web-2. */
-  done: new Map<string, string[]>(),
-  /**
-   * The changes this process applied in this run (new VPSs, resizes, moves, replacements, adoptions), by resource,
-   * each as the cost model counts a VPS (cost/verdict.ts): the listing already holds them.
-   */
-  applied: new Map<string, VpsFee>(),
-  /**
-   * Resources whose create or update has run (applied, failed or found done): the ledger's plan of them is no
-   * longer pending (the listing shows what they did).
-   */
-  settled: new Set<string>(),
-  /**
-   * Orders this run replaced and has not cancelled yet: counted once, as the fee now of their replacement (the
-   * run cancels them after it), never beside it.
-   */
-  replaced: new Set<number>(),
-  /**
-   * Each verdict given, in order, with the model's totals: the guard's figures, which test/cost/three-judges.test.ts
-   * compares with the preview's, the bill's and the pack's (testing.ts's guardVerdicts).
-   */
-  verdicts: [] as { name: string; judgement: Judgement; totals: BudgetTotals }[],
-  /**
-   * Resources whose check planned a replacement: the recorded inputs of the VPS being replaced, whose order
-   * liveOrderOf finds as the look-ahead does (the recorded order id first: an imported VPS carries no nonce).
-   */
-  replacing: new Map<string, VpsInputs>(),
-  /** The tail of the lock: each judged change waits for the one before it. */
-  lock: Promise.resolve(),
-}));
-
-const guard = () => currentRun().get(GUARD);
-
 /** A change this process applied to `name` ("ordered", "changed", "adopted", "cancelled"). */
-export function noteDone(what: string, name: string): void {
-  const { done } = guard();
+export function noteDone(run: RunContext, what: string, name: string): void {
+  noteWith(guardOf(run), what, name);
+}
+
+function noteWith(run: Guard, what: string, name: string): void {
+  const { done } = run;
   const names = done.get(what) ?? [];
   if (!names.includes(name)) names.push(name);
   done.set(what, names);
@@ -95,16 +64,17 @@ export function noteDone(what: string, name: string): void {
  * check() of an existing resource whose change replaces it: the replacement's create (checked again with no old
  * inputs, so with a new nonce) counts its quote less what the order it replaces is billed.
  */
-export function noteCheckedChange(olds: VpsInputs, parsed: ParsedInputs): void {
+export function noteCheckedChange(run: RunContext, olds: VpsInputs, parsed: ParsedInputs): void {
   if (Object.keys(olds).length === 0) return;
   const news = parsed.values;
   if (REPLACE_FORCING_INPUTS.some((name) => !same(olds[name] ?? null, news[name] ?? null)))
-    guard().replacing.set(resourceKey(news), olds);
+    guardOf(run).replacing.set(resourceKey(news), olds);
 }
 
 /** The guard's verdicts in this run, each with its totals (testing.ts: for the table of cases). */
-export const guardVerdicts = (): readonly { name: string; judgement: Judgement; totals: BudgetTotals }[] =>
-  guard().verdicts;
+export const guardVerdicts = (
+  run: RunContext,
+): readonly { name: string; judgement: Judgement; totals: BudgetTotals }[] => guardOf(run).verdicts;
 
 /** "web-1 and web-2", "a, b and c". */
 const listed = (items: readonly string[]): string =>
@@ -118,8 +88,12 @@ const listed = (items: readonly string[]): string =>
  * "mayApply" when it may be the update of `pulumi up` (the native plugin's), where the engine goes on with the
  * creates and updates of the VPSs checked before it, so their orders may still come after this is said.
  */
-export function whatWasDone(refused: string, check?: "preview" | "mayApply"): string {
-  const { done } = guard();
+export function whatWasDone(run: RunContext, refused: string, check?: "preview" | "mayApply"): string {
+  return describeDone(guardOf(run), refused, check);
+}
+
+function describeDone(run: Guard, refused: string, check?: "preview" | "mayApply"): string {
+  const { done } = run;
   const did = [...done].map(([what, names]) => `${what} ${listed(names)}`);
   if (done.size === 0 && check === "preview") return "Nothing was ordered or changed";
   const said =
@@ -133,8 +107,7 @@ export function whatWasDone(refused: string, check?: "preview" | "mayApply"): st
 }
 
 /** Runs `fn` alone among the judged changes of this process. */
-async function exclusive<T>(fn: () => Promise<T>): Promise<T> {
-  const run = guard();
+async function exclusive<T>(run: Guard, fn: () => Promise<T>): Promise<T> {
   const before = run.lock;
   let release!: () => void;
   run.lock = new Promise((resolve) => (release = resolve));
@@ -177,20 +150,20 @@ type Orders = () => Promise<readonly AboutOrder[]>;
  * or runs it and counts it as applied once it applied (also when it failed after a change, VpsIncompleteError).
  */
 async function judged<T>(
+  run: Guard,
   view: AccountView,
   resource: string,
   plan: (orders: Orders) => Promise<Planned | undefined>,
   apply: () => Promise<T>,
   placed?: (result: T, fee: VpsFee) => Promise<void>,
 ): Promise<T> {
-  return exclusive(async () => {
-    const run = guard();
+  return exclusive(run, async () => {
     try {
       let listing: Promise<readonly AboutOrder[]> | undefined;
       const orders = () => (listing ??= view.activeOrders({ fresh: true }));
       const planned = await plan(orders);
       if (!planned) return await apply();
-      const fee = await judge(view, orders, planned);
+      const fee = await judge(run, view, orders, planned);
       try {
         const result = await apply();
         run.applied.set(resource, fee);
@@ -219,52 +192,20 @@ async function quoteOf(view: AccountView, planned: Planned): Promise<{ after: Pr
   };
 }
 
-/** The change a cost-model fee makes to a total: its fee after less its fee now (0 when not known). */
-const deltaOf = (fee: VpsFee): number => ("cents" in fee.after ? fee.after.cents - (fee.nowCents ?? 0) : 0);
-
-/**
- * The run's totals at the moment of a judged change, by the one semantics (docs/cost.md, "What a budget limits"):
- * the account's active orders as listed now, each order this run replaced counted once (as its replacement's fee
- * now, until the run cancels it), moved by the run's changes: those applied (the listing holds them), the shrinks
- * it checked and has not made yet (the ledger's pending plan), and this one. Never more than the preview's final
- * total, from the live listing: a change a passing preview planned is never refused for the order the engine runs
- * the steps in.
- */
-function runTotals(
-  view: AccountView,
-  orders: readonly AboutOrder[],
-  judging?: { resource: string; fee: VpsFee },
-) {
-  const run = guard();
-  const counted = orders.filter((order) => !run.replaced.has(order.order_oid));
-  const account = accountCentsOf(counted);
-  const resource = judging?.resource;
-  const applied = [...run.applied].filter(([key]) => key !== resource).map(([, done]) => done);
-  // The run's planned shrinks not made yet count, so a create and a shrink the preview passed go through in either
-  // order; its planned growth not made yet is judged when it is made (it cannot make this change pass).
-  const pending = [...view.fees.checked()]
-    .filter(([key]) => key !== resource && !run.applied.has(key) && !run.settled.has(key))
-    .map(([, planned]) => planned)
-    .filter((planned) => deltaOf(planned) < 0);
-  const base = account.cents - applied.reduce((sum, done) => sum + deltaOf(done), 0);
-  const fees = [...applied, ...pending, ...(judging ? [judging.fee] : [])];
-  return { counted, account, totals: totalsOf(base, fees) };
-}
-
 /**
  * The verdict on `planned` by the cost model (cost/verdict.ts), the rule the preview, the bill and the pack judge
  * by: the VPS at its fee now and after, with the changes this run applied before it; the account's active orders,
  * read fresh, are what is billed now (the scope, budget.ts). Returns its fee as the model counts it when it may go
  * on; throws the refusal otherwise (`warn`: a warning, and it goes on).
  */
-async function judge(view: AccountView, listing: Orders, planned: Planned): Promise<VpsFee> {
+async function judge(run: Guard, view: AccountView, listing: Orders, planned: Planned): Promise<VpsFee> {
   const { settings } = budgetInUse();
   const warn = settings.enforcement === "warn";
   const stop = async (reason: string, advice: string): Promise<void> => {
     if (!warn)
       throw new VpsError(
         VPS_ERROR_CODES.budget,
-        `${planned.name}: ${reason}. ${whatWasDone(planned.refused)}. ${advice}.`,
+        `${planned.name}: ${reason}. ${describeDone(run, planned.refused)}. ${advice}.`,
       );
     await emitNotes(
       [warning(`${planned.name}: ${reason} (${settingName("budgetEnforcement")}: warn); it goes on.`)],
@@ -282,8 +223,11 @@ async function judge(view: AccountView, listing: Orders, planned: Planned): Prom
       : quoted.after,
   };
   // The account, read fresh: the totals every verdict states (the table of cases compares them with the others').
-  const { counted, account, totals } = runTotals(view, await listing(), { resource: planned.resource, fee });
-  const { verdicts } = guard();
+  const { counted, account, totals } = runTotals(run, view, await listing(), {
+    resource: planned.resource,
+    fee,
+  });
+  const { verdicts } = run;
   const adds = addsOf(fee);
   const untotalled =
     settings.monthlyBudgetUsd !== undefined && account.unpriced.length > 0 && (adds ?? 0) > 0;
@@ -338,12 +282,14 @@ function overWords(totals: BudgetTotals, orderCount: number, adds: number): stri
  * `order` ("found": this state's own order already on the account, which orders nothing new).
  */
 export async function guardedOrder<T extends { found: boolean; order: AboutOrder }>(
+  context: RunContext,
   view: AccountView,
   news: VpsInputs,
   nonce: string,
   order: () => Promise<T>,
   withdraw: (placed: AboutOrder) => Promise<unknown>,
 ): Promise<T> {
+  const run = guardOf(context);
   const name = resourceName(news);
   const resource = resourceKey(news);
   let replacedOid: number | undefined;
@@ -351,7 +297,7 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
     const orders = await listing();
     const token = creationTokenFor(news);
     if (orders.some((o) => carriesCreationToken(o, token) && creationNonceOf(o) === nonce)) return undefined;
-    const old = guard().replacing.get(resource);
+    const old = run.replacing.get(resource);
     const replaced = old === undefined ? undefined : liveOrderOf({ isNew: false, before: old }, orders).order;
     replacedOid = replaced?.order_oid;
     return {
@@ -366,25 +312,25 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
   const placed = async (result: T): Promise<void> => {
     if (result.found) return;
     // The replaced order is this one's fee now until the run cancels it (runTotals): never counted beside it.
-    if (replacedOid !== undefined) guard().replaced.add(replacedOid);
+    if (replacedOid !== undefined) run.replaced.add(replacedOid);
     // This order is applied now: the listing holds it, as it holds the run's other applied changes.
     const withdrawn = await withdrawIfOver({
       view,
       name,
       order: result.order,
-      totalsOf: (orders) => runTotals(view, orders).totals,
+      totalsOf: (orders) => runTotals(run, view, orders).totals,
       withdraw,
     });
     if (withdrawn === undefined) return;
-    guard().applied.delete(resource);
+    run.applied.delete(resource);
     const message =
-      `${withdrawn}, and ${name} is not in the stack. ${whatWasDone(`kept for ${name}`)}. Run \`pulumi up\` again ` +
+      `${withdrawn}, and ${name} is not in the stack. ${describeDone(run, `kept for ${name}`)}. Run \`pulumi up\` again ` +
       `once the account has room, or raise the limit.`;
-    noteDone("withdrew", name);
+    noteWith(run, "withdrew", name);
     throw new VpsError(VPS_ERROR_CODES.budget, message);
   };
-  const ordered = limitsSet() ? await judged(view, resource, plan, order, placed) : await order();
-  if (!ordered.found) noteDone("ordered", name);
+  const ordered = limitsSet() ? await judged(run, view, resource, plan, order, placed) : await order();
+  if (!ordered.found) noteWith(run, "ordered", name);
   return ordered;
 }
 
@@ -393,6 +339,7 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
  * moves the VPS, and applied by `change`. `what`: the word for what this run then did ("changed", "adopted").
  */
 export async function guardedChange<T>(
+  context: RunContext,
   view: AccountView,
   target: { live: AboutOrder; recorded: RecordedOutputs; news: VpsInputs },
   what: string,
@@ -421,16 +368,17 @@ export async function guardedChange<T>(
       nowUsd: orderFields(live).monthlyFeeUsd ?? NaN,
     };
   };
+  const run = guardOf(context);
   const resource = resourceKey(target.news);
   try {
     const planned = plan();
-    const result = planned ? await judged(view, resource, async () => planned, change) : await change();
-    noteDone(what, name);
+    const result = planned ? await judged(run, view, resource, async () => planned, change) : await change();
+    noteWith(run, what, name);
     return result;
   } catch (error) {
-    if (error instanceof VpsIncompleteError) noteDone(what, name);
+    if (error instanceof VpsIncompleteError) noteWith(run, what, name);
     throw error;
   } finally {
-    guard().settled.add(resource);
+    run.settled.add(resource);
   }
 }

@@ -1,0 +1,81 @@
+/**
+ * What the budget's guard at ordering keeps of one run (run-context.ts), and the run's totals at the moment of a
+ * judged change (docs/cost.md, "What a budget limits, and when"). order-guard.ts judges and applies; this holds.
+ *
+ * Owns: the guard's piece of a run's state, and the arithmetic of its totals (the cost model's, cost/verdict.ts).
+ */
+import type { AboutOrder } from "../../../contract/index.js";
+import type { AccountView } from "../account/account-view.js";
+import { accountCentsOf } from "../budget/budget.js";
+import { totalsOf, type BudgetTotals, type Judgement, type VpsFee } from "../cost/verdict.js";
+import { runState, type RunContext } from "../engine/run-context.js";
+import type { VpsInputs } from "../inputs/vps-input-schema.js";
+
+/** What this guard keeps of one run (run-context.ts). */
+const GUARD = runState("the budget guard's record of what the run ordered and changed", () => ({
+  /** What this process did in this run, by what it did (in the order first done): ordered → web-1, web-2. */
+  done: new Map<string, string[]>(),
+  /**
+   * The changes this process applied in this run (new VPSs, resizes, moves, replacements, adoptions), by resource,
+   * each as the cost model counts a VPS (cost/verdict.ts): the listing already holds them.
+   */
+  applied: new Map<string, VpsFee>(),
+  /**
+   * Resources whose create or update has run (applied, failed or found done): the ledger's plan of them is no
+   * longer pending (the listing shows what they did).
+   */
+  settled: new Set<string>(),
+  /**
+   * Orders this run replaced and has not cancelled yet: counted once, as the fee now of their replacement (the
+   * run cancels them after it), never beside it.
+   */
+  replaced: new Set<number>(),
+  /**
+   * Each verdict given, in order, with the model's totals: the guard's figures, which test/cost/three-judges.test.ts
+   * compares with the preview's, the bill's and the pack's (testing.ts's guardVerdicts).
+   */
+  verdicts: [] as { name: string; judgement: Judgement; totals: BudgetTotals }[],
+  /**
+   * Resources whose check planned a replacement: the recorded inputs of the VPS being replaced, whose order
+   * liveOrderOf finds as the look-ahead does (the recorded order id first: an imported VPS carries no nonce).
+   */
+  replacing: new Map<string, VpsInputs>(),
+  /** The tail of the lock: each judged change waits for the one before it. */
+  lock: Promise.resolve(),
+}));
+
+/** What the guard keeps of `run`: the run's context comes in as an argument from each engine call. */
+export type Guard = ReturnType<(typeof GUARD)["make"]>;
+export const guardOf = (run: RunContext): Guard => run.get(GUARD);
+
+/** The change a cost-model fee makes to a total: its fee after less its fee now (0 when not known). */
+const deltaOf = (fee: VpsFee): number => ("cents" in fee.after ? fee.after.cents - (fee.nowCents ?? 0) : 0);
+
+/**
+ * The run's totals at the moment of a judged change, by the one semantics (docs/cost.md, "What a budget limits"):
+ * the account's active orders as listed now, each order this run replaced counted once (as its replacement's fee
+ * now, until the run cancels it), moved by the run's changes: those applied (the listing holds them), the shrinks
+ * it checked and has not made yet (the ledger's pending plan), and this one. Never more than the preview's final
+ * total, from the live listing: a change a passing preview planned is never refused for the order the engine runs
+ * the steps in.
+ */
+export function runTotals(
+  run: Guard,
+  view: AccountView,
+  orders: readonly AboutOrder[],
+  judging?: { resource: string; fee: VpsFee },
+) {
+  const counted = orders.filter((order) => !run.replaced.has(order.order_oid));
+  const account = accountCentsOf(counted);
+  const resource = judging?.resource;
+  const applied = [...run.applied].filter(([key]) => key !== resource).map(([, done]) => done);
+  // The run's planned shrinks not made yet count, so a create and a shrink the preview passed go through in either
+  // order; its planned growth not made yet is judged when it is made (it cannot make this change pass).
+  const pending = [...view.fees.checked()]
+    .filter(([key]) => key !== resource && !run.applied.has(key) && !run.settled.has(key))
+    .map(([, planned]) => planned)
+    .filter((planned) => deltaOf(planned) < 0);
+  const base = account.cents - applied.reduce((sum, done) => sum + deltaOf(done), 0);
+  const fees = [...applied, ...pending, ...(judging ? [judging.fee] : [])];
+  return { counted, account, totals: totalsOf(base, fees) };
+}
