@@ -1,12 +1,16 @@
 /**
- * Adoption in one command, through the real CLI against one emulator account of 11 VPSs: in a YAML, a TypeScript, a
- * Python and a Go project in turn, `pulumi-resource-rimuhosting import-file` (the checkout's plugin, reading the API
- * key and address from the stack's config) writes the import file, leaving out the one VPS a Pulumi stack created;
- * `pulumi import --file` adopts the other 10 and writes the program in the project's language, from the plugin's
- * schema; and the next `pulumi preview` of that program, with nothing edited, shows no change
- * (`--expect-no-changes`). Each stack is then removed without touching the VPSs, and nothing was ordered, changed or
- * cancelled. The Node.js, Go and Python hosts buildable here predate code generation: scripts/codegen-hosts.sh gives
- * them Pulumi's program generators at the CLI's release (tools/codegen-host), as current hosts have them.
+ * Adoption in one command, through the real CLI against one emulator account of 31 VPSs of varied shapes (issue 57:
+ * test/helpers/account-shapes.ts, seed ACCOUNT_SEED: several IPs, a second disk, stopped, each data centre, an
+ * unlisted distro, a dedicated VPS on a chosen host, another billing method, a cancellation at the period's end,
+ * domain names that collide or hold characters an identifier cannot): in a YAML, a TypeScript, a Python and a Go
+ * project in turn, `pulumi-resource-rimuhosting import-file` (the checkout's plugin, reading the API key and address
+ * from the stack's config) writes the import file, leaving out the one VPS a Pulumi stack created; `pulumi import
+ * --file --protect=false` adopts the other 30 and writes the program in the project's language, from the plugin's
+ * schema; and the next `pulumi preview` of that program, with nothing edited and nothing protected, shows no change
+ * (`--expect-no-changes`): an SDK's default (ipCount 1) never differs from what runs. Each stack is then removed
+ * without touching the VPSs, and nothing was ordered, changed or cancelled. The Node.js, Go and Python hosts buildable
+ * here predate code generation: scripts/codegen-hosts.sh gives them Pulumi's program generators at the CLI's release
+ * (tools/codegen-host), as current hosts have them. test/provider/impl/import-shapes.test.ts tries five seeds at L1.
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -17,6 +21,8 @@ import { ENDPOINTS } from "../../contract/index";
 import { DEMO_API_KEY } from "../../emulator/index";
 import { CREATION_TOKEN_KEY } from "../../provider/client/index";
 import { packNodejsSdk } from "../../tools/release/sdk-packages";
+import { uniqueNames } from "../../provider/adopt/resource-names";
+import { accountShapes, placeAccount } from "../helpers/account-shapes";
 import { shell, shellOk } from "../docs/support/shell";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 import { offlineCliEnv } from "./cli-stack";
@@ -35,31 +41,11 @@ const run = promisify(execFile);
 jest.setTimeout(1_800_000); // four languages in turn; Go builds the program with `go build`
 
 const PLUGIN = path.join(REPO_ROOT, "bin", "pulumi-resource-rimuhosting");
-/** 10 VPSs to adopt: domain names of every shape a name is derived from, two data centres. */
-const DOMAINS = [
-  "www.example.com",
-  "api.example.com",
-  "db-1.example.com",
-  "db-2.example.com",
-  "1cache.example.com",
-  "mail.example.org",
-  "import.example.net",
-  "shop.example.com",
-  "shop.example.co",
-  "shop-example.com",
-];
-const NAMES = [
-  "apiExampleCom",
-  "db1ExampleCom",
-  "db2ExampleCom",
-  "importExampleNet",
-  "mailExampleOrg",
-  "shopExampleCo",
-  "shopExampleCom",
-  "shopExampleCom2",
-  "vps1cacheExampleCom",
-  "wwwExampleCom",
-];
+/** The account's seed (accountShapes): 30 VPSs to adopt, each shape at least once. */
+const ACCOUNT_SEED = 57;
+const SHAPES = accountShapes(ACCOUNT_SEED, 30);
+/** The names import-file gives them: the same function's, in the order of their domain names. */
+const NAMES = uniqueNames(SHAPES.map((s) => s.domainName).sort((a, b) => a.localeCompare(b))).sort();
 
 let emulator: TestEmulator;
 let scratch: string;
@@ -88,7 +74,7 @@ beforeAll(async () => {
   if (LANGUAGES.every((l) => languageSkipReason(l))) return;
   emulator = await startTestEmulator({ timeScale: 0 });
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), "adopt-"));
-  for (const [i, domainName] of DOMAINS.entries()) await order(domainName, i % 3 ? "DCDALLAS" : "DCLONDON");
+  await placeAccount(emulator, SHAPES);
   createdByStack = await order("ci.example.com", "DCDALLAS", "vps-0123456789abcdef0123456789abcdef");
   const { stdout } = await run(path.join(REPO_ROOT, "scripts", "codegen-hosts.sh"));
   codegenHosts = stdout.trim().split("\n").pop()!;
@@ -174,7 +160,7 @@ const changesSince = (mark: number) =>
 for (const language of LANGUAGES) {
   describeNative(
     language,
-    `import-file, pulumi import --file, preview: 10 VPSs adopted in ${language}`,
+    `import-file, pulumi import --file, preview: 30 VPSs of varied shapes adopted in ${language}`,
     () => {
       test("the program pulumi import writes previews with no change", async () => {
         const project = PROJECTS[language];
@@ -199,16 +185,16 @@ for (const language of LANGUAGES) {
         expect(written).toContain(
           `left out 1 VPS that a Pulumi stack created: ci.example.com (order ${createdByStack})`,
         );
-        expect(written).toContain("10 VPSs to adopt, written to vpss.json.");
+        expect(written).toContain("30 VPSs to adopt, written to vpss.json.");
         const file = JSON.parse(fs.readFileSync(path.join(dir, "vpss.json"), "utf8")) as {
           resources: { name: string; id: string }[];
         };
         expect(file.resources.map((r) => r.name).sort()).toEqual(NAMES);
 
         const imported = await sh(
-          `pulumi import --file vpss.json --out ${project.out} --yes --non-interactive`,
+          `pulumi import --file vpss.json --protect=false --out ${project.out} --yes --non-interactive`,
         );
-        expect(imported).toMatch(/= 10 imported/);
+        expect(imported).toMatch(/= 30 imported/);
         const code = fs.readFileSync(path.join(dir, project.out), "utf8");
         for (const name of NAMES) expect(code).toContain(name);
         expect(code).toContain("shop-example.com");
@@ -218,13 +204,14 @@ for (const language of LANGUAGES) {
           cwd: dir,
           env,
         });
-        expect(preview.output).toMatch(/11 unchanged/);
+        expect(preview.output).toMatch(/31 unchanged/);
         expect(preview.output).not.toMatch(/to (create|update|replace|delete)/);
         expect(preview.code).toBe(0);
 
         await sh("pulumi stack rm dev --force --yes --non-interactive");
         expect(changesSince(mark)).toEqual([]);
-        expect(liveOrders()).toHaveLength(11);
+        // Every order as it was: the one cancelled at its period's end is the emulator's "cancelled" already.
+        expect(liveOrders()).toHaveLength(31 - SHAPES.filter((shape) => shape.cancelAtPeriodEnd).length);
       });
     },
   );
