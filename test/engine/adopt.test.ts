@@ -19,7 +19,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { ENDPOINTS } from "../../contract/index";
 import { DEMO_API_KEY } from "../../emulator/index";
-import { CREATION_TOKEN_KEY } from "../../provider/client/index";
+import { CREATION_NONCE_KEY, CREATION_TOKEN_KEY } from "../../provider/client/index";
 import { packNodejsSdk } from "../../tools/release/sdk-packages";
 import { uniqueNames } from "../../provider/adopt/resource-names";
 import { accountShapes, placeAccount } from "../helpers/account-shapes";
@@ -60,7 +60,14 @@ async function order(domainName: string, dc: string, token?: string): Promise<nu
       new_order_request: {
         instantiation_options: { domain_name: domainName, distro: "deb12.64" },
         dc_location: dc,
-        meta_data: token === undefined ? [] : [{ key_name: CREATION_TOKEN_KEY, value: token }],
+        // With a token, as the provider's create places it: its creation token and this state's nonce.
+        meta_data:
+          token === undefined
+            ? []
+            : [
+                { key_name: CREATION_TOKEN_KEY, value: token },
+                { key_name: CREATION_NONCE_KEY, value: "0123456789abcdef0123456789abcdef" },
+              ],
       },
     },
   );
@@ -183,7 +190,7 @@ for (const language of LANGUAGES) {
         // No RIMUHOSTING_* in the environment: the command reads the stack's config, as the plugin does.
         const written = await sh(`${PLUGIN} import-file --out vpss.json`);
         expect(written).toContain(
-          `left out 1 VPS that a Pulumi stack created: ci.example.com (order ${createdByStack})`,
+          `left out 1 VPS that a Pulumi stack manages: ci.example.com (order ${createdByStack}: a stack created it)`,
         );
         expect(written).toContain("30 VPSs to adopt, written to vpss.json.");
         const file = JSON.parse(fs.readFileSync(path.join(dir, "vpss.json"), "utf8")) as {
@@ -207,6 +214,14 @@ for (const language of LANGUAGES) {
         expect(preview.output).toMatch(/31 unchanged/);
         expect(preview.output).not.toMatch(/to (create|update|replace|delete)/);
         expect(preview.code).toBe(0);
+
+        // Adopted once: the stack's state now holds all 30, so import-file offers none again (issue 57, item 2).
+        const again = await shell(`${PLUGIN} import-file --out again.json`, { cwd: dir, env });
+        expect(again.output).toContain("left out 31 VPSs that a Pulumi stack manages: ");
+        expect(again.output).toContain(`(order ${file.resources[0]!.id}: in stack dev)`);
+        expect(again.output).toContain("no VPS to adopt: the account has none besides those left out.");
+        expect(again.code).toBe(1);
+        expect(fs.existsSync(path.join(dir, "again.json"))).toBe(false);
 
         await sh("pulumi stack rm dev --force --yes --non-interactive");
         expect(changesSince(mark)).toEqual([]);
