@@ -23,6 +23,7 @@ import { CONFIG_KEYS, ENV_VARS, missingApiKeyMessage } from "../config.js";
 import { presentError } from "../impl/engine/errors.js";
 import { adoptionOf, type Adoption, type Selection } from "./import-document.js";
 import { findSettings, StackSettingsError, type FoundSettings } from "./stack-settings.js";
+import { stackOrders, type StackOrders } from "./stack-orders.js";
 
 const USAGE = `Usage: rimuhosting-import-file [options]
   Writes the account's VPSs as a \`pulumi import --file\` document (to the file, or to standard output), one
@@ -31,12 +32,15 @@ const USAGE = `Usage: rimuhosting-import-file [options]
 
     --dc <code>         only VPSs in this data centre (DCDALLAS, DCLONDON, ...); again for more
     --name <pattern>    only VPSs whose domain name matches (* any characters, ? one); again for more
-    --include-managed   also VPSs a Pulumi stack created (left out by default: that stack may manage them)
+    --include-managed   also VPSs a Pulumi stack manages (left out by default): one a stack created, or one
+                        in the state of a stack of this project's backend (adopted or imported)
     --stack <stack>     read the API key from this stack's config (default: the selected stack)
     --out <file>        write the document here (default: standard output)
 
   The API key and address come from the stack's config (rimuhosting:apiKey, rimuhosting:baseUrl) when run in
   a Pulumi project, else from RIMUHOSTING_APIKEY and RIMUHOSTING_BASEURL.
+
+  The stacks' states are read with \`pulumi stack ls --all\` and \`pulumi stack export\` (in a Pulumi project only).
 
   Exit code: 0 when the document was written; 1 when no VPS is left to adopt; 2 for wrong arguments, a
   missing API key or a failed call.`;
@@ -110,24 +114,30 @@ function settingRefused(error: RimuConfigError, baseUrlSource: string): string {
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 const orderList = (orders: Adoption["leftOut"]) =>
-  orders.map((o) => `${o.domainName} (order ${o.orderOid})`).join(", ");
+  orders.map((o) => `${o.domainName} (order ${o.orderOid}: ${o.by})`).join(", ");
 
 /** What the command says on stderr besides the document: what was left out and why, and what to run next. */
-function report(adoption: Adoption, options: Options, name: string): string[] {
+function report(adoption: Adoption, options: Options, name: string, states: StackOrders): string[] {
   const lines: string[] = [];
   const { leftOut, includedManaged } = adoption;
   if (leftOut.length > 0)
     lines.push(
-      `${name}: left out ${plural(leftOut.length, "VPS", "VPSs")} that a Pulumi stack created: ` +
-        `${orderList(leftOut)}. Their orders carry that stack's creation token, and a VPS that two stacks ` +
-        `manage gets changed back and forth. If no stack manages them any longer (its state forgot them ` +
-        `with \`pulumi state delete\`), run again with --include-managed to adopt them.`,
+      `${name}: left out ${plural(leftOut.length, "VPS", "VPSs")} that a Pulumi stack manages: ` +
+        `${orderList(leftOut)}. A VPS that two stacks manage gets changed back and forth. If no stack ` +
+        `manages them any longer (its state forgot them with \`pulumi state delete\`), run again with ` +
+        `--include-managed to adopt them.`,
     );
   if (includedManaged.length > 0)
     lines.push(
       `${name}: included, as --include-managed asks, ${plural(includedManaged.length, "VPS", "VPSs")} ` +
-        `that a Pulumi stack created: ${orderList(includedManaged)}. Make sure no other stack still manages ` +
+        `that a Pulumi stack manages: ${orderList(includedManaged)}. Make sure no other stack still manages ` +
         `them (\`pulumi state delete\` there), or both stacks will change them.`,
+    );
+  if (states.unread !== undefined)
+    lines.push(
+      `${name}: note: ${states.unread}. A VPS a stack adopted (adoptOrderOid) or imported carries no mark on its ` +
+        `order, so only the VPSs a stack created were left out. Run this in the directory of a Pulumi project whose ` +
+        `backend (\`pulumi login\`) holds your stacks to leave out the VPSs they manage.`,
     );
   const count = adoption.document.resources.length;
   if (count === 0) {
@@ -194,9 +204,11 @@ export async function runImportFile(
     return USAGE_EXIT;
   }
   let adoption: Adoption;
+  // The states first: a `pulumi` that hangs must not hold the API's connection open.
+  const states = stackOrders({ cwd: io.cwd ?? process.cwd(), env: io.env ?? process.env });
   try {
     const { about_orders: orders } = await client.listOrders({ includeInactive: false });
-    adoption = adoptionOf(orders ?? [], options);
+    adoption = adoptionOf(orders ?? [], options, states.byOrder);
   } catch (error) {
     io.stderr.write(
       `${name}: ${presentError(error, `Listing the account's VPSs at ${config.baseUrl} (${baseUrlSource})`).message}\n`,
@@ -205,7 +217,7 @@ export async function runImportFile(
   } finally {
     client.close();
   }
-  const lines = report(adoption, options, name);
+  const lines = report(adoption, options, name, states);
   if (adoption.document.resources.length > 0) {
     const text = `${JSON.stringify(adoption.document, null, 2)}\n`;
     if (options.out !== undefined) fs.writeFileSync(options.out, text);

@@ -4,12 +4,14 @@
  * the order's number, which the plugin reads the VPS by). Which orders go in:
  * - the account's active VPS orders (cancelled orders and physical servers are never adopted);
  * - of those, the ones the filters select (data centres, domain-name patterns), when any are given;
- * - and never an order a Pulumi stack created (its meta_data carries a creation token, create-vps.ts), unless the
- *   user asks for those explicitly: that stack may still manage it, and two stacks changing one server undo each
- *   other's changes. Such orders are listed apart, for the message that says how to include them.
+ * - and never an order a Pulumi stack manages, unless the user asks for those explicitly: two stacks changing one
+ *   server undo each other's changes. A stack manages an order it created (the order carries the creation nonce,
+ *   which only the provider's create writes: not the creation token, which the client puts on a script's orders
+ *   too) and one its state holds (adopted or imported: stack-orders.ts reads the backend's states). Such orders are
+ *   listed apart, with who manages them, for the message that says how to include them.
  */
 import type { AboutOrder } from "../../contract/index.js";
-import { CREATION_TOKEN_KEY } from "../client/index.js";
+import { CREATION_NONCE_KEY } from "../client/index.js";
 import { uniqueNames } from "./resource-names.js";
 
 /** The type token of the native plugin's VPS (provider/native/schema.json). */
@@ -31,14 +33,16 @@ export interface Selection {
   dataCentres: readonly string[];
   /** Domain-name patterns, `*` for any characters, `?` for one, without case; empty: every name. */
   names: readonly string[];
-  /** Also the orders that carry a Pulumi stack's creation token. */
+  /** Also the orders a Pulumi stack manages. */
   includeManaged: boolean;
 }
 
-/** An order left out because a Pulumi stack created it. */
+/** An order a Pulumi stack manages. */
 export interface ManagedOrder {
   orderOid: number;
   domainName: string;
+  /** Who manages it, for messages: `a stack created it`, or `in stack <name>`. */
+  by: string;
 }
 
 export interface Adoption {
@@ -49,9 +53,16 @@ export interface Adoption {
   includedManaged: ManagedOrder[];
 }
 
-/** True when a Pulumi stack created the order: its meta_data carries a creation token. */
-export function isStackManaged(order: AboutOrder): boolean {
-  return order.meta_data?.some((m) => m.key_name === CREATION_TOKEN_KEY && !!m.value) ?? false;
+/** True when a Pulumi stack created the order: its meta_data carries the provider's creation nonce. */
+export function isStackCreated(order: AboutOrder): boolean {
+  return order.meta_data?.some((m) => m.key_name === CREATION_NONCE_KEY && !!m.value) ?? false;
+}
+
+/** Who manages `order`, in words, or undefined; `stackOrders`: the orders the backend's states hold, by stack. */
+function managerOf(order: AboutOrder, stackOrders: ReadonlyMap<number, string>): string | undefined {
+  const stack = stackOrders.get(order.order_oid);
+  if (stack !== undefined) return `in stack ${stack}`;
+  return isStackCreated(order) ? "a stack created it" : undefined;
 }
 
 /** A domain-name pattern as a regular expression: `*` any characters, `?` one, the rest literal, any case. */
@@ -77,15 +88,24 @@ function selected(orders: readonly AboutOrder[], selection: Selection): AboutOrd
     .sort((a, b) => a.domain_name.localeCompare(b.domain_name) || a.order_oid - b.order_oid);
 }
 
-/** The document for the account's active orders `orders`. */
-export function adoptionOf(orders: readonly AboutOrder[], selection: Selection): Adoption {
+/**
+ * The document for the account's active orders `orders`; `stackOrders`: the orders the backend's stacks hold
+ * (stack-orders.ts), by stack name.
+ */
+export function adoptionOf(
+  orders: readonly AboutOrder[],
+  selection: Selection,
+  stackOrders: ReadonlyMap<number, string> = new Map(),
+): Adoption {
   const chosen = selected(orders, selection);
-  const managed = (order: AboutOrder): ManagedOrder => ({
-    orderOid: order.order_oid,
-    domainName: order.domain_name,
-  });
-  const leftOut = selection.includeManaged ? [] : chosen.filter(isStackManaged).map(managed);
-  const adopted = selection.includeManaged ? chosen : chosen.filter((order) => !isStackManaged(order));
+  const managed: ManagedOrder[] = [];
+  const free: AboutOrder[] = [];
+  for (const order of chosen) {
+    const by = managerOf(order, stackOrders);
+    if (by === undefined) free.push(order);
+    else managed.push({ orderOid: order.order_oid, domainName: order.domain_name, by });
+  }
+  const adopted = selection.includeManaged ? chosen : free;
   const names = uniqueNames(adopted.map((order) => order.domain_name));
   return {
     document: {
@@ -95,7 +115,7 @@ export function adoptionOf(orders: readonly AboutOrder[], selection: Selection):
         id: String(order.order_oid),
       })),
     },
-    leftOut,
-    includedManaged: selection.includeManaged ? chosen.filter(isStackManaged).map(managed) : [],
+    leftOut: selection.includeManaged ? [] : managed,
+    includedManaged: selection.includeManaged ? managed : [],
   };
 }

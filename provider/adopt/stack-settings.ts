@@ -21,7 +21,7 @@ export interface FoundSettings {
 }
 
 /** True when `dir` or a directory above it holds a Pulumi project. */
-function inPulumiProject(dir: string): boolean {
+export function inPulumiProject(dir: string): boolean {
   for (let at = path.resolve(dir); ; at = path.dirname(at)) {
     if (["Pulumi.yaml", "Pulumi.yml"].some((name) => fs.existsSync(path.join(at, name)))) return true;
     if (path.dirname(at) === at) return false;
@@ -38,7 +38,7 @@ function valueOf(config: Record<string, unknown>, key: string): string | undefin
 export class StackSettingsError extends Error {}
 
 /** Why `pulumi config` failed, in a line: its own first error line, or the spawn's error. */
-function failureOf(result: ReturnType<typeof spawnSync>): string {
+export function failureOf(result: ReturnType<typeof spawnSync>): string {
   if (result.error) return result.error.message;
   const said = String(result.stderr ?? "")
     .split("\n")

@@ -10,7 +10,7 @@ export {
   resolveClientConfig,
 } from "./config.js";
 export type { ResolvedClientConfig } from "./config.js";
-export { CREATION_TOKEN_KEY, PROVIDER_META_PREFIX } from "./metadata-keys.js";
+export { CREATION_NONCE_KEY, CREATION_TOKEN_KEY, PROVIDER_META_PREFIX } from "./metadata-keys.js";
 export {
   DEFAULT_CREATE_LOOKUP_GRACE_MS,
   carriesCreationToken,

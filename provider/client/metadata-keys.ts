@@ -6,5 +6,14 @@
  */
 export const PROVIDER_META_PREFIX = "pulumi-rimuhosting:";
 
-/** meta_data key holding the creation token of orders created by this client (create-vps.ts). */
+/**
+ * meta_data key holding the creation token of orders created by this client (create-vps.ts): the client's
+ * idempotency key, on every order it places, a user's script's too. It says nothing of who manages the order.
+ */
 export const CREATION_TOKEN_KEY = `${PROVIDER_META_PREFIX}creation-token`;
+
+/**
+ * meta_data key of the creation nonce, which only the provider's create writes (impl/lifecycle/creation-token.ts):
+ * the mark of an order a Pulumi stack created, as `import-file` reads it (adopt/import-document.ts).
+ */
+export const CREATION_NONCE_KEY = `${PROVIDER_META_PREFIX}creation-nonce`;

@@ -5,6 +5,7 @@
  * environment. test/adopt/import-file.test.ts covers what the document holds.
  */
 import { execFile } from "node:child_process";
+import * as os from "node:os";
 import * as path from "node:path";
 import { DEMO_API_KEY } from "../../emulator/index";
 import { runInTerminal } from "../helpers/in-terminal";
@@ -13,7 +14,14 @@ import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator"
 const REPO_ROOT = path.resolve(__dirname, "../..");
 const BIN = path.join(REPO_ROOT, "dist/provider/adopt/cli.js");
 const PLUGIN = path.join(REPO_ROOT, "bin/pulumi-resource-rimuhosting");
-
+/** Where the commands run: no Pulumi project, so no stack's state is read (the checkout's own Pulumi.yaml would be). */
+const CWD = os.tmpdir();
+/** The line that says no stack's state was read, outside a project. */
+const NO_STATES =
+  "note: there is no Pulumi project (Pulumi.yaml) here, so no stack's state was read. A VPS a stack adopted " +
+  "(adoptOrderOid) or imported carries no mark on its order, so only the VPSs a stack created were left out. Run " +
+  "this in the directory of a Pulumi project whose backend (`pulumi login`) holds your stacks to leave out the VPSs " +
+  "they manage.\n";
 jest.setTimeout(120_000);
 
 let emulator: TestEmulator;
@@ -37,7 +45,7 @@ function run(command: "bin" | "plugin", args: string[], settings: NodeJS.Process
     ...settings,
   };
   return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    execFile(exe, argv, { encoding: "utf8", env, cwd: REPO_ROOT, timeout: 60_000 }, (error, stdout, stderr) =>
+    execFile(exe, argv, { encoding: "utf8", env, cwd: CWD, timeout: 60_000 }, (error, stdout, stderr) =>
       resolve({ status: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }),
     );
   });
@@ -53,13 +61,14 @@ test("rimuhosting-import-file and the plugin's import-file write the same docume
     ],
   });
   expect(bin.stderr).toBe(
-    "rimuhosting-import-file: 2 VPSs to adopt. Next: pulumi import --file <file> (it writes the program that declares them).\n",
+    `rimuhosting-import-file: ${NO_STATES}` +
+      "rimuhosting-import-file: 2 VPSs to adopt. Next: pulumi import --file <file> (it writes the program that declares them).\n",
   );
   const plugin = await run("plugin", []);
   expect(plugin).toEqual({
     status: 0,
     stdout: bin.stdout,
-    stderr: bin.stderr.replace("rimuhosting-import-file", "pulumi-resource-rimuhosting import-file"),
+    stderr: bin.stderr.replaceAll("rimuhosting-import-file", "pulumi-resource-rimuhosting import-file"),
   });
   expect(await run("plugin", ["--help"])).toMatchObject({
     status: 0,
@@ -93,7 +102,7 @@ test.each([
   async (name, exe, args) => {
     // Unlike bill and drift it takes no file and never reads standard input: a terminal there is no reason for help.
     const env = { ...process.env, RIMUHOSTING_APIKEY: DEMO_API_KEY, RIMUHOSTING_BASEURL: emulator.baseUrl };
-    const { code, output, ms } = await runInTerminal(exe, args, { env });
+    const { code, output, ms } = await runInTerminal(exe, args, { env, cwd: CWD });
     expect(code).toBe(0);
     expect(output).toContain('"type": "rimuhosting:index:Vps"');
     expect(output).toContain(`${name}: 2 VPSs to adopt.`);

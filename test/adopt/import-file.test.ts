@@ -1,8 +1,9 @@
 /**
  * `import-file` (provider/adopt/): the account's VPSs as a `pulumi import --file` document, read from the emulator
  * over real HTTP. All of them, or those of a data centre or a domain-name pattern; names valid as identifiers in
- * every language the import writes, and unique; orders a Pulumi stack created left out with a message saying why
- * and how to include them; and the failures (a wrong data centre, no API key, nothing to adopt) as one clear line
+ * every language the import writes, and unique; orders a Pulumi stack created (they carry the provider's creation
+ * nonce) left out with a message saying why and how to include them, while an order a script placed with the
+ * package's client (a creation token, no nonce) is adopted; and the failures (a wrong data centre, no API key, nothing to adopt) as one clear line
  * and an exit code. The settings come from the environment here (no Pulumi project in the directory);
  * test/engine/adopt.test.ts reads them from a stack's config.
  */
@@ -11,17 +12,30 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { PassThrough } from "node:stream";
 import { DEMO_API_KEY } from "../../emulator/index";
-import { CREATION_TOKEN_KEY } from "../../provider/client/index";
+import { CREATION_NONCE_KEY, CREATION_TOKEN_KEY, createClient } from "../../provider/client/index";
 import { runImportFile } from "../../provider/adopt/cli";
 import { identifierOf, uniqueNames } from "../../provider/adopt/resource-names";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 
 let emulator: TestEmulator;
 let dir: string;
+/** What the command says outside a project (as here), before its last line. */
+const NO_STATES =
+  "import-file: note: there is no Pulumi project (Pulumi.yaml) here, so no stack's state was read. A VPS a stack " +
+  "adopted (adoptOrderOid) or imported carries no mark on its order, so only the VPSs a stack created were left " +
+  "out. Run this in the directory of a Pulumi project whose backend (`pulumi login`) holds your stacks to leave " +
+  "out the VPSs they manage.\n";
 const oids: Record<string, number> = {};
 
+/** An order placed by hand; with `token`, as the provider's create places it (its token and a nonce). */
 async function order(domainName: string, dc: string, token?: string): Promise<void> {
-  const meta = token === undefined ? [] : [{ key_name: CREATION_TOKEN_KEY, value: token }];
+  const meta =
+    token === undefined
+      ? []
+      : [
+          { key_name: CREATION_TOKEN_KEY, value: token },
+          { key_name: CREATION_NONCE_KEY, value: "0123456789abcdef0123456789abcdef" },
+        ];
   const answer = await emulator.api<{
     post_new_vps_response: { about_order: { order_oid: number } };
   }>("POST", "/orders/new-vps", {
@@ -43,6 +57,15 @@ beforeAll(async () => {
   await order("WEB-2.example.com", "DCLONDON"); // the same name in another case
   await order("db.example.com", "DCDALLAS");
   await order("ci.example.com", "DCDALLAS", "vps-0123456789abcdef0123456789abcdef"); // a stack's
+  // A script's order, through the package's client: it carries the client's creation token, and is no stack's.
+  const client = createClient({ apiKey: DEMO_API_KEY, baseUrl: emulator.baseUrl });
+  const scripted = await client.createVps({
+    instantiation_options: { domain_name: "script.example.com", distro: "deb12.64" },
+    dc_location: "DCDALLAS",
+  });
+  client.close();
+  expect(scripted.about_order.meta_data?.map((m) => m.key_name)).toEqual([CREATION_TOKEN_KEY]);
+  oids["script.example.com "] = scripted.about_order.order_oid;
 });
 afterAll(async () => {
   await emulator?.close();
@@ -86,15 +109,21 @@ describe("import-file against the emulator", () => {
     expect(code).toBe(0);
     expect(resources(stdout)).toEqual([
       { type: "rimuhosting:index:Vps", name: "dbExampleCom", id: String(oids["db.example.com "]) },
+      { type: "rimuhosting:index:Vps", name: "scriptExampleCom", id: String(oids["script.example.com "]) },
       { type: "rimuhosting:index:Vps", name: "web1ExampleCom", id: String(oids["web-1.example.com "]) },
       { type: "rimuhosting:index:Vps", name: "web2ExampleCom", id: String(oids["web-2.example.com "]) },
       { type: "rimuhosting:index:Vps", name: "web2ExampleCom2", id: String(oids["WEB-2.example.com "]) },
     ]);
     expect(stderr).toContain(
-      `import-file: left out 1 VPS that a Pulumi stack created: ci.example.com (order ${oids["ci.example.com vps-0123456789abcdef0123456789abcdef"]}).`,
+      `import-file: left out 1 VPS that a Pulumi stack manages: ci.example.com (order ${oids["ci.example.com vps-0123456789abcdef0123456789abcdef"]}: a stack created it).`,
     );
     expect(stderr).toContain("run again with --include-managed to adopt them.");
-    expect(stderr).toContain("import-file: 4 VPSs to adopt. Next: pulumi import --file <file>");
+    // No project here: the command says it read no stack's state, and what that leaves unchecked.
+    expect(stderr).toContain(
+      "import-file: note: there is no Pulumi project (Pulumi.yaml) here, so no stack's state was read. A VPS a " +
+        "stack adopted (adoptOrderOid) or imported carries no mark on its order",
+    );
+    expect(stderr).toContain("import-file: 5 VPSs to adopt. Next: pulumi import --file <file>");
   });
 
   test("--include-managed adds the stack's VPS, with a warning", async () => {
@@ -102,7 +131,7 @@ describe("import-file against the emulator", () => {
     expect(code).toBe(0);
     expect(resources(stdout).map((r) => r.name)).toContain("ciExampleCom");
     expect(stderr).toMatch(
-      /included, as --include-managed asks, 1 VPS that a Pulumi stack created: ci\.example\.com/,
+      /included, as --include-managed asks, 1 VPS that a Pulumi stack manages: ci\.example\.com \(order \d+: a stack created it\)/,
     );
   });
 
@@ -116,7 +145,8 @@ describe("import-file against the emulator", () => {
       "web2ExampleCom2",
     ]);
     expect(stderr).toBe(
-      `import-file: 2 VPSs to adopt, written to ${out}. Next: pulumi import --file ${out} (it writes the program that declares them).\n`,
+      NO_STATES +
+        `import-file: 2 VPSs to adopt, written to ${out}. Next: pulumi import --file ${out} (it writes the program that declares them).\n`,
     );
     const dallas = await run(["--dc", "DCDALLAS", "--name", "db.*", "--name", "WEB-1.EXAMPLE.COM"]);
     expect(resources(dallas.stdout).map((r) => r.name)).toEqual(["dbExampleCom", "web1ExampleCom"]);
@@ -127,7 +157,8 @@ describe("import-file against the emulator", () => {
     expect(code).toBe(1);
     expect(stdout).toBe("");
     expect(stderr).toBe(
-      "import-file: no VPS to adopt: the account has none that the filters select. Nothing was written.\n",
+      NO_STATES +
+        "import-file: no VPS to adopt: the account has none that the filters select. Nothing was written.\n",
     );
   });
 

@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { DEMO_API_KEY } from "../../emulator/index";
-import { CREATION_TOKEN_KEY } from "../../provider/client/index";
+import { CREATION_NONCE_KEY, CREATION_TOKEN_KEY } from "../../provider/client/index";
 import { offlineCliEnv } from "../engine/cli-stack";
 import { PLUGIN_DIR, describeNative, pluginEntry } from "../engine/native-programs";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
@@ -32,7 +32,14 @@ describeNative("yaml", "docs/native-plugin.md: bring an existing account under P
       {
         new_order_request: {
           instantiation_options: { domain_name: domainName, distro: "deb12.64" },
-          meta_data: token === undefined ? [] : [{ key_name: CREATION_TOKEN_KEY, value: token }],
+          // With a token, as the plugin's create places it: its creation token and the state's nonce.
+          meta_data:
+            token === undefined
+              ? []
+              : [
+                  { key_name: CREATION_TOKEN_KEY, value: token },
+                  { key_name: CREATION_NONCE_KEY, value: "0123456789abcdef0123456789abcdef" },
+                ],
         },
       },
     );
@@ -72,7 +79,9 @@ describeNative("yaml", "docs/native-plugin.md: bring an existing account under P
     const listed = await run(
       importFile!.replace("--kind resource rimuhosting --", `--kind resource ${plugin} --`),
     );
-    expect(listed).toContain(`left out 1 VPS that a Pulumi stack created: ci.example.com (order ${stacks})`);
+    expect(listed).toContain(
+      `left out 1 VPS that a Pulumi stack manages: ci.example.com (order ${stacks}: a stack created it)`,
+    );
     expect(listed).toContain("3 VPSs to adopt, written to vpss.json.");
 
     expect(await run(importLine!)).toMatch(/= 3 imported/);

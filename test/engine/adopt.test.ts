@@ -1,13 +1,17 @@
 /**
- * Adoption in one command, through the real CLI against one emulator account of 11 VPSs: in a YAML, a TypeScript, a
+ * Adoption in one command, through the real CLI against emulator accounts of 31 VPSs of varied shapes (issue 57),
+ * one for each of SEEDS (1, 2, 3, 57, 2026; test/helpers/account-shapes.ts: several IPs, a second disk, stopped,
+ * each data centre, an unlisted distro, a dedicated VPS on a chosen host, another billing method, a cancellation at
+ * the period's end, domain names that collide or hold characters an identifier cannot): in a YAML, a TypeScript, a
  * Python and a Go project in turn, `pulumi-resource-rimuhosting import-file` (the checkout's plugin, reading the API
  * key and address from the stack's config) writes the import file, leaving out the one VPS a Pulumi stack created;
- * `pulumi import --file` adopts the other 10 and writes the program in the project's language, from the plugin's
- * schema; and the next `pulumi preview` of that program, with nothing edited, shows no change
- * (`--expect-no-changes`). Each stack is then removed without touching the VPSs, and nothing was ordered, changed or
+ * `pulumi import --file --protect=false` adopts the other 30 and writes the program in the project's language, from
+ * the plugin's schema; and the next `pulumi preview` of that program, with nothing edited and nothing protected,
+ * shows no change (`--expect-no-changes`): an SDK's default (ipCount 1) never differs from what runs. import-file
+ * then offers none again. Each stack is then removed without touching the VPSs, and nothing was ordered, changed or
  * cancelled. The Node.js, Go and Python hosts buildable here predate code generation: scripts/codegen-hosts.sh gives
  * them Pulumi's program generators at the CLI's release (tools/codegen-host), as current hosts have them.
- */
+ * test/provider/impl/import-shapes.test.ts tries the same seeds at L1. */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -15,8 +19,10 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { ENDPOINTS } from "../../contract/index";
 import { DEMO_API_KEY } from "../../emulator/index";
-import { CREATION_TOKEN_KEY } from "../../provider/client/index";
+import { CREATION_NONCE_KEY, CREATION_TOKEN_KEY } from "../../provider/client/index";
 import { packNodejsSdk } from "../../tools/release/sdk-packages";
+import { uniqueNames } from "../../provider/adopt/resource-names";
+import { accountShapes, placeAccount } from "../helpers/account-shapes";
 import { shell, shellOk } from "../docs/support/shell";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 import { offlineCliEnv } from "./cli-stack";
@@ -35,36 +41,16 @@ const run = promisify(execFile);
 jest.setTimeout(1_800_000); // four languages in turn; Go builds the program with `go build`
 
 const PLUGIN = path.join(REPO_ROOT, "bin", "pulumi-resource-rimuhosting");
-/** 10 VPSs to adopt: domain names of every shape a name is derived from, two data centres. */
-const DOMAINS = [
-  "www.example.com",
-  "api.example.com",
-  "db-1.example.com",
-  "db-2.example.com",
-  "1cache.example.com",
-  "mail.example.org",
-  "import.example.net",
-  "shop.example.com",
-  "shop.example.co",
-  "shop-example.com",
-];
-const NAMES = [
-  "apiExampleCom",
-  "db1ExampleCom",
-  "db2ExampleCom",
-  "importExampleNet",
-  "mailExampleOrg",
-  "shopExampleCo",
-  "shopExampleCom",
-  "shopExampleCom2",
-  "vps1cacheExampleCom",
-  "wwwExampleCom",
-];
+/** The accounts' seeds (accountShapes): 30 VPSs to adopt each, each shape at least once, the rest mixed. */
+const SEEDS = [1, 2, 3, 57, 2026];
 
+/** The account of the seed being tried: its emulator, its VPSs, the names import-file gives them. */
 let emulator: TestEmulator;
+let SHAPES: ReturnType<typeof accountShapes>;
+let NAMES: string[];
+let createdByStack: number;
 let scratch: string;
 let codegenHosts: string;
-let createdByStack: number;
 
 async function order(domainName: string, dc: string, token?: string): Promise<number> {
   const placed = await emulator.api<{ post_new_vps_response: { about_order: { order_oid: number } } }>(
@@ -74,7 +60,14 @@ async function order(domainName: string, dc: string, token?: string): Promise<nu
       new_order_request: {
         instantiation_options: { domain_name: domainName, distro: "deb12.64" },
         dc_location: dc,
-        meta_data: token === undefined ? [] : [{ key_name: CREATION_TOKEN_KEY, value: token }],
+        // With a token, as the provider's create places it: its creation token and this state's nonce.
+        meta_data:
+          token === undefined
+            ? []
+            : [
+                { key_name: CREATION_TOKEN_KEY, value: token },
+                { key_name: CREATION_NONCE_KEY, value: "0123456789abcdef0123456789abcdef" },
+              ],
       },
     },
   );
@@ -86,17 +79,25 @@ const LANGUAGES = ["yaml", "nodejs", "python", "go"] as const;
 
 beforeAll(async () => {
   if (LANGUAGES.every((l) => languageSkipReason(l))) return;
-  emulator = await startTestEmulator({ timeScale: 0 });
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), "adopt-"));
-  for (const [i, domainName] of DOMAINS.entries()) await order(domainName, i % 3 ? "DCDALLAS" : "DCLONDON");
-  createdByStack = await order("ci.example.com", "DCDALLAS", "vps-0123456789abcdef0123456789abcdef");
   const { stdout } = await run(path.join(REPO_ROOT, "scripts", "codegen-hosts.sh"));
   codegenHosts = stdout.trim().split("\n").pop()!;
 });
-afterAll(async () => {
-  await emulator?.close();
+afterAll(() => {
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
+
+/** The seed's account in a fresh emulator, and the one VPS a stack created beside it. */
+async function startAccount(seed: number): Promise<void> {
+  emulator = await startTestEmulator({ timeScale: 0, seed });
+  SHAPES = accountShapes(seed, 30);
+  NAMES = uniqueNames(SHAPES.map((s) => s.domainName).sort((a, b) => a.localeCompare(b))).sort();
+  await placeAccount(emulator, SHAPES);
+  createdByStack = await order("ci.example.com", "DCDALLAS", "vps-0123456789abcdef0123456789abcdef");
+}
+
+/** The Node.js SDK's tarball, packed once for every seed. */
+let nodejsSdk: Promise<string> | undefined;
 
 interface Project {
   runtime: string;
@@ -120,7 +121,8 @@ const PROJECTS: Record<"yaml" | "nodejs" | "python" | "go", Project> = {
     runtime: "nodejs",
     out: "index.ts",
     async prepare(dir) {
-      const tarball = await packNodejsSdk(path.join(scratch, "nodejs-sdk"));
+      nodejsSdk ??= packNodejsSdk(path.join(scratch, "nodejs-sdk"));
+      const tarball = await nodejsSdk;
       const sdk = path.join(dir, "node_modules", "@pulumi-rimuhosting", "rimuhosting");
       fs.mkdirSync(sdk, { recursive: true });
       await run("tar", ["-xzf", tarball, "-C", sdk, "--strip-components=1"]);
@@ -171,61 +173,75 @@ const changesSince = (mark: number) =>
     .filter((e) => e.route !== "unknown" && ENDPOINTS[e.route].mutates)
     .map((e) => `${e.method} ${e.route}`);
 
-for (const language of LANGUAGES) {
-  describeNative(
-    language,
-    `import-file, pulumi import --file, preview: 10 VPSs adopted in ${language}`,
-    () => {
-      test("the program pulumi import writes previews with no change", async () => {
-        const project = PROJECTS[language];
-        const dir = path.join(scratch, language);
-        fs.mkdirSync(path.join(dir, "backend"), { recursive: true });
-        const env = {
-          ...offlineCliEnv(path.join(dir, "backend")),
-          PATH: `${codegenHosts}${path.delimiter}${process.env.PATH}`,
-        };
-        const sh = (line: string) => shellOk(line, { cwd: dir, env });
-        fs.writeFileSync(
-          path.join(dir, "Pulumi.yaml"),
-          `name: adopted\nruntime: ${project.runtime}\n${pluginEntry()}`,
-        );
-        await sh("pulumi stack init dev --non-interactive");
-        await sh(`pulumi config set rimuhosting:baseUrl ${emulator.baseUrl}`);
-        await sh(`pulumi config set --secret rimuhosting:apiKey ${DEMO_API_KEY}`);
-        const mark = emulator.requestLog().length;
+describe.each(SEEDS)("the account of seed %i", (seed) => {
+  beforeAll(() => (LANGUAGES.every((l) => languageSkipReason(l)) ? undefined : startAccount(seed)));
+  afterAll(() => emulator?.close());
 
-        // No RIMUHOSTING_* in the environment: the command reads the stack's config, as the plugin does.
-        const written = await sh(`${PLUGIN} import-file --out vpss.json`);
-        expect(written).toContain(
-          `left out 1 VPS that a Pulumi stack created: ci.example.com (order ${createdByStack})`,
-        );
-        expect(written).toContain("10 VPSs to adopt, written to vpss.json.");
-        const file = JSON.parse(fs.readFileSync(path.join(dir, "vpss.json"), "utf8")) as {
-          resources: { name: string; id: string }[];
-        };
-        expect(file.resources.map((r) => r.name).sort()).toEqual(NAMES);
+  for (const language of LANGUAGES) {
+    describeNative(
+      language,
+      `import-file, pulumi import --file, preview: 30 VPSs of varied shapes adopted in ${language}`,
+      () => {
+        test("the program pulumi import writes previews with no change", async () => {
+          const project = PROJECTS[language];
+          const dir = path.join(scratch, `${seed}-${language}`);
+          fs.mkdirSync(path.join(dir, "backend"), { recursive: true });
+          const env = {
+            ...offlineCliEnv(path.join(dir, "backend")),
+            PATH: `${codegenHosts}${path.delimiter}${process.env.PATH}`,
+          };
+          const sh = (line: string) => shellOk(line, { cwd: dir, env });
+          fs.writeFileSync(
+            path.join(dir, "Pulumi.yaml"),
+            `name: adopted\nruntime: ${project.runtime}\n${pluginEntry()}`,
+          );
+          await sh("pulumi stack init dev --non-interactive");
+          await sh(`pulumi config set rimuhosting:baseUrl ${emulator.baseUrl}`);
+          await sh(`pulumi config set --secret rimuhosting:apiKey ${DEMO_API_KEY}`);
+          const mark = emulator.requestLog().length;
 
-        const imported = await sh(
-          `pulumi import --file vpss.json --out ${project.out} --yes --non-interactive`,
-        );
-        expect(imported).toMatch(/= 10 imported/);
-        const code = fs.readFileSync(path.join(dir, project.out), "utf8");
-        for (const name of NAMES) expect(code).toContain(name);
-        expect(code).toContain("shop-example.com");
+          // No RIMUHOSTING_* in the environment: the command reads the stack's config, as the plugin does.
+          const written = await sh(`${PLUGIN} import-file --out vpss.json`);
+          expect(written).toContain(
+            `left out 1 VPS that a Pulumi stack manages: ci.example.com (order ${createdByStack}: a stack created it)`,
+          );
+          expect(written).toContain("30 VPSs to adopt, written to vpss.json.");
+          const file = JSON.parse(fs.readFileSync(path.join(dir, "vpss.json"), "utf8")) as {
+            resources: { name: string; id: string }[];
+          };
+          expect(file.resources.map((r) => r.name).sort()).toEqual(NAMES);
 
-        Object.assign(env, await project.prepare(dir));
-        const preview = await shell("pulumi preview --expect-no-changes --non-interactive", {
-          cwd: dir,
-          env,
+          const imported = await sh(
+            `pulumi import --file vpss.json --protect=false --out ${project.out} --yes --non-interactive`,
+          );
+          expect(imported).toMatch(/= 30 imported/);
+          const code = fs.readFileSync(path.join(dir, project.out), "utf8");
+          for (const name of NAMES) expect(code).toContain(name);
+          expect(code).toContain("shop-example.com");
+
+          Object.assign(env, await project.prepare(dir));
+          const preview = await shell("pulumi preview --expect-no-changes --non-interactive", {
+            cwd: dir,
+            env,
+          });
+          expect(preview.output).toMatch(/31 unchanged/);
+          expect(preview.output).not.toMatch(/to (create|update|replace|delete)/);
+          expect(preview.code).toBe(0);
+
+          // Adopted once: the stack's state now holds all 30, so import-file offers none again (issue 57, item 2).
+          const again = await shell(`${PLUGIN} import-file --out again.json`, { cwd: dir, env });
+          expect(again.output).toContain("left out 31 VPSs that a Pulumi stack manages: ");
+          expect(again.output).toContain(`(order ${file.resources[0]!.id}: in stack dev)`);
+          expect(again.output).toContain("no VPS to adopt: the account has none besides those left out.");
+          expect(again.code).toBe(1);
+          expect(fs.existsSync(path.join(dir, "again.json"))).toBe(false);
+
+          await sh("pulumi stack rm dev --force --yes --non-interactive");
+          expect(changesSince(mark)).toEqual([]);
+          // Every order as it was: the one cancelled at its period's end is the emulator's "cancelled" already.
+          expect(liveOrders()).toHaveLength(31 - SHAPES.filter((shape) => shape.cancelAtPeriodEnd).length);
         });
-        expect(preview.output).toMatch(/11 unchanged/);
-        expect(preview.output).not.toMatch(/to (create|update|replace|delete)/);
-        expect(preview.code).toBe(0);
-
-        await sh("pulumi stack rm dev --force --yes --non-interactive");
-        expect(changesSince(mark)).toEqual([]);
-        expect(liveOrders()).toHaveLength(11);
-      });
-    },
-  );
-}
+      },
+    );
+  }
+});

@@ -15,11 +15,14 @@ export interface TerminalOutcome {
   ms: number;
 }
 
-/** `file args` in a pseudo-terminal, nothing typed, in `env` (default: this process's); ended after `limitMs`. */
+/**
+ * `file args` in a pseudo-terminal, nothing typed, in `env` and `cwd` (default: this process's); ended after
+ * `limitMs`.
+ */
 export function runInTerminal(
   file: string,
   args: string[],
-  { env, limitMs = 10_000 }: { env?: NodeJS.ProcessEnv; limitMs?: number } = {},
+  { env, cwd, limitMs = 10_000 }: { env?: NodeJS.ProcessEnv; cwd?: string; limitMs?: number } = {},
 ): Promise<TerminalOutcome> {
   const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
   const started = Date.now();
@@ -27,6 +30,7 @@ export function runInTerminal(
     const child = spawn("script", ["-qec", [file, ...args].map(quote).join(" "), "/dev/null"], {
       stdio: ["pipe", "pipe", "pipe"],
       env,
+      cwd,
     });
     let output = "";
     let ended = false;

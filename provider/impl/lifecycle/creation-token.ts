@@ -12,7 +12,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import type { AboutOrder } from "../../../contract/index.js";
-import { PROVIDER_META_PREFIX } from "../../client/metadata-keys.js";
+import { CREATION_NONCE_KEY } from "../../client/metadata-keys.js";
 import { canonicalJson } from "../inputs/canonical-json.js";
 import { currentRun, runState } from "../engine/run-context.js";
 import { REPLACE_FORCING_INPUTS } from "../inputs/vps-changes.js";
@@ -24,7 +24,7 @@ export { canonicalJson };
  * old inputs afterwards, so it lives in this state only). The token finds the orders of a
  * project/stack/name; the nonce says which state placed one. See docs/vps.md#exactly-once-creation.
  */
-export const CREATION_NONCE_KEY = `${PROVIDER_META_PREFIX}creation-nonce`;
+export { CREATION_NONCE_KEY };
 
 /** A fresh nonce: 32 hex characters (fits the meta_search syntax: no spaces, no colons). */
 export function newCreationNonce(): string {

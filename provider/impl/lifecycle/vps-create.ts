@@ -17,7 +17,7 @@
  * oid; destroy cancels the order if it appeared. Design and remaining risk: docs/vps.md#exactly-once-creation.
  */
 import type { AboutOrder, PostNewVpsResponse } from "../../../contract/index.js";
-import { isReconciled, RimuError, type RimuClient } from "../../client/index.js";
+import { carriesCreationToken, isReconciled, RimuError, type RimuClient } from "../../client/index.js";
 import { RimuNotFoundError } from "../../client/errors.js";
 import {
   CREATION_NONCE_KEY,
@@ -221,5 +221,28 @@ export function adoptionProblem(order: AboutOrder, news: VpsInputs, now: number)
   const dc = order.location?.data_center_location_code;
   if (news.dcLocation !== undefined && dc && dc !== news.dcLocation)
     return `adoptOrderOid: order ${oid} is in ${dc}, but dcLocation is ${news.dcLocation}. Set dcLocation: "${dc}" (or leave it out) to adopt it.`;
+  if (createdElsewhere(order, news))
+    return (
+      `adoptOrderOid: order ${oid} (${order.domain_name}) was created by another Pulumi stack (it carries that ` +
+      `stack's creation nonce and not this resource's creation token), which may still manage it: two stacks ` +
+      `changing one VPS undo each other's changes. Remove adoptOrderOid and leave it to that stack; or, if that ` +
+      `stack no longer manages it (\`pulumi state delete\` there), take it over with \`pulumi import ` +
+      `rimuhosting:index:Vps <name> ${oid}\` (the plugin ships with this package; docs/native-plugin.md).`
+    );
   return undefined;
+}
+
+/**
+ * True when a Pulumi stack other than this resource's created `order`: it carries a creation nonce (only the
+ * provider's create writes one; a script's order carries none) that is not this state's, and not the token this
+ * resource orders with. The token's match is the one way to adopt a stack's order on purpose: a create of this
+ * same project/stack/name whose run was killed before it recorded the order (vps-create-once.test.ts), which the
+ * foreign-order message tells the user to adopt.
+ */
+function createdElsewhere(order: AboutOrder, news: VpsInputs): boolean {
+  const nonce = creationNonceOf(order);
+  if (nonce === undefined || nonce === news.__creationNonce) return false;
+  if (typeof news.creationScope !== "string" || news.creationScope === "") return false;
+  const { adoptOrderOid: _adopting, ...ordering } = news;
+  return !carriesCreationToken(order, creationTokenFor(ordering));
 }

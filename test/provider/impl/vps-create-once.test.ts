@@ -186,6 +186,36 @@ describe("an order of another state is never adopted", () => {
     expect(active()).toHaveLength(1);
   });
 
+  it("adoptOrderOid of an order another stack created: refused by preview and create, naming the way out; a script's order is adopted", async () => {
+    // Another stack's VPS (another project/stack/name: its creation token is not this resource's).
+    const theirs = await impl.create(await checked({}, { ...PROGRAM, creationScope: "shop/staging/app" }));
+    const adopting = { ...PROGRAM, adoptOrderOid: Number(theirs.id) };
+    testing.forgetRun();
+    const preview = await impl.check({}, adopting);
+    const refusal =
+      `order ${theirs.id} (app1.example.com) was created by another Pulumi stack (it carries that stack's creation ` +
+      "nonce and not this resource's creation token)";
+    expect(preview.failures).toEqual([expect.objectContaining({ reason: expect.stringContaining(refusal) })]);
+    expect(preview.failures?.[0]?.reason).toContain(
+      `\`pulumi import rimuhosting:index:Vps <name> ${theirs.id}\``,
+    );
+    const error = await failure(impl.create(preview.inputs));
+    expect(error.code).toBe("RIMU_ERR_ADOPTION");
+    expect(error.message).toContain(refusal);
+
+    // An order a script placed with the package's client carries the client's creation token, and no nonce.
+    const scripted = (
+      await fx.byHand.createVps({
+        instantiation_options: { domain_name: "app1.example.com", distro: "deb12.64" },
+        dc_location: "DCDALLAS",
+      })
+    ).about_order;
+    expect(scripted.meta_data?.map((m) => m.key_name)).toEqual([CREATION_TOKEN_KEY]);
+    testing.forgetRun();
+    const adopted = await impl.create(await checked({}, { ...PROGRAM, adoptOrderOid: scripted.order_oid }));
+    expect(adopted.id).toBe(String(scripted.order_oid));
+  });
+
   it("a stray order appearing later (a killed run's create committed late) is named by the next preview of the existing resource", async () => {
     const inputs = await checked({}, PROGRAM);
     await impl.create(inputs);
