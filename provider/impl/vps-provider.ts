@@ -337,10 +337,8 @@ export async function read(
  * The inputs of an order read with no recorded state (`pulumi import`): every input the service reports,
  * so the engine records real inputs (and prints them as the code to paste) and the next preview shows no
  * change; and the order's creation nonce, so this state owns the order from now on (check() would
- * otherwise take it for another state's order when it still carries its creation token). The values are the
- * outputs', not the order's raw fields: the outputs derive what the order states another way (ipCount from the
- * addresses, no second disk as 0), and an input left out here is one the SDKs fill with the schema's default
- * (ipCount 1), which the next preview would then see as a change (issue 57: a VPS of 4 IPs was replaced).
+ * otherwise take it for another state's order when it still carries its creation token). The outputs' values, not
+ * the raw fields': an input left out (ipCount, derived from the addresses) is one an SDK fills with its default.
  */
 function importedInputs(order: AboutOrder): RecordedOutputs {
   const fields: RecordedOutputs = orderOutputs(order, {});
