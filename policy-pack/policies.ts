@@ -19,6 +19,7 @@ import {
   type Limits,
   type RunVerdict,
   type VpsFee,
+  MAX_BUDGET_USD,
 } from "./budget-verdict";
 import { CURRENT_FEE, DATA_CENTRES, PLANNED_FEE, VPS_INPUT } from "./vps-names";
 
@@ -46,6 +47,7 @@ interface JsonSchema {
   type: "string" | "number" | "integer" | "boolean" | "array" | "object";
   description?: string;
   minimum?: number;
+  maximum?: number;
   exclusiveMinimum?: number;
   items?: JsonSchema & { enum?: string[] };
   uniqueItems?: boolean;
@@ -303,6 +305,18 @@ export function budgetOfStack(
   return { limits, run: verdictOf(limits, billedNow, fees) };
 }
 
+/** A limit over MAX_BUDGET_USD (or Infinity), said as the provider says it of its own budget settings. */
+function limitsTooBig(config: MonthlyBudgetConfig): string[] {
+  return (["maxMonthlyUsd", "maxMonthlyIncreaseUsd"] as const)
+    .filter((key) => typeof config[key] === "number" && config[key] > MAX_BUDGET_USD)
+    .map(
+      (key) =>
+        `monthly-budget.${key} is over ${MAX_BUDGET_USD}, the largest budget accepted (US dollars a month; given: ` +
+        `${String(config[key])}): give a number from 0 to ${MAX_BUDGET_USD}, such as 50, or remove it to set no ` +
+        `limit; fix it in the policy pack's config.`,
+    );
+}
+
 export const monthlyBudget: StackPolicyReadingResources = {
   name: "monthly-budget",
   description: "The stack's VPSs cost at most the configured amount a month once the change is applied.",
@@ -311,11 +325,13 @@ export const monthlyBudget: StackPolicyReadingResources = {
       maxMonthlyUsd: {
         type: "number",
         minimum: 0,
+        maximum: MAX_BUDGET_USD,
         description: "The most the stack's VPSs may cost a month, in USD, once the change is applied.",
       },
       maxMonthlyIncreaseUsd: {
         type: "number",
         minimum: 0,
+        maximum: MAX_BUDGET_USD,
         description:
           "The most one change may add to the stack's monthly fees, in USD (shrinks are not netted).",
       },
@@ -330,6 +346,9 @@ export const monthlyBudget: StackPolicyReadingResources = {
       return args.notApplicable(
         "no budget configured (monthly-budget.maxMonthlyUsd or monthly-budget.maxMonthlyIncreaseUsd)",
       );
+    // A limit the schema's maximum should have stopped (RimuHostingGuard's arguments are not checked by it).
+    const tooBig = limitsTooBig(config);
+    if (tooBig.length > 0) return tooBig.forEach((message) => reportViolation(message));
     // The cost model's verdict: only a change that adds fails, and only over a limit; never a fee counted as $0.
     const { limits, run } = budgetOfStack(args.resources, config);
     if (run.judgement === "unknown") {

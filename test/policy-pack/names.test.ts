@@ -9,6 +9,8 @@ import { DC_LOCATIONS } from "../../contract/literals";
 import { VPS_FIELDS } from "../../provider/impl/fields/vps-fields";
 import { VPS_PROVIDER_TEXT } from "../../provider/vps-provider-text";
 import { Vps } from "../../provider/vps";
+import { MAX_BUDGET_USD } from "../../provider/impl/cost/setting";
+import { MAX_BUDGET_USD as PACK_MAX_BUDGET_USD } from "../../policy-pack/budget-verdict";
 import {
   DATA_CENTRES,
   DYNAMIC_PROVIDER_INPUT,
@@ -28,6 +30,10 @@ describe("the policy pack's names are the provider's", () => {
     expect(VPS_FIELDS[VPS_INPUT.diskSpaceMb].type).toBe("integer");
     expect(VPS_FIELDS[VPS_INPUT.diskSpace2Mb]).toMatchObject({ type: "integer", defaultValue: 0 });
     expect(VPS_FIELDS[VPS_INPUT.allowReinstall]).toMatchObject({ type: "boolean", defaultValue: false });
+  });
+
+  it("the largest budget accepted is the provider's", () => {
+    expect(PACK_MAX_BUDGET_USD).toBe(MAX_BUDGET_USD);
   });
 
   it("the data centres are the contract's", () => {

@@ -204,6 +204,22 @@ describe("monthly-budget", () => {
     { name: "id", props: { hex: "ab" }, type: "random:index/randomId:RandomId" },
   ];
 
+  it("refuses a limit above $1,000,000,000 a month (Infinity too: JSON reads 401 digits as it), naming it", () => {
+    // Item 7a of issue 55: a huge limit passed every run as "$Infinity"; the provider refuses it the same way.
+    expect(judgeStack(monthlyBudget, { maxMonthlyUsd: Infinity }, stack)).toEqual([
+      "monthly-budget.maxMonthlyUsd is over 1000000000, the largest budget accepted (US dollars a month; given: " +
+        "Infinity): give a number from 0 to 1000000000, such as 50, or remove it to set no limit; fix it in the " +
+        "policy pack's config.",
+    ]);
+    expect(judgeStack(monthlyBudget, { maxMonthlyUsd: 100.5, maxMonthlyIncreaseUsd: 2e9 }, stack)).toEqual([
+      "monthly-budget.maxMonthlyIncreaseUsd is over 1000000000, the largest budget accepted (US dollars a month; " +
+        "given: 2000000000): give a number from 0 to 1000000000, such as 50, or remove it to set no limit; fix " +
+        "it in the policy pack's config.",
+    ]);
+    expect(judgeStack(monthlyBudget, { maxMonthlyUsd: 1e9 }, stack)).toEqual([]);
+    expect(monthlyBudget.configSchema?.properties?.maxMonthlyUsd).toMatchObject({ maximum: 1e9 });
+  });
+
   it("passes a total at or under the budget", () => {
     expect(judgeStack(monthlyBudget, { maxMonthlyUsd: 100.5 }, stack)).toEqual([]);
   });

@@ -20,6 +20,27 @@ describe("a budget setting", () => {
       expect([bad, amountOf(bad)]).toEqual([bad, NaN]);
   });
 
+  it("refuses an amount above $1,000,000,000 a month, as it refuses Infinity: a 401-digit number is no budget", () => {
+    const huge = "9".repeat(401);
+    expect([1_000_000_000, "1000000000", "1000000000.00"].map(amountOf)).toEqual([1e9, 1e9, 1e9]);
+    for (const bad of [huge, "1000000000.01", 1e9 + 1, Number.MAX_VALUE])
+      expect([bad, amountOf(bad)]).toEqual([bad, NaN]);
+    expect(
+      readBudgetSettings((key) => (key === "monthlyBudgetUsd" ? huge : undefined), WORDS).problems,
+    ).toEqual([
+      "rimuhosting:monthlyBudgetUsd is over 1000000000, the largest budget accepted (US dollars a month; given: a " +
+        "number of 401 digits): give a number from 0 to 1000000000, such as 50, or remove the setting to set no " +
+        "limit; fix it in the stack config.",
+    ]);
+    expect(
+      readBudgetSettings((key) => (key === "maxMonthlyIncreaseUsd" ? 2e9 : undefined), WORDS).problems,
+    ).toEqual([
+      "rimuhosting:maxMonthlyIncreaseUsd is over 1000000000, the largest budget accepted (US dollars a month; " +
+        "given: 2000000000): give a number from 0 to 1000000000, such as 50, or remove the setting to set no " +
+        "limit; fix it in the stack config.",
+    ]);
+  });
+
   it("refuses an empty value, naming the setting and where to fix it, never turning the limit off", () => {
     expect(readBudgetSettings((key) => (key === "monthlyBudgetUsd" ? " " : undefined), WORDS)).toEqual({
       settings: { enforcement: "enforce" },
