@@ -82,7 +82,7 @@ export function judgeScope(input: ScopeInput): ScopeVerdict {
   };
   const { settings, problems } = readBudgetSettings(get, {
     name: (key) => settingName(key, input.provider),
-    place: settingsPlace(input.provider),
+    place: () => settingsPlace(input.provider),
   });
   const fees = input.vpss.map(costFee);
   const billedNow = fees.reduce((sum, fee) => sum + (fee.nowCents ?? 0), 0);

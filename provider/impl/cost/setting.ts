@@ -36,8 +36,8 @@ export interface ReadBudget {
 export interface SettingWords {
   /** `rimuhosting:monthlyBudgetUsd`, or `provider 'alice': monthlyBudgetUsd`. */
   name(key: BudgetSetting): string;
-  /** `the stack config`, or `the arguments of provider 'alice' in the program`. */
-  place: string;
+  /** `the stack config`, `the arguments of provider 'alice' in the program`, or the environment of a variable. */
+  place(key: BudgetSetting): string;
 }
 
 const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
@@ -93,12 +93,12 @@ function amountSetting(
     overLimit(value)
       ? `${words.name(key)} is over ${MAX_BUDGET_USD}, the largest budget accepted (US dollars a month; given: ` +
           `${givenBig(value)}): give a number from 0 to ${MAX_BUDGET_USD}, such as 50, or remove the setting to ` +
-          `set no limit; fix it in ${words.place}.`
+          `set no limit; fix it in ${words.place(key)}.`
       : isEmpty(value)
         ? `${words.name(key)} is empty: give a number of US dollars a month, 0 or more, such as 50, or remove ` +
-          `the setting to set no limit; fix it in ${words.place}.`
+          `the setting to set no limit; fix it in ${words.place(key)}.`
         : `${words.name(key)} must be a number of US dollars a month, 0 or more, such as 50` +
-          `${given(value)}: fix it in ${words.place}.`,
+          `${given(value)}: fix it in ${words.place(key)}.`,
   );
   return undefined;
 }
@@ -121,7 +121,7 @@ export function readBudgetSettings(get: (key: BudgetSetting) => unknown, words: 
     else
       problems.push(
         `${words.name("budgetEnforcement")} must be enforce (a run over the budget fails) or warn ` +
-          `(it only warns)${given(enforcement)}: fix it in ${words.place}.`,
+          `(it only warns)${given(enforcement)}: fix it in ${words.place("budgetEnforcement")}.`,
       );
   }
   return { settings, problems };

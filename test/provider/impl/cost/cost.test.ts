@@ -7,7 +7,7 @@ import { amountOf, readBudgetSettings } from "../../../../provider/impl/cost/set
 import { feeAfterChange } from "../../../../provider/impl/cost/fee";
 import { totalsOf, verdictOf, type VpsFee } from "../../../../provider/impl/cost/verdict";
 
-const WORDS = { name: (key: string) => `rimuhosting:${key}`, place: "the stack config" };
+const WORDS = { name: (key: string) => `rimuhosting:${key}`, place: () => "the stack config" };
 
 describe("a budget setting", () => {
   it("is a number, or plain decimal text, 0 or more", () => {
