@@ -112,6 +112,20 @@ describe("the headline and the table", () => {
     expect(others.join("\n")).not.toMatch(/\$0(\.00)?\b/);
   });
 
+  test("a plan priced in another currency only: the footnote gives the preview's quote and why it is not counted", () => {
+    // Issue 55, item 7c: the footnote said "the preview carries no quote for it" though the preview printed one.
+    const nzd: VpsSpec = { name: "big", op: "create", news: { pricingPlanCode: "MIRO8B" } };
+    const text = markdown(
+      vpsLog([nzd], {}, [
+        diagnostic("info", "big: new VPS: NZ$18.00 a month (quoted by RimuHosting).", "big"),
+      ]),
+    );
+    expect(text).toContain(
+      "[1] `big`: not priced: RimuHosting priced it as NZ$18.00 with no USD amount, and fees are counted in USD.",
+    );
+    expect(text).not.toContain("carries no quote");
+  });
+
   test("an adopted order's growth counts from what it is billed now (the provider's adoption line)", () => {
     const adopted: VpsSpec = { name: "kept", op: "create", news: { adoptOrderOid: 123 }, planned: 16 };
     const b = bill(
