@@ -8,6 +8,7 @@
 import { cents, notInUsd } from "../impl/cost/money.js";
 import { BUDGET_SETTINGS, type BudgetSetting } from "../impl/cost/setting.js";
 import { CURRENT_FEE_KEY, PLANNED_FEE_KEY } from "../impl/budget/planned-fee.js";
+import { CHECK_DEPLOYMENT_KEY } from "../impl/engine/deployment.js";
 import { VPS_INPUT_FIELDS } from "../impl/fields/vps-fields.js";
 import type { PolicyEvent, PolicyPackRun, PreviewLog, PreviewStep, StateMetadata } from "./event-log.js";
 import type { ChangeKind, Fee } from "./fee.js";
@@ -89,7 +90,8 @@ function shown(value: unknown): string | undefined {
 
 /** The provider's own inputs, never a change a user made. */
 const isOwnKey = (key: string): boolean =>
-  key.startsWith("__") || key === PLANNED_FEE_KEY || key === CURRENT_FEE_KEY || key === "creationScope";
+  key.startsWith("__") ||
+  [PLANNED_FEE_KEY, CURRENT_FEE_KEY, CHECK_DEPLOYMENT_KEY, "creationScope"].includes(key);
 
 /** The inputs the step changes: those whose values differ between the old and the new state. */
 function changedKeys(step: PreviewStep): string[] {

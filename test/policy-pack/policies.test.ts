@@ -293,6 +293,45 @@ describe("monthly-budget", () => {
     ]);
   });
 
+  it("under --target, a VPS the run does not check counts at its fee now, never as new (recorded inputs)", () => {
+    // Issue 55, item 7e: the engine hands the pack an unchecked VPS's recorded inputs, from the run that ordered
+    // it (a planned fee, no fee now), which the provider stamped with that run's deployment (the engine's address).
+    const argv = process.argv;
+    process.argv = ["node", "run-policy-pack", "127.0.0.1:40001", "."];
+    try {
+      const thisRun = { checkedInDeployment: "127.0.0.1:40001" };
+      judge(
+        monthlyBudget,
+        {},
+        { plannedMonthlyFeeUsd: 10, checkedInDeployment: "127.0.0.1:39999" },
+        NATIVE,
+        "db",
+      );
+      judge(
+        monthlyBudget,
+        {},
+        { plannedMonthlyFeeUsd: 16, currentMonthlyFeeUsd: 10, ...thisRun },
+        NATIVE,
+        "web",
+      );
+      judge(monthlyBudget, {}, { plannedMonthlyFeeUsd: 5, ...thisRun }, NATIVE, "cache");
+      expect(
+        judgeStack(monthlyBudget, { maxMonthlyIncreaseUsd: 0 }, [
+          { name: "db", props: { monthlyFeeUsd: 10 } },
+          { name: "web", props: { monthlyFeeUsd: 10 } },
+          { name: "cache", props: {} },
+        ]),
+      ).toEqual([
+        "This change adds $11.00 a month (new VPSs and growing changes; shrinks are not netted), over the $0.00 " +
+          "one change may add (monthly-budget.maxMonthlyIncreaseUsd) by $11.00. Adding the most: web +$6.00 " +
+          "($10.00 → $16.00), cache +$5.00 (new). Order smaller or fewer VPSs, or raise the limit in the policy " +
+          "pack's config.",
+      ]);
+    } finally {
+      process.argv = argv;
+    }
+  });
+
   it("is not applicable without a budget", () => {
     expect(judgeStack(monthlyBudget, {}, stack)).toBe(
       "not applicable: no budget configured (monthly-budget.maxMonthlyUsd or monthly-budget.maxMonthlyIncreaseUsd)",

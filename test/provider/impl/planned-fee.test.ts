@@ -11,6 +11,7 @@ import { plannedFeeOf } from "../../../provider/impl/budget/planned-fee";
 import { accountView, configuredBaseUrl } from "../../../provider/impl/lifecycle/runtime-config";
 import { priceOf } from "../../../provider/impl/lookahead/vps-lookahead";
 import { orderFields } from "../../../provider/wire-mapping/order-fields";
+import { useEngineAddress } from "../../../provider/impl/engine/deployment";
 import { APP_INPUTS, createChecked, unchecked, useImplFixture } from "../support/impl-fixture";
 
 const fixture = useImplFixture({ planCurrencies: { MIRO8B: "CUR_NZD" } });
@@ -160,6 +161,28 @@ describe("plannedMonthlyFeeUsd in check()'s result", () => {
     expect(nativeChecked.failures).toEqual([]);
     expect(nativeChecked.inputs.currentMonthlyFeeUsd).toBe(billed);
     expect(nativeChecked.inputs.plannedMonthlyFeeUsd).toBe(previewed.inputs.plannedMonthlyFeeUsd);
+  });
+
+  it("the deployment that checked them beside them, on both front ends, so a pack tells recorded fees apart", async () => {
+    // Under --target the engine hands a pack the recorded inputs of a VPS it does not check (issue 55, item 7e).
+    useEngineAddress("127.0.0.1:40001");
+    try {
+      const dynamic = await impl.check({}, { ...APP_INPUTS, ...PREVIEW });
+      const urn = "urn:pulumi:prod::shop::rimuhosting:index:Vps::app";
+      const { creationScope: _scope, __provider: _provider, ...wire } = APP_INPUTS;
+      const viaNative = await native.check(urn, {}, wire);
+      expect([dynamic.inputs.checkedInDeployment, viaNative.inputs.checkedInDeployment]).toEqual([
+        "127.0.0.1:40001",
+        "127.0.0.1:40001",
+      ]);
+    } finally {
+      useEngineAddress(undefined);
+    }
+    expect((await impl.check({}, { ...APP_INPUTS, ...PREVIEW })).inputs).not.toHaveProperty(
+      "checkedInDeployment",
+    );
+    const set = await impl.check({}, unchecked({ ...APP_INPUTS, checkedInDeployment: "127.0.0.1:1" }));
+    expect(set.failures?.[0]?.reason).toMatch(/checkedInDeployment: is not an input of Vps/);
   });
 
   it("a program cannot set it", async () => {
