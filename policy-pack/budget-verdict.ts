@@ -73,6 +73,12 @@ export function totalsOf(billedNowCents: number, fees: readonly VpsFee[]): Budge
   return { count: fees.length, beforeCents: billedNowCents, afterCents, increaseCents, adders, unknown };
 }
 
+/**
+ * The largest limit accepted, in USD a month: the provider's MAX_BUDGET_USD (provider/impl/cost/setting.ts; the
+ * names test holds them equal). Above it a typo is likelier than a budget, and JSON reads 401 digits as Infinity.
+ */
+export const MAX_BUDGET_USD = 1_000_000_000;
+
 /** The limits, in USD a month (undefined: no limit). */
 export interface Limits {
   monthlyBudgetUsd?: number;

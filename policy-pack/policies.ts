@@ -8,6 +8,7 @@
  * policy's own enforcement level: a mandatory policy that cannot judge fails the preview; it never passes in
  * silence).
  */
+import * as fs from "node:fs";
 import { isRimuHostingVps, readProperty, type Reading } from "./readings";
 import {
   cents,
@@ -19,8 +20,16 @@ import {
   type Limits,
   type RunVerdict,
   type VpsFee,
+  MAX_BUDGET_USD,
 } from "./budget-verdict";
-import { CURRENT_FEE, DATA_CENTRES, PLANNED_FEE, VPS_INPUT } from "./vps-names";
+import {
+  CHECK_DEPLOYMENT,
+  CURRENT_FEE,
+  DATA_CENTRES,
+  PLANNED_FEE,
+  RECORDED_FEE,
+  VPS_INPUT,
+} from "./vps-names";
 
 export type EnforcementLevel = "advisory" | "mandatory" | "remediate" | "disabled";
 type ReportViolation = (message: string, urn?: string) => void;
@@ -46,6 +55,7 @@ interface JsonSchema {
   type: "string" | "number" | "integer" | "boolean" | "array" | "object";
   description?: string;
   minimum?: number;
+  maximum?: number;
   exclusiveMinimum?: number;
   items?: JsonSchema & { enum?: string[] };
   uniqueItems?: boolean;
@@ -221,6 +231,8 @@ export const noReinstall: ResourcePolicy = {
 interface FeeReadings {
   planned: Reading;
   current: Reading;
+  /** The deployment of the check that gave them (CHECK_DEPLOYMENT). */
+  deployment: Reading;
 }
 
 /**
@@ -233,7 +245,39 @@ const feesByUrn = new Map<string, FeeReadings>();
 const feesIn = (props: Record<string, unknown>): FeeReadings => ({
   planned: readProperty(props, PLANNED_FEE),
   current: readProperty(props, CURRENT_FEE),
+  deployment: readProperty(props, CHECK_DEPLOYMENT),
 });
+
+/**
+ * The arguments this process was started with. Pulumi's run-policy-pack drops the engine's address from
+ * process.argv before it loads the pack; /proc/self/cmdline (Linux) still has it. Elsewhere, process.argv only.
+ */
+function startArguments(): string[] {
+  let cmdline: string[] = [];
+  try {
+    cmdline = fs.readFileSync("/proc/self/cmdline", "utf8").split("\0");
+  } catch {
+    // Not Linux: no such file.
+  }
+  return [...cmdline.slice(1), ...process.argv.slice(2)];
+}
+
+/**
+ * This run's deployment: the engine's address, which the engine starts the pack with as it starts the provider;
+ * undefined when it cannot be found (then every check's fees are taken as this run's, as before).
+ */
+const thisDeployment = (): string | undefined => startArguments().find((arg) => /^[\w.[\]-]+:\d+$/.test(arg));
+
+/**
+ * Whether the fees came from an earlier run: the engine did not check this VPS (`pulumi preview --target` of
+ * another) and handed the pack the inputs that run recorded. Fees without a deployment (an older provider) are
+ * taken as this run's.
+ */
+function fromAnotherRun(readings: FeeReadings): boolean {
+  const run = thisDeployment();
+  const { deployment } = readings;
+  return run !== undefined && deployment.kind === "known" && deployment.value !== run;
+}
 
 const knownNumber = (reading: Reading): number | undefined =>
   reading.kind === "known" && typeof reading.value === "number" ? reading.value : undefined;
@@ -286,6 +330,19 @@ export function budgetOfStack(
   for (const resource of resources) {
     if (!isRimuHostingVps(resource.type, resource.props)) continue;
     const checked = feesByUrn.get(resource.urn);
+    if (checked && fromAnotherRun(checked)) {
+      // Not changed by this run: billed what its state records (or what that run last counted), before and after.
+      const fee =
+        knownNumber(readProperty(resource.props, RECORDED_FEE)) ??
+        knownNumber(checked.current) ??
+        knownNumber(checked.planned);
+      fees.push({
+        name: resource.name,
+        ...(fee === undefined ? {} : { nowCents: cents(fee) }),
+        after: fee === undefined ? { why: "not known" } : { cents: cents(fee) },
+      });
+      continue;
+    }
     const readings = checked?.planned.kind === "known" ? checked : feesIn(resource.props);
     const after = knownNumber(readings.planned);
     const now = knownNumber(readings.current);
@@ -303,6 +360,18 @@ export function budgetOfStack(
   return { limits, run: verdictOf(limits, billedNow, fees) };
 }
 
+/** A limit over MAX_BUDGET_USD (or Infinity), said as the provider says it of its own budget settings. */
+function limitsTooBig(config: MonthlyBudgetConfig): string[] {
+  return (["maxMonthlyUsd", "maxMonthlyIncreaseUsd"] as const)
+    .filter((key) => typeof config[key] === "number" && config[key] > MAX_BUDGET_USD)
+    .map(
+      (key) =>
+        `monthly-budget.${key} is over ${MAX_BUDGET_USD}, the largest budget accepted (US dollars a month; given: ` +
+        `${String(config[key])}): give a number from 0 to ${MAX_BUDGET_USD}, such as 50, or remove it to set no ` +
+        `limit; fix it in the policy pack's config.`,
+    );
+}
+
 export const monthlyBudget: StackPolicyReadingResources = {
   name: "monthly-budget",
   description: "The stack's VPSs cost at most the configured amount a month once the change is applied.",
@@ -311,11 +380,13 @@ export const monthlyBudget: StackPolicyReadingResources = {
       maxMonthlyUsd: {
         type: "number",
         minimum: 0,
+        maximum: MAX_BUDGET_USD,
         description: "The most the stack's VPSs may cost a month, in USD, once the change is applied.",
       },
       maxMonthlyIncreaseUsd: {
         type: "number",
         minimum: 0,
+        maximum: MAX_BUDGET_USD,
         description:
           "The most one change may add to the stack's monthly fees, in USD (shrinks are not netted).",
       },
@@ -330,6 +401,9 @@ export const monthlyBudget: StackPolicyReadingResources = {
       return args.notApplicable(
         "no budget configured (monthly-budget.maxMonthlyUsd or monthly-budget.maxMonthlyIncreaseUsd)",
       );
+    // A limit the schema's maximum should have stopped (RimuHostingGuard's arguments are not checked by it).
+    const tooBig = limitsTooBig(config);
+    if (tooBig.length > 0) return tooBig.forEach((message) => reportViolation(message));
     // The cost model's verdict: only a change that adds fails, and only over a limit; never a fee counted as $0.
     const { limits, run } = budgetOfStack(args.resources, config);
     if (run.judgement === "unknown") {

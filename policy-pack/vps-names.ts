@@ -30,6 +30,13 @@ export const VPS_INPUT = {
 export const PLANNED_FEE = "plannedMonthlyFeeUsd";
 /** What the VPS (or the order it adopts or replaces) is billed now, before this run's change; absent for a new VPS. */
 export const CURRENT_FEE = "currentMonthlyFeeUsd";
+/**
+ * The deployment whose check gave the fees (the engine's address, which the pack is given as well): a VPS the run
+ * does not check (`--target`) reaches the pack with the inputs an earlier run recorded, stamped with its deployment.
+ */
+export const CHECK_DEPLOYMENT = "checkedInDeployment";
+/** The output holding what RimuHosting bills the order now, as the state records it. */
+export const RECORDED_FEE = "monthlyFeeUsd";
 
 /** The data centres a Vps can be ordered in (the `dcLocation` values). */
 export const DATA_CENTRES = [

@@ -15,6 +15,15 @@ export const CONFIG_KEYS = { apiKey: "rimuhosting:apiKey", baseUrl: "rimuhosting
 /** Environment variables read when the stack config has no value (the names RimuHosting's own clients use). */
 export const ENV_VARS = { apiKey: "RIMUHOSTING_APIKEY", baseUrl: "RIMUHOSTING_BASEURL" } as const;
 /**
+ * The budget's settings read the same way (docs/cost.md): the stack config or an explicit provider's argument
+ * first, then these variables. Named as the others are: RIMUHOSTING_ and the key in capitals.
+ */
+export const BUDGET_ENV_VARS = {
+  monthlyBudgetUsd: "RIMUHOSTING_MONTHLYBUDGETUSD",
+  maxMonthlyIncreaseUsd: "RIMUHOSTING_MAXMONTHLYINCREASEUSD",
+  budgetEnforcement: "RIMUHOSTING_BUDGETENFORCEMENT",
+} as const;
+/**
  * How long the provider waits for RimuHosting to answer a read, in ms (the client's timeouts.readMs; default
  * 30000). A preview's reads that get no answer at all in that time fail it (provider/impl/account/read-failures.ts).
  */

@@ -5,9 +5,10 @@
  * quoted during the preview (the checked inputs' `plannedMonthlyFeeUsd`, docs/cost.md), so the bill says what the
  * preview said. A fee the preview does not know is "not priced", with the provider's reason, and is never $0.
  */
-import { cents } from "../impl/cost/money.js";
+import { cents, notInUsd } from "../impl/cost/money.js";
 import { BUDGET_SETTINGS, type BudgetSetting } from "../impl/cost/setting.js";
 import { CURRENT_FEE_KEY, PLANNED_FEE_KEY } from "../impl/budget/planned-fee.js";
+import { CHECK_DEPLOYMENT_KEY } from "../impl/engine/deployment.js";
 import { VPS_INPUT_FIELDS } from "../impl/fields/vps-fields.js";
 import type { PolicyEvent, PolicyPackRun, PreviewLog, PreviewStep, StateMetadata } from "./event-log.js";
 import type { ChangeKind, Fee } from "./fee.js";
@@ -89,7 +90,8 @@ function shown(value: unknown): string | undefined {
 
 /** The provider's own inputs, never a change a user made. */
 const isOwnKey = (key: string): boolean =>
-  key.startsWith("__") || key === PLANNED_FEE_KEY || key === CURRENT_FEE_KEY || key === "creationScope";
+  key.startsWith("__") ||
+  [PLANNED_FEE_KEY, CURRENT_FEE_KEY, CHECK_DEPLOYMENT_KEY, "creationScope"].includes(key);
 
 /** The inputs the step changes: those whose values differ between the old and the new state. */
 function changedKeys(step: PreviewStep): string[] {
@@ -153,9 +155,16 @@ function unpricedReason(urn: string, log: PreviewLog): string {
       /price not quoted: ([^\n]*?)\.?$/m.exec(d.message) ??
       /the budget cannot count this VPS's change \(([^\n]*)\);/.exec(d.message);
     if (match) return match[1]!;
+    // A quote the preview printed in another currency (impl/budget/money.ts's price lines, formatMoney): "NZ$18.00
+    // a month". It is not in plannedMonthlyFeeUsd because the budget counts USD only: say that, as the provider does.
+    const foreign = FOREIGN_QUOTE.exec(d.message);
+    if (foreign) return notInUsd(foreign[1]!);
   }
   return "the preview carries no quote for it";
 }
+
+/** A monthly price in a currency other than US dollars, as formatMoney writes it ("NZ$18.00", "€9.57", "XYZ 9.57"). */
+const FOREIGN_QUOTE = /((?:[A-Z]{1,3}\$|[€£¥₹]|\b[A-Z]{3}[\s\u00a0])[\d,]+(?:\.\d+)?) a month/;
 
 /** What an adopted order is billed now: from the provider's adoption line (impl/budget/money.ts adoptionLine). */
 function adoptedFee(urn: string, log: PreviewLog): Fee {

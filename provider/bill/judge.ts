@@ -83,7 +83,7 @@ export function judgeScope(input: ScopeInput): ScopeVerdict {
   };
   const { settings, problems } = readBudgetSettings(get, {
     name: (key) => settingName(key, input.provider),
-    place: settingsPlace(input.provider),
+    place: () => settingsPlace(input.provider),
   });
   // The provider judges the account (every order its key reaches); this stack's VPSs are only part of it. When
   // the provider said the account is over before the run, the stack's own figures cannot say "to spare".
@@ -107,14 +107,32 @@ export function judgeScope(input: ScopeInput): ScopeVerdict {
     { key: "monthlyBudgetUsd", limit: settings.monthlyBudgetUsd, counted: totals.afterCents },
     { key: "maxMonthlyIncreaseUsd", limit: settings.maxMonthlyIncreaseUsd, counted: totals.increaseCents },
   ] as const;
+  // A preview that stopped lists only the VPSs before it: their figures are said as incomplete, and none at all
+  // (never a $0.00 of nothing) when it listed none (issue 55).
+  const listed = input.vpss.length;
+  const incomplete = " (incomplete: the VPSs after them are not counted)";
   for (const { key, limit, counted } of limits) {
     if (limit === undefined) continue;
     const limitCents = cents(limit);
     const name = settingName(key, input.provider);
+    const head =
+      key === "monthlyBudgetUsd"
+        ? `Monthly budget ${dollars(limitCents)} (${name})`
+        : `Largest increase ${dollars(limitCents)} a month (${name})`;
+    if (!input.complete && listed === 0) {
+      verdict.lines.push(
+        `${head}: not judged: the preview stopped before it listed any VPS (the provider's verdict is below).`,
+      );
+      continue;
+    }
+    const vpssWords = input.complete
+      ? "this stack's VPSs cost"
+      : `the ${listed} VPS${listed === 1 ? "" : "s"} the preview listed before it stopped cost`;
+    const runWords = input.complete ? "this run adds" : "what the preview listed before it stopped adds";
     const what =
       key === "monthlyBudgetUsd"
-        ? `Monthly budget ${dollars(limitCents)} (${name}): this stack's VPSs cost ${dollars(counted)} a month after this run`
-        : `Largest increase ${dollars(limitCents)} a month (${name}): this run adds ${dollars(counted)} a month (new VPSs and growing changes; shrinks and deletes are not netted)`;
+        ? `${head}: ${vpssWords} ${dollars(counted)} a month after this run${input.complete ? "" : incomplete}`
+        : `${head}: ${runWords} ${dollars(counted)} a month (new VPSs and growing changes; shrinks and deletes are not netted)${input.complete ? "" : incomplete}`;
     const stand =
       key === "monthlyBudgetUsd" && accountOver && counted <= limitCents
         ? "but the account it covers is over it before this run (the provider's figures below)"

@@ -155,6 +155,9 @@ export interface RenderOptions {
   thresholds?: ThresholdVerdict;
 }
 
+/** The totals row of a preview that stopped: its figures are of what it listed, not the stack's (never complete). */
+const SO_FAR = "Listed before it stopped (incomplete)";
+
 /** The bill as the Markdown of one pull-request comment (see the header). */
 export function renderBill(bill: Bill, options: RenderOptions = {}): string {
   const change = changeOf(bill);
@@ -181,8 +184,8 @@ export function renderBill(bill: Bill, options: RenderOptions = {}): string {
   if (bill.vpss.length === 0) out.push("This preview lists no VPS.", "");
   else {
     if (changed.length === 0) out.push("This preview changes no VPS.", "");
-    else out.push(...table(changed, notes, "Change"), "");
-    const all = table(bill.vpss, notes, "Stack total");
+    else out.push(...table(changed, notes, bill.stoppedEarly ? SO_FAR : "Change"), "");
+    const all = table(bill.vpss, notes, bill.stoppedEarly ? SO_FAR : "Stack total");
     if (changed.length < bill.vpss.length)
       out.push(
         "<details><summary>All " +

@@ -27,6 +27,7 @@ import { validateInputs } from "./inputs/vps-validate.js";
 import { parseInputs, refreshableState, type ParsedInputs } from "./inputs/vps-values.js";
 import { lookAhead } from "./lookahead/vps-lookahead.js";
 import { CURRENT_FEE_KEY, PLANNED_FEE_KEY } from "./budget/planned-fee.js";
+import { CHECK_DEPLOYMENT_KEY, deploymentOfThisProcess } from "./engine/deployment.js";
 import { judgeBudget } from "./budget/budget.js";
 import { noteCheckedChange, whatWasDone } from "./ordering/order-guard.js";
 import { currentRun } from "./engine/run-context.js";
@@ -105,11 +106,14 @@ export async function checkVps(
     `ordered or changed for ${resourceName(given)}`,
     options.mayApply ? "mayApply" : "preview",
   );
+  // Which deployment checked them, so a policy pack tells this run's fees from recorded ones (deployment.ts).
+  const deployment = deploymentOfThisProcess();
   return {
     inputs: {
       ...checked,
       ...(fee === undefined ? {} : { [PLANNED_FEE_KEY]: fee }),
       ...(now === undefined ? {} : { [CURRENT_FEE_KEY]: now }),
+      ...(deployment === undefined ? {} : { [CHECK_DEPLOYMENT_KEY]: deployment }),
     },
     failures: [
       ...ahead.failures,

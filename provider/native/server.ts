@@ -20,6 +20,7 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import * as net from "node:net";
 import { engineConnected, watchEngine, WATCH_RULE, type WatchGrpc } from "../impl/engine/engine-watch.js";
 import { VpsIncompleteError } from "../impl/engine/errors.js";
+import { useEngineAddress } from "../impl/engine/deployment.js";
 import type * as Calls from "./calls.js";
 import type * as Functions from "./functions.js";
 import { startPluginLog, withResource, type PluginLog } from "./engine-log.js";
@@ -315,6 +316,8 @@ export async function serve(
   announce: (port: number) => void = () => {},
 ): Promise<{ port: number; close(): Promise<void> }> {
   const log = startPluginLog(engineAddress);
+  // The checks record the deployment they belong to (impl/engine/deployment.ts).
+  useEngineAddress(engineAddress);
   // A plugin whose engine died stops (impl/engine/engine-watch.ts); `grpc` is this bundle's own copy. Its first
   // periodic question waits one pause: the engine calls as soon as it reads the port, and that question (a gRPC
   // connection of its own, on client code the startup snapshot does not hold) took 5 to 10 ms of the first answer

@@ -112,6 +112,20 @@ describe("the headline and the table", () => {
     expect(others.join("\n")).not.toMatch(/\$0(\.00)?\b/);
   });
 
+  test("a plan priced in another currency only: the footnote gives the preview's quote and why it is not counted", () => {
+    // Issue 55, item 7c: the footnote said "the preview carries no quote for it" though the preview printed one.
+    const nzd: VpsSpec = { name: "big", op: "create", news: { pricingPlanCode: "MIRO8B" } };
+    const text = markdown(
+      vpsLog([nzd], {}, [
+        diagnostic("info", "big: new VPS: NZ$18.00 a month (quoted by RimuHosting).", "big"),
+      ]),
+    );
+    expect(text).toContain(
+      "[1] `big`: not priced: RimuHosting priced it as NZ$18.00 with no USD amount, and fees are counted in USD.",
+    );
+    expect(text).not.toContain("carries no quote");
+  });
+
   test("an adopted order's growth counts from what it is billed now (the provider's adoption line)", () => {
     const adopted: VpsSpec = { name: "kept", op: "create", news: { adoptOrderOid: 123 }, planned: 16 };
     const b = bill(
@@ -229,6 +243,49 @@ describe("the budgets", () => {
     expect(b.budgets[0]!.providerMessages).toEqual([message]);
     expect(renderBill(b)).toContain(
       `The provider's verdict in the preview:\n\n\`\`\`text\n${message}\n\`\`\``,
+    );
+  });
+});
+
+describe("the bill of a preview that failed", () => {
+  // Issue 55, item 7d: such a bill showed $0.00 figures, the totals of what the preview got to, as if complete.
+  const refusal =
+    "[RIMU_ERR_BUDGET] this run takes the account's monthly fees (…) from $0.00 to $30.00, over the monthly budget " +
+    "of $25.00 (rimuhosting:monthlyBudgetUsd)";
+  const failed = (specs: VpsSpec[]) =>
+    markdown(
+      vpsLog(specs, { "rimuhosting:monthlyBudgetUsd": "25", "rimuhosting:maxMonthlyIncreaseUsd": "20" }, [
+        diagnostic("error", refusal, "web-3"),
+      ]),
+    );
+
+  test("stopped before any VPS: no figure of its own, only the provider's words", () => {
+    const text = failed([]);
+    expect(text.replace(refusal, "")).not.toMatch(/\$0\.00/);
+    expect(text).toContain(
+      "- Monthly budget $25.00 (rimuhosting:monthlyBudgetUsd): not judged: the preview stopped before it listed " +
+        "any VPS (the provider's verdict is below).",
+    );
+  });
+
+  test("stopped after some: what it listed, with totals and budget lines marked incomplete", () => {
+    const text = failed([
+      { name: "web-1", op: "create", planned: 10 },
+      { name: "db", op: "same", fee: 10, planned: 10 },
+    ]);
+    expect(text).toContain("**So far: +$10.00 a month ▲ (+100 %)**");
+    expect(rows(text.split("<details>")[0]!).get("Listed before it stopped (incomplete)")).toEqual([
+      "",
+      "$0.00",
+      "$10.00",
+      "+$10.00",
+    ]);
+    expect(rows(text.split("<details>")[1]!).has("Listed before it stopped (incomplete)")).toBe(true);
+    expect(text).not.toContain("Stack total");
+    expect(text).toContain(
+      "- Monthly budget $25.00 (rimuhosting:monthlyBudgetUsd): the 2 VPSs the preview listed before it stopped " +
+        "cost $20.00 a month after this run (incomplete: the VPSs after them are not counted), not judged: the " +
+        "preview stopped before the end (the provider's verdict is below).",
     );
   });
 });

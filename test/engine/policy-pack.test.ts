@@ -2,9 +2,11 @@
 // `--policy-pack-config` file fails on a mandatory violation and warns on an advisory one, on a YAML and a Python
 // program (the native plugin) and on a TypeScript program using the dynamic Vps; a value unknown in preview gets
 // the pack's "could not judge" message; `pulumi up` with the pack on a stack whose VPS exists passes within the
-// budget (in its preview and its update) and fails over it, on both front ends. The pack is given as its analyzer launcher (policy-pack/analyzer): the
-// Node.js language host this repository builds with the CLI cannot start a policy pack directory
-// (policy-pack/README.md, "Which path to give --policy-pack").
+// budget (in its preview and its update) and fails over it, on both front ends; an adoption under `pulumi up` with
+// the pack passes within the budget on both front ends, and `pulumi preview --target` counts a VPS it does not check
+// at its fee now, never as new (issue 55, items 6 and 7e). The pack is given as its analyzer launcher
+// (policy-pack/analyzer): the Node.js language host this repository builds with the CLI cannot start a policy pack
+// directory (policy-pack/README.md, "Which path to give --policy-pack").
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Scenario } from "./e2e-support";
@@ -298,6 +300,124 @@ describeNative(
       );
       expect(skipped).not.toContain("could not judge");
       expect(billed(s, "quickstart.example.com")).toBeGreaterThan(total);
+    });
+  },
+  packSkipReason("nodejs"),
+);
+
+/**
+ * Issue 55, item 6: an adoption (`adoptOrderOid`) under `pulumi up --policy-pack`, within monthly-budget (nothing
+ * added: the program asks for the order as it is). The dynamic Vps's update-phase check used to drop the adopted
+ * order's fee now, so the pack counted it as new and failed the run after the adoption was made.
+ */
+async function adoptWithinBudget(s: Scenario, domainName: string, adopt: (oid: number) => Promise<void>) {
+  const ordered = await s.client.createVps({
+    instantiation_options: { domain_name: domainName, distro: "deb12.64" },
+    dc_location: "DCDALLAS",
+    pricing_plan_code: "MIRO1B",
+    vps_parameters: { memory_mb: 1024, disk_space_mb: 20480 },
+  });
+  const oid = ordered.about_order.order_oid;
+  const fee = billed(s, domainName)!;
+  expect(fee).toBeGreaterThan(0);
+  await adopt(oid);
+  const mark = s.mark();
+  const text = await upWithPack(s, { "monthly-budget": { maxMonthlyUsd: fee, maxMonthlyIncreaseUsd: 0 } });
+  expect(text).not.toContain("monthly-budget");
+  // Adopted, not ordered: the account holds the one order, billed as before.
+  expect(s.mutationsSince(mark).filter((m) => m.route === "createVps")).toEqual([]);
+  expect(s.emulator.snapshot().filter((o) => o.domainName === domainName && !o.cancelled)).toHaveLength(1);
+  expect(billed(s, domainName)).toBe(fee);
+}
+
+const ADOPT_YAML = (oid: number) => `resources:
+  app:
+    type: rimuhosting:Vps
+    properties:
+      domainName: adopt.yaml.example.com
+      dcLocation: DCDALLAS
+      pricingPlanCode: MIRO1B
+      distro: deb12.64
+      memoryMb: 1024
+      diskSpaceMb: 20480
+      adoptOrderOid: ${oid}
+`;
+
+const TWO_VPSS = `resources:
+  web:
+    type: rimuhosting:Vps
+    properties:
+      domainName: web.target.example.com
+      dcLocation: DCDALLAS
+      distro: deb12.64
+      memoryMb: 1024
+  db:
+    type: rimuhosting:Vps
+    properties:
+      domainName: db.target.example.com
+      dcLocation: DCDALLAS
+      distro: deb12.64
+      memoryMb: 1024
+`;
+
+describeNative(
+  "yaml",
+  "the policy pack's budget on a YAML program: adoption in `pulumi up`, and `--target`",
+  () => {
+    let s: Scenario;
+    let programFile: string;
+    beforeAll(async () => {
+      s = await startNativeScenario(writeYamlProgram("policy-adopt", TWO_VPSS));
+      programFile = path.join(s.stack.cli!.programDir, "Pulumi.yaml");
+    });
+    afterAll(async () => s?.close());
+
+    test("`pulumi preview --target` one VPS: the other, not checked, counts at its fee now, never as new", async () => {
+      await s.stack.up();
+      const program = fs.readFileSync(programFile, "utf8");
+      fs.writeFileSync(
+        programFile,
+        program.replace(TWO_VPSS, TWO_VPSS.replace("memoryMb: 1024", "memoryMb: 2048")),
+      );
+      const state = JSON.parse(await s.stack.cli!.command("stack", "export")) as {
+        deployment: { resources: { urn: string }[] };
+      };
+      const web = state.deployment.resources.find((r) => r.urn.endsWith("::web"))!.urn;
+      const text = await pulumiFailure(
+        s.stack.cli!,
+        ...previewArgs(s, { "monthly-budget": { maxMonthlyIncreaseUsd: 0.01 } }),
+        "--target",
+        web,
+      );
+      expect(text).toMatch(/Adding the most: web \+\$\d+\.\d\d \(\$\d+\.\d\d → \$\d+\.\d\d\)\./);
+      expect(text).not.toMatch(/db \+\$/);
+    });
+
+    test("an adoption under `pulumi up --policy-pack` within monthly-budget passes", async () => {
+      // The program's resources become the adoption alone (its header, the project and the plugin, is kept).
+      const header = fs.readFileSync(programFile, "utf8").split("resources:")[0]!;
+      await adoptWithinBudget(s, "adopt.yaml.example.com", async (oid) =>
+        fs.writeFileSync(programFile, `${header}${ADOPT_YAML(oid)}`),
+      );
+    });
+  },
+  packSkipReason("yaml"),
+);
+
+describeNative(
+  "nodejs",
+  "the policy pack's budget on the dynamic Vps: an adoption in `pulumi up` (examples/lifecycle)",
+  () => {
+    let s: Scenario;
+    beforeAll(async () => {
+      s = await startScenario("lifecycle", { config: { domainName: "adopt.lifecycle.example.com" } });
+    });
+    afterAll(async () => s?.close());
+
+    test("an adoption under `pulumi up --policy-pack` within monthly-budget passes", async () => {
+      await adoptWithinBudget(s, "adopt.lifecycle.example.com", (oid) =>
+        s.stack.setConfig("adoptOrderOid", String(oid)),
+      );
     });
   },
   packSkipReason("nodejs"),

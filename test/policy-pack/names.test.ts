@@ -6,9 +6,13 @@ import { describe, expect, it } from "@jest/globals";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { DC_LOCATIONS } from "../../contract/literals";
-import { VPS_FIELDS } from "../../provider/impl/fields/vps-fields";
+import { VPS_FIELDS, VPS_OUTPUT_ONLY } from "../../provider/impl/fields/vps-fields";
 import { VPS_PROVIDER_TEXT } from "../../provider/vps-provider-text";
 import { Vps } from "../../provider/vps";
+import { MAX_BUDGET_USD } from "../../provider/impl/cost/setting";
+import { CHECK_DEPLOYMENT_KEY } from "../../provider/impl/engine/deployment";
+import { CURRENT_FEE_KEY, PLANNED_FEE_KEY } from "../../provider/impl/budget/planned-fee";
+import { MAX_BUDGET_USD as PACK_MAX_BUDGET_USD } from "../../policy-pack/budget-verdict";
 import {
   DATA_CENTRES,
   DYNAMIC_PROVIDER_INPUT,
@@ -17,6 +21,10 @@ import {
   NATIVE_VPS_TYPE,
   PROVIDER_PACKAGE,
   VPS_INPUT,
+  PLANNED_FEE,
+  CURRENT_FEE,
+  CHECK_DEPLOYMENT,
+  RECORDED_FEE,
 } from "../../policy-pack/vps-names";
 
 const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(__dirname, "../..", file), "utf8"));
@@ -28,6 +36,19 @@ describe("the policy pack's names are the provider's", () => {
     expect(VPS_FIELDS[VPS_INPUT.diskSpaceMb].type).toBe("integer");
     expect(VPS_FIELDS[VPS_INPUT.diskSpace2Mb]).toMatchObject({ type: "integer", defaultValue: 0 });
     expect(VPS_FIELDS[VPS_INPUT.allowReinstall]).toMatchObject({ type: "boolean", defaultValue: false });
+  });
+
+  it("the fees' keys and the deployment's are the check's; the recorded fee is an output", () => {
+    expect([PLANNED_FEE, CURRENT_FEE, CHECK_DEPLOYMENT]).toEqual([
+      PLANNED_FEE_KEY,
+      CURRENT_FEE_KEY,
+      CHECK_DEPLOYMENT_KEY,
+    ]);
+    expect(VPS_OUTPUT_ONLY).toContain(RECORDED_FEE);
+  });
+
+  it("the largest budget accepted is the provider's", () => {
+    expect(PACK_MAX_BUDGET_USD).toBe(MAX_BUDGET_USD);
   });
 
   it("the data centres are the contract's", () => {

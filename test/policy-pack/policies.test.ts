@@ -204,6 +204,22 @@ describe("monthly-budget", () => {
     { name: "id", props: { hex: "ab" }, type: "random:index/randomId:RandomId" },
   ];
 
+  it("refuses a limit above $1,000,000,000 a month (Infinity too: JSON reads 401 digits as it), naming it", () => {
+    // Item 7a of issue 55: a huge limit passed every run as "$Infinity"; the provider refuses it the same way.
+    expect(judgeStack(monthlyBudget, { maxMonthlyUsd: Infinity }, stack)).toEqual([
+      "monthly-budget.maxMonthlyUsd is over 1000000000, the largest budget accepted (US dollars a month; given: " +
+        "Infinity): give a number from 0 to 1000000000, such as 50, or remove it to set no limit; fix it in the " +
+        "policy pack's config.",
+    ]);
+    expect(judgeStack(monthlyBudget, { maxMonthlyUsd: 100.5, maxMonthlyIncreaseUsd: 2e9 }, stack)).toEqual([
+      "monthly-budget.maxMonthlyIncreaseUsd is over 1000000000, the largest budget accepted (US dollars a month; " +
+        "given: 2000000000): give a number from 0 to 1000000000, such as 50, or remove it to set no limit; fix " +
+        "it in the policy pack's config.",
+    ]);
+    expect(judgeStack(monthlyBudget, { maxMonthlyUsd: 1e9 }, stack)).toEqual([]);
+    expect(monthlyBudget.configSchema?.properties?.maxMonthlyUsd).toMatchObject({ maximum: 1e9 });
+  });
+
   it("passes a total at or under the budget", () => {
     expect(judgeStack(monthlyBudget, { maxMonthlyUsd: 100.5 }, stack)).toEqual([]);
   });
@@ -275,6 +291,45 @@ describe("monthly-budget", () => {
         "(monthly-budget.maxMonthlyUsd) by $5.00. Adding the most: new +$10.00 (new). " +
         "Order smaller or fewer VPSs, or raise the limit in the policy pack's config.",
     ]);
+  });
+
+  it("under --target, a VPS the run does not check counts at its fee now, never as new (recorded inputs)", () => {
+    // Issue 55, item 7e: the engine hands the pack an unchecked VPS's recorded inputs, from the run that ordered
+    // it (a planned fee, no fee now), which the provider stamped with that run's deployment (the engine's address).
+    const argv = process.argv;
+    process.argv = ["node", "run-policy-pack", "127.0.0.1:40001", "."];
+    try {
+      const thisRun = { checkedInDeployment: "127.0.0.1:40001" };
+      judge(
+        monthlyBudget,
+        {},
+        { plannedMonthlyFeeUsd: 10, checkedInDeployment: "127.0.0.1:39999" },
+        NATIVE,
+        "db",
+      );
+      judge(
+        monthlyBudget,
+        {},
+        { plannedMonthlyFeeUsd: 16, currentMonthlyFeeUsd: 10, ...thisRun },
+        NATIVE,
+        "web",
+      );
+      judge(monthlyBudget, {}, { plannedMonthlyFeeUsd: 5, ...thisRun }, NATIVE, "cache");
+      expect(
+        judgeStack(monthlyBudget, { maxMonthlyIncreaseUsd: 0 }, [
+          { name: "db", props: { monthlyFeeUsd: 10 } },
+          { name: "web", props: { monthlyFeeUsd: 10 } },
+          { name: "cache", props: {} },
+        ]),
+      ).toEqual([
+        "This change adds $11.00 a month (new VPSs and growing changes; shrinks are not netted), over the $0.00 " +
+          "one change may add (monthly-budget.maxMonthlyIncreaseUsd) by $11.00. Adding the most: web +$6.00 " +
+          "($10.00 → $16.00), cache +$5.00 (new). Order smaller or fewer VPSs, or raise the limit in the policy " +
+          "pack's config.",
+      ]);
+    } finally {
+      process.argv = argv;
+    }
   });
 
   it("is not applicable without a budget", () => {

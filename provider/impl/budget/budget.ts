@@ -29,7 +29,7 @@ import type { CheckFailure } from "../engine/check-failure.js";
 import { VPS_ERROR_CODES } from "../engine/errors.js";
 import { warning, type Note } from "../engine/notes.js";
 import type { PlannedFee } from "./planned-fee.js";
-import { settingName, settingsPlace } from "../engine/settings-source.js";
+import { settingName, settingPlace } from "../engine/settings-source.js";
 import { RIMU_ERROR_CODES } from "../../client/errors.js";
 import { hasLimit, readBudgetSettings, type BudgetSetting, type ReadBudget } from "../cost/setting.js";
 
@@ -44,7 +44,7 @@ export type { BudgetSetting, BudgetSettings, Enforcement, ReadBudget } from "../
 export function readBudget(get: (key: BudgetSetting) => unknown, provider?: string): ReadBudget {
   return readBudgetSettings(get, {
     name: (key) => settingName(key, provider),
-    place: settingsPlace(provider),
+    place: (key) => settingPlace(key, provider),
   });
 }
 

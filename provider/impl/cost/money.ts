@@ -29,7 +29,9 @@ export const dollars = (amountCents: number): string =>
 export function pricedInUsd(price: Amount | undefined, shown?: string): Priced {
   if (price === undefined) return { why: "RimuHosting's answer carried no price" };
   if (price.currency === "USD" && Number.isFinite(price.amount)) return { cents: cents(price.amount) };
-  return {
-    why: `RimuHosting priced it as ${shown ?? `${price.amount.toFixed(2)} ${price.currency}`} with no USD amount, and fees are counted in USD`,
-  };
+  return { why: notInUsd(shown ?? `${price.amount.toFixed(2)} ${price.currency}`) };
 }
+
+/** Why a price written `shown` ("NZ$36.00") is not counted: the one wording, the provider's and the bill's. */
+export const notInUsd = (shown: string): string =>
+  `RimuHosting priced it as ${shown} with no USD amount, and fees are counted in USD`;

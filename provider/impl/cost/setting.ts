@@ -4,8 +4,8 @@
  * arguments and the bill. A setting left out sets no limit; an empty or malformed one is an error naming the
  * setting and where to fix it, never silence.
  *
- * Owns: what a valid amount is: a number, or plain decimal text (`50`, `12.5`), 0 or more. `1e3`, `0x10`, `-3`,
- * `Infinity` and empty text are refused.
+ * Owns: what a valid amount is: a number, or plain decimal text (`50`, `12.5`), from 0 to MAX_BUDGET_USD. `1e3`,
+ * `0x10`, `-3`, `Infinity`, empty text and amounts above the limit (a 401-digit number reads as Infinity) are refused.
  * Pure: imports nothing (the caller says how the setting is named and where it is written).
  */
 
@@ -36,11 +36,18 @@ export interface ReadBudget {
 export interface SettingWords {
   /** `rimuhosting:monthlyBudgetUsd`, or `provider 'alice': monthlyBudgetUsd`. */
   name(key: BudgetSetting): string;
-  /** `the stack config`, or `the arguments of provider 'alice' in the program`. */
-  place: string;
+  /** `the stack config`, `the arguments of provider 'alice' in the program`, or the environment of a variable. */
+  place(key: BudgetSetting): string;
 }
 
 const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
+
+/**
+ * The largest amount a budget setting may be, in US dollars a month: far above any account's bill, and small
+ * enough that cents stay exact in a double. Above it a typo is likelier than a budget, and text of hundreds of
+ * digits would read as Infinity, which is refused as the word is (docs/cost.md, "The budget").
+ */
+export const MAX_BUDGET_USD = 1_000_000_000;
 
 const given = (value: unknown): string => {
   const text = JSON.stringify(value);
@@ -49,14 +56,30 @@ const given = (value: unknown): string => {
 
 const isEmpty = (value: unknown): boolean => typeof value === "string" && value.trim() === "";
 
-/** An amount of US dollars a month: its value, `undefined` when unset, or `NaN` when malformed or empty. */
-export function amountOf(value: unknown): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === "number") return Number.isFinite(value) && value >= 0 ? value : NaN;
+/** A number or plain decimal text of 0 or more, as written (Infinity for hundreds of digits), else NaN. */
+function numberOf(value: unknown): number {
+  if (typeof value === "number") return value >= 0 && !Number.isNaN(value) ? value : NaN;
   if (typeof value !== "string") return NaN;
   const text = value.trim();
   return PLAIN_DECIMAL.test(text) ? Number(text) : NaN;
 }
+
+const overLimit = (value: unknown): boolean => numberOf(value) > MAX_BUDGET_USD;
+
+/** An amount of US dollars a month: its value, `undefined` when unset, or `NaN` when malformed, empty or too big. */
+export function amountOf(value: unknown): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const amount = numberOf(value);
+  return amount <= MAX_BUDGET_USD ? amount : NaN;
+}
+
+/** How a value too big is quoted: as given, or by its digits when too long to quote. */
+const givenBig = (value: unknown): string =>
+  typeof value === "string" && value.trim().length > 40
+    ? `a number of ${value.trim().replace(/\..*$/, "").length} digits`
+    : typeof value === "number"
+      ? String(value)
+      : String(JSON.stringify(value));
 
 function amountSetting(
   key: BudgetSetting,
@@ -67,11 +90,15 @@ function amountSetting(
   const amount = amountOf(value);
   if (!Number.isNaN(amount)) return amount;
   problems.push(
-    isEmpty(value)
-      ? `${words.name(key)} is empty: give a number of US dollars a month, 0 or more, such as 50, or remove ` +
-          `the setting to set no limit; fix it in ${words.place}.`
-      : `${words.name(key)} must be a number of US dollars a month, 0 or more, such as 50` +
-          `${given(value)}: fix it in ${words.place}.`,
+    overLimit(value)
+      ? `${words.name(key)} is over ${MAX_BUDGET_USD}, the largest budget accepted (US dollars a month; given: ` +
+          `${givenBig(value)}): give a number from 0 to ${MAX_BUDGET_USD}, such as 50, or remove the setting to ` +
+          `set no limit; fix it in ${words.place(key)}.`
+      : isEmpty(value)
+        ? `${words.name(key)} is empty: give a number of US dollars a month, 0 or more, such as 50, or remove ` +
+          `the setting to set no limit; fix it in ${words.place(key)}.`
+        : `${words.name(key)} must be a number of US dollars a month, 0 or more, such as 50` +
+          `${given(value)}: fix it in ${words.place(key)}.`,
   );
   return undefined;
 }
@@ -94,7 +121,7 @@ export function readBudgetSettings(get: (key: BudgetSetting) => unknown, words: 
     else
       problems.push(
         `${words.name("budgetEnforcement")} must be enforce (a run over the budget fails) or warn ` +
-          `(it only warns)${given(enforcement)}: fix it in ${words.place}.`,
+          `(it only warns)${given(enforcement)}: fix it in ${words.place("budgetEnforcement")}.`,
       );
   }
   return { settings, problems };

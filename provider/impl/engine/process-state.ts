@@ -35,6 +35,16 @@ export const PROCESS_STATE: readonly ProcessState[] = [
     why: `whose arguments the settings are: ${CONFIGURATION}`,
   },
   {
+    file: "provider/impl/engine/deployment.ts",
+    name: "nativeEngine",
+    why: "the engine's address the native plugin was started with: one per process",
+  },
+  {
+    file: "provider/impl/engine/settings-source.ts",
+    name: "fromEnvironment",
+    why: `which budget keys were read from their variables: ${CONFIGURATION}`,
+  },
+  {
     file: "provider/impl/lifecycle/runtime-config.ts",
     name: "clients",
     why: "one HTTP client (one keep-alive agent) per configuration: its connections serve every run",

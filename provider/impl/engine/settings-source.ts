@@ -4,7 +4,13 @@
  * plugin's default provider) or an explicit provider's argument (`provider 'alice': apiKey`, native plugin only;
  * the engine runs one plugin process per provider, so a process has one source).
  */
-import { CONFIG_KEYS, CONFIG_NAMESPACE, ENV_VARS, missingApiKeyMessage } from "../../config.js";
+import {
+  BUDGET_ENV_VARS,
+  CONFIG_KEYS,
+  CONFIG_NAMESPACE,
+  ENV_VARS,
+  missingApiKeyMessage,
+} from "../../config.js";
 
 export type SettingKey = keyof typeof CONFIG_KEYS;
 
@@ -29,14 +35,40 @@ export function explicitProviderOf(urn: string | undefined): string | undefined 
   return name && !DEFAULT_PROVIDER_NAME.test(name) ? name : undefined;
 }
 
+/** The budget keys this process took from the environment (BUDGET_ENV_VARS): messages name the variable. */
+let fromEnvironment: ReadonlySet<string> = new Set();
+
 /** From now on, messages name the arguments of the explicit provider `name` (undefined: the stack config). */
 export function useSettingsOf(name: string | undefined): void {
   explicitProvider = name;
 }
 
-/** The setting as the user wrote it: `rimuhosting:apiKey`, or `provider 'alice': apiKey`. */
+/** From now on, messages name the variable of each budget key in `keys`, where its value was read. */
+export function useEnvironmentFor(keys: ReadonlySet<string>): void {
+  fromEnvironment = keys;
+}
+
+const envVarOf = (key: string): string | undefined =>
+  (BUDGET_ENV_VARS as Record<string, string | undefined>)[key];
+
+/**
+ * The setting as the user wrote it: `rimuhosting:apiKey`, `provider 'alice': apiKey`, or the variable a budget key
+ * was read from (`RIMUHOSTING_MONTHLYBUDGETUSD`) when this process's provider took it from the environment.
+ */
 export function settingName(key: string, provider: string | undefined = explicitProvider): string {
+  const variable = envVarOf(key);
+  if (variable !== undefined && provider === explicitProvider && fromEnvironment.has(key)) return variable;
   return provider === undefined ? `${CONFIG_NAMESPACE}:${key}` : `provider '${provider}': ${key}`;
+}
+
+/** Where a setting was written, for "fix it in …": settingsPlace(), or the environment for a variable read. */
+export function settingPlace(key: string, provider: string | undefined = explicitProvider): string {
+  if (settingName(key, provider) !== envVarOf(key)) return settingsPlace(provider);
+  const unset =
+    provider === undefined
+      ? `${CONFIG_NAMESPACE}:${key} is`
+      : `provider '${provider}' has no ${key} argument`;
+  return `the environment (the variable is read when ${unset} not set)`;
 }
 
 /** How to set it, as advice after a comma: where it is written, and the environment variable read when it is not. */

@@ -274,6 +274,8 @@ export type VpsInputExtras = {
   plannedMonthlyFeeUsd?: number;
   /** Added by check() when known, never by a program (planned-fee.ts, CURRENT_FEE_KEY). */
   currentMonthlyFeeUsd?: number;
+  /** The deployment of the check, added by check() in a real run, never by a program (engine/deployment.ts). */
+  checkedInDeployment?: string;
   /** The order the state records, kept by read() and check(), never set by a program (RECORDED_ORDER_KEY). */
   [RECORDED_ORDER_KEY]?: number;
 };

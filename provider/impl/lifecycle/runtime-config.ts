@@ -11,15 +11,21 @@ import { beginRun } from "../engine/run-context.js";
 import { createClient, type RimuClient, type ClientConfig } from "../../client/index.js";
 import { RimuConfigError } from "../../client/errors.js";
 import {
+  BUDGET_ENV_VARS,
   CONFIG_KEYS,
   CONFIG_NAMESPACE,
   READ_TIMEOUT_ENV_VAR,
   resolveConfig,
   type ConfigSource,
 } from "../../config.js";
-import { readBudget, useBudget } from "../budget/budget.js";
+import { BUDGET_SETTINGS, readBudget, useBudget, type BudgetSetting } from "../budget/budget.js";
 import { assertEngineAlive, watchDynamicHostEngine } from "../engine/engine-watch.js";
-import { missingApiKey, settingRefused, useSettingsOf } from "../engine/settings-source.js";
+import {
+  missingApiKey,
+  settingRefused,
+  useEnvironmentFor,
+  useSettingsOf,
+} from "../engine/settings-source.js";
 
 /** The part of the dynamic-provider ConfigureRequest this package reads. */
 export interface ConfigureRequestLike {
@@ -36,10 +42,30 @@ const clients = new Map<string, RimuClient>();
  */
 export async function configure(req: ConfigureRequestLike): Promise<void> {
   stackConfig = { apiKey: req.config.get(CONFIG_KEYS.apiKey), baseUrl: req.config.get(CONFIG_KEYS.baseUrl) };
-  // The budget's settings (budget.ts): the stack config's, or the native plugin's provider arguments as text.
-  useBudget(readBudget((key) => req.config.get(`${CONFIG_NAMESPACE}:${key}`)));
+  // The budget's settings (budget.ts): the stack config's, or the native plugin's provider arguments as text, then
+  // the environment, as apiKey and baseUrl are read (config.ts).
+  useBudget(readBudget(budgetSettingsOf(req)));
   // In the dynamic host: stop when the engine dies (engine-watch.ts; the native plugin starts its own watch).
   watchDynamicHostEngine();
+}
+
+/**
+ * The budget's settings as configured: each key from the config, else from its variable (BUDGET_ENV_VARS; empty
+ * text there counts as unset, as for RIMUHOSTING_APIKEY). Messages then name the variable of a key read from it.
+ */
+function budgetSettingsOf(req: ConfigureRequestLike): (key: BudgetSetting) => string | undefined {
+  const values = new Map<BudgetSetting, string | undefined>();
+  const fromEnvironment = new Set<BudgetSetting>();
+  for (const key of BUDGET_SETTINGS) {
+    const configured = req.config.get(`${CONFIG_NAMESPACE}:${key}`);
+    const variable = process.env[BUDGET_ENV_VARS[key]];
+    if (configured === undefined && variable !== undefined && variable.trim() !== "") {
+      values.set(key, variable);
+      fromEnvironment.add(key);
+    } else values.set(key, configured);
+  }
+  useEnvironmentFor(fromEnvironment);
+  return (key) => values.get(key);
 }
 
 /**
@@ -55,6 +81,7 @@ export function resetConfiguration(): void {
   stackConfig = {};
   useBudget(readBudget(() => undefined));
   useSettingsOf(undefined);
+  useEnvironmentFor(new Set());
   beginRun();
   for (const client of clients.values()) client.close();
   clients.clear();

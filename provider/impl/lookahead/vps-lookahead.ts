@@ -187,7 +187,7 @@ async function checkBillingMethod(run: LookaheadCheck): Promise<void> {
 
 // ---------------------------------------------------------------------------------------- adoption
 
-/** The order to adopt, checked; in a preview, returned with its quote once changed to match the program. */
+/** The order to adopt, checked, and returned with its quote once changed to match the program. */
 async function checkAdoption(run: LookaheadCheck): Promise<FeeFindings["adopted"]> {
   const oid = run.known.adoptOrderOid as number;
   const order = await shared(run, `reading order ${oid} to adopt`, () =>
@@ -220,15 +220,16 @@ async function checkAdoption(run: LookaheadCheck): Promise<FeeFindings["adopted"
         `instead of ordering a new VPS.`,
     ),
   );
-  if (!run.preview) return undefined;
   // What the bill will be once the order is changed to match the program: its fee now, and the quote for
-  // the program's sizes over the order's.
+  // the program's sizes over the order's. In the update phase too: a policy pack judges `pulumi up` by these
+  // checked inputs, and without the fee now it would count the adopted order as a new VPS (issue 55).
   const fields = orderFields(order);
   const after = { ...pricedOf(fields), ...pricedOf(run.known), dcLocation: fields.dcLocation };
   const quoted = await priceOf(run, after);
   const now =
     typeof fields.monthlyFeeUsd === "number" ? { amount: fields.monthlyFeeUsd, currency: "USD" } : undefined;
-  run.out.notes.push(info(adoptionLine(run.resource, run.name, oid, now, quoted)));
+  // The price line is the preview's to show; the update shows what it did instead.
+  if (run.preview) run.out.notes.push(info(adoptionLine(run.resource, run.name, oid, now, quoted)));
   return { order, quoted };
 }
 

@@ -9,7 +9,16 @@ import { accountCentsOf, judgeBudget, readBudget, useBudget } from "../../../pro
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
 import { UNKNOWN } from "../../../provider/impl/inputs/unknowns";
-import { APP_INPUTS, createChecked, stackConfig, unchecked, useImplFixture } from "../support/impl-fixture";
+import * as native from "../../../provider/native/vps-resource";
+import { configureProvider } from "../../../provider/native/provider-config";
+import {
+  APP_INPUTS,
+  DEMO_API_KEY,
+  createChecked,
+  stackConfig,
+  unchecked,
+  useImplFixture,
+} from "../support/impl-fixture";
 
 const NAMES = {
   monthlyBudgetUsd: "rimuhosting:monthlyBudgetUsd",
@@ -319,5 +328,79 @@ describe("the budget in check() (L1, the dynamic provider's host)", () => {
     expect((await impl.check({}, vps("web"))).failures?.[0]?.reason).toMatch(
       /^\[RIMU_ERR_CONFIG\] rimuhosting:monthlyBudgetUsd must be a number of US dollars a month/,
     );
+  });
+});
+
+describe("the budget's settings from the environment, read as apiKey's are (both front ends)", () => {
+  // Issue 55, item 7b: RIMUHOSTING_MONTHLYBUDGETUSD was ignored while messages said to fix "its environment variable".
+  const fixture = useImplFixture();
+  const ENV = {
+    monthlyBudgetUsd: "RIMUHOSTING_MONTHLYBUDGETUSD",
+    maxMonthlyIncreaseUsd: "RIMUHOSTING_MAXMONTHLYINCREASEUSD",
+    budgetEnforcement: "RIMUHOSTING_BUDGETENFORCEMENT",
+  };
+  afterEach(async () => {
+    for (const name of Object.values(ENV)) delete process.env[name];
+    await impl.configure({ config: stackConfig(fixture().emulator.baseUrl) });
+  });
+  const vps = { ...APP_INPUTS, __preview: true };
+  const configure = async (settings: Record<string, string> = {}) => {
+    const base = stackConfig(fixture().emulator.baseUrl);
+    testing.forgetRun();
+    await impl.configure({
+      config: { get: (key) => settings[key.replace("rimuhosting:", "")] ?? base.get(key) },
+    });
+  };
+
+  it("the dynamic Vps: each budget key from its variable when the stack config has none, named in messages", async () => {
+    process.env[ENV.monthlyBudgetUsd] = "0.01";
+    await configure();
+    expect((await impl.check({}, vps)).failures?.[0]?.reason).toMatch(
+      /^\[RIMU_ERR_BUDGET\] this run takes .* over the monthly budget of \$0\.01 \(RIMUHOSTING_MONTHLYBUDGETUSD\)/,
+    );
+    process.env[ENV.budgetEnforcement] = "warn";
+    await configure();
+    expect((await impl.check({}, vps)).failures).toBeUndefined();
+    // The stack config is read first, as for apiKey and baseUrl.
+    delete process.env[ENV.budgetEnforcement];
+    await configure({ monthlyBudgetUsd: "1000" });
+    expect((await impl.check({}, vps)).failures).toBeUndefined();
+    process.env[ENV.maxMonthlyIncreaseUsd] = "a lot";
+    await configure({ monthlyBudgetUsd: "1000" });
+    expect((await impl.check({}, vps)).failures?.[0]?.reason).toBe(
+      '[RIMU_ERR_CONFIG] RIMUHOSTING_MAXMONTHLYINCREASEUSD must be a number of US dollars a month, 0 or more, such as 50 (given: "a lot"): ' +
+        "fix it in the environment (the variable is read when rimuhosting:maxMonthlyIncreaseUsd is not set). " +
+        "Nothing was ordered or changed. Fix the setting named above in the stack config (or its environment variable).",
+    );
+  });
+
+  it("the native plugin: its default provider and an explicit provider without the argument read it too", async () => {
+    process.env[ENV.maxMonthlyIncreaseUsd] = "0";
+    const settings = { apiKey: DEMO_API_KEY, baseUrl: fixture().emulator.baseUrl };
+    const check = () =>
+      native.check(
+        "urn:pulumi:prod::shop::rimuhosting:index:Vps::app",
+        {},
+        { ...APP_INPUTS, creationScope: undefined },
+      );
+    for (const provider of ["default_0_1_0", "alice"]) {
+      testing.forgetRun();
+      await configureProvider(
+        `urn:pulumi:prod::shop::pulumi:providers:rimuhosting::${provider}`,
+        settings,
+        new Map(),
+      );
+      expect((await check()).failures[0]?.reason).toMatch(
+        /^\[RIMU_ERR_BUDGET\] .*over the \$0\.00 one run may add \(RIMUHOSTING_MAXMONTHLYINCREASEUSD\)/,
+      );
+    }
+    // The provider's own argument is read first.
+    testing.forgetRun();
+    await configureProvider(
+      "urn:pulumi:prod::shop::pulumi:providers:rimuhosting::alice",
+      { ...settings, maxMonthlyIncreaseUsd: "1000" },
+      new Map(),
+    );
+    expect((await check()).failures).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { amountOf, readBudgetSettings } from "../../../../provider/impl/cost/set
 import { feeAfterChange } from "../../../../provider/impl/cost/fee";
 import { totalsOf, verdictOf, type VpsFee } from "../../../../provider/impl/cost/verdict";
 
-const WORDS = { name: (key: string) => `rimuhosting:${key}`, place: "the stack config" };
+const WORDS = { name: (key: string) => `rimuhosting:${key}`, place: () => "the stack config" };
 
 describe("a budget setting", () => {
   it("is a number, or plain decimal text, 0 or more", () => {
@@ -18,6 +18,27 @@ describe("a budget setting", () => {
   it("refuses exponents, hexadecimal, signs, infinity and other types", () => {
     for (const bad of ["1e3", "0x10", "-3", "+3", "Infinity", ".5", "5.", "1,000", -1, Infinity, NaN, true])
       expect([bad, amountOf(bad)]).toEqual([bad, NaN]);
+  });
+
+  it("refuses an amount above $1,000,000,000 a month, as it refuses Infinity: a 401-digit number is no budget", () => {
+    const huge = "9".repeat(401);
+    expect([1_000_000_000, "1000000000", "1000000000.00"].map(amountOf)).toEqual([1e9, 1e9, 1e9]);
+    for (const bad of [huge, "1000000000.01", 1e9 + 1, Number.MAX_VALUE])
+      expect([bad, amountOf(bad)]).toEqual([bad, NaN]);
+    expect(
+      readBudgetSettings((key) => (key === "monthlyBudgetUsd" ? huge : undefined), WORDS).problems,
+    ).toEqual([
+      "rimuhosting:monthlyBudgetUsd is over 1000000000, the largest budget accepted (US dollars a month; given: a " +
+        "number of 401 digits): give a number from 0 to 1000000000, such as 50, or remove the setting to set no " +
+        "limit; fix it in the stack config.",
+    ]);
+    expect(
+      readBudgetSettings((key) => (key === "maxMonthlyIncreaseUsd" ? 2e9 : undefined), WORDS).problems,
+    ).toEqual([
+      "rimuhosting:maxMonthlyIncreaseUsd is over 1000000000, the largest budget accepted (US dollars a month; " +
+        "given: 2000000000): give a number from 0 to 1000000000, such as 50, or remove the setting to set no " +
+        "limit; fix it in the stack config.",
+    ]);
   });
 
   it("refuses an empty value, naming the setting and where to fix it, never turning the limit off", () => {
