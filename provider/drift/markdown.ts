@@ -55,8 +55,9 @@ export function renderDrift(report: DriftReport): string {
   lines.push(
     "",
     "To keep what changed: `pulumi refresh` writes it into the state; then make the program say the same. " +
-      "To undo it: `pulumi up` puts back what the program says (a moved VPS keeps its new IP address; a gone " +
-      "one is ordered anew once `pulumi refresh` has dropped it).",
+      "To undo it: `pulumi up --refresh` puts back what the program says; a plain `pulumi up` changes nothing, since " +
+      "this report's refresh wrote no state (a grown disk cannot shrink; a moved VPS keeps its new IP address; a " +
+      "gone one is ordered anew once `pulumi refresh` has dropped it).",
     "",
   );
   return lines.join("\n");

@@ -23,6 +23,8 @@ describe("the drift of a refresh's JSON", () => {
       ],
     });
     const markdown = renderDrift(drift);
+    // The advice holds after the check's refresh --preview-only (test/engine/refresh-output.ts runs it).
+    expect(markdown).toContain("To undo it: `pulumi up --refresh` puts back what the program says");
     expect(markdown.split("\n").slice(0, 8)).toEqual([
       DRIFT_MARKER,
       "**Drift in stack `prod`: 1 VPS changed outside Pulumi**; the monthly fee changed by +$6.00 a month.",

@@ -1,7 +1,8 @@
 // What `pulumi refresh` and `pulumi up --refresh` print about a VPS changed outside Pulumi, through the real CLI, for
 // either front end (refresh-dynamic.test.ts, refresh-native.test.ts). A refresh shows the drift as drift and a disk
 // the program would shrink as refused; it prints no restart, start, stop or price line, because it changes nothing.
-// `up --refresh` refuses a program that would shrink the grown disk, prints the warnings and the price of a change it
+// After a `refresh --preview-only` (the drift check's), a plain `up` changes nothing and `up --refresh` puts back
+// what the program says (the drift report's advice, provider/drift/markdown.ts). `up --refresh` refuses a program that would shrink the grown disk, prints the warnings and the price of a change it
 // plans, and none when the program already matches the VPS (its refresh's warning about a disk grown past the recorded
 // size still shows). The program's memoryMb, diskSpaceMb and runningState are the stack's config.
 import { expect, test } from "@jest/globals";
@@ -32,6 +33,18 @@ export function refreshOutputTests(scenario: () => Scenario): void {
     const up = await scenario().stack.up();
     oid = Number(up.steps.find((step) => step.name === "web")?.id);
     expect(oid).toBeGreaterThan(0);
+  });
+
+  test("the drift report's advice: after refresh --preview-only a plain up changes nothing; up --refresh undoes it", async () => {
+    const s = scenario();
+    await s.client.changeParameters(oid, { memory_mb: 2048 });
+    await pulumiText(s.stack.cli, "refresh", "--preview-only");
+    const mark = s.mark();
+    await pulumiText(s.stack.cli, "up", "--yes");
+    expect(s.mutationsSince(mark)).toEqual([]);
+    expect((await s.client.getOrder(oid)).about_order.vps_parameters?.memory_mb).toBe(2048);
+    await pulumiText(s.stack.cli, "up", "--refresh", "--yes");
+    expect((await s.client.getOrder(oid)).about_order.vps_parameters?.memory_mb).toBe(1024);
   });
 
   test("refresh after a resize and a stop outside Pulumi: drift, the refused shrink, no restart, start or price", async () => {
