@@ -10,6 +10,8 @@ import { shownLinePattern } from "./shell";
 /** The quoted output, by @pulumi/pulumi minor version. */
 const OUTPUT_BY_SDK: Record<string, string> = {
   "3.270": "docs/troubleshooting.md#import-sdk-3-270",
+  // npm's pick for a new project from 2026-11-26: the same lines, run and compared (the README's project).
+  "3.276": "docs/troubleshooting.md#import-sdk-3-270",
 };
 
 /** The page's command: `pulumi import …`, as arguments after `pulumi`. */
