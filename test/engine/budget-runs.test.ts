@@ -266,3 +266,60 @@ describeNative("yaml", "two explicit providers on one account (a YAML program)",
     await pulumiText(s.stack.cli, "destroy", "--yes");
   });
 });
+
+/**
+ * node-0 at `memoryMb` and, with `withWeb`, a new web: a shrink and a create in one run. A YAML program registers its
+ * resources in parallel, so the engine may check web before node-0, and a check judges with the changes checked so
+ * far (docs/cost.md, "Which resource fails"): web depends on node-0 so that the shrink is checked first. The guard
+ * crediting a checked shrink to a create made before it is test/provider/impl/order-guard.test.ts's, in both orders.
+ */
+const shrinkAndCreate = (memoryMb: number, withWeb: boolean) => `resources:
+${["node-0", ...(withWeb ? ["web"] : [])]
+  .map(
+    (name) => `  ${name}:
+    type: rimuhosting:index:Vps
+    properties:
+      domainName: ${name}.shrink.example.com
+      dcLocation: DCDALLAS
+      pricingPlanCode: MIRO1B
+      distro: deb12.64
+      memoryMb: ${name === "node-0" ? memoryMb : 1024}
+      diskSpaceMb: 20480
+${name === "web" ? "    options:\n      dependsOn:\n        - ${node-0}\n" : ""}`,
+  )
+  .join("")}`;
+
+describeNative("yaml", "a shrink and a create on the native plugin (a YAML program)", () => {
+  let s: Scenario;
+  let dir = "";
+  beforeAll(async () => {
+    dir = writeYamlProgram("budget-shrink", shrinkAndCreate(2048, false));
+    s = await startNativeScenario(dir);
+  });
+  afterAll(async () => s?.close());
+
+  test("landing exactly on the budget, both go through; a cent under, the preview fails and nothing is ordered", async () => {
+    await pulumiText(s.stack.cli, "up", "--yes");
+    const file = path.join(dir, "Pulumi.yaml");
+    fs.writeFileSync(
+      file,
+      fs.readFileSync(file, "utf8").replace(/resources:[\s\S]*$/, shrinkAndCreate(1024, true)),
+    );
+    const steps = await previewJson(s, NATIVE_VPS_TYPE);
+    const after = Object.values(steps).reduce(
+      (sum, step) => sum + Math.round(Number(step.newState!.inputs!.plannedMonthlyFeeUsd) * 100),
+      0,
+    );
+    // The account now, plus the new VPS, is over the end total: only the shrink makes room.
+    expect(accountCents(s) + 1000).toBeGreaterThan(after);
+    await setStackLimits(s, { monthlyBudgetUsd: ((after - 1) / 100).toFixed(2) });
+    const mark = s.mark();
+    await pulumiFailure(s.stack.cli, "up", "--yes");
+    expect(s.mutationsSince(mark)).toEqual([]);
+    await setStackLimits(s, { monthlyBudgetUsd: (after / 100).toFixed(2) });
+    await pulumiText(s.stack.cli, "up", "--yes");
+    expect({ orders: activeOrderCount(s), cents: accountCents(s) }).toEqual({ orders: 2, cents: after });
+    await setStackLimits(s, { monthlyBudgetUsd: undefined });
+    await pulumiText(s.stack.cli, "destroy", "--yes");
+  });
+});
