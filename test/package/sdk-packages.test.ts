@@ -15,10 +15,10 @@ import {
 } from "../../provider/native/schema/package-schema";
 import { buildSdkPackages } from "../../tools/release/sdk-packages";
 import { findLanguageHosts } from "../../tools/release/language-hosts";
-import { commandLines, recipe } from "../docs/support/code-blocks";
-import { QUIET_NPM_ENV, shell, shellOk } from "../docs/support/shell";
-import { GO_OFFLINE, pythonVenvWith } from "../engine/language-programs";
-import { describeNative, goSdkAsTagged } from "../engine/native-programs";
+import { recipe } from "../docs/support/code-blocks";
+import { shell } from "../docs/support/shell";
+import { pythonVenvWith } from "../engine/language-programs";
+import { describeNative } from "../engine/native-programs";
 import {
   REPO_ROOT,
   npm,
@@ -27,7 +27,7 @@ import {
   writeProject,
   type PackedPackage,
 } from "./support/offline-project";
-import { envWithNpm } from "./support/npm-versions";
+import { ROUTE_PAGES, runGoRoute, runNpmRoute, runPipRoute, type Route } from "./support/release-routes";
 import { releaseDownloadPath, serveReleaseFiles, type ReleaseServer } from "./support/release-server";
 import { PULUMI_NEW_TSCONFIGS } from "./support/user-tsconfigs";
 import { atTag, linksIntoRepository } from "./support/repository-links";
@@ -225,100 +225,56 @@ describe("buildSdkPackages", () => {
 });
 
 /**
- * The routes for now that the pages give until the registries hold the packages
- * (docs/installation-configuration.md#until-the-registries-hold-the-packages, repeated on each language's page), run
- * as written in a fresh project, from the packages above served on 127.0.0.1 at the release's download path. What
- * the test changes in a line: `https://github.com` becomes that server (and, for Go's clone, the repository's URL a
- * local repository holding this checkout's sdk/ at the tag v<version>), `<version>` becomes package.json's. What it
- * adds around the lines, each because the test runs offline: npm 12 takes @pulumi/pulumi from its cache first; the
- * virtual environment is given the language hosts' `pulumi` (a .pth, as pythonVenvWith does) and pip no index
- * (PIP_NO_INDEX), so the wheel's URL is the only thing pip fetches; Go reads the modules of sdk/v3 from its cache
- * (GO_OFFLINE). A line that names another host or file than the release's fails here.
+ * The routes for now that the pages give until the registries hold the packages (support/release-routes.ts says
+ * what the test changes in each line, and why), run in a fresh project from the packages above, served on
+ * 127.0.0.1 at the release's download path: each installs what a program then loads.
  */
 describe("the pages' install routes from the release, served on 127.0.0.1", () => {
-  // Each route's recipes, by address (test/docs/code-blocks.test.ts looks for each address here): the install page's
-  // first, the one run; the language page's must say the same.
-  const PAGES: Record<string, string[]> = {
-    "release-npm": ["docs/installation-configuration.md#release-npm", "docs/typescript.md#release-npm"],
-    "release-pip": ["docs/installation-configuration.md#release-pip", "docs/python.md#release-pip"],
-    "release-go": ["docs/installation-configuration.md#release-go", "docs/go.md#release-go"],
-  };
   let server: ReleaseServer;
+  let releaseUrl: string;
   beforeAll(async () => {
     server = await serveReleaseFiles(version, (await sdkPackages()).files);
+    releaseUrl = `${server.origin}${releaseDownloadPath(version, "")}`;
   });
   afterAll(() => server?.close());
-  const linesOf = (id: string) => commandLines(recipe(PAGES[id]![0]!));
-  const asServed = (line: string) =>
-    line.split("https://github.com").join(server.origin).split("<version>").join(version);
-  /** Runs `id`'s lines in `cwd`, each after the one before succeeded; the output of all. */
-  const runLines = async (id: string, cwd: string, env: NodeJS.ProcessEnv, swap = (l: string) => l) => {
-    let output = "";
-    for (const line of linesOf(id)) {
-      const result = await shell(asServed(swap(line)), { cwd, env });
-      output += `$ ${line}\n${result.output}`;
-      if (result.code !== 0) throw new Error(`\`${line}\` exited with ${result.code}:\n${output}`);
-    }
-    return output;
+  const project = (name: string) => {
+    const dir = path.join(scratch.dir, name);
+    fs.mkdirSync(dir, { recursive: true });
+    return dir;
   };
 
-  it.each(Object.keys(PAGES))("%s: the install page and the language's page give the same lines", (id) => {
-    const [first, ...others] = PAGES[id]!.map(recipe);
-    for (const other of others) expect(other).toBe(first);
-  });
+  it.each(Object.keys(ROUTE_PAGES) as Route[])(
+    "%s: the install page and the language's page give the same lines",
+    (route) => {
+      const [first, ...others] = ROUTE_PAGES[route].map(recipe);
+      for (const other of others) expect(other).toBe(first);
+    },
+  );
 
   it("release-npm: npm 12 installs the Node.js SDK from the release's URL with --allow-remote, and it loads", async () => {
-    const project = path.join(scratch.dir, "route-npm");
-    fs.mkdirSync(project);
-    fs.writeFileSync(
-      path.join(project, "package.json"),
-      JSON.stringify({ name: "route-npm", version: "1.0.0" }),
-    );
-    await runLines("release-npm", project, { ...envWithNpm(), ...QUIET_NPM_ENV });
+    const cwd = project("route-npm");
+    fs.writeFileSync(path.join(cwd, "package.json"), JSON.stringify({ name: "route-npm", version: "1.0.0" }));
+    await runNpmRoute({ releaseUrl, version, cwd });
     expect(server.requests).toContain(
       releaseDownloadPath(version, path.basename((await sdkPackages()).npmTarball)),
     );
     const loaded = spawnSync(
       process.execPath,
       ["-e", `const sdk = require(${JSON.stringify(NODEJS_PACKAGE)}); console.log(typeof sdk.Vps)`],
-      { cwd: project, encoding: "utf8" },
+      { cwd, encoding: "utf8" },
     );
     expect([loaded.status, loaded.stderr, loaded.stdout.trim()]).toEqual([0, "", "function"]);
   });
 
   describeNative("python", "release-pip", () => {
     it("pip installs the release's wheel from its URL into the page's virtual environment, and it imports", async () => {
-      const project = path.join(scratch.dir, "route-pip");
-      fs.mkdirSync(project);
-      const hosts = findLanguageHosts().hosts!;
-      const [makeVenv, ...pipLines] = linesOf("release-pip");
-      expect(makeVenv).toBe("python3 -m venv venv");
-      // The page's venv, made by the hosts' Python (so the .pth below matches its version), then given the hosts'
-      // pulumi: offline, pip cannot fetch it from PyPI.
-      const hostsBin = path.join(hosts.pythonVenv, "bin");
-      await shellOk(makeVenv!, {
-        cwd: project,
-        env: { ...process.env, PATH: `${hostsBin}:${process.env.PATH}` },
-      });
-      const purelib = (python: string) =>
-        execFileSync(python, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], {
-          encoding: "utf8",
-        }).trim();
-      const python = path.join(project, "venv/bin/python");
-      fs.writeFileSync(
-        path.join(purelib(python), "pulumi-rimuhosting-base.pth"),
-        `import site; site.addsitedir(${JSON.stringify(purelib(path.join(hostsBin, "python")))})\n`,
-      );
-      for (const line of pipLines)
-        await shellOk(asServed(line), {
-          cwd: project,
-          env: { ...process.env, PIP_NO_INDEX: "1", PIP_DISABLE_PIP_VERSION_CHECK: "1" },
-        });
+      const cwd = project("route-pip");
+      const python = await runPipRoute({ releaseUrl, version, cwd }, findLanguageHosts().hosts!);
       expect(server.requests).toContain(
         releaseDownloadPath(version, path.basename((await sdkPackages()).wheel)),
       );
       const imported = spawnSync(python, ["-c", "import pulumi_rimuhosting as p; print(p.Vps.__name__)"], {
-        cwd: project,
+        cwd,
         encoding: "utf8",
       });
       expect([imported.status, imported.stderr, imported.stdout.trim()]).toEqual([0, "", "Vps"]);
@@ -327,26 +283,10 @@ describe("the pages' install routes from the release, served on 127.0.0.1", () =
 
   describeNative("go", "release-go", () => {
     it("the clone of the tag and the `replace` build examples/go-quickstart, offline", async () => {
-      const dir = path.join(scratch.dir, "route-go");
-      // The repository at tag v<version>, as GitHub would serve it, holding this checkout's sdk/ (the module the tag
-      // sdk/v<version> holds).
-      const origin = path.join(dir, "origin");
-      goSdkAsTagged(origin);
-      const git = (...args: string[]) =>
-        execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: origin });
-      git("init", "--quiet");
-      git("add", "-A");
-      git("commit", "--quiet", "-m", "release");
-      git("tag", `v${version}`);
-      const project = path.join(dir, "project");
-      fs.cpSync(path.join(REPO_ROOT, "examples/go-quickstart"), project, { recursive: true });
-      const env = { ...process.env, ...GO_OFFLINE };
-      const repositoryUrl = `${repository.url.replace(/^git\+/, "")}`;
-      expect(linesOf("release-go").join("\n")).toContain(repositoryUrl);
-      await runLines("release-go", project, env, (line) =>
-        line.split(repositoryUrl).join(`file://${origin}`),
-      );
-      const built = await shell("go build -o /dev/null .", { cwd: project, env });
+      const cwd = path.join(project("route-go"), "project");
+      fs.cpSync(path.join(REPO_ROOT, "examples/go-quickstart"), cwd, { recursive: true });
+      const goEnv = await runGoRoute({ releaseUrl, version, cwd }, path.dirname(cwd));
+      const built = await shell("go build -o /dev/null .", { cwd, env: { ...process.env, ...goEnv } });
       expect([built.code, built.output]).toEqual([0, ""]);
     });
   });
