@@ -85,3 +85,57 @@ describe("links between the repository's pages", () => {
     expect([...anchors]).toEqual(["a-vps-dynamic", "same", "same-1"]);
   });
 });
+
+// Issue 56: no registry holds the packages yet, so a page that gives a registry's install line (which fails today)
+// gives, in its shown text, the route from the release beside it, or links to the install page's section that does;
+// an HTML comment is not shown, so a route there does not count. test/package/sdk-packages.test.ts and
+// test/package/readme.test.ts run the release routes.
+const RELEASE = "https://github.com/pulumi-rimuhosting/pulumi-rimuhosting/releases/download/v<version>/";
+const FROM_RELEASE_SECTION = "installation-configuration.md#until-the-registries-hold-the-packages";
+const REGISTRY_ROUTES: Array<{ registry: RegExp; release: string[] }> = [
+  {
+    // the dynamic package from npm's registry (not a file or URL)
+    registry: /npm install(?: @pulumi\/pulumi)? pulumi-rimuhosting\b(?!-)/,
+    release: [`--allow-remote=root ${RELEASE}pulumi-rimuhosting-<version>.tgz`],
+  },
+  {
+    registry: /npm install[^\n`]* @pulumi-rimuhosting\/rimuhosting/,
+    release: [
+      `--allow-remote=root ${RELEASE}pulumi-rimuhosting-rimuhosting-<version>.tgz`,
+      FROM_RELEASE_SECTION,
+    ],
+  },
+  {
+    registry: /pip install (?:pulumi-rimuhosting\b|-r requirements\.txt)/,
+    release: [`pip install ${RELEASE}pulumi_rimuhosting-<version>-py3-none-any.whl`, FROM_RELEASE_SECTION],
+  },
+  {
+    registry: /go get github\.com\/pulumi-rimuhosting\/pulumi-rimuhosting\/sdk/,
+    release: ["-replace=github.com/pulumi-rimuhosting/pulumi-rimuhosting/sdk=", FROM_RELEASE_SECTION],
+  },
+];
+
+/** What a reader sees of a page: its text without HTML comments. */
+const shown = (markdown: string): string => markdown.replace(/<!--[\s\S]*?-->/g, "");
+
+/** The registry routes `markdown` gives without a release route beside them, as their patterns. */
+function registryOnlyRoutes(markdown: string): string[] {
+  const text = shown(markdown);
+  return REGISTRY_ROUTES.filter(
+    ({ registry, release }) => registry.test(text) && !release.some((route) => text.includes(route)),
+  ).map(({ registry }) => registry.source);
+}
+
+describe("install routes while no registry holds the packages", () => {
+  it.each(documentationFiles())("%s gives no registry-only install route", (file) => {
+    expect(registryOnlyRoutes(fs.readFileSync(path.join(REPO_ROOT, file), "utf8"))).toEqual([]);
+  });
+
+  it("counts a release route in the shown text, not in a comment", () => {
+    const pip = "```bash\npip install pulumi-rimuhosting\n```\n";
+    const route = `pip install ${RELEASE}pulumi_rimuhosting-<version>-py3-none-any.whl`;
+    expect(registryOnlyRoutes(pip)).toHaveLength(1);
+    expect(registryOnlyRoutes(`${pip}<!-- ${route} -->\n`)).toHaveLength(1);
+    expect(registryOnlyRoutes(`${pip}\`${route}\`\n`)).toEqual([]);
+  });
+});

@@ -7,8 +7,9 @@
 // (recipe `try-it`), the up printing what the page shows.
 //
 // The quickstart runs with a PULUMI_HOME of its own, where no plugin is installed: its `pulumi up` downloads the
-// plugin by itself (YAML: the project's package declaration names version and server; Python: the SDK does, from the
-// release's wheel pip-installed into a fresh virtual environment; Go: the SDK module as the sdk/v<version> tag holds it). What the test changes in a line: `<version>` is
+// plugin by itself (YAML: the project's package declaration names version and server; Python, Go and TypeScript: the
+// SDK does, installed by the route the install page gives until the registries hold the packages, run as written
+// from the served release: test/package/support/release-routes.ts). What the test changes in a line: `<version>` is
 // package.json's, the emulator gets `--port 0` (8780 may be taken by another test) and the port it listens on
 // replaces 8780, `--yes` is added to the commands that would ask (no terminal here).
 import * as fs from "node:fs";
@@ -18,10 +19,9 @@ import { DEMO_API_KEY } from "../../emulator/index";
 import { findLanguageHosts } from "../../tools/release/language-hosts";
 import { commandLines, recipe, shownOutput } from "../docs/support/code-blocks";
 import { shell, shownLinePattern, startServer, type Server } from "../docs/support/shell";
-import { npm, packedTarball, writeProject } from "../package/support/offline-project";
+import { runGoRoute, runNpmRoute, runPipRoute } from "../package/support/release-routes";
 import { offlineCliEnv } from "./cli-stack";
-import { pythonVenvWith, useGoModule } from "./language-programs";
-import { describeNative, goSdkAsTagged, REPO_ROOT } from "./native-programs";
+import { describeNative, REPO_ROOT } from "./native-programs";
 import {
   ensureRelease,
   nodeHiddenBin,
@@ -141,33 +141,35 @@ describeNative(
       await tryIt("docs/yaml.md#try-it", dir);
     });
 
-    it("docs/python.md#try-it: examples/python-quickstart on the release's wheel in a fresh virtual environment", async () => {
+    it("docs/python.md#try-it: examples/python-quickstart on the release's wheel, pip-installed by its URL as the pages say", async () => {
       const dir = path.join(scratch, "python");
       fs.cpSync(path.join(REPO_ROOT, "examples/python-quickstart"), dir, { recursive: true });
-      await pythonVenvWith(path.join(dir, "venv"), RELEASE_SDK.wheel, findLanguageHosts().hosts!);
+      // The install page's route for now: the release's wheel by its URL (test/package/support/release-routes.ts).
+      await runPipRoute({ releaseUrl: server.url, version, cwd: dir }, findLanguageHosts().hosts!);
+      expect(server.requests).toContain(`/${path.basename(RELEASE_SDK.wheel)}`);
       // Each command after the page's line for the Python host a CLI built from source has (docs/python.md#python-cmd).
       const [pythonCmd] = commandLines(recipe("docs/python.md#python-cmd"));
       await tryIt("docs/python.md#try-it", dir, {}, `${pythonCmd} && `);
     });
 
-    it("docs/go.md#try-it: examples/go-quickstart on the Go SDK module as tagged", async () => {
+    it("docs/go.md#try-it: examples/go-quickstart on a clone of the release's tag, by the pages' `replace`", async () => {
       const dir = path.join(scratch, "go");
       fs.cpSync(path.join(REPO_ROOT, "examples/go-quickstart"), dir, { recursive: true });
-      // The module from the sdk/v<version> tag, which the proxy cannot serve before the release: a `replace` to it.
-      // With it, the page's `go mod tidy` completes go.mod offline.
-      const goEnv = await useGoModule(dir, goSdkAsTagged(path.join(scratch, "go-sdk")));
+      // The page's route for now: a clone of the release's tag and a `replace` onto its sdk/ (the proxy serves the
+      // module only once published); then the page's `go mod tidy` completes go.mod offline.
+      const goEnv = await runGoRoute(
+        { releaseUrl: server.url, version, cwd: dir },
+        path.join(scratch, "go-clone"),
+      );
       await tryIt("docs/go.md#try-it", dir, goEnv);
     });
 
-    it("docs/typescript.md#try-it: examples/typescript-quickstart on the release's Node.js SDK (node on PATH: TypeScript runs on it)", async () => {
+    it("docs/typescript.md#try-it: examples/typescript-quickstart on the release's Node.js SDK, npm 12 from its URL (node on PATH: TypeScript runs on it)", async () => {
       const dir = path.join(scratch, "typescript");
       fs.cpSync(path.join(REPO_ROOT, "examples/typescript-quickstart"), dir, { recursive: true });
-      writeProject(dir, packedTarball(RELEASE_SDK.npmTarball), {
-        dependencies: ["@pulumi/pulumi"],
-        devDependencies: ["typescript", "@types/node"],
-      });
-      const install = npm(["install", "--offline"], dir);
-      expect([install.status, install.stderr]).toEqual([0, expect.anything()]);
+      // The page's route for now: npm 12 installs the release's Node.js SDK tarball by its URL, with --allow-remote.
+      await runNpmRoute({ releaseUrl: server.url, version, cwd: dir });
+      expect(server.requests).toContain(`/${path.basename(RELEASE_SDK.npmTarball)}`);
       // The CLI's own PATH, node included (the plugin it downloads still runs without it).
       await tryIt("docs/typescript.md#try-it", dir, { PATH: process.env.PATH });
     });

@@ -19,8 +19,6 @@
  * else is on 127.0.0.1. One project for the file: the tests run in order and build on each other.
  */
 import * as fs from "node:fs";
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { createClient } from "../../provider/client/index";
 import { commandLines, recipe, shownOutput } from "../docs/support/code-blocks";
@@ -39,6 +37,7 @@ import { offlineCliEnv } from "../engine/cli-stack";
 import { packFromCheckout, REPO_ROOT, scratchDir } from "./support/offline-project";
 import { envWithNpm, NEWEST_NPM_MAJOR } from "./support/npm-versions";
 import { REPOSITORY_WEB_URL } from "./support/repository-links";
+import { serveReleaseFiles, type ReleaseServer } from "./support/release-server";
 import { ENTRY_POINTS_PROGRAM, PULUMI_NEW_TSCONFIGS } from "./support/user-tsconfigs";
 
 jest.setTimeout(1_200_000);
@@ -47,32 +46,6 @@ const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json")
 const scratch = scratchDir("readme");
 const project = path.join(scratch.dir, "project");
 const cliEnv = offlineCliEnv(path.join(scratch.dir, "backend"));
-
-/**
- * The release's download server on 127.0.0.1: `/<owner>/<name>/releases/download/v<version>/<file>` as GitHub serves
- * it, for the one tarball of this release; `requests` lists the paths asked for.
- */
-async function serveRelease(
-  tarball: string,
-): Promise<{ origin: string; requests: string[]; close(): Promise<void> }> {
-  const release = `${new URL(REPOSITORY_WEB_URL).pathname}/releases/download/v${manifest.version}/`;
-  const requests: string[] = [];
-  const server = http.createServer((req, res) => {
-    requests.push(req.url ?? "");
-    if (req.url !== `${release}${path.basename(tarball)}`) return res.writeHead(404).end();
-    res.writeHead(200, {
-      "content-type": "application/octet-stream",
-      "content-length": fs.statSync(tarball).size,
-    });
-    fs.createReadStream(tarball).pipe(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** What `pulumi new typescript` leaves before the README's first step: the project files and a stack. */
 function newPulumiProject(): void {
@@ -93,10 +66,10 @@ function newPulumiProject(): void {
 
 /** npm 12 first on PATH for every step, `npx rimuhosting-emulator` included. */
 const npmEnv = { ...envWithNpm(), ...QUIET_NPM_ENV };
-let releaseServer: Awaited<ReturnType<typeof serveRelease>>;
+let releaseServer: ReleaseServer;
 
 beforeAll(async () => {
-  releaseServer = await serveRelease(packFromCheckout(scratch.dir).tarball);
+  releaseServer = await serveReleaseFiles(manifest.version, [packFromCheckout(scratch.dir).tarball]);
   newPulumiProject();
 });
 afterAll(async () => {

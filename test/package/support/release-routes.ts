@@ -1,0 +1,122 @@
+/**
+ * The install routes the pages give until the registries hold the packages
+ * (docs/installation-configuration.md#until-the-registries-hold-the-packages, repeated on each language's page), run
+ * as written. test/package/sdk-packages.test.ts runs each from the SDK packages served on 127.0.0.1;
+ * test/engine/first-hour-release.test.ts runs each in a quickstart from the whole release, then `pulumi up`.
+ *
+ * What changes in a line, and only this: the release's download URL becomes the server's, `<version>` becomes
+ * package.json's, and the repository's URL in Go's clone becomes a local repository holding this checkout's sdk/ at
+ * the tag v<version> (as GitHub would serve it). What is added around the lines, each because the tests run
+ * offline: the virtual environment is made by the language hosts' Python and given their `pulumi` (a .pth, as
+ * pythonVenvWith does) and pip gets no index (PIP_NO_INDEX), so the wheel's URL is the only thing pip fetches; Go
+ * reads the modules of sdk/v3 from its cache (GO_OFFLINE); npm 12 takes what its cache has first.
+ */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { LanguageHosts } from "../../../tools/release/language-hosts";
+import { commandLines, recipe } from "../../docs/support/code-blocks";
+import { QUIET_NPM_ENV, shell } from "../../docs/support/shell";
+import { GO_OFFLINE } from "../../engine/language-programs";
+import { goSdkAsTagged } from "../../engine/native-programs";
+import { envWithNpm } from "./npm-versions";
+import { REPOSITORY_WEB_URL } from "./repository-links";
+
+/** Each route's recipes by address (test/docs/code-blocks.test.ts finds each here): the install page's runs. */
+export const ROUTE_PAGES = {
+  "release-npm": ["docs/installation-configuration.md#release-npm", "docs/typescript.md#release-npm"],
+  "release-pip": ["docs/installation-configuration.md#release-pip", "docs/python.md#release-pip"],
+  "release-go": ["docs/installation-configuration.md#release-go", "docs/go.md#release-go"],
+} as const;
+export type Route = keyof typeof ROUTE_PAGES;
+
+export const routeLines = (route: Route): string[] => commandLines(recipe(ROUTE_PAGES[route][0]));
+
+/** The release's download URL the pages name, `<version>` still in it. */
+export const PAGES_RELEASE_URL = `${REPOSITORY_WEB_URL}/releases/download/v<version>/`;
+
+/** `line` with the release's URL sent to `releaseUrl` (ending in "/") and `<version>` filled in. */
+export const asServed = (line: string, releaseUrl: string, version: string): string =>
+  line.split(PAGES_RELEASE_URL).join(releaseUrl).split("<version>").join(version);
+
+interface RouteRun {
+  /** The served release: its URL (ending in "/") for PAGES_RELEASE_URL. */
+  releaseUrl: string;
+  version: string;
+  /** The project's directory, where the page says to run the lines. */
+  cwd: string;
+}
+
+/** Runs `lines` in order, each after the one before succeeded; the output of all. */
+async function runLines(lines: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+  let output = "";
+  for (const line of lines) {
+    const result = await shell(line, { cwd, env });
+    output += `$ ${line}\n${result.output}`;
+    if (result.code !== 0) throw new Error(`\`${line}\` exited with ${result.code}:\n${output}`);
+  }
+  return output;
+}
+
+/** The npm route, with npm 12 (the strictest about a URL: it needs --allow-remote). */
+export function runNpmRoute({ releaseUrl, version, cwd }: RouteRun): Promise<string> {
+  const lines = routeLines("release-npm").map((line) => asServed(line, releaseUrl, version));
+  return runLines(lines, cwd, { ...envWithNpm(), ...QUIET_NPM_ENV });
+}
+
+/** The pip route: the page's venv (by the hosts' Python, given their pulumi), then its pip lines; venv's python. */
+export async function runPipRoute(
+  { releaseUrl, version, cwd }: RouteRun,
+  hosts: LanguageHosts,
+): Promise<string> {
+  const [makeVenv, ...pipLines] = routeLines("release-pip");
+  if (makeVenv !== "python3 -m venv venv") throw new Error(`the pip route starts with ${makeVenv}`);
+  const hostsBin = path.join(hosts.pythonVenv, "bin");
+  await runLines([makeVenv], cwd, {
+    ...process.env,
+    PATH: `${hostsBin}${path.delimiter}${process.env.PATH}`,
+  });
+  const purelib = (python: string) =>
+    execFileSync(python, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], {
+      encoding: "utf8",
+    }).trim();
+  const python = path.join(cwd, "venv/bin/python");
+  fs.writeFileSync(
+    path.join(purelib(python), "pulumi-rimuhosting-base.pth"),
+    `import site; site.addsitedir(${JSON.stringify(purelib(path.join(hostsBin, "python")))})\n`,
+  );
+  await runLines(
+    pipLines.map((line) => asServed(line, releaseUrl, version)),
+    cwd,
+    { ...process.env, PIP_NO_INDEX: "1", PIP_DISABLE_PIP_VERSION_CHECK: "1" },
+  );
+  return python;
+}
+
+/**
+ * The Go route, cloning from a repository made under `scratch` that holds this checkout's sdk/ (the module the tag
+ * sdk/v<version> holds) at the tag v<version>; returns the environment the module then builds in.
+ */
+export async function runGoRoute(
+  { releaseUrl, version, cwd }: RouteRun,
+  scratch: string,
+): Promise<Record<string, string>> {
+  const origin = path.join(scratch, "origin");
+  goSdkAsTagged(origin);
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: origin });
+  git("init", "--quiet");
+  git("add", "-A");
+  git("commit", "--quiet", "-m", "release");
+  git("tag", `v${version}`);
+  const repositoryUrl = `${REPOSITORY_WEB_URL}.git`;
+  const lines = routeLines("release-go");
+  if (!lines.some((line) => line.includes(repositoryUrl)))
+    throw new Error(`the Go route clones no ${repositoryUrl}`);
+  await runLines(
+    lines.map((line) => asServed(line.split(repositoryUrl).join(`file://${origin}`), releaseUrl, version)),
+    cwd,
+    { ...process.env, ...GO_OFFLINE },
+  );
+  return GO_OFFLINE;
+}
