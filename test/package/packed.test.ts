@@ -238,7 +238,9 @@ describe("the packed package in a fresh project", () => {
     const bill = path.join(project, "node_modules/.bin/rimuhosting-bill");
     const help = run(bill, ["--help"]);
     expect(help.status).toBe(0);
-    expect(help.output).toMatch(/^Usage: rimuhosting-bill \[options\] --stack <stack> \[-- <preview flags>\]\n {7}rimuhosting-bill \[options\] \[preview\.events \.\.\.\]/);
+    expect(help.output).toMatch(
+      /^Usage: rimuhosting-bill \[options\] --stack <stack> \[-- <preview flags>\]\n {7}rimuhosting-bill \[options\] \[preview\.events \.\.\.\]/,
+    );
     const missing = run(bill, [path.join(project, "no-preview.json")]);
     expect(missing.status).toBe(2);
     expect(missing.output).toContain("no-preview.json: there is no such file.");
