@@ -5,6 +5,7 @@
  * command still running after `limitMs` is ended (its code is then null): a hang is what the callers look for.
  */
 import { spawn } from "node:child_process";
+import { expect } from "@jest/globals";
 
 export interface TerminalOutcome {
   /** The command's exit code (`script -e` passes it on); null when it was ended at the limit. */
@@ -47,4 +48,26 @@ export function runInTerminal(
       resolve({ code: ended ? null : code, output: output.replace(/\r\n/g, "\n"), ms: Date.now() - started });
     });
   });
+}
+
+/**
+ * Runs `name` (`file args`) at a terminal with no file given and expects what bill and drift both promise: the line
+ * saying why, then the help (whose usage line starts with `usage`, a regular expression), exit 2, and no waiting.
+ */
+export async function expectHelpAtTerminal(
+  name: string,
+  file: string,
+  args: string[],
+  usage: string,
+): Promise<void> {
+  const { code, output, ms } = await runInTerminal(file, args);
+  expect({ code, output }).toEqual({
+    code: 2,
+    output: expect.stringMatching(
+      new RegExp(
+        `^${name}: no file given, and standard input is a terminal: .*\\n\\nUsage: ${name} ${usage}`,
+      ),
+    ),
+  });
+  expect(ms).toBeLessThan(5_000); // it exits at once; generous for a loaded machine, where a hang runs to 10 s
 }
