@@ -100,6 +100,14 @@ describe("the dashboard's sources", () => {
       active: true,
     });
     expect(Date.parse(snapshot!.cancellationDate as string)).toBeGreaterThan(Date.now());
+    // Deleted: cancelled now, and no longer active.
+    const gone = (await createVps(emu, {}, { domain: "gone.example.com" })).about_order;
+    expect((await emu.api("DELETE", orderPath(gone, "/vps"))).status).toBe(200);
+    const orders = (await (await control<{ orders: Record<string, unknown>[] }>("/snapshot")).json()).orders;
+    expect(orders.map((o) => [o.domainName, o.active])).toEqual([
+      ["snap.example.com", true],
+      ["gone.example.com", false],
+    ]);
   });
 
   test("requests: time and user agent of each, the last N with ?last=N, and a bad N refused by name", async () => {

@@ -61,7 +61,12 @@ async function screenshot(page: Page, name: string): Promise<void> {
     captureBeyondViewport: true,
     clip,
   });
-  writeFileSync(join(ARTIFACTS, name), Buffer.from(data, "base64"));
+  const png = Buffer.from(data, "base64");
+  // A PNG of the whole page: its header's width and height (IHDR, bytes 16-23) are the page's, to the pixel.
+  expect(png.subarray(1, 4).toString()).toBe("PNG");
+  expect(Math.abs(png.readUInt32BE(16) - clip.width)).toBeLessThan(1);
+  expect(Math.abs(png.readUInt32BE(20) - clip.height)).toBeLessThan(1);
+  writeFileSync(join(ARTIFACTS, name), png);
 }
 
 /** Types `value` into the requests' filter `name`, as a user does (an input event). */
