@@ -25,7 +25,7 @@ const describeWithChromium = chromium
   : // Skipped only without a browser; the reason is in the name.
     (title: string, body: () => void) => describe.skip(`${title} (skipped: no chromium on PATH)`, body);
 
-const alice = DEMO_ACCOUNTS.find((account) => account.name === "alice")!.apiKey;
+const keyOf = (name: string) => DEMO_ACCOUNTS.find((account) => account.name === name)!.apiKey;
 
 /** The text of the page's elements matching each selector, keyed as given. */
 function textsOf(page: Page, selectors: Record<string, string>): Promise<Record<string, string>> {
@@ -132,7 +132,14 @@ describeWithChromium("the dashboard in headless Chromium", () => {
     const web2 = await create("web2.example.com", { vps_parameters: { memory_mb: 2048 } });
     const web2Oid = web2.body.post_new_vps_response.about_order.order_oid;
     expect((await emu.api("PUT", `/orders/order-${web2Oid}-x/cancelled`, undefined, agent)).status).toBe(200);
-    expect((await create("db1.example.com", { dc_location: "DCLONDON" }, alice)).status).toBe(200);
+    expect((await create("db1.example.com", { dc_location: "DCLONDON" }, keyOf("alice"))).status).toBe(200);
+    const old = await create("old.example.com", {}, keyOf("bob"));
+    const oldOid = old.body.post_new_vps_response.about_order.order_oid;
+    const deleted = await emu.api("DELETE", `/orders/order-${oldOid}-x/vps`, undefined, {
+      ...agent,
+      apiKey: keyOf("bob"),
+    });
+    expect(deleted.status).toBe(200);
     const faults = emu.baseUrl.replace(/\/r$/, "/__emulator/faults");
     for (const fault of [
       { route: "createVps", kind: "status", status: 503, times: 2 },
@@ -147,14 +154,15 @@ describeWithChromium("the dashboard in headless Chromium", () => {
     const texts = await waitForTexts(
       page,
       { accounts: "#accounts", faults: "#faults", requests: "#requests" },
-      (t) => t.accounts!.includes("db1.example.com") && t.faults!.includes("listOrders"),
+      (t) => t.accounts!.includes("old.example.com") && t.faults!.includes("listOrders"),
     );
     for (const order of snapshot) {
       expect(texts.accounts).toContain(order.domainName);
-      expect(texts.accounts).toContain(order.ips[0]);
+      if (order.active) expect(texts.accounts).toContain(order.ips[0]);
     }
     const cancelled = snapshot.find((order) => order.orderOid === web2Oid)!;
     expect(texts.accounts).toContain(cancelled.cancellationDate!.slice(0, 10));
+    expect(texts.accounts).toMatch(/old\.example\.com\s+removed/);
     for (const account of accounts.accounts)
       expect(texts.accounts).toContain(`$${account.monthlyTotalUsd.toFixed(2)} / month`);
     expect(texts.faults).toMatch(/createVps\s+status\s+503\s+2/);
