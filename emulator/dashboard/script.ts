@@ -33,6 +33,7 @@ function h(tag, attributes, ...children) {
   return element;
 }
 
+// A table under these headings; a heading ending in "#" is a numeric column, right-aligned (the "#" not shown).
 function table(headings, rows) {
   const head = h("tr", {}, headings.map((heading) => {
     const numeric = heading.endsWith("#");
