@@ -128,9 +128,10 @@ export function timeScaleLine(timeScale: number): string {
 
 /**
  * The start-up banner. The export hint gives the server root (no `/r`): RimuHosting's own tools append
- * `/r/...` themselves, and our client accepts both forms, so the root works everywhere.
+ * `/r/...` themselves, and our client accepts both forms, so the root works everywhere. With --control, the
+ * dashboard's address comes last.
  */
-export function bannerLines(baseUrl: string, timeScale = 1): string[] {
+export function bannerLines(baseUrl: string, timeScale = 1, control = false): string[] {
   const root = baseUrl.replace(/\/r\/?$/, "");
   return [
     `RimuHosting emulator listening on ${baseUrl}`,
@@ -138,6 +139,7 @@ export function bannerLines(baseUrl: string, timeScale = 1): string[] {
     `Demo API key: ${DEMO_ACCOUNTS[0]!.apiKey}`,
     ...DEMO_ACCOUNTS.slice(1).map((account) => `Other account "${account.name}": ${account.apiKey}`),
     `export RIMUHOSTING_BASEURL=${root} RIMUHOSTING_APIKEY=${DEMO_ACCOUNTS[0]!.apiKey}`,
+    ...(control ? [`Dashboard: ${root}/__emulator/`] : []),
   ];
 }
 
@@ -214,7 +216,8 @@ export async function runEmulatorCommand(
     console.error(`${command}: ${describeStartupError(error, options)}`);
     process.exit(1);
   }
-  for (const line of bannerLines(emulator.baseUrl, options.timeScale ?? 1)) console.log(line);
+  for (const line of bannerLines(emulator.baseUrl, options.timeScale ?? 1, options.control))
+    console.log(line);
   const stop = () => {
     void emulator.close().then(() => process.exit(0));
   };

@@ -42,8 +42,9 @@ export class FaultController {
     return rate > 0 && this.random() < rate;
   }
 
+  /** The faults still armed, each with `times` the uses it has left. */
   pending(): readonly FaultSpec[] {
-    return this.armed.map((f) => f.spec);
+    return this.armed.map((f) => ({ ...f.spec, times: f.remaining }));
   }
 
   clear(): void {

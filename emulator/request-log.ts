@@ -15,6 +15,10 @@ export interface RequestLogEntry {
   status: number;
   outcome: RequestOutcome;
   account?: string;
+  /** When the request arrived, ISO 8601 (the emulator's clock). */
+  time: string;
+  /** The User-Agent header as sent (which tool made the request), when there was one. */
+  userAgent?: string;
 }
 
 export class RequestLog {
@@ -26,6 +30,15 @@ export class RequestLog {
 
   all(): readonly RequestLogEntry[] {
     return [...this.entries];
+  }
+
+  /** The `count` entries that ended last (the dashboard shows those, not a long run's whole log). */
+  last(count: number): readonly RequestLogEntry[] {
+    return this.entries.slice(-count);
+  }
+
+  get size(): number {
+    return this.entries.length;
   }
 
   clear(): void {

@@ -17,6 +17,8 @@ export interface HostUsage {
   memFreeMb: number;
   diskFreeGb: number;
   freeIps: number;
+  /** VPSs on the host (not removed), and how many of them are not stopped. */
+  vpss: number;
   runningVpss: number;
 }
 
@@ -40,18 +42,21 @@ export function hostUsage(store: StateStore, host: HostState, exclude?: OrderSta
   let memUsed = 0;
   let diskUsedMb = 0;
   let ips = 0;
+  let vpss = 0;
   let running = 0;
   for (const order of store.state.orders) {
     if (order === exclude || !holdsResources(order, host)) continue;
     memUsed += order.memoryMb;
     diskUsedMb += totalDiskMb(order);
     ips += (order.primaryIp ? 1 : 0) + order.secondaryIps.length;
+    vpss++;
     if (order.runningState !== "NOTRUNNING") running++;
   }
   return {
     memFreeMb: host.memTotalMb - HOST_RESERVED_MEM_MB - memUsed,
     diskFreeGb: host.diskTotalGb - Math.ceil(diskUsedMb / 1024),
     freeIps: LAST_HOST_OCTET - FIRST_HOST_OCTET + 1 - ips,
+    vpss,
     runningVpss: running,
   };
 }

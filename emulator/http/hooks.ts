@@ -76,6 +76,8 @@ function authenticate(request: FastifyRequest): void {
  * connection closes first ("dropped" by a fault, or "client-gone"), even if its work went on.
  */
 function logWhenEnded(deps: EmulatorDeps, request: FastifyRequest, reply: FastifyReply): void {
+  const time = new Date(deps.ctx.clock.now()).toISOString();
+  const userAgent = request.headers["user-agent"];
   let logged = false;
   const log = () => {
     if (logged) return;
@@ -91,6 +93,8 @@ function logWhenEnded(deps: EmulatorDeps, request: FastifyRequest, reply: Fastif
           ? ("dropped" as const)
           : ("client-gone" as const),
       account: request.emu.account?.name,
+      time,
+      ...(userAgent ? { userAgent } : {}),
     };
     deps.requestLog.push(entry);
     if (deps.options.logger) {

@@ -134,7 +134,15 @@ describe("faults", () => {
     await expect(create.pending).rejects.toThrow();
     await until("the request in the log", () => emu.requestLog().length > 0);
     expect(emu.requestLog()).toEqual([
-      { method: "POST", route: "createVps", status: 0, outcome: "client-gone", account: "demo" },
+      {
+        method: "POST",
+        route: "createVps",
+        status: 0,
+        outcome: "client-gone",
+        account: "demo",
+        time: expect.any(String),
+        userAgent: "node",
+      },
     ]);
     expect(emu.snapshot()).toEqual([expect.objectContaining({ domainName: "gone-after.example.com" })]);
     // The held answer goes on once the wait ends, and is not sent to nobody: a request sent after that
@@ -226,7 +234,9 @@ describe("control endpoints", () => {
     const snapshot = (await control("GET", "/snapshot")).body.orders as { domainName: string }[];
     expect(snapshot.map((o) => o.domainName)).toEqual(["ctl.example.com"]);
     await control("POST", "/faults", { route: "createVps", kind: "drop" });
-    expect((await control("GET", "/faults")).body.armed).toEqual([{ route: "createVps", kind: "drop" }]);
+    expect((await control("GET", "/faults")).body.armed).toEqual([
+      { route: "createVps", kind: "drop", times: 1 },
+    ]);
     expect((await control("POST", "/reset")).status).toBe(200);
     expect(emu.snapshot()).toEqual([]);
     expect(emu.requestLog()).toEqual([]);
