@@ -12,7 +12,7 @@ import { billOf, type Bill } from "../../provider/bill/bill";
 import { billDocument } from "../../provider/bill/bill-json";
 import { compareBills, NotBaselineError, parseBaseline } from "../../provider/bill/compare";
 import { parsePreviewLog } from "../../provider/bill/event-log";
-import { headline, renderBill } from "../../provider/bill/markdown";
+import { headline, QUIET_MARKER, renderBill, renderQuiet } from "../../provider/bill/markdown";
 import { outcomeOf } from "../../provider/bill/outcome";
 import { billTableRows as rows } from "../helpers/bill-table";
 import { resized, vpsLog, type VpsSpec } from "../helpers/preview-log";
@@ -132,6 +132,19 @@ describe("--compare-to: a bill against a baseline of the same stack", () => {
     expect(renderBill(pr, { comparison: c })).toContain(
       "**Against the baseline** (`main.json`): -$30.00 a month ▼ on the priced VPSs · ⚠️ 1 VPS not priced.",
     );
+  });
+
+  test("a quiet bill keeps the comparison's line", () => {
+    const pr = bill(vpsLog([resized(10, 10.5, 1024, 1024), KEPT]));
+    const outcome = outcomeOf(pr, { ...NO_LIMITS, quiet: [{ cents: 100 }] });
+    expect(outcome.quiet).toBe(true);
+    expect(renderQuiet(pr, outcome.quietUnder, compareBills(pr, baselineOf(main))).split("\n")).toEqual([
+      "<!-- rimuhosting-bill: shop/prod -->",
+      QUIET_MARKER,
+      "RimuHosting bill for stack `prod`: +$0.50 a month ▲ (+1.3 %), under $1.00 a month; nothing else to say.",
+      "**Against the baseline** (`main.json`): +$0.50 a month ▲.",
+      "",
+    ]);
   });
 
   test("the same bill: no difference, and no table", () => {
