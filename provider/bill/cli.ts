@@ -15,10 +15,13 @@ import {
 } from "../../contract/command-line.js";
 import { readSource, terminalWithoutFile, type CommandIo } from "./command-input.js";
 import { billOf, type Bill } from "./bill.js";
+import { billDocument, renderJson } from "./bill-json.js";
+import { comparisonFor, loadBaselines, type Baselines } from "./baselines.js";
+import { NotBaselineError } from "./compare.js";
 import { NotPreviewLogError, parsePreviewLog } from "./event-log.js";
-import { isUnder, judgeThresholds, parseThreshold, thresholdText, type Threshold } from "./judge.js";
-import { changeOf, renderBill, renderQuiet } from "./markdown.js";
-import { isMandatory } from "./policy-lines.js";
+import { parseThreshold, type Threshold } from "./judge.js";
+import { renderBill, renderQuiet } from "./markdown.js";
+import { outcomeOf } from "./outcome.js";
 import { PreviewNotStarted, runPreview } from "./run-preview.js";
 
 /**
@@ -30,7 +33,8 @@ export const EXIT = { fine: 0, over: 1, badInput: USAGE_EXIT } as const;
 const USAGE = `Usage: rimuhosting-bill [options] --stack <stack> [-- <preview flags>]
        rimuhosting-bill [options] [preview.events ...]
   Prints the bill of a preview as Markdown for a pull-request comment: the monthly change, each VPS that changes
-  with its fee before and after, and the verdicts of the budgets, the thresholds and the policy packs.
+  with its fee before and after, and the verdicts of the budgets, the thresholds and the policy packs; or, with
+  --format json, the same figures as data (docs/cost.md, "The bill as data").
 
   With --stack, it runs the preview itself, in this directory (\`pulumi preview --stack <stack>\` with an event log
   of its own; its display goes to standard error), and bills it. Flags after -- go to the preview:
@@ -49,7 +53,12 @@ const USAGE = `Usage: rimuhosting-bill [options] --stack <stack> [-- <preview fl
     --fail-over <limit>    fail (exit 1) when they rise by more than <limit>
     --quiet-under <limit>  print a short quiet bill when they change by less than <limit> and there is
                            nothing else to say (no warning, failure, error or VPS not priced)
-    --out-dir <dir>        write one bill per stack, <dir>/<project>.<stack>.md (needed for several stacks)
+    --out-dir <dir>        write one bill per stack, <dir>/<project>.<stack>.md (.json with --format json;
+                           needed for several stacks)
+    --format <format>      markdown (the default) or json
+    --compare-to <bill>    compare with a JSON bill of the same stack made earlier (main's last one): each
+                           VPS's fee and the total against it; a directory holds one per stack,
+                           <project>.<stack>.json; may be given more than once
   A <limit> is USD a month (25, 7.50) or a percentage of the fees before (10%); each option may be given twice,
   once of each kind.
 
@@ -69,10 +78,22 @@ interface Options {
   fail: Threshold[];
   quiet: Threshold[];
   outDir?: string;
+  format: "markdown" | "json";
+  /** --compare-to: baselines' files or directories. */
+  compareTo: string[];
 }
 
 function parseArgs(args: readonly string[]): Options {
-  const options: Options = { files: [], stacks: [], previewArgs: [], warn: [], fail: [], quiet: [] };
+  const options: Options = {
+    files: [],
+    stacks: [],
+    previewArgs: [],
+    warn: [],
+    fail: [],
+    quiet: [],
+    format: "markdown",
+    compareTo: [],
+  };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === "--") {
@@ -102,7 +123,13 @@ function parseArgs(args: readonly string[]): Options {
     else if (flag === "--quiet-under") options.quiet.push(limit());
     else if (flag === "--out-dir") options.outDir = value();
     else if (flag === "--stack") options.stacks.push(value());
-    else if (arg.startsWith("-") && arg !== "-") throw new UnknownOptionError(flag);
+    else if (flag === "--compare-to") options.compareTo.push(value());
+    else if (flag === "--format") {
+      const format = value();
+      if (format !== "markdown" && format !== "json")
+        throw new UsageError(`--format ${JSON.stringify(format)} is not a format: give markdown or json`);
+      options.format = format;
+    } else if (arg.startsWith("-") && arg !== "-") throw new UnknownOptionError(flag);
     else options.files.push(arg);
   }
   for (const [name, list] of [
@@ -131,30 +158,21 @@ function parseArgs(args: readonly string[]): Options {
   return options;
 }
 
-/** One stack's bill: its Markdown (or the quiet one) and whether it fails. */
-function billText(bill: Bill, options: Options): { text: string; fails: boolean } {
-  const change = changeOf(bill);
-  const thresholds = judgeThresholds(change, { warn: options.warn, fail: options.fail });
-  const statuses = [...bill.budgets.map((b) => b.status), thresholds.status];
-  const mandatory = bill.policies.some(isMandatory);
-  const fails = statuses.includes("fail") || mandatory;
-  const calm =
-    !fails &&
-    !statuses.includes("warn") &&
-    // A stack over a budget is said in full, even when this run (lowering or keeping it) passes.
-    !bill.budgets.some((b) => b.overButNotBlocked) &&
-    bill.policies.length === 0 &&
-    !bill.stoppedEarly &&
-    change.unpriced.length === 0 &&
-    options.quiet.length > 0 &&
-    options.quiet.every((t) => isUnder(change, t));
-  if (calm) return { text: renderQuiet(bill, options.quiet.map(thresholdText).join(" and ")), fails };
-  return { text: renderBill(bill, { thresholds }), fails };
+/** One stack's bill as the options ask (Markdown, quiet or in full, or JSON), and whether it fails. */
+function billText(bill: Bill, options: Options, baselines: Baselines): { text: string; fails: boolean } {
+  const outcome = outcomeOf(bill, options);
+  const comparison = comparisonFor(bill, baselines, fileName(bill, "json"));
+  const fails = outcome.status === "fail";
+  if (options.format === "json") return { text: renderJson(billDocument(bill, outcome, comparison)), fails };
+  if (outcome.quiet) return { text: renderQuiet(bill, outcome.quietUnder, comparison), fails };
+  return { text: renderBill(bill, { thresholds: outcome.thresholds, comparison }), fails };
 }
 
 /** `shop.prod.md`: a file name for the stack's bill (characters a file name cannot hold replaced). */
-const fileName = (bill: Bill): string =>
-  `${bill.project ?? "project"}.${bill.stack ?? "stack"}.md`.replace(/[^\w.-]/g, "_");
+const fileName = (bill: Bill, extension: "md" | "json"): string =>
+  `${bill.project ?? "project"}.${bill.stack ?? "stack"}.${extension}`.replace(/[^\w.-]/g, "_");
+
+const EXTENSION = { markdown: "md", json: "json" } as const;
 
 /**
  * Runs the command with `args` (what follows the command's name); resolves to the exit code. `name` is how the
@@ -186,6 +204,15 @@ export async function runBill(
     const atTerminal = terminalWithoutFile(options.files, io, name, usage);
     if (atTerminal) return atTerminal.exit;
   }
+  // The baselines before any preview runs: a wrong one ends the command before it spends a preview.
+  let baselines: Baselines;
+  try {
+    baselines = loadBaselines(options.compareTo);
+  } catch (error) {
+    if (!(error instanceof NotBaselineError)) throw error;
+    io.stderr.write(`${name}: ${error.message}\n`);
+    return EXIT.badInput;
+  }
   const bills: { bill: Bill; text: string; fails: boolean }[] = [];
   let previewFailed = false;
   for await (const read of inputs(options, io, name)) {
@@ -193,16 +220,16 @@ export async function runBill(
     previewFailed ||= read.previewFailed;
     try {
       const bill = billOf(parsePreviewLog(read.text, read.source));
-      const twin = bills.find((b) => fileName(b.bill) === fileName(bill));
+      const twin = bills.find((b) => fileName(b.bill, "md") === fileName(bill, "md"));
       if (twin) {
         io.stderr.write(
           `${name}: two files are previews of stack ${bill.project}/${bill.stack}: give one per stack.\n`,
         );
         return EXIT.badInput;
       }
-      bills.push({ bill, ...billText(bill, options) });
+      bills.push({ bill, ...billText(bill, options, baselines) });
     } catch (error) {
-      if (!(error instanceof NotPreviewLogError)) throw error;
+      if (!(error instanceof NotPreviewLogError || error instanceof NotBaselineError)) throw error;
       io.stderr.write(`${name}: ${error.message}\n`);
       return EXIT.badInput;
     }
@@ -210,7 +237,8 @@ export async function runBill(
   if (options.outDir === undefined) io.stdout.write(bills[0]!.text);
   else {
     fs.mkdirSync(options.outDir, { recursive: true });
-    for (const b of bills) fs.writeFileSync(path.join(options.outDir, fileName(b.bill)), b.text);
+    const extension = EXTENSION[options.format];
+    for (const b of bills) fs.writeFileSync(path.join(options.outDir, fileName(b.bill, extension)), b.text);
   }
   return previewFailed || bills.some((b) => b.fails) ? EXIT.over : EXIT.fine;
 }

@@ -8,8 +8,13 @@
 import { dollars } from "../impl/cost/money.js";
 import type { Bill, Fee, VpsLine } from "./bill.js";
 import type { Change, ScopeVerdict, ThresholdVerdict, VerdictStatus } from "./judge.js";
-import { block, cell, code } from "./md-text.js";
+import { block, cell, code, signedCents } from "./md-text.js";
 import { policyLines } from "./policy-lines.js";
+import type { Comparison, MissingBaseline } from "./compare.js";
+import { comparisonLines } from "./compare-markdown.js";
+import { changeCents, changeOf, columnSum, percentOf, priced } from "./totals.js";
+
+export { changeOf } from "./totals.js";
 
 /** The start of every bill's hidden first line: `<!-- rimuhosting-bill: shop/prod -->`. */
 export const BILL_MARKER = "<!-- rimuhosting-bill";
@@ -23,29 +28,6 @@ export const markerOf = (bill: Bill): string =>
 /** GitHub refuses comments over 65,536 characters; rows beyond this many are summed in one line. */
 const MAX_ROWS = 150;
 
-/** "+$6.43", "-$6.43", "±$0.00". */
-const signedCents = (c: number): string =>
-  c === 0 ? "±$0.00" : `${c > 0 ? "+" : "-"}${dollars(Math.abs(c))}`;
-
-const amountOf = (fee: Fee): number | undefined =>
-  "cents" in fee ? fee.cents : "none" in fee ? 0 : undefined;
-
-/** Whether a VPS's fees are both known (deletes and creates count their "—" as nothing). */
-const priced = (v: VpsLine): boolean => amountOf(v.before) !== undefined && amountOf(v.after) !== undefined;
-
-/** The stack's monthly change over the priced VPSs, and the VPSs not priced (judge.ts's thresholds read it). */
-export function changeOf(bill: Bill): Change {
-  const change: Change = { beforeCents: 0, afterCents: 0, unpriced: [] };
-  for (const v of bill.vpss) {
-    if (!priced(v)) change.unpriced.push(v.name);
-    else {
-      change.beforeCents += amountOf(v.before)!;
-      change.afterCents += amountOf(v.after)!;
-    }
-  }
-  return change;
-}
-
 /** `+$6.00 a month ▲ (+15 %)`; `-$2.00 a month ▼ (-5 %)`; `No change to the monthly fees`. */
 export function headline(change: Change): string {
   const delta = change.afterCents - change.beforeCents;
@@ -56,16 +38,10 @@ export function headline(change: Change): string {
       ? `⚠️ The monthly change is not known: ${unpriced} VPS${unpriced === 1 ? " is" : "s are"} not priced`
       : "No change to the monthly fees";
   const arrow = delta > 0 ? "▲" : "▼";
-  const ratio = change.beforeCents > 0 ? (delta * 100) / change.beforeCents : undefined;
-  const shown =
-    ratio === undefined
-      ? ""
-      : Math.abs(ratio) >= 10
-        ? Math.round(ratio).toString()
-        : (Math.round(ratio * 10) / 10).toString();
-  const percent = ratio === undefined ? "" : ` (${delta > 0 ? "+" : ""}${shown} %)`;
+  const percent = percentOf(change);
+  const shown = percent === undefined ? "" : ` (${delta > 0 ? "+" : ""}${percent} %)`;
   const of = unpriced > 0 ? " on the priced VPSs" : "";
-  return `${signedCents(delta)} a month ${arrow}${percent}${of}${warn}`;
+  return `${signedCents(delta)} a month ${arrow}${shown}${of}${warn}`;
 }
 
 /** `resize: memoryMb 1024 → 2048`: what happens to the VPS. */
@@ -86,7 +62,7 @@ function feeCell(fee: Fee, notes: string[], name: string): string {
 function row(v: VpsLine, notes: string[]): string {
   const before = feeCell(v.before, notes, v.name);
   const after = feeCell(v.after, notes, v.name);
-  const delta = priced(v) ? signedCents(amountOf(v.after)! - amountOf(v.before)!) : "⚠️";
+  const delta = priced(v) ? signedCents(changeCents(v)!) : "⚠️";
   const who = v.provider === undefined ? "" : ` (provider ${code(v.provider)})`;
   return `| ${cell(code(v.name) + who)} | ${cell(whatChanges(v))} | ${before} | ${after} | ${delta} |`;
 }
@@ -95,10 +71,9 @@ const HEADER = ["| VPS | Change | Before | After | Monthly change |", "| --- | -
 
 /** A column's total: the sum of the fees known, marked ⚠️ when some are not priced (never shown as $0). */
 function columnTotal(fees: readonly Fee[]): string {
-  const known = fees.filter((f) => !("unknown" in f));
-  const sum = dollars(known.reduce((total, f) => total + (amountOf(f) ?? 0), 0));
-  if (known.length === fees.length) return `**${sum}**`;
-  return known.some((f) => "cents" in f) ? `**${sum}** + ⚠️` : "⚠️";
+  const sum = columnSum(fees);
+  if (sum.complete) return `**${dollars(sum.cents)}**`;
+  return sum.anyKnown ? `**${dollars(sum.cents)}** + ⚠️` : "⚠️";
 }
 
 function table(vpss: readonly VpsLine[], notes: string[], label: string): string[] {
@@ -106,7 +81,7 @@ function table(vpss: readonly VpsLine[], notes: string[], label: string): string
   const rest = vpss.length - Math.min(vpss.length, MAX_ROWS);
   if (rest > 0) lines.push(`| ${rest} more VPSs | (not listed: the comment would be too long) | | | |`);
   const unpriced = vpss.filter((v) => !priced(v));
-  const delta = vpss.reduce((sum, v) => sum + (priced(v) ? amountOf(v.after)! - amountOf(v.before)! : 0), 0);
+  const delta = vpss.reduce((sum, v) => sum + (changeCents(v) ?? 0), 0);
   const deltaCell = unpriced.length === 0 ? `**${signedCents(delta)}**` : "⚠️";
   const [before, after] = [columnTotal(vpss.map((v) => v.before)), columnTotal(vpss.map((v) => v.after))];
   lines.push(`| **${label}** | | ${before} | ${after} | ${deltaCell} |`);
@@ -153,6 +128,8 @@ function budgetLines(budget: ScopeVerdict): string[] {
 
 export interface RenderOptions {
   thresholds?: ThresholdVerdict;
+  /** With `--compare-to`: the bill against its baseline. */
+  comparison?: Comparison | MissingBaseline;
 }
 
 /** The totals row of a preview that stopped: its figures are of what it listed, not the stack's (never complete). */
@@ -198,6 +175,7 @@ export function renderBill(bill: Bill, options: RenderOptions = {}): string {
       );
   }
   if (notes.length > 0) out.push(...notes.map((note, i) => `[${i + 1}] ${note}`), "");
+  if (options.comparison) out.push(...comparisonLines(options.comparison));
   out.push(...creditLines(bill));
   for (const budget of bill.budgets) out.push(...budgetLines(budget));
   if (bill.budgets.some((b) => b.status !== "none"))
@@ -220,7 +198,8 @@ export function renderBill(bill: Bill, options: RenderOptions = {}): string {
 }
 
 /** A quiet bill: the markers and one line, for a change under the `--quiet-under` threshold. */
-export function renderQuiet(bill: Bill, under: string): string {
+export function renderQuiet(bill: Bill, under: string, comparison?: Comparison | MissingBaseline): string {
   const change = changeOf(bill);
-  return `${markerOf(bill)}\n${QUIET_MARKER}\nRimuHosting bill for stack ${code(bill.stack ?? "?")}: ${headline(change)}, under ${under}; nothing else to say.\n`;
+  const against = comparison ? `\n${comparisonLines(comparison)[0]}` : "";
+  return `${markerOf(bill)}\n${QUIET_MARKER}\nRimuHosting bill for stack ${code(bill.stack ?? "?")}: ${headline(change)}, under ${under}; nothing else to say.${against}\n`;
 }

@@ -1,4 +1,9 @@
-/** Text inside GitHub Markdown: table cells, inline code and blocks that no text can break. */
+/** Text inside GitHub Markdown: table cells, inline code and blocks that no text can break, signed amounts. */
+import { dollars } from "../impl/cost/money.js";
+
+/** "+$6.43", "-$6.43", "±$0.00". */
+export const signedCents = (c: number): string =>
+  c === 0 ? "±$0.00" : `${c > 0 ? "+" : "-"}${dollars(Math.abs(c))}`;
 
 /** A table cell's text: pipes and line breaks would end the cell. */
 export const cell = (text: string): string =>

@@ -10,14 +10,20 @@ import { code } from "./md-text.js";
 /** Whether a policy's finding fails the run (mandatory; remediate-level findings too). */
 export const isMandatory = (p: PolicyEvent): boolean => p.enforcementLevel !== "advisory";
 
-/** The resource a finding is about: its name, or "the stack". */
-const about = (p: PolicyEvent): string =>
+/** The name of the resource a finding is about; undefined for the stack. */
+export const resourceOf = (p: PolicyEvent): string | undefined =>
   p.resourceUrn && !p.resourceUrn.includes("::pulumi:pulumi:Stack::")
-    ? code(p.resourceUrn.slice(p.resourceUrn.lastIndexOf("::") + 2))
-    : "the stack";
+    ? p.resourceUrn.slice(p.resourceUrn.lastIndexOf("::") + 2)
+    : undefined;
+
+/** The resource a finding is about: its name, or "the stack". */
+const about = (p: PolicyEvent): string => {
+  const name = resourceOf(p);
+  return name === undefined ? "the stack" : code(name);
+};
 
 /** A finding's message without the policy's description (its first line, when there are more). */
-function finding(p: PolicyEvent): string {
+export function finding(p: PolicyEvent): string {
   const lines = p.message.trim().split("\n");
   return (lines.length > 1 ? lines.slice(1) : lines).join(" ").trim();
 }

@@ -220,6 +220,76 @@ describe("rimuhosting-bill", () => {
   });
 });
 
+describe("rimuhosting-bill --format json and --compare-to", () => {
+  test("--format json prints the bill as data, with the Markdown's exit codes; --out-dir writes .json", () => {
+    const within = file("data-within.events", previewText({ "rimuhosting:monthlyBudgetUsd": "20" }));
+    const printed = run([within, "--format", "json"]);
+    expect(printed).toMatchObject({ status: 0, stderr: "" });
+    expect(JSON.parse(printed.stdout)).toMatchObject({
+      format: "rimuhosting-bill",
+      version: 1,
+      project: "shop",
+      stack: "prod",
+      status: "pass",
+      totals: { beforeCents: 1000, afterCents: 2000, changeCents: 1000, percent: 100, notPriced: [] },
+      comparison: null,
+    });
+    const over = file("data-over.events", previewText({ "rimuhosting:monthlyBudgetUsd": "5" }));
+    const failed = run([over, "--format=json"]);
+    expect(failed.status).toBe(1);
+    expect(JSON.parse(failed.stdout)).toMatchObject({ status: "fail", budgets: [{ status: "fail" }] });
+    const out = path.join(scratch.dir, "data-bills");
+    expect(run([within, "--format", "json", "--out-dir", out])).toMatchObject({ status: 0, stdout: "" });
+    expect(fs.readFileSync(path.join(out, "shop.prod.json"), "utf8")).toBe(printed.stdout);
+    expect(run([within, "--format", "yaml"])).toMatchObject({
+      status: 2,
+      stdout: "",
+      stderr: expect.stringMatching(
+        /^rimuhosting-bill: --format "yaml" is not a format: give markdown or json\.\n\nUsage: /,
+      ),
+    });
+  });
+
+  test("--compare-to a file or a directory of main's bills: the difference in the Markdown and in the JSON", () => {
+    const main = file("main.events", vpsLog([{ name: "web", op: "same", fee: 10, planned: 10 }]));
+    const mainDir = path.join(scratch.dir, "bills-main");
+    expect(run([main, "--format", "json", "--out-dir", mainDir]).status).toBe(0);
+    const baseline = path.join(mainDir, "shop.prod.json");
+    const pr = file("pr.events", previewText());
+    const markdown = run([pr, "--compare-to", baseline]);
+    expect(markdown).toMatchObject({ status: 0, stderr: "" });
+    expect(markdown.stdout).toContain(`**Against the baseline** (\`${baseline}\`): +$10.00 a month ▲.`);
+    expect(markdown.stdout).toContain("| `api` | — | $10.00 | +$10.00 |");
+    const fromDir = JSON.parse(run([pr, "--compare-to", mainDir, "--format", "json"]).stdout);
+    expect(fromDir.comparison).toMatchObject({
+      source: baseline,
+      totals: { baselineCents: 1000, currentCents: 2000, changeCents: 1000, notPriced: [] },
+    });
+    // A directory without the stack's bill (a new stack): said, not failed.
+    const staging = file(
+      "staging.events",
+      previewText().replace(/urn:pulumi:prod::/g, "urn:pulumi:staging::"),
+    );
+    expect(run([staging, "--compare-to", mainDir]).stdout).toContain(
+      `**Against the baseline** (\`${mainDir}\`): not compared: no bill of stack shop/staging there (shop.staging.json): a new stack, or its bill was not made.`,
+    );
+    // A file of another stack, or none: exit 2 naming the file and what to give.
+    expect(run([staging, "--compare-to", baseline])).toEqual({
+      status: 2,
+      stdout: "",
+      stderr: `rimuhosting-bill: --compare-to: no bill of stack shop/staging among ${baseline} (shop/prod): give the JSON bill of the same stack.\n`,
+    });
+    expect(run([pr, "--compare-to", path.join(scratch.dir, "nope.json")])).toEqual({
+      status: 2,
+      stdout: "",
+      stderr: `rimuhosting-bill: --compare-to ${path.join(scratch.dir, "nope.json")}: cannot read it: there is no such file or directory.\n`,
+    });
+    expect(run([pr, "--compare-to", pr]).stderr).toBe(
+      `rimuhosting-bill: --compare-to ${pr} is not JSON: give the JSON bill of the same stack that \`rimuhosting-bill --format json\` wrote (docs/ci.md keeps main's as an artifact).\n`,
+    );
+  });
+});
+
 /** The plugin at `plugin` prints what the npm bin prints, with the same exit codes, from a file or stdin. */
 function sameAsBin(plugin: string): void {
   for (const [name, text] of [
@@ -229,6 +299,7 @@ function sameAsBin(plugin: string): void {
     const at = file(name, text);
     const fromPlugin = run([at], undefined, "plugin", plugin);
     expect(fromPlugin).toEqual(run([at]));
+    expect(run([at, "--format", "json"], undefined, "plugin", plugin)).toEqual(run([at, "--format", "json"]));
     expect(run([], text, "plugin", plugin)).toEqual(fromPlugin);
   }
   expect(

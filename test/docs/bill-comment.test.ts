@@ -14,8 +14,11 @@ import { parse } from "yaml";
 import { billOf } from "../../provider/bill/bill";
 import { parsePreviewLog } from "../../provider/bill/event-log";
 import { judgeThresholds } from "../../provider/bill/judge";
+import { billDocument, renderJson } from "../../provider/bill/bill-json";
+import { compareBills, parseBaseline } from "../../provider/bill/compare";
 import { changeOf, QUIET_MARKER, renderBill } from "../../provider/bill/markdown";
-import { diagnostic, policy, previewLog, resized, vpsStep } from "../helpers/preview-log";
+import { outcomeOf } from "../../provider/bill/outcome";
+import { diagnostic, policy, previewLog, resized, vpsLog, vpsStep } from "../helpers/preview-log";
 import { recipe } from "./support/code-blocks";
 import {
   serveGitHubStandIn,
@@ -190,5 +193,26 @@ describe("docs/cost.md's example bill", () => {
     const bill = billOf(parsePreviewLog(EXAMPLE, "example.events"));
     const thresholds = judgeThresholds(changeOf(bill), { warn: [{ percent: 10 }], fail: [] });
     expect(recipe("docs/cost.md#bill-example")).toBe(renderBill(bill, { thresholds }));
+  });
+
+  test("as data, compared with main's bill, is what the code renders; its comparison's Markdown too", () => {
+    const bill = billOf(parsePreviewLog(EXAMPLE, "example.events"));
+    const limits = { warn: [{ percent: 10 }], fail: [], quiet: [] };
+    // Main's bill: the same stack, `web` not yet resized.
+    const mainLog = vpsLog([
+      { name: "web", op: "same", fee: 10, planned: 10, old: { memoryMb: 1024 } },
+      { name: "db", op: "same", fee: 30, planned: 30 },
+    ]);
+    const main = billOf(parsePreviewLog(mainLog, "main.events"));
+    const baseline = parseBaseline(
+      renderJson(billDocument(main, outcomeOf(main, limits))),
+      "bills-main/shop.prod.json",
+    );
+    const comparison = compareBills(bill, baseline);
+    // As data: the page's JSON (laid out by Prettier) holds what the code renders.
+    expect(JSON.parse(recipe("docs/cost.md#bill-json-example"))).toEqual(
+      JSON.parse(renderJson(billDocument(bill, outcomeOf(bill, limits), comparison))),
+    );
+    expect(renderBill(bill, { comparison })).toContain(recipe("docs/cost.md#compare-example"));
   });
 });

@@ -416,7 +416,72 @@ describeNative("yaml", "rimuhosting-bill on a preview of the native plugin", () 
       signedUsd(after - now),
     ]);
   });
+
+  // --format json and --compare-to, with no preview of their own: on the event logs the tests above recorded of
+  // this stack, as a pull request's bill is compared with main's: preview.events (the fleet: "main"), plain.events
+  // (the fleet and a VPS of the team provider: "the pull request") and unknown.events (and a VPS not priced).
+  const recorded = (name: string) => path.join(s.workDir, name);
+  const json = (file: string, extra: string[] = []) => {
+    const { status, stdout, stderr } = spawnSync(
+      process.execPath,
+      [BILL, file, "--format", "json", ...extra],
+      { encoding: "utf8", timeout: 60_000 },
+    );
+    expect({ status, stderr }).toEqual({ status: 0, stderr: "" });
+    return JSON.parse(stdout) as BillData;
+  };
+
+  test("the JSON's figures are the Markdown's, VPS by VPS and in total", () => {
+    for (const name of ["preview.events", "plain.events"]) {
+      const data = json(recorded(name));
+      const rows = tableRows(bill(recorded(name)).stdout);
+      for (const v of data.vpss) {
+        const label = v.provider === null ? v.name : `${v.name} (provider ${v.provider})`;
+        expect([label, feeText(v.before), feeText(v.after)]).toEqual([
+          label,
+          ...rows.get(label)!.slice(1, 3),
+        ]);
+      }
+      const total = rows.get("Stack total")!;
+      expect([usd(data.totals.beforeCents / 100), usd(data.totals.afterCents / 100)]).toEqual(
+        total.slice(1, 3),
+      );
+      expect(signedUsd(data.totals.changeCents / 100)).toBe(total[3]);
+    }
+  });
+
+  test("a pull request against main's bill: the VPS it adds, at its quote; one not priced is named", () => {
+    const main = path.join(s.workDir, "main.json");
+    fs.writeFileSync(main, JSON.stringify(json(recorded("preview.events"))));
+    const pr = json(recorded("plain.events"), ["--compare-to", main]);
+    const team = pr.vpss.find((v) => v.name === "teamVps")!;
+    expect(team.after).toEqual({ cents: expect.any(Number) });
+    const teamCents = (team.after as { cents: number }).cents;
+    const comparison = pr.comparison!;
+    expect(comparison.vpss.filter((v) => v.changeCents !== 0)).toEqual([
+      { name: "teamVps", urn: team.urn, baseline: null, current: team.after, changeCents: teamCents },
+    ]);
+    expect(comparison.totals).toEqual({
+      baselineCents: json(recorded("preview.events")).totals.afterCents,
+      currentCents: pr.totals.afterCents,
+      changeCents: teamCents,
+      notPriced: [],
+    });
+    const withUnknown = json(recorded("unknown.events"), ["--compare-to", main]).comparison!;
+    expect(withUnknown.totals).toMatchObject({ changeCents: teamCents, notPriced: ["replica"] });
+  });
 });
+
+type Fee = { cents: number } | { none: true } | { unknown: string };
+interface BillData {
+  vpss: { name: string; urn: string; provider: string | null; before: Fee; after: Fee }[];
+  totals: { beforeCents: number; afterCents: number; changeCents: number };
+  comparison: {
+    vpss: { name: string; changeCents: number | null }[];
+    totals: Record<string, unknown>;
+  } | null;
+}
+const feeText = (fee: Fee): string => ("cents" in fee ? usd(fee.cents / 100) : "none" in fee ? "—" : "⚠️");
 
 const ALICE = DEMO_ACCOUNTS.find((a) => a.name === "alice")!;
 const TEAM_CONFIG = `config:\n  aliceKey:\n    type: string\n  emulatorUrl:\n    type: string\n`;
