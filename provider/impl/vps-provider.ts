@@ -38,13 +38,12 @@ import {
 import { emitNotes, info, previewUrnOf, resourceKey, resourceName, type Note } from "./engine/notes.js";
 import {
   accountView,
-  changeLimit,
   clientFor,
   configuredBaseUrl,
   hasApiKey,
   readLimit,
 } from "./lifecycle/runtime-config.js";
-import type { EngineRequest } from "./engine/time-limits.js";
+import { timeLimitOf, type EngineRequest } from "./engine/time-limits.js";
 import { secretKeys } from "./inputs/secret-values.js";
 import { computeChanges, hasChanges, REPLACE_FORCING_INPUTS, type VpsChanges } from "./inputs/vps-changes.js";
 import { converge, orderRef, type ConvergeOptions } from "./lifecycle/vps-converge.js";
@@ -221,7 +220,7 @@ export async function create(
 ): Promise<{ id: string; outs: VpsOutputs }> {
   const news = setValues(inputs);
   const run = currentRun(); // this call's run, handed down to the guard as its context
-  const limit = changeLimit("create", news.timeouts?.createMinutes, engine);
+  const limit = timeLimitOf("create", news.timeouts?.createMinutes, engine);
   const deadlineMs = Date.now() + limit.ms;
   return step(`Creating Vps${label(news)}`, () =>
     applying(news, async () => {
@@ -358,7 +357,7 @@ export async function update(
   const news = setValues(inputs);
   const recorded = recordedState(olds, `Vps ${id}${label(news)}`);
   const run = currentRun();
-  const limit = changeLimit("update", news.timeouts?.updateMinutes, engine);
+  const limit = timeLimitOf("update", news.timeouts?.updateMinutes, engine);
   const deadlineMs = Date.now() + limit.ms;
   return step(`Updating Vps ${id}${label(news)}`, () =>
     applying(news, async () => {
@@ -417,7 +416,7 @@ export async function deleteVps(id: string, props: RecordedOutputs, engine?: Eng
   await step(`Deleting Vps ${id}${label(recorded)}`, async () => {
     const client = clientFor(
       "Deleting a Vps",
-      changeLimit("delete", recorded.timeouts?.deleteMinutes, engine),
+      timeLimitOf("delete", recorded.timeouts?.deleteMinutes, engine),
     );
     // Read now, not from the run's listing: an order that appeared since must be cancelled, not left billed.
     const view = accountView("Deleting a Vps");

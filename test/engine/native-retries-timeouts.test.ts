@@ -68,9 +68,10 @@ describeNative("yaml", "customTimeouts and the retry settings", () => {
 
   test("with the emulator's rate limit on, a 20-VPS up completes with the documented settings", async () => {
     s = await startNativeScenario(writeYamlProgram("native-rate-limit", FLEET_PROGRAM), {
-      emulator: { rateLimit: { requests: 10, windowSeconds: 1 } },
-      // docs/installation-configuration.md, "Retries and pace": a pace a little under the quota, and 5 retries.
-      config: { "rimuhosting:retryLimit": "5", "rimuhosting:requestsPerSecond": "8" },
+      emulator: { rateLimit: { requests: 5, windowSeconds: 1 } },
+      // docs/installation-configuration.md, "Retries and pace": a pace a little under the quota (4 a second for 5),
+      // and 5 retries.
+      config: { "rimuhosting:retryLimit": "5", "rimuhosting:requestsPerSecond": "4" },
     });
     const up = await s.stack.up();
     expect(Object.values(nativeOps(up)).filter((op) => op === "create")).toHaveLength(20);

@@ -1,5 +1,5 @@
 /**
- * How long one operation of a Vps may take, and where that limit came from (docs/vps.md, "Time limits"):
+ * How long one operation of a Vps may take, and where that limit came from (docs/native-plugin.md, "Time limits"):
  *
  * 1. the Vps `timeouts` input (`createMinutes`, `updateMinutes`, `deleteMinutes`), which wins;
  * 2. the engine's timeout of the request (`customTimeouts` in the program; the native plugin receives it with each
@@ -14,7 +14,7 @@ import { DEFAULT_TIMEOUTS } from "../../client/config.js";
 import { READ_TIMEOUT_ENV_VAR } from "../../config.js";
 
 export type LimitedOperation = "create" | "update" | "delete" | "read";
-export type LimitSource = "input" | "customTimeouts" | "environment" | "default";
+export type LimitSource = "input" | "customTimeouts" | "default";
 
 export interface TimeLimit {
   operation: LimitedOperation;
@@ -35,23 +35,19 @@ const INPUT_KEY: Record<LimitedOperation, string | undefined> = {
   read: undefined,
 };
 
-/**
- * The limit of `operation`: `inputMinutes` (the `timeouts` input) over the engine's timeout over the default
- * (`defaultMs`, with `defaultSource` saying where it was read: the environment or the client's default).
- */
+/** The limit of `operation`: `inputMinutes` (the `timeouts` input) over the engine's timeout over the client's default. */
 export function timeLimitOf(
   operation: LimitedOperation,
   inputMinutes: number | undefined,
   engine: EngineRequest = {},
-  fallback: { ms?: number; source?: LimitSource } = {},
 ): TimeLimit {
   if (inputMinutes !== undefined)
     return { operation, ms: Math.round(inputMinutes * 60_000), source: "input" };
   const seconds = engine.timeoutSeconds;
   if (seconds !== undefined && Number.isFinite(seconds) && seconds > 0)
     return { operation, ms: Math.round(seconds * 1000), source: "customTimeouts" };
-  const ms = fallback.ms ?? (operation === "read" ? DEFAULT_TIMEOUTS.readMs : DEFAULT_TIMEOUTS.mutationMs);
-  return { operation, ms, source: fallback.source ?? "default" };
+  const ms = operation === "read" ? DEFAULT_TIMEOUTS.readMs : DEFAULT_TIMEOUTS.mutationMs;
+  return { operation, ms, source: "default" };
 }
 
 /** A duration as people say it: `2 s`, `90 s`, `5 min`, `1.5 h`. */
@@ -72,8 +68,6 @@ function sourceWords(limit: TimeLimit): string {
         `from the resource's customTimeouts.${limit.operation}` +
         (input ? ` (the Vps \`timeouts\` input's ${input} would win over it)` : "")
       );
-    case "environment":
-      return `from ${READ_TIMEOUT_ENV_VAR}`;
     case "default":
       return input
         ? `the default; raise it with the Vps \`timeouts\` input's ${input} or customTimeouts.${limit.operation}`

@@ -17,7 +17,6 @@ import {
   limitName,
   timeLimitOf,
   type EngineRequest,
-  type LimitedOperation,
   type TimeLimit,
 } from "../engine/time-limits.js";
 import {
@@ -88,7 +87,7 @@ function settingsWithEnvironmentOf(req: ConfigureRequestLike): (key: SettingKey)
 
 type SettingKey = keyof typeof SETTING_ENV_VARS;
 
-/** The retries and pace from now on; the clients made before keep theirs (a new configuration, new clients). */
+/** The retries and pace from now on (clients are cached by them too: a new configuration gets new clients). */
 function useRetrySettings(read: ReadRetrySettings): void {
   retry = read;
   const rps = read.settings.requestsPerSecond;
@@ -126,18 +125,6 @@ export function clientFor(what: string, limit?: TimeLimit, opts: { silentReads?:
   const resolved = resolveConfig(stackConfig);
   if (resolved.apiKey === undefined) throw new RimuConfigError(missingApiKey(what));
   return cachedClient({ apiKey: resolved.apiKey, baseUrl: resolved.baseUrl, limit, ...opts });
-}
-
-/**
- * The time limit of a create, update or delete: the `timeouts` input's minutes over the engine's timeout over the
- * client's hour (time-limits.ts).
- */
-export function changeLimit(
-  operation: Exclude<LimitedOperation, "read">,
-  inputMinutes: number | undefined,
-  engine?: EngineRequest,
-): TimeLimit {
-  return timeLimitOf(operation, inputMinutes, engine);
 }
 
 /**
