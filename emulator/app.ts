@@ -14,6 +14,7 @@ import { rewriteMatrixUrl } from "./http/matrix-url.js";
 import type { EmulatorDeps, RequestState } from "./http/types.js";
 import { type StartEmulatorOptions, resolveOptions } from "./options.js";
 import { createRandom } from "./random.js";
+import { RateLimiter } from "./rate-limit.js";
 import { RequestLog } from "./request-log.js";
 import { billingMethodsRoutes } from "./routes/billing-methods.js";
 import { catalogRoutes } from "./routes/catalog.js";
@@ -58,6 +59,7 @@ export async function buildEmulator(input: StartEmulatorOptions = {}): Promise<F
       options.shuffleListings ? createRandom(options.seed ^ 0x5b0f) : undefined,
     ),
     faults: new FaultController(options.errorRate, faultRandom.next, options.faults),
+    rateLimiter: new RateLimiter(options.rateLimit, clock.now),
     requestLog: new RequestLog(),
     options,
   };

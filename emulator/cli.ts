@@ -13,6 +13,7 @@ import { UnknownOptionError, unknownOptionMessage, USAGE_EXIT } from "../contrac
 import { DEMO_ACCOUNTS } from "./accounts.js";
 import { DURATIONS_MS } from "./domain/durations.js";
 import { EmulatorOptionsSchema, OPTION_BOUNDS, type StartEmulatorOptions } from "./options.js";
+import { parseRateLimitFlag, type RateLimit } from "./rate-limit.js";
 
 /**
  * The command's port when none is given: fixed, so the `rimuhosting:baseUrl` a stack is configured with still
@@ -29,6 +30,8 @@ export const usage = (command: string) => `Usage: ${command} [options]
                       exist); default: memory only
   --latency-ms N      milliseconds added to every request (0..${OPTION_BOUNDS.latencyMs.max})
   --error-rate X      chance 0..1 of a random 503 on every route
+  --rate-limit R/S    at most R requests per API key every S seconds, then 429 with
+                      Retry-After (default: no limit)
   --control           enable the /__emulator/* control endpoints
   --seed N            seed for ids, passwords and IPs, to repeat a run (default: a new one
                       at every start)
@@ -63,12 +66,24 @@ export const CLI_FLAGS = {
   "state-file": { type: "string" },
   "latency-ms": { type: "string" },
   "error-rate": { type: "string" },
+  "rate-limit": { type: "string" },
   control: { type: "boolean" },
   seed: { type: "string" },
   "dedicated-servers": { type: "boolean" },
   quiet: { type: "boolean" },
   help: { type: "boolean" },
 } as const;
+
+/** `--rate-limit R/S`, or a message naming the flag and its form. */
+function rateLimitFlag(value: string | undefined): RateLimit | undefined {
+  if (value === undefined) return undefined;
+  const limit = parseRateLimitFlag(value);
+  if (!limit)
+    throw new Error(
+      `--rate-limit must be <requests>/<seconds>, such as 10/60 (10 requests a minute per API key), not '${value}'.`,
+    );
+  return limit;
+}
 
 /**
  * The options the flags ask for. Without --seed, `seed` is left out: the command picks a new one at every start
@@ -89,6 +104,7 @@ export function parseCliArgs(argv: string[]): StartEmulatorOptions | "help" {
     stateFile: values["state-file"],
     latencyMs: num("latency-ms", values["latency-ms"]),
     errorRate: num("error-rate", values["error-rate"]),
+    rateLimit: rateLimitFlag(values["rate-limit"]),
     control: values.control ?? false,
     seed: num("seed", values.seed),
     dedicatedServers: values["dedicated-servers"] ?? false,

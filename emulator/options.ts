@@ -5,6 +5,7 @@
 import * as z from "zod";
 import { Currency, ENDPOINTS, type EndpointName } from "../contract/index.js";
 import type { Clock } from "./clock.js";
+import { RateLimitSchema } from "./rate-limit.js";
 
 const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as [EndpointName, ...EndpointName[]];
 const EndpointNameSchema = z.enum(ENDPOINT_NAMES);
@@ -61,6 +62,11 @@ export const EmulatorOptionsSchema = z.object({
   latencyMs: bounded("latencyMs").default(0),
   /** Chance (0..1) of a random 503, for every route or per endpoint name; default 0. */
   errorRate: z.union([Rate, z.partialRecord(EndpointNameSchema, Rate)]).default(0),
+  /**
+   * At most `requests` requests per API key in each window of `windowSeconds`, then 429 with Retry-After
+   * (rate-limit.ts); default: no limit. Changed at run time with PUT /__emulator/rate-limit.
+   */
+  rateLimit: RateLimitSchema.optional(),
   /** One-shot faults armed at start-up. */
   faults: z.array(FaultSpecSchema).default([]),
   /** Enables the /__emulator/* control endpoints; default false. */

@@ -24,6 +24,16 @@ export const BUDGET_ENV_VARS = {
   budgetEnforcement: "RIMUHOSTING_BUDGETENFORCEMENT",
 } as const;
 /**
+ * The client's retries and pace as provider settings (impl/engine/retry-settings.ts, docs/installation-configuration.md),
+ * read the same way as the budget's: the stack config or an explicit provider's argument first, then these.
+ */
+export const RETRY_ENV_VARS = {
+  retryLimit: "RIMUHOSTING_RETRYLIMIT",
+  requestsPerSecond: "RIMUHOSTING_REQUESTSPERSECOND",
+} as const;
+/** Every setting read from the environment when it is not configured, and its variable. */
+export const SETTING_ENV_VARS = { ...BUDGET_ENV_VARS, ...RETRY_ENV_VARS } as const;
+/**
  * How long the provider waits for RimuHosting to answer a read, in ms (the client's timeouts.readMs; default
  * 30000). A preview's reads that get no answer at all in that time fail it (provider/impl/account/read-failures.ts).
  */

@@ -8,3 +8,9 @@ export * from "./data-sources/index.js";
 export { CONFIG_KEYS, ENV_VARS, DEFAULT_BASE_URL } from "./config.js";
 export * from "./impl/engine/error-classes.js";
 export type { RimuErrorCode } from "./client/errors.js";
+export {
+  retryTransientErrors,
+  isTransientError,
+  type FailedOperation,
+  type RetryTransientOptions,
+} from "./retry-hook.js";

@@ -1,5 +1,5 @@
 /**
- * Request hooks, in order: per-request state and its request-log entry, latency, faults (before
+ * Request hooks, in order: per-request state and its request-log entry, the rate limit, latency, faults (before
  * anything is touched, so "drop" never mutates), authentication.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -53,6 +53,23 @@ async function applyFaults(
   }
   if (faults.randomFailure(endpoint)) throw emuError("EMU_ERR_FAULT_INJECTED");
   return false;
+}
+
+/**
+ * Counts the request against its API key's quota (rate-limit.ts), whatever it asks for and whether or not the key
+ * is valid: over it, a 429 with Retry-After before anything else is done.
+ */
+function applyRateLimit(deps: EmulatorDeps, request: FastifyRequest): void {
+  const key = parseAuthorizationHeader(request.headers.authorization) ?? "";
+  const waitSeconds = deps.rateLimiter.take(key);
+  if (waitSeconds === undefined) return;
+  const limit = deps.rateLimiter.current()!;
+  throw emuError("EMU_ERR_RATE_LIMITED", {
+    headers: { "retry-after": String(waitSeconds) },
+    message:
+      `Too many requests: this API key may make ${limit.requests} requests every ${limit.windowSeconds} s ` +
+      `(the emulator's rate limit); retry after the time in the Retry-After header.`,
+  });
 }
 
 /**
@@ -132,6 +149,7 @@ export function registerHooks(app: FastifyInstance, deps: EmulatorDeps): void {
         message: "An HTTP/1.1 request needs a Host header.",
       });
     }
+    applyRateLimit(deps, request);
     if (await applyFaults(deps, request, reply)) return reply;
     authenticate(request);
   });

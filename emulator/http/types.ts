@@ -4,6 +4,7 @@ import type { DemoAccount } from "../accounts.js";
 import type { EmulatorContext } from "../domain/context.js";
 import type { Matrix } from "../domain/matrix-filters.js";
 import type { FaultController } from "../faults.js";
+import type { RateLimiter } from "../rate-limit.js";
 import type { ResolvedOptions } from "../options.js";
 import type { RequestLog } from "../request-log.js";
 import type { ListingRenderer } from "../wire/listing.js";
@@ -24,6 +25,7 @@ export interface RequestState {
 export interface EmulatorDeps {
   ctx: EmulatorContext;
   faults: FaultController;
+  rateLimiter: RateLimiter;
   requestLog: RequestLog;
   listings: ListingRenderer;
   options: ResolvedOptions;

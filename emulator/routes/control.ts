@@ -1,7 +1,7 @@
 /**
- * The /__emulator/* control endpoints (only registered with `control: true`): arm a fault, read the
- * request log, the order snapshot, the accounts' totals and the hosts' room, reset to a fresh state, and the
- * dashboard that shows them. Plain JSON, not the RimuHosting envelope.
+ * The /__emulator/* control endpoints (only registered with `control: true`): arm a fault, set the rate limit,
+ * read the request log, the order snapshot, the accounts' totals and the hosts' room, reset to a fresh state,
+ * and the dashboard that shows them. Plain JSON, not the RimuHosting envelope.
  */
 import type { FastifyPluginAsync } from "fastify";
 import { dashboardRoutes } from "../dashboard/routes.js";
@@ -12,6 +12,7 @@ import { emuError } from "../errors.js";
 import { parseBody } from "../http/body.js";
 import type { EmulatorDeps } from "../http/types.js";
 import { FaultSpecSchema } from "../options.js";
+import { RateLimitUpdateSchema } from "../rate-limit.js";
 
 /** `?last=N` of GET /__emulator/requests: the N requests that ended last; without it, all of them. */
 function lastCount(query: unknown): number | undefined {
@@ -37,6 +38,16 @@ export const controlRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps)
 
   app.get("/faults", { config }, async () => ({ armed: deps.faults.pending() }));
 
+  // {"requests": n, "windowSeconds": s} sets the limit (every key starts a new window); {"requests": null} ends it.
+  app.put("/rate-limit", { config }, async (request) => {
+    const update = parseBody(RateLimitUpdateSchema, request.body);
+    const { requests, windowSeconds } = update;
+    deps.rateLimiter.set(requests === null ? undefined : { requests, windowSeconds: windowSeconds! });
+    return { rateLimit: deps.rateLimiter.current() ?? null };
+  });
+
+  app.get("/rate-limit", { config }, async () => ({ rateLimit: deps.rateLimiter.current() ?? null }));
+
   app.get("/requests", { config }, async (request) => {
     const last = lastCount(request.query);
     const requests = last === undefined ? deps.requestLog.all() : deps.requestLog.last(last);
@@ -53,6 +64,8 @@ export const controlRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps)
     deps.ctx.store.reset();
     deps.requestLog.clear();
     deps.faults.clear();
+    // The limit stays as set; every key starts a new window.
+    deps.rateLimiter.set(deps.rateLimiter.current());
     return { reset: true };
   });
 

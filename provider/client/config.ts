@@ -6,6 +6,7 @@
 import * as z from "zod";
 import { RimuConfigError } from "./errors.js";
 import { DEFAULT_BASE_URL } from "./defaults.js";
+import { createPacer, type Pacer } from "./pacer.js";
 
 export { DEFAULT_BASE_URL };
 
@@ -22,6 +23,9 @@ export const DEFAULT_TIMEOUTS = {
   /** A host-server move: mutationMs plus this much per GB of used disk (see timeoutMs in retry-policy.ts). */
   movePerGbMs: 600_000,
 } as const;
+
+/** The fastest pace requestsPerSecond may set: beyond it a pace would change nothing a service notices. */
+export const MAX_REQUESTS_PER_SECOND = 1000;
 
 /** Retry defaults: up to 3 retries (4 attempts), 0.5 s doubling to at most 30 s. */
 export const DEFAULT_RETRY = {
@@ -71,6 +75,11 @@ export const ClientConfig = z.object({
     })
     .partial()
     .optional(),
+  /**
+   * How a timeout's message names each limit, when the caller sets it through a setting of its own (the provider
+   * names the Vps input or the engine's customTimeouts); default: the client's option (`timeouts.mutationMs`).
+   */
+  timeoutNames: z.object({ read: z.string(), mutation: z.string(), move: z.string() }).partial().optional(),
   /** Retry tuning; which calls retry on what is fixed by RETRY_POLICY. Defaults in DEFAULT_RETRY. */
   retry: z
     .object({
@@ -89,6 +98,21 @@ export const ClientConfig = z.object({
       silentReads: z.boolean({ error: "must be true or false" }),
     })
     .partial()
+    .optional(),
+  /**
+   * At most this many requests per second, attempts and retries alike, spread evenly (pacer.ts); default: as fast
+   * as the calls come. For a service that limits the requests of an API key.
+   */
+  requestsPerSecond: z
+    .number({ error: "must be a number of requests per second, such as 5" })
+    .positive({ error: "must be more than 0 requests per second, such as 5" })
+    .max(MAX_REQUESTS_PER_SECOND, { error: `must be at most ${MAX_REQUESTS_PER_SECOND} requests per second` })
+    .optional(),
+  /** A pace shared with other clients (createPacer()); wins over requestsPerSecond. */
+  pacer: z
+    .custom<Pacer>((value) => typeof (value as Pacer | undefined)?.turn === "function", {
+      message: "must be a pacer from createPacer()",
+    })
     .optional(),
   /** Receives one line per HTTP attempt and per retry decision. Never gets the key or a password. */
   log: z
@@ -130,7 +154,10 @@ export interface ResolvedClientConfig {
   /** Without a trailing slash. */
   baseUrl: string;
   timeouts: ResolvedTimeouts;
+  timeoutNames: Partial<Record<"read" | "mutation" | "move", string>>;
   retry: ResolvedRetry;
+  /** The pace every attempt keeps, if any. */
+  pacer?: Pacer;
   log?: (line: string) => void;
   beforeChange?: () => Promise<void>;
   sleep?: (ms: number) => Promise<void>;
@@ -148,12 +175,25 @@ export function resolveClientConfig(config: ClientConfig): ResolvedClientConfig 
       fieldName: field,
     });
   }
-  const { apiKey, baseUrl, timeouts, retry, log, beforeChange, sleep } = parsed.data;
+  const {
+    apiKey,
+    baseUrl,
+    timeouts,
+    timeoutNames,
+    retry,
+    requestsPerSecond,
+    pacer,
+    log,
+    beforeChange,
+    sleep,
+  } = parsed.data;
   return {
     apiKey,
     baseUrl: normalizeBaseUrl(baseUrl ?? DEFAULT_BASE_URL),
     timeouts: { ...DEFAULT_TIMEOUTS, ...stripUndefined(timeouts) },
+    timeoutNames: stripUndefined(timeoutNames),
     retry: { ...DEFAULT_RETRY, ...stripUndefined(retry) },
+    pacer: pacer ?? (requestsPerSecond === undefined ? undefined : createPacer(requestsPerSecond, sleep)),
     log,
     beforeChange,
     sleep,

@@ -6,10 +6,13 @@ export {
   DEFAULT_BASE_URL,
   DEFAULT_RETRY,
   DEFAULT_TIMEOUTS,
+  MAX_REQUESTS_PER_SECOND,
   normalizeBaseUrl,
   resolveClientConfig,
 } from "./config.js";
 export type { ResolvedClientConfig } from "./config.js";
+export { createPacer } from "./pacer.js";
+export type { Pacer } from "./pacer.js";
 export { CREATION_NONCE_KEY, CREATION_TOKEN_KEY, PROVIDER_META_PREFIX } from "./metadata-keys.js";
 export {
   DEFAULT_CREATE_LOOKUP_GRACE_MS,

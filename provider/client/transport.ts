@@ -149,6 +149,8 @@ interface Request {
   options: CallOptions;
   limitMs: number;
   timeoutKind: TimeoutKind;
+  /** How a timeout's message names the limit (ClientConfig.timeoutNames, else the client's option). */
+  limitName: string;
   label: string;
 }
 
@@ -175,6 +177,7 @@ function requestFor(
     options,
     limitMs: timeoutMs(timeoutKind, config.timeouts, options.usedDiskMb),
     timeoutKind,
+    limitName: config.timeoutNames[timeoutKind] ?? TIMEOUT_OPTIONS[timeoutKind],
     label,
   };
 }
@@ -195,6 +198,7 @@ async function callWithRetries<N extends EndpointName>(
   for (let attempt = 1; ; attempt++) {
     // Only a call that changes something waits for the engine's check (the contract says which do).
     if (endpoint.mutates) await config.beforeChange?.();
+    await config.pacer?.turn();
     const started = performance.now();
     const result = await attemptOnce(exchange, endpoint, request);
     const outcome = result.ok
@@ -276,18 +280,18 @@ function elapsed(started: number): number {
 /** Maps whatever one attempt threw to a RimuError, scrubbing got's error down to name, code and message. */
 function toRimuError(
   caught: unknown,
-  context: { label: string; limitMs: number; timeoutKind: TimeoutKind; redact: Redactor },
+  context: { label: string; limitMs: number; timeoutKind: TimeoutKind; limitName: string; redact: Redactor },
 ): RimuError {
   if (caught instanceof RimuError) return caught;
-  const { label, limitMs, timeoutKind, redact } = context;
+  const { label, limitMs, timeoutKind, limitName, redact } = context;
   if (caught instanceof TimeoutError || (caught instanceof RequestError && caught.code === "ETIMEDOUT")) {
     const waitedFor = timedOutWaitingFor(caught.timings);
     // Never connected: nothing was sent, so nothing can be going on at RimuHosting. Connected and no first byte:
     // a change the service got may still be going on there (said only of a change, never of a read).
     const message =
       waitedFor === "connection"
-        ? `${label}: no connection within ${limitMs} ms (${TIMEOUT_OPTIONS[timeoutKind]}); nothing was sent`
-        : `${label}: no response within ${limitMs} ms (${TIMEOUT_OPTIONS[timeoutKind]})` +
+        ? `${label}: no connection within ${limitMs} ms (${limitName}); nothing was sent`
+        : `${label}: no response within ${limitMs} ms (${limitName})` +
           (timeoutKind === "read" ? "" : "; RimuHosting may still be making the change");
     return new RimuTimeoutError(message, {
       endpoint: label,

@@ -24,7 +24,6 @@ import type { AboutOrder } from "../../contract/index.js";
 import { RimuNotFoundError, type RimuClient } from "../client/index.js";
 import { noteAppliedEverywhere, noteStartingEverywhere, type AccountView } from "./account/account-view.js";
 import { same } from "./inputs/canonical-json.js";
-import { creationNonceOf } from "./lifecycle/creation-token.js";
 import { VPS_ERROR_CODES, VpsError, presentError } from "./engine/errors.js";
 import { log } from "./engine/log.js";
 import {
@@ -37,7 +36,14 @@ import {
   type QuotedValues,
 } from "./budget/money.js";
 import { emitNotes, info, previewUrnOf, resourceKey, resourceName, type Note } from "./engine/notes.js";
-import { accountView, clientFor, configuredBaseUrl, hasApiKey } from "./lifecycle/runtime-config.js";
+import {
+  accountView,
+  clientFor,
+  configuredBaseUrl,
+  hasApiKey,
+  readLimit,
+} from "./lifecycle/runtime-config.js";
+import { timeLimitOf, type EngineRequest } from "./engine/time-limits.js";
 import { secretKeys } from "./inputs/secret-values.js";
 import { computeChanges, hasChanges, REPLACE_FORCING_INPUTS, type VpsChanges } from "./inputs/vps-changes.js";
 import { converge, orderRef, type ConvergeOptions } from "./lifecycle/vps-converge.js";
@@ -47,7 +53,7 @@ import { refreshDrift } from "./lifecycle/vps-drift.js";
 import { withObservedChanges } from "./lifecycle/service-drift.js";
 import { goneOrderNote, orderGoneFrom } from "./lifecycle/gone-order.js";
 import { noteRead, takeRefreshDiff } from "./lifecycle/refresh-diff.js";
-import { REPORTED_FIELDS } from "./fields/vps-fields.js";
+import { importedInputs } from "./lifecycle/imported-inputs.js";
 import type { VpsInputs } from "./inputs/vps-input-schema.js";
 import { recordedState, refreshableState, setValues } from "./inputs/vps-values.js";
 import { isOrderGone, orderFields } from "../wire-mapping/order-fields.js";
@@ -60,7 +66,6 @@ import {
   type RecordedOutputs,
   type VpsOutputs,
 } from "./inputs/vps-outputs.js";
-import { minutesToMs } from "./inputs/vps-requests.js";
 
 // The check has its own file; its names are the lifecycle's too.
 export { check, checkVps, presentFailure, type CheckResult } from "./vps-check.js";
@@ -208,14 +213,20 @@ export async function diff(
 
 // --------------------------------------------------------------------------------------------- create
 
-export async function create(inputs: VpsInputs): Promise<{ id: string; outs: VpsOutputs }> {
+/** `engine`: the native plugin's request (its timeout: engine/time-limits.ts); the dynamic host sends none. */
+export async function create(
+  inputs: VpsInputs,
+  engine?: EngineRequest,
+): Promise<{ id: string; outs: VpsOutputs }> {
   const news = setValues(inputs);
   const run = currentRun(); // this call's run, handed down to the guard as its context
+  const limit = timeLimitOf("create", news.timeouts?.createMinutes, engine);
+  const deadlineMs = Date.now() + limit.ms;
   return step(`Creating Vps${label(news)}`, () =>
     applying(news, async () => {
-      const client = clientFor("Creating a Vps", minutesToMs(news.timeouts?.createMinutes));
+      const client = clientFor("Creating a Vps", limit);
       if (news.adoptOrderOid !== undefined) return adopt(run, client, news, inputs.__provider);
-      return orderAndConverge(run, client, news, nonceOf(inputs), inputs.__provider);
+      return orderAndConverge(run, client, news, nonceOf(inputs), inputs.__provider, deadlineMs);
     }),
   );
 }
@@ -240,11 +251,12 @@ async function orderAndConverge(
   news: VpsInputs,
   nonce: string,
   provider: VpsInputs["__provider"],
+  deadlineMs: number,
 ): Promise<{ id: string; outs: VpsOutputs }> {
   const view = accountView("Creating a Vps");
   // Cancels an order another run's took past the budget, before any state holds it (order-withdrawal.ts).
   const withdraw = (placed: AboutOrder) => client.deleteVps(orderRef(placed.order_oid, placed.domain_name));
-  const placeOrder = () => orderOnce(client, news, nonce, provider);
+  const placeOrder = () => orderOnce(client, news, nonce, provider, deadlineMs);
   const ordered = await guardedOrder(run, view, news, nonce, placeOrder, withdraw);
   const order = ordered.order;
   // The run's listing holds it now (the next token look-up sees it); other providers count it there (shared-plan.ts).
@@ -307,12 +319,13 @@ async function adopt(
 export async function read(
   id: string,
   props?: RecordedOutputs,
+  engine?: EngineRequest,
 ): Promise<{ id?: string; props?: RecordedOutputs; inputs?: VpsInputs }> {
   const recorded = refreshableState(props);
   // The engine's next diff of this resource, unless its check comes first, is the refresh's (refresh-diff.ts).
   if (Object.keys(recorded).length > 0) noteRead(resourceKey(recorded));
   return step(`Refreshing Vps ${id}${label(recorded)}`, async () => {
-    const client = clientFor("Refreshing a Vps");
+    const client = clientFor("Refreshing a Vps", readLimit(engine));
     const oid = await resolveOrderOid(accountView("Refreshing a Vps"), id, recorded);
     // Not there yet: keep the pending record (its nonce is how the next `pulumi up` recognises the order).
     if (oid === undefined) return { id, props };
@@ -333,47 +346,30 @@ export async function read(
   });
 }
 
-/**
- * The inputs of an order read with no recorded state (`pulumi import`): every input the service reports,
- * so the engine records real inputs (and prints them as the code to paste) and the next preview shows no
- * change; and the order's creation nonce, so this state owns the order from now on (check() would
- * otherwise take it for another state's order when it still carries its creation token). The outputs' values, not
- * the raw fields': an input left out (ipCount, derived from the addresses) is one an SDK fills with its default.
- */
-function importedInputs(order: AboutOrder): RecordedOutputs {
-  const fields: RecordedOutputs = orderOutputs(order, {});
-  const inputs: RecordedOutputs = Object.fromEntries(
-    REPORTED_FIELDS.filter((name) => fields[name] !== undefined && fields[name] !== null).map((name) => [
-      name,
-      fields[name],
-    ]),
-  );
-  if (inputs.runningState !== "RUNNING" && inputs.runningState !== "NOTRUNNING") delete inputs.runningState;
-  if (Object.keys(inputs.metaData ?? {}).length === 0) delete inputs.metaData;
-  const nonce = creationNonceOf(order);
-  if (nonce !== undefined) inputs.__creationNonce = nonce;
-  return inputs;
-}
-
 // --------------------------------------------------------------------------------------------- update
 
 export async function update(
   id: string,
   olds: RecordedOutputs,
   inputs: VpsInputs,
+  engine?: EngineRequest,
 ): Promise<{ outs: VpsOutputs }> {
   const news = setValues(inputs);
   const recorded = recordedState(olds, `Vps ${id}${label(news)}`);
   const run = currentRun();
+  const limit = timeLimitOf("update", news.timeouts?.updateMinutes, engine);
+  const deadlineMs = Date.now() + limit.ms;
   return step(`Updating Vps ${id}${label(news)}`, () =>
     applying(news, async () => {
-      const client = clientFor("Updating a Vps", minutesToMs(news.timeouts?.updateMinutes));
+      const client = clientFor("Updating a Vps", limit);
       const oid = await resolveOrderOid(accountView("Updating a Vps"), id, recorded);
       if (oid === undefined) {
         // A pending create whose order has not appeared: order it now (same token and nonce), once.
         const nonce =
           typeof recorded.__creationNonce === "string" ? recorded.__creationNonce : nonceOf(inputs);
-        return { outs: (await orderAndConverge(run, client, news, nonce, inputs.__provider)).outs };
+        return {
+          outs: (await orderAndConverge(run, client, news, nonce, inputs.__provider, deadlineMs)).outs,
+        };
       }
       let order: AboutOrder;
       try {
@@ -414,11 +410,14 @@ function goneError(id: string): VpsError {
 
 // --------------------------------------------------------------------------------------------- delete
 
-export async function deleteVps(id: string, props: RecordedOutputs): Promise<void> {
+export async function deleteVps(id: string, props: RecordedOutputs, engine?: EngineRequest): Promise<void> {
   const recorded = recordedState(props, `Vps ${id}`);
   const run = currentRun();
   await step(`Deleting Vps ${id}${label(recorded)}`, async () => {
-    const client = clientFor("Deleting a Vps", minutesToMs(recorded.timeouts?.deleteMinutes));
+    const client = clientFor(
+      "Deleting a Vps",
+      timeLimitOf("delete", recorded.timeouts?.deleteMinutes, engine),
+    );
     // Read now, not from the run's listing: an order that appeared since must be cancelled, not left billed.
     const view = accountView("Deleting a Vps");
     const oid = await resolveOrderOid(view, id, recorded, true);

@@ -2,8 +2,9 @@
  * The provider's own configuration: `apiKey` (secret) and `baseUrl`, from the stack config
  * (`rimuhosting:apiKey`, the default provider) or an explicit provider's inputs, falling back to
  * RIMUHOSTING_APIKEY / RIMUHOSTING_BASEURL as the dynamic provider does (provider/config.ts resolves them); and
- * the budget's `monthlyBudgetUsd`, `maxMonthlyIncreaseUsd` and `budgetEnforcement` (impl/budget/budget.ts), from the
- * same places, with no environment fallback.
+ * the budget's `monthlyBudgetUsd`, `maxMonthlyIncreaseUsd` and `budgetEnforcement` (impl/budget/budget.ts) and the
+ * client's `retryLimit` and `requestsPerSecond` (impl/engine/retry-settings.ts), from the same places, then their
+ * environment variables (provider/config.ts, SETTING_ENV_VARS).
  *
  * The engine starts one plugin process per provider (the default one and each explicit `Provider`), and
  * Configure is called once per process, so impl's per-process configuration (runtime-config.ts) holds
@@ -22,6 +23,7 @@ import {
 } from "../impl/engine/settings-source.js";
 import { asSecret } from "../impl/inputs/secret-values.js";
 import { BUDGET_SETTINGS, readBudget } from "../impl/budget/budget.js";
+import { RETRY_SETTINGS, readRetrySettings } from "../impl/engine/retry-settings.js";
 import { containsUnknown } from "../impl/inputs/unknowns.js";
 import { plain, type Bag } from "./protocol.js";
 
@@ -29,7 +31,7 @@ import { plain, type Bag } from "./protocol.js";
 const CLIENT_SETTINGS = ["apiKey", "baseUrl"] as const;
 
 /** The settings a provider takes, by their key (stack config `rimuhosting:<key>`, provider input `<key>`). */
-export const PROVIDER_SETTINGS = [...CLIENT_SETTINGS, ...BUDGET_SETTINGS] as const;
+export const PROVIDER_SETTINGS = [...CLIENT_SETTINGS, ...BUDGET_SETTINGS, ...RETRY_SETTINGS] as const;
 type Setting = (typeof PROVIDER_SETTINGS)[number];
 
 /** Keys the engine itself adds to a provider's inputs. */
@@ -88,11 +90,13 @@ export function checkConfig(urn: string, news: Bag): { inputs: Bag; failures: Co
     }
   }
   // The budget's settings (impl/budget/budget.ts), by the same rules as the Vps's check applies them.
-  const budgetValue = (key: string) => {
+  const settingValue = (key: string) => {
     const value = plain(news[key]);
     return containsUnknown(value) ? undefined : value;
   };
-  reasons.push(...readBudget(budgetValue, provider).problems);
+  reasons.push(...readBudget(settingValue, provider).problems);
+  // The retries and pace (retry-settings.ts): the client's own rules, said of the setting as written.
+  reasons.push(...readRetrySettings(settingValue, provider).problems);
   if (inputs.apiKey !== undefined && inputs.apiKey !== null && !containsUnknown(inputs.apiKey))
     inputs.apiKey = asSecret(plain(inputs.apiKey));
   return {

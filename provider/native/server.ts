@@ -27,6 +27,7 @@ import { startPluginLog, withResource, type PluginLog } from "./engine-log.js";
 import { skipIPv6PatternForIPv4 } from "./fast-start.js";
 import { lazyModule } from "./lazy-module.js";
 import type { Bag } from "./protocol.js";
+import type { EngineRequest } from "../impl/engine/time-limits.js";
 import type { PropertyDiffKind } from "./vps-resource.js";
 import schema = require("./schema.json");
 
@@ -133,6 +134,14 @@ function vpsHandler<Req extends { getUrn(): string }, Res>(
   );
 }
 
+/**
+ * The engine's timeout of a Create, Read, Update or Delete (seconds, from the resource's customTimeouts; 0 when none
+ * is set): the default of the operation's time limit (impl/engine/time-limits.ts).
+ */
+function engineRequestOf(req: { getTimeout(): number }): EngineRequest {
+  return { timeoutSeconds: req.getTimeout() };
+}
+
 const DIFF_KIND: Record<PropertyDiffKind, provproto.PropertyDiff.Kind> = {
   add: provproto.PropertyDiff.Kind.ADD,
   delete: provproto.PropertyDiff.Kind.DELETE,
@@ -234,7 +243,12 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
     }),
     create: vpsHandler<provproto.CreateRequest, provproto.CreateResponse>(log, async (req) => {
       const { vps, fromStruct, toStruct } = calls();
-      const created = await vps.create(req.getUrn(), fromStruct(req.getProperties()), req.getPreview());
+      const created = await vps.create(
+        req.getUrn(),
+        fromStruct(req.getProperties()),
+        req.getPreview(),
+        engineRequestOf(req),
+      );
       const res = new provproto.CreateResponse();
       res.setId(created.id);
       res.setProperties(toStruct(created.properties));
@@ -245,6 +259,7 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
       const read = await vps.read(
         req.getId(),
         req.hasProperties() ? fromStruct(req.getProperties()) : undefined,
+        engineRequestOf(req),
       );
       const res = new provproto.ReadResponse();
       res.setId(read.id);
@@ -260,6 +275,7 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
         fromStruct(req.getOlds()),
         fromStruct(req.getNews()),
         req.getPreview(),
+        engineRequestOf(req),
       );
       const res = new provproto.UpdateResponse();
       res.setProperties(toStruct(updated.properties));
@@ -267,7 +283,7 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
     }),
     delete: vpsHandler<provproto.DeleteRequest, Empty>(log, async (req) => {
       const { vps, fromStruct } = calls();
-      await vps.deleteVps(req.getId(), fromStruct(req.getProperties()));
+      await vps.deleteVps(req.getId(), fromStruct(req.getProperties()), engineRequestOf(req));
       return new Empty();
     }),
     invoke: handler<provproto.InvokeRequest, provproto.InvokeResponse>(log, async (req) => {

@@ -27,6 +27,7 @@ import { UNKNOWN } from "../impl/inputs/unknowns.js";
 import { setValues } from "../impl/inputs/vps-values.js";
 import { CURRENT_FEE_KEY, PLANNED_FEE_KEY } from "../impl/budget/planned-fee.js";
 import type { RecordedOutputs, VpsInputs } from "../impl/index.js";
+import type { EngineRequest } from "../impl/engine/time-limits.js";
 import { sendNote, sendNotes } from "./engine-log.js";
 import {
   creationScopeOf,
@@ -117,24 +118,27 @@ export async function create(
   urn: string,
   properties: Bag,
   preview: boolean,
+  engine?: EngineRequest,
 ): Promise<{ id: string; properties: Bag }> {
   const inputs = inputsFromWire(properties);
   if (preview) {
     // Checked and quoted by Check (impl's look-ahead); the service decides the rest.
     return { id: "", properties: withSecretOutputs(previewOutputs(inputs, {})) };
   }
-  const created = await impl.create(inputs);
+  const created = await impl.create(inputs, engine);
   return { id: created.id, properties: withSecretOutputs(created.outs) };
 }
 
 export async function read(
   id: string,
   properties: Bag | undefined,
+  engine?: EngineRequest,
 ): Promise<{ id: string; properties: Bag; inputs?: Bag }> {
   const importing = properties === undefined || Object.keys(properties).length === 0;
   const result = await impl.read(
     id,
     properties ? stateFromWire(properties, `Vps ${id}`, { refresh: true }) : undefined,
+    engine,
   );
   if (!result.id || !result.props) return { id: "", properties: {} };
   const inputs = result.inputs ?? {};
@@ -154,6 +158,7 @@ export async function update(
   olds: Bag,
   news: Bag,
   preview: boolean,
+  engine?: EngineRequest,
 ): Promise<{ properties: Bag }> {
   const before = stateFromWire(olds, `Vps ${id}`);
   const after = inputsFromWire(news);
@@ -162,12 +167,12 @@ export async function update(
     const effects = effectsOf(computeChanges(id, before, after), after);
     return { properties: withSecretOutputs(previewOutputs(after, before, outputsChangedBy(effects))) };
   }
-  const updated = await impl.update(id, before, after);
+  const updated = await impl.update(id, before, after, engine);
   return { properties: withSecretOutputs(updated.outs) };
 }
 
-export async function deleteVps(id: string, properties: Bag): Promise<void> {
-  await impl.delete(id, stateFromWire(properties, `Vps ${id}`));
+export async function deleteVps(id: string, properties: Bag, engine?: EngineRequest): Promise<void> {
+  await impl.delete(id, stateFromWire(properties, `Vps ${id}`), engine);
 }
 
 /**

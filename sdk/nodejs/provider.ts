@@ -39,6 +39,8 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["budgetEnforcement"] = args?.budgetEnforcement;
             resourceInputs["maxMonthlyIncreaseUsd"] = pulumi.output(args?.maxMonthlyIncreaseUsd).apply(JSON.stringify);
             resourceInputs["monthlyBudgetUsd"] = pulumi.output(args?.monthlyBudgetUsd).apply(JSON.stringify);
+            resourceInputs["requestsPerSecond"] = pulumi.output(args?.requestsPerSecond).apply(JSON.stringify);
+            resourceInputs["retryLimit"] = pulumi.output(args?.retryLimit).apply(JSON.stringify);
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         super(Provider.__pulumiType, name, resourceInputs, opts);
@@ -69,4 +71,12 @@ export interface ProviderArgs {
      * The most, in US dollars a month, the VPSs this provider serves may be billed after a run's changes (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
      */
     monthlyBudgetUsd?: pulumi.Input<number | undefined>;
+    /**
+     * The most requests per second the provider sends, retries too (stack config rimuhosting:requestsPerSecond), for an account whose requests RimuHosting limits. Left unset, the provider reads RIMUHOSTING_REQUESTSPERSECOND, else no pace.
+     */
+    requestsPerSecond?: pulumi.Input<number | undefined>;
+    /**
+     * How many times a request is sent again after a 429, a 5xx or a dropped connection, where that is safe (stack config rimuhosting:retryLimit; 0 to 20). Left unset, the provider reads RIMUHOSTING_RETRYLIMIT, else 3. See docs/installation-configuration.md.
+     */
+    retryLimit?: pulumi.Input<number | undefined>;
 }

@@ -65,8 +65,12 @@ describe("docs/emulator.md's Options table", () => {
   });
 
   it("gives each flag to the option it sets, and no other", () => {
-    // A value of the kind the table's placeholder names: N a whole number, X a number, H a host, F a file.
-    const sample = { N: "7", X: "0.5", H: "localhost", F: "state.json" } as Record<string, string>;
+    // A value of the kind the table's placeholder names: N a whole number, X a number, H a host, F a file, R a rate
+    // (R/S: requests per seconds).
+    const sample = { N: "7", X: "0.5", H: "localhost", F: "state.json", R: "10/60" } as Record<
+      string,
+      string
+    >;
     for (const { option, flags } of rows)
       for (const flag of flags) {
         const placeholder = new RegExp(`${flag} ([A-Z])\\b`).exec(PAGE)?.[1];

@@ -137,7 +137,7 @@ describe("the native provider's schema", () => {
     ]);
   });
 
-  it("configures apiKey (secret), baseUrl and the budget, for the stack config and explicit providers alike; serves every data source", () => {
+  it("configures apiKey (secret), baseUrl, the budget and the retries, for the stack config and explicit providers alike; serves every data source", () => {
     for (const settings of [schema.config.variables, schema.provider.inputProperties]) {
       expect(Object.keys(settings).sort()).toEqual([
         "apiKey",
@@ -145,8 +145,11 @@ describe("the native provider's schema", () => {
         "budgetEnforcement",
         "maxMonthlyIncreaseUsd",
         "monthlyBudgetUsd",
+        "requestsPerSecond",
+        "retryLimit",
       ]);
       expect(settings.apiKey!.secret).toBe(true);
+      expect([settings.retryLimit!.type, settings.requestsPerSecond!.type]).toEqual(["integer", "number"]);
       expect([settings.monthlyBudgetUsd!.type, settings.maxMonthlyIncreaseUsd!.type]).toEqual([
         "number",
         "number",

@@ -13,7 +13,7 @@
 import { RIMU_ERROR_CODES, RimuError, type RimuErrorCode } from "../../client/errors.js";
 import { TIMEOUT_OPTIONS, type TimeoutKind } from "../../client/retry-policy.js";
 import { READ_TIMEOUT_ENV_VAR } from "../../config.js";
-import { howToSet, settingsPlace } from "./settings-source.js";
+import { howToSet, settingName, settingsPlace } from "./settings-source.js";
 import { inputNameOfWireField } from "../fields/vps-fields.js";
 
 /** What the user should do about an error: decides the advice's tone. */
@@ -307,9 +307,26 @@ export function presentError(error: unknown, context: string): VpsError {
   if (error instanceof RimuError) {
     const text = serviceText(error).replace(/[.\s]+$/, "");
     const field = error.fieldName ? (inputNameOfWireField(error.fieldName) ?? error.fieldName) : undefined;
-    return new VpsError(error.code, `${prefix(context)}${text}.`, error, field);
+    return new VpsError(error.code, `${prefix(context)}${text}.${rateLimitWords(error)}`, error, field);
   }
   return new VpsError(VPS_ERROR_CODES.internal, `${prefix(context)}${messageOf(error)}.`, error);
+}
+
+/**
+ * A 429 left after the client's retries: RimuHosting limits the requests of an API key, and the settings that cope
+ * with that (retry-settings.ts; docs/installation-configuration.md, "Retries and pace"). Empty for anything else.
+ */
+function rateLimitWords(error: RimuError): string {
+  if (error.status !== 429) return "";
+  const attempts = error.attempts ?? 1;
+  const wait =
+    error.retryAfterMs === undefined ? "" : `, asking to wait ${Math.ceil(error.retryAfterMs / 1000)} s`;
+  return (
+    ` RimuHosting limits how many requests an API key may make (429 Too Many Requests${wait}), and ` +
+    `${attempts === 1 ? "the only attempt was" : `all ${attempts} attempts were`} refused: raise ` +
+    `${settingName("retryLimit")} (how many times a request is sent again), or set ${settingName("requestsPerSecond")} ` +
+    `below the account's quota.`
+  );
 }
 
 const prefix = (context: string): string => (context === "" ? "" : `${context}: `);

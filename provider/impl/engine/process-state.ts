@@ -28,6 +28,16 @@ export const PROCESS_STATE: readonly ProcessState[] = [
     why: "the run itself, one per provider process",
   },
   { file: "provider/impl/lifecycle/runtime-config.ts", name: "stackConfig", why: CONFIGURATION },
+  {
+    file: "provider/impl/lifecycle/runtime-config.ts",
+    name: "retry",
+    why: `the retries' and pace's settings: ${CONFIGURATION}`,
+  },
+  {
+    file: "provider/impl/lifecycle/runtime-config.ts",
+    name: "pacer",
+    why: "the pace every client of the process keeps together: requests of every run count against the one quota",
+  },
   { file: "provider/impl/budget/budget.ts", name: "current", why: `the budget's settings: ${CONFIGURATION}` },
   {
     file: "provider/impl/engine/settings-source.ts",

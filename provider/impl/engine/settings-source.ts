@@ -5,10 +5,10 @@
  * the engine runs one plugin process per provider, so a process has one source).
  */
 import {
-  BUDGET_ENV_VARS,
   CONFIG_KEYS,
   CONFIG_NAMESPACE,
   ENV_VARS,
+  SETTING_ENV_VARS,
   missingApiKeyMessage,
 } from "../../config.js";
 
@@ -35,7 +35,7 @@ export function explicitProviderOf(urn: string | undefined): string | undefined 
   return name && !DEFAULT_PROVIDER_NAME.test(name) ? name : undefined;
 }
 
-/** The budget keys this process took from the environment (BUDGET_ENV_VARS): messages name the variable. */
+/** The keys this process took from the environment (SETTING_ENV_VARS): messages name the variable. */
 let fromEnvironment: ReadonlySet<string> = new Set();
 
 /** From now on, messages name the arguments of the explicit provider `name` (undefined: the stack config). */
@@ -43,16 +43,16 @@ export function useSettingsOf(name: string | undefined): void {
   explicitProvider = name;
 }
 
-/** From now on, messages name the variable of each budget key in `keys`, where its value was read. */
+/** From now on, messages name the variable of each key in `keys` (budget, retries), where its value was read. */
 export function useEnvironmentFor(keys: ReadonlySet<string>): void {
   fromEnvironment = keys;
 }
 
 const envVarOf = (key: string): string | undefined =>
-  (BUDGET_ENV_VARS as Record<string, string | undefined>)[key];
+  (SETTING_ENV_VARS as Record<string, string | undefined>)[key];
 
 /**
- * The setting as the user wrote it: `rimuhosting:apiKey`, `provider 'alice': apiKey`, or the variable a budget key
+ * The setting as the user wrote it: `rimuhosting:apiKey`, `provider 'alice': apiKey`, or the variable a key
  * was read from (`RIMUHOSTING_MONTHLYBUDGETUSD`) when this process's provider took it from the environment.
  */
 export function settingName(key: string, provider: string | undefined = explicitProvider): string {

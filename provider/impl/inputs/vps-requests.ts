@@ -74,8 +74,3 @@ export function reinstallRequest(inputs: VpsInputs, currentDistro: string | unde
 export function parametersRequest(inputs: VpsInputs, changed: readonly string[]): RunningVpsDataRequest {
   return (toWire(inputs, changed).vps_parameters ?? {}) as RunningVpsDataRequest;
 }
-
-/** Minutes (timeouts input) to milliseconds; undefined keeps the client's default. */
-export function minutesToMs(minutes: number | undefined): number | undefined {
-  return minutes === undefined ? undefined : Math.round(minutes * 60_000);
-}

@@ -10,15 +10,25 @@ import { accountViewFor, resetAccountViews, type AccountView } from "../account/
 import { beginRun } from "../engine/run-context.js";
 import { createClient, type RimuClient, type ClientConfig } from "../../client/index.js";
 import { RimuConfigError } from "../../client/errors.js";
+import { DEFAULT_TIMEOUTS } from "../../client/config.js";
+import { createPacer, type Pacer } from "../../client/pacer.js";
 import {
-  BUDGET_ENV_VARS,
+  duration,
+  limitName,
+  timeLimitOf,
+  type EngineRequest,
+  type TimeLimit,
+} from "../engine/time-limits.js";
+import {
   CONFIG_KEYS,
   CONFIG_NAMESPACE,
   READ_TIMEOUT_ENV_VAR,
+  SETTING_ENV_VARS,
   resolveConfig,
   type ConfigSource,
 } from "../../config.js";
-import { BUDGET_SETTINGS, readBudget, useBudget, type BudgetSetting } from "../budget/budget.js";
+import { readBudget, useBudget } from "../budget/budget.js";
+import { readRetrySettings, type ReadRetrySettings } from "../engine/retry-settings.js";
 import { assertEngineAlive, watchDynamicHostEngine } from "../engine/engine-watch.js";
 import {
   missingApiKey,
@@ -34,6 +44,10 @@ export interface ConfigureRequestLike {
 
 let stackConfig: ConfigSource = {};
 const clients = new Map<string, RimuClient>();
+/** The retries and pace every client of this process keeps (retry-settings.ts). */
+let retry: ReadRetrySettings = { settings: {}, problems: [] };
+/** One pace per process: the process's clients (one per time limit) share it, as they share the account's quota. */
+let pacer: Pacer | undefined;
 
 /**
  * Called once per provider text by the host, with the whole stack config. The engine hands the dynamic host
@@ -42,23 +56,26 @@ const clients = new Map<string, RimuClient>();
  */
 export async function configure(req: ConfigureRequestLike): Promise<void> {
   stackConfig = { apiKey: req.config.get(CONFIG_KEYS.apiKey), baseUrl: req.config.get(CONFIG_KEYS.baseUrl) };
-  // The budget's settings (budget.ts): the stack config's, or the native plugin's provider arguments as text, then
-  // the environment, as apiKey and baseUrl are read (config.ts).
-  useBudget(readBudget(budgetSettingsOf(req)));
+  // The budget's and the retries' settings (budget.ts, retry-settings.ts): the stack config's, or the native plugin's
+  // provider arguments as text, then the environment, as apiKey and baseUrl are read (config.ts).
+  const settings = settingsWithEnvironmentOf(req);
+  useBudget(readBudget(settings));
+  useRetrySettings(readRetrySettings(settings));
   // In the dynamic host: stop when the engine dies (engine-watch.ts; the native plugin starts its own watch).
   watchDynamicHostEngine();
 }
 
 /**
- * The budget's settings as configured: each key from the config, else from its variable (BUDGET_ENV_VARS; empty
- * text there counts as unset, as for RIMUHOSTING_APIKEY). Messages then name the variable of a key read from it.
+ * The settings read from the environment when they are not configured (SETTING_ENV_VARS: the budget's, the
+ * retries'): each key from the config, else from its variable (empty text there counts as unset, as for
+ * RIMUHOSTING_APIKEY). Messages then name the variable of a key read from it.
  */
-function budgetSettingsOf(req: ConfigureRequestLike): (key: BudgetSetting) => string | undefined {
-  const values = new Map<BudgetSetting, string | undefined>();
-  const fromEnvironment = new Set<BudgetSetting>();
-  for (const key of BUDGET_SETTINGS) {
+function settingsWithEnvironmentOf(req: ConfigureRequestLike): (key: SettingKey) => string | undefined {
+  const values = new Map<SettingKey, string | undefined>();
+  const fromEnvironment = new Set<SettingKey>();
+  for (const key of Object.keys(SETTING_ENV_VARS) as SettingKey[]) {
     const configured = req.config.get(`${CONFIG_NAMESPACE}:${key}`);
-    const variable = process.env[BUDGET_ENV_VARS[key]];
+    const variable = process.env[SETTING_ENV_VARS[key]];
     if (configured === undefined && variable !== undefined && variable.trim() !== "") {
       values.set(key, variable);
       fromEnvironment.add(key);
@@ -66,6 +83,15 @@ function budgetSettingsOf(req: ConfigureRequestLike): (key: BudgetSetting) => st
   }
   useEnvironmentFor(fromEnvironment);
   return (key) => values.get(key);
+}
+
+type SettingKey = keyof typeof SETTING_ENV_VARS;
+
+/** The retries and pace from now on (clients are cached by them too: a new configuration gets new clients). */
+function useRetrySettings(read: ReadRetrySettings): void {
+  retry = read;
+  const rps = read.settings.requestsPerSecond;
+  pacer = rps === undefined ? undefined : createPacer(rps);
 }
 
 /**
@@ -80,6 +106,7 @@ export function forgetRun(): void {
 export function resetConfiguration(): void {
   stackConfig = {};
   useBudget(readBudget(() => undefined));
+  useRetrySettings({ settings: {}, problems: [] });
   useSettingsOf(undefined);
   useEnvironmentFor(new Set());
   beginRun();
@@ -89,14 +116,24 @@ export function resetConfiguration(): void {
 
 /**
  * The client for an operation. One client (one keep-alive agent) per configuration: the cache key is a
- * hash of the base URL, the key and the timeout, so the key itself is never held as a map key.
- * `what` names the caller in the missing-key message. `silentReads: false` for the reads that only look
- * (check()'s shared reads, the data sources): see cachedClient().
+ * hash of the base URL, the key and the time limit, so the key itself is never held as a map key.
+ * `what` names the caller in the missing-key message. `limit`: the operation's (time-limits.ts; none: the
+ * client's defaults). `silentReads: false` for the reads that only look (check()'s shared reads, the data
+ * sources): see cachedClient().
  */
-export function clientFor(what: string, mutationMs?: number, opts: { silentReads?: false } = {}): RimuClient {
+export function clientFor(what: string, limit?: TimeLimit, opts: { silentReads?: false } = {}): RimuClient {
   const resolved = resolveConfig(stackConfig);
   if (resolved.apiKey === undefined) throw new RimuConfigError(missingApiKey(what));
-  return cachedClient({ apiKey: resolved.apiKey, baseUrl: resolved.baseUrl, mutationMs, ...opts });
+  return cachedClient({ apiKey: resolved.apiKey, baseUrl: resolved.baseUrl, limit, ...opts });
+}
+
+/**
+ * The time limit of a read the engine gave a timeout (customTimeouts.read); undefined without one: the reads then
+ * keep the test seam's, RIMUHOSTING_READ_TIMEOUT_MS or the client's 30 s, as every read does.
+ */
+export function readLimit(engine?: EngineRequest): TimeLimit | undefined {
+  const limit = timeLimitOf("read", undefined, engine);
+  return limit.source === "customTimeouts" ? limit : undefined;
 }
 
 /**
@@ -139,14 +176,20 @@ export function setReadTimeoutForTests(ms: number | undefined): void {
 export function cachedClient(settings: {
   apiKey?: string;
   baseUrl: string;
-  mutationMs?: number;
+  limit?: TimeLimit;
   silentReads?: false;
 }): RimuClient {
-  const readMs = readMsOverride ?? readTimeoutFromEnv();
+  // A bad retryLimit or requestsPerSecond fails every call that needs a client, naming the setting (retry-settings.ts).
+  if (retry.problems.length > 0) throw new RimuConfigError(retry.problems.join(" "));
+  const { limit } = settings;
+  const reads = limit?.operation === "read";
+  const mutationMs = limit && !reads ? limit.ms : undefined;
+  const readMs = reads ? limit.ms : (readMsOverride ?? readTimeoutFromEnv());
+  const { retryLimit, requestsPerSecond } = retry.settings;
   const cacheKey = createHash("sha256")
     .update(
-      `${settings.baseUrl}\n${settings.apiKey ?? ""}\n${settings.mutationMs ?? ""}\n${readMs ?? ""}\n` +
-        `${settings.silentReads ?? ""}`,
+      `${settings.baseUrl}\n${settings.apiKey ?? ""}\n${JSON.stringify(limit ?? null)}\n${readMs ?? ""}\n` +
+        `${settings.silentReads ?? ""}\n${retryLimit ?? ""}\n${requestsPerSecond ?? ""}`,
     )
     .digest("hex");
   let client = clients.get(cacheKey);
@@ -154,9 +197,21 @@ export function cachedClient(settings: {
     // No change is sent once the engine that asked for it is gone (engine-watch.ts).
     const config: ClientConfig = { baseUrl: settings.baseUrl, beforeChange: assertEngineAlive };
     if (settings.apiKey !== undefined) config.apiKey = settings.apiKey;
-    if (settings.mutationMs !== undefined || readMs !== undefined)
-      config.timeouts = compactTimeouts({ mutationMs: settings.mutationMs, readMs });
-    if (settings.silentReads === false) config.retry = { silentReads: false };
+    if (mutationMs !== undefined || readMs !== undefined)
+      config.timeouts = compactTimeouts({ mutationMs, readMs });
+    // A timeout names the operation's limit and where it came from, not the client's option.
+    if (limit !== undefined)
+      config.timeoutNames = reads
+        ? { read: limitName(limit) }
+        : {
+            mutation: limitName(limit),
+            move: `${limitName(limit)}, plus ${duration(DEFAULT_TIMEOUTS.movePerGbMs)} per GB of used disk`,
+          };
+    config.retry = {
+      ...(settings.silentReads === false ? { silentReads: false } : {}),
+      ...(retryLimit === undefined ? {} : { limit: retryLimit }),
+    };
+    if (pacer) config.pacer = pacer;
     client = withConfigSource(() => createClient(config));
     clients.set(cacheKey, client);
   }

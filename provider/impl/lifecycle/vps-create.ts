@@ -17,7 +17,13 @@
  * oid; destroy cancels the order if it appeared. Design and remaining risk: docs/vps.md#exactly-once-creation.
  */
 import type { AboutOrder, PostNewVpsResponse } from "../../../contract/index.js";
-import { carriesCreationToken, isReconciled, RimuError, type RimuClient } from "../../client/index.js";
+import {
+  DEFAULT_CREATE_LOOKUP_GRACE_MS,
+  carriesCreationToken,
+  isReconciled,
+  RimuError,
+  type RimuClient,
+} from "../../client/index.js";
 import { RimuNotFoundError } from "../../client/errors.js";
 import {
   CREATION_NONCE_KEY,
@@ -57,6 +63,16 @@ export function setCreateLookupGrace(ms: number | undefined): void {
   createLookupGraceMs = ms;
 }
 
+/**
+ * How long to keep looking for an order whose answer was lost: the client's grace, but never past the operation's
+ * deadline (its time limit, time-limits.ts), so a create with a short limit fails soon after it (one look-up at
+ * least), recorded as pending.
+ */
+function lookupGraceUntil(deadlineMs: number | undefined): number | undefined {
+  if (deadlineMs === undefined) return undefined;
+  return Math.min(DEFAULT_CREATE_LOOKUP_GRACE_MS, Math.max(0, deadlineMs - Date.now()));
+}
+
 export interface Ordered {
   order: AboutOrder;
   /** The password RimuHosting generated, when the response carried it. */
@@ -80,6 +96,7 @@ export async function orderOnce(
   news: VpsInputs,
   nonce: string,
   provider: unknown,
+  deadlineMs?: number,
 ): Promise<Ordered> {
   const superseded: number[] = [];
   for (;;) {
@@ -90,7 +107,7 @@ export async function orderOnce(
     try {
       created = await client.createVps(request, {
         creationToken: token,
-        lookupGraceMs: createLookupGraceMs,
+        lookupGraceMs: createLookupGraceMs ?? lookupGraceUntil(deadlineMs),
         // check() of this deployment just found no order carrying the token: no pre-flight lookup again
         tokenKnownUnused: superseded.length === 0 && takeTokenUnused(token, nonce),
       });

@@ -5,7 +5,7 @@
  * provider/native/schema.json by `npm run schema`; the plugin serves that file (GetSchema) and the SDKs in
  * sdk/ are generated from it.
  */
-import { CONFIG_KEYS, DEFAULT_BASE_URL, ENV_VARS } from "../../config.js";
+import { CONFIG_KEYS, DEFAULT_BASE_URL, ENV_VARS, RETRY_ENV_VARS } from "../../config.js";
 import { functionSpecs, type FunctionSpec } from "./function-specs.js";
 import { vpsDescription } from "./vps-examples.js";
 import { VPS_SCHEMA_TYPES, type ObjectTypeSpec, type PropertySpec } from "./vps-schema-types.js";
@@ -96,6 +96,20 @@ const SETTINGS: Record<string, PropertySpec> = {
     description:
       "What a run over monthlyBudgetUsd or maxMonthlyIncreaseUsd does: enforce (the default: the preview fails) " +
       "or warn (a warning, and the run goes on). Stack config rimuhosting:budgetEnforcement.",
+  },
+  retryLimit: {
+    type: "integer",
+    description:
+      "How many times a request is sent again after a 429, a 5xx or a dropped connection, where that is safe " +
+      `(stack config rimuhosting:retryLimit; 0 to 20). Left unset, the provider reads ${RETRY_ENV_VARS.retryLimit}, ` +
+      "else 3. See docs/installation-configuration.md.",
+  },
+  requestsPerSecond: {
+    type: "number",
+    description:
+      "The most requests per second the provider sends, retries too (stack config rimuhosting:requestsPerSecond), " +
+      `for an account whose requests RimuHosting limits. Left unset, the provider reads ${RETRY_ENV_VARS.requestsPerSecond}, ` +
+      "else no pace.",
   },
 };
 

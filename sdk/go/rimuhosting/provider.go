@@ -46,6 +46,10 @@ type providerArgs struct {
 	MaxMonthlyIncreaseUsd *float64 `pulumi:"maxMonthlyIncreaseUsd"`
 	// The most, in US dollars a month, the VPSs this provider serves may be billed after a run's changes (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
 	MonthlyBudgetUsd *float64 `pulumi:"monthlyBudgetUsd"`
+	// The most requests per second the provider sends, retries too (stack config rimuhosting:requestsPerSecond), for an account whose requests RimuHosting limits. Left unset, the provider reads RIMUHOSTING_REQUESTSPERSECOND, else no pace.
+	RequestsPerSecond *float64 `pulumi:"requestsPerSecond"`
+	// How many times a request is sent again after a 429, a 5xx or a dropped connection, where that is safe (stack config rimuhosting:retryLimit; 0 to 20). Left unset, the provider reads RIMUHOSTING_RETRYLIMIT, else 3. See docs/installation-configuration.md.
+	RetryLimit *int `pulumi:"retryLimit"`
 }
 
 // The set of arguments for constructing a Provider resource.
@@ -60,6 +64,10 @@ type ProviderArgs struct {
 	MaxMonthlyIncreaseUsd pulumi.Float64PtrInput
 	// The most, in US dollars a month, the VPSs this provider serves may be billed after a run's changes (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
 	MonthlyBudgetUsd pulumi.Float64PtrInput
+	// The most requests per second the provider sends, retries too (stack config rimuhosting:requestsPerSecond), for an account whose requests RimuHosting limits. Left unset, the provider reads RIMUHOSTING_REQUESTSPERSECOND, else no pace.
+	RequestsPerSecond pulumi.Float64PtrInput
+	// How many times a request is sent again after a 429, a 5xx or a dropped connection, where that is safe (stack config rimuhosting:retryLimit; 0 to 20). Left unset, the provider reads RIMUHOSTING_RETRYLIMIT, else 3. See docs/installation-configuration.md.
+	RetryLimit pulumi.IntPtrInput
 }
 
 func (ProviderArgs) ElementType() reflect.Type {

@@ -62,3 +62,25 @@ Object.defineProperty(exports, "monthlyBudgetUsd", {
     enumerable: true,
 });
 
+/**
+ * The most requests per second the provider sends, retries too (stack config rimuhosting:requestsPerSecond), for an account whose requests RimuHosting limits. Left unset, the provider reads RIMUHOSTING_REQUESTSPERSECOND, else no pace.
+ */
+export declare const requestsPerSecond: number | undefined;
+Object.defineProperty(exports, "requestsPerSecond", {
+    get() {
+        return __config.getObject<number>("requestsPerSecond");
+    },
+    enumerable: true,
+});
+
+/**
+ * How many times a request is sent again after a 429, a 5xx or a dropped connection, where that is safe (stack config rimuhosting:retryLimit; 0 to 20). Left unset, the provider reads RIMUHOSTING_RETRYLIMIT, else 3. See docs/installation-configuration.md.
+ */
+export declare const retryLimit: number | undefined;
+Object.defineProperty(exports, "retryLimit", {
+    get() {
+        return __config.getObject<number>("retryLimit");
+    },
+    enumerable: true,
+});
+

@@ -23,7 +23,9 @@ class ProviderArgs:
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  budget_enforcement: pulumi.Input[Optional[_builtins.str]] = None,
                  max_monthly_increase_usd: pulumi.Input[Optional[_builtins.float]] = None,
-                 monthly_budget_usd: pulumi.Input[Optional[_builtins.float]] = None):
+                 monthly_budget_usd: pulumi.Input[Optional[_builtins.float]] = None,
+                 requests_per_second: pulumi.Input[Optional[_builtins.float]] = None,
+                 retry_limit: pulumi.Input[Optional[_builtins.int]] = None):
         """
         The set of arguments for constructing a Provider resource.
 
@@ -32,6 +34,8 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] budget_enforcement: What a run over monthlyBudgetUsd or maxMonthlyIncreaseUsd does: enforce (the default: the preview fails) or warn (a warning, and the run goes on). Stack config rimuhosting:budgetEnforcement.
         :param pulumi.Input[_builtins.float] max_monthly_increase_usd: The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
         :param pulumi.Input[_builtins.float] monthly_budget_usd: The most, in US dollars a month, the VPSs this provider serves may be billed after a run's changes (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
+        :param pulumi.Input[_builtins.float] requests_per_second: The most requests per second the provider sends, retries too (stack config rimuhosting:requestsPerSecond), for an account whose requests RimuHosting limits. Left unset, the provider reads RIMUHOSTING_REQUESTSPERSECOND, else no pace.
+        :param pulumi.Input[_builtins.int] retry_limit: How many times a request is sent again after a 429, a 5xx or a dropped connection, where that is safe (stack config rimuhosting:retryLimit; 0 to 20). Left unset, the provider reads RIMUHOSTING_RETRYLIMIT, else 3. See docs/installation-configuration.md.
         """
         if api_key is not None:
             pulumi.set(__self__, "api_key", api_key)
@@ -43,6 +47,10 @@ class ProviderArgs:
             pulumi.set(__self__, "max_monthly_increase_usd", max_monthly_increase_usd)
         if monthly_budget_usd is not None:
             pulumi.set(__self__, "monthly_budget_usd", monthly_budget_usd)
+        if requests_per_second is not None:
+            pulumi.set(__self__, "requests_per_second", requests_per_second)
+        if retry_limit is not None:
+            pulumi.set(__self__, "retry_limit", retry_limit)
 
     @_builtins.property
     @pulumi.getter(name="apiKey")
@@ -104,6 +112,30 @@ class ProviderArgs:
     def monthly_budget_usd(self, value: pulumi.Input[Optional[_builtins.float]]):
         pulumi.set(self, "monthly_budget_usd", value)
 
+    @_builtins.property
+    @pulumi.getter(name="requestsPerSecond")
+    def requests_per_second(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        The most requests per second the provider sends, retries too (stack config rimuhosting:requestsPerSecond), for an account whose requests RimuHosting limits. Left unset, the provider reads RIMUHOSTING_REQUESTSPERSECOND, else no pace.
+        """
+        return pulumi.get(self, "requests_per_second")
+
+    @requests_per_second.setter
+    def requests_per_second(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "requests_per_second", value)
+
+    @_builtins.property
+    @pulumi.getter(name="retryLimit")
+    def retry_limit(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        How many times a request is sent again after a 429, a 5xx or a dropped connection, where that is safe (stack config rimuhosting:retryLimit; 0 to 20). Left unset, the provider reads RIMUHOSTING_RETRYLIMIT, else 3. See docs/installation-configuration.md.
+        """
+        return pulumi.get(self, "retry_limit")
+
+    @retry_limit.setter
+    def retry_limit(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "retry_limit", value)
+
 
 @pulumi.type_token("pulumi:providers:rimuhosting")
 class Provider(pulumi.ProviderResource):
@@ -116,6 +148,8 @@ class Provider(pulumi.ProviderResource):
                  budget_enforcement: pulumi.Input[Optional[_builtins.str]] = None,
                  max_monthly_increase_usd: pulumi.Input[Optional[_builtins.float]] = None,
                  monthly_budget_usd: pulumi.Input[Optional[_builtins.float]] = None,
+                 requests_per_second: pulumi.Input[Optional[_builtins.float]] = None,
+                 retry_limit: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         """
         The RimuHosting provider. Create one explicitly for each further account (each with its own apiKey).
@@ -127,6 +161,8 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] budget_enforcement: What a run over monthlyBudgetUsd or maxMonthlyIncreaseUsd does: enforce (the default: the preview fails) or warn (a warning, and the run goes on). Stack config rimuhosting:budgetEnforcement.
         :param pulumi.Input[_builtins.float] max_monthly_increase_usd: The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
         :param pulumi.Input[_builtins.float] monthly_budget_usd: The most, in US dollars a month, the VPSs this provider serves may be billed after a run's changes (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
+        :param pulumi.Input[_builtins.float] requests_per_second: The most requests per second the provider sends, retries too (stack config rimuhosting:requestsPerSecond), for an account whose requests RimuHosting limits. Left unset, the provider reads RIMUHOSTING_REQUESTSPERSECOND, else no pace.
+        :param pulumi.Input[_builtins.int] retry_limit: How many times a request is sent again after a 429, a 5xx or a dropped connection, where that is safe (stack config rimuhosting:retryLimit; 0 to 20). Left unset, the provider reads RIMUHOSTING_RETRYLIMIT, else 3. See docs/installation-configuration.md.
         """
         ...
     @overload
@@ -157,6 +193,8 @@ class Provider(pulumi.ProviderResource):
                  budget_enforcement: pulumi.Input[Optional[_builtins.str]] = None,
                  max_monthly_increase_usd: pulumi.Input[Optional[_builtins.float]] = None,
                  monthly_budget_usd: pulumi.Input[Optional[_builtins.float]] = None,
+                 requests_per_second: pulumi.Input[Optional[_builtins.float]] = None,
+                 retry_limit: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -171,6 +209,8 @@ class Provider(pulumi.ProviderResource):
             __props__.__dict__["budget_enforcement"] = budget_enforcement
             __props__.__dict__["max_monthly_increase_usd"] = pulumi.Output.from_input(max_monthly_increase_usd).apply(pulumi.runtime.to_json) if max_monthly_increase_usd is not None else None
             __props__.__dict__["monthly_budget_usd"] = pulumi.Output.from_input(monthly_budget_usd).apply(pulumi.runtime.to_json) if monthly_budget_usd is not None else None
+            __props__.__dict__["requests_per_second"] = pulumi.Output.from_input(requests_per_second).apply(pulumi.runtime.to_json) if requests_per_second is not None else None
+            __props__.__dict__["retry_limit"] = pulumi.Output.from_input(retry_limit).apply(pulumi.runtime.to_json) if retry_limit is not None else None
         super(Provider, __self__).__init__(
             'rimuhosting',
             resource_name,

@@ -239,6 +239,6 @@ describe("configuration", () => {
     const a = clientFor("test");
     const b = clientFor("test");
     expect(a).toBe(b);
-    expect(clientFor("test", 60_000)).not.toBe(a);
+    expect(clientFor("test", { operation: "create", ms: 60_000, source: "input" })).not.toBe(a);
   });
 });

@@ -35,3 +35,13 @@ func GetMaxMonthlyIncreaseUsd(ctx *pulumi.Context) float64 {
 func GetMonthlyBudgetUsd(ctx *pulumi.Context) float64 {
 	return config.GetFloat64(ctx, "rimuhosting:monthlyBudgetUsd")
 }
+
+// The most requests per second the provider sends, retries too (stack config rimuhosting:requestsPerSecond), for an account whose requests RimuHosting limits. Left unset, the provider reads RIMUHOSTING_REQUESTSPERSECOND, else no pace.
+func GetRequestsPerSecond(ctx *pulumi.Context) float64 {
+	return config.GetFloat64(ctx, "rimuhosting:requestsPerSecond")
+}
+
+// How many times a request is sent again after a 429, a 5xx or a dropped connection, where that is safe (stack config rimuhosting:retryLimit; 0 to 20). Left unset, the provider reads RIMUHOSTING_RETRYLIMIT, else 3. See docs/installation-configuration.md.
+func GetRetryLimit(ctx *pulumi.Context) int {
+	return config.GetInt(ctx, "rimuhosting:retryLimit")
+}

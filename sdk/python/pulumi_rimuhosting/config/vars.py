@@ -55,3 +55,17 @@ class _ExportableConfig(types.ModuleType):
         """
         return __config__.get_float('monthlyBudgetUsd')
 
+    @_builtins.property
+    def requests_per_second(self) -> Optional[float]:
+        """
+        The most requests per second the provider sends, retries too (stack config rimuhosting:requestsPerSecond), for an account whose requests RimuHosting limits. Left unset, the provider reads RIMUHOSTING_REQUESTSPERSECOND, else no pace.
+        """
+        return __config__.get_float('requestsPerSecond')
+
+    @_builtins.property
+    def retry_limit(self) -> Optional[int]:
+        """
+        How many times a request is sent again after a 429, a 5xx or a dropped connection, where that is safe (stack config rimuhosting:retryLimit; 0 to 20). Left unset, the provider reads RIMUHOSTING_RETRYLIMIT, else 3. See docs/installation-configuration.md.
+        """
+        return __config__.get_int('retryLimit')
+
