@@ -21,16 +21,31 @@ jest.setTimeout(600_000);
 
 const DOMAINS = { web: "web.shop.example.com", mail: "mail.shop.example.com" };
 
-/** The options' steps need one emulator and a scratch directory per describe. */
+/**
+ * One emulator and a scratch directory per describe; `stackIn(dir)` makes a stack of the program in `dir` (a
+ * directory of the scratch one), pointed at the emulator with its demo key.
+ */
 function useEmulator() {
-  const ctx = {} as { emulator: TestEmulator; scratch: string; stacks: CliStack[] };
+  const ctx = {} as { emulator: TestEmulator; scratch: string; stackIn(dir: string): Promise<CliStack> };
+  const stacks: CliStack[] = [];
+  ctx.stackIn = async (dir) => {
+    const stack = await CliStack.create({
+      programDir: dir,
+      backendDir: path.join(ctx.scratch, "backend"),
+      config: {
+        "rimuhosting:baseUrl": ctx.emulator.baseUrl,
+        "rimuhosting:apiKey": { value: DEMO_API_KEY, secret: true },
+      },
+    });
+    stacks.push(stack);
+    return stack;
+  };
   beforeAll(async () => {
     ctx.emulator = await startTestEmulator();
     ctx.scratch = fs.mkdtempSync(path.join(os.tmpdir(), "resource-options-"));
-    ctx.stacks = [];
   });
   afterAll(async () => {
-    for (const stack of ctx.stacks) stack.close();
+    for (const stack of stacks) stack.close();
     await ctx.emulator?.close();
     if (ctx.scratch) fs.rmSync(ctx.scratch, { recursive: true, force: true });
   });
@@ -62,15 +77,7 @@ describeNative("yaml", "docs/resource-options.md in YAML: one stack through the 
       path.join(dir, "Pulumi.yaml"),
       `${recipe("docs/resource-options.md#yaml-program")}${PLUGIN_ENTRY}`,
     );
-    const stack = await CliStack.create({
-      programDir: dir,
-      backendDir: path.join(ctx.scratch, "backend"),
-      config: {
-        "rimuhosting:baseUrl": ctx.emulator.baseUrl,
-        "rimuhosting:apiKey": { value: DEMO_API_KEY, secret: true },
-      },
-    });
-    ctx.stacks.push(stack);
+    const stack = await ctx.stackIn(dir);
     const lines = commandLines(recipe("docs/resource-options.md#yaml-steps"));
     expect(lines).toHaveLength(9);
     let next = 0;
@@ -143,15 +150,7 @@ describeCliOnly("docs/resource-options.md on the dynamic Vps: deleteBeforeReplac
     fs.writeFileSync(path.join(dir, "package.json"), `{ "name": "shop", "main": "index.ts" }\n`);
     fs.writeFileSync(path.join(dir, "index.ts"), recipe("docs/resource-options.md#dynamic-program"));
     linkPackages(dir, ["@pulumi/pulumi"], { "pulumi-rimuhosting": REPO_ROOT });
-    const stack = await CliStack.create({
-      programDir: dir,
-      backendDir: path.join(ctx.scratch, "backend"),
-      config: {
-        "rimuhosting:baseUrl": ctx.emulator.baseUrl,
-        "rimuhosting:apiKey": { value: DEMO_API_KEY, secret: true },
-      },
-    });
-    ctx.stacks.push(stack);
+    const stack = await ctx.stackIn(dir);
     await stack.up();
     await stack.setConfig("dcLocation", { value: "DCLONDON" });
     const mark = ctx.emulator.requestLog().length;
