@@ -1,8 +1,9 @@
-// The state operations of docs/troubleshooting.md#moving-state, run from the page on the native plugin (YAML),
-// through the real CLI against one emulator: `pulumi state move` of a VPS between two projects' stacks,
-// `pulumi stack migrate` of the destination stack to a second file backend, and `pulumi refresh
-// --import-pending-creates` after an `up` killed between the order and its answer. One VPS goes through the first
-// two; the third stack reuses the source project. Each step checks that nothing was ordered, changed or cancelled.
+// The state operations of docs/troubleshooting.md#moving-state, run from the page through the real CLI against one
+// emulator, on the native plugin (YAML): `pulumi state move` of a VPS between two projects' stacks, `pulumi stack
+// migrate` of the destination stack to a second file backend, and the recovery of an `up` killed between the order
+// and its answer (where `refresh --import-pending-creates` imports nothing with CLI v3.260.0). One VPS goes through
+// the first two; the third reuses the source project. Then the page's `state move` once more, on two projects of
+// the dynamic `Vps`. Each step checks that nothing was ordered, changed or cancelled.
 //
 // What the test changes in a block's lines: the page's stack names (`dev`, `prod`) become this run's (CliStack adds
 // a random suffix), `../web` the destination's scratch directory, the backends `file://~` and
@@ -15,9 +16,15 @@ import { commandLines, recipe } from "../docs/support/code-blocks";
 import { shell } from "../docs/support/shell";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 import { CliStack } from "./cli-stack";
-import { liveOrders } from "./e2e-support";
+import { liveOrders, VPS_TYPE } from "./e2e-support";
 import { runKilled } from "./engine-kill";
-import { describeNative, NATIVE_VPS_TYPE, writeYamlProgram } from "./native-programs";
+import {
+  describeNative,
+  linkPackages,
+  NATIVE_VPS_TYPE,
+  REPO_ROOT,
+  writeYamlProgram,
+} from "./native-programs";
 
 jest.setTimeout(600_000);
 
@@ -31,6 +38,20 @@ const vpsProgram = (name: string) => `resources:
 outputs:
   orderOid: \${${name}.orderOid}
 `;
+
+/** A TypeScript project `name` of one dynamic Vps `web`, with this checkout as `pulumi-rimuhosting`. */
+function dynamicProgram(dir: string, name: string): string {
+  const project = path.join(dir, name);
+  fs.mkdirSync(project, { recursive: true });
+  fs.writeFileSync(path.join(project, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\n`);
+  fs.writeFileSync(path.join(project, "package.json"), `{ "name": "${name}", "main": "index.ts" }\n`);
+  fs.writeFileSync(
+    path.join(project, "index.ts"),
+    `import { Vps } from "pulumi-rimuhosting";\n\nexport const orderOid = new Vps("web", { domainName: "dynamic.moves.example.com", dcLocation: "DCDALLAS" }).orderOid;\n`,
+  );
+  linkPackages(project, ["@pulumi/pulumi"], { "pulumi-rimuhosting": REPO_ROOT });
+  return project;
+}
 
 interface StateResource {
   urn: string;
@@ -175,5 +196,35 @@ describeNative("yaml", "moving state: state move, stack migrate, import-pending-
     expect((await vpssOf(shop)).map((r) => [r.urn, r.id])).toEqual([[urn, String(order.orderOid)]]);
     expect(mutations().slice(mark)).toEqual([]);
     expect(liveOrders(emulator)).toHaveLength(2);
+  });
+
+  test("the dynamic Vps: the page's state move, with its URN, carries its provider; no change after", async () => {
+    const from = await CliStack.create({
+      programDir: dynamicProgram(scratch, "dshop"),
+      backendDir: backend(),
+      config: config(),
+    });
+    const to = await CliStack.create({
+      programDir: dynamicProgram(scratch, "dweb"),
+      backendDir: backend(),
+      config: config(),
+    });
+    try {
+      const oid = (await from.up()).outputs.orderOid as number;
+      const mark = mutations().length;
+      await runRecipe("docs/troubleshooting.md#state-move", from.programDir, from.commandEnv(), (l) =>
+        l
+          .replace("--source dev", `--source ${from.name}`)
+          .replace("organization/web/prod", `organization/dweb/${to.name}`)
+          .replace(`:dev::shop::${NATIVE_VPS_TYPE}::`, `:${from.name}::dshop::${VPS_TYPE}::`)
+          .replace("--stack prod", `--stack ${to.name}`)
+          .replace("--cwd ../web", `--cwd ${to.programDir}`),
+      );
+      expect(mutations().slice(mark)).toEqual([]);
+      expect(liveOrders(emulator).map((o) => o.orderOid)).toContain(oid);
+    } finally {
+      from.close();
+      to.close();
+    }
   });
 });
