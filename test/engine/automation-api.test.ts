@@ -5,8 +5,9 @@
 // resized outside Pulumi: `drift` must name it, and bob's must show none.
 //
 // What the test adds, beside the page's environment (a file backend, its passphrase, the API key and the emulator's
-// address): the harness's PULUMI_HOME of its own, no update check, and the download override. The project's
-// node_modules gets @pulumi/pulumi (this checkout's) and the release's SDK tarball unpacked, as npm would put them.
+// address): the harness's PULUMI_HOME of its own, no update check, the download override, and TMPDIR in the
+// scratch directory. The project's node_modules gets @pulumi/pulumi (this checkout's) and the release's SDK tarball
+// unpacked, as npm would put them.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -61,7 +62,10 @@ describeNative(
         ...releaseOverrides(server),
         RIMUHOSTING_APIKEY: DEMO_API_KEY,
         RIMUHOSTING_BASEURL: emulator.baseUrl,
+        // LocalWorkspace writes each inline program's project into a new temporary directory: the scratch's.
+        TMPDIR: path.join(scratch, "tmp"),
       };
+      fs.mkdirSync(path.join(scratch, "tmp"));
     }, 1_800_000);
     afterAll(async () => {
       await emulator?.close();
