@@ -4,7 +4,7 @@
  * VPS unchanged, or priced a resize of it, while `pulumi up` then failed with RIMU_ERR_ORDER_GONE (issue 41). The
  * preview's diff asks the run's shared listing of the account's active orders, and for an order not in it, or
  * cancelled, says so with what to do, reports a change (never "unchanged": `preview --expect-no-changes` fails on it)
- * and prices nothing. An order cancelled at the end of its billing period still runs: the preview warns with the day
+ * and prices nothing. An order cancelled at the end of its billing period still runs: the preview warns with the time
  * it goes (issue 57), and plans as usual.
  */
 import type { AboutOrder } from "../../../contract/index.js";
