@@ -5,7 +5,7 @@ import type { RimuClient } from "../client/index.js";
 import { outputForm, type DataSourceOutputOptions, type Inputs } from "./output-form.js";
 import { callOrderDataSource } from "./program-client.js";
 import { isOrderGone, orderFields } from "../wire-mapping/order-fields.js";
-import { compact, isoTime } from "../wire-mapping/values.js";
+import { compact } from "../wire-mapping/values.js";
 
 /** An order (VPS or dedicated server) as the account sees it. */
 export interface Order {
@@ -153,6 +153,5 @@ export function toOrder(order: AboutOrder, now: number = Date.now()): Order {
     ...orderFields(order),
     serverType: order.server_type ?? undefined,
     cancelled: isOrderGone(order, now),
-    cancellationDate: isoTime(order.billing_info?.cancellation_date),
   });
 }

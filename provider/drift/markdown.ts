@@ -1,13 +1,25 @@
 /**
  * A drift report (report.ts) as Markdown, GitHub's flavour, for the body of an issue (docs/ci.md's scheduled drift
  * workflow): a headline, one row per VPS and property with its value before → after and its effect on the monthly
- * fee, and what to do. Its first line is a hidden marker by which a workflow knows its own issues.
+ * fee, and what repairs each kind of drift (advice.ts). Its first line is a hidden marker naming the project and the
+ * stack, by which a workflow knows its own issue for that stack.
  */
 import { signed } from "../impl/budget/money.js";
+import { adviceFor } from "./advice.js";
 import type { DriftReport, DriftRow } from "./report.js";
 
-/** The hidden first line of every report. */
-export const DRIFT_MARKER = "<!-- rimuhosting-drift -->";
+/** How every report's hidden first line starts. */
+export const DRIFT_MARKER = "<!-- rimuhosting-drift";
+
+/**
+ * The hidden first line of a report: the marker and, when the refresh named them, the project and the stack
+ * (`<!-- rimuhosting-drift shop/prod -->`). The workflow finds a stack's open issue by it, so two projects' `prod`
+ * stacks never share one (issue 57).
+ */
+export function driftKey(report: Pick<DriftReport, "project" | "stack">): string {
+  const which = report.stack === undefined ? "" : ` ${report.project ?? "?"}/${report.stack}`;
+  return `${DRIFT_MARKER}${which} -->`;
+}
 
 /** GitHub refuses issue bodies over 65,536 characters; rows beyond this many are counted in one line. */
 const MAX_ROWS = 200;
@@ -26,21 +38,36 @@ function values(row: DriftRow): string {
 
 function fee(row: DriftRow): string {
   if (row.feeUsd === undefined || Math.abs(row.feeUsd) < 0.005) return "none";
+  if (row.property === "order") return `${change(row.feeUsd)} a month (no longer billed)`;
   const shared = row.sharedWith ? ` (with ${row.sharedWith.join(", ")})` : "";
   return `${change(row.feeUsd)} a month${shared}`;
 }
 
+/** The advice under the table: each kind of drift found, its VPSs and what repairs it (advice.ts). */
+function whatToDo(report: DriftReport): string[] {
+  const kinds = adviceFor(report.rows).map(
+    ({ kind, vpss, text }) => `- **${kind}** (${vpss.map((vps) => cell(vps)).join(", ")}): ${text}`,
+  );
+  return [
+    "What to do (a plain `pulumi up` changes nothing: this check wrote no state, and Pulumi compares the program " +
+      "with the state):",
+    "",
+    ...kinds,
+  ];
+}
+
 export function renderDrift(report: DriftReport): string {
-  const where = report.stack !== undefined ? ` in stack \`${report.stack}\`` : "";
+  const project = report.project !== undefined ? ` of project \`${report.project}\`` : "";
+  const where = report.stack !== undefined ? ` in stack \`${report.stack}\`${project}` : "";
   if (report.rows.length === 0)
-    return `${DRIFT_MARKER}\n**No drift**${where}: every VPS is as Pulumi recorded it.\n`;
+    return `${driftKey(report)}\n**No drift**${where}: every VPS is as Pulumi recorded it.\n`;
   const vpss = report.vpsCount === 1 ? "1 VPS" : `${report.vpsCount} VPSs`;
   const feeText =
     Math.abs(report.feeUsd) < 0.005
       ? "the monthly fee is unchanged"
       : `the monthly fee changed by ${change(report.feeUsd)} a month`;
   const lines = [
-    DRIFT_MARKER,
+    driftKey(report),
     `**Drift${where}: ${vpss} changed outside Pulumi**; ${feeText}.`,
     "",
     "| VPS | Property | Before → after | Monthly fee |",
@@ -52,13 +79,6 @@ export function renderDrift(report: DriftReport): string {
       ),
   ];
   if (report.rows.length > MAX_ROWS) lines.push("", `…and ${report.rows.length - MAX_ROWS} more rows.`);
-  lines.push(
-    "",
-    "To keep what changed: `pulumi refresh` writes it into the state; then make the program say the same. " +
-      "To undo it: `pulumi up --refresh` puts back what the program says; a plain `pulumi up` changes nothing, since " +
-      "this report's refresh wrote no state (a grown disk cannot shrink; a moved VPS keeps its new IP address; a " +
-      "gone one is ordered anew once `pulumi refresh` has dropped it).",
-    "",
-  );
+  lines.push("", ...whatToDo(report), "");
   return lines.join("\n");
 }

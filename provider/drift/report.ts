@@ -5,7 +5,8 @@
  * Where each row comes from, for both front ends alike: the provider's drift line (provider/impl/lifecycle/vps-drift.ts,
  * `web: changed outside Pulumi: memoryMb 1024 → 2048, primaryIp 192.0.2.10 → 192.0.2.99, monthlyFeeUsd 10 → 16.`),
  * which the JSON carries among its diagnostics; the dynamic `Vps` gives the engine no detailed diff, so its steps
- * say only that the VPS changed. A VPS the refresh found gone is a `delete` step: one row, its fee no longer billed.
+ * say only that the VPS changed. A VPS the refresh found gone is a `delete` step: one row, its fee no longer billed
+ * (its drift line is left for that row).
  * A native step with a detailed diff but no drift line (an older plugin) gets its rows from the outputs before and
  * after.
  */
@@ -24,8 +25,9 @@ export interface DriftRow {
 }
 
 export interface DriftReport {
-  /** The stack, from the resources' URNs. */
+  /** The stack and its project, from the resources' URNs: together they name one stack's issue. */
   stack?: string;
+  project?: string;
   rows: DriftRow[];
   /** The VPSs with at least one row. */
   vpsCount: number;
@@ -104,6 +106,11 @@ function rowsOfStep(step: RefreshStep): DriftRow[] {
 export function driftOf(digest: RefreshDigest): DriftReport {
   const rows: DriftRow[] = [];
   const seen = new Set<string>();
+  const vpsSteps = digest.steps.filter((step) =>
+    isVpsType(step.oldState?.type ?? step.urn.split("::")[2] ?? ""),
+  );
+  // A gone VPS's row comes from its delete step (with its fee), not from its drift line (vps-drift.ts's goneLine).
+  for (const step of vpsSteps) if (step.op === "delete") seen.add(nameOf(step.urn));
   for (const diagnostic of digest.diagnostics ?? []) {
     for (const line of diagnostic.message.split("\n")) {
       const match = DRIFT_LINE.exec(line);
@@ -112,16 +119,14 @@ export function driftOf(digest: RefreshDigest): DriftReport {
       rows.push(...rowsOfLine(match[1]!, match[2]!));
     }
   }
-  const vpsSteps = digest.steps.filter((step) =>
-    isVpsType(step.oldState?.type ?? step.urn.split("::")[2] ?? ""),
-  );
   for (const step of vpsSteps) {
     if (step.op === "delete") rows.push(goneRow(step));
     else if (step.op === "update" && !seen.has(nameOf(step.urn))) rows.push(...rowsOfStep(step));
   }
-  const stack = digest.steps[0]?.urn.match(/^urn:pulumi:([^:]+)::/)?.[1];
+  const [, stack, project] = digest.steps[0]?.urn.match(/^urn:pulumi:([^:]+)::([^:]+)::/) ?? [];
   return {
     ...(stack !== undefined ? { stack } : {}),
+    ...(project !== undefined ? { project } : {}),
     rows,
     vpsCount: new Set(rows.map((row) => row.vps)).size,
     feeUsd: sumFees(rows),

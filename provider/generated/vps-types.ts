@@ -217,6 +217,12 @@ export interface VpsOutputProperties {
    */
   readonly monthlyFeeUsd: pulumi.Output<number>;
   /**
+   * When RimuHosting will cancel the order (ISO 8601), set when it was cancelled at the end of its billing
+   * period outside Pulumi; the VPS runs until then. Unset otherwise.
+   * @default undefined unless the input is set
+   */
+  readonly cancellationDate: pulumi.Output<string | undefined>;
+  /**
    * The domain name of the VPS, as the service reports it.
    * @default always set
    */

@@ -49,9 +49,9 @@ import { computeChanges, hasChanges, REPLACE_FORCING_INPUTS, type VpsChanges } f
 import { converge, orderRef, type ConvergeOptions } from "./lifecycle/vps-converge.js";
 import { findPendingOrder, isPendingId, nonceOf, orderOnce, orderToAdopt } from "./lifecycle/vps-create.js";
 import { effectNotes, effectsOf } from "./lifecycle/vps-effects.js";
-import { refreshDrift } from "./lifecycle/vps-drift.js";
+import { goneRead, refreshDrift } from "./lifecycle/vps-drift.js";
 import { withObservedChanges } from "./lifecycle/service-drift.js";
-import { goneOrderNote, orderGoneFrom } from "./lifecycle/gone-order.js";
+import { orderStanding } from "./lifecycle/gone-order.js";
 import { noteRead, takeRefreshDiff } from "./lifecycle/refresh-diff.js";
 import { importedInputs } from "./lifecycle/imported-inputs.js";
 import type { VpsInputs } from "./inputs/vps-input-schema.js";
@@ -153,17 +153,14 @@ export async function diffVps(id: string, olds: RecordedOutputs, news: VpsInputs
     const drift = refreshDrift(name, before, after, changes, secretKeys(news));
     return { ...drift, replaces: changes.replaces, deleteBeforeReplace: false, planned: changes };
   }
-  if (isPreview(news) && !isPendingId(id) && hasApiKey()) {
-    // An order RimuHosting no longer has: never unchanged, never priced (gone-order.ts).
-    if (await orderGoneFrom(accountView("Checking a Vps"), Number(id)))
-      return {
-        changes: true,
-        replaces: [],
-        deleteBeforeReplace: false,
-        notes: [goneOrderNote(name, Number(id))],
-      };
-  }
-  const notes = effectNotes(name, effectsOf(changes, after));
+  // An order RimuHosting no longer has: never unchanged, never priced; one it will cancel: said (gone-order.ts).
+  const standing =
+    isPreview(news) && !isPendingId(id) && hasApiKey()
+      ? await orderStanding(accountView("Checking a Vps"), name, Number(id))
+      : undefined;
+  if (standing?.gone)
+    return { changes: true, replaces: [], deleteBeforeReplace: false, notes: standing.notes };
+  const notes = [...(standing?.notes ?? []), ...effectNotes(name, effectsOf(changes, after))];
   if (isPreview(news)) {
     const priced = await previewPrice(id, before, after, changes);
     if (priced) notes.push(priced);
@@ -333,10 +330,10 @@ export async function read(
     try {
       order = (await client.getOrder(orderRef(oid, recorded.domainName))).about_order;
     } catch (error) {
-      if (error instanceof RimuNotFoundError) return {};
+      if (error instanceof RimuNotFoundError) return goneRead(recorded, oid);
       throw error;
     }
-    if (isOrderGone(order, Date.now())) return {};
+    if (isOrderGone(order, Date.now())) return goneRead(recorded, oid);
     // No recorded state: `pulumi import` (native provider). The inputs are then what the service reports.
     const imported = Object.keys(recorded).length === 0;
     const outs = orderOutputs(order, imported ? importedInputs(order) : recorded);

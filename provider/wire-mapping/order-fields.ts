@@ -5,7 +5,7 @@
  */
 import type { AboutOrder } from "../../contract/index.js";
 import { PROVIDER_META_PREFIX } from "../client/metadata-keys.js";
-import { monthlyFeeUsd } from "./values.js";
+import { isoTime, monthlyFeeUsd } from "./values.js";
 
 /** The user's metadata on an order, without the provider's own keys (creation token and nonce). */
 function userMetaData(order: AboutOrder): Record<string, string> {
@@ -39,6 +39,8 @@ export function orderFields(order: AboutOrder) {
     primaryIp: ips?.primary_ip ?? undefined,
     secondaryIps: ips?.secondary_ips ?? [],
     monthlyFeeUsd: monthlyFeeUsd(order.billing_info),
+    // Set by R3 PUT …/cancelled for the end of the billing period (the VPS runs until then), or by R6 DELETE.
+    cancellationDate: isoTime(order.billing_info?.cancellation_date),
     orderDescription: order.order_description ?? undefined,
   };
 }

@@ -88,6 +88,10 @@ export class Vps extends pulumi.CustomResource {
      */
     declare public readonly billingOid: pulumi.Output<number | undefined>;
     /**
+     * When RimuHosting will cancel the order (ISO 8601), set when it was cancelled at the end of its billing period outside Pulumi; the VPS runs until then. Unset otherwise.
+     */
+    declare public /*out*/ readonly cancellationDate: pulumi.Output<string | undefined>;
+    /**
      * cloud-config text (secret: cloud-config can carry passwords).
      */
     declare public readonly cloudConfig: pulumi.Output<string | undefined>;
@@ -220,6 +224,7 @@ export class Vps extends pulumi.CustomResource {
             resourceInputs["sshKeys"] = args?.sshKeys;
             resourceInputs["timeouts"] = args ? pulumi.output(args.timeouts).apply(v => v === undefined ? undefined : inputs.vpsTimeoutsArgsProvideDefaults(v)) : undefined;
             resourceInputs["vpsType"] = args?.vpsType;
+            resourceInputs["cancellationDate"] = undefined /*out*/;
             resourceInputs["monthlyFeeUsd"] = undefined /*out*/;
             resourceInputs["orderOid"] = undefined /*out*/;
             resourceInputs["primaryIp"] = undefined /*out*/;
@@ -229,6 +234,7 @@ export class Vps extends pulumi.CustomResource {
             resourceInputs["adoptOrderOid"] = undefined /*out*/;
             resourceInputs["allowReinstall"] = undefined /*out*/;
             resourceInputs["billingOid"] = undefined /*out*/;
+            resourceInputs["cancellationDate"] = undefined /*out*/;
             resourceInputs["cloudConfig"] = undefined /*out*/;
             resourceInputs["controlPanel"] = undefined /*out*/;
             resourceInputs["dcLocation"] = undefined /*out*/;

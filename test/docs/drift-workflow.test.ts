@@ -2,8 +2,10 @@
  * docs/ci.md's scheduled drift workflow, its two shell steps run as GitHub's runner runs them (bash -eo pipefail)
  * against the emulator, through the real CLI, with `gh` replaced by a local recorder of issues and `npx` running the
  * checkout's built command. An unchanged stack touches no issue; drift opens the stack's issue with the report; more
- * drift updates that one issue; a clean run after `pulumi refresh` closes it; a broken run (exit neither 0 nor 7)
- * fails the job and touches nothing.
+ * drift updates that one issue; the report's advice followed as written (`pulumi up --refresh`) repairs the VPS and
+ * the next run closes the issue; another project's open issue for a stack of the same name is never touched (the
+ * issue's key is the project and the stack, issue 57); a broken run (exit neither 0 nor 7) fails the job and touches
+ * nothing.
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -72,6 +74,14 @@ describeCliOnly("docs/ci.md's drift workflow, its steps against the emulator", (
   let s: Scenario;
   let oid = 0;
 
+  /** Another project's open issue for a stack of the same name (issue 57): no run of this stack may touch it. */
+  const otherProjects = (stack: string): Issue => ({
+    number: 1,
+    title: `Drift in stack blog/${stack}`,
+    body: `<!-- rimuhosting-drift blog/${stack} -->\r\n**Drift in stack \`${stack}\` of project \`blog\`**…`,
+    state: "open",
+  });
+
   beforeAll(async () => {
     fs.mkdirSync(bin);
     fs.writeFileSync(path.join(bin, "gh"), GH_RECORDER, { mode: 0o755 });
@@ -82,6 +92,8 @@ describeCliOnly("docs/ci.md's drift workflow, its steps against the emulator", (
     });
     const up = await s.stack.up();
     oid = Number(up.steps.find((step) => step.name === "web")?.id);
+    // GitHub hands bodies back with \r\n line ends; the workflow's key matches either.
+    fs.writeFileSync(recorder, JSON.stringify({ issues: [otherProjects(s.stack.cli.name)], calls: [] }));
   });
   afterAll(async () => {
     for (const file of ["refresh.json", "drift.md"])
@@ -136,42 +148,61 @@ describeCliOnly("docs/ci.md's drift workflow, its steps against the emulator", (
     return { exit, report, issues: recorded.issues, calls: recorded.calls.slice(before) };
   }
 
-  const title = () => `Drift in stack ${s.stack.cli.name}`;
+  /** The stack as the report names it: the fixture's project and the stack. */
+  const stackKey = () => `refresh/${s.stack.cli.name}`;
+  const title = () => `Drift in stack ${stackKey()}`;
+  const LIST = "issue list --state open --limit 200 --json number,body";
 
   test("an unchanged stack: exit 0, no issue", async () => {
     const run = await scheduledRun();
-    expect(run).toMatchObject({ exit: "0", report: { code: 0 }, issues: [] });
-    expect(run.calls).toEqual(["issue list --state open --limit 200 --json number,title,body"]);
+    expect(run).toMatchObject({ exit: "0", report: { code: 0 } });
+    expect(run.issues).toEqual([otherProjects(s.stack.cli.name)]);
+    expect(run.calls).toEqual([LIST]);
   });
 
-  test("a resize outside Pulumi: exit 7, the stack's issue opened with the report", async () => {
+  test("a resize outside Pulumi: exit 7, the stack's own issue opened, not another project's updated", async () => {
     await s.client.changeParameters(oid, { memory_mb: 2048 });
     const run = await scheduledRun();
     expect(run).toMatchObject({ exit: "7", report: { code: 0 } });
     expect(run.calls.slice(1)).toEqual([`issue create --title ${title()} --body-file <body-file>`]);
-    expect(run.issues).toHaveLength(1);
-    expect(run.issues[0]).toMatchObject({ number: 1, title: title(), state: "open" });
-    expect(run.issues[0]!.body.startsWith(`${DRIFT_MARKER}\n`)).toBe(true);
-    expect(run.issues[0]!.body).toContain("| web | memoryMb | 1024 → 2048 | +$");
+    expect(run.issues).toHaveLength(2);
+    expect(run.issues[0]).toEqual(otherProjects(s.stack.cli.name));
+    expect(run.issues[1]).toMatchObject({ number: 2, title: title(), state: "open" });
+    expect(run.issues[1]!.body.startsWith(`${DRIFT_MARKER} ${stackKey()} -->\n`)).toBe(true);
+    expect(run.issues[1]!.body).toContain("| web | memoryMb | 1024 → 2048 | +$");
   });
 
   test("more drift on the next run: the same issue updated, no second one", async () => {
     await s.client.setRunningState(oid, "NOTRUNNING");
     const run = await scheduledRun();
     expect(run).toMatchObject({ exit: "7", report: { code: 0 } });
-    expect(run.calls.slice(1)).toEqual(["issue edit 1 --body-file <body-file>"]);
-    expect(run.issues).toHaveLength(1);
-    expect(run.issues[0]!.body).toContain("| web | runningState | RUNNING → NOTRUNNING | none |");
+    expect(run.calls.slice(1)).toEqual(["issue edit 2 --body-file <body-file>"]);
+    expect(run.issues).toHaveLength(2);
+    expect(run.issues[1]!.body).toContain("| web | runningState | RUNNING → NOTRUNNING | none |");
   });
 
-  test("a clean run after `pulumi refresh` kept the drift: the issue closed", async () => {
-    await s.stack.cli.command("refresh", "--yes");
+  test("the report's advice followed as written: the next run finds no drift and closes only this issue", async () => {
+    const before = JSON.parse(fs.readFileSync(recorder, "utf8")) as { issues: Issue[] };
+    // Each kind's advice, as the issue says it: here every one names `pulumi up --refresh` first.
+    const advice = before.issues[1]!.body.split("\n").filter((line) => line.startsWith("- **"));
+    expect(advice).toEqual([
+      expect.stringMatching(/^- \*\*Resized\*\* \(web\): `pulumi up --refresh` resizes it back/),
+      expect.stringMatching(
+        /^- \*\*Stopped or started\*\* \(web\): `pulumi up --refresh` starts or stops it/,
+      ),
+    ]);
+    const command = /`(pulumi [^`]+)`/.exec(advice[0]!)![1]!.split(" ").slice(1);
+    await s.stack.cli.command(...command, "--yes");
     const run = await scheduledRun();
     expect(run).toMatchObject({ exit: "0", report: { code: 0 } });
     expect(run.calls.slice(1)).toEqual([
-      `issue close 1 --comment No drift in stack ${s.stack.cli.name} any more: closed by the drift workflow.`,
+      `issue close 2 --comment No drift in stack ${stackKey()} any more: closed by the drift workflow.`,
     ]);
-    expect(run.issues[0]).toMatchObject({ state: "closed" });
+    expect(run.issues[1]).toMatchObject({ state: "closed" });
+    expect(run.issues[0]).toEqual(otherProjects(s.stack.cli.name));
+    // Repaired, not accepted: the VPS is as the program says again.
+    const order = (await s.client.getOrder(oid)).about_order;
+    expect([order.vps_parameters?.memory_mb, order.running_state]).toEqual([1024, "RUNNING"]);
   });
 
   test("a broken run (no such stack): the job fails, saying so, and no issue is touched", async () => {

@@ -41,7 +41,7 @@ describe("rimuhosting-drift", () => {
     expect(clean.stdout).toMatch(/\*\*No drift\*\* in stack `prod`/);
     const drifted = run([], DRIFTED);
     expect(drifted).toMatchObject({ status: 1, stderr: "" });
-    expect(drifted.stdout.startsWith(`${DRIFT_MARKER}\n`)).toBe(true);
+    expect(drifted.stdout.startsWith(`${DRIFT_MARKER} shop/prod -->\n`)).toBe(true);
     expect(drifted.stdout).toContain("| web | primaryIp | 192.0.2.10 → 198.18.1.10 | none |");
   });
 

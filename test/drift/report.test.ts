@@ -2,7 +2,7 @@
  * The drift report (provider/drift/): which rows a refresh's JSON gives, each VPS and property with its value before
  * → after and its effect on the monthly fee, and the Markdown; what input is refused as no refresh's JSON.
  */
-import { renderDrift, DRIFT_MARKER } from "../../provider/drift/markdown";
+import { driftKey, renderDrift, DRIFT_MARKER } from "../../provider/drift/markdown";
 import { parseRefreshJson } from "../../provider/drift/refresh-json";
 import { driftOf } from "../../provider/drift/report";
 import { MOVED_LINE, goneStep, refreshJson, unchangedStep } from "./support";
@@ -14,6 +14,7 @@ describe("the drift of a refresh's JSON", () => {
     const drift = report(refreshJson([unchangedStep("web")], [MOVED_LINE], { same: 1, update: 1 }));
     expect(drift).toEqual({
       stack: "prod",
+      project: "shop",
       vpsCount: 1,
       feeUsd: 6,
       rows: [
@@ -23,11 +24,10 @@ describe("the drift of a refresh's JSON", () => {
       ],
     });
     const markdown = renderDrift(drift);
-    // The advice holds after the check's refresh --preview-only (test/engine/refresh-output.ts runs it).
-    expect(markdown).toContain("To undo it: `pulumi up --refresh` puts back what the program says");
     expect(markdown.split("\n").slice(0, 8)).toEqual([
-      DRIFT_MARKER,
-      "**Drift in stack `prod`: 1 VPS changed outside Pulumi**; the monthly fee changed by +$6.00 a month.",
+      "<!-- rimuhosting-drift shop/prod -->",
+      "**Drift in stack `prod` of project `shop`: 1 VPS changed outside Pulumi**; the monthly fee changed by " +
+        "+$6.00 a month.",
       "",
       "| VPS | Property | Before → after | Monthly fee |",
       "| --- | --- | --- | --- |",
@@ -35,6 +35,13 @@ describe("the drift of a refresh's JSON", () => {
       "| web | primaryIp | 192.0.2.10 → 198.18.1.10 | none |",
       "| web | hostServerOid | 764 → 835 | none |",
     ]);
+    // The advice after the table, each kind once (test/engine/refresh-output.ts runs `up --refresh`'s repair).
+    expect(markdown).toContain("What to do (a plain `pulumi up` changes nothing: this check wrote no state");
+    expect(markdown).toContain(
+      "- **Resized** (web): `pulumi up --refresh` resizes it back to what the program says",
+    );
+    expect(markdown).toContain("- **Moved, or addresses changed** (web): The VPS keeps its new addresses");
+    expect(markdown.match(/- \*\*/g)).toHaveLength(2);
   });
 
   it("a gone VPS: one row, its fee no longer billed; a secret named without values; a fee shared by two", () => {
@@ -75,7 +82,125 @@ describe("the drift of a refresh's JSON", () => {
     expect(markdown).toContain("| db | password | changed (value not shown: a secret or private) | none |");
     expect(markdown).toContain("| api | memoryMb | 1024 → 2048 | +$10.00 a month (with diskSpaceMb) |");
     expect(markdown).toContain(
-      "| old | order | order 1003 old.example.com → gone (cancelled or removed) | -$16.00 a month |",
+      "| old | order | order 1003 old.example.com → gone (cancelled or removed) | -$16.00 a month (no longer billed) |",
+    );
+  });
+
+  it("a gone VPS's own drift line (a refresh prints it): the delete step's row only, with the fee", () => {
+    const line =
+      "[rimuhosting] old: changed outside Pulumi: order 1003 old.example.com → gone (cancelled or removed).";
+    const drift = report(refreshJson([goneStep("old")], [line], { delete: 1 }));
+    expect(drift.rows).toEqual([
+      {
+        vps: "old",
+        property: "order",
+        before: "order 1003 old.example.com",
+        after: "gone (cancelled or removed)",
+        feeUsd: -16,
+      },
+    ]);
+    const markdown = renderDrift(drift);
+    expect(markdown).toContain(
+      "- **Gone** (old): `pulumi up --refresh` orders a new VPS as the program says",
+    );
+    // RimuHosting says the credit only in its answer to the delete (docs/rimuhosting-api.md R6).
+    expect(markdown).toContain(
+      "a credit for the unused time, if RimuHosting gave one, was in its answer to whoever",
+    );
+  });
+
+  // Every change RimuHosting can make, as the provider's drift line names it (vps-drift.ts), with its advice.
+  it.each([
+    [
+      "a scheduled cancellation",
+      "cancellationDate none → 2026-12-26T06:17:00Z",
+      "| cancellationDate | none → 2026-12-26T06:17:00Z | none |",
+      "Cancellation scheduled",
+      "ask RimuHosting's support to undo it before that day",
+    ],
+    [
+      "a resize",
+      "memoryMb 1024 → 2048, monthlyFeeUsd 10 → 16",
+      "| memoryMb | 1024 → 2048 | +$6.00 a month |",
+      "Resized",
+      "`pulumi up --refresh` resizes it back",
+    ],
+    [
+      "a grown disk",
+      "diskSpaceMb 20480 → 40960, monthlyFeeUsd 10 → 12",
+      "| diskSpaceMb | 20480 → 40960 | +$2.00 a month |",
+      "Disk grown",
+      "A disk cannot shrink: write the new size in the program, then run `pulumi refresh`",
+    ],
+    [
+      "a second disk grown",
+      "diskSpace2Mb 0 → 4096",
+      "| diskSpace2Mb | 0 → 4096 | none |",
+      "Disk grown",
+      "`pulumi up --refresh` is refused",
+    ],
+    [
+      "a stop",
+      "runningState RUNNING → NOTRUNNING",
+      "| runningState | RUNNING → NOTRUNNING | none |",
+      "Stopped or started",
+      "A program without `runningState` leaves the running state to you",
+    ],
+    [
+      "a reinstall",
+      "distro deb12.64 → deb13.64",
+      "| distro | deb12.64 → deb13.64 | none |",
+      "Reinstalled",
+      "refused unless the program sets `allowReinstall: true`",
+    ],
+    [
+      "a move",
+      "primaryIp 192.0.2.10 → 198.18.1.10, hostServerOid 764 → 835",
+      "| hostServerOid | 764 → 835 | none |",
+      "Moved, or addresses changed",
+      "`pulumi refresh` records them",
+    ],
+    [
+      "an IP address added",
+      'secondaryIps [] → ["192.0.2.11"]',
+      '| secondaryIps | [] → ["192.0.2.11"] | none |',
+      "Moved, or addresses changed",
+      "`pulumi refresh` records them",
+    ],
+    [
+      "an IP address removed, the program setting ipCount",
+      'ipCount 2 → 1, secondaryIps ["192.0.2.11"] → []',
+      "| ipCount | 2 → 1 | none |",
+      "Moved, or addresses changed",
+      "(`pulumi up --refresh` would replace the VPS for it)",
+    ],
+    [
+      "another data centre",
+      "dcLocation DCDALLAS → DCLONDON",
+      "| dcLocation | DCDALLAS → DCLONDON | none |",
+      "Another data centre",
+      "`pulumi up --refresh` would replace the VPS",
+    ],
+    [
+      "a fee alone",
+      "monthlyFeeUsd 10 → 11",
+      "| monthlyFeeUsd | 10 → 11 | +$1.00 a month |",
+      "Fee changed",
+      "`pulumi refresh` records the new fee",
+    ],
+    [
+      "a secret",
+      "password",
+      "| password | changed (value not shown: a secret or private) | none |",
+      "Other changes",
+      "`pulumi up --refresh` puts back what the program says",
+    ],
+  ])("%s: its row, and what repairs it", (_case, items, row, kind, advice) => {
+    const line = `[rimuhosting] web: changed outside Pulumi: ${items}.`;
+    const markdown = renderDrift(report(refreshJson([unchangedStep("web")], [line], { same: 1, update: 1 })));
+    expect(markdown).toContain(`| web ${row}`);
+    expect(markdown).toMatch(
+      new RegExp(`^- \\*\\*${kind}\\*\\* \\(web\\): .*${advice.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "m"),
     );
   });
 
@@ -83,8 +208,15 @@ describe("the drift of a refresh's JSON", () => {
     const drift = report(refreshJson([unchangedStep("web")]));
     expect(drift.rows).toEqual([]);
     expect(renderDrift(drift)).toBe(
-      `${DRIFT_MARKER}\n**No drift** in stack \`prod\`: every VPS is as Pulumi recorded it.\n`,
+      `${DRIFT_MARKER} shop/prod -->\n**No drift** in stack \`prod\` of project \`shop\`: every VPS is as Pulumi ` +
+        "recorded it.\n",
     );
+  });
+
+  it("the first line names the project and the stack: two projects' `prod` get two issues", () => {
+    const other = refreshJson([unchangedStep("web")]).replace(/::shop::/g, "::blog::");
+    expect(renderDrift(report(other)).split("\n", 1)[0]).toBe("<!-- rimuhosting-drift blog/prod -->");
+    expect(driftKey({ project: "shop", stack: "prod" })).toBe("<!-- rimuhosting-drift shop/prod -->");
   });
 });
 

@@ -1,10 +1,12 @@
 // The scheduled drift check through the real CLI, for either front end (drift-dynamic.test.ts, drift-native.test.ts):
 // each change made outside Pulumi (a move to another host, in a program without hostServerOid; a resize; a stop; a
-// reinstall; a cancellation) makes `pulumi refresh --preview-only --expect-no-changes` exit 7, and the drift report
-// of its JSON names the property, a move's new IP address included; an unchanged stack passes. A preview of a VPS
-// whose order is gone says so, and prices nothing for it, the program unchanged or not; the `up` after it changes
-// nothing on the dynamic Vps and fails on the native plugin (docs/vps.md#drift). A plain `pulumi refresh`, which
-// writes the state, prints the move's drift line with the new IP address and host, and records them.
+// reinstall; a deletion; a cancellation at the end of the billing period) makes `pulumi refresh --preview-only
+// --expect-no-changes` exit 7, and the drift report of its JSON names the property (a move's new IP address, the
+// cancellation's day) and what repairs it; an unchanged stack passes. The refresh's own display prints a drift line
+// for the deletion and the cancellation. A preview of a VPS whose order is gone says so, and prices nothing for it,
+// the program unchanged or not; one RimuHosting will cancel is named with the day; the `up` after it changes nothing
+// on the dynamic Vps and fails on the native plugin (docs/vps.md#drift). A plain `pulumi refresh`, which writes the
+// state, prints the move's drift line with the new IP address and host, and records them and the cancellation's day.
 import { expect, test } from "@jest/globals";
 import { spawn } from "node:child_process";
 import { PassThrough, Readable } from "node:stream";
@@ -13,7 +15,7 @@ import type { AboutOrder } from "../../contract/index";
 import type { Scenario } from "./e2e-support";
 import type { CliStack } from "./cli-stack";
 
-export const NAMES = ["moved", "resized", "stopped", "reinstalled", "gone"] as const;
+export const NAMES = ["moved", "resized", "stopped", "reinstalled", "gone", "cancelled"] as const;
 
 /** `pulumi <args>` on the stack: its exit code, stdout and stderr apart (`--json` prints the JSON on stdout). */
 export function pulumiRun(
@@ -73,6 +75,8 @@ export function driftCheckTests(
   const oids: Record<string, number> = {};
   const before: Record<string, AboutOrder> = {};
   let movedTo: AboutOrder | undefined;
+  /** When RimuHosting will cancel `cancelled` (ISO 8601, as the order says). */
+  let cancelDay = "";
   const ip = (order: AboutOrder) => order.allocated_ips?.primary_ip;
   const goneWarning = () =>
     new RegExp(
@@ -107,6 +111,8 @@ export function driftCheckTests(
       dc_location: null,
     });
     await s.client.deleteVps(oids.gone!);
+    const cancelled = await s.client.cancelOrder(oids.cancelled!);
+    cancelDay = cancelled.about_order!.billing_info!.cancellation_date!.iso_format!;
     const expected: Record<(typeof NAMES)[number], string[]> = {
       moved: [
         `| moved | primaryIp | ${ip(before.moved!)} → ${ip(moved.about_order)} | none |`,
@@ -115,7 +121,15 @@ export function driftCheckTests(
       resized: ["| resized | memoryMb | 1024 → 2048 | +$"],
       stopped: ["| stopped | runningState | RUNNING → NOTRUNNING | none |"],
       reinstalled: ["| reinstalled | distro | deb12.64 → deb13.64 | none |"],
-      gone: [`| gone | order | order ${oids.gone} gone.example.com → gone (cancelled or removed) | -$`],
+      gone: [
+        `| gone | order | order ${oids.gone} gone.example.com → gone (cancelled or removed) | -$10.00 a month ` +
+          "(no longer billed) |",
+        "- **Gone** (gone): `pulumi up --refresh` orders a new VPS",
+      ],
+      cancelled: [
+        `| cancelled | cancellationDate | none → ${cancelDay} | none |`,
+        "- **Cancellation scheduled** (cancelled): RimuHosting will cancel it on that day",
+      ],
     };
     for (const name of NAMES) {
       const run = await check("--target", urns[name]!);
@@ -140,6 +154,11 @@ export function driftCheckTests(
     expect(text).toMatch(/moved: changed outside Pulumi: primaryIp \S+ → \S+, hostServerOid \S+ → \S+/);
     expect(text).toMatch(/~ primaryIp\s*: "[\d.]+" => "[\d.]+"/);
     expect(text).toMatch(/\(delete\)\s*\n\s*\[id=\d+\]\s*\n\s*\[urn=[^\]\n]*::gone\]/);
+    // Issue 57: a deletion had only its delete step, and a scheduled cancellation nothing at all.
+    expect(text).toContain(
+      `gone: changed outside Pulumi: order ${oids.gone} gone.example.com → gone (cancelled or removed).`,
+    );
+    expect(text).toContain(`cancelled: changed outside Pulumi: cancellationDate none → ${cancelDay}.`);
   });
 
   test("the unchanged program's preview of a VPS whose order is gone: the warning, an update, no price", async () => {
@@ -149,6 +168,10 @@ export function driftCheckTests(
     const text = run.stdout + run.stderr;
     expect(text).toMatch(goneWarning());
     expect(text).toMatch(/\(update\)\s*\n\s*\[id=\d+\]\s*\n\s*\[urn=[^\]\n]*::gone\]/);
+    // A VPS RimuHosting will cancel runs until then: the preview says so, with the day (issue 57).
+    expect(text).toContain(
+      `cancelled: RimuHosting will cancel VPS order ${oids.cancelled} at ${cancelDay}: it was cancelled at the end`,
+    );
     // Nothing is priced: the program changes nothing, and the gone VPS is never priced.
     expect(text).not.toMatch(/\$\d/);
     expect(text).toMatch(/error: no changes were expected (for preview )?but changes were proposed/);
@@ -200,5 +223,7 @@ export function driftCheckTests(
       primaryIp: ip(to),
       hostServerOid: String(to.host_server_oid),
     });
+    const cancelled = state.deployment.resources.find((resource) => resource.urn === urns.cancelled)?.outputs;
+    expect(cancelled?.cancellationDate).toBe(cancelDay);
   });
 }

@@ -6,7 +6,8 @@
  */
 import { DC_LOCATIONS, VPS_TYPES } from "../../../contract/literals.js";
 import { PROVIDER_META_PREFIX } from "../../client/metadata-keys.js";
-import type { ChangeKind, FieldRule, FieldType, ObjectTypeRule, OutputRule } from "./vps-field-rules.js";
+import type { ChangeKind, FieldRule, FieldType, ObjectTypeRule } from "./vps-field-rules.js";
+import { VPS_OUTPUT_ONLY_FIELDS } from "./vps-output-fields.js";
 
 /** The object types the inputs use: exported interfaces (../generated/vps-types.ts) and schema types. */
 export const VPS_OBJECT_TYPES = {
@@ -356,28 +357,7 @@ export function wirePathOf(name: VpsInputName): string | undefined {
   return (VPS_FIELDS[name] as FieldRule).wire?.[0];
 }
 
-/** An output that is not an input. */
-export interface OutputOnlyRule extends OutputRule {
-  type: FieldType;
-}
-
-/** The outputs that are not inputs (the Vps class registers them; check() accepts them unset). */
-export const VPS_OUTPUT_ONLY_FIELDS = {
-  orderOid: {
-    type: "integer",
-    alwaysSet: true,
-    description: "The order oid, a number (the id is the same as a string).",
-  },
-  slug: {
-    type: "string",
-    alwaysSet: true,
-    description: "The order's path segment in the API, `order-<oid>-<domain>`.",
-  },
-  primaryIp: { type: "string", alwaysSet: true, description: "Main IPv4 address." },
-  secondaryIps: { type: { array: "string" }, alwaysSet: true, description: "Any further IPv4 addresses." },
-  monthlyFeeUsd: { type: "number", alwaysSet: true, description: "Monthly fee in USD." },
-  // Not the order's one-line summary: ORDER_FIELDS_NOT_KEPT in vps-outputs.ts says why.
-} as const satisfies Record<string, OutputOnlyRule>;
+export { VPS_OUTPUT_ONLY_FIELDS, type OutputOnlyRule } from "./vps-output-fields.js";
 
 export type VpsOutputOnlyName = keyof typeof VPS_OUTPUT_ONLY_FIELDS;
 export const VPS_OUTPUT_ONLY = Object.keys(VPS_OUTPUT_ONLY_FIELDS) as VpsOutputOnlyName[];

@@ -60,7 +60,15 @@ const WATCHED: Record<string, (value: unknown) => unknown> = {
   dcLocation: (value) => value,
   // Not the program's to set, but what the change costs: the drift report prices each change by it.
   monthlyFeeUsd: (value) => (typeof value === "number" ? Math.round(value * 100) : value),
+  // A cancellation scheduled for the end of the billing period (R3): the VPS runs until that day, then is gone.
+  cancellationDate: (value) => value,
 };
+
+/**
+ * Facts whose absence is a value: no cancellation scheduled. Pulumi never schedules one, so a date that appears (a
+ * state written before this output existed included) or goes (RimuHosting's support undid it) is drift either way.
+ */
+const ABSENCE_IS_A_VALUE = new Set(["cancellationDate"]);
 
 /** True when the two values are the same fact for `property`. */
 export function sameFact(property: string, a: unknown, b: unknown): boolean {
@@ -70,19 +78,30 @@ export function sameFact(property: string, a: unknown, b: unknown): boolean {
 
 const isSet = (value: unknown): boolean => value !== undefined && value !== null;
 
-/** What changed between the outputs recorded before a refresh and those it read (both sides set, not the same). */
+/**
+ * What changed between the outputs recorded before a refresh and those it read (both sides set, or a fact whose
+ * absence is a value, and not the same).
+ */
 export function observedChanges(
   recorded: Record<string, unknown>,
   read: Record<string, unknown>,
 ): ObservedChange[] {
-  return Object.keys(WATCHED)
-    .filter((property) => isSet(recorded[property]) && isSet(read[property]))
-    .filter((property) => !sameFact(property, recorded[property], read[property]))
-    .map((property) => ({ property, before: recorded[property], after: read[property] }));
+  return (
+    Object.keys(WATCHED)
+      .filter(
+        (property) =>
+          (isSet(recorded[property]) && isSet(read[property])) || ABSENCE_IS_A_VALUE.has(property),
+      )
+      .filter((property) => !sameFact(property, recorded[property], read[property]))
+      // null, never undefined, for an absent fact: the engine's wire (a protobuf Struct) cannot carry undefined.
+      .map((property) => ({ property, before: recorded[property] ?? null, after: read[property] ?? null }))
+  );
 }
 
 /** The refreshed outputs with what changed since the recorded ones, when anything did. */
 export function withObservedChanges<T extends object>(outputs: T, recorded: Record<string, unknown>): T {
+  // No recorded outputs (`pulumi import`): nothing to compare with, an absence included.
+  if (Object.keys(recorded).length === 0) return outputs;
   const changes = observedChanges(recorded, outputs as Record<string, unknown>);
   return changes.length === 0 ? outputs : { ...outputs, [OUT_OF_BAND_KEY]: changes };
 }

@@ -7,13 +7,19 @@
 import { changedInputNames, hasChanges, type VpsChanges } from "../inputs/vps-changes.js";
 import { PRINTABLE_FIELDS } from "../fields/vps-fields.js";
 import { changeRefusals } from "../inputs/vps-refusals.js";
-import { info, warning, type Note } from "../engine/notes.js";
+import { info, resourceName, warning, type Note } from "../engine/notes.js";
+import { log } from "../engine/log.js";
 import { observedOutOfBand, type ObservedChange } from "./service-drift.js";
 
 const PRINTABLE = new Set<string>(PRINTABLE_FIELDS);
 
+/** A value as the drift line prints it: `none` for a fact that is absent (no cancellation scheduled). */
 const shown = (value: unknown): string =>
-  typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
+  value === undefined || value === null
+    ? "none"
+    : typeof value === "object"
+      ? JSON.stringify(value)
+      : String(value);
 
 /**
  * The drift a refresh's diff found (`changes`: from the live order `live` to the recorded inputs `recorded`), as
@@ -82,4 +88,21 @@ export function refreshDrift(
     notes: driftNotes(name, live, recorded, changes, secret, observed),
     drifted,
   };
+}
+
+/** A read of an order RimuHosting no longer has: the engine drops the VPS; its drift line says so. */
+export function goneRead(recorded: Record<string, unknown>, oid: number): Record<string, never> {
+  const domain = typeof recorded.domainName === "string" ? recorded.domainName : undefined;
+  if (Object.keys(recorded).length > 0) log(goneLine(resourceName(recorded), oid, domain));
+  return {};
+}
+
+/**
+ * The drift line of a VPS a refresh found gone (deleted, or past its cancellation, outside Pulumi): the engine shows
+ * only its delete step, so this names it as the other drift is named. The credit RimuHosting gave is in its answer
+ * to the delete (docs/rimuhosting-api.md R6), which only whoever deleted it saw: no read reports it.
+ */
+function goneLine(name: string, oid: number, domainName: string | undefined): string {
+  const order = domainName === undefined ? `order ${oid}` : `order ${oid} ${domainName}`;
+  return `${name}: changed outside Pulumi: ${order} → gone (cancelled or removed).`;
 }

@@ -80,6 +80,8 @@ type Vps struct {
 	AllowReinstall pulumi.BoolPtrOutput `pulumi:"allowReinstall"`
 	// The order's billing method.
 	BillingOid pulumi.IntPtrOutput `pulumi:"billingOid"`
+	// When RimuHosting will cancel the order (ISO 8601), set when it was cancelled at the end of its billing period outside Pulumi; the VPS runs until then. Unset otherwise.
+	CancellationDate pulumi.StringPtrOutput `pulumi:"cancellationDate"`
 	// cloud-config text (secret: cloud-config can carry passwords).
 	CloudConfig pulumi.StringPtrOutput `pulumi:"cloudConfig"`
 	// The control panel installed (as given).
@@ -394,6 +396,11 @@ func (o VpsOutput) AllowReinstall() pulumi.BoolPtrOutput {
 // The order's billing method.
 func (o VpsOutput) BillingOid() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Vps) pulumi.IntPtrOutput { return v.BillingOid }).(pulumi.IntPtrOutput)
+}
+
+// When RimuHosting will cancel the order (ISO 8601), set when it was cancelled at the end of its billing period outside Pulumi; the VPS runs until then. Unset otherwise.
+func (o VpsOutput) CancellationDate() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Vps) pulumi.StringPtrOutput { return v.CancellationDate }).(pulumi.StringPtrOutput)
 }
 
 // cloud-config text (secret: cloud-config can carry passwords).

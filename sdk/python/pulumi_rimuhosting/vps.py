@@ -602,6 +602,7 @@ class Vps(pulumi.CustomResource):
             __props__.__dict__["ssh_keys"] = ssh_keys
             __props__.__dict__["timeouts"] = timeouts
             __props__.__dict__["vps_type"] = vps_type
+            __props__.__dict__["cancellation_date"] = None
             __props__.__dict__["monthly_fee_usd"] = None
             __props__.__dict__["order_oid"] = None
             __props__.__dict__["primary_ip"] = None
@@ -634,6 +635,7 @@ class Vps(pulumi.CustomResource):
         __props__.__dict__["adopt_order_oid"] = None
         __props__.__dict__["allow_reinstall"] = None
         __props__.__dict__["billing_oid"] = None
+        __props__.__dict__["cancellation_date"] = None
         __props__.__dict__["cloud_config"] = None
         __props__.__dict__["control_panel"] = None
         __props__.__dict__["dc_location"] = None
@@ -683,6 +685,14 @@ class Vps(pulumi.CustomResource):
         The order's billing method.
         """
         return pulumi.get(self, "billing_oid")
+
+    @_builtins.property
+    @pulumi.getter(name="cancellationDate")
+    def cancellation_date(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        When RimuHosting will cancel the order (ISO 8601), set when it was cancelled at the end of its billing period outside Pulumi; the VPS runs until then. Unset otherwise.
+        """
+        return pulumi.get(self, "cancellation_date")
 
     @_builtins.property
     @pulumi.getter(name="cloudConfig")

@@ -38,6 +38,30 @@ describe("a refresh's diff of facts the program does not set", () => {
     ]);
   });
 
+  it("a stop by hand, in a program without runningState: reported once; `up --refresh` records it, starts nothing", async () => {
+    // Issue 57's decision: a program that does not set runningState leaves the running state to the user.
+    const { runningState: _unset, ...program } = PROGRAM;
+    const checked = await impl.checkVps({}, program);
+    const created = await impl.create(checked.inputs);
+    await fixture().byHand.setRunningState(Number(created.id), "NOTRUNNING");
+    const refreshed = await impl.read(created.id, created.outs);
+    expect(refreshed.inputs).not.toHaveProperty("runningState");
+    const drift = await impl.diffVps(created.id, refreshed.props!, {
+      ...checked.inputs,
+      [PREVIEW_FLAG]: true,
+    });
+    expect(drift.notes.map((note) => note.text)).toEqual([
+      "app: changed outside Pulumi: runningState RUNNING → NOTRUNNING.",
+    ]);
+    // `up --refresh`: the program's check after the read, then the diff that plans.
+    const recheck = await impl.checkVps(refreshed.inputs!, { ...program, [PREVIEW_FLAG]: true });
+    const plan = await impl.diffVps(created.id, refreshed.props!, {
+      ...recheck.inputs,
+      [PREVIEW_FLAG]: true,
+    });
+    expect(plan.changes).toBe(false);
+  });
+
   it("an unchanged VPS read twice: no change, no line", async () => {
     const vps = await createdVps();
     for (let round = 0; round < 2; round += 1) {
