@@ -182,6 +182,11 @@ function feeBefore(step: PreviewStep, kind: ChangeKind, log: PreviewLog): Fee {
   // What the adopted order is billed now, as the provider's check gave it (or, from older providers, said it).
   if (kind === "adopt")
     return centsOf(centsIn(step.new?.inputs, CURRENT_FEE_KEY)) ?? adoptedFee(step.urn, log);
+  // What the order is billed now as the provider's check read it from the account: the budget's figure. The state's
+  // record may be older (a VPS resized by hand and not refreshed: the run changes nothing, so its fee must not rise).
+  const live =
+    kind === "import" || kind === "delete" ? undefined : centsIn(step.new?.inputs, CURRENT_FEE_KEY);
+  if (live !== undefined) return { cents: live };
   // An import reads the order: the fee it is billed now is in the new state's outputs.
   const state = kind === "import" ? step.new : step.old;
   const fee = centsIn(state?.outputs, RECORDED_FEE);

@@ -61,7 +61,7 @@ export async function checkVps(
   news: VpsInputs,
   options: { mayApply?: boolean } = {},
 ): Promise<CheckResult> {
-  // The run this check belongs to, handed to what keeps the run's state (the guard).
+  // The run this check belongs to: the one place the check reaches it; everything below is handed it.
   const run = currentRun();
   // The old inputs are recorded state: a value not of its kind is left out, not trusted.
   const before = refreshableState(olds) as VpsInputs;
@@ -69,7 +69,7 @@ export async function checkVps(
   const parsed = parseInputs(news);
   const given = parsed.values;
   // Both: a read marked the key of the recorded outputs, which the old inputs follow (refresh-diff.ts).
-  noteChecked(resourceKey(given), resourceKey(before));
+  noteChecked(run, resourceKey(given), resourceKey(before));
   // Never the nonce of the new inputs: only this provider makes one, and keeps it in this state.
   const nonce = typeof before.__creationNonce === "string" ? before.__creationNonce : newCreationNonce();
   const inputs = withOrder(secretsWrapped(ownKeys(news, nonce)), before[RECORDED_ORDER_KEY]);
@@ -89,13 +89,13 @@ export async function checkVps(
   };
   noteCheckedChange(run, before, checking);
   const preview = isPreview(given);
-  const ahead = await lookAhead(before, checking, preview, options.mayApply);
+  const ahead = await lookAhead(run, before, checking, preview, options.mayApply);
   const fee = ahead.fee?.usd;
   const now = ahead.fee?.nowUsd;
   const checked = withOrder(inputs, ahead.recordedOrderOid);
   // The run's budget (budget.ts): this VPS's fees counted with the others' checked so far.
   const budget = judgeBudget(
-    ahead.fee && accountView("Checking a Vps"),
+    ahead.fee && accountView(run, "Checking a Vps"),
     { resource: resourceKey(given), name: resourceName(given) },
     ahead.fee,
     preview,

@@ -136,10 +136,11 @@ export interface DiffResult {
  * effects or the price of a change.
  */
 export async function diffVps(id: string, olds: RecordedOutputs, news: VpsInputs): Promise<DiffResult> {
+  const run = currentRun(); // this call's run, handed down to what keeps the run's state
   const before = recordedState(olds, `Vps ${id}`);
   const after = setValues(news);
   // Both sides' keys: the outputs a read marked may lack the creationScope of the recorded inputs (refresh-diff.ts).
-  const refresh = takeRefreshDiff(resourceKey(before), resourceKey(after));
+  const refresh = takeRefreshDiff(run, resourceKey(before), resourceKey(after));
   if (isPendingId(id) && before.orderOid === undefined) {
     // A create whose outcome was unknown: update() finds or places the order, unless what it orders changed.
     const replaces = REPLACE_FORCING_INPUTS.filter(
@@ -156,13 +157,13 @@ export async function diffVps(id: string, olds: RecordedOutputs, news: VpsInputs
   // An order RimuHosting no longer has: never unchanged, never priced; one it will cancel: said (gone-order.ts).
   const standing =
     isPreview(news) && !isPendingId(id) && hasApiKey()
-      ? await orderStanding(accountView("Checking a Vps"), name, Number(id))
+      ? await orderStanding(accountView(run, "Checking a Vps"), name, Number(id))
       : undefined;
   if (standing?.gone)
     return { changes: true, replaces: [], deleteBeforeReplace: false, notes: standing.notes };
   const notes = [...(standing?.notes ?? []), ...effectNotes(name, effectsOf(changes, after))];
   if (isPreview(news)) {
-    const priced = await previewPrice(id, before, after, changes);
+    const priced = await previewPrice(run, before, after, changes);
     if (priced) notes.push(priced);
   }
   return {
@@ -176,7 +177,7 @@ export async function diffVps(id: string, olds: RecordedOutputs, news: VpsInputs
 
 /** The price line of a replacement or a resize (each distinct quote asked once per run). */
 async function previewPrice(
-  id: string,
+  run: RunContext,
   before: RecordedOutputs,
   after: VpsInputs,
   changes: VpsChanges,
@@ -184,13 +185,14 @@ async function previewPrice(
   if (changes.replaces.length === 0 && changes.parameters.length === 0) return undefined;
   const quote = (inputs: QuotedValues) =>
     hasApiKey()
-      ? priceOf({ view: accountView("Quoting a Vps"), baseUrl: configuredBaseUrl() }, inputs)
+      ? priceOf({ view: accountView(run, "Quoting a Vps"), baseUrl: configuredBaseUrl() }, inputs)
       : Promise.resolve({ problem: "no API key is configured" });
   const resource = resourceKey(after);
   const name = resourceName(after);
-  if (changes.replaces.length > 0) return info(replacementLine(resource, name, before, await quote(after)));
+  if (changes.replaces.length > 0)
+    return info(replacementLine(run, resource, name, before, await quote(after)));
   const quoted = await quote({ ...pricedOf(before), ...pricedOf(after) });
-  return info(resizeLine(resource, name, before, after, changes.parameters, quoted));
+  return info(resizeLine(run, resource, name, before, after, changes.parameters, quoted));
 }
 
 /** The dynamic provider's diff: diffVps(), with its notes shown on the resource. */
@@ -220,7 +222,7 @@ export async function create(
   const limit = timeLimitOf("create", news.timeouts?.createMinutes, engine);
   const deadlineMs = Date.now() + limit.ms;
   return step(`Creating Vps${label(news)}`, () =>
-    applying(news, async () => {
+    applying(run, news, async () => {
       const client = clientFor("Creating a Vps", limit);
       if (news.adoptOrderOid !== undefined) return adopt(run, client, news, inputs.__provider);
       return orderAndConverge(run, client, news, nonceOf(inputs), inputs.__provider, deadlineMs);
@@ -233,12 +235,12 @@ export async function create(
  * check claimed of hosts is given up, and those hosts' figures are read again when next needed (host-room.ts).
  * Before it runs, they learn that it started: a room check failing later in the run must not advise leaving it out.
  */
-async function applying<T>(news: VpsInputs, run: () => Promise<T>): Promise<T> {
-  noteStartingEverywhere(resourceKey(news));
+async function applying<T>(run: RunContext, news: VpsInputs, change: () => Promise<T>): Promise<T> {
+  noteStartingEverywhere(run, resourceKey(news));
   try {
-    return await run();
+    return await change();
   } finally {
-    noteAppliedEverywhere(resourceKey(news));
+    noteAppliedEverywhere(run, resourceKey(news));
   }
 }
 
@@ -250,10 +252,10 @@ async function orderAndConverge(
   provider: VpsInputs["__provider"],
   deadlineMs: number,
 ): Promise<{ id: string; outs: VpsOutputs }> {
-  const view = accountView("Creating a Vps");
+  const view = accountView(run, "Creating a Vps");
   // Cancels an order another run's took past the budget, before any state holds it (order-withdrawal.ts).
   const withdraw = (placed: AboutOrder) => client.deleteVps(orderRef(placed.order_oid, placed.domain_name));
-  const placeOrder = () => orderOnce(client, news, nonce, provider, deadlineMs);
+  const placeOrder = () => orderOnce(run, client, news, nonce, provider, deadlineMs);
   const ordered = await guardedOrder(run, view, news, nonce, placeOrder, withdraw);
   const order = ordered.order;
   // The run's listing holds it now (the next token look-up sees it); other providers count it there (shared-plan.ts).
@@ -273,7 +275,7 @@ async function orderAndConverge(
         `Set the password input with allowReinstall, or reset it in the control panel.`,
     );
   }
-  return convergeNew({ client, live: order, recorded, news, what: "was created", provider });
+  return convergeNew({ run, client, live: order, recorded, news, what: "was created", provider });
 }
 
 /**
@@ -304,10 +306,10 @@ async function adopt(
   // Install-time options cannot be read back: they are recorded as given, not reinstalled.
   return guardedChange(
     run,
-    accountView("Creating a Vps"),
+    accountView(run, "Creating a Vps"),
     { live: order, recorded: news, news },
     "adopted",
-    () => convergeNew({ client, live: order, recorded: news, news, what: "was adopted", provider }),
+    () => convergeNew({ run, client, live: order, recorded: news, news, what: "was adopted", provider }),
   );
 }
 
@@ -318,12 +320,13 @@ export async function read(
   props?: RecordedOutputs,
   engine?: EngineRequest,
 ): Promise<{ id?: string; props?: RecordedOutputs; inputs?: VpsInputs }> {
+  const run = currentRun(); // this call's run, handed down to what keeps the run's state
   const recorded = refreshableState(props);
   // The engine's next diff of this resource, unless its check comes first, is the refresh's (refresh-diff.ts).
-  if (Object.keys(recorded).length > 0) noteRead(resourceKey(recorded));
+  if (Object.keys(recorded).length > 0) noteRead(run, resourceKey(recorded));
   return step(`Refreshing Vps ${id}${label(recorded)}`, async () => {
     const client = clientFor("Refreshing a Vps", readLimit(engine));
-    const oid = await resolveOrderOid(accountView("Refreshing a Vps"), id, recorded);
+    const oid = await resolveOrderOid(accountView(run, "Refreshing a Vps"), id, recorded);
     // Not there yet: keep the pending record (its nonce is how the next `pulumi up` recognises the order).
     if (oid === undefined) return { id, props };
     let order: AboutOrder;
@@ -357,9 +360,9 @@ export async function update(
   const limit = timeLimitOf("update", news.timeouts?.updateMinutes, engine);
   const deadlineMs = Date.now() + limit.ms;
   return step(`Updating Vps ${id}${label(news)}`, () =>
-    applying(news, async () => {
+    applying(run, news, async () => {
       const client = clientFor("Updating a Vps", limit);
-      const oid = await resolveOrderOid(accountView("Updating a Vps"), id, recorded);
+      const oid = await resolveOrderOid(accountView(run, "Updating a Vps"), id, recorded);
       if (oid === undefined) {
         // A pending create whose order has not appeared: order it now (same token and nonce), once.
         const nonce =
@@ -377,14 +380,9 @@ export async function update(
       }
       if (isOrderGone(order, Date.now())) throw goneError(id);
       // Compare with the live order, not the old outputs: this is also how a failed create or update resumes.
-      const live = order;
-      const result = await guardedChange(
-        run,
-        accountView("Updating a Vps"),
-        { live, recorded, news },
-        "changed",
-        () =>
-          converge({ client, live, recorded, news, what: "was being updated", provider: inputs.__provider }),
+      const target = { live: order, recorded, news };
+      const result = await guardedChange(run, accountView(run, "Updating a Vps"), target, "changed", () =>
+        converge({ ...target, run, client, what: "was being updated", provider: inputs.__provider }),
       );
       const password = result.password ?? news.password ?? recorded.password;
       return {
@@ -416,7 +414,7 @@ export async function deleteVps(id: string, props: RecordedOutputs, engine?: Eng
       timeLimitOf("delete", recorded.timeouts?.deleteMinutes, engine),
     );
     // Read now, not from the run's listing: an order that appeared since must be cancelled, not left billed.
-    const view = accountView("Deleting a Vps");
+    const view = accountView(run, "Deleting a Vps");
     const oid = await resolveOrderOid(view, id, recorded, true);
     if (oid === undefined) {
       log(`Vps ${id}: no order carrying this stack's creation nonce exists; nothing to cancel.`);

@@ -21,6 +21,7 @@ import type { AccountView } from "../../provider/impl/account/account-view";
 import { pricedOf, quoteRequest } from "../../provider/impl/budget/money";
 import { plannedFeeOf, priceOf, type PlannedFee } from "../../provider/impl/budget/planned-fee";
 import { accountView, configuredBaseUrl } from "../../provider/impl/lifecycle/runtime-config";
+import { currentRun } from "../../provider/impl/engine/run-context";
 import * as testing from "../../provider/impl/testing";
 import { UNKNOWN, knownValues, unknownKeys } from "../../provider/impl/inputs/unknowns";
 import { RECORDED_ORDER_KEY } from "../../provider/impl/fields/vps-fields";
@@ -268,7 +269,7 @@ async function placeOrders(rows: readonly Row[]) {
 
 /** The planned fee of `row`, as the provider's check works it out (vps-lookahead.ts's checkAll). */
 async function plannedFeeOfRow(row: Row, placed: VpsInputs | undefined): Promise<PlannedFee> {
-  const at = { view: accountView("Checking a Vps"), baseUrl: configuredBaseUrl() };
+  const at = { view: accountView(currentRun(), "Checking a Vps"), baseUrl: configuredBaseUrl() };
   const check = (before: VpsInputs, after: VpsInputs) => ({
     ...at,
     isNew: placed === undefined || row.kind === "adopt",

@@ -24,10 +24,10 @@ import {
   writeYamlProgram,
 } from "./native-programs";
 import { billTableRows as tableRows } from "../helpers/bill-table";
+import { BILL, billOfStack } from "./budget-support";
 
 jest.setTimeout(300_000);
 
-const BILL = path.join(REPO_ROOT, "dist/provider/bill/cli.js");
 const PACK = path.join(REPO_ROOT, "policy-pack");
 const PLUGIN = path.join(PLUGIN_DIR, "pulumi-resource-rimuhosting");
 
@@ -75,25 +75,6 @@ function bill(
         : [process.execPath, [BILL, file], undefined];
   const { status, stdout, stderr } = spawnSync(command, args, { encoding: "utf8", input, timeout: 60_000 });
   return { status, stdout, stderr };
-}
-
-/**
- * `rimuhosting-bill --stack <stack>` (or the plugin's `bill --stack`) in the program's directory, with the CLI
- * environment of the harness minus nothing: asynchronously, since the emulator answers from this process.
- */
-function billOfStack(
-  cli: CliStack,
-  command: string,
-  args: readonly string[],
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, [...args], { cwd: cli.programDir, env: cli.commandEnv() });
-    let [stdout, stderr] = ["", ""];
-    child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
-    child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
-    child.on("error", reject);
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
 }
 
 const usd = (amount: number): string => `$${amount.toFixed(2)}`;

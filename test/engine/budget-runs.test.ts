@@ -3,11 +3,13 @@
 // - a replacement and a new VPS that the preview passes complete in `up`, and the account ends at the preview's
 //   figures (the replaced order counted once, until the run cancels it);
 // - stacks of one account started together, each order taking 3 s, leave the account within its budget: a run
-//   refused says what it ordered and withdrew, and its state holds nothing ("Several runs at once").
+//   refused says what it ordered and withdrew, and its state holds nothing ("Several runs at once");
+// - a shrink and a create landing exactly on the budget both happen; then, changed outside Pulumi, the preview and
+//   `rimuhosting-bill --stack` say the account is over with the live figures, and a no-op preview passes.
 import type { DcLocation } from "../../provider/index";
 import { createStackDriver, type StackDriver } from "./stack-driver";
 import { describeCliOnly } from "./describe-cli";
-import { previewJson, setStackLimits } from "./budget-support";
+import { BILL, billOfStack, previewJson, setStackLimits } from "./budget-support";
 import { EXAMPLES_DIR, VPS_TYPE, startScenario, type Scenario } from "./e2e-support";
 import {
   NATIVE_VPS_TYPE,
@@ -319,7 +321,48 @@ describeNative("yaml", "a shrink and a create on the native plugin (a YAML progr
     await setStackLimits(s, { monthlyBudgetUsd: (after / 100).toFixed(2) });
     await pulumiText(s.stack.cli, "up", "--yes");
     expect({ orders: activeOrderCount(s), cents: accountCents(s) }).toEqual({ orders: 2, cents: after });
-    await setStackLimits(s, { monthlyBudgetUsd: undefined });
+    await changedOutsidePulumi(s);
+    await setStackLimits(s, { monthlyBudgetUsd: undefined, maxMonthlyIncreaseUsd: undefined });
     await pulumiText(s.stack.cli, "destroy", "--yes");
   });
 });
+
+/**
+ * Changed outside Pulumi, on the same stack (docs/cost.md, "Changed outside Pulumi"; no stack of its own, for CI's
+ * time): node-0 grown by hand takes the live account over a budget that the recorded state is within, and the
+ * preview and the bill say so with the live figures; then node-0 shrunk by hand below what the program and the state
+ * say, and a no-op preview passes `maxMonthlyIncreaseUsd: 0` (the budget prices what diff() plans: nothing).
+ */
+async function changedOutsidePulumi(s: Scenario): Promise<void> {
+  const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+  const node0 = activeOrders(s).find((order) => order.domainName === "node-0.shrink.example.com")!;
+  const recorded = accountCents(s);
+  await s.client.changeParameters(node0.orderOid, { memory_mb: 2048 });
+  const live = accountCents(s);
+  const budget = live - 100;
+  expect(recorded).toBeLessThan(budget); // the state alone is within it; the live account is not
+  await setStackLimits(s, { monthlyBudgetUsd: (budget / 100).toFixed(2) });
+  const mark = s.mark();
+  const over = `its active orders are billed ${dollars(live)} a month, over the monthly budget of ${dollars(budget)}`;
+  expect(await pulumiText(s.stack.cli, "preview")).toContain(over);
+  const bill = await billOfStack(s.stack.cli, process.execPath, [BILL, "--stack", s.stack.cli.name]);
+  // The bill: the stack's live fees (node-0 before and after at what it is billed now, not the state's record), the
+  // provider's words with the live account's figures, and no room "to spare"; a run that adds nothing is not failed.
+  expect(bill.stdout).toMatch(/\| `node-0` \| unchanged \| (\$[\d.]+) \| \1 \| ±\$0\.00 \|/);
+  expect(bill.stdout).toContain(over);
+  expect(bill.stdout).not.toContain("to spare");
+  expect({
+    status: bill.status,
+    verdict: /\*\*Budget \(stack config\): (.*?)\*\*/.exec(bill.stdout)?.[1],
+  }).toEqual({
+    status: 0,
+    verdict: "⚠️ warning.",
+  });
+  expect(s.mutationsSince(mark)).toEqual([]);
+  // Shrunk by hand below the program's 1024 MB: not a change of the run, so it adds nothing.
+  await s.client.changeParameters(node0.orderOid, { memory_mb: 512 });
+  await setStackLimits(s, { monthlyBudgetUsd: undefined, maxMonthlyIncreaseUsd: "0" });
+  const shrunk = s.mark();
+  await pulumiText(s.stack.cli, "preview", "--expect-no-changes");
+  expect(s.mutationsSince(shrunk)).toEqual([]);
+}

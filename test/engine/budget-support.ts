@@ -1,6 +1,33 @@
-// What the budget's engine tests share (budget.test.ts, budget-flags.test.ts, recorded-order.test.ts): the preview's
-// steps as JSON, with the fee each VPS's check planned, and the budget's settings in the stack config.
+// What the budget's engine tests share (budget.test.ts, budget-flags.test.ts, budget-runs.test.ts,
+// recorded-order.test.ts, bill.test.ts): the preview's steps as JSON, with the fee each VPS's check planned, the
+// budget's settings in the stack config, and the bill of a stack.
+import { spawn } from "node:child_process";
+import * as path from "node:path";
+import type { CliStack } from "./cli-stack";
 import type { Scenario } from "./e2e-support";
+import { REPO_ROOT } from "./native-programs";
+
+/** The built `rimuhosting-bill`. */
+export const BILL = path.join(REPO_ROOT, "dist/provider/bill/cli.js");
+
+/**
+ * `rimuhosting-bill --stack <stack>` (or the plugin's `bill --stack`) in the program's directory, with the CLI
+ * environment of the harness minus nothing: asynchronously, since the emulator answers from this process.
+ */
+export function billOfStack(
+  cli: CliStack,
+  command: string,
+  args: readonly string[],
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, [...args], { cwd: cli.programDir, env: cli.commandEnv() });
+    let [stdout, stderr] = ["", ""];
+    child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
+    child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
 
 export interface PreviewStep {
   op: string;

@@ -30,7 +30,7 @@ import { carriesCreationToken, type OrderRef, type RimuClient } from "../../clie
 import { canonicalJson } from "../inputs/canonical-json.js";
 import { HostLedger } from "./host-room.js";
 import { FeeLedger } from "../cost/ledger.js";
-import { currentRun, runState } from "../engine/run-context.js";
+import { runState, type RunContext } from "../engine/run-context.js";
 
 /** How long a shared read is served before it is made again. */
 export const LISTING_MAX_AGE_MS = 60_000;
@@ -144,32 +144,32 @@ export class AccountView {
 
 /** The views of this run (run-context.ts), one per account. */
 const VIEWS = runState("the shared reads of each account", () => new Map<string, AccountView>());
-const views = (): Map<string, AccountView> => currentRun().get(VIEWS);
+const views = (run: RunContext): Map<string, AccountView> => run.get(VIEWS);
 
-/** The view of the account behind `key` (a hash of base URL and API key), made with `client` on first use. */
-export function accountViewFor(key: string, client: () => RimuClient): AccountView {
-  let view = views().get(key);
+/** `run`'s view of the account behind `key` (a hash of base URL and API key), made with `client` on first use. */
+export function accountViewFor(run: RunContext, key: string, client: () => RimuClient): AccountView {
+  let view = views(run).get(key);
   if (!view) {
     view = new AccountView(client(), Date.now, SharedPlan.forAccount(key));
-    views().set(key, view);
+    views(run).set(key, view);
   }
   return view;
 }
 
-/** A change of `resource` starts (a create, an update): every view's ledger knows the run applies changes. */
-export function noteStartingEverywhere(resource: string): void {
-  for (const view of views().values()) view.ledger.start(resource);
+/** A change of `resource` starts (a create, an update): every view's ledger of `run` knows it applies changes. */
+export function noteStartingEverywhere(run: RunContext, resource: string): void {
+  for (const view of views(run).values()) view.ledger.start(resource);
 }
 
-/** A change of `resource` was applied: every view of this process gives up its claims (AccountView.noteApplied). */
-export function noteAppliedEverywhere(resource: string): void {
-  for (const view of views().values()) {
+/** A change of `resource` was applied: every view of `run` gives up its claims (AccountView.noteApplied). */
+export function noteAppliedEverywhere(run: RunContext, resource: string): void {
+  for (const view of views(run).values()) {
     view.noteApplied(resource);
     view.sharedPlan?.forget(resource);
   }
 }
 
-/** Forgets every view of this run, with the clients they hold (a new read timeout). */
-export function resetAccountViews(): void {
-  views().clear();
+/** Forgets every view of `run`, with the clients they hold (a new read timeout). */
+export function resetAccountViews(run: RunContext): void {
+  views(run).clear();
 }

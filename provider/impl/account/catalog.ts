@@ -7,7 +7,7 @@
  */
 import type { RimuClient } from "../../client/index.js";
 import { LISTING_MAX_AGE_MS } from "./account-view.js";
-import { currentRun, runState } from "../engine/run-context.js";
+import { runState, type RunContext } from "../engine/run-context.js";
 
 export interface Catalog {
   /** Listed distribution codes (older unlisted codes are still accepted by the service). */
@@ -26,9 +26,9 @@ const CATALOGUES = runState(
   () => new Map<string, { at: number; catalog: Promise<Catalog> }>(),
 );
 
-/** The catalogue of `baseUrl`, read once per run (run-context.ts) and again when older than LISTING_MAX_AGE_MS. */
-export function catalogFor(client: RimuClient, baseUrl: string): Promise<Catalog> {
-  const cache = currentRun().get(CATALOGUES);
+/** The catalogue of `baseUrl`, read once per run (`run`) and again when older than LISTING_MAX_AGE_MS. */
+export function catalogFor(run: RunContext, client: RimuClient, baseUrl: string): Promise<Catalog> {
+  const cache = run.get(CATALOGUES);
   let kept = cache.get(baseUrl);
   if (!kept || Date.now() - kept.at >= LISTING_MAX_AGE_MS) {
     kept = { at: Date.now(), catalog: fetchCatalog(client) };

@@ -15,7 +15,7 @@
  */
 import type { Amount, ChangePricing, NewVpsRequestInput } from "../../../contract/index.js";
 import { PREVIEW_FLAG } from "../fields/vps-fields.js";
-import { currentRun, runState } from "../engine/run-context.js";
+import { runState, type RunContext } from "../engine/run-context.js";
 import { ipRequest, toWire } from "../inputs/vps-requests.js";
 import { amountUsd } from "../../wire-mapping/values.js";
 import type { VpsInputs } from "../inputs/vps-input-schema.js";
@@ -127,17 +127,18 @@ export type Quoted = { price: Money } | { problem: string };
  * many lines mention it (a replacement is priced by diff() and checked again for its create).
  */
 const PREVIEW_CHANGES = runState("each VPS's priced monthly change", () => new Map<string, number>());
-const previewChanges = (): Map<string, number> => currentRun().get(PREVIEW_CHANGES);
+const previewChanges = (run: RunContext): Map<string, number> => run.get(PREVIEW_CHANGES);
 /** Resources whose replacement diff() priced: the check() of the replacement's create adds no "new VPS" line. */
 const REPLACEMENTS_PRICED = runState("replacements diff() priced", () => new Set<string>());
-const replacementsPriced = (): Set<string> => currentRun().get(REPLACEMENTS_PRICED);
+const replacementsPriced = (run: RunContext): Set<string> => run.get(REPLACEMENTS_PRICED);
 
-/** `line` with the running total appended once more than one VPS has a priced change. */
-function withTotal(resource: string, line: string, delta: Money | undefined): string {
+/** `line` with `run`'s running total appended once more than one VPS has a priced change. */
+function withTotal(run: RunContext, resource: string, line: string, delta: Money | undefined): string {
   if (delta === undefined || delta.currency !== "USD") return line;
-  previewChanges().set(resource, roundCents(delta.amount));
-  if (previewChanges().size < 2) return line;
-  const total = roundCents([...previewChanges().values()].reduce((a, b) => a + b, 0));
+  const changes = previewChanges(run);
+  changes.set(resource, roundCents(delta.amount));
+  if (changes.size < 2) return line;
+  const total = roundCents([...changes.values()].reduce((a, b) => a + b, 0));
   return `${line} [all VPS changes so far: ${signed(usd(total))} a month]`;
 }
 
@@ -153,9 +154,10 @@ function currentFee(olds: RecordedOutputs): Money | undefined {
 }
 
 /** `web: new VPS: $9.57 a month (quoted by RimuHosting).` */
-export function newVpsLine(resource: string, name: string, quoted: Quoted): string {
+export function newVpsLine(run: RunContext, resource: string, name: string, quoted: Quoted): string {
   if ("problem" in quoted) return `${name}: new VPS: price not quoted: ${quoted.problem}.`;
   return withTotal(
+    run,
     resource,
     `${name}: new VPS: ${formatMoney(quoted.price)} a month (quoted by RimuHosting).`,
     quoted.price,
@@ -166,6 +168,7 @@ const SIZE_LABELS = { memoryMb: "", diskSpaceMb: "disk ", diskSpace2Mb: "second 
 
 /** `web: resize 1024 → 2048 MB: $9.57 → $16.00 a month (+$6.43)`: the fee billed now, the quote, the change. */
 export function resizeLine(
+  run: RunContext,
   resource: string,
   name: string,
   olds: RecordedOutputs,
@@ -178,19 +181,21 @@ export function resizeLine(
     .map((field) => `${SIZE_LABELS[field]}${String(olds[field] ?? 0)} → ${String(news[field])} MB`);
   const what = `resize ${parts.join(", ")}`;
   if ("problem" in quoted) return `${name}: ${what}: price not quoted: ${quoted.problem}.`;
-  return changeLine(resource, `${name}: ${what}`, currentFee(olds), quoted.price, "");
+  return changeLine(run, resource, `${name}: ${what}`, currentFee(olds), quoted.price, "");
 }
 
 /** `web: replacement VPS: $9.57 → $11.00 a month (+$1.43; the old VPS is cancelled with a credit …)`, once. */
 export function replacementLine(
+  run: RunContext,
   resource: string,
   name: string,
   olds: RecordedOutputs,
   quoted: Quoted,
 ): string {
-  replacementsPriced().add(resource);
+  replacementsPriced(run).add(resource);
   if ("problem" in quoted) return `${name}: replacement VPS: price not quoted: ${quoted.problem}.`;
   return changeLine(
+    run,
     resource,
     `${name}: replacement VPS`,
     currentFee(olds),
@@ -200,8 +205,8 @@ export function replacementLine(
 }
 
 /** True once for the check() of a replacement's create, after diff() priced the replacement. */
-export function takeReplacementPriced(resource: string): boolean {
-  return replacementsPriced().delete(resource);
+export function takeReplacementPriced(run: RunContext, resource: string): boolean {
+  return replacementsPriced(run).delete(resource);
 }
 
 /**
@@ -209,6 +214,7 @@ export function takeReplacementPriced(resource: string): boolean {
  * quote for it once changed to match the program (the program's sizes over the order's).
  */
 export function adoptionLine(
+  run: RunContext,
   resource: string,
   name: string,
   oid: number,
@@ -218,11 +224,12 @@ export function adoptionLine(
   const what = `${name}: adopting order ${oid}`;
   if ("problem" in quoted)
     return `${what}: ${before ? `billed ${formatMoney(before)} a month now; ` : ""}the price after it is changed to match the program is not quoted: ${quoted.problem}.`;
-  return changeLine(resource, what, before, quoted.price, "");
+  return changeLine(run, resource, what, before, quoted.price, "");
 }
 
 /** `<what>: $a → $b a month (+$c<note>)`, or the quote alone when the fee now is unknown or in another currency. */
 function changeLine(
+  run: RunContext,
   resource: string,
   what: string,
   before: Money | undefined,
@@ -235,6 +242,7 @@ function changeLine(
   if (delta === undefined)
     return `${what}: ${formatMoney(before)} now, ${formatMoney(after)} a month quoted (different currencies).`;
   return withTotal(
+    run,
     resource,
     `${what}: ${formatMoney(before)} → ${formatMoney(after)} a month (${signed(delta)}${note})`,
     delta,

@@ -12,7 +12,9 @@
  *
  * Each module declares its piece once (`runState`), and the run makes it on first use, so this file imports none
  * of them (they import it). Its lifetime is the process's: `currentRun()` is the run, and `beginRun()` starts a new
- * one, which forgets every piece at once (tests, standing for the next provider process). State that outlives a
+ * one, which forgets every piece at once (tests, standing for the next provider process). Only the engine's calls
+ * (check, diff, create, read, update, delete: vps-check.ts, vps-provider.ts) and the test seams call `currentRun()`;
+ * they hand the run down as an argument, as pulumi-go-provider passes `ctx` (test/provider/impl/process-state.test.ts). State that outlives a
  * run (the configuration, cached clients, the engine watch) is listed with its reason in process-state.ts, and
  * test/provider/impl/process-state.test.ts fails when a module keeps state that is in neither place.
  */

@@ -14,7 +14,7 @@ import { createHash, randomUUID } from "node:crypto";
 import type { AboutOrder } from "../../../contract/index.js";
 import { CREATION_NONCE_KEY } from "../../client/metadata-keys.js";
 import { canonicalJson } from "../inputs/canonical-json.js";
-import { currentRun, runState } from "../engine/run-context.js";
+import { runState, type RunContext } from "../engine/run-context.js";
 import { REPLACE_FORCING_INPUTS } from "../inputs/vps-changes.js";
 
 export { canonicalJson };
@@ -77,8 +77,8 @@ const UNUSED = runState("creation tokens check() found on no order", () => new M
 const UNUSED_TOKEN_MAX_AGE_MS = 10 * 60_000;
 
 /** What check() found when it looked `token` up for the resource with `nonce`; the latest lookup counts. */
-export function noteTokenLookup(token: string, nonce: string, unused: boolean): void {
-  const UNUSED_TOKENS = currentRun().get(UNUSED);
+export function noteTokenLookup(run: RunContext, token: string, nonce: string, unused: boolean): void {
+  const UNUSED_TOKENS = run.get(UNUSED);
   const now = Date.now();
   for (const [key, seen] of UNUSED_TOKENS) {
     if (now - seen > UNUSED_TOKEN_MAX_AGE_MS) UNUSED_TOKENS.delete(key);
@@ -88,8 +88,8 @@ export function noteTokenLookup(token: string, nonce: string, unused: boolean): 
 }
 
 /** True once after check() found no order carrying `token` for the resource with `nonce` (recently). */
-export function takeTokenUnused(token: string, nonce: string): boolean {
-  const UNUSED_TOKENS = currentRun().get(UNUSED);
+export function takeTokenUnused(run: RunContext, token: string, nonce: string): boolean {
+  const UNUSED_TOKENS = run.get(UNUSED);
   const now = Date.now();
   const key = `${token} ${nonce}`;
   const seen = UNUSED_TOKENS.get(key);

@@ -13,25 +13,25 @@
  * with it. read() knows only the outputs, so check() clears and diff() takes the mark under the keys of both sides.
  */
 
-import { currentRun, runState } from "../engine/run-context.js";
+import { runState, type RunContext } from "../engine/run-context.js";
 
 /** Resources read since their last check (kept by the run, run-context.ts): their next diff is a refresh's. */
 const READ_SINCE_CHECK = runState("resources read since their last check", () => new Set<string>());
-const readSinceCheck = (): Set<string> => currentRun().get(READ_SINCE_CHECK);
+const readSinceCheck = (run: RunContext): Set<string> => run.get(READ_SINCE_CHECK);
 
-/** read() read this resource (a refresh, or an `up --refresh` before the program's check). */
-export function noteRead(resource: string): void {
-  readSinceCheck().add(resource);
+/** read() of `run` read this resource (a refresh, or an `up --refresh` before the program's check). */
+export function noteRead(run: RunContext, resource: string): void {
+  readSinceCheck(run).add(resource);
 }
 
 /** check() checked the program's inputs of this resource (known by these keys): its next diff plans a change. */
-export function noteChecked(...keys: string[]): void {
-  for (const key of keys) readSinceCheck().delete(key);
+export function noteChecked(run: RunContext, ...keys: string[]): void {
+  for (const key of keys) readSinceCheck(run).delete(key);
 }
 
 /** True for the diff that follows a read with no check between (a refresh's), once; under any of its keys. */
-export function takeRefreshDiff(...keys: string[]): boolean {
+export function takeRefreshDiff(run: RunContext, ...keys: string[]): boolean {
   let marked = false;
-  for (const key of keys) marked = readSinceCheck().delete(key) || marked;
+  for (const key of keys) marked = readSinceCheck(run).delete(key) || marked;
   return marked;
 }

@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { accountViewFor, resetAccountViews, type AccountView } from "../account/account-view.js";
-import { beginRun } from "../engine/run-context.js";
+import { beginRun, type RunContext } from "../engine/run-context.js";
 import { createClient, type RimuClient, type ClientConfig } from "../../client/index.js";
 import { RimuConfigError } from "../../client/errors.js";
 import { DEFAULT_TIMEOUTS } from "../../client/config.js";
@@ -137,14 +137,14 @@ export function readLimit(engine?: EngineRequest): TimeLimit | undefined {
 }
 
 /**
- * The shared reads of the configured account (account-view.ts): one view per base URL and API key, kept in
- * the host for the run. Throws the missing-key error like clientFor(). What a preview reads comes from here.
+ * `run`'s shared reads of the configured account (account-view.ts): one view per base URL and API key, kept for
+ * the run. Throws the missing-key error like clientFor(). What a preview reads comes from here.
  */
-export function accountView(what: string): AccountView {
+export function accountView(run: RunContext, what: string): AccountView {
   const resolved = resolveConfig(stackConfig);
   if (resolved.apiKey === undefined) throw new RimuConfigError(missingApiKey(what));
   const key = createHash("sha256").update(`${resolved.baseUrl}\n${resolved.apiKey}`).digest("hex");
-  return accountViewFor(key, () => clientFor(what, undefined, { silentReads: false }));
+  return accountViewFor(run, key, () => clientFor(what, undefined, { silentReads: false }));
 }
 
 /** The base URL the provider talks to (the catalogue cache is keyed by it). */
@@ -157,13 +157,16 @@ export function hasApiKey(): boolean {
   return resolveConfig(stackConfig).apiKey !== undefined;
 }
 
-/** Test seam: the read timeout of the provider's clients (the fault matrix's "client timeout" on reads). */
+/**
+ * Test seam: the read timeout of the provider's clients (the fault matrix's "client timeout" on reads). `run`'s
+ * views hold clients of the old timeout, so they are forgotten too (testing.ts passes the run it serves).
+ */
 let readMsOverride: number | undefined;
-export function setReadTimeoutForTests(ms: number | undefined): void {
+export function setReadTimeout(run: RunContext, ms: number | undefined): void {
   readMsOverride = ms;
   for (const client of clients.values()) client.close();
   clients.clear();
-  resetAccountViews();
+  resetAccountViews(run);
 }
 
 /**

@@ -20,6 +20,7 @@ import type { OrderRef, RimuClient } from "../../client/index.js";
 import { catalogFor, catalogFindings } from "../account/catalog.js";
 import { VPS_ERROR_CODES, VpsError, VpsIncompleteError, nested, presentError } from "../engine/errors.js";
 import { log } from "../engine/log.js";
+import type { RunContext } from "../engine/run-context.js";
 import { configuredBaseUrl } from "./runtime-config.js";
 import { assertChangesAllowed, computeChanges, type VpsChanges } from "../inputs/vps-changes.js";
 import type { VpsInputs } from "../inputs/vps-input-schema.js";
@@ -52,6 +53,7 @@ function planSteps(changes: VpsChanges, reinstallFirst: boolean): Step[] {
 
 /** Refusals and catalogue lookups for the planned changes; throws before anything is changed. */
 async function validatePlan(
+  run: RunContext,
   client: RimuClient,
   changes: VpsChanges,
   current: VpsOutputs,
@@ -59,7 +61,7 @@ async function validatePlan(
 ): Promise<{ reinstallFirst: boolean }> {
   assertChangesAllowed(changes, current, news);
   if (changes.reinstall.length === 0) return { reinstallFirst: false };
-  const catalog = await catalogFor(client, configuredBaseUrl());
+  const catalog = await catalogFor(run, client, configuredBaseUrl());
   const findings = catalogFindings(catalog, { distro: news.distro }, () => true);
   for (const warning of findings.warnings) log(`Vps ${String(current.orderOid)}: ${warning}`);
   return { reinstallFirst: findings.warnings.length > 0 };
@@ -67,6 +69,8 @@ async function validatePlan(
 
 /** What converge() brings to what. */
 export interface ConvergeOptions {
+  /** The run this converge() belongs to (its catalogue is read once per run). */
+  run: RunContext;
   client: RimuClient;
   /** The order as read now. */
   live: AboutOrder;
@@ -98,7 +102,7 @@ export async function converge(options: ConvergeOptions): Promise<{ order: About
   const setPtr = news.reverseDns !== undefined && (changes.reverseDns || changes.move);
   const progress: Progress = { changed: false, ptrDone: false };
   try {
-    const { reinstallFirst } = await validatePlan(client, changes, current, news);
+    const { reinstallFirst } = await validatePlan(options.run, client, changes, current, news);
     for (const step of planSteps(changes, reinstallFirst)) await applyStep(run, step, progress);
     // Re-read after any change: a resize response's about_order may still show the old sizes, and a
     // resize or reinstall restarts the VPS. One GET per step, never two.

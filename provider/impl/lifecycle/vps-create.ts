@@ -41,6 +41,7 @@ import {
   messageOf,
 } from "../engine/errors.js";
 import { log } from "../engine/log.js";
+import type { RunContext } from "../engine/run-context.js";
 import { isOrderGone } from "../../wire-mapping/order-fields.js";
 import { recordedInputs, type RecordedOutputs, type VpsOutputs } from "../inputs/vps-outputs.js";
 import type { VpsInputs } from "../inputs/vps-input-schema.js";
@@ -92,6 +93,7 @@ export function nonceOf(inputs: VpsInputs): string {
  * found by them. `provider`: the `__provider` text, recorded with a pending resource.
  */
 export async function orderOnce(
+  run: RunContext,
   client: RimuClient,
   news: VpsInputs,
   nonce: string,
@@ -109,7 +111,7 @@ export async function orderOnce(
         creationToken: token,
         lookupGraceMs: createLookupGraceMs ?? lookupGraceUntil(deadlineMs),
         // check() of this deployment just found no order carrying the token: no pre-flight lookup again
-        tokenKnownUnused: superseded.length === 0 && takeTokenUnused(token, nonce),
+        tokenKnownUnused: superseded.length === 0 && takeTokenUnused(run, token, nonce),
       });
     } catch (error) {
       throw outcomeUnknown(error, news, token, nonce, provider);

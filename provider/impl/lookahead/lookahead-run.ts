@@ -12,6 +12,7 @@ import type { FeeCheck, PlannedFee } from "../budget/planned-fee.js";
 import { readFailure } from "../account/read-failures.js";
 import type { VpsInputName } from "../fields/vps-fields.js";
 import type { VpsInputs } from "../inputs/vps-input-schema.js";
+import type { RunContext } from "../engine/run-context.js";
 
 /** What the look-ahead found: failures (the preview fails), notes (warnings, prices) and the outputs a move changes. */
 export interface LookAhead {
@@ -29,9 +30,11 @@ export interface LookAhead {
  * One check()'s view of the resource, read-only: a check adds its failures, warnings and unknown outputs to `out`
  * and returns what it found (the answers the planned fee depends on, planned-fee.ts's FeeFindings); it never writes
  * onto the LookaheadCheck (test/provider/impl/process-state.test.ts fails when one does). What outlives the check belongs to
- * the run context, through `view` (run-context.ts).
+ * the run context, `context` (run-context.ts), which check() hands in, and its account's `view`.
  */
 export interface LookaheadCheck extends FeeCheck {
+  /** The run this check belongs to: the catalogue, the token look-ups and the preview's price lines are its. */
+  readonly context: RunContext;
   /** New inputs whose values are known. */
   readonly known: VpsInputs;
   readonly preview: boolean;

@@ -32,6 +32,7 @@ import { REPLACE_FORCING_INPUTS } from "../inputs/vps-changes.js";
 import { RECORDED_ORDER_KEY } from "../fields/vps-fields.js";
 import { adoptionProblem, foreignOrder } from "../lifecycle/vps-create.js";
 import type { VpsInputs } from "../inputs/vps-input-schema.js";
+import type { RunContext } from "../engine/run-context.js";
 import { changeRefusals } from "../inputs/vps-refusals.js";
 import type { ParsedInputs } from "../inputs/vps-values.js";
 import { orderFields } from "../../wire-mapping/order-fields.js";
@@ -53,8 +54,12 @@ import {
 import { checkHost, checkResizeRoom, claimRoom, needOf } from "./host-checks.js";
 export type { LookAhead } from "./lookahead-run.js";
 
-/** The look-ahead of one check: `before`, the recorded inputs; `parsed`, the new ones as check() parsed them. */
+/**
+ * The look-ahead of one check of `context` (the run, handed in by check()): `before`, the recorded inputs;
+ * `parsed`, the new ones as check() parsed them.
+ */
 export async function lookAhead(
+  context: RunContext,
   before: VpsInputs,
   parsed: ParsedInputs,
   preview: boolean,
@@ -66,7 +71,8 @@ export async function lookAhead(
     return out;
   }
   const base: LookaheadCheck = {
-    view: accountView("Checking a Vps"),
+    context,
+    view: accountView(context, "Checking a Vps"),
     baseUrl: configuredBaseUrl(),
     before,
     after: parsed.values,
@@ -122,7 +128,7 @@ async function checkAll(run: LookaheadCheck): Promise<Pick<LookAhead, "fee" | "r
 async function checkCatalogue(run: LookaheadCheck): Promise<void> {
   const names = ["distro", "pricingPlanCode", "dcLocation"] as const;
   if (!names.some((name) => run.known[name] !== undefined && changed(run, name))) return;
-  const catalog = await catalogFor(run.view.client, run.baseUrl);
+  const catalog = await catalogFor(run.context, run.view.client, run.baseUrl);
   if (catalog.unread !== undefined)
     couldNotRead(
       run,
@@ -145,7 +151,7 @@ async function checkUnlistedDistro(run: LookaheadCheck, live: AboutOrder | undef
   const distro = run.known.distro;
   if (run.isNew || typeof distro !== "string" || !changed(run, "distro")) return;
   if (live?.distro === distro) return;
-  const catalog = await catalogFor(run.view.client, run.baseUrl);
+  const catalog = await catalogFor(run.context, run.view.client, run.baseUrl);
   if (!catalog.distros || catalog.distros.has(distro)) return;
   const sizes = { ...(live ? pricedOf(orderFields(live)) : {}), ...pricedOf(run.known) };
   const request = quoteRequest({ ...sizes, distro }, true);
@@ -229,7 +235,8 @@ async function checkAdoption(run: LookaheadCheck): Promise<FeeFindings["adopted"
   const now =
     typeof fields.monthlyFeeUsd === "number" ? { amount: fields.monthlyFeeUsd, currency: "USD" } : undefined;
   // The price line is the preview's to show; the update shows what it did instead.
-  if (run.preview) run.out.notes.push(info(adoptionLine(run.resource, run.name, oid, now, quoted)));
+  if (run.preview)
+    run.out.notes.push(info(adoptionLine(run.context, run.resource, run.name, oid, now, quoted)));
   return { order, quoted };
 }
 
@@ -248,7 +255,8 @@ function checkCreationToken(run: LookaheadCheck, orders: readonly AboutOrder[]):
   const carrying = orders.filter((order) => carriesCreationToken(order, token));
   const others = carrying.filter((order) => creationNonceOf(order) !== nonce);
   // Only a nonce this check() made may let create() skip its own look-up (creation-token.ts, noteTokenLookup).
-  if (typeof nonce === "string") noteTokenLookup(token, nonce, run.isNew && carrying.length === 0);
+  if (typeof nonce === "string")
+    noteTokenLookup(run.context, token, nonce, run.isNew && carrying.length === 0);
   const first = others[0];
   if (!first) return;
   const error = foreignOrder(first, run.known, token);
@@ -325,13 +333,13 @@ function checkDistroOfLive(run: LookaheadCheck, live: AboutOrder): void {
  * order would (plan in that data centre, sizes, host, room): what it refuses, the order would refuse too.
  */
 async function checkNewOrder(run: LookaheadCheck): Promise<GetNewVmPricingResponse | undefined> {
-  const replacement = takeReplacementPriced(run.resource);
+  const replacement = takeReplacementPriced(run.context, run.resource);
   const unknown = [...PRICED_INPUTS, "hostServerOid" as const].filter((name) => run.unknown.has(name));
   if (unknown.length > 0) {
     if (!replacement)
       run.out.notes.push(
         info(
-          newVpsLine(run.resource, run.name, {
+          newVpsLine(run.context, run.resource, run.name, {
             problem: `${unknown.join(", ")} not known until the update runs`,
           }),
         ),
@@ -354,7 +362,7 @@ async function checkNewOrder(run: LookaheadCheck): Promise<GetNewVmPricingRespon
     : {
         problem: answer ? "RimuHosting's answer carried no price" : "the quote did not run (see the warning)",
       };
-  run.out.notes.push(info(newVpsLine(run.resource, run.name, quoted)));
+  run.out.notes.push(info(newVpsLine(run.context, run.resource, run.name, quoted)));
   return answer;
 }
 

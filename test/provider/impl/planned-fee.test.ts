@@ -9,6 +9,7 @@ import * as native from "../../../provider/native/vps-resource";
 import { UNKNOWN } from "../../../provider/impl/inputs/unknowns";
 import { plannedFeeOf } from "../../../provider/impl/budget/planned-fee";
 import { accountView, configuredBaseUrl } from "../../../provider/impl/lifecycle/runtime-config";
+import { currentRun } from "../../../provider/impl/engine/run-context";
 import { priceOf } from "../../../provider/impl/lookahead/vps-lookahead";
 import { orderFields } from "../../../provider/wire-mapping/order-fields";
 import { useEngineAddress } from "../../../provider/impl/engine/deployment";
@@ -192,7 +193,7 @@ describe("plannedMonthlyFeeUsd in check()'s result", () => {
 
   it("a quote RimuHosting refuses reads the same from the planned fee and from priceOf (the order guard's)", async () => {
     // One quote helper: the budget's reason and the order guard's refusal must not tell one failure two ways.
-    const at = { view: accountView("Checking a Vps"), baseUrl: configuredBaseUrl() };
+    const at = { view: accountView(currentRun(), "Checking a Vps"), baseUrl: configuredBaseUrl() };
     const refused = { ...APP_INPUTS, memoryMb: 16 }; // below any plan's memory: R16 answers 400
     const fee = await plannedFeeOf(
       { ...at, isNew: true, before: {}, after: refused, known: refused, unknown: new Set<string>() },

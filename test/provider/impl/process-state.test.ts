@@ -195,7 +195,33 @@ describe("the look-ahead's checks return what they found (issue 40, item 5)", ()
   });
 });
 
+/**
+ * The files that reach the run through currentRun(): the engine's calls (check in vps-check.ts; diff, create, read,
+ * update and delete in vps-provider.ts, which both front ends call) and the test seams. Everything below them
+ * receives the run as an argument, as the order guard does, so what a check or the budget keeps is the run's it
+ * was handed, never whichever run the process serves by the time an await returns.
+ */
+const RUN_ENTRY_POINTS = [
+  "provider/impl/engine/run-context.ts",
+  "provider/impl/vps-check.ts",
+  "provider/impl/vps-provider.ts",
+  "provider/impl/testing.ts",
+];
+
+/** The files of `sources` that call currentRun(). */
+export function reachingCurrentRun(sources: readonly { file: string; text: string }[]): string[] {
+  return sources.filter(({ text }) => /\bcurrentRun\s*\(/.test(text)).map(({ file }) => file);
+}
+
 describe("the run context", () => {
+  it("is reached through currentRun() only at the entry points, and handed down from there", () => {
+    const files = sources(join(ROOT, "provider")).map((path) => ({
+      file: relative(ROOT, path).split("\\").join("/"),
+      text: readFileSync(path, "utf8"),
+    }));
+    expect(reachingCurrentRun(files).filter((file) => !RUN_ENTRY_POINTS.includes(file))).toEqual([]);
+  });
+
   it("makes each piece once per run, and a new run forgets them all", () => {
     const marks = runState("marks", () => new Set<string>());
     const run = beginRun();
