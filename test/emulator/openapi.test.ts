@@ -1,0 +1,71 @@
+/**
+ * The control API's OpenAPI description (GET /__emulator/openapi.json) against the routes the emulator really
+ * registers under /__emulator: every route described, nothing described that is not a route. A control route added
+ * without an entry in the table of emulator/control/api.ts fails here.
+ */
+import { buildEmulator } from "../../emulator/index.js";
+import { CONTROL_PREFIX, controlApiDescription } from "../../emulator/control/openapi.js";
+import { controlApi } from "../helpers/control-api.js";
+import { registeredRoutes } from "../helpers/registered-routes.js";
+import { startTestEmulator } from "../helpers/start-emulator.js";
+
+type Operation = {
+  operationId: string;
+  parameters?: { name: string; in: string }[];
+  requestBody?: { content: Record<string, { schema: object }> };
+  responses: Record<string, { description: string; content?: Record<string, { schema: object }> }>;
+};
+const document = controlApiDescription() as unknown as {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+};
+const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+  Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+);
+
+describe("the control API's OpenAPI description", () => {
+  test("describes exactly the routes registered under /__emulator", async () => {
+    const app = await buildEmulator({ control: true });
+    let routes: string[];
+    try {
+      routes = (await registeredRoutes(app)).filter((route) =>
+        route.split(" ")[1]!.startsWith(`${CONTROL_PREFIX}/`),
+      );
+    } finally {
+      await app.close();
+    }
+    const described = operations.map(
+      ({ path, method }) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ":$1")}`,
+    );
+    expect(routes.length).toBeGreaterThanOrEqual(16);
+    expect(described.sort()).toEqual(routes.sort());
+  });
+
+  test("is OpenAPI 3.1: unique operation ids, path parameters declared, JSON schemas for bodies and answers", () => {
+    expect(document.openapi).toBe("3.1.0");
+    const ids = operations.map(({ operation }) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const { path, operation } of operations) {
+      const inPath = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      expect({ path, parameters: (operation.parameters ?? []).map((p) => p.name) }).toEqual({
+        path,
+        parameters: inPath,
+      });
+      expect(operation.responses["200"]?.content?.["application/json"]?.schema).toMatchObject({
+        type: "object",
+      });
+      const body = operation.requestBody?.content["application/json"]?.schema;
+      if (body) expect(body).toMatchObject({ type: "object" });
+      expect(JSON.stringify(operation)).not.toContain('"$schema"');
+    }
+  });
+
+  test("is served by the emulator with control on", async () => {
+    const emu = await startTestEmulator({ control: true });
+    try {
+      expect(await controlApi(emu.baseUrl)("GET", "/openapi.json")).toEqual({ status: 200, body: document });
+    } finally {
+      await emu.close();
+    }
+  });
+});
