@@ -10,7 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { controlApi } from "../helpers/control-api";
-import { pendingCreate } from "../helpers/pending-create";
+import { answeredSoon, pendingCreate } from "../helpers/pending-create";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 import { recipe } from "./support/code-blocks";
 
@@ -38,7 +38,7 @@ async function runsAgainstEmulator(
   try {
     const { answer } = await pendingCreate(emu, "recipe.example.com");
     await runRecipe(recipe(address).replace("http://127.0.0.1:8780", emu.baseUrl.replace(/\/r$/, "")));
-    expect((await answer).status).toBe(200);
+    expect((await answeredSoon(answer)).status).toBe(200);
     const control = controlApi(emu.baseUrl);
     expect((await control("GET", "/snapshots")).body).toEqual({
       snapshots: [expect.objectContaining({ name: "baseline", orders: 1 })],

@@ -7,7 +7,7 @@
 import * as ts from "typescript";
 import { recipe } from "../docs/support/code-blocks.js";
 import { controlApi } from "../helpers/control-api.js";
-import { pendingCreate } from "../helpers/pending-create.js";
+import { answeredSoon, pendingCreate } from "../helpers/pending-create.js";
 import { startTestEmulator } from "../helpers/start-emulator.js";
 
 test("docs/emulator.md's TypeScript recipe: snapshot saved and loaded, chaos set and cleared, a create finished", async () => {
@@ -26,7 +26,7 @@ test("docs/emulator.md's TypeScript recipe: snapshot saved and loaded, chaos set
     expect(tests).toHaveLength(1);
     await tests[0]!();
 
-    expect((await create).status).toBe(200);
+    expect((await answeredSoon(create)).status).toBe(200);
     const control = controlApi(emu.baseUrl);
     expect((await control("GET", "/snapshots")).body).toEqual({
       snapshots: [expect.objectContaining({ name: "baseline", orders: 1 })],

@@ -5,6 +5,7 @@
 import type { PostNewVpsResponse } from "../../contract/index.js";
 import { controlApi } from "../helpers/control-api.js";
 import { GateClock } from "../helpers/gate-clock.js";
+import { answeredSoon } from "../helpers/pending-create.js";
 import { until } from "../helpers/promises.js";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator.js";
 import { errorOf, record } from "./fixtures.js";
@@ -37,19 +38,6 @@ async function waitingWork(count: number): Promise<Work[]> {
   return work;
 }
 
-/** Fails if `answer` has not come within 10 s: a create at time scale 1 takes 45 s. */
-async function soon<T>(answer: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error("still waiting after 10 s: not advanced")), 10_000);
-  });
-  try {
-    return await Promise.race([answer, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 describe("time control", () => {
   test("at --time-scale 1 an order advanced by hand is ready at once; another order goes on waiting", async () => {
     emu = await startTestEmulator({ control: true, timeScale: 1 });
@@ -63,7 +51,7 @@ describe("time control", () => {
 
     const advanced = await control("POST", "/time/advance", { orderOid: target.orderOid });
     expect(advanced).toEqual({ status: 200, body: { finished: 1 } });
-    const answer = await soon(first);
+    const answer = await answeredSoon(first);
     expect(answer.status).toBe(200);
     expect(record<PostNewVpsResponse>(answer.body).running_vps_info).toMatchObject({
       running_state: "RUNNING",
@@ -72,7 +60,7 @@ describe("time control", () => {
 
     // Without an order: every order's work.
     expect((await control("POST", "/time/advance")).body).toEqual({ finished: 1 });
-    expect((await soon(second)).status).toBe(200);
+    expect((await answeredSoon(second)).status).toBe(200);
   });
 
   test("the time scale set at runtime applies to work already waiting, and to what comes after", async () => {
@@ -81,8 +69,8 @@ describe("time control", () => {
     const create = startCreate("slow.example.com");
     await waitingWork(1);
     expect((await control("PUT", "/time", { timeScale: 0 })).body).toEqual({ timeScale: 0, work: [] });
-    expect((await soon(create)).status).toBe(200);
-    expect((await soon(startCreate("instant.example.com"))).status).toBe(200);
+    expect((await answeredSoon(create)).status).toBe(200);
+    expect((await answeredSoon(startCreate("instant.example.com"))).status).toBe(200);
     expect((await control("GET", "/time")).body).toEqual({ timeScale: 0, work: [] });
   });
 

@@ -21,3 +21,19 @@ export async function pendingCreate(
   });
   return { answer };
 }
+
+/**
+ * The create's answer, failing if it has not come within 10 s: at time scale 1 a create takes 45 s, so an answer
+ * this soon means its work was finished by hand (or the scale changed). Not a measurement: a bound 4.5 times short.
+ */
+export async function answeredSoon<T>(answer: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("still waiting after 10 s: not advanced")), 10_000);
+  });
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
