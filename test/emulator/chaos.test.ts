@@ -79,7 +79,7 @@ describe("chaos rules", () => {
     expect(await statuses()).toEqual(first);
   });
 
-  test("drop resets the connection before anything is done; a latency rule acts on every request", async () => {
+  test("drop resets the connection before anything is done; 429 carries Retry-After; a latency rule acts", async () => {
     emu = await startTestEmulator({ control: true });
     const control = controlApi(emu.baseUrl);
     await control("PUT", "/chaos", { rules: [{ route: "createVps", drop: true }] });
@@ -92,6 +92,10 @@ describe("chaos rules", () => {
     expect(dropped).toBe("ECONNRESET");
     expect(emu.snapshot()).toEqual([]);
     expect(emu.requestLog()).toEqual([expect.objectContaining({ route: "createVps", outcome: "dropped" })]);
+    await control("PUT", "/chaos", { rules: [{ route: "getOrder", status: 429 }] });
+    const limited = await emu.api("GET", "/orders/order-1-x");
+    expect(errorOf(limited)).toMatchObject({ status: 429, code: "EMU_ERR_RATE_LIMITED" });
+    expect(limited.headers.get("retry-after")).toBe("1");
     await control("PUT", "/chaos", { rules: [{ route: "*", latencyMs: 1 }] });
     expect((await emu.api("GET", "/orders")).status).toBe(200);
     expect((await control("GET", "/chaos")).body.rules).toEqual([expect.objectContaining({ acted: 1 })]);

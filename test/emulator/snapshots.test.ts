@@ -3,7 +3,7 @@
  * fresh emulator (from a file at start-up, or uploaded and loaded at runtime), lists the same orders and goes on
  * with the same id sequence; a snapshot of another state version is refused, saying so.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import type { GetOrdersResponse } from "../../contract/index.js";
 import { STATE_VERSION } from "../../emulator/state/schema.js";
@@ -62,6 +62,17 @@ describe("named snapshots", () => {
     const [a, b] = [(await next(emu)).about_order, (await next(fresh)).about_order];
     expect(b.order_oid).toBe(a.order_oid);
     expect(b.allocated_ips).toEqual(a.allocated_ips);
+  });
+
+  test("with a state file as well, the emulator starts from the snapshot and writes it to the state file", async () => {
+    const { saved } = await fiveOrders();
+    const file = path.join(tmp(), "start.json");
+    writeFileSync(file, JSON.stringify(saved));
+    const stateFile = path.join(tmp(), "state.json");
+    writeFileSync(stateFile, JSON.stringify({ ...saved, orders: [] }));
+    const fresh = await emulator({ loadSnapshot: file, stateFile });
+    await fresh.close();
+    expect(JSON.parse(readFileSync(stateFile, "utf8")).orders).toHaveLength(5);
   });
 
   test("uploaded to a fresh emulator and loaded at runtime, the same listing; the list names it", async () => {
