@@ -3,7 +3,9 @@
  * registered. It never listens; index.ts (startEmulator) and cli.ts do.
  */
 import Fastify, { type FastifyInstance, LogController } from "fastify";
-import { createClock } from "./clock.js";
+import { ChaosController } from "./chaos/controller.js";
+import { rulesFromOptions } from "./chaos/rule.js";
+import { createClock, isTimeControl } from "./clock.js";
 import { FaultController } from "./faults.js";
 import { registerBodyParsers } from "./http/body.js";
 import { answerConnect, answerExpectation, clientErrorHandler } from "./http/client-errors.js";
@@ -22,6 +24,7 @@ import { controlRoutes } from "./routes/control.js";
 import { ordersRoutes } from "./routes/orders.js";
 import { ptrRoutes } from "./routes/ptr.js";
 import { vpsRoutes } from "./routes/vps.js";
+import { SnapshotShelf } from "./state/snapshots.js";
 import { StateStore } from "./state/store.js";
 import { ListingRenderer } from "./wire/listing.js";
 
@@ -48,9 +51,9 @@ export async function buildEmulator(input: StartEmulatorOptions = {}): Promise<F
     seed: options.seed,
     clock,
     stateFile: options.stateFile,
+    loadSnapshot: options.loadSnapshot,
     dedicatedServers: options.dedicatedServers,
   });
-  const faultRandom = createRandom(options.seed ^ 0x5eed);
   const ctx = { store, clock };
   const deps: EmulatorDeps = {
     ctx,
@@ -58,7 +61,10 @@ export async function buildEmulator(input: StartEmulatorOptions = {}): Promise<F
       ctx,
       options.shuffleListings ? createRandom(options.seed ^ 0x5b0f) : undefined,
     ),
-    faults: new FaultController(options.errorRate, faultRandom.next, options.faults),
+    faults: new FaultController(options.faults),
+    chaos: new ChaosController({ seed: options.seed, rules: rulesFromOptions(options) }),
+    time: isTimeControl(clock) ? clock : undefined,
+    snapshots: new SnapshotShelf(),
     rateLimiter: new RateLimiter(options.rateLimit, clock.now),
     requestLog: new RequestLog(),
     options,

@@ -28,11 +28,14 @@ export const usage = (command: string) => `Usage: ${command} [options]
                       takes 45 s, as on the real service; 0 = instant, 0.1 = a tenth)
   --state-file F      persist state to F, written before every answer (its directory must
                       exist); default: memory only
+  --load-snapshot F   start from the snapshot F (saved from GET /__emulator/snapshots/NAME,
+                      or a state file); it replaces what --state-file held
   --latency-ms N      milliseconds added to every request (0..${OPTION_BOUNDS.latencyMs.max})
-  --error-rate X      chance 0..1 of a random 503 on every route
+  --error-rate X      chance 0..1 of a random 503 on every route (both are chaos rules,
+                      seeded by --seed; change them at runtime with --control)
   --rate-limit R/S    at most R requests per API key every S seconds, then 429 with
                       Retry-After (default: no limit)
-  --control           enable the /__emulator/* control endpoints
+  --control           enable the /__emulator/* control endpoints (snapshots, chaos, time)
   --seed N            seed for ids, passwords and IPs, to repeat a run (default: a new one
                       at every start)
   --dedicated-servers give the "bob" demo account a dedicated server
@@ -64,6 +67,7 @@ export const CLI_FLAGS = {
   port: { type: "string" },
   "time-scale": { type: "string" },
   "state-file": { type: "string" },
+  "load-snapshot": { type: "string" },
   "latency-ms": { type: "string" },
   "error-rate": { type: "string" },
   "rate-limit": { type: "string" },
@@ -102,6 +106,7 @@ export function parseCliArgs(argv: string[]): StartEmulatorOptions | "help" {
     port: num("port", values.port) ?? DEFAULT_PORT,
     timeScale: num("time-scale", values["time-scale"]),
     stateFile: values["state-file"],
+    loadSnapshot: values["load-snapshot"],
     latencyMs: num("latency-ms", values["latency-ms"]),
     errorRate: num("error-rate", values["error-rate"]),
     rateLimit: rateLimitFlag(values["rate-limit"]),

@@ -1,6 +1,6 @@
 /**
- * Fault injection: one-shot faults (armed at start-up or via POST /__emulator/faults) and random
- * per-route error rates. The onRequest hook (http/hooks.ts) acts on what this decides.
+ * Fault injection: one-shot faults (armed at start-up or via POST /__emulator/faults). Random failures are chaos
+ * rules (chaos/). The onRequest hook (http/hooks.ts) acts on what this decides.
  */
 import type { EndpointName } from "../contract/index.js";
 import type { FaultSpec } from "./options.js";
@@ -13,11 +13,7 @@ interface ArmedFault {
 export class FaultController {
   private armed: ArmedFault[] = [];
 
-  constructor(
-    private readonly errorRate: number | Partial<Record<EndpointName, number>>,
-    private readonly random: () => number,
-    initial: readonly FaultSpec[] = [],
-  ) {
+  constructor(initial: readonly FaultSpec[] = []) {
     for (const spec of initial) this.arm(spec);
   }
 
@@ -33,13 +29,6 @@ export class FaultController {
     fault.remaining -= 1;
     if (fault.remaining <= 0) this.armed.splice(index, 1);
     return fault.spec;
-  }
-
-  /** Whether the configured error rate turns this request into a random 503. */
-  randomFailure(route: EndpointName | undefined): boolean {
-    const rate =
-      typeof this.errorRate === "number" ? this.errorRate : route ? (this.errorRate[route] ?? 0) : 0;
-    return rate > 0 && this.random() < rate;
   }
 
   /** The faults still armed, each with `times` the uses it has left. */

@@ -58,9 +58,14 @@ export const EmulatorOptionsSchema = z.object({
   timeScale: bounded("timeScale").default(1),
   /** Persist state to this JSON file (atomic writes); default: memory only. */
   stateFile: z.string().min(1).optional(),
-  /** Milliseconds added to every request; default 0. */
+  /**
+   * Start from this snapshot file (a saved state: GET /__emulator/snapshots/{name}, or a state file); it replaces
+   * what `stateFile` held. Default: a fresh state.
+   */
+  loadSnapshot: z.string().min(1).optional(),
+  /** Milliseconds added to every request (a chaos rule on every route); default 0. */
   latencyMs: bounded("latencyMs").default(0),
-  /** Chance (0..1) of a random 503, for every route or per endpoint name; default 0. */
+  /** Chance (0..1) of a random 503 (a chaos rule), for every route or per endpoint name; default 0. */
   errorRate: z.union([Rate, z.partialRecord(EndpointNameSchema, Rate)]).default(0),
   /**
    * At most `requests` requests per API key in each window of `windowSeconds`, then 429 with Retry-After

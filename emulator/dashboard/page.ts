@@ -24,10 +24,16 @@ export const DASHBOARD_HTML = `<!doctype html>
         <div id="account-list"></div>
       </section>
       <div class="columns">
-        <section id="faults">
-          <h2>Faults armed</h2>
-          <div id="fault-list"></div>
-        </section>
+        <div class="stack">
+          <section id="faults">
+            <h2>Faults armed</h2>
+            <div id="fault-list"></div>
+          </section>
+          <section id="chaos">
+            <h2>Chaos rules <small id="chaos-seed"></small></h2>
+            <div id="chaos-list"></div>
+          </section>
+        </div>
         <section id="hosts">
           <h2>Hosts' room</h2>
           <div id="host-list"></div>

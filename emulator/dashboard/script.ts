@@ -96,6 +96,30 @@ function renderFaults(data) {
   document.getElementById("fault-list").replaceChildren(content);
 }
 
+function chaosEffect(rule) {
+  const parts = [];
+  if (rule.status !== undefined) parts.push(String(rule.status));
+  if (rule.drop) parts.push("drop");
+  if (rule.retryAfterSeconds !== undefined) parts.push("Retry-After " + rule.retryAfterSeconds + " s");
+  if (rule.latencyMs) parts.push("+" + rule.latencyMs + " ms");
+  return parts.join(", ");
+}
+
+function renderChaos(data) {
+  const { seed, rules } = data.chaos;
+  document.getElementById("chaos-seed").textContent = "seed " + seed;
+  const content = rules.length === 0
+    ? h("p", { class: "empty" }, "No chaos rules.")
+    : table(["Route", "Probability#", "Effect", "Matched#", "Acted#"], rules.map((rule) => h("tr", {},
+        h("td", {}, h("code", {}, rule.route)),
+        h("td", { class: "num" }, String(rule.probability)),
+        h("td", {}, h("span", { class: "badge " + (rule.status !== undefined || rule.drop ? "bad" : "warn") },
+          chaosEffect(rule))),
+        h("td", { class: "num" }, String(rule.matched)),
+        h("td", { class: "num" }, String(rule.acted)))));
+  document.getElementById("chaos-list").replaceChildren(content);
+}
+
 function renderHosts(data) {
   const rows = data.hosts.hosts.map((host) => {
     const usedShare = 1 - host.memFreeMb / host.memUsableMb;
@@ -154,7 +178,7 @@ function renderRequests(data) {
 }
 
 // One render function per section, each reading what readSources() returned.
-const SECTIONS = [renderAccounts, renderFaults, renderHosts, renderRequests];
+const SECTIONS = [renderAccounts, renderFaults, renderHosts, renderChaos, renderRequests];
 
 function start(sources, refreshMs) {
   const status = document.getElementById("status");

@@ -7,6 +7,7 @@ export const DASHBOARD_SOURCES = {
   orders: "/__emulator/snapshot",
   hosts: "/__emulator/hosts",
   faults: "/__emulator/faults",
+  chaos: "/__emulator/chaos",
   // The last 200 are what a page can show; a long run's whole log would be read again every second.
   requests: "/__emulator/requests?last=200",
 } as const;

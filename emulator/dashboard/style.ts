@@ -14,6 +14,7 @@ h3 { font-size: 13px; margin: 0 0 6px; display: flex; gap: 12px; align-items: ba
 main { padding: 14px 20px; display: grid; gap: 14px; }
 section { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 12px 14px; }
 .columns { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 3fr); gap: 14px; }
+.stack { display: grid; gap: 14px; align-content: start; }
 .status { color: var(--muted); }
 .status.down { color: var(--bad); font-weight: 600; }
 .account { margin-bottom: 12px; }

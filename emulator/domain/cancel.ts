@@ -24,7 +24,7 @@ export async function deleteVps(
   const { store, clock } = ctx;
   return changeOwnOrder(ctx, account.name, orderOid, requireVpsToChange, async (order) => {
     const messages = [`${order.domainName} is being shut down.`];
-    if (order.runningState !== "NOTRUNNING") await clock.work(DURATIONS_MS.delete);
+    if (order.runningState !== "NOTRUNNING") await clock.work(DURATIONS_MS.delete, order.orderOid);
     const now = clock.now();
     const credit = roundMoney(order.monthlyFeeUsd * unusedPeriodFraction(order, now));
     order.runningState = "NOTRUNNING";
@@ -54,7 +54,7 @@ export async function cancelOrder(
 ): Promise<Outcome<"cancelOrder">> {
   const { store, clock } = ctx;
   return changeOwnOrder(ctx, account.name, orderOid, requireNotRemoved, async (order) => {
-    await clock.work(DURATIONS_MS.cancel);
+    await clock.work(DURATIONS_MS.cancel, order.orderOid);
     const now = clock.now();
     let message: string;
     if (order.cancellationDateMs !== null) {

@@ -226,6 +226,7 @@ export async function createVps(
       spec.source.clonedFrom
         ? DURATIONS_MS.cloneBase + usedGb * DURATIONS_MS.clonePerGb
         : DURATIONS_MS.create,
+      order.orderOid,
     );
     order.deployedState = "DEPLOYED";
     order.runningState = "RUNNING";

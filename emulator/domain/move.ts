@@ -71,7 +71,7 @@ export async function moveVps(
     const perGbMs =
       DURATIONS_MS.movePerGbMin +
       store.random.next() * (DURATIONS_MS.movePerGbMax - DURATIONS_MS.movePerGbMin);
-    await clock.work(usedGb * perGbMs);
+    await clock.work(usedGb * perGbMs, order.orderOid);
     if (wasRunning) {
       order.runningState = "RUNNING";
       order.startedAtMs = clock.now();

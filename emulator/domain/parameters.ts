@@ -139,7 +139,7 @@ export async function changeParameters(
       messages.push(`Restarting ${order.domainName} to apply the change.`);
       order.runningState = "RESTARTING";
       store.changed(order);
-      await clock.work(DURATIONS_MS.resize);
+      await clock.work(DURATIONS_MS.resize, order.orderOid);
       order.runningState = "RUNNING";
       order.startedAtMs = clock.now();
       messages.push(`${order.domainName} is pinging OK after the restart.`);

@@ -39,7 +39,7 @@ export async function setReverseDns(
     }
     const name = clearsName(domainName) ? "" : domainName.trim();
     if (name !== "") requireFqdn(name, "domain_name");
-    await clock.work(DURATIONS_MS.ptr);
+    await clock.work(DURATIONS_MS.ptr, order.orderOid);
     if (name === "") delete order.ptr[target];
     else order.ptr[target] = name;
     store.changed(order);

@@ -99,7 +99,7 @@ export async function reinstallVps(
     order.startedAtMs = null;
     store.changed(order);
     messages.push(`Reinstalling ${domainName} with ${distro.description}.`, "The old disk image was wiped.");
-    await clock.work(DURATIONS_MS.reinstall);
+    await clock.work(DURATIONS_MS.reinstall, order.orderOid);
     order.runningState = "RUNNING";
     order.startedAtMs = clock.now();
     store.changed(order);

@@ -28,7 +28,7 @@ export async function setRunningState(
         if (wasRunning) {
           message = `${name} is already running; nothing was changed.`;
         } else {
-          await clock.work(DURATIONS_MS.start);
+          await clock.work(DURATIONS_MS.start, order.orderOid);
           order.runningState = "RUNNING";
           order.startedAtMs = clock.now();
           message = `${name} started.  ${name} is pinging OK.`;
@@ -38,7 +38,7 @@ export async function setRunningState(
         if (!wasRunning) {
           message = `${name} is already stopped; nothing was changed.`;
         } else {
-          await clock.work(DURATIONS_MS.stop);
+          await clock.work(DURATIONS_MS.stop, order.orderOid);
           order.runningState = "NOTRUNNING";
           order.startedAtMs = null;
           message = `${name} stopped.`;
@@ -49,7 +49,10 @@ export async function setRunningState(
         // Visible to concurrent readers while the reboot is under way.
         order.runningState = target;
         store.changed(order);
-        await clock.work(target === "RESTARTING" ? DURATIONS_MS.restart : DURATIONS_MS.powercycle);
+        await clock.work(
+          target === "RESTARTING" ? DURATIONS_MS.restart : DURATIONS_MS.powercycle,
+          order.orderOid,
+        );
         order.runningState = "RUNNING";
         order.startedAtMs = clock.now();
         restarted = true;

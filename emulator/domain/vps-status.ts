@@ -19,7 +19,7 @@ async function readVpsAfter(
   realisticMs: number,
 ): Promise<OrderState> {
   requireVpsToRead(getOwnOrder(ctx, account.name, orderOid));
-  await ctx.clock.work(realisticMs);
+  await ctx.clock.work(realisticMs, orderOid);
   const order = getOwnOrder(ctx, account.name, orderOid);
   requireVpsToRead(order);
   return order;

@@ -8,11 +8,20 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
-/** Ends a request by destroying its socket without an answer (the "drop" faults). */
-export function dropConnection(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+/**
+ * Ends a request by destroying its socket without an answer (the "drop" faults); with `reset`, by a TCP reset (a
+ * chaos rule's drop: the client sees ECONNRESET).
+ */
+export function dropConnection(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { reset = false }: { reset?: boolean } = {},
+): FastifyReply {
   if (request.emu) request.emu.dropped = true;
   reply.hijack();
-  request.raw.socket?.destroy();
+  const socket = request.raw.socket;
+  if (reset) socket?.resetAndDestroy();
+  else socket?.destroy();
   return reply;
 }
 

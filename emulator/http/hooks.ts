@@ -1,6 +1,6 @@
 /**
- * Request hooks, in order: per-request state and its request-log entry, the rate limit, latency, faults (before
- * anything is touched, so "drop" never mutates), authentication.
+ * Request hooks, in order: per-request state and its request-log entry, the rate limit, chaos rules and faults
+ * (before anything is touched, so "drop" never mutates), authentication.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ENDPOINTS, parseAuthorizationHeader } from "../../contract/index.js";
@@ -11,28 +11,33 @@ import { matrixOf } from "./matrix-url.js";
 import type { RequestLogEntry } from "../request-log.js";
 import type { EmulatorDeps } from "./types.js";
 
+/** A status failure (a fault's or a chaos rule's) in the error envelope; a 429 always carries Retry-After. */
+function failWith(status: number, retryAfterSeconds: number | undefined): never {
+  if (status === 429) {
+    throw emuError("EMU_ERR_RATE_LIMITED", { headers: { "retry-after": String(retryAfterSeconds ?? 1) } });
+  }
+  const headers: Record<string, string> =
+    retryAfterSeconds !== undefined ? { "retry-after": String(retryAfterSeconds) } : {};
+  throw emuError("EMU_ERR_FAULT_INJECTED", { status, headers });
+}
+
+/**
+ * The chaos rules' latency, then an armed one-shot fault, then a chaos rule's failure (so a fault armed for the
+ * next request acts on it even while rules fail requests at random). True when the request has ended.
+ */
 async function applyFaults(
   deps: EmulatorDeps,
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<boolean> {
-  const { faults } = deps;
   const { clock } = deps.ctx;
-  if (deps.options.latencyMs > 0) await clock.sleep(deps.options.latencyMs);
   const endpoint = request.emu.endpoint;
-  const fault = faults.take(endpoint);
+  const chaos = deps.chaos.decide(endpoint);
+  if (chaos.latencyMs > 0) await clock.sleep(chaos.latencyMs);
+  const fault = deps.faults.take(endpoint);
   switch (fault?.kind) {
-    case "status": {
-      const status = fault.status ?? 503;
-      if (status === 429) {
-        throw emuError("EMU_ERR_RATE_LIMITED", {
-          headers: { "retry-after": String(fault.retryAfterSeconds ?? 1) },
-        });
-      }
-      const headers: Record<string, string> =
-        fault.retryAfterSeconds !== undefined ? { "retry-after": String(fault.retryAfterSeconds) } : {};
-      throw emuError("EMU_ERR_FAULT_INJECTED", { status, headers });
-    }
+    case "status":
+      return failWith(fault.status ?? 503, fault.retryAfterSeconds);
     case "drop":
       dropConnection(request, reply);
       return true;
@@ -51,7 +56,11 @@ async function applyFaults(
       request.emu.delayAfterCommitMs = fault.delayMs ?? 0;
       break;
   }
-  if (faults.randomFailure(endpoint)) throw emuError("EMU_ERR_FAULT_INJECTED");
+  if (chaos.failure?.kind === "drop") {
+    dropConnection(request, reply, { reset: true });
+    return true;
+  }
+  if (chaos.failure) failWith(chaos.failure.status, chaos.failure.retryAfterSeconds);
   return false;
 }
 

@@ -1,12 +1,15 @@
 /** What the emulator attaches to fastify: per-request state and the shared dependencies of its plugins. */
 import type { EndpointName } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
+import type { ChaosController } from "../chaos/controller.js";
+import type { TimeControl } from "../clock.js";
 import type { EmulatorContext } from "../domain/context.js";
 import type { Matrix } from "../domain/matrix-filters.js";
 import type { FaultController } from "../faults.js";
 import type { RateLimiter } from "../rate-limit.js";
 import type { ResolvedOptions } from "../options.js";
 import type { RequestLog } from "../request-log.js";
+import type { SnapshotShelf } from "../state/snapshots.js";
 import type { ListingRenderer } from "../wire/listing.js";
 
 export interface RequestState {
@@ -25,6 +28,10 @@ export interface RequestState {
 export interface EmulatorDeps {
   ctx: EmulatorContext;
   faults: FaultController;
+  chaos: ChaosController;
+  /** The clock's controls, unless the emulator runs on a clock given in code that has none. */
+  time: TimeControl | undefined;
+  snapshots: SnapshotShelf;
   rateLimiter: RateLimiter;
   requestLog: RequestLog;
   listings: ListingRenderer;

@@ -4,10 +4,9 @@
  */
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import * as z from "zod";
 import { emuError } from "../errors.js";
-import { migrateState } from "./migrations.js";
-import { EmulatorState, STATE_VERSION } from "./schema.js";
+import type { EmulatorState } from "./schema.js";
+import { parseStateJson } from "./state-json.js";
 
 /** The state in the file, or undefined when the file does not exist yet. */
 export async function loadStateFile(file: string): Promise<EmulatorState | undefined> {
@@ -18,21 +17,34 @@ export async function loadStateFile(file: string): Promise<EmulatorState | undef
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
   }
+  return parseStateText(text, `The emulator state file ${file}`, "Delete it or point stateFile elsewhere.");
+}
+
+/** The state in a snapshot file (--load-snapshot): it must exist, unlike a state file, which starts empty. */
+export async function loadSnapshotFile(file: string): Promise<EmulatorState> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, "utf8");
+  } catch (error) {
+    throw emuError("EMU_ERR_STATE_INVALID", {
+      message: `The snapshot file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Give --load-snapshot a file saved from GET /__emulator/snapshots/<name> or a state file.`,
+    });
+  }
+  return parseStateText(
+    text,
+    `The snapshot file ${file}`,
+    "Save it again from GET /__emulator/snapshots/<name>.",
+  );
+}
+
+function parseStateText(text: string, source: string, fix: string): EmulatorState {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
-    throw emuError("EMU_ERR_STATE_INVALID", {
-      message: `The emulator state file ${file} is not JSON. Delete it or point stateFile elsewhere.`,
-    });
+    throw emuError("EMU_ERR_STATE_INVALID", { message: `${source} is not JSON. ${fix}` });
   }
-  const parsed = EmulatorState.safeParse(migrateState(raw));
-  if (!parsed.success) {
-    throw emuError("EMU_ERR_STATE_INVALID", {
-      message: `The emulator state file ${file} does not match state version ${STATE_VERSION}: ${z.prettifyError(parsed.error)}`,
-    });
-  }
-  return parsed.data;
+  return parseStateJson(raw, source, "EMU_ERR_STATE_INVALID");
 }
 
 let tempCounter = 0;

@@ -8,15 +8,18 @@
 import type { Clock } from "../clock.js";
 import { createRandom, type Random } from "../random.js";
 import { KeyedLock } from "./locks.js";
-import { loadStateFile, requireStateDirectory, writeStateFile } from "./persistence.js";
+import { loadSnapshotFile, loadStateFile, requireStateDirectory, writeStateFile } from "./persistence.js";
 import type { EmulatorState, OrderState } from "./schema.js";
 import { createInitialState } from "./seed.js";
+import { copyState } from "./state-json.js";
 import { emuError } from "../errors.js";
 
 export interface StoreOptions {
   seed: number;
   clock: Clock;
   stateFile?: string;
+  /** A snapshot file to start from (--load-snapshot): it replaces what the state file held. */
+  loadSnapshot?: string;
   /** Seed option: give the "bob" account a dedicated server. */
   dedicatedServers?: boolean;
 }
@@ -48,7 +51,11 @@ export class StateStore {
 
   static async open(options: StoreOptions): Promise<StateStore> {
     if (options.stateFile) await requireStateDirectory(options.stateFile);
-    const loaded = options.stateFile ? await loadStateFile(options.stateFile) : undefined;
+    const loaded = options.loadSnapshot
+      ? await loadSnapshotFile(options.loadSnapshot)
+      : options.stateFile
+        ? await loadStateFile(options.stateFile)
+        : undefined;
     const store = new StateStore(
       loaded ?? createInitialState(options.seed, options.clock.now(), options),
       options,
@@ -79,6 +86,24 @@ export class StateStore {
     this.state = createInitialState(this.options.seed, this.options.clock.now(), this.options);
     this.random = createRandom(this.state.randomState);
     this.reindex();
+    this.changed();
+  }
+
+  /** The whole state as a snapshot holds it: a copy, with the random sequence where it is now. */
+  exportState(): EmulatorState {
+    this.state.randomState = this.random.state();
+    return copyState(this.state);
+  }
+
+  /**
+   * Replaces the whole state with a snapshot's (POST /__emulator/snapshots/{name}/load). Work in progress on the
+   * old state's orders finishes on objects no longer listed; the snapshot's own half-done work is settled.
+   */
+  replaceState(state: EmulatorState): void {
+    this.state = copyState(state);
+    this.random = createRandom(this.state.randomState);
+    this.reindex();
+    this.settleInterruptedWork();
     this.changed();
   }
 

@@ -1,7 +1,7 @@
 /**
  * The dashboard at /__emulator/ in a real browser: headless Chromium (Debian's package, scripts/chromium.sh) over the
  * DevTools protocol, one launch for the file. The page loads; orders created through the API, a scheduled
- * cancellation and armed faults appear on it at its next refresh, without a reload; the requests' filters work; and
+ * cancellation, armed faults and a chaos rule appear on it at its next refresh, without a reload; the requests' filters work; and
  * the page fetches nothing but the emulator's own URLs. Screenshots are kept in test-artifacts/dashboard/ (ignored by
  * git; the path is printed). Without a chromium the file is skipped, the reason in its name; with CI=true it fails.
  */
@@ -108,18 +108,19 @@ describeWithChromium("the dashboard in headless Chromium", () => {
     await page.send("Page.navigate", { url: dashboardUrl });
     const texts = await waitForTexts(
       page,
-      { status: "#status", accounts: "#accounts", hosts: "#hosts", faults: "#faults" },
+      { status: "#status", accounts: "#accounts", hosts: "#hosts", faults: "#faults", chaos: "#chaos" },
       (t) => t.status!.startsWith("Updated"),
     );
     for (const account of DEMO_ACCOUNTS) expect(texts.accounts).toContain(account.holder);
     expect(texts.accounts).toContain("$0.00 / month");
     expect(texts.hosts).toContain("host836"); // the small Dallas host
     expect(texts.faults).toContain("No faults armed.");
+    expect(texts.chaos).toContain("No chaos rules.");
     await page.evaluate("window.loadedOnce = true"); // gone if the page reloads
     await screenshot(page, "1-empty.png");
   });
 
-  test("shows orders created through the API and the faults armed, without a reload", async () => {
+  test("shows orders created through the API, the faults armed and the chaos rules, without a reload", async () => {
     const agent = { headers: { "user-agent": "dashboard-test/1.0" } };
     const create = (domain: string, extra: object, apiKey?: string) =>
       emu.api<{ post_new_vps_response: { about_order: { order_oid: number } } }>(
@@ -146,6 +147,13 @@ describeWithChromium("the dashboard in headless Chromium", () => {
       { route: "listOrders", kind: "drop" },
     ])
       expect((await fetch(faults, { method: "POST", body: JSON.stringify(fault) })).status).toBe(200);
+    // A rule on a route this file never calls, so the requests below answer as the faults decide.
+    const chaos = { seed: 7, rules: [{ route: "getVpsStatus", probability: 0.25, status: 502 }] };
+    const armed = await fetch(faults.replace(/faults$/, "chaos"), {
+      method: "PUT",
+      body: JSON.stringify(chaos),
+    });
+    expect(armed.status).toBe(200);
 
     const snapshot = emu.snapshot();
     const accounts = (await (await fetch(dashboardUrl + "accounts")).json()) as {
@@ -153,8 +161,11 @@ describeWithChromium("the dashboard in headless Chromium", () => {
     };
     const texts = await waitForTexts(
       page,
-      { accounts: "#accounts", faults: "#faults", requests: "#requests" },
-      (t) => t.accounts!.includes("old.example.com") && t.faults!.includes("listOrders"),
+      { accounts: "#accounts", faults: "#faults", chaos: "#chaos", requests: "#requests" },
+      (t) =>
+        t.accounts!.includes("old.example.com") &&
+        t.faults!.includes("listOrders") &&
+        t.chaos!.includes("getVpsStatus"),
     );
     for (const order of snapshot) {
       expect(texts.accounts).toContain(order.domainName);
@@ -166,6 +177,7 @@ describeWithChromium("the dashboard in headless Chromium", () => {
     for (const account of accounts.accounts)
       expect(texts.accounts).toContain(`$${account.monthlyTotalUsd.toFixed(2)} / month`);
     expect(texts.faults).toMatch(/createVps\s+status\s+503\s+2/);
+    expect(texts.chaos).toMatch(/seed 7[\s\S]*getVpsStatus\s+0\.25\s+502\s+0\s+0/);
     expect(texts.requests).toContain("dashboard-test/1.0");
     expect(await page.evaluate("window.loadedOnce")).toBe(true);
     await screenshot(page, "2-orders-and-faults.png");

@@ -10,6 +10,7 @@ import { ENDPOINTS } from "../../contract/index";
 import { CLI_FLAGS, parseCliArgs } from "../../emulator/cli";
 import { buildEmulator } from "../../emulator/index";
 import { EmulatorOptionsSchema, resolveOptions } from "../../emulator/options";
+import { registeredRoutes } from "../helpers/registered-routes";
 
 const PAGE = readFileSync(join(resolve(__dirname, "../.."), "docs/emulator.md"), "utf8");
 
@@ -109,25 +110,13 @@ describe("docs/emulator.md's Options table", () => {
 });
 
 describe("docs/emulator.md's Endpoints list", () => {
-  /** "METHOD /r/path" (fastify's `:order`) of each route the emulator registers, HEAD aside. */
-  async function registeredRoutes(): Promise<string[]> {
+  async function emulatorRoutes(): Promise<string[]> {
     const app = await buildEmulator({ control: true });
-    await app.ready();
-    // printRoutes draws a tree: each line is a path segment under the line above it one level less indented.
-    const tree = app.printRoutes({ commonPrefix: false });
-    await app.close();
-    const stack: string[] = [];
-    const routes: string[] = [];
-    for (const line of tree.split("\n")) {
-      const match = /^([│ ]*)[├└]── (\S+) \(([^)]+)\)$/.exec(line);
-      if (!match) continue;
-      const depth = match[1]!.length / 4;
-      stack.length = depth;
-      stack.push(match[2]!);
-      for (const method of match[3]!.split(", ").filter((m) => m !== "HEAD"))
-        routes.push(`${method} ${stack.join("")}`);
+    try {
+      return await registeredRoutes(app);
+    } finally {
+      await app.close();
     }
-    return routes;
   }
 
   const rows = listItems("Endpoints").map(([id, methodAndPath]) => {
@@ -150,7 +139,7 @@ describe("docs/emulator.md's Endpoints list", () => {
   });
 
   it("lists exactly the routes the emulator registers under /r", async () => {
-    const registered = (await registeredRoutes()).filter((route) => route.includes(" /r/"));
+    const registered = (await emulatorRoutes()).filter((route) => route.includes(" /r/"));
     expect(registered.length).toBeGreaterThanOrEqual(Object.keys(ENDPOINTS).length);
     expect(rows.flatMap((row) => row.routes).sort()).toEqual(registered.sort());
   });

@@ -59,8 +59,12 @@ describe("persistence", () => {
 
   test("persist: an invalid state file is refused at start-up with a clear error", async () => {
     const stateFile = path.join(tmp(), "bad.json");
-    writeFileSync(stateFile, JSON.stringify({ version: 99, orders: "nope" }));
+    writeFileSync(stateFile, JSON.stringify({ version: 1, orders: "nope" }));
     await expect(startTestEmulator({ stateFile })).rejects.toThrow(/does not match state version 1/);
+    writeFileSync(stateFile, JSON.stringify({ version: 99, orders: "nope" }));
+    await expect(startTestEmulator({ stateFile })).rejects.toThrow(
+      `The emulator state file ${stateFile} is state version 99, written by a newer emulator; this emulator reads version 1.`,
+    );
     writeFileSync(stateFile, "{ not json");
     await expect(startTestEmulator({ stateFile })).rejects.toThrow(/is not JSON/);
   });

@@ -24,6 +24,7 @@ const NEEDS_PROCESSES = [
   "<rootDir>/test/adopt/cli\\.test\\.ts", // the rimuhosting-import-file command and the plugin's import-file
   "<rootDir>/test/commands/", // every npm command and plugin subcommand, built, each in a process of its own
   "<rootDir>/test/adopt/import-file-stack\\.test\\.ts", // --stack runs `pulumi config` (a stand-in pulumi on PATH)
+  "<rootDir>/test/docs/control-recipes\\.test\\.ts", // docs/emulator.md's control API recipes: python3, go test
   "<rootDir>/test/docs/first-hour\\.test\\.ts", // npm run emulator, which builds the checkout and starts the emulator
   "<rootDir>/test/docs/import-walkthrough\\.test\\.ts", // the walkthrough's pulumi import, through the real CLI
   "<rootDir>/test/docs/adopt-account\\.test\\.ts", // import-file and pulumi import --file, through the real CLI

@@ -1,0 +1,33 @@
+/** /__emulator/snapshots: save the whole state under a name, list, download, upload and load snapshots. */
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import { controlRoute } from "../control/api.js";
+import type { EmulatorDeps } from "../http/types.js";
+import { parseStateJson } from "../state/state-json.js";
+
+const nameOf = (request: FastifyRequest) => (request.params as { name: string }).name;
+
+export const snapshotRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps) => {
+  const { store, clock } = deps.ctx;
+
+  controlRoute(app, "listSnapshots", async () => ({ snapshots: deps.snapshots.list() }));
+
+  controlRoute(app, "saveSnapshot", async (request) =>
+    deps.snapshots.put(nameOf(request), store.exportState(), clock.now()),
+  );
+
+  controlRoute(app, "getSnapshot", async (request) => deps.snapshots.get(nameOf(request)));
+
+  controlRoute(app, "putSnapshot", async (request) => {
+    const name = nameOf(request);
+    const state = parseStateJson(request.body, `The snapshot '${name}' sent`, "EMU_ERR_VALIDATION");
+    return deps.snapshots.put(name, state, clock.now());
+  });
+
+  controlRoute(app, "loadSnapshot", async (request) => {
+    const name = nameOf(request);
+    store.replaceState(deps.snapshots.get(name));
+    // Answered once the state file (if any) holds the loaded state, as every change is.
+    await store.durable();
+    return { loaded: name, orders: store.state.orders.length };
+  });
+};

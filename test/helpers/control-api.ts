@@ -1,0 +1,27 @@
+/**
+ * Calls the emulator's control API (/__emulator/*, on with `control: true`) as a user's test does: plain fetch over
+ * 127.0.0.1, JSON in and out.
+ *
+ *   const control = controlApi(emu.baseUrl);
+ *   await control("POST", "/snapshots/baseline");
+ */
+export interface ControlAnswer<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+}
+
+export function controlApi(baseUrl: string) {
+  const root = baseUrl.replace(/\/r$/, "/__emulator");
+  return async <T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<ControlAnswer<T>> => {
+    const res = await fetch(root + path, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as T };
+  };
+}
