@@ -2,6 +2,8 @@
 // time limits, and the retry and pace settings against the emulator's rate limit. In-process, the same rules are
 // tested in test/provider/impl/time-limits.test.ts and retries-and-pace.test.ts; here only what needs the engine: that
 // it sends customTimeouts with each Create, and that the stack config's settings reach the plugin's client.
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { DeploymentError } from "./steps";
 import { liveOrders, type Scenario } from "./e2e-support";
 import { describeNative, nativeOps, startNativeScenario, writeYamlProgram } from "./native-programs";
@@ -28,11 +30,11 @@ const TIMEOUTS_PROGRAM = `resources:
         create: 2s
 `;
 
-/** 20 VPSs in one program, ordered in parallel by the engine. */
-const FLEET_PROGRAM =
+/** `count` VPSs in one program, ordered in parallel by the engine. */
+const fleetProgram = (count: number): string =>
   "resources:\n" +
   Array.from(
-    { length: 20 },
+    { length: count },
     (_, i) =>
       `  vps${i + 1}:\n    type: rimuhosting:Vps\n    properties:\n      domainName: vps${i + 1}.example.com\n`,
   ).join("");
@@ -66,8 +68,9 @@ describeNative("yaml", "customTimeouts and the retry settings", () => {
     expect(s.emulator.snapshot().map((o) => o.domainName)).toEqual(["patient.example.com"]);
   });
 
-  test("with the emulator's rate limit on, a 20-VPS up completes with the documented settings", async () => {
-    s = await startNativeScenario(writeYamlProgram("native-rate-limit", FLEET_PROGRAM), {
+  test("with the emulator's rate limit on, a 20-VPS up completes with the documented settings; at retryLimit 0 it fails", async () => {
+    const programDir = writeYamlProgram("native-rate-limit", fleetProgram(20));
+    s = await startNativeScenario(programDir, {
       emulator: { rateLimit: { requests: 5, windowSeconds: 1 } },
       // docs/installation-configuration.md, "Retries and pace": a pace a little under the quota (4 a second for 5),
       // and 5 retries.
@@ -78,5 +81,41 @@ describeNative("yaml", "customTimeouts and the retry settings", () => {
     expect(liveOrders(s.emulator)).toHaveLength(20);
     // The pace kept every request of the run under the quota.
     expect(s.emulator.requestLog().filter((entry) => entry.status === 429)).toEqual([]);
+
+    // No retries and no pace: 20 more VPSs ordered at once go past the quota, and the run fails saying which settings
+    // cope with the limit. What it did order, its state holds.
+    await s.stack.setConfigs({ "rimuhosting:retryLimit": "0" });
+    await s.stack.cli.removeConfig("rimuhosting:requestsPerSecond");
+    fs.writeFileSync(
+      path.join(programDir, "Pulumi.yaml"),
+      fs
+        .readFileSync(path.join(programDir, "Pulumi.yaml"), "utf8")
+        .replace(/resources:[\s\S]*$/, fleetProgram(40)),
+    );
+    const failure = await s.stack.up().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(DeploymentError);
+    expect((failure as Error).message).toContain(
+      "RimuHosting limits how many requests an API key may make (429 Too Many Requests",
+    );
+    // With retryLimit 0, a request refused once is not sent again.
+    expect((failure as Error).message).toContain(
+      "the only attempt was refused: raise rimuhosting:retryLimit",
+    );
+    // Some of the 20 were ordered before the quota ran out, none twice, and the state holds exactly the live orders.
+    const live = liveOrders(s.emulator).map((order) => String(order.orderOid));
+    expect(live.length).toBeGreaterThan(20);
+    expect(live.length).toBeLessThan(40);
+    const state = JSON.parse(await s.stack.exportState()) as {
+      deployment: { resources: { type: string; id?: string }[] };
+    };
+    const held = state.deployment.resources
+      .filter((r) => r.type === "rimuhosting:index:Vps")
+      .map((r) => r.id);
+    expect(held.sort()).toEqual(live.sort());
+    // The documented settings again, for the teardown's deletes.
+    await s.stack.setConfigs({ "rimuhosting:retryLimit": "5", "rimuhosting:requestsPerSecond": "4" });
   });
 });
