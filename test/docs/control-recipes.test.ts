@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { controlApi } from "../helpers/control-api";
+import { expectControlRecipeLeft } from "../helpers/control-api";
 import { answeredSoon, pendingCreate } from "../helpers/pending-create";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 import { recipe } from "./support/code-blocks";
@@ -39,12 +39,7 @@ async function runsAgainstEmulator(
     const { answer } = await pendingCreate(emu, "recipe.example.com");
     await runRecipe(recipe(address).replace("http://127.0.0.1:8780", emu.baseUrl.replace(/\/r$/, "")));
     expect((await answeredSoon(answer)).status).toBe(200);
-    const control = controlApi(emu.baseUrl);
-    expect((await control("GET", "/snapshots")).body).toEqual({
-      snapshots: [expect.objectContaining({ name: "baseline", orders: 1 })],
-    });
-    expect((await control("GET", "/chaos")).body).toMatchObject({ seed: 42, rules: [] });
-    expect((await control("GET", "/time")).body).toEqual({ timeScale: 1, work: [] });
+    await expectControlRecipeLeft(emu.baseUrl);
   } finally {
     await emu.close();
   }

@@ -6,7 +6,7 @@
  */
 import * as ts from "typescript";
 import { recipe } from "../docs/support/code-blocks.js";
-import { controlApi } from "../helpers/control-api.js";
+import { expectControlRecipeLeft } from "../helpers/control-api.js";
 import { answeredSoon, pendingCreate } from "../helpers/pending-create.js";
 import { startTestEmulator } from "../helpers/start-emulator.js";
 
@@ -27,12 +27,7 @@ test("docs/emulator.md's TypeScript recipe: snapshot saved and loaded, chaos set
     await tests[0]!();
 
     expect((await answeredSoon(create)).status).toBe(200);
-    const control = controlApi(emu.baseUrl);
-    expect((await control("GET", "/snapshots")).body).toEqual({
-      snapshots: [expect.objectContaining({ name: "baseline", orders: 1 })],
-    });
-    expect((await control("GET", "/chaos")).body).toMatchObject({ seed: 42, rules: [] });
-    expect((await control("GET", "/time")).body).toEqual({ timeScale: 1, work: [] });
+    await expectControlRecipeLeft(emu.baseUrl);
   } finally {
     await emu.close();
   }

@@ -25,3 +25,16 @@ export function controlApi(baseUrl: string) {
     return { status: res.status, body: (await res.json()) as T };
   };
 }
+
+/**
+ * What docs/emulator.md's recipe for the control API leaves in the emulator, in every language: the snapshot it
+ * saved (one order), chaos back to no rules under its seed, and real time with no work waiting.
+ */
+export async function expectControlRecipeLeft(baseUrl: string): Promise<void> {
+  const control = controlApi(baseUrl);
+  expect((await control("GET", "/snapshots")).body).toEqual({
+    snapshots: [expect.objectContaining({ name: "baseline", orders: 1 })],
+  });
+  expect((await control("GET", "/chaos")).body).toMatchObject({ seed: 42, rules: [] });
+  expect((await control("GET", "/time")).body).toEqual({ timeScale: 1, work: [] });
+}
