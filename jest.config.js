@@ -59,5 +59,9 @@ module.exports = {
   testSequencer: "<rootDir>/test/slow-first-sequencer.js",
   // A test file that starts a process without being listed as one that does fails, in every run: the list is what
   // keeps `npm run test:unit` (jest.unit.config.js) free of processes, and CI runs only this config.
-  setupFilesAfterEnv: ["<rootDir>/test/helpers/no-child-process.js"],
+  // JEST_CPU_LOG=<file>: each file's CPU, its processes' included (test/helpers/cpu-log.js), to find what CI spends.
+  setupFilesAfterEnv: [
+    "<rootDir>/test/helpers/no-child-process.js",
+    ...(process.env.JEST_CPU_LOG ? ["<rootDir>/test/helpers/cpu-log.js"] : []),
+  ],
 };
