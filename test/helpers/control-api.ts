@@ -5,6 +5,8 @@
  *   const control = controlApi(emu.baseUrl);
  *   await control("POST", "/snapshots/baseline");
  */
+import { expect } from "@jest/globals";
+
 export interface ControlAnswer<T = Record<string, unknown>> {
   status: number;
   body: T;
