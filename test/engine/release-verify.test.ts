@@ -2,7 +2,8 @@
 // - reproducible: a second build of the same commit, into another directory, with its node binaries cached
 //   under another path, another environment and one core (as on another builder's machine), writes the same files
 //   as the release the other tests share (ensureRelease's dist/release), byte for byte, but for a count the
-//   linux-amd64 startup snapshot holds (SNAPSHOT_COUNTER_BYTES);
+//   linux-amd64 startup snapshot holds (SNAPSHOT_COUNTER_BYTES); with `--fresh`, so it makes every executable anew
+//   where the first may have taken them from the executable cache (tools/release/executable-cache.ts);
 // - signed: that second build, like the release workflow's build job, is unsigned and says so; then signed as the
 //   sign job does (signSums), with a throwaway key standing for the published one, and its SHA256SUMS.sig verifies;
 // - the verified install route of docs/installation-configuration.md ("Verify what you install"), run as written
@@ -27,7 +28,7 @@ import {
 import { findPulumiCli } from "./cli-stack";
 import { REPO_ROOT } from "./native-programs";
 import { ensureRelease, RELEASE_DIR, version } from "./release-support";
-import { nodeCacheDir } from "../../tools/release/node-binaries";
+import { nodeCacheDir, TARGETS } from "../../tools/release/node-binaries";
 import { PACKAGES_FILE } from "../../tools/release/package-entry";
 
 jest.setTimeout(300_000);
@@ -79,7 +80,7 @@ function secondBuild(): { dir: string; log: string; signing: SigningResult } {
   // before the builder ran V8 with --predictable (SNAPSHOT_BUILD_FLAGS): pinned, it wrote another linux-amd64 file.
   const result = spawnSync(
     "taskset",
-    ["-c", firstAllowedCpu(), process.execPath, BUILD_SCRIPT, "--out", dir],
+    ["-c", firstAllowedCpu(), process.execPath, BUILD_SCRIPT, "--out", dir, "--fresh"],
     {
       encoding: "utf8",
       env,
@@ -156,6 +157,13 @@ describeHere("two release:builds of one commit", () => {
     againEntry.packages.rimuhosting.checksums["linux-amd64"] =
       firstEntry.packages.rimuhosting.checksums["linux-amd64"]!;
     expect(againEntry).toEqual(firstEntry);
+  });
+
+  it("the second made every executable anew: none taken from the executable cache", () => {
+    for (const t of TARGETS) expect(second!.log).toContain(`-${t.platform}.tar.gz: `);
+    expect(second!.log).not.toContain("kept from a build of the same inputs");
+    // linux-arm64's bytes are those the cache keeps, which answered under qemu when kept: not started again.
+    expect(second!.log).toMatch(/linux-arm64\.tar\.gz: .*the same bytes as the kept executable/);
   });
 
   it("built unsigned (and says so), then signed; the signature verifies with that key", () => {

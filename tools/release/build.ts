@@ -20,6 +20,8 @@
  * `--if-stale`: do nothing when dist/release already holds the artifacts of the same inputs (the bundle, this
  * code, package.json, package/README.md, sdk/, the timestamp): the tests build the release once per run this way.
  * `--out <dir>`: write the release into <dir> instead of dist/release (a second build to compare with the first).
+ * The plugin executables are kept outside the clone, keyed by their inputs, and taken from there by the next build
+ * of the same inputs (executable-cache.ts); `--fresh` makes every one anew all the same.
  * RELEASE_NATIVE_EXECUTABLES=<dir>: take the macOS and Windows executables made on their own OS, with their code
  * cache (native-executables.ts), from <dir>.
  */
@@ -33,6 +35,7 @@ import { partFileName, type PartName } from "../../provider/native/parts.js";
 import { REPO_ROOT } from "../../provider/native/schema/plugin-dir.js";
 import { normalizeTarball, sourceDateEpoch, tarDirectory } from "./archive.js";
 import { checkFormat, commandHere, firstCall, seaBlobHolds } from "./check-executable.js";
+import { executableKey, keepExecutable, keptExecutable, sha256Of } from "./executable-cache.js";
 import { bundlesHash } from "./native-executables.js";
 import { HOST_TARGET, nodeBinary, SEA_NODE_VERSION, TARGETS, type Target } from "./node-binaries.js";
 import { PACKAGE_README, packNpmPackage } from "./npm-package.js";
@@ -46,6 +49,9 @@ export const RELEASE_DIR = path.join(REPO_ROOT, "dist/release");
 const FINGERPRINT_FILE = path.join(REPO_ROOT, "dist/release.inputs");
 
 const log = (line: string) => process.stderr.write(`release:build: ${line}\n`);
+
+/** The files of the release code (this directory): what makes the artifacts. */
+const releaseCodeFiles = () => fs.readdirSync(__dirname).map((f) => path.join(__dirname, f));
 
 /** Every file under `dir` (relative paths, sorted), leaving out build output that is not the SDKs' source. */
 function filesUnder(dir: string, skip: RegExp): string[] {
@@ -63,7 +69,7 @@ function fingerprint(bundles: string[], epoch: number): string {
   const hash = crypto.createHash("sha256").update(`${SEA_NODE_VERSION} ${epoch}`);
   for (const bundle of bundles) hash.update(fs.readFileSync(bundle));
   const inputs = [
-    ...fs.readdirSync(__dirname).map((f) => path.join(__dirname, f)),
+    ...releaseCodeFiles(),
     path.join(REPO_ROOT, "package.json"),
     path.join(REPO_ROOT, PACKAGE_README), // the npm package's README
     ...filesUnder(path.join(REPO_ROOT, "sdk"), /(^|\/)(node_modules|bin|build|dist|__pycache__)(\/|$)/).map(
@@ -122,7 +128,9 @@ export function checkAllPlatforms(dir: string, version: string): void {
     );
 }
 
-export async function buildRelease(opts: { ifStale?: boolean; outDir?: string } = {}): Promise<string[]> {
+export async function buildRelease(
+  opts: { ifStale?: boolean; outDir?: string; fresh?: boolean } = {},
+): Promise<string[]> {
   const started = Date.now();
   const version = packageVersion();
   const outDir = path.resolve(opts.outDir ?? RELEASE_DIR);
@@ -171,6 +179,7 @@ export async function buildRelease(opts: { ifStale?: boolean; outDir?: string } 
     log(`SOURCE_DATE_EPOCH=${epoch} (${new Date(epoch * 1000).toISOString()}): every archive's file times`);
 
     const node = hostNode(log);
+    const releaseCode = releaseCodeFiles();
     const rcodesign = execFileSync(path.join(REPO_ROOT, "scripts/rcodesign.sh"), { encoding: "utf8" })
       .trim()
       .split("\n")
@@ -184,15 +193,23 @@ export async function buildRelease(opts: { ifStale?: boolean; outDir?: string } 
       fs.mkdirSync(dir);
       const exe = path.join(dir, t.executable);
       const native = nativeExecutable(t, bundlesHash(bundle, parts));
+      const key = executableKey(t, bundle, assets, releaseCode, rcodesign);
+      const kept = native || opts.fresh ? undefined : keptExecutable(t, key);
       if (native) {
         fs.copyFileSync(native, exe);
         if (!seaBlobHolds(exe).codeCache) throw new Error(`${native} holds no code cache`);
         log(`${t.platform}: the executable made by its own node, with its code cache (${native})`);
-      } else buildPluginExecutable(t, bundle, assets, exe, { node, rcodesign }, log);
+      } else if (kept) fs.copyFileSync(kept.file, exe);
+      else buildPluginExecutable(t, bundle, assets, exe, { node, rcodesign }, log);
       const format = checkFormat(t, exe);
       const command = commandHere(t, exe);
       let ran = "not run here";
-      if (command) {
+      // The same bytes answered when they were kept: a check under qemu costs ~10 s of CPU.
+      const sameAsKept = () => !native && keptExecutable(t, key)?.sha256 === sha256Of(exe);
+      if (kept) ran = `kept from a build of the same inputs, which checked it (${kept.file})`;
+      else if (command && sameAsKept())
+        ran = "the same bytes as the kept executable, which answered GetPluginInfo: not run again";
+      else if (command) {
         // a bound for a hung start, not a measure: under qemu on a busy machine the start takes tens of seconds
         const answer = await firstCall(command, { timeoutMs: 600_000 });
         if (answer.version !== version)
@@ -201,6 +218,7 @@ export async function buildRelease(opts: { ifStale?: boolean; outDir?: string } 
           );
         ran = `answered GetPluginInfo (${version}) in ${answer.ms.toFixed(0)} ms`;
       }
+      if (!native) keepExecutable(t, key, exe);
       fs.copyFileSync(path.join(REPO_ROOT, "LICENSE"), path.join(dir, "LICENSE"));
       fs.copyFileSync(thirdParty, path.join(dir, "THIRD-PARTY-LICENSES.txt"));
       fs.copyFileSync(nodeLicense, path.join(dir, "NODE-LICENSE"));
@@ -235,6 +253,7 @@ if (require.main === module) {
   buildRelease({
     ifStale: process.argv.includes("--if-stale"),
     outDir: out >= 0 ? process.argv[out + 1] : undefined,
+    fresh: process.argv.includes("--fresh"),
   }).then(
     (files) => {
       for (const file of files.sort()) console.log(file);
