@@ -16,6 +16,7 @@ import {
   VPS_ERROR_CODES,
   VpsError,
   messageOf,
+  rateLimitWords,
   serviceText,
   shownAsMessageOnly,
   type ErrorCode,
@@ -85,7 +86,8 @@ export function dataSourceError(dataSource: string, error: unknown): DataSourceE
     return new DataSourceError(dataSource, error.code, error.detail, error, error.fieldName);
   if (error instanceof RimuError) {
     const field = error.fieldName ? (inputNameOfWireField(error.fieldName) ?? error.fieldName) : undefined;
-    return new DataSourceError(dataSource, error.code, serviceText(error), error, field);
+    const text = `${serviceText(error).replace(/[.\s]+$/, "")}.${rateLimitWords(error)}`;
+    return new DataSourceError(dataSource, error.code, text, error, field);
   }
   return new DataSourceError(dataSource, VPS_ERROR_CODES.internal, messageOf(error), error);
 }

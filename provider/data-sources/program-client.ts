@@ -3,7 +3,8 @@
  * for the program's configuration.
  *
  * The data sources run in the program process (nothing is serialized), so they read the stack config
- * there: `rimuhosting:apiKey` and `rimuhosting:baseUrl`, then the environment.
+ * there: `rimuhosting:apiKey` and `rimuhosting:baseUrl`, the retries and pace (`rimuhosting:retryLimit`,
+ * `rimuhosting:requestsPerSecond`), each else from its environment variable.
  *
  * Nothing here loads the HTTP client at import time: it is required on the first real call. A mocked
  * unit test then never loads it, and jest, which cannot load got (ESM-only) without a transform, can
@@ -84,6 +85,10 @@ function programClient(what: string, needsApiKey: boolean): RimuClient {
   if (needsApiKey && resolved.apiKey === undefined) throw new RimuConfigError(missingApiKeyMessage(what));
   const runtime =
     require("../impl/lifecycle/runtime-config.js") as typeof import("../impl/lifecycle/runtime-config.js");
+  // The retries and pace (`rimuhosting:retryLimit`, RIMUHOSTING_RETRYLIMIT, …), read as the Vps reads them.
+  runtime.useProgramSettings({
+    config: { get: (key) => config.get(key.replace(`${CONFIG_NAMESPACE}:`, "")) },
+  });
   // A data source only looks: a silent service fails it after one wait (runtime-config.ts, cachedClient).
   return runtime.cachedClient({ ...resolved, silentReads: false });
 }

@@ -4,9 +4,15 @@
 // it sends customTimeouts with each Create, and that the stack config's settings reach the plugin's client.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { DeploymentError } from "./steps";
+import { DeploymentError, type OperationResult } from "./steps";
 import { liveOrders, type Scenario } from "./e2e-support";
-import { describeNative, nativeOps, startNativeScenario, writeYamlProgram } from "./native-programs";
+import {
+  NATIVE_VPS_TYPE,
+  describeNative,
+  nativeOps,
+  startNativeScenario,
+  writeYamlProgram,
+} from "./native-programs";
 
 jest.setTimeout(300_000);
 
@@ -68,24 +74,28 @@ describeNative("yaml", "customTimeouts and the retry settings", () => {
     expect(s.emulator.snapshot().map((o) => o.domainName)).toEqual(["patient.example.com"]);
   });
 
-  test("with the emulator's rate limit on, a 20-VPS up completes with the documented settings; at retryLimit 0 it fails", async () => {
+  test("with the emulator's rate limit on and no pace, a 20-VPS up completes on retryLimit 5 alone; at 0 it fails", async () => {
     const programDir = writeYamlProgram("native-rate-limit", fleetProgram(20));
     s = await startNativeScenario(programDir, {
-      emulator: { rateLimit: { requests: 5, windowSeconds: 1 } },
-      // docs/installation-configuration.md, "Retries and pace": a pace a little under the quota (4 a second for 5),
-      // and 5 retries.
-      config: { "rimuhosting:retryLimit": "5", "rimuhosting:requestsPerSecond": "4" },
+      // A quota of 8 requests per 3 s: at least the engine's 8 parallel creates, so that a request refused in one
+      // window is served in the next (one retry each); a long window, so that the run's 22 requests certainly go
+      // past it.
+      emulator: { rateLimit: { requests: 8, windowSeconds: 3 }, control: true },
+      // docs/installation-configuration.md, "Retries and pace": 5 retries, and no pace, so only the retries bring
+      // the run through (the pace alone is shown in-process, test/provider/impl/retries-and-pace.test.ts).
+      config: { "rimuhosting:retryLimit": "5" },
     });
     const up = await s.stack.up();
     expect(Object.values(nativeOps(up)).filter((op) => op === "create")).toHaveLength(20);
-    expect(liveOrders(s.emulator)).toHaveLength(20);
-    // The pace kept every request of the run under the quota.
-    expect(s.emulator.requestLog().filter((entry) => entry.status === 429)).toEqual([]);
+    // Requests were refused with 429 and sent again: every VPS ordered exactly once.
+    expect(s.emulator.requestLog().filter((entry) => entry.status === 429).length).toBeGreaterThan(0);
+    expect(orderedDomains(s)).toEqual(fleetDomains(20));
+    const firstIds = createdIds(up);
 
-    // No retries and no pace: 20 more VPSs ordered at once go past the quota, and the run fails saying which settings
-    // cope with the limit. What it did order, its state holds.
+    // The same kind of run, the retry limit alone changed: 20 more VPSs at retryLimit 0 go past the quota, and the
+    // run fails saying which settings cope with the limit. Nothing is ordered twice, and the engine recorded every
+    // order it made.
     await s.stack.setConfigs({ "rimuhosting:retryLimit": "0" });
-    await s.stack.cli.removeConfig("rimuhosting:requestsPerSecond");
     fs.writeFileSync(
       path.join(programDir, "Pulumi.yaml"),
       fs
@@ -104,18 +114,40 @@ describeNative("yaml", "customTimeouts and the retry settings", () => {
     expect((failure as Error).message).toContain(
       "the only attempt was refused: raise rimuhosting:retryLimit",
     );
-    // Some of the 20 were ordered before the quota ran out, none twice, and the state holds exactly the live orders.
+    const ordered = orderedDomains(s);
+    expect(ordered.length).toBeGreaterThan(20);
+    expect(ordered.length).toBeLessThan(40);
+    expect(new Set(ordered).size).toBe(ordered.length);
     const live = liveOrders(s.emulator).map((order) => String(order.orderOid));
-    expect(live.length).toBeGreaterThan(20);
-    expect(live.length).toBeLessThan(40);
-    const state = JSON.parse(await s.stack.exportState()) as {
-      deployment: { resources: { type: string; id?: string }[] };
-    };
-    const held = state.deployment.resources
-      .filter((r) => r.type === "rimuhosting:index:Vps")
-      .map((r) => r.id);
-    expect(held.sort()).toEqual(live.sort());
-    // The documented settings again, for the teardown's deletes.
-    await s.stack.setConfigs({ "rimuhosting:retryLimit": "5", "rimuhosting:requestsPerSecond": "4" });
+    expect([...firstIds, ...createdIds((failure as DeploymentError).result)].sort()).toEqual(live.sort());
+    // The teardown's deletes are not under test: the quota off.
+    await setRateLimit(s, { requests: null });
   });
 });
+
+/** Sets the emulator's rate limit over its control API (docs/emulator.md, "Rate limit"). */
+async function setRateLimit(scenario: Scenario, limit: { requests: number | null; windowSeconds?: number }) {
+  const response = await fetch(scenario.emulator.baseUrl.replace(/\/r$/, "/__emulator/rate-limit"), {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(limit),
+  });
+  expect(response.status).toBe(200);
+}
+
+/** vps1.example.com … vps<count>.example.com, sorted. */
+const fleetDomains = (count: number): string[] =>
+  Array.from({ length: count }, (_, i) => `vps${i + 1}.example.com`).sort();
+
+/** The domain names of the account's orders, one entry per order, sorted. */
+const orderedDomains = (scenario: Scenario): string[] =>
+  scenario.emulator
+    .snapshot()
+    .map((order) => order.domainName)
+    .sort();
+
+/** The ids (order numbers) of the VPSs an operation created. */
+const createdIds = (result: OperationResult): string[] =>
+  result.steps
+    .filter((step) => step.type === NATIVE_VPS_TYPE && step.op === "create" && !step.failed && step.id)
+    .map((step) => step.id!);

@@ -315,8 +315,9 @@ export function presentError(error: unknown, context: string): VpsError {
 /**
  * A 429 left after the client's retries: RimuHosting limits the requests of an API key, and the settings that cope
  * with that (retry-settings.ts; docs/installation-configuration.md, "Retries and pace"). Empty for anything else.
+ * The Vps's messages (presentError) and the data sources' (provider/data-sources/errors.ts) both end with it.
  */
-function rateLimitWords(error: RimuError): string {
+export function rateLimitWords(error: RimuError): string {
   if (error.status !== 429) return "";
   const attempts = error.attempts ?? 1;
   const wait =

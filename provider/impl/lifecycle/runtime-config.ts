@@ -66,6 +66,17 @@ export async function configure(req: ConfigureRequestLike): Promise<void> {
 }
 
 /**
+ * The data sources of a TypeScript program (provider/data-sources/program-client.ts) run in the program's process,
+ * where configure() never runs: `req` holds the program's stack config. Their clients take the retries and pace from
+ * it, else from the environment, read as configure() reads them for the Vps. The clients and the pace of the process
+ * are replaced only when the settings change, so the data sources of one program share one pace.
+ */
+export function useProgramSettings(req: ConfigureRequestLike): void {
+  const read = readRetrySettings(settingsWithEnvironmentOf(req));
+  if (JSON.stringify(read) !== JSON.stringify(retry)) useRetrySettings(read);
+}
+
+/**
  * The settings read from the environment when they are not configured (SETTING_ENV_VARS: the budget's, the
  * retries'): each key from the config, else from its variable (empty text there counts as unset, as for
  * RIMUHOSTING_APIKEY). Messages then name the variable of a key read from it.
