@@ -186,15 +186,16 @@ function flagScenarios(front: FrontEnd): void {
   });
 
   test("up --target a resize of one VPS: refused when it takes the whole account over, changing nothing", async () => {
-    await converge(fleetOf(3));
-    await limits({ monthlyBudgetUsd: usd(3 * fee).slice(1) });
-    await front.declare(s, { ...fleetOf(3), "node-0": { memoryMb: 2048 } });
+    // On the five the test before leaves (no up to get there): the account's fees are at the budget.
+    await converge(fleetOf(5));
+    await limits({ monthlyBudgetUsd: usd(5 * fee).slice(1) });
+    await front.declare(s, { ...fleetOf(5), "node-0": { memoryMb: 2048 } });
     const mark = s.mark();
     const target = ["--target", urnOf("node-0")];
     const checked = new RegExp(
       `^\\[RIMU_ERR_BUDGET\\] this run takes the account's monthly fees \\(every active order on it, with the ` +
-        `changes of the 1 VPS checked so far\\) from ${re(usd(3 * fee))} to \\$[\\d.]+, over the monthly budget ` +
-        `of ${re(usd(3 * fee))} .*Adding the most: node-0 \\+\\$[\\d.]+ \\(${re(usd(fee))} → \\$[\\d.]+\\)`,
+        `changes of the 1 VPS checked so far\\) from ${re(usd(5 * fee))} to \\$[\\d.]+, over the monthly budget ` +
+        `of ${re(usd(5 * fee))} .*Adding the most: node-0 \\+\\$[\\d.]+ \\(${re(usd(fee))} → \\$[\\d.]+\\)`,
     );
     expect(refusal(await pulumiFailure(s.stack.cli, "up", "--yes", ...target))).toMatch(checked);
     expect(refusal(await pulumiFailure(s.stack.cli, "up", "--yes", "--skip-preview", ...target))).toMatch(
@@ -202,8 +203,8 @@ function flagScenarios(front: FrontEnd): void {
         ? checked
         : new RegExp(
             `^\\[RIMU_ERR_BUDGET\\] node-0: resizing it \\(memoryMb\\) \\(\\+\\$[\\d.]+ a month\\) would take the ` +
-              `monthly fees of the account's 3 active orders from ${re(usd(3 * fee))} to \\$[\\d.]+ with this run's changes, over the ` +
-              `monthly budget of ${re(usd(3 * fee))} \\(rimuhosting:monthlyBudgetUsd\\)\\. Nothing was changed on ` +
+              `monthly fees of the account's 5 active orders from ${re(usd(5 * fee))} to \\$[\\d.]+ with this run's changes, over the ` +
+              `monthly budget of ${re(usd(5 * fee))} \\(rimuhosting:monthlyBudgetUsd\\)\\. Nothing was changed on ` +
               `node-0, and this run ordered or changed nothing before it\\.`,
           ),
     );
@@ -211,7 +212,7 @@ function flagScenarios(front: FrontEnd): void {
   });
 
   test("a run that only deletes passes on an account over its budget", async () => {
-    await converge(fleetOf(3));
+    await converge(fleetOf(5));
     await limits({ monthlyBudgetUsd: usd(fee).slice(1), maxMonthlyIncreaseUsd: "0" });
     await front.declare(s, fleetOf(1));
     const mark = s.mark();
