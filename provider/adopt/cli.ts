@@ -11,6 +11,7 @@
  * arguments, a missing API key or a failed call.
  */
 import * as fs from "node:fs";
+import * as tty from "node:tty";
 import {
   exitCodeOf,
   UnknownOptionError,
@@ -42,10 +43,14 @@ const USAGE = `Usage: rimuhosting-import-file [options]
 
   The stacks' states are read with \`pulumi stack ls --all\` and \`pulumi stack export\` (in a Pulumi project only).
 
+  At a terminal with no option, it prints this help (exit 2) rather than the document on the screen.
+
   Exit code: 0 when the document was written; 1 when no VPS is left to adopt; 2 for wrong arguments, a
   missing API key or a failed call.`;
 
 export interface ImportFileIo {
+  /** Only whether it is a terminal matters (the command reads no input): see atTerminal. */
+  stdin?: { isTTY?: boolean };
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   /** The environment (`pulumi config` runs in it) and directory the settings are read from (default: this process's). */
@@ -53,7 +58,32 @@ export interface ImportFileIo {
   cwd?: string;
 }
 
-const PROCESS_IO: ImportFileIo = { stdout: process.stdout, stderr: process.stderr };
+/** This process's streams (standard input only as whether it is a terminal: the command never reads it). */
+export const PROCESS_IO: ImportFileIo = {
+  stdin: { isTTY: tty.isatty(0) },
+  stdout: process.stdout,
+  stderr: process.stderr,
+};
+
+/**
+ * Run at a terminal (standard input and output both) with no option, the command would dump the document on the
+ * screen, which nobody at a terminal wants: it says so with its help instead (on stderr, exit 2, as bill and drift
+ * do). `> import.json`, a pipe, or `--out` write the document as before.
+ */
+function atTerminal(
+  args: readonly string[],
+  io: ImportFileIo,
+  name: string,
+  usage: string,
+): number | undefined {
+  const terminal = (stream: unknown) => (stream as { isTTY?: boolean } | undefined)?.isTTY === true;
+  if (args.length > 0 || !terminal(io.stdin) || !terminal(io.stdout)) return undefined;
+  io.stderr.write(
+    `${name}: no options given, and standard output is a terminal: write the document to a file with ` +
+      `--out <file> (or > <file>), or pipe it on.\n\n${usage}\n`,
+  );
+  return USAGE_EXIT;
+}
 
 interface Options extends Selection {
   stack?: string;
@@ -170,6 +200,8 @@ export async function runImportFile(
     io.stdout.write(`${usage}\n`);
     return 0;
   }
+  const terminal = atTerminal(args, io, name, usage);
+  if (terminal !== undefined) return terminal;
   let options: Options;
   try {
     options = parseArgs(args);

@@ -4,13 +4,10 @@
  * its own and loaded only for this command.
  */
 import { exitCodeOf } from "../../contract/command-line.js";
-import { runImportFile } from "./cli.js";
+import { PROCESS_IO, runImportFile } from "./cli.js";
 
 export async function run(args: string[]): Promise<void> {
   const name = "pulumi-resource-rimuhosting import-file";
   // The npm command's exit codes, a thrown error's too (exitCodeOf), not the plugin's "failed to start".
-  process.exitCode = await exitCodeOf(
-    () => runImportFile(args, { stdout: process.stdout, stderr: process.stderr }, name),
-    name,
-  );
+  process.exitCode = await exitCodeOf(() => runImportFile(args, PROCESS_IO, name), name);
 }

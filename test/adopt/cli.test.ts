@@ -5,10 +5,11 @@
  * environment. test/adopt/import-file.test.ts covers what the document holds.
  */
 import { execFile } from "node:child_process";
+import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { DEMO_API_KEY } from "../../emulator/index";
-import { runInTerminal } from "../helpers/in-terminal";
+import { expectHelpAtTerminal, runInTerminal } from "../helpers/in-terminal";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 
 const REPO_ROOT = path.resolve(__dirname, "../..");
@@ -22,6 +23,8 @@ const NO_STATES =
   "(adoptOrderOid) or imported carries no mark on its order, so only the VPSs a stack created were left out. Run " +
   "this in the directory of a Pulumi project whose backend (`pulumi login`) holds your stacks to leave out the VPSs " +
   "they manage.\n";
+/** Why import-file, given nothing at a terminal, prints its help instead of the document. */
+const NO_OPTIONS_AT_TERMINAL = "no options given, and standard output is a terminal: ";
 jest.setTimeout(120_000);
 
 let emulator: TestEmulator;
@@ -98,14 +101,23 @@ test.each([
   ["rimuhosting-import-file", process.execPath, [BIN]],
   ["pulumi-resource-rimuhosting import-file", PLUGIN, ["import-file"]],
 ])(
-  "%s at a terminal, nothing typed: it reads no input, so it writes the document at once",
+  "%s at a terminal, nothing given: says so with the help and exits 2; `> file` still writes the document",
   async (name, exe, args) => {
-    // Unlike bill and drift it takes no file and never reads standard input: a terminal there is no reason for help.
+    // A document dumped on the screen is not what a person at a terminal wants (issue 56).
     const env = { ...process.env, RIMUHOSTING_APIKEY: DEMO_API_KEY, RIMUHOSTING_BASEURL: emulator.baseUrl };
-    const { code, output, ms } = await runInTerminal(exe, args, { env, cwd: CWD });
-    expect(code).toBe(0);
-    expect(output).toContain('"type": "rimuhosting:index:Vps"');
-    expect(output).toContain(`${name}: 2 VPSs to adopt.`);
-    expect(ms).toBeLessThan(5_000); // at once; generous for a loaded machine, where a wait runs to 10 s
+    await expectHelpAtTerminal(name, exe, args, "\\[options\\]", NO_OPTIONS_AT_TERMINAL, { env, cwd: CWD });
+    // Standard input still a terminal, standard output a file, as with `rimuhosting-import-file > import.json`.
+    const out = path.join(os.tmpdir(), `import-file-${process.pid}-${args.length}.json`);
+    const quoted = [exe, ...args].map((word) => `'${word}'`).join(" ");
+    const redirected = await runInTerminal("bash", ["-c", `${quoted} > '${out}'`], { env, cwd: CWD });
+    try {
+      expect(redirected).toMatchObject({
+        code: 0,
+        output: expect.stringContaining(`${name}: 2 VPSs to adopt.`),
+      });
+      expect(JSON.parse(fs.readFileSync(out, "utf8")).resources).toHaveLength(2);
+    } finally {
+      fs.rmSync(out, { force: true });
+    }
   },
 );

@@ -16,14 +16,18 @@ import { PLUGIN_DIR, describeNative, pluginEntry } from "../engine/native-progra
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 import { commandLines, recipe } from "./support/code-blocks";
 import { shellOk } from "./support/shell";
+import { dirOnPath, userEnv } from "./support/user-env";
+
+/** The YAML language host's directory, which the page's language-hosts recipe puts on PATH. */
+const YAML_HOST = dirOnPath("pulumi-language-yaml");
 
 jest.setTimeout(300_000);
 
 describeNative("yaml", "docs/native-plugin.md: bring an existing account under Pulumi", () => {
   let emulator: TestEmulator;
   let dir: string;
-  let env: NodeJS.ProcessEnv;
-  const run = (line: string) => shellOk(line, { cwd: dir, env });
+  let env: Record<string, string>;
+  const run = (line: string) => shellOk(line, { cwd: dir, env, clean: true });
 
   async function order(domainName: string, token?: string): Promise<number> {
     const placed = await emulator.api<{ post_new_vps_response: { about_order: { order_oid: number } } }>(
@@ -51,12 +55,12 @@ describeNative("yaml", "docs/native-plugin.md: bring an existing account under P
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "adopt-account-"));
     fs.mkdirSync(path.join(dir, "backend"));
     // Settings in the environment that would fail: the stack's config comes first, as for the plugin.
-    env = {
-      ...process.env,
-      ...offlineCliEnv(path.join(dir, "backend")),
-      RIMUHOSTING_APIKEY: "99999999999999999999999999999999",
-      RIMUHOSTING_BASEURL: "http://127.0.0.1:9/r",
-    };
+    env = userEnv(
+      "docs/native-plugin.md",
+      { RIMUHOSTING_APIKEY: "99999999999999999999999999999999", RIMUHOSTING_BASEURL: "http://127.0.0.1:9/r" },
+      offlineCliEnv(path.join(dir, "backend")),
+      YAML_HOST, // the page's language-hosts recipe puts it on PATH
+    );
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: adopt-account\nruntime: yaml\n${pluginEntry()}`);
     await run("pulumi stack init dev --non-interactive");
     await run(`pulumi config set rimuhosting:baseUrl ${emulator.baseUrl}`);

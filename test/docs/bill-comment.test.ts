@@ -28,6 +28,7 @@ import {
   type Comment,
 } from "./support/github-stand-in";
 import { scratchDir } from "../package/support/offline-project";
+import { userEnv } from "./support/user-env";
 
 const REPO = STAND_IN_REPO;
 const PR = STAND_IN_PR;
@@ -162,7 +163,7 @@ describe("docs/ci.md's bill workflow: the comments", () => {
       "bash",
       ["--noprofile", "--norc", "-eo", "pipefail", "-c", `${recipe("docs/ci.md#plugin-path")}echo "$plugin"`],
       {
-        env: { PATH: process.env.PATH, PULUMI_HOME: home, HOME: scratch.dir },
+        env: userEnv("docs/ci.md", {}, { PULUMI_HOME: home, HOME: scratch.dir }),
         encoding: "utf8",
       },
     );

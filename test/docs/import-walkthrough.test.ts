@@ -15,6 +15,10 @@ import { describeNative, pluginEntry } from "../engine/native-programs";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 import { commandLines, recipe } from "./support/code-blocks";
 import { shell, shellOk } from "./support/shell";
+import { dirOnPath, userEnv } from "./support/user-env";
+
+/** The YAML language host's directory, which the page's language-hosts recipe puts on PATH. */
+const YAML_HOST = dirOnPath("pulumi-language-yaml");
 
 jest.setTimeout(300_000);
 
@@ -23,15 +27,16 @@ const PROJECT = "legacy-import";
 describeNative("yaml", "docs/native-plugin.md: the import walkthrough on the emulator", () => {
   let emulator: TestEmulator;
   let dir: string;
-  let env: NodeJS.ProcessEnv;
-  const run = (line: string) => shellOk(line, { cwd: dir, env });
+  let env: Record<string, string>;
+  const run = (line: string) => shellOk(line, { cwd: dir, env, clean: true });
   const liveOrders = () => emulator.snapshot().filter((order) => !order.cancelled);
 
   beforeAll(async () => {
     emulator = await startTestEmulator({ timeScale: 0 });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "import-walkthrough-"));
     fs.mkdirSync(path.join(dir, "backend"));
-    env = { ...process.env, ...offlineCliEnv(path.join(dir, "backend")) };
+    // The page's environment: the YAML host on PATH (its language-hosts recipe), the CLI's offline settings.
+    env = userEnv("docs/native-plugin.md", {}, offlineCliEnv(path.join(dir, "backend")), YAML_HOST);
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${PROJECT}\nruntime: yaml\n${pluginEntry()}`);
     await run("pulumi stack init dev --non-interactive");
     await run(`pulumi config set rimuhosting:baseUrl ${emulator.baseUrl}`);
@@ -64,7 +69,7 @@ describeNative("yaml", "docs/native-plugin.md: the import walkthrough on the emu
     expect(preview).toMatch(/2 unchanged/);
 
     // Without the page's unprotect, the destroy refuses the imported VPS and cancels nothing.
-    const refused = await shell(`${destroyLine} --yes`, { cwd: dir, env });
+    const refused = await shell(`${destroyLine} --yes`, { cwd: dir, env, clean: true });
     expect(refused.code).not.toBe(0);
     expect(refused.output).toMatch(/protected/);
     expect(liveOrders()).toHaveLength(1);

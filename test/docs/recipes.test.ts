@@ -91,8 +91,9 @@ afterAll(() => scratch.cleanup());
 
 describe("docs/testing.md", () => {
   it("sets jest up with the page's two steps", async () => {
+    const env = userEnv("docs/testing.md", {}, QUIET_NPM_ENV);
     for (const line of commandLines(recipe("docs/testing.md#jest-setup"))) {
-      await shellOk(line, { cwd: project, env: QUIET_NPM_ENV });
+      await shellOk(line, { cwd: project, env, clean: true });
     }
     // The page shows the keys to add to package.json.
     const keys = JSON.parse(`{${recipe("docs/testing.md#jest-config")}}`);
@@ -146,7 +147,8 @@ describe("docs/emulator.md", () => {
     const timeScaleLine = recipe("docs/emulator.md#banner-time-scale").trim();
     const first = await startServer(onFreePort(installed!), {
       cwd: project,
-      env: QUIET_NPM_ENV,
+      env: userEnv("docs/emulator.md", {}, QUIET_NPM_ENV),
+      clean: true,
       expected: [...banner, shownLinePattern(timeScaleLine)],
     });
     await first.stop();
@@ -161,7 +163,8 @@ describe("docs/emulator.md", () => {
       onFreePort(withoutInstall!.replace("-p pulumi-rimuhosting ", `-p ${packed.tarball} `)),
       {
         cwd: elsewhere,
-        env: { ...QUIET_NPM_ENV, npm_config_yes: "true" },
+        env: userEnv("docs/emulator.md", {}, { ...QUIET_NPM_ENV, npm_config_yes: "true" }),
+        clean: true,
         expected: banner,
       },
     );
@@ -174,7 +177,8 @@ describe("docs/emulator.md", () => {
     const [command] = commandLines(block);
     const server = await startServer(command!.replace(/--port 8080/g, "--port 0"), {
       cwd: project,
-      env: QUIET_NPM_ENV,
+      env: userEnv("docs/emulator.md", {}, QUIET_NPM_ENV),
+      clean: true,
       expected: shownOutput(block).map((line) => shownLinePattern(line.replace(/8080/g, "<port>"))),
     });
     await server.stop();
@@ -208,11 +212,12 @@ describe("docs/client.md", () => {
     fs.writeFileSync(path.join(dir, "tsconfig.json"), TSCONFIGS["pulumi new typescript"]!.text);
     fs.writeFileSync(path.join(dir, "index.ts"), recipe("docs/client.md#example"));
     const tsc = path.join(project, "node_modules/typescript/bin/tsc");
-    await shellOk(`"${process.execPath}" "${tsc}" -p .`, { cwd: dir });
-    const output = await shellOk(`"${process.execPath}" bin/index.js`, {
-      cwd: dir,
-      env: { RIMUHOSTING_BASEURL: emulator.baseUrl, RIMUHOSTING_APIKEY: DEMO_API_KEY },
+    const env = userEnv("docs/client.md", {
+      RIMUHOSTING_BASEURL: emulator.baseUrl,
+      RIMUHOSTING_APIKEY: DEMO_API_KEY,
     });
+    await shellOk(`"${process.execPath}" "${tsc}" -p .`, { cwd: dir, env, clean: true });
+    const output = await shellOk(`"${process.execPath}" bin/index.js`, { cwd: dir, env, clean: true });
     expect(output).not.toMatch(/not possible now|no such order/);
     const answered = emulator
       .requestLog()
@@ -226,10 +231,12 @@ describeCliOnly("the pages' Pulumi programs, through the CLI against the emulato
   let emulator: TestEmulator;
   const stacks: CliStack[] = [];
   const backendDir = path.join(scratch.dir, "backend");
-  const stackFor = async (dir: string) => {
+  /** A stack of the program in `dir`, its commands run in the environment of `page`'s recipes. */
+  const stackFor = async (dir: string, page: string) => {
     const stack = await CliStack.create({
       programDir: dir,
       backendDir,
+      baseEnv: userEnv(page, {}),
       config: {
         "rimuhosting:baseUrl": emulator.baseUrl,
         "rimuhosting:apiKey": { value: DEMO_API_KEY, secret: true },
@@ -249,7 +256,7 @@ describeCliOnly("the pages' Pulumi programs, through the CLI against the emulato
   });
 
   it("docs/vps.md: the example goes up and is destroyed", async () => {
-    const stack = await stackFor(programDir("vps-example", recipe("docs/vps.md#example")));
+    const stack = await stackFor(programDir("vps-example", recipe("docs/vps.md#example")), "docs/vps.md");
     const up = await stack.command("up", "--yes");
     expect(up).toMatch(/\+ 2 created/);
     const ip = await stack.command("stack", "output", "ip");
@@ -270,7 +277,7 @@ describeCliOnly("the pages' Pulumi programs, through the CLI against the emulato
       const fragment = recipe("docs/vps.md#adopt");
       expect(fragment).toContain("1234567");
       const program = `import { Vps } from "pulumi-rimuhosting";\n\n${fragment.replace("1234567", String(oid))}`;
-      const stack = await stackFor(programDir("vps-adopt", program));
+      const stack = await stackFor(programDir("vps-adopt", program), "docs/vps.md");
       const up = await stack.command("up", "--yes");
       expect(up).toContain(`will adopt existing order ${oid} (legacy.example.com`);
       const order = await rimu.getOrder(oid);
@@ -283,7 +290,10 @@ describeCliOnly("the pages' Pulumi programs, through the CLI against the emulato
   });
 
   it("docs/troubleshooting.md: `pulumi import` of the dynamic Vps fails with the text the page quotes", async () => {
-    const stack = await stackFor(programDir("import-attempt", recipe("docs/vps.md#example")));
+    const stack = await stackFor(
+      programDir("import-attempt", recipe("docs/vps.md#example")),
+      "docs/troubleshooting.md",
+    );
     const failure = await importFails(stack);
     const sdk = JSON.parse(
       fs.readFileSync(path.join(project, "node_modules/@pulumi/pulumi/package.json"), "utf8"),

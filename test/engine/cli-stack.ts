@@ -70,6 +70,11 @@ export interface CliStackOptions {
   backendDir: string;
   config?: Record<string, StackConfigValue | string>;
   env?: NodeJS.ProcessEnv;
+  /**
+   * What each command's environment starts from in place of this process's: a recipe's, from
+   * test/docs/support/user-env.ts (offlineCliEnv's names are in its harness list).
+   */
+  baseEnv?: Record<string, string>;
   /** Receives the CLI's own display. */
   onOutput?: (text: string) => void;
   /** Let the engine download plugins (from a resource's pluginDownloadURL); off otherwise, the CLI runs offline. */
@@ -180,7 +185,8 @@ export class CliStack {
   commandEnv(): NodeJS.ProcessEnv {
     const extra: Record<string, string> = {};
     for (const [k, v] of Object.entries(this.options.env ?? {})) if (v !== undefined) extra[k] = v;
-    const env: NodeJS.ProcessEnv = { ...process.env, ...extra, ...offlineCliEnv(this.options.backendDir) };
+    const base = this.options.baseEnv ?? process.env;
+    const env: NodeJS.ProcessEnv = { ...base, ...extra, ...offlineCliEnv(this.options.backendDir) };
     if (this.options.pluginDownloads) delete env.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION;
     return env;
   }

@@ -50,24 +50,26 @@ export function runInTerminal(
   });
 }
 
+/** Why bill and drift, given no file at a terminal, print their help instead of waiting for what is typed. */
+export const NO_FILE_AT_TERMINAL = "no file given, and standard input is a terminal: ";
+
 /**
- * Runs `name` (`file args`) at a terminal with no file given and expects what bill and drift both promise: the line
- * saying why, then the help (whose usage line starts with `usage`, a regular expression), exit 2, and no waiting.
+ * Runs `name` (`file args`) at a terminal with nothing given and expects what bill, drift and import-file promise:
+ * the line saying why (starting with `why`, NO_FILE_AT_TERMINAL for bill and drift), then the help (whose usage
+ * line starts with `usage`, a regular expression), exit 2, and no waiting. `options` as for runInTerminal.
  */
 export async function expectHelpAtTerminal(
   name: string,
   file: string,
   args: string[],
   usage: string,
+  why = NO_FILE_AT_TERMINAL,
+  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
 ): Promise<void> {
-  const { code, output, ms } = await runInTerminal(file, args);
+  const { code, output, ms } = await runInTerminal(file, args, options);
   expect({ code, output }).toEqual({
     code: 2,
-    output: expect.stringMatching(
-      new RegExp(
-        `^${name}: no file given, and standard input is a terminal: .*\\n\\nUsage: ${name} ${usage}`,
-      ),
-    ),
+    output: expect.stringMatching(new RegExp(`^${name}: ${why}.*\\n\\nUsage: ${name} ${usage}`)),
   });
   expect(ms).toBeLessThan(5_000); // it exits at once; generous for a loaded machine, where a hang runs to 10 s
 }

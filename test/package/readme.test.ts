@@ -32,10 +32,11 @@ import {
   startServer,
   type Server,
 } from "../docs/support/shell";
+import { userEnv } from "../docs/support/user-env";
 import { describeCliOnly } from "../engine/describe-cli";
 import { offlineCliEnv } from "../engine/cli-stack";
 import { packFromCheckout, REPO_ROOT, scratchDir } from "./support/offline-project";
-import { envWithNpm, NEWEST_NPM_MAJOR } from "./support/npm-versions";
+import { NEWEST_NPM_MAJOR, npmBinDir } from "./support/npm-versions";
 import { REPOSITORY_WEB_URL } from "./support/repository-links";
 import { serveReleaseFiles, type ReleaseServer } from "./support/release-server";
 import { ENTRY_POINTS_PROGRAM, PULUMI_NEW_TSCONFIGS } from "./support/user-tsconfigs";
@@ -65,7 +66,11 @@ function newPulumiProject(): void {
 }
 
 /** npm 12 first on PATH for every step, `npx rimuhosting-emulator` included. */
-const npmEnv = { ...envWithNpm(), ...QUIET_NPM_ENV };
+/**
+ * The README's environment (user-env.ts): nothing of this test's process, npm 12 first on PATH as a user who
+ * installed it has it, npm's quiet settings; the CLI's offline settings (harness-env list) for the pulumi steps.
+ */
+const npmEnv = userEnv("README.md", {}, QUIET_NPM_ENV, [npmBinDir(NEWEST_NPM_MAJOR)]);
 let releaseServer: ReleaseServer;
 
 beforeAll(async () => {
@@ -84,7 +89,7 @@ describe("the README's install", () => {
     const lines = commandLines(recipe("README.md#install"));
     expect(lines.length).toBeGreaterThan(0);
     const output: string[] = [
-      `npm ${(await shellOk("npm --version", { cwd: project, env: npmEnv })).trim()}`,
+      `npm ${(await shellOk("npm --version", { cwd: project, env: npmEnv, clean: true })).trim()}`,
     ];
     install = { code: 0, output: "" };
     for (const line of lines) {
@@ -94,6 +99,7 @@ describe("the README's install", () => {
       const result = await shell(served.split("<version>").join(manifest.version), {
         cwd: project,
         env: npmEnv,
+        clean: true,
       });
       output.push(`$ ${line}\n${result.output}`);
       install = { code: result.code, output: output.join("\n") };
@@ -164,11 +170,11 @@ describeCliOnly("the README's first deployment", () => {
   let emulator: Server | undefined;
   let port: string;
   let demoKey: string;
-  const pulumiEnv = { ...npmEnv, ...cliEnv };
+  const pulumiEnv = userEnv("README.md", {}, { ...QUIET_NPM_ENV, ...cliEnv }, [npmBinDir(NEWEST_NPM_MAJOR)]);
 
   beforeAll(async () => {
     fs.mkdirSync(path.join(scratch.dir, "backend"));
-    await shellOk("pulumi stack init dev", { cwd: project, env: pulumiEnv });
+    await shellOk("pulumi stack init dev", { cwd: project, env: pulumiEnv, clean: true });
   });
   afterAll(async () => {
     await emulator?.stop();
@@ -179,12 +185,13 @@ describeCliOnly("the README's first deployment", () => {
     const commands = commandLines(block);
     const server = commands.pop()!;
     expect(server).toMatch(/^npx rimuhosting-emulator\b/);
-    for (const line of commands) await shellOk(line, { cwd: project, env: npmEnv });
+    for (const line of commands) await shellOk(line, { cwd: project, env: npmEnv, clean: true });
     const shown = shownOutput(block);
     expect(shown.length).toBeGreaterThanOrEqual(2);
     emulator = await startServer(onFreePort(server), {
       cwd: project,
       env: npmEnv,
+      clean: true,
       expected: shown.map(shownLinePattern),
     });
     port = /listening on http:\/\/127\.0\.0\.1:(\d+)\/r/.exec(emulator.output)![1]!;
@@ -197,10 +204,15 @@ describeCliOnly("the README's first deployment", () => {
       await shellOk(line.replace(/<port>/g, port), {
         cwd: project,
         env: pulumiEnv,
+        clean: true,
         input: prompts ? demoKey : undefined,
       });
     }
-    const config = await shellOk("pulumi config --show-secrets --json", { cwd: project, env: pulumiEnv });
+    const config = await shellOk("pulumi config --show-secrets --json", {
+      cwd: project,
+      env: pulumiEnv,
+      clean: true,
+    });
     expect(JSON.parse(config)).toMatchObject({
       "rimuhosting:baseUrl": { value: `http://127.0.0.1:${port}/r` },
       "rimuhosting:apiKey": { value: demoKey, secret: true },
@@ -214,7 +226,7 @@ describeCliOnly("the README's first deployment", () => {
     const outputs: string[] = [];
     for (const line of lines) {
       const command = /^pulumi (up|destroy)$/.test(line) ? `${line} --yes` : line;
-      outputs.push(await shellOk(command, { cwd: project, env: pulumiEnv }));
+      outputs.push(await shellOk(command, { cwd: project, env: pulumiEnv, clean: true }));
     }
     const [up, password, destroy] = outputs;
     expect(up).toMatch(/\+ 2 created/); // the stack and the Vps
@@ -240,6 +252,7 @@ describeCliOnly("the README's first deployment", () => {
     const result = await shell(["pulumi", ...importCommandArgs(), "--yes"].join(" "), {
       cwd: project,
       env: pulumiEnv,
+      clean: true,
     });
     expect(result.code).not.toBe(0);
     for (const pattern of importFailureFor(sdk.version)) expect(result.output).toMatch(pattern);

@@ -72,7 +72,7 @@ export function startServer(
 ): Promise<Server> {
   const child = spawn("bash", ["-c", command], {
     cwd: options.cwd,
-    env: { ...process.env, ...options.env },
+    env: options.clean ? options.env : { ...process.env, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });

@@ -50,6 +50,16 @@ export function userPath(extra: readonly string[] = []): string {
 }
 
 /**
+ * The directory of `exe` on this process's PATH, as a list (empty when it is not there): for the `extraPath` of a
+ * page that puts it on PATH, such as the YAML language host of docs/native-plugin.md#language-hosts.
+ */
+export function dirOnPath(exe: string): string[] {
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter))
+    if (dir !== "" && fs.existsSync(path.join(dir, exe))) return [dir];
+  return [];
+}
+
+/**
  * The environment of a recipe of `page` (a path from the repository's root): `pageSets`, each name of which the
  * page must show; `harness`, each name of which must be in HARNESS_ENV; PATH from userPath(); MACHINE_ENV.
  */

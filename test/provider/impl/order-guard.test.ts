@@ -6,6 +6,7 @@
  */
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
+import { until } from "../../helpers/promises";
 import { APP_INPUTS, rejectionOf, stackConfig, useImplFixture } from "../support/impl-fixture";
 
 const fixture = useImplFixture({ planCurrencies: { MIRO8B: "CUR_NZD" } });
@@ -283,9 +284,12 @@ describe("the budget when ordering (L1)", () => {
     await configure({ monthlyBudgetUsd: String(1.5 * fee) });
     // This run's order is judged on an account with nothing, then held before RimuHosting takes it; meanwhile
     // another run's order is taken first (a lower order number).
-    fixture().emulator.injectFault({ route: "createVps", kind: "delay", delayMs: 1000 });
+    fixture().emulator.injectFault({ route: "createVps", kind: "delay", delayMs: 2000 });
     const ours = up(vps("web-1"));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Until the emulator holds our order (the delay taken), not a fixed wait: on a loaded machine our run had not
+    // reached RimuHosting after 300 ms, the delay held theirs instead, and ours, judged first, rightly stayed.
+    const faults = fixture().emulator.app.emulator.faults;
+    await until("this run's order held by the delay", () => faults.pending().length === 0);
     const theirs = await fixture().byHand.createVps({
       instantiation_options: { domain_name: "other-stack.example.com", distro: "deb12.64" },
       vps_parameters: { memory_mb: 1024, disk_space_mb: 20480 },

@@ -1,0 +1,187 @@
+/**
+ * Which test runs each recipe of README.md and docs/ (<!-- recipe: id -->, see code-blocks.ts), and in what
+ * environment; test/docs/recipe-environments.test.ts holds this table to the pages and to the tests' sources.
+ *
+ * - "user-env": the test runs the recipe's commands in the environment test/docs/support/user-env.ts builds (what
+ *   the page sets, the harness list of docs/testing.md, nothing else of the test's process), so a recipe that
+ *   depends on a variable its page does not set fails there.
+ * - "no process": the recipe is not a command line run on its own: text the test compares with what a command
+ *   prints or writes, keys it merges into a file, a workflow actionlint checks, code run in jest's own process.
+ * - "harness": still run in the test's own environment (process.env and the harness's additions), each with why;
+ *   the next to move to user-env. The check fails once such a test builds its environment with userEnv, so that
+ *   this table says so.
+ */
+export type RecipeEnvironment = "user-env" | "no process" | "harness";
+
+export interface RecipeRun {
+  /** The test file that runs it (or the support module of several tests that holds the recipe's address). */
+  runner: string;
+  environment: RecipeEnvironment;
+  /** For "no process" and "harness": what the test does with it, and why not in user-env. */
+  why?: string;
+}
+
+const HARNESS_RELEASE = "the release routes run with the hosts' Python, pip and Go settings from process.env";
+const HARNESS_FIRST_HOUR =
+  "first-hour-release builds the CLI's environment on process.env (language hosts on PATH)";
+
+const userEnv = (runner: string): RecipeRun => ({ runner, environment: "user-env" });
+const noProcess = (runner: string, why: string): RecipeRun => ({ runner, environment: "no process", why });
+const harness = (runner: string, why: string): RecipeRun => ({ runner, environment: "harness", why });
+
+export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
+  "README.md#install": userEnv("test/package/readme.test.ts"),
+  "README.md#emulator": userEnv("test/package/readme.test.ts"),
+  "README.md#configure": userEnv("test/package/readme.test.ts"),
+  "README.md#quickstart": userEnv("test/package/readme.test.ts"),
+  "README.md#up": userEnv("test/package/readme.test.ts"),
+
+  "docs/automation-api.md#deploy": harness(
+    "test/engine/automation-api.test.ts",
+    "its shell adds offlineCliEnv, the release's download overrides and TMPDIR to process.env",
+  ),
+  "docs/automation-api.md#run": harness(
+    "test/engine/automation-api.test.ts",
+    "its shell adds offlineCliEnv, the release's download overrides and TMPDIR to process.env",
+  ),
+
+  "docs/ci.md#workflow": noProcess(
+    "test/docs/workflows.test.ts",
+    "actionlint checks it; its steps need GitHub",
+  ),
+  "docs/ci.md#oidc-workflow": noProcess(
+    "test/docs/workflows.test.ts",
+    "actionlint checks it; its steps need GitHub and a cloud's OIDC",
+  ),
+  "docs/ci.md#bill-workflow": userEnv("test/docs/bill-workflow.test.ts"),
+  "docs/ci.md#plugin-path": userEnv("test/docs/bill-comment.test.ts"),
+  "docs/ci.md#drift-workflow": harness(
+    "test/docs/drift-workflow.test.ts",
+    "its steps run in the stack's CliStack environment (process.env), stand-ins first on PATH",
+  ),
+
+  "docs/client.md#example": userEnv("test/docs/recipes.test.ts"),
+
+  "docs/cost.md#bill-example": noProcess("test/docs/bill-comment.test.ts", "the bill the command renders"),
+  "docs/cost.md#bill-json-example": noProcess(
+    "test/docs/bill-comment.test.ts",
+    "the JSON the command writes",
+  ),
+  "docs/cost.md#compare-example": noProcess("test/docs/bill-comment.test.ts", "a part of the rendered bill"),
+
+  "docs/emulator.md#start": userEnv("test/docs/recipes.test.ts"),
+  "docs/emulator.md#two-forms": noProcess(
+    "test/docs/first-hour.test.ts",
+    "the same command lines as README.md#emulator and #start, which run in user-env",
+  ),
+  "docs/emulator.md#options": userEnv("test/docs/recipes.test.ts"),
+  "docs/emulator.md#banner-time-scale": noProcess("test/docs/recipes.test.ts", "a line the banner prints"),
+  "docs/emulator.md#plugin": harness(
+    "test/engine/release-emulator.test.ts",
+    "the plugin from the release on a PATH prepended to process.env's",
+  ),
+  "docs/emulator.md#from-code": userEnv("test/docs/recipes.test.ts"),
+  "docs/emulator.md#control-typescript": noProcess(
+    "test/emulator/control-recipes.test.ts",
+    "run in jest's own process (the fast loop), against an emulator there",
+  ),
+  "docs/emulator.md#control-python": harness(
+    "test/docs/control-recipes.test.ts",
+    "Python and Go from process.env (the tests' virtual environment and Go's caches)",
+  ),
+  "docs/emulator.md#control-go": harness(
+    "test/docs/control-recipes.test.ts",
+    "Python and Go from process.env (the tests' virtual environment and Go's caches)",
+  ),
+
+  "docs/go.md#release-go": harness("test/package/support/release-routes.ts", HARNESS_RELEASE),
+  "docs/go.md#emulator": harness("test/engine/first-hour-release.test.ts", HARNESS_FIRST_HOUR),
+  "docs/go.md#try-it": harness("test/engine/first-hour-release.test.ts", HARNESS_FIRST_HOUR),
+
+  "docs/installation-configuration.md#release-npm": harness(
+    "test/package/support/release-routes.ts",
+    HARNESS_RELEASE,
+  ),
+  "docs/installation-configuration.md#release-pip": harness(
+    "test/package/support/release-routes.ts",
+    HARNESS_RELEASE,
+  ),
+  "docs/installation-configuration.md#release-go": harness(
+    "test/package/support/release-routes.ts",
+    HARNESS_RELEASE,
+  ),
+  "docs/installation-configuration.md#verify": harness(
+    "test/engine/release-verify.test.ts",
+    "gpg and the CLI on a PATH prepended to process.env's, a GNUPGHOME of its own",
+  ),
+  "docs/installation-configuration.md#verify-script": harness(
+    "test/engine/release-verify.test.ts",
+    "gpg and the CLI on a PATH prepended to process.env's, a GNUPGHOME of its own",
+  ),
+
+  "docs/native-plugin.md#language-hosts": harness(
+    "test/docs/first-hour.test.ts",
+    "scripts/language-hosts.sh needs Go and its caches, which process.env gives",
+  ),
+  "docs/native-plugin.md#outside-order": userEnv("test/docs/import-walkthrough.test.ts"),
+  "docs/native-plugin.md#import-walkthrough": userEnv("test/docs/import-walkthrough.test.ts"),
+  "docs/native-plugin.md#adopt-account": userEnv("test/docs/adopt-account.test.ts"),
+
+  "docs/python.md#release-pip": harness("test/package/support/release-routes.ts", HARNESS_RELEASE),
+  "docs/python.md#python-cmd": harness(
+    "test/docs/first-hour.test.ts",
+    "the tests' shared virtual environment and offlineCliEnv over process.env",
+  ),
+  "docs/python.md#emulator": harness("test/engine/first-hour-release.test.ts", HARNESS_FIRST_HOUR),
+  "docs/python.md#try-it": harness("test/engine/first-hour-release.test.ts", HARNESS_FIRST_HOUR),
+
+  "docs/resource-options.md#yaml-program": harness(
+    "test/engine/resource-options.test.ts",
+    "its stack's CliStack environment (process.env)",
+  ),
+  "docs/resource-options.md#yaml-steps": harness(
+    "test/engine/resource-options.test.ts",
+    "its stack's CliStack environment (process.env)",
+  ),
+  "docs/resource-options.md#dynamic-program": harness(
+    "test/engine/resource-options.test.ts",
+    "its stack's CliStack environment (process.env)",
+  ),
+
+  "docs/testing.md#program": userEnv("test/docs/recipes.test.ts"),
+  "docs/testing.md#against-the-emulator": userEnv("test/docs/recipes.test.ts"),
+  "docs/testing.md#jest-setup": userEnv("test/docs/recipes.test.ts"),
+  "docs/testing.md#jest-config": noProcess(
+    "test/docs/recipes.test.ts",
+    "keys merged into the project's package.json",
+  ),
+  "docs/testing.md#unit-test": userEnv("test/docs/recipes.test.ts"),
+
+  "docs/troubleshooting.md#import": userEnv("test/docs/recipes.test.ts"),
+  "docs/troubleshooting.md#import-sdk-3-270": noProcess(
+    "test/docs/support/import-failure.ts",
+    "the failure `pulumi import` prints with an older SDK, compared",
+  ),
+  "docs/troubleshooting.md#state-move": harness(
+    "test/engine/state-moves.test.ts",
+    "its script runs in the stacks' CliStack environment (process.env)",
+  ),
+  "docs/troubleshooting.md#stack-migrate": harness(
+    "test/engine/state-moves.test.ts",
+    "its script runs in the stacks' CliStack environment (process.env)",
+  ),
+  "docs/troubleshooting.md#lost-create": harness(
+    "test/engine/state-moves.test.ts",
+    "its script runs in the stacks' CliStack environment (process.env)",
+  ),
+
+  "docs/typescript.md#release-npm": harness("test/package/support/release-routes.ts", HARNESS_RELEASE),
+  "docs/typescript.md#emulator": harness("test/engine/first-hour-release.test.ts", HARNESS_FIRST_HOUR),
+  "docs/typescript.md#try-it": harness("test/engine/first-hour-release.test.ts", HARNESS_FIRST_HOUR),
+
+  "docs/vps.md#example": userEnv("test/docs/recipes.test.ts"),
+  "docs/vps.md#adopt": userEnv("test/docs/recipes.test.ts"),
+
+  "docs/yaml.md#emulator": harness("test/engine/first-hour-release.test.ts", HARNESS_FIRST_HOUR),
+  "docs/yaml.md#try-it": harness("test/engine/first-hour-release.test.ts", HARNESS_FIRST_HOUR),
+};
