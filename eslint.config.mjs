@@ -2,7 +2,16 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "coverage/**", "examples/*/node_modules/**", "sdk/**"] },
+  {
+    ignores: [
+      "dist/**",
+      "node_modules/**",
+      "policy-pack/bin/**",
+      "coverage/**",
+      "examples/*/node_modules/**",
+      "sdk/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -135,8 +135,8 @@ describeNative(
     });
     afterAll(async () => s?.close());
 
-    // Each `--policy-pack` command starts the pack's analyzer, which type-checks the pack (the launcher runs it as
-    // Pulumi's language host does): several of the tests' claims share one command where one command shows them.
+    // Each `--policy-pack` command starts the pack's analyzer (Pulumi's runner and SDK, then the compiled pack):
+    // several of the tests' claims share one command where one command shows them.
     test("a mandatory violation fails the preview (the memory limit and no-reinstall too, and a value unknown in preview: the policy says it could not judge); advisory warns and passes (the disk limit too)", async () => {
       const mark = s.mark();
       // A value of another VPS that exists only once it is ordered (an output the provider cannot echo from the
