@@ -30,29 +30,59 @@ const RESERVED = new Set(
     .split(" "),
 );
 
-/** `web-1.example.com` → `web1ExampleCom`: the domain name's letters and digits, each later word capitalised. */
-export function identifierOf(domainName: string): string {
-  const words = domainName
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "") // the accents NFKD takes off their letters
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((word) => word !== "");
+/** Words joined as an identifier: the first in lower case, each later one capitalised, kept valid and unreserved. */
+function identifierOfWords(words: readonly string[]): string {
   let name = words.map((word, i) => (i === 0 ? word : word[0]!.toUpperCase() + word.slice(1))).join("");
   if (!/^[a-z]/.test(name)) name = `vps${name.charAt(0).toUpperCase()}${name.slice(1)}`;
   if (RESERVED.has(name)) name = `${name}Vps`;
   return name;
 }
 
+/** The domain name without accents (NFKD takes them off their letters). */
+const plainLetters = (domainName: string): string =>
+  domainName.normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
+
+/** `web-1.example.com` → `web1ExampleCom`: the domain name's letters and digits, each later word capitalised. */
+export function identifierOf(domainName: string): string {
+  const words = plainLetters(domainName)
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== "");
+  return identifierOfWords(words);
+}
+
+/** How a spelled name says the characters an identifier drops. */
+const SEPARATOR_WORDS: Record<string, string> = { ".": "dot", "-": "dash", _: "underscore" };
+
 /**
- * A name for each domain name, in the order given: identifierOf(), with `2`, `3`… after the second and later of
- * names that would be the same. Names are compared without case, as a language that changes a name's case
- * (Python's snake_case, Go's exported names) must not make two of them one.
+ * The domain name spelled out, for names that identifierOf() makes the same: each separator as a word and each
+ * run of capitals after `caps`, so the name says which domain it is (`shop-example.com` →
+ * `shopDashExampleDotCom`, `WEB-2.example.com` → `capsWebDash2DotExampleDotCom`).
+ */
+export function spelledIdentifierOf(domainName: string): string {
+  const words: string[] = [];
+  for (const [part] of plainLetters(domainName).matchAll(/[a-z0-9]+|[A-Z]+|[^a-zA-Z0-9]/g)) {
+    if (/^[A-Z]+$/.test(part)) words.push("caps", part.toLowerCase());
+    else if (/^[a-z0-9]+$/.test(part)) words.push(part);
+    else words.push(SEPARATOR_WORDS[part] ?? "x");
+  }
+  return identifierOfWords(words);
+}
+
+/**
+ * A name for each domain name, in the order given: identifierOf(), unless two or more domain names give the same
+ * one; then each of those is spelled out (spelledIdentifierOf()), whatever their order, so that the names say which
+ * VPS is which. Names are compared without case, as a language that changes a name's case (Python's snake_case,
+ * Go's exported names) must not make two of them one. A name still taken (a domain name spelled as another's)
+ * gets `2`, `3`…
  */
 export function uniqueNames(domainNames: readonly string[]): string[] {
+  const bases = domainNames.map((domainName) => identifierOf(domainName).toLowerCase());
+  const count = new Map<string, number>();
+  for (const base of bases) count.set(base, (count.get(base) ?? 0) + 1);
   const taken = new Set<string>();
-  return domainNames.map((domainName) => {
-    const base = identifierOf(domainName);
+  return domainNames.map((domainName, i) => {
+    const base = count.get(bases[i]!)! > 1 ? spelledIdentifierOf(domainName) : identifierOf(domainName);
     let name = base;
     for (let n = 2; taken.has(name.toLowerCase()); n += 1) name = `${base}${n}`;
     taken.add(name.toLowerCase());

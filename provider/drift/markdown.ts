@@ -36,11 +36,22 @@ function values(row: DriftRow): string {
   return `${row.before} → ${row.after}`;
 }
 
+/**
+ * Where a gone VPS's credit is. It is not computed: RimuHosting's rule for it is not published (only its wording,
+ * docs/rimuhosting-api.md R6), and the state records the fee but not the billing period's dates.
+ */
+export const GONE_CREDIT =
+  "its credit for the unused time is in RimuHosting's answer to the delete, which no read of its API reports";
+
 function fee(row: DriftRow): string {
-  if (row.feeUsd === undefined || Math.abs(row.feeUsd) < 0.005) return "none";
-  if (row.property === "order") return `${change(row.feeUsd)} a month (no longer billed)`;
+  const billed = row.feeUsd === undefined || Math.abs(row.feeUsd) < 0.005 ? undefined : row.feeUsd;
+  if (row.property === "order")
+    return billed === undefined
+      ? `none (${GONE_CREDIT})`
+      : `${change(billed)} a month (no longer billed; ${GONE_CREDIT})`;
+  if (billed === undefined) return "none";
   const shared = row.sharedWith ? ` (with ${row.sharedWith.join(", ")})` : "";
-  return `${change(row.feeUsd)} a month${shared}`;
+  return `${change(billed)} a month${shared}`;
 }
 
 /** The advice under the table: each kind of drift found, its VPSs and what repairs it (advice.ts). */

@@ -98,8 +98,28 @@ describe("names", () => {
     expect(identifierOf("---")).toBe("vps");
   });
 
-  test("names that would be the same, in any case, get a number", () => {
-    expect(uniqueNames(["a.b", "A.B", "a-b", "a_b"])).toEqual(["aB", "aB2", "aB3", "aB4"]);
+  test("names that would be the same, in any case, are spelled out to say which domain is which", () => {
+    // Issue 57: these were aB, aB2, aB3, aB4, which said nothing of which VPS each was.
+    expect(uniqueNames(["a.b", "A.B", "a-b", "a_b", "c.d"])).toEqual([
+      "aDotB",
+      "capsADotCapsB",
+      "aDashB",
+      "aUnderscoreB",
+      "cD",
+    ]);
+    // Whatever their order: each domain name keeps its name.
+    expect(uniqueNames(["shop-example.com", "shop.example.com"])).toEqual([
+      "shopDashExampleDotCom",
+      "shopDotExampleDotCom",
+    ]);
+    expect(uniqueNames(["1.x", "1-x", "import", "IMPORT"])).toEqual([
+      "vps1DotX",
+      "vps1DashX",
+      "importVps",
+      "capsImport",
+    ]);
+    // A spelled name another domain already has: a number after it, still unique in any case.
+    expect(uniqueNames(["adotb", "a.b", "a-b"])).toEqual(["adotb", "aDotB2", "aDashB"]);
   });
 });
 
@@ -111,8 +131,16 @@ describe("import-file against the emulator", () => {
       { type: "rimuhosting:index:Vps", name: "dbExampleCom", id: String(oids["db.example.com "]) },
       { type: "rimuhosting:index:Vps", name: "scriptExampleCom", id: String(oids["script.example.com "]) },
       { type: "rimuhosting:index:Vps", name: "web1ExampleCom", id: String(oids["web-1.example.com "]) },
-      { type: "rimuhosting:index:Vps", name: "web2ExampleCom", id: String(oids["web-2.example.com "]) },
-      { type: "rimuhosting:index:Vps", name: "web2ExampleCom2", id: String(oids["WEB-2.example.com "]) },
+      {
+        type: "rimuhosting:index:Vps",
+        name: "webDash2DotExampleDotCom",
+        id: String(oids["web-2.example.com "]),
+      },
+      {
+        type: "rimuhosting:index:Vps",
+        name: "capsWebDash2DotExampleDotCom",
+        id: String(oids["WEB-2.example.com "]),
+      },
     ]);
     expect(stderr).toContain(
       `import-file: left out 1 VPS that a Pulumi stack manages: ci.example.com (order ${oids["ci.example.com vps-0123456789abcdef0123456789abcdef"]}: a stack created it).`,
@@ -141,8 +169,8 @@ describe("import-file against the emulator", () => {
     expect(code).toBe(0);
     expect(stdout).toBe("");
     expect(resources(fs.readFileSync(out, "utf8")).map((r) => r.name)).toEqual([
-      "web2ExampleCom",
-      "web2ExampleCom2",
+      "webDash2DotExampleDotCom",
+      "capsWebDash2DotExampleDotCom",
     ]);
     expect(stderr).toBe(
       NO_STATES +

@@ -82,7 +82,8 @@ describe("the drift of a refresh's JSON", () => {
     expect(markdown).toContain("| db | password | changed (value not shown: a secret or private) | none |");
     expect(markdown).toContain("| api | memoryMb | 1024 → 2048 | +$10.00 a month (with diskSpaceMb) |");
     expect(markdown).toContain(
-      "| old | order | order 1003 old.example.com → gone (cancelled or removed) | -$16.00 a month (no longer billed) |",
+      "| old | order | order 1003 old.example.com → gone (cancelled or removed) | -$16.00 a month (no longer billed; " +
+        "its credit for the unused time is in RimuHosting's answer to the delete, which no read of its API reports) |",
     );
   });
 
@@ -103,7 +104,17 @@ describe("the drift of a refresh's JSON", () => {
     expect(markdown).toContain(
       "- **Gone** (old): `pulumi up --refresh` orders a new VPS as the program says",
     );
-    // RimuHosting says the credit only in its answer to the delete (docs/rimuhosting-api.md R6).
+    // RimuHosting says the credit only in its answer to the delete (docs/rimuhosting-api.md R6): the row says where it
+    // is (issue 57: the report showed the fee alone), also when the state recorded no fee.
+    expect(markdown).toContain(
+      "| -$16.00 a month (no longer billed; its credit for the unused time is in RimuHosting's",
+    );
+    const unpriced = goneStep("old");
+    delete (unpriced.oldState.outputs as Record<string, unknown>).monthlyFeeUsd;
+    expect(renderDrift(report(refreshJson([unpriced], [line], { delete: 1 })))).toContain(
+      "gone (cancelled or removed) | none (its credit for the unused time is in RimuHosting's answer to the delete, " +
+        "which no read of its API reports) |",
+    );
     expect(markdown).toContain(
       "a credit for the unused time, if RimuHosting gave one, was in its answer to whoever",
     );

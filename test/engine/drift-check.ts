@@ -1,6 +1,7 @@
 // The scheduled drift check through the real CLI, for either front end (drift-dynamic.test.ts, drift-native.test.ts):
-// each change made outside Pulumi (a move to another host, in a program without hostServerOid; a resize; a stop; a
-// reinstall; a deletion; a cancellation at the end of the billing period) makes `pulumi refresh --preview-only
+// each change made outside Pulumi (a move to another host, in a program without hostServerOid; a resize of memory
+// and disk; a stop; a reinstall; a deletion; a cancellation at the end of the billing period; an IP address added,
+// and one taken away from a VPS whose program sets ipCount, by RimuHosting's support) makes `pulumi refresh --preview-only
 // --expect-no-changes` exit 7, and the drift report of its JSON names the property (a move's new IP address, the
 // cancellation's day) and what repairs it; an unchanged stack passes. The refresh's own display prints a drift line
 // for the deletion and the cancellation. A preview of a VPS whose order is gone says so, and prices nothing for it,
@@ -14,8 +15,29 @@ import { runDrift } from "../../provider/drift/cli";
 import type { AboutOrder } from "../../contract/index";
 import type { Scenario } from "./e2e-support";
 import type { CliStack } from "./cli-stack";
+import { addIpAddress, removeIpAddress } from "../helpers/support-changes";
 
-export const NAMES = ["moved", "resized", "stopped", "reinstalled", "gone", "cancelled"] as const;
+export const NAMES = [
+  "moved",
+  "resized",
+  "stopped",
+  "reinstalled",
+  "gone",
+  "cancelled",
+  "ip-added",
+  "ip-removed",
+] as const;
+type Name = (typeof NAMES)[number];
+
+/** The program's `ipCount` of each VPS that sets one: `ip-removed` has an address to lose. */
+export const IP_COUNTS: Partial<Record<Name, number>> = { "ip-removed": 2 };
+
+/**
+ * VPSs checked in the run of another, for the same kind of drift ("Moved, or addresses changed"), so that adding
+ * them added no CLI run: each still has its own rows and advice in that run's report.
+ */
+const CHECKED_WITH: Partial<Record<Name, Name[]>> = { moved: ["ip-added", "ip-removed"] };
+const checkedAlone = NAMES.filter((name) => !Object.values(CHECKED_WITH).flat().includes(name));
 
 /** `pulumi <args>` on the stack: its exit code, stdout and stderr apart (`--json` prints the JSON on stdout). */
 export function pulumiRun(
@@ -75,6 +97,9 @@ export function driftCheckTests(
   const oids: Record<string, number> = {};
   const before: Record<string, AboutOrder> = {};
   let movedTo: AboutOrder | undefined;
+  /** The address RimuHosting's support gave `ip-added`, and the one it took from `ip-removed`. */
+  let addedIp = "";
+  let removedIp = "";
   /** When RimuHosting will cancel `cancelled` (ISO 8601, as the order says). */
   let cancelDay = "";
   const ip = (order: AboutOrder) => order.allocated_ips?.primary_ip;
@@ -101,9 +126,13 @@ export function driftCheckTests(
 
   test("each change outside Pulumi makes the check exit 7, and the report names it", async () => {
     const s = scenario();
+    // What only RimuHosting's support can do (support-changes.ts), then what the API does.
+    addedIp = await addIpAddress(s.emulator.baseUrl, oids["ip-added"]!);
+    removedIp = await removeIpAddress(s.emulator.baseUrl, oids["ip-removed"]!);
     const moved = await s.client.moveVps(oids.moved!, { is_update_dns: false });
     movedTo = moved.about_order;
-    await s.client.changeParameters(oids.resized!, { memory_mb: 2048 });
+    // A resize of memory and disk together: the disk grown is its own row, sharing the fee's change.
+    await s.client.changeParameters(oids.resized!, { memory_mb: 2048, disk_space_mb: 30720 });
     await s.client.setRunningState(oids.stopped!, "NOTRUNNING");
     await s.client.reinstallVps(oids.reinstalled!, {
       instantiation_options: { distro: "deb13.64" },
@@ -113,26 +142,39 @@ export function driftCheckTests(
     await s.client.deleteVps(oids.gone!);
     const cancelled = await s.client.cancelOrder(oids.cancelled!);
     cancelDay = cancelled.about_order!.billing_info!.cancellation_date!.iso_format!;
-    const expected: Record<(typeof NAMES)[number], string[]> = {
+    const addresses = /- \*\*Moved, or addresses changed\*\* \(([^)]*)\): The VPS keeps its new addresses/;
+    const expected: Record<Name, (string | RegExp)[]> = {
       moved: [
         `| moved | primaryIp | ${ip(before.moved!)} → ${ip(moved.about_order)} | none |`,
         `| moved | hostServerOid | ${before.moved!.host_server_oid} → ${moved.about_order.host_server_oid} | none |`,
       ],
-      resized: ["| resized | memoryMb | 1024 → 2048 | +$"],
+      resized: [
+        "| resized | memoryMb | 1024 → 2048 | +$7.00 a month (with diskSpaceMb) |",
+        "| resized | diskSpaceMb | 20480 → 30720 | +$7.00 a month (with memoryMb) |",
+        "- **Disk grown** (resized): A disk cannot shrink: write the new size in the program",
+      ],
       stopped: ["| stopped | runningState | RUNNING → NOTRUNNING | none |"],
       reinstalled: ["| reinstalled | distro | deb12.64 → deb13.64 | none |"],
       gone: [
         `| gone | order | order ${oids.gone} gone.example.com → gone (cancelled or removed) | -$10.00 a month ` +
-          "(no longer billed) |",
+          "(no longer billed; its credit for the unused time is in RimuHosting's answer to the delete, which no " +
+          "read of its API reports) |",
         "- **Gone** (gone): `pulumi up --refresh` orders a new VPS",
       ],
       cancelled: [
         `| cancelled | cancellationDate | none → ${cancelDay} | none |`,
         "- **Cancellation scheduled** (cancelled): RimuHosting will cancel it on that day",
       ],
+      "ip-added": [`| ip-added | secondaryIps | [] → ["${addedIp}"] | none |`, addresses],
+      "ip-removed": [
+        "| ip-removed | ipCount | 2 → 1 | none |",
+        `| ip-removed | secondaryIps | ["${removedIp}"] → [] | none |`,
+        addresses,
+      ],
     };
-    for (const name of NAMES) {
-      const run = await check("--target", urns[name]!);
+    for (const name of checkedAlone) {
+      const together = [name, ...(CHECKED_WITH[name] ?? [])];
+      const run = await check(...together.flatMap((vps) => ["--target", urns[vps]!]));
       expect({ name, code: run.code }).toEqual({ name, code: 7 });
       const report = await driftReport(run.stdout);
       expect(report.code).toBe(1);
@@ -142,7 +184,13 @@ export function driftCheckTests(
         expect({ ...step, detailedDiff: step?.detailedDiff ?? undefined }).toMatchObject(movedStep);
         if (!("detailedDiff" in movedStep)) expect(step?.detailedDiff ?? undefined).toBeUndefined();
       }
-      for (const row of expected[name]) expect(report.markdown).toContain(row);
+      for (const row of together.flatMap((vps) => expected[vps])) {
+        if (typeof row === "string") expect(report.markdown).toContain(row);
+        else expect(report.markdown).toMatch(row);
+      }
+      // The advice for addresses names each VPS whose addresses changed.
+      if (name === "moved")
+        expect(addresses.exec(report.markdown)?.[1]?.split(", ").sort()).toEqual([...together].sort());
     }
   });
 
@@ -159,6 +207,10 @@ export function driftCheckTests(
       `gone: changed outside Pulumi: order ${oids.gone} gone.example.com → gone (cancelled or removed).`,
     );
     expect(text).toContain(`cancelled: changed outside Pulumi: cancellationDate none → ${cancelDay}.`);
+    expect(text).toContain(`ip-added: changed outside Pulumi: secondaryIps [] → ["${addedIp}"].`);
+    expect(text).toContain(
+      `ip-removed: changed outside Pulumi: ipCount 2 → 1, secondaryIps ["${removedIp}"] → [].`,
+    );
   });
 
   test("the unchanged program's preview of a VPS whose order is gone: the warning, an update, no price", async () => {
@@ -225,5 +277,7 @@ export function driftCheckTests(
     });
     const cancelled = state.deployment.resources.find((resource) => resource.urn === urns.cancelled)?.outputs;
     expect(cancelled?.cancellationDate).toBe(cancelDay);
+    const ipAdded = state.deployment.resources.find((resource) => resource.urn === urns["ip-added"])?.outputs;
+    expect(ipAdded?.secondaryIps).toEqual([addedIp]);
   });
 }

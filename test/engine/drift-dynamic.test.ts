@@ -9,7 +9,11 @@ jest.setTimeout(300_000);
 describeCliOnly("drift check, dynamic Vps", () => {
   let s: Scenario;
   beforeAll(async () => {
-    s = await startScenario("drift", { programDir: path.join(__dirname, "fixtures", "drift") });
+    s = await startScenario("drift", {
+      programDir: path.join(__dirname, "fixtures", "drift"),
+      // control: RimuHosting's support's changes (test/helpers/support-changes.ts).
+      emulator: { control: true },
+    });
   });
   afterAll(async () => s?.close());
 

@@ -1,11 +1,11 @@
 // The scheduled drift check on the native plugin from a YAML program (drift-check.ts), through the real CLI.
 import type { Scenario } from "./e2e-support";
 import { describeNative, startNativeScenario, writeYamlProgram } from "./native-programs";
-import { NAMES, driftCheckTests } from "./drift-check";
+import { IP_COUNTS, NAMES, driftCheckTests } from "./drift-check";
 
 jest.setTimeout(300_000);
 
-const vps = (name: string) => `  ${name}:
+const vps = (name: (typeof NAMES)[number]) => `  ${name}:
     type: rimuhosting:Vps
     properties:
       domainName: ${name}.example.com
@@ -14,7 +14,7 @@ const vps = (name: string) => `  ${name}:
       memoryMb: ${name === "gone" ? "${goneMemoryMb}" : "1024"}
       diskSpaceMb: 20480
       runningState: RUNNING
-`;
+${IP_COUNTS[name] === undefined ? "" : `      ipCount: ${IP_COUNTS[name]}\n`}`;
 const PROGRAM = `config:
   goneMemoryMb: { type: integer, default: 1024 }
 resources:
@@ -23,7 +23,8 @@ ${NAMES.map(vps).join("")}`;
 describeNative("yaml", "drift check, native Vps", () => {
   let s: Scenario;
   beforeAll(async () => {
-    s = await startNativeScenario(writeYamlProgram("drift", PROGRAM));
+    // control: RimuHosting's support's changes (test/helpers/support-changes.ts).
+    s = await startNativeScenario(writeYamlProgram("drift", PROGRAM), { emulator: { control: true } });
   });
   afterAll(async () => s?.close());
 

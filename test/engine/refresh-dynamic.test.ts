@@ -16,5 +16,5 @@ describeCliOnly("refresh output, dynamic Vps", () => {
   });
   afterAll(async () => s?.close());
 
-  refreshOutputTests(() => s);
+  refreshOutputTests(() => s, "dynamic");
 });

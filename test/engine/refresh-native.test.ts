@@ -52,7 +52,7 @@ describeNative("yaml", "refresh output, native Vps", () => {
   });
   afterAll(async () => s?.close());
 
-  refreshOutputTests(() => s);
+  refreshOutputTests(() => s, "native");
 
   test("refresh of a VPS `pulumi import`ed, then up: drift, no restart, start or price", async () => {
     const oid = await orderOutsidePulumi(s, "legacy.example.com");
