@@ -238,7 +238,6 @@ export async function runCell(operation: Operation, fault: Fault): Promise<CellR
   const service = new Service(join(dir, "state.json"));
   await service.start();
   seams.resetConfiguration();
-  seams.setReadTimeoutForTests(fault === "clientTimeout" ? LIMIT_MS : undefined);
   seams.setCreateLookupGrace(3_000);
   seams.setLogSink(() => undefined);
   const result: CellResult = {
@@ -268,6 +267,9 @@ export async function runCell(operation: Operation, fault: Fault): Promise<CellR
     const program = programFor(operation, engine.state?.outs.hostServerOid as string | undefined);
     const spec = faultSpec(fault, ROUTE[operation]);
     if (spec) service.emulator.injectFault(spec);
+    // A client timeout is the faulted operation's: its reads give up after the limit. The checks and recovery runs
+    // after it read with the client's own timeout, so a slow machine does not time them out too.
+    if (fault === "clientTimeout") seams.setReadTimeoutForTests(LIMIT_MS);
     const command =
       operation === "refresh" ? engine.refresh().then(() => engine.up(program)) : engine.up(program);
     if (fault === "restart") {
@@ -277,6 +279,7 @@ export async function runCell(operation: Operation, fault: Fault): Promise<CellR
     result.outcome = await command.catch(
       (error: unknown) => `threw: ${(error as Error).message.slice(0, 80)}`,
     );
+    seams.setReadTimeoutForTests(undefined);
 
     // The recorded state must tell the truth about the live order.
     await checkTruth(service, engine, result);
