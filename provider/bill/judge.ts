@@ -11,7 +11,7 @@
 import { feeAfterChange, type ChangeKind as CostKind } from "../impl/cost/fee.js";
 import { cents, dollars, type Priced } from "../impl/cost/money.js";
 import { readBudgetSettings, type BudgetSetting } from "../impl/cost/setting.js";
-import { ACCOUNT_OVER_BEFORE_RUN } from "../impl/cost/ledger.js";
+import { ACCOUNT_OVER_BEFORE_RUN, accountOverInRun } from "../impl/cost/ledger.js";
 import { verdictOf, type VpsFee } from "../impl/cost/verdict.js";
 import { settingName, settingsPlace } from "../impl/engine/settings-source.js";
 import type { ChangeKind, Fee } from "./fee.js";
@@ -88,6 +88,12 @@ export function judgeScope(input: ScopeInput): ScopeVerdict {
   // The provider judges the account (every order its key reaches); this stack's VPSs are only part of it. When
   // the provider said the account is over before the run, the stack's own figures cannot say "to spare".
   const accountOver = input.providerMessages.some((m) => m.message.includes(ACCOUNT_OVER_BEFORE_RUN));
+  // And when the provider refused the run for the account's total (other orders on it: another run's, another
+  // stack's, another provider's), the bill says the account's figures, not what this stack's VPSs leave "to spare".
+  const accountRun = input.providerMessages
+    .filter((m) => m.severity === "error")
+    .map((m) => accountOverInRun(m.message))
+    .find((figures) => figures !== undefined);
   const fees = input.vpss.map(costFee);
   const billedNow = fees.reduce((sum, fee) => sum + (fee.nowCents ?? 0), 0);
   const run = verdictOf(settings, billedNow, fees);
@@ -136,13 +142,17 @@ export function judgeScope(input: ScopeInput): ScopeVerdict {
     const stand =
       key === "monthlyBudgetUsd" && accountOver && counted <= limitCents
         ? "but the account it covers is over it before this run (the provider's figures below)"
-        : counted > limitCents
-          ? `${dollars(counted - limitCents)} over it${run.judgement === "fits" ? " (this run lowers or keeps it, so it is not blocked)" : ""}`
-          : unpriced.length > 0
-            ? `not judged: ${unpriced.join(", ")} not priced (never counted as $0)`
-            : !input.complete
-              ? "not judged: the preview stopped before the end (the provider's verdict is below)"
-              : `within it${key === "monthlyBudgetUsd" ? ` (${dollars(limitCents - counted)} to spare)` : ""}`;
+        : key === "monthlyBudgetUsd" && accountRun && input.complete && counted <= limitCents
+          ? `but this run takes the account it covers from ${dollars(accountRun.beforeCents)} to ` +
+            `${dollars(accountRun.afterCents)}, ${dollars(accountRun.afterCents - accountRun.budgetCents)} over it ` +
+            `(the provider's verdict below)`
+          : counted > limitCents
+            ? `${dollars(counted - limitCents)} over it${run.judgement === "fits" ? " (this run lowers or keeps it, so it is not blocked)" : ""}`
+            : unpriced.length > 0
+              ? `not judged: ${unpriced.join(", ")} not priced (never counted as $0)`
+              : !input.complete
+                ? "not judged: the preview stopped before the end (the provider's verdict is below)"
+                : `within it${key === "monthlyBudgetUsd" ? ` (${dollars(limitCents - counted)} to spare)` : ""}`;
     verdict.lines.push(`${what}, ${stand}.`);
   }
   const warnOnly = settings.enforcement === "warn";

@@ -18,11 +18,10 @@
 import { describe, expect, it } from "@jest/globals";
 import * as impl from "../../provider/impl/index";
 import * as testing from "../../provider/impl/testing";
-import { judgeScope } from "../../provider/bill/judge";
 import { ACCOUNT_OVER_BEFORE_RUN } from "../../provider/impl/cost/ledger";
 import type { BudgetSetting } from "../../provider/impl/cost/setting";
 import type { VpsInputs } from "../../provider/impl/inputs/vps-input-schema";
-import { monthlyBudget } from "../../policy-pack/policies";
+import { billOf, packBlocks, type Checked } from "./judges";
 import { APP_INPUTS, rejectionOf, stackConfig, useImplFixture } from "../provider/support/impl-fixture";
 
 /** What the run is given: the sizes of each of the stack's VPSs in the program (and state), and by hand. */
@@ -38,6 +37,8 @@ interface Case {
   blocks: boolean;
   /** The preview and the bill say the account is over its budget before the run, at this monthly total. */
   saysOverAt?: string;
+  /** The bill's budget line says this of the account (the provider's figures), and no room "to spare". */
+  billSays?: string;
 }
 
 const CASES: Case[] = [
@@ -75,6 +76,8 @@ const CASES: Case[] = [
     create: "web",
     otherRun: true,
     blocks: true,
+    // The stack's own VPSs ($20) leave $5 of the $25; the account, with the other run's order, does not.
+    billSays: "but this run takes the account it covers from $20.00 to $30.00, $5.00 over it",
   },
 ];
 
@@ -105,7 +108,7 @@ const otherStacksOrder = () =>
 interface Preview {
   blocks: boolean;
   messages: { severity: string; message: string }[];
-  checked: { name: string; kind: "create" | "same"; inputs: Record<string, unknown> }[];
+  checked: Checked[];
 }
 
 /** The preview: each VPS of the program checked with the preview flag, as a new provider process does. */
@@ -132,50 +135,14 @@ async function preview(c: Case, recorded: Map<string, VpsInputs>): Promise<Previ
   return out;
 }
 
-const centsIn = (inputs: Record<string, unknown>, key: string): number | undefined =>
-  typeof inputs[key] === "number" ? Math.round((inputs[key] as number) * 100) : undefined;
-
 /** The bill of that preview: the stack's VPS lines and the provider's messages, as its event log carries them. */
-function bill(c: Case, p: Preview) {
-  return judgeScope({
+const bill = (c: Case, p: Preview) =>
+  billOf({
     settings: c.settings,
-    vpss: p.checked.map(({ name, kind, inputs }) => {
-      const now = centsIn(inputs, "currentMonthlyFeeUsd");
-      const after = centsIn(inputs, "plannedMonthlyFeeUsd");
-      return {
-        name,
-        kind,
-        before: now === undefined ? { none: true as const } : { cents: now },
-        after: after === undefined ? { unknown: "not priced" } : { cents: after },
-      };
-    }),
-    providerMessages: p.messages,
+    checked: p.checked,
+    messages: p.messages,
     complete: !p.blocks || p.checked.length === c.placed.length + (c.create ? 1 : 0),
   });
-}
-
-/** The pack's monthly-budget on the preview's checked inputs: whether it reports a violation. */
-function packBlocks(c: Case, p: Preview): boolean {
-  const config = {
-    maxMonthlyUsd:
-      c.settings.monthlyBudgetUsd === undefined ? undefined : Number(c.settings.monthlyBudgetUsd),
-    maxMonthlyIncreaseUsd:
-      c.settings.maxMonthlyIncreaseUsd === undefined ? undefined : Number(c.settings.maxMonthlyIncreaseUsd),
-  };
-  const resources = p.checked.map(({ name, inputs }) => ({
-    type: "rimuhosting:index:Vps",
-    name,
-    urn: `urn:account-judges::${name}`,
-    props: { ...inputs },
-  }));
-  const violations: string[] = [];
-  const getConfig = <T extends object>() => config as T;
-  const notApplicable = (reason?: string): never => {
-    throw new Error(`not applicable: ${reason}`);
-  };
-  monthlyBudget.validateStack({ resources, getConfig, notApplicable }, (m) => violations.push(m));
-  return violations.length > 0;
-}
 
 describe("the account's cases: changed outside Pulumi, another run's order; every judge alike", () => {
   it.each(CASES.map((c) => [c.title, c] as const))("%s", async (_title, c) => {
@@ -220,7 +187,7 @@ describe("the account's cases: changed outside Pulumi, another run's order; ever
       guard: c.create ? guardBlocks : false,
       bill: bill(c, judgedAfter).status === "fail",
       // The pack judges the stack; another stack's order is not in it (the account's budget is the provider's).
-      ...(c.otherRun ? {} : { pack: packBlocks(c, judgedAfter) }),
+      ...(c.otherRun ? {} : { pack: packBlocks(c.settings, judgedAfter.checked) }),
     };
     const all = {
       preview: c.blocks,
@@ -234,15 +201,19 @@ describe("the account's cases: changed outside Pulumi, another run's order; ever
       c.saysOverAt !== undefined &&
       text.includes(`${ACCOUNT_OVER_BEFORE_RUN}: its active orders are billed ${c.saysOverAt} a month`);
     const billed = bill(c, judgedAfter);
+    const accountWords = c.saysOverAt !== undefined || c.billSays !== undefined;
     expect({
       preview: judgedAfter.messages.some((m) => over(m.message)),
       bill: billed.providerMessages.some(over),
-      // An account over before the run leaves the stack no room "to spare", whatever its own VPSs cost.
-      billSaysToSpare: c.saysOverAt !== undefined && billed.lines.some((line) => line.includes("to spare")),
+      // An account over its budget, before the run or with it, leaves the stack no room "to spare", whatever its
+      // own VPSs cost: the bill tells the account's truth, as the provider does.
+      billSaysToSpare: accountWords && billed.lines.some((line) => line.includes("to spare")),
+      billSays: billed.lines.some((line) => c.billSays !== undefined && line.includes(c.billSays)),
     }).toEqual({
       preview: c.saysOverAt !== undefined,
       bill: c.saysOverAt !== undefined,
       billSaysToSpare: false,
+      billSays: c.billSays !== undefined,
     });
   });
 });

@@ -272,8 +272,12 @@ describeNative("yaml", "two explicit providers on one account (a YAML program)",
 /**
  * node-0 at `memoryMb` and, with `withWeb`, a new web: a shrink and a create in one run. A YAML program registers its
  * resources in parallel, so the engine may check web before node-0, and a check judges with the changes checked so
- * far (docs/cost.md, "Which resource fails"): web depends on node-0 so that the shrink is checked first. The guard
- * crediting a checked shrink to a create made before it is test/provider/impl/order-guard.test.ts's, in both orders.
+ * far (docs/cost.md, "Which resource fails"): web depends on node-0 so that the shrink is checked first. That also
+ * makes the shrink first, the one order a dependsOn can force here: a create made first needs the shrink checked
+ * before it and not yet made, which no dependsOn gives (the dependent's check waits for its dependency's step), and
+ * leaving the order to timing left the check order to it too (node-1 was checked first on the dynamic Vps once, and
+ * the preview failed as documented). The guard crediting a checked shrink to a create made before it is
+ * test/provider/impl/order-guard.test.ts's, in both orders.
  */
 const shrinkAndCreate = (memoryMb: number, withWeb: boolean) => `resources:
 ${["node-0", ...(withWeb ? ["web"] : [])]

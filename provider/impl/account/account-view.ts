@@ -150,7 +150,7 @@ const views = (run: RunContext): Map<string, AccountView> => run.get(VIEWS);
 export function accountViewFor(run: RunContext, key: string, client: () => RimuClient): AccountView {
   let view = views(run).get(key);
   if (!view) {
-    view = new AccountView(client(), Date.now, SharedPlan.forAccount(key));
+    view = new AccountView(client(), Date.now, SharedPlan.forAccount(key, run));
     views(run).set(key, view);
   }
   return view;

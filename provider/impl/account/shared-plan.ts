@@ -5,42 +5,52 @@
  * alone passed two providers whose VPSs together go over, and `up` then refused the second one's.
  *
  * So each check also writes its VPS's fee to a small file that the processes of the same command on the same
- * account share: named after the command's process (every provider's parent) and a hash of the account's URL and
- * key (never the key), in the system's temporary directory. A check counts the other processes' entries beside its
+ * account share: named after the command's process (every provider's parent: the run's `command`) and a hash of
+ * the account's URL and key (never the key), in the system's temporary directory. Each entry names the run that
+ * wrote it (one run per provider process), so a run counts every other run's entries: also where one process hosts
+ * several providers' runs, as the in-process table of cases does (test/cost/account-judges.test.ts). A check counts the other processes' entries beside its
  * own ledger. The engine checks resources one after another, so each check sees every check before it, whichever
  * provider made it. A resource's entry is its latest check (the update of `pulumi up` checks each again, in new
  * processes), and a change made (or failed) leaves the plan, since the account's listing shows it from then on: so
  * no VPS is counted twice. The guard at ordering reads the account fresh whatever this says. Files older than a day
  * are removed.
  *
- * Owns: the file, its entries. Holds no run state of its own: the file is the state, per command.
+ * Owns: the file, its entries. Of a run's state it holds only the run's name (WRITER): the file is the state, per
+ * command.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { VpsFee } from "../cost/verdict.js";
+import { runState, type RunContext } from "../engine/run-context.js";
 
 const PREFIX = "pulumi-rimuhosting-plan-";
 /** Entries and files older than this are another command's, whatever process id it had. */
 const MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 interface Entry {
-  /** The provider process that checked it. */
-  pid: number;
+  /** The run that checked it (one per provider process). */
+  writer: string;
   at: number;
   fee: VpsFee;
 }
 
+/** The run's name in the plans it writes: unique, so no run takes another's entries for its own. */
+const WRITER = runState("the run's name in the plans it shares", () => `${process.pid}/${randomUUID()}`);
+
 export class SharedPlan {
   private swept = false;
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    private readonly writer: string,
+  ) {}
 
-  /** The plan of the command this process serves, on the account `accountKey` (a hash of its URL and key). */
-  static forAccount(accountKey: string, commandPid = process.ppid): SharedPlan {
-    const name = createHash("sha256").update(`${commandPid}\n${accountKey}`).digest("hex").slice(0, 32);
-    return new SharedPlan(path.join(os.tmpdir(), `${PREFIX}${name}.json`));
+  /** The plan of the command `run` serves, on the account `accountKey` (a hash of its URL and key). */
+  static forAccount(accountKey: string, run: RunContext): SharedPlan {
+    const name = createHash("sha256").update(`${run.command}\n${accountKey}`).digest("hex").slice(0, 32);
+    return new SharedPlan(path.join(os.tmpdir(), `${PREFIX}${name}.json`), run.get(WRITER));
   }
 
   /**
@@ -53,7 +63,7 @@ export class SharedPlan {
     const entries = this.read();
     const nowCents = fee.nowCents ?? entries[resource]?.fee.nowCents;
     entries[resource] = {
-      pid: process.pid,
+      writer: this.writer,
       at: Date.now(),
       fee: { ...fee, ...(nowCents === undefined ? {} : { nowCents }) },
     };
@@ -81,11 +91,11 @@ export class SharedPlan {
     this.write(entries);
   }
 
-  /** The fees other processes of this command checked, leaving out the resources in `own`. */
+  /** The fees other runs (provider processes) of this command checked, leaving out the resources in `own`. */
   others(own: ReadonlySet<string>): VpsFee[] {
     const now = Date.now();
     return Object.entries(this.read())
-      .filter(([resource, e]) => e.pid !== process.pid && !own.has(resource) && now - e.at < MAX_AGE_MS)
+      .filter(([resource, e]) => e.writer !== this.writer && !own.has(resource) && now - e.at < MAX_AGE_MS)
       .map(([, e]) => e.fee);
   }
 

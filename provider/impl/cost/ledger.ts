@@ -112,11 +112,14 @@ function addersWords(adders: readonly Adder[]): string {
   return named.join(", ") + (rest > 0 ? ` and ${rest} more` : "");
 }
 
+/** How a message about the account's totals names them (accountOverInRun finds them by these words). */
+const ACCOUNT_FEES = "the account's monthly fees";
+
 /** What the totals cover: the account with the changes checked so far, or only the VPSs checked so far. */
 function scopeWords(totals: BudgetTotals, ofAccount: boolean): string {
   const vpss = totals.count === 1 ? "the 1 VPS" : `the ${totals.count} VPSs`;
   return ofAccount
-    ? `the account's monthly fees (every active order on it, with the changes of ${vpss} checked so far)`
+    ? `${ACCOUNT_FEES} (every active order on it, with the changes of ${vpss} checked so far)`
     : `the monthly fees of ${vpss} checked so far (the account's orders could not be read)`;
 }
 
@@ -145,6 +148,28 @@ export function totalsWords(
     `to ${dollars(totals.afterCents)}, ${budget}; it adds ${dollars(totals.increaseCents)} a month (new VPSs and ` +
     `growing changes; shrinks are not netted)${increase}`
   );
+}
+
+/** The account's figures a provider's message gives for a run that takes it over its monthly budget, in cents. */
+export interface AccountOverInRun {
+  beforeCents: number;
+  afterCents: number;
+  budgetCents: number;
+}
+
+/**
+ * The account's figures in a message of totalsWords' (an over-budget message of the provider's) when it says the run
+ * takes the account over its monthly budget; undefined for any other message. The bill reads the provider's verdict
+ * for the account with it, from the words this module writes.
+ */
+export function accountOverInRun(message: string): AccountOverInRun | undefined {
+  const amount = String.raw`\$(\d+\.\d\d)`;
+  const match = new RegExp(
+    String.raw`this run takes ${ACCOUNT_FEES} \(.*?\) from ${amount} to ${amount}, over the monthly budget of ${amount}`,
+  ).exec(message);
+  if (!match) return undefined;
+  const [beforeCents, afterCents, budgetCents] = match.slice(1, 4).map((d) => cents(Number(d)));
+  return { beforeCents: beforeCents!, afterCents: afterCents!, budgetCents: budgetCents! };
 }
 
 /**

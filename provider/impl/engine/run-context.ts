@@ -31,6 +31,12 @@ export const runState = <T>(what: string, make: () => T): RunState<T> => ({ what
 export class RunContext {
   private readonly held = new Map<RunState<unknown>, unknown>();
 
+  /**
+   * The `pulumi` command this run serves, which the provider processes of one command share a plan by
+   * (account/shared-plan.ts): the process that started this one, as the engine starts every provider of a command.
+   */
+  constructor(readonly command: string = `process ${process.ppid}`) {}
+
   /** This run's `state`, made on first use. */
   get<T>(state: RunState<T>): T {
     if (!this.held.has(state)) this.held.set(state, state.make());
@@ -50,8 +56,16 @@ export function currentRun(): RunContext {
   return current;
 }
 
-/** Starts a new run: everything the last one learnt is forgotten at once (tests; a new provider process). */
-export function beginRun(): RunContext {
-  current = new RunContext();
+/**
+ * Starts a new run: everything the last one learnt is forgotten at once (tests; a new provider process), for
+ * `command` (tests: another command).
+ */
+export function beginRun(command?: string): RunContext {
+  current = new RunContext(command);
   return current;
+}
+
+/** Starts a new run of the command the current one serves (tests: another provider process of that command). */
+export function beginRunOfSameCommand(): RunContext {
+  return beginRun(current.command);
 }

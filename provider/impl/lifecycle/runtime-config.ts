@@ -5,9 +5,9 @@
  * state lives in the host's require cache and never in the serialized provider (nothing is captured,
  * nothing lands in `__provider`). The environment is read at call time as the fallback.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { accountViewFor, resetAccountViews, type AccountView } from "../account/account-view.js";
-import { beginRun, type RunContext } from "../engine/run-context.js";
+import { beginRun, beginRunOfSameCommand, type RunContext } from "../engine/run-context.js";
 import { createClient, type RimuClient, type ClientConfig } from "../../client/index.js";
 import { RimuConfigError } from "../../client/errors.js";
 import { DEFAULT_TIMEOUTS } from "../../client/config.js";
@@ -107,10 +107,13 @@ function useRetrySettings(read: ReadRetrySettings): void {
 
 /**
  * Forgets what one run learnt (everything run-context.ts holds) but keeps the configuration: what a new provider
- * host process starts from (tests, to stand for the next run).
+ * host process starts from (tests, to stand for the next run). Of a new `pulumi` command unless `sameCommand`:
+ * then it stands for another provider process of the same command (an explicit provider beside the default one,
+ * or the update of `pulumi up` after its preview), which shares the command's plan (account/shared-plan.ts).
  */
-export function forgetRun(): void {
-  beginRun();
+export function forgetRun(opts: { sameCommand?: boolean } = {}): void {
+  if (opts.sameCommand) beginRunOfSameCommand();
+  else beginRun(`test command ${randomUUID()}`);
 }
 
 /** Forgets the stack config and closes cached clients (tests). */

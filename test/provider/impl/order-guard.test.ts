@@ -306,4 +306,49 @@ describe("the budget when ordering (L1)", () => {
     expect(error).not.toBeInstanceOf(impl.VpsIncompleteError);
     expect(await orderOids()).toEqual([theirs.about_order.order_oid]);
   });
+
+  /**
+   * A resize by another run at the same moment as this run's order (docs/cost.md, "Several runs at once"): the rule
+   * after each new order counts the account's orders up to it by order number, at their fees when it reads them. A
+   * resize that has landed by then is counted, and this run's order goes; one that lands after is neither counted
+   * nor undone (a resize is judged when it is made, on the listing of that moment), and the account stays over.
+   */
+  it.each([
+    ["lands before the order is read back: the order is withdrawn, the account within", "createVps", true],
+    ["lands after it: both are kept, and the account is over its budget", "changeParameters", false],
+  ] as const)("another run's resize %s", async (_title, held, withdrawn) => {
+    const f1 = await feeOf(vps("db"));
+    const f2 = await feeOf(vps("db", { memoryMb: 2048 }));
+    const db = await up(vps("db"));
+    const budget = Math.max(f2, 2 * f1);
+    await configure({ monthlyBudgetUsd: String(budget) });
+    // Each change alone fits the budget; together they do not. `held` is the request held 2 s before it is made.
+    fixture().emulator.injectFault({ route: held, kind: "delay", delayMs: 2000 });
+    const resize = async () => {
+      testing.forgetRun();
+      const checked = await impl.check(db.inputs, vps("db", { memoryMb: 2048 }));
+      return impl.update(db.id, db.outs as never, checked.inputs);
+    };
+    const order = async () => {
+      testing.forgetRun();
+      return up(vps("web"));
+    };
+    // The held change is judged first, then the other one is made while it waits.
+    const first = held === "createVps" ? order() : resize();
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const second = held === "createVps" ? resize() : order();
+    const [ordered] = await Promise.allSettled(held === "createVps" ? [first, second] : [second, first]);
+    // The account's active orders as the emulator bills them.
+    const fees = fixture()
+      .emulator.snapshot()
+      .filter((o) => !o.cancelled)
+      .map((o) => o.monthlyFeeUsd);
+    const total = fees.reduce((sum, fee) => sum + fee, 0);
+    expect({
+      withdrawn:
+        ordered.status === "rejected" && /was cancelled at once/.test((ordered.reason as Error).message),
+      orders: fees.length,
+      over: total > budget,
+    }).toEqual({ withdrawn, orders: withdrawn ? 1 : 2, over: !withdrawn });
+  });
 });
