@@ -5,15 +5,15 @@
  * alone passed two providers whose VPSs together go over, and `up` then refused the second one's.
  *
  * So each check also writes its VPS's fee to a small file that the processes of the same command on the same
- * account share: named after the command's process (every provider's parent: the run's `command`) and a hash of
- * the account's URL and key (never the key), in the system's temporary directory. Each entry names the run that
- * wrote it (one run per provider process), so a run counts every other run's entries: also where one process hosts
- * several providers' runs, as the in-process table of cases does (test/cost/account-judges.test.ts). A check counts the other processes' entries beside its
- * own ledger. The engine checks resources one after another, so each check sees every check before it, whichever
- * provider made it. A resource's entry is its latest check (the update of `pulumi up` checks each again, in new
- * processes), and a change made (or failed) leaves the plan, since the account's listing shows it from then on: so
- * no VPS is counted twice. The guard at ordering reads the account fresh whatever this says. Files older than a day
- * are removed.
+ * account share: named after the command's process (every provider's parent: the run's `command`) and a hash of the
+ * account's URL and key (never the key), in the system's temporary directory. Each entry names the run that wrote
+ * it (one run per provider process), so a run counts every other run's entries: also where one process hosts
+ * several providers' runs, as the in-process table of cases does (test/cost/two-providers.test.ts). A check counts
+ * the other runs' entries beside its own ledger. The engine checks resources one after another, so each check sees
+ * every check before it, whichever provider made it. A resource's entry is its latest check (the update of
+ * `pulumi up` checks each again, in new processes), and a change made (or failed) leaves the plan, since the account's
+ * listing shows it from then on: so no VPS is counted twice. The guard at ordering reads the account fresh whatever
+ * this says. Files older than a day are removed.
  *
  * Owns: the file, its entries. Of a run's state it holds only the run's name (WRITER): the file is the state, per
  * command.
