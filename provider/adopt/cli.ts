@@ -22,6 +22,7 @@ import { DC_LOCATIONS } from "../../contract/literals.js";
 import { createClient, RimuConfigError } from "../client/index.js";
 import { CONFIG_KEYS, ENV_VARS, missingApiKeyMessage } from "../config.js";
 import { presentError } from "../impl/engine/errors.js";
+import { clientOptionsOf } from "../impl/engine/retry-settings.js";
 import { adoptionOf, type Adoption, type Selection } from "./import-document.js";
 import { findSettings, StackSettingsError, type FoundSettings } from "./stack-settings.js";
 import { stackOrders, type StackOrders } from "./stack-orders.js";
@@ -39,7 +40,9 @@ const USAGE = `Usage: rimuhosting-import-file [options]
     --out <file>        write the document here (default: standard output)
 
   The API key and address come from the stack's config (rimuhosting:apiKey, rimuhosting:baseUrl) when run in
-  a Pulumi project, else from RIMUHOSTING_APIKEY and RIMUHOSTING_BASEURL.
+  a Pulumi project, else from RIMUHOSTING_APIKEY and RIMUHOSTING_BASEURL; the retries and pace likewise
+  (rimuhosting:retryLimit, rimuhosting:requestsPerSecond, else RIMUHOSTING_RETRYLIMIT and
+  RIMUHOSTING_REQUESTSPERSECOND).
 
   The stacks' states are read with \`pulumi stack ls --all\` and \`pulumi stack export\` (in a Pulumi project only).
 
@@ -222,14 +225,18 @@ export async function runImportFile(
     io.stderr.write(`${name}: ${error.message}\n`);
     return 2;
   }
-  const { config, baseUrlSource } = settings;
+  const { config, baseUrlSource, retry } = settings;
+  if (retry.problems.length > 0) {
+    io.stderr.write(retry.problems.map((problem) => `${name}: ${problem}\n`).join(""));
+    return USAGE_EXIT;
+  }
   if (config.apiKey === undefined) {
     io.stderr.write(`${name}: ${missingApiKeyMessage("Listing the account's VPSs")}\n`);
     return 2;
   }
   let client: ReturnType<typeof createClient>;
   try {
-    client = createClient(config);
+    client = createClient({ ...config, ...clientOptionsOf(retry.settings) });
   } catch (error) {
     if (!(error instanceof RimuConfigError)) throw error;
     io.stderr.write(`${name}: ${settingRefused(error, baseUrlSource)}\n`);

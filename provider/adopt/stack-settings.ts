@@ -1,7 +1,8 @@
 /**
- * The API key and address `import-file` uses, found where the plugin finds them (provider/config.ts): the stack's
- * config (`rimuhosting:apiKey`, `rimuhosting:baseUrl`) first, then the environment (`RIMUHOSTING_APIKEY`,
- * `RIMUHOSTING_BASEURL`), then the live API. The command runs outside the engine, so the stack's config is read the
+ * The API key, address, retries and pace `import-file` uses, found where the plugin finds them (provider/config.ts):
+ * the stack's config (`rimuhosting:apiKey`, `rimuhosting:baseUrl`, `rimuhosting:retryLimit`,
+ * `rimuhosting:requestsPerSecond`) first, then the environment (`RIMUHOSTING_APIKEY`, `RIMUHOSTING_BASEURL`,
+ * RIMUHOSTING_RETRYLIMIT, RIMUHOSTING_REQUESTSPERSECOND), then the live API and the client's defaults. The command runs outside the engine, so the stack's config is read the
  * way a user reads it, with `pulumi config`, which decrypts the secret key; only inside a Pulumi project (a
  * Pulumi.yaml here or above), and only when that works: without a stack or a `pulumi` on PATH, the environment is
  * what there is. A stack named with `--stack` is different: the user asked for its key, so when its config cannot be
@@ -11,13 +12,30 @@
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { CONFIG_KEYS, ENV_VARS, resolveConfig, type ConfigSource, type ResolvedConfig } from "../config.js";
+import {
+  CONFIG_KEYS,
+  CONFIG_NAMESPACE,
+  ENV_VARS,
+  RETRY_ENV_VARS,
+  resolveConfig,
+  type ConfigSource,
+  type ResolvedConfig,
+} from "../config.js";
+import { RETRY_SETTINGS, readRetrySettings, type ReadRetrySettings } from "../impl/engine/retry-settings.js";
+import { useEnvironmentFor } from "../impl/engine/settings-source.js";
 
 /** The settings, and where the address was found, for messages. */
 export interface FoundSettings {
   config: ResolvedConfig;
   /** Where the address was found: `rimuhosting:baseUrl`, `RIMUHOSTING_BASEURL`, or `the default`. */
   baseUrlSource: string;
+  /** The retries and pace, as the plugin reads them (retry-settings.ts), and what is wrong with them. */
+  retry: ReadRetrySettings;
+}
+
+/** What a stack's config says: the address and key, and the retries' and pace's text. */
+interface StackValues extends ConfigSource {
+  retry: Partial<Record<(typeof RETRY_SETTINGS)[number], string>>;
 }
 
 /** True when `dir` or a directory above it holds a Pulumi project. */
@@ -55,7 +73,7 @@ function stackConfig(
   cwd: string,
   stack: string | undefined,
   env: NodeJS.ProcessEnv,
-): ConfigSource | undefined {
+): StackValues | undefined {
   const fail = (why: string): undefined => {
     if (stack === undefined) return undefined;
     throw new StackSettingsError(
@@ -70,7 +88,13 @@ function stackConfig(
   if (result.status !== 0) return fail(failureOf(result));
   try {
     const config = JSON.parse(result.stdout) as Record<string, unknown>;
-    return { apiKey: valueOf(config, CONFIG_KEYS.apiKey), baseUrl: valueOf(config, CONFIG_KEYS.baseUrl) };
+    const retry: StackValues["retry"] = {};
+    for (const key of RETRY_SETTINGS) retry[key] = valueOf(config, `${CONFIG_NAMESPACE}:${key}`);
+    return {
+      apiKey: valueOf(config, CONFIG_KEYS.apiKey),
+      baseUrl: valueOf(config, CONFIG_KEYS.baseUrl),
+      retry,
+    };
   } catch {
     return fail("it printed no JSON");
   }
@@ -84,7 +108,7 @@ export function findSettings(
   opts: { cwd?: string; stack?: string | undefined; env?: NodeJS.ProcessEnv } = {},
 ): FoundSettings {
   const env = opts.env ?? process.env;
-  const fromStack = stackConfig(opts.cwd ?? process.cwd(), opts.stack, env) ?? {};
+  const fromStack = stackConfig(opts.cwd ?? process.cwd(), opts.stack, env) ?? { retry: {} };
   const config = resolveConfig(fromStack, env);
   const given = (value: string | undefined) => value !== undefined && value.trim() !== "";
   const baseUrlSource = given(fromStack.baseUrl)
@@ -92,5 +116,23 @@ export function findSettings(
     : given(env[ENV_VARS.baseUrl])
       ? ENV_VARS.baseUrl
       : "the default";
-  return { config, baseUrlSource };
+  return { config, baseUrlSource, retry: retryOf(fromStack.retry, env) };
+}
+
+/**
+ * The retries and pace: each from the stack's config, else from its variable (empty text is unset), as the plugin
+ * reads them; a message about one read from the environment names the variable (settings-source.ts).
+ */
+function retryOf(fromStack: StackValues["retry"], env: NodeJS.ProcessEnv): ReadRetrySettings {
+  const fromEnvironment = new Set<string>();
+  const value = (key: (typeof RETRY_SETTINGS)[number]): string | undefined => {
+    if (fromStack[key] !== undefined) return fromStack[key];
+    const variable = env[RETRY_ENV_VARS[key]];
+    if (variable === undefined || variable.trim() === "") return undefined;
+    fromEnvironment.add(key);
+    return variable;
+  };
+  const values = new Map(RETRY_SETTINGS.map((key) => [key, value(key)] as const));
+  useEnvironmentFor(fromEnvironment);
+  return readRetrySettings((key) => values.get(key));
 }

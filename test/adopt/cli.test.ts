@@ -97,6 +97,33 @@ test("an address that is no URL: exit 2 from both, naming the setting and how to
   }
 });
 
+test("the retries and pace as the plugin reads them: RIMUHOSTING_RETRYLIMIT 0 fails on a 429, 1 retries it", async () => {
+  const rateLimited = () =>
+    emulator.injectFault({
+      route: "listOrders",
+      kind: "status",
+      status: 429,
+      retryAfterSeconds: 0,
+      times: 1,
+    });
+  rateLimited();
+  const noRetry = await run("bin", [], { RIMUHOSTING_RETRYLIMIT: "0" });
+  expect({ status: noRetry.status, stdout: noRetry.stdout }).toEqual({ status: 2, stdout: "" });
+  expect(noRetry.stderr).toContain("RIMUHOSTING_RETRYLIMIT");
+  rateLimited();
+  expect((await run("plugin", [], { RIMUHOSTING_RETRYLIMIT: "1" })).status).toBe(0);
+  // A value that is no number: refused before any call, naming the variable and how to fix it.
+  const bad = await run("bin", [], { RIMUHOSTING_REQUESTSPERSECOND: "fast" });
+  expect(bad).toEqual({
+    status: 2,
+    stdout: "",
+    stderr:
+      'rimuhosting-import-file: RIMUHOSTING_REQUESTSPERSECOND must be a number, such as 5 (given: "fast"): fix it ' +
+      "in the environment (the variable is read when rimuhosting:requestsPerSecond is not set), or remove it for " +
+      "the default.\n",
+  });
+});
+
 test.each([
   ["rimuhosting-import-file", process.execPath, [BIN]],
   ["pulumi-resource-rimuhosting import-file", PLUGIN, ["import-file"]],

@@ -31,6 +31,19 @@ const CLIENT_OPTION: Record<RetrySetting, (value: number) => Record<string, unkn
   requestsPerSecond: (value) => ({ requestsPerSecond: value }),
 };
 
+/**
+ * The client options that give a client these retries and pace of its own (a command outside the engine, such as
+ * `import-file`; the provider's clients share one pace, runtime-config.ts).
+ */
+export function clientOptionsOf(settings: RetrySettings): Record<string, unknown> {
+  return Object.assign(
+    {},
+    ...RETRY_SETTINGS.flatMap((key) =>
+      settings[key] === undefined ? [] : [CLIENT_OPTION[key](settings[key])],
+    ),
+  ) as Record<string, unknown>;
+}
+
 const EXAMPLE: Record<RetrySetting, string> = { retryLimit: "5", requestsPerSecond: "5" };
 
 const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
