@@ -127,7 +127,7 @@ describeNative(
       const [install, start, ...rest] = commandLines(block);
       expect(rest).toEqual([]);
       const env = envIn("docs/yaml.md", path.join(scratch, "emulator"));
-      const installed = await shell(ours(install!), { cwd: scratch, env });
+      const installed = await shell(ours(install!), { cwd: scratch, env, clean: true });
       expect([installed.code, installed.output]).toEqual([0, expect.any(String)]);
       expect(server.requests).toContain(TARBALL_PATH);
       const shown = shownOutput(block);
@@ -137,6 +137,7 @@ describeNative(
       emulator = await startServer(`${ours(start!)} --port 0`, {
         cwd: scratch,
         env,
+        clean: true,
         expected: shown.map((line) => shownLinePattern(ours(line.replace(/8780/g, "<port>")))),
       });
       port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)\/r/.exec(emulator.output)![1]);
