@@ -48,7 +48,7 @@ const PIP_OFFLINE = { PIP_NO_INDEX: "1", PIP_DISABLE_PIP_VERSION_CHECK: "1" };
  * The environment of `route`'s lines: the install page's (the language pages give the same lines; they set
  * nothing), `harness` (names of docs/testing.md's list), and the language's tool on PATH (`toolDirs`).
  */
-export const routeEnv = (
+const routeEnv = (
   route: Route,
   harness: Record<string, string>,
   toolDirs: readonly string[],
