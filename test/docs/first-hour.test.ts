@@ -17,6 +17,7 @@ import { packageVersion } from "../../provider/native/pack";
 import { PLUGIN_DOWNLOAD_URL } from "../../provider/native/schema/package-schema";
 import { REPO_ROOT, commandLines, documentationFiles, recipe } from "./support/code-blocks";
 import { shell, startServer } from "./support/shell";
+import { dirOnPath, userEnv } from "./support/user-env";
 
 jest.setTimeout(300_000);
 
@@ -95,9 +96,10 @@ describe("examples/yaml-quickstart: the package declaration that fetches its plu
 describeCliOnly("docs/native-plugin.md: language hosts for a CLI built from source", () => {
   it("the page's line puts the YAML, Go and Python hosts on PATH", async () => {
     const [line] = commandLines(recipe("docs/native-plugin.md#language-hosts"));
+    // A user's PATH without the hosts, with the Go the page says builds them (warm, the script only finds them).
     const printed = await shell(
       `${line} && command -v pulumi-language-yaml pulumi-language-go pulumi-language-python`,
-      { cwd: REPO_ROOT },
+      { cwd: REPO_ROOT, env: userEnv("docs/native-plugin.md", {}, {}, dirOnPath("go")), clean: true },
     );
     expect(printed.code).toBe(0);
     for (const host of ["yaml", "go", "python"])
@@ -110,7 +112,14 @@ describeNative(
   "docs/python.md: the interpreter for the Python host scripts/language-hosts.sh builds",
   () => {
     let dir: string;
-    const env = () => ({ ...process.env, ...offlineCliEnv(path.join(dir, "backend")) });
+    /** The page's environment: the hosts on PATH (its link to native-plugin.md), a file backend (the harness's). */
+    const env = () =>
+      userEnv(
+        "docs/python.md",
+        {},
+        offlineCliEnv(path.join(dir, "backend")),
+        dirOnPath("pulumi-language-python"),
+      );
 
     beforeAll(() => {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), "first-hour-python-"));
@@ -131,10 +140,7 @@ describeNative(
     afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
     const preview = (prefix: string) =>
-      shell(`${prefix}pulumi preview --non-interactive`, {
-        cwd: dir,
-        env: { ...env(), PULUMI_PYTHON_CMD: "" },
-      });
+      shell(`${prefix}pulumi preview --non-interactive`, { cwd: dir, env: env(), clean: true });
 
     it("without the page's line, the host runs python3 from PATH: `No module named 'pulumi'`", async () => {
       const result = await preview("unset PULUMI_PYTHON_CMD; ");

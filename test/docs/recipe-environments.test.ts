@@ -2,7 +2,8 @@
  * Every recipe of README.md and docs/ is run in a user's environment, or says why not (support/recipe-runs.ts): the
  * table names each recipe's test and how it builds the environment, and this file holds the table to the pages and
  * to the tests' sources. A recipe no test runs, a test that claims user-env.ts but builds its environment from this
- * process's (`...process.env`), or a table that says "harness" of a test already on user-env.ts, fails here.
+ * process's (`...process.env`, or a shell() given an `env` without `clean: true`), or a table that says "harness" of
+ * a test already on user-env.ts, fails here.
  * Static: it reads files, runs nothing.
  */
 import * as fs from "node:fs";
@@ -28,6 +29,23 @@ function onUserEnv(file: string): boolean {
   return /\buserEnv\(/.test(text) && !/\.\.\.process\.env\b/.test(text);
 }
 
+/**
+ * The calls of shell(), shellOk() and startServer() in `file` that pass an `env` without `clean: true`: those add
+ * this process's environment under it (support/shell.ts), whatever userEnv built.
+ */
+function unscrubbedCalls(file: string): string[] {
+  const text = read(file);
+  const calls: string[] = [];
+  for (const m of text.matchAll(/\b(?:shell|shellOk|startServer)\(/g)) {
+    let end = m.index + m[0].length;
+    for (let depth = 1; depth > 0 && end < text.length; end++)
+      depth += text[end] === "(" ? 1 : text[end] === ")" ? -1 : 0;
+    const call = text.slice(m.index, end);
+    if (/\benv\b/.test(call) && !/\bclean: true\b/.test(call)) calls.push(call.split("\n")[0]!);
+  }
+  return calls;
+}
+
 const recipes = documentationFiles().flatMap((file) =>
   codeBlocks(file).flatMap((b) => (b.marker?.kind === "recipe" ? [`${file}#${b.marker.id}`] : [])),
 );
@@ -50,6 +68,11 @@ describe("the recipes' environments (test/docs/support/recipe-runs.ts)", () => {
   it("user-env: the test builds the environment with userEnv, never from its own process's", () => {
     const other = runs.filter(([, run]) => run.environment === "user-env" && !onUserEnv(run.runner));
     expect(other.map(([address, run]) => `${address}: ${run.runner}`)).toEqual([]);
+    const runners = new Set(runs.flatMap(([, run]) => (run.environment === "user-env" ? [run.runner] : [])));
+    const unscrubbed = [...runners].flatMap((runner) =>
+      unscrubbedCalls(runner).map((c) => `${runner}: ${c}`),
+    );
+    expect(unscrubbed).toEqual([]);
   });
 
   it("no process and harness: each says why; a harness test already on userEnv is said to be", () => {

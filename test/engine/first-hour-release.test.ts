@@ -12,6 +12,11 @@
 // from the served release: test/package/support/release-routes.ts). What the test changes in a line: `<version>` is
 // package.json's, the emulator gets `--port 0` (8780 may be taken by another test) and the port it listens on
 // replaces 8780, `--yes` is added to the commands that would ask (no terminal here).
+//
+// Every command runs in a user's environment (test/docs/support/user-env.ts): what the page sets (nothing but the
+// Python page's PULUMI_PYTHON_CMD, its own line), the harness's names of docs/testing.md (a file backend, a fresh
+// PULUMI_HOME, the release's download override to 127.0.0.1), and on PATH the CLI with node hidden, the language
+// hosts where the page says to put them there, and the language's own tool (go).
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -19,8 +24,10 @@ import { DEMO_API_KEY } from "../../emulator/index";
 import { findLanguageHosts } from "../../tools/release/language-hosts";
 import { commandLines, recipe, shownOutput } from "../docs/support/code-blocks";
 import { shell, shownLinePattern, startServer, type Server } from "../docs/support/shell";
+import { dirOnPath, userEnv } from "../docs/support/user-env";
 import { runGoRoute, runNpmRoute, runPipRoute } from "../package/support/release-routes";
 import { offlineCliEnv } from "./cli-stack";
+import { GO_OFFLINE } from "./language-programs";
 import { describeNative, REPO_ROOT } from "./native-programs";
 import {
   ensureRelease,
@@ -39,6 +46,26 @@ jest.setTimeout(900_000);
 const TARBALL_PATH = `/${path.basename(tarballOf(target("linux-amd64")))}`;
 const DOCUMENTED_URL = "http://127.0.0.1:8780/r";
 
+interface EnvOptions {
+  /** Names of docs/testing.md's harness list, beyond the CLI's own. */
+  harness?: Record<string, string>;
+  /** Directories on PATH after the CLI's. */
+  extraPath?: string[];
+  /** The CLI first on PATH with node hidden from it and all it starts (default); else node on PATH. */
+  nodeHidden?: boolean;
+}
+
+/**
+ * The YAML, Go and Python language hosts on PATH, as `page` tells a user whose CLI was built from source (this
+ * machine's: scripts/pulumi-cli.sh; Pulumi's own CLI carries them beside `pulumi`).
+ */
+function languageHosts(page: string): string[] {
+  const text = fs.readFileSync(path.join(REPO_ROOT, page), "utf8");
+  if (!text.includes("native-plugin.md#language-hosts-with-a-cli-built-from-source"))
+    throw new Error(`${page} does not say to put the language hosts on PATH for a CLI built from source`);
+  return dirOnPath("pulumi-language-yaml");
+}
+
 /** What the test runs of a page's `try-it` recipe: each command, with `--yes` where it would ask. */
 const asked = (line: string) => (/^pulumi (up|destroy)\b/.test(line) ? `${line} --yes` : line);
 
@@ -51,18 +78,25 @@ describeNative(
     let scratch: string;
     let emulator: Server | undefined;
     let port: number;
-    /** The environment of every command: the CLI with node hidden, offline but for the release, a fresh home. */
-    const envIn = (home: string): NodeJS.ProcessEnv => {
-      const env: NodeJS.ProcessEnv = {
-        ...process.env,
-        ...offlineCliEnv(path.join(home, "backend")),
-        ...releaseOverrides(server),
-        PULUMI_HOME: path.join(home, "pulumi-home"),
-        PATH: `${hidden}${path.delimiter}${process.env.PATH}`,
-      };
-      delete env.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION;
+    /**
+     * The environment of `page`'s commands: a file backend and a fresh PULUMI_HOME under `home`, the release's
+     * download override (plugins downloaded, from 127.0.0.1 only), `harness`; on PATH the CLI with node hidden
+     * (`nodeHidden`), then `extraPath`.
+     */
+    const envIn = (
+      page: string,
+      home: string,
+      { harness = {}, extraPath = [], nodeHidden = true }: EnvOptions = {},
+    ): Record<string, string> => {
+      const offline = offlineCliEnv(path.join(home, "backend"));
+      delete offline.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION;
       fs.mkdirSync(path.join(home, "backend"), { recursive: true });
-      return env;
+      return userEnv(
+        page,
+        {},
+        { ...offline, ...releaseOverrides(server), PULUMI_HOME: path.join(home, "pulumi-home"), ...harness },
+        [...(nodeHidden ? [hidden] : []), ...extraPath],
+      );
     };
     const ours = (line: string) => line.replace(/<version>/g, version).replace(/8780/g, String(port));
 
@@ -92,8 +126,8 @@ describeNative(
       const block = recipe("docs/yaml.md#emulator");
       const [install, start, ...rest] = commandLines(block);
       expect(rest).toEqual([]);
-      const env = envIn(path.join(scratch, "emulator"));
-      const installed = await shell(ours(install!), { cwd: scratch, env });
+      const env = envIn("docs/yaml.md", path.join(scratch, "emulator"));
+      const installed = await shell(ours(install!), { cwd: scratch, env, clean: true });
       expect([installed.code, installed.output]).toEqual([0, expect.any(String)]);
       expect(server.requests).toContain(TARBALL_PATH);
       const shown = shownOutput(block);
@@ -103,6 +137,7 @@ describeNative(
       emulator = await startServer(`${ours(start!)} --port 0`, {
         cwd: scratch,
         env,
+        clean: true,
         expected: shown.map((line) => shownLinePattern(ours(line.replace(/8780/g, "<port>")))),
       });
       port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)\/r/.exec(emulator.output)![1]);
@@ -115,16 +150,16 @@ describeNative(
     async function tryIt(
       address: string,
       dir: string,
-      extraEnv: NodeJS.ProcessEnv = {},
+      options: EnvOptions = {},
       prefix = "",
     ): Promise<string> {
       if (!emulator) throw new Error("the emulator did not start (the test before)");
       const block = recipe(address);
-      const env = { ...envIn(path.join(dir, "..", `${path.basename(dir)}-home`)), ...extraEnv };
+      const env = envIn(address.split("#")[0]!, path.join(dir, "..", `${path.basename(dir)}-home`), options);
       const before = server.requests.length;
       let upOutput = "";
       for (const line of commandLines(block)) {
-        const result = await shell(`${prefix}${asked(ours(line))}`, { cwd: dir, env });
+        const result = await shell(`${prefix}${asked(ours(line))}`, { cwd: dir, env, clean: true });
         if (result.code !== 0) throw new Error(`\`${line}\` exited with ${result.code}:\n${result.output}`);
         if (/^pulumi up\b/.test(line)) upOutput = result.output;
       }
@@ -138,7 +173,7 @@ describeNative(
     it("docs/yaml.md#try-it: examples/yaml-quickstart, copied as it is, downloads the plugin, up and destroy", async () => {
       const dir = path.join(scratch, "yaml");
       fs.cpSync(path.join(REPO_ROOT, "examples/yaml-quickstart"), dir, { recursive: true });
-      await tryIt("docs/yaml.md#try-it", dir);
+      await tryIt("docs/yaml.md#try-it", dir, { extraPath: languageHosts("docs/yaml.md") });
     });
 
     it("docs/python.md#try-it: examples/python-quickstart on the release's wheel, pip-installed by its URL as the pages say", async () => {
@@ -149,7 +184,12 @@ describeNative(
       expect(server.requests).toContain(`/${path.basename(RELEASE_SDK.wheel)}`);
       // Each command after the page's line for the Python host a CLI built from source has (docs/python.md#python-cmd).
       const [pythonCmd] = commandLines(recipe("docs/python.md#python-cmd"));
-      await tryIt("docs/python.md#try-it", dir, {}, `${pythonCmd} && `);
+      await tryIt(
+        "docs/python.md#try-it",
+        dir,
+        { extraPath: languageHosts("docs/python.md") },
+        `${pythonCmd} && `,
+      );
     });
 
     it("docs/go.md#try-it: examples/go-quickstart on a clone of the release's tag, by the pages' `replace`", async () => {
@@ -157,11 +197,12 @@ describeNative(
       fs.cpSync(path.join(REPO_ROOT, "examples/go-quickstart"), dir, { recursive: true });
       // The page's route for now: a clone of the release's tag and a `replace` onto its sdk/ (the proxy serves the
       // module only once published); then the page's `go mod tidy` completes go.mod offline.
-      const goEnv = await runGoRoute(
-        { releaseUrl: server.url, version, cwd: dir },
-        path.join(scratch, "go-clone"),
-      );
-      await tryIt("docs/go.md#try-it", dir, goEnv);
+      await runGoRoute({ releaseUrl: server.url, version, cwd: dir }, path.join(scratch, "go-clone"));
+      // The Go host builds the program with the `go` on PATH, offline as the route ran.
+      await tryIt("docs/go.md#try-it", dir, {
+        harness: GO_OFFLINE,
+        extraPath: [...languageHosts("docs/go.md"), ...dirOnPath("go")],
+      });
     });
 
     it("docs/typescript.md#try-it: examples/typescript-quickstart on the release's Node.js SDK, npm 12 from its URL (node on PATH: TypeScript runs on it)", async () => {
@@ -170,8 +211,9 @@ describeNative(
       // The page's route for now: npm 12 installs the release's Node.js SDK tarball by its URL, with --allow-remote.
       await runNpmRoute({ releaseUrl: server.url, version, cwd: dir });
       expect(server.requests).toContain(`/${path.basename(RELEASE_SDK.npmTarball)}`);
-      // The CLI's own PATH, node included (the plugin it downloads still runs without it).
-      await tryIt("docs/typescript.md#try-it", dir, { PATH: process.env.PATH });
+      // The CLI with node on PATH (the Node.js language host beside it runs the program; the plugin it downloads
+      // still runs without node).
+      await tryIt("docs/typescript.md#try-it", dir, { nodeHidden: false });
     });
   },
   releaseSkipReason(),

@@ -10,6 +10,8 @@
 //   against that release served on 127.0.0.1 (only the address and the version are the test's), with a fresh
 //   PULUMI_HOME: it installs the plugin; with the linux-amd64 tarball tampered and SHA256SUMS and its signature as
 //   they were, it fails and installs nothing. scripts/verify-release.sh, the same for CI, likewise.
+// The recipes' commands run in a user's environment (test/docs/support/user-env.ts): what the page sets (RELEASE_URL,
+// RELEASE_KEY for the script) and, from docs/testing.md's harness list, a PULUMI_HOME and a GnuPG home of their own.
 import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as http from "node:http";
@@ -18,23 +20,17 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { recipe } from "../docs/support/code-blocks";
 import { shell } from "../docs/support/shell";
-import { throwawayKey, type ThrowawayKey } from "../package/support/throwaway-key";
-import {
-  signSums,
-  SIGNING_KEY_ENV,
-  SIGNING_PASSPHRASE_ENV,
-  type SigningResult,
-} from "../../tools/release/sign";
+import { userEnv } from "../docs/support/user-env";
 import { findPulumiCli } from "./cli-stack";
 import { REPO_ROOT } from "./native-programs";
+import { secondBuild as buildSecond, type SecondBuild } from "../package/support/release-second-build";
 import { ensureRelease, RELEASE_DIR, version } from "./release-support";
-import { nodeCacheDir, TARGETS } from "../../tools/release/node-binaries";
+import { TARGETS } from "../../tools/release/node-binaries";
 import { PACKAGES_FILE } from "../../tools/release/package-entry";
 
 jest.setTimeout(300_000);
 /** Two builds of 4-6 minutes each on an idle machine, when neither is there yet. */
 const BUILD_TIMEOUT = 2_400_000;
-const BUILD_SCRIPT = path.join(REPO_ROOT, "dist/tools/release/build.js");
 const TARBALL = `pulumi-resource-rimuhosting-v${version}-linux-amd64.tar.gz`;
 /**
  * How many bytes two builds' linux-amd64 executables may differ by: its startup snapshot holds a count that
@@ -46,60 +42,14 @@ const TARBALL = `pulumi-resource-rimuhosting-v${version}-linux-amd64.tar.gz`;
 const SNAPSHOT_COUNTER_BYTES = 6;
 const GITHUB = "https://github.com";
 const RELEASE_PATH = `/pulumi-rimuhosting/pulumi-rimuhosting/releases/download/v${version}/`;
+/** The page of the verify recipes; the environment of every command they run starts from it (user-env.ts). */
+const PAGE = "docs/installation-configuration.md";
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "release-verify-"));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-let key: ThrowawayKey;
-let second: { dir: string; log: string; signing: SigningResult } | undefined;
-
-/**
- * The second release:build of this commit into a directory of its own, built with no key as the release workflow's
- * build job is, then signed as its sign job does, with a throwaway key standing for the published one (once).
- */
-function secondBuild(): { dir: string; log: string; signing: SigningResult } {
-  if (second) return second;
-  key = throwawayKey(path.join(scratch, "key"));
-  const dir = path.join(scratch, "second");
-  // Another builder's machine: its node binaries cached under another path (a link to this machine's cache, so
-  // nothing is fetched again). The builder's paths must not reach the artifacts.
-  const cache = path.join(scratch, "another-builders-cache");
-  fs.symlinkSync(nodeCacheDir(), cache);
-  // And an environment of its own: what modules read from it when the snapshot is made would be frozen into it
-  // (FORCE_COLOR did so), so the builder's environment must not reach the artifacts either.
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    RELEASE_NODE_CACHE: cache,
-    FORCE_COLOR: process.env.FORCE_COLOR === "1" ? "0" : "1",
-    GRPC_VERBOSITY: "DEBUG",
-  };
-  delete env[SIGNING_KEY_ENV];
-  delete env[SIGNING_PASSPHRASE_ENV];
-  // And another CPU count: one core (`taskset`, the first this process may use) where the first build had this
-  // machine's. V8's background threads then run at other moments, and the snapshot's heap took their timing in
-  // before the builder ran V8 with --predictable (SNAPSHOT_BUILD_FLAGS): pinned, it wrote another linux-amd64 file.
-  const result = spawnSync(
-    "taskset",
-    ["-c", firstAllowedCpu(), process.execPath, BUILD_SCRIPT, "--out", dir, "--fresh"],
-    {
-      encoding: "utf8",
-      env,
-    },
-  );
-  if (result.status !== 0)
-    throw new Error(`the second release:build failed: ${result.error?.message ?? ""}\n${result.stderr}`);
-  const keyEnv = { [SIGNING_KEY_ENV]: key.privateKey, [SIGNING_PASSPHRASE_ENV]: key.passphrase };
-  const signing = signSums(path.join(dir, "SHA256SUMS"), keyEnv, key.publicKeyFile);
-  second = { dir, log: result.stderr, signing };
-  return second;
-}
-
-/** The first CPU this process may run on (Linux's Cpus_allowed_list, e.g. "0-1" or "2,5"), for taskset. */
-function firstAllowedCpu(): string {
-  const list = /^Cpus_allowed_list:\s*(\d+)/m.exec(fs.readFileSync("/proc/self/status", "utf8"))?.[1];
-  if (list === undefined) throw new Error("/proc/self/status names no Cpus_allowed_list");
-  return list;
-}
+/** The second release:build of this commit, signed with a throwaway key (release-second-build.ts). */
+const secondBuild = (): SecondBuild => buildSecond(scratch);
 
 function skipReason(): string | undefined {
   if (process.platform !== "linux" || process.arch !== "x64") return "the release is built on linux x64";
@@ -112,9 +62,10 @@ const describeHere = (title: string, body: () => void, reason = skipReason()) =>
 };
 
 describeHere("two release:builds of one commit", () => {
+  let second: SecondBuild | undefined;
   beforeAll(async () => {
     await ensureRelease();
-    secondBuild();
+    second = secondBuild();
   }, BUILD_TIMEOUT);
 
   it("write the same files, byte for byte, but for two counters in the linux-amd64 snapshot", () => {
@@ -168,10 +119,12 @@ describeHere("two release:builds of one commit", () => {
 
   it("built unsigned (and says so), then signed; the signature verifies with that key", () => {
     expect(second!.log).toContain("SHA256SUMS: NOT SIGNED");
+    const { key } = second!;
     expect(second!.signing.message).toContain(`signed by ${key.fingerprint}`);
+    // The page's `--dir` form, with RELEASE_KEY naming the key as the page says.
     const result = spawnSync(path.join(REPO_ROOT, "scripts/verify-release.sh"), ["--dir", second!.dir], {
       encoding: "utf8",
-      env: { ...process.env, RELEASE_KEY: key.publicKeyFile },
+      env: userEnv(PAGE, { RELEASE_KEY: key.publicKeyFile }),
     });
     expect(result.stdout).toContain(`SHA256SUMS is signed by the release key (${key.fingerprint})`);
     expect(result.status).toBe(0);
@@ -202,8 +155,10 @@ describeHere(
   () => {
     let good: Awaited<ReturnType<typeof serveRelease>>;
     let tampered: Awaited<ReturnType<typeof serveRelease>>;
+    let key: SecondBuild["key"];
     beforeAll(async () => {
-      const { dir } = secondBuild();
+      const { dir, key: signer } = secondBuild();
+      key = signer;
       good = await serveRelease(dir);
       // The plugin changed; SHA256SUMS and its signature as the release published them.
       const spoiled = path.join(scratch, "tampered");
@@ -218,22 +173,25 @@ describeHere(
       await tampered?.close();
     });
 
-    /** A new user's directory (the key saved in it as the docs say), PULUMI_HOME and GnuPG home. */
+    /**
+     * A new user's directory (the key saved in it as the docs say), and the harness's names for their commands
+     * (docs/testing.md): a PULUMI_HOME and a GnuPG home of their own, no update check. `env(pageSets)`: a
+     * command's environment (user-env.ts) with what the page sets; `installed()`: what `pulumi plugin ls` lists.
+     */
     function user(name: string) {
       const home = path.join(scratch, name);
       const cwd = path.join(home, "work");
       fs.mkdirSync(cwd, { recursive: true });
       fs.copyFileSync(key.publicKeyFile, path.join(cwd, "release-signing-key.asc"));
-      const env = {
-        PATH: `${path.dirname(cli.path!)}${path.delimiter}${process.env.PATH}`,
+      const harness = {
         PULUMI_HOME: path.join(home, "pulumi"),
         GNUPGHOME: path.join(home, "gnupg"),
         PULUMI_SKIP_UPDATE_CHECK: "true",
       };
-      fs.mkdirSync(env.GNUPGHOME, { mode: 0o700 });
+      fs.mkdirSync(harness.GNUPGHOME, { mode: 0o700 });
+      const env = (pageSets: Record<string, string> = {}) => userEnv(PAGE, pageSets, harness);
       const installed = () =>
-        spawnSync("pulumi", ["plugin", "ls"], { cwd, env: { ...process.env, ...env }, encoding: "utf8" })
-          .stdout;
+        spawnSync("pulumi", ["plugin", "ls"], { cwd, env: env(), encoding: "utf8" }).stdout;
       return { cwd, env, installed };
     }
 
@@ -250,7 +208,7 @@ describeHere(
 
     it("downloads, checks the signature and the SHA-256, and installs the plugin", async () => {
       const u = user("docs-good");
-      const result = await shell(docsRoute(good.origin), { cwd: u.cwd, env: u.env });
+      const result = await shell(docsRoute(good.origin), { cwd: u.cwd, env: u.env(), clean: true });
       expect(result.output).toContain('Good signature from "release test');
       expect(result.output).toContain(`${TARBALL}: OK`);
       expect(result.code).toBe(0);
@@ -259,7 +217,7 @@ describeHere(
 
     it("refuses a tampered tarball under the release's signed SHA256SUMS, and installs nothing", async () => {
       const u = user("docs-tampered");
-      const result = await shell(docsRoute(tampered.origin), { cwd: u.cwd, env: u.env });
+      const result = await shell(docsRoute(tampered.origin), { cwd: u.cwd, env: u.env(), clean: true });
       expect(result.output).toContain(`${TARBALL}: FAILED`);
       expect(result.code).not.toBe(0);
       expect(u.installed()).not.toMatch(/rimuhosting/);
@@ -274,11 +232,8 @@ describeHere(
       expect(line).toMatch(/^scripts\/verify-release\.sh \d+\.\d+\.\d+ linux-amd64$/);
       const result = await shell(line!.replace(/\d+\.\d+\.\d+/, version), {
         cwd: REPO_ROOT,
-        env: {
-          ...u.env,
-          RELEASE_URL: `${server().origin}${RELEASE_PATH}`,
-          RELEASE_KEY: key.publicKeyFile,
-        },
+        env: u.env({ RELEASE_URL: `${server().origin}${RELEASE_PATH}`, RELEASE_KEY: key.publicKeyFile }),
+        clean: true,
       });
       expect(result.code).toBe(code);
       if (code === 0) {

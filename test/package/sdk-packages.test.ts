@@ -286,7 +286,7 @@ describe("the pages' install routes from the release, served on 127.0.0.1", () =
       const cwd = path.join(project("route-go"), "project");
       fs.cpSync(path.join(REPO_ROOT, "examples/go-quickstart"), cwd, { recursive: true });
       const goEnv = await runGoRoute({ releaseUrl, version, cwd }, path.dirname(cwd));
-      const built = await shell("go build -o /dev/null .", { cwd, env: { ...process.env, ...goEnv } });
+      const built = await shell("go build -o /dev/null .", { cwd, env: goEnv, clean: true });
       expect([built.code, built.output]).toEqual([0, ""]);
     });
   });

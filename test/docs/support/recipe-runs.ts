@@ -21,10 +21,6 @@ export interface RecipeRun {
   why?: string;
 }
 
-const HARNESS_RELEASE = "the release routes run with the hosts' Python, pip and Go settings from process.env";
-const HARNESS_FIRST_HOUR =
-  "first-hour-release builds the CLI's environment on process.env (language hosts on PATH)";
-
 const userEnv = (runner: string): RecipeRun => ({ runner, environment: "user-env" });
 const noProcess = (runner: string, why: string): RecipeRun => ({ runner, environment: "no process", why });
 const harness = (runner: string, why: string): RecipeRun => ({ runner, environment: "harness", why });
@@ -94,46 +90,25 @@ export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
     "Python and Go from process.env (the tests' virtual environment and Go's caches)",
   ),
 
-  "docs/go.md#release-go": harness("test/package/support/release-routes.ts", HARNESS_RELEASE),
-  "docs/go.md#emulator": harness("test/engine/first-hour-release.test.ts", HARNESS_FIRST_HOUR),
-  "docs/go.md#try-it": harness("test/engine/first-hour-release.test.ts", HARNESS_FIRST_HOUR),
+  "docs/go.md#release-go": userEnv("test/package/support/release-routes.ts"),
+  "docs/go.md#emulator": userEnv("test/engine/first-hour-release.test.ts"),
+  "docs/go.md#try-it": userEnv("test/engine/first-hour-release.test.ts"),
 
-  "docs/installation-configuration.md#release-npm": harness(
-    "test/package/support/release-routes.ts",
-    HARNESS_RELEASE,
-  ),
-  "docs/installation-configuration.md#release-pip": harness(
-    "test/package/support/release-routes.ts",
-    HARNESS_RELEASE,
-  ),
-  "docs/installation-configuration.md#release-go": harness(
-    "test/package/support/release-routes.ts",
-    HARNESS_RELEASE,
-  ),
-  "docs/installation-configuration.md#verify": harness(
-    "test/engine/release-verify.test.ts",
-    "gpg and the CLI on a PATH prepended to process.env's, a GNUPGHOME of its own",
-  ),
-  "docs/installation-configuration.md#verify-script": harness(
-    "test/engine/release-verify.test.ts",
-    "gpg and the CLI on a PATH prepended to process.env's, a GNUPGHOME of its own",
-  ),
+  "docs/installation-configuration.md#release-npm": userEnv("test/package/support/release-routes.ts"),
+  "docs/installation-configuration.md#release-pip": userEnv("test/package/support/release-routes.ts"),
+  "docs/installation-configuration.md#release-go": userEnv("test/package/support/release-routes.ts"),
+  "docs/installation-configuration.md#verify": userEnv("test/engine/release-verify.test.ts"),
+  "docs/installation-configuration.md#verify-script": userEnv("test/engine/release-verify.test.ts"),
 
-  "docs/native-plugin.md#language-hosts": harness(
-    "test/docs/first-hour.test.ts",
-    "scripts/language-hosts.sh needs Go and its caches, which process.env gives",
-  ),
+  "docs/native-plugin.md#language-hosts": userEnv("test/docs/first-hour.test.ts"),
   "docs/native-plugin.md#outside-order": userEnv("test/docs/import-walkthrough.test.ts"),
   "docs/native-plugin.md#import-walkthrough": userEnv("test/docs/import-walkthrough.test.ts"),
   "docs/native-plugin.md#adopt-account": userEnv("test/docs/adopt-account.test.ts"),
 
-  "docs/python.md#release-pip": harness("test/package/support/release-routes.ts", HARNESS_RELEASE),
-  "docs/python.md#python-cmd": harness(
-    "test/docs/first-hour.test.ts",
-    "the tests' shared virtual environment and offlineCliEnv over process.env",
-  ),
-  "docs/python.md#emulator": harness("test/engine/first-hour-release.test.ts", HARNESS_FIRST_HOUR),
-  "docs/python.md#try-it": harness("test/engine/first-hour-release.test.ts", HARNESS_FIRST_HOUR),
+  "docs/python.md#release-pip": userEnv("test/package/support/release-routes.ts"),
+  "docs/python.md#python-cmd": userEnv("test/docs/first-hour.test.ts"),
+  "docs/python.md#emulator": userEnv("test/engine/first-hour-release.test.ts"),
+  "docs/python.md#try-it": userEnv("test/engine/first-hour-release.test.ts"),
 
   "docs/resource-options.md#yaml-program": harness(
     "test/engine/resource-options.test.ts",
@@ -175,13 +150,13 @@ export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
     "its script runs in the stacks' CliStack environment (process.env)",
   ),
 
-  "docs/typescript.md#release-npm": harness("test/package/support/release-routes.ts", HARNESS_RELEASE),
-  "docs/typescript.md#emulator": harness("test/engine/first-hour-release.test.ts", HARNESS_FIRST_HOUR),
-  "docs/typescript.md#try-it": harness("test/engine/first-hour-release.test.ts", HARNESS_FIRST_HOUR),
+  "docs/typescript.md#release-npm": userEnv("test/package/support/release-routes.ts"),
+  "docs/typescript.md#emulator": userEnv("test/engine/first-hour-release.test.ts"),
+  "docs/typescript.md#try-it": userEnv("test/engine/first-hour-release.test.ts"),
 
   "docs/vps.md#example": userEnv("test/docs/recipes.test.ts"),
   "docs/vps.md#adopt": userEnv("test/docs/recipes.test.ts"),
 
-  "docs/yaml.md#emulator": harness("test/engine/first-hour-release.test.ts", HARNESS_FIRST_HOUR),
-  "docs/yaml.md#try-it": harness("test/engine/first-hour-release.test.ts", HARNESS_FIRST_HOUR),
+  "docs/yaml.md#emulator": userEnv("test/engine/first-hour-release.test.ts"),
+  "docs/yaml.md#try-it": userEnv("test/engine/first-hour-release.test.ts"),
 };
