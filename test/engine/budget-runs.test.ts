@@ -1,11 +1,16 @@
 // The budget's promises through the real CLI (docs/cost.md, "What a budget limits, and when"), on the dynamic Vps
-// (examples/fleet) and the native plugin (a YAML program), each counting the emulator's orders before and after:
+// (examples/fleet, fixtures/budget-order) and the native plugin (YAML programs), each counting the emulator's orders
+// before and after:
 // - a replacement and a new VPS that the preview passes complete in `up`, and the account ends at the preview's
 //   figures (the replaced order counted once, until the run cancels it);
 // - stacks of one account started together, each order taking 3 s, leave the account within its budget: a run
 //   refused says what it ordered and withdrew, and its state holds nothing ("Several runs at once");
-// - a shrink and a create landing exactly on the budget both happen; then, changed outside Pulumi, the preview and
-//   `rimuhosting-bill --stack` say the account is over with the live figures, and a no-op preview passes.
+// - a shrink and a create landing exactly on the budget both happen, in either order: the emulator's delay faults
+//   make the create first in one `up` and the shrink first in another, with the shrink checked first in both, and
+//   the request log says which was made first; the account ends at the preview's figure; a cent under, the preview
+//   fails and nothing is ordered. RIMU_BUDGET_ORDER_RUNS (default 1) repeats both orders on each front end;
+// - then, changed outside Pulumi (YAML), the preview and `rimuhosting-bill --stack` say the account is over with the
+//   live figures, and a no-op preview passes.
 import type { DcLocation } from "../../provider/index";
 import { createStackDriver, type StackDriver } from "./stack-driver";
 import { describeCliOnly } from "./describe-cli";
@@ -19,7 +24,8 @@ import {
   startNativeScenario,
   writeYamlProgram,
 } from "./native-programs";
-import { DEMO_API_KEY } from "../../emulator/index";
+import { DEMO_API_KEY, type FaultSpec } from "../../emulator/index";
+import { ENV_VARS } from "../../provider/config";
 import * as fs from "node:fs";
 import * as path from "node:path";
 
@@ -28,13 +34,8 @@ jest.setTimeout(900_000);
 /** One front end: its program and how a test declares the fleet's VPSs on it. */
 interface Front {
   type: string;
-  /**
-   * How many stacks start together: 5 on one front end and 10 on the other (each stack is a `pulumi up`, its
-   * program and its provider: 10 of them on both took 3 minutes of a CI run; the rule is the same code on both).
-   */
-  concurrentStacks: number[];
   start(): Promise<Scenario>;
-  /** The program's directory, for the extra stacks of the concurrent runs. */
+  /** The program's directory, for the stacks of the concurrent runs. */
   programDir(s: Scenario): string;
   /** Declares `count` VPSs, node-0 in `dcLocation` (a change of it replaces node-0), the others in DCDALLAS. */
   declare(s: Scenario, stack: StackDriver, count: number, node0Dc: DcLocation): Promise<void>;
@@ -50,13 +51,86 @@ const accountCents = (s: Scenario): number =>
 
 const activeOrderCount = (s: Scenario): number => activeOrders(s).length;
 
-/** The VPSs a stack's state holds (`pulumi stack export`). */
-async function vpssInState(stack: StackDriver, type: string): Promise<number> {
-  const state = JSON.parse(await stack.exportState()) as { deployment?: { resources?: { type: string }[] } };
-  return (state.deployment?.resources ?? []).filter((r) => r.type === type).length;
+/**
+ * The VPSs each stack's state holds, read from the file backend's checkpoints in one pass (a `pulumi stack export`
+ * per stack cost a CLI process each).
+ */
+function vpssInStates(workDir: string, stacks: { name: string; type: string }[]): number[] {
+  const root = path.join(workDir, "backend", ".pulumi", "stacks");
+  const files = (fs.readdirSync(root, { recursive: true }) as string[]).filter((file) =>
+    file.endsWith(".json"),
+  );
+  return stacks.map(({ name, type }) => {
+    const file = files.find((one) => path.basename(one) === `${name}.json`);
+    if (!file) throw new Error(`no checkpoint of stack ${name} under ${root}`);
+    const state = JSON.parse(fs.readFileSync(path.join(root, file), "utf8")) as {
+      checkpoint?: { latest?: { resources?: { type: string }[] } };
+    };
+    return (state.checkpoint?.latest?.resources ?? []).filter((r) => r.type === type).length;
+  });
 }
 
-function budgetRuns(front: Front): void {
+/**
+ * `stacks` stacks of one account, each with one new VPS and the account's budget of two, started together while
+ * each order takes 3 s: every other stack on `fronts[1]`, so the 5-stack and the 10-stack runs each hold both front
+ * ends. A budget of two, not three: the dynamic Vps's programs start seconds later (TypeScript, the provider host),
+ * and by then the YAML stacks' orders are on the account, so only the YAML stacks (3 of 5) order at the same moment.
+ * One `pulumi up` per stack: the key comes from the environment (no `config set-all` process), the states are read
+ * from the backend in one pass, and the orders are cancelled through the API afterwards (no `destroy`).
+ */
+async function concurrentRuns(
+  s: Scenario,
+  fronts: [Front, Front],
+  stacks: number,
+  fee: number,
+): Promise<void> {
+  const kept = 2;
+  const budget = kept * fee;
+  const drivers: { stack: StackDriver; front: Front }[] = [];
+  try {
+    for (let i = 0; i < stacks; i++) {
+      const front = fronts[i % 2]!;
+      const stack = await createStackDriver({
+        programDir: front.programDir(s),
+        stackName: `team-${i}`,
+        workDir: s.workDir,
+        env: { [ENV_VARS.apiKey]: DEMO_API_KEY },
+        config: {
+          "rimuhosting:baseUrl": s.emulator.baseUrl,
+          "rimuhosting:monthlyBudgetUsd": budget.toFixed(2),
+        },
+      });
+      drivers.push({ stack, front });
+      await front.declare(s, stack, 1, "DCDALLAS");
+    }
+    s.emulator.injectFault({ route: "createVps", kind: "delay", delayMs: 3000, times: stacks });
+    const runs = await Promise.allSettled(drivers.map(({ stack }) => pulumiText(stack.cli, "up", "--yes")));
+    const held = vpssInStates(
+      s.workDir,
+      drivers.map(({ stack, front }) => ({ name: stack.cli.name, type: front.type })),
+    );
+    const refusals = runs.flatMap((run) => (run.status === "rejected" ? [String(run.reason)] : []));
+    expect(accountCents(s)).toBeLessThanOrEqual(Math.round(budget * 100));
+    expect(activeOrderCount(s)).toBe(kept);
+    expect(held.reduce((sum, one) => sum + one, 0)).toBe(kept);
+    runs.forEach((run, i) =>
+      expect({ stack: i, held: held[i] }).toEqual({ stack: i, held: run.status === "fulfilled" ? 1 : 0 }),
+    );
+    expect(refusals).toHaveLength(stacks - kept);
+    for (const text of refusals)
+      expect(text).toMatch(
+        /\[RIMU_ERR_BUDGET\] .*(ordered it as order \d+, then found .*order \d+ was cancelled at once|Nothing was ordered)/,
+      );
+  } finally {
+    s.emulator.app.emulator.faults.clear();
+    for (const { stack } of drivers) await stack.close();
+    // The account emptied for the next run: the stacks' states are left in the backend the file removes.
+    for (const order of activeOrders(s))
+      await s.client.deleteVps({ orderOid: order.orderOid, domainName: order.domainName });
+  }
+}
+
+function budgetRuns(front: Front, concurrentWith?: Front): void {
   let s: Scenario;
   beforeAll(async () => {
     s = await front.start();
@@ -86,70 +160,36 @@ function budgetRuns(front: Front): void {
     await pulumiText(s.stack.cli, "destroy", "--yes");
   });
 
-  test.each(front.concurrentStacks.map((stacks) => [stacks]))(
-    "%i stacks of one account started together, each order taking 3 s: the account stays within the budget",
-    async (stacks) => {
-      expect(activeOrderCount(s)).toBe(0);
-      await front.declare(s, s.stack, 1, "DCDALLAS");
-      const fee = Number(
-        (await previewJson(s, front.type))["node-0"]?.newState?.inputs?.plannedMonthlyFeeUsd ?? NaN,
-      );
-      const budget = 3 * fee;
-      const drivers: StackDriver[] = [];
-      try {
-        for (let i = 0; i < stacks; i++) {
-          const stack = await createStackDriver({
-            programDir: front.programDir(s),
-            stackName: `team-${i}`,
-            workDir: s.workDir,
-            config: {
-              "rimuhosting:apiKey": { value: DEMO_API_KEY, secret: true },
-              "rimuhosting:baseUrl": s.emulator.baseUrl,
-              "rimuhosting:monthlyBudgetUsd": budget.toFixed(2),
-            },
-          });
-          drivers.push(stack);
-          await front.declare(s, stack, 1, "DCDALLAS");
-        }
-        s.emulator.injectFault({ route: "createVps", kind: "delay", delayMs: 3000, times: stacks });
-        const runs = await Promise.allSettled(drivers.map((stack) => pulumiText(stack.cli, "up", "--yes")));
-        const held = await Promise.all(drivers.map((stack) => vpssInState(stack, front.type)));
-        const refusals = runs.flatMap((run) => (run.status === "rejected" ? [String(run.reason)] : []));
-        expect(accountCents(s)).toBeLessThanOrEqual(Math.round(budget * 100));
-        expect(activeOrderCount(s)).toBe(3);
-        expect(held.reduce((sum, one) => sum + one, 0)).toBe(3);
-        runs.forEach((run, i) =>
-          expect({ stack: i, held: held[i] }).toEqual({ stack: i, held: run.status === "fulfilled" ? 1 : 0 }),
+  if (concurrentWith)
+    test.each([5, 10])(
+      "%i stacks of one account, on both front ends, started together, each order taking 3 s: within the budget",
+      async (stacks) => {
+        expect(activeOrderCount(s)).toBe(0);
+        await front.declare(s, s.stack, 1, "DCDALLAS");
+        const fee = Number(
+          (await previewJson(s, front.type))["node-0"]?.newState?.inputs?.plannedMonthlyFeeUsd ?? NaN,
         );
-        expect(refusals).toHaveLength(stacks - 3);
-        for (const text of refusals)
-          expect(text).toMatch(
-            /\[RIMU_ERR_BUDGET\] .*(ordered it as order \d+, then found .*order \d+ was cancelled at once|Nothing was ordered)/,
-          );
-      } finally {
-        for (const stack of drivers) {
-          await pulumiText(stack.cli, "destroy", "--yes").catch(() => undefined);
-          await stack.close();
-        }
-      }
-    },
-  );
+        await concurrentRuns(s, [front, concurrentWith], stacks, fee);
+      },
+    );
 }
 
+/** The dynamic Vps in examples/fleet. */
+const DYNAMIC: Front = {
+  type: VPS_TYPE,
+  start: () => startScenario("fleet", { config: { count: "1", stopped: "-1" } }),
+  programDir: () => path.join(EXAMPLES_DIR, "fleet"),
+  declare: async (_s, stack, count, node0Dc) => {
+    await stack.setConfigs({
+      count: String(count),
+      stopped: "-1",
+      dcLocations: node0Dc === "DCDALLAS" ? "DCDALLAS" : `${node0Dc},DCDALLAS`,
+    });
+  },
+};
+
 describeCliOnly("the budget's promises on the dynamic Vps (examples/fleet)", () => {
-  budgetRuns({
-    type: VPS_TYPE,
-    concurrentStacks: [5],
-    start: () => startScenario("fleet", { config: { count: "1", stopped: "-1" } }),
-    programDir: () => path.join(EXAMPLES_DIR, "fleet"),
-    declare: async (_s, stack, count, node0Dc) => {
-      await stack.setConfigs({
-        count: String(count),
-        stopped: "-1",
-        dcLocations: node0Dc === "DCDALLAS" ? "DCDALLAS" : `${node0Dc},DCDALLAS`,
-      });
-    },
-  });
+  budgetRuns(DYNAMIC);
 });
 
 /** A YAML program of `count` VPSs named after the stack's `site` config, node-0 in the `node0Dc` config. */
@@ -174,21 +214,24 @@ ${Array.from(
 
 describeNative("yaml", "the budget's promises on the native plugin (a YAML program)", () => {
   let dir = "";
-  budgetRuns({
-    type: NATIVE_VPS_TYPE,
-    concurrentStacks: [10],
-    start: async () => {
-      dir = writeYamlProgram("budget-runs", yamlFleet(2));
-      return startNativeScenario(dir);
+  // The concurrent runs here: their stacks alternate between this YAML program and the dynamic Vps.
+  budgetRuns(
+    {
+      type: NATIVE_VPS_TYPE,
+      start: async () => {
+        dir = writeYamlProgram("budget-runs", yamlFleet(2));
+        return startNativeScenario(dir);
+      },
+      programDir: () => dir,
+      declare: async (_s, stack, count, node0Dc) => {
+        // One program for every stack of the project: the count is the number of resources written.
+        const file = path.join(dir, "Pulumi.yaml");
+        fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(/config:[\s\S]*$/, yamlFleet(count)));
+        await stack.setConfigs({ node0Dc });
+      },
     },
-    programDir: () => dir,
-    declare: async (_s, stack, count, node0Dc) => {
-      // One program for every stack of the project: the count is the number of resources written.
-      const file = path.join(dir, "Pulumi.yaml");
-      fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(/config:[\s\S]*$/, yamlFleet(count)));
-      await stack.setConfigs({ node0Dc });
-    },
-  });
+    DYNAMIC,
+  );
 });
 
 /** Two explicit providers on the demo account, each with its budget (`team-a`, `team-b`) and two VPSs. */
@@ -270,14 +313,134 @@ describeNative("yaml", "two explicit providers on one account (a YAML program)",
 });
 
 /**
- * node-0 at `memoryMb` and, with `withWeb`, a new web: a shrink and a create in one run. A YAML program registers its
- * resources in parallel, so the engine may check web before node-0, and a check judges with the changes checked so
- * far (docs/cost.md, "Which resource fails"): web depends on node-0 so that the shrink is checked first. That also
- * makes the shrink first, the one order a dependsOn can force here: a create made first needs the shrink checked
- * before it and not yet made, which no dependsOn gives (the dependent's check waits for its dependency's step), and
- * leaving the order to timing left the check order to it too (node-1 was checked first on the dynamic Vps once, and
- * the preview failed as documented). The guard crediting a checked shrink to a create made before it is
- * test/provider/impl/order-guard.test.ts's, in both orders.
+ * How many times each front end makes the shrink and the create in each order (RIMU_BUDGET_ORDER_RUNS, default 1: CI's
+ * time; 5 for a trial by hand).
+ */
+const ORDER_RUNS = ((value) => {
+  const runs = Number(value ?? "1");
+  if (!Number.isInteger(runs) || runs < 1)
+    throw new Error(
+      `RIMU_BUDGET_ORDER_RUNS is "${value}": give a whole number of runs, 1 or more (default 1)`,
+    );
+  return runs;
+})(process.env.RIMU_BUDGET_ORDER_RUNS);
+
+/**
+ * How long the emulator holds the programs' read of the billing methods, between node-0's registration and web's:
+ * long enough for node-0's registration to reach the engine first, so its check comes first in the preview and in
+ * the update. The engine checks registrations one at a time as they arrive, but two sent together arrive in either
+ * order, and so do two waiting for the provider to start (the first registration starts it: 1 to 2 s for the
+ * dynamic Vps's host on a loaded machine); a create checked before the shrink fails the preview, as docs/cost.md
+ * says. Only wall time: the processes wait.
+ */
+const PAUSE_MS = 4000;
+const PAUSE: FaultSpec = { route: "listBillingMethods", kind: "delay", delayMs: PAUSE_MS, times: 100 };
+/**
+ * Which change is made first, and how: after the pause, node-0's update has started seconds before web's create, so
+ * the shrink comes first; holding node-0's read of its order (getOrder, the update's first call, before the guard)
+ * until web's create is made makes the create first (web's check in the YAML program reads the billing methods too,
+ * for its billingOid: two pauses). The guard's lock holds each judged change until it is made, so a delay on the
+ * resize or order routes themselves would only lengthen the turn of the change already in it.
+ */
+const ORDERS = {
+  changeParameters: [PAUSE],
+  createVps: [PAUSE, { route: "getOrder", kind: "delay", delayMs: 2 * PAUSE_MS + 2000, times: 1 }],
+} satisfies Record<string, FaultSpec[]>;
+
+/** `op` with `faults` armed, and none left after it. */
+async function withFaults<T>(s: Scenario, faults: readonly FaultSpec[], op: () => Promise<T>): Promise<T> {
+  for (const fault of faults) s.emulator.injectFault(fault);
+  try {
+    return await op();
+  } finally {
+    s.emulator.app.emulator.faults.clear();
+  }
+}
+
+/** A front end's stack of node-0 alone at 2048 MB, and how to declare node-0 at `memoryMb` with web or without. */
+interface ShrinkFront {
+  type: string;
+  start(): Promise<Scenario>;
+  declare(s: Scenario, memoryMb: number, withWeb: boolean): Promise<void>;
+  /** Then, on the same stack: changed outside Pulumi (YAML only: the live account is the same on both). */
+  after?(s: Scenario): Promise<void>;
+}
+
+/**
+ * A shrink of node-0 (2048 to 1024 MB) and a new web, landing exactly on the budget, in each order the engine may
+ * make them: both happen and the account ends at the preview's figure; a cent under, the preview fails and nothing
+ * is ordered. The checks come in program order (the pause); the guard credits the shrink checked and not yet made
+ * to a create made before it (docs/cost.md, "When ordering").
+ */
+function shrinkAndCreateRuns(front: ShrinkFront): void {
+  let s: Scenario;
+  beforeAll(async () => {
+    s = await front.start();
+  });
+  afterAll(async () => s?.close());
+
+  test(`landing exactly on the budget, both go through in either order (${ORDER_RUNS}x each); a cent under, nothing is ordered`, async () => {
+    await pulumiText(s.stack.cli, "up", "--yes");
+    await front.declare(s, 1024, true);
+    const steps = await withFaults(s, [PAUSE], () => previewJson(s, front.type));
+    const after = Object.values(steps).reduce(
+      (sum, step) => sum + Math.round(Number(step.newState!.inputs!.plannedMonthlyFeeUsd) * 100),
+      0,
+    );
+    // The account now, plus the new VPS, is over the end total: only the shrink makes room.
+    expect(accountCents(s) + 1000).toBeGreaterThan(after);
+    await setStackLimits(s, { monthlyBudgetUsd: ((after - 1) / 100).toFixed(2) });
+    const refused = s.mark();
+    await withFaults(s, [PAUSE], () => pulumiFailure(s.stack.cli, "up", "--yes"));
+    expect(s.mutationsSince(refused)).toEqual([]);
+    const made: string[][] = [];
+    for (let run = 0; run < ORDER_RUNS; run++)
+      for (const [first, faults] of Object.entries(ORDERS)) {
+        if (made.length > 0) {
+          // Back to node-0 alone at 2048 MB, with no budget (web deleted, node-0 grown), then the two changes again.
+          await setStackLimits(s, { monthlyBudgetUsd: undefined });
+          await front.declare(s, 2048, false);
+          await pulumiText(s.stack.cli, "up", "--yes");
+          await front.declare(s, 1024, true);
+        }
+        await setStackLimits(s, { monthlyBudgetUsd: (after / 100).toFixed(2) });
+        const mark = s.mark();
+        await withFaults(s, faults, () => pulumiText(s.stack.cli, "up", "--yes"));
+        const changes = s
+          .mutationsSince(mark)
+          .map((change) => change.route)
+          .filter((route) => route === "createVps" || route === "changeParameters");
+        made.push(changes);
+        expect({ first, changes, orders: activeOrderCount(s), cents: accountCents(s) }).toEqual({
+          first,
+          changes:
+            first === "createVps" ? ["createVps", "changeParameters"] : ["changeParameters", "createVps"],
+          orders: 2,
+          cents: after,
+        });
+      }
+    expect(made).toHaveLength(2 * ORDER_RUNS);
+    await front.after?.(s);
+  });
+}
+
+describeCliOnly("a shrink and a create on the dynamic Vps (fixtures/budget-order)", () => {
+  shrinkAndCreateRuns({
+    type: VPS_TYPE,
+    start: () =>
+      startScenario("budget-order", {
+        programDir: path.join(__dirname, "fixtures", "budget-order"),
+        config: { memoryMb: "2048" },
+      }),
+    declare: (s, memoryMb, withWeb) =>
+      s.stack.setConfigs({ memoryMb: String(memoryMb), withWeb: String(withWeb) }),
+  });
+});
+
+/**
+ * node-0 at `memoryMb` and, with `withWeb`, a new web, declared after the read of the billing methods (web's
+ * billingOid takes it): a YAML program registers its resources as it evaluates them, in parallel, and the read holds
+ * web back without making it wait for node-0's update, as a dependsOn would.
  */
 const shrinkAndCreate = (memoryMb: number, withWeb: boolean) => `resources:
 ${["node-0", ...(withWeb ? ["web"] : [])]
@@ -291,43 +454,37 @@ ${["node-0", ...(withWeb ? ["web"] : [])]
       distro: deb12.64
       memoryMb: ${name === "node-0" ? memoryMb : 1024}
       diskSpaceMb: 20480
-${name === "web" ? "    options:\n      dependsOn:\n        - ${node-0}\n" : ""}`,
+${name === "web" ? "      billingOid: ${billing.billingMethods[0].billingOid}\n" : ""}`,
   )
-  .join("")}`;
+  .join("")}${
+  withWeb
+    ? `variables:
+  billing:
+    fn::invoke:
+      function: rimuhosting:index:getBillingMethods
+      arguments: {}
+`
+    : ""
+}`;
 
 describeNative("yaml", "a shrink and a create on the native plugin (a YAML program)", () => {
-  let s: Scenario;
   let dir = "";
-  beforeAll(async () => {
-    dir = writeYamlProgram("budget-shrink", shrinkAndCreate(2048, false));
-    s = await startNativeScenario(dir);
-  });
-  afterAll(async () => s?.close());
-
-  test("landing exactly on the budget, both go through; a cent under, the preview fails and nothing is ordered", async () => {
-    await pulumiText(s.stack.cli, "up", "--yes");
-    const file = path.join(dir, "Pulumi.yaml");
-    fs.writeFileSync(
-      file,
-      fs.readFileSync(file, "utf8").replace(/resources:[\s\S]*$/, shrinkAndCreate(1024, true)),
-    );
-    const steps = await previewJson(s, NATIVE_VPS_TYPE);
-    const after = Object.values(steps).reduce(
-      (sum, step) => sum + Math.round(Number(step.newState!.inputs!.plannedMonthlyFeeUsd) * 100),
-      0,
-    );
-    // The account now, plus the new VPS, is over the end total: only the shrink makes room.
-    expect(accountCents(s) + 1000).toBeGreaterThan(after);
-    await setStackLimits(s, { monthlyBudgetUsd: ((after - 1) / 100).toFixed(2) });
-    const mark = s.mark();
-    await pulumiFailure(s.stack.cli, "up", "--yes");
-    expect(s.mutationsSince(mark)).toEqual([]);
-    await setStackLimits(s, { monthlyBudgetUsd: (after / 100).toFixed(2) });
-    await pulumiText(s.stack.cli, "up", "--yes");
-    expect({ orders: activeOrderCount(s), cents: accountCents(s) }).toEqual({ orders: 2, cents: after });
-    await changedOutsidePulumi(s);
-    await setStackLimits(s, { monthlyBudgetUsd: undefined, maxMonthlyIncreaseUsd: undefined });
-    await pulumiText(s.stack.cli, "destroy", "--yes");
+  shrinkAndCreateRuns({
+    type: NATIVE_VPS_TYPE,
+    start: async () => {
+      dir = writeYamlProgram("budget-shrink", shrinkAndCreate(2048, false));
+      return startNativeScenario(dir);
+    },
+    declare: async (_s, memoryMb, withWeb) => {
+      const file = path.join(dir, "Pulumi.yaml");
+      fs.writeFileSync(
+        file,
+        fs.readFileSync(file, "utf8").replace(/resources:[\s\S]*$/, shrinkAndCreate(memoryMb, withWeb)),
+      );
+    },
+    after: async (s) => {
+      await changedOutsidePulumi(s);
+    },
   });
 });
 
