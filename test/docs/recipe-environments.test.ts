@@ -2,7 +2,8 @@
  * Every recipe of README.md and docs/ is run in a user's environment, or says why not (support/recipe-runs.ts): the
  * table names each recipe's test and how it builds the environment, and this file holds the table to the pages and
  * to the tests' sources. A recipe no test runs, a test that claims user-env.ts but builds its environment from this
- * process's (`...process.env`), or a table that says "harness" of a test already on user-env.ts, fails here.
+ * process's (`...process.env`, or a shell() given an env without `clean: true`), or a table that says "harness" of
+ * a test already on user-env.ts, fails here.
  * Static: it reads files, runs nothing.
  */
 import * as fs from "node:fs";
@@ -22,10 +23,30 @@ function withImports(file: string): string {
   return [text, ...imported].join("\n");
 }
 
-/** Whether `file` builds its commands' environments with user-env.ts and never from this process's. */
+/**
+ * The calls of support/shell.ts's runners in `text` that give an `env` without `clean: true`: shell() lays such an
+ * env over this process's, so a recipe run that way is not in a user's environment whatever env says.
+ */
+function unclean(text: string): string[] {
+  return [...text.matchAll(/\b(?:shell|shellOk|startServer)\(/g)].flatMap((m) => {
+    let depth = 0;
+    let end = m.index + m[0].length - 1;
+    for (; end < text.length; end++) {
+      depth += text[end] === "(" ? 1 : text[end] === ")" ? -1 : 0;
+      if (depth === 0) break;
+    }
+    const call = text.slice(m.index, end + 1);
+    return /\benv\b/.test(call) && !/\bclean: true\b/.test(call) ? [call.split("\n")[0]!] : [];
+  });
+}
+
+/**
+ * Whether `file` builds its commands' environments with user-env.ts and never from this process's: no
+ * `...process.env`, and no shell() given an env without `clean: true`.
+ */
 function onUserEnv(file: string): boolean {
   const text = read(file);
-  return /\buserEnv\(/.test(text) && !/\.\.\.process\.env\b/.test(text);
+  return /\buserEnv\(/.test(text) && !/\.\.\.process\.env\b/.test(text) && unclean(text).length === 0;
 }
 
 const recipes = documentationFiles().flatMap((file) =>

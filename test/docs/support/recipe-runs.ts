@@ -36,14 +36,8 @@ export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
   "README.md#quickstart": userEnv("test/package/readme.test.ts"),
   "README.md#up": userEnv("test/package/readme.test.ts"),
 
-  "docs/automation-api.md#deploy": harness(
-    "test/engine/automation-api.test.ts",
-    "its shell adds offlineCliEnv, the release's download overrides and TMPDIR to process.env",
-  ),
-  "docs/automation-api.md#run": harness(
-    "test/engine/automation-api.test.ts",
-    "its shell adds offlineCliEnv, the release's download overrides and TMPDIR to process.env",
-  ),
+  "docs/automation-api.md#deploy": userEnv("test/engine/automation-api.test.ts"),
+  "docs/automation-api.md#run": userEnv("test/engine/automation-api.test.ts"),
 
   "docs/ci.md#workflow": noProcess(
     "test/docs/workflows.test.ts",
@@ -55,10 +49,7 @@ export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
   ),
   "docs/ci.md#bill-workflow": userEnv("test/docs/bill-workflow.test.ts"),
   "docs/ci.md#plugin-path": userEnv("test/docs/bill-comment.test.ts"),
-  "docs/ci.md#drift-workflow": harness(
-    "test/docs/drift-workflow.test.ts",
-    "its steps run in the stack's CliStack environment (process.env), stand-ins first on PATH",
-  ),
+  "docs/ci.md#drift-workflow": userEnv("test/docs/drift-workflow.test.ts"),
 
   "docs/client.md#example": userEnv("test/docs/recipes.test.ts"),
 
@@ -76,23 +67,14 @@ export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
   ),
   "docs/emulator.md#options": userEnv("test/docs/recipes.test.ts"),
   "docs/emulator.md#banner-time-scale": noProcess("test/docs/recipes.test.ts", "a line the banner prints"),
-  "docs/emulator.md#plugin": harness(
-    "test/engine/release-emulator.test.ts",
-    "the plugin from the release on a PATH prepended to process.env's",
-  ),
+  "docs/emulator.md#plugin": userEnv("test/engine/release-emulator.test.ts"),
   "docs/emulator.md#from-code": userEnv("test/docs/recipes.test.ts"),
   "docs/emulator.md#control-typescript": noProcess(
     "test/emulator/control-recipes.test.ts",
     "run in jest's own process (the fast loop), against an emulator there",
   ),
-  "docs/emulator.md#control-python": harness(
-    "test/docs/control-recipes.test.ts",
-    "Python and Go from process.env (the tests' virtual environment and Go's caches)",
-  ),
-  "docs/emulator.md#control-go": harness(
-    "test/docs/control-recipes.test.ts",
-    "Python and Go from process.env (the tests' virtual environment and Go's caches)",
-  ),
+  "docs/emulator.md#control-python": userEnv("test/docs/control-recipes.test.ts"),
+  "docs/emulator.md#control-go": userEnv("test/docs/control-recipes.test.ts"),
 
   "docs/go.md#release-go": harness("test/package/support/release-routes.ts", HARNESS_RELEASE),
   "docs/go.md#emulator": harness("test/engine/first-hour-release.test.ts", HARNESS_FIRST_HOUR),
@@ -135,18 +117,9 @@ export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
   "docs/python.md#emulator": harness("test/engine/first-hour-release.test.ts", HARNESS_FIRST_HOUR),
   "docs/python.md#try-it": harness("test/engine/first-hour-release.test.ts", HARNESS_FIRST_HOUR),
 
-  "docs/resource-options.md#yaml-program": harness(
-    "test/engine/resource-options.test.ts",
-    "its stack's CliStack environment (process.env)",
-  ),
-  "docs/resource-options.md#yaml-steps": harness(
-    "test/engine/resource-options.test.ts",
-    "its stack's CliStack environment (process.env)",
-  ),
-  "docs/resource-options.md#dynamic-program": harness(
-    "test/engine/resource-options.test.ts",
-    "its stack's CliStack environment (process.env)",
-  ),
+  "docs/resource-options.md#yaml-program": userEnv("test/engine/resource-options.test.ts"),
+  "docs/resource-options.md#yaml-steps": userEnv("test/engine/resource-options.test.ts"),
+  "docs/resource-options.md#dynamic-program": userEnv("test/engine/resource-options.test.ts"),
 
   "docs/testing.md#program": userEnv("test/docs/recipes.test.ts"),
   "docs/testing.md#against-the-emulator": userEnv("test/docs/recipes.test.ts"),
@@ -162,18 +135,9 @@ export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
     "test/docs/support/import-failure.ts",
     "the failure `pulumi import` prints with an older SDK, compared",
   ),
-  "docs/troubleshooting.md#state-move": harness(
-    "test/engine/state-moves.test.ts",
-    "its script runs in the stacks' CliStack environment (process.env)",
-  ),
-  "docs/troubleshooting.md#stack-migrate": harness(
-    "test/engine/state-moves.test.ts",
-    "its script runs in the stacks' CliStack environment (process.env)",
-  ),
-  "docs/troubleshooting.md#lost-create": harness(
-    "test/engine/state-moves.test.ts",
-    "its script runs in the stacks' CliStack environment (process.env)",
-  ),
+  "docs/troubleshooting.md#state-move": userEnv("test/engine/state-moves.test.ts"),
+  "docs/troubleshooting.md#stack-migrate": userEnv("test/engine/state-moves.test.ts"),
+  "docs/troubleshooting.md#lost-create": userEnv("test/engine/state-moves.test.ts"),
 
   "docs/typescript.md#release-npm": harness("test/package/support/release-routes.ts", HARNESS_RELEASE),
   "docs/typescript.md#emulator": harness("test/engine/first-hour-release.test.ts", HARNESS_FIRST_HOUR),
