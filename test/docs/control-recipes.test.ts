@@ -2,7 +2,9 @@
  * docs/emulator.md's Python and Go recipes for a user's own tests, run as the page gives them (python3 calls the
  * pytest function; `go test` vets and runs the Go test, the standard library only, nothing downloaded) against an emulator in
  * this process with a create waiting at time scale 1. Each must save and load the snapshot, set and clear the chaos
- * rule and finish the create. The TypeScript twin runs in test/emulator/control-recipes.test.ts.
+ * rule and finish the create. The TypeScript twin runs in test/emulator/control-recipes.test.ts. Each runs in a
+ * user's environment (support/user-env.ts): the page sets nothing, and python3 or go is on PATH where this machine
+ * has it, as a user who follows the recipe has it.
  */
 import { execFile, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -13,6 +15,7 @@ import { expectControlRecipeLeft } from "../helpers/control-api";
 import { answeredSoon, pendingCreate } from "../helpers/pending-create";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 import { recipe } from "./support/code-blocks";
+import { dirOnPath, userEnv } from "./support/user-env";
 
 jest.setTimeout(180_000);
 const run = promisify(execFile);
@@ -54,7 +57,9 @@ const noPython = missing("python3", ["--version"]);
       fs.writeFileSync(file, text);
       const call =
         "import runpy; runpy.run_path(__import__('sys').argv[1])['test_against_the_emulators_saved_account']()";
-      await run("python3", ["-c", call, file]);
+      await run("python3", ["-c", call, file], {
+        env: userEnv("docs/emulator.md", {}, {}, dirOnPath("python3")),
+      });
     });
   },
 );
@@ -68,14 +73,13 @@ const noGo = missing("go", ["version"]);
       fs.mkdirSync(module, { recursive: true });
       fs.writeFileSync(path.join(module, "go.mod"), "module infra\n\ngo 1.22\n");
       fs.writeFileSync(path.join(module, "infra_test.go"), text);
-      // The standard library only: nothing to fetch, no toolchain to switch to.
-      const env = {
-        ...process.env,
-        GOFLAGS: "-mod=mod",
-        GOPROXY: "off",
-        GOTOOLCHAIN: "local",
-        GOWORK: "off",
-      };
+      // The standard library only: nothing to fetch, no toolchain to switch to (docs/testing.md's harness list).
+      const env = userEnv(
+        "docs/emulator.md",
+        {},
+        { GOFLAGS: "-mod=mod", GOPROXY: "off", GOTOOLCHAIN: "local", GOWORK: "off" },
+        dirOnPath("go"),
+      );
       // go test vets the file too (its default checks) before it runs the test.
       await run("go", ["test", "-count=1", "."], { cwd: module, env });
     });

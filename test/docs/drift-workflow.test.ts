@@ -5,18 +5,22 @@
  * drift updates that one issue; the report's advice followed as written (`pulumi up --refresh`) repairs the VPS and
  * the next run closes the issue; another project's open issue for a stack of the same name is never touched (the
  * issue's key is the project and the stack, issue 57); a broken run (exit neither 0 nor 7) fails the job and touches
- * nothing.
+ * nothing. The steps run in a user's environment (support/user-env.ts): what the workflow and the runner set, the
+ * harness's CLI settings (a file backend for the page's S3 bucket), the stand-ins first on PATH; nothing of this
+ * test's own process.
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parse } from "yaml";
 import { describeCliOnly } from "../engine/describe-cli";
+import { offlineCliEnv } from "../engine/cli-stack";
 import { startScenario, type Scenario } from "../engine/e2e-support";
 import { REFRESH_PROGRAM_CONFIG } from "../engine/refresh-output";
 import { DRIFT_MARKER } from "../../provider/drift/markdown";
 import { recipe } from "./support/code-blocks";
 import { writeNpxStandIn } from "./support/npx-stand-in";
+import { userEnv } from "./support/user-env";
 import { scratchDir } from "../package/support/offline-project";
 
 jest.setTimeout(300_000);
@@ -102,22 +106,30 @@ describeCliOnly("docs/ci.md's drift workflow, its steps against the emulator", (
     scratch.cleanup();
   });
 
-  /** One bash step, in the program's directory, with the stack's CLI environment and the stand-ins first on PATH. */
+  /**
+   * One bash step, in the program's directory, in a user's environment: `stepEnv` (the step's `env:`) and the
+   * runner's GITHUB_OUTPUT and GITHUB_STEP_SUMMARY, which the page's steps name; the harness's CLI settings, its file
+   * backend in place of the page's bucket; the stand-ins first on PATH, the recorder's file for `gh`.
+   */
   function runStep(
     script: string,
-    env: Record<string, string>,
+    stepEnv: Record<string, string>,
   ): Promise<{ code: number | null; output: string }> {
+    const harness = offlineCliEnv(path.join(s.workDir, "backend"));
+    const env = userEnv(
+      "docs/ci.md",
+      {
+        GITHUB_OUTPUT: path.join(scratch.dir, "output"),
+        GITHUB_STEP_SUMMARY: path.join(scratch.dir, "summary.md"),
+        ...stepEnv,
+      },
+      harness,
+      [bin],
+    );
     return new Promise((resolve, reject) => {
       const child = spawn("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", script], {
         cwd: s.stack.cli.programDir,
-        env: {
-          ...s.stack.cli.commandEnv(),
-          PATH: `${bin}${path.delimiter}${process.env.PATH}`,
-          GH_RECORDER: recorder,
-          GITHUB_OUTPUT: path.join(scratch.dir, "output"),
-          GITHUB_STEP_SUMMARY: path.join(scratch.dir, "summary.md"),
-          ...env,
-        },
+        env: { ...env, GH_RECORDER: recorder },
         stdio: ["ignore", "pipe", "pipe"],
       });
       let output = "";

@@ -2,8 +2,8 @@
  * Every recipe of README.md and docs/ is run in a user's environment, or says why not (support/recipe-runs.ts): the
  * table names each recipe's test and how it builds the environment, and this file holds the table to the pages and
  * to the tests' sources. A recipe no test runs, a test that claims user-env.ts but builds its environment from this
- * process's (`...process.env`, or a shell() given an `env` without `clean: true`), or a table that says "harness" of
- * a test already on user-env.ts, fails here.
+ * process's (`...process.env`, or a shell() given an `env` without `clean: true`), or a "no process" entry without
+ * its reason, fails here.
  * Static: it reads files, runs nothing.
  */
 import * as fs from "node:fs";
@@ -75,12 +75,10 @@ describe("the recipes' environments (test/docs/support/recipe-runs.ts)", () => {
     expect(unscrubbed).toEqual([]);
   });
 
-  it("no process and harness: each says why; a harness test already on userEnv is said to be", () => {
+  it("no process: each says why", () => {
     const reasonless = runs.filter(
       ([, run]) => run.environment !== "user-env" && (run.why ?? "").length < 20,
     );
     expect(reasonless.map(([address]) => address)).toEqual([]);
-    const moved = runs.filter(([, run]) => run.environment === "harness" && onUserEnv(run.runner));
-    expect(moved.map(([address, run]) => `${address}: ${run.runner} is on userEnv now`)).toEqual([]);
   });
 });

@@ -4,9 +4,9 @@
 // mirror is), and the inline program runs on the release's Node.js SDK. Between the two commands alice's VPS is
 // resized outside Pulumi: `drift` must name it, and bob's must show none.
 //
-// What the test adds, beside the page's environment (a file backend, its passphrase, the API key and the emulator's
-// address): the harness's PULUMI_HOME of its own, no update check, the download override, and TMPDIR in the
-// scratch directory. The project's node_modules gets @pulumi/pulumi (this checkout's) and the release's SDK tarball
+// The script runs in a user's environment (test/docs/support/user-env.ts): what the page sets (a file backend, its
+// passphrase, the API key, the emulator's address, the download override to a mirror) and the harness's PULUMI_HOME
+// of its own, no update check and TMPDIR in the scratch directory; nothing of this test's own process. The project's node_modules gets @pulumi/pulumi (this checkout's) and the release's SDK tarball
 // unpacked, as npm would put them.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -16,6 +16,7 @@ import { DEMO_API_KEY } from "../../emulator/index";
 import { createClient } from "../../provider/client/index";
 import { commandLines, recipe, shownOutput } from "../docs/support/code-blocks";
 import { shell, shownLinePattern } from "../docs/support/shell";
+import { userEnv } from "../docs/support/user-env";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 import { offlineCliEnv } from "./cli-stack";
 import { liveOrders } from "./e2e-support";
@@ -40,7 +41,7 @@ describeNative(
     let server: Awaited<ReturnType<typeof serveRelease>>;
     let emulator: TestEmulator;
     let scratch: string;
-    let env: NodeJS.ProcessEnv;
+    let env: Record<string, string>;
     const project = () => path.join(scratch, "project");
 
     beforeAll(async () => {
@@ -57,14 +58,19 @@ describeNative(
       fs.writeFileSync(path.join(project(), "deploy.ts"), recipe("docs/automation-api.md#deploy"));
       const backend = path.join(scratch, "backend");
       fs.mkdirSync(backend);
-      env = {
-        ...offlineCliEnv(backend),
-        ...releaseOverrides(server),
-        RIMUHOSTING_APIKEY: DEMO_API_KEY,
-        RIMUHOSTING_BASEURL: emulator.baseUrl,
+      const { PULUMI_BACKEND_URL, PULUMI_CONFIG_PASSPHRASE, ...harness } = offlineCliEnv(backend);
+      env = userEnv(
+        "docs/automation-api.md",
+        {
+          PULUMI_BACKEND_URL: PULUMI_BACKEND_URL!,
+          PULUMI_CONFIG_PASSPHRASE: PULUMI_CONFIG_PASSPHRASE!,
+          ...releaseOverrides(server),
+          RIMUHOSTING_APIKEY: DEMO_API_KEY,
+          RIMUHOSTING_BASEURL: emulator.baseUrl,
+        },
         // LocalWorkspace writes each inline program's project into a new temporary directory: the scratch's.
-        TMPDIR: path.join(scratch, "tmp"),
-      };
+        { ...harness, TMPDIR: path.join(scratch, "tmp") },
+      );
       fs.mkdirSync(path.join(scratch, "tmp"));
     }, 1_800_000);
     afterAll(async () => {
@@ -82,7 +88,7 @@ describeNative(
       const [up, drift, ...rest] = commandLines(block);
       expect(rest).toEqual([]);
       const run = async (line: string) => {
-        const result = await shell(line, { cwd: project(), env });
+        const result = await shell(line, { cwd: project(), env, clean: true });
         if (result.code !== 0) throw new Error(`\`${line}\` exited with ${result.code}:\n${result.output}`);
         return result.output;
       };

@@ -1,13 +1,15 @@
 // The emulator inside the release's self-contained plugin (issue 32): on a machine where `node` cannot run, the
 // linux-amd64 executable of dist/release runs `emulator` itself, and through `pulumi plugin run` once the CLI has
 // installed the plugin from the release served on 127.0.0.1 into a fresh PULUMI_HOME (docs/emulator.md#plugin). A
-// client gets /r/distributions from each.
+// client gets /r/distributions from each. The CLI runs in a user's environment (test/docs/support/user-env.ts: the
+// page sets nothing; the harness's PULUMI_HOME and update check), with `node` hidden as on a machine without it.
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { commandLines, recipe, shownOutput } from "../docs/support/code-blocks";
+import { userEnv } from "../docs/support/user-env";
 import { startEmulatorCommand, type RunningCommand } from "../helpers/emulator-command";
 import { describeNative } from "./native-programs";
 import {
@@ -81,12 +83,10 @@ describeNative(
     test("pulumi plugin run, as docs/emulator.md gives it, runs the plugin the CLI installed from the release", async () => {
       const home = fs.mkdtempSync(path.join(os.tmpdir(), "release-emulator-home-"));
       scratch.push(home);
-      const env = {
-        ...process.env,
-        PATH: `${hidden}${path.delimiter}${process.env.PATH}`,
-        PULUMI_HOME: home,
-        PULUMI_SKIP_UPDATE_CHECK: "true",
-      };
+      // `hidden` first on PATH: its `pulumi` runs the CLI where no `node` can run (nodeHiddenBin).
+      const env = userEnv("docs/emulator.md", {}, { PULUMI_HOME: home, PULUMI_SKIP_UPDATE_CHECK: "true" }, [
+        hidden,
+      ]);
       await promisify(execFile)(
         "pulumi",
         ["plugin", "install", "resource", "rimuhosting", version, "--server", server.url],

@@ -5,13 +5,16 @@
 //
 // What the test changes: the YAML program gets the `plugins:` entry of this checkout's plugin (a release's users
 // get the plugin by download); each step runs with `--stack <this run's stack>`; the dynamic program's directory
-// gets @pulumi/pulumi and this checkout as `pulumi-rimuhosting` in its node_modules, as npm would put them.
+// gets @pulumi/pulumi and this checkout as `pulumi-rimuhosting` in its node_modules, as npm would put them. Every
+// command runs in a user's environment (test/docs/support/user-env.ts: the page sets nothing; the YAML host it sends
+// the reader to), never this process's; the dynamic program's `pulumi up` is the page's, without an event log.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { DEMO_API_KEY } from "../../emulator/index";
 import { commandLines, recipe } from "../docs/support/code-blocks";
 import { shell } from "../docs/support/shell";
+import { dirOnPath, userEnv } from "../docs/support/user-env";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 import { CliStack } from "./cli-stack";
 import { describeCliOnly } from "./describe-cli";
@@ -32,6 +35,8 @@ function useEmulator() {
     const stack = await CliStack.create({
       programDir: dir,
       backendDir: path.join(ctx.scratch, "backend"),
+      // CliStack adds the harness's offlineCliEnv to it.
+      baseEnv: userEnv("docs/resource-options.md", {}, {}, dirOnPath("pulumi-language-yaml")),
       config: {
         "rimuhosting:baseUrl": ctx.emulator.baseUrl,
         "rimuhosting:apiKey": { value: DEMO_API_KEY, secret: true },
@@ -88,6 +93,7 @@ describeNative("yaml", "docs/resource-options.md in YAML: one stack through the 
       return shell(line.replace(/^pulumi (\w+( \w+)?)/, `pulumi $1 --stack ${stack.name}`), {
         cwd: dir,
         env: stack.commandEnv(),
+        clean: true,
       });
     };
     const ok = async (expected: RegExp) => {
@@ -151,11 +157,11 @@ describeCliOnly("docs/resource-options.md on the dynamic Vps: deleteBeforeReplac
     fs.writeFileSync(path.join(dir, "index.ts"), recipe("docs/resource-options.md#dynamic-program"));
     linkPackages(dir, ["@pulumi/pulumi"], { "pulumi-rimuhosting": REPO_ROOT });
     const stack = await ctx.stackIn(dir);
-    await stack.up();
+    await stack.command("up", "--yes");
     await stack.setConfig("dcLocation", { value: "DCLONDON" });
     const mark = ctx.emulator.requestLog().length;
-    const replaced = await stack.up();
-    expect(replaced.steps.find((s) => s.name === "web")?.op).toBe("replace");
+    const replaced = await stack.command("up", "--yes");
+    expect(replaced).toMatch(/\b1 replaced\b/);
     expect(changesSince(ctx.emulator, mark)).toEqual(["deleteVps", "createVps"]);
     expect(ordersOf(ctx.emulator, DOMAINS.web).map((o) => o.cancelled)).toEqual([true, false]);
   });

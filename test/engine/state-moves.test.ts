@@ -7,13 +7,16 @@
 //
 // What the test changes in a block's lines: the page's stack names (`dev`, `prod`) become this run's (CliStack adds
 // a random suffix), `../web` the destination's scratch directory, the backends `file://~` and
-// `file:///srv/pulumi-state` two scratch directories, and 1234567 the order the emulator took.
+// `file:///srv/pulumi-state` two scratch directories, and 1234567 the order the emulator took. Every command runs in
+// a user's environment (test/docs/support/user-env.ts: what the page sets, the harness list, the YAML host the page
+// sends the reader to), never this process's.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { DEMO_API_KEY } from "../../emulator/index";
 import { commandLines, recipe } from "../docs/support/code-blocks";
 import { shell } from "../docs/support/shell";
+import { dirOnPath, userEnv } from "../docs/support/user-env";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 import { CliStack } from "./cli-stack";
 import { liveOrders, VPS_TYPE } from "./e2e-support";
@@ -27,6 +30,9 @@ import {
 } from "./native-programs";
 
 jest.setTimeout(600_000);
+
+/** The environment the stacks' commands start from (CliStack adds the harness's offlineCliEnv to it). */
+const PAGE_ENV = userEnv("docs/troubleshooting.md", {}, {}, dirOnPath("pulumi-language-yaml"));
 
 /** A YAML program body declaring one VPS `name`; the destination declares the source's with the same inputs. */
 const vpsProgram = (name: string) => `resources:
@@ -79,14 +85,18 @@ describeNative("yaml", "moving state: state move, stack migrate, import-pending-
     ours: (l: string) => string,
   ) {
     const script = ["set -e", ...commandLines(recipe(address)).map(ours)].join("\n");
-    const result = await shell(script, { cwd, env });
+    const result = await shell(script, { cwd, env, clean: true });
     if (result.code !== 0)
       throw new Error(`${address} exited with ${result.code}:\n${script}\n${result.output}`);
     return result.output;
   }
 
   const vpssOf = async (stack: CliStack, env: NodeJS.ProcessEnv = stack.commandEnv()) => {
-    const result = await shell(`pulumi stack export --stack ${stack.name}`, { cwd: stack.programDir, env });
+    const result = await shell(`pulumi stack export --stack ${stack.name}`, {
+      cwd: stack.programDir,
+      env,
+      clean: true,
+    });
     if (result.code !== 0) throw new Error(result.output);
     const state = JSON.parse(result.output) as { deployment: { resources?: StateResource[] } };
     return (state.deployment.resources ?? []).filter((r) => r.type === NATIVE_VPS_TYPE);
@@ -98,8 +108,18 @@ describeNative("yaml", "moving state: state move, stack migrate, import-pending-
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), "state-moves-"));
     const shopDir = writeYamlProgram("shop", vpsProgram("web"));
     const webDir = writeYamlProgram("web", vpsProgram("web"));
-    shop = await CliStack.create({ programDir: shopDir, backendDir: backend(), config: config() });
-    web = await CliStack.create({ programDir: webDir, backendDir: backend(), config: config() });
+    shop = await CliStack.create({
+      programDir: shopDir,
+      backendDir: backend(),
+      config: config(),
+      baseEnv: PAGE_ENV,
+    });
+    web = await CliStack.create({
+      programDir: webDir,
+      backendDir: backend(),
+      config: config(),
+      baseEnv: PAGE_ENV,
+    });
   });
   afterAll(async () => {
     for (const stack of [shop, web]) {
@@ -203,11 +223,13 @@ describeNative("yaml", "moving state: state move, stack migrate, import-pending-
       programDir: dynamicProgram(scratch, "dshop"),
       backendDir: backend(),
       config: config(),
+      baseEnv: PAGE_ENV,
     });
     const to = await CliStack.create({
       programDir: dynamicProgram(scratch, "dweb"),
       backendDir: backend(),
       config: config(),
+      baseEnv: PAGE_ENV,
     });
     try {
       const oid = (await from.up()).outputs.orderOid as number;

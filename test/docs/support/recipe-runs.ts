@@ -7,23 +7,22 @@
  *   depends on a variable its page does not set fails there.
  * - "no process": the recipe is not a command line run on its own: text the test compares with what a command
  *   prints or writes, keys it merges into a file, a workflow actionlint checks, code run in jest's own process.
- * - "harness": still run in the test's own environment (process.env and the harness's additions), each with why;
- *   the next to move to user-env. The check fails once such a test builds its environment with userEnv, so that
- *   this table says so.
+ *
+ * There is no third kind: a recipe run in the test's own environment (process.env) could depend on what the harness
+ * adds and no page sets, as `--event-log` did on PULUMI_DEBUG_COMMANDS.
  */
-export type RecipeEnvironment = "user-env" | "no process" | "harness";
+export type RecipeEnvironment = "user-env" | "no process";
 
 export interface RecipeRun {
   /** The test file that runs it (or the support module of several tests that holds the recipe's address). */
   runner: string;
   environment: RecipeEnvironment;
-  /** For "no process" and "harness": what the test does with it, and why not in user-env. */
+  /** For "no process": what the test does with it, and why it runs no command of its own. */
   why?: string;
 }
 
 const userEnv = (runner: string): RecipeRun => ({ runner, environment: "user-env" });
 const noProcess = (runner: string, why: string): RecipeRun => ({ runner, environment: "no process", why });
-const harness = (runner: string, why: string): RecipeRun => ({ runner, environment: "harness", why });
 
 export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
   "README.md#install": userEnv("test/package/readme.test.ts"),
@@ -32,14 +31,8 @@ export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
   "README.md#quickstart": userEnv("test/package/readme.test.ts"),
   "README.md#up": userEnv("test/package/readme.test.ts"),
 
-  "docs/automation-api.md#deploy": harness(
-    "test/engine/automation-api.test.ts",
-    "its shell adds offlineCliEnv, the release's download overrides and TMPDIR to process.env",
-  ),
-  "docs/automation-api.md#run": harness(
-    "test/engine/automation-api.test.ts",
-    "its shell adds offlineCliEnv, the release's download overrides and TMPDIR to process.env",
-  ),
+  "docs/automation-api.md#deploy": userEnv("test/engine/automation-api.test.ts"),
+  "docs/automation-api.md#run": userEnv("test/engine/automation-api.test.ts"),
 
   "docs/ci.md#workflow": noProcess(
     "test/docs/workflows.test.ts",
@@ -51,10 +44,7 @@ export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
   ),
   "docs/ci.md#bill-workflow": userEnv("test/docs/bill-workflow.test.ts"),
   "docs/ci.md#plugin-path": userEnv("test/docs/bill-comment.test.ts"),
-  "docs/ci.md#drift-workflow": harness(
-    "test/docs/drift-workflow.test.ts",
-    "its steps run in the stack's CliStack environment (process.env), stand-ins first on PATH",
-  ),
+  "docs/ci.md#drift-workflow": userEnv("test/docs/drift-workflow.test.ts"),
 
   "docs/client.md#example": userEnv("test/docs/recipes.test.ts"),
 
@@ -72,23 +62,14 @@ export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
   ),
   "docs/emulator.md#options": userEnv("test/docs/recipes.test.ts"),
   "docs/emulator.md#banner-time-scale": noProcess("test/docs/recipes.test.ts", "a line the banner prints"),
-  "docs/emulator.md#plugin": harness(
-    "test/engine/release-emulator.test.ts",
-    "the plugin from the release on a PATH prepended to process.env's",
-  ),
+  "docs/emulator.md#plugin": userEnv("test/engine/release-emulator.test.ts"),
   "docs/emulator.md#from-code": userEnv("test/docs/recipes.test.ts"),
   "docs/emulator.md#control-typescript": noProcess(
     "test/emulator/control-recipes.test.ts",
     "run in jest's own process (the fast loop), against an emulator there",
   ),
-  "docs/emulator.md#control-python": harness(
-    "test/docs/control-recipes.test.ts",
-    "Python and Go from process.env (the tests' virtual environment and Go's caches)",
-  ),
-  "docs/emulator.md#control-go": harness(
-    "test/docs/control-recipes.test.ts",
-    "Python and Go from process.env (the tests' virtual environment and Go's caches)",
-  ),
+  "docs/emulator.md#control-python": userEnv("test/docs/control-recipes.test.ts"),
+  "docs/emulator.md#control-go": userEnv("test/docs/control-recipes.test.ts"),
 
   "docs/go.md#release-go": userEnv("test/package/support/release-routes.ts"),
   "docs/go.md#emulator": userEnv("test/engine/first-hour-release.test.ts"),
@@ -110,18 +91,9 @@ export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
   "docs/python.md#emulator": userEnv("test/engine/first-hour-release.test.ts"),
   "docs/python.md#try-it": userEnv("test/engine/first-hour-release.test.ts"),
 
-  "docs/resource-options.md#yaml-program": harness(
-    "test/engine/resource-options.test.ts",
-    "its stack's CliStack environment (process.env)",
-  ),
-  "docs/resource-options.md#yaml-steps": harness(
-    "test/engine/resource-options.test.ts",
-    "its stack's CliStack environment (process.env)",
-  ),
-  "docs/resource-options.md#dynamic-program": harness(
-    "test/engine/resource-options.test.ts",
-    "its stack's CliStack environment (process.env)",
-  ),
+  "docs/resource-options.md#yaml-program": userEnv("test/engine/resource-options.test.ts"),
+  "docs/resource-options.md#yaml-steps": userEnv("test/engine/resource-options.test.ts"),
+  "docs/resource-options.md#dynamic-program": userEnv("test/engine/resource-options.test.ts"),
 
   "docs/testing.md#program": userEnv("test/docs/recipes.test.ts"),
   "docs/testing.md#against-the-emulator": userEnv("test/docs/recipes.test.ts"),
@@ -137,18 +109,9 @@ export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
     "test/docs/support/import-failure.ts",
     "the failure `pulumi import` prints with an older SDK, compared",
   ),
-  "docs/troubleshooting.md#state-move": harness(
-    "test/engine/state-moves.test.ts",
-    "its script runs in the stacks' CliStack environment (process.env)",
-  ),
-  "docs/troubleshooting.md#stack-migrate": harness(
-    "test/engine/state-moves.test.ts",
-    "its script runs in the stacks' CliStack environment (process.env)",
-  ),
-  "docs/troubleshooting.md#lost-create": harness(
-    "test/engine/state-moves.test.ts",
-    "its script runs in the stacks' CliStack environment (process.env)",
-  ),
+  "docs/troubleshooting.md#state-move": userEnv("test/engine/state-moves.test.ts"),
+  "docs/troubleshooting.md#stack-migrate": userEnv("test/engine/state-moves.test.ts"),
+  "docs/troubleshooting.md#lost-create": userEnv("test/engine/state-moves.test.ts"),
 
   "docs/typescript.md#release-npm": userEnv("test/package/support/release-routes.ts"),
   "docs/typescript.md#emulator": userEnv("test/engine/first-hour-release.test.ts"),
