@@ -6,8 +6,8 @@
 //
 // The script runs in a user's environment (test/docs/support/user-env.ts): what the page sets (a file backend, its
 // passphrase, the API key, the emulator's address, the download override to a mirror) and the harness's PULUMI_HOME
-// of its own, no update check and TMPDIR in the scratch directory; nothing of this test's own process. The project's node_modules gets @pulumi/pulumi (this checkout's) and the release's SDK tarball
-// unpacked, as npm would put them.
+// of its own, no update check and TMPDIR in the scratch directory; nothing of this test's own process. The project's
+// node_modules gets @pulumi/pulumi (this checkout's) and the release's SDK tarball unpacked, as npm would put them.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";

@@ -393,33 +393,31 @@ function shrinkAndCreateRuns(front: ShrinkFront): void {
     const refused = s.mark();
     await withFaults(s, [PAUSE], () => pulumiFailure(s.stack.cli, "up", "--yes"));
     expect(s.mutationsSince(refused)).toEqual([]);
-    const made: string[][] = [];
-    for (let run = 0; run < ORDER_RUNS; run++)
-      for (const [first, faults] of Object.entries(ORDERS)) {
-        if (made.length > 0) {
-          // Back to node-0 alone at 2048 MB, with no budget (web deleted, node-0 grown), then the two changes again.
-          await setStackLimits(s, { monthlyBudgetUsd: undefined });
-          await front.declare(s, 2048, false);
-          await pulumiText(s.stack.cli, "up", "--yes");
-          await front.declare(s, 1024, true);
-        }
-        await setStackLimits(s, { monthlyBudgetUsd: (after / 100).toFixed(2) });
-        const mark = s.mark();
-        await withFaults(s, faults, () => pulumiText(s.stack.cli, "up", "--yes"));
-        const changes = s
-          .mutationsSince(mark)
-          .map((change) => change.route)
-          .filter((route) => route === "createVps" || route === "changeParameters");
-        made.push(changes);
-        expect({ first, changes, orders: activeOrderCount(s), cents: accountCents(s) }).toEqual({
-          first,
-          changes:
-            first === "createVps" ? ["createVps", "changeParameters"] : ["changeParameters", "createVps"],
-          orders: 2,
-          cents: after,
-        });
+    // Each order ORDER_RUNS times, one after the other, on the same stack.
+    const runs = Array.from({ length: ORDER_RUNS }, () => Object.entries(ORDERS)).flat();
+    for (const [i, [first, faults]] of runs.entries()) {
+      if (i > 0) {
+        // Back to node-0 alone at 2048 MB, with no budget (web deleted, node-0 grown), then the two changes again.
+        await setStackLimits(s, { monthlyBudgetUsd: undefined });
+        await front.declare(s, 2048, false);
+        await pulumiText(s.stack.cli, "up", "--yes");
+        await front.declare(s, 1024, true);
       }
-    expect(made).toHaveLength(2 * ORDER_RUNS);
+      await setStackLimits(s, { monthlyBudgetUsd: (after / 100).toFixed(2) });
+      const mark = s.mark();
+      await withFaults(s, faults, () => pulumiText(s.stack.cli, "up", "--yes"));
+      const changes = s
+        .mutationsSince(mark)
+        .map((change) => change.route)
+        .filter((route) => route === "createVps" || route === "changeParameters");
+      expect({ first, changes, orders: activeOrderCount(s), cents: accountCents(s) }).toEqual({
+        first,
+        changes:
+          first === "createVps" ? ["createVps", "changeParameters"] : ["changeParameters", "createVps"],
+        orders: 2,
+        cents: after,
+      });
+    }
     await front.after?.(s);
   });
 }
