@@ -24,7 +24,6 @@ import { controlRoutes } from "./routes/control.js";
 import { ordersRoutes } from "./routes/orders.js";
 import { ptrRoutes } from "./routes/ptr.js";
 import { vpsRoutes } from "./routes/vps.js";
-import { SnapshotShelf } from "./state/snapshots.js";
 import { StateStore } from "./state/store.js";
 import { ListingRenderer } from "./wire/listing.js";
 
@@ -64,7 +63,7 @@ export async function buildEmulator(input: StartEmulatorOptions = {}): Promise<F
     faults: new FaultController(options.faults),
     chaos: new ChaosController({ seed: options.seed, rules: rulesFromOptions(options) }),
     time: isTimeControl(clock) ? clock : undefined,
-    snapshots: new SnapshotShelf(),
+    snapshots: store.snapshots,
     rateLimiter: new RateLimiter(options.rateLimit, clock.now),
     requestLog: new RequestLog(),
     options,

@@ -11,22 +11,26 @@ export const snapshotRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps
 
   controlRoute(app, "listSnapshots", async () => ({ snapshots: deps.snapshots.list() }));
 
-  controlRoute(app, "saveSnapshot", async (request) =>
-    deps.snapshots.put(nameOf(request), store.exportState(), clock.now()),
-  );
+  // Each change answers once the state file (if any) holds it, as every change does.
+  controlRoute(app, "saveSnapshot", async (request) => {
+    const saved = deps.snapshots.put(nameOf(request), store.exportState(), clock.now());
+    await store.durable();
+    return saved;
+  });
 
   controlRoute(app, "getSnapshot", async (request) => deps.snapshots.get(nameOf(request)));
 
   controlRoute(app, "putSnapshot", async (request) => {
     const name = nameOf(request);
     const state = parseStateJson(request.body, `The snapshot '${name}' sent`, "EMU_ERR_VALIDATION");
-    return deps.snapshots.put(name, state, clock.now());
+    const saved = deps.snapshots.put(name, state, clock.now());
+    await store.durable();
+    return saved;
   });
 
   controlRoute(app, "loadSnapshot", async (request) => {
     const name = nameOf(request);
     store.replaceState(deps.snapshots.get(name));
-    // Answered once the state file (if any) holds the loaded state, as every change is.
     await store.durable();
     return { loaded: name, orders: store.state.orders.length };
   });

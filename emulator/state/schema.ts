@@ -1,14 +1,16 @@
 /**
  * The emulator's persisted state, versioned. A state file is validated with this schema on load, so a
- * hand-edited or foreign file fails clearly instead of corrupting the emulator. Bump STATE_VERSION and
- * add a migration in migrations.ts when the shape changes.
+ * hand-edited or foreign file fails clearly instead of corrupting the emulator: every object is strict, so a key
+ * this version does not know (a typo, a field of a newer emulator) is refused by name rather than dropped. Bump
+ * STATE_VERSION and add a migration in migrations.ts when the shape changes.
  */
 import * as z from "zod";
 import { BillingMethodType, DcLocation, RunningState, ServerType } from "../../contract/index.js";
 
-export const STATE_VERSION = 1;
+/** 2 added the named snapshots to the state file. */
+export const STATE_VERSION = 2;
 
-export const HostState = z.object({
+export const HostState = z.strictObject({
   oid: z.string(),
   dc: DcLocation,
   memTotalMb: z.number().int().positive(),
@@ -20,7 +22,7 @@ export const HostState = z.object({
 });
 export type HostState = z.infer<typeof HostState>;
 
-export const BillingMethodState = z.object({
+export const BillingMethodState = z.strictObject({
   billingOid: z.number().int(),
   account: z.string(),
   type: BillingMethodType,
@@ -28,14 +30,14 @@ export const BillingMethodState = z.object({
 });
 export type BillingMethodState = z.infer<typeof BillingMethodState>;
 
-export const MetaDataState = z.object({ key_name: z.string(), value: z.string().nullable() });
+export const MetaDataState = z.strictObject({ key_name: z.string(), value: z.string().nullable() });
 export type MetaDataState = z.infer<typeof MetaDataState>;
 
 /** "DEPLOYING" while a create is in progress, "DEPLOYED" after, "REMOVED" once deleted (R6). */
 export const DeployedState = z.enum(["DEPLOYING", "DEPLOYED", "REMOVED"]);
 export type DeployedState = z.infer<typeof DeployedState>;
 
-export const OrderState = z.object({
+export const OrderState = z.strictObject({
   orderOid: z.number().int().positive(),
   account: z.string(),
   domainName: z.string(),
@@ -77,12 +79,31 @@ export const OrderState = z.object({
 });
 export type OrderState = z.infer<typeof OrderState>;
 
-export const EmulatorState = z.object({
+/** The accounts: what the API serves, and what a named snapshot holds. */
+const ACCOUNTS = {
   version: z.literal(STATE_VERSION),
   randomState: z.number().int().nonnegative(),
   nextOrderOid: z.number().int().positive(),
   hosts: z.array(HostState),
   billingMethods: z.array(BillingMethodState),
   orders: z.array(OrderState),
+};
+
+/** A named snapshot kept in the state file (POST /__emulator/snapshots/{name}). */
+export const SavedSnapshot = z.strictObject({
+  name: z.string(),
+  savedAtMs: z.number(),
+  state: z.strictObject(ACCOUNTS),
+});
+export type SavedSnapshot = z.infer<typeof SavedSnapshot>;
+
+/**
+ * The state file's JSON, and a snapshot's: the accounts, and in a state file also the emulator's own things that
+ * outlive a restart but are no part of an account (a snapshot loaded at runtime leaves them as they are).
+ */
+export const EmulatorState = z.strictObject({
+  ...ACCOUNTS,
+  /** The named snapshots, by name (a state file's; a snapshot holds none). */
+  snapshots: z.array(SavedSnapshot).optional(),
 });
 export type EmulatorState = z.infer<typeof EmulatorState>;

@@ -1,10 +1,11 @@
 /**
- * Named snapshots (/__emulator/snapshots): whole states kept under a name in the emulator's memory, to load again
- * later (a test's starting account) or to download as the file `--load-snapshot` starts from. Each is the state
- * file's JSON, so a snapshot, a state file and a downloaded snapshot are one format, versioned together.
+ * Named snapshots (/__emulator/snapshots): whole states kept under a name, to load again later (a test's starting
+ * account) or to download as the file `--load-snapshot` starts from. Each is the state file's JSON, so a snapshot, a
+ * state file and a downloaded snapshot are one format, versioned together. The state file keeps them too (its
+ * `snapshots`), so they outlive a restart with --state-file: the store writes what `entries()` lists.
  */
 import { emuError } from "../errors.js";
-import type { EmulatorState } from "./schema.js";
+import type { EmulatorState, SavedSnapshot } from "./schema.js";
 import { copyState } from "./state-json.js";
 
 /** What the list of snapshots says about each. */
@@ -20,11 +21,26 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export class SnapshotShelf {
   private readonly saved = new Map<string, { state: EmulatorState; savedAtMs: number }>();
 
-  /** Keeps a copy of `state` under `name` (replacing one of that name). */
+  /** `kept`: the snapshots a state file held; `changed`: called after each put, so the state file follows. */
+  constructor(
+    kept: readonly SavedSnapshot[] = [],
+    private readonly changed: () => void = () => {},
+  ) {
+    for (const { name, state, savedAtMs } of kept) this.saved.set(name, { state, savedAtMs });
+  }
+
+  /** Keeps a copy of `state` under `name` (replacing one of that name); a state file's own snapshots are left out. */
   put(name: string, state: EmulatorState, nowMs: number): SnapshotSummary {
     requireName(name);
-    this.saved.set(name, { state: copyState(state), savedAtMs: nowMs });
+    const { snapshots: _shelf, ...accounts } = copyState(state);
+    this.saved.set(name, { state: accounts, savedAtMs: nowMs });
+    this.changed();
     return this.summary(name);
+  }
+
+  /** Every snapshot as the state file keeps it (shared, not copied: the caller only serializes it). */
+  entries(): SavedSnapshot[] {
+    return [...this.saved].map(([name, { state, savedAtMs }]) => ({ name, savedAtMs, state }));
   }
 
   /** A copy of the snapshot `name`; a 404 naming the saved ones when there is none. */

@@ -9,8 +9,9 @@ import type { Clock } from "../clock.js";
 import { createRandom, type Random } from "../random.js";
 import { KeyedLock } from "./locks.js";
 import { loadSnapshotFile, loadStateFile, requireStateDirectory, writeStateFile } from "./persistence.js";
-import type { EmulatorState, OrderState } from "./schema.js";
+import type { EmulatorState, OrderState, SavedSnapshot } from "./schema.js";
 import { createInitialState } from "./seed.js";
+import { SnapshotShelf } from "./snapshots.js";
 import { copyState } from "./state-json.js";
 import { emuError } from "../errors.js";
 
@@ -25,8 +26,11 @@ export interface StoreOptions {
 }
 
 export class StateStore {
+  /** The accounts (never with `snapshots`: those are on the shelf). */
   state: EmulatorState;
   random: Random;
+  /** The named snapshots, kept in the state file beside the accounts. */
+  readonly snapshots: SnapshotShelf;
   private index = new Map<number, OrderState>();
   private readonly locks = new KeyedLock<number | string>();
   private writing: Promise<void> | undefined;
@@ -41,23 +45,28 @@ export class StateStore {
   private closed = false;
 
   private constructor(
-    state: EmulatorState,
+    { snapshots, ...accounts }: EmulatorState,
+    kept: readonly SavedSnapshot[],
     private readonly options: StoreOptions,
   ) {
-    this.state = state;
-    this.random = createRandom(state.randomState);
+    this.state = accounts;
+    this.random = createRandom(accounts.randomState);
+    this.snapshots = new SnapshotShelf([...(snapshots ?? []), ...kept], () => this.changed());
     this.reindex();
   }
 
+  /**
+   * The state file's accounts and snapshots, or the snapshot file's accounts (--load-snapshot) with the state file's
+   * snapshots: a snapshot names the accounts to start from, the named snapshots stay the state file's.
+   */
   static async open(options: StoreOptions): Promise<StateStore> {
     if (options.stateFile) await requireStateDirectory(options.stateFile);
-    const loaded = options.loadSnapshot
-      ? await loadSnapshotFile(options.loadSnapshot)
-      : options.stateFile
-        ? await loadStateFile(options.stateFile)
-        : undefined;
+    const inFile = options.stateFile ? await loadStateFile(options.stateFile) : undefined;
+    const fromSnapshot = options.loadSnapshot ? await loadSnapshotFile(options.loadSnapshot) : undefined;
+    const loaded = fromSnapshot ? { ...fromSnapshot, snapshots: undefined } : inFile;
     const store = new StateStore(
       loaded ?? createInitialState(options.seed, options.clock.now(), options),
+      fromSnapshot ? (inFile?.snapshots ?? []) : [],
       options,
     );
     if (loaded) store.settleInterruptedWork();
@@ -95,12 +104,19 @@ export class StateStore {
     return copyState(this.state);
   }
 
+  /** What the state file holds: the accounts and the named snapshots (shared, for serializing only). */
+  private fileContents(): EmulatorState {
+    this.state.randomState = this.random.state();
+    return { ...this.state, snapshots: this.snapshots.entries() };
+  }
+
   /**
    * Replaces the whole state with a snapshot's (POST /__emulator/snapshots/{name}/load). Work in progress on the
    * old state's orders finishes on objects no longer listed; the snapshot's own half-done work is settled.
    */
   replaceState(state: EmulatorState): void {
-    this.state = copyState(state);
+    const { snapshots: _shelf, ...accounts } = copyState(state);
+    this.state = accounts;
     this.random = createRandom(this.state.randomState);
     this.reindex();
     this.settleInterruptedWork();
@@ -157,8 +173,7 @@ export class StateStore {
     try {
       while (this.written < this.changes) {
         const target = this.changes;
-        this.state.randomState = this.random.state();
-        await writeStateFile(this.options.stateFile!, this.state);
+        await writeStateFile(this.options.stateFile!, this.fileContents());
         this.written = target;
         this.writeError = undefined;
       }

@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import * as path from "node:path";
 import { startTestEmulator } from "../helpers/start-emulator.js";
 import { useTempDir } from "../helpers/use-emulator.js";
-import { EmulatorState } from "../../emulator/state/schema.js";
+import { EmulatorState, STATE_VERSION } from "../../emulator/state/schema.js";
 import { createVps, errorOf, getOrder, orderPath } from "./fixtures.js";
 
 describe("persistence", () => {
@@ -51,7 +51,7 @@ describe("persistence", () => {
     await createVps(emu, {}, { domain: "file.example.com" });
     await emu.close();
     const parsed = EmulatorState.parse(JSON.parse(readFileSync(stateFile, "utf8")));
-    expect(parsed.version).toBe(1);
+    expect(parsed.version).toBe(STATE_VERSION);
     expect(parsed.orders.map((o) => o.domainName)).toEqual(["file.example.com"]);
     expect(readdirSync(path.dirname(stateFile))).toEqual(["state.json"]);
     expect(JSON.stringify(parsed)).not.toMatch(/password/i);
@@ -59,11 +59,13 @@ describe("persistence", () => {
 
   test("persist: an invalid state file is refused at start-up with a clear error", async () => {
     const stateFile = path.join(tmp(), "bad.json");
-    writeFileSync(stateFile, JSON.stringify({ version: 1, orders: "nope" }));
-    await expect(startTestEmulator({ stateFile })).rejects.toThrow(/does not match state version 1/);
+    writeFileSync(stateFile, JSON.stringify({ version: STATE_VERSION, orders: "nope" }));
+    await expect(startTestEmulator({ stateFile })).rejects.toThrow(
+      `does not match state version ${STATE_VERSION}`,
+    );
     writeFileSync(stateFile, JSON.stringify({ version: 99, orders: "nope" }));
     await expect(startTestEmulator({ stateFile })).rejects.toThrow(
-      `The emulator state file ${stateFile} is state version 99, written by a newer emulator; this emulator reads version 1.`,
+      `The emulator state file ${stateFile} is state version 99, written by a newer emulator; this emulator reads versions 1 to ${STATE_VERSION}.`,
     );
     writeFileSync(stateFile, "{ not json");
     await expect(startTestEmulator({ stateFile })).rejects.toThrow(/is not JSON/);

@@ -1,7 +1,8 @@
 /**
  * Named snapshots (/__emulator/snapshots) and --load-snapshot: a state saved after creating orders, loaded into a
  * fresh emulator (from a file at start-up, or uploaded and loaded at runtime), lists the same orders and goes on
- * with the same id sequence; a snapshot of another state version is refused, saying so.
+ * with the same id sequence; named snapshots outlive a restart on the same state file; a snapshot of another state
+ * version, or with a key the state does not have, is refused, saying so; a state file of version 1 still loads.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
@@ -107,7 +108,7 @@ describe("named snapshots", () => {
     const res = await controlApi(fresh.baseUrl)("PUT", "/snapshots/newer", newer);
     expect(errorOf(res)).toMatchObject({ status: 400, code: "EMU_ERR_VALIDATION" });
     expect(JSON.stringify(res.body)).toContain(
-      `is state version ${STATE_VERSION + 1}, written by a newer emulator; this emulator reads version ${STATE_VERSION}`,
+      `is state version ${STATE_VERSION + 1}, written by a newer emulator; this emulator reads versions 1 to ${STATE_VERSION}`,
     );
     const file = path.join(tmp(), "newer.json");
     writeFileSync(file, JSON.stringify(newer));
@@ -129,6 +130,63 @@ describe("named snapshots", () => {
     expect(errorOf(await control("POST", "/snapshots/.hidden"))).toMatchObject({
       status: 400,
       fieldName: "name",
+    });
+  });
+
+  test("named snapshots are kept in the state file: after a restart they are listed and load", async () => {
+    const stateFile = path.join(tmp(), "kept.json");
+    const first = await emulator({ stateFile });
+    await createVps(first, {}, { domain: "baseline.example.com" });
+    expect((await controlApi(first.baseUrl)("POST", "/snapshots/baseline")).status).toBe(200);
+    await createVps(first, {}, { domain: "later.example.com" });
+    await first.close();
+
+    const second = await emulator({ stateFile });
+    const control = controlApi(second.baseUrl);
+    const list = await control<{ snapshots: { name: string; orders: number }[] }>("GET", "/snapshots");
+    expect(list.body.snapshots.map(({ name, orders }) => [name, orders])).toEqual([["baseline", 1]]);
+    expect(await control("POST", "/snapshots/baseline/load")).toEqual({
+      status: 200,
+      body: { loaded: "baseline", orders: 1 },
+    });
+    expect(second.snapshot().map((o) => o.domainName)).toEqual(["baseline.example.com"]);
+    // The snapshot holds the accounts only: the state file's shelf is not copied into it.
+    expect(Object.keys((await control("GET", "/snapshots/baseline")).body)).not.toContain("snapshots");
+  });
+
+  test("a key the state does not have is refused by name: a 400 over HTTP, one line at start-up", async () => {
+    const { saved } = await fiveOrders();
+    const [order, ...others] = saved.orders as Record<string, unknown>[];
+    const fresh = await emulator();
+    const control = controlApi(fresh.baseUrl);
+    const nested = await control("PUT", "/snapshots/typo", {
+      ...saved,
+      orders: [{ ...order, colour: "blue" }, ...others],
+    });
+    expect(errorOf(nested)).toMatchObject({ status: 400, fieldName: "orders.0.colour" });
+    expect(JSON.stringify(nested.body)).toContain("has the key 'orders.0.colour', which state version");
+    const top = await control("PUT", "/snapshots/typo", { ...saved, nextOrderId: 5 });
+    expect(errorOf(top)).toMatchObject({ status: 400, fieldName: "nextOrderId" });
+    expect((await control("GET", "/snapshots")).body).toEqual({ snapshots: [] });
+
+    const file = path.join(tmp(), "typo.json");
+    writeFileSync(file, JSON.stringify({ ...saved, nextOrderId: 5 }));
+    await expect(emulator({ loadSnapshot: file })).rejects.toThrow(
+      `The snapshot file ${file} has the key 'nextOrderId', which state version ${STATE_VERSION} does not have.`,
+    );
+  });
+
+  test("a state file of version 1 (before snapshots were kept) loads, and is written back at this version", async () => {
+    const { emu, saved } = await fiveOrders();
+    const stateFile = path.join(tmp(), "v1.json");
+    writeFileSync(stateFile, JSON.stringify({ ...saved, version: 1 }));
+    const old = await emulator({ stateFile });
+    expect(await listings(old)).toEqual(await listings(emu));
+    expect((await controlApi(old.baseUrl)("GET", "/snapshots")).body).toEqual({ snapshots: [] });
+    await old.close();
+    expect(JSON.parse(readFileSync(stateFile, "utf8"))).toMatchObject({
+      version: STATE_VERSION,
+      snapshots: [],
     });
   });
 });
