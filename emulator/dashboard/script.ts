@@ -34,12 +34,13 @@ function h(tag, attributes, ...children) {
 }
 
 // A table under these headings; a heading ending in "#" is a numeric column, right-aligned (the "#" not shown).
+// It sits in a box of its own, which scrolls sideways when the table is wider than its panel (style.ts).
 function table(headings, rows) {
   const head = h("tr", {}, headings.map((heading) => {
     const numeric = heading.endsWith("#");
     return h("th", numeric ? { class: "num" } : {}, numeric ? heading.slice(0, -1) : heading);
   }));
-  return h("table", {}, h("thead", {}, head), h("tbody", {}, rows));
+  return h("div", { class: "table-box" }, h("table", {}, h("thead", {}, head), h("tbody", {}, rows)));
 }
 
 const usd = (amount) => "$" + amount.toFixed(2);

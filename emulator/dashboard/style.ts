@@ -5,21 +5,24 @@ export const DASHBOARD_CSS = `
 * { box-sizing: border-box; }
 body { margin: 0; font: 13px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg);
   background: var(--bg); }
-header { display: flex; align-items: baseline; gap: 16px; padding: 10px 20px; background: #fff;
+header { display: flex; flex-wrap: wrap; align-items: baseline; gap: 4px 16px; padding: 10px 20px; background: #fff;
   border-bottom: 1px solid var(--line); position: sticky; top: 0; }
 h1 { font-size: 17px; margin: 0; }
 h2 { font-size: 14px; margin: 0 0 8px; }
 h2 small, h3 small { font-weight: normal; color: var(--muted); }
-h3 { font-size: 13px; margin: 0 0 6px; display: flex; gap: 12px; align-items: baseline; }
-main { padding: 14px 20px; display: grid; gap: 14px; }
+h3 { font-size: 13px; margin: 0 0 6px; display: flex; flex-wrap: wrap; gap: 2px 12px; align-items: baseline; }
+/* minmax(0, …): a panel is as wide as its column, not as its widest table (which scrolls inside it instead). */
+main { padding: 14px 20px; display: grid; grid-template-columns: minmax(0, 1fr); gap: 14px; }
 section { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 12px 14px; }
 .columns { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 3fr); gap: 14px; }
-.stack { display: grid; gap: 14px; align-content: start; }
+.stack { display: grid; grid-template-columns: minmax(0, 1fr); gap: 14px; align-content: start; }
 .status { color: var(--muted); }
 .status.down { color: var(--bad); font-weight: 600; }
 .account { margin-bottom: 12px; }
 .account:last-child { margin-bottom: 0; }
 .total { margin-left: auto; font-weight: 600; }
+/* A table wider than its panel scrolls inside it, never the page (a phone's screen, a narrow window). */
+.table-box { overflow-x: auto; }
 table { width: 100%; border-collapse: collapse; }
 th, td { text-align: left; padding: 3px 8px 3px 0; border-bottom: 1px solid var(--line); vertical-align: top;
   white-space: nowrap; }
@@ -41,6 +44,17 @@ tr.inactive td { color: var(--muted); }
 .filters input, .filters select { font: inherit; margin-left: 4px; }
 .filters input { width: 130px; }
 code { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; }
+/* A phone, or a window too narrow for two columns: one column of panels, each as wide as the screen; a row stays
+   one line (its wrapping cells would otherwise be squeezed to a word a line), and its table scrolls sideways. */
+@media (max-width: 760px) {
+  header { padding: 8px 12px; }
+  main { padding: 10px 8px; gap: 10px; }
+  section { padding: 10px; }
+  .columns { grid-template-columns: minmax(0, 1fr); gap: 10px; }
+  .stack { gap: 10px; }
+  td.wrap { white-space: nowrap; word-break: normal; }
+  .total { margin-left: 0; }
+}
 `;
 
 /** Its own icon, so that the browser does not ask for /favicon.ico, a 404 the request log would show. */

@@ -6,8 +6,9 @@
  * The README's recipes are run by test/package/readme.test.ts.
  *
  * Each block is read from its page (<!-- recipe: id -->, see support/code-blocks.ts), never copied here. What the
- * test changes in a block is said where it does it: a port, an order number the emulator gave, the package name in
- * `npx -p` (a tarball until the package is on the registry, as the page says), `--yes` for commands that would ask.
+ * test changes in a block is said where it does it: a port, an order number the emulator gave, the release's URL in
+ * `npx -p` (the packed package served on 127.0.0.1 as GitHub serves a release, run with npm 12), `--yes` for commands
+ * that would ask.
  * One project for the file: the tests run in order and build on each other.
  */
 import * as fs from "node:fs";
@@ -25,6 +26,13 @@ import {
   writeProject,
   type PackedPackage,
 } from "../package/support/offline-project";
+import { NEWEST_NPM_MAJOR, npmBinDir } from "../package/support/npm-versions";
+import { asServed, PAGES_RELEASE_URL } from "../package/support/release-routes";
+import {
+  releaseDownloadPath,
+  serveReleaseFiles,
+  type ReleaseServer,
+} from "../package/support/release-server";
 import { TSCONFIGS } from "../package/support/user-tsconfigs";
 import { commandLines, recipe, shownOutput } from "./support/code-blocks";
 import { importCommandArgs, importFailureFor } from "./support/import-failure";
@@ -36,6 +44,8 @@ jest.setTimeout(900_000);
 const scratch = scratchDir("recipes");
 const project = path.join(scratch.dir, "project");
 let packed: PackedPackage;
+/** The packed package served as a GitHub release's asset is (docs/emulator.md#start names its URL). */
+let release: ReleaseServer;
 
 /**
  * A Pulumi TypeScript project directory inside the user's project, sharing its node_modules. Its own package.json
@@ -76,8 +86,9 @@ async function importFails(stack: CliStack): Promise<string> {
   return failure;
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   packed = packFromCheckout(scratch.dir);
+  release = await serveReleaseFiles(packed.manifest.version, [packed.tarball]);
   fs.mkdirSync(project);
   writeProject(project, packed, {
     dependencies: ["@pulumi/pulumi"],
@@ -87,7 +98,10 @@ beforeAll(() => {
   if (install.status !== 0) throw new Error(`npm install failed:\n${install.stdout}${install.stderr}`);
   fs.writeFileSync(path.join(project, "tsconfig.json"), TSCONFIGS["pulumi new typescript"]!.text);
 });
-afterAll(() => scratch.cleanup());
+afterAll(async () => {
+  await release?.close();
+  scratch.cleanup();
+});
 
 describe("docs/testing.md", () => {
   it("sets jest up with the page's two steps", async () => {
@@ -153,22 +167,41 @@ describe("docs/emulator.md", () => {
     });
     await first.stop();
 
-    // From a directory with nothing installed; the package's name becomes the tarball, as the page says to do
-    // until the package is on the registry.
-    expect(withoutInstall).toMatch(/-p pulumi-rimuhosting /);
+    // From a directory with nothing installed, with npm 12 (the strictest about a URL): the release's tarball from
+    // its URL, the release served on 127.0.0.1 (only `https://github.com` and `<version>` change in the line).
+    expect(withoutInstall).toContain(`${PAGES_RELEASE_URL}pulumi-rimuhosting-<version>.tgz`);
+    const served = asServed(
+      withoutInstall!,
+      `${release.origin}${releaseDownloadPath(packed.manifest.version, "")}`,
+      packed.manifest.version,
+    );
     const elsewhere = path.join(scratch.dir, "elsewhere");
     fs.mkdirSync(elsewhere);
     // npx asks before it installs (`Ok to proceed? (y)`); npm_config_yes is that answer, with no terminal here.
-    const second = await startServer(
-      onFreePort(withoutInstall!.replace("-p pulumi-rimuhosting ", `-p ${packed.tarball} `)),
-      {
-        cwd: elsewhere,
-        env: userEnv("docs/emulator.md", {}, { ...QUIET_NPM_ENV, npm_config_yes: "true" }),
-        clean: true,
-        expected: banner,
-      },
+    const npm12Env = userEnv("docs/emulator.md", {}, { ...QUIET_NPM_ENV, npm_config_yes: "true" }, [
+      npmBinDir(),
+    ]);
+    expect((await shellOk("npm --version", { cwd: elsewhere, env: npm12Env, clean: true })).trim()).toMatch(
+      new RegExp(`^${NEWEST_NPM_MAJOR}\\.`),
     );
+    // What the page says: without --allow-remote, npm 12 refuses the URL.
+    const refused = await shell(onFreePort(served.replace("npx --allow-remote=root ", "npx ")), {
+      cwd: elsewhere,
+      env: npm12Env,
+      clean: true,
+    });
+    expect(refused.code).not.toBe(0);
+    expect(refused.output).toMatch(/EALLOWREMOTE[\s\S]*Refusing to fetch/);
+    const second = await startServer(onFreePort(served), {
+      cwd: elsewhere,
+      env: npm12Env,
+      clean: true,
+      expected: banner,
+    });
     await second.stop();
+    expect(release.requests).toContain(
+      releaseDownloadPath(packed.manifest.version, path.basename(packed.tarball)),
+    );
   });
 
   it("with options, prints exactly the lines the page shows", async () => {

@@ -1,8 +1,9 @@
 /**
  * The dashboard at /__emulator/ in a real browser: headless Chromium (Debian's package, scripts/chromium.sh) over the
  * DevTools protocol, one launch for the file. The page loads; orders created through the API, a scheduled
- * cancellation, armed faults and a chaos rule appear on it at its next refresh, without a reload; the requests' filters work; and
- * the page fetches nothing but the emulator's own URLs. Screenshots are kept in test-artifacts/dashboard/ (ignored by
+ * cancellation, armed faults and a chaos rule appear on it at its next refresh, without a reload; the requests' filters work; on
+ * a phone's screen (390×844) nothing is off-screen, the page never scrolls sideways and each table that is too wide
+ * scrolls inside its own panel, one line a row; and the page fetches nothing but the emulator's own URLs. Screenshots are kept in test-artifacts/dashboard/ (ignored by
  * git; the path is printed). Without a chromium the file is skipped, the reason in its name; with CI=true it fails.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -51,10 +52,12 @@ async function waitForTexts(
   return texts;
 }
 
-async function screenshot(page: Page, name: string): Promise<void> {
+/** A PNG of the whole page into ARTIFACTS; `width`, when given, is the width the page must have (no sideways scroll). */
+async function screenshot(page: Page, name: string, width?: number): Promise<void> {
   const { cssContentSize } = await page.send<{ cssContentSize: { width: number; height: number } }>(
     "Page.getLayoutMetrics",
   );
+  if (width !== undefined) expect(cssContentSize.width).toBeLessThanOrEqual(width);
   const clip = { x: 0, y: 0, width: cssContentSize.width, height: cssContentSize.height, scale: 1 };
   const { data } = await page.send<{ data: string }>("Page.captureScreenshot", {
     format: "png",
@@ -68,6 +71,38 @@ async function screenshot(page: Page, name: string): Promise<void> {
   expect(Math.abs(png.readUInt32BE(20) - clip.height)).toBeLessThan(1);
   writeFileSync(join(ARTIFACTS, name), png);
 }
+
+interface PhoneLayout {
+  pageWidth: number;
+  /** The panels (sections) reaching past the screen's left or right edge, by id. */
+  offScreen: string[];
+  /** Each table: whether it fits its box, whether that box scrolls sideways, the box's and its panel's right edges. */
+  tables: { fits: boolean; scrolls: boolean; boxRight: number; panelRight: number }[];
+  orderRowHeights: number[];
+}
+
+/** What PhoneLayout holds, measured in the page. */
+const PHONE_LAYOUT = `(() => {
+  const screen = document.documentElement.clientWidth;
+  const sections = [...document.querySelectorAll("main section")];
+  return {
+    pageWidth: document.documentElement.scrollWidth,
+    offScreen: sections
+      .filter((s) => { const r = s.getBoundingClientRect(); return r.left < 0 || r.right > screen; })
+      .map((s) => s.id),
+    tables: [...document.querySelectorAll("main table")].map((table) => {
+      const box = table.parentElement;
+      const overflow = getComputedStyle(box).overflowX;
+      return {
+        fits: table.getBoundingClientRect().width <= box.clientWidth + 0.5,
+        scrolls: overflow === "auto" || overflow === "scroll",
+        boxRight: box.getBoundingClientRect().right,
+        panelRight: table.closest("section").getBoundingClientRect().right,
+      };
+    }),
+    orderRowHeights: [...document.querySelectorAll("#account-list tbody tr")].map((row) => row.getBoundingClientRect().height),
+  };
+})()`;
 
 /** Types `value` into the requests' filter `name`, as a user does (an input event). */
 function setFilter(page: Page, name: string, value: string): Promise<unknown> {
@@ -180,7 +215,29 @@ describeWithChromium("the dashboard in headless Chromium", () => {
     expect(texts.chaos).toMatch(/seed 7[\s\S]*getVpsStatus\s+0\.25\s+502\s+0\s+0/);
     expect(texts.requests).toContain("dashboard-test/1.0");
     expect(await page.evaluate("window.loadedOnce")).toBe(true);
-    await screenshot(page, "2-orders-and-faults.png");
+    await screenshot(page, "2-orders-and-faults.png", 1280);
+  });
+
+  test("reads on a phone (390×844): nothing off-screen, each table folds or scrolls within its panel", async () => {
+    const phone = await browser.newPage(390, 844, { mobile: true });
+    await phone.send("Page.navigate", { url: dashboardUrl });
+    await waitForTexts(phone, { accounts: "#accounts", hosts: "#hosts" }, (t) =>
+      t.accounts!.includes("old.example.com"),
+    );
+    const layout = await phone.evaluate<PhoneLayout>(PHONE_LAYOUT);
+    // The page itself never scrolls sideways: 390 px wide, every panel inside the screen's width.
+    expect(layout.pageWidth).toBeLessThanOrEqual(390);
+    expect(layout.offScreen).toEqual([]);
+    // Every table fits its panel or scrolls inside it; the panel stays on the screen either way.
+    expect(layout.tables.length).toBeGreaterThanOrEqual(5); // orders of 4 accounts, faults, chaos, hosts, requests
+    for (const table of layout.tables) {
+      expect(table.fits || table.scrolls).toBe(true);
+      expect(table.boxRight).toBeLessThanOrEqual(table.panelRight);
+    }
+    // Each order is one line (as on the desktop): no column squeezed into a tall, narrow row.
+    expect(layout.orderRowHeights.length).toBeGreaterThanOrEqual(4);
+    expect(Math.max(...layout.orderRowHeights)).toBeLessThan(40);
+    await screenshot(phone, "4-phone.png", 390);
   });
 
   test("filters the requests by route and by status", async () => {

@@ -37,7 +37,8 @@ export interface Page {
 }
 
 export interface Browser {
-  newPage(width: number, height: number): Promise<Page>;
+  /** A new tab of this size in CSS pixels; `mobile` as a phone's browser lays it out (the page's viewport tag). */
+  newPage(width: number, height: number, options?: { mobile?: boolean }): Promise<Page>;
   /** Closes the browser and waits for its process to end. */
   close(): Promise<void>;
 }
@@ -111,7 +112,7 @@ export async function launchChromium(executable: string, profileDir: string): Pr
 
   await send("Browser.getVersion");
   return {
-    async newPage(width, height) {
+    async newPage(width, height, options = {}) {
       const { targetId } = await send<{ targetId: string }>("Target.createTarget", { url: "about:blank" });
       const { sessionId } = await send<{ sessionId: string }>("Target.attachToTarget", {
         targetId,
@@ -137,7 +138,7 @@ export async function launchChromium(executable: string, profileDir: string): Pr
         width,
         height,
         deviceScaleFactor: 1,
-        mobile: false,
+        mobile: options.mobile ?? false,
       });
       return page;
     },
