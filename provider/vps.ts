@@ -13,6 +13,7 @@ import {
   VPS_OUTPUT_ONLY,
   withoutUserSetInternals,
 } from "./impl/fields/vps-fields.js";
+import { DYNAMIC_VPS_TYPE } from "./impl/fields/vps-type-tokens.js";
 import { expectedUrn } from "./resource-urn.js";
 import { VPS_PROVIDER_TEXT } from "./vps-provider-text.js";
 import { trimRegistrationStacks } from "./vps-registration.js";
@@ -50,7 +51,7 @@ export interface Vps extends VpsOutputProperties {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the declared outputs, merged above
 export class Vps extends pulumi.CustomResource {
   /** The type token: `pulumi-nodejs:dynamic/rimuhosting:Vps`. */
-  static readonly __pulumiType = "pulumi-nodejs:dynamic/rimuhosting:Vps";
+  static readonly __pulumiType = DYNAMIC_VPS_TYPE;
 
   /** True if `obj` is a Vps (works across copies of this package). */
   static override isInstance(obj: unknown): obj is Vps {

@@ -12,10 +12,11 @@
  */
 import type { AboutOrder } from "../../contract/index.js";
 import { CREATION_NONCE_KEY } from "../client/index.js";
+import { NATIVE_VPS_TYPE } from "../impl/fields/vps-type-tokens.js";
 import { uniqueNames } from "./resource-names.js";
 
-/** The type token of the native plugin's VPS (provider/native/schema.json). */
-export const VPS_TYPE_TOKEN = "rimuhosting:index:Vps";
+/** The type token of the native plugin's VPS, which `pulumi import` brings a VPS in as. */
+export const VPS_TYPE_TOKEN = NATIVE_VPS_TYPE;
 
 /** One resource of the document, as the CLI reads it. */
 export interface ImportSpec {

@@ -8,11 +8,8 @@
  * backend is not seen; docs/native-plugin.md says so.
  */
 import { spawnSync } from "node:child_process";
-import { VPS_TYPE_TOKEN } from "./import-document.js";
+import { orderOfVpsResource, type StateResource } from "../impl/fields/vps-type-tokens.js";
 import { failureOf, inPulumiProject } from "./stack-settings.js";
-
-/** The type of a dynamic provider's resource in a state: the dynamic `Vps` is one. */
-const DYNAMIC_TYPE = "pulumi-nodejs:dynamic:Resource";
 
 export interface StackOrders {
   /** Order number → the stack whose state holds it. */
@@ -21,26 +18,14 @@ export interface StackOrders {
   unread?: string;
 }
 
-interface StateResource {
-  type?: string;
-  id?: string;
-  custom?: boolean;
-  outputs?: Record<string, unknown>;
-}
-
 /**
- * The order a state's resource holds, if it is a Vps of either front end: the native type, or a dynamic resource
- * with a Vps's outputs (an order number and the order's path segment, which no other resource has).
+ * The order a state's resource holds, if it is a Vps of any front end: the native type, the dynamic `Vps`'s, or
+ * the generic dynamic type with a Vps's provider or outputs (impl/fields/vps-type-tokens.ts).
  */
-export function orderOfResource(resource: StateResource): number | undefined {
-  const outputs = resource.outputs ?? {};
-  const oid = outputs.orderOid;
-  if (typeof oid !== "number") return undefined;
-  if (resource.type === VPS_TYPE_TOKEN) return oid;
-  const slug = outputs.slug;
-  if (resource.type === DYNAMIC_TYPE && typeof slug === "string" && slug.startsWith(`order-${oid}-`))
-    return oid;
-  return undefined;
+export function orderOfResource(
+  resource: StateResource & { id?: string; custom?: boolean },
+): number | undefined {
+  return orderOfVpsResource(resource);
 }
 
 function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv) {

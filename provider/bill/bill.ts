@@ -10,17 +10,13 @@ import { BUDGET_SETTINGS, type BudgetSetting } from "../impl/cost/setting.js";
 import { CURRENT_FEE_KEY, PLANNED_FEE_KEY } from "../impl/budget/planned-fee.js";
 import { CHECK_DEPLOYMENT_KEY } from "../impl/engine/deployment.js";
 import { VPS_INPUT_FIELDS } from "../impl/fields/vps-fields.js";
+import { isVpsResource } from "../impl/fields/vps-type-tokens.js";
 import type { PolicyEvent, PolicyPackRun, PreviewLog, PreviewStep, StateMetadata } from "./event-log.js";
 import type { ChangeKind, Fee } from "./fee.js";
 import { judgeScope, type ScopeVerdict } from "./judge.js";
 
 export type { ChangeKind, Fee } from "./fee.js";
 
-/** The types a VPS of this provider has in a preview: the native plugin's, and the dynamic `Vps`'s. */
-export const NATIVE_VPS_TYPE = "rimuhosting:index:Vps";
-export const DYNAMIC_VPS_TYPE = "pulumi-nodejs:dynamic/rimuhosting:Vps";
-/** A dynamic resource registered without a type of its own: a Vps when its provider is this package's. */
-const GENERIC_DYNAMIC_TYPE = "pulumi-nodejs:dynamic:Resource";
 /** The native plugin's provider resources; an explicit one carries its own budget arguments. */
 const NATIVE_PROVIDER_TYPE = "pulumi:providers:rimuhosting";
 /** The names the engine gives default providers (impl/engine/settings-source.ts says why not just "default…"). */
@@ -63,13 +59,9 @@ export interface Bill {
 /** The resource name of a URN: `urn:pulumi:dev::proj::rimuhosting:index:Vps::web` → `web`. */
 const nameOf = (urn: string): string => urn.slice(urn.lastIndexOf("::") + 2);
 
-/** Whether this state is a VPS of this provider (either front end). */
+/** Whether this state is a VPS of this provider (any type it is recorded under: impl/fields/vps-type-tokens.ts). */
 function isVps(state: StateMetadata | null | undefined): boolean {
-  if (!state) return false;
-  if (state.type === NATIVE_VPS_TYPE || state.type === DYNAMIC_VPS_TYPE) return true;
-  if (state.type !== GENERIC_DYNAMIC_TYPE) return false;
-  const provider = state.inputs?.__provider ?? state.outputs?.__provider;
-  return typeof provider === "string" && provider.includes("pulumi-rimuhosting");
+  return !!state && isVpsResource(state);
 }
 
 /** The cents a property holds, when it is a plain known number. */

@@ -67,6 +67,12 @@ function whatToDo(report: DriftReport): string[] {
   ];
 }
 
+/** The VPS column: its resource name, and its domain name beside it when the state records one (issue 65). */
+function vpsCell(report: DriftReport, vps: string): string {
+  const domain = report.domainNames[vps];
+  return cell(domain === undefined || domain === vps ? vps : `${vps} (${domain})`);
+}
+
 export function renderDrift(report: DriftReport): string {
   const project = report.project !== undefined ? ` of project \`${report.project}\`` : "";
   const where = report.stack !== undefined ? ` in stack \`${report.stack}\`${project}` : "";
@@ -86,7 +92,8 @@ export function renderDrift(report: DriftReport): string {
     ...report.rows
       .slice(0, MAX_ROWS)
       .map(
-        (row) => `| ${cell(row.vps)} | ${cell(row.property)} | ${cell(values(row))} | ${cell(fee(row))} |`,
+        (row) =>
+          `| ${vpsCell(report, row.vps)} | ${cell(row.property)} | ${cell(values(row))} | ${cell(fee(row))} |`,
       ),
   ];
   if (report.rows.length > MAX_ROWS) lines.push("", `…and ${report.rows.length - MAX_ROWS} more rows.`);

@@ -9,7 +9,14 @@
  * (its drift line is left for that row).
  * A native step with a detailed diff but no drift line (an older plugin) gets its rows from the outputs before and
  * after.
+ *
+ * Each VPS is named once, by its resource name (the URN's last part), with its domain name beside it, whatever the
+ * state's history (issue 65): the provider's line names a VPS by the resource name the program gave it when the
+ * recorded inputs carry it (`creationScope`), but by its domain name on a stack just imported or refreshed (the
+ * state then holds what a read gave, without it). So a line is matched to its VPS by the diagnostic's URN, else by
+ * resource name, else by domain name; a VPS's rows come from one source only.
  */
+import { isVpsResource, NATIVE_VPS_TYPE, DYNAMIC_VPS_TYPE } from "../impl/fields/vps-type-tokens.js";
 import type { RefreshDigest, RefreshStep } from "./refresh-json.js";
 
 /** One property of one VPS changed outside Pulumi. */
@@ -29,6 +36,8 @@ export interface DriftReport {
   stack?: string;
   project?: string;
   rows: DriftRow[];
+  /** The domain name of each VPS of the rows whose state records one, by resource name. */
+  domainNames: Record<string, string>;
   /** The VPSs with at least one row. */
   vpsCount: number;
   /** The sum of the fee changes (USD a month). */
@@ -42,9 +51,13 @@ const DRIFT_LINE = /^(?:\[rimuhosting\] )?([^\s:[][^:\n]*): changed outside Pulu
 const FEE_PROPERTIES = new Set(["memoryMb", "diskSpaceMb", "diskSpace2Mb", "pricingPlanCode", "dcLocation"]);
 const FEE = "monthlyFeeUsd";
 
-/** A Vps resource's type, on either front end. */
-const isVpsType = (type: string): boolean =>
-  type === "rimuhosting:index:Vps" || type.endsWith("rimuhosting:Vps");
+/** A step of a VPS, on any front end: by its state, or by its URN's type when it has none. */
+function isVpsStep(step: RefreshStep): boolean {
+  const state = step.oldState ?? step.newState;
+  if (state) return isVpsResource(state);
+  const type = step.urn.split("::")[2] ?? "";
+  return type === NATIVE_VPS_TYPE || type === DYNAMIC_VPS_TYPE;
+}
 
 /** `name 1 → 2` or a bare name (a value the provider does not print). */
 function parseItem(item: string): { property: string; before?: string; after?: string } {
@@ -54,8 +67,14 @@ function parseItem(item: string): { property: string; before?: string; after?: s
 }
 
 /** The VPS's drifted properties, from its drift line. */
-function rowsOfLine(vps: string, list: string): DriftRow[] {
-  const items = list.split(", ").map(parseItem);
+const rowsOfLine = (vps: string, list: string): DriftRow[] =>
+  rowsOfItems(vps, list.split(", ").map(parseItem));
+
+/** Rows of the properties `items` of one VPS: a fee's change on the row of what caused it, else a row of its own. */
+function rowsOfItems(
+  vps: string,
+  items: { property: string; before?: string; after?: string }[],
+): DriftRow[] {
   const fee = items.find((item) => item.property === FEE);
   const feeUsd = fee ? Number(fee.after) - Number(fee.before) : undefined;
   const rows: DriftRow[] = items.filter((item) => item.property !== FEE).map((item) => ({ vps, ...item }));
@@ -72,9 +91,22 @@ function rowsOfLine(vps: string, list: string): DriftRow[] {
 
 const nameOf = (urn: string): string => urn.split("::").pop() ?? urn;
 
-/** A value of the outputs as the provider's line prints it. */
+/** A value of the outputs as the provider's line prints it (vps-drift.ts): `none` for an absent one. */
 const shown = (value: unknown): string =>
-  typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
+  value === undefined || value === null
+    ? "none"
+    : typeof value === "object"
+      ? JSON.stringify(value)
+      : String(value);
+
+/** The domain name a step's states record, if any. */
+function domainOf(step: RefreshStep): string | undefined {
+  for (const bag of [step.oldState?.outputs, step.oldState?.inputs, step.newState?.outputs]) {
+    const domain = bag?.domainName;
+    if (typeof domain === "string" && domain !== "") return domain;
+  }
+  return undefined;
+}
 
 /** A VPS the refresh found gone: one row, its fee no longer billed. */
 function goneRow(step: RefreshStep): DriftRow {
@@ -94,40 +126,70 @@ function goneRow(step: RefreshStep): DriftRow {
 function rowsOfStep(step: RefreshStep): DriftRow[] {
   const before = step.oldState?.outputs ?? {};
   const after = step.newState?.outputs ?? {};
-  return Object.keys(step.detailedDiff ?? {}).map((property) => ({
-    vps: nameOf(step.urn),
-    property,
-    before: shown(before[property]),
-    after: shown(after[property]),
-  }));
+  return rowsOfItems(
+    nameOf(step.urn),
+    Object.keys(step.detailedDiff ?? {}).map((property) => ({
+      property,
+      before: shown(before[property]),
+      after: shown(after[property]),
+    })),
+  );
+}
+
+/**
+ * The resource name of the VPS a drift line names (`named`: a resource name or a domain name, see above), or
+ * `named` itself when no step of the refresh is that VPS (a line of a resource the refresh did not list).
+ */
+function vpsNamer(steps: readonly RefreshStep[]): (named: string, urn?: string) => string {
+  const byUrn = new Map(steps.map((step) => [step.urn, nameOf(step.urn)]));
+  const names = new Set(byUrn.values());
+  const byDomain = new Map<string, string | null>();
+  for (const step of steps) {
+    const domain = domainOf(step);
+    // A domain name two VPSs share names neither: their lines then keep the name they have.
+    if (domain !== undefined) byDomain.set(domain, byDomain.has(domain) ? null : nameOf(step.urn));
+  }
+  return (named, urn) =>
+    (urn !== undefined ? byUrn.get(urn) : undefined) ??
+    (names.has(named) ? named : undefined) ??
+    byDomain.get(named) ??
+    named;
 }
 
 /** The drift of a refresh's digest. */
 export function driftOf(digest: RefreshDigest): DriftReport {
   const rows: DriftRow[] = [];
   const seen = new Set<string>();
-  const vpsSteps = digest.steps.filter((step) =>
-    isVpsType(step.oldState?.type ?? step.urn.split("::")[2] ?? ""),
-  );
+  const vpsSteps = digest.steps.filter(isVpsStep);
+  const vpsOf = vpsNamer(vpsSteps);
   // A gone VPS's row comes from its delete step (with its fee), not from its drift line (vps-drift.ts's goneLine).
   for (const step of vpsSteps) if (step.op === "delete") seen.add(nameOf(step.urn));
   for (const diagnostic of digest.diagnostics ?? []) {
     for (const line of diagnostic.message.split("\n")) {
       const match = DRIFT_LINE.exec(line);
-      if (!match || seen.has(match[1]!)) continue;
-      seen.add(match[1]!);
-      rows.push(...rowsOfLine(match[1]!, match[2]!));
+      if (!match) continue;
+      const vps = vpsOf(match[1]!, diagnostic.urn);
+      if (seen.has(vps)) continue;
+      seen.add(vps);
+      rows.push(...rowsOfLine(vps, match[2]!));
     }
   }
   for (const step of vpsSteps) {
     if (step.op === "delete") rows.push(goneRow(step));
     else if (step.op === "update" && !seen.has(nameOf(step.urn))) rows.push(...rowsOfStep(step));
   }
+  const domainNames: Record<string, string> = {};
+  for (const step of vpsSteps) {
+    const domain = domainOf(step);
+    if (domain !== undefined && rows.some((row) => row.vps === nameOf(step.urn)))
+      domainNames[nameOf(step.urn)] = domain;
+  }
   const [, stack, project] = digest.steps[0]?.urn.match(/^urn:pulumi:([^:]+)::([^:]+)::/) ?? [];
   return {
     ...(stack !== undefined ? { stack } : {}),
     ...(project !== undefined ? { project } : {}),
     rows,
+    domainNames,
     vpsCount: new Set(rows.map((row) => row.vps)).size,
     feeUsd: sumFees(rows),
   };

@@ -20,7 +20,7 @@ import { secretsWrapped } from "./inputs/secret-values.js";
 import { withUnknown } from "./inputs/unknowns.js";
 import { INTERNAL_KEYS, RECORDED_ORDER_KEY, USER_SET_INTERNAL } from "./fields/vps-fields.js";
 import type { CheckFailure } from "./engine/check-failure.js";
-import type { VpsInputs } from "./inputs/vps-input-schema.js";
+import { withHostAsText, type VpsInputs } from "./inputs/vps-input-schema.js";
 import { unknownKeyFailures } from "./inputs/vps-input-keys.js";
 import { transitionFailures } from "./inputs/vps-refusals.js";
 import { validateInputs } from "./inputs/vps-validate.js";
@@ -58,9 +58,11 @@ export interface CheckResult {
  */
 export async function checkVps(
   olds: VpsInputs,
-  news: VpsInputs,
+  program: VpsInputs,
   options: { mayApply?: boolean } = {},
 ): Promise<CheckResult> {
+  // A host given as a number (a YAML config value) is that host's id, as every rule below reads it.
+  const news = withHostAsText(program);
   // The run this check belongs to: the one place the check reaches it; everything below is handed it.
   const run = currentRun();
   // The old inputs are recorded state: a value not of its kind is left out, not trusted.

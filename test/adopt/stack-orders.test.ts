@@ -1,7 +1,9 @@
 /**
- * Which resources of a stack's state hold a VPS order (provider/adopt/stack-orders.ts, orderOfResource): the native
- * `rimuhosting:index:Vps` and the dynamic `Vps` (a dynamic resource with a Vps's outputs), as `pulumi stack export`
- * prints them; nothing else, however its outputs look. Reading the states through the real CLI:
+ * Which resources of a stack's state hold a VPS order (provider/adopt/stack-orders.ts, orderOfResource): every type a
+ * state records a VPS under (provider/impl/fields/vps-type-tokens.ts): the native `rimuhosting:index:Vps`, the
+ * dynamic `Vps` class's `pulumi-nodejs:dynamic/rimuhosting:Vps` (what a TypeScript stack that adopted with
+ * `adoptOrderOid` records, issue 65), and the generic dynamic type with a Vps's provider or outputs, as `pulumi stack
+ * export` prints them; nothing else, however its outputs look. Reading the states through the real CLI:
  * test/engine/adopt-managed.test.ts.
  */
 import { orderOfResource } from "../../provider/adopt/stack-orders";
@@ -12,20 +14,36 @@ const VPS_OUTPUTS = {
   domainName: "web.example.com",
 };
 
-test("the native and the dynamic Vps hold their order; other resources hold none", () => {
-  expect(orderOfResource({ type: "rimuhosting:index:Vps", id: "2059038249", outputs: VPS_OUTPUTS })).toBe(
-    2059038249,
-  );
+test("each type a state records a Vps under holds its order", () => {
+  for (const type of [
+    "rimuhosting:index:Vps",
+    "pulumi-nodejs:dynamic/rimuhosting:Vps",
+    "pulumi-nodejs:dynamic:Resource",
+  ])
+    expect({ type, order: orderOfResource({ type, id: "2059038249", outputs: VPS_OUTPUTS }) }).toEqual({
+      type,
+      order: 2059038249,
+    });
+  // The generic dynamic type whose provider text is this package's, its slug cut short by an older release.
   expect(
-    orderOfResource({ type: "pulumi-nodejs:dynamic:Resource", id: "2059038249", outputs: VPS_OUTPUTS }),
+    orderOfResource({
+      type: "pulumi-nodejs:dynamic:Resource",
+      inputs: { __provider: 'exports.handler = require("pulumi-rimuhosting/shim")' },
+      outputs: { orderOid: 2059038249 },
+    }),
   ).toBe(2059038249);
+});
+
+test("other resources hold none", () => {
   // Another dynamic resource with a number called orderOid, but no order's path segment: not a Vps.
   expect(
     orderOfResource({ type: "pulumi-nodejs:dynamic:Resource", id: "x", outputs: { orderOid: 2059038249 } }),
   ).toBeUndefined();
   expect(orderOfResource({ type: "pulumi:providers:rimuhosting", id: "p", outputs: {} })).toBeUndefined();
-  // A pending create (its order not found yet) holds none.
   expect(
-    orderOfResource({ type: "rimuhosting:index:Vps", id: "pending-vps-0123", outputs: {} }),
+    orderOfResource({ type: "pulumi-nodejs:dynamic/other:Thing", id: "2059038249", outputs: VPS_OUTPUTS }),
   ).toBeUndefined();
+  // A pending create (its order not found yet) holds none, on either front end.
+  for (const type of ["rimuhosting:index:Vps", "pulumi-nodejs:dynamic/rimuhosting:Vps"])
+    expect(orderOfResource({ type, id: "pending-vps-0123", outputs: {} })).toBeUndefined();
 });

@@ -15,6 +15,7 @@ describe("the drift of a refresh's JSON", () => {
     expect(drift).toEqual({
       stack: "prod",
       project: "shop",
+      domainNames: {},
       vpsCount: 1,
       feeUsd: 6,
       rows: [
@@ -82,7 +83,8 @@ describe("the drift of a refresh's JSON", () => {
     expect(markdown).toContain("| db | password | changed (value not shown: a secret or private) | none |");
     expect(markdown).toContain("| api | memoryMb | 1024 → 2048 | +$10.00 a month (with diskSpaceMb) |");
     expect(markdown).toContain(
-      "| old | order | order 1003 old.example.com → gone (cancelled or removed) | -$16.00 a month (no longer billed; " +
+      "| old (old.example.com) | order | order 1003 old.example.com → gone (cancelled or removed) | -$16.00 a month " +
+        "(no longer billed; " +
         "its credit for the unused time is in RimuHosting's answer to the delete, which no read of its API reports) |",
     );
   });

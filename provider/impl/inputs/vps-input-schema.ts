@@ -93,6 +93,17 @@ const text = (what: string, max: number) =>
     .max(max, { error: `must be at most ${max} characters (${what})`, abort: true });
 
 /**
+ * The inputs with a hostServerOid given as a whole number made the string of its digits, the host it names: YAML
+ * reads a config value of digits as a number (`pulumi config set host 764`, then `hostServerOid: ${host}`), and its
+ * program has no way to say otherwise (issue 65). Any other value is left for the schema to refuse.
+ */
+export function withHostAsText<T extends Record<string, unknown>>(inputs: T): T {
+  const host = inputs.hostServerOid;
+  if (typeof host !== "number" || !Number.isSafeInteger(host) || host < 0) return inputs;
+  return { ...inputs, hostServerOid: String(host) };
+}
+
+/**
  * One validator per row of the field table (vps-fields.ts) plus the internal inputs: `satisfies` makes
  * the compiler refuse a row without a validator and a validator without a row.
  */

@@ -81,7 +81,8 @@ const BAD_INPUTS: [string, Record<string, unknown>, string][] = [
   ["a negative billingOid", { billingOid: -3 }, "billingOid"],
   ["a billingOid that is text", { billingOid: "abc" }, "billingOid"],
   ["a hostServerOid that is not digits", { hostServerOid: "host-7" }, "hostServerOid"],
-  ["a hostServerOid given as a number", { hostServerOid: 764 }, "hostServerOid"],
+  // A whole number is a host id (a YAML config value of digits, issue 65: vps-inputs.test.ts); a fraction is none.
+  ["a hostServerOid that is a fraction", { hostServerOid: 7.5 }, "hostServerOid"],
   ["an unknown runningState", { runningState: "SLEEPING" }, "runningState"],
   ["an unknown control panel", { controlPanel: "cpanel" }, "controlPanel"],
   ["no IPs", { ipCount: 0 }, "ipCount"],

@@ -98,6 +98,23 @@ describe("check", () => {
     ]);
   });
 
+  it("check: a hostServerOid a YAML program read as a number (a config value of digits) is that host", async () => {
+    // `pulumi config set host 764`, then `hostServerOid: ${host}`: YAML hands the plugin 764, not "764" (issue 65).
+    const result = await check({}, { domainName: "web1.example.com", hostServerOid: 764 });
+    expect(result.failures).toBeUndefined();
+    expect(result.inputs.hostServerOid).toBe("764");
+    const literal = await check({}, { domainName: "web1.example.com", hostServerOid: "764" });
+    expect(literal.inputs.hostServerOid).toBe(result.inputs.hostServerOid);
+    // A number that is no host's id is still refused, naming what a host id is.
+    for (const hostServerOid of [7.5, -764, true])
+      expect((await check({}, { domainName: "web1.example.com", hostServerOid })).failures).toEqual([
+        {
+          property: "hostServerOid",
+          reason: expect.stringMatching(/host server id given as a string, e\.g\. "764"/),
+        },
+      ]);
+  });
+
   it("check: requires domainName", async () => {
     const result = await check({}, { memoryMb: 1024 });
     expect(result.failures).toEqual([
