@@ -47,7 +47,15 @@ import { timeLimitOf, type EngineRequest } from "./engine/time-limits.js";
 import { secretKeys } from "./inputs/secret-values.js";
 import { computeChanges, hasChanges, REPLACE_FORCING_INPUTS, type VpsChanges } from "./inputs/vps-changes.js";
 import { converge, orderRef, type ConvergeOptions } from "./lifecycle/vps-converge.js";
-import { findPendingOrder, isPendingId, nonceOf, orderOnce, orderToAdopt } from "./lifecycle/vps-create.js";
+import {
+  findPendingOrder,
+  isPendingId,
+  nonceOf,
+  orderOnce,
+  orderToAdopt,
+  readBackFailed,
+  type Ordered,
+} from "./lifecycle/vps-create.js";
 import { effectNotes, effectsOf } from "./lifecycle/vps-effects.js";
 import { goneRead, refreshDrift } from "./lifecycle/vps-drift.js";
 import { withObservedChanges } from "./lifecycle/service-drift.js";
@@ -256,7 +264,14 @@ async function orderAndConverge(
   // Cancels an order another run's took past the budget, before any state holds it (order-withdrawal.ts).
   const withdraw = (placed: AboutOrder) => client.deleteVps(orderRef(placed.order_oid, placed.domain_name));
   const placeOrder = () => orderOnce(run, client, news, nonce, provider, deadlineMs);
-  const ordered = await guardedOrder(run, view, news, nonce, placeOrder, withdraw);
+  const unread = (placed: Ordered, error: unknown) =>
+    readBackFailed(
+      placed.order,
+      { ...news, __creationNonce: nonce, password: news.password ?? placed.password },
+      provider,
+      error,
+    );
+  const ordered = await guardedOrder(run, view, news, nonce, placeOrder, withdraw, unread);
   const order = ordered.order;
   // The run's listing holds it now (the next token look-up sees it); other providers count it there (shared-plan.ts).
   view.notePlaced(order);

@@ -43,7 +43,12 @@ import {
 import { log } from "../engine/log.js";
 import type { RunContext } from "../engine/run-context.js";
 import { isOrderGone } from "../../wire-mapping/order-fields.js";
-import { recordedInputs, type RecordedOutputs, type VpsOutputs } from "../inputs/vps-outputs.js";
+import {
+  orderOutputs,
+  recordedInputs,
+  type RecordedOutputs,
+  type VpsOutputs,
+} from "../inputs/vps-outputs.js";
 import type { VpsInputs } from "../inputs/vps-input-schema.js";
 import { newVpsRequest } from "../inputs/vps-requests.js";
 import { secretsWrapped } from "../inputs/secret-values.js";
@@ -187,6 +192,32 @@ function outcomeUnknown(
       `and it may still be created (creation token ${token}).`,
     PENDING_ID_PREFIX + token,
     properties,
+    error,
+  );
+}
+
+/**
+ * An order placed whose read-back failed (order-withdrawal.ts: the account read again to judge it against the
+ * budget): it is billed, so the create fails as incomplete with the order's id and what is known of it, never as a
+ * plain error that no state records. The next `pulumi up` finishes it (update() converges the live order), refresh
+ * reads it, destroy cancels it. Its PTR is left out of the record, so the next update sets it.
+ */
+export function readBackFailed(
+  order: AboutOrder,
+  recorded: VpsInputs,
+  provider: unknown,
+  error: unknown,
+): VpsIncompleteError {
+  const { reverseDns: _notSet, ...beforePtr } = recorded;
+  const id = String(order.order_oid);
+  return new VpsIncompleteError(
+    VPS_ERROR_CODES.incomplete,
+    `Ordering VPS ${recorded.domainName}: order ${id} was placed, but reading the account's orders again to judge it ` +
+      `against the monthly budget failed (${messageOf(error)}). It is kept and recorded in this stack: run ` +
+      `\`pulumi up\` again to finish it (a preview says whether the account is over its budget), or \`pulumi destroy\` ` +
+      `to cancel it.`,
+    id,
+    { ...secretsWrapped(orderOutputs(order, beforePtr, recorded)), __provider: provider },
     error,
   );
 }
