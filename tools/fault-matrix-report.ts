@@ -34,7 +34,7 @@ export function formatMatrix(results: readonly MatrixCell[]): string {
     "",
     "What the faulted command did: ok (it succeeded anyway), recorded (it failed and recorded where it stopped), " +
       "failed (it failed and changed nothing); after a killed engine, how the stack got out: recovered (cancel, " +
-      "refresh, up or destroy) or adopted (adoptOrderOid). Every cell then runs refresh, up and destroy and counts:",
+      "refresh, up or destroy) or taken back (the next up takes a killed run's order back by itself). Every cell then runs refresh, up and destroy and counts:",
     `${results.length} cells: ${sum("leaked")} leaked, ${sum("duplicated")} duplicated, ` +
       `${sum("stranded")} stranded, ${sum("halfApplied")} half-applied`,
   );

@@ -51,7 +51,7 @@ export interface CellResult extends MatrixCounts {
   fault: Column;
   /**
    * What the faulted command did: ok, recorded (partial failure), failed (plain error); for a killed
-   * engine how the user got out: recovered (cancel, refresh, up/destroy) or adopted (adoptOrderOid).
+   * engine how the user got out: recovered (cancel, refresh, up/destroy) or taken back (by the next up).
    */
   outcome: string;
 }

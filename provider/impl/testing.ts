@@ -7,6 +7,7 @@
 export { forgetRun, resetConfiguration } from "./lifecycle/runtime-config.js";
 import { setReadTimeout } from "./lifecycle/runtime-config.js";
 export { setCreateLookupGrace } from "./lifecycle/vps-create.js";
+export { setBackendStatesReader, type BackendStates } from "./lifecycle/backend-states.js";
 export { setLogSink } from "./engine/log.js";
 import { guardVerdicts as guardVerdictsOf } from "./ordering/order-guard.js";
 import { currentRun } from "./engine/run-context.js";

@@ -11,7 +11,7 @@
  * (docs/dynamic-providers.md §10).
  */
 import { RIMU_ERROR_CODES } from "../client/index.js";
-import { newCreationNonce } from "./lifecycle/creation-token.js";
+import { creationNonceOf, newCreationNonce } from "./lifecycle/creation-token.js";
 import { ERROR_CATALOGUE, VPS_ERROR_CODES, presentError } from "./engine/errors.js";
 import { isPreview } from "./budget/money.js";
 import { emitNotes, previewUrnOf, resourceKey, resourceName, type Note } from "./engine/notes.js";
@@ -94,7 +94,9 @@ export async function checkVps(
   const ahead = await lookAhead(run, before, checking, preview, options.mayApply);
   const fee = ahead.fee?.usd;
   const now = ahead.fee?.nowUsd;
-  const checked = withOrder(inputs, ahead.recordedOrderOid);
+  const taken = ahead.takenBack && creationNonceOf(ahead.takenBack);
+  // A killed run's order taken back: its nonce is this resource's now, so create() finds it (lifecycle/take-back.ts).
+  const checked = withOrder(taken ? { ...inputs, __creationNonce: taken } : inputs, ahead.recordedOrderOid);
   // The run's budget (budget.ts): this VPS's fees counted with the others' checked so far.
   const budget = judgeBudget(
     ahead.fee && accountView(run, "Checking a Vps"),

@@ -47,11 +47,18 @@ import { timeLimitOf, type EngineRequest } from "./engine/time-limits.js";
 import { secretKeys } from "./inputs/secret-values.js";
 import { computeChanges, hasChanges, REPLACE_FORCING_INPUTS, type VpsChanges } from "./inputs/vps-changes.js";
 import { converge, orderRef, type ConvergeOptions } from "./lifecycle/vps-converge.js";
-import { findPendingOrder, isPendingId, nonceOf, orderOnce, orderToAdopt } from "./lifecycle/vps-create.js";
+import {
+  findPendingOrder,
+  isPendingId,
+  nonceOf,
+  orderOnce,
+  orderToAdopt,
+  readBackFailed,
+} from "./lifecycle/vps-create.js";
 import { effectNotes, effectsOf } from "./lifecycle/vps-effects.js";
 import { goneRead, refreshDrift } from "./lifecycle/vps-drift.js";
 import { withObservedChanges } from "./lifecycle/service-drift.js";
-import { orderStanding } from "./lifecycle/gone-order.js";
+import { goneError, orderStanding } from "./lifecycle/gone-order.js";
 import { noteRead, takeRefreshDiff } from "./lifecycle/refresh-diff.js";
 import { importedInputs } from "./lifecycle/imported-inputs.js";
 import type { VpsInputs } from "./inputs/vps-input-schema.js";
@@ -59,6 +66,7 @@ import { recordedState, refreshableState, setValues } from "./inputs/vps-values.
 import { isOrderGone, orderFields } from "../wire-mapping/order-fields.js";
 import { priceOf } from "./lookahead/vps-lookahead.js";
 import { guardedChange, guardedOrder, noteDone } from "./ordering/order-guard.js";
+import { judgeIfTakenBack } from "./ordering/take-back-judge.js";
 import { currentRun, type RunContext } from "./engine/run-context.js";
 import {
   orderOutputs,
@@ -256,8 +264,11 @@ async function orderAndConverge(
   // Cancels an order another run's took past the budget, before any state holds it (order-withdrawal.ts).
   const withdraw = (placed: AboutOrder) => client.deleteVps(orderRef(placed.order_oid, placed.domain_name));
   const placeOrder = () => orderOnce(run, client, news, nonce, provider, deadlineMs);
-  const ordered = await guardedOrder(run, view, news, nonce, placeOrder, withdraw);
+  const unread = readBackFailed(news, nonce, provider);
+  const ordered = await guardedOrder(run, view, news, nonce, placeOrder, withdraw, unread);
   const order = ordered.order;
+  // A killed run's order taken back (lifecycle/take-back.ts): judged now as that run would have judged it.
+  await judgeIfTakenBack(run, view, resourceName(news), ordered, withdraw);
   // The run's listing holds it now (the next token look-up sees it); other providers count it there (shared-plan.ts).
   view.notePlaced(order);
   view.sharedPlan?.forget(resourceKey(news));
@@ -393,13 +404,6 @@ export async function update(
         ),
       };
     }),
-  );
-}
-
-function goneError(id: string): VpsError {
-  return new VpsError(
-    VPS_ERROR_CODES.orderGone,
-    `VPS order ${id} no longer exists or was cancelled outside Pulumi.`,
   );
 }
 

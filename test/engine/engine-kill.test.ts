@@ -48,23 +48,20 @@ describeCliOnly("the engine killed mid-create", () => {
     expect(liveOrders(s.emulator)).toEqual([]);
   });
 
-  test("after the order is committed: up orders nothing and names the order; adopting it recovers", async () => {
-    // The order is placed, its answer held back, and the engine dies before it can record anything. No information
-    // of the killed run reaches the provider, so it cannot tell this order from another stack's: the next up orders
-    // nothing and says which order to take over. The way out it gives: adopt the named order on purpose
-    // (`adoptOrderOid`), then drop the engine's pending create. (`pulumi refresh --import-pending-creates <urn> <id>`
-    // is no way out with CLI v3.259: it drops the pending create and imports nothing.)
+  test("after the order is committed: the next up takes the order back by itself, orders nothing", async () => {
+    // The order is placed, its answer held back, and the engine dies before it can record anything. The order
+    // carries this resource's creation token and no state of the backend holds it: the next up takes it back
+    // (docs/cost.md, I4) and records it; then the engine's pending create is cleared.
     const r = await EngineKillRun.on(s).kill("create");
     expect({ ...r, seen: undefined }).toMatchObject({
-      outcome: "adopted",
+      outcome: "taken back",
       leaked: 0,
       duplicated: 0,
       stranded: 0,
       halfApplied: 0,
       notes: [],
     });
-    expect(r.seen.refusal).toContain("RIMU_ERR_FOREIGN_ORDER");
-    expect(r.seen.refusal).toContain(String(r.seen.orderOid));
+    expect(r.seen.followUpMutations.filter((m) => m.route === "createVps")).toEqual([]);
     expect(liveOrders(s.emulator).map((o) => o.orderOid)).toEqual([r.seen.orderOid]);
     const after = await checkpointOf(s);
     expect(after.deployment.pending_operations ?? []).toEqual([]);

@@ -79,8 +79,8 @@ describeNative("python", "the guarantees on the native path", () => {
   test("engine killed after the order is placed, then mid-resize: nothing leaked, duplicated, stranded or half-applied", async () => {
     const run = EngineKillRun.on(s);
     const created = await run.kill("create");
-    expect({ ...created, seen: undefined }).toMatchObject({ outcome: "adopted", ...clean });
-    expect(created.seen.refusal).toContain("RIMU_ERR_FOREIGN_ORDER");
+    expect({ ...created, seen: undefined }).toMatchObject({ outcome: "taken back", ...clean });
+    expect(created.seen.followUpMutations.filter((m) => m.route === "createVps")).toEqual([]);
     expect(liveOrders(s.emulator).map((o) => o.orderOid)).toEqual([created.seen.orderOid]);
     const resized = await run.kill("resize");
     expect({ ...resized, seen: undefined }).toMatchObject({ outcome: "recovered", ...clean });

@@ -12,7 +12,7 @@ import { RimuNotFoundError } from "../../client/index.js";
 import { isOrderGone } from "../../wire-mapping/order-fields.js";
 import { isoTime } from "../../wire-mapping/values.js";
 import type { AccountView } from "../account/account-view.js";
-import { ERROR_CATALOGUE, VPS_ERROR_CODES } from "../engine/errors.js";
+import { ERROR_CATALOGUE, VPS_ERROR_CODES, VpsError } from "../engine/errors.js";
 import { warning, type Note } from "../engine/notes.js";
 
 /**
@@ -70,5 +70,13 @@ export function goneOrderNote(name: string, oid: number): Note {
   return warning(
     `[${code}] ${name}: RimuHosting no longer has VPS order ${oid}: it was cancelled or removed outside ` +
       `Pulumi, so \`pulumi up\` cannot change it and nothing here is priced. ${ERROR_CATALOGUE[code].advice}`,
+  );
+}
+
+/** The error of an update whose order RimuHosting no longer has (vps-provider.ts). */
+export function goneError(id: string): VpsError {
+  return new VpsError(
+    VPS_ERROR_CODES.orderGone,
+    `VPS order ${id} no longer exists or was cancelled outside Pulumi.`,
   );
 }

@@ -43,7 +43,12 @@ import {
 import { log } from "../engine/log.js";
 import type { RunContext } from "../engine/run-context.js";
 import { isOrderGone } from "../../wire-mapping/order-fields.js";
-import { recordedInputs, type RecordedOutputs, type VpsOutputs } from "../inputs/vps-outputs.js";
+import {
+  orderOutputs,
+  recordedInputs,
+  type RecordedOutputs,
+  type VpsOutputs,
+} from "../inputs/vps-outputs.js";
 import type { VpsInputs } from "../inputs/vps-input-schema.js";
 import { newVpsRequest } from "../inputs/vps-requests.js";
 import { secretsWrapped } from "../inputs/secret-values.js";
@@ -149,15 +154,23 @@ function notOrderedBy(order: AboutOrder, news: VpsInputs): string | undefined {
 }
 
 /** The stop for an order this state did not place (or cannot tell that it did). */
-export function foreignOrder(order: AboutOrder, news: VpsInputs, token: string): VpsForeignOrderError {
+export function foreignOrder(
+  order: AboutOrder,
+  news: VpsInputs,
+  token: string,
+  notTakenBack?: string,
+): VpsForeignOrderError {
   const scope = typeof news.creationScope === "string" ? news.creationScope : "this resource";
   return new VpsForeignOrderError(
     order.order_oid,
     `Ordering VPS ${news.domainName}: order ${order.order_oid} (${order.domain_name}) already carries the creation ` +
       `token of ${scope} (${token}), but it was not ordered by this stack's state: another state of the same ` +
       `project/stack/name placed it (another backend, a stack re-created with \`pulumi stack rm\`, a colleague's ` +
-      `stack), or an earlier \`pulumi up\` of this stack was killed before it could record it. Pulumi cannot tell ` +
-      `which, so it neither adopts it nor orders a second VPS. If this stack should manage it, set ` +
+      `stack), or an earlier \`pulumi up\` of this stack was killed before it could record it. ` +
+      (notTakenBack === undefined
+        ? `Pulumi cannot tell which, so it neither adopts it nor orders a second VPS. `
+        : `It is not taken back (${notTakenBack}), and no second VPS is ordered. `) +
+      `If this stack should manage it, set ` +
       `adoptOrderOid: ${order.order_oid} on this resource; if another stack manages it, give this ` +
       `resource another name, or cancel the order you do not want.`,
   );
@@ -189,6 +202,34 @@ function outcomeUnknown(
     properties,
     error,
   );
+}
+
+/**
+ * An order placed whose read-back failed (order-withdrawal.ts: the account read again to judge it against the
+ * budget): it is billed, so the create fails as incomplete with the order's id and what is known of it, never as a
+ * plain error that no state records. The next `pulumi up` finishes it (update() converges the live order), refresh
+ * reads it, destroy cancels it. Its PTR is left out of the record, so the next update sets it.
+ */
+export function readBackFailed(
+  news: VpsInputs,
+  nonce: string,
+  provider: unknown,
+): (placed: Ordered, error: unknown) => VpsIncompleteError {
+  return ({ order, password }, error) => {
+    const recorded = { ...news, __creationNonce: nonce, password: news.password ?? password };
+    const { reverseDns: _notSet, ...beforePtr } = recorded;
+    const id = String(order.order_oid);
+    return new VpsIncompleteError(
+      VPS_ERROR_CODES.incomplete,
+      `Ordering VPS ${news.domainName}: order ${id} was placed, but reading the account's orders again to judge it ` +
+        `against the monthly budget failed (${messageOf(error)}). It is kept and recorded in this stack: run ` +
+        `\`pulumi up\` again to finish it (a preview says whether the account is over its budget), or ` +
+        `\`pulumi destroy\` to cancel it.`,
+      id,
+      { ...secretsWrapped(orderOutputs(order, beforePtr, recorded)), __provider: provider },
+      error,
+    );
+  };
 }
 
 /**

@@ -31,6 +31,8 @@ import { accountView, clientFor, configuredBaseUrl, hasApiKey } from "../lifecyc
 import { REPLACE_FORCING_INPUTS } from "../inputs/vps-changes.js";
 import { RECORDED_ORDER_KEY } from "../fields/vps-fields.js";
 import { adoptionProblem, foreignOrder } from "../lifecycle/vps-create.js";
+import { takeBackOf } from "../lifecycle/take-back.js";
+import { takenBackNotes } from "./taken-back.js";
 import type { VpsInputs } from "../inputs/vps-input-schema.js";
 import type { RunContext } from "../engine/run-context.js";
 import { changeRefusals } from "../inputs/vps-refusals.js";
@@ -109,18 +111,23 @@ async function checkAll(run: LookaheadCheck): Promise<Pick<LookAhead, "fee" | "r
   await checkBillingMethod(run);
   const adopting = typeof run.known.adoptOrderOid === "number" && changed(run, "adoptOrderOid");
   const adopted = adopting ? await checkAdoption(run) : undefined;
-  if (!adopting && orders) checkCreationToken(run, orders);
+  const takenBack = !adopting && orders ? await checkCreationToken(run, orders) : undefined;
   const found = liveOrderOf(run, orders);
   const live = found.order;
   if (live) checkDistroOfLive(run, live);
   if (run.preview) await checkUnlistedDistro(run, live);
   const moveAnswer = await checkHost(run, orders, live);
   if (run.preview && live && !run.isNew) await checkResizeRoom(run, live);
-  const orderAnswer = run.preview && run.isNew && !adopting ? await checkNewOrder(run) : undefined;
+  const orderAnswer =
+    run.preview && run.isNew && !adopting && !takenBack ? await checkNewOrder(run) : undefined;
   const recordedOrderOid = orderToRecord(run, found);
   if (run.out.failures.length > 0) return { recordedOrderOid };
-  const fee = await plannedFeeOf(run, { live, missing: found.why, adopted, orderAnswer, moveAnswer });
-  return { fee, recordedOrderOid };
+  // An order taken back is billed already: counted as an adopted one is, at its fee now and after.
+  const kept =
+    adopted ??
+    (takenBack && { order: takenBack, quoted: await priceOf(run, pricedAsOrdered(run, takenBack)) });
+  const fee = await plannedFeeOf(run, { live, missing: found.why, adopted: kept, orderAnswer, moveAnswer });
+  return { fee, recordedOrderOid, ...(takenBack ? { takenBack } : {}) };
 }
 
 // ----------------------------------------------------------------------------------------- catalogue
@@ -247,9 +254,12 @@ async function checkAdoption(run: LookaheadCheck): Promise<FeeFindings["adopted"
  * state's order (the preview fails); an existing one is told about a stray order (a lost create of a killed
  * run that appeared late is billed and no state knows it).
  */
-function checkCreationToken(run: LookaheadCheck, orders: readonly AboutOrder[]): void {
-  if (typeof run.known.creationScope !== "string") return;
-  if (REPLACE_FORCING_INPUTS.some((name) => run.unknown.has(name))) return;
+async function checkCreationToken(
+  run: LookaheadCheck,
+  orders: readonly AboutOrder[],
+): Promise<AboutOrder | undefined> {
+  if (typeof run.known.creationScope !== "string") return undefined;
+  if (REPLACE_FORCING_INPUTS.some((name) => run.unknown.has(name))) return undefined;
   const token = creationTokenFor(run.known);
   const nonce = run.known.__creationNonce;
   const carrying = orders.filter((order) => carriesCreationToken(order, token));
@@ -258,10 +268,28 @@ function checkCreationToken(run: LookaheadCheck, orders: readonly AboutOrder[]):
   if (typeof nonce === "string")
     noteTokenLookup(run.context, token, nonce, run.isNew && carrying.length === 0);
   const first = others[0];
-  if (!first) return;
-  const error = foreignOrder(first, run.known, token);
-  if (run.isNew) run.out.failures.push(failureOf(error));
-  else run.out.notes.push(warning(`[${error.code}] ${run.name}: ${error.detail}`));
+  if (!first) return undefined;
+  if (!run.isNew) {
+    const error = foreignOrder(first, run.known, token);
+    run.out.notes.push(warning(`[${error.code}] ${run.name}: ${error.detail}`));
+    return undefined;
+  }
+  // A killed run's order of this stack, which no state holds, is taken back (lifecycle/take-back.ts).
+  const decided = await takeBackOf(run.context, run.known, others);
+  if ("refused" in decided) {
+    run.out.failures.push(
+      failureOf(foreignOrder(decided.refused.order, run.known, token, decided.refused.why)),
+    );
+    return undefined;
+  }
+  run.out.notes.push(...takenBackNotes(run.name, decided.order, orders));
+  return decided.order;
+}
+
+/** What RimuHosting quotes for an order taken back: its plan, data centre and sizes, the program's over them. */
+function pricedAsOrdered(run: LookaheadCheck, order: AboutOrder) {
+  const fields = orderFields(order);
+  return { ...pricedOf(fields), ...pricedOf(run.known), dcLocation: fields.dcLocation };
 }
 
 /** An existing resource's live order, or why it was not found (said as the reason its fee is unknown). */

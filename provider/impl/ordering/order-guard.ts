@@ -279,7 +279,9 @@ function overWords(totals: BudgetTotals, orderCount: number, adds: number): stri
 
 /**
  * A new order (create(), a replacement's create, a pending create ordered by update()), judged and placed by
- * `order` ("found": this state's own order already on the account, which orders nothing new).
+ * `order` ("found": this state's own order already on the account, which orders nothing new). `unread`: the error
+ * to throw when the account cannot be read again after the order (order-withdrawal.ts), an incomplete create that
+ * records the order: the caller knows what to record.
  */
 export async function guardedOrder<T extends { found: boolean; order: AboutOrder }>(
   context: RunContext,
@@ -288,6 +290,7 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
   nonce: string,
   order: () => Promise<T>,
   withdraw: (placed: AboutOrder) => Promise<unknown>,
+  unread: (placed: T, error: unknown) => Error = (_placed, error) => error as Error,
 ): Promise<T> {
   const run = guardOf(context);
   const name = resourceName(news);
@@ -314,13 +317,19 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
     // The replaced order is this one's fee now until the run cancels it (runTotals): never counted beside it.
     if (replacedOid !== undefined) run.replaced.add(replacedOid);
     // This order is applied now: the listing holds it, as it holds the run's other applied changes.
-    const withdrawn = await withdrawIfOver({
-      view,
-      name,
-      order: result.order,
-      totalsOf: (orders) => runTotals(run, view, orders).totals,
-      withdraw,
-    });
+    let withdrawn: string | undefined;
+    try {
+      withdrawn = await withdrawIfOver({
+        view,
+        name,
+        order: result.order,
+        totalsOf: (orders) => runTotals(run, view, orders).totals,
+        withdraw,
+      });
+    } catch (error) {
+      // The read-back failed (a 429, a 5xx, a timeout): the order is billed, so it must reach the state (I4).
+      throw unread(result, error);
+    }
     if (withdrawn === undefined) return;
     run.applied.delete(resource);
     const message =

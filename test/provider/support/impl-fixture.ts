@@ -40,6 +40,8 @@ export async function startImplFixture(options: StartEmulatorOptions = {}): Prom
   delete process.env.RIMUHOSTING_BASEURL;
   const emulator = await startEmulator({ timeScale: 0, seed: 7, validateResponses: true, ...options });
   testing.resetConfiguration();
+  // No backend in-process: an order of another state is never taken back, unless a test says which states exist.
+  testing.setBackendStatesReader(async () => ({ stacks: [], unread: "an in-process test has no backend" }));
   await impl.configure({ config: stackConfig(emulator.baseUrl) });
   const logs: string[] = [];
   testing.setLogSink((line) => logs.push(line));
@@ -51,6 +53,7 @@ export async function startImplFixture(options: StartEmulatorOptions = {}): Prom
     async close() {
       byHand.close();
       testing.resetConfiguration();
+      testing.setBackendStatesReader(undefined);
       await emulator.close();
     },
   };

@@ -1,0 +1,65 @@
+/**
+ * Taking back a killed run's order (docs/cost.md, I4): a new resource whose creation token an order already carries,
+ * with another nonce than this state's, is that order's resource when no state of the backend holds the order
+ * (backend-states.ts): the run that placed it was killed before its state recorded it (or the state that recorded it
+ * is gone, `pulumi stack rm`). Then check() gives the resource that order's nonce, so create() finds it as its own
+ * (vps-create.ts) instead of refusing it or ordering a second VPS; the rule after a new order is applied to it then,
+ * as the killed run would have (ordering/take-back-judge.ts). An order a state holds is never taken: the foreign-order
+ * refusal names that stack. When the states cannot be read, nothing is taken (the refusal says why).
+ */
+import type { AboutOrder } from "../../../contract/index.js";
+import type { VpsInputs } from "../inputs/vps-input-schema.js";
+import { runState, type RunContext } from "../engine/run-context.js";
+import { backendStates, holderOf } from "./backend-states.js";
+
+/** What to do with the orders of other states carrying a new resource's token. */
+export type TakeBack = { order: AboutOrder } | { refused: { order: AboutOrder; why: string } };
+
+/** The orders check() decided to take back in this run, by order number (create() judges them, take-back-judge.ts). */
+const TAKEN = runState("orders taken back from a killed run", () => new Set<number>());
+
+/** Whether `news` (a new resource's inputs) may be what `order` was ordered as: its name and data centre. */
+function fits(order: AboutOrder, news: VpsInputs): boolean {
+  if (order.domain_name !== news.domainName) return false;
+  const dc = order.location?.data_center_location_code;
+  return news.dcLocation === undefined || !dc || dc === news.dcLocation;
+}
+
+/**
+ * The order of `others` (active orders carrying this new resource's token, placed by another state) to take back,
+ * or the one that must be refused and why it is not taken back.
+ */
+export async function takeBackOf(
+  context: RunContext,
+  news: VpsInputs,
+  others: readonly AboutOrder[],
+): Promise<TakeBack> {
+  const first = others[0]!;
+  const fitting = others.filter((order) => fits(order, news));
+  if (fitting.length === 0)
+    return { refused: { order: first, why: `it is not what this resource orders (${first.domain_name})` } };
+  const states = await backendStates(context);
+  const held = fitting.map((order) => ({ order, stack: holderOf(states, order) }));
+  const free = held.filter((h) => h.stack === undefined);
+  const heldBy = held.find((h) => h.stack !== undefined);
+  if (heldBy) return { refused: { order: heldBy.order, why: `the state of stack ${heldBy.stack} holds it` } };
+  if (states.unread !== undefined)
+    return {
+      refused: { order: first, why: `the backend's states could not all be read (${states.unread})` },
+    };
+  if (free.length > 1)
+    return {
+      refused: {
+        order: first,
+        why: `${free.length} orders carry it (${free.map((f) => f.order.order_oid).join(", ")}) and none is in a state`,
+      },
+    };
+  const order = free[0]!.order;
+  context.get(TAKEN).add(order.order_oid);
+  return { order };
+}
+
+/** True when check() took `oid` back in this run (create() then applies the rule after an order to it). */
+export function isTakenBack(context: RunContext, oid: number): boolean {
+  return context.get(TAKEN).has(oid);
+}

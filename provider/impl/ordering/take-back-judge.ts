@@ -1,0 +1,42 @@
+/**
+ * The rule after a new order (order-withdrawal.ts), applied to an order taken back from a killed run
+ * (lifecycle/take-back.ts): the killed run never read the account back, so the run that takes the order back does
+ * what it would have done. Each stack applies the one rule to its own order, so stacks whose runs were killed at the
+ * same moment agree on which order goes: the account ends within its budget (docs/cost.md, I3 and I4).
+ */
+import type { AboutOrder } from "../../../contract/index.js";
+import type { AccountView } from "../account/account-view.js";
+import { VPS_ERROR_CODES, VpsError } from "../engine/errors.js";
+import type { RunContext } from "../engine/run-context.js";
+import { guardOf, runTotals } from "./guard-run.js";
+import { withdrawIfOver } from "./order-withdrawal.js";
+import { isTakenBack } from "../lifecycle/take-back.js";
+
+/**
+ * When `ordered` is an order check() took back in this run: keeps it (returns), or cancels it and throws the refusal,
+ * as the rule says. Any other order passes.
+ */
+export async function judgeIfTakenBack(
+  context: RunContext,
+  view: AccountView,
+  name: string,
+  ordered: { found: boolean; order: AboutOrder },
+  withdraw: (placed: AboutOrder) => Promise<unknown>,
+): Promise<void> {
+  const { order } = ordered;
+  if (!ordered.found || !isTakenBack(context, order.order_oid)) return;
+  const run = guardOf(context);
+  const withdrawn = await withdrawIfOver({
+    view,
+    name,
+    order,
+    totalsOf: (orders) => runTotals(run, view, orders).totals,
+    withdraw,
+  });
+  if (withdrawn === undefined) return;
+  throw new VpsError(
+    VPS_ERROR_CODES.budget,
+    `${withdrawn.replace(`${name}: ordered it`, `${name}: a killed run of this stack ordered it`)}, and ${name} is ` +
+      `not in the stack. Run \`pulumi up\` again once the account has room, or raise the limit.`,
+  );
+}

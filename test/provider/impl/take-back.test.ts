@@ -1,0 +1,140 @@
+/**
+ * A killed run's order taken back by the next `pulumi up` of its stack (docs/cost.md, I4; issue 64 case 3), against
+ * the emulator: an order that carries a new resource's creation token and another nonce (the killed run's check
+ * made it, and no state recorded it) is taken back when no state of the backend holds it, refused when one does or
+ * when the states cannot be read, and judged by the rule after an order as the killed run would have judged it.
+ * The backend's states are given to the provider (setBackendStatesReader): in-process there is no backend; the
+ * reading of a real one through the CLI is test/engine/killed-runs.test.ts's.
+ */
+import * as impl from "../../../provider/impl/index";
+import * as testing from "../../../provider/impl/testing";
+import { APP_INPUTS, rejectionOf, stackConfig, useImplFixture } from "../support/impl-fixture";
+
+const fixture = useImplFixture();
+
+const configure = (settings: Record<string, string>) => {
+  const base = stackConfig(fixture().emulator.baseUrl);
+  return impl.configure({
+    config: { get: (key) => settings[key.replace("rimuhosting:", "")] ?? base.get(key) },
+  });
+};
+
+const vps = (name: string) => ({
+  ...APP_INPUTS,
+  domainName: `${name}.example.com`,
+  creationScope: `shop/prod/${name}`,
+});
+
+const active = async () =>
+  ((await fixture().byHand.listOrders({ includeInactive: false })).about_orders ?? []).map(
+    (o) => o.order_oid,
+  );
+
+const backend = (stacks: testing.BackendStates["stacks"], unread?: string) =>
+  testing.setBackendStatesReader(async () => (unread === undefined ? { stacks } : { stacks, unread }));
+
+/**
+ * The run that is killed: check() and create() of `name`, the create's answer lost for good (the engine dies before
+ * it could record anything), so the order is billed and in no state. Returns its order number.
+ */
+async function killedRun(name: string): Promise<number> {
+  testing.forgetRun();
+  const checked = await impl.check({}, vps(name));
+  expect(checked.failures).toBeUndefined();
+  const before = await active();
+  fixture().emulator.injectFault({ route: "createVps", kind: "drop-after-commit" });
+  fixture().emulator.injectFault({ route: "listOrders", kind: "status", status: 503, times: 50 });
+  await impl.create(checked.inputs).catch(() => undefined);
+  fixture().emulator.app.emulator.faults.clear();
+  testing.forgetRun();
+  const placed = (await active()).filter((oid) => !before.includes(oid));
+  expect(placed).toHaveLength(1);
+  return placed[0]!;
+}
+
+/** The next `pulumi up` of the stack: a preview's check, then check and create. */
+async function nextUp(name: string) {
+  testing.forgetRun();
+  const preview = await impl.checkVps({}, { ...vps(name), __preview: true });
+  testing.forgetRun();
+  const checked = await impl.check({}, vps(name));
+  return { preview, checked, created: checked.failures ? undefined : impl.create(checked.inputs) };
+}
+
+const texts = (notes: readonly { message?: string; text?: string }[]) =>
+  notes.map((n) => n.message ?? n.text ?? JSON.stringify(n)).join("\n");
+
+describe("a killed run's order", () => {
+  beforeEach(() => testing.setCreateLookupGrace(0));
+  afterEach(() => testing.setCreateLookupGrace(undefined));
+
+  it("no state holds it: the next up takes it back, orders nothing, and update, refresh and delete handle it", async () => {
+    const oid = await killedRun("web-1");
+    backend([
+      { stack: "prod", resources: [] },
+      { stack: "dev", resources: [{ outputs: { orderOid: oid + 1000 } }] },
+    ]);
+    const { preview, checked, created } = await nextUp("web-1");
+    expect(preview.failures).toEqual([]);
+    expect(texts(preview.notes)).toContain(`web-1: takes back order ${oid} (web-1.example.com, $`);
+    expect(checked.failures).toBeUndefined();
+    const { id, outs } = await created!;
+    expect(id).toBe(String(oid));
+    expect(await active()).toEqual([oid]);
+    // The state now holds it with the order's own nonce: later previews see their own order, not a stray one.
+    testing.forgetRun();
+    const later = await impl.checkVps(checked.inputs, { ...vps("web-1"), __preview: true });
+    expect(later.failures).toEqual([]);
+    expect(texts(later.notes)).not.toContain("RIMU_ERR_FOREIGN_ORDER");
+    const read = await impl.read(id, outs as never);
+    expect(read.id).toBe(id);
+    await impl.delete(id, outs as never);
+    expect(await active()).toEqual([]);
+  });
+
+  it.each([
+    [
+      "another stack's state holds it",
+      (oid: number) =>
+        backend([{ stack: "colleague", resources: [{ id: String(oid), outputs: { orderOid: oid } }] }]),
+      "the state of stack colleague holds it",
+    ],
+    [
+      "the states cannot be read",
+      () => backend([], "`pulumi stack ls --all` failed: no backend"),
+      "the backend's states could not all be read",
+    ],
+  ] as const)("%s: refused, named, nothing taken or ordered", async (_title, states, why) => {
+    const oid = await killedRun("web-1");
+    states(oid);
+    const { preview, checked } = await nextUp("web-1");
+    for (const failures of [preview.failures, checked.failures]) {
+      expect(JSON.stringify(failures)).toContain("RIMU_ERR_FOREIGN_ORDER");
+      expect(JSON.stringify(failures)).toContain(`order ${oid}`);
+      expect(JSON.stringify(failures)).toContain(`It is not taken back (${why}`);
+    }
+    expect(await active()).toEqual([oid]);
+  });
+
+  it("two stacks killed at once over the budget: each next up judges its own, the later order goes, the account ends within", async () => {
+    const web1 = await killedRun("web-1");
+    const web2 = await killedRun("web-2");
+    const fee = (await fixture().byHand.getOrder(web1)).about_order.billing_info?.monthly_recurring_amt
+      ?.amt_usd;
+    expect(typeof fee).toBe("number");
+    await configure({ monthlyBudgetUsd: String(1.5 * fee!) });
+    backend([]);
+    // Stack of web-2 first: its order is the later one, so it goes, with the figures.
+    const second = await nextUp("web-2");
+    expect(texts(second.preview.notes)).toContain(
+      "the account is over its monthly budget: its 2 active orders are billed",
+    );
+    const refused = await rejectionOf(second.created!);
+    expect(refused.message).toContain(`web-2: a killed run of this stack ordered it as order ${web2}`);
+    expect(refused.message).toContain(`order ${web2} was cancelled at once`);
+    const first = await nextUp("web-1");
+    expect(texts(first.preview.notes)).not.toContain("over its monthly budget");
+    expect((await first.created!).id).toBe(String(web1));
+    expect(await active()).toEqual([web1]);
+  });
+});
