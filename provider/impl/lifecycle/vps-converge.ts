@@ -1,7 +1,9 @@
 /**
  * Brings a live order to the inputs, one step at a time. A step that fails after an earlier one changed
  * the VPS leaves it changed, the state records what was done, and the next `pulumi up`
- * finishes (3. below); what is refused before the first call changes nothing (2.).
+ * finishes (3. below); what is refused before the first call changes nothing (2.). A create or an adoption
+ * brings the order to the program's inputs; update() to the target of planned-update.ts (what diff() planned,
+ * the order as it stands elsewhere).
  *
  * 1. Plan: compare the live order with the inputs (computeChanges).
  * 2. Validate every planned change before the first call: refusals (disk shrink, reinstall without
@@ -29,7 +31,7 @@ import { orderOutputs, type RecordedOutputs, type VpsOutputs } from "../inputs/v
 import { feeLine, resizeBillLine } from "../budget/money.js";
 import { parametersRequest, reinstallRequest } from "../inputs/vps-requests.js";
 import { secretsWrapped } from "../inputs/secret-values.js";
-import { REPORTED_FIELDS, inputsOfKind } from "../fields/vps-fields.js";
+import { LIVE_STEP_INPUTS } from "./planned-update.js";
 
 export type ConvergeWhat = "was created" | "was adopted" | "was being updated";
 
@@ -236,15 +238,10 @@ async function failureToRecord(
   );
 }
 
-/** The fields a step changes that the order reports (so a lost answer can be seen on the order). */
-const STEP_FIELDS = inputsOfKind("parameters", "move", "reinstall", "running-state").filter((name) =>
-  REPORTED_FIELDS.includes(name),
-);
-
 /** True if the order no longer matches `before` (the outputs it had when converge started). */
 function differsFrom(order: AboutOrder, before: VpsOutputs, recorded: RecordedOutputs): boolean {
   const now = orderOutputs(order, recorded);
-  return STEP_FIELDS.some((field) => now[field] !== before[field]);
+  return LIVE_STEP_INPUTS.some((field) => now[field] !== before[field]);
 }
 
 /**
