@@ -48,7 +48,7 @@ import { timeLimitOf, type EngineRequest } from "./engine/time-limits.js";
 import { secretKeys } from "./inputs/secret-values.js";
 import { computeChanges, hasChanges, REPLACE_FORCING_INPUTS, type VpsChanges } from "./inputs/vps-changes.js";
 import { converge, orderRef, type ConvergeOptions } from "./lifecycle/vps-converge.js";
-import { plannedTarget } from "./lifecycle/planned-update.js";
+import { keepingRecorded, plannedUpdate } from "./lifecycle/planned-update.js";
 import { findPendingOrder, isPendingId, nonceOf, orderOnce, orderToAdopt } from "./lifecycle/vps-create.js";
 import { effectNotes, effectsOf } from "./lifecycle/vps-effects.js";
 import { goneRead, refreshDrift } from "./lifecycle/vps-drift.js";
@@ -383,18 +383,25 @@ export async function update(
       if (isOrderGone(order, Date.now())) throw goneError(id);
       // What diff() planned, brought about on the live order (planned-update.ts): a change made outside Pulumi
       // that the plan does not name stays; a step of a half-done update that is already on the order is skipped.
-      const target = { live: order, recorded, news: plannedTarget(order, recorded, news) };
+      const { target: planned, leftAlone } = plannedUpdate(order, recorded, news);
+      const target = { live: order, recorded, news: planned };
       const result = await guardedChange(run, accountView(run, "Updating a Vps"), target, "changed", () =>
-        converge({ ...target, run, client, what: "was being updated", provider: inputs.__provider }),
+        converge({
+          ...target,
+          run,
+          client,
+          what: "was being updated",
+          provider: inputs.__provider,
+          leftAlone,
+        }),
       );
       const password = result.password ?? news.password ?? recorded.password;
-      return {
-        outs: orderOutputs(
-          result.order,
-          { ...news, __creationNonce: recorded.__creationNonce ?? news.__creationNonce, password },
-          news,
-        ),
-      };
+      const outs = orderOutputs(
+        result.order,
+        { ...news, __creationNonce: recorded.__creationNonce ?? news.__creationNonce, password },
+        news,
+      );
+      return { outs: keepingRecorded(outs, recorded, leftAlone) };
     }),
   );
 }

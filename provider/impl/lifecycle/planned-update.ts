@@ -5,9 +5,10 @@
  * (vps-converge.ts) to the target built here: the program's value for every input the plan names, and the order's
  * own value for every other input a step would change. So a VPS resized, moved, reinstalled or stopped outside
  * Pulumi keeps that change through an update of something else (a reverseDns): no restart and no fee the preview did
- * not show. The state then records the order as it stands, so the next preview plans the way back to the program,
- * and prices it; a refresh reports it. (On the native plugin the engine reads the VPS before it plans, so the plan
- * already holds it: docs/vps.md, "Changed outside Pulumi".)
+ * not show. The state keeps its record of such an input (keepingRecorded), so the next run plans nothing there
+ * either, and `pulumi refresh` reports the change, as it would have before the update; after the refresh, the plan
+ * holds the way back to the program, priced. (On the native plugin the engine reads the VPS before it plans, so the
+ * plan already holds it: docs/vps.md, "Changed outside Pulumi".)
  *
  * A half-done earlier update still finishes. Its error recorded the order as it stood (vps-converge.ts,
  * failureToRecord), so what is left differs between that state and the program and is in the plan. A step that was
@@ -38,21 +39,45 @@ export function plannedInputs(oid: number, recorded: RecordedOutputs, news: VpsI
   return new Set(changedInputNames(planned, { settings: false, orderOnly: false }));
 }
 
+/** What update() does to a live order: the inputs to bring it to, and the inputs it leaves as the order has them. */
+export interface PlannedUpdate {
+  target: VpsInputs;
+  /** Inputs the program sets that the plan does not name: left as the order has them, recorded as they were. */
+  leftAlone: VpsInputName[];
+}
+
 /**
  * The inputs update() brings `live` to: `news` where the plan changes an input, the order's value where a step would
  * otherwise change an input the plan leaves alone. A running state the order reports that is no input's value (a
  * VPS restarting) is not a target: nothing is set.
  */
-export function plannedTarget(live: AboutOrder, recorded: RecordedOutputs, news: VpsInputs): VpsInputs {
+export function plannedUpdate(live: AboutOrder, recorded: RecordedOutputs, news: VpsInputs): PlannedUpdate {
   const planned = plannedInputs(live.order_oid, recorded, news);
   const current = orderOutputs(live, recorded) as Record<string, unknown>;
   const target: Record<string, unknown> = { ...news };
+  const leftAlone: VpsInputName[] = [];
   for (const name of LIVE_STEP_INPUTS) {
     if (planned.has(name) || news[name] === undefined || news[name] === null) continue;
+    leftAlone.push(name);
     const value = current[name];
     const settable = name !== "runningState" || value === "RUNNING" || value === "NOTRUNNING";
     if (value === undefined || !settable) delete target[name];
     else target[name] = value;
   }
-  return target as VpsInputs;
+  return { target: target as VpsInputs, leftAlone };
+}
+
+/**
+ * The outputs an update records, with each input it left alone at its recorded value: the state says of it what it
+ * said before the run (and the engine records the program's inputs beside it), so the next check, diff, budget and
+ * bill agree that the run changes nothing there, and a refresh reports the change made outside Pulumi, as it would
+ * have before. Everything the update did is recorded as the order now has it.
+ */
+export function keepingRecorded<T extends object>(
+  outputs: T,
+  recorded: RecordedOutputs,
+  leftAlone: readonly VpsInputName[],
+): T {
+  const kept = leftAlone.filter((name) => recorded[name] !== undefined && recorded[name] !== null);
+  return { ...outputs, ...Object.fromEntries(kept.map((name) => [name, recorded[name]])) };
 }

@@ -31,7 +31,8 @@ import { orderOutputs, type RecordedOutputs, type VpsOutputs } from "../inputs/v
 import { feeLine, resizeBillLine } from "../budget/money.js";
 import { parametersRequest, reinstallRequest } from "../inputs/vps-requests.js";
 import { secretsWrapped } from "../inputs/secret-values.js";
-import { LIVE_STEP_INPUTS } from "./planned-update.js";
+import { LIVE_STEP_INPUTS, keepingRecorded } from "./planned-update.js";
+import type { VpsInputName } from "../fields/vps-fields.js";
 
 export type ConvergeWhat = "was created" | "was adopted" | "was being updated";
 
@@ -84,10 +85,12 @@ export interface ConvergeOptions {
   what: ConvergeWhat;
   /** The `__provider` text, recorded with the order when a step fails. */
   provider: VpsInputs["__provider"];
+  /** Inputs an update leaves as the order has them, recorded as they were when a step fails (planned-update.ts). */
+  leftAlone?: readonly VpsInputName[];
 }
 
 export async function converge(options: ConvergeOptions): Promise<{ order: AboutOrder; password?: string }> {
-  const { client, live, recorded, news, what, provider } = options;
+  const { client, live, recorded, news, what, provider, leftAlone = [] } = options;
   const current = orderOutputs(live, recorded);
   const id = String(live.order_oid);
   const changes = computeChanges(id, current, news);
@@ -114,7 +117,7 @@ export async function converge(options: ConvergeOptions): Promise<{ order: About
     order = await setRunningState(run, order, progress);
     return progress.password === undefined ? { order } : { order, password: progress.password };
   } catch (error) {
-    throw await failureToRecord(error, run, progress, { recorded, what, provider, setPtr });
+    throw await failureToRecord(error, run, progress, { recorded, what, provider, setPtr, leftAlone });
   }
 }
 
@@ -204,10 +207,11 @@ async function failureToRecord(
     what: ConvergeWhat;
     provider: VpsInputs["__provider"];
     setPtr: boolean;
+    leftAlone: readonly VpsInputName[];
   },
 ): Promise<Error> {
   const { client, live, ref, id, news, current } = run;
-  const { recorded, what, provider, setPtr } = context;
+  const { recorded, what, provider, setPtr, leftAlone } = context;
   // Read the order as it stands: a step whose answer was lost (timeout, dropped connection) may
   // have been applied, and the state must then say so, not the old values.
   const order = await client.getOrder(ref).then(
@@ -222,13 +226,12 @@ async function failureToRecord(
   const presented = presentError(error, "");
   // A PTR not (yet) set keeps the recorded name, so the next update sets it.
   const reverseDns = setPtr && !progress.ptrDone ? recorded.reverseDns : news.reverseDns;
-  const properties = secretsWrapped(
-    orderOutputs(
-      order ?? live,
-      { ...recorded, ...news, reverseDns, password: progress.password ?? recorded.password },
-      news,
-    ),
+  const standing = orderOutputs(
+    order ?? live,
+    { ...recorded, ...news, reverseDns, password: progress.password ?? recorded.password },
+    news,
   );
+  const properties = secretsWrapped(keepingRecorded(standing, recorded, leftAlone));
   return new VpsIncompleteError(
     VPS_ERROR_CODES.incomplete,
     `VPS order ${id} (${live.domain_name}) ${what}, but a step failed: ${nested(presented)}`,

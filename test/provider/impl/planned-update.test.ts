@@ -1,8 +1,8 @@
 /**
  * I6 (docs/cost.md, "A change is what diff() plans"): update() does what diff() planned and nothing else. A VPS changed
  * outside Pulumi (resized, moved, stopped, reinstalled) keeps that change through an update of another input: the
- * update makes the planned calls only, the fee moves only by the planned resize, and the state records the order as
- * it stands, so the next plan names the way back. A half-done earlier update still finishes. In-process against the
+ * update makes the planned calls only, the fee moves only by the planned resize, and the state keeps its record of
+ * that input, so the next plan is empty and a refresh reports the change. A half-done earlier update still finishes. In-process against the
  * emulator (real HTTP), through impl's update(), which both front ends call.
  *
  * The cases are generated from two tables: every pair of an outside change (OUTSIDE) and a planned change of another
@@ -10,7 +10,6 @@
  * a disk grown by hand and a memory resize (refused halfway before, as a disk shrink).
  */
 import * as impl from "../../../provider/impl/index";
-import { changedInputNames } from "../../../provider/impl/inputs/vps-changes";
 import { orderOutputs } from "../../../provider/impl/inputs/vps-outputs";
 import type { RimuClient } from "../../../provider/client/index";
 import { APP_INPUTS, createChecked, rejectionOf, useImplFixture } from "../support/impl-fixture";
@@ -145,27 +144,32 @@ async function driftThenUpdate(n: number, outside: Outside, planned: Planned) {
   const news = { ...created.inputs, [planned.input]: planned.value };
   const mark = fixture().emulator.requestLog().length;
   const { outs } = await impl.update(created.id, created.outs as never, news);
-  return { oid, feeAfterHand, news, outs, calls: changesSince(mark) };
+  return { oid, feeAfterHand, news, outs, recordedBefore: created.outs, calls: changesSince(mark) };
 }
 
 describe("I6: update() does what diff() planned; a change made outside Pulumi stays", () => {
   it.each(PAIRS.map((pair, n) => [pair.outside.name, pair.planned.name, n, pair] as const))(
-    "%s, then %s planned: only the planned call; the outside change stays and is recorded",
+    "%s, then %s planned: only the planned call; the outside change stays, for a refresh to report",
     async (_outside, _planned, n, { outside, planned }) => {
       const run = await driftThenUpdate(n, outside, planned);
-      const kept = outside.live;
       expect({
         calls: run.calls,
         outside: await liveValue(run.oid, outside.input),
         planned: await liveValue(run.oid, planned.input),
         recorded: (run.outs as Record<string, unknown>)[outside.input],
-      }).toEqual({ calls: [planned.route], outside: kept, planned: planned.value, recorded: kept });
+      }).toEqual({
+        calls: [planned.route],
+        outside: outside.live,
+        planned: planned.value,
+        recorded: (run.recordedBefore as Record<string, unknown>)[outside.input],
+      });
       if (!planned.resize) expect(feeOf(run.oid)).toBe(run.feeAfterHand);
-      // The state tells the truth, so the next plan is the way back to the program (a refresh reports it too).
+      // The state says of it what it said before the run: the next plan is empty (check, diff and budget agree), and a
+      // refresh reads the change made outside Pulumi.
       const next = await impl.diffVps(String(run.oid), run.outs as never, run.news);
-      expect(changedInputNames(next.planned!, { settings: false, orderOnly: false })).toContain(
-        outside.input,
-      );
+      expect(next.changes).toBe(false);
+      const refreshed = await impl.read(String(run.oid), run.outs as never);
+      expect((refreshed.props as Record<string, unknown>)[outside.input]).toEqual(outside.live);
     },
   );
 
@@ -176,7 +180,8 @@ describe("I6: update() does what diff() planned; a change made outside Pulumi st
     expect(feeOf(run.oid)).toBe(10);
     expect(await liveValue(run.oid, "memoryMb")).toBe(1024);
     expect(await liveValue(run.oid, "runningState")).toBe("RUNNING");
-    expect(run.outs).toMatchObject({ memoryMb: 1024, reverseDns: "www.example.com", monthlyFeeUsd: 10 });
+    // The state keeps 2048 MB (a refresh reads 1024) and records the fee billed now.
+    expect(run.outs).toMatchObject({ memoryMb: 2048, reverseDns: "www.example.com", monthlyFeeUsd: 10 });
   });
 
   it("a disk grown by hand beside a memory resize: the memory alone is resized, the disk is not shrunk (it was refused halfway)", async () => {
@@ -194,9 +199,10 @@ describe("I6: update() does what diff() planned; a change made outside Pulumi st
 
 describe("a half-done earlier update still finishes", () => {
   /** A resize and a reverseDns change, the PTR refused once: the resize is made, the PTR is not. */
-  async function halfDone(n: number) {
+  async function halfDone(n: number, diskGrownByHand = false) {
     const program = { ...PROGRAM, domainName: `half-${n}.example.com`, creationScope: `shop/prod/half-${n}` };
     const created = await createChecked(program);
+    if (diskGrownByHand) await OUTSIDE[2]!.make(fixture().byHand, Number(created.id));
     const news = { ...created.inputs, memoryMb: 4096, reverseDns: "www.example.com" };
     fixture().emulator.injectFault({ route: "setReverseDns", kind: "status", status: 400 });
     const error = await rejectionOf(impl.update(created.id, created.outs as never, news));
@@ -205,12 +211,14 @@ describe("a half-done earlier update still finishes", () => {
     return { created, news, error };
   }
 
-  it("recorded (the error's properties are the state): the next update sets the PTR and resizes nothing", async () => {
-    const { created, news, error } = await halfDone(1);
+  it("recorded (the error's properties are the state): the next update sets the PTR and resizes nothing; a disk grown by hand is recorded as it was", async () => {
+    const { created, news, error } = await halfDone(1, true);
+    expect(error.properties).toMatchObject({ memoryMb: 4096, diskSpaceMb: 20480 });
+    expect(await liveValue(Number(created.id), "diskSpaceMb")).toBe(30720);
     const mark = fixture().emulator.requestLog().length;
     const { outs } = await impl.update(created.id, error.properties, news);
     expect(changesSince(mark)).toEqual(["setReverseDns"]);
-    expect(outs).toMatchObject({ memoryMb: 4096, reverseDns: "www.example.com" });
+    expect(outs).toMatchObject({ memoryMb: 4096, diskSpaceMb: 20480, reverseDns: "www.example.com" });
   });
 
   it("not recorded (the engine killed: the state is the one before): the resize is in the plan and on the order, so only the PTR is set", async () => {
