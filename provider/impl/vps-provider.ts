@@ -15,8 +15,9 @@
  * asks of it (a `parameters` input, reported by the service, sent as given at vps_parameters.memory_mb).
  * check() parses the inputs once and runs its rules on them (vps-check.ts); diff() asks computeChanges()
  * (vps-changes.ts) what its change kind does and effectsOf() (vps-effects.ts) what that does to the VPS; create()
- * orders it (vps-create.ts, the request from toWire() in vps-requests.ts); update() converges (vps-converge.ts:
- * the same refusal rule before the first call, then resize, move, reinstall, reverse DNS, running state); read()
+ * orders it (vps-create.ts, the request from toWire() in vps-requests.ts); update() converges what diff() planned
+ * (planned-update.ts; vps-converge.ts: the same refusal rule before the first call, then resize, move, reinstall,
+ * reverse DNS, running state); read()
  * maps the order back (orderFields() in ../wire-mapping/order-fields.ts). Every error a user sees leaves here as
  * one VpsError (errors.ts).
  */
@@ -47,6 +48,7 @@ import { timeLimitOf, type EngineRequest } from "./engine/time-limits.js";
 import { secretKeys } from "./inputs/secret-values.js";
 import { computeChanges, hasChanges, REPLACE_FORCING_INPUTS, type VpsChanges } from "./inputs/vps-changes.js";
 import { converge, orderRef, type ConvergeOptions } from "./lifecycle/vps-converge.js";
+import { keepingRecorded, plannedUpdate } from "./lifecycle/planned-update.js";
 import {
   findPendingOrder,
   isPendingId,
@@ -390,19 +392,27 @@ export async function update(
         throw error;
       }
       if (isOrderGone(order, Date.now())) throw goneError(id);
-      // Compare with the live order, not the old outputs: this is also how a failed create or update resumes.
-      const target = { live: order, recorded, news };
+      // What diff() planned, brought about on the live order (planned-update.ts): a change made outside Pulumi
+      // that the plan does not name stays; a step of a half-done update that is already on the order is skipped.
+      const { target: planned, leftAlone } = plannedUpdate(order, recorded, news);
+      const target = { live: order, recorded, news: planned };
       const result = await guardedChange(run, accountView(run, "Updating a Vps"), target, "changed", () =>
-        converge({ ...target, run, client, what: "was being updated", provider: inputs.__provider }),
+        converge({
+          ...target,
+          run,
+          client,
+          what: "was being updated",
+          provider: inputs.__provider,
+          leftAlone,
+        }),
       );
       const password = result.password ?? news.password ?? recorded.password;
-      return {
-        outs: orderOutputs(
-          result.order,
-          { ...news, __creationNonce: recorded.__creationNonce ?? news.__creationNonce, password },
-          news,
-        ),
-      };
+      const outs = orderOutputs(
+        result.order,
+        { ...news, __creationNonce: recorded.__creationNonce ?? news.__creationNonce, password },
+        news,
+      );
+      return { outs: keepingRecorded(outs, recorded, leftAlone) };
     }),
   );
 }

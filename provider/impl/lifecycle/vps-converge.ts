@@ -1,7 +1,9 @@
 /**
  * Brings a live order to the inputs, one step at a time. A step that fails after an earlier one changed
  * the VPS leaves it changed, the state records what was done, and the next `pulumi up`
- * finishes (3. below); what is refused before the first call changes nothing (2.).
+ * finishes (3. below); what is refused before the first call changes nothing (2.). A create or an adoption
+ * brings the order to the program's inputs; update() to the target of planned-update.ts (what diff() planned,
+ * the order as it stands elsewhere).
  *
  * 1. Plan: compare the live order with the inputs (computeChanges).
  * 2. Validate every planned change before the first call: refusals (disk shrink, reinstall without
@@ -29,7 +31,8 @@ import { orderOutputs, type RecordedOutputs, type VpsOutputs } from "../inputs/v
 import { feeLine, resizeBillLine } from "../budget/money.js";
 import { parametersRequest, reinstallRequest } from "../inputs/vps-requests.js";
 import { secretsWrapped } from "../inputs/secret-values.js";
-import { REPORTED_FIELDS, inputsOfKind } from "../fields/vps-fields.js";
+import { LIVE_STEP_INPUTS, keepingRecorded } from "./planned-update.js";
+import type { VpsInputName } from "../fields/vps-fields.js";
 
 export type ConvergeWhat = "was created" | "was adopted" | "was being updated";
 
@@ -82,10 +85,12 @@ export interface ConvergeOptions {
   what: ConvergeWhat;
   /** The `__provider` text, recorded with the order when a step fails. */
   provider: VpsInputs["__provider"];
+  /** Inputs an update leaves as the order has them, recorded as they were when a step fails (planned-update.ts). */
+  leftAlone?: readonly VpsInputName[];
 }
 
 export async function converge(options: ConvergeOptions): Promise<{ order: AboutOrder; password?: string }> {
-  const { client, live, recorded, news, what, provider } = options;
+  const { client, live, recorded, news, what, provider, leftAlone = [] } = options;
   const current = orderOutputs(live, recorded);
   const id = String(live.order_oid);
   const changes = computeChanges(id, current, news);
@@ -112,7 +117,7 @@ export async function converge(options: ConvergeOptions): Promise<{ order: About
     order = await setRunningState(run, order, progress);
     return progress.password === undefined ? { order } : { order, password: progress.password };
   } catch (error) {
-    throw await failureToRecord(error, run, progress, { recorded, what, provider, setPtr });
+    throw await failureToRecord(error, run, progress, { recorded, what, provider, setPtr, leftAlone });
   }
 }
 
@@ -202,10 +207,11 @@ async function failureToRecord(
     what: ConvergeWhat;
     provider: VpsInputs["__provider"];
     setPtr: boolean;
+    leftAlone: readonly VpsInputName[];
   },
 ): Promise<Error> {
   const { client, live, ref, id, news, current } = run;
-  const { recorded, what, provider, setPtr } = context;
+  const { recorded, what, provider, setPtr, leftAlone } = context;
   // Read the order as it stands: a step whose answer was lost (timeout, dropped connection) may
   // have been applied, and the state must then say so, not the old values.
   const order = await client.getOrder(ref).then(
@@ -220,13 +226,12 @@ async function failureToRecord(
   const presented = presentError(error, "");
   // A PTR not (yet) set keeps the recorded name, so the next update sets it.
   const reverseDns = setPtr && !progress.ptrDone ? recorded.reverseDns : news.reverseDns;
-  const properties = secretsWrapped(
-    orderOutputs(
-      order ?? live,
-      { ...recorded, ...news, reverseDns, password: progress.password ?? recorded.password },
-      news,
-    ),
+  const standing = orderOutputs(
+    order ?? live,
+    { ...recorded, ...news, reverseDns, password: progress.password ?? recorded.password },
+    news,
   );
+  const properties = secretsWrapped(keepingRecorded(standing, recorded, leftAlone));
   return new VpsIncompleteError(
     VPS_ERROR_CODES.incomplete,
     `VPS order ${id} (${live.domain_name}) ${what}, but a step failed: ${nested(presented)}`,
@@ -236,15 +241,10 @@ async function failureToRecord(
   );
 }
 
-/** The fields a step changes that the order reports (so a lost answer can be seen on the order). */
-const STEP_FIELDS = inputsOfKind("parameters", "move", "reinstall", "running-state").filter((name) =>
-  REPORTED_FIELDS.includes(name),
-);
-
 /** True if the order no longer matches `before` (the outputs it had when converge started). */
 function differsFrom(order: AboutOrder, before: VpsOutputs, recorded: RecordedOutputs): boolean {
   const now = orderOutputs(order, recorded);
-  return STEP_FIELDS.some((field) => now[field] !== before[field]);
+  return LIVE_STEP_INPUTS.some((field) => now[field] !== before[field]);
 }
 
 /**
