@@ -1,0 +1,178 @@
+/**
+ * The budget's invariants I1–I6 (docs/cost.md, "The invariants"), one checker each, over what a test saw of runs
+ * and of the account. Each returns undefined when the invariant holds, or what broke it in words. The model test
+ * (money-model.test.ts) calls them after every step; any table of cases may.
+ *
+ * Money is in whole US cents, orders by their order number.
+ */
+
+/** An active order on the account, as the emulator lists it. */
+export interface OrderSeen {
+  oid: number;
+  cents: number;
+  domain: string;
+}
+
+/** What one preview found: its verdict, its figure and the other judges' verdicts on the same checks. */
+export interface PreviewSeen {
+  stack: string;
+  passed: boolean;
+  /** The account's monthly fees after the run, as the preview counts them (its checked fees). */
+  figureCents: number;
+  /** The account's orders before and after the preview: a preview changes nothing. */
+  ordersBefore: readonly OrderSeen[];
+  ordersAfter: readonly OrderSeen[];
+  /** The bill's and the pack's verdicts on the preview's checks ("fail" blocks); undefined: not judged. */
+  bill?: "pass" | "fail";
+  pack?: "pass" | "fail";
+}
+
+/** What one `up` did after its preview. */
+export interface UpSeen {
+  stack: string;
+  preview: PreviewSeen;
+  /** The update ran every step. */
+  completed: boolean;
+  /** Its errors, each as the engine would print it. */
+  errors: readonly string[];
+  /** The account's orders when it settled. */
+  ordersAfter: readonly OrderSeen[];
+  /**
+   * Nothing happened outside the run while it ran: no fault, no kill, no outside change, no other run at the same
+   * time. I1 promises only then.
+   */
+  alone: boolean;
+}
+
+const total = (orders: readonly OrderSeen[]): number => orders.reduce((sum, o) => sum + o.cents, 0);
+const usd = (c: number): string => `$${(c / 100).toFixed(2)}`;
+const oids = (orders: readonly OrderSeen[]): string =>
+  orders
+    .map((o) => `${o.oid}:${usd(o.cents)}`)
+    .sort()
+    .join(",");
+
+/** I1: a preview that passes, with nothing changed outside the run, means `up` completes at the preview's figure. */
+export function I1(up: UpSeen): string | undefined {
+  if (!up.preview.passed || !up.alone) return undefined;
+  if (!up.completed)
+    return `I1: ${up.stack}'s preview passed at ${usd(up.preview.figureCents)}, and up failed: ${up.errors.join(" | ")}`;
+  const after = total(up.ordersAfter);
+  // NaN: the preview could not price every VPS (a pending create), so it stated no figure.
+  if (!Number.isNaN(up.preview.figureCents) && after !== up.preview.figureCents)
+    return `I1: ${up.stack}'s preview said the account ends at ${usd(up.preview.figureCents)}; it ended at ${usd(after)}`;
+  return undefined;
+}
+
+/**
+ * I2: a preview that fails means nothing is ordered, changed or cancelled (neither by the preview nor by `up`).
+ * `mine`: the stack's own orders, when other runs changed the account meanwhile (only those are compared).
+ */
+export function I2(
+  preview: PreviewSeen,
+  ordersAfterUp?: readonly OrderSeen[],
+  mine: (order: OrderSeen) => boolean = () => true,
+): string | undefined {
+  const of = (orders: readonly OrderSeen[]) => oids(orders.filter(mine));
+  const before = of(preview.ordersBefore);
+  if (of(preview.ordersAfter) !== before)
+    return `I2: ${preview.stack}'s preview changed the account: ${before} → ${of(preview.ordersAfter)}`;
+  if (!preview.passed && ordersAfterUp && of(ordersAfterUp) !== before)
+    return `I2: ${preview.stack}'s preview failed, and its up changed the account: ${before} → ${of(ordersAfterUp)}`;
+  return undefined;
+}
+
+/** The account once a set of concurrent runs settled, for I3. */
+export interface SettledSeen {
+  /** The account's monthly budget every stack shares (undefined: none). */
+  budgetCents?: number;
+  /** The account's orders before the runs started, and once they settled. */
+  ordersBefore: readonly OrderSeen[];
+  ordersAfter: readonly OrderSeen[];
+  /** Orders placed or grown outside the runs while they ran (by hand, another account user). */
+  outside: ReadonlySet<number>;
+}
+
+/**
+ * I3: once every run of a set of concurrent runs has settled (finished, or killed and followed by one `up` of its
+ * stack), the account's new orders are within every budget: over the budget, the runs added nothing beyond the
+ * account they started from (orders placed outside them set apart).
+ */
+export function I3(settled: SettledSeen): string | undefined {
+  if (settled.budgetCents === undefined) return undefined;
+  const ours = settled.ordersAfter.filter((o) => !settled.outside.has(o.oid));
+  const after = total(ours);
+  const before = total(settled.ordersBefore.filter((o) => !settled.outside.has(o.oid)));
+  if (after <= Math.max(settled.budgetCents, before)) return undefined;
+  return (
+    `I3: the runs took the account from ${usd(before)} to ${usd(after)} (orders ${oids(ours)}), over its budget of ` +
+    `${usd(settled.budgetCents)}`
+  );
+}
+
+/** The account against the stacks' states, for I4. */
+export interface OwnedSeen {
+  orders: readonly OrderSeen[];
+  /** Each stack's state: the order numbers it records. */
+  states: ReadonlyMap<string, ReadonlySet<number>>;
+  /** Orders placed outside every stack (by hand). */
+  outside: ReadonlySet<number>;
+  /** What the runs printed (errors, warnings): an order named there is accounted for until the next `up`. */
+  said: readonly string[];
+}
+
+/**
+ * I4: every billed order is in exactly one stack's state, or was named in the output of the run that made it (to be
+ * taken back by the next `up` of that stack).
+ */
+export function I4(owned: OwnedSeen): string | undefined {
+  for (const order of owned.orders) {
+    if (owned.outside.has(order.oid)) continue;
+    const holders = [...owned.states].filter(([, oids]) => oids.has(order.oid)).map(([stack]) => stack);
+    if (holders.length > 1) return `I4: order ${order.oid} is in the states of ${holders.join(" and ")}`;
+    if (holders.length === 1) continue;
+    if (owned.said.some((line) => line.includes(String(order.oid)))) continue;
+    return `I4: order ${order.oid} (${order.domain}, ${usd(order.cents)}) is billed, in no state, and no run named it`;
+  }
+  return undefined;
+}
+
+/** I5: the preview, the guard, the bill and the pack give one verdict. */
+export function I5(up: UpSeen, guardRefused: boolean): string | undefined {
+  const { preview } = up;
+  const provider = preview.passed ? "pass" : "fail";
+  const judges = { provider, bill: preview.bill ?? provider, pack: preview.pack ?? provider };
+  if (new Set(Object.values(judges)).size > 1)
+    return `I5: ${up.stack}'s judges differ: ${JSON.stringify(judges)}`;
+  if (preview.passed && guardRefused && up.alone)
+    return `I5: ${up.stack}'s preview passed and the guard refused: ${up.errors.join(" | ")}`;
+  return undefined;
+}
+
+/** One VPS updated in place: what diff() planned, and the live order before and after. */
+export interface UpdateSeen {
+  name: string;
+  /** The inputs diff() planned to change ("memoryMb", "diskSpaceMb", "metaData", …). */
+  planned: readonly string[];
+  before: Readonly<Record<string, unknown>>;
+  after: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * I6: `update` does what `diff()` planned and nothing else: a field drifted outside Pulumi and not in the plan is
+ * left as it is.
+ */
+export function I6(update: UpdateSeen): string | undefined {
+  const changed = Object.keys(update.before).filter(
+    (key) => JSON.stringify(update.before[key]) !== JSON.stringify(update.after[key]),
+  );
+  const unplanned = changed.filter((key) => !update.planned.includes(key));
+  if (unplanned.length === 0) return undefined;
+  return (
+    `I6: the update of ${update.name} changed ${unplanned.map((k) => `${k} ${JSON.stringify(update.before[k])} → ` + JSON.stringify(update.after[k])).join(", ")}, ` +
+    `which diff() did not plan (it planned ${update.planned.join(", ") || "nothing"})`
+  );
+}
+
+/** Every checker, by name: the model test names each in its checks. */
+export const INVARIANTS = { I1, I2, I3, I4, I5, I6 } as const;
