@@ -17,9 +17,8 @@
  * (vps-changes.ts) what its change kind does and effectsOf() (vps-effects.ts) what that does to the VPS; create()
  * orders it (vps-create.ts, the request from toWire() in vps-requests.ts); update() converges what diff() planned
  * (planned-update.ts; vps-converge.ts: the same refusal rule before the first call, then resize, move, reinstall,
- * reverse DNS, running state); read()
- * maps the order back (orderFields() in ../wire-mapping/order-fields.ts). Every error a user sees leaves here as
- * one VpsError (errors.ts).
+ * reverse DNS, running state); read() maps the order back (orderFields() in ../wire-mapping/order-fields.ts).
+ * Every error a user sees leaves here as one VpsError (errors.ts).
  */
 import type { AboutOrder } from "../../contract/index.js";
 import { RimuNotFoundError, type RimuClient } from "../client/index.js";
@@ -396,15 +395,9 @@ export async function update(
       // that the plan does not name stays; a step of a half-done update that is already on the order is skipped.
       const { target: planned, leftAlone } = plannedUpdate(order, recorded, news);
       const target = { live: order, recorded, news: planned };
+      const how = { run, client, what: "was being updated" as const, provider: inputs.__provider, leftAlone };
       const result = await guardedChange(run, accountView(run, "Updating a Vps"), target, "changed", () =>
-        converge({
-          ...target,
-          run,
-          client,
-          what: "was being updated",
-          provider: inputs.__provider,
-          leftAlone,
-        }),
+        converge({ ...target, ...how }),
       );
       const password = result.password ?? news.password ?? recorded.password;
       const outs = orderOutputs(

@@ -274,10 +274,10 @@ export const REFUSED: RefusedCase[] = [
     says: /DCLONDON/,
   },
   {
-    id: "host-number",
-    what: "hostServerOid: 764 (a number)",
+    id: "host-fraction",
+    what: "hostServerOid: 7.5 (a number that is no host id; a whole number is one: a YAML config value)",
     on: "new",
-    args: newVps({ hostServerOid: 764 }),
+    args: newVps({ hostServerOid: 7.5 }),
     code: "RIMU_ERR_VALIDATION",
     names: "hostServerOid",
   },
