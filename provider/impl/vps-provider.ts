@@ -278,7 +278,7 @@ async function orderAndConverge(
   const recorded = { ...news, __creationNonce: nonce, password };
   log(
     ordered.found
-      ? `Vps ${id}: found this stack's own order ${order.domain_name} (its response was lost earlier); using it.`
+      ? `Vps ${id}: found this stack's own order ${order.domain_name} (its response was lost, or a killed run left it); using it.`
       : `Vps ${id}: ordered ${order.domain_name}.`,
   );
   if (password === undefined && ordered.found) {
