@@ -23,6 +23,7 @@ import { RequestLog } from "./request-log.js";
 import { billingMethodsRoutes } from "./routes/billing-methods.js";
 import { catalogRoutes } from "./routes/catalog.js";
 import { controlRoutes } from "./routes/control.js";
+import { openApiRoutes } from "./routes/openapi.js";
 import { ordersRoutes } from "./routes/orders.js";
 import { ptrRoutes } from "./routes/ptr.js";
 import { vpsRoutes } from "./routes/vps.js";
@@ -116,6 +117,7 @@ export async function buildEmulator(input: StartEmulatorOptions = {}): Promise<F
   await app.register(ptrRoutes, { prefix: "/r", ...deps });
   await app.register(billingMethodsRoutes, { prefix: "/r", ...deps });
   await app.register(catalogRoutes, { prefix: "/r", ...deps });
+  await app.register(openApiRoutes, { prefix: "/r", ...deps });
   if (options.control) await app.register(controlRoutes, { prefix: "/__emulator", ...deps });
 
   // Every wait ends at once; the requests they held answer before their connections close.

@@ -139,7 +139,10 @@ describe("docs/emulator.md's Endpoints list", () => {
   });
 
   it("lists exactly the routes the emulator registers under /r", async () => {
-    const registered = (await emulatorRoutes()).filter((route) => route.includes(" /r/"));
+    // Besides the API's own description (GET /r/openapi.json, under "The OpenAPI descriptions").
+    const registered = (await emulatorRoutes()).filter(
+      (route) => route.includes(" /r/") && route !== "GET /r/openapi.json",
+    );
     expect(registered.length).toBeGreaterThanOrEqual(Object.keys(ENDPOINTS).length);
     expect(rows.flatMap((row) => row.routes).sort()).toEqual(registered.sort());
   });
