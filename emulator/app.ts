@@ -5,7 +5,9 @@
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { ChaosController } from "./chaos/controller.js";
 import { rulesFromOptions } from "./chaos/rule.js";
-import { createClock, isTimeControl } from "./clock.js";
+import { parseNowSetting } from "./calendar.js";
+import { type Clock, createClock, isTimeControl } from "./clock.js";
+import { emuError } from "./errors.js";
 import { FaultController } from "./faults.js";
 import { registerBodyParsers } from "./http/body.js";
 import { answerConnect, answerExpectation, clientErrorHandler } from "./http/client-errors.js";
@@ -21,6 +23,7 @@ import { RequestLog } from "./request-log.js";
 import { billingMethodsRoutes } from "./routes/billing-methods.js";
 import { catalogRoutes } from "./routes/catalog.js";
 import { controlRoutes } from "./routes/control.js";
+import { openApiRoutes } from "./routes/openapi.js";
 import { ordersRoutes } from "./routes/orders.js";
 import { ptrRoutes } from "./routes/ptr.js";
 import { vpsRoutes } from "./routes/vps.js";
@@ -43,10 +46,24 @@ export function loggerOptions(enabled: boolean) {
   };
 }
 
+/** `now` (--now): the date the emulator starts at, before the state is seeded on it. */
+function startClockAt(clock: Clock, now: string): void {
+  if (!isTimeControl(clock)) {
+    throw emuError("EMU_ERR_STATE_INVALID", {
+      message:
+        "now cannot be given with a clock given in code (the clock option), which decides its own time.",
+    });
+  }
+  const machineNow = clock.now() - clock.offsetMs();
+  clock.setOffsetMs(parseNowSetting(now, machineNow)! - machineNow);
+}
+
 export async function buildEmulator(input: StartEmulatorOptions = {}): Promise<FastifyInstance> {
   const options = resolveOptions(input);
   const clock = options.clock ?? createClock({ timeScale: options.timeScale });
+  if (options.now !== undefined) startClockAt(clock, options.now);
   const store = await StateStore.open({
+    clockSetAtStart: options.now !== undefined,
     seed: options.seed,
     clock,
     stateFile: options.stateFile,
@@ -100,6 +117,7 @@ export async function buildEmulator(input: StartEmulatorOptions = {}): Promise<F
   await app.register(ptrRoutes, { prefix: "/r", ...deps });
   await app.register(billingMethodsRoutes, { prefix: "/r", ...deps });
   await app.register(catalogRoutes, { prefix: "/r", ...deps });
+  await app.register(openApiRoutes, { prefix: "/r", ...deps });
   if (options.control) await app.register(controlRoutes, { prefix: "/__emulator", ...deps });
 
   // Every wait ends at once; the requests they held answer before their connections close.

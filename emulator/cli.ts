@@ -30,6 +30,9 @@ export const usage = (command: string) => `Usage: ${command} [options]
                       exist); default: memory only
   --load-snapshot F   start from the snapshot F (saved from GET /__emulator/snapshots/NAME,
                       or a state file); it replaces what --state-file held
+  --now D             the emulator's date at start: 2027-01-15, 2027-01-15T09:30:00Z, or
+                      ahead of today by +40d or +12h (default: today, or the date
+                      --state-file kept); moved at runtime with POST /__emulator/time/advance
   --latency-ms N      milliseconds added to every request (0..${OPTION_BOUNDS.latencyMs.max})
   --error-rate X      chance 0..1 of a random 503 on every route (both are chaos rules,
                       seeded by --seed; change them at runtime with --control)
@@ -58,6 +61,8 @@ function flagRule(flag: string, option: string): string {
   const bounds = (OPTION_BOUNDS as Record<string, { min: number; max: number; whole: boolean }>)[option];
   if (bounds)
     return `--${flag} must be ${bounds.whole ? "a whole number" : "a number"} from ${bounds.min} to ${bounds.max}`;
+  if (option === "now")
+    return "--now must be an ISO 8601 date (2027-01-15) or date and time (2027-01-15T09:30:00Z), or a duration ahead such as +40d or +12h";
   return option === "seed" ? "--seed must be a whole number" : `--${flag} must name a file`;
 }
 
@@ -68,6 +73,7 @@ export const CLI_FLAGS = {
   "time-scale": { type: "string" },
   "state-file": { type: "string" },
   "load-snapshot": { type: "string" },
+  now: { type: "string" },
   "latency-ms": { type: "string" },
   "error-rate": { type: "string" },
   "rate-limit": { type: "string" },
@@ -107,6 +113,7 @@ export function parseCliArgs(argv: string[]): StartEmulatorOptions | "help" {
     timeScale: num("time-scale", values["time-scale"]),
     stateFile: values["state-file"],
     loadSnapshot: values["load-snapshot"],
+    now: values.now,
     latencyMs: num("latency-ms", values["latency-ms"]),
     errorRate: num("error-rate", values["error-rate"]),
     rateLimit: rateLimitFlag(values["rate-limit"]),

@@ -1,7 +1,8 @@
 /**
  * Injected time. The emulator never calls setTimeout or Date.now directly in its logic: durations of
  * the real API ("a create takes about a minute") go through `work()`, which multiplies them by
- * timeScale, so tests run with timeScale 0 (instant) and the CLI with 1 (realistic).
+ * timeScale, so tests run with timeScale 0 (instant) and the CLI with 1 (realistic). Its date runs with the
+ * machine's, `offsetMs` ahead once moved (--now, POST /__emulator/time/advance): calendar.ts says what a move does.
  */
 import { performance } from "node:perf_hooks";
 
@@ -36,6 +37,10 @@ export interface TimeControl {
   /** Ends the waiting work of one order (or of every order) now; how many waits it ended. */
   finishWork(orderOid?: number): number;
   workInProgress(): WorkInProgress[];
+  /** How far the emulator's date is ahead of the machine's (0 until it is moved). */
+  offsetMs(): number;
+  /** Sets the offset: `now()` is the machine's time plus it from then on. */
+  setOffsetMs(offsetMs: number): void;
 }
 
 export function isTimeControl(clock: Clock): clock is Clock & TimeControl {
@@ -45,6 +50,7 @@ export function isTimeControl(clock: Clock): clock is Clock & TimeControl {
 
 export interface ClockOptions {
   timeScale: number;
+  /** The machine's time (default Date.now); the clock's `now()` adds its offset. */
   now?: () => number;
 }
 
@@ -56,7 +62,9 @@ interface Wait {
 }
 
 export function createClock(options: ClockOptions): Clock & TimeControl {
-  const now = options.now ?? (() => Date.now());
+  const machineNow = options.now ?? (() => Date.now());
+  let offset = 0;
+  const now = () => machineNow() + offset;
   let timeScale = options.timeScale;
   const pending = new Set<Wait>();
   let disposed = false;
@@ -112,6 +120,10 @@ export function createClock(options: ClockOptions): Clock & TimeControl {
       );
       ending.forEach(end);
       return ending.length;
+    },
+    offsetMs: () => offset,
+    setOffsetMs(offsetMs) {
+      offset = offsetMs;
     },
     workInProgress: () =>
       [...pending].flatMap((entry) =>

@@ -4,6 +4,7 @@
  */
 import * as z from "zod";
 import { Currency, ENDPOINTS, type EndpointName } from "../contract/index.js";
+import { parseNowSetting } from "./calendar.js";
 import type { Clock } from "./clock.js";
 import { RateLimitSchema } from "./rate-limit.js";
 
@@ -63,6 +64,17 @@ export const EmulatorOptionsSchema = z.object({
    * what `stateFile` held. Default: a fresh state.
    */
   loadSnapshot: z.string().min(1).optional(),
+  /**
+   * The emulator's date at start: an ISO 8601 date (`2027-01-15`) or date and time, or a duration ahead of the
+   * machine's date (`+40d`, `+12h`); it runs on from there. Default: the machine's date, or the date a state file
+   * kept. Moved at run time with POST /__emulator/time/advance.
+   */
+  now: z
+    .string()
+    .refine((value) => parseNowSetting(value, Date.now()) !== undefined, {
+      message: "now must be an ISO 8601 date (2027-01-15) or date and time, or a duration ahead such as +40d",
+    })
+    .optional(),
   /** Milliseconds added to every request (a chaos rule on every route); default 0. */
   latencyMs: bounded("latencyMs").default(0),
   /** Chance (0..1) of a random 503 (a chaos rule), for every route or per endpoint name; default 0. */

@@ -155,7 +155,7 @@ export const CONTROL_ROUTES = {
   getTime: {
     method: "GET",
     path: "/time",
-    summary: "The time scale, and the work waiting on the clock (by order).",
+    summary: "The emulator's date, the time scale, and the work waiting on the clock (by order).",
     answer: TimeAnswer,
   },
   setTime: {
@@ -169,10 +169,14 @@ export const CONTROL_ROUTES = {
   advanceTime: {
     method: "POST",
     path: "/time/advance",
-    summary: "Finish an order's work now (a create answers at once, RUNNING), or every order's.",
+    summary:
+      "Move the emulator's date (to a date, or by days), ending the work in progress and the cancellations it passes; or finish an order's work now (a create answers at once, RUNNING), or every order's.",
     body: AdvanceBody,
     answer: AdvanceAnswer,
-    errors: { 400: "An emulator on a clock given in code.", 404: "No order of that id." },
+    errors: {
+      400: "A date that is not ISO 8601 or is earlier than the emulator's, orderOid with a move, or an emulator on a clock given in code.",
+      404: "No order of that id.",
+    },
   },
   openApi: {
     method: "GET",

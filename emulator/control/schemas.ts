@@ -57,6 +57,7 @@ export const OrdersAnswer = z.object({
       rootAuthorizedKeys: z.string().nullable(),
     }),
   ),
+  now: z.string().meta({ description: "The emulator's date (ISO 8601) the orders are seen at." }),
 });
 
 export const AccountsAnswer = z.object({
@@ -118,8 +119,12 @@ export const ChaosAnswer = z.object({
 export const TimeScaleBody = z.strictObject({
   timeScale: z.number().min(OPTION_BOUNDS.timeScale.min).max(OPTION_BOUNDS.timeScale.max),
 });
+const EmulatorDate = z
+  .string()
+  .meta({ description: "The emulator's date and time, ISO 8601 (the machine's until moved)." });
 export const TimeAnswer = z.object({
   timeScale: z.number(),
+  now: EmulatorDate,
   work: z.array(
     z.object({
       orderOid: z.number().int().nullable(),
@@ -128,9 +133,27 @@ export const TimeAnswer = z.object({
   ),
 });
 export const AdvanceBody = z.strictObject({
-  orderOid: z.number().int().positive().optional().meta({ description: "Without it, every order's work." }),
+  orderOid: z.number().int().positive().optional().meta({
+    description: "Finish this order's work now; with neither now nor days, and without it, every order's.",
+  }),
+  now: z.string().optional().meta({
+    description:
+      "Move the emulator's date to this ISO 8601 date (2027-01-15) or date and time (2027-01-15T09:30:00Z), never back.",
+  }),
+  days: z
+    .number()
+    .positive()
+    .max(3660)
+    .optional()
+    .meta({ description: "Move the emulator's date this many days ahead (0.5 is twelve hours)." }),
 });
-export const AdvanceAnswer = z.object({ finished: z.number().int() });
+export const AdvanceAnswer = z.object({
+  finished: z.number().int().meta({ description: "Waits of work in progress it ended." }),
+  now: EmulatorDate,
+  ordersEnded: z.array(z.number().int()).meta({
+    description: "Orders whose scheduled cancellation date the move passed: shut down and removed now.",
+  }),
+});
 
 export const OpenApiAnswer = z.looseObject({ openapi: z.string(), paths: z.record(z.string(), z.unknown()) });
 

@@ -16,6 +16,7 @@ export const DASHBOARD_HTML = `<!doctype html>
   <body>
     <header>
       <h1>RimuHosting emulator</h1>
+      <span id="emulator-date" class="status"></span>
       <span id="status" class="status">Loading…</span>
     </header>
     <main>

@@ -178,8 +178,14 @@ function renderRequests(data) {
     : table(["Time (UTC)", "Method", "Route", "Status", "Account", "User agent"], rows));
 }
 
+// The emulator's date (moved by --now or POST /__emulator/time/advance), which the orders are seen at.
+function renderDate(data) {
+  document.getElementById("emulator-date").textContent =
+    "Emulator date: " + data.orders.now.slice(0, 16).replace("T", " ") + " UTC";
+}
+
 // One render function per section, each reading what readSources() returned.
-const SECTIONS = [renderAccounts, renderFaults, renderHosts, renderChaos, renderRequests];
+const SECTIONS = [renderDate, renderAccounts, renderFaults, renderHosts, renderChaos, renderRequests];
 
 function start(sources, refreshMs) {
   const status = document.getElementById("status");

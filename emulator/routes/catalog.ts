@@ -1,9 +1,9 @@
 /** Public catalog resources: R14 distributions, R15 pricing plans, R16 price quote, R17 data centres. */
 import type { FastifyPluginAsync } from "fastify";
-import { NewVpsRequest } from "../../contract/index.js";
 import { listDataCenters, listDistributions, listPricingPlans } from "../domain/catalog-responses.js";
 import { quoteNewVm, quoteRequestFromMatrix } from "../domain/quote.js";
 import { parseBody } from "../http/body.js";
+import { REQUEST_BODIES } from "./request-bodies.js";
 import { sendRecord, sendRendered } from "../http/send.js";
 import { CatalogCache } from "../wire/catalog-cache.js";
 import type { EmulatorDeps } from "../http/types.js";
@@ -36,7 +36,7 @@ export const catalogRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps)
   });
 
   endpoint(app, "quoteNewVm", async (request, reply) => {
-    const body = parseBody(NewVpsRequest, request.body);
+    const body = parseBody(REQUEST_BODIES.quoteNewVm, request.body);
     const quote = quoteNewVm(deps.ctx, body, request.emu.account, deps.options.planCurrencies);
     return sendRecord(request, reply, "quoteNewVm", quote);
   });

@@ -57,6 +57,7 @@ export const controlRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps)
 
   controlRoute(app, "listOrders", async () => ({
     orders: snapshotOrders(deps.ctx).map((order) => ({ ...order })),
+    now: new Date(deps.ctx.clock.now()).toISOString(),
   }));
 
   controlRoute(app, "listAccounts", async () => ({ accounts: accountTotals(deps.ctx) }));

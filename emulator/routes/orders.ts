@@ -1,11 +1,11 @@
 /** R1 list orders, R2 one order, R3 cancel at period end, R4 create a VPS. */
 import type { FastifyPluginAsync } from "fastify";
-import { NewVpsRequest } from "../../contract/index.js";
 import { cancelOrder } from "../domain/cancel.js";
 import { createVps } from "../domain/create.js";
 import { parseListingFilter } from "../domain/listing.js";
 import { getOwnOrder } from "../domain/lookup.js";
 import { parseBody } from "../http/body.js";
+import { REQUEST_BODIES } from "./request-bodies.js";
 import { sendRecord, sendRendered } from "../http/send.js";
 import type { EmulatorDeps } from "../http/types.js";
 import { endpoint, orderEndpoint } from "./endpoint.js";
@@ -31,7 +31,7 @@ export const ordersRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps) 
   orderEndpoint(app, ctx, "cancelOrder", cancelOrder);
 
   endpoint(app, "createVps", async (request, reply) => {
-    const body = parseBody(NewVpsRequest, request.body);
+    const body = parseBody(REQUEST_BODIES.createVps, request.body);
     return sendRecord(request, reply, "createVps", await createVps(ctx, accountOf(request), body));
   });
 };

@@ -1,11 +1,5 @@
 /** R5–R11: the VPS of an order: live status, delete, data transfer, move, resize, reinstall, power. */
 import type { FastifyPluginAsync } from "fastify";
-import {
-  NewVpsRequest,
-  RunningStateChangeRequest,
-  RunningVpsDataRequest,
-  VpsMoveRequest,
-} from "../../contract/index.js";
 import { deleteVps } from "../domain/cancel.js";
 import { moveVps } from "../domain/move.js";
 import { changeParameters } from "../domain/parameters.js";
@@ -13,6 +7,7 @@ import { reinstallVps } from "../domain/reinstall.js";
 import { setRunningState } from "../domain/running-state.js";
 import { getDataTransferUsage, getVpsStatus } from "../domain/vps-status.js";
 import { parseBody } from "../http/body.js";
+import { REQUEST_BODIES } from "./request-bodies.js";
 import { sendRecord } from "../http/send.js";
 import type { EmulatorDeps } from "../http/types.js";
 import { endpoint, orderEndpoint } from "./endpoint.js";
@@ -26,7 +21,7 @@ export const vpsRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps) => 
   orderEndpoint(app, ctx, "getDataTransferUsage", getDataTransferUsage);
 
   endpoint(app, "moveVps", async (request, reply) => {
-    const body = parseBody(VpsMoveRequest, request.body);
+    const body = parseBody(REQUEST_BODIES.moveVps, request.body);
     return sendRecord(
       request,
       reply,
@@ -36,19 +31,19 @@ export const vpsRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps) => 
   });
 
   endpoint(app, "changeParameters", async (request, reply) => {
-    const body = parseBody(RunningVpsDataRequest, request.body);
+    const body = parseBody(REQUEST_BODIES.changeParameters, request.body);
     const result = await changeParameters(ctx, accountOf(request), orderOidOf(request), body);
     return sendRecord(request, reply, "changeParameters", result);
   });
 
   endpoint(app, "reinstallVps", async (request, reply) => {
-    const body = parseBody(NewVpsRequest, request.body);
+    const body = parseBody(REQUEST_BODIES.reinstallVps, request.body);
     const result = await reinstallVps(ctx, accountOf(request), orderOidOf(request), body);
     return sendRecord(request, reply, "reinstallVps", result);
   });
 
   endpoint(app, "setRunningState", async (request, reply) => {
-    const body = parseBody(RunningStateChangeRequest, request.body);
+    const body = parseBody(REQUEST_BODIES.setRunningState, request.body);
     const result = await setRunningState(ctx, accountOf(request), orderOidOf(request), body.running_state);
     return sendRecord(request, reply, "setRunningState", result);
   });

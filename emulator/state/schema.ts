@@ -7,7 +7,7 @@
 import * as z from "zod";
 import { BillingMethodType, DcLocation, RunningState, ServerType } from "../../contract/index.js";
 
-/** 2 added the named snapshots to the state file. */
+/** 2 added the named snapshots and the clock's offset to the state file. */
 export const STATE_VERSION = 2;
 
 export const HostState = z.strictObject({
@@ -105,5 +105,13 @@ export const EmulatorState = z.strictObject({
   ...ACCOUNTS,
   /** The named snapshots, by name (a state file's; a snapshot holds none). */
   snapshots: z.array(SavedSnapshot).optional(),
+  /** How far the emulator's date was ahead of the machine's (calendar.ts), so a restart keeps the date moved. */
+  clockOffsetMs: z.number().optional(),
 });
 export type EmulatorState = z.infer<typeof EmulatorState>;
+
+/** The accounts of a state: without what only a state file holds (its snapshots, its clock). */
+export function accountsOf(state: EmulatorState): EmulatorState {
+  const { snapshots: _shelf, clockOffsetMs: _clock, ...accounts } = state;
+  return accounts;
+}

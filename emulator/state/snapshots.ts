@@ -5,7 +5,7 @@
  * `snapshots`), so they outlive a restart with --state-file: the store writes what `entries()` lists.
  */
 import { emuError } from "../errors.js";
-import type { EmulatorState, SavedSnapshot } from "./schema.js";
+import { accountsOf, type EmulatorState, type SavedSnapshot } from "./schema.js";
 import { copyState } from "./state-json.js";
 
 /** What the list of snapshots says about each. */
@@ -29,11 +29,10 @@ export class SnapshotShelf {
     for (const { name, state, savedAtMs } of kept) this.saved.set(name, { state, savedAtMs });
   }
 
-  /** Keeps a copy of `state` under `name` (replacing one of that name); a state file's own snapshots are left out. */
+  /** Keeps a copy of `state`'s accounts under `name` (replacing one of that name): no state file's own snapshots. */
   put(name: string, state: EmulatorState, nowMs: number): SnapshotSummary {
     requireName(name);
-    const { snapshots: _shelf, ...accounts } = copyState(state);
-    this.saved.set(name, { state: accounts, savedAtMs: nowMs });
+    this.saved.set(name, { state: accountsOf(copyState(state)), savedAtMs: nowMs });
     this.changed();
     return this.summary(name);
   }

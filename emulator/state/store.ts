@@ -5,11 +5,11 @@
  * nothing is acknowledged before it is on disk (a kill -9 loses no acknowledged change and, since
  * the next order id is in the same file, never hands an acknowledged id out again).
  */
-import type { Clock } from "../clock.js";
+import { type Clock, isTimeControl } from "../clock.js";
 import { createRandom, type Random } from "../random.js";
 import { KeyedLock } from "./locks.js";
 import { loadSnapshotFile, loadStateFile, requireStateDirectory, writeStateFile } from "./persistence.js";
-import type { EmulatorState, OrderState, SavedSnapshot } from "./schema.js";
+import { accountsOf, type EmulatorState, type OrderState, type SavedSnapshot } from "./schema.js";
 import { createInitialState } from "./seed.js";
 import { SnapshotShelf } from "./snapshots.js";
 import { copyState } from "./state-json.js";
@@ -23,6 +23,8 @@ export interface StoreOptions {
   loadSnapshot?: string;
   /** Seed option: give the "bob" account a dedicated server. */
   dedicatedServers?: boolean;
+  /** The clock was set at start (--now): the date the state file kept is not restored. */
+  clockSetAtStart?: boolean;
 }
 
 export class StateStore {
@@ -45,13 +47,13 @@ export class StateStore {
   private closed = false;
 
   private constructor(
-    { snapshots, ...accounts }: EmulatorState,
+    state: EmulatorState,
     kept: readonly SavedSnapshot[],
     private readonly options: StoreOptions,
   ) {
-    this.state = accounts;
-    this.random = createRandom(accounts.randomState);
-    this.snapshots = new SnapshotShelf([...(snapshots ?? []), ...kept], () => this.changed());
+    this.state = accountsOf(state);
+    this.random = createRandom(state.randomState);
+    this.snapshots = new SnapshotShelf([...(state.snapshots ?? []), ...kept], () => this.changed());
     this.reindex();
   }
 
@@ -63,7 +65,10 @@ export class StateStore {
     if (options.stateFile) await requireStateDirectory(options.stateFile);
     const inFile = options.stateFile ? await loadStateFile(options.stateFile) : undefined;
     const fromSnapshot = options.loadSnapshot ? await loadSnapshotFile(options.loadSnapshot) : undefined;
-    const loaded = fromSnapshot ? { ...fromSnapshot, snapshots: undefined } : inFile;
+    const loaded = fromSnapshot ? accountsOf(fromSnapshot) : inFile;
+    const time = isTimeControl(options.clock) ? options.clock : undefined;
+    if (time && inFile?.clockOffsetMs !== undefined && !options.clockSetAtStart)
+      time.setOffsetMs(inFile.clockOffsetMs);
     const store = new StateStore(
       loaded ?? createInitialState(options.seed, options.clock.now(), options),
       fromSnapshot ? (inFile?.snapshots ?? []) : [],
@@ -104,10 +109,15 @@ export class StateStore {
     return copyState(this.state);
   }
 
-  /** What the state file holds: the accounts and the named snapshots (shared, for serializing only). */
+  /** What the state file holds: the accounts, the named snapshots and the clock (shared, for serializing only). */
   private fileContents(): EmulatorState {
     this.state.randomState = this.random.state();
-    return { ...this.state, snapshots: this.snapshots.entries() };
+    const clock = this.options.clock;
+    return {
+      ...this.state,
+      snapshots: this.snapshots.entries(),
+      ...(isTimeControl(clock) ? { clockOffsetMs: clock.offsetMs() } : {}),
+    };
   }
 
   /**
@@ -115,8 +125,7 @@ export class StateStore {
    * old state's orders finishes on objects no longer listed; the snapshot's own half-done work is settled.
    */
   replaceState(state: EmulatorState): void {
-    const { snapshots: _shelf, ...accounts } = copyState(state);
-    this.state = accounts;
+    this.state = accountsOf(copyState(state));
     this.random = createRandom(this.state.randomState);
     this.reindex();
     this.settleInterruptedWork();

@@ -51,6 +51,10 @@ describe("cli", () => {
       "--error-rate must be a number from 0 to 1, not '2'.",
     );
     expect(() => parseCliArgs(["--bogus"])).toThrow();
+    expect(parseCliArgs(["--now", "+40d"])).toMatchObject({ now: "+40d" });
+    expect(() => parseCliArgs(["--now", "next week"])).toThrow(
+      "--now must be an ISO 8601 date (2027-01-15) or date and time (2027-01-15T09:30:00Z), or a duration ahead such as +40d or +12h, not 'next week'.",
+    );
   });
 
   test("cli: a value out of its bounds is one sentence naming the flag and the bounds", () => {

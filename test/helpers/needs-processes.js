@@ -14,6 +14,7 @@ const NEEDS_PROCESSES = [
   "<rootDir>/test/emulator/command\\.test\\.ts", // the rimuhosting-emulator command
   "<rootDir>/test/emulator/kill-durability\\.test\\.ts", // the emulator's command, SIGKILLed
   "<rootDir>/test/emulator/dashboard-browser\\.test\\.ts", // headless Chromium, driven over its DevTools pipe
+  "<rootDir>/test/emulator/openapi-lint\\.test\\.ts", // @redocly/cli lint, from npx's cache
   "<rootDir>/test/package/", // npm, git, tsc and the release script, as a user and a release run them
   "<rootDir>/test/docs/(recipes|workflows)\\.test\\.ts", // the docs' recipes through npm and the CLI; actionlint
   "<rootDir>/test/docs/bill-comment\\.test\\.ts", // docs/ci.md's comment step: bash, curl and jq
