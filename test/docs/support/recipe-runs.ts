@@ -54,6 +54,12 @@ export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
     "the JSON the command writes",
   ),
   "docs/cost.md#compare-example": noProcess("test/docs/bill-comment.test.ts", "a part of the rendered bill"),
+  "docs/cost.md#policy-pack-install": userEnv("test/engine/release-policy-pack.test.ts"),
+  "docs/cost.md#policy-config": noProcess(
+    "test/engine/release-policy-pack.test.ts",
+    "the file the preview reads, written as shown",
+  ),
+  "docs/cost.md#policy-pack-preview": userEnv("test/engine/release-policy-pack.test.ts"),
 
   "docs/emulator.md#start": userEnv("test/docs/recipes.test.ts"),
   "docs/emulator.md#two-forms": noProcess(
