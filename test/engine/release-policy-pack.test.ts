@@ -11,6 +11,7 @@ import { packageVersion } from "../../provider/native/pack";
 import { sourceDateEpoch } from "../../tools/release/archive";
 import { packPolicyPack } from "../../tools/release/policy-pack";
 import { commandLines, recipe } from "../docs/support/code-blocks";
+import { writeNpxStandIn } from "../docs/support/npx-stand-in";
 import { QUIET_NPM_ENV, shell } from "../docs/support/shell";
 import { dirOnPath, HARNESS_ENV, userEnv } from "../docs/support/user-env";
 import { asServed, PAGES_RELEASE_URL } from "../package/support/release-routes";
@@ -92,5 +93,47 @@ describeNative("yaml", "the release's policy pack, installed and run as docs/cos
       "The stack's 3 VPSs would cost $30.00 a month after this change, over the budget of $25.00",
     );
     expect(s.mutationsSince(mark)).toEqual([]);
+  });
+
+  // The page's bill lines after it, in order, with the pack installed above: `npx rimuhosting-bill` is the
+  // checkout's built command (test/docs/support/npx-stand-in.ts), and the page's stack `prod` is this test's stack
+  // (its name has a random suffix: `--stack prod` and the baseline's file name `shop.prod.json` name it).
+  test("the bill with the pack's verdict, the event log's bill, and the baseline --compare-to reads", async () => {
+    const bin = path.join(s.workDir, "npx-bin");
+    writeNpxStandIn(bin);
+    const billEnv = { ...env, PATH: `${bin}${path.delimiter}${env.PATH}` };
+    const stack = s.stack.cli.name;
+    const run = async (line: string) => {
+      const served = line
+        .replace(/--stack prod\b/g, `--stack ${stack}`)
+        .replace("shop.prod.json", `shop.${stack}.json`);
+      return { line, ...(await shell(served, { cwd: project, env: billEnv, clean: true })) };
+    };
+    const outputs: { line: string; code: number | null; output: string; billMd?: string }[] = [];
+    for (const address of [
+      "docs/cost.md#bill-stack",
+      "docs/cost.md#bill-event-log",
+      "docs/cost.md#bill-json",
+    ])
+      for (const line of commandLines(recipe(address))) {
+        const result = await run(line);
+        const billMd = path.join(project, "bill.md");
+        outputs.push({
+          ...result,
+          billMd: fs.existsSync(billMd) ? fs.readFileSync(billMd, "utf8") : undefined,
+        });
+      }
+    const failed = outputs.filter((o) => o.code !== 0).map((o) => `${o.line}: exit ${o.code}\n${o.output}`);
+    // With the pack, its mandatory monthly-budget fails the bill (exit 1), which gives the pack's verdict.
+    const withPack = outputs.find((o) => o.line.includes("--policy-pack"))!;
+    expect(failed).toEqual([`${withPack.line}: exit 1\n${withPack.output}`]);
+    expect(withPack.billMd).toMatch(/Policy pack `rimuhosting-guard` [\d.]+: ❌/);
+    expect(withPack.billMd).toContain("`monthly-budget` (mandatory)");
+    // The baseline the last line compares with is the one the line before it wrote.
+    expect(fs.existsSync(path.join(project, "bills-main", `shop.${stack}.json`))).toBe(true);
+    const compared = JSON.parse(outputs[outputs.length - 1]!.output) as {
+      comparison: { source: string } | null;
+    };
+    expect(compared.comparison?.source).toContain(`bills-main/shop.${stack}.json`);
   });
 });

@@ -54,6 +54,9 @@ export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
     "the JSON the command writes",
   ),
   "docs/cost.md#compare-example": noProcess("test/docs/bill-comment.test.ts", "a part of the rendered bill"),
+  "docs/cost.md#bill-stack": userEnv("test/engine/release-policy-pack.test.ts"),
+  "docs/cost.md#bill-event-log": userEnv("test/engine/release-policy-pack.test.ts"),
+  "docs/cost.md#bill-json": userEnv("test/engine/release-policy-pack.test.ts"),
   "docs/cost.md#policy-pack-install": userEnv("test/engine/release-policy-pack.test.ts"),
   "docs/cost.md#policy-config": noProcess(
     "test/engine/release-policy-pack.test.ts",
