@@ -122,6 +122,18 @@ export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
   "docs/troubleshooting.md#stack-migrate": userEnv("test/engine/state-moves.test.ts"),
   "docs/troubleshooting.md#lost-create": userEnv("test/engine/state-moves.test.ts"),
 
+  "docs/typescript.md#project-pulumi-yaml": noProcess(
+    "test/package/readme.test.ts",
+    "a project file, written as shown; the README's steps run in it in user-env",
+  ),
+  "docs/typescript.md#project-package-json": noProcess(
+    "test/package/readme.test.ts",
+    "a project file, written as shown; the README's steps run in it in user-env",
+  ),
+  "docs/typescript.md#project-tsconfig": noProcess(
+    "test/package/readme.test.ts",
+    "a project file, written as shown; the README's steps run in it in user-env",
+  ),
   "docs/typescript.md#release-npm": userEnv("test/package/support/release-routes.ts"),
   "docs/typescript.md#emulator": userEnv("test/engine/first-hour-release.test.ts"),
   "docs/typescript.md#try-it": userEnv("test/engine/first-hour-release.test.ts"),
