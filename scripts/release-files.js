@@ -5,7 +5,8 @@
  * right, nothing listed missing; SHA256SUMS.sig, its signature, is the one file it does not list) and that it
  * holds this version's packages: the plugin tarball of each of the five platforms
  * (`pulumi-resource-rimuhosting-v<version>-<os>-<arch>.tar.gz`), the npm tarballs of the provider and of the Node.js
- * SDK (sdk/nodejs), and the Python SDK's wheel and sdist (sdk/python). Names and versions come from package.json,
+ * SDK (sdk/nodejs), the Python SDK's wheel and sdist (sdk/python), and the policy pack
+ * (`rimuhosting-policy-pack-<version>.tar.gz`). Names and versions come from package.json,
  * sdk/nodejs/package.json and sdk/python/pyproject.toml, so a package that was not built, or built at another
  * version, stops the release before anything is published.
  *
@@ -109,6 +110,9 @@ function releaseFiles(dir, root) {
     }
     npm.push({ spec: `${manifest.name}@${version}`, file: need(npmTarball(manifest.name, version), what) });
   }
+
+  // The policy pack (tools/release/policy-pack.ts): attached to the GitHub release only, no registry's package.
+  need(`rimuhosting-policy-pack-${version}.tar.gz`, "the policy pack");
 
   const python = pythonProject(root);
   if (python.version !== version) {

@@ -267,15 +267,30 @@ async function* inputs(options: Options, io: CommandIo, name: string): AsyncGene
       yield { exit: EXIT.badInput };
       return;
     }
-    if (run.eventLog.trim() === "") {
+    // Stopped before it finished (its event log has no summary): the cause is in its display, not in the log, so
+    // the message quotes it rather than calling the log cut off.
+    if (run.eventLog.trim() === "" || (run.exitCode !== 0 && !isWholePreview(run.eventLog))) {
+      const cause =
+        run.errors.length > 0 ? `, saying: ${run.errors.join(" ")}. Fix that` : ": fix what it says above";
       io.stderr.write(
         `${name}: \`pulumi preview --stack ${stack}\` stopped (exit ${run.exitCode ?? "by a signal"}) before it ` +
-          "previewed anything: fix what it says above, then run this again.\n",
+          `previewed anything${cause}, then run this again.\n`,
       );
       yield { exit: EXIT.badInput };
       return;
     }
     yield { text: run.eventLog, source: `the preview of stack ${stack}`, previewFailed: run.exitCode !== 0 };
+  }
+}
+
+/** Whether `eventLog` is a whole preview's, one the bill can read. */
+function isWholePreview(eventLog: string): boolean {
+  try {
+    parsePreviewLog(eventLog, "the preview");
+    return true;
+  } catch (error) {
+    if (error instanceof NotPreviewLogError) return false;
+    throw error;
   }
 }
 

@@ -16,6 +16,22 @@ export const EVENT_LOG_SWITCH = { PULUMI_DEBUG_COMMANDS: "true" } as const;
 export interface PreviewRun {
   eventLog: string;
   exitCode: number | null;
+  /**
+   * The `error:` lines of its display, without the prefix: the cause when it stopped before it finished (a policy
+   * pack it could not load, a stack that does not exist), which its event log does not hold.
+   */
+  errors: string[];
+}
+
+/** At most this much of the display's end is kept for its `error:` lines (a preview's display can be long). */
+const DISPLAY_TAIL = 64 * 1024;
+
+/** The `error: …` lines of a preview's display, without the prefix and terminal colours, each once. */
+export function errorLines(display: string): string[] {
+  // eslint-disable-next-line no-control-regex -- ESC starts a terminal colour code, which is what is removed
+  const plain = display.replace(/\x1b\[[0-9;]*m/g, "");
+  const found = [...plain.matchAll(/^\s*error: (.+?)\s*$/gm)].map((m) => m[1]!);
+  return [...new Set(found)];
 }
 
 /** The preview could not be started at all (no `pulumi` on PATH): what to tell the user. */
@@ -27,7 +43,7 @@ export class PreviewNotStarted extends Error {
  * Runs `pulumi preview --stack <stack> --event-log <a file of its own> <previewArgs…>` in the current directory, its
  * display (stdout and stderr) written to `display`, so that the caller's stdout stays the bill's. Resolves once the
  * preview has ended, whatever its exit code: a failed preview writes its event log too, and the bill shows why it
- * failed.
+ * failed; one that stopped before it finished writes only part of it, and its display's `error:` lines say why.
  */
 export async function runPreview(
   stack: string,
@@ -37,14 +53,19 @@ export async function runPreview(
 ): Promise<PreviewRun> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rimuhosting-bill-"));
   const file = path.join(dir, "preview.events");
+  let shown = "";
+  const show = (chunk: Buffer) => {
+    display.write(chunk);
+    shown = (shown + chunk.toString("utf8")).slice(-DISPLAY_TAIL);
+  };
   try {
     const exitCode = await new Promise<number | null>((resolve, reject) => {
       const child = spawn("pulumi", ["preview", "--stack", stack, "--event-log", file, ...previewArgs], {
         env: { ...env, ...EVENT_LOG_SWITCH },
         stdio: ["ignore", "pipe", "pipe"],
       });
-      child.stdout.on("data", (chunk: Buffer) => display.write(chunk));
-      child.stderr.on("data", (chunk: Buffer) => display.write(chunk));
+      child.stdout.on("data", show);
+      child.stderr.on("data", show);
       child.on("error", (error: NodeJS.ErrnoException) =>
         reject(
           error.code === "ENOENT"
@@ -58,7 +79,7 @@ export async function runPreview(
       child.on("close", resolve);
     });
     const eventLog = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
-    return { eventLog, exitCode };
+    return { eventLog, exitCode, errors: errorLines(shown) };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

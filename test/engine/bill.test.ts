@@ -247,8 +247,25 @@ describeCliOnly("rimuhosting-bill on a preview of the dynamic Vps", () => {
     expect({ status: run.status, stdout: run.stdout }).toEqual({ status: 2, stdout: "" });
     expect(run.stderr).toMatch(/no-such-stack/);
     expect(run.stderr).toMatch(
-      /rimuhosting-bill: `pulumi preview --stack no-such-stack` stopped \(exit \d+\) before it previewed anything: fix what it says above, then run this again\.\n$/,
+      /rimuhosting-bill: `pulumi preview --stack no-such-stack` stopped \(exit \d+\) before it previewed anything, saying: .*no-such-stack.*\. Fix that, then run this again\.\n$/,
     );
+  });
+
+  test("--stack with a policy pack that is not there: exit 2, the preview's own error, not a cut-off log", async () => {
+    const run = await billOfStack(s.stack.cli, process.execPath, [
+      BILL,
+      "--stack",
+      s.stack.cli.name,
+      "--",
+      "--policy-pack",
+      "../no-such-policy-pack",
+    ]);
+    expect({ status: run.status, stdout: run.stdout }).toEqual({ status: 2, stdout: "" });
+    const last = run.stderr.trimEnd().split("\n").pop();
+    expect(last).toMatch(
+      /^rimuhosting-bill: `pulumi preview --stack \S+` stopped \(exit \d+\) before it previewed anything, saying: .*open \.\.\/no-such-policy-pack\/PulumiPolicy\.yaml: no such file or directory\. Fix that, then run this again\.$/,
+    );
+    expect(run.stderr).not.toContain("cut off");
   });
 });
 

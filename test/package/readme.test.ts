@@ -1,6 +1,7 @@
 /**
  * The README followed word for word, as a new user does, with npm 12 (npm's newest major line, the strictest about
- * what it fetches and runs; scripts/npm.sh installs it into a cache), in a fresh project outside the repository: its
+ * what it fetches and runs; scripts/npm.sh installs it into a cache), in a fresh project outside the repository made
+ * of the three files docs/typescript.md gives for a project without `pulumi new` (no GitHub needed): its
  * install line (the release's npm tarball by URL, served on 127.0.0.1 instead of GitHub), a compile of every public
  * entry point under the two tsconfigs `pulumi new typescript` has written, then, through the real pulumi CLI, its
  * emulator, configure, quickstart and `pulumi up` steps, and `pulumi destroy`; and, in that project, the
@@ -48,21 +49,18 @@ const scratch = scratchDir("readme");
 const project = path.join(scratch.dir, "project");
 const cliEnv = offlineCliEnv(path.join(scratch.dir, "backend"));
 
-/** What `pulumi new typescript` leaves before the README's first step: the project files and a stack. */
+/**
+ * The project the README's first step installs into: the three files docs/typescript.md gives for a project without
+ * `pulumi new` (which needs GitHub), written as the page shows them into an empty directory, and nothing else.
+ */
 function newPulumiProject(): void {
   fs.mkdirSync(project);
-  fs.writeFileSync(
-    path.join(project, "Pulumi.yaml"),
-    "name: quickstart\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n",
-  );
-  const pkg = {
-    name: "quickstart",
-    main: "index.ts",
-    devDependencies: { "@types/node": "^20", typescript: "~5.9.3" },
-    dependencies: {},
-  };
-  fs.writeFileSync(path.join(project, "package.json"), JSON.stringify(pkg, null, 2) + "\n");
-  fs.writeFileSync(path.join(project, "tsconfig.json"), PULUMI_NEW_TSCONFIGS["pulumi new typescript"]!.text);
+  fs.writeFileSync(path.join(project, "Pulumi.yaml"), recipe("docs/typescript.md#project-pulumi-yaml"));
+  fs.writeFileSync(path.join(project, "package.json"), recipe("docs/typescript.md#project-package-json"));
+  const tsconfig = recipe("docs/typescript.md#project-tsconfig");
+  // The page's tsconfig is the one `pulumi new typescript` writes, which the compile tests below take too.
+  expect(JSON.parse(tsconfig)).toEqual(JSON.parse(PULUMI_NEW_TSCONFIGS["pulumi new typescript"]!.text));
+  fs.writeFileSync(path.join(project, "tsconfig.json"), tsconfig);
 }
 
 /** npm 12 first on PATH for every step, `npx rimuhosting-emulator` included. */

@@ -84,6 +84,7 @@ const RELEASE_NAMES = [
   `pulumi-rimuhosting-rimuhosting-${version}.tgz`,
   `pulumi_rimuhosting-${version}-py3-none-any.whl`,
   `pulumi_rimuhosting-${version}.tar.gz`,
+  `rimuhosting-policy-pack-${version}.tar.gz`,
 ];
 
 /** A release directory holding `names` (each file its own name as content) and their SHA256SUMS. */
@@ -128,6 +129,12 @@ describe("scripts/release-files.js", () => {
       (dir: string) =>
         rebuilt(dir, (names) => names.filter((f) => !f.startsWith("pulumi-rimuhosting-rimuhosting-"))),
       /no pulumi-rimuhosting-rimuhosting-.*\.tgz \(the Node\.js SDK's npm package\)/,
+    ],
+    [
+      "no policy pack",
+      (dir: string) =>
+        rebuilt(dir, (names) => names.filter((f) => !f.startsWith("rimuhosting-policy-pack-"))),
+      /no rimuhosting-policy-pack-.*\.tar\.gz \(the policy pack\)/,
     ],
     [
       "no plugin tarball",

@@ -4,6 +4,7 @@
  * - `pulumi-resource-rimuhosting-v<version>-<os>-<arch>.tar.gz` for each platform of TARGETS: the self-contained
  *   plugin executable (plugin-executable.ts), its LICENSE, the licences of what the bundle holds and Node's;
  * - the provider's npm package (npm-package.ts: `npm pack` of what its users get);
+ * - the policy pack, `rimuhosting-policy-pack-<version>.tar.gz` (policy-pack.ts);
  * - the SDK packages (sdk-packages.ts);
  * - the `packages:` entry with every tarball's checksum, and the YAML package declaration (package-entry.ts);
  * - `SHA256SUMS` over all of them, in sha256sum's format, written last;
@@ -41,6 +42,7 @@ import { HOST_TARGET, nodeBinary, SEA_NODE_VERSION, TARGETS, type Target } from 
 import { PACKAGE_README, packNpmPackage } from "./npm-package.js";
 import { writePackageFiles } from "./package-entry.js";
 import { buildPluginExecutable, hostNode } from "./plugin-executable.js";
+import { packPolicyPack, POLICY_PACK_DIR, policyPackFiles } from "./policy-pack.js";
 import { buildSdkPackages } from "./sdk-packages.js";
 import { signSums } from "./sign.js";
 
@@ -63,7 +65,8 @@ function filesUnder(dir: string, skip: RegExp): string[] {
 
 /**
  * A hash of what the artifacts are made from: the plugin's bundles (its own and its parts'), the release code,
- * package.json, package/README.md (the npm package's), sdk/ and the timestamp the archives carry.
+ * package.json, package/README.md (the npm package's), the policy pack's files, sdk/ and the timestamp the archives
+ * carry.
  */
 function fingerprint(bundles: string[], epoch: number): string {
   const hash = crypto.createHash("sha256").update(`${SEA_NODE_VERSION} ${epoch}`);
@@ -72,6 +75,7 @@ function fingerprint(bundles: string[], epoch: number): string {
     ...releaseCodeFiles(),
     path.join(REPO_ROOT, "package.json"),
     path.join(REPO_ROOT, PACKAGE_README), // the npm package's README
+    ...policyPackFiles(REPO_ROOT).map((f) => path.join(REPO_ROOT, POLICY_PACK_DIR, f)),
     ...filesUnder(path.join(REPO_ROOT, "sdk"), /(^|\/)(node_modules|bin|build|dist|__pycache__)(\/|$)/).map(
       (f) => path.join(REPO_ROOT, "sdk", f),
     ),
@@ -232,6 +236,8 @@ export async function buildRelease(
     log(`${path.basename(entry)}: the packages: entry with every tarball's checksum (package-entry.ts)`);
     log(`${path.basename(declaration)}: the package declaration for a YAML program's sdks/`);
     log(`${path.basename(packNpmPackage(REPO_ROOT, outDir))}: npm pack (npm-package.ts)`);
+    const policyPack = await packPolicyPack(REPO_ROOT, outDir, version, epoch);
+    log(`${path.basename(policyPack)}: the policy pack (policy-pack.ts)`);
     for (const file of await buildSdkPackages(outDir)) {
       // setuptools stamps the build's time on the sdist's generated files and its gzip header.
       if (file.endsWith(".tar.gz")) await normalizeTarball(file, epoch);

@@ -54,6 +54,15 @@ export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
     "the JSON the command writes",
   ),
   "docs/cost.md#compare-example": noProcess("test/docs/bill-comment.test.ts", "a part of the rendered bill"),
+  "docs/cost.md#bill-stack": userEnv("test/engine/release-policy-pack.test.ts"),
+  "docs/cost.md#bill-event-log": userEnv("test/engine/release-policy-pack.test.ts"),
+  "docs/cost.md#bill-json": userEnv("test/engine/release-policy-pack.test.ts"),
+  "docs/cost.md#policy-pack-install": userEnv("test/engine/release-policy-pack.test.ts"),
+  "docs/cost.md#policy-config": noProcess(
+    "test/engine/release-policy-pack.test.ts",
+    "the file the preview reads, written as shown",
+  ),
+  "docs/cost.md#policy-pack-preview": userEnv("test/engine/release-policy-pack.test.ts"),
 
   "docs/emulator.md#start": userEnv("test/docs/recipes.test.ts"),
   "docs/emulator.md#two-forms": noProcess(
@@ -113,6 +122,18 @@ export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
   "docs/troubleshooting.md#stack-migrate": userEnv("test/engine/state-moves.test.ts"),
   "docs/troubleshooting.md#lost-create": userEnv("test/engine/state-moves.test.ts"),
 
+  "docs/typescript.md#project-pulumi-yaml": noProcess(
+    "test/package/readme.test.ts",
+    "a project file, written as shown; the README's steps run in it in user-env",
+  ),
+  "docs/typescript.md#project-package-json": noProcess(
+    "test/package/readme.test.ts",
+    "a project file, written as shown; the README's steps run in it in user-env",
+  ),
+  "docs/typescript.md#project-tsconfig": noProcess(
+    "test/package/readme.test.ts",
+    "a project file, written as shown; the README's steps run in it in user-env",
+  ),
   "docs/typescript.md#release-npm": userEnv("test/package/support/release-routes.ts"),
   "docs/typescript.md#emulator": userEnv("test/engine/first-hour-release.test.ts"),
   "docs/typescript.md#try-it": userEnv("test/engine/first-hour-release.test.ts"),
