@@ -12,6 +12,7 @@
  */
 import * as fs from "node:fs";
 import * as tty from "node:tty";
+import { domainToASCII } from "node:url";
 import {
   exitCodeOf,
   UnknownOptionError,
@@ -144,6 +145,12 @@ function settingRefused(error: RimuConfigError, baseUrlSource: string): string {
   return `${setting} ${problem}; ${fix}.`;
 }
 
+/** A domain name as DNS writes it (an international name's punycode form), or a word saying there is none. */
+function asciiForm(domainName: string): string {
+  const ascii = domainToASCII(domainName);
+  return ascii === "" ? "none, it is no domain name" : ascii;
+}
+
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 const orderList = (orders: Adoption["leftOut"]) =>
@@ -152,7 +159,16 @@ const orderList = (orders: Adoption["leftOut"]) =>
 /** What the command says on stderr besides the document: what was left out and why, and what to run next. */
 function report(adoption: Adoption, options: Options, name: string, states: StackOrders): string[] {
   const lines: string[] = [];
-  const { leftOut, includedManaged } = adoption;
+  const { leftOut, includedManaged, unnamable } = adoption;
+  if (unnamable.length > 0)
+    lines.push(
+      `${name}: left out ${plural(unnamable.length, "VPS", "VPSs")} whose domain name is not a fully qualified ` +
+        `domain name as RimuHosting's API documents it (letters, digits and hyphens; an international name in ` +
+        `its punycode form, such as xn--caf-dma.example.com for café.example.com): ` +
+        `${unnamable.map((o) => `${o.domainName} (order ${o.orderOid}, as DNS writes it: ${asciiForm(o.domainName)})`).join(", ")}. ` +
+        `A program could not name it, so no preview of the stack would pass. Rename it to that form in ` +
+        `RimuHosting's control panel if RimuHosting lets you, then run this again; or leave it outside Pulumi.`,
+    );
   if (leftOut.length > 0)
     lines.push(
       `${name}: left out ${plural(leftOut.length, "VPS", "VPSs")} that a Pulumi stack manages: ` +

@@ -8,9 +8,13 @@
  *   server undo each other's changes. A stack manages an order it created (the order carries the creation nonce,
  *   which only the provider's create writes: not the creation token, which the client puts on a script's orders
  *   too) and one its state holds (adopted or imported: stack-orders.ts reads the backend's states). Such orders are
- *   listed apart, with who manages them, for the message that says how to include them.
+ *   listed apart, with who manages them, for the message that says how to include them;
+ * - and never an order whose domain name no program could say: RimuHosting documents `domain_name` as a fully
+ *   qualified domain name, which DNS writes in letters, digits and hyphens (an international name in its punycode
+ *   form, `xn--caf-dma.example.com`), and the Vps's check refuses any other (docs/rimuhosting-api.md, "Domain names").
+ *   Imported, such a VPS would leave a program that never previews; it is listed apart, with why.
  */
-import type { AboutOrder } from "../../contract/index.js";
+import { Fqdn, type AboutOrder } from "../../contract/index.js";
 import { CREATION_NONCE_KEY } from "../client/index.js";
 import { NATIVE_VPS_TYPE } from "../impl/fields/vps-type-tokens.js";
 import { uniqueNames } from "./resource-names.js";
@@ -46,8 +50,16 @@ export interface ManagedOrder {
   by: string;
 }
 
+/** An order left out because no program could say its domain name. */
+export interface UnnamableOrder {
+  orderOid: number;
+  domainName: string;
+}
+
 export interface Adoption {
   document: ImportDocument;
+  /** Selected orders left out because their domain name is no fully qualified domain name (see above). */
+  unnamable: UnnamableOrder[];
   /** Selected orders left out as another stack's (empty when includeManaged). */
   leftOut: ManagedOrder[];
   /** Managed orders that are in the document because the user asked for them. */
@@ -98,7 +110,12 @@ export function adoptionOf(
   selection: Selection,
   stackOrders: ReadonlyMap<number, string> = new Map(),
 ): Adoption {
-  const chosen = selected(orders, selection);
+  const unnamable: UnnamableOrder[] = [];
+  const chosen = selected(orders, selection).filter((order) => {
+    if (Fqdn.safeParse(order.domain_name).success) return true;
+    unnamable.push({ orderOid: order.order_oid, domainName: order.domain_name });
+    return false;
+  });
   const managed: ManagedOrder[] = [];
   const free: AboutOrder[] = [];
   for (const order of chosen) {
@@ -116,6 +133,7 @@ export function adoptionOf(
         id: String(order.order_oid),
       })),
     },
+    unnamable,
     leftOut: selection.includeManaged ? [] : managed,
     includedManaged: selection.includeManaged ? managed : [],
   };

@@ -33,7 +33,7 @@ const RESERVED = new Set(
 /** Words joined as an identifier: the first in lower case, each later one capitalised, kept valid and unreserved. */
 function identifierOfWords(words: readonly string[]): string {
   let name = words.map((word, i) => (i === 0 ? word : word[0]!.toUpperCase() + word.slice(1))).join("");
-  if (!/^[a-z]/.test(name)) name = `vps${name.charAt(0).toUpperCase()}${name.slice(1)}`;
+  if (!/^[\p{Ll}\p{Lo}]/u.test(name)) name = `vps${name.charAt(0).toUpperCase()}${name.slice(1)}`;
   if (RESERVED.has(name)) name = `${name}Vps`;
   return name;
 }
@@ -42,11 +42,15 @@ function identifierOfWords(words: readonly string[]): string {
 const plainLetters = (domainName: string): string =>
   domainName.normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
 
-/** `web-1.example.com` → `web1ExampleCom`: the domain name's letters and digits, each later word capitalised. */
+/**
+ * `web-1.example.com` → `web1ExampleCom`: the domain name's letters and digits, each later word capitalised. Letters
+ * of any script are kept, as each language's identifiers keep them (`сервер.example.ru` → `серверExampleRu`, never
+ * `exampleRu`, which would no longer say which VPS it is); accents come off (`café` → `cafe`).
+ */
 export function identifierOf(domainName: string): string {
   const words = plainLetters(domainName)
     .toLowerCase()
-    .split(/[^a-z0-9]+/)
+    .split(/[^\p{L}\p{Nd}]+/u)
     .filter((word) => word !== "");
   return identifierOfWords(words);
 }
@@ -61,9 +65,9 @@ const SEPARATOR_WORDS: Record<string, string> = { ".": "dot", "-": "dash", _: "u
  */
 export function spelledIdentifierOf(domainName: string): string {
   const words: string[] = [];
-  for (const [part] of plainLetters(domainName).matchAll(/[a-z0-9]+|[A-Z]+|[^a-zA-Z0-9]/g)) {
-    if (/^[A-Z]+$/.test(part)) words.push("caps", part.toLowerCase());
-    else if (/^[a-z0-9]+$/.test(part)) words.push(part);
+  for (const [part] of plainLetters(domainName).matchAll(/[\p{Ll}\p{Lo}\p{Nd}]+|\p{Lu}+|[^\p{L}\p{Nd}]/gu)) {
+    if (/^\p{Lu}+$/u.test(part)) words.push("caps", part.toLowerCase());
+    else if (/^[\p{Ll}\p{Lo}\p{Nd}]+$/u.test(part)) words.push(part);
     else words.push(SEPARATOR_WORDS[part] ?? "x");
   }
   return identifierOfWords(words);

@@ -67,9 +67,11 @@ const ADVICE: readonly Advice[] = [
     kind: "Moved, or addresses changed",
     properties: ["hostServerOid", "primaryIp", "secondaryIps", "ipCount"],
     text:
-      "The VPS keeps its new addresses whatever you run: `pulumi refresh` records them. A program that sets " +
-      "`ipCount` must say the new count first (`pulumi up --refresh` would replace the VPS for it); one that sets " +
-      "`hostServerOid` is moved back by `pulumi up --refresh`, which changes its IP address again.",
+      "The VPS keeps its new host and addresses: `pulumi refresh` records them, and a program that does not set " +
+      "`hostServerOid` (those `import-file` and `pulumi import` write do not) is then up to date. A program that " +
+      "sets `hostServerOid` must say the new host first, or leave it out (`pulumi up --refresh` or a plain " +
+      "`pulumi up` after the refresh would move the VPS back, changing its IP address again); one that sets " +
+      "`ipCount` must say the new count first (`pulumi up --refresh` would replace the VPS for it).",
   },
   {
     kind: "Another data centre",

@@ -3,7 +3,8 @@
  * against the emulator, through the real CLI, with `gh` replaced by a local recorder of issues and `npx` running the
  * checkout's built command. An unchanged stack touches no issue; drift opens the stack's issue with the report; more
  * drift updates that one issue; the report's advice followed as written (`pulumi up --refresh`) repairs the VPS and
- * the next run closes the issue; another project's open issue for a stack of the same name is never touched (the
+ * the next run closes the issue, but not while `pulumi preview --expect-no-changes` still finds a change (a program
+ * that says other than the state: issue 65); another project's open issue for a stack of the same name is never touched (the
  * issue's key is the project and the stack, issue 57); a broken run (exit neither 0 nor 7) fails the job and touches
  * nothing. The steps run in a user's environment (support/user-env.ts): what the workflow and the runner set, the
  * harness's CLI settings (a file backend for the page's S3 bucket), the stand-ins first on PATH; nothing of this
@@ -100,7 +101,7 @@ describeCliOnly("docs/ci.md's drift workflow, its steps against the emulator", (
     fs.writeFileSync(recorder, JSON.stringify({ issues: [otherProjects(s.stack.cli.name)], calls: [] }));
   });
   afterAll(async () => {
-    for (const file of ["refresh.json", "drift.md"])
+    for (const file of ["refresh.json", "drift.md", "preview.txt", "still.md"])
       fs.rmSync(path.join(s.stack.cli.programDir, file), { force: true });
     await s?.close();
     scratch.cleanup();
@@ -181,7 +182,7 @@ describeCliOnly("docs/ci.md's drift workflow, its steps against the emulator", (
     expect(run.issues[0]).toEqual(otherProjects(s.stack.cli.name));
     expect(run.issues[1]).toMatchObject({ number: 2, title: title(), state: "open" });
     expect(run.issues[1]!.body.startsWith(`${DRIFT_MARKER} ${stackKey()} -->\n`)).toBe(true);
-    expect(run.issues[1]!.body).toContain("| web | memoryMb | 1024 → 2048 | +$");
+    expect(run.issues[1]!.body).toContain("| web (refresh.example.com) | memoryMb | 1024 → 2048 | +$");
   });
 
   test("more drift on the next run: the same issue updated, no second one", async () => {
@@ -190,7 +191,9 @@ describeCliOnly("docs/ci.md's drift workflow, its steps against the emulator", (
     expect(run).toMatchObject({ exit: "7", report: { code: 0 } });
     expect(run.calls.slice(1)).toEqual(["issue edit 2 --body-file <body-file>"]);
     expect(run.issues).toHaveLength(2);
-    expect(run.issues[1]!.body).toContain("| web | runningState | RUNNING → NOTRUNNING | none |");
+    expect(run.issues[1]!.body).toContain(
+      "| web (refresh.example.com) | runningState | RUNNING → NOTRUNNING | none |",
+    );
   });
 
   test("the report's advice followed as written: the next run finds no drift and closes only this issue", async () => {
@@ -205,6 +208,16 @@ describeCliOnly("docs/ci.md's drift workflow, its steps against the emulator", (
     ]);
     const command = /`(pulumi [^`]+)`/.exec(advice[0]!)![1]!.split(" ").slice(1);
     await s.stack.cli.command(...command, "--yes");
+    // The VPS is as the state says, but the program says another size: the issue stays open, saying so.
+    await s.stack.setConfig("memoryMb", "2048");
+    const differs = await scheduledRun();
+    expect(differs).toMatchObject({ exit: "0", report: { code: 0 } });
+    expect(differs.calls.slice(1)).toEqual(["issue edit 2 --body-file <body-file>"]);
+    expect(differs.issues[1]).toMatchObject({ state: "open" });
+    expect(differs.issues[1]!.body).toContain(
+      `${DRIFT_MARKER} ${stackKey()} -->\n**No drift left in stack ${stackKey()}, but the program still differs`,
+    );
+    await s.stack.setConfig("memoryMb", REFRESH_PROGRAM_CONFIG.memoryMb);
     const run = await scheduledRun();
     expect(run).toMatchObject({ exit: "0", report: { code: 0 } });
     expect(run.calls.slice(1)).toEqual([

@@ -41,7 +41,9 @@ describe("the drift of a refresh's JSON", () => {
     expect(markdown).toContain(
       "- **Resized** (web): `pulumi up --refresh` resizes it back to what the program says",
     );
-    expect(markdown).toContain("- **Moved, or addresses changed** (web): The VPS keeps its new addresses");
+    expect(markdown).toContain(
+      "- **Moved, or addresses changed** (web): The VPS keeps its new host and addresses",
+    );
     expect(markdown.match(/- \*\*/g)).toHaveLength(2);
   });
 

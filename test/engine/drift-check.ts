@@ -142,33 +142,37 @@ export function driftCheckTests(
     await s.client.deleteVps(oids.gone!);
     const cancelled = await s.client.cancelOrder(oids.cancelled!);
     cancelDay = cancelled.about_order!.billing_info!.cancellation_date!.iso_format!;
-    const addresses = /- \*\*Moved, or addresses changed\*\* \(([^)]*)\): The VPS keeps its new addresses/;
+    const addresses =
+      /- \*\*Moved, or addresses changed\*\* \(([^)]*)\): The VPS keeps its new host and addresses/;
     const expected: Record<Name, (string | RegExp)[]> = {
       moved: [
-        `| moved | primaryIp | ${ip(before.moved!)} → ${ip(moved.about_order)} | none |`,
-        `| moved | hostServerOid | ${before.moved!.host_server_oid} → ${moved.about_order.host_server_oid} | none |`,
+        `| moved (moved.example.com) | primaryIp | ${ip(before.moved!)} → ${ip(moved.about_order)} | none |`,
+        `| moved (moved.example.com) | hostServerOid | ${before.moved!.host_server_oid} → ${moved.about_order.host_server_oid} | none |`,
       ],
       resized: [
-        "| resized | memoryMb | 1024 → 2048 | +$7.00 a month (with diskSpaceMb) |",
-        "| resized | diskSpaceMb | 20480 → 30720 | +$7.00 a month (with memoryMb) |",
+        "| resized (resized.example.com) | memoryMb | 1024 → 2048 | +$7.00 a month (with diskSpaceMb) |",
+        "| resized (resized.example.com) | diskSpaceMb | 20480 → 30720 | +$7.00 a month (with memoryMb) |",
         "- **Disk grown** (resized): A disk cannot shrink: write the new size in the program",
       ],
-      stopped: ["| stopped | runningState | RUNNING → NOTRUNNING | none |"],
-      reinstalled: ["| reinstalled | distro | deb12.64 → deb13.64 | none |"],
+      stopped: ["| stopped (stopped.example.com) | runningState | RUNNING → NOTRUNNING | none |"],
+      reinstalled: ["| reinstalled (reinstalled.example.com) | distro | deb12.64 → deb13.64 | none |"],
       gone: [
-        `| gone | order | order ${oids.gone} gone.example.com → gone (cancelled or removed) | -$10.00 a month ` +
+        `| gone (gone.example.com) | order | order ${oids.gone} gone.example.com → gone (cancelled or removed) | -$10.00 a month ` +
           "(no longer billed; its credit for the unused time is in RimuHosting's answer to the delete, which no " +
           "read of its API reports) |",
         "- **Gone** (gone): `pulumi up --refresh` orders a new VPS",
       ],
       cancelled: [
-        `| cancelled | cancellationDate | none → ${cancelDay} | none |`,
+        `| cancelled (cancelled.example.com) | cancellationDate | none → ${cancelDay} | none |`,
         "- **Cancellation scheduled** (cancelled): RimuHosting will cancel it on that day",
       ],
-      "ip-added": [`| ip-added | secondaryIps | [] → ["${addedIp}"] | none |`, addresses],
+      "ip-added": [
+        `| ip-added (ip-added.example.com) | secondaryIps | [] → ["${addedIp}"] | none |`,
+        addresses,
+      ],
       "ip-removed": [
-        "| ip-removed | ipCount | 2 → 1 | none |",
-        `| ip-removed | secondaryIps | ["${removedIp}"] → [] | none |`,
+        "| ip-removed (ip-removed.example.com) | ipCount | 2 → 1 | none |",
+        `| ip-removed (ip-removed.example.com) | secondaryIps | ["${removedIp}"] → [] | none |`,
         addresses,
       ],
     };

@@ -3,6 +3,7 @@
  * words, with the value given where it is short and not secret, and the one rule across inputs (sshKeys and a
  * files entry for the same path).
  */
+import { domainToASCII } from "node:url";
 import { unwrapSecret } from "./secret-values.js";
 import { AUTHORIZED_KEYS_PATH } from "./access.js";
 import { SECRET_FIELDS } from "../fields/vps-fields.js";
@@ -47,12 +48,25 @@ export function validateInputs(news: ParsedInputs): CheckFailure[] {
       failures.push({
         property: issue.path.map(pathSegment).join("."),
         // A bad key is named in the path; the value under it says nothing about what is wrong.
-        reason: issue.message + (issue.code === "invalid_key" ? "" : given(known, issue.path)),
+        reason:
+          issue.message +
+          (issue.code === "invalid_key" ? "" : given(known, issue.path)) +
+          (issue.path.join(".") === "domainName" ? asciiHint(known.domainName) : ""),
       });
     }
   }
   failures.push(...sshKeysConflict(known));
   return failures;
+}
+
+/**
+ * For a domain name in letters DNS does not hold (an international name as people write it), the form DNS writes it
+ * in, which RimuHosting's fully qualified domain name is (docs/rimuhosting-api.md, "Domain names").
+ */
+function asciiHint(domainName: unknown): string {
+  if (typeof domainName !== "string" || /^\p{ASCII}*$/u.test(domainName)) return "";
+  const ascii = domainToASCII(domainName);
+  return ascii === "" ? "" : `; DNS writes this name as ${ascii}: give that form`;
 }
 
 /** sshKeys writes /root/.ssh/authorized_keys: a `files` entry for the same path would be overwritten. */

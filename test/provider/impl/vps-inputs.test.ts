@@ -115,6 +115,19 @@ describe("check", () => {
       ]);
   });
 
+  it("check: an international name in its punycode form is taken; in Unicode letters, refused with that form", async () => {
+    // RimuHosting's domain name is a fully qualified one, which DNS writes in punycode (docs/rimuhosting-api.md).
+    expect((await check({}, { domainName: "xn--caf-dma.example.com" })).failures).toBeUndefined();
+    expect((await check({}, { domainName: "café.example.com" })).failures).toEqual([
+      {
+        property: "domainName",
+        reason:
+          'must be a fully qualified domain name such as web1.example.com (given: "café.example.com"); DNS ' +
+          "writes this name as xn--caf-dma.example.com: give that form",
+      },
+    ]);
+  });
+
   it("check: requires domainName", async () => {
     const result = await check({}, { memoryMb: 1024 });
     expect(result.failures).toEqual([
