@@ -51,6 +51,20 @@ export interface BillDocument {
     afterCents: number;
     increaseCents: number;
     notPriced: string[];
+    /**
+     * The account the budget covers, as the provider's check said it in the preview (null: it gave none): before the
+     * run, judged (the run's highest point, a VPS it deletes still billed), after (its deletes made; absent when a
+     * deleted VPS's fee is not known), spare (the budget less judged; absent without a monthly budget), and this
+     * stack's own change (absent when a fee is not priced), with how many VPSs it deletes.
+     */
+    account: {
+      beforeCents: number;
+      judgedCents: number;
+      afterCents?: number;
+      spareCents?: number;
+      stackChangeCents?: number;
+      deletes: number;
+    } | null;
   }[];
   thresholds: { status: VerdictStatus; lines: string[] };
   policyPacks: { name: string; version: string }[];
@@ -106,6 +120,7 @@ export function billDocument(
       afterCents: b.afterCents,
       increaseCents: b.increaseCents,
       notPriced: b.unpriced,
+      account: b.account ?? null,
     })),
     thresholds: outcome.thresholds,
     policyPacks: bill.policyPacks.map((p) => ({ name: p.name, version: p.version })),

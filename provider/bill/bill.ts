@@ -6,6 +6,7 @@
  * preview said. A fee the preview does not know is "not priced", with the provider's reason, and is never $0.
  */
 import { cents, notInUsd } from "../impl/cost/money.js";
+import { accountTotalsIn } from "../impl/cost/ledger.js";
 import { BUDGET_SETTINGS, type BudgetSetting } from "../impl/cost/setting.js";
 import { CURRENT_FEE_KEY, PLANNED_FEE_KEY } from "../impl/budget/planned-fee.js";
 import { CHECK_DEPLOYMENT_KEY } from "../impl/engine/deployment.js";
@@ -267,7 +268,10 @@ export function billOf(log: PreviewLog): Bill {
   const byUrn = new Map(vpss.map((v) => [v.urn, v]));
   const messages = new Map<string, { severity: string; message: string }[]>();
   for (const d of log.diagnostics) {
-    if (d.severity === "info" || d.severity === "debug" || !isBudgetMessage(d.message)) continue;
+    // Of the provider's lines, only those of the account's totals so far (the budget's figures, judge.ts).
+    const accountLine = d.severity === "info" && accountTotalsIn(d.message) !== undefined;
+    if (!accountLine && (d.severity === "info" || d.severity === "debug" || !isBudgetMessage(d.message)))
+      continue;
     const listed = d.urn ? byUrn.get(d.urn) : undefined;
     const key = listed ? (listed.provider ?? "") : (/provider '([^']+)'/.exec(d.message)?.[1] ?? "");
     if (!providerUrns.has(key))

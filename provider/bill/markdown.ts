@@ -180,8 +180,8 @@ export function renderBill(bill: Bill, options: RenderOptions = {}): string {
   for (const budget of bill.budgets) out.push(...budgetLines(budget));
   if (bill.budgets.some((b) => b.status !== "none"))
     out.push(
-      "<sub>A provider's budget counts every VPS its API key reaches; the bill sees only this stack's, so it quotes " +
-        "the provider's own verdict beside its count.</sub>",
+      "<sub>A provider's budget counts every active order its API key reaches, other stacks' too: the bill takes the " +
+        "account's figures from the provider's checks in the preview, and quotes the provider's own verdict.</sub>",
       "",
     );
   if (options.thresholds && options.thresholds.status !== "none") {

@@ -43,13 +43,13 @@ export interface ConfigFailure {
 }
 
 /**
- * A setting as given, as text (a budget's amount may be a number): undefined when unset (empty counts as unset,
- * as in provider/config.ts).
+ * A setting as given: text, or a number for a budget's or the retries' amount (kept a number, never turned into
+ * text: `String(1e-7)` is `1e-7`, which the one parser refuses where CheckConfig took the number, and `String(-0)` is
+ * `0`); undefined when unset (empty counts as unset, as in provider/config.ts).
  */
-function settingOf(bag: Bag, key: Setting): string | undefined {
+function settingOf(bag: Bag, key: Setting): string | number | undefined {
   const value = plain(bag[key]);
-  if (typeof value === "number" && !(CLIENT_SETTINGS as readonly string[]).includes(key))
-    return String(value);
+  if (typeof value === "number" && !(CLIENT_SETTINGS as readonly string[]).includes(key)) return value;
   return typeof value === "string" && value.trim() !== "" ? value : undefined;
 }
 
@@ -123,7 +123,7 @@ export async function configureProvider(
   variables: Map<string, string>,
 ): Promise<void> {
   useSettingsOf(explicitProviderOf(urn));
-  const settings: Partial<Record<Setting, string>> = {};
+  const settings: Partial<Record<Setting, string | number>> = {};
   for (const key of PROVIDER_SETTINGS) {
     const value = args ? settingOf(args, key) : variables.get(`${CONFIG_NAMESPACE}:config:${key}`);
     if (value !== undefined) settings[key] = value;

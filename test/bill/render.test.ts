@@ -10,8 +10,12 @@ import * as path from "node:path";
 import { billOf } from "../../provider/bill/bill";
 import { parsePreviewLog } from "../../provider/bill/event-log";
 import { BILL_MARKER, headline, renderBill } from "../../provider/bill/markdown";
+import { billDocument } from "../../provider/bill/bill-json";
+import { CONCURRENT_RUNS } from "../../provider/bill/judge";
+import { outcomeOf } from "../../provider/bill/outcome";
 import { billTableRows as rows } from "../helpers/bill-table";
 import {
+  accountLine,
   diagnostic,
   policy,
   previewLog,
@@ -181,6 +185,9 @@ describe("the budgets", () => {
       providerStep("alice", { apiKey: "[secret]", monthlyBudgetUsd: 40 }),
       vpsStep({ name: "a1", op: "create", planned: 30, provider: "alice" }),
       vpsStep({ name: "d1", op: "create", planned: 4 }),
+      // Each provider's line of its account's totals (alice's account has $5.00 of other orders).
+      accountLine("a1", { before: 5, after: 35, count: 1, budget: 40 }, "alice"),
+      accountLine("d1", { before: 0, after: 4, count: 1, budget: 5 }),
     ]);
     const b = bill(text);
     expect(b.budgets.map((s) => [s.provider, s.status, s.afterCents])).toEqual([
@@ -190,7 +197,10 @@ describe("the budgets", () => {
     const md = renderBill(b);
     expect(md).toContain("**Budget (provider `alice`): ✅ within.**");
     expect(md).toContain(
-      "- Monthly budget $40.00 (provider 'alice': monthlyBudgetUsd): this stack's VPSs cost $30.00 a month after this run, within it ($10.00 to spare).",
+      "- Monthly budget $40.00 (provider 'alice': monthlyBudgetUsd): this run takes the account (every active order its API key reaches, other stacks' too) from $5.00 to $35.00 a month, within it ($5.00 to spare); this stack's own change is +$30.00 a month.",
+    );
+    expect(md).toContain(
+      "- Monthly budget $5.00 (rimuhosting:monthlyBudgetUsd): this run takes the account (every active order its API key reaches, other stacks' too) from $0.00 to $4.00 a month, within it ($1.00 to spare); this stack's own change is +$4.00 a month.",
     );
     expect(rows(md).get("a1 (provider alice)")).toEqual(["create", "—", "$30.00", "+$30.00"]);
   });
@@ -221,7 +231,8 @@ describe("the budgets", () => {
   test("an account over its budget before the run, as the provider says: no stack figure claims room to spare", () => {
     const message =
       "the account is over its monthly budget before this run changes anything: its active orders are billed " +
-      "$45.00 a month, over the monthly budget of $40.00 (rimuhosting:monthlyBudgetUsd), by changes made outside this run.";
+      "$45.00 a month (this stack's, other stacks' and any made by hand), over the monthly budget of $40.00 " +
+      "(rimuhosting:monthlyBudgetUsd).";
     const b = bill(
       vpsLog([KEPT], { "rimuhosting:monthlyBudgetUsd": "40" }, [diagnostic("warning", message, "cache")]),
     );
@@ -244,6 +255,81 @@ describe("the budgets", () => {
     expect(renderBill(b)).toContain(
       `The provider's verdict in the preview:\n\n\`\`\`text\n${message}\n\`\`\``,
     );
+  });
+});
+
+describe("the budget on a shared account: the account's figures, this stack's own change beside them", () => {
+  // Issue 64, case 7: 10 stacks' bills each said "$30.00 to spare" on a $40 account budget, one whose account would
+  // end at exactly $40 too: the room was the stack's own VPSs'. The account's figures are the provider's line.
+  const ACCOUNT = "this run takes the account (every active order its API key reaches, other stacks' too)";
+  const budget40 = { "rimuhosting:monthlyBudgetUsd": "40" };
+  const WEB: VpsSpec = { name: "web", op: "create", planned: 10 };
+
+  test("an account that ends exactly on its budget leaves $0.00 to spare, whatever this stack's VPSs cost", () => {
+    const b = bill(
+      vpsLog([WEB], budget40, [accountLine("web", { before: 30, after: 40, count: 1, budget: 40 })]),
+    );
+    const [budget] = b.budgets;
+    expect(budget!.status).toBe("pass");
+    expect(budget!.lines).toEqual([
+      `Monthly budget $40.00 (rimuhosting:monthlyBudgetUsd): ${ACCOUNT} from $30.00 to $40.00 a month, within it ($0.00 to spare); this stack's own change is +$10.00 a month.`,
+      CONCURRENT_RUNS,
+    ]);
+    expect(renderBill(b)).not.toContain("$30.00 to spare");
+    // The JSON carries the same figures.
+    const doc = billDocument(b, outcomeOf(b, { warn: [], fail: [], quiet: [] }));
+    expect(doc.budgets[0]).toMatchObject({
+      lines: budget!.lines,
+      account: {
+        beforeCents: 3000,
+        judgedCents: 4000,
+        afterCents: 4000,
+        spareCents: 0,
+        stackChangeCents: 1000,
+        deletes: 0,
+      },
+    });
+  });
+
+  test("a delete counts until it is made: the figure judged, and the account once it is deleted", () => {
+    const b = bill(
+      vpsLog([WEB, { name: "old", op: "delete", fee: 10 }], budget40, [
+        accountLine("web", { before: 30, after: 40, count: 1, budget: 40 }),
+      ]),
+    );
+    expect(b.budgets[0]!.lines[0]).toBe(
+      `Monthly budget $40.00 (rimuhosting:monthlyBudgetUsd): ${ACCOUNT} from $30.00 to $40.00 a month while the VPS it deletes is still billed, within it ($0.00 to spare), and to $30.00 once it is deleted (a delete counts until it is made, after the run's orders and changes); this stack's own change is ±$0.00 a month.`,
+    );
+    expect(b.budgets[0]!.account).toMatchObject({ judgedCents: 4000, afterCents: 3000, deletes: 1 });
+  });
+
+  test("the figures of the check that counts the most VPSs, in whatever order the log has the lines", () => {
+    const b = bill(
+      vpsLog([WEB, { name: "api", op: "create", planned: 5 }], budget40, [
+        accountLine("api", { before: 20, after: 35, count: 2, budget: 40 }),
+        accountLine("web", { before: 20, after: 30, count: 1, budget: 40 }),
+      ]),
+    );
+    expect(b.budgets[0]!.account).toMatchObject({ beforeCents: 2000, judgedCents: 3500, spareCents: 500 });
+    // The provider's lines of information are read, not quoted as its verdict.
+    expect(b.budgets[0]!.providerMessages).toEqual([]);
+  });
+
+  test("over the budget on the account's figures while this stack's VPSs alone are within: fails", () => {
+    const b = bill(
+      vpsLog([WEB], budget40, [accountLine("web", { before: 35, after: 45, count: 1, budget: 40 })]),
+    );
+    expect(b.budgets[0]!.status).toBe("fail");
+    expect(b.budgets[0]!.lines[0]).toContain(`${ACCOUNT} from $35.00 to $45.00 a month, $5.00 over it;`);
+  });
+
+  test("a preview that gives no account total (an older provider): no room to spare is claimed", () => {
+    const b = bill(vpsLog([WEB], budget40));
+    expect(b.budgets[0]!.status).toBe("pass");
+    expect(b.budgets[0]!.lines).toEqual([
+      "Monthly budget $40.00 (rimuhosting:monthlyBudgetUsd): this stack's VPSs cost $10.00 a month after this run, within it; the preview gives no total of the account (every active order its API key reaches), so what is left of the budget is not known here.",
+    ]);
+    expect(b.budgets[0]!.account).toBeUndefined();
   });
 });
 

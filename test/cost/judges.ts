@@ -9,10 +9,13 @@ import { monthlyBudget } from "../../policy-pack/policies";
 
 export type Settings = Partial<Record<BudgetSetting, string>>;
 
-/** One VPS as a preview checked it: "create" for a new one, "same" for one the run keeps. */
+/**
+ * One VPS as a preview checked it: "create" for a new one, "same" for one the run keeps; "delete" for one the run
+ * deletes, which the engine never asks a preview about: its inputs are only its fee now (currentMonthlyFeeUsd).
+ */
 export interface Checked {
   name: string;
-  kind: "create" | "same";
+  kind: "create" | "same" | "delete";
   inputs: Record<string, unknown>;
 }
 
@@ -37,7 +40,12 @@ export function billOf(input: {
         name,
         kind,
         before: now === undefined ? { none: true as const } : { cents: now },
-        after: after === undefined ? { unknown: "not priced" } : { cents: after },
+        after:
+          kind === "delete"
+            ? { none: true as const }
+            : after === undefined
+              ? { unknown: "not priced" }
+              : { cents: after },
       };
     }),
     providerMessages: input.messages,
@@ -52,12 +60,15 @@ export function packBlocks(settings: Settings, checked: readonly Checked[]): boo
     maxMonthlyIncreaseUsd:
       settings.maxMonthlyIncreaseUsd === undefined ? undefined : Number(settings.maxMonthlyIncreaseUsd),
   };
-  const resources = checked.map(({ name, inputs }) => ({
-    type: "rimuhosting:index:Vps",
-    name,
-    urn: `urn:judges::${name}`,
-    props: { ...inputs },
-  }));
+  // A stack policy sees the resources the program declares: never one the run deletes.
+  const resources = checked
+    .filter(({ kind }) => kind !== "delete")
+    .map(({ name, inputs }) => ({
+      type: "rimuhosting:index:Vps",
+      name,
+      urn: `urn:judges::${name}`,
+      props: { ...inputs },
+    }));
   const violations: string[] = [];
   const getConfig = <T extends object>() => config as T;
   const notApplicable = (reason?: string): never => {

@@ -18,7 +18,15 @@ import { billDocument, renderJson } from "../../provider/bill/bill-json";
 import { compareBills, parseBaseline } from "../../provider/bill/compare";
 import { changeOf, QUIET_MARKER, renderBill } from "../../provider/bill/markdown";
 import { outcomeOf } from "../../provider/bill/outcome";
-import { diagnostic, policy, previewLog, resized, vpsLog, vpsStep } from "../helpers/preview-log";
+import {
+  accountLine,
+  diagnostic,
+  policy,
+  previewLog,
+  resized,
+  vpsLog,
+  vpsStep,
+} from "../helpers/preview-log";
 import { recipe } from "./support/code-blocks";
 import {
   serveGitHubStandIn,
@@ -179,6 +187,8 @@ const EXAMPLE = previewLog(
     vpsStep(resized(10, 16)),
     vpsStep({ name: "db", op: "same", fee: 30, planned: 30 }),
     diagnostic("info", "web: resize 1024 → 2048 MB: $10.00 → $16.00 a month (+$6.00)", "web"),
+    // The provider's line of the account's totals: another stack's $10.00 order is on the account too.
+    accountLine("web", { before: 50, after: 56, count: 2, budget: 60 }),
     policy(
       "max-memory-mb",
       "advisory",

@@ -171,8 +171,8 @@ async function checkBill(s: Scenario): Promise<string> {
 
   // The budget: the stack config in the preview's event log. The provider judges the account at the moment of
   // ordering, when `deleted` is still billed (the engine deletes it after the creates; docs/cost.md, "Deletes"),
-  // so the run fits a budget of the total after plus the deleted VPS's fee exactly, and the bill, which counts
-  // the stack after the whole run, shows that fee to spare…
+  // so the run fits a budget of the total after plus the deleted VPS's fee exactly, and the bill says so: the
+  // account (this stack's orders alone here) at that figure, nothing to spare, and the total once it is deleted…
   const growth = after.resized - before.resized + (after.replaced - before.replaced) + after.created;
   const atOrdering = totalAfter + before.deleted;
   await s.stack.setConfigs({
@@ -185,7 +185,10 @@ async function checkBill(s: Scenario): Promise<string> {
   expect(passed.status).toBe(0);
   expect(passed.stdout).toContain("**Budget (stack config): ✅ within.**");
   expect(passed.stdout).toContain(
-    `this stack's VPSs cost ${usd(totalAfter)} a month after this run, within it (${usd(before.deleted)} to spare)`,
+    `this run takes the account (every active order its API key reaches, other stacks' too) from ` +
+      `${usd(totalBefore)} to ${usd(atOrdering)} a month while the VPS it deletes is still billed, within it ` +
+      `($0.00 to spare), and to ${usd(totalAfter)} once it is deleted (a delete counts until it is made, after the ` +
+      `run's orders and changes); this stack's own change is ${signedUsd(totalAfter - totalBefore)} a month.`,
   );
   // …and a cent less fails the preview, whose event log the bill still reads: exit 1, the provider's words quoted.
   await s.stack.setConfig("rimuhosting:monthlyBudgetUsd", (atOrdering - 0.01).toFixed(2));
@@ -324,10 +327,13 @@ describeNative("yaml", "rimuhosting-bill on a preview of the native plugin", () 
     const printed = bill(file);
     expect(printed).toMatchObject({ status: 0, stderr: "" });
     expect(printed.stdout).toContain(
-      `**Budget (stack config): ✅ within.**\n- Monthly budget ${usd(budget)} (rimuhosting:monthlyBudgetUsd): this stack's VPSs cost ${usd(defaultTotal)} a month after this run, within it (${usd(deleted)} to spare).`,
+      `**Budget (stack config): ✅ within.**\n- Monthly budget ${usd(budget)} (rimuhosting:monthlyBudgetUsd): this run takes the account (every active order its API key reaches, other stacks' too) from `,
+    );
+    expect(printed.stdout).toContain(
+      ` to ${usd(budget)} a month while the VPS it deletes is still billed, within it ($0.00 to spare), and to ${usd(defaultTotal)} once it is deleted`,
     );
     expect(printed.stdout).toMatch(
-      /\*\*Budget \(provider `team`\): ✅ within\.\*\*\n- Monthly budget \$100\.00 \(provider 'team': monthlyBudgetUsd\): this stack's VPSs cost \$\d+\.\d\d a month after this run, within it/,
+      /\*\*Budget \(provider `team`\): ✅ within\.\*\*\n- Monthly budget \$100\.00 \(provider 'team': monthlyBudgetUsd\): this run takes the account \(every active order its API key reaches, other stacks' too\) from \$\d+\.\d\d to \$\d+\.\d\d a month, within it \(\$\d+\.\d\d to spare\)/,
     );
     await s.stack.removeConfig("rimuhosting:monthlyBudgetUsd");
   });

@@ -3,6 +3,8 @@
  * test/bill/fixtures/policy.events is one recorded from the real CLI): a prelude with the stack config, a
  * resourcePreEvent per step, diagnostics, policy events, then the summary and the closing cancel event.
  */
+import { budgetSoFarWords } from "../../provider/impl/cost/ledger";
+
 export const STACK = "urn:pulumi:prod::shop";
 export const NATIVE = "rimuhosting:index:Vps";
 export const urn = (name: string, type = NATIVE): string => `${STACK}::${type}::${name}`;
@@ -74,6 +76,35 @@ export function providerStep(name: string, args: Record<string, unknown>): Event
   const u = `${STACK}::pulumi:providers:rimuhosting::${name}`;
   const state = { type: "pulumi:providers:rimuhosting", urn: u, inputs: args, outputs: args, provider: "" };
   return { resourcePreEvent: { metadata: { op: "same", urn: u, type: state.type, old: state, new: state } } };
+}
+
+/**
+ * The provider's line of the account's totals so far (impl/budget/budget.ts says it with a check), in its own words
+ * (cost/ledger.ts): the account from `before` to `after` dollars a month with the changes of `count` VPSs checked,
+ * against a monthly budget of `budget`, as the stack config (or provider `provider`'s argument) names it.
+ */
+export function accountLine(
+  about: string,
+  figures: { before: number; after: number; count: number; budget?: number; increase?: number },
+  provider?: string,
+): Event {
+  const name = (key: string) =>
+    provider === undefined ? `rimuhosting:${key}` : `provider '${provider}': ${key}`;
+  const totals = {
+    count: figures.count,
+    beforeCents: Math.round(figures.before * 100),
+    afterCents: Math.round(figures.after * 100),
+    increaseCents: Math.round((figures.increase ?? Math.max(0, figures.after - figures.before)) * 100),
+    adders: [],
+    unknown: [],
+  };
+  const words = budgetSoFarWords(
+    { monthlyBudgetUsd: figures.budget },
+    totals,
+    { monthlyBudgetUsd: name("monthlyBudgetUsd"), maxMonthlyIncreaseUsd: name("maxMonthlyIncreaseUsd") },
+    true,
+  );
+  return diagnostic("info", `${about}: ${words}.`, about);
 }
 
 export const diagnostic = (severity: string, message: string, about?: string): Event => ({

@@ -55,6 +55,8 @@ export class AccountView {
     private readonly now: () => number = Date.now,
     /** The fees the other provider processes of this command checked on this account (shared-plan.ts). */
     readonly sharedPlan?: SharedPlan,
+    /** A hash of the account's base URL and API key (never the key): what names the account in shared files. */
+    readonly accountKey?: string,
   ) {}
 
   /** The account's active orders (include_inactive=N); `fresh` reads them again now. */
@@ -150,7 +152,7 @@ const views = (run: RunContext): Map<string, AccountView> => run.get(VIEWS);
 export function accountViewFor(run: RunContext, key: string, client: () => RimuClient): AccountView {
   let view = views(run).get(key);
   if (!view) {
-    view = new AccountView(client(), Date.now, SharedPlan.forAccount(key, run));
+    view = new AccountView(client(), Date.now, SharedPlan.forAccount(key, run), key);
     views(run).set(key, view);
   }
   return view;

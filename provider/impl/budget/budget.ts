@@ -16,20 +16,23 @@ import type { AccountView } from "../account/account-view.js";
 import type { AboutOrder } from "../../../contract/index.js";
 import {
   accountOverWords,
+  budgetSoFarWords,
   overBudgetMessage,
   totalsWords,
   unpricedAccountWords,
   type AccountBilled,
+  type FeeLedger,
   type LimitNames,
 } from "../cost/ledger.js";
 import { cents } from "../cost/money.js";
-import { addsOf, judgementOf, type VpsFee } from "../cost/verdict.js";
+import { addsOf, judgementOf, type BudgetTotals, type VpsFee } from "../cost/verdict.js";
 import { orderFields } from "../../wire-mapping/order-fields.js";
 import type { CheckFailure } from "../engine/check-failure.js";
 import { VPS_ERROR_CODES } from "../engine/errors.js";
-import { warning, type Note } from "../engine/notes.js";
+import { info, warning, type Note } from "../engine/notes.js";
 import type { PlannedFee } from "./planned-fee.js";
 import { settingName, settingPlace } from "../engine/settings-source.js";
+import { otherStacksBudgets, stackOfScope } from "./stack-budgets.js";
 import { RIMU_ERROR_CODES } from "../../client/errors.js";
 import { hasLimit, readBudgetSettings, type BudgetSetting, type ReadBudget } from "../cost/setting.js";
 
@@ -107,6 +110,18 @@ function uncountable(fee: PlannedFee): string {
 }
 
 /**
+ * The account's totals so far, as a line of the preview, when they differ from the last said (the run's first check
+ * says them too): the bill takes the account's figures from the run's last (docs/cost.md, "The bill in the pull
+ * request"). A check that fails or warns says the same totals in its own words.
+ */
+function sayTotalsSoFar(ledger: FeeLedger, totals: BudgetTotals, notes: Note[], name: string): void {
+  const figures = `${totals.beforeCents}/${totals.afterCents}/${totals.increaseCents}`;
+  if (ledger.saidSoFar === figures) return;
+  ledger.saidSoFar = figures;
+  notes.push(info(`${name}: ${budgetSoFarWords(current.settings, totals, limitNames(), ledger.ofAccount)}.`));
+}
+
+/**
  * The hook check() calls for one VPS: its fee now and after its change counted in the run's ledger, with the
  * account's other orders (the scope, docs/cost.md), and what the budget says (cost/verdict.ts): failures in
  * `enforce` mode, warnings in `warn` mode. Only a change that adds to the monthly fee is refused, and only while
@@ -138,6 +153,17 @@ export function judgeBudget(
     ? undefined
     : accountOverWords(settings.monthlyBudgetUsd, ledger.billed, settingName("monthlyBudgetUsd"));
   if (accountOver !== undefined) ledger.saidAccountOver = true;
+  // Another stack's run on this account (on this machine) judged it by another budget: said once a run.
+  const stack = stackOfScope(vps.resource);
+  const peers =
+    ledger.comparedStacks || view.accountKey === undefined || stack === undefined
+      ? undefined
+      : otherStacksBudgets(
+          { accountKey: view.accountKey, stack },
+          settings.monthlyBudgetUsd,
+          settingName("monthlyBudgetUsd"),
+        );
+  if (stack !== undefined) ledger.comparedStacks = true;
   // The account's other providers of this command count too: one budget covers the account (shared-plan.ts).
   const totals = ledger.totals(view.sharedPlan?.others(new Set(ledger.checked().keys())) ?? []);
   const recorded = ledger.fee(vps.resource)!;
@@ -145,7 +171,7 @@ export function judgeBudget(
   const warn = settings.enforcement === "warn";
   const out = {
     failures: [] as CheckFailure[],
-    notes: accountOver === undefined ? [] : [warning(`${accountOver}.`)],
+    notes: [accountOver, peers].filter((n) => n !== undefined).map((n) => warning(`${n}.`)),
   };
   const mode = `${settingName("budgetEnforcement")}: warn`;
   // An active order with no fee reported leaves the account's total unknown: a change that adds to it cannot be
@@ -174,7 +200,7 @@ export function judgeBudget(
             : `${vps.name}: still over budget (${mode}), with the VPSs checked so far: ${over}.`,
         ),
       );
-    }
+    } else if (judgement === "fits") sayTotalsSoFar(ledger, totals, out.notes, vps.name);
     return out;
   }
   const message = overBudgetMessage(settings, totals, limitNames(), ledger.ofAccount)!;

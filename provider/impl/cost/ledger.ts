@@ -81,6 +81,12 @@ export class FeeLedger {
   /** Whether this run said that the account was over its monthly budget before the run (budget.ts), once a run. */
   saidAccountOver = false;
 
+  /** The figures of the totals this run last said as a line of the preview (budget.ts), to say each once. */
+  saidSoFar?: string;
+
+  /** Whether this run compared its monthly budget with the other stacks' on the account (budget.ts), once a run. */
+  comparedStacks = false;
+
   fee(resource: string): VpsFee | undefined {
     return this.entries.get(resource);
   }
@@ -150,27 +156,80 @@ export function totalsWords(
   );
 }
 
-/** The account's figures a provider's message gives for a run that takes it over its monthly budget, in cents. */
+/** The account's figures a provider's message of totalsWords' gives, in cents. */
+export interface AccountTotalsSaid {
+  /** How many VPSs the totals count the changes of (the checks so far, the other providers' of the command too). */
+  count: number;
+  /** Every active order of the account, as the run read it. */
+  beforeCents: number;
+  /** With the changes checked so far: what the budget judges (a VPS the run deletes still counts, until deleted). */
+  afterCents: number;
+  /** The monthly budget, when one is set. */
+  budgetCents?: number;
+  /** Whether the totals are over the monthly budget. */
+  over: boolean;
+}
+
+/**
+ * The account's figures in a message of totalsWords' (the preview's line of the totals so far, an over-budget
+ * message); undefined for any other message, and for totals of the VPSs alone (the account could not be read). The
+ * bill reads the provider's figures for the account with it, from the words this module writes.
+ */
+export function accountTotalsIn(message: string): AccountTotalsSaid | undefined {
+  const amount = String.raw`\$(\d+\.\d\d)`;
+  const match = new RegExp(
+    String.raw`this run takes ${ACCOUNT_FEES} \(every active order on it, with the changes of the (\d+) VPSs? ` +
+      String.raw`checked so far\) from ${amount} to ${amount}, (?:(within|over) the monthly budget of ${amount}|no monthly budget is set)`,
+  ).exec(message);
+  if (!match) return undefined;
+  const [count, before, after, stand, budget] = match.slice(1, 6);
+  return {
+    count: Number(count),
+    beforeCents: cents(Number(before)),
+    afterCents: cents(Number(after)),
+    ...(budget === undefined ? {} : { budgetCents: cents(Number(budget)) }),
+    over: stand === "over",
+  };
+}
+
+/** The account's figures in a provider's message that says the run takes the account over its monthly budget. */
 export interface AccountOverInRun {
   beforeCents: number;
   afterCents: number;
   budgetCents: number;
 }
 
-/**
- * The account's figures in a message of totalsWords' (an over-budget message of the provider's) when it says the run
- * takes the account over its monthly budget; undefined for any other message. The bill reads the provider's verdict
- * for the account with it, from the words this module writes.
- */
+/** accountTotalsIn's figures when the message says the run takes the account over its monthly budget. */
 export function accountOverInRun(message: string): AccountOverInRun | undefined {
-  const amount = String.raw`\$(\d+\.\d\d)`;
-  const match = new RegExp(
-    String.raw`this run takes ${ACCOUNT_FEES} \(.*?\) from ${amount} to ${amount}, over the monthly budget of ${amount}`,
-  ).exec(message);
-  if (!match) return undefined;
-  const [beforeCents, afterCents, budgetCents] = match.slice(1, 4).map((d) => cents(Number(d)));
-  return { beforeCents: beforeCents!, afterCents: afterCents!, budgetCents: budgetCents! };
+  const said = accountTotalsIn(message);
+  if (!said?.over || said.budgetCents === undefined) return undefined;
+  return { beforeCents: said.beforeCents, afterCents: said.afterCents, budgetCents: said.budgetCents };
 }
+
+/** How the preview's line of the account's totals so far begins (budget.ts says it; the bill reads it). */
+export const BUDGET_SO_FAR = "the budget so far";
+
+/**
+ * The preview's line of the totals so far, said with a check whose totals differ from the last said (and with the
+ * run's first check): the account before and with the changes checked so far, against each limit. The bill takes
+ * the account's figures from the run's last (cost.md, "The bill in the pull request").
+ */
+export function budgetSoFarWords(
+  limits: Limits,
+  totals: BudgetTotals,
+  names: LimitNames,
+  ofAccount: boolean,
+): string {
+  return `${BUDGET_SO_FAR}: ${totalsWords(limits, totals, names, ofAccount)}`;
+}
+
+/**
+ * Why a run that ends within the budget can still be over it: what the budget judges is the account at the run's
+ * highest point, and the engine deletes the VPSs a program no longer declares after the run's orders and changes.
+ */
+export const DELETES_COUNT =
+  "A VPS this run deletes counts until it is deleted, which the engine does after the run's orders and changes " +
+  "(delete it in a run of its own first to make room)";
 
 /**
  * The message of a run over its limits: the totals before and after, the budget, the run's increase (and its
@@ -185,7 +244,7 @@ export function overBudgetMessage(
   if (limitsPassed(limits, totals).length === 0) return undefined;
   return (
     `${totalsWords(limits, totals, names, ofAccount)}. Adding the most: ${addersWords(totals.adders)}. ` +
-    `Raise the limit, or order less in this run`
+    `${DELETES_COUNT}. Raise the limit, or order less in this run`
   );
 }
 
@@ -194,9 +253,11 @@ export const ACCOUNT_OVER_BEFORE_RUN =
   "the account is over its monthly budget before this run changes anything";
 
 /**
- * The account over its monthly budget before the run changes anything (changes outside it: another stack, an
- * order or a resize by hand, a VPS changed and not refreshed), with the live figures and what to do; undefined when
- * it is within it. Said once a run, whatever the run plans: a no-op preview passes, and says it.
+ * The account over its monthly budget before the run changes anything, with the live figures and what to do;
+ * undefined when it is within it. Said once a run, whatever the run plans: a no-op preview passes, and says it. What
+ * took it over is not known here: an order or a resize by hand, another stack, a VPS changed and not refreshed, or
+ * this stack's own VPSs (a run that deletes them to make room included: the engine never asks a preview about a
+ * delete) against a budget lowered since; so the words blame none of them.
  */
 export function accountOverWords(
   budgetUsd: number | undefined,
@@ -205,10 +266,11 @@ export function accountOverWords(
 ): string | undefined {
   if (budgetUsd === undefined || billed === undefined || billed.cents <= cents(budgetUsd)) return undefined;
   return (
-    `${ACCOUNT_OVER_BEFORE_RUN}: its active orders are billed ` +
-    `${dollars(billed.cents)} a month, over the monthly budget of ${dollars(cents(budgetUsd))} (${name}), by ` +
-    `changes made outside this run. If a VPS of this stack was changed by hand, \`pulumi refresh --preview-only\` ` +
-    `shows which, and \`pulumi up --refresh\` puts it back as the program says; otherwise raise the limit or ` +
-    `cancel an order. Until then only changes that add nothing are let through`
+    `${ACCOUNT_OVER_BEFORE_RUN}: its active orders are billed ${dollars(billed.cents)} a month (this stack's, ` +
+    `other stacks' and any made by hand), over the monthly budget of ${dollars(cents(budgetUsd))} (${name}). Until ` +
+    `it is back within, only changes that add nothing are let through; a VPS this run deletes counts until it is ` +
+    `deleted, after the run's orders and changes. If a VPS of this stack was changed by hand, \`pulumi refresh ` +
+    `--preview-only\` shows which, and \`pulumi up --refresh\` puts it back as the program says; otherwise raise ` +
+    `the limit, cancel an order, or delete VPSs in a run of their own first`
   );
 }

@@ -5,7 +5,11 @@
  * setting and where to fix it, never silence.
  *
  * Owns: what a valid amount is: a number, or plain decimal text (`50`, `12.5`), from 0 to MAX_BUDGET_USD. `1e3`,
- * `0x10`, `-3`, `Infinity`, empty text and amounts above the limit (a 401-digit number reads as Infinity) are refused.
+ * `0x10`, `-3`, `-0`, `Infinity`, empty text and amounts above the limit (a 401-digit number reads as Infinity) are
+ * refused, from every source alike: the stack config and the environment give text, an explicit provider's
+ * arguments a number or text, handed here as given (never turned into text first). A number is taken as the number
+ * it is: a YAML program reads `0x10` as 16 and `1e3` as 1000 before the provider sees them, and only its `-0.0` (or
+ * `-0e0`) arrives as negative zero, which is refused as the text `-0` is; its `-0` arrives as 0.
  * Pure: imports nothing (the caller says how the setting is named and where it is written).
  */
 
@@ -49,16 +53,21 @@ const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
  */
 export const MAX_BUDGET_USD = 1_000_000_000;
 
-const given = (value: unknown): string => {
-  const text = JSON.stringify(value);
+/** ` (given: "1e3")`, ` (given: -0)`: the value as given, when short; negative zero as `-0`, not JSON's `0`. */
+export const givenValue = (value: unknown): string => {
+  const text = Object.is(value, -0) ? "-0" : JSON.stringify(value);
   return text !== undefined && text.length <= 40 ? ` (given: ${text})` : "";
 };
+const given = givenValue;
 
 const isEmpty = (value: unknown): boolean => typeof value === "string" && value.trim() === "";
 
-/** A number or plain decimal text of 0 or more, as written (Infinity for hundreds of digits), else NaN. */
+/**
+ * A number or plain decimal text of 0 or more, as written (Infinity for hundreds of digits), else NaN. Negative zero
+ * is refused: text cannot be `-0` (no sign), so a number cannot be either.
+ */
 function numberOf(value: unknown): number {
-  if (typeof value === "number") return value >= 0 && !Number.isNaN(value) ? value : NaN;
+  if (typeof value === "number") return value >= 0 && !Object.is(value, -0) ? value : NaN;
   if (typeof value !== "string") return NaN;
   const text = value.trim();
   return PLAIN_DECIMAL.test(text) ? Number(text) : NaN;

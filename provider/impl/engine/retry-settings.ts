@@ -10,6 +10,7 @@
  */
 import { resolveClientConfig } from "../../client/config.js";
 import { settingName, settingPlace } from "./settings-source.js";
+import { givenValue } from "../cost/setting.js";
 
 export const RETRY_SETTINGS = ["retryLimit", "requestsPerSecond"] as const;
 export type RetrySetting = (typeof RETRY_SETTINGS)[number];
@@ -48,14 +49,11 @@ const EXAMPLE: Record<RetrySetting, string> = { retryLimit: "5", requestsPerSeco
 
 const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
 
-const given = (value: unknown): string => {
-  const text = JSON.stringify(value);
-  return text !== undefined && text.length <= 40 ? ` (given: ${text})` : "";
-};
+const given = givenValue;
 
-/** A number as given (a number, or plain decimal text), else NaN. */
+/** A number as given (a number, or plain decimal text), else NaN; negative zero, as the text `-0`, is refused. */
 function numberOf(value: unknown): number {
-  if (typeof value === "number") return value;
+  if (typeof value === "number") return Object.is(value, -0) ? NaN : value;
   return typeof value === "string" && PLAIN_DECIMAL.test(value.trim()) ? Number(value.trim()) : NaN;
 }
 

@@ -37,10 +37,18 @@ import {
   useSettingsOf,
 } from "../engine/settings-source.js";
 
-/** The part of the dynamic-provider ConfigureRequest this package reads. */
+/**
+ * The part of the dynamic-provider ConfigureRequest this package reads: text from the dynamic host; the native
+ * plugin hands an explicit provider's budget and retries arguments as the numbers they arrived as (provider-config.ts),
+ * read by the same parsers as text.
+ */
 export interface ConfigureRequestLike {
-  config: { get(key: string): string | undefined };
+  config: { get(key: string): string | number | undefined };
 }
+
+/** A setting that must be text (the API key, the base URL): text as given, else unset (CheckConfig refused it). */
+const textOf = (value: string | number | undefined): string | undefined =>
+  typeof value === "string" ? value : undefined;
 
 let stackConfig: ConfigSource = {};
 const clients = new Map<string, RimuClient>();
@@ -55,7 +63,10 @@ let pacer: Pacer | undefined;
  * key is never a number here, unlike on the native path (provider/native/provider-config.ts).
  */
 export async function configure(req: ConfigureRequestLike): Promise<void> {
-  stackConfig = { apiKey: req.config.get(CONFIG_KEYS.apiKey), baseUrl: req.config.get(CONFIG_KEYS.baseUrl) };
+  stackConfig = {
+    apiKey: textOf(req.config.get(CONFIG_KEYS.apiKey)),
+    baseUrl: textOf(req.config.get(CONFIG_KEYS.baseUrl)),
+  };
   // The budget's and the retries' settings (budget.ts, retry-settings.ts): the stack config's, or the native plugin's
   // provider arguments as text, then the environment, as apiKey and baseUrl are read (config.ts).
   const settings = settingsWithEnvironmentOf(req);
@@ -81,8 +92,10 @@ export function useProgramSettings(req: ConfigureRequestLike): void {
  * retries'): each key from the config, else from its variable (empty text there counts as unset, as for
  * RIMUHOSTING_APIKEY). Messages then name the variable of a key read from it.
  */
-function settingsWithEnvironmentOf(req: ConfigureRequestLike): (key: SettingKey) => string | undefined {
-  const values = new Map<SettingKey, string | undefined>();
+function settingsWithEnvironmentOf(
+  req: ConfigureRequestLike,
+): (key: SettingKey) => string | number | undefined {
+  const values = new Map<SettingKey, string | number | undefined>();
   const fromEnvironment = new Set<SettingKey>();
   for (const key of Object.keys(SETTING_ENV_VARS) as SettingKey[]) {
     const configured = req.config.get(`${CONFIG_NAMESPACE}:${key}`);

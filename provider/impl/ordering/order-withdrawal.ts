@@ -42,8 +42,10 @@ export async function withdrawIfOver(placed: Placed): Promise<string | undefined
   const totals = placed.totalsOf(upTo);
   if (!limitsPassed(settings, totals).includes("monthlyBudgetUsd")) return undefined;
   const reason =
-    `ordered it as order ${order.order_oid}, then found the account's orders placed up to it (${upTo.length - 1} ` +
-    `besides it, ordered by other runs or by hand meanwhile) take the monthly fees to ${dollars(totals.afterCents)} ` +
+    // Every order numbered before it counts, whenever it was placed (this stack's own, long before, included): the
+    // words say so, and claim no "meanwhile" for them.
+    `ordered it as order ${order.order_oid}, then found the account's orders placed up to it (it and the ` +
+    `${upTo.length - 1} placed before it, by any run or by hand) take the monthly fees to ${dollars(totals.afterCents)} ` +
     `with this run's changes, over the monthly budget of ${dollars(cents(settings.monthlyBudgetUsd))} ` +
     `(${settingName("monthlyBudgetUsd")})`;
   if (settings.enforcement === "warn") {

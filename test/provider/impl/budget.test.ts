@@ -76,7 +76,9 @@ describe("the run's fee ledger", () => {
         "checked so far) from $50.00 to $58.25, over the monthly budget of $50.00 (rimuhosting:monthlyBudgetUsd); " +
         "it adds $16.00 a month (new VPSs and growing changes; shrinks are not netted), within the $20.00 one run " +
         "may add (rimuhosting:maxMonthlyIncreaseUsd). Adding the most: web +$10.00 (new), db +$6.00 ($10.00 → " +
-        "$16.00). Raise the limit, or order less in this run",
+        "$16.00). A VPS this run deletes counts until it is deleted, which the engine does after the run's " +
+        "orders and changes (delete it in a run of its own first to make room). Raise the limit, or order less in " +
+        "this run",
     );
     expect(
       overBudgetMessage({ monthlyBudgetUsd: 58.25 }, ledgerOf(5000).totals(), NAMES, true),
@@ -148,8 +150,10 @@ describe("the budget in check() (L1, the dynamic provider's host)", () => {
         `the 3 VPSs checked so far) from $0.00 ` +
         `to ${money(3 * fee)}, over the monthly budget of ${money(3 * fee - 0.01)} (rimuhosting:monthlyBudgetUsd); it adds ` +
         `${money(3 * fee)} a month (new VPSs and growing changes; shrinks are not netted). Adding the most: ` +
-        `web-1 +${money(fee)} (new), web-2 +${money(fee)} (new), web-3 +${money(fee)} (new). Raise the limit, or ` +
-        `order less in this run. Nothing was ordered or changed. See docs/cost.md.`,
+        `web-1 +${money(fee)} (new), web-2 +${money(fee)} (new), web-3 +${money(fee)} (new). A VPS this run ` +
+        `deletes counts until it is deleted, which the engine does after the run's orders and changes (delete it ` +
+        `in a run of its own first to make room). Raise the limit, or order less in this run. Nothing was ordered ` +
+        `or changed. See docs/cost.md.`,
     );
     testing.forgetRun();
     await configure({ monthlyBudgetUsd: String(3 * fee) });
@@ -254,7 +258,7 @@ describe("the budget in check() (L1, the dynamic provider's host)", () => {
     expect(checked.inputs.currentMonthlyFeeUsd).toBe(liveFee);
   });
 
-  it("says, once, with the live figures, that the account is over its budget by changes outside the run", async () => {
+  it("says, once, with the live figures, that the account is over its budget before the run", async () => {
     const { id, inputs } = await createChecked(vps("db"));
     await fixture().byHand.changeParameters(Number(id), { memory_mb: 2048 });
     const live = (await fixture().byHand.getOrder(Number(id))).about_order;
@@ -268,9 +272,11 @@ describe("the budget in check() (L1, the dynamic provider's host)", () => {
     const said = fixture().logs.filter((line) => line.includes("over its monthly budget before this run"));
     expect(said).toEqual([
       expect.stringContaining(
-        `its active orders are billed ${money(liveFee)} a month, over the monthly budget of ${money(liveFee - 1)} ` +
-          "(rimuhosting:monthlyBudgetUsd), by changes made outside this run. If a VPS of this stack was changed by " +
-          "hand, `pulumi refresh --preview-only` shows which, and `pulumi up --refresh` puts it back",
+        `its active orders are billed ${money(liveFee)} a month (this stack's, other stacks' and any made by ` +
+          `hand), over the monthly budget of ${money(liveFee - 1)} (rimuhosting:monthlyBudgetUsd). Until it is ` +
+          "back within, only changes that add nothing are let through; a VPS this run deletes counts until it is " +
+          "deleted, after the run's orders and changes. If a VPS of this stack was changed by hand, `pulumi " +
+          "refresh --preview-only` shows which, and `pulumi up --refresh` puts it back",
       ),
     ]);
   });

@@ -299,7 +299,7 @@ describe("the budget when ordering (L1)", () => {
     expect(error.message).toMatch(
       new RegExp(
         `^\\[RIMU_ERR_BUDGET\\] web-1: ordered it as order \\d+, then found the account's orders placed up to it ` +
-          `\\(1 besides it, .*\\) take the monthly fees to \\${money(2 * fee)} with this run's changes, over the ` +
+          `\\(it and the 1 placed before it, by any run or by hand\\) take the monthly fees to \\${money(2 * fee)} with this run's changes, over the ` +
           `monthly budget of \\${money(1.5 * fee)} \\(rimuhosting:monthlyBudgetUsd\\); order \\d+ was cancelled at once`,
       ),
     );
