@@ -1,6 +1,6 @@
 /**
  * A callback for Pulumi's `onError` resource hook (`new pulumi.ErrorHook(name, retryTransientErrors())`, in
- * `hooks: { onError: [...] }` of a resource's options; @pulumi/pulumi 3.217 and later, CLI 3.244 and later for every
+ * `hooks: { onError: [...] }` of a resource's options; @pulumi/pulumi 3.218 and later, CLI 3.244 and later for every
  * provider's errors): the engine calls it when a create, update or delete of the resource failed, with the errors so
  * far, and runs the operation again when it answers true.
  *

@@ -33,6 +33,8 @@ export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
 
   "docs/automation-api.md#deploy": userEnv("test/engine/automation-api.test.ts"),
   "docs/automation-api.md#run": userEnv("test/engine/automation-api.test.ts"),
+  "docs/automation-api.md#inline": userEnv("test/engine/inline-programs.test.ts"),
+  "docs/automation-api.md#inline-run": userEnv("test/engine/inline-programs.test.ts"),
 
   "docs/ci.md#workflow": noProcess(
     "test/docs/workflows.test.ts",
@@ -89,6 +91,7 @@ export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
   "docs/installation-configuration.md#release-go": userEnv("test/package/support/release-routes.ts"),
   "docs/installation-configuration.md#verify": userEnv("test/engine/release-verify.test.ts"),
   "docs/installation-configuration.md#verify-script": userEnv("test/engine/release-verify.test.ts"),
+  "docs/installation-configuration.md#on-error": userEnv("test/engine/inline-programs.test.ts"),
 
   "docs/native-plugin.md#language-hosts": userEnv("test/docs/first-hour.test.ts"),
   "docs/native-plugin.md#outside-order": userEnv("test/docs/import-walkthrough.test.ts"),
@@ -103,6 +106,11 @@ export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
   "docs/resource-options.md#yaml-program": userEnv("test/engine/resource-options.test.ts"),
   "docs/resource-options.md#yaml-steps": userEnv("test/engine/resource-options.test.ts"),
   "docs/resource-options.md#dynamic-program": userEnv("test/engine/resource-options.test.ts"),
+  "docs/resource-options.md#hooks": userEnv("test/engine/inline-programs.test.ts"),
+  "docs/resource-options.md#hooks-output": noProcess(
+    "test/engine/inline-programs.test.ts",
+    "the lines the hooks print, compared with the output of `node inline.ts up`",
+  ),
 
   "docs/testing.md#program": userEnv("test/docs/recipes.test.ts"),
   "docs/testing.md#against-the-emulator": userEnv("test/docs/recipes.test.ts"),
