@@ -381,8 +381,7 @@ export async function update(
         throw error;
       }
       if (isOrderGone(order, Date.now())) throw goneError(id);
-      // What diff() planned, brought about on the live order (planned-update.ts): a change made outside Pulumi
-      // that the plan does not name stays; a step of a half-done update that is already on the order is skipped.
+      // What diff() planned, on the live order; a change made outside Pulumi stays (planned-update.ts).
       const { target: planned, leftAlone } = plannedUpdate(order, recorded, news);
       const target = { live: order, recorded, news: planned };
       const result = await guardedChange(run, accountView(run, "Updating a Vps"), target, "changed", () =>
@@ -396,11 +395,8 @@ export async function update(
         }),
       );
       const password = result.password ?? news.password ?? recorded.password;
-      const outs = orderOutputs(
-        result.order,
-        { ...news, __creationNonce: recorded.__creationNonce ?? news.__creationNonce, password },
-        news,
-      );
+      const nonce = recorded.__creationNonce ?? news.__creationNonce;
+      const outs = orderOutputs(result.order, { ...news, __creationNonce: nonce, password }, news);
       return { outs: keepingRecorded(outs, recorded, leftAlone) };
     }),
   );
