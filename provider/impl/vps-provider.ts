@@ -391,8 +391,7 @@ export async function update(
         throw error;
       }
       if (isOrderGone(order, Date.now())) throw goneError(id);
-      // What diff() planned, brought about on the live order (planned-update.ts): a change made outside Pulumi
-      // that the plan does not name stays; a step of a half-done update that is already on the order is skipped.
+      // What diff() planned, on the live order; a change made outside Pulumi stays (planned-update.ts).
       const { target: planned, leftAlone } = plannedUpdate(order, recorded, news);
       const target = { live: order, recorded, news: planned };
       const how = { run, client, what: "was being updated" as const, provider: inputs.__provider, leftAlone };
@@ -400,11 +399,8 @@ export async function update(
         converge({ ...target, ...how }),
       );
       const password = result.password ?? news.password ?? recorded.password;
-      const outs = orderOutputs(
-        result.order,
-        { ...news, __creationNonce: recorded.__creationNonce ?? news.__creationNonce, password },
-        news,
-      );
+      const nonce = recorded.__creationNonce ?? news.__creationNonce;
+      const outs = orderOutputs(result.order, { ...news, __creationNonce: nonce, password }, news);
       return { outs: keepingRecorded(outs, recorded, leftAlone) };
     }),
   );
