@@ -4,13 +4,14 @@
  * collect log lines instead of printing them, read the budget guard's verdicts. Not part of the package: its exports map has no path to
  * this module, so programs cannot reach these.
  */
-export { forgetRun, resetConfiguration } from "./lifecycle/runtime-config.js";
+export { forgetRun, resetConfiguration, setRetryDelay } from "./lifecycle/runtime-config.js";
 import { setReadTimeout } from "./lifecycle/runtime-config.js";
 export { setCreateLookupGrace } from "./lifecycle/vps-create.js";
 export { setBackendStatesReader, type BackendStates } from "./lifecycle/backend-states.js";
 export { setLogSink } from "./engine/log.js";
 import { guardVerdicts as guardVerdictsOf } from "./ordering/order-guard.js";
 import { currentRun } from "./engine/run-context.js";
+export { beginRun, currentRun, serving, type RunContext } from "./engine/run-context.js";
 /** The guard's verdicts in the run this process serves now (the table of cases compares them). */
 export const guardVerdicts = () => guardVerdictsOf(currentRun());
 /** The read timeout of the provider's clients (the fault matrix's "client timeout"), for the run served now. */

@@ -66,7 +66,7 @@ import type { VpsInputs } from "./inputs/vps-input-schema.js";
 import { recordedState, refreshableState, setValues } from "./inputs/vps-values.js";
 import { isOrderGone, orderFields } from "../wire-mapping/order-fields.js";
 import { priceOf } from "./lookahead/vps-lookahead.js";
-import { guardedChange, guardedOrder, noteDone } from "./ordering/order-guard.js";
+import { guardedChange, guardedOrder, isReplaced, noteCancelled, noteDone } from "./ordering/order-guard.js";
 import { judgeIfTakenBack } from "./ordering/take-back-judge.js";
 import { currentRun, type RunContext } from "./engine/run-context.js";
 import {
@@ -425,7 +425,11 @@ export async function deleteVps(id: string, props: RecordedOutputs, engine?: Eng
     }
     const ref = orderRef(oid, recorded.domainName);
     try {
+      // A deleteBeforeReplace: the order's fee, which its replacement is counted against (order-guard.ts).
+      const live = isReplaced(run, recorded) ? await view.activeOrders() : [];
+      const replaced = live.find((order) => order.order_oid === oid);
       const deleted = await client.deleteVps(ref);
+      if (replaced) noteCancelled(run, recorded, oid, orderFields(replaced).monthlyFeeUsd);
       view.noteGone(oid);
       noteDone(run, "cancelled", resourceName(recorded));
       log(`Vps ${oid}: shut down and cancelled.`);

@@ -26,6 +26,8 @@ import type { VpsFee } from "../cost/verdict.js";
 import { runState, type RunContext } from "../engine/run-context.js";
 
 const PREFIX = "pulumi-rimuhosting-plan-";
+/** The key of an order a run replaced (noteReplaced), beside the resources' keys. */
+const REPLACED = "replaced order ";
 /** Entries and files older than this are another command's, whatever process id it had. */
 const MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
@@ -95,8 +97,42 @@ export class SharedPlan {
   others(own: ReadonlySet<string>): VpsFee[] {
     const now = Date.now();
     return Object.entries(this.read())
-      .filter(([resource, e]) => e.writer !== this.writer && !own.has(resource) && now - e.at < MAX_AGE_MS)
+      .filter(
+        ([resource, e]) =>
+          !resource.startsWith(REPLACED) &&
+          e.writer !== this.writer &&
+          !own.has(resource) &&
+          now - e.at < MAX_AGE_MS,
+      )
       .map(([, e]) => e.fee);
+  }
+
+  /**
+   * Order `oid` was replaced by this run's new order, and is cancelled once the run's changes are made: until then
+   * every provider of the command counts it once, as its replacement (order-guard.ts), never beside it.
+   */
+  noteReplaced(oid: number): void {
+    const entries = this.read();
+    entries[`${REPLACED}${oid}`] = {
+      writer: this.writer,
+      at: Date.now(),
+      fee: { name: "", after: { cents: 0 } },
+    };
+    this.write(entries);
+  }
+
+  /** Its replacement withdrawn, order `oid` counts again. */
+  forgetReplaced(oid: number): void {
+    this.forget(`${REPLACED}${oid}`);
+  }
+
+  /** The orders other runs of this command replaced and have not cancelled yet. */
+  replacedByOthers(): Set<number> {
+    return new Set(
+      Object.entries(this.read())
+        .filter(([key, e]) => key.startsWith(REPLACED) && e.writer !== this.writer)
+        .map(([key]) => Number(key.slice(REPLACED.length))),
+    );
   }
 
   private read(): Record<string, Entry> {

@@ -65,6 +65,20 @@ export function beginRun(command?: string): RunContext {
   return current;
 }
 
+/**
+ * Serves `run` while `call` starts (tests: several runs of one process interleaved, each engine call entered with
+ * its own run, which it reads once, synchronously, and hands down). Returns what `call` returns.
+ */
+export function serving<T>(run: RunContext, call: () => T): T {
+  const before = current;
+  current = run;
+  try {
+    return call();
+  } finally {
+    current = before;
+  }
+}
+
 /** Starts a new run of the command the current one serves (tests: another provider process of that command). */
 export function beginRunOfSameCommand(): RunContext {
   return beginRun(current.command);

@@ -197,6 +197,17 @@ export function setReadTimeout(run: RunContext, ms: number | undefined): void {
 }
 
 /**
+ * Test seam: the wait between retries of the provider's clients (the model test's faults: a retry costs no wall
+ * time). Only clients made after it take it: set it before the first call.
+ */
+let retryDelayOverride: number | undefined;
+export function setRetryDelay(ms: number | undefined): void {
+  retryDelayOverride = ms;
+  for (const client of clients.values()) client.close();
+  clients.clear();
+}
+
+/**
  * A cached client for explicit settings (the data sources pass the program's config). Its read timeout is the
  * test seam's, else RIMUHOSTING_READ_TIMEOUT_MS, else the client's 30 s. `silentReads: false` (the reads that only
  * look: a preview's checks, the data sources): a read that gets not even the first byte of an answer within it is
@@ -219,7 +230,7 @@ export function cachedClient(settings: {
   const cacheKey = createHash("sha256")
     .update(
       `${settings.baseUrl}\n${settings.apiKey ?? ""}\n${JSON.stringify(limit ?? null)}\n${readMs ?? ""}\n` +
-        `${settings.silentReads ?? ""}\n${retryLimit ?? ""}\n${requestsPerSecond ?? ""}`,
+        `${settings.silentReads ?? ""}\n${retryLimit ?? ""}\n${requestsPerSecond ?? ""}\n${retryDelayOverride ?? ""}`,
     )
     .digest("hex");
   let client = clients.get(cacheKey);
@@ -240,6 +251,9 @@ export function cachedClient(settings: {
     config.retry = {
       ...(settings.silentReads === false ? { silentReads: false } : {}),
       ...(retryLimit === undefined ? {} : { limit: retryLimit }),
+      ...(retryDelayOverride === undefined
+        ? {}
+        : { baseDelayMs: retryDelayOverride, maxDelayMs: retryDelayOverride }),
     };
     if (pacer) config.pacer = pacer;
     client = withConfigSource(() => createClient(config));

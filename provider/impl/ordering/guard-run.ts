@@ -31,6 +31,12 @@ const GUARD = runState("the budget guard's record of what the run ordered and ch
    */
   replaced: new Set<number>(),
   /**
+   * Orders this run cancelled before ordering their replacement (`deleteBeforeReplace`), by resource: until the
+   * replacement is ordered (or has failed) each still counts at its fee, and its replacement replaces it, counted
+   * once, as a replacement ordered before the old order is cancelled is (docs/cost.md).
+   */
+  cancelledFirst: new Map<string, { oid: number; cents: number }>(),
+  /**
    * Each verdict given, in order, with the model's totals: the guard's figures, which test/cost/three-judges.test.ts
    * compares with the preview's, the bill's and the pack's (testing.ts's guardVerdicts).
    */
@@ -65,17 +71,28 @@ export function runTotals(
   orders: readonly AboutOrder[],
   judging?: { resource: string; fee: VpsFee },
 ) {
-  const counted = orders.filter((order) => !run.replaced.has(order.order_oid));
+  // Each order a run of this command replaced counts once, as its replacement, until cancelled.
+  const replacedElsewhere = view.sharedPlan?.replacedByOthers() ?? new Set<number>();
+  const counted = orders.filter(
+    (order) => !run.replaced.has(order.order_oid) && !replacedElsewhere.has(order.order_oid),
+  );
   const account = accountCentsOf(counted);
   const resource = judging?.resource;
   const applied = [...run.applied].filter(([key]) => key !== resource).map(([, done]) => done);
+  const open = (key: string) => key !== resource && !run.applied.has(key) && !run.settled.has(key);
   // The run's planned shrinks not made yet count, so a create and a shrink the preview passed go through in either
-  // order; its planned growth not made yet is judged when it is made (it cannot make this change pass).
-  const pending = [...view.fees.checked()]
-    .filter(([key]) => key !== resource && !run.applied.has(key) && !run.settled.has(key))
-    .map(([, planned]) => planned)
-    .filter((planned) => deltaOf(planned) < 0);
-  const base = account.cents - applied.reduce((sum, done) => sum + deltaOf(done), 0);
+  // order; its planned growth not made yet is judged when it is made (it cannot make this change pass). Also those
+  // the other providers of the command checked (shared-plan.ts), as the preview counted them.
+  const own = view.fees.checked();
+  const pending = [
+    ...[...own].filter(([key]) => open(key)).map(([, planned]) => planned),
+    ...(view.sharedPlan?.others(new Set([...own.keys(), ...run.settled])) ?? []),
+  ].filter((planned) => deltaOf(planned) < 0);
+  // An order cancelled first for its replacement still counts until the replacement is ordered.
+  const cancelledFirst = [...run.cancelledFirst]
+    .filter(([key]) => !run.applied.has(key) && (key === resource || !run.settled.has(key)))
+    .reduce((sum, [, order]) => sum + order.cents, 0);
+  const base = account.cents + cancelledFirst - applied.reduce((sum, done) => sum + deltaOf(done), 0);
   const fees = [...applied, ...pending, ...(judging ? [judging.fee] : [])];
   return { counted, account, totals: totalsOf(base, fees) };
 }

@@ -61,6 +61,25 @@ function noteWith(run: Guard, what: string, name: string): void {
 }
 
 /**
+ * delete() cancelled order `oid` of `recorded`, billed `usd` a month. When this run's check planned its replacement
+ * (`deleteBeforeReplace`: the engine deletes first), the replacement is counted as replacing it, as when the
+ * replacement is ordered first: never as a whole new order (issue 64, case 1).
+ */
+export function noteCancelled(
+  run: RunContext,
+  recorded: Record<string, unknown>,
+  oid: number,
+  usd: number | undefined,
+): void {
+  if (usd !== undefined && isReplaced(run, recorded))
+    guardOf(run).cancelledFirst.set(resourceKey(recorded), { oid, cents: cents(usd) });
+}
+
+/** This run's check planned the replacement of `recorded`'s VPS. */
+export const isReplaced = (run: RunContext, recorded: Record<string, unknown>): boolean =>
+  guardOf(run).replacing.has(resourceKey(recorded));
+
+/**
  * check() of an existing resource whose change replaces it: the replacement's create (checked again with no old
  * inputs, so with a new nonce) counts its quote less what the order it replaces is billed.
  */
@@ -96,10 +115,18 @@ function describeDone(run: Guard, refused: string, check?: "preview" | "mayApply
   const { done } = run;
   const did = [...done].map(([what, names]) => `${what} ${listed(names)}`);
   if (done.size === 0 && check === "preview") return "Nothing was ordered or changed";
+  const kept = [...run.replaced];
+  // Replaced orders the engine cancels only once the run's every create and update succeeded (issue 64, case 4).
+  const billedBeside =
+    kept.length === 0
+      ? ""
+      : `; order${kept.length === 1 ? "" : "s"} ${listed(kept.map(String))}, which this run replaced, ` +
+        `${kept.length === 1 ? "stays" : "stay"} billed beside ${kept.length === 1 ? "its replacement" : "their replacements"} ` +
+        "until the run deletes it, or the next `pulumi up` does";
   const said =
-    done.size === 0
+    (done.size === 0
       ? `Nothing was ${refused}, and this run ordered or changed nothing before it`
-      : `Nothing was ${refused}; before it, this run ${did.join(", ")}`;
+      : `Nothing was ${refused}; before it, this run ${did.join(", ")}`) + billedBeside;
   return check === "mayApply"
     ? `${said}. If this is the update of \`pulumi up\`, the VPSs checked before it go on, each ordered or ` +
         `changed only within the budget`
@@ -303,19 +330,33 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
     const old = run.replacing.get(resource);
     const replaced = old === undefined ? undefined : liveOrderOf({ isNew: false, before: old }, orders).order;
     replacedOid = replaced?.order_oid;
+    // deleteBeforeReplace: the order it replaces was cancelled by this run just before (runTotals counts it).
+    const cancelled = replaced ? undefined : run.cancelledFirst.get(resource);
+    const doing = replaced
+      ? `ordering its replacement (for order ${replaced.order_oid})`
+      : cancelled
+        ? `ordering its replacement (for order ${cancelled.oid}, cancelled first: deleteBeforeReplace)`
+        : "ordering it";
     return {
       name,
       resource,
-      doing: replaced ? `ordering its replacement (for order ${replaced.order_oid})` : "ordering it",
+      doing,
       refused: `ordered for ${name}`,
       priced: pricedOf(news),
-      nowUsd: replaced ? (orderFields(replaced).monthlyFeeUsd ?? NaN) : undefined,
+      nowUsd: replaced
+        ? (orderFields(replaced).monthlyFeeUsd ?? NaN)
+        : cancelled
+          ? cancelled.cents / 100
+          : undefined,
     };
   };
   const placed = async (result: T): Promise<void> => {
     if (result.found) return;
     // The replaced order is this one's fee now until the run cancels it (runTotals): never counted beside it.
-    if (replacedOid !== undefined) run.replaced.add(replacedOid);
+    if (replacedOid !== undefined) {
+      run.replaced.add(replacedOid);
+      view.sharedPlan?.noteReplaced(replacedOid);
+    }
     // This order is applied now: the listing holds it, as it holds the run's other applied changes.
     let withdrawn: string | undefined;
     try {
@@ -332,6 +373,11 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
     }
     if (withdrawn === undefined) return;
     run.applied.delete(resource);
+    // Its replacement withdrawn, the replaced order stays billed: it counts again (issue 64, case 4).
+    if (replacedOid !== undefined) {
+      run.replaced.delete(replacedOid);
+      view.sharedPlan?.forgetReplaced(replacedOid);
+    }
     const message =
       `${withdrawn}, and ${name} is not in the stack. ${describeDone(run, `kept for ${name}`)}. Run \`pulumi up\` again ` +
       `once the account has room, or raise the limit.`;
