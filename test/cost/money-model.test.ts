@@ -78,7 +78,7 @@ const caseArb = fc.integer({ min: 1, max: 3 }).chain((stacks) =>
   fc.record({
     stacks: fc.constant(stacks),
     scheduler: fc.scheduler(),
-    commands: fc.commands(commandArbs(stacks), { maxCommands: 5 }),
+    commands: fc.commands(commandArbs(stacks), { maxCommands: 3 }),
   }),
 );
 
