@@ -41,9 +41,9 @@ interface Entry {
 /** The run's name in the plans it writes: unique, so no run takes another's entries for its own. */
 const WRITER = runState("the run's name in the plans it shares", () => `${process.pid}/${randomUUID()}`);
 
-export class SharedPlan {
-  private swept = false;
+let sweptThisProcess = false;
 
+export class SharedPlan {
   constructor(
     private readonly file: string,
     private readonly writer: string,
@@ -145,8 +145,10 @@ export class SharedPlan {
 
   /** Removes the files of commands long finished (once per process). */
   private sweep(): void {
-    if (this.swept) return;
-    this.swept = true;
+    // Once per process, not per plan: a process serving many runs (a test, an Automation API program) would
+    // otherwise stat every plan file of the directory for each run.
+    if (sweptThisProcess) return;
+    sweptThisProcess = true;
     const dir = path.dirname(this.file);
     try {
       for (const name of fs.readdirSync(dir)) {

@@ -23,6 +23,11 @@ const TEST_SEAM = "a test seam (provider/impl/testing.ts), unset in a real run";
 
 export const PROCESS_STATE: readonly ProcessState[] = [
   {
+    file: "provider/impl/account/shared-plan.ts",
+    name: "sweptThisProcess",
+    why: "the temporary directory's old plan files were swept: tidiness, once per process, whatever the run",
+  },
+  {
     file: "provider/impl/engine/run-context.ts",
     name: "current",
     why: "the run itself, one per provider process",
