@@ -45,16 +45,6 @@ const functions = lazyModule("data sources", () => require("./functions.js") as 
 
 const VPS_TYPE = "rimuhosting:index:Vps";
 const SCHEMA_TEXT = JSON.stringify(schema);
-/**
- * Every Vps asks the engine to read it before it plans the next run (`refresh_before_update`, on each Create, Read
- * and Update answer and on a half-done one, which the engine records with the resource): the plan is then made from
- * the VPS as it stands, so a change made outside Pulumi is in the preview, priced, and `up` does what the preview said
- * (update() does what diff() planned: impl/lifecycle/planned-update.ts). One read of the order per VPS per run. The
- * engine honours it since v3.172 (on a half-done answer since v3.178) unless PULUMI_DISABLE_REFRESH_BEFORE_UPDATE is
- * set (docs/vps.md, "Changed outside Pulumi"). The dynamic Vps cannot ask for it: its answers are the SDK's host's.
- */
-const REFRESH_BEFORE_UPDATE = true;
-
 /** The plugin's version: the package's, as the schema carries it. */
 export const PLUGIN_VERSION = schema.version;
 
@@ -70,7 +60,6 @@ function grpcError(error: unknown): Partial<grpc.StatusObject> {
   detail.setId(error.id);
   detail.setProperties(calls().toStruct(calls().withSecretOutputs(error.properties)));
   detail.setReasonsList(error.reasons);
-  detail.setRefreshBeforeUpdate(REFRESH_BEFORE_UPDATE);
   const any = new Any();
   any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
   const status = new statusproto.Status();
@@ -263,7 +252,6 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
       const res = new provproto.CreateResponse();
       res.setId(created.id);
       res.setProperties(toStruct(created.properties));
-      res.setRefreshBeforeUpdate(REFRESH_BEFORE_UPDATE);
       return res;
     }),
     read: vpsHandler<provproto.ReadRequest, provproto.ReadResponse>(log, async (req) => {
@@ -277,7 +265,6 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
       res.setId(read.id);
       res.setProperties(toStruct(read.properties));
       if (read.inputs) res.setInputs(toStruct(read.inputs));
-      res.setRefreshBeforeUpdate(REFRESH_BEFORE_UPDATE);
       return res;
     }),
     update: vpsHandler<provproto.UpdateRequest, provproto.UpdateResponse>(log, async (req) => {
@@ -292,7 +279,6 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
       );
       const res = new provproto.UpdateResponse();
       res.setProperties(toStruct(updated.properties));
-      res.setRefreshBeforeUpdate(REFRESH_BEFORE_UPDATE);
       return res;
     }),
     delete: vpsHandler<provproto.DeleteRequest, Empty>(log, async (req) => {

@@ -9,8 +9,8 @@
 //   make the create first in one `up` and the shrink first in another, with the shrink checked first in both, and
 //   the request log says which was made first; the account ends at the preview's figure; a cent under, the preview
 //   fails and nothing is ordered. RIMU_BUDGET_ORDER_RUNS (default 1) repeats both orders on each front end;
-// - then, changed outside Pulumi (the dynamic Vps), the preview and `rimuhosting-bill --stack` say the account is over
-//   with the live figures, and a no-op preview passes.
+// - then, changed outside Pulumi (YAML), the preview and `rimuhosting-bill --stack` say the account is over with the
+//   live figures, and a no-op preview passes.
 import type { DcLocation } from "../../provider/index";
 import { createStackDriver, type StackDriver } from "./stack-driver";
 import { describeCliOnly } from "./describe-cli";
@@ -342,15 +342,10 @@ const PAUSE: FaultSpec = { route: "listBillingMethods", kind: "delay", delayMs: 
  * for its billingOid: two pauses). The guard's lock holds each judged change until it is made, so a delay on the
  * resize or order routes themselves would only lengthen the turn of the change already in it.
  */
-const orders = (front: ShrinkFront) =>
-  ({
-    changeParameters: [PAUSE],
-    createVps: [
-      PAUSE,
-      // The engine's reads of node-0 before the plans come first, held too: they wait before any program runs.
-      { route: "getOrder", kind: "delay", delayMs: 2 * PAUSE_MS + 2000, times: 1 + (front.readsBefore ?? 0) },
-    ],
-  }) satisfies Record<string, FaultSpec[]>;
+const ORDERS = {
+  changeParameters: [PAUSE],
+  createVps: [PAUSE, { route: "getOrder", kind: "delay", delayMs: 2 * PAUSE_MS + 2000, times: 1 }],
+} satisfies Record<string, FaultSpec[]>;
 
 /** `op` with `faults` armed, and none left after it. */
 async function withFaults<T>(s: Scenario, faults: readonly FaultSpec[], op: () => Promise<T>): Promise<T> {
@@ -367,15 +362,7 @@ interface ShrinkFront {
   type: string;
   start(): Promise<Scenario>;
   declare(s: Scenario, memoryMb: number, withWeb: boolean): Promise<void>;
-  /**
-   * The reads of node-0's order in an `up` before its update's own: the native plugin's engine reads each VPS before
-   * it plans (refresh_before_update), in the preview and again in the update, so 2 there.
-   */
-  readsBefore?: number;
-  /**
-   * Then, on the same stack: changed outside Pulumi (the dynamic Vps only: on the native plugin the engine reads each
-   * VPS before it plans, so the change is planned back instead, test/engine/planned-update.test.ts).
-   */
+  /** Then, on the same stack: changed outside Pulumi (YAML only: the live account is the same on both). */
   after?(s: Scenario): Promise<void>;
 }
 
@@ -407,7 +394,7 @@ function shrinkAndCreateRuns(front: ShrinkFront): void {
     await withFaults(s, [PAUSE], () => pulumiFailure(s.stack.cli, "up", "--yes"));
     expect(s.mutationsSince(refused)).toEqual([]);
     // Each order ORDER_RUNS times, one after the other, on the same stack.
-    const runs = Array.from({ length: ORDER_RUNS }, () => Object.entries(orders(front))).flat();
+    const runs = Array.from({ length: ORDER_RUNS }, () => Object.entries(ORDERS)).flat();
     for (const [i, [first, faults]] of runs.entries()) {
       if (i > 0) {
         // Back to node-0 alone at 2048 MB, with no budget (web deleted, node-0 grown), then the two changes again.
@@ -445,9 +432,6 @@ describeCliOnly("a shrink and a create on the dynamic Vps (fixtures/budget-order
       }),
     declare: (s, memoryMb, withWeb) =>
       s.stack.setConfigs({ memoryMb: String(memoryMb), withWeb: String(withWeb) }),
-    after: async (s) => {
-      await changedOutsidePulumi(s);
-    },
   });
 });
 
@@ -485,7 +469,6 @@ describeNative("yaml", "a shrink and a create on the native plugin (a YAML progr
   let dir = "";
   shrinkAndCreateRuns({
     type: NATIVE_VPS_TYPE,
-    readsBefore: 2,
     start: async () => {
       dir = writeYamlProgram("budget-shrink", shrinkAndCreate(2048, false));
       return startNativeScenario(dir);
@@ -496,6 +479,9 @@ describeNative("yaml", "a shrink and a create on the native plugin (a YAML progr
         file,
         fs.readFileSync(file, "utf8").replace(/resources:[\s\S]*$/, shrinkAndCreate(memoryMb, withWeb)),
       );
+    },
+    after: async (s) => {
+      await changedOutsidePulumi(s);
     },
   });
 });
