@@ -3,8 +3,10 @@
 // the processes it waited for used while the file ran (the pulumi CLI, the programs and provider hosts it starts,
 // npm, tsc), from /proc/self/stat, as `<file>\t<own CPU-s>\t<children's CPU-s>\t<wall s>`. The CPU is what a 2-core
 // CI machine runs out of, and wall times on a shared machine hide it: this is how to find what to cut
-// (docs/benchmarks.md). Linux only.
+// (docs/benchmarks.md). Linux only. A file over twice its CPU budget (test/cpu-budgets.json, cpu-budget.js) then
+// fails, naming the file and the figure; JEST_CPU_BUDGET=off only logs.
 const fs = require("node:fs");
+const { overBudget, readBudgets } = require("./cpu-budget.js");
 
 const CLOCK_TICKS = 100; // USER_HZ, 100 on Linux
 
@@ -30,4 +32,12 @@ afterAll(() => {
     ((Date.now() - start.at) / 1000).toFixed(0),
   ].join("\t");
   fs.appendFileSync(process.env.JEST_CPU_LOG, `${line}\n`);
+  if (process.env.JEST_CPU_BUDGET === "off") return;
+  const why = overBudget(
+    expect.getState().testPath,
+    end.own - start.own,
+    end.children - start.children,
+    readBudgets(),
+  );
+  if (why !== undefined) throw new Error(why);
 });
