@@ -502,7 +502,9 @@ async function changedOutsidePulumi(s: Scenario): Promise<void> {
   expect(recorded).toBeLessThan(budget); // the state alone is within it; the live account is not
   await setStackLimits(s, { monthlyBudgetUsd: (budget / 100).toFixed(2) });
   const mark = s.mark();
-  const over = `its active orders are billed ${dollars(live)} a month, over the monthly budget of ${dollars(budget)}`;
+  const over =
+    `its active orders are billed ${dollars(live)} a month (this stack's, other stacks' and any made by hand), ` +
+    `over the monthly budget of ${dollars(budget)}`;
   expect(await pulumiText(s.stack.cli, "preview")).toContain(over);
   const bill = await billOfStack(s.stack.cli, process.execPath, [BILL, "--stack", s.stack.cli.name]);
   // The bill: the stack's live fees (node-0 before and after at what it is billed now, not the state's record), the
