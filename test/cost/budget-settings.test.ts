@@ -1,20 +1,18 @@
 /**
- * The budget's settings from every source, and the stacks of one account (issue 64, case 8; docs/cost.md, "The
- * budget" and "Several stacks on one account"), in this process against an emulator:
+ * The budget's settings from every source (issue 64, case 8; docs/cost.md, "The budget"), in this process against an
+ * emulator:
  *
  * - one parser, one message: each amount given as text (the stack config, the environment, an explicit provider's
  *   argument) or as a number (an explicit provider's argument, as a YAML or SDK program sends it) is accepted with
  *   the same amount or refused with the same sentence, by the native plugin's CheckConfig and its Configure alike
  *   (Configure used to read a number through its text: `1e-7` refused where CheckConfig took 0.0000001, and the
  *   negative zero of YAML's `-0.0` was a $0 budget where the text `-0` is refused);
- * - two stacks on one account with different budgets: the second stack's preview says the first's budget.
  */
 import { afterEach, describe, expect, it } from "@jest/globals";
 import * as impl from "../../provider/impl/index";
-import * as testing from "../../provider/impl/testing";
 import { budgetInUse } from "../../provider/impl/budget/budget";
 import { checkConfig, configureProvider } from "../../provider/native/provider-config";
-import { APP_INPUTS, DEMO_API_KEY, stackConfig, useImplFixture } from "../provider/support/impl-fixture";
+import { DEMO_API_KEY, stackConfig, useImplFixture } from "../provider/support/impl-fixture";
 
 const fixture = useImplFixture();
 const ALICE = "urn:pulumi:prod::shop::pulumi:providers:rimuhosting::alice";
@@ -102,47 +100,5 @@ describe("the budget's amount: one parser and one message, whatever the source",
     expect(reads).toEqual(expected);
     // Refused: the one sentence, with the source's name and place, and the value as given.
     if (v.amount === undefined) expect(sentences.size).toBe(1);
-  });
-});
-
-describe("two stacks on one account with different budgets", () => {
-  const preview = (stack: string, name: string) =>
-    impl.checkVps(
-      {},
-      {
-        ...APP_INPUTS,
-        domainName: `${name}.example.com`,
-        creationScope: `shop/${stack}/${name}`,
-        __preview: true,
-      },
-    );
-  const configure = async (monthlyBudgetUsd: string) => {
-    testing.forgetRun();
-    const base = stackConfig(fixture().emulator.baseUrl);
-    await impl.configure({
-      config: { get: (key) => (key === "rimuhosting:monthlyBudgetUsd" ? monthlyBudgetUsd : base.get(key)) },
-    });
-  };
-  const warned = (notes: readonly { severity: string; text: string }[]) =>
-    notes.filter((n) => n.severity === "warning" && n.text.includes("another stack on this account"));
-
-  it("the second stack's preview names the first's budget, once a run; the same budget says nothing", async () => {
-    await configure("10");
-    expect(warned((await preview("staging", "a")).notes)).toEqual([]);
-    await configure("20");
-    const second = await preview("prod", "b");
-    expect(warned(second.notes)).toEqual([
-      {
-        severity: "warning",
-        text: expect.stringMatching(
-          /^another stack on this account judges it by another budget: stack shop\/staging ran 1 minute ago with a monthly budget of \$10\.00, where this run has a monthly budget of \$20\.00 \(rimuhosting:monthlyBudgetUsd\)\. Each run judges the whole account by its own budget, so the account can end at the largest of them with every run passing\. Set the same monthly budget on every stack of the account/,
-        ),
-      },
-    ]);
-    // Once a run.
-    expect(warned((await preview("prod", "c")).notes)).toEqual([]);
-    // The first stack again, now with the same budget as the second: nothing to say.
-    await configure("20");
-    expect(warned((await preview("staging", "a")).notes)).toEqual([]);
   });
 });

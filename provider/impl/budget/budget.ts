@@ -32,7 +32,6 @@ import { VPS_ERROR_CODES } from "../engine/errors.js";
 import { info, warning, type Note } from "../engine/notes.js";
 import type { PlannedFee } from "./planned-fee.js";
 import { settingName, settingPlace } from "../engine/settings-source.js";
-import { otherStacksBudgets, stackOfScope } from "./stack-budgets.js";
 import { RIMU_ERROR_CODES } from "../../client/errors.js";
 import { hasLimit, readBudgetSettings, type BudgetSetting, type ReadBudget } from "../cost/setting.js";
 
@@ -153,17 +152,6 @@ export function judgeBudget(
     ? undefined
     : accountOverWords(settings.monthlyBudgetUsd, ledger.billed, settingName("monthlyBudgetUsd"));
   if (accountOver !== undefined) ledger.saidAccountOver = true;
-  // Another stack's run on this account (on this machine) judged it by another budget: said once a run.
-  const stack = stackOfScope(vps.resource);
-  const peers =
-    ledger.comparedStacks || view.accountKey === undefined || stack === undefined
-      ? undefined
-      : otherStacksBudgets(
-          { accountKey: view.accountKey, stack },
-          settings.monthlyBudgetUsd,
-          settingName("monthlyBudgetUsd"),
-        );
-  if (stack !== undefined) ledger.comparedStacks = true;
   // The account's other providers of this command count too: one budget covers the account (shared-plan.ts).
   const totals = ledger.totals(view.sharedPlan?.others(new Set(ledger.checked().keys())) ?? []);
   const recorded = ledger.fee(vps.resource)!;
@@ -171,7 +159,7 @@ export function judgeBudget(
   const warn = settings.enforcement === "warn";
   const out = {
     failures: [] as CheckFailure[],
-    notes: [accountOver, peers].filter((n) => n !== undefined).map((n) => warning(`${n}.`)),
+    notes: [accountOver].filter((n) => n !== undefined).map((n) => warning(`${n}.`)),
   };
   const mode = `${settingName("budgetEnforcement")}: warn`;
   // An active order with no fee reported leaves the account's total unknown: a change that adds to it cannot be

@@ -84,9 +84,6 @@ export class FeeLedger {
   /** The figures of the totals this run last said as a line of the preview (budget.ts), to say each once. */
   saidSoFar?: string;
 
-  /** Whether this run compared its monthly budget with the other stacks' on the account (budget.ts), once a run. */
-  comparedStacks = false;
-
   fee(resource: string): VpsFee | undefined {
     return this.entries.get(resource);
   }
