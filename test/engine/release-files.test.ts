@@ -13,6 +13,7 @@ import { ensureRelease, RELEASE_SDK, version } from "./release-support";
 import { pluginTarballName } from "../../provider/native/pack";
 import { TARGETS } from "../../tools/release/node-binaries";
 import { declarationFile, PACKAGES_FILE } from "../../tools/release/package-entry";
+import { policyPackTarballName } from "../../tools/release/policy-pack";
 
 jest.setTimeout(300_000);
 /** A cold machine fetches five node binaries and may build rcodesign first (.ci/run builds it beforehand). */
@@ -45,7 +46,7 @@ describe("the release workflow's files, from a real release:build", () => {
     const built = fs.readdirSync(BUILD_DIR).filter((f) => f !== "SHA256SUMS");
     // Exactly these (and the signature, when the build had the key): a plugin per platform, the provider's and the
     // Node.js SDK's npm tarballs, the wheel and the sdist (buildSdkPackages writes nothing else), the packages: entry
-    // and the YAML package declaration.
+    // and the YAML package declaration, and the policy pack's tarball.
     expect(built.filter((f) => f !== "SHA256SUMS.sig").sort()).toEqual(
       [
         ...TARGETS.map((t) => pluginTarballName(version, t.platform)),
@@ -53,6 +54,7 @@ describe("the release workflow's files, from a real release:build", () => {
         ...[RELEASE_SDK.npmTarball, RELEASE_SDK.wheel, RELEASE_SDK.sdist].map((file) => path.basename(file)),
         PACKAGES_FILE,
         declarationFile(version),
+        policyPackTarballName(version),
       ].sort(),
     );
     expect(github.map((file) => path.relative(BUILD_DIR, file))).toEqual(["SHA256SUMS", ...built.sort()]);
