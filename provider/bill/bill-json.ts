@@ -7,7 +7,7 @@
  */
 import type { Bill, ChangeKind, Fee } from "./bill.js";
 import { BILL_FORMAT, BILL_FORMAT_VERSION, type Comparison, type MissingBaseline } from "./compare.js";
-import type { VerdictStatus } from "./judge.js";
+import type { AccountFigures, VerdictStatus } from "./judge.js";
 import type { Outcome } from "./outcome.js";
 import { finding, resourceOf } from "./policy-lines.js";
 import { changeCents, columnSum, percentOf } from "./totals.js";
@@ -57,14 +57,7 @@ export interface BillDocument {
      * deleted VPS's fee is not known), spare (the budget less judged; absent without a monthly budget), and this
      * stack's own change (absent when a fee is not priced), with how many VPSs it deletes.
      */
-    account: {
-      beforeCents: number;
-      judgedCents: number;
-      afterCents?: number;
-      spareCents?: number;
-      stackChangeCents?: number;
-      deletes: number;
-    } | null;
+    account: AccountFigures | null;
   }[];
   thresholds: { status: VerdictStatus; lines: string[] };
   policyPacks: { name: string; version: string }[];
