@@ -35,7 +35,9 @@ const esm = esmOnlyPackages("got").map(escape).join("|");
 
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: "node",
+  // Jest's Node environment, each test's time limit scaled by the machine's load when it starts
+  // (test/helpers/load-scaled-environment.js says why and how much).
+  testEnvironment: "<rootDir>/test/helpers/load-scaled-environment.js",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   transform: {
