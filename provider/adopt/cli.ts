@@ -24,9 +24,9 @@ import { createClient, RimuConfigError } from "../client/index.js";
 import { CONFIG_KEYS, ENV_VARS, missingApiKeyMessage } from "../config.js";
 import { presentError } from "../impl/engine/errors.js";
 import { clientOptionsOf } from "../impl/engine/retry-settings.js";
+import { ordersByStack, readBackendStates, type BackendStates } from "../impl/lifecycle/backend-states.js";
 import { adoptionOf, type Adoption, type Selection } from "./import-document.js";
 import { findSettings, StackSettingsError, type FoundSettings } from "./stack-settings.js";
-import { stackOrders, type StackOrders } from "./stack-orders.js";
 
 const USAGE = `Usage: rimuhosting-import-file [options]
   Writes the account's VPSs as a \`pulumi import --file\` document (to the file, or to standard output), one
@@ -157,7 +157,7 @@ const orderList = (orders: Adoption["leftOut"]) =>
   orders.map((o) => `${o.domainName} (order ${o.orderOid}: ${o.by})`).join(", ");
 
 /** What the command says on stderr besides the document: what was left out and why, and what to run next. */
-function report(adoption: Adoption, options: Options, name: string, states: StackOrders): string[] {
+function report(adoption: Adoption, options: Options, name: string, states: BackendStates): string[] {
   const lines: string[] = [];
   const { leftOut, includedManaged, unnamable } = adoption;
   if (unnamable.length > 0)
@@ -260,10 +260,10 @@ export async function runImportFile(
   }
   let adoption: Adoption;
   // The states first: a `pulumi` that hangs must not hold the API's connection open.
-  const states = stackOrders({ cwd: io.cwd ?? process.cwd(), env: io.env ?? process.env });
+  const states = await readBackendStates({ cwd: io.cwd ?? process.cwd(), env: io.env ?? process.env });
   try {
     const { about_orders: orders } = await client.listOrders({ includeInactive: false });
-    adoption = adoptionOf(orders ?? [], options, states.byOrder);
+    adoption = adoptionOf(orders ?? [], options, ordersByStack(states));
   } catch (error) {
     io.stderr.write(
       `${name}: ${presentError(error, `Listing the account's VPSs at ${config.baseUrl} (${baseUrlSource})`).message}\n`,

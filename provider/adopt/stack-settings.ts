@@ -10,8 +10,6 @@
  * using the environment's key, which may be another account's.
  */
 import { spawnSync } from "node:child_process";
-import * as fs from "node:fs";
-import * as path from "node:path";
 import {
   CONFIG_KEYS,
   CONFIG_NAMESPACE,
@@ -23,6 +21,7 @@ import {
 } from "../config.js";
 import { RETRY_SETTINGS, readRetrySettings, type ReadRetrySettings } from "../impl/engine/retry-settings.js";
 import { useEnvironmentFor } from "../impl/engine/settings-source.js";
+import { inPulumiProject } from "../impl/lifecycle/backend-states.js";
 
 /** The settings, and where the address was found, for messages. */
 export interface FoundSettings {
@@ -36,14 +35,6 @@ export interface FoundSettings {
 /** What a stack's config says: the address and key, and the retries' and pace's text. */
 interface StackValues extends ConfigSource {
   retry: Partial<Record<(typeof RETRY_SETTINGS)[number], string>>;
-}
-
-/** True when `dir` or a directory above it holds a Pulumi project. */
-export function inPulumiProject(dir: string): boolean {
-  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
-    if (["Pulumi.yaml", "Pulumi.yml"].some((name) => fs.existsSync(path.join(at, name)))) return true;
-    if (path.dirname(at) === at) return false;
-  }
 }
 
 /** `pulumi config --json --show-secrets` prints `{"<key>": {"value": "…", "secret": bool}}`. */

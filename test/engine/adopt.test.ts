@@ -21,22 +21,13 @@ import { promisify } from "node:util";
 import { ENDPOINTS } from "../../contract/index";
 import { DEMO_API_KEY } from "../../emulator/index";
 import { CREATION_NONCE_KEY, CREATION_TOKEN_KEY } from "../../provider/client/index";
-import { packNodejsSdk } from "../../tools/release/sdk-packages";
 import { uniqueNames } from "../../provider/adopt/resource-names";
 import { accountShapes, placeAccount } from "../helpers/account-shapes";
 import { shell, shellOk } from "../docs/support/shell";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 import { offlineCliEnv } from "./cli-stack";
-import { GO_OFFLINE, useGoModule } from "./language-programs";
-import {
-  REPO_ROOT,
-  describeNative,
-  goSdkAsTagged,
-  languageSkipReason,
-  linkPackages,
-  pluginEntry,
-  pythonVirtualenv,
-} from "./native-programs";
+import { ADOPTED_PROJECTS, ADOPT_LANGUAGES } from "./adopted-programs";
+import { REPO_ROOT, describeNative, languageSkipReason, pluginEntry } from "./native-programs";
 
 const run = promisify(execFile);
 jest.setTimeout(1_800_000); // four languages in turn; Go builds the program with `go build`
@@ -76,7 +67,7 @@ async function order(domainName: string, dc: string, token?: string): Promise<nu
   return placed.body.post_new_vps_response.about_order.order_oid;
 }
 
-const LANGUAGES = ["yaml", "nodejs", "python", "go"] as const;
+const LANGUAGES = ADOPT_LANGUAGES;
 
 beforeAll(async () => {
   if (LANGUAGES.every((l) => languageSkipReason(l))) return;
@@ -96,74 +87,6 @@ async function startAccount(seed: number): Promise<void> {
   await placeAccount(emulator, SHAPES);
   createdByStack = await order("ci.example.com", "DCDALLAS", "vps-0123456789abcdef0123456789abcdef");
 }
-
-/** The Node.js SDK's tarball, packed once for every seed. */
-let nodejsSdk: Promise<string> | undefined;
-
-interface Project {
-  runtime: string;
-  /** The file `pulumi import --out` writes the program to. */
-  out: string;
-  /** What the language needs before the program runs: its packages; returns the environment it runs with. */
-  prepare(dir: string): Promise<Record<string, string>>;
-}
-
-const PROJECTS: Record<"yaml" | "nodejs" | "python" | "go", Project> = {
-  // The YAML host reads Main.yaml while `pulumi import` runs, so the code is written beside it and then moved there.
-  yaml: {
-    runtime: "yaml",
-    out: "adopted.yaml",
-    prepare(dir) {
-      fs.renameSync(path.join(dir, "adopted.yaml"), path.join(dir, "Main.yaml"));
-      return Promise.resolve({});
-    },
-  },
-  nodejs: {
-    runtime: "nodejs",
-    out: "index.ts",
-    async prepare(dir) {
-      nodejsSdk ??= packNodejsSdk(path.join(scratch, "nodejs-sdk"));
-      const tarball = await nodejsSdk;
-      const sdk = path.join(dir, "node_modules", "@pulumi-rimuhosting", "rimuhosting");
-      fs.mkdirSync(sdk, { recursive: true });
-      await run("tar", ["-xzf", tarball, "-C", sdk, "--strip-components=1"]);
-      linkPackages(dir, ["@pulumi/pulumi", "typescript", "@types/node"]);
-      fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "adopted", main: "index.ts" }));
-      return {};
-    },
-  },
-  python: {
-    runtime: "python",
-    out: "__main__.py",
-    async prepare(dir) {
-      const copy = path.join(dir, "sdk-copy");
-      fs.cpSync(path.join(REPO_ROOT, "sdk", "python"), copy, { recursive: true });
-      const venv = pythonVirtualenv()!;
-      const pipOffline = ["--quiet", "--no-deps", "--no-index", "--no-build-isolation"];
-      await run(path.join(venv, "bin", "pip"), [
-        "install",
-        ...pipOffline,
-        "--target",
-        path.join(dir, "site"),
-        copy,
-      ]);
-      fs.rmSync(copy, { recursive: true, force: true });
-      return { PULUMI_PYTHON_CMD: path.join(venv, "bin", "python"), PYTHONPATH: path.join(dir, "site") };
-    },
-  },
-  go: {
-    runtime: "go",
-    out: "main.go",
-    async prepare(dir) {
-      const { stdout } = await run("pulumi", ["version"]);
-      fs.writeFileSync(
-        path.join(dir, "go.mod"),
-        `module example.invalid/adopted\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 ${stdout.trim()}\n`,
-      );
-      return { ...GO_OFFLINE, ...(await useGoModule(dir, goSdkAsTagged(path.join(scratch, "go-sdk")))) };
-    },
-  },
-};
 
 const liveOrders = () => emulator.snapshot().filter((o) => !o.cancelled);
 /** The calls since request `mark` that change something at RimuHosting (ENDPOINTS' `mutates`). */
@@ -194,7 +117,7 @@ describe.each(RUNS)("the account of seed $seed", ({ seed, language }) => {
     `import-file, pulumi import --file, preview: 30 VPSs of varied shapes adopted in ${language}`,
     () => {
       test("the program pulumi import writes previews with no change", async () => {
-        const project = PROJECTS[language];
+        const project = ADOPTED_PROJECTS[language];
         const dir = path.join(scratch, `${seed}-${language}`);
         fs.mkdirSync(path.join(dir, "backend"), { recursive: true });
         const env = {
@@ -233,7 +156,7 @@ describe.each(RUNS)("the account of seed $seed", ({ seed, language }) => {
         // below reads it back exactly.
         if (language === "yaml") expect(code).toMatch(/billingOid: \d\.\d+e\+0\d/);
 
-        Object.assign(env, await project.prepare(dir));
+        Object.assign(env, await project.prepare(dir, scratch));
         const preview = await shell("pulumi preview --expect-no-changes --non-interactive", {
           cwd: dir,
           env,

@@ -1,30 +1,35 @@
 /**
- * Which state of the stack's backend holds an order, read from inside the provider, so that a run's own order left
- * by a killed run (it carries this resource's creation token, and the killed run's nonce, which reached no state) is
- * taken back by the next `pulumi up` of the stack, and an order another stack's state holds never is (docs/cost.md,
- * I4; docs/troubleshooting.md, "A run was killed").
+ * Which stack of the backend holds which order: the one reader of the backend's states, for both jobs that need
+ * them. `import-file` (provider/adopt/cli.ts) leaves out a VPS another stack adopted (`adoptOrderOid`) or imported
+ * (`pulumi import`): such an order carries no mark of its own (RimuHosting's API cannot change an order's metadata
+ * after it is placed, so only a create can mark one), and the states are the one record of it. The provider takes
+ * back a run's own order left by a killed run (it carries this resource's creation token, and the killed run's
+ * nonce, which reached no state) only when no state holds it, and never one another stack's state holds
+ * (take-back.ts; docs/cost.md, I4; docs/troubleshooting.md, "A run was killed").
  *
- * The provider is not told where the states are: the engine starts it in the program's directory with the CLI's
- * environment, so it asks the `pulumi` CLI as a user would, in that directory: `pulumi stack ls --all --json` lists
- * the backend's stacks (every project's), and `pulumi stack export` prints each one's state (no secret is decrypted:
- * ids, order numbers and nonces are plain). What this can know: the states of that backend as they are now. What it
- * cannot: a stack of another backend. When the states cannot be read, nothing is taken back (the caller refuses as it
- * did before, saying why). Read once per run, and only when an order of another state carries a resource's token.
+ * A state records a VPS under any of the types of impl/fields/vps-type-tokens.ts (the native plugin's, the dynamic
+ * `Vps`'s, the generic dynamic type), and only such a resource holds an order: its order number, the order it
+ * adopts, or (a create of that state, pending or done) the order's creation nonce.
+ *
+ * Neither caller is told where the states are: the command runs in the user's project, and the engine starts the
+ * provider in the program's directory with the CLI's environment. So both ask the `pulumi` CLI as a user would:
+ * `pulumi stack ls --all --json` lists the backend's stacks (every project's), and `pulumi stack export` prints each
+ * one's state (no secret is decrypted: ids, order numbers and nonces are plain). What this can know: the states of
+ * that backend as they are now. What it cannot: a stack of another backend (docs/native-plugin.md says so). When the
+ * states cannot be read, `unread` says why: import-file says so, and nothing is taken back.
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { AboutOrder } from "../../../contract/index.js";
+import { isVpsResource, type StateResource as VpsStateResource } from "../fields/vps-type-tokens.js";
 import { creationNonceOf } from "./creation-token.js";
 import { runState, type RunContext } from "../engine/run-context.js";
 
 /** One resource of a state, as `pulumi stack export` prints it (only what tells which order it holds). */
-export interface StateResource {
-  type?: string;
+export interface StateResource extends VpsStateResource {
   id?: string;
   custom?: boolean;
-  inputs?: Record<string, unknown>;
-  outputs?: Record<string, unknown>;
 }
 
 /** The backend's states: each stack's resources, and why some could not be read (undefined: all were). */
@@ -33,58 +38,88 @@ export interface BackendStates {
   unread?: string;
 }
 
+/** The order numbers a state's resource holds: none unless it is a VPS; its order's, and the one it adopts. */
+function ordersOf(resource: StateResource): number[] {
+  if (!isVpsResource(resource)) return [];
+  const held = [resource.outputs?.orderOid, resource.inputs?.adoptOrderOid, resource.outputs?.adoptOrderOid];
+  return held.filter((oid): oid is number => typeof oid === "number");
+}
+
+/** Order number → the first stack whose state holds it (import-file names that stack). */
+export function ordersByStack(states: BackendStates): Map<number, string> {
+  const byOrder = new Map<number, string>();
+  for (const { stack, resources } of states.stacks)
+    for (const resource of resources)
+      for (const oid of ordersOf(resource)) if (!byOrder.has(oid)) byOrder.set(oid, stack);
+  return byOrder;
+}
+
 /**
- * The stack whose state holds `order`, if any: a resource that records its order number, adopted it, or carries its
+ * The stack whose state holds `order`, if any: a VPS that records its order number, adopts it, or carries its
  * creation nonce (a create of that state, pending or done).
  */
 export function holderOf(states: BackendStates, order: AboutOrder): string | undefined {
   const oid = order.order_oid;
   const nonce = creationNonceOf(order);
-  const holds = (r: StateResource): boolean => {
-    const outputs = r.outputs ?? {};
-    const inputs = r.inputs ?? {};
-    if (outputs.orderOid === oid || inputs.adoptOrderOid === oid || outputs.adoptOrderOid === oid)
-      return true;
-    return nonce !== undefined && (outputs.__creationNonce === nonce || inputs.__creationNonce === nonce);
-  };
+  const holds = (r: StateResource): boolean =>
+    ordersOf(r).includes(oid) ||
+    (nonce !== undefined &&
+      isVpsResource(r) &&
+      (r.outputs?.__creationNonce === nonce || r.inputs?.__creationNonce === nonce));
   return states.stacks.find(({ resources }) => resources.some(holds))?.stack;
 }
 
-/** `pulumi <args>` in `cwd`: its output, or why it failed (a string: the host loads no bare Error). */
-const run = (args: string[], cwd: string): Promise<{ stdout: string } | { why: string }> =>
-  new Promise((resolve) =>
-    execFile("pulumi", args, { cwd, timeout: 120_000, maxBuffer: 256 << 20 }, (error, stdout, stderr) =>
-      resolve(
-        error
-          ? { why: `\`pulumi ${args.join(" ")}\` failed: ${firstLine(stderr) || error.message}` }
-          : { stdout },
-      ),
-    ),
-  );
-
-/** The JSON `pulumi <args>` prints, or why there is none. */
-async function pulumiJson<T>(args: string[], cwd: string): Promise<{ value: T } | { why: string }> {
-  const ran = await run(args, cwd);
-  if ("why" in ran) return ran;
-  try {
-    return { value: JSON.parse(ran.stdout) as T };
-  } catch {
-    return { why: `\`pulumi ${args.join(" ")}\` printed no JSON` };
+/** True when `dir` or a directory above it holds a Pulumi project (where the CLI looks for one). */
+export function inPulumiProject(dir: string): boolean {
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    if (["Pulumi.yaml", "Pulumi.yml"].some((name) => existsSync(join(at, name)))) return true;
+    if (dirname(at) === at) return false;
   }
 }
 
 const firstLine = (text: string): string => text.trim().split("\n")[0]?.slice(0, 300) ?? "";
 
-/** The states of the backend of the project in `cwd`, read through the `pulumi` CLI. */
-export async function readBackendStates(cwd: string = process.cwd()): Promise<BackendStates> {
-  if (!existsSync(join(cwd, "Pulumi.yaml")) && !existsSync(join(cwd, "Pulumi.yml")))
+/** The JSON `pulumi <args>` prints in `cwd`, or why there is none (a string: the host loads no bare Error). */
+const pulumiJson = <T>(
+  args: string[],
+  where: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<{ value: T } | { why: string }> =>
+  new Promise((done) =>
+    execFile(
+      "pulumi",
+      args,
+      { ...where, timeout: 120_000, maxBuffer: 256 << 20 },
+      (error, stdout, stderr) => {
+        if (error)
+          return done({ why: `\`pulumi ${args.join(" ")}\` failed: ${firstLine(stderr) || error.message}` });
+        try {
+          done({ value: JSON.parse(stdout) as T });
+        } catch {
+          done({ why: `\`pulumi ${args.join(" ")}\` printed no JSON` });
+        }
+      },
+    ),
+  );
+
+/**
+ * The states of the backend of the project in `cwd` (or above), read through the `pulumi` CLI with `env` (default:
+ * this process's); reads nothing outside a Pulumi project (no backend to ask).
+ */
+export async function readBackendStates(
+  where: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<BackendStates> {
+  const cwd = where.cwd ?? process.cwd();
+  if (!inPulumiProject(cwd))
     return {
       stacks: [],
-      unread: `the provider runs outside a Pulumi project (${cwd}), so no state was read`,
+      unread: "there is no Pulumi project (Pulumi.yaml) here, so no stack's state was read",
     };
   const listed = await pulumiJson<{ name: string; resourceCount?: number }[]>(
     ["stack", "ls", "--all", "--json"],
-    cwd,
+    {
+      cwd,
+      env: where.env,
+    },
   );
   if ("why" in listed) return { stacks: [], unread: listed.why };
   const stacks: BackendStates["stacks"] = [];
@@ -93,7 +128,7 @@ export async function readBackendStates(cwd: string = process.cwd()): Promise<Ba
     if (resourceCount === 0) continue;
     const state = await pulumiJson<{ deployment?: { resources?: StateResource[] } }>(
       ["stack", "export", "--stack", name],
-      cwd,
+      { cwd, env: where.env },
     );
     if ("why" in state) failed.push(`${name} (${state.why})`);
     else stacks.push({ stack: name, resources: state.value.deployment?.resources ?? [] });
@@ -103,7 +138,7 @@ export async function readBackendStates(cwd: string = process.cwd()): Promise<Ba
     : { stacks, unread: `the state of ${failed.join(", ")} could not be read` };
 }
 
-/** Test seam: where the backend's states come from (in-process tests have no backend). */
+/** Test seam: where the provider's run reads the backend's states from (in-process tests have no backend). */
 let reader: () => Promise<BackendStates> = () => readBackendStates();
 export function setBackendStatesReader(read: (() => Promise<BackendStates>) | undefined): void {
   reader = read ?? (() => readBackendStates());
@@ -113,7 +148,7 @@ const STATES = runState("the backend's states, read once", () => ({
   read: undefined as Promise<BackendStates> | undefined,
 }));
 
-/** The backend's states, read once in `context`'s run. */
+/** The backend's states, read once in `context`'s run (and only when an order of another state carries a token). */
 export function backendStates(context: RunContext): Promise<BackendStates> {
   const held = context.get(STATES);
   return (held.read ??= reader().catch((error: unknown) => ({

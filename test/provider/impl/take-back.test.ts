@@ -72,7 +72,7 @@ describe("a killed run's order", () => {
     const oid = await killedRun("web-1");
     backend([
       { stack: "prod", resources: [] },
-      { stack: "dev", resources: [{ outputs: { orderOid: oid + 1000 } }] },
+      { stack: "dev", resources: [{ type: "rimuhosting:index:Vps", outputs: { orderOid: oid + 1000 } }] },
     ]);
     const { preview, checked, created } = await nextUp("web-1");
     expect(preview.failures).toEqual([]);
@@ -96,7 +96,14 @@ describe("a killed run's order", () => {
     [
       "another stack's state holds it",
       (oid: number) =>
-        backend([{ stack: "colleague", resources: [{ id: String(oid), outputs: { orderOid: oid } }] }]),
+        backend([
+          {
+            stack: "colleague",
+            resources: [
+              { type: "pulumi-nodejs:dynamic/rimuhosting:Vps", id: String(oid), outputs: { orderOid: oid } },
+            ],
+          },
+        ]),
       "the state of stack colleague holds it",
     ],
     [

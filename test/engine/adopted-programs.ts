@@ -1,0 +1,136 @@
+// The projects `pulumi import --file` writes a program into, in each language a user adopts an account in (YAML, and
+// TypeScript, Python and Go on the native plugin's SDKs), made ready to run offline, and the one edit a user makes to
+// such a program (a number of one resource written anew). adopt.test.ts adopts accounts in each; drift-advice.test.ts
+// follows the drift report's advice in each.
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { packNodejsSdk } from "../../tools/release/sdk-packages";
+import { GO_OFFLINE, useGoModule } from "./language-programs";
+import { REPO_ROOT, goSdkAsTagged, linkPackages, pythonVirtualenv } from "./native-programs";
+
+const run = promisify(execFile);
+
+export const ADOPT_LANGUAGES = ["yaml", "nodejs", "python", "go"] as const;
+export type AdoptLanguage = (typeof ADOPT_LANGUAGES)[number];
+
+export interface AdoptedProject {
+  runtime: string;
+  /** The file `pulumi import --out` writes the program to, and the one the program is read from once prepared. */
+  out: string;
+  program: string;
+  /**
+   * What the language needs before the program runs (its packages; `scratch`: where to build what several projects
+   * share); returns the environment it runs with.
+   */
+  prepare(dir: string, scratch: string): Promise<Record<string, string>>;
+}
+
+/** The Node.js SDK's tarball, packed once for every project of the test file. */
+let nodejsSdk: Promise<string> | undefined;
+
+export const ADOPTED_PROJECTS: Record<AdoptLanguage, AdoptedProject> = {
+  // The YAML host reads Main.yaml while `pulumi import` runs, so the code is written beside it and then moved there.
+  yaml: {
+    runtime: "yaml",
+    out: "adopted.yaml",
+    program: "Main.yaml",
+    prepare(dir) {
+      fs.renameSync(path.join(dir, "adopted.yaml"), path.join(dir, "Main.yaml"));
+      return Promise.resolve({});
+    },
+  },
+  nodejs: {
+    runtime: "nodejs",
+    out: "index.ts",
+    program: "index.ts",
+    async prepare(dir, scratch) {
+      nodejsSdk ??= packNodejsSdk(path.join(scratch, "nodejs-sdk"));
+      const tarball = await nodejsSdk;
+      const sdk = path.join(dir, "node_modules", "@pulumi-rimuhosting", "rimuhosting");
+      fs.mkdirSync(sdk, { recursive: true });
+      await run("tar", ["-xzf", tarball, "-C", sdk, "--strip-components=1"]);
+      linkPackages(dir, ["@pulumi/pulumi", "typescript", "@types/node"]);
+      fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "adopted", main: "index.ts" }));
+      return {};
+    },
+  },
+  python: {
+    runtime: "python",
+    out: "__main__.py",
+    program: "__main__.py",
+    async prepare(dir) {
+      const copy = path.join(dir, "sdk-copy");
+      fs.cpSync(path.join(REPO_ROOT, "sdk", "python"), copy, { recursive: true });
+      const venv = pythonVirtualenv()!;
+      const pipOffline = ["--quiet", "--no-deps", "--no-index", "--no-build-isolation"];
+      await run(path.join(venv, "bin", "pip"), [
+        "install",
+        ...pipOffline,
+        "--target",
+        path.join(dir, "site"),
+        copy,
+      ]);
+      fs.rmSync(copy, { recursive: true, force: true });
+      return { PULUMI_PYTHON_CMD: path.join(venv, "bin", "python"), PYTHONPATH: path.join(dir, "site") };
+    },
+  },
+  go: {
+    runtime: "go",
+    out: "main.go",
+    program: "main.go",
+    async prepare(dir, scratch) {
+      const { stdout } = await run("pulumi", ["version"]);
+      fs.writeFileSync(
+        path.join(dir, "go.mod"),
+        `module example.invalid/adopted\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 ${stdout.trim()}\n`,
+      );
+      return { ...GO_OFFLINE, ...(await useGoModule(dir, goSdkAsTagged(path.join(scratch, "go-sdk")))) };
+    },
+  },
+};
+
+/** A property of the schema (camelCase) as the language's SDK spells it. */
+export function propertyIn(language: AdoptLanguage, property: string): string {
+  if (language === "python") return property.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
+  if (language === "go") return property[0]!.toUpperCase() + property.slice(1);
+  return property;
+}
+
+/** Where each resource of the generated program starts: its name's line (YAML) or its constructor's call. */
+const RESOURCE_START: Record<AdoptLanguage, RegExp> = {
+  yaml: /\n {2}\S+:\n/g,
+  nodejs: /new rimuhosting\.Vps\(/g,
+  python: /rimuhosting\.Vps\(/g,
+  go: /rimuhosting\.NewVps\(/g,
+};
+
+/**
+ * The program `code` with `property` of resource `name` changed from `from` to `to`, as a user edits it by hand
+ * (`diskSpace2Mb: 18432` in YAML and TypeScript, `disk_space2_mb=18432` in Python, `DiskSpace2Mb: pulumi.Int(18432)`
+ * in Go). Throws when the resource does not set that value: the edit the advice asks for could not be made.
+ */
+export function setInProgram(
+  language: AdoptLanguage,
+  code: string,
+  name: string,
+  property: string,
+  from: number,
+  to: number,
+): string {
+  const start = language === "yaml" ? code.indexOf(`\n  ${name}:\n`) : code.indexOf(`"${name}"`);
+  if (start < 0) throw new Error(`the ${language} program declares no resource ${name}`);
+  const starts = RESOURCE_START[language];
+  starts.lastIndex = start + 1;
+  const end = starts.exec(code)?.index ?? code.length;
+  const value = new RegExp(
+    `(\\b${propertyIn(language, property)}\\b\\s*[:=]\\s*(?:pulumi\\.Int\\()?)${from}(?![\\d.])`,
+  );
+  const block = code.slice(start, end);
+  if (!value.test(block))
+    throw new Error(
+      `resource ${name} of the ${language} program does not set ${property} to ${from}:\n${block}`,
+    );
+  return code.slice(0, start) + block.replace(value, `$1${to}`) + code.slice(end);
+}
