@@ -271,7 +271,8 @@ function moneyCases(front: Front): void {
       }
       const node1Started = new Promise<void>((resolve) => {
         shown = (text) => {
-          if (/node-1 creating|node-1 .*failed/.test(text)) resolve();
+          // Its create started (or its check failed, which the assertions below then show).
+          if (/node-1 creating|node-1 .*(failed|error)/.test(text)) resolve();
         };
       });
       held.forEach((wait) => wait.open());
@@ -334,6 +335,10 @@ function moneyCases(front: Front): void {
           `+${dollars(fee)} a month.`,
       );
       expect(bill.stdout).toContain("Other runs under way at the same time");
+      // The same figures as the provider's check said them in the preview the bill ran (one verdict, I5).
+      expect(bill.stderr).toContain(
+        `from ${dollars(before)} to ${dollars(budget)}, within the monthly budget of ${dollars(budget)}`,
+      );
     } finally {
       await other.close();
     }
