@@ -1,7 +1,7 @@
 // Issue 64's money cases 1, 2, 4 and 7 through the real CLI against the emulator, on the dynamic Vps
 // (fixtures/money-cases) and the native plugin (a YAML program), the account's orders and monthly fees counted before
-// and after each (docs/cost.md, "The invariants"; case 3 is test/engine/killed-runs.test.ts's). One emulator, one
-// stack and one program per front end, the cases one after another on it:
+// and after each (docs/cost.md, "The invariants"; case 3 is test/engine/killed-runs.test.ts's). One emulator and
+// one program per front end, the cases one after another on its stack (case 7 adds a second stack):
 // - case 1: a same-price move (London to Frankfurt) with `deleteBeforeReplace` and `maxMonthlyIncreaseUsd: 0`: the
 //   preview passes, `up` cancels and orders again (one order before and after, in Frankfurt, the fee the same), and
 //   the next preview has nothing to do (I1; order-guard.ts's `cancelledFirst`);
@@ -161,7 +161,10 @@ function moneyCases(front: Front): void {
     await declare({ ...fleet, moved: { ...fleet.moved!, dcLocation: "DCFRANKFURT" } });
     await setStackLimits(s, { maxMonthlyIncreaseUsd: "0" });
     const mark = s.mark();
-    await pulumiText(s.stack.cli, "preview");
+    // The preview's figures: the account the same before and after, nothing added (±$0).
+    expect(await pulumiText(s.stack.cli, "preview")).toMatch(
+      /moved: the budget so far: this run takes the account's monthly fees \([^)]*\) from (\$[\d.]+) to \1, .*it adds \$0\.00 a month/,
+    );
     expect(s.mutationsSince(mark)).toEqual([]);
     await pulumiText(s.stack.cli, "up", "--yes");
     const moved = orderOf(s, "moved");
