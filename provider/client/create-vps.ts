@@ -50,7 +50,12 @@ import { endpointLabel, type OrderRef } from "./request-path.js";
  * meta_search alone (a server that ignored the filter must not make us adopt someone else's order).
  */
 export function carriesCreationToken(order: AboutOrder, token: string): boolean {
-  return order.meta_data?.some((m) => m.key_name === CREATION_TOKEN_KEY && m.value === token) ?? false;
+  return creationTokensOf(order).includes(token);
+}
+
+/** Every creation token the order's meta_data carries (none, or one): what carriesCreationToken tests. */
+export function creationTokensOf(order: AboutOrder): unknown[] {
+  return (order.meta_data ?? []).filter((m) => m.key_name === CREATION_TOKEN_KEY).map((m) => m.value);
 }
 
 /**

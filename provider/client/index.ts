@@ -17,6 +17,7 @@ export { CREATION_NONCE_KEY, CREATION_TOKEN_KEY, PROVIDER_META_PREFIX } from "./
 export {
   DEFAULT_CREATE_LOOKUP_GRACE_MS,
   carriesCreationToken,
+  creationTokensOf,
   classifyCreateFailure,
   isReconciled,
 } from "./create-vps.js";

@@ -31,9 +31,9 @@ interface Outcome {
 }
 
 /** Runs `file args` with stdin from /dev/null and stdout and stderr to pipes, as a script would; resolves when it exits. */
-function run(file: string, args: string[]): Promise<Outcome> {
+function run(file: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe"], timeout: HANG_MS });
+    const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe"], timeout: HANG_MS, env });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -129,3 +129,36 @@ beforeAll(async () => {
 afterAll(() => fs.rmSync(unpacked, { recursive: true, force: true }));
 
 describeCommandLine("the launcher tarball", () => path.join(unpacked, "pulumi-resource-rimuhosting"));
+
+describe("the launcher's start", () => {
+  /** The files under `dir`, recursively (none when it does not exist). */
+  const filesUnder = (dir: string): string[] =>
+    fs.existsSync(dir)
+      ? (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) =>
+          fs.statSync(path.join(dir, f)).isFile(),
+        )
+      : [];
+
+  test("keeps the bundle's compiled code in Node's compile cache (Node's default place, or NODE_COMPILE_CACHE's)", async () => {
+    const launcher = path.join(unpacked, "pulumi-resource-rimuhosting");
+    const { NODE_COMPILE_CACHE: _given, NODE_DISABLE_COMPILE_CACHE: _off, ...env } = process.env;
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "launcher-tmp-"));
+    try {
+      expect(await run(launcher, ["--version"], { ...env, TMPDIR: tmp })).toMatchObject({
+        code: 0,
+        stderr: "",
+      });
+      expect(filesUnder(path.join(tmp, "node-compile-cache")).length).toBeGreaterThan(0);
+      const named = path.join(tmp, "named");
+      expect(
+        await run(launcher, ["--version"], { ...env, TMPDIR: tmp, NODE_COMPILE_CACHE: named }),
+      ).toMatchObject({
+        code: 0,
+        stderr: "",
+      });
+      expect(filesUnder(named).length).toBeGreaterThan(0);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});

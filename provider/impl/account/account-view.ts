@@ -26,7 +26,7 @@ import type {
   HostServerInfo,
   NewVpsRequestInput,
 } from "../../../contract/index.js";
-import { carriesCreationToken, type OrderRef, type RimuClient } from "../../client/index.js";
+import { creationTokensOf, type OrderRef, type RimuClient } from "../../client/index.js";
 import { canonicalJson } from "../inputs/canonical-json.js";
 import { HostLedger } from "./host-room.js";
 import { FeeLedger } from "../cost/ledger.js";
@@ -42,6 +42,8 @@ interface Kept<T> {
 
 export class AccountView {
   private orders: Kept<AboutOrder[]> | undefined;
+  /** The last listing carryingIn() looked in, by creation token. */
+  private tokenIndex: { listing: readonly AboutOrder[]; byToken: Map<unknown, AboutOrder[]> } | undefined;
   private billing: Kept<BillingMethodData[]> | undefined;
   private readonly quotes = new Map<string, Kept<GetNewVmPricingResponse>>();
   private readonly hosts = new Map<string, Kept<HostServerInfo | undefined>>();
@@ -71,7 +73,26 @@ export class AccountView {
 
   /** The active orders whose meta_data carries `token`. */
   async ordersCarrying(token: string, opts: { fresh?: boolean } = {}): Promise<AboutOrder[]> {
-    return (await this.activeOrders(opts)).filter((order) => carriesCreationToken(order, token));
+    return this.carryingIn(await this.activeOrders(opts), token);
+  }
+
+  /**
+   * The orders of `listing` whose meta_data carries `token` (carriesCreationToken), in the listing's order. Every
+   * check looks its token up in the run's listing: the listing is indexed by token once (a listing is never changed
+   * in place; notePlaced makes a new one), not scanned whole per VPS (196 ms of a 500-VPS preview's provider host).
+   */
+  carryingIn(listing: readonly AboutOrder[], token: string): AboutOrder[] {
+    if (this.tokenIndex?.listing !== listing) {
+      const byToken = new Map<unknown, AboutOrder[]>();
+      for (const order of listing)
+        for (const carried of new Set(creationTokensOf(order))) {
+          const carrying = byToken.get(carried) ?? [];
+          carrying.push(order);
+          byToken.set(carried, carrying);
+        }
+      this.tokenIndex = { listing, byToken };
+    }
+    return [...(this.tokenIndex.byToken.get(token) ?? [])];
   }
 
   /** An order this host just placed (or found): added to a kept listing, which is then never behind it. */

@@ -15,6 +15,11 @@
  * listing shows it from then on: so no VPS is counted twice. The guard at ordering reads the account fresh whatever
  * this says. Files older than a day are removed.
  *
+ * The file is a log: each record, forget and replacement is one line appended (O_APPEND, one write of a few hundred
+ * bytes), and each SharedPlan reads only the lines added since it last read, so a check costs the same with 500 VPSs
+ * as with one (it rewrote the whole plan per check before: 0.9 of 2.9 CPU-s of a 150-VPS preview's provider host,
+ * growing with the square of the fleet; docs/benchmarks.md). The latest line of a resource is its entry.
+ *
  * Owns: the file, its entries. Of a run's state it holds only the run's name (WRITER): the file is the state, per
  * command.
  */
@@ -44,6 +49,11 @@ const WRITER = runState("the run's name in the plans it shares", () => `${proces
 let sweptThisProcess = false;
 
 export class SharedPlan {
+  /** The entries as of the last line read, by resource (or replaced order) key. */
+  private readonly entries = new Map<string, Entry>();
+  /** How far the file has been read; a trailing line not yet ended is read again with the rest of it. */
+  private offset = 0;
+
   constructor(
     private readonly file: string,
     private readonly writer: string,
@@ -52,7 +62,7 @@ export class SharedPlan {
   /** The plan of the command `run` serves, on the account `accountKey` (a hash of its URL and key). */
   static forAccount(accountKey: string, run: RunContext): SharedPlan {
     const name = createHash("sha256").update(`${run.command}\n${accountKey}`).digest("hex").slice(0, 32);
-    return new SharedPlan(path.join(os.tmpdir(), `${PREFIX}${name}.json`), run.get(WRITER));
+    return new SharedPlan(path.join(os.tmpdir(), `${PREFIX}${name}.jsonl`), run.get(WRITER));
   }
 
   /**
@@ -62,21 +72,15 @@ export class SharedPlan {
    */
   record(resource: string, fee: VpsFee): void {
     this.sweep();
-    const entries = this.read();
-    const nowCents = fee.nowCents ?? entries[resource]?.fee.nowCents;
-    entries[resource] = {
-      writer: this.writer,
-      at: Date.now(),
-      fee: { ...fee, ...(nowCents === undefined ? {} : { nowCents }) },
-    };
-    this.write(entries);
+    const nowCents = fee.nowCents ?? this.read().get(resource)?.fee.nowCents;
+    this.append(resource, { fee: { ...fee, ...(nowCents === undefined ? {} : { nowCents }) } });
   }
 
-  private write(entries: Record<string, Entry>): void {
-    const temporary = `${this.file}.${process.pid}.tmp`;
+  /** Appends one line: `key`'s new entry, or that it has none (`gone`). */
+  private append(key: string, line: { fee: VpsFee } | { gone: true }): void {
     try {
-      fs.writeFileSync(temporary, JSON.stringify(entries), { mode: 0o600 });
-      fs.renameSync(temporary, this.file);
+      const text = `${JSON.stringify({ key, writer: this.writer, at: Date.now(), ...line })}\n`;
+      fs.appendFileSync(this.file, text, { mode: 0o600 });
     } catch {
       // A plan that cannot be shared leaves each provider judging its own VPSs, as before: never a failed check.
     }
@@ -87,16 +91,13 @@ export class SharedPlan {
    * fee no longer counts beside it.
    */
   forget(resource: string): void {
-    const entries = this.read();
-    if (!(resource in entries)) return;
-    delete entries[resource];
-    this.write(entries);
+    if (this.read().has(resource)) this.append(resource, { gone: true });
   }
 
   /** The fees other runs (provider processes) of this command checked, leaving out the resources in `own`. */
   others(own: ReadonlySet<string>): VpsFee[] {
     const now = Date.now();
-    return Object.entries(this.read())
+    return [...this.read()]
       .filter(
         ([resource, e]) =>
           !resource.startsWith(REPLACED) &&
@@ -112,13 +113,7 @@ export class SharedPlan {
    * every provider of the command counts it once, as its replacement (order-guard.ts), never beside it.
    */
   noteReplaced(oid: number): void {
-    const entries = this.read();
-    entries[`${REPLACED}${oid}`] = {
-      writer: this.writer,
-      at: Date.now(),
-      fee: { name: "", after: { cents: 0 } },
-    };
-    this.write(entries);
+    this.append(`${REPLACED}${oid}`, { fee: { name: "", after: { cents: 0 } } });
   }
 
   /** Its replacement withdrawn, order `oid` counts again. */
@@ -129,17 +124,47 @@ export class SharedPlan {
   /** The orders other runs of this command replaced and have not cancelled yet. */
   replacedByOthers(): Set<number> {
     return new Set(
-      Object.entries(this.read())
+      [...this.read()]
         .filter(([key, e]) => key.startsWith(REPLACED) && e.writer !== this.writer)
         .map(([key]) => Number(key.slice(REPLACED.length))),
     );
   }
 
-  private read(): Record<string, Entry> {
+  /** The entries, with the lines appended (by any process) since the last read applied in order. */
+  private read(): ReadonlyMap<string, Entry> {
+    let fd: number | undefined;
     try {
-      return JSON.parse(fs.readFileSync(this.file, "utf8")) as Record<string, Entry>;
+      fd = fs.openSync(this.file, "r");
+      const size = fs.fstatSync(fd).size;
+      // A shorter file is another one (removed and begun again): read it from the start.
+      if (size < this.offset) {
+        this.entries.clear();
+        this.offset = 0;
+      }
+      if (size === this.offset) return this.entries;
+      const bytes = Buffer.alloc(size - this.offset);
+      const got = fs.readSync(fd, bytes, 0, bytes.length, this.offset);
+      const complete = got === 0 ? 0 : bytes.lastIndexOf(0x0a, got - 1) + 1;
+      this.offset += complete;
+      for (const line of bytes.subarray(0, complete).toString("utf8").split("\n")) if (line) this.apply(line);
     } catch {
-      return {};
+      // No plan yet (or none readable): the entries read so far.
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
+    }
+    return this.entries;
+  }
+
+  /** One line of the file applied to the entries; a line that is not one of ours is left out. */
+  private apply(line: string): void {
+    try {
+      const parsed = JSON.parse(line) as Partial<Entry> & { key?: unknown; gone?: unknown };
+      if (typeof parsed.key !== "string") return;
+      if (parsed.gone === true) this.entries.delete(parsed.key);
+      else if (typeof parsed.writer === "string" && typeof parsed.at === "number" && parsed.fee)
+        this.entries.set(parsed.key, { writer: parsed.writer, at: parsed.at, fee: parsed.fee });
+    } catch {
+      // A torn or foreign line counts for nothing.
     }
   }
 

@@ -97,6 +97,11 @@ export const PROCESS_STATE: readonly ProcessState[] = [
   { file: "provider/impl/inputs/vps-input-schema.ts", name: "cachedSchema", why: DERIVED },
   { file: "provider/impl/inputs/recorded-state.ts", name: "schema", why: DERIVED },
   { file: "provider/impl/budget/money.ts", name: "formats", why: DERIVED },
+  {
+    file: "provider/impl/lifecycle/runtime-config.ts",
+    name: "recentDigests",
+    why: "the digests of the last few settings' texts: a function of the text, the same in every run",
+  },
   { file: "provider/vps.ts", name: "seed", why: DERIVED },
   {
     file: "provider/vps-registration.ts",

@@ -170,8 +170,23 @@ export function readLimit(engine?: EngineRequest): TimeLimit | undefined {
 export function accountView(run: RunContext, what: string): AccountView {
   const resolved = resolveConfig(stackConfig);
   if (resolved.apiKey === undefined) throw new RimuConfigError(missingApiKey(what));
-  const key = createHash("sha256").update(`${resolved.baseUrl}\n${resolved.apiKey}`).digest("hex");
+  const key = sha256Of(`${resolved.baseUrl}\n${resolved.apiKey}`);
   return accountViewFor(run, key, () => clientFor(what, undefined, { silentReads: false }));
+}
+
+/** The last few texts hashed by sha256Of and their digests (texts that hold the key are never map keys). */
+let recentDigests: readonly { text: string; digest: string }[] = [];
+
+/**
+ * The sha256 of `text` in hex, remembered for the last few texts: every check, diff and change of a run asks for
+ * the same few (its account's, its clients'), 0.4 ms each under load in a 150-VPS update (docs/benchmarks.md).
+ */
+function sha256Of(text: string): string {
+  const known = recentDigests.find((d) => d.text === text);
+  if (known) return known.digest;
+  const digest = createHash("sha256").update(text).digest("hex");
+  recentDigests = [{ text, digest }, ...recentDigests].slice(0, 8);
+  return digest;
 }
 
 /** The base URL the provider talks to (the catalogue cache is keyed by it). */
@@ -227,12 +242,10 @@ export function cachedClient(settings: {
   const mutationMs = limit && !reads ? limit.ms : undefined;
   const readMs = reads ? limit.ms : (readMsOverride ?? readTimeoutFromEnv());
   const { retryLimit, requestsPerSecond } = retry.settings;
-  const cacheKey = createHash("sha256")
-    .update(
-      `${settings.baseUrl}\n${settings.apiKey ?? ""}\n${JSON.stringify(limit ?? null)}\n${readMs ?? ""}\n` +
-        `${settings.silentReads ?? ""}\n${retryLimit ?? ""}\n${requestsPerSecond ?? ""}\n${retryDelayOverride ?? ""}`,
-    )
-    .digest("hex");
+  const cacheKey = sha256Of(
+    `${settings.baseUrl}\n${settings.apiKey ?? ""}\n${JSON.stringify(limit ?? null)}\n${readMs ?? ""}\n` +
+      `${settings.silentReads ?? ""}\n${retryLimit ?? ""}\n${requestsPerSecond ?? ""}\n${retryDelayOverride ?? ""}`,
+  );
   let client = clients.get(cacheKey);
   if (!client) {
     // No change is sent once the engine that asked for it is gone (engine-watch.ts).

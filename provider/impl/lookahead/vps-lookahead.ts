@@ -11,7 +11,7 @@
  * marked below; `pulumi up` (no preview flag) makes only the shared reads.
  */
 import type { AboutOrder, GetNewVmPricingResponse } from "../../../contract/index.js";
-import { RimuNotFoundError, carriesCreationToken } from "../../client/index.js";
+import { RimuNotFoundError } from "../../client/index.js";
 import { catalogFindings, catalogFor } from "../account/catalog.js";
 import { creationNonceOf, creationTokenFor, noteTokenLookup } from "../lifecycle/creation-token.js";
 import { VPS_ERROR_CODES, presentError } from "../engine/errors.js";
@@ -104,8 +104,9 @@ export async function lookAhead(
  */
 async function checkAll(run: LookaheadCheck): Promise<Pick<LookAhead, "fee" | "recordedOrderOid">> {
   const orders = run.orders;
-  // The budget's scope: what the account is billed now, every active order (budget.ts).
-  if (orders) run.view.fees.billedNow(accountCentsOf(orders));
+  // The budget's scope: what the account is billed now, every active order (budget.ts). The ledger keeps the run's
+  // first figure, so it is added up once per run, not once per VPS over every order (287 ms of a 500-VPS update).
+  if (orders && run.view.fees.billed === undefined) run.view.fees.billedNow(accountCentsOf(orders));
   await checkCatalogue(run);
   if (run.out.failures.length > 0) return {};
   await checkBillingMethod(run);
@@ -262,7 +263,7 @@ async function checkCreationToken(
   if (REPLACE_FORCING_INPUTS.some((name) => run.unknown.has(name))) return undefined;
   const token = creationTokenFor(run.known);
   const nonce = run.known.__creationNonce;
-  const carrying = orders.filter((order) => carriesCreationToken(order, token));
+  const carrying = run.view.carryingIn(orders, token);
   const others = carrying.filter((order) => creationNonceOf(order) !== nonce);
   // Only a nonce this check() made may let create() skip its own look-up (creation-token.ts, noteTokenLookup).
   if (typeof nonce === "string")

@@ -6,6 +6,15 @@
 import { creationTokenFor, canonicalJson } from "../../../provider/impl/lifecycle/creation-token";
 import { REPLACE_FORCING_INPUTS, computeChanges } from "../../../provider/impl/inputs/vps-changes";
 import { VPS_INPUT_NAMES } from "../../../provider/impl/fields/vps-fields";
+import fc from "fast-check";
+import type { AboutOrder } from "../../../contract";
+import {
+  CREATION_NONCE_KEY,
+  CREATION_TOKEN_KEY,
+  carriesCreationToken,
+  type RimuClient,
+} from "../../../provider/client";
+import { AccountView } from "../../../provider/impl/account/account-view";
 
 const SCOPE = "shop/prod/web";
 const INPUTS = {
@@ -92,5 +101,45 @@ describe("canonicalJson", () => {
       '{"a":{"d":[1,{"x":1,"y":2}]},"b":1}',
     );
     expect(canonicalJson([undefined, null])).toBe("[null,null]");
+  });
+});
+
+describe("the run's token look-up in a listing (AccountView.carryingIn)", () => {
+  /**
+   * The invariant: for any listing (orders with no token, one, the same twice, another key's value equal to a token)
+   * and any token, carryingIn gives what filtering the listing with carriesCreationToken gives, in its order, for
+   * one listing after another (a new listing is looked in anew, as notePlaced makes one).
+   */
+  const TOKENS = ["vps-a", "vps-b", "vps-c"];
+  const order = fc.record({
+    order_oid: fc.integer({ min: 1, max: 9_999 }),
+    meta_data: fc.option(
+      fc.array(
+        fc.record({
+          key_name: fc.constantFrom(CREATION_TOKEN_KEY, CREATION_NONCE_KEY, "team"),
+          value: fc.constantFrom(...TOKENS),
+        }),
+        { maxLength: 3 },
+      ),
+      { nil: undefined },
+    ),
+  });
+
+  it("gives what carriesCreationToken filters, in the listing's order", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(order, { maxLength: 8 }), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.constantFrom(...TOKENS, "vps-none"), { minLength: 1, maxLength: 6 }),
+        (listings, tokens) => {
+          const view = new AccountView({} as RimuClient);
+          for (const listing of listings as unknown as AboutOrder[][])
+            for (const token of tokens)
+              expect(view.carryingIn(listing, token)).toEqual(
+                listing.filter((o) => carriesCreationToken(o, token)),
+              );
+        },
+      ),
+      { seed: 67, numRuns: 300 },
+    );
   });
 });

@@ -1,0 +1,112 @@
+/**
+ * The budget's plan shared by the provider processes of one command (provider/impl/account/shared-plan.ts). The
+ * invariant: for any interleaving of records, forgets and replacements by two runs on one plan file, each run sees
+ * exactly what a plan rewritten whole at every step would hold (the latest entry of each resource, the other run's
+ * fees and replaced orders, never its own), and no step rewrites what the file already holds (a check appends; it
+ * does not read and write the whole plan, which made a preview's checks cost the square of the fleet). fast-check
+ * generates the interleavings; a line torn by a writer not yet done counts once it is whole.
+ */
+import fc from "fast-check";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { SharedPlan } from "../../../provider/impl/account/shared-plan";
+import type { VpsFee } from "../../../provider/impl/cost/verdict";
+
+type Op =
+  | { writer: 0 | 1; kind: "record"; resource: string; cents: number; nowCents?: number }
+  | { writer: 0 | 1; kind: "forget"; resource: string }
+  | { writer: 0 | 1; kind: "replaced" | "unreplaced"; oid: number };
+
+const resource = fc.constantFrom("vps-a", "vps-b", "vps-c", "vps-d");
+const writer = fc.constantFrom<0 | 1>(0, 1);
+const op: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({
+    writer,
+    kind: fc.constant("record" as const),
+    resource,
+    cents: fc.integer({ min: 0, max: 100_000 }),
+    nowCents: fc.option(fc.integer({ min: 0, max: 100_000 }), { nil: undefined }),
+  }),
+  fc.record({ writer, kind: fc.constant("forget" as const), resource }),
+  fc.record({
+    writer,
+    kind: fc.constantFrom("replaced" as const, "unreplaced" as const),
+    oid: fc.integer({ min: 1, max: 3 }),
+  }),
+);
+
+interface ModelEntry {
+  writer: 0 | 1;
+  fee: VpsFee;
+}
+
+const feeOf = (o: Extract<Op, { kind: "record" }>, before?: ModelEntry): VpsFee => {
+  const nowCents = o.nowCents ?? before?.fee.nowCents;
+  return { name: o.resource, after: { cents: o.cents }, ...(nowCents === undefined ? {} : { nowCents }) };
+};
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "shared-plan-"));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+test("two runs on one plan see what a plan rewritten whole would hold, and each step only appends", () => {
+  let round = 0;
+  fc.assert(
+    fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
+      const file = path.join(dir, `plan-${round++}.jsonl`);
+      const plans = [new SharedPlan(file, "run-0"), new SharedPlan(file, "run-1")] as const;
+      const resources = new Map<string, ModelEntry>();
+      const replaced = new Map<number, 0 | 1>();
+      for (const o of ops) {
+        const before = fs.existsSync(file) ? fs.readFileSync(file) : Buffer.alloc(0);
+        const plan = plans[o.writer];
+        if (o.kind === "record") {
+          plan.record(o.resource, {
+            name: o.resource,
+            after: { cents: o.cents },
+            ...(o.nowCents === undefined ? {} : { nowCents: o.nowCents }),
+          });
+          resources.set(o.resource, { writer: o.writer, fee: feeOf(o, resources.get(o.resource)) });
+        } else if (o.kind === "forget") {
+          plan.forget(o.resource);
+          resources.delete(o.resource);
+        } else if (o.kind === "replaced") {
+          plan.noteReplaced(o.oid);
+          replaced.set(o.oid, o.writer);
+        } else {
+          plan.forgetReplaced(o.oid);
+          replaced.delete(o.oid);
+        }
+        const after = fs.existsSync(file) ? fs.readFileSync(file) : Buffer.alloc(0);
+        expect(after.subarray(0, before.length).equals(before)).toBe(true);
+        for (const w of [0, 1] as const) {
+          const others = [...resources].filter(([, e]) => e.writer !== w).map(([, e]) => e.fee);
+          const sorted = (fees: VpsFee[]) => [...fees].sort((a, b) => a.name.localeCompare(b.name));
+          expect(sorted(plans[w].others(new Set()))).toEqual(sorted(others));
+          const othersReplaced = [...replaced].filter(([, by]) => by !== w).map(([oid]) => oid);
+          expect([...plans[w].replacedByOthers()].sort()).toEqual(othersReplaced.sort());
+        }
+      }
+    }),
+    { seed: 67, numRuns: 150 },
+  );
+});
+
+test("a line not yet whole counts once its writer ends it; a foreign line counts for nothing", () => {
+  const file = path.join(dir, "plan.jsonl");
+  const reader = new SharedPlan(file, "reader");
+  const whole = JSON.stringify({
+    key: "vps-a",
+    writer: "other",
+    at: Date.now(),
+    fee: { name: "vps-a", after: { cents: 500 } },
+  });
+  fs.writeFileSync(file, `not json\n{"key":1}\n${whole.slice(0, 20)}`);
+  expect(reader.others(new Set())).toEqual([]);
+  fs.appendFileSync(file, `${whole.slice(20)}\n`);
+  expect(reader.others(new Set())).toEqual([{ name: "vps-a", after: { cents: 500 } }]);
+  expect(reader.others(new Set(["vps-a"]))).toEqual([]);
+});
