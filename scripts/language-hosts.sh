@@ -18,12 +18,16 @@
 #   which the proxy does not serve; v3.66.0 is the last release of sdk/v3 that has it as a package.
 # - Python: likewise a module of its own since v3.80 (…/sdk/python/cmd/pulumi-language-python/v3, not served);
 #   v3.79.0 is the last release of sdk/v3 that has it. The host runs the program through the
-#   `pulumi-language-python-exec` script found beside it; we take that script from sdk/v3 at the CLI's version,
-#   the release of the PyPI `pulumi` package installed in the virtual environment, so script and SDK match.
+#   `pulumi-language-python-exec` script found beside it; we take that script from sdk/v3 at the release of the PyPI
+#   `pulumi` package installed in the virtual environment, so script and SDK match.
+# - The Python SDK (PyPI `pulumi`) is the CLI's release when PyPI has it, else PINNED_PYTHON_SDK_VERSION: the newest
+#   on PyPI not above the CLI. PyPI lags the module proxy (3.274.x, served by the proxy, is not on PyPI), so the
+#   CLI's release alone failed on a fresh machine; the lower of the two is taken.
 #
 # Needs: Go >= 1.26 and the Go module proxy, python3 >= 3.10 with venv and PyPI (first run only), `pulumi` on PATH.
 # Environment: PULUMI_RIMU_CACHE (default ~/.cache/pulumi-rimuhosting), PULUMI_CLI_VERSION (instead of asking
-# `pulumi version`), PULUMI_YAML_VERSION (try another pulumi-yaml release), GOFLAGS/GOPROXY as usual.
+# `pulumi version`), PULUMI_PYTHON_SDK_VERSION (another pin of the Python SDK), PULUMI_YAML_VERSION (try another
+# pulumi-yaml release), GOFLAGS/GOPROXY as usual.
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -31,6 +35,8 @@ root="${PULUMI_RIMU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting}"
 YAML_VERSION="${PULUMI_YAML_VERSION:-1.38.1}"
 GO_HOST_SDK_VERSION=3.66.0
 PYTHON_HOST_SDK_VERSION=3.79.0
+# The newest `pulumi` on PyPI not above PINNED_CLI_VERSION (scripts/pulumi-cli.sh); see "Python SDK" above.
+PINNED_PYTHON_SDK_VERSION=3.272.0
 # shellcheck source=lib/go-release-build.sh
 . "$repo/scripts/lib/go-release-build.sh"
 
@@ -49,9 +55,15 @@ else
   cli_version="$(pulumi version)"
   cli_version="${cli_version#v}"
 fi
+# The lower of the CLI's release and the pin (PULUMI_PYTHON_SDK_VERSION overrides the pin).
+python_sdk_pin="${PULUMI_PYTHON_SDK_VERSION:-$PINNED_PYTHON_SDK_VERSION}"
+python_sdk_version="$(printf '%s\n' "$cli_version" "${python_sdk_pin#v}" | sort -V | head -n 1)"
 goos="$(go env GOOS)"
 goarch="$(go env GOARCH)"
-key="yaml-v$YAML_VERSION-go-v$GO_HOST_SDK_VERSION-python-v$PYTHON_HOST_SDK_VERSION-sdk-v$cli_version-$goos-$goarch"
+# The Python SDK is in the key only when it is not the CLI's release (as before the pin: those caches stay valid).
+python_sdk_key=""
+[ "$python_sdk_version" = "$cli_version" ] || python_sdk_key="-pysdk-v$python_sdk_version"
+key="yaml-v$YAML_VERSION-go-v$GO_HOST_SDK_VERSION-python-v$PYTHON_HOST_SDK_VERSION-sdk-v$cli_version$python_sdk_key-$goos-$goarch"
 bin="$root/language-hosts/$key/bin"
 mkdir -p "$root/language-hosts"
 
@@ -92,9 +104,9 @@ build_python() {
     github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python "$work/bin/pulumi-language-python"
   # The program runner the host starts with `python3`: the one shipped with the SDK release we install from PyPI.
   local sdk_dir
-  sdk_dir="$(go mod download -json "github.com/pulumi/pulumi/sdk/v3@v$cli_version" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')"
+  sdk_dir="$(go mod download -json "github.com/pulumi/pulumi/sdk/v3@v$python_sdk_version" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')"
   [ -f "$sdk_dir/python/cmd/pulumi-language-python-exec" ] ||
-    die "sdk/v3 v$cli_version has no python/cmd/pulumi-language-python-exec."
+    die "sdk/v3 v$python_sdk_version has no python/cmd/pulumi-language-python-exec."
   install -m 0755 "$sdk_dir/python/cmd/pulumi-language-python-exec" "$work/bin/pulumi-language-python-exec"
 }
 
@@ -127,9 +139,9 @@ fi
 # written. Programs get a virtual environment of their own on top of it (test/engine/language-programs.ts).
 python_tag="$(python3 -c 'import sys; print("%s%d.%d" % (sys.implementation.name, *sys.version_info[:2]))')"
 python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))' ||
-  die "python3 is $python_tag; Pulumi's Python SDK $cli_version needs Python >= 3.10."
-python_packages=("pulumi==$cli_version" parver setuptools wheel)
-venv="$root/python/pulumi-$cli_version-$python_tag-$(echo "${python_packages[*]}" | sha256sum | cut -c1-8)"
+  die "python3 is $python_tag; Pulumi's Python SDK $python_sdk_version needs Python >= 3.10."
+python_packages=("pulumi==$python_sdk_version" parver setuptools wheel)
+venv="$root/python/pulumi-$python_sdk_version-$python_tag-$(echo "${python_packages[*]}" | sha256sum | cut -c1-8)"
 make_venv() {
   rm -rf "$venv"
   python3 -m venv "$venv"
@@ -187,5 +199,5 @@ for version in $(sed -n 's|^[[:space:]]*github.com/pulumi/pulumi/sdk/v3 v\([0-9.
 done
 
 log "pulumi-language-yaml v$YAML_VERSION, pulumi-language-go v$GO_HOST_SDK_VERSION," \
-  "pulumi-language-python v$PYTHON_HOST_SDK_VERSION (runner and PyPI pulumi v$cli_version), in:"
+  "pulumi-language-python v$PYTHON_HOST_SDK_VERSION (runner and PyPI pulumi v$python_sdk_version), in:"
 echo "$bin"

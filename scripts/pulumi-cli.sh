@@ -12,9 +12,10 @@
 # - The CLI is the main package github.com/pulumi/pulumi/pkg/v3/cmd/pulumi at PINNED_CLI_VERSION. We would take the
 #   release that matches the installed @pulumi/pulumi, but the module proxy serves only some releases of pkg/v3
 #   (not v3.270.0), and which ones changes from day to day: "the nearest servable" picked v3.260.0 one day and
-#   v3.274.0 the next, whose Python SDK was not on PyPI yet, so language-hosts.sh failed on a fresh machine. A
-#   pinned release is the same CLI on every machine; it must be served by the proxy and its `pulumi` be on PyPI
-#   (language-hosts.sh installs it). Moving it is a change of its own, with a whole CI run.
+#   v3.274.0 the next. A pinned release is the same CLI on every machine: v3.274.1, the newest release the proxy
+#   serves (`go list -m -versions github.com/pulumi/pulumi/pkg/v3`). Its Python SDK is not on PyPI (3.272.0 is the
+#   newest there), so language-hosts.sh pins the Python SDK on its own. Moving the CLI is a change of its own, with
+#   a whole CI run.
 #   `go install pkg@version` refuses the package (its go.mod has replace directives), so a throwaway wrapper
 #   module requires pkg/v3 and sdk/v3 at that version and builds the package.
 # - The language host has been a module of its own (github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3)
@@ -30,14 +31,14 @@
 #   check calls out and the Automation API refuses the binary).
 #
 # Environment: PULUMI_CLI_CACHE (default ~/.cache/pulumi-rimuhosting/pulumi-cli), PULUMI_CLI_VERSION (another
-# release than PINNED_CLI_VERSION, e.g. 3.259.0), GOFLAGS/GOPROXY as usual.
+# release than PINNED_CLI_VERSION, e.g. 3.260.0), GOFLAGS/GOPROXY as usual.
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cache="${PULUMI_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting/pulumi-cli}"
 LANGHOST_SDK_VERSION=3.68.0
-# The CLI's release (see "Which versions" above): served by the Go module proxy, and its Python SDK on PyPI.
-PINNED_CLI_VERSION=3.260.0
+# The CLI's release (see "Which versions" above): the newest the Go module proxy serves.
+PINNED_CLI_VERSION=3.274.1
 # shellcheck source=lib/go-release-build.sh
 . "$repo/scripts/lib/go-release-build.sh"
 
