@@ -181,8 +181,7 @@ interface UpRun {
   /** It exited 0, its update's summary "succeeded". */
   completed: boolean;
   steps: Step[];
-  /** Every diagnostic it printed, the errors apart. */
-  said: string[];
+  /** The errors it printed (each diagnostic of severity error; what it printed on stderr if none). */
   errors: string[];
 }
 
@@ -215,17 +214,17 @@ async function upWithPreview(cli: CliStack): Promise<UpRun> {
     steps?: Step[];
     diagnostics?: { message: string; severity: string }[];
   };
-  const diagnostics = [
+  const errors = [
     ...(preview.diagnostics ?? []),
     ...events.flatMap((e) => (e.diagnosticEvent ? [e.diagnosticEvent] : [])),
-  ].filter((d) => d.severity !== "debug");
-  const errors = diagnostics.filter((d) => d.severity === "error").map((d) => d.message.trim());
+  ]
+    .filter((d) => d.severity === "error")
+    .map((d) => d.message.trim());
   if (!exited && errors.length === 0) errors.push(stderr.trim());
   return {
     passed: events.length > 0,
     completed: exited && events.some((e) => e.summaryEvent?.result === "succeeded"),
     steps: preview.steps ?? [],
-    said: [...diagnostics.map((d) => d.message.trim()), stderr],
     errors,
   };
 }
@@ -318,6 +317,10 @@ async function runCase(front: FrontEnd, emu: TestEmulator, workDir: string, inde
           config: { "rimuhosting:baseUrl": emu.baseUrl },
         }),
       );
+    /**
+     * The errors the runs printed: an order named there is accounted for (I4). Only the errors, as the model's
+     * runs keep them: the provider's info lines name every order it makes.
+     */
     const said: string[] = [];
     /** Each run's outcome in a line: the failure message's history of the case. */
     const trace: string[] = [];
@@ -335,7 +338,7 @@ async function runCase(front: FrontEnd, emu: TestEmulator, workDir: string, inde
       const mark = emu.requestLog().length;
       const up = await upWithPreview(cli);
       const after = ordersOf(emu);
-      said.push(...up.said);
+      said.push(...up.errors);
       const changes = emu
         .requestLog()
         .slice(mark)
