@@ -15,7 +15,8 @@
 // RIMU_MODEL_CLI_SEED says another (`random` explores); RIMU_MODEL_CLI_CASE=<index> runs one case of that seed.
 // CPU: one project per front end, one emulator per front end reset between cases (its control API), the stacks'
 // states read from the file backend (what `pulumi stack export` prints), the key from the environment (no
-// `config set-all`): see test/cpu-budgets.json for what it takes.
+// `config set-all`): about 300 CPU-s for the 40 (case, front end), three quarters of it the dynamic Vps's (two
+// node programs and two provider hosts per `up`).
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -55,6 +56,8 @@ const CASE_COUNT = 20;
 const CASES: CliCase[] = fc.sample(cliCaseArb, { seed: SEED, numRuns: CASE_COUNT });
 const ONLY =
   process.env.RIMU_MODEL_CLI_CASE === undefined ? undefined : Number(process.env.RIMU_MODEL_CLI_CASE);
+if (ONLY !== undefined && !(Number.isInteger(ONLY) && ONLY >= 0 && ONLY < CASE_COUNT))
+  throw new Error(`RIMU_MODEL_CLI_CASE is "${process.env.RIMU_MODEL_CLI_CASE}": give a case index, 0 to 19`);
 const INDICES = CASES.map((_, i) => i).filter((i) => ONLY === undefined || i === ONLY);
 const REPLAY = `RIMU_MODEL_CLI_SEED=${SEED}`;
 console.log(`money model through the CLI: seed ${SEED} (${REPLAY} replays it), ${INDICES.length} cases`);
