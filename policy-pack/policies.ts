@@ -415,7 +415,7 @@ export const monthlyBudget: StackPolicyReadingResources = {
     let { limits, run, deletes } = budgetOfStack(args.resources, config);
     // The VPSs the run deletes can only take a fitting run over the monthly budget: read only then (stack-state.ts).
     if (run.judgement === "fits" && config.maxMonthlyUsd !== undefined && run.totals.increaseCents > 0) {
-      const state = recordedVpss();
+      const state = recordedVpss(args.resources.map((r) => r.urn));
       if ("why" in state) return reportViolation(deletesUnread(state.why));
       ({ limits, run, deletes } = budgetOfStack(args.resources, config, state.vpss));
     }

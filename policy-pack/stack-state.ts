@@ -3,9 +3,8 @@
  * engine hands a stack policy only the resources the program registers: a VPS the program no longer declares is
  * not among them, yet it is billed until the engine deletes it, after the run's orders and changes. The provider's
  * check, the guard at ordering and the bill count it at its fee now until then (the run's highest point), so the
- * pack does too, and to know it, it reads the stack's state as a user would: `pulumi stack export` of the stack the
- * engine names (PULUMI_ORGANIZATION, PULUMI_PROJECT, PULUMI_STACK, which the engine gives the pack), in the
- * environment the engine started the pack with (its backend and login). Nothing secret is decrypted: only each
+ * pack does too, and to know it, it reads the stack's state as a user would: `pulumi stack export` of the stack its
+ * resources' URNs name, in the environment the engine started the pack with (its backend and login). Nothing secret is decrypted: only each
  * VPS's URN, type and recorded fee are read.
  */
 import { execFileSync } from "node:child_process";
@@ -47,11 +46,26 @@ export function recordedVpssOf(exported: unknown): RecordedVps[] {
     });
 }
 
-/** The state of the stack the engine runs the pack for, through the `pulumi` CLI. */
-function readThroughCli(): StateReading {
-  const { PULUMI_ORGANIZATION: org, PULUMI_PROJECT: project, PULUMI_STACK: stack } = process.env;
-  if (!project || !stack) return { why: "the engine did not name the stack (PULUMI_PROJECT, PULUMI_STACK)" };
-  const name = org ? `${org}/${project}/${stack}` : stack;
+/**
+ * The stack and project of a URN (`urn:pulumi:<stack>::<project>::…`): the pack is not told them otherwise (a pack
+ * started as an analyzer launcher gets no PULUMI_STACK), but every resource it is handed carries them.
+ */
+function stackOf(urns: readonly string[]): { stack: string; project: string } | undefined {
+  for (const urn of urns) {
+    const match = /^urn:pulumi:([^:]+)::([^:]+)::/.exec(urn);
+    if (match) return { stack: match[1]!, project: match[2]! };
+  }
+  return undefined;
+}
+
+/**
+ * The state of the stack whose resources have `urns`, through the `pulumi` CLI: `<org>/<project>/<stack>`, the org
+ * from PULUMI_ORGANIZATION when the engine gives it, else `organization` (a self-managed backend's).
+ */
+function readThroughCli(urns: readonly string[]): StateReading {
+  const named = stackOf(urns);
+  if (!named) return { why: "no resource of the stack names it" };
+  const name = `${process.env.PULUMI_ORGANIZATION || "organization"}/${named.project}/${named.stack}`;
   try {
     const text = execFileSync("pulumi", ["stack", "export", "--stack", name], {
       encoding: "utf8",
@@ -67,13 +81,13 @@ function readThroughCli(): StateReading {
 }
 
 /** Test seam: where the state comes from (in-process tests have no stack). */
-let reader: () => StateReading = readThroughCli;
-export function setStackStateReader(read: (() => StateReading) | undefined): void {
+let reader: (urns: readonly string[]) => StateReading = readThroughCli;
+export function setStackStateReader(read: ((urns: readonly string[]) => StateReading) | undefined): void {
   reader = read ?? readThroughCli;
 }
 
-/** The stack's recorded VPSs, or why they could not be read. */
-export const recordedVpss = (): StateReading => reader();
+/** The recorded VPSs of the stack whose resources have `urns`, or why they could not be read. */
+export const recordedVpss = (urns: readonly string[]): StateReading => reader(urns);
 
 /** monthly-budget's words when the state cannot be read and the VPSs the run deletes might take it over. */
 export const deletesUnread = (why: string): string =>
