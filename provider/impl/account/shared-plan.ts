@@ -4,9 +4,13 @@
  * keeps its own ledger of the VPSs it checked; a budget covers the account, so a preview judged by each ledger
  * alone passed two providers whose VPSs together go over, and `up` then refused the second one's.
  *
- * So each check also writes its VPS's fee to a small file that the processes of the same command on the same
- * account share: named after the command's process (every provider's parent: the run's `command`) and a hash of the
- * account's URL and key (never the key), in the system's temporary directory. Each entry names the run that wrote
+ * So each check also writes its VPS's fee to a small file that the provider processes of the same engine run on the
+ * same account share: named after the engine run (the run's `command`: the engine's address, which the engine gives
+ * every plugin it starts, the dynamic-provider host under `sh` and the native plugin alike; run-context.ts) and a
+ * hash of the account's URL and key (never the key), in the system's temporary directory. Each change to it is
+ * read, made and written under a lock (plan-lock.ts), so two providers checking at once lose neither's entry; the
+ * file is replaced whole (rename), so a reader never sees half of it. An entry whose writer process is gone is
+ * another run's (the engine's port used again later) and is not counted. Each entry names the run that wrote
  * it (one run per provider process), so a run counts every other run's entries: also where one process hosts
  * several providers' runs, as the in-process table of cases does (test/cost/two-providers.test.ts). A check counts
  * the other runs' entries beside its own ledger. The engine checks resources one after another, so each check sees
@@ -23,6 +27,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { VpsFee } from "../cost/verdict.js";
+import { isAlive, withPlanLock } from "./plan-lock.js";
 import { runState, type RunContext } from "../engine/run-context.js";
 
 const PREFIX = "pulumi-rimuhosting-plan-";
@@ -43,6 +48,12 @@ const WRITER = runState("the run's name in the plans it shares", () => `${proces
 
 let sweptThisProcess = false;
 
+/** Whether the process that wrote an entry (`<pid>/<run>`) still runs: a finished run's processes are gone. */
+const writerAlive = (writer: string): boolean => {
+  const pid = Number(writer.split("/")[0]);
+  return !Number.isInteger(pid) || pid <= 0 || isAlive(pid);
+};
+
 export class SharedPlan {
   constructor(
     private readonly file: string,
@@ -62,24 +73,33 @@ export class SharedPlan {
    */
   record(resource: string, fee: VpsFee): void {
     this.sweep();
-    const entries = this.read();
-    const nowCents = fee.nowCents ?? entries[resource]?.fee.nowCents;
-    entries[resource] = {
-      writer: this.writer,
-      at: Date.now(),
-      fee: { ...fee, ...(nowCents === undefined ? {} : { nowCents }) },
-    };
-    this.write(entries);
+    this.change((entries) => {
+      const nowCents = fee.nowCents ?? entries[resource]?.fee.nowCents;
+      entries[resource] = {
+        writer: this.writer,
+        at: Date.now(),
+        fee: { ...fee, ...(nowCents === undefined ? {} : { nowCents }) },
+      };
+      return true;
+    });
+  }
+
+  /** Reads the entries, lets `edit` change them (true: changed) and writes them back, all under the lock. */
+  private change(edit: (entries: Record<string, Entry>) => boolean): void {
+    try {
+      withPlanLock(this.file, () => {
+        const entries = this.read();
+        if (edit(entries)) this.write(entries);
+      });
+    } catch {
+      // A plan that cannot be shared leaves each provider judging its own VPSs, as before: never a failed check.
+    }
   }
 
   private write(entries: Record<string, Entry>): void {
     const temporary = `${this.file}.${process.pid}.tmp`;
-    try {
-      fs.writeFileSync(temporary, JSON.stringify(entries), { mode: 0o600 });
-      fs.renameSync(temporary, this.file);
-    } catch {
-      // A plan that cannot be shared leaves each provider judging its own VPSs, as before: never a failed check.
-    }
+    fs.writeFileSync(temporary, JSON.stringify(entries), { mode: 0o600 });
+    fs.renameSync(temporary, this.file);
   }
 
   /**
@@ -87,10 +107,11 @@ export class SharedPlan {
    * fee no longer counts beside it.
    */
   forget(resource: string): void {
-    const entries = this.read();
-    if (!(resource in entries)) return;
-    delete entries[resource];
-    this.write(entries);
+    this.change((entries) => {
+      if (!(resource in entries)) return false;
+      delete entries[resource];
+      return true;
+    });
   }
 
   /** The fees other runs (provider processes) of this command checked, leaving out the resources in `own`. */
@@ -102,7 +123,8 @@ export class SharedPlan {
           !resource.startsWith(REPLACED) &&
           e.writer !== this.writer &&
           !own.has(resource) &&
-          now - e.at < MAX_AGE_MS,
+          now - e.at < MAX_AGE_MS &&
+          writerAlive(e.writer),
       )
       .map(([, e]) => e.fee);
   }
@@ -112,13 +134,14 @@ export class SharedPlan {
    * every provider of the command counts it once, as its replacement (order-guard.ts), never beside it.
    */
   noteReplaced(oid: number): void {
-    const entries = this.read();
-    entries[`${REPLACED}${oid}`] = {
-      writer: this.writer,
-      at: Date.now(),
-      fee: { name: "", after: { cents: 0 } },
-    };
-    this.write(entries);
+    this.change((entries) => {
+      entries[`${REPLACED}${oid}`] = {
+        writer: this.writer,
+        at: Date.now(),
+        fee: { name: "", after: { cents: 0 } },
+      };
+      return true;
+    });
   }
 
   /** Its replacement withdrawn, order `oid` counts again. */
@@ -130,7 +153,7 @@ export class SharedPlan {
   replacedByOthers(): Set<number> {
     return new Set(
       Object.entries(this.read())
-        .filter(([key, e]) => key.startsWith(REPLACED) && e.writer !== this.writer)
+        .filter(([key, e]) => key.startsWith(REPLACED) && e.writer !== this.writer && writerAlive(e.writer))
         .map(([key]) => Number(key.slice(REPLACED.length))),
     );
   }
