@@ -11,6 +11,8 @@
  * - A VPS fails the budget only when its own change adds and the totals are then over a limit: a run that lowers or
  *   keeps the total (deletes, shrinks, no change) is never blocked, even over budget.
  * - A fee that is not known is never counted as $0: with a limit set, the run cannot be judged.
+ * - A VPS the run deletes counts at its fee now, before and after (provider/impl/cost/fee.ts, "deleted"): the budget
+ *   judges the run's highest point, and the engine deletes after the run's orders and changes.
  */
 
 /** A price as the budget counts it: whole US cents, or why it cannot be counted. */
@@ -30,6 +32,12 @@ export interface VpsFee {
   nowCents?: number;
   /** After this run's change. */
   after: Priced;
+}
+
+/** A VPS the run deletes, as the budget counts it (fee.ts's "deleted": billed until the delete is made). */
+export function deletedFee(name: string, nowUsd: number | undefined): VpsFee {
+  if (nowUsd === undefined) return { name, after: { why: "its state records no fee" } };
+  return { name, nowCents: cents(nowUsd), after: { cents: cents(nowUsd) } };
 }
 
 /** What one VPS adds to the run's increase, in cents (0 for no change or a shrink); undefined when not known. */

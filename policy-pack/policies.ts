@@ -12,6 +12,7 @@ import * as fs from "node:fs";
 import { isRimuHostingVps, readProperty, type Reading } from "./readings";
 import {
   cents,
+  deletedFee,
   dollars,
   verdictOf,
   type Adder,
@@ -22,6 +23,7 @@ import {
   type VpsFee,
   MAX_BUDGET_USD,
 } from "./budget-verdict";
+import { deletesUnread, recordedVpss, type RecordedVps } from "./stack-state";
 import {
   CHECK_DEPLOYMENT,
   CURRENT_FEE,
@@ -294,13 +296,13 @@ function addersWords(adders: readonly Adder[]): string {
 }
 
 /** The message of a run over its limits (each limit passed, the VPSs that add the most, how to fix it). */
-function overMessage(limits: Limits, totals: BudgetTotals, passed: readonly Limit[]): string {
+function overMessage(limits: Limits, totals: BudgetTotals, passed: readonly Limit[], deletes = 0): string {
   const parts: string[] = [];
   if (passed.includes("monthlyBudgetUsd")) {
     const budget = cents(limits.monthlyBudgetUsd!);
     const vpss = `${totals.count} VPS${totals.count === 1 ? "" : "s"}`;
     parts.push(
-      `The stack's ${vpss} would cost ${dollars(totals.afterCents)} a month after this change, over the budget of ` +
+      `The stack's ${vpss} would cost ${dollars(totals.afterCents)} a month ${deletes > 0 ? `while the ${deletes === 1 ? "VPS it deletes is" : `${deletes} it deletes are`} still billed (a delete counts until it is made, after the run's orders and changes)` : "after this change"}, over the budget of ` +
         `${dollars(budget)} (monthly-budget.maxMonthlyUsd) by ${dollars(totals.afterCents - budget)}.`,
     );
   }
@@ -320,12 +322,14 @@ function overMessage(limits: Limits, totals: BudgetTotals, passed: readonly Limi
 
 /**
  * The stack's budget verdict (budget-verdict.ts, the cost model's rules): each VPS of the stack after the change at
- * its fees from its checked inputs (or, for a resource the pack was not handed, its outputs).
+ * its fees from its checked inputs (or, for a resource the pack was not handed, its outputs), and each VPS of the
+ * state the program no longer declares (`recorded`: the run deletes it) at its fee now, until it is deleted.
  */
 export function budgetOfStack(
   resources: StackArgs["resources"],
   config: MonthlyBudgetConfig,
-): { limits: Limits; run: RunVerdict } {
+  recorded: readonly RecordedVps[] = [],
+): { limits: Limits; run: RunVerdict; deletes: number } {
   const fees: VpsFee[] = [];
   for (const resource of resources) {
     if (!isRimuHostingVps(resource.type, resource.props)) continue;
@@ -352,12 +356,15 @@ export function budgetOfStack(
       after: after === undefined ? { why: "not known" } : { cents: cents(after) },
     });
   }
+  const declared = new Set(resources.map((r) => r.urn));
+  const deleted = recorded.filter((vps) => !declared.has(vps.urn));
+  for (const vps of deleted) fees.push(deletedFee(vps.name, vps.feeUsd));
   const limits: Limits = {
     monthlyBudgetUsd: config.maxMonthlyUsd,
     maxMonthlyIncreaseUsd: config.maxMonthlyIncreaseUsd,
   };
   const billedNow = fees.reduce((sum, fee) => sum + (fee.nowCents ?? 0), 0);
-  return { limits, run: verdictOf(limits, billedNow, fees) };
+  return { limits, run: verdictOf(limits, billedNow, fees), deletes: deleted.length };
 }
 
 /** A limit over MAX_BUDGET_USD (or Infinity), said as the provider says it of its own budget settings. */
@@ -405,7 +412,13 @@ export const monthlyBudget: StackPolicyReadingResources = {
     const tooBig = limitsTooBig(config);
     if (tooBig.length > 0) return tooBig.forEach((message) => reportViolation(message));
     // The cost model's verdict: only a change that adds fails, and only over a limit; never a fee counted as $0.
-    const { limits, run } = budgetOfStack(args.resources, config);
+    let { limits, run, deletes } = budgetOfStack(args.resources, config);
+    // The VPSs the run deletes can only take a fitting run over the monthly budget: read only then (stack-state.ts).
+    if (run.judgement === "fits" && config.maxMonthlyUsd !== undefined && run.totals.increaseCents > 0) {
+      const state = recordedVpss(args.resources.map((r) => r.urn));
+      if ("why" in state) return reportViolation(deletesUnread(state.why));
+      ({ limits, run, deletes } = budgetOfStack(args.resources, config, state.vpss));
+    }
     if (run.judgement === "unknown") {
       const unjudged = run.totals.unknown.map(({ name }) => vpsLabel(name));
       reportViolation(
@@ -417,7 +430,8 @@ export const monthlyBudget: StackPolicyReadingResources = {
           "Give those VPSs inputs known before the update, or see the preview's warnings for why the quote failed.",
         ),
       );
-    } else if (run.judgement === "over") reportViolation(overMessage(limits, run.totals, run.passed));
+    } else if (run.judgement === "over")
+      reportViolation(overMessage(limits, run.totals, run.passed, deletes));
   },
 };
 

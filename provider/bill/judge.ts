@@ -117,8 +117,9 @@ export const CONCURRENT_RUNS =
   "over it is refused, or withdrawn right after it is placed; a resize or move is judged on the account as it is " +
   'at that moment (docs/cost.md, "Several runs at once").';
 
-/** The cost model's kind of each of the bill's changes (a delete is not one: its fee after is nothing). */
-const COST_KINDS: Record<Exclude<ChangeKind, "delete">, CostKind> = {
+/** The cost model's kind of each of the bill's changes (a delete counts until it is made: cost/fee.ts). */
+const COST_KINDS: Record<ChangeKind, CostKind> = {
+  delete: "deleted",
   create: "new",
   adopt: "adopted",
   import: "imported",
@@ -133,7 +134,6 @@ const COST_KINDS: Record<Exclude<ChangeKind, "delete">, CostKind> = {
 /** A VPS of the bill as the cost model counts it. */
 function costFee(vps: ScopeInput["vpss"][number]): VpsFee {
   const nowCents = "cents" in vps.before ? vps.before.cents : undefined;
-  if (vps.kind === "delete") return { name: vps.name, nowCents, after: { cents: 0 } };
   const quote: Priced =
     "cents" in vps.after ? vps.after : { why: "unknown" in vps.after ? vps.after.unknown : "" };
   return feeAfterChange({ name: vps.name, kind: COST_KINDS[vps.kind], nowCents, quote });
@@ -259,6 +259,13 @@ export function judgeScope(input: ScopeInput): ScopeVerdict {
   // A preview that stopped lists only the VPSs before it: their figures are said as incomplete, and none at all
   // (never a $0.00 of nothing) when it listed none (issue 55).
   const listed = input.vpss.length;
+  // A VPS the run deletes counts until it is deleted (cost/fee.ts): the figure is the run's highest point then.
+  const deleting = input.vpss.filter((v) => v.kind === "delete").length;
+  const whenWords =
+    deleting === 0
+      ? "after this run"
+      : `while the ${deleting === 1 ? "VPS it deletes is" : `${deleting} VPSs it deletes are`} still billed (a ` +
+        `delete counts until it is made, after the run's orders and changes)`;
   const incomplete = " (incomplete: the VPSs after them are not counted)";
   for (const key of ["monthlyBudgetUsd", "maxMonthlyIncreaseUsd"] as const) {
     const limit = settings[key];
@@ -286,7 +293,7 @@ export function judgeScope(input: ScopeInput): ScopeVerdict {
     const runWords = input.complete ? "this run adds" : "what the preview listed before it stopped adds";
     const what =
       key === "monthlyBudgetUsd"
-        ? `${head}: ${vpssWords} ${dollars(counted)} a month after this run${input.complete ? "" : incomplete}`
+        ? `${head}: ${vpssWords} ${dollars(counted)} a month ${whenWords}${input.complete ? "" : incomplete}`
         : `${head}: ${runWords} ${dollars(counted)} a month (new VPSs and growing changes; shrinks and deletes are not netted)${input.complete ? "" : incomplete}`;
     const stand =
       key === "monthlyBudgetUsd" && accountOver && counted <= limitCents

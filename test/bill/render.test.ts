@@ -176,7 +176,7 @@ describe("the budgets", () => {
       "**Budget (stack config): ✅ not blocked: this run lowers or keeps the total.**",
     );
     expect(b.budgets[0]!.lines).toEqual([
-      "Monthly budget $20.00 (rimuhosting:monthlyBudgetUsd): this stack's VPSs cost $30.00 a month after this run, $10.00 over it (this run lowers or keeps it, so it is not blocked).",
+      "Monthly budget $20.00 (rimuhosting:monthlyBudgetUsd): this stack's VPSs cost $40.00 a month while the VPS it deletes is still billed (a delete counts until it is made, after the run's orders and changes), $20.00 over it (this run lowers or keeps it, so it is not blocked).",
     ]);
   });
 

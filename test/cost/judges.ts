@@ -6,6 +6,7 @@
 import { judgeScope, type ScopeVerdict } from "../../provider/bill/judge";
 import type { BudgetSetting } from "../../provider/impl/cost/setting";
 import { monthlyBudget } from "../../policy-pack/policies";
+import { setStackStateReader } from "../../policy-pack/stack-state";
 
 export type Settings = Partial<Record<BudgetSetting, string>>;
 
@@ -60,7 +61,17 @@ export function packBlocks(settings: Settings, checked: readonly Checked[]): boo
     maxMonthlyIncreaseUsd:
       settings.maxMonthlyIncreaseUsd === undefined ? undefined : Number(settings.maxMonthlyIncreaseUsd),
   };
-  // A stack policy sees the resources the program declares: never one the run deletes.
+  // A stack policy sees the resources the program declares, never one the run deletes: those it reads from the
+  // stack's state (policy-pack/stack-state.ts), here the checked VPSs the run deletes, at their fee now.
+  setStackStateReader(() => ({
+    vpss: checked
+      .filter(({ kind }) => kind === "delete")
+      .map(({ name, inputs }) => ({
+        urn: `urn:judges::${name}`,
+        name,
+        ...(typeof inputs.currentMonthlyFeeUsd === "number" ? { feeUsd: inputs.currentMonthlyFeeUsd } : {}),
+      })),
+  }));
   const resources = checked
     .filter(({ kind }) => kind !== "delete")
     .map(({ name, inputs }) => ({
@@ -74,6 +85,10 @@ export function packBlocks(settings: Settings, checked: readonly Checked[]): boo
   const notApplicable = (reason?: string): never => {
     throw new Error(`not applicable: ${reason}`);
   };
-  monthlyBudget.validateStack({ resources, getConfig, notApplicable }, (m) => violations.push(m));
+  try {
+    monthlyBudget.validateStack({ resources, getConfig, notApplicable }, (m) => violations.push(m));
+  } finally {
+    setStackStateReader(undefined);
+  }
   return violations.length > 0;
 }

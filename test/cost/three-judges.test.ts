@@ -12,9 +12,10 @@
  * verdict states the run's final totals. It judges only what orders or changes a fee: where it judges nothing (an
  * import, a delete, no limit set), only its verdict is compared.
  *
- * The provider's scope is the account: here an account that holds exactly the stack's orders. The engine never
- * checks a VPS it deletes, so the provider counts a deleted VPS at its fee now (docs/cost.md, "What a preview sees"):
- * its total after is the others' plus that fee, and that is the only figure that differs.
+ * The provider's scope is the account: here an account that holds exactly the stack's orders. A VPS the run deletes
+ * counts at its fee now until it is deleted, which the engine does after the run's orders and changes (the run's
+ * highest point is judged: cost/fee.ts, "deleted"): every judge counts it so (I5). The pack learns it from the
+ * stack's state (policy-pack/stack-state.ts), here given as the case's VPSs billed now; the guard deletes last.
  */
 import { describe, expect, it } from "@jest/globals";
 import type { AccountView } from "../../provider/impl/account/account-view";
@@ -44,6 +45,8 @@ import type { ChangeKind } from "../../provider/bill/fee";
 import * as costModel from "../../provider/impl/cost/verdict";
 import * as packRules from "../../policy-pack/budget-verdict";
 import { budgetOfStack, monthlyBudget } from "../../policy-pack/policies";
+import { setStackStateReader } from "../../policy-pack/stack-state";
+import { feeAfterChange } from "../../provider/impl/cost/fee";
 import * as impl from "../../provider/impl/index";
 
 type Verdict = "fail" | "warn" | "pass" | "none";
@@ -217,8 +220,24 @@ const CASES: Case[] = [
     settings: { monthlyBudgetUsd: "5" },
     vpss: [KEPT, { name: "gone", kind: "delete", now: 12 }],
     verdict: "pass",
-    afterCents: 1000,
+    afterCents: 2200,
     increaseCents: 0,
+  },
+  {
+    title: "a delete and a create landing exactly on the budget: the delete counts until it is made",
+    settings: { monthlyBudgetUsd: "32" },
+    vpss: [KEPT, { name: "gone", kind: "delete", now: 12 }, { name: "web", kind: "create", after: 10 }],
+    verdict: "pass",
+    afterCents: 3200,
+    increaseCents: 1000,
+  },
+  {
+    title: "a delete and a create a cent over the budget at the run's highest point (under it once deleted)",
+    settings: { monthlyBudgetUsd: "31.99" },
+    vpss: [KEPT, { name: "gone", kind: "delete", now: 12 }, { name: "web", kind: "create", after: 10 }],
+    verdict: "fail",
+    afterCents: 3200,
+    increaseCents: 1000,
   },
   {
     title: "no limit set",
@@ -403,6 +422,12 @@ function packJudges(c: Case): Judged {
     throw new Error(`not applicable: ${reason}`);
   };
   const getConfig = <T extends object>() => config as T;
+  // The stack's state before the run: every VPS billed now (those the program still declares are left aside).
+  const urnOf = (name: string) => `urn:three-judges::${c.title}::${name}`;
+  const recorded = c.vpss
+    .filter((row) => row.now !== undefined)
+    .map((row) => ({ urn: urnOf(row.name), name: row.name, feeUsd: row.now }));
+  setStackStateReader(() => ({ vpss: recorded }));
   for (const r of resources)
     monthlyBudget.validateResource({ ...r, getConfig, notApplicable }, () => undefined);
   const violations: string[] = [];
@@ -416,7 +441,8 @@ function packJudges(c: Case): Judged {
   // The pack's enforcement level is the engine's: `warn` is the pack's `advisory`, `enforce` its `mandatory`.
   const level = c.settings.budgetEnforcement === "warn" ? "warn" : "fail";
   const verdict: Verdict = !applicable ? "none" : violations.length > 0 ? level : "pass";
-  const { totals } = budgetOfStack(resources, config).run;
+  setStackStateReader(undefined);
+  const { totals } = budgetOfStack(resources, config, recorded).run;
   return { verdict, afterCents: totals.afterCents, increaseCents: totals.increaseCents };
 }
 
@@ -530,7 +556,13 @@ async function guardJudges(fx: ImplFixture, c: Case): Promise<Judged & { judged:
   };
   const adds = (row: Row) =>
     row.kind !== "delete" && (row.now === undefined || typeof row.after !== "number" || row.after > row.now);
-  const ordered = [...c.vpss.filter((row) => !adds(row)), ...c.vpss.filter(adds)];
+  // As the engine runs them: the changes that add nothing, those that add, then the deletes (after every order).
+  const deletes = c.vpss.filter((row) => row.kind === "delete");
+  const ordered = [
+    ...c.vpss.filter((row) => !adds(row) && row.kind !== "delete"),
+    ...c.vpss.filter(adds),
+    ...deletes,
+  ];
   let failures = 0;
   for (const row of ordered) {
     try {
@@ -563,17 +595,10 @@ describe("one table of cases, three judges: the same verdict and the same figure
     const { judged, ...guard } = await guardJudges(fixture(), c);
     if (judged) expect({ judge: "guard", ...guard }).toEqual({ judge: "guard", ...expected });
     else expect({ judge: "guard", verdict: guard.verdict }).toEqual({ judge: "guard", verdict: c.verdict });
-    const deleted = c.vpss.filter((r) => r.kind === "delete").reduce((sum, r) => sum + cents(r.now!), 0);
     const provider = await providerJudges(c);
     // With no limit set the provider judges nothing, and so counts nothing.
     if (c.verdict === "none") expect(provider.verdict).toBe("none");
-    else
-      expect({ judge: "provider", ...provider }).toEqual({
-        judge: "provider",
-        ...expected,
-        // The engine never checks a VPS it deletes: the provider counts it at its fee now (the header).
-        afterCents: c.afterCents + deleted,
-      });
+    else expect({ judge: "provider", ...provider }).toEqual({ judge: "provider", ...expected });
     expect({ judge: "bill", ...billJudges(c) }).toEqual({ judge: "bill", ...expected });
     expect({ judge: "pack", ...packJudges(c) }).toEqual({ judge: "pack", ...expected });
   });
@@ -583,13 +608,17 @@ describe("the pack's copy of the rules (policy-pack/budget-verdict.ts) is the co
   it.each(CASES.map((c) => [c.title, c] as const))("%s", (_title, c) => {
     const { settings } = readBudget((key) => c.settings[key]);
     const billedNow = c.vpss.reduce((sum, row) => sum + cents(row.now ?? 0), 0);
-    const fees = c.vpss
-      .filter((row) => row.kind !== "delete")
-      .map((row) => ({
-        name: row.name,
-        ...(row.now === undefined ? {} : { nowCents: cents(row.now) }),
-        after: typeof row.after === "number" ? { cents: cents(row.after) } : { why: "price not quoted" },
-      }));
+    const fees = c.vpss.map((row) =>
+      row.kind === "delete"
+        ? feeAfterChange({ name: row.name, kind: "deleted", nowCents: cents(row.now!) })
+        : {
+            name: row.name,
+            ...(row.now === undefined ? {} : { nowCents: cents(row.now) }),
+            after: typeof row.after === "number" ? { cents: cents(row.after) } : { why: "price not quoted" },
+          },
+    );
+    for (const row of c.vpss.filter((r) => r.kind === "delete"))
+      expect(packRules.deletedFee(row.name, row.now)).toEqual(fees.find((fee) => fee.name === row.name));
     expect(packRules.verdictOf(settings, billedNow, fees)).toEqual(
       costModel.verdictOf(settings, billedNow, fees),
     );

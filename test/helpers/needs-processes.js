@@ -24,6 +24,7 @@ const NEEDS_PROCESSES = [
   "<rootDir>/test/drift/cli\\.test\\.ts", // the rimuhosting-drift command and the plugin's drift subcommand
   "<rootDir>/test/adopt/cli\\.test\\.ts", // the rimuhosting-import-file command and the plugin's import-file
   "<rootDir>/test/policy-pack/launcher\\.test\\.ts", // the pack's launcher script (sh, find, a stand-in runner)
+  "<rootDir>/test/cost/shared-plan\\.test\\.ts", // provider processes (node, one under sh) sharing one plan file
   "<rootDir>/test/commands/", // every npm command and plugin subcommand, built, each in a process of its own
   "<rootDir>/test/adopt/import-file-stack\\.test\\.ts", // --stack runs `pulumi config` (a stand-in pulumi on PATH)
   "<rootDir>/test/docs/control-recipes\\.test\\.ts", // docs/emulator.md's control API recipes: python3, go test

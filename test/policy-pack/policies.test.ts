@@ -4,7 +4,7 @@
  * preview is a property whose read throws, as the framework's proxy does. test/engine/policy-pack.test.ts runs the
  * same policies through the real CLI.
  */
-import { describe, expect, it } from "@jest/globals";
+import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { initialConfig } from "../../policy-pack/guard-config";
 import {
   allowedDataCentres,
@@ -16,6 +16,7 @@ import {
   type StackPolicy,
 } from "../../policy-pack/policies";
 import { isRimuHostingVps } from "../../policy-pack/readings";
+import { recordedVpssOf, setStackStateReader } from "../../policy-pack/stack-state";
 
 class NotApplicable extends Error {}
 
@@ -197,6 +198,78 @@ describe("no-reinstall", () => {
 });
 
 describe("monthly-budget", () => {
+  // The stack's state (stack-state.ts): none of its VPSs deleted by the run unless a test says so.
+  beforeEach(() => setStackStateReader(() => ({ vpss: [] })));
+  afterEach(() => setStackStateReader(undefined));
+
+  it("counts a VPS of the state the run deletes at its fee now, until it is deleted (I5)", () => {
+    const gone = { urn: "urn:x::gone", name: "gone", feeUsd: 12 };
+    setStackStateReader(() => ({ vpss: [gone, { urn: "urn:x::web", name: "web", feeUsd: 30.5 }] }));
+    const run = [{ name: "web", props: { plannedMonthlyFeeUsd: 30.5, currentMonthlyFeeUsd: 30.5 } }];
+    const adds = [...run, { name: "new", props: { plannedMonthlyFeeUsd: 10 } }];
+    // $30.50 + $10 once gone is deleted, but $52.50 while it is billed: over $52.49, within $52.50.
+    expect(judgeStack(monthlyBudget, { maxMonthlyUsd: 52.5 }, adds)).toEqual([]);
+    expect(judgeStack(monthlyBudget, { maxMonthlyUsd: 52.49 }, adds)).toEqual([
+      expect.stringContaining(
+        "The stack's 3 VPSs would cost $52.50 a month while the VPS it deletes is still billed (a delete counts " +
+          "until it is made, after the run's orders and changes), over the budget of $52.49",
+      ),
+    ]);
+    // A run that adds nothing is never blocked, and does not read the state.
+    setStackStateReader(() => ({ why: "never read" }));
+    expect(judgeStack(monthlyBudget, { maxMonthlyUsd: 1 }, run)).toEqual([]);
+  });
+
+  it("cannot read the state when it could tip the verdict: says so, never passes in silence", () => {
+    setStackStateReader(() => ({ why: "`pulumi stack export --stack dev` failed: no stack named dev" }));
+    expect(
+      judgeStack(monthlyBudget, { maxMonthlyUsd: 100 }, [
+        { name: "new", props: { plannedMonthlyFeeUsd: 10 } },
+      ]),
+    ).toEqual([
+      "monthly-budget could not judge the stack's monthly fee: the VPSs this run deletes, billed until they are " +
+        "deleted, could not be read (`pulumi stack export --stack dev` failed: no stack named dev). Run the preview " +
+        "where `pulumi stack export` can read the stack, or delete those VPSs in a run of their own first.",
+    ]);
+  });
+
+  it("reads a state's VPSs as `pulumi stack export` prints them: URN, name, recorded fee; none pending deletion", () => {
+    const exported = {
+      deployment: {
+        resources: [
+          {
+            urn: "urn:pulumi:dev::p::pulumi:pulumi:Stack::p-dev",
+            type: "pulumi:pulumi:Stack",
+            custom: false,
+          },
+          {
+            urn: "urn:pulumi:dev::p::rimuhosting:index:Vps::web",
+            type: NATIVE,
+            custom: true,
+            outputs: { monthlyFeeUsd: 12 },
+          },
+          {
+            urn: "urn:pulumi:dev::p::rimuhosting:index:Vps::old",
+            type: NATIVE,
+            custom: true,
+            delete: true,
+            outputs: {},
+          },
+          {
+            urn: "urn:pulumi:dev::p::pulumi-nodejs:dynamic/rimuhosting:Vps::db",
+            type: DYNAMIC,
+            custom: true,
+            outputs: {},
+          },
+        ],
+      },
+    };
+    expect(recordedVpssOf(exported)).toEqual([
+      { urn: "urn:pulumi:dev::p::rimuhosting:index:Vps::web", name: "web", feeUsd: 12 },
+      { urn: "urn:pulumi:dev::p::pulumi-nodejs:dynamic/rimuhosting:Vps::db", name: "db" },
+    ]);
+  });
+
   const stack = [
     { name: "web", props: { plannedMonthlyFeeUsd: 30.5 } },
     { name: "db", props: { plannedMonthlyFeeUsd: 60 }, type: DYNAMIC },

@@ -4,9 +4,13 @@
  * keeps its own ledger of the VPSs it checked; a budget covers the account, so a preview judged by each ledger
  * alone passed two providers whose VPSs together go over, and `up` then refused the second one's.
  *
- * So each check also writes its VPS's fee to a small file that the processes of the same command on the same
- * account share: named after the command's process (every provider's parent: the run's `command`) and a hash of the
- * account's URL and key (never the key), in the system's temporary directory. Each entry names the run that wrote
+ * So each check also writes its VPS's fee to a small file that the provider processes of the same engine run on the
+ * same account share: named after the engine run (the run's `command`: the engine's address, which the engine gives
+ * every plugin it starts, the dynamic-provider host under `sh` and the native plugin alike; run-context.ts) and a
+ * hash of the account's URL and key (never the key), in the system's temporary directory. Each change to it is one
+ * line appended in one write (below), so two providers checking at once lose neither's entry, and a reader leaves
+ * out a line not yet ended. An entry whose writer process is gone is
+ * another run's (the engine's port used again later) and is not counted. Each entry names the run that wrote
  * it (one run per provider process), so a run counts every other run's entries: also where one process hosts
  * several providers' runs, as the in-process table of cases does (test/cost/two-providers.test.ts). A check counts
  * the other runs' entries beside its own ledger. The engine checks resources one after another, so each check sees
@@ -47,6 +51,22 @@ interface Entry {
 const WRITER = runState("the run's name in the plans it shares", () => `${process.pid}/${randomUUID()}`);
 
 let sweptThisProcess = false;
+
+/** Whether process `pid` is alive (a process of another user is: signal 0 is refused with EPERM). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Whether the process that wrote an entry (`<pid>/<run>`) still runs: a finished run's processes are gone. */
+const writerAlive = (writer: string): boolean => {
+  const pid = Number(writer.split("/")[0]);
+  return !Number.isInteger(pid) || pid <= 0 || isAlive(pid);
+};
 
 export class SharedPlan {
   /** The entries as of the last line read, by resource (or replaced order) key. */
@@ -103,7 +123,8 @@ export class SharedPlan {
           !resource.startsWith(REPLACED) &&
           e.writer !== this.writer &&
           !own.has(resource) &&
-          now - e.at < MAX_AGE_MS,
+          now - e.at < MAX_AGE_MS &&
+          writerAlive(e.writer),
       )
       .map(([, e]) => e.fee);
   }
@@ -125,7 +146,7 @@ export class SharedPlan {
   replacedByOthers(): Set<number> {
     return new Set(
       [...this.read()]
-        .filter(([key, e]) => key.startsWith(REPLACED) && e.writer !== this.writer)
+        .filter(([key, e]) => key.startsWith(REPLACED) && e.writer !== this.writer && writerAlive(e.writer))
         .map(([key]) => Number(key.slice(REPLACED.length))),
     );
   }

@@ -7,6 +7,9 @@
  *   adopted order: the quote once changed to match the program; a replacement counts once);
  * - imported, unchanged: billed now what its order is billed, and the same after (an imported VPS that is also
  *   resized is a resize);
+ * - deleted: billed now what its order is billed, and the same after: the budget judges the run's highest point, and
+ *   a delete counts until it is made, which the engine does after the run's orders and changes (I5: the provider,
+ *   the guard, the bill and the pack all count it so);
  * - unknown: a price that cannot be had (an input unknown in a preview, a failed quote, another currency) says
  *   why, and is never counted as $0.
  *
@@ -23,6 +26,7 @@ export const CHANGE_KINDS = [
   "adopted",
   "imported",
   "unchanged",
+  "deleted",
 ] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
@@ -41,8 +45,8 @@ const NOT_QUOTED: Priced = { why: "its price was not quoted" };
 export function feeAfterChange(change: Change): VpsFee {
   const { name, kind, nowCents } = change;
   if (kind === "new") return { name, after: change.quote ?? NOT_QUOTED };
-  if (kind === "imported" || kind === "unchanged") {
-    if (change.quote) return { name, nowCents, after: change.quote };
+  if (kind === "imported" || kind === "unchanged" || kind === "deleted") {
+    if (change.quote && kind !== "deleted") return { name, nowCents, after: change.quote };
     return {
       name,
       nowCents,

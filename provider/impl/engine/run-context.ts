@@ -18,6 +18,7 @@
  * run (the configuration, cached clients, the engine watch) is listed with its reason in process-state.ts, and
  * test/provider/impl/process-state.test.ts fails when a module keeps state that is in neither place.
  */
+import { deploymentOfThisProcess } from "./deployment.js";
 
 /** One piece of a run's state: what it is, and how a run makes it. */
 export interface RunState<T> {
@@ -28,14 +29,32 @@ export interface RunState<T> {
 /** Declares a piece of every run's state (once, at a module's top level). */
 export const runState = <T>(what: string, make: () => T): RunState<T> => ({ what, make });
 
+/**
+ * The engine run this process serves, which every provider of that run shares (account/shared-plan.ts): the engine's
+ * address, which the engine gives each plugin it starts, the dynamic-provider host (started through `sh`) and the
+ * native plugin (started by `pulumi` itself) alike (deployment.ts). Outside an engine (tests), the parent process.
+ */
+const engineRunOfThisProcess = (): string => {
+  const address = deploymentOfThisProcess();
+  return address === undefined ? `process ${process.ppid}` : `engine ${address}`;
+};
+
 export class RunContext {
   private readonly held = new Map<RunState<unknown>, unknown>();
+  private given: string | undefined;
+
+  /** `command`: the engine run it serves (tests: a name of their own); by default this process's, read on first use. */
+  constructor(command?: string) {
+    this.given = command;
+  }
 
   /**
-   * The `pulumi` command this run serves, which the provider processes of one command share a plan by
-   * (account/shared-plan.ts): the process that started this one, as the engine starts every provider of a command.
+   * The engine run this run serves, which the provider processes of one run share a plan by (account/shared-plan.ts).
+   * Read when first asked, not when the process starts: the native plugin learns the engine's address from its server.
    */
-  constructor(readonly command: string = `process ${process.ppid}`) {}
+  get command(): string {
+    return (this.given ??= engineRunOfThisProcess());
+  }
 
   /** This run's `state`, made on first use. */
   get<T>(state: RunState<T>): T {

@@ -44,7 +44,7 @@ type providerArgs struct {
 	BudgetEnforcement *string `pulumi:"budgetEnforcement"`
 	// The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
 	MaxMonthlyIncreaseUsd *float64 `pulumi:"maxMonthlyIncreaseUsd"`
-	// The most, in US dollars a month, the VPSs this provider serves may be billed after a run's changes (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
+	// The most, in US dollars a month, the account this provider's API key reaches may be billed at a run's highest point: once the run's new orders and changes are made and before the VPSs it deletes are cancelled, so a delete counts until it is made (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
 	MonthlyBudgetUsd *float64 `pulumi:"monthlyBudgetUsd"`
 	// The most requests per second the provider sends, retries too (stack config rimuhosting:requestsPerSecond), for an account whose requests RimuHosting limits. Left unset, the provider reads RIMUHOSTING_REQUESTSPERSECOND, else no pace.
 	RequestsPerSecond *float64 `pulumi:"requestsPerSecond"`
@@ -62,7 +62,7 @@ type ProviderArgs struct {
 	BudgetEnforcement pulumi.StringPtrInput
 	// The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
 	MaxMonthlyIncreaseUsd pulumi.Float64PtrInput
-	// The most, in US dollars a month, the VPSs this provider serves may be billed after a run's changes (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
+	// The most, in US dollars a month, the account this provider's API key reaches may be billed at a run's highest point: once the run's new orders and changes are made and before the VPSs it deletes are cancelled, so a delete counts until it is made (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
 	MonthlyBudgetUsd pulumi.Float64PtrInput
 	// The most requests per second the provider sends, retries too (stack config rimuhosting:requestsPerSecond), for an account whose requests RimuHosting limits. Left unset, the provider reads RIMUHOSTING_REQUESTSPERSECOND, else no pace.
 	RequestsPerSecond pulumi.Float64PtrInput

@@ -33,7 +33,7 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] base_url: The API root, with or without the trailing /r (stack config rimuhosting:baseUrl). Left unset, the provider reads RIMUHOSTING_BASEURL, else https://rimuhosting.com/r. Point it at the emulator to try things.
         :param pulumi.Input[_builtins.str] budget_enforcement: What a run over monthlyBudgetUsd or maxMonthlyIncreaseUsd does: enforce (the default: the preview fails) or warn (a warning, and the run goes on). Stack config rimuhosting:budgetEnforcement.
         :param pulumi.Input[_builtins.float] max_monthly_increase_usd: The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
-        :param pulumi.Input[_builtins.float] monthly_budget_usd: The most, in US dollars a month, the VPSs this provider serves may be billed after a run's changes (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
+        :param pulumi.Input[_builtins.float] monthly_budget_usd: The most, in US dollars a month, the account this provider's API key reaches may be billed at a run's highest point: once the run's new orders and changes are made and before the VPSs it deletes are cancelled, so a delete counts until it is made (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
         :param pulumi.Input[_builtins.float] requests_per_second: The most requests per second the provider sends, retries too (stack config rimuhosting:requestsPerSecond), for an account whose requests RimuHosting limits. Left unset, the provider reads RIMUHOSTING_REQUESTSPERSECOND, else no pace.
         :param pulumi.Input[_builtins.int] retry_limit: How many times a request is sent again after a 429, a 5xx or a dropped connection, where that is safe (stack config rimuhosting:retryLimit; 0 to 20). Left unset, the provider reads RIMUHOSTING_RETRYLIMIT, else 3. See docs/installation-configuration.md.
         """
@@ -104,7 +104,7 @@ class ProviderArgs:
     @pulumi.getter(name="monthlyBudgetUsd")
     def monthly_budget_usd(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        The most, in US dollars a month, the VPSs this provider serves may be billed after a run's changes (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
+        The most, in US dollars a month, the account this provider's API key reaches may be billed at a run's highest point: once the run's new orders and changes are made and before the VPSs it deletes are cancelled, so a delete counts until it is made (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
         """
         return pulumi.get(self, "monthly_budget_usd")
 
@@ -160,7 +160,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] base_url: The API root, with or without the trailing /r (stack config rimuhosting:baseUrl). Left unset, the provider reads RIMUHOSTING_BASEURL, else https://rimuhosting.com/r. Point it at the emulator to try things.
         :param pulumi.Input[_builtins.str] budget_enforcement: What a run over monthlyBudgetUsd or maxMonthlyIncreaseUsd does: enforce (the default: the preview fails) or warn (a warning, and the run goes on). Stack config rimuhosting:budgetEnforcement.
         :param pulumi.Input[_builtins.float] max_monthly_increase_usd: The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
-        :param pulumi.Input[_builtins.float] monthly_budget_usd: The most, in US dollars a month, the VPSs this provider serves may be billed after a run's changes (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
+        :param pulumi.Input[_builtins.float] monthly_budget_usd: The most, in US dollars a month, the account this provider's API key reaches may be billed at a run's highest point: once the run's new orders and changes are made and before the VPSs it deletes are cancelled, so a delete counts until it is made (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
         :param pulumi.Input[_builtins.float] requests_per_second: The most requests per second the provider sends, retries too (stack config rimuhosting:requestsPerSecond), for an account whose requests RimuHosting limits. Left unset, the provider reads RIMUHOSTING_REQUESTSPERSECOND, else no pace.
         :param pulumi.Input[_builtins.int] retry_limit: How many times a request is sent again after a 429, a 5xx or a dropped connection, where that is safe (stack config rimuhosting:retryLimit; 0 to 20). Left unset, the provider reads RIMUHOSTING_RETRYLIMIT, else 3. See docs/installation-configuration.md.
         """

@@ -51,7 +51,7 @@ class _ExportableConfig(types.ModuleType):
     @_builtins.property
     def monthly_budget_usd(self) -> Optional[float]:
         """
-        The most, in US dollars a month, the VPSs this provider serves may be billed after a run's changes (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
+        The most, in US dollars a month, the account this provider's API key reaches may be billed at a run's highest point: once the run's new orders and changes are made and before the VPSs it deletes are cancelled, so a delete counts until it is made (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
         """
         return __config__.get_float('monthlyBudgetUsd')
 

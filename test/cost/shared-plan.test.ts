@@ -1,0 +1,113 @@
+/**
+ * The plan the providers of one engine run share (provider/impl/account/shared-plan.ts; docs/cost.md, "Several
+ * providers"; issue 64 case 6), across real processes as the engine starts them:
+ *
+ * - a program with the dynamic `Vps` and an explicit provider of the native plugin: the engine starts the dynamic
+ *   host through `sh` (pulumi-resource-pulumi-nodejs is a shell script) and the native plugin itself, so their parents
+ *   differ; both are given the engine's address, which keys the plan: each sees the other's checked fee;
+ * - providers writing at once: every entry kept (each is one line appended in one write), none lost to another's write.
+ *
+ * The children load the compiled provider (dist/, `npm run build`), as the engine's processes do.
+ */
+import { afterAll, describe, expect, it } from "@jest/globals";
+import { spawn } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+
+const DIST = path.resolve(__dirname, "../../dist");
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "shared-plan-"));
+const account = `account-${randomBytes(8).toString("hex")}`;
+/** An engine address of this test's own (no engine listens there: the plan's key only). */
+const engine = `127.0.0.1:${20000 + (randomBytes(2).readUInt16BE() % 40000)}`;
+const planFile = path.join(
+  os.tmpdir(),
+  `pulumi-rimuhosting-plan-${createHash("sha256").update(`engine ${engine}\n${account}`).digest("hex").slice(0, 32)}.jsonl`,
+);
+
+/**
+ * A provider process: records its VPSs' fees ($1 each) in the plan of `account`, then, with `waitFor`, reads the
+ * plan until another provider's entries show (at most 10 s) and prints the fees it sees of others.
+ */
+const CHILD = `
+const dist = process.env.PLAN_DIST;
+const { RunContext } = require(dist + "/provider/impl/engine/run-context.js");
+const { SharedPlan } = require(dist + "/provider/impl/account/shared-plan.js");
+const { useEngineAddress } = require(dist + "/provider/impl/engine/deployment.js");
+if (process.env.PLAN_NATIVE) useEngineAddress(process.env.PLAN_NATIVE);
+const plan = SharedPlan.forAccount(process.env.PLAN_ACCOUNT, new RunContext());
+const names = JSON.parse(process.env.PLAN_NAMES);
+for (const name of names) plan.record(name, { name, after: { cents: 100 } });
+const until = Date.now() + 10000;
+const poll = () => {
+  const others = plan.others(new Set(names)).map((fee) => fee.name);
+  if (process.env.PLAN_WAIT !== "1" || others.length > 0 || Date.now() > until) {
+    console.log(JSON.stringify({ ppid: process.ppid, others }));
+    return;
+  }
+  setTimeout(poll, 20);
+};
+poll();
+`;
+
+/** Runs a child; `viaSh`: as the dynamic-provider host, under `sh`, from a script at .../cmd/dynamic-provider/. */
+function provider(
+  names: string[],
+  front: "dynamic" | "native",
+  wait: boolean,
+): Promise<{ ppid: number; others: string[] }> {
+  const dir = path.join(scratch, front === "dynamic" ? "cmd/dynamic-provider" : `native-${names[0]}`);
+  fs.mkdirSync(dir, { recursive: true });
+  const script = path.join(dir, "index.js");
+  fs.writeFileSync(script, CHILD);
+  const env = {
+    ...process.env,
+    PLAN_DIST: DIST,
+    PLAN_ACCOUNT: account,
+    PLAN_NAMES: JSON.stringify(names),
+    PLAN_WAIT: wait ? "1" : "0",
+    ...(front === "native" ? { PLAN_NATIVE: engine } : {}),
+  };
+  // As pulumi-resource-pulumi-nodejs does: sh stays the parent of node (the `if` keeps it from exec'ing node).
+  const child =
+    front === "dynamic"
+      ? spawn("sh", ["-c", 'if true; then node "$0" "$1"; fi', script, engine], { env })
+      : spawn(process.execPath, [script, engine], { env });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+  return new Promise((resolve, reject) =>
+    child.on("close", (code) =>
+      code === 0
+        ? resolve(JSON.parse(out) as { ppid: number; others: string[] })
+        : reject(new Error(`provider exited ${code}: ${err}`)),
+    ),
+  );
+}
+
+afterAll(() => {
+  fs.rmSync(scratch, { recursive: true, force: true });
+  fs.rmSync(planFile, { force: true });
+});
+
+describe("the plan of one engine run, shared by its providers", () => {
+  it("the dynamic Vps's host (under sh) and a native plugin (the engine's child) see each other's checks", async () => {
+    const [dynamic, native] = await Promise.all([
+      provider(["web"], "dynamic", true),
+      provider(["db"], "native", true),
+    ]);
+    expect(dynamic.ppid).not.toBe(native.ppid); // their parents differ, as under the engine
+    expect({ dynamic: dynamic.others, native: native.others }).toEqual({ dynamic: ["db"], native: ["web"] });
+  });
+
+  it("providers writing at once: every entry is kept (one line appended per write)", async () => {
+    fs.rmSync(planFile, { force: true });
+    const names = (p: number) => Array.from({ length: 60 }, (_, i) => `p${p}-vps-${i}`);
+    await Promise.all([0, 1, 2, 3].map((p) => provider(names(p), "native", false)));
+    const lines = fs.readFileSync(planFile, "utf8").split("\n").filter(Boolean);
+    const keys = new Set(lines.map((line) => (JSON.parse(line) as { key: string }).key));
+    expect({ lines: lines.length, keys: keys.size }).toEqual({ lines: 240, keys: 240 });
+  });
+});
