@@ -26,10 +26,15 @@ const GUARD = runState("the budget guard's record of what the run ordered and ch
    */
   settled: new Set<string>(),
   /**
-   * Orders this run replaced and has not cancelled yet: counted once, as the fee now of their replacement (the
-   * run cancels them after it), never beside it.
+   * Orders this run replaced and has not cancelled yet, by order number: counted once, as the fee now of their
+   * replacement (the run cancels them after it), never beside it.
    */
-  replaced: new Set<number>(),
+  replaced: new Map<number, AboutOrder>(),
+  /**
+   * A change of this run was refused on the budget (the guard's refusal, a withdrawal, the native plugin's check in
+   * `pulumi up`): the run fails, so the engine never cancels the orders it replaced (replaced-orders.ts).
+   */
+  failing: false,
   /**
    * Orders this run cancelled before ordering their replacement (`deleteBeforeReplace`), by resource: until the
    * replacement is ordered (or has failed) each still counts at its fee, and its replacement replaces it, counted
