@@ -93,8 +93,11 @@ export function runTotals(
     ...[...own].filter(([key]) => open(key)).map(([, planned]) => planned),
     ...(view.sharedPlan?.others(new Set([...own.keys(), ...run.settled])) ?? []),
   ].filter((planned) => deltaOf(planned) < 0);
-  // An order cancelled first for its replacement still counts until the replacement is ordered.
+  // An order cancelled first for its replacement still counts until the replacement is ordered: here when the
+  // listing no longer shows it (a listing read while its delete was under way still does, and counts it there).
+  const listed = new Set(orders.map((order) => order.order_oid));
   const cancelledFirst = [...run.cancelledFirst]
+    .filter(([, order]) => !listed.has(order.oid))
     .filter(([key]) => !run.applied.has(key) && (key === resource || !run.settled.has(key)))
     .reduce((sum, [, order]) => sum + order.cents, 0);
   const base = account.cents + cancelledFirst - applied.reduce((sum, done) => sum + deltaOf(done), 0);

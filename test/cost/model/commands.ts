@@ -47,9 +47,17 @@ export interface BudgetChoice {
   limit: "none" | "monthly" | "increase" | "both";
   offsetCents: -1 | 0 | 1 | 5000;
 }
+/** Weighted to the boundary: a limit set, exactly at the run's figure or a cent either side. */
 export const budgetArb: fc.Arbitrary<BudgetChoice> = fc.record({
-  limit: fc.constantFrom("none" as const, "monthly" as const, "increase" as const, "both" as const),
-  offsetCents: fc.constantFrom(-1 as const, 0 as const, 1 as const, 5000 as const),
+  limit: fc.oneof(
+    { arbitrary: fc.constant("none" as const), weight: 1 },
+    { arbitrary: fc.constantFrom("monthly" as const, "increase" as const, "both" as const), weight: 5 },
+  ),
+  offsetCents: fc.oneof(
+    { arbitrary: fc.constant(0 as const), weight: 3 },
+    { arbitrary: fc.constantFrom(-1 as const, 1 as const), weight: 2 },
+    { arbitrary: fc.constant(5000 as const), weight: 1 },
+  ),
 });
 const budgetWords = (b: BudgetChoice): string =>
   b.limit === "none" ? "no limit" : `${b.limit} ${b.offsetCents >= 0 ? "+" : ""}${b.offsetCents / 100}`;
@@ -119,7 +127,11 @@ export interface OutsideChoice {
   pick: number;
 }
 export const outsideArb: fc.Arbitrary<OutsideChoice> = fc.record({
-  kind: fc.constantFrom("resize" as const, "cancel" as const, "stop" as const, "order" as const),
+  // A resize by hand most often: an update beside it must leave it alone (I6).
+  kind: fc.oneof(
+    { arbitrary: fc.constant("resize" as const), weight: 3 },
+    fc.constantFrom("cancel" as const, "stop" as const, "order" as const),
+  ),
   pick: fc.nat(5),
 });
 
@@ -337,19 +349,16 @@ export const commandArbs = (stacks: number): fc.Arbitrary<Command>[] => [
   upArb(stacks),
   upArb(stacks),
   upArb(stacks),
-  ...(stacks > 1
-    ? [
-        fc
-          .tuple(
-            fc.array(fc.array(editArb, { maxLength: 2 }), { minLength: 2, maxLength: stacks }),
-            budgetArb,
-          )
-          .map(([e, b]) => new ConcurrentCommand(e, b)),
-      ]
-    : []),
+  // Several stacks at once, as often as one alone: each order judged on a listing without the others' (case 4).
+  ...(stacks > 1 ? [concurrentArb(stacks), concurrentArb(stacks)] : []),
   outsideArb.map((o) => new OutsideCommand(o)),
   fc.nat(stacks - 1).map((s) => new RefreshCommand(s)),
 ];
+
+const concurrentArb = (stacks: number): fc.Arbitrary<Command> =>
+  fc
+    .tuple(fc.array(fc.array(editArb, { maxLength: 2 }), { minLength: 2, maxLength: stacks }), budgetArb)
+    .map(([e, b]) => new ConcurrentCommand(e, b));
 
 const upArb = (stacks: number): fc.Arbitrary<Command> =>
   fc
