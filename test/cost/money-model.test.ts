@@ -23,6 +23,7 @@ import {
   configure,
   UpCommand,
   ConcurrentCommand,
+  OutsideCommand,
   type BudgetChoice,
   type Edit,
   type Model,
@@ -85,7 +86,7 @@ const caseArb = fc.integer({ min: 1, max: 3 }).chain((stacks) =>
   fc.record({
     stacks: fc.constant(stacks),
     scheduler: fc.scheduler(),
-    commands: fc.commands(commandArbs(stacks), { maxCommands: 4 }),
+    commands: fc.commands(commandArbs(stacks, WITH.has("kill")), { maxCommands: 4 }),
   }),
 );
 
@@ -120,7 +121,7 @@ const NO_LIMIT: BudgetChoice = { limit: "none", offsetCents: 0 };
 const NAMED: {
   title: string;
   stacks: number;
-  commands: (UpCommand | ConcurrentCommand)[];
+  commands: (UpCommand | ConcurrentCommand | OutsideCommand)[];
   /** The order in which the scheduler lets the runs' calls through (default: all at once, as the engine makes them). */
   scheduler?: () => fc.Scheduler;
 }[] = [
@@ -184,6 +185,27 @@ const NAMED: {
         limit: "monthly",
         offsetCents: 0,
       }),
+    ],
+  },
+  {
+    title:
+      "a same-price replacement (London to Frankfurt) on an account already a cent over its budget: it adds " +
+      "nothing, so the rule after an order does not withdraw it, as the preview and the guard let it through",
+    stacks: 1,
+    commands: [
+      new UpCommand(0, [add("DCLONDON")], NO_LIMIT),
+      new UpCommand(0, [{ op: "move twin", pick: 0, dbr: false }], { limit: "monthly", offsetCents: -1 }),
+    ],
+  },
+  {
+    title:
+      "a VPS grown by hand (512 to 1024 MB) and then moved by a run whose budget is a cent under the program: the " +
+      "run lowers the account ($9.00 to $6.30), which is never blocked, even over the budget (I3 counts from there)",
+    stacks: 1,
+    commands: [
+      new UpCommand(0, [add("DCDALLAS")], NO_LIMIT),
+      new OutsideCommand({ kind: "resize", pick: 0 }),
+      new UpCommand(0, [{ op: "move twin", pick: 0, dbr: false }], { limit: "monthly", offsetCents: -1 }),
     ],
   },
 ];

@@ -354,7 +354,7 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
           : undefined,
     };
   };
-  const placed = async (result: T): Promise<void> => {
+  const placed = async (result: T, fee: VpsFee): Promise<void> => {
     if (result.found) return;
     // The replaced order is this one's fee now until the run cancels it (runTotals): never counted beside it.
     const replacedOid = replacedOrder?.order_oid;
@@ -371,6 +371,7 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
         order: result.order,
         totalsOf: (orders) => runTotals(run, view, orders).totals,
         withdraw,
+        addsCents: addsOf(fee),
       });
     } catch (error) {
       // The read-back failed (a 429, a 5xx, a timeout): the order is billed, so it must reach the state (I4).
