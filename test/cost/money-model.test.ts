@@ -208,6 +208,20 @@ const NAMED: {
       new UpCommand(0, [{ op: "move twin", pick: 0, dbr: false }], { limit: "monthly", offsetCents: -1 }),
     ],
   },
+  {
+    title:
+      "a VPS grown by hand (512 to 1024 MB) whose disk the program grows: the preview prices the disk on the live " +
+      "memory, which the update leaves as it is (I6), and the account ends at the preview's figure",
+    stacks: 1,
+    commands: [
+      new UpCommand(0, [add("DCDALLAS")], NO_LIMIT),
+      new OutsideCommand({ kind: "resize", pick: 0 }),
+      new UpCommand(0, [{ op: "grow disk", pick: 0 }, add("DCDALLAS", { provider: 1 } as Partial<Edit>)], {
+        limit: "monthly",
+        offsetCents: 5000,
+      }),
+    ],
+  },
 ];
 
 describe("the money model's named cases: each counterexample it found keeps I1–I6", () => {
