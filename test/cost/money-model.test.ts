@@ -222,6 +222,22 @@ const NAMED: {
       }),
     ],
   },
+  {
+    title:
+      "a VPS grown by hand while a run replaces it with a cheaper one, its budget a cent under the program: the " +
+      "run lowers the account, and I3 counts the grown order at its fee before the run",
+    stacks: 1,
+    commands: [
+      new UpCommand(0, [add("DCLONDON"), { op: "grow disk", pick: 0 }], { limit: "monthly", offsetCents: 1 }),
+      new UpCommand(
+        0,
+        [{ op: "move", pick: 0, dcLocation: "DCDALLAS", dbr: false }],
+        { limit: "monthly", offsetCents: -1 },
+        undefined,
+        { kind: "resize", pick: 0 },
+      ),
+    ],
+  },
 ];
 
 describe("the money model's named cases: each counterexample it found keeps I1–I6", () => {
