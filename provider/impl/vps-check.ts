@@ -30,6 +30,7 @@ import { CURRENT_FEE_KEY, PLANNED_FEE_KEY } from "./budget/planned-fee.js";
 import { CHECK_DEPLOYMENT_KEY, deploymentOfThisProcess } from "./engine/deployment.js";
 import { judgeBudget } from "./budget/budget.js";
 import { noteCheckedChange, whatWasDone } from "./ordering/order-guard.js";
+import { noteRefusedAtCheck } from "./ordering/replaced-orders.js";
 import { currentRun } from "./engine/run-context.js";
 import { noteChecked } from "./lifecycle/refresh-diff.js";
 import { noteProgramChecked } from "./lifecycle/stack-strays.js";
@@ -106,6 +107,8 @@ export async function checkVps(
     ahead.fee,
     preview,
   );
+  // Refused in what may be `pulumi up`: the run fails, and its replacements' orders are judged so (order-guard.ts).
+  if (options.mayApply && budget.failures.length > 0) noteRefusedAtCheck(run);
   // What the run did before this check, true on the native plugin's `pulumi up` too (order-guard.ts).
   const done = whatWasDone(
     run,

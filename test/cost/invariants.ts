@@ -89,7 +89,7 @@ export interface SettledSeen {
   /** The account's orders before the runs started, and once they settled. */
   ordersBefore: readonly OrderSeen[];
   ordersAfter: readonly OrderSeen[];
-  /** Orders placed or grown outside the runs while they ran (by hand, another account user). */
+  /** Orders placed or grown outside the runs while they ran (by hand, another account user): set aside. */
   outside: ReadonlySet<number>;
 }
 
@@ -100,9 +100,14 @@ export interface SettledSeen {
  */
 export function I3(settled: SettledSeen): string | undefined {
   if (settled.budgetCents === undefined) return undefined;
-  const ours = settled.ordersAfter.filter((o) => !settled.outside.has(o.oid));
+  // An order changed outside counts at its fee before the runs (0: placed outside them): the runs' own changes
+  // to it (a replacement, a delete) are theirs, what was done by hand is not.
+  const feeBefore = new Map(settled.ordersBefore.map((o) => [o.oid, o.cents]));
+  const ours = settled.ordersAfter.map((o) =>
+    settled.outside.has(o.oid) ? { ...o, cents: feeBefore.get(o.oid) ?? 0 } : o,
+  );
   const after = total(ours);
-  const before = total(settled.ordersBefore.filter((o) => !settled.outside.has(o.oid)));
+  const before = total(settled.ordersBefore);
   if (after <= Math.max(settled.budgetCents, before)) return undefined;
   return (
     `I3: the runs took the account from ${usd(before)} to ${usd(after)} (orders ${oids(ours)}), over its budget of ` +

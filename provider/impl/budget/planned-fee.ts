@@ -43,7 +43,7 @@ import {
 } from "./money.js";
 import { readFailure } from "../account/read-failures.js";
 import { containsUnknown } from "../inputs/unknowns.js";
-import { computeChanges, type VpsChanges } from "../inputs/vps-changes.js";
+import { changedInputNames, computeChanges, type VpsChanges } from "../inputs/vps-changes.js";
 import type { VpsInputs } from "../inputs/vps-input-schema.js";
 import { orderOutputs, type RecordedOutputs } from "../inputs/vps-outputs.js";
 import { orderFields } from "../../wire-mapping/order-fields.js";
@@ -182,8 +182,8 @@ export async function plannedFeeOf(check: FeeCheck, found: FeeFindings): Promise
   const outputs: RecordedOutputs = orderOutputs(live, check.before);
   // The budget's change is diff()'s (docs/cost.md): the program against the recorded inputs. A VPS changed outside
   // Pulumi whose program and state still agree is not changed by this run: billed its live fee, now and after.
-  if (!pricedChangePlanned(computeChanges(String(live.order_oid), check.before, check.after)))
-    return plannedOf({ kind: importedOrUnchanged(check.before), nowUsd });
+  const planned = computeChanges(String(live.order_oid), check.before, check.after);
+  if (!pricedChangePlanned(planned)) return plannedOf({ kind: importedOrUnchanged(check.before), nowUsd });
   // What the update then does is brought from the live order to the program (vps-converge.ts): priced so.
   const changes = plannedChanges(live, check.before, check.after);
   if (changes.replaces.length > 0)
@@ -192,8 +192,11 @@ export async function plannedFeeOf(check: FeeCheck, found: FeeFindings): Promise
     const unknown = unknownPriced(check);
     if (unknown.length > 0)
       return plannedOf({ kind: "resize", nowUsd, quote: { problem: unknownWhy(unknown) } });
-    // The request diff() asks for the resize's price line (money.ts), so a preview asks it once.
-    const quote = await priceOf(check, { ...pricedOf(outputs), ...pricedOf(check.known) });
+    // The order as update() leaves it (lifecycle/planned-update.ts, I6): the inputs diff() planned over the live
+    // order; one changed outside Pulumi and not planned keeps its live value, and its fee.
+    const names = new Set<string>(changedInputNames(planned, { settings: false, orderOnly: false }));
+    const plannedKnown = Object.fromEntries(Object.entries(check.known).filter(([name]) => names.has(name)));
+    const quote = await priceOf(check, { ...pricedOf(outputs), ...pricedOf(plannedKnown as VpsInputs) });
     return plannedOf({ kind: "resize", nowUsd, quote });
   }
   if (changes.move && found.moveAnswer) {

@@ -26,10 +26,15 @@ const GUARD = runState("the budget guard's record of what the run ordered and ch
    */
   settled: new Set<string>(),
   /**
-   * Orders this run replaced and has not cancelled yet: counted once, as the fee now of their replacement (the
-   * run cancels them after it), never beside it.
+   * Orders this run replaced and has not cancelled yet, by order number: counted once, as the fee now of their
+   * replacement (the run cancels them after it), never beside it.
    */
-  replaced: new Set<number>(),
+  replaced: new Map<number, AboutOrder>(),
+  /**
+   * A change of this run was refused on the budget (the guard's refusal, a withdrawal, the native plugin's check in
+   * `pulumi up`): the run fails, so the engine never cancels the orders it replaced (replaced-orders.ts).
+   */
+  failing: false,
   /**
    * Orders this run cancelled before ordering their replacement (`deleteBeforeReplace`), by resource: until the
    * replacement is ordered (or has failed) each still counts at its fee, and its replacement replaces it, counted
@@ -88,8 +93,11 @@ export function runTotals(
     ...[...own].filter(([key]) => open(key)).map(([, planned]) => planned),
     ...(view.sharedPlan?.others(new Set([...own.keys(), ...run.settled])) ?? []),
   ].filter((planned) => deltaOf(planned) < 0);
-  // An order cancelled first for its replacement still counts until the replacement is ordered.
+  // An order cancelled first for its replacement still counts until the replacement is ordered: here when the
+  // listing no longer shows it (a listing read while its delete was under way still does, and counts it there).
+  const listed = new Set(orders.map((order) => order.order_oid));
   const cancelledFirst = [...run.cancelledFirst]
+    .filter(([, order]) => !listed.has(order.oid))
     .filter(([key]) => !run.applied.has(key) && (key === resource || !run.settled.has(key)))
     .reduce((sum, [, order]) => sum + order.cents, 0);
   const base = account.cents + cancelledFirst - applied.reduce((sum, done) => sum + deltaOf(done), 0);

@@ -47,6 +47,7 @@ import { carriesCreationToken } from "../../client/index.js";
 import type { AccountView } from "../account/account-view.js";
 import { same } from "../inputs/canonical-json.js";
 import { withdrawIfOver } from "./order-withdrawal.js";
+import { cancelReplacedIfOver } from "./replaced-orders.js";
 
 /** A change this process applied to `name` ("ordered", "changed", "adopted", "cancelled"). */
 export function noteDone(run: RunContext, what: string, name: string): void {
@@ -115,7 +116,7 @@ function describeDone(run: Guard, refused: string, check?: "preview" | "mayApply
   const { done } = run;
   const did = [...done].map(([what, names]) => `${what} ${listed(names)}`);
   if (done.size === 0 && check === "preview") return "Nothing was ordered or changed";
-  const kept = [...run.replaced];
+  const kept = [...run.replaced.keys()];
   // Replaced orders the engine cancels only once the run's every create and update succeeded (issue 64, case 4).
   const billedBeside =
     kept.length === 0
@@ -229,11 +230,14 @@ async function judge(run: Guard, view: AccountView, listing: Orders, planned: Pl
   const { settings } = budgetInUse();
   const warn = settings.enforcement === "warn";
   const stop = async (reason: string, advice: string): Promise<void> => {
-    if (!warn)
+    if (!warn) {
+      run.failing = true;
+      const cancelled = await cancelReplacedIfOver(run, view);
       throw new VpsError(
         VPS_ERROR_CODES.budget,
-        `${planned.name}: ${reason}. ${describeDone(run, planned.refused)}. ${advice}.`,
+        `${planned.name}: ${reason}. ${describeDone(run, planned.refused)}${cancelled}. ${advice}.`,
       );
+    }
     await emitNotes(
       [warning(`${planned.name}: ${reason} (${settingName("budgetEnforcement")}: warn); it goes on.`)],
       undefined,
@@ -322,14 +326,14 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
   const run = guardOf(context);
   const name = resourceName(news);
   const resource = resourceKey(news);
-  let replacedOid: number | undefined;
+  let replacedOrder: AboutOrder | undefined;
   const plan = async (listing: Orders): Promise<Planned | undefined> => {
     const orders = await listing();
     const token = creationTokenFor(news);
     if (orders.some((o) => carriesCreationToken(o, token) && creationNonceOf(o) === nonce)) return undefined;
     const old = run.replacing.get(resource);
     const replaced = old === undefined ? undefined : liveOrderOf({ isNew: false, before: old }, orders).order;
-    replacedOid = replaced?.order_oid;
+    replacedOrder = replaced;
     // deleteBeforeReplace: the order it replaces was cancelled by this run just before (runTotals counts it).
     const cancelled = replaced ? undefined : run.cancelledFirst.get(resource);
     const doing = replaced
@@ -350,12 +354,13 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
           : undefined,
     };
   };
-  const placed = async (result: T): Promise<void> => {
+  const placed = async (result: T, fee: VpsFee): Promise<void> => {
     if (result.found) return;
     // The replaced order is this one's fee now until the run cancels it (runTotals): never counted beside it.
-    if (replacedOid !== undefined) {
-      run.replaced.add(replacedOid);
-      view.sharedPlan?.noteReplaced(replacedOid);
+    const replacedOid = replacedOrder?.order_oid;
+    if (replacedOrder !== undefined) {
+      run.replaced.set(replacedOrder.order_oid, replacedOrder);
+      view.sharedPlan?.noteReplaced(replacedOrder.order_oid);
     }
     // This order is applied now: the listing holds it, as it holds the run's other applied changes.
     let withdrawn: string | undefined;
@@ -366,20 +371,24 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
         order: result.order,
         totalsOf: (orders) => runTotals(run, view, orders).totals,
         withdraw,
+        addsCents: addsOf(fee),
       });
     } catch (error) {
       // The read-back failed (a 429, a 5xx, a timeout): the order is billed, so it must reach the state (I4).
       throw unread(result, error);
     }
-    if (withdrawn === undefined) return;
+    // Kept: in a run already failing on the budget, the orders it replaced are judged now (replaced-orders.ts).
+    if (withdrawn === undefined) return void (await cancelReplacedIfOver(run, view, name));
+    run.failing = true;
     run.applied.delete(resource);
     // Its replacement withdrawn, the replaced order stays billed: it counts again (issue 64, case 4).
     if (replacedOid !== undefined) {
       run.replaced.delete(replacedOid);
       view.sharedPlan?.forgetReplaced(replacedOid);
     }
+    const cancelled = await cancelReplacedIfOver(run, view);
     const message =
-      `${withdrawn}, and ${name} is not in the stack. ${describeDone(run, `kept for ${name}`)}. Run \`pulumi up\` again ` +
+      `${withdrawn}, and ${name} is not in the stack. ${describeDone(run, `kept for ${name}`)}${cancelled}. Run \`pulumi up\` again ` +
       `once the account has room, or raise the limit.`;
     noteWith(run, "withdrew", name);
     throw new VpsError(VPS_ERROR_CODES.budget, message);

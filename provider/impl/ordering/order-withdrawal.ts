@@ -26,6 +26,8 @@ export interface Placed {
   totalsOf: (orders: readonly AboutOrder[]) => BudgetTotals;
   /** Cancels the order (the client's DELETE). */
   withdraw: (placed: AboutOrder) => Promise<unknown>;
+  /** What the order adds to the monthly fee, in cents (a replacement: its quote less the order it replaces). */
+  addsCents?: number;
 }
 
 /**
@@ -36,6 +38,9 @@ export interface Placed {
 export async function withdrawIfOver(placed: Placed): Promise<string | undefined> {
   const { settings } = budgetInUse();
   if (settings.monthlyBudgetUsd === undefined) return undefined;
+  // An order that adds nothing (a replacement at its order's price or less) is never withdrawn, as no change that
+  // adds nothing is refused (cost/verdict.ts): it cannot take the account past a budget, even one already past it.
+  if (placed.addsCents === 0) return undefined;
   const { view, name, order } = placed;
   const listing = await view.activeOrders({ fresh: true });
   const upTo = listing.filter((o) => o.order_oid <= order.order_oid);

@@ -23,18 +23,25 @@ export type Edit =
   | { op: "resize"; pick: number; memoryMb: number }
   | { op: "grow disk"; pick: number }
   | { op: "move"; pick: number; dcLocation: Spec["dcLocation"]; dbr: boolean }
+  /** A move to the data centre of the same price (London ↔ Frankfurt); Dallas ↔ New York otherwise. */
+  | { op: "move twin"; pick: number; dbr: boolean }
   | { op: "ptr"; pick: number }
   | { op: "remove"; pick: number }
   | { op: "adopt"; pick: number };
 
 const MEMORY = [512, 1024, 2048];
+/** London and Frankfurt, the data centres of one price, weighted: a same-price move needs one of them (case 1). */
+const dcArb = fc.oneof(
+  { arbitrary: fc.constantFrom("DCLONDON" as const, "DCFRANKFURT" as const), weight: 2 },
+  { arbitrary: fc.constantFrom(...DCS), weight: 1 },
+);
 const addArb = fc.record({
   op: fc.constant("add" as const),
   memoryMb: fc.constantFrom(...MEMORY),
   diskSpaceMb: fc.constantFrom(10240, 20480),
-  dcLocation: fc.constantFrom(...DCS),
+  dcLocation: dcArb,
   dbr: fc.boolean(),
-  provider: fc.constantFrom(0 as const, 1 as const),
+  provider: fc.oneof({ arbitrary: fc.constant(0 as const), weight: 3 }, fc.constant(1 as const)),
 });
 const moveArb = fc.record({
   op: fc.constant("move" as const),
@@ -42,12 +49,15 @@ const moveArb = fc.record({
   dcLocation: fc.constantFrom(...DCS),
   dbr: fc.boolean(),
 });
+const twinArb = fc.record({ op: fc.constant("move twin" as const), pick: fc.nat(5), dbr: fc.boolean() });
+/** Weighted to the changes the budget's cases turn on: new orders, replacements, updates of one input. */
 export const editArb: fc.Arbitrary<Edit> = fc.oneof(
-  { arbitrary: addArb, weight: 3 },
+  { arbitrary: addArb, weight: 4 },
   { arbitrary: moveArb, weight: 2 },
+  { arbitrary: twinArb, weight: 2 },
   fc.record({ op: fc.constant("resize" as const), pick: fc.nat(5), memoryMb: fc.constantFrom(...MEMORY) }),
   fc.record({ op: fc.constant("grow disk" as const), pick: fc.nat(5) }),
-  fc.record({ op: fc.constant("ptr" as const), pick: fc.nat(5) }),
+  { arbitrary: fc.record({ op: fc.constant("ptr" as const), pick: fc.nat(5) }), weight: 2 },
   fc.record({ op: fc.constant("remove" as const), pick: fc.nat(5) }),
   fc.record({ op: fc.constant("adopt" as const), pick: fc.nat(5) }),
 );
@@ -60,9 +70,18 @@ export const editWords = (e: Edit): string => {
       return `resize #${e.pick} ${e.memoryMb}MB`;
     case "move":
       return `move #${e.pick} ${e.dcLocation}${e.dbr ? " dbr" : ""}`;
+    case "move twin":
+      return `move #${e.pick} to its twin${e.dbr ? " dbr" : ""}`;
     default:
       return `${e.op} #${e.pick}`;
   }
+};
+
+const TWIN: Record<Spec["dcLocation"], Spec["dcLocation"]> = {
+  DCLONDON: "DCFRANKFURT",
+  DCFRANKFURT: "DCLONDON",
+  DCDALLAS: "DCNY",
+  DCNY: "DCDALLAS",
 };
 
 /** At most this many VPSs in all the stacks' programs: each case stays small (the CI budget). */
@@ -115,6 +134,9 @@ export function edit(real: Real, stack: Stack, e: Edit): void {
       return;
     case "move":
       if (one) set({ ...one, dcLocation: e.dcLocation, deleteBeforeReplace: e.dbr });
+      return;
+    case "move twin":
+      if (one) set({ ...one, dcLocation: TWIN[one.dcLocation], deleteBeforeReplace: e.dbr });
       return;
     case "ptr":
       if (one) set({ ...one, reverseDns: uniqueName("ptr") });

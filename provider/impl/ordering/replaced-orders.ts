@@ -1,0 +1,81 @@
+/**
+ * The orders a failing run replaced (issue 64, I3). The engine cancels a replaced order only once every create and
+ * update of the run succeeded; a run that fails on the budget leaves it billed beside its replacement until the
+ * next `pulumi up`. When another run's order came meanwhile, the two together can keep the account over
+ * monthlyBudgetUsd although every order was judged within it. So once a run is failing on the budget (a refusal, a
+ * withdrawal, the native plugin's check in `pulumi up`) and has a replacement made, the account is read again, and
+ * when it is over monthlyBudgetUsd the replaced orders are cancelled at once: their replacements are made, the state
+ * still holds each as a pending delete, and the next `up`'s delete finds it gone (nothing to cancel).
+ *
+ * Owns: the rule and its words. The run's record of its replacements is guard-run.ts's.
+ */
+import type { AccountView } from "../account/account-view.js";
+import { accountCentsOf, budgetInUse } from "../budget/budget.js";
+import { cents, dollars } from "../cost/money.js";
+import { emitNotes, warning } from "../engine/notes.js";
+import { settingName } from "../engine/settings-source.js";
+import { orderRef } from "../lifecycle/vps-converge.js";
+import type { RunContext } from "../engine/run-context.js";
+import { guardOf, type Guard } from "./guard-run.js";
+
+/** A check of this run refused a change on the budget in what may be `pulumi up` (the native plugin's). */
+export function noteRefusedAtCheck(run: RunContext): void {
+  guardOf(run).failing = true;
+}
+
+/**
+ * Cancels the orders `run` replaced and still bills beside their replacements, when the run is failing and the
+ * account with them is over monthlyBudgetUsd. Returns what was done, in words ("" when nothing was), for the
+ * run's refusal; `ordered`: no refusal follows (the resource just ordered is kept), so it is said as a warning.
+ */
+export async function cancelReplacedIfOver(run: Guard, view: AccountView, ordered?: string): Promise<string> {
+  const words = await cancelIfOver(run, view);
+  if (words && ordered !== undefined)
+    await emitNotes([warning(`${ordered}: ordered it${words}.`)], undefined);
+  return words;
+}
+
+async function cancelIfOver(run: Guard, view: AccountView): Promise<string> {
+  const { settings } = budgetInUse();
+  if (!run.failing || run.replaced.size === 0 || settings.monthlyBudgetUsd === undefined) return "";
+  if (settings.enforcement === "warn") return "";
+  const budget = cents(settings.monthlyBudgetUsd);
+  let billed: ReturnType<typeof accountCentsOf>;
+  try {
+    billed = accountCentsOf(await view.activeOrders({ fresh: true }));
+  } catch {
+    // Not read: nothing is cancelled; the replaced orders stay named in the run's words (order-guard.ts).
+    return "";
+  }
+  if (billed.cents <= budget) return "";
+  const cancelled: number[] = [];
+  for (const [oid, order] of [...run.replaced]) {
+    try {
+      await view.client.deleteVps(orderRef(oid, order.domain_name));
+    } catch (error) {
+      // Not cancelled: it stays billed beside its replacement, named, until the next `pulumi up` deletes it.
+      await emitNotes(
+        [
+          warning(
+            `order ${oid}, which this run replaced, could not be cancelled (${error instanceof Error ? error.message : String(error)}); ` +
+              "the next `pulumi up` deletes it",
+          ),
+        ],
+        undefined,
+      );
+      continue;
+    }
+    view.noteGone(oid);
+    view.sharedPlan?.forgetReplaced(oid);
+    run.replaced.delete(oid);
+    cancelled.push(oid);
+  }
+  if (cancelled.length === 0) return "";
+  const one = cancelled.length === 1;
+  return (
+    `; order${one ? "" : "s"} ${cancelled.join(", ")}, which this run replaced, ${one ? "was" : "were"} cancelled ` +
+    `now: the run fails, so the engine would have left ${one ? "it" : "them"} billed beside ` +
+    `${one ? "its replacement" : "their replacements"}, and the account's monthly fees (${dollars(billed.cents)}) over ` +
+    `the monthly budget of ${dollars(budget)} (${settingName("monthlyBudgetUsd")})`
+  );
+}
