@@ -5,10 +5,13 @@
 //   figures (the replaced order counted once, until the run cancels it);
 // - stacks of one account started together, each order taking 3 s, leave the account within its budget: a run
 //   refused says what it ordered and withdrew, and its state holds nothing ("Several runs at once");
-// - a shrink and a create landing exactly on the budget both happen, in either order: the emulator's delay faults
-//   make the create first in one `up` and the shrink first in another, with the shrink checked first in both, and
-//   the request log says which was made first; the account ends at the preview's figure; a cent under, the preview
-//   fails and nothing is ordered. RIMU_BUDGET_ORDER_RUNS (default 1) repeats both orders on each front end;
+// - a shrink and a create landing exactly on the budget both happen, in either order: the emulator holds requests
+//   until the test opens them (GateClock), each when its sign is in the request log, never after a sleep: web's
+//   read of the billing methods until node-0's check has read the account's orders, so the shrink is checked first
+//   in the preview and in each `up`; then node-0's read of its order until web's order is in (the create first),
+//   or web's read until node-0's resize is in (the shrink first). The request log says which was made first; the
+//   account ends at the preview's figure; a cent under, the preview fails and nothing is ordered. A sign that does
+//   not come fails the run naming it. RIMU_BUDGET_ORDER_RUNS (default 1) repeats both orders on each front end;
 // - then, changed outside Pulumi (YAML), the preview and `rimuhosting-bill --stack` say the account is over with the
 //   live figures, and a no-op preview passes.
 import type { DcLocation } from "../../provider/index";
@@ -24,8 +27,9 @@ import {
   startNativeScenario,
   writeYamlProgram,
 } from "./native-programs";
-import { DEMO_API_KEY, type FaultSpec } from "../../emulator/index";
-import { ENV_VARS } from "../../provider/config";
+import { DEMO_API_KEY } from "../../emulator/index";
+import { GateClock, type GateWait } from "../helpers/gate-clock";
+import { ENV_VARS, READ_TIMEOUT_ENV_VAR } from "../../provider/config";
 import * as fs from "node:fs";
 import * as path from "node:path";
 
@@ -326,41 +330,145 @@ const ORDER_RUNS = ((value) => {
 })(process.env.RIMU_BUDGET_ORDER_RUNS);
 
 /**
- * How long the emulator holds the programs' read of the billing methods, between node-0's registration and web's:
- * long enough for node-0's registration to reach the engine first, so its check comes first in the preview and in
- * the update. The engine checks registrations one at a time as they arrive, but two sent together arrive in either
- * order, and so do two waiting for the provider to start (the first registration starts it: 1 to 2 s for the
- * dynamic Vps's host on a loaded machine); a create checked before the shrink fails the preview, as docs/cost.md
- * says. Only wall time: the processes wait.
+ * The emulator's holds, told apart by their length: the gate clock opens each when the test sees its sign in the
+ * request log, so none is waited for in wall time.
  */
-const PAUSE_MS = 4000;
-const PAUSE: FaultSpec = { route: "listBillingMethods", kind: "delay", delayMs: PAUSE_MS, times: 100 };
+const BILLING_HOLD_MS = 1_001;
+const ORDER_HOLD_MS = 1_002;
+/** How long a hold may wait for its sign before the test fails naming it (only a bound on a failure: none passes by it). */
+const SIGN_DEADLINE_MS = 180_000;
 /**
- * Which change is made first, and how: after the pause, node-0's update has started seconds before web's create, so
- * the shrink comes first; holding node-0's read of its order (getOrder, the update's first call, before the guard)
- * until web's create is made makes the create first (web's check in the YAML program reads the billing methods too,
- * for its billingOid: two pauses). The guard's lock holds each judged change until it is made, so a delay on the
- * resize or order routes themselves would only lengthen the turn of the change already in it.
+ * The provider's read timeout past that deadline: a held read it gave up on would be asked again (the client's
+ * retries), and after its last retry the run would fail on a machine slow enough, not on the order.
+ */
+const HELD_READS_ENV = { [READ_TIMEOUT_ENV_VAR]: String(SIGN_DEADLINE_MS + 60_000) };
+
+/** One kind of request the emulator holds (a delay fault of `delayMs` on `route`), and the sign that opens it. */
+interface Hold {
+  route: "listBillingMethods" | "getOrder";
+  delayMs: number;
+  /** What the hold waits for, in words (a failure names it). */
+  awaits: string;
+  /** Whether it has come: the request log since the command started, oldest first. */
+  came(routes: readonly string[]): boolean;
+}
+
+/**
+ * The program's read of the billing methods (web's registration waits for it) held until node-0's check has reached
+ * the provider: its read of the account's orders, every check's first request (web's cannot come before the read is
+ * answered). The engine checks registrations one at a time as they arrive, so web's check then comes after node-0's.
+ */
+const WEB_AFTER_NODE0_CHECK: Hold = {
+  route: "listBillingMethods",
+  delayMs: BILLING_HOLD_MS,
+  awaits: "node-0's check to read the account's orders (listOrders)",
+  came: (routes) => routes.includes("listOrders"),
+};
+
+/**
+ * Which change `up` makes first, and the holds that make it so (each checked in program order, as above):
+ * - the shrink: web's read held until node-0's resize is in, so web's create starts after it;
+ * - the create: web's read held until node-0's check, and node-0's read of its order (getOrder, its update's first
+ *   call, before the guard) until web's create is in. The guard's lock holds each judged change until it is made, so
+ *   a hold on the resize or order routes themselves would only lengthen the turn of the change already in it.
  */
 const ORDERS = {
-  changeParameters: [PAUSE],
-  createVps: [PAUSE, { route: "getOrder", kind: "delay", delayMs: 2 * PAUSE_MS + 2000, times: 1 }],
-} satisfies Record<string, FaultSpec[]>;
+  changeParameters: [
+    {
+      ...WEB_AFTER_NODE0_CHECK,
+      awaits: "node-0's resize (changeParameters)",
+      came: (routes) => routes.includes("changeParameters"),
+    },
+  ],
+  createVps: [
+    WEB_AFTER_NODE0_CHECK,
+    {
+      route: "getOrder",
+      delayMs: ORDER_HOLD_MS,
+      awaits: "web's order (createVps)",
+      came: (routes) => routes.includes("createVps"),
+    },
+  ],
+} satisfies Record<string, Hold[]>;
 
-/** `op` with `faults` armed, and none left after it. */
-async function withFaults<T>(s: Scenario, faults: readonly FaultSpec[], op: () => Promise<T>): Promise<T> {
-  for (const fault of faults) s.emulator.injectFault(fault);
+/**
+ * `command` (a CLI run) with the emulator holding each request of `holds`' routes until its sign is in the request
+ * log: the gate clock hands the test each wait the emulator starts. A sign that has not come by SIGN_DEADLINE_MS
+ * fails the command naming what was awaited (the holds opened, so the CLI ends rather than hangs), and so does a
+ * command that ended while a hold waited for its sign.
+ */
+async function inOrder<T>(
+  s: Scenario,
+  clock: GateClock,
+  holds: readonly Hold[],
+  command: () => Promise<T>,
+): Promise<T> {
+  const mark = s.mark();
+  const routes = () =>
+    s.emulator
+      .requestLog()
+      .slice(mark)
+      .map((entry) => entry.route);
+  for (const hold of holds)
+    s.emulator.injectFault({ route: hold.route, kind: "delay", delayMs: hold.delayMs, times: 1000 });
+  const run = command();
+  let ended = false;
+  const settled = run.then(
+    () => (ended = true),
+    () => (ended = true),
+  );
+  const held = new Set<GateWait>();
+  const failures: string[] = [];
+  const gate = async (wait: GateWait, hold: Hold) => {
+    const deadline = Date.now() + SIGN_DEADLINE_MS;
+    while (!hold.came(routes())) {
+      if (ended || Date.now() > deadline) {
+        failures.push(
+          `the emulator held ${hold.route} for ${hold.awaits}, which ${
+            ended ? "had not come when the command ended" : `had not come after ${SIGN_DEADLINE_MS / 1000} s`
+          }; requests since the command started: ${routes().join(", ")}`,
+        );
+        for (const one of held) one.open();
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    held.delete(wait);
+    wait.open();
+  };
+  const gates: Promise<void>[] = [];
   try {
-    return await op();
+    for (;;) {
+      const wait = await clock.nextWait(run).catch(() => undefined);
+      if (!wait) break;
+      const hold = holds.find((one) => one.delayMs === wait.ms);
+      if (!hold || failures.length > 0) {
+        wait.open();
+        continue;
+      }
+      held.add(wait);
+      gates.push(gate(wait, hold));
+    }
   } finally {
+    await settled;
+    await Promise.all(gates);
     s.emulator.app.emulator.faults.clear();
   }
+  if (failures.length > 0) {
+    const outcome = await run.then(
+      () => "the command then succeeded",
+      (error: Error) => `the command then failed: ${error.message}`,
+    );
+    throw new Error(`${[...new Set(failures)].join("\n")}\n${outcome}`);
+  }
+  return run;
 }
 
 /** A front end's stack of node-0 alone at 2048 MB, and how to declare node-0 at `memoryMb` with web or without. */
 interface ShrinkFront {
   type: string;
-  start(): Promise<Scenario>;
+  /** Its scenario, the emulator's waits on `clock` (the test opens them). */
+  start(clock: GateClock): Promise<Scenario>;
   declare(s: Scenario, memoryMb: number, withWeb: boolean): Promise<void>;
   /** Then, on the same stack: changed outside Pulumi (YAML only: the live account is the same on both). */
   after?(s: Scenario): Promise<void>;
@@ -369,20 +477,22 @@ interface ShrinkFront {
 /**
  * A shrink of node-0 (2048 to 1024 MB) and a new web, landing exactly on the budget, in each order the engine may
  * make them: both happen and the account ends at the preview's figure; a cent under, the preview fails and nothing
- * is ordered. The checks come in program order (the pause); the guard credits the shrink checked and not yet made
+ * is ordered. The checks come in program order (the holds); the guard credits the shrink checked and not yet made
  * to a create made before it (docs/cost.md, "When ordering").
  */
 function shrinkAndCreateRuns(front: ShrinkFront): void {
+  const clock = new GateClock({ gated: ["sleep"] });
   let s: Scenario;
   beforeAll(async () => {
-    s = await front.start();
+    s = await front.start(clock);
   });
   afterAll(async () => s?.close());
 
   test(`landing exactly on the budget, both go through in either order (${ORDER_RUNS}x each); a cent under, nothing is ordered`, async () => {
     await pulumiText(s.stack.cli, "up", "--yes");
     await front.declare(s, 1024, true);
-    const steps = await withFaults(s, [PAUSE], () => previewJson(s, front.type));
+    const checkedInOrder = [WEB_AFTER_NODE0_CHECK];
+    const steps = await inOrder(s, clock, checkedInOrder, () => previewJson(s, front.type));
     const after = Object.values(steps).reduce(
       (sum, step) => sum + Math.round(Number(step.newState!.inputs!.plannedMonthlyFeeUsd) * 100),
       0,
@@ -391,21 +501,25 @@ function shrinkAndCreateRuns(front: ShrinkFront): void {
     expect(accountCents(s) + 1000).toBeGreaterThan(after);
     await setStackLimits(s, { monthlyBudgetUsd: ((after - 1) / 100).toFixed(2) });
     const refused = s.mark();
-    await withFaults(s, [PAUSE], () => pulumiFailure(s.stack.cli, "up", "--yes"));
+    await inOrder(s, clock, checkedInOrder, () => pulumiFailure(s.stack.cli, "up", "--yes"));
     expect(s.mutationsSince(refused)).toEqual([]);
+    // Exactly on the budget the preview passes (node-0's shrink checked before web's create); then each `up` is its
+    // update alone, so every hold belongs to one run of the program.
+    await setStackLimits(s, { monthlyBudgetUsd: (after / 100).toFixed(2) });
+    await inOrder(s, clock, checkedInOrder, () => pulumiText(s.stack.cli, "preview"));
     // Each order ORDER_RUNS times, one after the other, on the same stack.
     const runs = Array.from({ length: ORDER_RUNS }, () => Object.entries(ORDERS)).flat();
-    for (const [i, [first, faults]] of runs.entries()) {
+    for (const [i, [first, holds]] of runs.entries()) {
       if (i > 0) {
         // Back to node-0 alone at 2048 MB, with no budget (web deleted, node-0 grown), then the two changes again.
         await setStackLimits(s, { monthlyBudgetUsd: undefined });
         await front.declare(s, 2048, false);
-        await pulumiText(s.stack.cli, "up", "--yes");
+        await pulumiText(s.stack.cli, "up", "--yes", "--skip-preview");
         await front.declare(s, 1024, true);
+        await setStackLimits(s, { monthlyBudgetUsd: (after / 100).toFixed(2) });
       }
-      await setStackLimits(s, { monthlyBudgetUsd: (after / 100).toFixed(2) });
       const mark = s.mark();
-      await withFaults(s, faults, () => pulumiText(s.stack.cli, "up", "--yes"));
+      await inOrder(s, clock, holds, () => pulumiText(s.stack.cli, "up", "--yes", "--skip-preview"));
       const changes = s
         .mutationsSince(mark)
         .map((change) => change.route)
@@ -425,10 +539,12 @@ function shrinkAndCreateRuns(front: ShrinkFront): void {
 describeCliOnly("a shrink and a create on the dynamic Vps (fixtures/budget-order)", () => {
   shrinkAndCreateRuns({
     type: VPS_TYPE,
-    start: () =>
+    start: (clock) =>
       startScenario("budget-order", {
         programDir: path.join(__dirname, "fixtures", "budget-order"),
         config: { memoryMb: "2048" },
+        env: HELD_READS_ENV,
+        emulator: { clock },
       }),
     declare: (s, memoryMb, withWeb) =>
       s.stack.setConfigs({ memoryMb: String(memoryMb), withWeb: String(withWeb) }),
@@ -469,9 +585,9 @@ describeNative("yaml", "a shrink and a create on the native plugin (a YAML progr
   let dir = "";
   shrinkAndCreateRuns({
     type: NATIVE_VPS_TYPE,
-    start: async () => {
+    start: async (clock) => {
       dir = writeYamlProgram("budget-shrink", shrinkAndCreate(2048, false));
-      return startNativeScenario(dir);
+      return startNativeScenario(dir, { env: HELD_READS_ENV, emulator: { clock } });
     },
     declare: async (_s, memoryMb, withWeb) => {
       const file = path.join(dir, "Pulumi.yaml");
