@@ -44,6 +44,9 @@ const poll = () => {
   const others = plan.others(new Set(names)).map((fee) => fee.name);
   if (process.env.PLAN_WAIT !== "1" || others.length > 0 || Date.now() > until) {
     console.log(JSON.stringify({ ppid: process.ppid, others }));
+    // Alive until the test ends its input, as a provider lives for its whole run: a plan leaves out the entries of
+    // a writer that has exited, so one that exited early would hide its entry from the other.
+    if (process.env.PLAN_WAIT === "1") process.stdin.resume();
     return;
   }
   setTimeout(poll, 20);
@@ -51,12 +54,20 @@ const poll = () => {
 poll();
 `;
 
-/** Runs a child; `viaSh`: as the dynamic-provider host, under `sh`, from a script at .../cmd/dynamic-provider/. */
+interface Answer {
+  ppid: number;
+  others: string[];
+}
+
+/**
+ * Starts a provider; `dynamic`: as the dynamic-provider host, under `sh`, from a script at .../cmd/dynamic-provider/.
+ * Its answer is its first line; with `wait` it then stays alive until `end()`, as a provider lives for its whole run.
+ */
 function provider(
   names: string[],
   front: "dynamic" | "native",
   wait: boolean,
-): Promise<{ ppid: number; others: string[] }> {
+): { answer: Promise<Answer>; end(): void } {
   const dir = path.join(scratch, front === "dynamic" ? "cmd/dynamic-provider" : `native-${names[0]}`);
   fs.mkdirSync(dir, { recursive: true });
   const script = path.join(dir, "index.js");
@@ -76,15 +87,19 @@ function provider(
       : spawn(process.execPath, [script, engine], { env });
   let out = "";
   let err = "";
-  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-  return new Promise((resolve, reject) =>
-    child.on("close", (code) =>
-      code === 0
-        ? resolve(JSON.parse(out) as { ppid: number; others: string[] })
-        : reject(new Error(`provider exited ${code}: ${err}`)),
-    ),
-  );
+  const answer = new Promise<Answer>((resolve, reject) => {
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes("\n")) resolve(JSON.parse(out) as Answer);
+    });
+    child.on("close", (code) => reject(new Error(`provider exited ${code} before answering: ${err}`)));
+  });
+  if (!wait) child.stdin.end();
+  return {
+    answer,
+    end: () => child.stdin.end(),
+  };
 }
 
 afterAll(() => {
@@ -94,10 +109,10 @@ afterAll(() => {
 
 describe("the plan of one engine run, shared by its providers", () => {
   it("the dynamic Vps's host (under sh) and a native plugin (the engine's child) see each other's checks", async () => {
-    const [dynamic, native] = await Promise.all([
-      provider(["web"], "dynamic", true),
-      provider(["db"], "native", true),
-    ]);
+    const running = [provider(["web"], "dynamic", true), provider(["db"], "native", true)] as const;
+    const [dynamic, native] = await Promise.all([running[0].answer, running[1].answer]).finally(() =>
+      running.forEach((p) => p.end()),
+    );
     expect(dynamic.ppid).not.toBe(native.ppid); // their parents differ, as under the engine
     expect({ dynamic: dynamic.others, native: native.others }).toEqual({ dynamic: ["db"], native: ["web"] });
   });
@@ -105,7 +120,7 @@ describe("the plan of one engine run, shared by its providers", () => {
   it("providers writing at once: every entry is kept (one line appended per write)", async () => {
     fs.rmSync(planFile, { force: true });
     const names = (p: number) => Array.from({ length: 60 }, (_, i) => `p${p}-vps-${i}`);
-    await Promise.all([0, 1, 2, 3].map((p) => provider(names(p), "native", false)));
+    await Promise.all([0, 1, 2, 3].map((p) => provider(names(p), "native", false).answer));
     const lines = fs.readFileSync(planFile, "utf8").split("\n").filter(Boolean);
     const keys = new Set(lines.map((line) => (JSON.parse(line) as { key: string }).key));
     expect({ lines: lines.length, keys: keys.size }).toEqual({ lines: 240, keys: 240 });
