@@ -161,9 +161,13 @@ function moneyCases(front: Front): void {
     await declare({ ...fleet, moved: { ...fleet.moved!, dcLocation: "DCFRANKFURT" } });
     await setStackLimits(s, { maxMonthlyIncreaseUsd: "0" });
     const mark = s.mark();
-    // The preview's figures: the account the same before and after, nothing added (±$0).
-    expect(await pulumiText(s.stack.cli, "preview")).toMatch(
-      /moved: the budget so far: this run takes the account's monthly fees \([^)]*\) from (\$[\d.]+) to \1, .*it adds \$0\.00 a month/,
+    // The preview's figures: the account the same before and after, nothing added (±$0). The line comes with the
+    // first VPS the engine checks, whichever that is, and again only with a check that changes the totals: its
+    // last saying is the run's.
+    const soFar =
+      (await pulumiText(s.stack.cli, "preview")).match(/[\w-]+: the budget so far: [^\n]*/g) ?? [];
+    expect(soFar.at(-1)).toMatch(
+      /the budget so far: this run takes the account's monthly fees \([^)]*\) from (\$[\d.]+) to \1, .*it adds \$0\.00 a month/,
     );
     expect(s.mutationsSince(mark)).toEqual([]);
     await pulumiText(s.stack.cli, "up", "--yes");
