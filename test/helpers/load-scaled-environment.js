@@ -41,9 +41,15 @@ class LoadScaledEnvironment extends TestEnvironment {
   }
 }
 
-/** Sets the test's or hook's own limit to its limit (its own, else the file's) times `scale`. */
+/** The limit a test or hook had before it was first scaled: a hook starts once per test, and is scaled from it. */
+const UNSCALED = Symbol("unscaled time limit");
+/** setTimeout's largest delay (2^31 - 1 ms): above it Node fires the timer at once. */
+const LARGEST_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** Sets the test's or hook's own limit to its first limit (its own, else the file's) times `scale`. */
 function scaleLimit(entry, fileTimeout, scale) {
-  entry.timeout = Math.round((entry.timeout || fileTimeout) * scale);
+  if (!(UNSCALED in entry)) entry[UNSCALED] = entry.timeout;
+  entry.timeout = Math.min(LARGEST_TIMEOUT_MS, Math.round((entry[UNSCALED] || fileTimeout) * scale));
 }
 
 module.exports = LoadScaledEnvironment;

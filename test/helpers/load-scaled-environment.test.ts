@@ -36,6 +36,15 @@ describe("the load-scaled test environment", () => {
     expect(none.timeout).toBe(150_000);
   });
 
+  it("scales a hook from its first limit each time it starts, never past setTimeout's largest delay", () => {
+    const hook = { timeout: 600_000 };
+    for (let i = 0; i < 50; i++) environment.scaleLimit(hook, 60_000, 8);
+    expect(hook.timeout).toBe(4_800_000);
+    const long = { timeout: 400_000_000 };
+    environment.scaleLimit(long, 60_000, 8);
+    expect(long.timeout).toBe(2 ** 31 - 1);
+  });
+
   it("is the environment of every test file, in both jest configs", () => {
     for (const config of ["jest.config.js", "jest.unit.config.js"]) {
       const loaded = require(path.join(__dirname, "../..", config)) as { testEnvironment: string };
