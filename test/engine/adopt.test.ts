@@ -13,23 +13,18 @@
  * cancelled. The Node.js, Go and Python hosts buildable here predate code generation: scripts/codegen-hosts.sh gives
  * them Pulumi's program generators at the CLI's release (tools/codegen-host), as current hosts have them.
  * test/provider/impl/import-shapes.test.ts tries the same seeds at L1. */
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { promisify } from "node:util";
 import { ENDPOINTS } from "../../contract/index";
-import { DEMO_API_KEY } from "../../emulator/index";
 import { CREATION_NONCE_KEY, CREATION_TOKEN_KEY } from "../../provider/client/index";
 import { uniqueNames } from "../../provider/adopt/resource-names";
 import { accountShapes, placeAccount } from "../helpers/account-shapes";
 import { shell, shellOk } from "../docs/support/shell";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
-import { offlineCliEnv } from "./cli-stack";
-import { ADOPTED_PROJECTS, ADOPT_LANGUAGES } from "./adopted-programs";
-import { REPO_ROOT, describeNative, languageSkipReason, pluginEntry } from "./native-programs";
+import { ADOPTED_PROJECTS, ADOPT_LANGUAGES, adoptingProject, codegenHostsDir } from "./adopted-programs";
+import { REPO_ROOT, describeNative, languageSkipReason } from "./native-programs";
 
-const run = promisify(execFile);
 jest.setTimeout(1_800_000); // four languages in turn; Go builds the program with `go build`
 
 const PLUGIN = path.join(REPO_ROOT, "bin", "pulumi-resource-rimuhosting");
@@ -72,8 +67,7 @@ const LANGUAGES = ADOPT_LANGUAGES;
 beforeAll(async () => {
   if (LANGUAGES.every((l) => languageSkipReason(l))) return;
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), "adopt-"));
-  const { stdout } = await run(path.join(REPO_ROOT, "scripts", "codegen-hosts.sh"));
-  codegenHosts = stdout.trim().split("\n").pop()!;
+  codegenHosts = await codegenHostsDir();
 });
 afterAll(() => {
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
@@ -119,19 +113,14 @@ describe.each(RUNS)("the account of seed $seed", ({ seed, language }) => {
       test("the program pulumi import writes previews with no change", async () => {
         const project = ADOPTED_PROJECTS[language];
         const dir = path.join(scratch, `${seed}-${language}`);
-        fs.mkdirSync(path.join(dir, "backend"), { recursive: true });
-        const env = {
-          ...offlineCliEnv(path.join(dir, "backend")),
-          PATH: `${codegenHosts}${path.delimiter}${process.env.PATH}`,
-        };
-        const sh = (line: string) => shellOk(line, { cwd: dir, env });
-        fs.writeFileSync(
-          path.join(dir, "Pulumi.yaml"),
-          `name: adopted\nruntime: ${project.runtime}\n${pluginEntry()}`,
+        const { env, sh } = await adoptingProject(
+          dir,
+          language,
+          "dev",
+          emulator.baseUrl,
+          codegenHosts,
+          shellOk,
         );
-        await sh("pulumi stack init dev --non-interactive");
-        await sh(`pulumi config set rimuhosting:baseUrl ${emulator.baseUrl}`);
-        await sh(`pulumi config set --secret rimuhosting:apiKey ${DEMO_API_KEY}`);
         const mark = emulator.requestLog().length;
 
         // No RIMUHOSTING_* in the environment: the command reads the stack's config, as the plugin does.

@@ -6,9 +6,11 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
+import { DEMO_API_KEY } from "../../emulator/index";
 import { packNodejsSdk } from "../../tools/release/sdk-packages";
+import { offlineCliEnv } from "./cli-stack";
 import { GO_OFFLINE, useGoModule } from "./language-programs";
-import { REPO_ROOT, goSdkAsTagged, linkPackages, pythonVirtualenv } from "./native-programs";
+import { REPO_ROOT, goSdkAsTagged, linkPackages, pluginEntry, pythonVirtualenv } from "./native-programs";
 
 const run = promisify(execFile);
 
@@ -25,6 +27,47 @@ export interface AdoptedProject {
    * share); returns the environment it runs with.
    */
   prepare(dir: string, scratch: string): Promise<Record<string, string>>;
+}
+
+/** The directory of the language hosts `pulumi import` writes programs with (scripts/codegen-hosts.sh builds them). */
+export async function codegenHostsDir(): Promise<string> {
+  const { stdout } = await run(path.join(REPO_ROOT, "scripts", "codegen-hosts.sh"));
+  return stdout.trim().split("\n").pop()!;
+}
+
+export interface AdoptingProject {
+  /** The environment its commands run with (offline, file backend in `dir`/backend); `prepare` adds to it. */
+  env: Record<string, string>;
+  /** Runs a command in the project's directory with `env`; fails on a non-zero exit. */
+  sh(line: string): Promise<string>;
+}
+
+/**
+ * An empty project of `language` in `dir`, as a user starts one before `pulumi import`: its Pulumi.yaml, the stack
+ * `stack` and, in the stack's config, the emulator's address and the API key (secret). `codegenHosts` goes first on
+ * PATH for the languages' code generators. `shellOk`: the test's shell (test/docs/support/shell.ts, a layer this
+ * harness does not import).
+ */
+export async function adoptingProject(
+  dir: string,
+  language: AdoptLanguage,
+  stack: string,
+  baseUrl: string,
+  codegenHosts: string,
+  shellOk: (line: string, options: { cwd: string; env: Record<string, string> }) => Promise<string>,
+): Promise<AdoptingProject> {
+  fs.mkdirSync(path.join(dir, "backend"), { recursive: true });
+  const env: Record<string, string> = {
+    ...offlineCliEnv(path.join(dir, "backend")),
+    PATH: `${codegenHosts}${path.delimiter}${process.env.PATH}`,
+  };
+  const sh = (line: string) => shellOk(line, { cwd: dir, env });
+  const { runtime } = ADOPTED_PROJECTS[language];
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: adopted\nruntime: ${runtime}\n${pluginEntry()}`);
+  await sh(`pulumi stack init ${stack} --non-interactive`);
+  await sh(`pulumi config set rimuhosting:baseUrl ${baseUrl}`);
+  await sh(`pulumi config set --secret rimuhosting:apiKey ${DEMO_API_KEY}`);
+  return { env, sh };
 }
 
 /** The Node.js SDK's tarball, packed once for every project of the test file. */

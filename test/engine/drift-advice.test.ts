@@ -26,10 +26,16 @@ import { accountShapes, placeAccount } from "../helpers/account-shapes";
 import { addIpAddress } from "../helpers/support-changes";
 import { shell, shellOk } from "../docs/support/shell";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
-import { ADOPTED_PROJECTS, ADOPT_LANGUAGES, setInProgram, type AdoptLanguage } from "./adopted-programs";
-import { offlineCliEnv } from "./cli-stack";
+import {
+  ADOPTED_PROJECTS,
+  ADOPT_LANGUAGES,
+  adoptingProject,
+  codegenHostsDir,
+  setInProgram,
+  type AdoptLanguage,
+} from "./adopted-programs";
 import { driftReport } from "./drift-check";
-import { REPO_ROOT, describeNative, languageSkipReason, pluginEntry } from "./native-programs";
+import { REPO_ROOT, describeNative, languageSkipReason } from "./native-programs";
 
 const run = promisify(execFile);
 jest.setTimeout(900_000); // Go builds the program with `go build`
@@ -55,8 +61,7 @@ beforeAll(async () => {
   emulator = await startTestEmulator({ timeScale: 0, seed: SEED, control: true });
   byHand = createClient({ apiKey: DEMO_API_KEY, baseUrl: emulator.baseUrl });
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), "drift-advice-"));
-  const { stdout } = await run(path.join(REPO_ROOT, "scripts", "codegen-hosts.sh"));
-  codegenHosts = stdout.trim().split("\n").pop()!;
+  codegenHosts = await codegenHostsDir();
   oids = await placeAccount(emulator, SHAPES);
   // An international name, in the form DNS writes it (docs/rimuhosting-api.md, "Domain names"): adopted too.
   const intl = await emulator.api<{ post_new_vps_response: { about_order: { order_oid: number } } }>(
@@ -122,19 +127,7 @@ function roundTargets(changedBefore: ReadonlySet<number>) {
 async function adoptedDriftRepaired(language: AdoptLanguage): Promise<void> {
   const project = ADOPTED_PROJECTS[language];
   const dir = path.join(scratch, language);
-  fs.mkdirSync(path.join(dir, "backend"), { recursive: true });
-  const env: Record<string, string> = {
-    ...offlineCliEnv(path.join(dir, "backend")),
-    PATH: `${codegenHosts}${path.delimiter}${process.env.PATH}`,
-  };
-  const sh = (line: string) => shellOk(line, { cwd: dir, env });
-  fs.writeFileSync(
-    path.join(dir, "Pulumi.yaml"),
-    `name: adopted\nruntime: ${project.runtime}\n${pluginEntry()}`,
-  );
-  await sh("pulumi stack init prod --non-interactive");
-  await sh(`pulumi config set rimuhosting:baseUrl ${emulator.baseUrl}`);
-  await sh(`pulumi config set --secret rimuhosting:apiKey ${DEMO_API_KEY}`);
+  const { env, sh } = await adoptingProject(dir, language, "prod", emulator.baseUrl, codegenHosts, shellOk);
   await sh(`${PLUGIN} import-file --out vpss.json`);
   await sh(`pulumi import --file vpss.json --protect=false --out ${project.out} --yes --non-interactive`);
   Object.assign(env, await project.prepare(dir, scratch));

@@ -335,7 +335,9 @@ describe("the budget when ordering (L1)", () => {
     };
     // The held change is judged first, then the other one is made while it waits.
     const first = held === "createVps" ? order() : resize();
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    // Until the emulator holds the first change (its delay taken), not a fixed wait (as above).
+    const faults = fixture().emulator.app.emulator.faults;
+    await until(`the ${held} held by the delay`, () => faults.pending().length === 0);
     const second = held === "createVps" ? resize() : order();
     const [ordered] = await Promise.allSettled(held === "createVps" ? [first, second] : [second, first]);
     // The account's active orders as the emulator bills them.
