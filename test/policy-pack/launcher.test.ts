@@ -1,6 +1,6 @@
 // The pack's launcher (policy-pack/analyzer) runs the compiled pack (bin/, written by `npm ci`'s prepare script), so
 // that Pulumi's runner does not type-check the .ts files at every start. Compiled code older than a .ts file would run
-// yesterday's policies: the launcher refuses it and says what to run.
+// yesterday's policies (or yesterday's budget rules, cost/): the launcher refuses it and says what to run.
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -19,6 +19,7 @@ function packWith(files: Record<string, number>): string {
   fs.mkdirSync(path.dirname(runner), { recursive: true });
   fs.writeFileSync(runner, 'console.log("runner started with", process.argv.slice(2).join(" "));\n');
   fs.mkdirSync(path.join(dir, "bin"));
+  fs.mkdirSync(path.join(dir, "cost")); // the budget's rules (a link to provider/impl/cost in a clone)
   for (const [file, secondsAgo] of Object.entries(files)) {
     fs.writeFileSync(path.join(dir, file), "");
     const when = new Date(Date.now() - secondsAgo * 1000);
@@ -41,6 +42,10 @@ test("compiled code newer than every .ts file: the runner starts the pack", () =
 test.each([
   ["older than a .ts file", { "policies.ts": 10, "bin/index.js": 60 }],
   ["missing", { "policies.ts": 10 }],
+  [
+    "older than a file of cost/, the budget's rules",
+    { "policies.ts": 90, "cost/verdict.ts": 10, "bin/index.js": 60 },
+  ],
 ])("compiled code %s: refused, saying to run npm run prepare", (_what, files) => {
   const result = run(packWith(files));
   expect(result.status).toBe(1);

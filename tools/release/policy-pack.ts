@@ -21,14 +21,48 @@ const INSTALLED = new Set(["node_modules", "bin"]);
 
 export const policyPackTarballName = (version: string): string => `rimuhosting-policy-pack-${version}.tar.gz`;
 
+/**
+ * The pack's `cost/`: in the checkout a link to provider/impl/cost, the budget's rules the provider applies; the
+ * tarball holds the files of it the pack imports (and what they import), so the pack applies those very rules.
+ */
+export const POLICY_PACK_COST_DIR = "cost";
+
+/** Relative imports of a source file, by name without extension: `./cost/verdict` or `./money.js` gives its name. */
+const importsOf = (source: string, prefix: string): string[] =>
+  [...source.matchAll(new RegExp(`from "\\./${prefix}([\\w-]+)(?:\\.js)?"`, "g"))].map((m) => m[1]!);
+
+/** The files of the pack's cost/ that its sources reach, as `cost/<file>.ts`, sorted. */
+function costFiles(packDir: string, sources: readonly string[]): string[] {
+  const reached = new Set<string>();
+  const visit = (name: string) => {
+    if (reached.has(name)) return;
+    reached.add(name);
+    const file = path.join(packDir, POLICY_PACK_COST_DIR, `${name}.ts`);
+    for (const next of importsOf(fs.readFileSync(file, "utf8"), "")) visit(next);
+  };
+  for (const source of sources)
+    for (const name of importsOf(
+      fs.readFileSync(path.join(packDir, source), "utf8"),
+      `${POLICY_PACK_COST_DIR}/`,
+    ))
+      visit(name);
+  return [...reached].map((name) => `${POLICY_PACK_COST_DIR}/${name}.ts`).sort();
+}
+
 /** The files of the pack's directory in the checkout at `root` that the tarball holds, sorted. */
 export function policyPackFiles(root: string): string[] {
   const dir = path.join(root, POLICY_PACK_DIR);
-  return fs
+  const files = fs
     .readdirSync(dir, { withFileTypes: true })
     .filter((entry) => entry.isFile() && !INSTALLED.has(entry.name))
-    .map((entry) => entry.name)
-    .sort();
+    .map((entry) => entry.name);
+  return [
+    ...files,
+    ...costFiles(
+      dir,
+      files.filter((f) => f.endsWith(".ts")),
+    ),
+  ].sort();
 }
 
 /** Writes the tarball of the checkout at `root`'s policy pack into `outDir`, reproducibly; returns its path. */
@@ -41,7 +75,8 @@ export async function packPolicyPack(
   const staging = fs.mkdtempSync(path.join(os.tmpdir(), "rimu-policy-pack-"));
   try {
     const dir = path.join(staging, POLICY_PACK_DIR);
-    fs.mkdirSync(dir);
+    fs.mkdirSync(path.join(dir, POLICY_PACK_COST_DIR), { recursive: true });
+    // cost/'s files are copied through the checkout's link: the tarball holds files, never a link.
     for (const file of policyPackFiles(root))
       fs.copyFileSync(path.join(root, POLICY_PACK_DIR, file), path.join(dir, file));
     // The launcher keeps its execute bit (copyFileSync keeps the mode; writeTarball keeps the bit).

@@ -3,7 +3,7 @@
  * drift ($10.30 + $10.40 is $20.70, not over it), and a price in another currency is never taken for US dollars.
  *
  * Owns: the rounding of an amount to cents, the USD rule of a price, the "$12.50" of a message.
- * Pure: imports nothing (no I/O); the policy pack keeps a copy of verdict.ts that a test checks against this folder.
+ * Pure: imports nothing (no I/O): the policy pack imports this folder too (policy-pack/cost is a link to it).
  */
 
 /** An amount in a currency, as RimuHosting prices (impl/budget/money.ts's Money has this shape). */

@@ -1,7 +1,7 @@
 /**
  * The budget's verdict (docs/cost.md), the one rule all three judges apply: the provider's check (budget.ts), the
- * bill (provider/bill/bill.ts) and the policy pack (policy-pack/budget-verdict.ts, a copy that
- * test/cost/three-judges.test.ts runs through the same table of cases).
+ * bill (provider/bill/bill.ts) and the policy pack (policy-pack/budget-verdict.ts imports this file through
+ * policy-pack/cost, a link to this folder; its release tarball holds a copy made when it is packed).
  *
  * - The totals start from what the scope is billed now (the provider: every active order of the account; the bill
  *   and the pack: the stack's VPSs), and each VPS judged moves from its fee now to its fee after its change.
