@@ -17,3 +17,10 @@ export const CREATION_TOKEN_KEY = `${PROVIDER_META_PREFIX}creation-token`;
  * the mark of an order a Pulumi stack created, as `import-file` reads it (adopt/import-document.ts).
  */
 export const CREATION_NONCE_KEY = `${PROVIDER_META_PREFIX}creation-nonce`;
+
+/**
+ * meta_data key of the stack token, which only the provider's create writes (impl/lifecycle/stack-strays.ts): a hash
+ * of the project and stack that ordered it, so that `pulumi destroy` finds the orders of its stack that a killed run
+ * left in no state.
+ */
+export const STACK_TOKEN_KEY = `${PROVIDER_META_PREFIX}stack-token`;

@@ -8,6 +8,7 @@ export { forgetRun, resetConfiguration, setRetryDelay } from "./lifecycle/runtim
 import { setReadTimeout } from "./lifecycle/runtime-config.js";
 export { setCreateLookupGrace } from "./lifecycle/vps-create.js";
 export { setBackendStatesReader, type BackendStates } from "./lifecycle/backend-states.js";
+export { setStackHistoryReader } from "./lifecycle/stack-history.js";
 export { setLogSink } from "./engine/log.js";
 import { guardVerdicts as guardVerdictsOf } from "./ordering/order-guard.js";
 import { currentRun } from "./engine/run-context.js";

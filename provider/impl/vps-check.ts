@@ -33,6 +33,7 @@ import { noteCheckedChange, whatWasDone } from "./ordering/order-guard.js";
 import { noteRefusedAtCheck } from "./ordering/replaced-orders.js";
 import { currentRun } from "./engine/run-context.js";
 import { noteChecked } from "./lifecycle/refresh-diff.js";
+import { noteProgramChecked } from "./lifecycle/stack-strays.js";
 
 const RIMU_VALIDATION = RIMU_ERROR_CODES.RimuValidationError;
 
@@ -73,6 +74,7 @@ export async function checkVps(
   const given = parsed.values;
   // Both: a read marked the key of the recorded outputs, which the old inputs follow (refresh-diff.ts).
   noteChecked(run, resourceKey(given), resourceKey(before));
+  noteProgramChecked(run);
   // Never the nonce of the new inputs: only this provider makes one, and keeps it in this state.
   const nonce = typeof before.__creationNonce === "string" ? before.__creationNonce : newCreationNonce();
   const inputs = withOrder(secretsWrapped(ownKeys(news, nonce)), before[RECORDED_ORDER_KEY]);

@@ -27,7 +27,6 @@ import { same } from "./inputs/canonical-json.js";
 import { VPS_ERROR_CODES, VpsError, presentError } from "./engine/errors.js";
 import { log } from "./engine/log.js";
 import {
-  deleteBillLine,
   feeLine,
   isPreview,
   pricedOf,
@@ -57,6 +56,8 @@ import {
   readBackFailed,
 } from "./lifecycle/vps-create.js";
 import { effectNotes, effectsOf } from "./lifecycle/vps-effects.js";
+import { sweepStackStrays } from "./lifecycle/stack-strays.js";
+import { cancelRecorded } from "./ordering/order-cancel.js";
 import { goneRead, refreshDrift } from "./lifecycle/vps-drift.js";
 import { withObservedChanges } from "./lifecycle/service-drift.js";
 import { goneError, orderStanding } from "./lifecycle/gone-order.js";
@@ -66,7 +67,7 @@ import type { VpsInputs } from "./inputs/vps-input-schema.js";
 import { recordedState, refreshableState, setValues } from "./inputs/vps-values.js";
 import { isOrderGone, orderFields } from "../wire-mapping/order-fields.js";
 import { priceOf } from "./lookahead/vps-lookahead.js";
-import { guardedChange, guardedOrder, isReplaced, noteCancelled, noteDone } from "./ordering/order-guard.js";
+import { guardedChange, guardedOrder } from "./ordering/order-guard.js";
 import { judgeIfTakenBack } from "./ordering/take-back-judge.js";
 import { currentRun, type RunContext } from "./engine/run-context.js";
 import {
@@ -419,32 +420,10 @@ export async function deleteVps(id: string, props: RecordedOutputs, engine?: Eng
     // Read now, not from the run's listing: an order that appeared since must be cancelled, not left billed.
     const view = accountView(run, "Deleting a Vps");
     const oid = await resolveOrderOid(view, id, recorded, true);
-    if (oid === undefined) {
+    if (oid === undefined)
       log(`Vps ${id}: no order carrying this stack's creation nonce exists; nothing to cancel.`);
-      return;
-    }
-    const ref = orderRef(oid, recorded.domainName);
-    try {
-      // A deleteBeforeReplace: the order's fee, which its replacement is counted against (order-guard.ts).
-      const live = isReplaced(run, recorded) ? await view.activeOrders() : [];
-      const replaced = live.find((order) => order.order_oid === oid);
-      const deleted = await client.deleteVps(ref);
-      if (replaced) noteCancelled(run, recorded, oid, orderFields(replaced).monthlyFeeUsd);
-      view.noteGone(oid);
-      noteDone(run, "cancelled", resourceName(recorded));
-      log(`Vps ${oid}: shut down and cancelled.`);
-      log(deleteBillLine(String(oid), deleted.cancel_messages ?? [], recorded.monthlyFeeUsd));
-    } catch (error) {
-      // Already gone counts as deleted: the engine keeps the resource if delete throws. A delete whose
-      // answer was lost (timeout, dropped connection) or refused because it is already cancelled is
-      // settled by reading the order.
-      if (error instanceof RimuNotFoundError) return;
-      const order = await client.getOrder(ref).then(
-        (response) => response.about_order,
-        (readError: unknown) => (readError instanceof RimuNotFoundError ? null : undefined),
-      );
-      if (order === null || (order && isOrderGone(order, Date.now()))) return;
-      throw error;
-    }
+    else await cancelRecorded(run, view, client, oid, recorded);
+    // A destroy also cancels the orders a killed run of the stack left in no state (stack-strays.ts).
+    await sweepStackStrays(run, view, client, recorded.creationScope, oid);
   });
 }

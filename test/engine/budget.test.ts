@@ -1,11 +1,12 @@
 // The budget through the real CLI against the emulator, on the dynamic Vps (examples/fleet: three new 1 GB VPSs) and
 // on the native plugin (a YAML program of the same three): over monthlyBudgetUsd or maxMonthlyIncreaseUsd, preview
 // and up (with its preview) fail with 0 orders placed, whatever --parallel; within them they pass; warn mode warns
-// and orders. And plannedMonthlyFeeUsd in `pulumi preview --json`, which never makes a change by itself.
+// and orders; on the native plugin, `up --skip-preview` is refused at its first check, with nothing ordered. And
+// plannedMonthlyFeeUsd in `pulumi preview --json`, which never makes a change by itself.
 import { DEMO_API_KEY } from "../../emulator/index";
 import { describeCliOnly } from "./describe-cli";
 import { changesSince, previewJson, setStackLimits } from "./budget-support";
-import { VPS_TYPE, startScenario, type Scenario } from "./e2e-support";
+import { VPS_TYPE, liveOrders, startScenario, type Scenario } from "./e2e-support";
 import {
   NATIVE_VPS_TYPE,
   describeNative,
@@ -191,5 +192,20 @@ ${YAML_FLEET.replace(/^resources:\n/, "").replace(/diskSpaceMb: 20480\n/g, "disk
       /\[RIMU_ERR_BUDGET\] this run takes .* over the monthly budget of \$1\.50 \(provider 'capped': monthlyBudgetUsd\)/,
     );
     expect(s.mutationsSince(mark)).toEqual([]);
+  });
+
+  // No preview to stop it: the native plugin's checks judge the budget in `pulumi up` too (vps-check.ts), so the
+  // first VPS's check refuses it, before any order (the guard at the order, order-guard.ts, would word it "ordering
+  // it …").
+  test("up --skip-preview: refused at the first check, naming the provider's argument, and orders nothing", async () => {
+    const before = liveOrders(s.emulator).length;
+    const mark = s.mark();
+    const text = await pulumiFailure(s.stack.cli, "up", "--yes", "--skip-preview");
+    expect(text).toMatch(
+      /\[RIMU_ERR_BUDGET\] this run takes the account's monthly fees \(every active order on it, with the changes of the [1-3] VPSs? checked so far\) from \$0\.00 to \$[\d.]+, over the monthly budget of \$1\.50 \(provider 'capped': monthlyBudgetUsd\)/,
+    );
+    expect(text).not.toMatch(/ordering it \(/);
+    expect(s.mutationsSince(mark)).toEqual([]);
+    expect(liveOrders(s.emulator)).toHaveLength(before);
   });
 });

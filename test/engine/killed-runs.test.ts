@@ -7,6 +7,9 @@
 // account ends within its budget, every active order is in exactly one stack's state, no `up` fails with
 // RIMU_ERR_FOREIGN_ORDER (a refusal is the budget's), and refresh and destroy work on every stack.
 // The "before the order" point of the native plugin is test/engine/native-engine-kill.test.ts's (one stack).
+// Then `pulumi destroy` straight after a killed run (no `up` between), on both front ends: it cancels the killed run's
+// order, which no state holds and no finished operation recorded, and names it; a VPS kept with retainOnDelete stays
+// billed (provider/impl/lifecycle/stack-strays.ts, stack-history.ts).
 import * as fs from "node:fs";
 import * as net from "node:net";
 import * as path from "node:path";
@@ -226,4 +229,73 @@ describeNative("yaml", "runs killed at three points, then one up per stack", () 
       }
     }
   });
+
+  /**
+   * One VPS recorded by an `up` (and, on YAML, `mail`, kept with retainOnDelete as docs/resource-options.md's recipe
+   * does), then an `up` that adds node-1, killed after node-1's order and before its read-back, then `pulumi destroy`
+   * at once: the killed run's order is cancelled and named; the retained VPS, which leaves the state in the same
+   * destroy and carries the same stack token, stays billed (an earlier `up` recorded it).
+   */
+  test.each(["yaml", "dynamic"] as const)(
+    "%s: destroy right after a killed run cancels the order it left in no state, names it, keeps the retained VPS",
+    async (front) => {
+      const stackName = `killed-destroy-${front}`;
+      const mail = YAML_PROGRAM.replace("resources:\n", "")
+        .replaceAll("node-0", "mail")
+        .replace("node0", "mail")
+        .concat("    options:\n      retainOnDelete: true\n");
+      const node1 = YAML_PROGRAM.replace("resources:\n", "")
+        .replaceAll("node-0", "node-1")
+        .replace("node0", "node1");
+      const program = path.join(yamlDir, "Pulumi.yaml");
+      const oneVps = fs.readFileSync(program, "utf8");
+      if (front === "yaml") fs.writeFileSync(program, oneVps + mail);
+      const stack = await createStackDriver({
+        programDir: front === "dynamic" ? path.join(EXAMPLES_DIR, "fleet") : yamlDir,
+        stackName,
+        workDir: s.workDir,
+        env: { [ENV_VARS.apiKey]: DEMO_API_KEY },
+        // A budget, so that a new order is read back (order-withdrawal.ts): the run is killed before that read.
+        config: {
+          "rimuhosting:baseUrl": s.emulator.baseUrl,
+          "rimuhosting:monthlyBudgetUsd": "1000",
+          ...(front === "dynamic" ? { count: "1", stopped: "-1" } : {}),
+        },
+      });
+      const proxy = await killProxy(new URL(s.emulator.baseUrl), "before the read-back");
+      try {
+        const before = activeOrders(s).map((o) => o.orderOid);
+        await pulumiText(stack.cli, "up", "--yes", "--skip-preview");
+        const recorded = activeOrders(s).filter((o) => !before.includes(o.orderOid));
+        const retained = recorded.filter((o) => o.domainName.startsWith("mail."));
+        expect(retained).toHaveLength(front === "yaml" ? 1 : 0);
+        // The program gains node-1; its `up` is killed after node-1's order, before its read-back.
+        if (front === "yaml") fs.writeFileSync(program, oneVps + mail + node1);
+        else await stack.setConfig("count", "2");
+        await stack.setConfig("rimuhosting:baseUrl", proxy.url);
+        await runKilled(stack.cli, "up", "before the read-back", (killNow) => {
+          proxy.onKill = killNow;
+          return proxy.killed();
+        });
+        const known = [...before, ...recorded.map((o) => o.orderOid)];
+        const stray = activeOrders(s).filter((o) => !known.includes(o.orderOid));
+        expect(stray.map((o) => o.domainName)).toEqual([
+          front === "yaml" ? `node1.${stack.cli.name}.killed.example.com` : "node1.fleet.example.com",
+        ]);
+        await stack.setConfig("rimuhosting:baseUrl", s.emulator.baseUrl);
+        const said = await pulumiText(stack.cli, "destroy", "--yes", "--skip-preview");
+        expect(said).toContain(`order ${stray[0]!.orderOid} (${stray[0]!.domainName}, $`);
+        expect(said).toContain("cancelled. A killed run of this stack ordered it");
+        // Left billed: only the retained VPS, which no state holds now (the destroy dropped it).
+        const left = activeOrders(s).filter((o) => !before.includes(o.orderOid));
+        expect(left.map((o) => o.orderOid)).toEqual(retained.map((o) => o.orderOid));
+      } finally {
+        fs.writeFileSync(program, oneVps);
+        for (const order of activeOrders(s).filter((o) => o.domainName.startsWith("mail.")))
+          await s.client.deleteVps({ orderOid: order.orderOid, domainName: order.domainName });
+        proxy.close();
+        await stack.close();
+      }
+    },
+  );
 });

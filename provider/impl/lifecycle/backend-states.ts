@@ -80,7 +80,7 @@ export function inPulumiProject(dir: string): boolean {
 const firstLine = (text: string): string => text.trim().split("\n")[0]?.slice(0, 300) ?? "";
 
 /** The JSON `pulumi <args>` prints in `cwd`, or why there is none (a string: the host loads no bare Error). */
-const pulumiJson = <T>(
+export const pulumiJson = <T>(
   args: string[],
   where: { cwd: string; env?: NodeJS.ProcessEnv },
 ): Promise<{ value: T } | { why: string }> =>

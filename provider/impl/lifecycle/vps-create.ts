@@ -41,6 +41,7 @@ import {
   messageOf,
 } from "../engine/errors.js";
 import { log } from "../engine/log.js";
+import { stackTokenEntry } from "./stack-strays.js";
 import type { RunContext } from "../engine/run-context.js";
 import { isOrderGone } from "../../wire-mapping/order-fields.js";
 import {
@@ -109,7 +110,11 @@ export async function orderOnce(
   for (;;) {
     const token = creationTokenFor(news, superseded);
     const request = newVpsRequest(news);
-    request.meta_data = [...(request.meta_data ?? []), { key_name: CREATION_NONCE_KEY, value: nonce }];
+    request.meta_data = [
+      ...(request.meta_data ?? []),
+      { key_name: CREATION_NONCE_KEY, value: nonce },
+      ...stackTokenEntry(news.creationScope),
+    ];
     let created: PostNewVpsResponse;
     try {
       created = await client.createVps(request, {

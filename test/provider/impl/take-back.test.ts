@@ -145,3 +145,158 @@ describe("a killed run's order", () => {
     expect(await active()).toEqual([web1]);
   });
 });
+
+/**
+ * `pulumi destroy` after a killed run (stack-strays.ts): destroy runs no program, so no check takes the order back;
+ * the first delete of a run that checked no VPS cancels the orders carrying the stack's token that no state holds
+ * and no finished operation of the stack recorded (its history, stack-history.ts), and names every other one that
+ * stays billed. Here the stack holds web-0 (recorded by an `up`) and a killed run left web-1's order in no state.
+ */
+describe("destroy after a killed run", () => {
+  let lines: string[] = [];
+  beforeEach(() => {
+    testing.setCreateLookupGrace(0);
+    lines = [];
+    testing.setLogSink((line) => lines.push(line));
+  });
+  afterEach(() => {
+    testing.setCreateLookupGrace(undefined);
+    testing.setLogSink((line) => console.log(line));
+    testing.setStackHistoryReader(undefined);
+  });
+
+  /** The stack's history: the finished operations recorded `resources` (or could not be read). */
+  const history = (resources: testing.BackendStates["stacks"][number]["resources"], unread?: string) =>
+    testing.setStackHistoryReader(async ({ stack }) => {
+      expect(stack).toBe("prod");
+      return {
+        stacks: [{ stack: "prod (history)", resources }],
+        ...(unread === undefined ? {} : { unread }),
+      };
+    });
+
+  /** An `up` that recorded web-0: its id and outputs, as the state holds them. */
+  async function recorded(name: string) {
+    testing.forgetRun();
+    const checked = await impl.check({}, vps(name));
+    return await impl.create(checked.inputs);
+  }
+
+  /** The destroy: a new run that deletes the recorded VPS, as the engine does (no check). */
+  async function destroy(web0: { id: string; outs: unknown }) {
+    testing.forgetRun();
+    await impl.delete(web0.id, web0.outs as never);
+  }
+
+  const held = (web0: { id: string }) => ({
+    stack: "prod",
+    resources: [{ type: "rimuhosting:index:Vps", id: web0.id, outputs: { orderOid: Number(web0.id) } }],
+  });
+
+  it("no state holds the killed run's order and no operation recorded it: destroy cancels it, and names it", async () => {
+    const web0 = await recorded("web-0");
+    const stray = await killedRun("web-1");
+    backend([held(web0), { stack: "dev", resources: [] }]);
+    history(held(web0).resources);
+    await destroy(web0);
+    expect(await active()).toEqual([]);
+    const said = lines.join("\n");
+    expect(said).toContain(`order ${stray} (web-1.example.com, $`);
+    expect(said).toContain(
+      "cancelled. A killed run of this stack ordered it: no state of this backend holds it, and no finished " +
+        "operation of this stack recorded it.",
+    );
+  });
+
+  it.each([
+    ["by its order number", (oid: number) => ({ outputs: { orderOid: oid } })],
+    ["by the order it adopts", (oid: number) => ({ inputs: { adoptOrderOid: oid } })],
+  ] as const)(
+    "an order an earlier operation recorded (%s; retainOnDelete, state delete) stays billed, named",
+    async (_title, record) => {
+      const web0 = await recorded("web-0");
+      const mail = await recorded("mail");
+      backend([held(web0)]);
+      history([...held(web0).resources, { type: "rimuhosting:index:Vps", ...record(Number(mail.id)) }]);
+      await destroy(web0);
+      expect(await active()).toEqual([Number(mail.id)]);
+      expect(lines.join("\n")).toMatch(
+        new RegExp(
+          `order ${mail.id} \\(mail\\.example\\.com, \\$[\\d.]+ a month\\) stays billed: it carries this ` +
+            "stack's token and no state holds it, but an earlier operation of this stack recorded it",
+        ),
+      );
+    },
+  );
+
+  it("an order of a retained VPS's create (its nonce in the history, its order number not) stays billed", async () => {
+    const web0 = await recorded("web-0");
+    testing.forgetRun();
+    const checked = await impl.check({}, vps("mail"));
+    const mail = await impl.create(checked.inputs);
+    backend([held(web0)]);
+    const nonce = (checked.inputs as { __creationNonce?: string }).__creationNonce;
+    expect(nonce).toEqual(expect.any(String));
+    history([...held(web0).resources, { type: "rimuhosting:index:Vps", inputs: { __creationNonce: nonce } }]);
+    await destroy(web0);
+    expect(await active()).toEqual([Number(mail.id)]);
+  });
+
+  it.each([
+    [
+      "another stack's state holds it (adopted there)",
+      (stray: number) => [
+        {
+          stack: "colleague",
+          resources: [{ type: "pulumi-nodejs:dynamic/rimuhosting:Vps", inputs: { adoptOrderOid: stray } }],
+        },
+      ],
+      undefined,
+      undefined,
+    ],
+    [
+      "the states cannot be read",
+      () => [],
+      "`pulumi stack ls --all` failed: no backend",
+      "stays billed, not cancelled, because `pulumi stack ls --all` failed: no backend. To stop its bill, cancel it",
+    ],
+    [
+      "the stack's history cannot be read (another backend)",
+      () => [],
+      undefined,
+      "It stays billed, not cancelled, because the backend https://api.pulumi.com is not a file backend",
+    ],
+  ] as const)("%s: destroy leaves it billed", async (title, others, unread, said) => {
+    const web0 = await recorded("web-0");
+    const stray = await killedRun("web-1");
+    backend([held(web0), ...others(stray)], unread);
+    const otherBackend = title.includes("history")
+      ? "the backend https://api.pulumi.com is not a file backend"
+      : undefined;
+    history(held(web0).resources, otherBackend);
+    await destroy(web0);
+    expect(await active()).toEqual([stray]);
+    if (said) expect(lines.join("\n")).toContain(`order ${stray} (web-1.example.com, $`);
+    if (said) expect(lines.join("\n")).toContain(said);
+  });
+
+  it("a run that checked a VPS (an up deleting one) cancels nothing but its own: its check takes killed orders back", async () => {
+    const web0 = await recorded("web-0");
+    const stray = await killedRun("web-1");
+    backend([held(web0)]);
+    testing.forgetRun();
+    await impl.check({}, vps("web-2"));
+    await impl.delete(web0.id, web0.outs as never);
+    expect(await active()).toEqual([stray]);
+  });
+
+  it("an order of another stack of the account (its own token) is never looked at", async () => {
+    const web0 = await recorded("web-0");
+    testing.forgetRun();
+    const other = { ...vps("web-1"), creationScope: "shop/staging/web-1" };
+    const theirs = await impl.create((await impl.check({}, other)).inputs);
+    backend([held(web0)]);
+    await destroy(web0);
+    expect(await active()).toEqual([Number(theirs.id)]);
+  });
+});
