@@ -6,17 +6,44 @@
 // fresh clone (CI) has no timings: jest would order by file size, which starts the slowest file,
 // test/package/packed.test.ts, among the last (recipes, among the unit files, ran alone for the last 17 s; the fault
 // matrix, a small file, for the last 19 s of a warm CI run).
+// Within each group, the files jest has no timing for go by their CPU budget (test/cpu-budgets.json), the largest
+// first, not by their size: a file's size says little of its cost. The money model's CLI cases, the costliest file,
+// are two thin files over one harness (test/cost/money-model-cli.ts): by size, on the last full run's wall times and
+// 3 workers, the dynamic one would start 1,189 s into the run and end it 100 s after the rest (by budget: none later).
+const path = require("node:path");
 const Sequencer = require("@jest/test-sequencer").default;
+const { readBudgets } = require("./helpers/cpu-budget");
 
 const SLOW =
   /[\\/]test[\\/](package[\\/]|engine[\\/]|docs[\\/]recipes\.test\.ts$|provider[\\/]fault-matrix\.test\.ts$)/;
+const ROOT = path.resolve(__dirname, "..");
+
+/**
+ * `tests` in jest's order (`ordered`), regrouped: failed last time, slow, the rest; in each group, those with no
+ * timing first, the largest budget first (jest's order among equals), then those with one, in jest's order.
+ */
+function slowFirst(ordered, hasFailed, budgets) {
+  const budget = (test) => budgets[path.relative(ROOT, test.path).split(path.sep).join("/")] ?? 0;
+  const rank = (test) => (hasFailed(test) ? 0 : SLOW.test(test.path) ? 1 : 2);
+  const untimed = (test) => (test.duration == null ? 0 : 1);
+  return ordered
+    .map((test, index) => ({ test, index }))
+    .sort(
+      (a, b) =>
+        rank(a.test) - rank(b.test) ||
+        untimed(a.test) - untimed(b.test) ||
+        (untimed(a.test) === 0 ? budget(b.test) - budget(a.test) : 0) ||
+        a.index - b.index,
+    )
+    .map(({ test }) => test);
+}
 
 class SlowFirstSequencer extends Sequencer {
   sort(tests) {
-    const ordered = super.sort(tests);
-    const rank = (test) => (this.hasFailed(test) ? 0 : SLOW.test(test.path) ? 1 : 2);
-    return [...ordered].sort((a, b) => rank(a) - rank(b)); // stable: jest's order within each group
+    const ordered = super.sort(tests); // sets each test's duration, from jest's cache when it has one
+    return slowFirst(ordered, (test) => this.hasFailed(test), readBudgets());
   }
 }
 
 module.exports = SlowFirstSequencer;
+module.exports.slowFirst = slowFirst;

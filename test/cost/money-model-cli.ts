@@ -1,10 +1,11 @@
-// The money model's invariants through the real CLI (issue 64; docs/cost.md, "The invariants"): 20 generated cases
-// (test/cost/model/cli-cases.ts: 1–2 stacks of one account, 2–3 runs of `pulumi up`, programs of 1–4 VPSs created,
-// resized up and down, moved with and without deleteBeforeReplace, removed, their PTR name changed, under
-// monthlyBudgetUsd and maxMonthlyIncreaseUsd at the boundary: exact, a cent either side, or far above), each run
-// through `pulumi up` on both front ends: the dynamic Vps (fixtures/money-model, its VPSs from the stack config) and
-// the native plugin (a YAML program, written again before each run). After each run, the invariants that hold
-// through the CLI, with the checkers of test/cost/invariants.ts:
+// The money model's invariants through the real CLI (issue 64; docs/cost.md, "The invariants"), the harness of
+// test/engine/money-model-cli-dynamic.test.ts and money-model-cli-yaml.test.ts: 20 generated cases (model/cli-cases.ts:
+// 1–2 stacks of one account, 2–3 runs of `pulumi up`, programs of 1–4 VPSs created, resized up and down, moved with
+// and without deleteBeforeReplace, removed, their PTR name changed, under monthlyBudgetUsd and maxMonthlyIncreaseUsd
+// at the boundary: exact, a cent either side, or far above), each run through `pulumi up` on each front end: the
+// dynamic Vps (fixtures/money-model, its VPSs from the stack config) and the native plugin (a YAML program, written
+// again before each run). After each run, the invariants that hold through the CLI, with the checkers of
+// test/cost/invariants.ts:
 // - I1: the run's preview passed ⇒ `up` completed and the account ends at the preview's figure (the account before,
 //   moved by each VPS step's plannedMonthlyFeeUsd less what it is billed now, less each VPS deleted);
 // - I2: the preview failed ⇒ the `up` ordered, changed and cancelled nothing (no change request in the emulator's log);
@@ -13,10 +14,11 @@
 // `pulumi up --json` is the preview and the update in one CLI process: its first JSON document is the preview's
 // steps (with their checked fees), then the update's events; a failed preview ends it there. Seed 6464 unless
 // RIMU_MODEL_CLI_SEED says another (`random` explores); RIMU_MODEL_CLI_CASE=<index> runs one case of that seed.
-// CPU: one project per front end, one emulator per front end reset between cases (its control API), the stacks'
-// states read from the file backend (what `pulumi stack export` prints), the key from the environment (no
-// `config set-all`): about 300 CPU-s for the 40 (case, front end), three quarters of it the dynamic Vps's (two
-// node programs and two provider hosts per `up`).
+// CPU: one project per front end, one emulator per front end reset between cases (its control API), its stacks made
+// once and put back as `stack init` left them before each case (StackPool), the stacks' states read from the file
+// backend (what `pulumi stack export` prints), the key from the environment (no `config set-all`). About 48 `pulumi
+// up`s per front end: 235 CPU-s on the dynamic Vps (4.9 an `up`: two node programs and two provider hosts), 125 on
+// the native plugin (2.5). One test file per front end, so that two workers can share them.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -25,25 +27,16 @@ import { ENDPOINTS, type EndpointName } from "../../contract/index";
 import { DEMO_API_KEY } from "../../emulator/index";
 import { BUDGET_ENV_VARS, ENV_VARS } from "../../provider/config";
 import { BUDGET_SETTINGS } from "../../provider/impl/budget/budget";
-import { I1, I2, I3, I4, type OrderSeen, type PreviewSeen } from "../cost/invariants";
-import type { Settings } from "../cost/judges";
-import { boundarySettings, caseWords, cliCaseArb, type CliCase } from "../cost/model/cli-cases";
-import type { Spec } from "../cost/model/engine";
-import { ordersOf } from "../cost/model/runs";
+import { I1, I2, I3, I4, type OrderSeen, type PreviewSeen } from "./invariants";
+import type { Settings } from "./judges";
+import { boundarySettings, caseWords, cliCaseArb, type CliCase } from "./model/cli-cases";
+import type { Spec } from "./model/engine";
+import { ordersOf } from "./model/runs";
 import { controlApi } from "../helpers/control-api";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
-import { CliStack } from "./cli-stack";
-import { describeCliOnly } from "./describe-cli";
-import { VPS_TYPE } from "./e2e-support";
-import {
-  NATIVE_VPS_TYPE,
-  PLUGIN_ENTRY,
-  REPO_ROOT,
-  describeNative,
-  writeYamlProgram,
-} from "./native-programs";
-
-jest.setTimeout(900_000);
+import { CliStack } from "../engine/cli-stack";
+import { VPS_TYPE } from "../engine/e2e-support";
+import { NATIVE_VPS_TYPE, PLUGIN_ENTRY, REPO_ROOT, writeYamlProgram } from "../engine/native-programs";
 
 const SEED = ((value) => {
   if (value === "random") return Date.now() % 2 ** 31;
@@ -63,7 +56,7 @@ const REPLAY = `RIMU_MODEL_CLI_SEED=${SEED}`;
 console.log(`money model through the CLI: seed ${SEED} (${REPLAY} replays it), ${INDICES.length} cases`);
 
 /** One front end: its VPS type, its project, and how a stack's program is written before a run. */
-interface FrontEnd {
+export interface FrontEnd {
   name: string;
   type: string;
   project: string;
@@ -76,7 +69,7 @@ const domainOf = (label: string, spec: Spec) => `${spec.name}.${label}.model.exa
 const ptrOf = (spec: Spec) =>
   spec.reverseDns === undefined ? undefined : `${spec.reverseDns}.model.example.com`;
 
-const DYNAMIC: FrontEnd = {
+export const DYNAMIC: FrontEnd = {
   name: "dynamic Vps",
   type: VPS_TYPE,
   project: "money-model",
@@ -113,7 +106,7 @@ ${ptrOf(spec) === undefined ? "" : `      reverseDns: ${ptrOf(spec)}\n`}${spec.d
     .join("")}`;
 
 let yamlDir = "";
-const YAML: FrontEnd = {
+export const YAML: FrontEnd = {
   name: "native plugin (YAML)",
   type: NATIVE_VPS_TYPE,
   project: "money-model-yaml",
@@ -142,8 +135,12 @@ interface StateSeen {
  * A stack's state, from its checkpoint in the file backend: what `pulumi stack export` prints, without a CLI
  * process per stack and run.
  */
+/** A stack's checkpoint in the file backend. */
+const checkpointFile = (backendDir: string, front: FrontEnd, stack: string) =>
+  path.join(backendDir, ".pulumi", "stacks", front.project, `${stack}.json`);
+
 function stateOf(backendDir: string, front: FrontEnd, stack: string): StateSeen {
-  const file = path.join(backendDir, ".pulumi", "stacks", front.project, `${stack}.json`);
+  const file = checkpointFile(backendDir, front, stack);
   const seen: StateSeen = { held: new Map(), oids: new Set() };
   if (!fs.existsSync(file)) return seen;
   const state = JSON.parse(fs.readFileSync(file, "utf8")) as {
@@ -303,124 +300,150 @@ const ENV: NodeJS.ProcessEnv = {
   ...Object.fromEntries(Object.values(BUDGET_ENV_VARS).map((name) => [name, ""])),
 };
 
-/** Runs case `index` on `front`, checking I1–I4 after each run; throws the first violation with the case's words. */
-async function runCase(front: FrontEnd, emu: TestEmulator, workDir: string, index: number): Promise<void> {
-  const c = CASES[index]!;
-  expect((await controlApi(emu.baseUrl)("POST", "/reset")).status).toBe(200);
-  const backendDir = path.join(workDir, "backend");
-  const stacks: CliStack[] = [];
-  try {
-    for (let i = 0; i < c.stacks; i++)
-      stacks.push(
-        await CliStack.create({
-          programDir: front.programDir(),
-          stackName: `s${i}`,
-          backendDir,
-          env: ENV,
-          config: { "rimuhosting:baseUrl": emu.baseUrl },
-        }),
-      );
-    /**
-     * The errors the runs printed: an order named there is accounted for (I4). Only the errors, as the model's
-     * runs keep them: the provider's info lines name every order it makes.
-     */
-    const said: string[] = [];
-    /** Each run's outcome in a line: the failure message's history of the case. */
-    const trace: string[] = [];
-    for (const [r, run] of c.runs.entries()) {
-      const cli = stacks[run.stack]!;
-      const before = ordersOf(emu);
-      const settings = boundarySettings(
-        run.budget,
-        before,
-        stateOf(backendDir, front, cli.name).held,
-        run.program,
-      );
-      await setBudget(cli, settings);
-      const program = await front.write(cli, `s${run.stack}`, run.program);
-      const mark = emu.requestLog().length;
-      const up = await upWithPreview(cli);
-      const after = ordersOf(emu);
-      said.push(...up.errors);
-      const changes = emu
-        .requestLog()
-        .slice(mark)
-        .filter((e) => mutates(e.route))
-        .map((e) => e.route);
-      const preview: PreviewSeen = {
-        stack: `s${run.stack}`,
-        passed: up.passed,
-        figureCents: previewFigure(up.steps, front.type, before),
-        ordersBefore: before,
-        // A preview that passed is not seen apart from its update (one `pulumi up` process); one that failed ended it.
-        ordersAfter: up.passed ? before : after,
-      };
-      const total = (orders: readonly OrderSeen[]) => usd(orders.reduce((sum, o) => sum + o.cents, 0));
-      trace.push(
-        `run ${r + 1}: settings ${JSON.stringify(settings)}; preview ` +
-          `${up.passed ? `passed at ${usd(preview.figureCents)}` : "failed"}; up ` +
-          `${up.completed ? "completed" : "failed"}; account ${total(before)} → ${total(after)}`,
-      );
-      const states = new Map(stacks.map((s, i) => [`s${i}`, stateOf(backendDir, front, s.name).oids]));
-      const broken = [
-        I1({
-          stack: preview.stack,
-          preview,
-          completed: up.completed,
-          errors: up.errors,
-          ordersAfter: after,
-          alone: true,
-        }),
-        I2(preview, after),
-        !up.passed && changes.length > 0
-          ? `I2: ${preview.stack}'s preview failed, and its up made ${changes.join(", ")}`
-          : undefined,
-        I3({
-          budgetCents:
-            settings.monthlyBudgetUsd === undefined ? undefined : centsOf(Number(settings.monthlyBudgetUsd)),
-          ordersBefore: before,
-          ordersAfter: after,
-          outside: new Set(),
-        }),
-        increaseKept(settings.maxMonthlyIncreaseUsd, before, after),
-        I4({ orders: after, states, outside: new Set(), said }),
-      ].filter((v): v is string => v !== undefined);
-      if (broken.length > 0)
-        throw new Error(
-          `money model through the CLI, ${front.name}: seed ${SEED}, case ${index} ` +
-            `(${REPLAY} RIMU_MODEL_CLI_CASE=${index} replays it)\n${caseWords(c)}\n${trace.join("\n")}\n` +
-            `${broken.join("\n")}\nrun ${r + 1}'s program:\n${program}\nits errors:\n${up.errors.join("\n") || "(none)"}`,
-        );
+/**
+ * The stacks a front end's cases run on, each made once (`pulumi stack init`, the emulator's address in its config)
+ * and put back before each case as that left it: its checkpoint in the file backend (with the backend's attributes
+ * file beside it) and its settings file. A fresh stack to the engine, without a `stack init` process per stack and
+ * case (about 0.3 CPU-s each, 60 of them).
+ */
+class StackPool {
+  private readonly made: { cli: CliStack; files: [string, Buffer][] }[] = [];
+
+  constructor(
+    private readonly front: FrontEnd,
+    private readonly emu: TestEmulator,
+    private readonly backendDir: string,
+  ) {}
+
+  /** `count` stacks, each as `stack init` left it. */
+  async fresh(count: number): Promise<CliStack[]> {
+    while (this.made.length < count) {
+      const cli = await CliStack.create({
+        programDir: this.front.programDir(),
+        stackName: `s${this.made.length}`,
+        backendDir: this.backendDir,
+        env: ENV,
+        config: { "rimuhosting:baseUrl": this.emu.baseUrl },
+      });
+      const checkpoint = checkpointFile(this.backendDir, this.front, cli.name);
+      const files = [checkpoint, `${checkpoint}.attrs`, path.join(cli.programDir, `Pulumi.${cli.name}.yaml`)];
+      this.made.push({ cli, files: files.map((file) => [file, fs.readFileSync(file)]) });
     }
-    if (process.env.RIMU_MODEL_CLI_TRACE)
-      console.log(`${front.name}, case ${index}: ${caseWords(c)}\n${trace.join("\n")}`);
-  } finally {
-    for (const stack of stacks) stack.close();
+    const taken = this.made.slice(0, count);
+    for (const { files } of taken) for (const [file, bytes] of files) fs.writeFileSync(file, bytes);
+    return taken.map(({ cli }) => cli);
+  }
+
+  close(): void {
+    for (const { cli } of this.made) cli.close();
   }
 }
 
-function modelCases(front: FrontEnd): void {
+/** Runs case `index` on `front`, checking I1–I4 after each run; throws the first violation with the case's words. */
+async function runCase(
+  front: FrontEnd,
+  emu: TestEmulator,
+  pool: StackPool,
+  backendDir: string,
+  index: number,
+) {
+  const c = CASES[index]!;
+  expect((await controlApi(emu.baseUrl)("POST", "/reset")).status).toBe(200);
+  const stacks = await pool.fresh(c.stacks);
+  /**
+   * The errors the runs printed: an order named there is accounted for (I4). Only the errors, as the model's
+   * runs keep them: the provider's info lines name every order it makes.
+   */
+  const said: string[] = [];
+  /** Each run's outcome in a line: the failure message's history of the case. */
+  const trace: string[] = [];
+  for (const [r, run] of c.runs.entries()) {
+    const cli = stacks[run.stack]!;
+    const before = ordersOf(emu);
+    const settings = boundarySettings(
+      run.budget,
+      before,
+      stateOf(backendDir, front, cli.name).held,
+      run.program,
+    );
+    await setBudget(cli, settings);
+    const program = await front.write(cli, `s${run.stack}`, run.program);
+    const mark = emu.requestLog().length;
+    const up = await upWithPreview(cli);
+    const after = ordersOf(emu);
+    said.push(...up.errors);
+    const changes = emu
+      .requestLog()
+      .slice(mark)
+      .filter((e) => mutates(e.route))
+      .map((e) => e.route);
+    const preview: PreviewSeen = {
+      stack: `s${run.stack}`,
+      passed: up.passed,
+      figureCents: previewFigure(up.steps, front.type, before),
+      ordersBefore: before,
+      // A preview that passed is not seen apart from its update (one `pulumi up` process); one that failed ended it.
+      ordersAfter: up.passed ? before : after,
+    };
+    const total = (orders: readonly OrderSeen[]) => usd(orders.reduce((sum, o) => sum + o.cents, 0));
+    trace.push(
+      `run ${r + 1}: settings ${JSON.stringify(settings)}; preview ` +
+        `${up.passed ? `passed at ${usd(preview.figureCents)}` : "failed"}; up ` +
+        `${up.completed ? "completed" : "failed"}; account ${total(before)} → ${total(after)}`,
+    );
+    const states = new Map(stacks.map((s, i) => [`s${i}`, stateOf(backendDir, front, s.name).oids]));
+    const broken = [
+      I1({
+        stack: preview.stack,
+        preview,
+        completed: up.completed,
+        errors: up.errors,
+        ordersAfter: after,
+        alone: true,
+      }),
+      I2(preview, after),
+      !up.passed && changes.length > 0
+        ? `I2: ${preview.stack}'s preview failed, and its up made ${changes.join(", ")}`
+        : undefined,
+      I3({
+        budgetCents:
+          settings.monthlyBudgetUsd === undefined ? undefined : centsOf(Number(settings.monthlyBudgetUsd)),
+        ordersBefore: before,
+        ordersAfter: after,
+        outside: new Set(),
+      }),
+      increaseKept(settings.maxMonthlyIncreaseUsd, before, after),
+      I4({ orders: after, states, outside: new Set(), said }),
+    ].filter((v): v is string => v !== undefined);
+    if (broken.length > 0)
+      throw new Error(
+        `money model through the CLI, ${front.name}: seed ${SEED}, case ${index} ` +
+          `(${REPLAY} RIMU_MODEL_CLI_CASE=${index} replays it)\n${caseWords(c)}\n${trace.join("\n")}\n` +
+          `${broken.join("\n")}\nrun ${r + 1}'s program:\n${program}\nits errors:\n${up.errors.join("\n") || "(none)"}`,
+      );
+  }
+  if (process.env.RIMU_MODEL_CLI_TRACE)
+    console.log(`${front.name}, case ${index}: ${caseWords(c)}\n${trace.join("\n")}`);
+}
+
+/** The generated cases, a test each, on `front` (inside the describe of its test file). */
+export function modelCases(front: FrontEnd): void {
   let emu: TestEmulator;
   let workDir = "";
+  let pool: StackPool | undefined;
   beforeAll(async () => {
     emu = await startTestEmulator({ control: true, timeScale: 0 });
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), "money-model-cli-"));
+    pool = new StackPool(front, emu, path.join(workDir, "backend"));
   });
   afterAll(async () => {
+    pool?.close();
     await emu?.close();
     fs.rmSync(workDir, { recursive: true, force: true });
+    if (front === YAML && yamlDir) fs.rmSync(yamlDir, { recursive: true, force: true });
   });
   test.each(INDICES.map((i) => [i, CASES[i]!.stacks, CASES[i]!.runs.length] as const))(
     `case %i of seed ${SEED}: %i stack(s), %i runs keep I1–I4`,
-    async (index) => runCase(front, emu, workDir, index),
+    async (index) => runCase(front, emu, pool!, path.join(workDir, "backend"), index),
   );
 }
-
-describeCliOnly("the money model's generated cases on the dynamic Vps (a TypeScript program)", () => {
-  modelCases(DYNAMIC);
-});
-
-describeNative("yaml", "the money model's generated cases on the native plugin (a YAML program)", () => {
-  modelCases(YAML);
-  afterAll(() => fs.rmSync(yamlDir, { recursive: true, force: true }));
-});
