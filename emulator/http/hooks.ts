@@ -151,6 +151,7 @@ export function registerHooks(app: FastifyInstance, deps: EmulatorDeps): void {
       dropped: false,
     };
     if (config.control) return;
+    if (deps.turn) await deps.turn(config.endpoint ?? "unknown");
     logWhenEnded(deps, request, reply);
     if (request.raw.httpVersion === "1.1" && request.headers.host === undefined) {
       throw emuError("EMU_ERR_BAD_REQUEST", {

@@ -36,6 +36,11 @@ export interface EmulatorDeps {
   requestLog: RequestLog;
   listings: ListingRenderer;
   options: ResolvedOptions;
+  /**
+   * Set in code by a test that chooses the order in which concurrent requests are served (test/cost's model, through
+   * fast-check's scheduler): each API request waits for it, named by its endpoint, before anything is done.
+   */
+  turn?: (endpoint: string) => Promise<void>;
 }
 
 declare module "fastify" {

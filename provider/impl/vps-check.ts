@@ -108,7 +108,8 @@ export async function checkVps(
     preview,
   );
   // Refused in what may be `pulumi up`: the run fails, and its replacements' orders are judged so (order-guard.ts).
-  if (options.mayApply && budget.failures.length > 0) noteRefusedAtCheck(run);
+  if (options.mayApply && budget.failures.length > 0)
+    noteRefusedAtCheck(run, ahead.fee && accountView(run, "Checking a Vps"));
   // What the run did before this check, true on the native plugin's `pulumi up` too (order-guard.ts).
   const done = whatWasDone(
     run,

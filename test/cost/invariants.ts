@@ -124,13 +124,23 @@ export interface OwnedSeen {
   outside: ReadonlySet<number>;
   /** What the runs printed (errors, warnings): an order named there is accounted for until the next `up`. */
   said: readonly string[];
+  /**
+   * Each stack's VPSs as its state holds them (replaced orders waiting for their delete left out), for the stacks
+   * none of whose orders was cancelled outside Pulumi since their last refresh: each must be billed.
+   */
+  held?: ReadonlyMap<string, ReadonlySet<number>>;
 }
 
 /**
  * I4: every billed order is in exactly one stack's state, or was named in the output of the run that made it (to be
- * taken back by the next `up` of that stack).
+ * taken back by the next `up` of that stack); and the other way round, no run cancels an order its stack's state
+ * still holds as one of the program's VPSs (a state that says a VPS is there when it is not lost the VPS).
  */
 export function I4(owned: OwnedSeen): string | undefined {
+  const billed = new Set(owned.orders.map((o) => o.oid));
+  for (const [stack, oids] of owned.held ?? [])
+    for (const oid of oids)
+      if (!billed.has(oid)) return `I4: ${stack}'s state holds order ${oid}, which is no longer billed`;
   for (const order of owned.orders) {
     if (owned.outside.has(order.oid)) continue;
     const holders = [...owned.states].filter(([, oids]) => oids.has(order.oid)).map(([stack]) => stack);

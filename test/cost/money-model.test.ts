@@ -3,8 +3,9 @@
  * 1–3 stacks, runs of `pulumi up` that create, resize up and down, move (replace, with and without
  * deleteBeforeReplace), adopt, delete and change unrelated inputs, under budgets at their boundary (exact, a cent
  * either side), with changes outside Pulumi between and during runs, faults on the update's calls, and several
- * stacks' runs at once, their provider calls interleaved by fast-check's scheduler. After every command, I1–I6
- * (./invariants.ts) are checked against the emulator's account.
+ * stacks' runs at once, their provider calls interleaved by fast-check's scheduler, before each call and inside it,
+ * request by request (./model/turns.ts). After every command, I1–I6 (./invariants.ts) are checked against the
+ * emulator's account.
  *
  * The provider runs in-process (impl's check, diff, create, update, delete, through ./model/engine.ts, which calls
  * them as the Pulumi engine does) against one emulator over HTTP on 127.0.0.1, reset between cases through its
@@ -21,6 +22,7 @@ import { controlApi } from "../helpers/control-api";
 import {
   commandArbs,
   configure,
+  turnOf,
   UpCommand,
   ConcurrentCommand,
   OutsideCommand,
@@ -61,6 +63,7 @@ beforeAll(async () => {
 afterAll(async () => {
   testing.setRetryDelay(undefined);
   testing.setCreateLookupGrace(undefined);
+  emu.app.emulator.turn = undefined;
   byHand.close();
   testing.resetConfiguration();
   await emu.close();
@@ -75,9 +78,11 @@ async function world(scheduler: fc.Scheduler, stacks: number): Promise<Real> {
     scheduler,
     stacks: Array.from({ length: stacks }, (_, i) => new Stack(`s${i}`)),
     outside: new Set(),
+    byHandLog: [],
     stale: new Set(),
     with: WITH,
   };
+  emu.app.emulator.turn = turnOf(real);
   await configure(real, {});
   return real;
 }
@@ -172,6 +177,44 @@ const NAMED: {
         { limit: "both", offsetCents: -1 },
       ),
       new ConcurrentCommand([[add("DCDALLAS")], []], { limit: "monthly", offsetCents: -1 }),
+    ],
+  },
+  {
+    title:
+      "case 4: a replacement (Dallas to London) withdrawn because an order by hand landed between its listing and its " +
+      "order, in a run that also creates a VPS: the replaced order counts again, so the new VPS is refused, and the " +
+      "old VPS, which the state still holds, stays billed",
+    stacks: 1,
+    commands: [
+      new UpCommand(0, [add("DCDALLAS", { memoryMb: 1024 } as Partial<Edit>)], NO_LIMIT),
+      new UpCommand(
+        0,
+        [{ op: "move", pick: 0, dcLocation: "DCLONDON", dbr: false }, add("DCDALLAS")],
+        { limit: "monthly", offsetCents: 0 },
+        undefined,
+        { kind: "order", pick: 0, beforeOrder: 0 },
+      ),
+    ],
+  },
+  {
+    title:
+      "a VPS of the explicit provider grown by hand as a run moves it to Dallas (a cheaper replacement) and adds " +
+      "one on the default provider, its budget a cent over the program: the new VPS is refused, so the run fails, " +
+      "and the order the other provider replaced is cancelled, which the engine would leave billed beside its " +
+      "replacement",
+    stacks: 1,
+    commands: [
+      new UpCommand(0, [add("DCLONDON", { provider: 1 } as Partial<Edit>), { op: "ptr", pick: 0 }], {
+        limit: "monthly",
+        offsetCents: 1,
+      }),
+      new UpCommand(
+        0,
+        [{ op: "move", pick: 0, dcLocation: "DCDALLAS", dbr: false }, add("DCDALLAS")],
+        { limit: "monthly", offsetCents: 1 },
+        undefined,
+        { kind: "resize", pick: 0 },
+      ),
     ],
   },
   {

@@ -37,6 +37,8 @@ import { runState, type RunContext } from "../engine/run-context.js";
 const PREFIX = "pulumi-rimuhosting-plan-";
 /** The key of an order a run replaced (noteReplaced), beside the resources' keys. */
 const REPLACED = "replaced order ";
+/** The key of a run of the command failing on the budget (noteFailing). */
+const FAILING = "failing on the budget";
 /** Entries and files older than this are another command's, whatever process id it had. */
 const MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
@@ -121,6 +123,7 @@ export class SharedPlan {
       .filter(
         ([resource, e]) =>
           !resource.startsWith(REPLACED) &&
+          resource !== FAILING &&
           e.writer !== this.writer &&
           !own.has(resource) &&
           now - e.at < MAX_AGE_MS &&
@@ -149,6 +152,20 @@ export class SharedPlan {
         .filter(([key, e]) => key.startsWith(REPLACED) && e.writer !== this.writer && writerAlive(e.writer))
         .map(([key]) => Number(key.slice(REPLACED.length))),
     );
+  }
+
+  /**
+   * A run of this command failed on the budget (replaced-orders.ts): the engine fails the whole command, so it
+   * cancels no replaced order of any provider; each provider judges the orders it replaced so (failing()).
+   */
+  noteFailing(): void {
+    if (!this.read().has(FAILING)) this.append(FAILING, { fee: { name: "", after: { cents: 0 } } });
+  }
+
+  /** Whether a run of this command (this one or another provider's) failed on the budget. */
+  failing(): boolean {
+    const entry = this.read().get(FAILING);
+    return entry !== undefined && Date.now() - entry.at < MAX_AGE_MS && writerAlive(entry.writer);
   }
 
   /** The entries, with the lines appended (by any process) since the last read applied in order. */

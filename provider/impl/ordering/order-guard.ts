@@ -47,7 +47,7 @@ import { carriesCreationToken } from "../../client/index.js";
 import type { AccountView } from "../account/account-view.js";
 import { same } from "../inputs/canonical-json.js";
 import { withdrawIfOver } from "./order-withdrawal.js";
-import { cancelReplacedIfOver } from "./replaced-orders.js";
+import { cancelReplacedIfOver, noteFailing } from "./replaced-orders.js";
 
 /** A change this process applied to `name` ("ordered", "changed", "adopted", "cancelled"). */
 export function noteDone(run: RunContext, what: string, name: string): void {
@@ -231,7 +231,7 @@ async function judge(run: Guard, view: AccountView, listing: Orders, planned: Pl
   const warn = settings.enforcement === "warn";
   const stop = async (reason: string, advice: string): Promise<void> => {
     if (!warn) {
-      run.failing = true;
+      noteFailing(run, view);
       const cancelled = await cancelReplacedIfOver(run, view);
       throw new VpsError(
         VPS_ERROR_CODES.budget,
@@ -379,7 +379,7 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
     }
     // Kept: in a run already failing on the budget, the orders it replaced are judged now (replaced-orders.ts).
     if (withdrawn === undefined) return void (await cancelReplacedIfOver(run, view, name));
-    run.failing = true;
+    noteFailing(run, view);
     run.applied.delete(resource);
     // Its replacement withdrawn, the replaced order stays billed: it counts again (issue 64, case 4).
     if (replacedOid !== undefined) {

@@ -19,8 +19,17 @@ import type { RunContext } from "../engine/run-context.js";
 import { guardOf, type Guard } from "./guard-run.js";
 
 /** A check of this run refused a change on the budget in what may be `pulumi up` (the native plugin's). */
-export function noteRefusedAtCheck(run: RunContext): void {
-  guardOf(run).failing = true;
+export function noteRefusedAtCheck(run: RunContext, view?: AccountView): void {
+  noteFailing(guardOf(run), view);
+}
+
+/**
+ * `run` fails on the budget, and with it the whole command: said in the command's shared plan too, so that the other
+ * providers' runs judge the orders they replaced so (a replacement on one provider, a refusal on another).
+ */
+export function noteFailing(run: Guard, view?: AccountView): void {
+  run.failing = true;
+  view?.sharedPlan?.noteFailing();
 }
 
 /**
@@ -37,19 +46,30 @@ export async function cancelReplacedIfOver(run: Guard, view: AccountView, ordere
 
 async function cancelIfOver(run: Guard, view: AccountView): Promise<string> {
   const { settings } = budgetInUse();
-  if (!run.failing || run.replaced.size === 0 || settings.monthlyBudgetUsd === undefined) return "";
-  if (settings.enforcement === "warn") return "";
+  if (settings.monthlyBudgetUsd === undefined || settings.enforcement === "warn") return "";
+  // The orders replaced by any provider of the command (the others' in the shared plan), once any of them fails.
+  const others = view.sharedPlan?.replacedByOthers() ?? new Set<number>();
+  if (run.replaced.size === 0 && others.size === 0) return "";
+  if (!run.failing && !view.sharedPlan?.failing()) return "";
   const budget = cents(settings.monthlyBudgetUsd);
-  let billed: ReturnType<typeof accountCentsOf>;
+  let listing: Awaited<ReturnType<AccountView["activeOrders"]>>;
   try {
-    billed = accountCentsOf(await view.activeOrders({ fresh: true }));
+    listing = await view.activeOrders({ fresh: true });
   } catch {
     // Not read: nothing is cancelled; the replaced orders stay named in the run's words (order-guard.ts).
     return "";
   }
+  const billed = accountCentsOf(listing);
   if (billed.cents <= budget) return "";
+  // Those still billed: an order another provider's run cancelled already is left alone.
+  const replaced = listing.filter(
+    (order) => run.replaced.has(order.order_oid) || others.has(order.order_oid),
+  );
+  for (const oid of run.replaced.keys())
+    if (!replaced.some((order) => order.order_oid === oid)) run.replaced.delete(oid);
   const cancelled: number[] = [];
-  for (const [oid, order] of [...run.replaced]) {
+  for (const order of replaced) {
+    const oid = order.order_oid;
     try {
       await view.client.deleteVps(orderRef(oid, order.domain_name));
     } catch (error) {

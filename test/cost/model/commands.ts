@@ -10,10 +10,22 @@ import type { TestEmulator } from "../../helpers/start-emulator";
 import { stackConfig } from "../../provider/support/impl-fixture";
 import { I1, I2, I3, I4, I5, I6, type OrderSeen } from "../invariants";
 import type { Settings } from "../judges";
-import { oidOf, refresh, Stack, type Gate, type Spec } from "./engine";
+import { oidOf, refresh, Stack, type Spec } from "./engine";
 import { newCommand, ordersOf, up, type UpDone } from "./runs";
-import { edit, editArb, editWords, uniqueName, type Edit } from "./edits";
+import { edit, editArb, editWords, moveAndAddArb, type Edit } from "./edits";
+import {
+  byHandOrder,
+  duringWords,
+  outsideArb,
+  outsideChange,
+  since,
+  sizesOf,
+  type OutsideChoice,
+} from "./outside";
+import { drive, gateOf } from "./turns";
 export type { Edit } from "./edits";
+export type { OutsideChoice } from "./outside";
+export { turnOf } from "./turns";
 
 /** The world the commands run in: the emulator, the stacks, what was done outside Pulumi. */
 export interface Real {
@@ -23,10 +35,16 @@ export interface Real {
   stacks: Stack[];
   /** Orders placed (or grown) outside every stack. */
   outside: Set<number>;
+  /** Each order placed or grown outside Pulumi, in turn (an order grown twice is here twice). */
+  byHandLog: number[];
   /** Stacks with an order cancelled outside Pulumi: the user runs `pulumi refresh`, as the preview says. */
   stale: Set<Stack>;
   /** Generated events some invariants are not kept for yet (RIMU_MODEL_WITH): "kill", "drift". */
   with: ReadonlySet<string>;
+  /** A command's runs are under way (drive): each request the emulator serves waits for the scheduler's turn. */
+  driving?: boolean;
+  /** An order by hand to place just before the update's order number `left` (counting down) is served. */
+  beforeOrder?: { left: number; place: () => Promise<void> };
 }
 /** The model: nothing beyond the real world is needed to choose commands. */
 export type Model = Record<string, never>;
@@ -121,58 +139,6 @@ function arm(real: Real, fault: FaultChoice): void {
   real.emu.injectFault(spec as never);
 }
 
-/** A change made outside Pulumi: a resize, a cancellation, a stop, or an order by hand (another stack's). */
-export interface OutsideChoice {
-  kind: "resize" | "cancel" | "stop" | "order";
-  pick: number;
-}
-export const outsideArb: fc.Arbitrary<OutsideChoice> = fc.record({
-  // A resize by hand most often: an update beside it must leave it alone (I6).
-  kind: fc.oneof(
-    { arbitrary: fc.constant("resize" as const), weight: 3 },
-    fc.constantFrom("cancel" as const, "stop" as const, "order" as const),
-  ),
-  pick: fc.nat(5),
-});
-
-async function outsideChange(real: Real, change: OutsideChoice): Promise<void> {
-  const active = new Set(ordersOf(real.emu).map((o) => o.oid));
-  const held = real.stacks.flatMap((s) => [...s.state.values()]).filter((h) => active.has(oidOf(h)));
-  const target = held[change.pick % Math.max(held.length, 1)];
-  const ref = () => ({ orderOid: oidOf(target!), domainName: String(target!.outs.domainName) });
-  if (change.kind === "order" || !target) {
-    const placed = await real.byHand.createVps({
-      instantiation_options: {
-        domain_name: `${uniqueName("by-hand")}.model.example.com`,
-        distro: "deb12.64",
-      },
-      vps_parameters: { memory_mb: 1024, disk_space_mb: 10240 },
-      dc_location: "DCDALLAS",
-    });
-    real.outside.add(placed.about_order.order_oid);
-    return;
-  }
-  if (change.kind === "cancel") {
-    await real.byHand.deleteVps(ref() as never);
-    real.stale.add(real.stacks.find((s) => s.state.get(target.spec.name) === target)!);
-  }
-  if (change.kind === "stop") await real.byHand.setRunningState(ref() as never, "NOTRUNNING");
-  if (change.kind === "resize" && real.with.has("drift")) {
-    const live = Number(sizesOf(real, oidOf(target)).memoryMb);
-    const memory = live === 1024 ? 2048 : 1024;
-    await real.byHand.changeParameters(ref() as never, { memory_mb: memory });
-    // Grown by hand (512 or 1024 MB to more): the account's growth is not the runs' (I3).
-    if (memory > live) real.outside.add(oidOf(target));
-  }
-}
-
-/**
- * The orders placed or grown outside Pulumi while a command ran, set aside by I3. One changed by hand before it is
- * the account the runs started from: a run that replaces or shrinks it lowers the account, and is judged so.
- */
-const since = (real: Real, before: ReadonlySet<number>): Set<number> =>
-  new Set([...real.outside].filter((oid) => !before.has(oid)));
-
 /** Throws the first invariant a check found broken. */
 function expectKept(...violations: (string | undefined)[]): void {
   const broken = violations.filter((v): v is string => v !== undefined);
@@ -186,30 +152,25 @@ function owned(real: Real): string | undefined {
     states: new Map(real.stacks.map((s) => [s.name, s.orderOids()])),
     outside: real.outside,
     said: real.stacks.flatMap((s) => s.said),
+    held: new Map(
+      real.stacks
+        .filter((s) => !real.stale.has(s))
+        // A pending create (an order not found yet) records no order number.
+        .map((s) => [s.name, new Set([...s.state.values()].map(oidOf).filter(Number.isFinite))]),
+    ),
   });
 }
 
-const sizesOf = (real: Real, oid: number): Record<string, unknown> => {
-  const o = real.emu.app.emulator.ctx.store.state.orders.find((order) => order.orderOid === oid);
-  return o ? { memoryMb: o.memoryMb, diskSpaceMb: o.diskMb, dcLocation: o.dc } : {};
-};
-
-/** The scheduler's gate: each provider call of every run waits for its turn there. */
-const gateOf =
-  (real: Real): Gate =>
-  (label) =>
-    real.scheduler.schedule(Promise.resolve(label), label).then(() => undefined);
-
 /** After a run was killed: one `up` of its stack, alone, as I3 and I4 ask. */
 async function afterKill(real: Real, stack: Stack, settings: Settings): Promise<UpDone> {
-  return real.scheduler.waitFor(up(real.emu, stack, { settings, gate: gateOf(real), alone: false }));
+  return drive(real, up(real.emu, stack, { settings, gate: gateOf(real), alone: false }));
 }
 
 /** The stacks an outside cancellation left stale, refreshed first (as the preview tells the user). */
 async function refreshed(real: Real, stacks: readonly Stack[]): Promise<void> {
   for (const stack of stacks.filter((s) => real.stale.has(s))) {
     await configure(real, {});
-    await real.scheduler.waitFor(refresh(stack, newCommand(), gateOf(real)));
+    await drive(real, refresh(stack, newCommand(), gateOf(real)));
     real.stale.delete(stack);
   }
 }
@@ -247,7 +208,7 @@ export class UpCommand implements Command {
   ) {}
   check = () => true;
   async run(_model: Model, real: Real): Promise<void> {
-    const outsideBefore = new Set(real.outside);
+    const byHandMark = real.byHandLog.length;
     const stack = real.stacks[this.stack % real.stacks.length]!;
     await refreshed(real, [stack]);
     for (const e of this.edits) edit(real, stack, e);
@@ -256,20 +217,30 @@ export class UpCommand implements Command {
     const before: OrderSeen[] = ordersOf(real.emu);
     const sizesBefore = new Map([...stack.state.values()].map((h) => [oidOf(h), sizesOf(real, oidOf(h))]));
     const killAt = real.with.has("kill") ? this.killAt : undefined;
-    const done = await real.scheduler.waitFor(
+    const outside = this.outside;
+    const done = await drive(
+      real,
       up(real.emu, stack, {
         settings,
         gate: gateOf(real),
         killAt,
-        alone: !this.fault && !this.outside && killAt === undefined,
+        alone: !this.fault && !outside && killAt === undefined,
         beforeUpdate: async () => {
-          if (this.outside) await outsideChange(real, this.outside);
+          // An order by hand (another account user's) lands inside the update, just before one of its orders
+          // (case 4); the other changes come just before the update.
+          if (outside?.kind === "order")
+            real.beforeOrder = { left: outside.beforeOrder ?? 0, place: () => byHandOrder(real, outside) };
+          else if (outside) await outsideChange(real, outside);
           if (this.fault) arm(real, this.fault);
           for (const h of stack.state.values()) sizesBefore.set(oidOf(h), sizesOf(real, oidOf(h)));
         },
       }),
     );
     real.emu.app.emulator.faults.clear();
+    // An update that ordered less: the order by hand lands after it.
+    const late = real.beforeOrder;
+    real.beforeOrder = undefined;
+    if (late) await late.place();
     // A run that was killed, or failed, settles with one more `up` of its stack (the replaced orders it kept billed,
     // named in its output, are cancelled there).
     const settled =
@@ -284,7 +255,7 @@ export class UpCommand implements Command {
         budgetCents,
         ordersBefore: before,
         ordersAfter: settled.ordersAfter,
-        outside: since(real, outsideBefore),
+        outside: since(real, byHandMark),
       }),
       owned(real),
     );
@@ -293,7 +264,7 @@ export class UpCommand implements Command {
     return (
       `up(s${this.stack}: ${this.edits.map(editWords).join(", ") || "no change"}; ${budgetWords(this.budget)}` +
       `${this.fault ? `; fault ${this.fault.kind} on ${this.fault.route}` : ""}` +
-      `${this.outside ? `; during it, outside ${this.outside.kind} #${this.outside.pick}` : ""}` +
+      `${this.outside ? `; during it, ${duringWords(this.outside)}` : ""}` +
       `${this.killAt !== undefined ? `; kill at call ${this.killAt}` : ""})`
     );
   }
@@ -312,7 +283,7 @@ export class ConcurrentCommand implements Command {
   ) {}
   check = () => true;
   async run(_model: Model, real: Real): Promise<void> {
-    const outsideBefore = new Set(real.outside);
+    const byHandMark = real.byHandLog.length;
     const stacks = real.stacks.slice(0, Math.max(2, this.edits.length));
     await refreshed(real, stacks);
     stacks.forEach((stack, i) => (this.edits[i] ?? []).forEach((e) => edit(real, stack, e)));
@@ -320,7 +291,7 @@ export class ConcurrentCommand implements Command {
     await configure(real, settings);
     const before = ordersOf(real.emu);
     const runs = stacks.map((stack) => up(real.emu, stack, { settings, gate: gateOf(real), alone: false }));
-    const done = await real.scheduler.waitFor(Promise.all(runs));
+    const done = await drive(real, Promise.all(runs));
     const budgetCents =
       settings.monthlyBudgetUsd === undefined
         ? undefined
@@ -334,7 +305,7 @@ export class ConcurrentCommand implements Command {
         budgetCents,
         ordersBefore: before,
         ordersAfter: ordersOf(real.emu),
-        outside: since(real, outsideBefore),
+        outside: since(real, byHandMark),
       }),
       owned(real),
     );
@@ -365,7 +336,7 @@ export class RefreshCommand implements Command {
   async run(_model: Model, real: Real): Promise<void> {
     const stack = real.stacks[this.stack % real.stacks.length]!;
     await configure(real, {});
-    await real.scheduler.waitFor(refresh(stack, newCommand(), gateOf(real)));
+    await drive(real, refresh(stack, newCommand(), gateOf(real)));
     expectKept(owned(real));
   }
   toString(): string {
@@ -402,7 +373,10 @@ const upArb = (stacks: number, kills: boolean): fc.Arbitrary<Command> =>
   fc
     .tuple(
       fc.nat(stacks - 1),
-      fc.array(editArb, { minLength: 1, maxLength: 3 }),
+      fc.oneof(
+        { arbitrary: fc.array(editArb, { minLength: 1, maxLength: 3 }), weight: 3 },
+        { arbitrary: moveAndAddArb, weight: 1 },
+      ),
       budgetArb,
       sometimes(faultArb, 3),
       sometimes(outsideArb, 3),

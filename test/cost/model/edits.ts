@@ -62,6 +62,11 @@ export const editArb: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ op: fc.constant("adopt" as const), pick: fc.nat(5) }),
 );
 
+/** A replacement and a new VPS in one run (a server moved, another added): case 4's shape, weighted in commands.ts. */
+export const moveAndAddArb: fc.Arbitrary<Edit[]> = fc
+  .tuple(fc.oneof(moveArb, twinArb), addArb)
+  .map(([move, add]) => [move, add]);
+
 export const editWords = (e: Edit): string => {
   switch (e.op) {
     case "add":

@@ -12,6 +12,7 @@
  * - Each explicit provider is a process of its own, so a run of its own (of the same command).
  * - Every provider call first passes `gate`: the test's scheduler orders the calls of concurrent runs there, and a
  *   kill stops the run there (the calls after it are never made, and what completes after it is not recorded).
+ *   Inside a call, each request to the emulator waits for its turn too (turns.ts).
  */
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
@@ -268,7 +269,11 @@ async function settled(steps: Promise<boolean>[]): Promise<boolean[]> {
   return outcomes.map((o) => (o as PromiseFulfilledResult<boolean>).value);
 }
 
-/** Reads every VPS of the state (`pulumi refresh`): a gone order leaves the state, the rest take what is live. */
+/**
+ * Reads every VPS of the state (`pulumi refresh`): a gone order leaves the state, the rest take what is live, their
+ * inputs too when read returns them (both front ends' hosts record those for the next diff; the dynamic host keeps
+ * the serialized provider beside them).
+ */
 export async function refresh(stack: Stack, runs: Runs, gate: Gate): Promise<void> {
   for (const held of [...stack.state.values()]) {
     await gate(`read ${held.spec.name}`);
@@ -277,6 +282,11 @@ export async function refresh(stack: Stack, runs: Runs, gate: Gate): Promise<voi
     );
     if (!read.id) stack.state.delete(held.spec.name);
     else
-      stack.state.set(held.spec.name, { ...held, id: read.id, outs: read.props as Record<string, unknown> });
+      stack.state.set(held.spec.name, {
+        ...held,
+        id: read.id,
+        outs: read.props as Record<string, unknown>,
+        inputs: read.inputs ? { ...read.inputs, __provider: held.inputs.__provider } : held.inputs,
+      });
   }
 }

@@ -2,7 +2,7 @@
  * The budget's plan shared by the provider processes of one command (provider/impl/account/shared-plan.ts). The
  * invariant: for any interleaving of records, forgets and replacements by two runs on one plan file, each run sees
  * exactly what a plan rewritten whole at every step would hold (the latest entry of each resource, the other run's
- * fees and replaced orders, never its own), and no step rewrites what the file already holds (a check appends; it
+ * fees and replaced orders, never its own; whether any run failed on the budget), and no step rewrites what the file already holds (a check appends; it
  * does not read and write the whole plan, which made a preview's checks cost the square of the fleet). fast-check
  * generates the interleavings; a line torn by a writer not yet done counts once it is whole.
  */
@@ -16,7 +16,8 @@ import type { VpsFee } from "../../../provider/impl/cost/verdict";
 type Op =
   | { writer: 0 | 1; kind: "record"; resource: string; cents: number; nowCents?: number }
   | { writer: 0 | 1; kind: "forget"; resource: string }
-  | { writer: 0 | 1; kind: "replaced" | "unreplaced"; oid: number };
+  | { writer: 0 | 1; kind: "replaced" | "unreplaced"; oid: number }
+  | { writer: 0 | 1; kind: "failing" };
 
 const resource = fc.constantFrom("vps-a", "vps-b", "vps-c", "vps-d");
 const writer = fc.constantFrom<0 | 1>(0, 1);
@@ -34,6 +35,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     kind: fc.constantFrom("replaced" as const, "unreplaced" as const),
     oid: fc.integer({ min: 1, max: 3 }),
   }),
+  fc.record({ writer, kind: fc.constant("failing" as const) }),
 );
 
 interface ModelEntry {
@@ -60,6 +62,7 @@ test("two runs on one plan see what a plan rewritten whole would hold, and each 
       const plans = [new SharedPlan(file, "run-0"), new SharedPlan(file, "run-1")] as const;
       const resources = new Map<string, ModelEntry>();
       const replaced = new Map<number, 0 | 1>();
+      let failing = false;
       for (const o of ops) {
         const before = fs.existsSync(file) ? fs.readFileSync(file) : Buffer.alloc(0);
         const plan = plans[o.writer];
@@ -76,6 +79,9 @@ test("two runs on one plan see what a plan rewritten whole would hold, and each 
         } else if (o.kind === "replaced") {
           plan.noteReplaced(o.oid);
           replaced.set(o.oid, o.writer);
+        } else if (o.kind === "failing") {
+          plan.noteFailing();
+          failing = true;
         } else {
           plan.forgetReplaced(o.oid);
           replaced.delete(o.oid);
@@ -88,6 +94,8 @@ test("two runs on one plan see what a plan rewritten whole would hold, and each 
           expect(sorted(plans[w].others(new Set()))).toEqual(sorted(others));
           const othersReplaced = [...replaced].filter(([, by]) => by !== w).map(([oid]) => oid);
           expect([...plans[w].replacedByOthers()].sort()).toEqual(othersReplaced.sort());
+          // A run failing on the budget fails the command: every run of it sees so, its own included.
+          expect(plans[w].failing()).toBe(failing);
         }
       }
     }),
