@@ -1,5 +1,5 @@
 /**
- * The money model's cases for the real CLI (test/engine/money-model-cli.test.ts): 1–2 stacks of one account and 2–3
+ * The money model's cases for the real CLI (test/cost/money-model-cli.ts, run by test/engine/money-model-cli-*.test.ts): 1–2 stacks of one account and 2–3
  * runs of `pulumi up`, each run changing one stack's program of 1–4 VPSs (created, resized up and down, moved with
  * and without deleteBeforeReplace, removed, their PTR name changed) under a budget at its boundary (exact, a cent
  * either side, or far above). The changes and the budgets are the in-process model's (edits.ts, commands.ts), so
