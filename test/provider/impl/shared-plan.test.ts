@@ -10,7 +10,7 @@ import fc from "fast-check";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { SharedPlan } from "../../../provider/impl/account/shared-plan";
+import { SharedPlan, sweepPlanFiles } from "../../../provider/impl/account/shared-plan";
 import type { VpsFee } from "../../../provider/impl/cost/verdict";
 
 type Op =
@@ -117,4 +117,53 @@ test("a line not yet whole counts once its writer ends it; a foreign line counts
   fs.appendFileSync(file, `${whole.slice(20)}\n`);
   expect(reader.others(new Set())).toEqual([{ name: "vps-a", after: { cents: 500 } }]);
   expect(reader.others(new Set(["vps-a"]))).toEqual([]);
+});
+
+describe("old plan files are swept at most once an hour per directory", () => {
+  const HOUR = 60 * 60 * 1000;
+  const at = (file: string, msAgo: number, now: number) =>
+    fs.utimesSync(file, new Date(now - msAgo), new Date(now - msAgo));
+
+  /** A directory with a plan file of two days ago, one of a minute ago, another program's file, and the mark. */
+  function directory(markMsAgo: number | undefined, now: number): string {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "plan-sweep-"));
+    for (const [name, msAgo] of [
+      ["pulumi-rimuhosting-plan-old.jsonl", 48 * HOUR],
+      ["pulumi-rimuhosting-plan-new.jsonl", 60_000],
+      ["someone-elses.jsonl", 48 * HOUR],
+    ] as const) {
+      fs.writeFileSync(path.join(dir, name), "");
+      at(path.join(dir, name), msAgo, now);
+    }
+    if (markMsAgo !== undefined) {
+      fs.writeFileSync(path.join(dir, "pulumi-rimuhosting-plan-swept"), "");
+      at(path.join(dir, "pulumi-rimuhosting-plan-swept"), markMsAgo, now);
+    }
+    return dir;
+  }
+
+  test.each([
+    ["never swept: the old plan goes", undefined, false],
+    ["swept two hours ago: the old plan goes", 2 * HOUR, false],
+    ["swept ten minutes ago: nothing is read or removed", 10 * 60_000, true],
+  ])("%s", (_title, markMsAgo, oldKept) => {
+    const now = Date.now();
+    const dir = directory(markMsAgo, now);
+    try {
+      sweepPlanFiles(dir, now);
+      expect(fs.readdirSync(dir).sort()).toEqual(
+        [
+          ...(oldKept ? ["pulumi-rimuhosting-plan-old.jsonl"] : []),
+          "pulumi-rimuhosting-plan-new.jsonl",
+          "pulumi-rimuhosting-plan-swept",
+          "someone-elses.jsonl",
+        ].sort(),
+      );
+      // A sweep marks the time; a skipped one leaves the mark as it was.
+      const markAge = now - fs.statSync(path.join(dir, "pulumi-rimuhosting-plan-swept")).mtimeMs;
+      expect(markAge < 5 * 60_000).toBe(!oldKept);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
