@@ -108,7 +108,12 @@ function workingTreeHash(): string {
   for (const file of workingTreeFiles().sort()) {
     const from = path.join(REPO_ROOT, file);
     if (!fs.existsSync(from)) continue;
-    hash.update(`${file}\0`).update(fs.readFileSync(from)).update("\0");
+    // A link (policy-pack/cost) counts by where it points; what it points to is hashed as its own files.
+    const link = fs.lstatSync(from).isSymbolicLink();
+    hash
+      .update(`${file}\0`)
+      .update(link ? `-> ${fs.readlinkSync(from)}` : fs.readFileSync(from))
+      .update("\0");
   }
   return hash.digest("hex");
 }
@@ -134,13 +139,15 @@ export function packedTarball(tarball: string): PackedPackage {
   return { tarball, files, manifest };
 }
 
-/** Copies the repository's working tree into `dir`: the tracked files and the new ones git does not ignore. */
+/** Copies the repository's working tree into `dir`: the tracked files and the new ones git does not ignore (links as links). */
 export function copyWorkingTree(dir: string): void {
   for (const file of workingTreeFiles()) {
     const from = path.join(REPO_ROOT, file);
     if (!fs.existsSync(from)) continue; // deleted in the working tree, not yet committed
     fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    fs.copyFileSync(from, path.join(dir, file));
+    // A link stays a link (policy-pack/cost points into the copy's own provider/).
+    if (fs.lstatSync(from).isSymbolicLink()) fs.symlinkSync(fs.readlinkSync(from), path.join(dir, file));
+    else fs.copyFileSync(from, path.join(dir, file));
   }
 }
 
