@@ -110,6 +110,11 @@ export const PROCESS_STATE: readonly ProcessState[] = [
   },
   { file: "provider/impl/engine/log.ts", name: "sink", why: `where log lines go: ${TEST_SEAM}` },
   { file: "provider/impl/lifecycle/runtime-config.ts", name: "readMsOverride", why: TEST_SEAM },
+  {
+    file: "provider/impl/lifecycle/stack-history.ts",
+    name: "reader",
+    why: `where a stack's history is read from: ${TEST_SEAM}`,
+  },
   { file: "provider/impl/lifecycle/runtime-config.ts", name: "retryDelayOverride", why: TEST_SEAM },
   { file: "provider/impl/lifecycle/vps-create.ts", name: "createLookupGraceMs", why: TEST_SEAM },
   { file: "provider/impl/lifecycle/backend-states.ts", name: "reader", why: TEST_SEAM },

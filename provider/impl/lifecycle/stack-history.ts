@@ -59,15 +59,18 @@ function copiesOf(backendDir: string, { project, stack }: { project: string; sta
   return files;
 }
 
-/** A checkpoint file's resources (its `.gz` or `.zst` ending undone). Throws when it cannot be read. */
-function resourcesIn(file: string): StateResource[] {
+/**
+ * A checkpoint file's resources (its `.gz` or `.zst` ending undone), or why this Node.js cannot undo it. Throws when
+ * the file cannot be read or parsed.
+ */
+function resourcesIn(file: string): StateResource[] | { why: string } {
   const raw = readFileSync(file);
   const name = file.replace(/\.bak$/, "");
   let text: Buffer = raw;
   if (name.endsWith(".gz")) text = zlib.gunzipSync(raw);
   else if (name.endsWith(".zst")) {
     const unzstd = (zlib as { zstdDecompressSync?: (b: Buffer) => Buffer }).zstdDecompressSync;
-    if (!unzstd) throw new Error("this Node.js cannot read .zst files");
+    if (!unzstd) return { why: "this Node.js cannot read .zst files" };
     text = unzstd(raw);
   }
   const parsed = JSON.parse(text.toString("utf8")) as {
@@ -91,7 +94,9 @@ export function readStackCopies(
   const stacks: BackendStates["stacks"] = [];
   for (const file of files) {
     try {
-      stacks.push({ stack: `${scope.stack} (${file})`, resources: resourcesIn(file) });
+      const resources = resourcesIn(file);
+      if ("why" in resources) return { stacks, unread: `${file} could not be read (${resources.why})` };
+      stacks.push({ stack: `${scope.stack} (${file})`, resources });
     } catch (error) {
       return {
         stacks,
