@@ -23,6 +23,7 @@ import * as testing from "../../provider/impl/testing";
 import { ACCOUNT_OVER_BEFORE_RUN, DELETES_COUNT } from "../../provider/impl/cost/ledger";
 import type { BudgetSetting } from "../../provider/impl/cost/setting";
 import type { VpsInputs } from "../../provider/impl/inputs/vps-input-schema";
+import { until } from "../helpers/promises";
 import { billOf, packBlocks, type Checked } from "./judges";
 import { APP_INPUTS, rejectionOf, stackConfig, useImplFixture } from "../provider/support/impl-fixture";
 
@@ -247,7 +248,9 @@ describe("the account's cases: changed outside Pulumi, another run's order; ever
         // it; the other run's order is taken first, so this one is withdrawn right after (order-withdrawal.ts).
         fixture().emulator.injectFault({ route: "createVps", kind: "delay", delayMs: 1000 });
         const ours = impl.create(checked.inputs);
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // Until the emulator holds our order (the delay taken), not a fixed wait (order-guard.test.ts does the same).
+        const faults = fixture().emulator.app.emulator.faults;
+        await until("this run's order held by the delay", () => faults.pending().length === 0);
         await otherStacksOrder();
         guardSaid = (await rejectionOf(ours)).message;
         guardBlocks = /^\[RIMU_ERR_BUDGET\].*was cancelled at once/.test(guardSaid);
