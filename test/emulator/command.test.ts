@@ -8,6 +8,7 @@ import { promisify } from "node:util";
 import { DEFAULT_PORT, parseCliArgs } from "../../emulator/cli";
 import { DEMO_API_KEY } from "../../emulator/index";
 import { startEmulatorCommand } from "../helpers/emulator-command";
+import { until } from "../helpers/promises";
 
 jest.setTimeout(60_000);
 
@@ -62,10 +63,12 @@ describe("the emulator command", () => {
         headers: { accept: "application/json" },
       });
       expect(res.status).toBe(200);
-      // the request log is on: a JSON line for that request, after the banner
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const after = emulator.output().slice(emulator.stdout.length);
-      expect(after).toMatch(/^\{.*"url":"\/r\/distributions".*\}$/m);
+      // the request log is on: a JSON line for that request, after the banner (waited for: it is written once
+      // the answer has gone)
+      const logLine = /^\{.*"url":"\/r\/distributions".*\}$/m;
+      const after = () => emulator.output().slice(emulator.stdout.length);
+      await until("the request's log line", () => logLine.test(after()), { timeoutMs: 10_000 });
+      expect(after()).toMatch(logLine);
     } finally {
       await emulator.stop();
     }
