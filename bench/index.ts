@@ -2,13 +2,14 @@
  * `npm run bench`: runs every benchmark, one after another (they share two cores, so never in
  * parallel). `node dist/bench/index.js emulator client` runs only the named ones; the cli bench takes
  * `--fleet N` (default 200), `--rounds N` (default 2) and `--profile` (CPU profiles of every operation); the
- * plugin bench takes `--rounds N` (default 7).
+ * plugin bench takes `--rounds N` (default 7); the registration bench `--fleet N` (default 500) and `--rounds N`.
  */
 import { parseArgs } from "node:util";
 import { benchCli } from "./cli.js";
 import { benchClient } from "./client.js";
 import { benchEmulator } from "./emulator.js";
 import { benchPlugin } from "./plugin.js";
+import { benchRegistration } from "./registration.js";
 
 const { values: flags, positionals: wanted } = parseArgs({
   args: process.argv.slice(2),
@@ -27,6 +28,7 @@ export const BENCHES: Record<string, () => Promise<unknown>> = {
   client: () => benchClient(),
   cli: () => benchCli({ fleet: count(flags.fleet), rounds: count(flags.rounds), profile: flags.profile }),
   plugin: () => benchPlugin({ rounds: count(flags.rounds) }),
+  registration: () => benchRegistration({ fleet: count(flags.fleet), rounds: count(flags.rounds) }),
 };
 
 async function main(): Promise<void> {
