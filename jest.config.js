@@ -35,9 +35,11 @@ const esm = esmOnlyPackages("got").map(escape).join("|");
 
 /** @type {import('jest').Config} */
 module.exports = {
-  // Jest's Node environment, each test's time limit scaled by the machine's load when it starts
+  // Jest's Node environment, each test's time limit scaled by how much slower than the reference machine this one is
   // (test/helpers/load-scaled-environment.js says why and how much).
   testEnvironment: "<rootDir>/test/helpers/load-scaled-environment.js",
+  // Measures the processor once per run, for that scaling and the harness's deadlines (test/helpers/time-scale.js).
+  globalSetup: "<rootDir>/test/helpers/measure-speed.js",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   transform: {

@@ -17,9 +17,5 @@ describeCliOnly("drift check, dynamic Vps", () => {
   });
   afterAll(async () => s?.close());
 
-  driftCheckTests(
-    () => s,
-    (mb) => s.stack.setConfig("goneMemoryMb", String(mb)),
-    "dynamic",
-  );
+  driftCheckTests(() => s, "dynamic");
 });

@@ -28,6 +28,8 @@ describeCliOnly("an unchanged fleet of 20 VPSs, refreshed 10 times, dynamic Vps"
     () => stateFile,
     {
       vpsType: VPS_TYPE,
+      // The emulator's restart and shuffled listings: drift-fleet-native.test.ts (the same core reads the account).
+      serviceConditions: false,
       bringIn: async (scenario, oid) => {
         await scenario.stack.setConfig("adoptOrderOid", String(oid));
         await scenario.stack.up();

@@ -42,6 +42,7 @@ describeNative("yaml", "an unchanged fleet of 20 VPSs, refreshed 10 times, nativ
     () => stateFile,
     {
       vpsType: NATIVE_VPS_TYPE,
+      serviceConditions: true,
       bringIn: async (scenario, oid) => {
         await importNativeVps(scenario.stack.cli, "legacy", oid);
       },

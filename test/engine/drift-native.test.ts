@@ -11,13 +11,11 @@ const vps = (name: (typeof NAMES)[number]) => `  ${name}:
       domainName: ${name}.example.com
       dcLocation: DCDALLAS
       distro: deb12.64
-      memoryMb: ${name === "gone" ? "${goneMemoryMb}" : "1024"}
+      memoryMb: 1024
       diskSpaceMb: 20480
       runningState: RUNNING
 ${IP_COUNTS[name] === undefined ? "" : `      ipCount: ${IP_COUNTS[name]}\n`}`;
-const PROGRAM = `config:
-  goneMemoryMb: { type: integer, default: 1024 }
-resources:
+const PROGRAM = `resources:
 ${NAMES.map(vps).join("")}`;
 
 describeNative("yaml", "drift check, native Vps", () => {
@@ -28,9 +26,5 @@ describeNative("yaml", "drift check, native Vps", () => {
   });
   afterAll(async () => s?.close());
 
-  driftCheckTests(
-    () => s,
-    (mb) => s.stack.setConfig("goneMemoryMb", String(mb)),
-    "native",
-  );
+  driftCheckTests(() => s, "native");
 });

@@ -2,8 +2,8 @@
 // the emulator while the kill happens) and one scenario per operation, each followed by what a user does next and
 // counted the way the fault matrix counts (leaked, duplicated, stranded, half-applied).
 //
-// Used by test/engine/engine-kill.test.ts (create), test/engine/engine-kill-operations.test.ts (the other six) and
-// the "engineKilled" column of `npm run fault-matrix` (tools/fault-matrix.ts).
+// Used by test/engine/engine-kill.test.ts (all seven on one stack), test/engine/native-engine-kill.test.ts (create and
+// resize on the native plugin) and the "engineKilled" column of `npm run fault-matrix` (tools/fault-matrix.ts).
 //
 // CLI only: what a killed engine leaves behind (its lock, pending operations in the checkpoint, a provider host
 // that outlives it) and what the user then runs (`pulumi cancel`, `refresh --clear-pending-creates`) exist only in
@@ -16,6 +16,7 @@ import type { MatrixCounts, Operation } from "../helpers/fault-matrix-cells";
 import type { EndpointName } from "../../contract/index";
 import type { CliStack } from "./cli-stack";
 import { liveOrders, startScenario, VPS_TYPE, type Scenario } from "./e2e-support";
+import { scaledMs } from "../helpers/deadlines";
 import { until } from "../helpers/promises";
 
 /** In the order a single stack can go through them: create first, delete (destroy) last. */
@@ -319,7 +320,7 @@ export class EngineKillRun {
   private async killCreate(r: KillResult): Promise<void> {
     const s = this.s;
     const before = s.emulator.snapshot().length;
-    s.emulator.injectFault({ route: "createVps", kind: "delay-after-commit", delayMs: HOLD_MS });
+    s.emulator.injectFault({ route: "createVps", kind: "delay-after-commit", delayMs: scaledMs(HOLD_MS) });
     await runKilled(this.cli, "up", "the order to be committed", () => s.emulator.snapshot().length > before);
     const order = s.emulator.snapshot()[before]!;
     r.seen.orderOid = order.orderOid;
@@ -342,7 +343,7 @@ export class EngineKillRun {
     r.seen.target = change.value;
     for (const [key, value] of Object.entries(change.config)) await s.stack.setConfig(key, value);
     if (this.desired !== "destroyed") this.desired[change.field] = change.value as never;
-    s.emulator.injectFault({ route: change.route, kind: "delay-after-commit", delayMs: HOLD_MS });
+    s.emulator.injectFault({ route: change.route, kind: "delay-after-commit", delayMs: scaledMs(HOLD_MS) });
     await runKilled(this.cli, "up", `the ${operation} to be committed`, async () =>
       same((await liveVps(s, oid))[change.field], change.value),
     );
@@ -364,7 +365,7 @@ export class EngineKillRun {
     const s = this.s;
     r.seen.orderOid = await this.orderOid();
     const faults = s.emulator.app.emulator.faults;
-    s.emulator.injectFault({ route: "getOrder", kind: "delay", delayMs: HOLD_MS });
+    s.emulator.injectFault({ route: "getOrder", kind: "delay", delayMs: scaledMs(HOLD_MS) });
     await runKilled(
       this.cli,
       "refresh",
@@ -383,7 +384,7 @@ export class EngineKillRun {
     const oid = await this.orderOid();
     r.seen.orderOid = oid;
     this.desired = "destroyed";
-    s.emulator.injectFault({ route: "deleteVps", kind: "delay-after-commit", delayMs: HOLD_MS });
+    s.emulator.injectFault({ route: "deleteVps", kind: "delay-after-commit", delayMs: scaledMs(HOLD_MS) });
     await runKilled(
       this.cli,
       "destroy",

@@ -1,5 +1,7 @@
-// Failure paths end to end, through the real CLI: a partial failure leaves a stack
-// that refresh, up and destroy all handle, and nothing stays billed.
+// Failure paths end to end, through the real CLI: a partial failure leaves a stack that refresh, up and destroy all
+// handle, and nothing stays billed. One stack goes through the three ways out in turn, each from a create failed
+// halfway and each ending destroyed: destroy straight after it; refresh, then the next up finishes the same VPS,
+// then destroy; the half-made VPS vanishing, then refresh forgets it and up orders a new one.
 import { describeCliOnly } from "./describe-cli";
 import { liveOrders, startScenario, vpsOps, type Scenario } from "./e2e-support";
 import { rejectionOf } from "../helpers/promises";
@@ -11,14 +13,15 @@ const failure = (p: Promise<unknown>) => rejectionOf(p, Error);
 describeCliOnly("a partial failure", () => {
   let s: Scenario;
 
-  beforeEach(async () => {
+  beforeAll(async () => {
     // runningState NOTRUNNING makes a create two calls: order the VPS (it starts running), then stop it.
     s = await startScenario("lifecycle", { config: { runningState: "NOTRUNNING" } });
   });
-  afterEach(async () => s?.close());
+  afterAll(async () => s?.close());
 
   /** `up` orders the VPS, then the call that stops it fails with a 500: a VPS exists, its create is partial. */
   async function createHalfway(): Promise<number> {
+    expect(liveOrders(s.emulator)).toEqual([]);
     s.emulator.injectFault({ route: "setRunningState", kind: "status", status: 500 });
     const error = await failure(s.stack.up());
     expect(error).toBeDefined();
@@ -28,24 +31,24 @@ describeCliOnly("a partial failure", () => {
     return live[0]!.orderOid;
   }
 
-  test("refresh then destroy work after it, and the order is cancelled", async () => {
-    const oid = await createHalfway();
-    const refreshed = await s.stack.refresh();
-    expect(Object.keys(vpsOps(refreshed))).toEqual(["app"]);
-    expect(await s.stack.exportState()).toContain(String(oid));
-    const destroyed = await s.stack.destroy();
-    expect(vpsOps(destroyed)).toEqual({ app: "delete" });
+  test("destroy works straight after it", async () => {
+    await createHalfway();
+    expect(vpsOps(await s.stack.destroy())).toEqual({ app: "delete" });
     expect(liveOrders(s.emulator)).toEqual([]);
   });
 
-  test("the next up finishes the same VPS (no second order)", async () => {
+  test("refresh works after it, the next up finishes the same VPS (no second order), and destroy cancels it", async () => {
     const oid = await createHalfway();
+    const ordersBefore = s.emulator.snapshot().length;
+    const refreshed = await s.stack.refresh();
+    expect(Object.keys(vpsOps(refreshed))).toEqual(["app"]);
+    expect(await s.stack.exportState()).toContain(String(oid));
     const r = await s.stack.up();
     expect(vpsOps(r)).toEqual({ app: "update" });
     expect(r.outputs.orderOid).toBe(oid);
     expect(r.outputs.runningState).toBe("NOTRUNNING");
     expect(liveOrders(s.emulator).map((o) => [o.orderOid, o.runningState])).toEqual([[oid, "NOTRUNNING"]]);
-    expect(s.emulator.snapshot()).toHaveLength(1);
+    expect(s.emulator.snapshot()).toHaveLength(ordersBefore);
     expect(vpsOps(await s.stack.destroy())).toEqual({ app: "delete" });
     expect(liveOrders(s.emulator)).toEqual([]);
   });
@@ -60,12 +63,6 @@ describeCliOnly("a partial failure", () => {
     expect(r.outputs.orderOid).not.toBe(oid);
     expect(liveOrders(s.emulator)).toHaveLength(1);
     await s.stack.destroy();
-    expect(liveOrders(s.emulator)).toEqual([]);
-  });
-
-  test("destroy works straight after it", async () => {
-    await createHalfway();
-    expect(vpsOps(await s.stack.destroy())).toEqual({ app: "delete" });
     expect(liveOrders(s.emulator)).toEqual([]);
   });
 });

@@ -2,7 +2,8 @@
 // either front end (refresh-dynamic.test.ts, refresh-native.test.ts). A refresh shows the drift as drift and a disk
 // the program would shrink as refused; it prints no restart, start, stop or price line, because it changes nothing.
 // After a `refresh --preview-only` (the drift check's), a plain `up` changes nothing and `up --refresh` puts back
-// what the program says (the drift report's advice, provider/drift/markdown.ts). `up --refresh` refuses a program that would shrink the grown disk, prints the warnings and the price of a change it
+// what the program says (the drift report's advice, provider/drift/markdown.ts): the engine's handling of a
+// preview-only refresh, the same for both front ends, shown once, on the native plugin's (the cheaper) stack. `up --refresh` refuses a program that would shrink the grown disk, prints the warnings and the price of a change it
 // plans, and none when the program already matches the VPS (its refresh's warning about a disk grown past the recorded
 // size still shows). The program's memoryMb, diskSpaceMb and runningState are the stack's config.
 import { expect, test } from "@jest/globals";
@@ -48,17 +49,19 @@ export function refreshOutputTests(scenario: () => Scenario, front: "dynamic" | 
     expect(oid).toBeGreaterThan(0);
   });
 
-  test("the drift report's advice: after refresh --preview-only a plain up changes nothing; up --refresh undoes it", async () => {
-    const s = scenario();
-    await s.client.changeParameters(oid, { memory_mb: 2048 });
-    await pulumiText(s.stack.cli, "refresh", "--preview-only");
-    const mark = s.mark();
-    await pulumiText(s.stack.cli, "up", "--yes");
-    expect(s.mutationsSince(mark)).toEqual([]);
-    expect((await s.client.getOrder(oid)).about_order.vps_parameters?.memory_mb).toBe(2048);
-    await pulumiText(s.stack.cli, "up", "--refresh", "--yes");
-    expect((await s.client.getOrder(oid)).about_order.vps_parameters?.memory_mb).toBe(1024);
-  });
+  if (front === "native")
+    test("the drift report's advice: after refresh --preview-only a plain up changes nothing; up --refresh undoes it", async () => {
+      const s = scenario();
+      await s.client.changeParameters(oid, { memory_mb: 2048 });
+      await pulumiText(s.stack.cli, "refresh", "--preview-only");
+      const mark = s.mark();
+      // What each up does, not what its preview says: the previews of up --refresh are the tests below.
+      await pulumiText(s.stack.cli, "up", "--yes", "--skip-preview");
+      expect(s.mutationsSince(mark)).toEqual([]);
+      expect((await s.client.getOrder(oid)).about_order.vps_parameters?.memory_mb).toBe(2048);
+      await pulumiText(s.stack.cli, "up", "--refresh", "--yes", "--skip-preview");
+      expect((await s.client.getOrder(oid)).about_order.vps_parameters?.memory_mb).toBe(1024);
+    });
 
   test("refresh after a resize and a stop outside Pulumi: drift, the refused shrink, no restart, start or price", async () => {
     const s = scenario();

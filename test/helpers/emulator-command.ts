@@ -2,6 +2,7 @@
 // `pulumi-resource-rimuhosting emulator`, or `pulumi plugin run`. It runs in a process group of its own, ended with
 // SIGTERM (as Ctrl-C ends it) by stop(), or with SIGKILL if the test process exits first.
 import { spawn } from "node:child_process";
+import { scaledMs } from "./deadlines.js";
 
 export interface RunningCommand {
   /** What it printed on stdout up to the end of its banner (the `export RIMUHOSTING_BASEURL=…` line). */
@@ -54,11 +55,14 @@ export function startEmulatorCommand(
     return exited;
   };
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop().then(() =>
-        reject(new Error(`\`${command} ${args.join(" ")}\` printed no banner in time:\n${all}`)),
-      );
-    }, options.timeoutMs ?? 60_000);
+    const timer = setTimeout(
+      () => {
+        void stop().then(() =>
+          reject(new Error(`\`${command} ${args.join(" ")}\` printed no banner in time:\n${all}`)),
+        );
+      },
+      scaledMs(options.timeoutMs ?? 60_000),
+    );
     child.stderr.on("data", (chunk: Buffer) => (all += chunk.toString()));
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();

@@ -1,43 +1,30 @@
-// Jest's Node environment with every test's and hook's time limit scaled by how busy the machine is when it starts.
-// The limits in the test files (jest.setTimeout, a test's third argument, jest.config.js's testTimeout) are set for a
-// machine with a core free per worker; CI's machine is 2 cores, and with the suite's end-to-end files running
-// together (each a pulumi CLI, a program and a provider host) its load reaches 10–20, where a test that needs 100 s of
-// CPU takes many times that in wall time. A limit hit there says nothing about the code, so each limit is multiplied
-// by the load per core (the 1-minute load average over the cores), never by less than 1 or more than 8: a test that
-// hangs still fails, 8 times later at worst. RIMU_TEST_TIMEOUT_SCALE=<n> fixes the factor instead (1 turns scaling
-// off). Plain CommonJS: jest loads a test environment before any transform.
-const os = require("node:os");
+// Jest's Node environment with every test's and hook's time limit multiplied by how much slower than the reference
+// machine this one is when it starts (test/helpers/time-scale.js: the processor's speed, measured once per run, times
+// the load per core; between 1 and 8, or fixed by RIMU_TEST_TIMEOUT_SCALE). The limits in the test files
+// (jest.setTimeout, a test's third argument, jest.config.js's testTimeout) are set for the reference machine with a core
+// free per worker; on CI's 2 cores, with the suite's end-to-end files running together, the load reaches 10–20, where
+// a limit hit says nothing about the code. The same factor is on the test's global for the harness's own deadlines
+// (test/helpers/deadlines.ts). Plain CommonJS: jest loads a test environment before any transform.
 const { TestEnvironment } = require("jest-environment-node");
+const { currentScale, timeoutScale, MAX_SCALE } = require("./time-scale.js");
 
-const MAX_SCALE = 8;
-
-/** The factor for a load average `load` on `cores` cores, or the `override` (RIMU_TEST_TIMEOUT_SCALE) when set. */
-function timeoutScale({ load, cores, override }) {
-  if (override !== undefined && override !== "") {
-    const fixed = Number(override);
-    if (!Number.isFinite(fixed) || fixed < 1)
-      throw new Error(
-        `RIMU_TEST_TIMEOUT_SCALE must be a number 1 or more (given: ${JSON.stringify(override)})`,
-      );
-    return fixed;
-  }
-  return Math.min(MAX_SCALE, Math.max(1, load / Math.max(1, cores)));
-}
-
-/** The factor now, on this machine. */
-function currentScale() {
-  return timeoutScale({
-    load: os.loadavg()[0],
-    cores: os.availableParallelism(),
-    override: process.env.RIMU_TEST_TIMEOUT_SCALE,
-  });
-}
+/** Where a test finds the factor (test/helpers/deadlines.ts): a function, as the load changes while a file runs. */
+const TIME_SCALE_KEY = Symbol.for("pulumi-rimuhosting.test.timeScale");
 
 class LoadScaledEnvironment extends TestEnvironment {
-  /** jest-circus calls this before it reads a test's or a hook's limit (test_fn_start, hook_start). */
+  constructor(config, context) {
+    super(config, context);
+    this.global[TIME_SCALE_KEY] = currentScale;
+  }
+
+  /**
+   * jest-circus calls this before it reads a test's or a hook's limit (test_fn_start, hook_start). The factor comes
+   * from the global the harness reads too, so both always agree (and a test can fix it to prove the scaling).
+   */
   handleTestEvent(event, state) {
-    if (event.name === "test_fn_start") scaleLimit(event.test, state.testTimeout, currentScale());
-    if (event.name === "hook_start") scaleLimit(event.hook, state.testTimeout, currentScale());
+    if (event.name === "test_fn_start")
+      scaleLimit(event.test, state.testTimeout, this.global[TIME_SCALE_KEY]());
+    if (event.name === "hook_start") scaleLimit(event.hook, state.testTimeout, this.global[TIME_SCALE_KEY]());
   }
 }
 
@@ -56,3 +43,4 @@ module.exports = LoadScaledEnvironment;
 module.exports.timeoutScale = timeoutScale;
 module.exports.scaleLimit = scaleLimit;
 module.exports.MAX_SCALE = MAX_SCALE;
+module.exports.TIME_SCALE_KEY = TIME_SCALE_KEY;

@@ -4,6 +4,7 @@
  * child processes tests start.
  */
 import { inspect } from "node:util";
+import { scaledMs } from "./deadlines.js";
 
 type Class<T> = abstract new (...args: never[]) => T;
 
@@ -26,17 +27,19 @@ export async function rejectionOf<E = Error>(promise: Promise<unknown>, expected
 }
 
 /**
- * Resolves once `condition` holds, checking it every `intervalMs`; throws naming `what` after `timeoutMs`.
- * For what has no event to wait on (another process's state, a request log).
+ * Resolves once `condition` holds, checking it every `intervalMs`; throws naming `what` after `timeoutMs` (written for
+ * the reference machine, scaled to this one: test/helpers/deadlines.ts). For what has no event to wait on (another
+ * process's state, a request log).
  */
 export async function until(
   what: string,
   condition: () => boolean | Promise<boolean>,
   { timeoutMs = 60_000, intervalMs = 20 }: { timeoutMs?: number; intervalMs?: number } = {},
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const waitMs = scaledMs(timeoutMs);
+  const deadline = Date.now() + waitMs;
   while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${waitMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

@@ -230,6 +230,7 @@ describe("a failing data source", () => {
       const error = await failure(getOrders());
       expect(error.message).toMatch(/^\[RIMU_ERR_TRANSIENT\] getOrders: /);
       expect(error.message).toContain("This is temporary: run the same pulumi command again");
+      expect(error.message).toContain("nothing was changed");
       expect(error.message).not.toContain("pulumi up");
     } finally {
       fx.emulator.app.emulator.faults.clear();

@@ -5,7 +5,7 @@
  * 0 leaked, 0 duplicated, 0 stranded and 0 half-applied. The table is printed by
  * `npm run build && node dist/tools/fault-matrix.js`, which adds the "engineKilled" column (the real
  * CLI killed mid-operation) when `pulumi` is on PATH; that column's tests are
- * test/engine/engine-kill.test.ts and test/engine/engine-kill-operations.test.ts.
+ * test/engine/engine-kill.test.ts.
  */
 import { FAULTS, OPERATIONS, runCell, type CellResult } from "../../tools/fault-matrix";
 import { formatMatrix } from "../../tools/fault-matrix-report";

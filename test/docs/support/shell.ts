@@ -3,6 +3,7 @@
  * for a server such as the emulator, until its output shows the lines the documentation promises.
  */
 import { spawn } from "node:child_process";
+import { scaledMs } from "../../helpers/deadlines.js";
 
 export interface ShellResult {
   code: number | null;
@@ -89,11 +90,14 @@ export function startServer(
   };
   return new Promise((resolve, reject) => {
     let output = "";
-    const timer = setTimeout(() => {
-      void stop().then(() =>
-        reject(new Error(`\`${command}\` did not print what was expected in time:\n${output}`)),
-      );
-    }, options.timeoutMs ?? 120_000);
+    const timer = setTimeout(
+      () => {
+        void stop().then(() =>
+          reject(new Error(`\`${command}\` did not print what was expected in time:\n${output}`)),
+        );
+      },
+      scaledMs(options.timeoutMs ?? 120_000),
+    );
     const seen = (text: string) => {
       output += text;
       if (options.expected.every((pattern) => pattern.test(output))) {

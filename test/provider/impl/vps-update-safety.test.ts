@@ -13,6 +13,7 @@ import {
   createChecked,
   rejectionOf,
   stackConfig,
+  unchecked,
   useImplFixture,
 } from "../support/impl-fixture";
 
@@ -115,4 +116,60 @@ describe("messages give the right advice", () => {
     expect(error.code).toBe("RIMU_ERR_TRANSIENT");
     expect(error.message).toContain("This is temporary: run the same pulumi command again");
   });
+});
+
+describe("a change committed but never recorded (the engine killed before its answer): refresh, then up sends nothing", () => {
+  // The engine's part (a killed run, `pulumi cancel`, the state keeping the old value until `pulumi refresh`) is shown
+  // through the CLI once, on a resize (test/engine/engine-kill.test.ts). The follow-up for each other in-place change
+  // is the provider's: read() records what the killed run did, and the diff of the program against that plans
+  // nothing, so the change is never sent twice (a second reinstall would erase the disk again).
+  const BEFORE = { ...PROGRAM, hostServerOid: "764", runningState: "RUNNING", allowReinstall: true };
+  const KILLED: {
+    operation: string;
+    program: Record<string, unknown>;
+    commit(oid: number): Promise<unknown>;
+  }[] = [
+    {
+      operation: "move",
+      program: { hostServerOid: "835" },
+      commit: (oid) =>
+        fixture().byHand.moveVps(oid, { selected_host_server_oid: "835", is_update_dns: false }),
+    },
+    {
+      operation: "reinstall",
+      program: { distro: "deb13.64" },
+      commit: (oid) =>
+        fixture().byHand.reinstallVps(oid, {
+          instantiation_options: { distro: "deb13.64" },
+          vps_parameters: { memory_mb: null, disk_space_mb: null },
+          dc_location: null,
+        }),
+    },
+    {
+      operation: "runningState",
+      program: { runningState: "NOTRUNNING" },
+      commit: (oid) => fixture().byHand.setRunningState(oid, "NOTRUNNING"),
+    },
+  ];
+
+  it.each(KILLED)(
+    "$operation: refresh reads it, and the plan of the program asking for it is empty",
+    async (killed) => {
+      const created = await createChecked(BEFORE);
+      await killed.commit(Number(created.id));
+      const mark = mutations().length;
+      testing.forgetRun(); // `pulumi refresh`: a new provider host
+      const refreshed = await impl.read(created.id, created.outs as never);
+      expect(refreshed.props).toMatchObject(killed.program);
+      testing.forgetRun(); // `pulumi up`: another
+      const program = await impl.check(
+        refreshed.inputs ?? created.inputs,
+        unchecked({ ...BEFORE, ...killed.program }),
+      );
+      expect(program.failures).toBeUndefined();
+      const planned = await impl.diff(created.id, refreshed.props as never, program.inputs);
+      expect(planned.changes).toBe(false);
+      expect(mutations().slice(mark)).toEqual([]);
+    },
+  );
 });
