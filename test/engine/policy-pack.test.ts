@@ -362,26 +362,19 @@ describeNative(
       await adoptWithinBudget(s, DOMAIN, (oid) => s.stack.setConfig("adoptOrderOid", String(oid)));
     });
 
-    test("a mandatory allowed-data-centres violation fails the preview", async () => {
-      // (examples/lifecycle's VPS is in DCDALLAS.)
-      expect(await failingPreviewWithPack(s, LONDON_ONLY)).toContain(
-        violation("app", "DCDALLAS", "DCLONDON"),
-      );
-    });
-
-    test("`pulumi up` with the pack once the VPS exists: an advisory violation warns, a resize over the budget and the increase limit fails, one within it passes, and --skip-preview is judged", async () => {
+    test("`pulumi up` with the pack once the VPS exists: a mandatory allowed-data-centres violation and a resize over the budget and the increase limit fail it in its preview, one within them passes, and --skip-preview is judged", async () => {
       // Not needed once the adoption has run; run alone, this orders the VPS.
       if (billed(s, DOMAIN) === undefined) await s.stack.up();
       await s.stack.setConfig("memoryMb", "2048");
-      // In the refused run's preview: the advisory violation is reported and does not stop the pack, whose stack
-      // policy then gets the dynamic Vps's planned fee and its fee now: over the budget, and over the increase limit
-      // (2048 MB adds more than a cent), the VPS named with both fees.
+      // In the refused run's preview: the mandatory violation is reported (examples/lifecycle's VPS is in DCDALLAS)
+      // and does not stop the pack, whose stack policy then gets the dynamic Vps's planned fee and its fee now: over
+      // the budget, and over the increase limit (2048 MB adds more than a cent), the VPS named with both fees.
       const { before, total, refused } = await upOfAnExistingVps(s, DOMAIN, {
-        config: { "allowed-data-centres": { enforcementLevel: "advisory", dataCentres: ["DCLONDON"] } },
+        config: LONDON_ONLY,
         maxMonthlyIncreaseUsd: 0.01,
       });
       expect(refused).toContain(violation("app", "DCDALLAS", "DCLONDON"));
-      expect(refused).toMatch(/\[advisory\] +allowed-data-centres/);
+      expect(refused).toMatch(/\[mandatory\] +allowed-data-centres/);
       expect(refused).toMatch(
         /This change adds \$\d+\.\d\d a month .*over the \$0\.01 one change may add \(monthly-budget\.maxMonthlyIncreaseUsd\)/,
       );
