@@ -1,9 +1,9 @@
 // The plugin downloads itself: dist/release (npm run release:build) served on 127.0.0.1 as a release is served,
 // a fresh PULUMI_HOME with no plugin installed, and `node` hidden from the CLI and all it starts. A YAML program
 // whose resource names the server (`pluginDownloadURL`) and the `version` runs up and destroy; the engine fetches
-// the tarball by itself. `pulumi plugin install resource rimuhosting <version> --server <url>` works too.
+// the tarball by itself. (`pulumi plugin install resource rimuhosting <version> --server <url>` from such a release:
+// release-emulator.test.ts, which then runs the plugin it installed.)
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { liveOrders, type Scenario } from "./e2e-support";
 import {
@@ -73,32 +73,6 @@ describeNative(
       expect(liveOrders(s.emulator).map((o) => o.orderOid)).toEqual([up.outputs.orderOid]);
       expect(nativeOps(await s.stack.destroy())).toEqual({ web: "delete" });
       expect(liveOrders(s.emulator)).toEqual([]);
-    });
-
-    test("pulumi plugin install resource rimuhosting <version> --server <url>, into another fresh PULUMI_HOME", async () => {
-      const home = fs.mkdtempSync(path.join(os.tmpdir(), "release-plugin-home-"));
-      try {
-        const cli = s.stack.cli!;
-        // the stack's CLI, with PULUMI_HOME elsewhere
-        const inHome = Object.assign(Object.create(cli) as typeof cli, {
-          commandEnv: () => ({ ...cli.commandEnv(), PULUMI_HOME: home }),
-        });
-        const before = server.requests.length;
-        await pulumiText(
-          inHome,
-          "plugin",
-          "install",
-          "resource",
-          "rimuhosting",
-          version,
-          "--server",
-          server.url,
-        );
-        expect(server.requests.slice(before)).toContain(TARBALL_PATH);
-        expect(await pulumiText(inHome, "plugin", "ls")).toMatch(INSTALLED);
-      } finally {
-        fs.rmSync(home, { recursive: true, force: true });
-      }
     });
   },
   releaseSkipReason(),
