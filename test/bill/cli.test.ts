@@ -290,26 +290,35 @@ describe("rimuhosting-bill --format json and --compare-to", () => {
   });
 });
 
-/** The plugin at `plugin` prints what the npm bin prints, with the same exit codes, from a file or stdin. */
-function sameAsBin(plugin: string): void {
-  for (const [name, text] of [
+/**
+ * The plugin at `plugin` prints what the npm bin prints, with the same exit codes, from a file or stdin. `whole`:
+ * every form (the checkout's bin/); otherwise one bill of each format and one refusal, enough to show that the plugin
+ * at `plugin` runs the bill from its own bundle: the forms are the same code (the launcher tarball; CPU, issue 67).
+ */
+function sameAsBin(plugin: string, whole: boolean): void {
+  const events = [
     ["within.events", previewText({ "rimuhosting:monthlyBudgetUsd": "20" })],
     ["over.events", previewText({ "rimuhosting:monthlyBudgetUsd": "5" })],
-  ] as const) {
+  ] as const;
+  for (const [i, [name, text]] of events.entries()) {
     const at = file(name, text);
-    const fromPlugin = run([at], undefined, "plugin", plugin);
-    expect(fromPlugin).toEqual(run([at]));
-    expect(run([at, "--format", "json"], undefined, "plugin", plugin)).toEqual(run([at, "--format", "json"]));
-    expect(run([], text, "plugin", plugin)).toEqual(fromPlugin);
+    const fromBin = run([at]);
+    if (whole || i === 1) expect(run([at], undefined, "plugin", plugin)).toEqual(fromBin);
+    if (whole || i === 0)
+      expect(run([at, "--format", "json"], undefined, "plugin", plugin)).toEqual(
+        run([at, "--format", "json"]),
+      );
+    if (whole) expect(run([], text, "plugin", plugin)).toEqual(fromBin);
   }
-  expect(
-    run(
-      ["within.events"].map((n) => path.join(scratch.dir, n)),
-      undefined,
-      "plugin",
-      plugin,
-    ).status,
-  ).toBe(0);
+  if (whole)
+    expect(
+      run(
+        ["within.events"].map((n) => path.join(scratch.dir, n)),
+        undefined,
+        "plugin",
+        plugin,
+      ).status,
+    ).toBe(0);
   const bad = run([file("bad.events", "[]")], undefined, "plugin", plugin);
   expect(bad.status).toBe(2);
   expect(bad.stderr).toMatch(/^pulumi-resource-rimuhosting bill: .*bad\.events is a JSON array/);
@@ -317,7 +326,7 @@ function sameAsBin(plugin: string): void {
 
 describe("pulumi-resource-rimuhosting bill", () => {
   test("a checkout's bin/ prints what rimuhosting-bill prints, with the same exit codes", () => {
-    sameAsBin(PLUGIN);
+    sameAsBin(PLUGIN, true);
   });
 
   test("the launcher tarball (npm run plugin:pack) runs it from its own bundle beside the plugin's", async () => {
@@ -326,7 +335,7 @@ describe("pulumi-resource-rimuhosting bill", () => {
     const tarball = await packPlugin(dir);
     execFileSync("tar", ["-xzf", tarball, "-C", dir]);
     expect(fs.existsSync(path.join(dir, "bill.js"))).toBe(true);
-    sameAsBin(path.join(dir, "pulumi-resource-rimuhosting"));
+    sameAsBin(path.join(dir, "pulumi-resource-rimuhosting"), false);
   });
 });
 

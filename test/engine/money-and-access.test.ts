@@ -1,7 +1,8 @@
 // examples/money end to end against the emulator: the preview prints the quoted price of the new VPS, a preview of
 // a memory change prints the fee before and after and the difference, the following up is billed exactly that,
 // the reverse DNS name and SSH keys reach the VPS, and destroy logs the credit. Through the real CLI (the
-// provider's lines are what the CLI shows as diagnostics of the stack).
+// provider's lines are what the CLI shows as diagnostics of the stack). A reverse DNS name changed later, set in place
+// and alone, is money-cases.test.ts's case 2 (both front ends), not run again here (CPU, issue 67).
 import { describeCliOnly } from "./describe-cli";
 import { liveOrders, startScenario, type Scenario } from "./e2e-support";
 
@@ -89,15 +90,6 @@ describeCliOnly("money and access", () => {
     expect(line(shown, /the monthly fee went from/)).toContain(
       `from $${before!.toFixed(2)} to $${after!.toFixed(2)} (+$${difference!.toFixed(2)})`,
     );
-  });
-
-  test("a new reverse DNS name is set in place", async () => {
-    await s.stack.setConfig("reverseDns", "mail.money.example.com");
-    const r = await s.stack.up();
-    take();
-    expect(liveOrders(s.emulator).map((o) => o.orderOid)).toEqual([orderOid]);
-    const snap = s.emulator.snapshot().find((o) => o.orderOid === orderOid)!;
-    expect(snap.ptr).toEqual({ [r.outputs.ip as string]: "mail.money.example.com" });
   });
 
   test("destroy logs the credit for the unused time", async () => {

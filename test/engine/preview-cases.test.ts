@@ -2,7 +2,7 @@
 // `pulumi up` in its preview, with its code and the input or setting it names, and nothing is ordered or changed; a
 // risky one passes, its preview says on the resource what it does (the disk is erased, the VPS restarts, the IP
 // changes, the price), and `pulumi up` then does it. Every risky row runs here; of the refused ones, the table's
-// REFUSED_THROUGH_CLI (one per code for new VPSs and for changes, every stack setting, every row whose VPSs add up):
+// REFUSED_THROUGH_CLI (every stack setting, every row whose VPSs add up, one row of each code those do not show):
 // test/provider/impl/refused-rows.test.ts checks every refused row in-process.
 //
 // The engine stops a preview at the first resource whose check fails, so each refused case is one `pulumi up` of a

@@ -8,8 +8,8 @@
  *
  * What the engine adds to a check that fails (the preview stops there, prints the line on the resource, and
  * `pulumi up` orders nothing) is the same for every row of a kind: test/engine/preview-cases.test.ts takes the
- * table's REFUSED_THROUGH_CLI rows through the real CLI, one per code for new VPSs and for changes, every row of a
- * stack setting (those are not run here: they are the stack's config) and every row whose VPSs add up.
+ * table's REFUSED_THROUGH_CLI rows through the real CLI: every row of a stack setting (those are not run here: they
+ * are the stack's config), every row whose VPSs add up, and one row of each code those do not show.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ENDPOINTS } from "../../../contract/index";
