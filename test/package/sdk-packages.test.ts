@@ -77,7 +77,8 @@ describeRelease("the Node.js SDK's npm tarball", () => {
       path.join(REPO_ROOT, "examples/typescript-quickstart/index.ts"),
       path.join(project, "index.ts"),
     );
-  });
+    // The release's build, or the wait for the test file building it, as automation-api.test.ts allows.
+  }, 1_800_000);
 
   it("is the schema's package at this version, with the plugin's download URL", () => {
     expect(path.basename(packed.tarball)).toBe(`pulumi-rimuhosting-rimuhosting-${version}.tgz`);
@@ -155,7 +156,7 @@ describeNative(
     let sdist: string;
     beforeAll(async () => {
       ({ wheel, sdist } = await sdkPackages());
-    });
+    }, 1_800_000);
 
     it("are named for this version and need Python 3.10 (as the pulumi package does)", () => {
       expect([path.basename(wheel), path.basename(sdist)]).toEqual([
