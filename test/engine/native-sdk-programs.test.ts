@@ -5,7 +5,7 @@
 // test/engine/first-hour-release.test.ts (each language page's try-it: the same examples on the same packages), so
 // the stacks here are left to the emulator's end. TypeScript: the npm tarball unpacked into the example's
 // node_modules as npm puts it, @pulumi/pulumi, typescript and @types/node linked at the lockfile's versions
-// (unpackIntoProject; the install itself is test/package/sdk-packages.test.ts's and first-hour-release's); Python:
+// (unpackIntoProject; npm 12 installs the tarball in first-hour-release.test.ts's try-it); Python:
 // the wheel pip-installed into a fresh virtual environment; Go: the module as the sdk/v<version> tag will hold it.
 // The plugin is this checkout's (test/engine/native-programs.ts); the download is relbin's test.
 import * as fs from "node:fs";

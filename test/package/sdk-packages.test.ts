@@ -1,14 +1,15 @@
 /**
  * The SDK packages of a release (tools/release/sdk-packages.ts, which `npm run release:build` calls), as a user gets
- * them: the Node.js SDK's npm tarball installed offline into a fresh project, compiled under the tsconfigs
+ * them: the Node.js SDK's npm tarball unpacked into a fresh project as npm puts it (with @pulumi/pulumi, typescript
+ * and @types/node linked at the lockfile's versions: unpackIntoProject), compiled under the tsconfigs
  * `pulumi new typescript` writes and loaded; the Python wheel's and sdist's metadata, and the sdist pip-installed
- * into a fresh virtual environment; the Go SDK's module path the one its sdk/v<version> tag serves. test/engine/native-sdk-programs.test.ts
- * runs each language's example on these packages through the CLI.
+ * into a fresh virtual environment; the Go SDK's module path the one its sdk/v<version> tag serves.
+ * test/engine/native-sdk-programs.test.ts runs each language's example on these packages through the CLI.
  *
  * The pages' install routes (support/release-routes.ts) are run by test/engine/first-hour-release.test.ts, from the
  * release served on 127.0.0.1, each then running the language's quickstart through `pulumi up`: npm 12 installing
  * the Node.js SDK by its URL, pip the wheel, Go the clone of the tag. That is also where the wheel is pip-installed
- * and imported; here the sdist is.
+ * and imported, and where npm installs the Node.js SDK's tarball; here the sdist is pip-installed.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -25,10 +26,9 @@ import { describeNative, languageSkipReason } from "../engine/native-programs";
 import { ensureRelease, RELEASE_SDK, releaseBuildSkipReason } from "../engine/release-support";
 import {
   REPO_ROOT,
-  npm,
   packedTarball,
   scratchDir,
-  writeProject,
+  unpackIntoProject,
   type PackedPackage,
 } from "./support/offline-project";
 import { ROUTE_PAGES, type Route } from "./support/release-routes";
@@ -66,13 +66,7 @@ describeRelease("the Node.js SDK's npm tarball", () => {
   beforeAll(async () => {
     packed = packedTarball((await sdkPackages()).npmTarball);
     fs.mkdirSync(project);
-    writeProject(project, packed, {
-      dependencies: ["@pulumi/pulumi"],
-      devDependencies: ["typescript", "@types/node"],
-    });
-    const install = npm(["install", "--offline"], project);
-    if (install.status !== 0)
-      throw new Error(`npm install --offline failed:\n${install.stdout}${install.stderr}`);
+    unpackIntoProject(project, packed, ["@pulumi/pulumi", "typescript", "@types/node"]);
     fs.copyFileSync(
       path.join(REPO_ROOT, "examples/typescript-quickstart/index.ts"),
       path.join(project, "index.ts"),
