@@ -88,7 +88,7 @@ describe("links between the repository's pages", () => {
 
 // Issue 56: no registry holds the packages yet, so a page that gives a registry's install line (which fails today)
 // gives, in its shown text, the route from the release beside it, or links to the install page's section that does;
-// an HTML comment is not shown, so a route there does not count. test/package/sdk-packages.test.ts and
+// an HTML comment is not shown, so a route there does not count. test/engine/first-hour-release.test.ts and
 // test/package/readme.test.ts run the release routes.
 const RELEASE = "https://github.com/pulumi-rimuhosting/pulumi-rimuhosting/releases/download/v<version>/";
 const FROM_RELEASE_SECTION = "installation-configuration.md#until-the-registries-hold-the-packages";

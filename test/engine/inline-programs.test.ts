@@ -1,15 +1,18 @@
 // TypeScript programs on the engine alone: docs/automation-api.md's `inline.ts` runs a project's own index.ts as an
 // inline program of the Automation API, so the program talks to the engine of the real CLI directly, with no Node.js
 // language host in between (the one scripts/pulumi-cli.sh builds is from 2023 and refuses hooks: docs/testing.md).
-// Three programs run through it against the emulator, each with `node inline.ts up` then `node inline.ts destroy`:
-// - README.md's quickstart: one VPS, its outputs;
+// Two programs run through it against the emulator, each with `node inline.ts up` then `node inline.ts destroy`:
 // - docs/installation-configuration.md's onError recipe: the emulator refuses the order twice (past the client's own
 //   retries), the hook runs the create again, and the account holds one VPS in the end;
 // - docs/resource-options.md's resource hooks: their lines, before and after the create.
+// README.md's quickstart runs through `pulumi up` and `pulumi destroy` in test/package/readme.test.ts ("the README's
+// first deployment"); a program that only declares resources needs nothing of the engine that route lacks.
 //
 // Each runs in a user's environment (test/docs/support/user-env.ts): what docs/automation-api.md sets (a file
 // backend, its passphrase, the API key and the emulator's address) and the harness's PULUMI_HOME, no update check, no
-// plugin download and TMPDIR in the scratch directory. The project is installed from the packed package, as a user's.
+// plugin download and TMPDIR in the scratch directory. The project holds the packed package, unpacked as npm puts it,
+// and @pulumi/pulumi and the package's dependencies at the lockfile's versions (unpackIntoProject): the install as a
+// user runs it is test/package/packed.test.ts's.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { DEMO_API_KEY } from "../../emulator/index";
@@ -17,7 +20,7 @@ import { commandLines, recipe } from "../docs/support/code-blocks";
 import { shell, shownLinePattern } from "../docs/support/shell";
 import { userEnv } from "../docs/support/user-env";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
-import { npm, packFromCheckout, scratchDir, writeProject } from "../package/support/offline-project";
+import { packFromCheckout, scratchDir, unpackIntoProject } from "../package/support/offline-project";
 import { offlineCliEnv } from "./cli-stack";
 import { describeCliOnly } from "./describe-cli";
 import { liveOrders } from "./e2e-support";
@@ -99,9 +102,7 @@ describeCliOnly(
       const packed = packFromCheckout(scratch.dir);
       fs.mkdirSync(project);
       fs.mkdirSync(path.join(scratch.dir, "tmp"));
-      writeProject(project, packed, { dependencies: ["@pulumi/pulumi"], devDependencies: [] });
-      const install = npm(["install", "--offline"], project);
-      if (install.status !== 0) throw new Error(`npm install failed:\n${install.stdout}${install.stderr}`);
+      unpackIntoProject(project, packed);
     }, 900_000);
     afterAll(() => scratch.cleanup());
     // An emulator per test: a fault one test armed and did not use cannot reach the next.
@@ -114,16 +115,6 @@ describeCliOnly(
       } finally {
         await emulator.close();
       }
-    });
-
-    test("README.md's quickstart: up orders its VPS and prints the outputs; destroy cancels it", async () => {
-      const dir = projectDir("quickstart", recipe("README.md#quickstart"));
-      await upThenDestroy(dir, (up) => {
-        expect(liveOrders(emulator)).toHaveLength(1);
-        expect(up).toMatch(/ip\s*: "\d+\.\d+\.\d+\.\d+"/);
-        expect(up).toMatch(/monthlyPriceUsd\s*: \d/);
-        expect(up).toMatch(/rootPassword\s*: \[secret\]/);
-      });
     });
 
     test("docs/installation-configuration.md's onError: two refused creates run again, one VPS in the end", async () => {

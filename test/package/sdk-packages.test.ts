@@ -1,9 +1,15 @@
 /**
  * The SDK packages of a release (tools/release/sdk-packages.ts, which `npm run release:build` calls), as a user gets
- * them: the Node.js SDK's npm tarball installed offline into a fresh project, compiled under the tsconfigs
- * `pulumi new typescript` writes and loaded; the Python wheel and sdist pip-installed into fresh virtual
- * environments; the Go SDK's module path the one its sdk/v<version> tag serves. test/engine/native-sdk-programs.test.ts
- * runs each language's example on these packages through the CLI.
+ * them: the Node.js SDK's npm tarball unpacked into a fresh project as npm puts it (with @pulumi/pulumi, typescript
+ * and @types/node linked at the lockfile's versions: unpackIntoProject), compiled under the tsconfigs
+ * `pulumi new typescript` writes and loaded; the Python wheel's and sdist's metadata, and the sdist pip-installed
+ * into a fresh virtual environment; the Go SDK's module path the one its sdk/v<version> tag serves.
+ * test/engine/native-sdk-programs.test.ts runs each language's example on these packages through the CLI.
+ *
+ * The pages' install routes (support/release-routes.ts) are run by test/engine/first-hour-release.test.ts, from the
+ * release served on 127.0.0.1, each then running the language's quickstart through `pulumi up`: npm 12 installing
+ * the Node.js SDK by its URL, pip the wheel, Go the clone of the tag. That is also where the wheel is pip-installed
+ * and imported, and where npm installs the Node.js SDK's tarball; here the sdist is pip-installed.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -13,22 +19,19 @@ import {
   NODEJS_PACKAGE,
   PLUGIN_DOWNLOAD_URL,
 } from "../../provider/native/schema/package-schema";
-import { buildSdkPackages } from "../../tools/release/sdk-packages";
 import { findLanguageHosts } from "../../tools/release/language-hosts";
 import { recipe } from "../docs/support/code-blocks";
-import { shell } from "../docs/support/shell";
 import { pythonVenvWith } from "../engine/language-programs";
-import { describeNative } from "../engine/native-programs";
+import { describeNative, languageSkipReason } from "../engine/native-programs";
+import { ensureRelease, RELEASE_SDK, releaseBuildSkipReason } from "../engine/release-support";
 import {
   REPO_ROOT,
-  npm,
   packedTarball,
   scratchDir,
-  writeProject,
+  unpackIntoProject,
   type PackedPackage,
 } from "./support/offline-project";
-import { ROUTE_PAGES, runGoRoute, runNpmRoute, runPipRoute, type Route } from "./support/release-routes";
-import { releaseDownloadPath, serveReleaseFiles, type ReleaseServer } from "./support/release-server";
+import { ROUTE_PAGES, type Route } from "./support/release-routes";
 import { PULUMI_NEW_TSCONFIGS } from "./support/user-tsconfigs";
 import { atTag, linksIntoRepository } from "./support/repository-links";
 
@@ -37,38 +40,39 @@ jest.setTimeout(600_000);
 const scratch = scratchDir("sdk-packages");
 afterAll(() => scratch.cleanup());
 /**
- * The three packages, built once for the file as the release builds them (buildSdkPackages): each build compiles the
- * Node.js SDK and builds the wheel and the sdist, which took about 20 s of a CI worker.
+ * The three packages as the release holds them: built once for the whole test run by ensureRelease
+ * (test/engine/release-support.ts), which the release's own tests and test/engine/native-sdk-programs.test.ts wait on
+ * too. A build of the file's own (buildSdkPackages) took about 20 s of a CI worker, for the same files;
+ * test/engine/release-files.test.ts shows the release holds these three and no other file of buildSdkPackages.
  */
-let built: Promise<{ npmTarball: string; wheel: string; sdist: string; files: string[] }> | undefined;
-const sdkPackages = () =>
-  (built ??= buildSdkPackages(path.join(scratch.dir, "release")).then((files) => {
-    const [npmTarball, wheel, sdist] = files as [string, string, string];
-    return { npmTarball, wheel, sdist, files };
-  }));
+let built: Promise<{ npmTarball: string; wheel: string; sdist: string }> | undefined;
+const sdkPackages = () => (built ??= ensureRelease().then(() => RELEASE_SDK));
+
+/** A describe of the release's packages: skipped, with the reason, where the release is not built (never on CI). */
+function describeRelease(title: string, body: () => void): void {
+  const reason = releaseBuildSkipReason();
+  if (reason && process.env.CI === "true") throw new Error(`CI=true, but ${title} cannot run: ${reason}`);
+  if (reason) describe.skip(`${title} (skipped: ${reason})`, body);
+  else describe(title, body);
+}
 const { version, repository } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
   version: string;
   repository: { url: string };
 };
 
-describe("the Node.js SDK's npm tarball", () => {
+describeRelease("the Node.js SDK's npm tarball", () => {
   const project = path.join(scratch.dir, "project");
   let packed: PackedPackage;
   beforeAll(async () => {
     packed = packedTarball((await sdkPackages()).npmTarball);
     fs.mkdirSync(project);
-    writeProject(project, packed, {
-      dependencies: ["@pulumi/pulumi"],
-      devDependencies: ["typescript", "@types/node"],
-    });
-    const install = npm(["install", "--offline"], project);
-    if (install.status !== 0)
-      throw new Error(`npm install --offline failed:\n${install.stdout}${install.stderr}`);
+    unpackIntoProject(project, packed, ["@pulumi/pulumi", "typescript", "@types/node"]);
     fs.copyFileSync(
       path.join(REPO_ROOT, "examples/typescript-quickstart/index.ts"),
       path.join(project, "index.ts"),
     );
-  });
+    // The release's build, or the wait for the test file building it, as automation-api.test.ts allows.
+  }, 1_800_000);
 
   it("is the schema's package at this version, with the plugin's download URL", () => {
     expect(path.basename(packed.tarball)).toBe(`pulumi-rimuhosting-rimuhosting-${version}.tgz`);
@@ -138,52 +142,53 @@ describe("the Node.js SDK's npm tarball", () => {
   });
 });
 
-describeNative("python", "the Python SDK's wheel and sdist", () => {
-  let wheel: string;
-  let sdist: string;
-  beforeAll(async () => {
-    ({ wheel, sdist } = await sdkPackages());
-  });
+describeNative(
+  "python",
+  "the Python SDK's wheel and sdist",
+  () => {
+    let wheel: string;
+    let sdist: string;
+    beforeAll(async () => {
+      ({ wheel, sdist } = await sdkPackages());
+    }, 1_800_000);
 
-  it("are named for this version and need Python 3.10 (as the pulumi package does)", () => {
-    expect([path.basename(wheel), path.basename(sdist)]).toEqual([
-      `pulumi_rimuhosting-${version}-py3-none-any.whl`,
-      `pulumi_rimuhosting-${version}.tar.gz`,
-    ]);
-    const metadata = execFileSync(
-      "unzip",
-      ["-p", wheel, `pulumi_rimuhosting-${version}.dist-info/METADATA`],
-      {
+    it("are named for this version and need Python 3.10 (as the pulumi package does)", () => {
+      expect([path.basename(wheel), path.basename(sdist)]).toEqual([
+        `pulumi_rimuhosting-${version}-py3-none-any.whl`,
+        `pulumi_rimuhosting-${version}.tar.gz`,
+      ]);
+      const metadata = execFileSync(
+        "unzip",
+        ["-p", wheel, `pulumi_rimuhosting-${version}.dist-info/METADATA`],
+        {
+          encoding: "utf8",
+        },
+      );
+      expect(metadata).toMatch(/^Requires-Python: >=3\.10$/m);
+      expect(metadata).toMatch(/^Requires-Dist: pulumi<4\.0\.0,>=3\.\d+\.\d+$/m);
+      const pkgInfo = execFileSync("tar", ["-xzOf", sdist, `pulumi_rimuhosting-${version}/PKG-INFO`], {
         encoding: "utf8",
-      },
-    );
-    expect(metadata).toMatch(/^Requires-Python: >=3\.10$/m);
-    expect(metadata).toMatch(/^Requires-Dist: pulumi<4\.0\.0,>=3\.\d+\.\d+$/m);
-    const pkgInfo = execFileSync("tar", ["-xzOf", sdist, `pulumi_rimuhosting-${version}/PKG-INFO`], {
-      encoding: "utf8",
+      });
+      expect(pkgInfo).toMatch(/^Requires-Python: >=3\.10$/m);
     });
-    expect(pkgInfo).toMatch(/^Requires-Python: >=3\.10$/m);
-  });
 
-  it("their description (the README on PyPI) links to the docs at the release's tag", () => {
-    const described = [
-      execFileSync("unzip", ["-p", wheel, `pulumi_rimuhosting-${version}.dist-info/METADATA`], {
-        encoding: "utf8",
-      }),
-      execFileSync("tar", ["-xzOf", sdist, `pulumi_rimuhosting-${version}/PKG-INFO`], { encoding: "utf8" }),
-    ];
-    for (const metadata of described) {
-      const links = linksIntoRepository(metadata);
-      expect(links.length).toBeGreaterThanOrEqual(3);
-      expect(links.filter((link) => !link.startsWith(atTag(version)))).toEqual([]);
-    }
-  });
+    it("their description (the README on PyPI) links to the docs at the release's tag", () => {
+      const described = [
+        execFileSync("unzip", ["-p", wheel, `pulumi_rimuhosting-${version}.dist-info/METADATA`], {
+          encoding: "utf8",
+        }),
+        execFileSync("tar", ["-xzOf", sdist, `pulumi_rimuhosting-${version}/PKG-INFO`], { encoding: "utf8" }),
+      ];
+      for (const metadata of described) {
+        const links = linksIntoRepository(metadata);
+        expect(links.length).toBeGreaterThanOrEqual(3);
+        expect(links.filter((link) => !link.startsWith(atTag(version)))).toEqual([]);
+      }
+    });
 
-  it.each(["wheel", "sdist"])(
-    "the %s pip-installs into a fresh virtual environment and imports",
-    async (kind) => {
-      const venv = path.join(scratch.dir, `venv-${kind}`);
-      const python = await pythonVenvWith(venv, kind === "wheel" ? wheel : sdist, findLanguageHosts().hosts!);
+    it("the sdist pip-installs into a fresh virtual environment and imports", async () => {
+      const venv = path.join(scratch.dir, "venv-sdist");
+      const python = await pythonVenvWith(venv, sdist, findLanguageHosts().hosts!);
       const imported = spawnSync(
         python,
         [
@@ -198,9 +203,10 @@ describeNative("python", "the Python SDK's wheel and sdist", () => {
         "",
         `Vps get_pricing_plans ${PLUGIN_DOWNLOAD_URL}`,
       ]);
-    },
-  );
-});
+    });
+  },
+  languageSkipReason("python") ?? releaseBuildSkipReason(),
+);
 
 describe("the Go SDK", () => {
   it("is the module at sdk/ of the repository, so `go get` finds release v<version> at the tag sdk/v<version>", () => {
@@ -211,38 +217,8 @@ describe("the Go SDK", () => {
   });
 });
 
-describe("buildSdkPackages", () => {
-  it("writes the npm tarball, the wheel and the sdist, and nothing else", async () => {
-    const out = path.join(scratch.dir, "release");
-    const { files } = await sdkPackages();
-    expect(files.map((f) => path.basename(f))).toEqual([
-      `pulumi-rimuhosting-rimuhosting-${version}.tgz`,
-      `pulumi_rimuhosting-${version}-py3-none-any.whl`,
-      `pulumi_rimuhosting-${version}.tar.gz`,
-    ]);
-    expect(fs.readdirSync(out).sort()).toEqual(files.map((f) => path.basename(f)).sort());
-  });
-});
-
-/**
- * The routes for now that the pages give until the registries hold the packages (support/release-routes.ts says
- * what the test changes in each line, and why), run in a fresh project from the packages above, served on
- * 127.0.0.1 at the release's download path: each installs what a program then loads.
- */
-describe("the pages' install routes from the release, served on 127.0.0.1", () => {
-  let server: ReleaseServer;
-  let releaseUrl: string;
-  beforeAll(async () => {
-    server = await serveReleaseFiles(version, (await sdkPackages()).files);
-    releaseUrl = `${server.origin}${releaseDownloadPath(version, "")}`;
-  });
-  afterAll(() => server?.close());
-  const project = (name: string) => {
-    const dir = path.join(scratch.dir, name);
-    fs.mkdirSync(dir, { recursive: true });
-    return dir;
-  };
-
+/** The routes for now that the pages give until the registries hold the packages (support/release-routes.ts). */
+describe("the pages' install routes", () => {
   it.each(Object.keys(ROUTE_PAGES) as Route[])(
     "%s: the install page and the language's page give the same lines",
     (route) => {
@@ -250,44 +226,4 @@ describe("the pages' install routes from the release, served on 127.0.0.1", () =
       for (const other of others) expect(other).toBe(first);
     },
   );
-
-  it("release-npm: npm 12 installs the Node.js SDK from the release's URL with --allow-remote, and it loads", async () => {
-    const cwd = project("route-npm");
-    fs.writeFileSync(path.join(cwd, "package.json"), JSON.stringify({ name: "route-npm", version: "1.0.0" }));
-    await runNpmRoute({ releaseUrl, version, cwd });
-    expect(server.requests).toContain(
-      releaseDownloadPath(version, path.basename((await sdkPackages()).npmTarball)),
-    );
-    const loaded = spawnSync(
-      process.execPath,
-      ["-e", `const sdk = require(${JSON.stringify(NODEJS_PACKAGE)}); console.log(typeof sdk.Vps)`],
-      { cwd, encoding: "utf8" },
-    );
-    expect([loaded.status, loaded.stderr, loaded.stdout.trim()]).toEqual([0, "", "function"]);
-  });
-
-  describeNative("python", "release-pip", () => {
-    it("pip installs the release's wheel from its URL into the page's virtual environment, and it imports", async () => {
-      const cwd = project("route-pip");
-      const python = await runPipRoute({ releaseUrl, version, cwd }, findLanguageHosts().hosts!);
-      expect(server.requests).toContain(
-        releaseDownloadPath(version, path.basename((await sdkPackages()).wheel)),
-      );
-      const imported = spawnSync(python, ["-c", "import pulumi_rimuhosting as p; print(p.Vps.__name__)"], {
-        cwd,
-        encoding: "utf8",
-      });
-      expect([imported.status, imported.stderr, imported.stdout.trim()]).toEqual([0, "", "Vps"]);
-    });
-  });
-
-  describeNative("go", "release-go", () => {
-    it("the clone of the tag and the `replace` build examples/go-quickstart, offline", async () => {
-      const cwd = path.join(project("route-go"), "project");
-      fs.cpSync(path.join(REPO_ROOT, "examples/go-quickstart"), cwd, { recursive: true });
-      const goEnv = await runGoRoute({ releaseUrl, version, cwd }, path.dirname(cwd));
-      const built = await shell("go build -o /dev/null .", { cwd, env: goEnv, clean: true });
-      expect([built.code, built.output]).toEqual([0, ""]);
-    });
-  });
 });

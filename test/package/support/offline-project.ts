@@ -294,3 +294,29 @@ export function installedPackages(
   walk(path.join(dir, "node_modules"));
   return found;
 }
+
+/**
+ * `packed` unpacked into `dir`/node_modules, as npm puts a package, and `links` (@pulumi/pulumi and the package's
+ * own dependencies, by default) linked from the repository's node_modules, at the versions its lockfile holds, as
+ * test/engine/automation-api.test.ts does for the Node.js SDK: for a test whose claim is not the install (an
+ * `npm install --offline` of @pulumi/pulumi's tree took about 9 CPU-s). A file that proves the install uses
+ * writeProject and npm.
+ */
+export function unpackIntoProject(
+  dir: string,
+  packed: PackedPackage,
+  links: string[] = ["@pulumi/pulumi", ...Object.keys(packed.manifest.dependencies ?? {})],
+): void {
+  const modules = path.join(dir, "node_modules");
+  const target = path.join(modules, packed.manifest.name);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  const unpacked = fs.mkdtempSync(path.join(modules, ".unpack-"));
+  execFileSync("tar", ["-xzf", packed.tarball, "-C", unpacked]);
+  fs.renameSync(path.join(unpacked, "package"), target);
+  fs.rmSync(unpacked, { recursive: true, force: true });
+  for (const name of links) {
+    const link = path.join(modules, name);
+    fs.mkdirSync(path.dirname(link), { recursive: true });
+    fs.symlinkSync(path.join(REPO_ROOT, "node_modules", name), link, "dir");
+  }
+}

@@ -2,8 +2,8 @@
  * The install routes the pages give until the registries hold the packages
  * (docs/installation-configuration.md#until-the-registries-hold-the-packages, repeated on each language's page), run
  * as written, in a user's environment (test/docs/support/user-env.ts: the install page sets nothing; the language's
- * own tool on PATH). test/package/sdk-packages.test.ts runs each from the SDK packages served on 127.0.0.1;
- * test/engine/first-hour-release.test.ts runs each in a quickstart from the whole release, then `pulumi up`.
+ * own tool on PATH). test/engine/first-hour-release.test.ts runs each in a quickstart from the whole release served
+ * on 127.0.0.1, then `pulumi up`.
  *
  * What changes in a line, and only this: the release's download URL becomes the server's, `<version>` becomes
  * package.json's, and the repository's URL in Go's clone becomes a local repository holding this checkout's sdk/ at

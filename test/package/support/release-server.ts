@@ -2,7 +2,7 @@
  * A stand-in for the GitHub release's download server on 127.0.0.1: `files` served at the path GitHub serves a
  * release's assets from, `/<owner>/<name>/releases/download/v<version>/<file>`, so a page's install line runs with
  * only `https://github.com` swapped for `origin`. `requests` lists the paths asked for, so a test can tell that the
- * line fetched from it. test/package/readme.test.ts and test/package/sdk-packages.test.ts use it.
+ * line fetched from it. test/package/readme.test.ts and test/docs/recipes.test.ts use it.
  */
 import * as fs from "node:fs";
 import * as http from "node:http";
