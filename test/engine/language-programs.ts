@@ -102,8 +102,13 @@ function appendPlugins(projectFile: string, plugins: PluginDir[]): void {
   fs.writeFileSync(projectFile, `${yaml.replace(/\n*$/, "\n")}plugins:\n  providers:\n${entries.join("")}`);
 }
 
-/** Go with no network: modules only from the cache (language-hosts.sh filled it), no toolchain download. */
-export const GO_OFFLINE = { GOPROXY: "off", GOTOOLCHAIN: "local" };
+/**
+ * Go with no network: modules only from the cache (language-hosts.sh filled it, checking each against the checksum
+ * database as it fetched it), no toolchain download, and no checksum database: with a module missing from go.sum,
+ * Go would prove its checksum against the newest tree it has seen (kept in GOPATH/pkg/sumdb, so any online `go`
+ * command on the machine moves it), needing tiles the cache may not hold, and went to sum.golang.org for them.
+ */
+export const GO_OFFLINE = { GOPROXY: "off", GOSUMDB: "off", GOTOOLCHAIN: "local" };
 
 async function prepareGo(dir: string, sdkGo: string): Promise<Record<string, string>> {
   const sdkMod = path.join(sdkGo, "go.mod");
