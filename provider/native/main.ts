@@ -75,7 +75,15 @@ function start(): void {
  * Built-ins the server loads when it first binds its port (net's listen loads cluster, http2 loads crypto and
  * assert, ...) that a startup snapshot can hold, unlike http, https, http2 and tls themselves.
  */
-const SNAPSHOT_BUILTINS = ["assert", "child_process", "crypto", "dgram", "dns/promises", "fs/promises"];
+const SNAPSHOT_BUILTINS = [
+  "assert",
+  "child_process",
+  "cluster",
+  "crypto",
+  "dgram",
+  "dns/promises",
+  "fs/promises",
+];
 
 /*
  * The release's linux-amd64 executable starts from a startup snapshot (tools/release/plugin-executable.ts): the

@@ -316,6 +316,21 @@ export const firstAnswerParts = () =>
     typeof resourceProviderService,
   ];
 
+/** What a Node that has it (26 and later) makes `net.BoundSocket` with: a socket bound at once, no DNS. */
+type BoundSocketClass = new (options: { host: string; port: number }) => object;
+
+/**
+ * Port 0 of 127.0.0.1, for `listen()`: where Node has `net.BoundSocket` (the release's executables), a socket bound
+ * there at once; elsewhere (bin/ and the launcher on an older node) the port and address. Given an address, listen()
+ * looks it up in DNS first and then tests each answer with Node's own IPv6 pattern, which V8 compiles at its first use
+ * in every process (fast-start.ts); a bound socket goes to listen() with neither. A bind that fails throws here.
+ */
+export function loopbackPort(): object | net.ListenOptions {
+  // The module itself, not the import's copy of its keys, as fast-start.ts does: so a test can give it one.
+  const { BoundSocket } = require("node:net") as { BoundSocket?: BoundSocketClass };
+  return BoundSocket ? new BoundSocket({ host: "127.0.0.1", port: 0 }) : { port: 0, host: "127.0.0.1" };
+}
+
 /**
  * Starts the plugin as the engine expects: listens on 127.0.0.1 and hands the port to `announce` (main.ts prints it
  * as the first line of stdout). `engineAddress` is the engine's Log endpoint (the first argument the engine passes).
@@ -348,7 +363,7 @@ export async function serve(
   const listener = net.createServer();
   const port = await new Promise<number>((resolve, reject) => {
     listener.once("error", reject);
-    listener.listen(0, "127.0.0.1", () => {
+    listener.listen(loopbackPort(), () => {
       listener.off("error", reject);
       resolve((listener.address() as net.AddressInfo).port);
     });

@@ -4,7 +4,8 @@
 // snapshot cannot hold (a socket, a server, a timer), or the release build aborts; the port is announced before the
 // HTTP/2 server is made, and the engine watch asks its first question after a pause, not at once. (That the port
 // goes out without building process.stdout's stream is port-line.test.ts: it starts the built plugin, and this file
-// starts no process, so that `npm run test:unit` runs it.)
+// starts no process, so that `npm run test:unit` runs it.) Also: the engine's Log client is made with the first
+// message, not as the plugin starts, and where Node has net.BoundSocket the port is bound without a DNS lookup.
 import * as grpc from "@grpc/grpc-js";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as pluginproto from "@pulumi/pulumi/proto/plugin_pb";
@@ -12,7 +13,8 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import * as net from "node:net";
 import { stopWatchingEngine } from "../../provider/impl/engine/engine-watch";
 import { compileFirstAnswer, ipv6TestSkippingIPv4 } from "../../provider/native/fast-start";
-import { firstAnswerParts, serve } from "../../provider/native/server";
+import { startPluginLog } from "../../provider/native/engine-log";
+import { firstAnswerParts, loopbackPort, serve } from "../../provider/native/server";
 import { standInEngine } from "../../bench/stand-in-engine";
 import { until } from "../helpers/promises";
 
@@ -136,4 +138,56 @@ describe("the engine watch's first question", () => {
     withWatchedPlugin(async (_port, asked) => {
       await firstQuestion(asked);
     }));
+});
+
+describe("the engine's Log client", () => {
+  it("is made with the first message, not as the plugin starts", async () => {
+    const engine = await standInEngine();
+    // Making a gRPC client asks for its credentials first: the count of clients made.
+    const clientsMade = jest.spyOn(grpc.credentials, "createInsecure");
+    const log = startPluginLog(engine.address);
+    try {
+      expect(clientsMade).not.toHaveBeenCalled();
+      log.log("info", "first");
+      log.log("info", "second");
+      await log.flush();
+      expect(clientsMade).toHaveBeenCalledTimes(1);
+    } finally {
+      clientsMade.mockRestore();
+      log.close();
+      await engine.close();
+    }
+  });
+});
+
+describe("the port the plugin listens on", () => {
+  /** Runs `check` with node:net's BoundSocket set to `value` (undefined: none, as before Node 26). */
+  function withBoundSocket(value: unknown, check: () => void): void {
+    const netModule = require("node:net") as { BoundSocket?: unknown };
+    const had = "BoundSocket" in netModule;
+    const original = netModule.BoundSocket;
+    if (value === undefined) delete netModule.BoundSocket;
+    else netModule.BoundSocket = value;
+    try {
+      check();
+    } finally {
+      if (had) netModule.BoundSocket = original;
+      else delete netModule.BoundSocket;
+    }
+  }
+
+  it("is a socket bound on 127.0.0.1 where Node has net.BoundSocket", () => {
+    const bound: unknown[] = [];
+    class BoundSocket {
+      constructor(options: unknown) {
+        bound.push(options);
+      }
+    }
+    withBoundSocket(BoundSocket, () => expect(loopbackPort()).toBeInstanceOf(BoundSocket));
+    expect(bound).toEqual([{ host: "127.0.0.1", port: 0 }]);
+  });
+
+  it("is port 0 of 127.0.0.1 where Node has no net.BoundSocket", () => {
+    withBoundSocket(undefined, () => expect(loopbackPort()).toEqual({ port: 0, host: "127.0.0.1" }));
+  });
 });

@@ -84,11 +84,21 @@ const SEVERITY_OF: Record<Severity, keyof LogStubs["severities"]> = {
   error: "ERROR",
 };
 
-/** An EngineLog over a connection to `address` (host:port) made with `stubs`; each call waits LOG_DEADLINE_MS at most. */
+/**
+ * An EngineLog over a connection to `address` (host:port) made with `stubs`; each call waits LOG_DEADLINE_MS at most.
+ * The gRPC client is made with the first message, not here: the native plugin makes this as it starts, and making a
+ * client (its channel, name resolver and load balancer, on client code the release's startup snapshot does not hold
+ * compiled) took about 4 ms of CPU of the plugin's first answer, which logs nothing (docs/releasing.md, "Start-up").
+ */
 export function engineLogClient(stubs: LogStubs, address: string): EngineLog & { close(): void } {
-  const client = new stubs.engineClient(address, stubs.grpc.credentials.createInsecure());
+  let client: InstanceType<LogStubs["engineClient"]> | undefined;
   const send: EngineLog = (urn, severity, message) =>
     new Promise((resolve) => {
+      try {
+        client ??= new stubs.engineClient(address, stubs.grpc.credentials.createInsecure());
+      } catch {
+        return resolve(false); // an address gRPC cannot take: not taken, as when the engine cannot be reached
+      }
       const request = new stubs.logRequest();
       request.setSeverity(stubs.severities[SEVERITY_OF[severity]]);
       request.setMessage(message);
@@ -100,7 +110,7 @@ export function engineLogClient(stubs: LogStubs, address: string): EngineLog & {
         resolve(error === null || error === undefined),
       );
     });
-  return Object.assign(send, { close: () => client.close() });
+  return Object.assign(send, { close: () => client?.close() });
 }
 
 let hostLog: EngineLog | null | undefined;
