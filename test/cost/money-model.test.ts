@@ -281,6 +281,22 @@ const NAMED: {
       ),
     ],
   },
+  {
+    title:
+      "a replacement (Dallas to its twin) whose order's answer is lost and found again by its token, in a run that " +
+      "adds a VPS on the other provider exactly on the budget: the found order is judged as an order (its replaced " +
+      "order not counted beside it), so the new VPS fits and the replaced order is cancelled",
+    stacks: 1,
+    commands: [
+      new UpCommand(0, [add("DCDALLAS", { memoryMb: 1024 } as Partial<Edit>)], NO_LIMIT),
+      new UpCommand(
+        0,
+        [{ op: "move twin", pick: 0, dbr: false }, add("DCDALLAS", { provider: 1 } as Partial<Edit>)],
+        { limit: "monthly", offsetCents: 0 },
+        { route: "createVps", kind: "drop-after-commit" },
+      ),
+    ],
+  },
 ];
 
 describe("the money model's named cases: each counterexample it found keeps I1–I6", () => {

@@ -354,8 +354,9 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
           : undefined,
     };
   };
+  // Called only once `plan` found no order of this state's on the account: `found` here is this call's own order,
+  // its answer lost and found again by its token (the money model's seed 4242), so it is judged like any other.
   const placed = async (result: T, fee: VpsFee): Promise<void> => {
-    if (result.found) return;
     // The replaced order is this one's fee now until the run cancels it (runTotals): never counted beside it.
     const replacedOid = replacedOrder?.order_oid;
     if (replacedOrder !== undefined) {
