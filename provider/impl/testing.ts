@@ -1,12 +1,13 @@
 /**
  * The seams tests (and the fault-matrix bench) use to drive the provider implementation in-process:
- * reset the per-host configuration and caches, shorten the read timeout and the creation look-up window,
+ * reset the per-host configuration and caches, read the catalogue once for all runs, shorten the read timeout and the creation look-up window,
  * collect log lines instead of printing them, read the budget guard's verdicts. Not part of the package: its exports map has no path to
  * this module, so programs cannot reach these.
  */
 export { forgetRun, resetConfiguration, setRetryDelay } from "./lifecycle/runtime-config.js";
 import { setReadTimeout } from "./lifecycle/runtime-config.js";
 export { setCreateLookupGrace } from "./lifecycle/vps-create.js";
+export { keepCatalogueForAllRuns } from "./account/catalog.js";
 export { setBackendStatesReader, type BackendStates } from "./lifecycle/backend-states.js";
 export { setStackHistoryReader } from "./lifecycle/stack-history.js";
 export { setLogSink } from "./engine/log.js";

@@ -68,7 +68,6 @@ import { recordedState, refreshableState, setValues } from "./inputs/vps-values.
 import { isOrderGone, orderFields } from "../wire-mapping/order-fields.js";
 import { priceOf } from "./lookahead/vps-lookahead.js";
 import { guardedChange, guardedOrder } from "./ordering/order-guard.js";
-import { judgeIfTakenBack } from "./ordering/take-back-judge.js";
 import { currentRun, type RunContext } from "./engine/run-context.js";
 import {
   orderOutputs,
@@ -267,10 +266,9 @@ async function orderAndConverge(
   const withdraw = (placed: AboutOrder) => client.deleteVps(orderRef(placed.order_oid, placed.domain_name));
   const placeOrder = () => orderOnce(run, client, news, nonce, provider, deadlineMs);
   const unread = readBackFailed(news, nonce, provider);
+  // Judged against the budget: a new order, one found after its lost answer, or a killed run's taken back.
   const ordered = await guardedOrder(run, view, news, nonce, placeOrder, withdraw, unread);
   const order = ordered.order;
-  // A killed run's order taken back (lifecycle/take-back.ts): judged now as that run would have judged it.
-  await judgeIfTakenBack(run, view, resourceName(news), ordered, withdraw);
   // The run's listing holds it now (the next token look-up sees it); other providers count it there (shared-plan.ts).
   view.notePlaced(order);
   view.sharedPlan?.forget(resourceKey(news));

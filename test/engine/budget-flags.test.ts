@@ -61,7 +61,7 @@ const orderedNames = (s: Scenario): string[] =>
   liveOrders(s.emulator)
     .map((o) => (o as { domainName?: string }).domainName?.split(".")[0] ?? "")
     .sort();
-/** What the native plugin's check says it did, in `up` as in a preview (order-guard.ts whatWasDone). */
+/** What the native plugin's check says it did, in `up` as in a preview (done-words.ts whatWasDone). */
 const CHECK_DONE =
   `Nothing was ordered or changed for (node-\\d)(?:, and this run ordered or changed nothing before it|; before ` +
   `it, this run ordered [^.]+)\\. If this is the update of \`pulumi up\`, the VPSs checked before it go on, each ` +

@@ -26,8 +26,26 @@ const CATALOGUES = runState(
   () => new Map<string, { at: number; catalog: Promise<Catalog> }>(),
 );
 
+/**
+ * Test seam (testing.ts): the catalogues read once for every run of this process, not once per run. For a test
+ * that stands for thousands of runs against one emulator whose catalogue never changes (the money model), where a
+ * read per run is most of its requests and proves nothing the test checks. undefined: per run (the default).
+ */
+let keptForAllRuns: Map<string, { at: number; catalog: Promise<Catalog> }> | undefined;
+export function keepCatalogueForAllRuns(on: boolean): void {
+  keptForAllRuns = on ? new Map() : undefined;
+}
+
 /** The catalogue of `baseUrl`, read once per run (`run`) and again when older than LISTING_MAX_AGE_MS. */
 export function catalogFor(run: RunContext, client: RimuClient, baseUrl: string): Promise<Catalog> {
+  const kept = keptForAllRuns?.get(baseUrl);
+  if (kept) return kept.catalog;
+  const catalog = catalogOfRun(run, client, baseUrl);
+  keptForAllRuns?.set(baseUrl, { at: Date.now(), catalog });
+  return catalog;
+}
+
+function catalogOfRun(run: RunContext, client: RimuClient, baseUrl: string): Promise<Catalog> {
   const cache = run.get(CATALOGUES);
   let kept = cache.get(baseUrl);
   if (!kept || Date.now() - kept.at >= LISTING_MAX_AGE_MS) {

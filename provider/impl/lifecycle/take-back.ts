@@ -15,7 +15,10 @@ import { backendStates, holderOf } from "./backend-states.js";
 /** What to do with the orders of other states carrying a new resource's token. */
 export type TakeBack = { order: AboutOrder } | { refused: { order: AboutOrder; why: string } };
 
-/** The orders check() decided to take back in this run, by order number (create() judges them, take-back-judge.ts). */
+/**
+ * The orders check() decided to take back in this run, by order number (create() judges them: order-guard.ts,
+ * take-back-judge.ts).
+ */
 const TAKEN = runState("orders taken back from a killed run", () => new Set<number>());
 
 /** Whether `news` (a new resource's inputs) may be what `order` was ordered as: its name and data centre. */

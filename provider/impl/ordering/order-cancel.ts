@@ -13,7 +13,8 @@ import type { RunContext } from "../engine/run-context.js";
 import type { RecordedOutputs } from "../inputs/vps-outputs.js";
 import { orderRef } from "../lifecycle/vps-converge.js";
 import { isOrderGone, orderFields } from "../../wire-mapping/order-fields.js";
-import { isReplaced, noteCancelled, noteDone } from "./order-guard.js";
+import { isReplaced, noteCancelled } from "./order-guard.js";
+import { noteDone } from "./done-words.js";
 
 export async function cancelRecorded(
   run: RunContext,

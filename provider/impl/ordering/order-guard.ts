@@ -48,18 +48,9 @@ import type { AccountView } from "../account/account-view.js";
 import { same } from "../inputs/canonical-json.js";
 import { withdrawIfOver } from "./order-withdrawal.js";
 import { cancelReplacedIfOver, noteFailing } from "./replaced-orders.js";
-
-/** A change this process applied to `name` ("ordered", "changed", "adopted", "cancelled"). */
-export function noteDone(run: RunContext, what: string, name: string): void {
-  noteWith(guardOf(run), what, name);
-}
-
-function noteWith(run: Guard, what: string, name: string): void {
-  const { done } = run;
-  const names = done.get(what) ?? [];
-  if (!names.includes(name)) names.push(name);
-  done.set(what, names);
-}
+import { judgeTakenBack } from "./take-back-judge.js";
+import { describeDone, noteWith } from "./done-words.js";
+import { isTakenBack } from "../lifecycle/take-back.js";
 
 /**
  * delete() cancelled order `oid` of `recorded`, billed `usd` a month. When this run's check planned its replacement
@@ -95,44 +86,6 @@ export function noteCheckedChange(run: RunContext, olds: VpsInputs, parsed: Pars
 export const guardVerdicts = (
   run: RunContext,
 ): readonly { name: string; judgement: Judgement; totals: BudgetTotals }[] => guardOf(run).verdicts;
-
-/** "web-1 and web-2", "a, b and c". */
-const listed = (items: readonly string[]): string =>
-  items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)!}`;
-
-/**
- * What was and was not done, true at the moment it is said: "Nothing was ordered for web-3; before it, this
- * run ordered web-1 and changed db". `refused`: what was not done ("ordered for web-3", "changed on db").
- * `check`: a check's refusal, which stops the resource before its create or update: "preview" when the check
- * runs only in a preview (the dynamic Vps's: "Nothing was ordered or changed" while the run has done nothing);
- * "mayApply" when it may be the update of `pulumi up` (the native plugin's), where the engine goes on with the
- * creates and updates of the VPSs checked before it, so their orders may still come after this is said.
- */
-export function whatWasDone(run: RunContext, refused: string, check?: "preview" | "mayApply"): string {
-  return describeDone(guardOf(run), refused, check);
-}
-
-function describeDone(run: Guard, refused: string, check?: "preview" | "mayApply"): string {
-  const { done } = run;
-  const did = [...done].map(([what, names]) => `${what} ${listed(names)}`);
-  if (done.size === 0 && check === "preview") return "Nothing was ordered or changed";
-  const kept = [...run.replaced.keys()];
-  // Replaced orders the engine cancels only once the run's every create and update succeeded (issue 64, case 4).
-  const billedBeside =
-    kept.length === 0
-      ? ""
-      : `; order${kept.length === 1 ? "" : "s"} ${listed(kept.map(String))}, which this run replaced, ` +
-        `${kept.length === 1 ? "stays" : "stay"} billed beside ${kept.length === 1 ? "its replacement" : "their replacements"} ` +
-        "until the run deletes it, or the next `pulumi up` does";
-  const said =
-    (done.size === 0
-      ? `Nothing was ${refused}, and this run ordered or changed nothing before it`
-      : `Nothing was ${refused}; before it, this run ${did.join(", ")}`) + billedBeside;
-  return check === "mayApply"
-    ? `${said}. If this is the update of \`pulumi up\`, the VPSs checked before it go on, each ordered or ` +
-        `changed only within the budget`
-    : said;
-}
 
 /** Runs `fn` alone among the judged changes of this process. */
 async function exclusive<T>(run: Guard, fn: () => Promise<T>): Promise<T> {
@@ -310,9 +263,18 @@ function overWords(totals: BudgetTotals, orderCount: number, adds: number): stri
 
 /**
  * A new order (create(), a replacement's create, a pending create ordered by update()), judged and placed by
- * `order` ("found": this state's own order already on the account, which orders nothing new). `unread`: the error
- * to throw when the account cannot be read again after the order (order-withdrawal.ts), an incomplete create that
- * records the order: the caller knows what to record.
+ * `order` ("found": an order of this state's that `order` found by its creation token and nonce instead of placing
+ * one). `unread`: the error to throw when the account cannot be read again after the order (order-withdrawal.ts), an
+ * incomplete create that records the order: the caller knows what to record.
+ *
+ * What `order` returns is judged after it by exactly one rule, decided here and nowhere else (docs/cost.md, I3):
+ * - placed by this call, or found by this call after its own answer was lost (the judged change's listing showed
+ *   no order of this state's, so the order is this call's, committed before the answer went missing): the rule
+ *   after a new order (`placed`), the order it replaces noted as replaced, as when the answer arrives;
+ * - a killed run's order that check() took back (lifecycle/take-back.ts): the same rule, as that run would have
+ *   applied it (take-back-judge.ts), and only that: `placed` leaves it alone;
+ * - found already on the account when the change was judged (a pending create of an earlier run): nothing ordered
+ *   now, and the account's listing counts it.
  */
 export async function guardedOrder<T extends { found: boolean; order: AboutOrder }>(
   context: RunContext,
@@ -354,8 +316,14 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
           : undefined,
     };
   };
+  // A killed run's order taken back is judged by its own rule below, once (the doc comment above).
+  const takenBack = (result: T): boolean => result.found && isTakenBack(context, result.order.order_oid);
+  let judgedAsNew = false;
+  // Called only once `plan` found no order of this state's on the account, so a `found` order here is this call's
+  // own, its answer lost and found again by its token (the money model's seed 4242): judged as any new order.
   const placed = async (result: T, fee: VpsFee): Promise<void> => {
-    if (result.found) return;
+    if (takenBack(result)) return;
+    judgedAsNew = true;
     // The replaced order is this one's fee now until the run cancels it (runTotals): never counted beside it.
     const replacedOid = replacedOrder?.order_oid;
     if (replacedOrder !== undefined) {
@@ -394,7 +362,8 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
     throw new VpsError(VPS_ERROR_CODES.budget, message);
   };
   const ordered = limitsSet() ? await judged(run, view, resource, plan, order, placed) : await order();
-  if (!ordered.found) noteWith(run, "ordered", name);
+  if (!ordered.found || judgedAsNew) noteWith(run, "ordered", name);
+  if (takenBack(ordered)) await judgeTakenBack(context, view, name, ordered.order, withdraw);
   return ordered;
 }
 

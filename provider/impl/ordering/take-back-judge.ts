@@ -10,21 +10,18 @@ import { VPS_ERROR_CODES, VpsError } from "../engine/errors.js";
 import type { RunContext } from "../engine/run-context.js";
 import { guardOf, runTotals } from "./guard-run.js";
 import { withdrawIfOver } from "./order-withdrawal.js";
-import { isTakenBack } from "../lifecycle/take-back.js";
 
 /**
- * When `ordered` is an order check() took back in this run: keeps it (returns), or cancels it and throws the refusal,
- * as the rule says. Any other order passes.
+ * `order`, which check() took back in this run (order-guard.ts's guardedOrder decides that this rule judges it, and
+ * calls nothing else on it): keeps it (returns), or cancels it and throws the refusal, as the rule says.
  */
-export async function judgeIfTakenBack(
+export async function judgeTakenBack(
   context: RunContext,
   view: AccountView,
   name: string,
-  ordered: { found: boolean; order: AboutOrder },
+  order: AboutOrder,
   withdraw: (placed: AboutOrder) => Promise<unknown>,
 ): Promise<void> {
-  const { order } = ordered;
-  if (!ordered.found || !isTakenBack(context, order.order_oid)) return;
   const run = guardOf(context);
   const withdrawn = await withdrawIfOver({
     view,

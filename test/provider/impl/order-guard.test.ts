@@ -266,6 +266,30 @@ describe("the budget when ordering (L1)", () => {
     }
   });
 
+  it("a create made before the update has checked the run's shrink is refused, ordering nothing", async () => {
+    // The engine checks an update's resources in the order their registrations reach it, which can differ from the
+    // preview's (a loop of VPSs, a YAML program): a create checked and made before the shrink's check cannot count
+    // that shrink, and fails closed (docs/cost.md, "When"). Through the CLI: the money model's seed 6464, case 19.
+    const fee = await feeOf(vps("web"));
+    const billed = await feeOf(vps("db", { memoryMb: 2048 }));
+    const db = await up(vps("db", { memoryMb: 2048 }));
+    testing.forgetRun();
+    await configure({ monthlyBudgetUsd: String(2 * fee) });
+    // The preview passes both, db's shrink checked first.
+    expect((await impl.check(db.inputs, { ...vps("db"), __preview: true })).failures).toBeUndefined();
+    expect((await impl.check({}, { ...vps("web"), __preview: true })).failures).toBeUndefined();
+    testing.forgetRun();
+    // The update: web checked and created before db is checked.
+    const web = (await impl.check({}, vps("web"))).inputs;
+    const before = await orderOids();
+    const error = await rejectionOf(impl.create(web));
+    expect(error.message).toContain(
+      `from ${money(billed)} to ${money(billed + fee)} with this run's changes, over the monthly budget of ` +
+        `${money(2 * fee)}`,
+    );
+    expect(await orderOids()).toEqual(before);
+  });
+
   it("a create a cent past the budget with the run's shrink is refused, ordering nothing", async () => {
     const fee = await feeOf(vps("web"));
     const db = await up(vps("db", { memoryMb: 2048 }));
