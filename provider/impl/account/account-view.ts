@@ -19,6 +19,7 @@
  * look-up before a pending resource is cancelled) are never served from here.
  */
 import { SharedPlan } from "./shared-plan.js";
+import { PreviewedPlans } from "./previewed-plan.js";
 import type {
   AboutOrder,
   BillingMethodData,
@@ -59,6 +60,8 @@ export class AccountView {
     readonly sharedPlan?: SharedPlan,
     /** A hash of the account's base URL and API key (never the key): what names the account in shared files. */
     readonly accountKey?: string,
+    /** What the latest preview of each stack planned on this account, for the guard's wait (previewed-plan.ts). */
+    readonly previewed?: PreviewedPlans,
   ) {}
 
   /** The account's active orders (include_inactive=N); `fresh` reads them again now. */
@@ -173,7 +176,13 @@ const views = (run: RunContext): Map<string, AccountView> => run.get(VIEWS);
 export function accountViewFor(run: RunContext, key: string, client: () => RimuClient): AccountView {
   let view = views(run).get(key);
   if (!view) {
-    view = new AccountView(client(), Date.now, SharedPlan.forAccount(key, run), key);
+    view = new AccountView(
+      client(),
+      Date.now,
+      SharedPlan.forAccount(key, run),
+      key,
+      new PreviewedPlans(key, run.command),
+    );
     views(run).set(key, view);
   }
   return view;

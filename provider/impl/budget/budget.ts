@@ -145,6 +145,8 @@ export function judgeBudget(
   if (!hasLimit(settings)) return { failures: [], notes: [] };
   const ledger = view.fees;
   ledger.record(vps.resource, vpsFeeOf(vps.name, fee));
+  // Kept for the update after this preview, whose guard may wait for the check of a shrink planned here.
+  view.previewed?.record(vps.resource, ledger.fee(vps.resource)!, preview);
   // In the update phase the run's plan is counted, not judged here: the guard judges each order and growing change
   // against it (order-guard.ts), so the changes the preview passed are counted the same way when ordering.
   if (!preview) return { failures: [], notes: [] };

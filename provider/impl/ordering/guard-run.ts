@@ -75,6 +75,8 @@ export function runTotals(
   view: AccountView,
   orders: readonly AboutOrder[],
   judging?: { resource: string; fee: VpsFee },
+  /** Fees counted as if checked (previewed-wait.ts asks whether they would make `judging` pass; never counted so). */
+  supposing: readonly VpsFee[] = [],
 ) {
   // Each order a run of this command replaced counts once, as its replacement, until cancelled.
   const replacedElsewhere = view.sharedPlan?.replacedByOthers() ?? new Set<number>();
@@ -101,6 +103,6 @@ export function runTotals(
     .filter(([key]) => !run.applied.has(key) && (key === resource || !run.settled.has(key)))
     .reduce((sum, [, order]) => sum + order.cents, 0);
   const base = account.cents + cancelledFirst - applied.reduce((sum, done) => sum + deltaOf(done), 0);
-  const fees = [...applied, ...pending, ...(judging ? [judging.fee] : [])];
+  const fees = [...applied, ...pending, ...supposing, ...(judging ? [judging.fee] : [])];
   return { counted, account, totals: totalsOf(base, fees) };
 }

@@ -36,6 +36,7 @@ import { settingName } from "../engine/settings-source.js";
 import { feeOfMoney } from "../budget/planned-fee.js";
 import type { RunContext } from "../engine/run-context.js";
 import { guardOf, runTotals, type Guard } from "./guard-run.js";
+import { waitForPreviewedShrinks } from "./previewed-wait.js";
 import { configuredBaseUrl } from "../lifecycle/runtime-config.js";
 import { liveOrderOf, priceOf } from "../lookahead/vps-lookahead.js";
 import { computeChanges, REPLACE_FORCING_INPUTS } from "../inputs/vps-changes.js";
@@ -179,7 +180,13 @@ async function quoteOf(view: AccountView, planned: Planned): Promise<{ after: Pr
  * read fresh, are what is billed now (the scope, budget.ts). Returns its fee as the model counts it when it may go
  * on; throws the refusal otherwise (`warn`: a warning, and it goes on).
  */
-async function judge(run: Guard, view: AccountView, listing: Orders, planned: Planned): Promise<VpsFee> {
+async function judge(
+  run: Guard,
+  view: AccountView,
+  listing: Orders,
+  planned: Planned,
+  waited = false,
+): Promise<VpsFee> {
   const { settings } = budgetInUse();
   const warn = settings.enforcement === "warn";
   const stop = async (reason: string, advice: string): Promise<void> => {
@@ -207,15 +214,25 @@ async function judge(run: Guard, view: AccountView, listing: Orders, planned: Pl
       : quoted.after,
   };
   // The account, read fresh: the totals every verdict states (the table of cases compares them with the others').
-  const { counted, account, totals } = runTotals(run, view, await listing(), {
-    resource: planned.resource,
-    fee,
-  });
+  const orders = await listing();
+  const judging = { resource: planned.resource, fee };
+  const { counted, account, totals } = runTotals(run, view, orders, judging);
   const { verdicts } = run;
   const adds = addsOf(fee);
   const untotalled =
     settings.monthlyBudgetUsd !== undefined && account.unpriced.length > 0 && (adds ?? 0) > 0;
   const judgement = untotalled ? "unknown" : judgementOf(settings, totals, fee);
+  // Over only for a shrink the preview counted and this update has not checked yet: judged again once it has
+  // (previewed-wait.ts), on the account read again. Never on the passing path.
+  if (
+    judgement === "over" &&
+    !warn &&
+    !waited &&
+    (await waitForPreviewedShrinks(run, view, settings, orders, judging))
+  ) {
+    let again: Promise<readonly AboutOrder[]> | undefined;
+    return judge(run, view, () => (again ??= view.activeOrders({ fresh: true })), planned, true);
+  }
   verdicts.push({ name: planned.name, judgement, totals });
   if (adds === undefined) {
     await stop(

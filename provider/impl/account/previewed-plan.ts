@@ -1,0 +1,121 @@
+/**
+ * What the latest preview of a stack planned on an account, kept for the update that follows it (docs/cost.md, "What
+ * a budget limits, and when").
+ *
+ * Why: the update of `pulumi up` checks each VPS again as its registration reaches the engine, in an order that can
+ * differ from the preview's, and runs a create just after its check. A create can so be judged at ordering before
+ * the update has checked a shrink the preview counted; the guard never counts a shrink this run has not checked (I3),
+ * so it was refused and a run whose preview passed failed (I1). With this record the guard knows the preview planned
+ * such a shrink, and waits a while for its check in this run (ordering/previewed-wait.ts): a reason to wait, never a
+ * fee counted.
+ *
+ * The preview and the update are different engine runs (each its own engine address, so its own shared plan,
+ * shared-plan.ts), so this file is named by the stack (project/stack, from the resource's creationScope) and a hash
+ * of the account's URL and key (never the key), in the system's temporary directory. Every check of a VPS with a
+ * budget appends one line (one write, O_APPEND): the preview's its fee now and after, tagged with its engine run; the
+ * update's that the VPS was checked since, so a preview's plan of it is no longer waited for. The latest line of a
+ * resource is its entry; only the latest preview's entries (the engine run of the latest preview line) count. The
+ * file is begun again once it passes MAX_BYTES, and swept with the shared plans (its name starts the same).
+ *
+ * The native plugin is not told which phase a check is (it flags every check a preview), so there the update's own
+ * checks are the latest preview's, and its check refuses before the guard would wait (docs/cost.md says so).
+ *
+ * Owns: the file, its entries. Read only when a change would be refused, so a passing run pays one append per check.
+ */
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type { VpsFee } from "../cost/verdict.js";
+
+/** Starts as shared-plan.ts's files do, so its sweep removes those of stacks not run for a day. */
+const PREFIX = "pulumi-rimuhosting-plan-stack-";
+/** A file this long (about 5,000 checks) is begun again: what a run needs is the latest preview, not the history. */
+const MAX_BYTES = 1 << 20;
+
+interface Line {
+  key: string;
+  /** A hash of the engine run that checked it; absent: checked by an update. */
+  preview?: string;
+  fee?: VpsFee;
+}
+
+/** The stack of a resource key (project/stack/name), or undefined (a VPS with no creationScope). */
+const stackOf = (resource: string): string | undefined => {
+  const cut = resource.lastIndexOf("/");
+  return resource.startsWith("domain:") || cut <= 0 ? undefined : resource.slice(0, cut);
+};
+
+export class PreviewedPlans {
+  /** The files this run has written to (each checked for its length once). */
+  private readonly begun = new Set<string>();
+  private readonly engineRun: string;
+
+  constructor(
+    private readonly accountKey: string,
+    command: string,
+  ) {
+    this.engineRun = createHash("sha256").update(command).digest("hex").slice(0, 16);
+  }
+
+  private fileOf(stack: string): string {
+    const name = createHash("sha256").update(`${this.accountKey}\n${stack}`).digest("hex").slice(0, 32);
+    return path.join(os.tmpdir(), `${PREFIX}${name}.jsonl`);
+  }
+
+  /** check(): `resource` was checked, by a preview (its fee) or by an update. */
+  record(resource: string, fee: VpsFee, preview: boolean): void {
+    const stack = stackOf(resource);
+    if (stack === undefined) return;
+    const file = this.fileOf(stack);
+    const line: Line = preview ? { key: resource, preview: this.engineRun, fee } : { key: resource };
+    try {
+      if (!this.begun.has(file)) {
+        this.begun.add(file);
+        if ((fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0) > MAX_BYTES)
+          fs.rmSync(file, { force: true });
+      }
+      fs.appendFileSync(file, `${JSON.stringify(line)}\n`, { mode: 0o600 });
+    } catch {
+      // A record that cannot be kept leaves the guard refusing as it did without it: never a failed check.
+    }
+  }
+
+  /**
+   * The shrinks the latest preview of `resource`'s stack planned (a fee after below the fee now), by resource, of
+   * the VPSs no update has checked since.
+   */
+  shrinks(resource: string): Map<string, VpsFee> {
+    const stack = stackOf(resource);
+    const latest = new Map<string, Line>();
+    let previewRun: string | undefined;
+    if (stack === undefined) return new Map();
+    try {
+      for (const text of fs.readFileSync(this.fileOf(stack), "utf8").split("\n")) {
+        const line = parsed(text);
+        if (!line) continue;
+        latest.set(line.key, line);
+        if (line.preview !== undefined) previewRun = line.preview;
+      }
+    } catch {
+      // No record: nothing to wait for.
+    }
+    const out = new Map<string, VpsFee>();
+    for (const [key, line] of latest) {
+      const fee = line.fee;
+      if (line.preview !== previewRun || !fee || !("cents" in fee.after)) continue;
+      if (fee.nowCents !== undefined && fee.after.cents < fee.nowCents) out.set(key, fee);
+    }
+    return out;
+  }
+}
+
+/** One line of the file, or undefined (a torn or foreign line counts for nothing). */
+function parsed(text: string): Line | undefined {
+  try {
+    const line = JSON.parse(text) as Partial<Line>;
+    return typeof line.key === "string" ? (line as Line) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * The guard's wait for a shrink the preview planned and this update has not checked yet (docs/cost.md, "What a
+ * budget limits, and when"; the record: account/previewed-plan.ts).
+ *
+ * The update of `pulumi up` checks each VPS as its registration reaches the engine and runs a create just after its
+ * check, so a create can be judged before the check of a shrink its preview counted. The guard counts only the
+ * shrinks this run has checked (I3), so such a create is over. Before refusing it, the guard asks whether the latest
+ * preview of the stack planned shrinks this run has neither checked nor made that would make it pass; if so it waits
+ * for their checks (the engine goes on checking while a create runs), polling this run's ledger, bounded, then judges
+ * once more on the account read again. What the preview planned is only a reason to wait: never counted.
+ */
+import type { AboutOrder } from "../../../contract/index.js";
+import type { AccountView } from "../account/account-view.js";
+import { judgementOf, type Limits, type VpsFee } from "../cost/verdict.js";
+import { runTotals, type Guard } from "./guard-run.js";
+
+/** How often the ledger is looked at while waiting. */
+const POLL_MS = 50;
+/** The longest wait: the engine checks the VPSs of a program in well under this once their inputs are known. */
+const WAIT_MS = 30_000;
+
+let waitOverride: number | undefined;
+/** Tests: the longest wait (undefined: WAIT_MS). */
+export function setPreviewedWait(ms: number | undefined): void {
+  waitOverride = ms;
+}
+
+/**
+ * Waits, when the latest preview planned shrinks not checked in this run that would make `judging` pass, until this
+ * run has checked (or made) them all. True when they were all checked in time: the caller judges again.
+ */
+export async function waitForPreviewedShrinks(
+  run: Guard,
+  view: AccountView,
+  settings: Limits,
+  orders: readonly AboutOrder[],
+  judging: { resource: string; fee: VpsFee },
+): Promise<boolean> {
+  const seen = (key: string) => view.fees.checked().has(key) || run.settled.has(key) || run.applied.has(key);
+  const missing = [...(view.previewed?.shrinks(judging.resource) ?? [])].filter(
+    ([key]) => key !== judging.resource && !seen(key),
+  );
+  if (missing.length === 0) return false;
+  const supposed = runTotals(
+    run,
+    view,
+    orders,
+    judging,
+    missing.map(([, fee]) => fee),
+  );
+  if (judgementOf(settings, supposed.totals, judging.fee) === "over") return false;
+  const until = Date.now() + (waitOverride ?? WAIT_MS);
+  while (Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    if (missing.every(([key]) => seen(key))) return true;
+  }
+  return false;
+}
