@@ -17,6 +17,7 @@ import { DEMO_API_KEY } from "../../emulator/index";
 import { createClient } from "../../provider/client/index";
 import { CliStack } from "../engine/cli-stack";
 import { describeCliOnly } from "../engine/describe-cli";
+import { cliSkipReason } from "../engine/stack-driver";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 import {
   npm,
@@ -65,14 +66,114 @@ function programDir(name: string, program: string): string {
 }
 
 /**
- * Runs jest of the user's project on one file, for a recipe of `page`, in the environment a user has (user-env.ts):
- * the harness's `harness` and npm's quiet settings, nothing else of this test's process; its output.
+ * The pages' jest tests, each a file of the user's project (its path from the project's root) written as its page
+ * says, with how many tests it holds: docs/testing.md's unit test beside the quickstart and, where the CLI is,
+ * its test of the two-VPS program against the emulator; docs/emulator.md's emulator started from code.
  */
-async function userJest(file: string, page: string, harness: Record<string, string> = {}): Promise<string> {
-  const env = userEnv(page, {}, { ...QUIET_NPM_ENV, ...harness });
-  const result = await shell(`npx jest --ci "${file}"`, { cwd: project, env, clean: true });
-  if (result.code !== 0) throw new Error(`jest ${file} failed:\n${result.output}`);
-  return result.output;
+const USER_TESTS: { file: string; tests: number; cli?: true; write(): void }[] = [
+  {
+    file: "unit/index.test.ts",
+    tests: 4,
+    write() {
+      const dir = path.join(project, "unit");
+      fs.mkdirSync(dir);
+      fs.copyFileSync(path.join(REPO_ROOT, "examples/quickstart/index.ts"), path.join(dir, "index.ts"));
+      fs.writeFileSync(path.join(dir, "index.test.ts"), recipe("docs/testing.md#unit-test"));
+    },
+  },
+  {
+    file: "test/infra.test.ts",
+    tests: 1,
+    cli: true,
+    write() {
+      fs.writeFileSync(
+        path.join(project, "Pulumi.yaml"),
+        "name: infra\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n",
+      );
+      fs.writeFileSync(path.join(project, "index.ts"), recipe("docs/testing.md#program"));
+      fs.mkdirSync(path.join(project, "test"));
+      fs.writeFileSync(
+        path.join(project, "test/infra.test.ts"),
+        recipe("docs/testing.md#against-the-emulator"),
+      );
+    },
+  },
+  {
+    file: "from-code.test.ts",
+    tests: 1,
+    write() {
+      // The page's lines in a test: its imports at the top, the rest as the test's body.
+      const lines = recipe("docs/emulator.md#from-code").split("\n");
+      const imports = lines.filter((line) => line.startsWith("import "));
+      const body = lines.filter((line) => !line.startsWith("import "));
+      const test = [...imports, "", 'test("docs/emulator.md#from-code", async () => {', ...body, "});", ""];
+      fs.writeFileSync(path.join(project, "from-code.test.ts"), test.join("\n"));
+    },
+  },
+];
+
+/** What the one run of the user's jest printed, the files it ran, and how many tests they hold together. */
+interface UserJestRun {
+  code: number | null;
+  output: string;
+  files: string[];
+  total: number;
+}
+let userJestRun: Promise<UserJestRun> | undefined;
+
+/**
+ * One run of the user's project's jest (`npx jest`, as the pages say) over all of USER_TESTS, written first (the
+ * CLI's only where the CLI is): a user runs the tests of a project together, and jest and ts-jest then start, and
+ * read the libraries' typings, once instead of once per page. In the environment a user has (user-env.ts): the
+ * harness's CLI settings (the recipe names the backend and the passphrase; the rest keeps the CLI offline: no
+ * update check, no plugin download, a PULUMI_HOME of its own) and npm's quiet settings, nothing else of this test's
+ * process. Each page's test then checks its file's line in the output.
+ */
+function userJest(): Promise<UserJestRun> {
+  userJestRun ??= (async () => {
+    const tests = USER_TESTS.filter((t) => !t.cli || cliSkipReason() === undefined);
+    for (const t of tests) t.write();
+    const files = tests.map((t) => t.file);
+    const env = userEnv(
+      "docs/testing.md",
+      {},
+      {
+        ...QUIET_NPM_ENV,
+        PULUMI_HOME: path.join(scratch.dir, "pulumi-home"),
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      },
+    );
+    const result = await shell(`npx jest --ci ${files.map((f) => `"${f}"`).join(" ")}`, {
+      cwd: project,
+      env,
+      clean: true,
+    });
+    const total = tests.reduce((sum, t) => sum + t.tests, 0);
+    return { ...result, files, total };
+  })();
+  return userJestRun;
+}
+
+/**
+ * That the user's jest ran `file` and it passed: jest's `PASS <file>` line (`./<file>` for a file at the project's
+ * root), else the run's output; and the whole run passed.
+ */
+async function passedInUserJest(file: string): Promise<void> {
+  const run = await userJest();
+  expect(run.files).toContain(file);
+  const status = run.output
+    .split("\n")
+    .map((line) => /^(PASS|FAIL) (?:\.\/)?(\S+)/.exec(line.trim()))
+    .find((match) => match?.[2] === file)?.[1];
+  expect({ file, status, output: status === "PASS" ? "" : run.output }).toEqual({
+    file,
+    status: "PASS",
+    output: "",
+  });
+  // Every test of every file ran (the unit test's 4 among them), and the run passed.
+  expect(run.output).toMatch(new RegExp(`Tests:\\s+${run.total} passed, ${run.total} total`));
+  expect(run.code).toBe(0);
 }
 
 /** Runs docs/troubleshooting.md's `pulumi import` on `stack` (plus `--yes`: no terminal to answer it); its output. */
@@ -118,35 +219,15 @@ describe("docs/testing.md", () => {
   });
 
   it("the unit test with mocks is examples/quickstart/index.test.ts, and passes beside the quickstart", async () => {
-    const test = recipe("docs/testing.md#unit-test");
-    expect(test).toBe(fs.readFileSync(path.join(REPO_ROOT, "examples/quickstart/index.test.ts"), "utf8"));
-    const dir = path.join(project, "unit");
-    fs.mkdirSync(dir);
-    fs.copyFileSync(path.join(REPO_ROOT, "examples/quickstart/index.ts"), path.join(dir, "index.ts"));
-    fs.writeFileSync(path.join(dir, "index.test.ts"), test);
-    expect(await userJest("unit/index.test.ts", "docs/testing.md")).toMatch(/Tests:\s+4 passed, 4 total/);
+    expect(recipe("docs/testing.md#unit-test")).toBe(
+      fs.readFileSync(path.join(REPO_ROOT, "examples/quickstart/index.test.ts"), "utf8"),
+    );
+    await passedInUserJest("unit/index.test.ts");
   });
 
   describeCliOnly("against the emulator", () => {
     it("the page's test of its two-VPS program passes through the CLI", async () => {
-      fs.writeFileSync(
-        path.join(project, "Pulumi.yaml"),
-        "name: infra\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n",
-      );
-      fs.writeFileSync(path.join(project, "index.ts"), recipe("docs/testing.md#program"));
-      fs.mkdirSync(path.join(project, "test"));
-      fs.writeFileSync(
-        path.join(project, "test/infra.test.ts"),
-        recipe("docs/testing.md#against-the-emulator"),
-      );
-      // The recipe names the backend and the passphrase; the rest keeps the CLI offline (no update check, no
-      // plugin download, a PULUMI_HOME of its own).
-      const output = await userJest("test/infra.test.ts", "docs/testing.md", {
-        PULUMI_HOME: path.join(scratch.dir, "pulumi-home"),
-        PULUMI_SKIP_UPDATE_CHECK: "true",
-        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      });
-      expect(output).toMatch(/Tests:\s+1 passed, 1 total/);
+      await passedInUserJest("test/infra.test.ts");
     });
   });
 });
@@ -218,13 +299,7 @@ describe("docs/emulator.md", () => {
   });
 
   it("runs from code in a jest test as the page shows", async () => {
-    const block = recipe("docs/emulator.md#from-code");
-    const lines = block.split("\n");
-    const imports = lines.filter((line) => line.startsWith("import "));
-    const body = lines.filter((line) => !line.startsWith("import "));
-    const test = [...imports, "", 'test("docs/emulator.md#from-code", async () => {', ...body, "});", ""];
-    fs.writeFileSync(path.join(project, "from-code.test.ts"), test.join("\n"));
-    expect(await userJest("from-code.test.ts", "docs/emulator.md")).toMatch(/Tests:\s+1 passed, 1 total/);
+    await passedInUserJest("from-code.test.ts");
   });
 });
 
