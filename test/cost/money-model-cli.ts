@@ -61,8 +61,11 @@ export interface FrontEnd {
   type: string;
   project: string;
   programDir(): string;
-  /** Writes `program` for the stack labelled `label`; returns the program as the CLI runs it (for the failure). */
-  write(cli: CliStack, label: string, program: readonly Spec[]): Promise<string>;
+  /**
+   * Writes `program` for the stack labelled `label` (`previous`: the stack's program of its run before, empty for
+   * its first); returns the program as the CLI runs it (for the failure).
+   */
+  write(cli: CliStack, label: string, program: readonly Spec[], previous: readonly Spec[]): Promise<string>;
 }
 
 const domainOf = (label: string, spec: Spec) => `${spec.name}.${label}.model.example.com`;
@@ -90,10 +93,49 @@ export const DYNAMIC: FrontEnd = {
   },
 };
 
-const yamlOf = (label: string, program: readonly Spec[]): string =>
-  `resources:\n${program
-    .map(
-      (spec) => `  ${spec.name}:
+/**
+ * The VPSs of `program` that resize down in place from `previous`, and those that are new or grow: docs/cost.md's
+ * advice for the native plugin, whose check judges the totals so far also in the update of `pulumi up` (it is not
+ * told which it is in): a new or growing VPS checked before a shrink it counts on is refused, so give it
+ * `dependsOn` the VPSs that shrink. A user of the plugin writes that; the dynamic Vps needs none (its guard waits for
+ * the shrinks its preview planned), and its cases have none.
+ */
+function shrinkOrdering(program: readonly Spec[], previous: readonly Spec[]) {
+  const before = new Map(previous.map((spec) => [spec.name, spec]));
+  const inPlace = (spec: Spec) => before.get(spec.name)?.dcLocation === spec.dcLocation;
+  const shrinks = program.filter((spec) => {
+    const old = before.get(spec.name);
+    return (
+      old !== undefined &&
+      inPlace(spec) &&
+      (spec.memoryMb < old.memoryMb || spec.diskSpaceMb < old.diskSpaceMb)
+    );
+  });
+  const grows = (spec: Spec) => {
+    const old = before.get(spec.name);
+    return (
+      old === undefined ||
+      !inPlace(spec) ||
+      spec.memoryMb > old.memoryMb ||
+      spec.diskSpaceMb > old.diskSpaceMb
+    );
+  };
+  return (spec: Spec): string[] =>
+    grows(spec) ? shrinks.map((s) => s.name).filter((n) => n !== spec.name) : [];
+}
+
+const yamlOf = (label: string, program: readonly Spec[], previous: readonly Spec[]): string => {
+  const after = shrinkOrdering(program, previous);
+  return `resources:\n${program
+    .map((spec) => {
+      const dependsOn = after(spec);
+      const options = [
+        ...(spec.deleteBeforeReplace ? ["      deleteBeforeReplace: true\n"] : []),
+        ...(dependsOn.length > 0
+          ? [`      dependsOn:\n${dependsOn.map((n) => `        - \${${n}}\n`).join("")}`]
+          : []),
+      ];
+      return `  ${spec.name}:
     type: rimuhosting:index:Vps
     properties:
       domainName: ${domainOf(label, spec)}
@@ -101,9 +143,10 @@ const yamlOf = (label: string, program: readonly Spec[]): string =>
       dcLocation: ${spec.dcLocation}
       memoryMb: ${spec.memoryMb}
       diskSpaceMb: ${spec.diskSpaceMb}
-${ptrOf(spec) === undefined ? "" : `      reverseDns: ${ptrOf(spec)}\n`}${spec.deleteBeforeReplace ? "    options:\n      deleteBeforeReplace: true\n" : ""}`,
-    )
+${ptrOf(spec) === undefined ? "" : `      reverseDns: ${ptrOf(spec)}\n`}${options.length > 0 ? `    options:\n${options.join("")}` : ""}`;
+    })
     .join("")}`;
+};
 
 let yamlDir = "";
 export const YAML: FrontEnd = {
@@ -111,9 +154,9 @@ export const YAML: FrontEnd = {
   type: NATIVE_VPS_TYPE,
   project: "money-model-yaml",
   programDir: () => (yamlDir ||= writeYamlProgram("money-model-yaml", "resources: {}\n")),
-  write(_cli, label, program) {
+  write(_cli, label, program, previous) {
     // One project for every stack: the program is the resources written before each stack's run.
-    const body = program.length === 0 ? "resources: {}\n" : yamlOf(label, program);
+    const body = program.length === 0 ? "resources: {}\n" : yamlOf(label, program, previous);
     fs.writeFileSync(
       path.join(yamlDir, "Pulumi.yaml"),
       `name: money-model-yaml\nruntime: yaml\n${PLUGIN_ENTRY}${body}`,
@@ -367,7 +410,8 @@ async function runCase(
       run.program,
     );
     await setBudget(cli, settings);
-    const program = await front.write(cli, `s${run.stack}`, run.program);
+    const previous = c.runs.slice(0, r).findLast((earlier) => earlier.stack === run.stack)?.program ?? [];
+    const program = await front.write(cli, `s${run.stack}`, run.program, previous);
     const mark = emu.requestLog().length;
     const up = await upWithPreview(cli);
     const after = ordersOf(emu);
