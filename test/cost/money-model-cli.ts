@@ -17,8 +17,8 @@
 // CPU: one project per front end, one emulator per front end reset between cases (its control API), its stacks made
 // once and put back as `stack init` left them before each case (StackPool), the stacks' states read from the file
 // backend (what `pulumi stack export` prints), the key from the environment (no `config set-all`), the plugin named
-// with its version (the CLI caches its schema). About 48 `pulumi up`s per front end: 198 CPU-s on the dynamic Vps
-// (4.1 an `up`: two node programs and two provider hosts, 0.95 each, and the CLI's 0.45), 75 on the native plugin
+// with its version (the CLI caches its schema). About 48 `pulumi up`s per front end: 154 CPU-s on the dynamic Vps
+// (3.1 an `up`: two node programs and two provider hosts, 0.7 each, and the CLI's 0.45), 75 on the native plugin
 // (1.55: the plugin started twice). One test file per front end, so that two workers can share them.
 import * as fs from "node:fs";
 import * as os from "node:os";
