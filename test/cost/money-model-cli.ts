@@ -402,6 +402,11 @@ async function runCase(
     );
     const states = new Map(stacks.map((s, i) => [`s${i}`, stateOf(backendDir, front, s.name).oids]));
     const broken = [
+      // A case's preview fails only on the budget: failing on anything else (a program or plugin that cannot load),
+      // every run would keep I1–I4 while proving none of them.
+      !up.passed && !up.errors.some((error) => error.includes("RIMU_ERR_BUDGET"))
+        ? `${preview.stack}'s preview failed, and not on the budget (no RIMU_ERR_BUDGET): the run proves nothing`
+        : undefined,
       I1({
         stack: preview.stack,
         preview,
