@@ -18,8 +18,9 @@ import { changesSince, setStackLimits } from "./budget-support";
 import { describeCliOnly } from "./describe-cli";
 import { VPS_TYPE, liveOrders, startScenario, type Scenario } from "./e2e-support";
 import {
+  CACHED_PLUGIN_ENTRY,
   NATIVE_VPS_TYPE,
-  PLUGIN_ENTRY,
+  PLUGIN_VERSION,
   REPO_ROOT,
   describeNative,
   pulumiFailure,
@@ -317,11 +318,13 @@ const yamlOf = (fleet: Fleet): string =>
 describeNative("yaml", "the budget under run flags on the native plugin (a YAML program)", () => {
   flagScenarios({
     type: NATIVE_VPS_TYPE,
-    start: (fleet) => startNativeScenario(writeYamlProgram("budget-flags", yamlOf(fleet))),
+    // The plugin named with its version: the CLI caches its schema (native-programs.ts, CACHED_PLUGIN_ENTRY).
+    start: (fleet) =>
+      startNativeScenario(writeYamlProgram("budget-flags", yamlOf(fleet), { version: PLUGIN_VERSION })),
     declare: async (s, fleet) =>
       fs.writeFileSync(
         path.join(s.stack.cli.programDir, "Pulumi.yaml"),
-        `name: budget-flags\nruntime: yaml\n${PLUGIN_ENTRY}${yamlOf(fleet)}`,
+        `name: budget-flags\nruntime: yaml\n${CACHED_PLUGIN_ENTRY}${yamlOf(fleet)}`,
       ),
     refusedAt: "check",
   });

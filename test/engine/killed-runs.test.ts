@@ -19,6 +19,7 @@ import { EXAMPLES_DIR, VPS_TYPE, type Scenario } from "./e2e-support";
 import { runKilled } from "./engine-kill";
 import {
   NATIVE_VPS_TYPE,
+  PLUGIN_VERSION,
   describeNative,
   pulumiText,
   startNativeScenario,
@@ -148,7 +149,8 @@ describeNative("yaml", "runs killed at three points, then one up per stack", () 
   let s: Scenario;
   let yamlDir = "";
   beforeAll(async () => {
-    yamlDir = writeYamlProgram("killed-runs", YAML_PROGRAM);
+    // The plugin named with its version: the CLI caches its schema (native-programs.ts, CACHED_PLUGIN_ENTRY).
+    yamlDir = writeYamlProgram("killed-runs", YAML_PROGRAM, { version: PLUGIN_VERSION });
     s = await startNativeScenario(yamlDir);
   });
   afterAll(async () => s?.close());

@@ -28,6 +28,7 @@ import { describeCliOnly } from "./describe-cli";
 import { VPS_TYPE, startScenario, type Scenario } from "./e2e-support";
 import {
   NATIVE_VPS_TYPE,
+  PLUGIN_VERSION,
   describeNative,
   pulumiText,
   startNativeScenario,
@@ -412,7 +413,8 @@ describeNative("yaml", "issue 64's money cases on the native plugin (a YAML prog
   moneyCases({
     type: NATIVE_VPS_TYPE,
     start: (clock) => {
-      dir = writeYamlProgram("money-cases", yamlFleet(FLEET));
+      // The plugin named with its version: the CLI caches its schema (native-programs.ts, CACHED_PLUGIN_ENTRY).
+      dir = writeYamlProgram("money-cases", yamlFleet(FLEET), { version: PLUGIN_VERSION });
       return startNativeScenario(dir, { emulator: { clock } });
     },
     declare: async (_s, fleet) => {
@@ -420,7 +422,7 @@ describeNative("yaml", "issue 64's money cases on the native plugin (a YAML prog
       fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(/resources:[\s\S]*$/, yamlFleet(fleet)));
     },
     otherStack: (s, fleet, config) => {
-      const programDir = writeYamlProgram("money-cases-other", yamlFleet(fleet));
+      const programDir = writeYamlProgram("money-cases-other", yamlFleet(fleet), { version: PLUGIN_VERSION });
       others.push(programDir);
       return createStackDriver({
         programDir,
