@@ -129,7 +129,8 @@ function resolveImport(from: string, specifier: string): string | undefined {
     base = join(ROOT, sub === "contract" || sub === "emulator" ? sub : `provider/${sub}`, "index");
   } else return undefined;
   base = base.replace(/\.js$/, "");
-  for (const candidate of [`${base}.ts`, join(base, "index.ts"), base])
+  // A plain CommonJS helper (test/helpers/*.js, which jest's setup files share) is its own file.
+  for (const candidate of [`${base}.ts`, join(base, "index.ts"), base, `${base}.js`])
     if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
   throw new Error(`${relative(ROOT, from)} imports "${specifier}", which is not a file`);
 }
