@@ -11,7 +11,7 @@ export { keepCatalogueForAllRuns } from "./account/catalog.js";
 export { setBackendStatesReader, type BackendStates } from "./lifecycle/backend-states.js";
 export { setStackHistoryReader } from "./lifecycle/stack-history.js";
 export { setLogSink } from "./engine/log.js";
-export { setPreviewedWait } from "./ordering/previewed-wait.js";
+export { nextPreviewedWait, setPreviewedWait } from "./ordering/previewed-wait.js";
 import { guardVerdicts as guardVerdictsOf } from "./ordering/order-guard.js";
 import { currentRun } from "./engine/run-context.js";
 export { beginRun, currentRun, serving, type RunContext } from "./engine/run-context.js";

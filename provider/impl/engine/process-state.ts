@@ -119,5 +119,6 @@ export const PROCESS_STATE: readonly ProcessState[] = [
   { file: "provider/impl/lifecycle/vps-create.ts", name: "createLookupGraceMs", why: TEST_SEAM },
   { file: "provider/impl/account/catalog.ts", name: "keptForAllRuns", why: TEST_SEAM },
   { file: "provider/impl/ordering/previewed-wait.ts", name: "waitOverride", why: TEST_SEAM },
+  { file: "provider/impl/ordering/previewed-wait.ts", name: "waitStarting", why: TEST_SEAM },
   { file: "provider/impl/lifecycle/backend-states.ts", name: "reader", why: TEST_SEAM },
 ];

@@ -25,6 +25,15 @@ export function setPreviewedWait(ms: number | undefined): void {
   waitOverride = ms;
 }
 
+let waitStarting: (() => void)[] = [];
+/**
+ * Tests: resolves when the guard next starts waiting. Nothing else marks it: the guard's verdict comes only after
+ * the wait, so a test that must check the shrink during the wait has no other signal to wait on.
+ */
+export function nextPreviewedWait(): Promise<void> {
+  return new Promise((resolve) => waitStarting.push(resolve));
+}
+
 /**
  * Waits, when the latest preview planned shrinks not checked in this run that would make `judging` pass, until this
  * run has checked (or made) them all. True when they were all checked in time: the caller judges again.
@@ -50,6 +59,9 @@ export async function waitForPreviewedShrinks(
   );
   if (judgementOf(settings, supposed.totals, judging.fee) === "over") return false;
   const until = Date.now() + (waitOverride ?? WAIT_MS);
+  const starting = waitStarting;
+  waitStarting = [];
+  for (const started of starting) started();
   while (Date.now() < until) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     if (missing.every(([key]) => seen(key))) return true;
