@@ -10,7 +10,7 @@
 export { configure } from "./lifecycle/runtime-config.js";
 export { check, diff, create, read, update, deleteVps, deleteVps as delete } from "./vps-provider.js";
 // The core under check() and diff(), returning what they found as data (for the native plugin's front end).
-export { checkVps, diffVps, presentFailure } from "./vps-provider.js";
+export { checkVps, diffVps, presentFailure, previewRefusal } from "./vps-provider.js";
 export type { CheckResult, DiffResult } from "./vps-provider.js";
 export type { ChangeEffects } from "./lifecycle/vps-effects.js";
 export type { Note } from "./engine/notes.js";

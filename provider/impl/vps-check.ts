@@ -12,7 +12,7 @@
  */
 import { RIMU_ERROR_CODES } from "../client/index.js";
 import { creationNonceOf, newCreationNonce } from "./lifecycle/creation-token.js";
-import { ERROR_CATALOGUE, VPS_ERROR_CODES, presentError } from "./engine/errors.js";
+import { ERROR_CATALOGUE, VPS_ERROR_CODES, VpsError, presentError } from "./engine/errors.js";
 import { isPreview } from "./budget/money.js";
 import { emitNotes, previewUrnOf, resourceKey, resourceName, type Note } from "./engine/notes.js";
 import { accountView } from "./lifecycle/runtime-config.js";
@@ -29,6 +29,7 @@ import { lookAhead } from "./lookahead/vps-lookahead.js";
 import { CURRENT_FEE_KEY, PLANNED_FEE_KEY } from "./budget/planned-fee.js";
 import { CHECK_DEPLOYMENT_KEY, deploymentOfThisProcess } from "./engine/deployment.js";
 import { judgeBudget } from "./budget/budget.js";
+import { leaveToPreviewStep, leftToPreviewStep } from "./budget/preview-verdicts.js";
 import { noteCheckedChange } from "./ordering/order-guard.js";
 import { whatWasDone } from "./ordering/done-words.js";
 import { noteRefusedAtCheck } from "./ordering/replaced-orders.js";
@@ -57,7 +58,8 @@ export interface CheckResult {
  * Validates the inputs (every failure names the input and says how to fix it), keeps this state's creation
  * nonce (or makes one for a new resource), wraps secret inputs as secrets, refuses internal inputs a program
  * set, and looks ahead at what the service will say (vps-lookahead.ts). Throws only on a bug. `mayApply`: the
- * check runs a preview's checks but may belong to `pulumi up` (the native plugin's).
+ * check runs a preview's checks but may belong to `pulumi up` (the native plugin's); a budget verdict over only for a
+ * shrink the latest preview planned is then left to the create or update step (previewRefusal below).
  */
 export async function checkVps(
   olds: VpsInputs,
@@ -107,7 +109,10 @@ export async function checkVps(
     { resource: resourceKey(given), name: resourceName(given) },
     ahead.fee,
     preview,
+    options.mayApply,
   );
+  // Over only for a previewed shrink not checked yet: said where the engine says the phase (preview-verdicts.ts).
+  leaveToPreviewStep(run, resourceKey(given), budget.leftToPreviewStep);
   // Refused in what may be `pulumi up`: the run fails, and its replacements' orders are judged so (order-guard.ts).
   if (options.mayApply && budget.failures.length > 0)
     noteRefusedAtCheck(run, ahead.fee && accountView(run, "Checking a Vps"));
@@ -133,6 +138,19 @@ export async function checkVps(
     notes: [...ahead.notes, ...budget.notes],
     unknownOutputs: ahead.unknownOutputs,
   };
+}
+
+/**
+ * The refusal a check of these (checked) inputs left to the step the engine says is a preview's
+ * (budget/preview-verdicts.ts), or undefined: the native plugin's Create and Update with `preview` set throw it, with
+ * the check's words and what the run did, as a preview's check says it.
+ */
+export function previewRefusal(inputs: VpsInputs): VpsError | undefined {
+  const run = currentRun();
+  const left = leftToPreviewStep(run, resourceKey(inputs));
+  if (left === undefined) return undefined;
+  const done = whatWasDone(run, `ordered or changed for ${resourceName(inputs)}`, "preview");
+  return new VpsError(VPS_ERROR_CODES.budget, `${left.reason.replace(/[.\s]+$/, "")}. ${done}.`);
 }
 
 /** The inputs with this provider's nonce, without the internal keys only the program names (refused above). */

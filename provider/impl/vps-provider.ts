@@ -77,7 +77,7 @@ import {
 } from "./inputs/vps-outputs.js";
 
 // The check has its own file; its names are the lifecycle's too.
-export { check, checkVps, presentFailure, type CheckResult } from "./vps-check.js";
+export { check, checkVps, presentFailure, previewRefusal, type CheckResult } from "./vps-check.js";
 
 /** The order oid of a resource id ("1234567"), or of a pending resource's recorded order. */
 function orderOidOf(id: string, props: RecordedOutputs = {}): number | undefined {

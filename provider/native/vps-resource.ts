@@ -9,7 +9,9 @@
  *   provider's preview does (impl's look-ahead checks, the effects' warnings, one quote per distinct request):
  *   a preview shows everything, and `pulumi up` checks the same before its first call. The engine then calls
  *   Create and Update with `preview` set; they answer with the outputs the change will have, unknown where
- *   the service decides them (a move's addresses, a resize's fee). A refresh's Diff (after its Read, before any
+ *   the service decides them (a move's addresses, a resize's fee), or refuse with the budget's verdict that Check
+ *   left to them (impl's previewRefusal: over only for a shrink the latest preview planned, which the update's guard
+ *   waits for; docs/cost.md). A refresh's Diff (after its Read, before any
  *   Check) shows only the drift: impl's diffVps() tells it apart (impl/lifecycle/refresh-diff.ts);
  * - `pulumi import`: a Read with no recorded state (impl's read() then reports every input).
  */
@@ -123,6 +125,8 @@ export async function create(
   const inputs = inputsFromWire(properties);
   if (preview) {
     // Checked and quoted by Check (impl's look-ahead); the service decides the rest.
+    const refused = impl.previewRefusal(inputs);
+    if (refused) throw refused;
     return { id: "", properties: withSecretOutputs(previewOutputs(inputs, {})) };
   }
   const created = await impl.create(inputs, engine);
@@ -164,6 +168,8 @@ export async function update(
   const after = inputsFromWire(news);
   if (preview) {
     // Warned about and quoted by Diff (impl's diffVps); here only the outputs the change makes unknown.
+    const refused = impl.previewRefusal(after);
+    if (refused) throw refused;
     const effects = effectsOf(computeChanges(id, before, after), after);
     return { properties: withSecretOutputs(previewOutputs(after, before, outputsChangedBy(effects))) };
   }

@@ -68,11 +68,8 @@ export interface FrontEnd {
   type: string;
   project: string;
   programDir(): string;
-  /**
-   * Writes `program` for the stack labelled `label` (`previous`: the stack's program of its run before, empty for
-   * its first); returns the program as the CLI runs it (for the failure).
-   */
-  write(cli: CliStack, label: string, program: readonly Spec[], previous: readonly Spec[]): Promise<string>;
+  /** Writes `program` for the stack labelled `label`; returns the program as the CLI runs it (for the failure). */
+  write(cli: CliStack, label: string, program: readonly Spec[]): Promise<string>;
 }
 
 const domainOf = (label: string, spec: Spec) => `${spec.name}.${label}.model.example.com`;
@@ -100,48 +97,11 @@ export const DYNAMIC: FrontEnd = {
   },
 };
 
-/**
- * The VPSs of `program` that resize down in place from `previous`, and those that are new or grow: docs/cost.md's
- * advice for the native plugin, whose check judges the totals so far also in the update of `pulumi up` (it is not
- * told which it is in): a new or growing VPS checked before a shrink it counts on is refused, so give it
- * `dependsOn` the VPSs that shrink. A user of the plugin writes that; the dynamic Vps needs none (its guard waits for
- * the shrinks its preview planned), and its cases have none.
- */
-function shrinkOrdering(program: readonly Spec[], previous: readonly Spec[]) {
-  const before = new Map(previous.map((spec) => [spec.name, spec]));
-  const inPlace = (spec: Spec) => before.get(spec.name)?.dcLocation === spec.dcLocation;
-  const shrinks = program.filter((spec) => {
-    const old = before.get(spec.name);
-    return (
-      old !== undefined &&
-      inPlace(spec) &&
-      (spec.memoryMb < old.memoryMb || spec.diskSpaceMb < old.diskSpaceMb)
-    );
-  });
-  const grows = (spec: Spec) => {
-    const old = before.get(spec.name);
-    return (
-      old === undefined ||
-      !inPlace(spec) ||
-      spec.memoryMb > old.memoryMb ||
-      spec.diskSpaceMb > old.diskSpaceMb
-    );
-  };
-  return (spec: Spec): string[] =>
-    grows(spec) ? shrinks.map((s) => s.name).filter((n) => n !== spec.name) : [];
-}
-
-const yamlOf = (label: string, program: readonly Spec[], previous: readonly Spec[]): string => {
-  const after = shrinkOrdering(program, previous);
-  return `resources:\n${program
+// No `dependsOn` between the VPSs: the plugin keeps I1 whatever order the update checks them in (docs/cost.md).
+const yamlOf = (label: string, program: readonly Spec[]): string =>
+  `resources:\n${program
     .map((spec) => {
-      const dependsOn = after(spec);
-      const options = [
-        ...(spec.deleteBeforeReplace ? ["      deleteBeforeReplace: true\n"] : []),
-        ...(dependsOn.length > 0
-          ? [`      dependsOn:\n${dependsOn.map((n) => `        - \${${n}}\n`).join("")}`]
-          : []),
-      ];
+      const options = spec.deleteBeforeReplace ? ["      deleteBeforeReplace: true\n"] : [];
       return `  ${spec.name}:
     type: rimuhosting:index:Vps
     properties:
@@ -153,7 +113,6 @@ const yamlOf = (label: string, program: readonly Spec[], previous: readonly Spec
 ${ptrOf(spec) === undefined ? "" : `      reverseDns: ${ptrOf(spec)}\n`}${options.length > 0 ? `    options:\n${options.join("")}` : ""}`;
     })
     .join("")}`;
-};
 
 let yamlDir = "";
 export const YAML: FrontEnd = {
@@ -162,10 +121,10 @@ export const YAML: FrontEnd = {
   project: "money-model-yaml",
   programDir: () =>
     (yamlDir ||= writeYamlProgram("money-model-yaml", "resources: {}\n", { version: PLUGIN_VERSION })),
-  write(_cli, label, program, previous) {
+  write(_cli, label, program) {
     // One project for every stack: the program is the resources written before each stack's run. The plugin is
     // named with its version, so the CLI caches its schema: one start of the plugin a program run, not two.
-    const body = program.length === 0 ? "resources: {}\n" : yamlOf(label, program, previous);
+    const body = program.length === 0 ? "resources: {}\n" : yamlOf(label, program);
     fs.writeFileSync(
       path.join(yamlDir, "Pulumi.yaml"),
       `name: money-model-yaml\nruntime: yaml\n${CACHED_PLUGIN_ENTRY}${body}`,
@@ -419,8 +378,7 @@ async function runCase(
       run.program,
     );
     await setBudget(cli, settings);
-    const previous = c.runs.slice(0, r).findLast((earlier) => earlier.stack === run.stack)?.program ?? [];
-    const program = await front.write(cli, `s${run.stack}`, run.program, previous);
+    const program = await front.write(cli, `s${run.stack}`, run.program);
     const mark = emu.requestLog().length;
     const up = await upWithPreview(cli);
     const after = ordersOf(emu);

@@ -32,6 +32,7 @@ const NEEDS_PROCESSES = [
   "<rootDir>/test/docs/import-walkthrough\\.test\\.ts", // the walkthrough's pulumi import, through the real CLI
   "<rootDir>/test/docs/adopt-account\\.test\\.ts", // import-file and pulumi import --file, through the real CLI
   "<rootDir>/test/native/server\\.test\\.ts", // the native plugin's own process, over gRPC
+  "<rootDir>/test/native/budget-order\\.test\\.ts", // the native plugin's own processes, one per engine run
   "<rootDir>/test/native/lazy-loading\\.test\\.ts", // the native plugin's own process: which modules it loaded
   "<rootDir>/test/native/port-line\\.test\\.ts", // the built plugin, printing its port
   "<rootDir>/test/native/commands\\.test\\.ts", // the plugin's emulator command, bin/ and packed

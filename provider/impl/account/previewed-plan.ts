@@ -17,8 +17,11 @@
  * resource is its entry; only the latest preview's entries (the engine run of the latest preview line) count. The
  * file is begun again once it passes MAX_BYTES, and swept with the shared plans (its name starts the same).
  *
- * The native plugin is not told which phase a check is (it flags every check a preview), so there the update's own
- * checks are the latest preview's, and its check refuses before the guard would wait (docs/cost.md says so).
+ * The native plugin is not told which phase a check is (it flags every check a preview), so its update's checks are
+ * tagged with their engine run too. So the latest preview is the latest engine run that is neither the reader's own
+ * (only an update reads, or a check asking whether an update would wait) nor marked as an update: the first judged
+ * change of a run appends that mark (`{"key":"","update":…}`). A resource whose latest line is of such a run was
+ * checked since.
  *
  * Owns: the file, its entries. Read only when a change would be refused, so a passing run pays one append per check.
  */
@@ -38,6 +41,8 @@ interface Line {
   /** A hash of the engine run that checked it; absent: checked by an update. */
   preview?: string;
   fee?: VpsFee;
+  /** A mark, not a check: this engine run made a judged change, so it is an update (its checks are no preview's). */
+  update?: string;
 }
 
 /** The stack of a resource key (project/stack/name), or undefined (a VPS with no creationScope). */
@@ -49,6 +54,8 @@ const stackOf = (resource: string): string | undefined => {
 export class PreviewedPlans {
   /** The files this run has written to (each checked for its length once). */
   private readonly begun = new Set<string>();
+  /** The files this run has marked as an update's. */
+  private readonly marked = new Set<string>();
   private readonly engineRun: string;
 
   constructor(
@@ -67,8 +74,19 @@ export class PreviewedPlans {
   record(resource: string, fee: VpsFee, preview: boolean): void {
     const stack = stackOf(resource);
     if (stack === undefined) return;
+    this.append(stack, preview ? { key: resource, preview: this.engineRun, fee } : { key: resource });
+  }
+
+  /** The guard judges a change of `resource`: this engine run is an update, whatever its checks were tagged. */
+  noteUpdate(resource: string): void {
+    const stack = stackOf(resource);
+    if (stack === undefined || this.marked.has(stack)) return;
+    this.marked.add(stack);
+    this.append(stack, { key: "", update: this.engineRun });
+  }
+
+  private append(stack: string, line: Line): void {
     const file = this.fileOf(stack);
-    const line: Line = preview ? { key: resource, preview: this.engineRun, fee } : { key: resource };
     try {
       if (!this.begun.has(file)) {
         this.begun.add(file);
@@ -90,15 +108,22 @@ export class PreviewedPlans {
     const latest = new Map<string, Line>();
     let previewRun: string | undefined;
     if (stack === undefined) return new Map();
+    let lines: Line[] = [];
     try {
-      for (const text of fs.readFileSync(this.fileOf(stack), "utf8").split("\n")) {
-        const line = parsed(text);
-        if (!line) continue;
-        latest.set(line.key, line);
-        if (line.preview !== undefined) previewRun = line.preview;
-      }
+      lines = fs
+        .readFileSync(this.fileOf(stack), "utf8")
+        .split("\n")
+        .map(parsed)
+        .filter((line) => line !== undefined);
     } catch {
       // No record: nothing to wait for.
+    }
+    // Runs that are no preview: this one, and those marked as updates (the native plugin's tag their checks too).
+    const updates = new Set([this.engineRun, ...lines.map((line) => line.update)]);
+    for (const line of lines) {
+      if (line.update !== undefined) continue;
+      latest.set(line.key, line);
+      if (line.preview !== undefined && !updates.has(line.preview)) previewRun = line.preview;
     }
     const out = new Map<string, VpsFee>();
     for (const [key, line] of latest) {
@@ -118,4 +143,17 @@ function parsed(text: string): Line | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The shrinks the latest preview of `resource`'s stack planned that `seen` says this run has not checked (nor made),
+ * other than `resource` itself: the guard's reason to wait (ordering/previewed-wait.ts), and the native plugin's
+ * check's reason to leave an over verdict to the step the engine says is a preview's (budget/budget.ts).
+ */
+export function previewedShrinksNotSeen(
+  plans: PreviewedPlans | undefined,
+  resource: string,
+  seen: (key: string) => boolean,
+): [key: string, fee: VpsFee][] {
+  return [...(plans?.shrinks(resource) ?? [])].filter(([key]) => key !== resource && !seen(key));
 }

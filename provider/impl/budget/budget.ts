@@ -10,9 +10,12 @@
  * deletes: the engine does not call the provider for a delete until the update itself) are counted at their fee
  * now. Only a preview is judged here (the native plugin's checks always run as one, also inside `pulumi up`);
  * create and update judge each order again at the moment of ordering (order-guard.ts), against the same ledger,
- * which the update phase's checks fill too.
+ * which the update phase's checks fill too. A check that may be the update's (the native plugin's) leaves an over
+ * verdict that the latest preview's planned shrinks not checked yet would undo to the step the engine says is a
+ * preview's (preview-verdicts.ts): whatever the order, it refuses only what no such shrink can make fit.
  */
 import type { AccountView } from "../account/account-view.js";
+import { previewedShrinksNotSeen } from "../account/previewed-plan.js";
 import type { AboutOrder } from "../../../contract/index.js";
 import {
   accountOverWords,
@@ -132,7 +135,9 @@ export function judgeBudget(
   vps: { resource: string; name: string },
   fee: PlannedFee | undefined,
   preview: boolean,
-): { failures: CheckFailure[]; notes: Note[] } {
+  /** The check may be the update of `pulumi up` (the native plugin's, which is not told). */
+  mayApply = false,
+): { failures: CheckFailure[]; notes: Note[]; leftToPreviewStep?: CheckFailure } {
   const { settings, problems } = current;
   if (problems.length > 0)
     return {
@@ -194,11 +199,28 @@ export function judgeBudget(
     return out;
   }
   const message = overBudgetMessage(settings, totals, limitNames(), ledger.ofAccount)!;
-  if (!warn) out.failures.push({ property: "", reason: message, code: VPS_ERROR_CODES.budget });
+  const refusal = { property: "", reason: message, code: VPS_ERROR_CODES.budget };
+  if (!warn && mayApply && fitsWithPreviewedShrinks(view, vps.resource))
+    return { ...out, leftToPreviewStep: refusal };
+  if (!warn) out.failures.push(refusal);
   else {
     // Warn mode: each check that adds while over says the totals with the VPSs checked so far.
     out.notes.push(warning(`${vps.name}: over budget (${mode}): ${message}.`));
     ledger.warnedOver = true;
   }
   return out;
+}
+
+/**
+ * Whether `resource`'s change, over with the totals so far, would fit with the shrinks the stack's latest preview
+ * planned that this run has not checked: the update of `pulumi up` may yet check them (its order can differ from the
+ * preview's), and its guard waits for them (ordering/previewed-wait.ts). Never counted: only where the verdict is given.
+ */
+function fitsWithPreviewedShrinks(view: AccountView, resource: string): boolean {
+  const ledger = view.fees;
+  const missing = previewedShrinksNotSeen(view.previewed, resource, (key) => ledger.checked().has(key));
+  if (missing.length === 0) return false;
+  const others = view.sharedPlan?.others(new Set(ledger.checked().keys())) ?? [];
+  const supposed = ledger.totals([...others, ...missing.map(([, fee]) => fee)]);
+  return judgementOf(current.settings, supposed, ledger.fee(resource)!) === "fits";
 }

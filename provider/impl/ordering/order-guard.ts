@@ -139,6 +139,8 @@ async function judged<T>(
   apply: () => Promise<T>,
   placed?: (result: T, fee: VpsFee) => Promise<void>,
 ): Promise<T> {
+  // This engine run changes the account: it is an update, whatever its checks were tagged (previewed-plan.ts).
+  view.previewed?.noteUpdate(resource);
   return exclusive(run, async () => {
     try {
       let listing: Promise<readonly AboutOrder[]> | undefined;

@@ -11,6 +11,7 @@
  */
 import type { AboutOrder } from "../../../contract/index.js";
 import type { AccountView } from "../account/account-view.js";
+import { previewedShrinksNotSeen } from "../account/previewed-plan.js";
 import { judgementOf, type Limits, type VpsFee } from "../cost/verdict.js";
 import { runTotals, type Guard } from "./guard-run.js";
 
@@ -46,9 +47,7 @@ export async function waitForPreviewedShrinks(
   judging: { resource: string; fee: VpsFee },
 ): Promise<boolean> {
   const seen = (key: string) => view.fees.checked().has(key) || run.settled.has(key) || run.applied.has(key);
-  const missing = [...(view.previewed?.shrinks(judging.resource) ?? [])].filter(
-    ([key]) => key !== judging.resource && !seen(key),
-  );
+  const missing = previewedShrinksNotSeen(view.previewed, judging.resource, seen);
   if (missing.length === 0) return false;
   const supposed = runTotals(
     run,
