@@ -49,6 +49,11 @@ export interface CliBenchOptions {
   rounds?: number;
   /** Profile every operation of the larger fleet in an extra round, not only those that miss their target. */
   profile?: boolean;
+  /**
+   * The stacks' `monthlyBudgetUsd`. Unset (the default), the budget's guard judges nothing; set, it judges each order
+   * and growing change at ordering, one at a time, and a resize holds its turn until done (docs/cost.md).
+   */
+  budgetUsd?: number;
   print?: (line: string) => void;
 }
 
@@ -94,7 +99,12 @@ class BenchStack {
     };
   }
 
-  static async create(size: number, emulator: RunningEmulator, parallel: number): Promise<BenchStack> {
+  static async create(
+    size: number,
+    emulator: RunningEmulator,
+    parallel: number,
+    budgetUsd?: number,
+  ): Promise<BenchStack> {
     const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-cli-"));
     const programDir = installedProgram(FLEET_EXAMPLE, path.join(workDir, "fleet"));
     const s = new BenchStack(size, programDir, "bench", emulator, workDir, parallel);
@@ -106,6 +116,8 @@ class BenchStack {
     await s.pulumi("config", "set", "memoryMb", String(s.memoryMb));
     await s.pulumi("config", "set", "stopped", "--", "-1");
     await s.pulumi("config", "set", "dcLocations", DATA_CENTRES);
+    if (budgetUsd !== undefined)
+      await s.pulumi("config", "set", "rimuhosting:monthlyBudgetUsd", String(budgetUsd));
     return s;
   }
 
@@ -255,11 +267,12 @@ export async function benchCli(options: CliBenchOptions = {}): Promise<void> {
       `${os
         .loadavg()
         .map((l) => l.toFixed(1))
-        .join(" ")}; emulator time scale ${TIME_SCALE}`,
+        .join(" ")}; emulator time scale ${TIME_SCALE}` +
+      (options.budgetUsd === undefined ? "" : `; monthlyBudgetUsd ${options.budgetUsd}`),
   );
   const stacks: Record<number, BenchStack> = {};
   try {
-    for (const n of [1, big]) stacks[n] = await BenchStack.create(n, emulator, big);
+    for (const n of [1, big]) stacks[n] = await BenchStack.create(n, emulator, big, options.budgetUsd);
     const results: Record<Op, Record<number, Measured[]>> = {
       up: {},
       update: {},

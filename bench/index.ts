@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: runs every benchmark, one after another (they share two cores, so never in
  * parallel). `node dist/bench/index.js emulator client` runs only the named ones; the cli bench takes
- * `--fleet N` (default 200), `--rounds N` (default 2) and `--profile` (CPU profiles of every operation); the
+ * `--fleet N` (default 200), `--rounds N` (default 2), `--profile` (CPU profiles of every operation) and
+ * `--budget USD` (the stacks' monthlyBudgetUsd: the budget's guard then judges each order and growing change); the
  * plugin bench takes `--rounds N` (default 7); the registration bench `--fleet N` (default 500) and `--rounds N`.
  */
 import { parseArgs } from "node:util";
@@ -14,7 +15,12 @@ import { benchRegistration } from "./registration.js";
 const { values: flags, positionals: wanted } = parseArgs({
   args: process.argv.slice(2),
   allowPositionals: true,
-  options: { fleet: { type: "string" }, rounds: { type: "string" }, profile: { type: "boolean" } },
+  options: {
+    fleet: { type: "string" },
+    rounds: { type: "string" },
+    profile: { type: "boolean" },
+    budget: { type: "string" },
+  },
 });
 const count = (flag: string | undefined): number | undefined => {
   if (flag === undefined) return undefined;
@@ -26,7 +32,13 @@ const count = (flag: string | undefined): number | undefined => {
 export const BENCHES: Record<string, () => Promise<unknown>> = {
   emulator: () => benchEmulator(),
   client: () => benchClient(),
-  cli: () => benchCli({ fleet: count(flags.fleet), rounds: count(flags.rounds), profile: flags.profile }),
+  cli: () =>
+    benchCli({
+      fleet: count(flags.fleet),
+      rounds: count(flags.rounds),
+      profile: flags.profile,
+      budgetUsd: count(flags.budget),
+    }),
   plugin: () => benchPlugin({ rounds: count(flags.rounds) }),
   registration: () => benchRegistration({ fleet: count(flags.fleet), rounds: count(flags.rounds) }),
 };
