@@ -2,7 +2,7 @@
  * `npm run bench`: runs every benchmark, one after another (they share two cores, so never in
  * parallel). `node dist/bench/index.js emulator client` runs only the named ones; the cli bench takes
  * `--fleet N` (default 200), `--rounds N` (default 2) and `--profile` (CPU profiles of every operation); the
- * plugin bench takes `--rounds N` (default 7); the registration bench `--fleet N` (default 500) and `--rounds N`.
+ * plugin bench takes `--rounds N` (default 7) and `--against <executable>`; the registration bench `--fleet N` (default 500) and `--rounds N`.
  */
 import { parseArgs } from "node:util";
 import { benchCli } from "./cli.js";
@@ -14,7 +14,12 @@ import { benchRegistration } from "./registration.js";
 const { values: flags, positionals: wanted } = parseArgs({
   args: process.argv.slice(2),
   allowPositionals: true,
-  options: { fleet: { type: "string" }, rounds: { type: "string" }, profile: { type: "boolean" } },
+  options: {
+    fleet: { type: "string" },
+    rounds: { type: "string" },
+    profile: { type: "boolean" },
+    against: { type: "string" },
+  },
 });
 const count = (flag: string | undefined): number | undefined => {
   if (flag === undefined) return undefined;
@@ -27,7 +32,7 @@ export const BENCHES: Record<string, () => Promise<unknown>> = {
   emulator: () => benchEmulator(),
   client: () => benchClient(),
   cli: () => benchCli({ fleet: count(flags.fleet), rounds: count(flags.rounds), profile: flags.profile }),
-  plugin: () => benchPlugin({ rounds: count(flags.rounds) }),
+  plugin: () => benchPlugin({ rounds: count(flags.rounds), against: flags.against }),
   registration: () => benchRegistration({ fleet: count(flags.fleet), rounds: count(flags.rounds) }),
 };
 

@@ -11,7 +11,8 @@
  * over `node -e 0`'s and over the Go provider's (wall and CPU), the CPU each provider had used when it answered
  * (Linux), and the load average before and after.
  *
- * Run: `npm run bench -- plugin` (or `npm run build && node dist/bench/index.js plugin --rounds 11`).
+ * Run: `npm run bench -- plugin` (or `npm run build && node dist/bench/index.js plugin --rounds 11`); with
+ * `--against <executable>`, another linux-amd64 executable joins the rounds (and its ratio is printed).
  */
 import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -27,6 +28,11 @@ import { standInEngine } from "./stand-in-engine.js";
 export interface PluginBenchOptions {
   /** Rounds of first calls per side. Default 7. */
   rounds?: number;
+  /**
+   * Another linux-amd64 plugin executable (say, an earlier commit's) timed in the same rounds, alternating with the
+   * others: a change's effect measured under the same load.
+   */
+  against?: string;
   print?: (line: string) => void;
 }
 
@@ -85,6 +91,12 @@ export async function benchPlugin(options: PluginBenchOptions = {}): Promise<voi
         label: `Go provider (pulumi-go-provider ${frameworkVersion()})`,
         time: () => answerMs(go.exe, engine.address),
       });
+    const against = options.against;
+    if (against !== undefined)
+      sides.push({
+        label: `against ${path.basename(against)}`,
+        time: () => answerMs(against, engine.address),
+      });
     const times = sides.map(() => [] as number[]);
     const cpu = sides.map(() => [] as number[]);
     const load = () =>
@@ -118,6 +130,12 @@ export async function benchPlugin(options: PluginBenchOptions = {}): Promise<voi
       print(
         `  self-contained / Go provider: ${(median(times[0]!) / median(times[3]!)).toFixed(2)}, CPU ${(median(cpu[0]!) / median(cpu[3]!)).toFixed(2)}`,
       );
+    if (against !== undefined) {
+      const i = sides.length - 1;
+      print(
+        `  self-contained / against: ${(median(times[0]!) / median(times[i]!)).toFixed(2)}, CPU ${(median(cpu[0]!) / median(cpu[i]!)).toFixed(2)}`,
+      );
+    }
     print(`  load average (1, 5, 15 min): ${loadBefore} before, ${load()} after`);
   } finally {
     await engine.close();

@@ -22,7 +22,8 @@
  * same certificates on the main thread, as Node does when the thread has not run: the CAs trusted do not change
  * (NODE_EXTRA_CA_CERTS included; test/engine/release-plugin.test.ts). Node's binding is internal: the node that makes
  * the snapshot runs with `--expose-internals` (SNAPSHOT_BUILD_FLAGS), and the build fails, naming it, if the
- * function is gone.
+ * function is gone. The snapshot keeps what that option opens (Node's `require` gives `internal/` modules in the
+ * executable too), so the `require` the prelude gives the bundle refuses them, as a node without it does.
  *
  * Two builds must write the same bytes: the snapshot would hold the building process's id (Node's `process.pid`,
  * set again at start), so it is cleared before the heap is written, and the path of the script, which the heap
@@ -115,6 +116,10 @@ function standIn(id) {
 }
 return (id) => {
   const name = id.startsWith("node:") ? id.slice(5) : id;
+  // The builder's --expose-internals stays in the snapshot: the bundle (and the parts it evaluates with this require)
+  // gets what a node without it gives.
+  if (name.startsWith("internal/"))
+    throw Object.assign(new Error("No such built-in module: " + id), { code: "ERR_UNKNOWN_BUILTIN_MODULE" });
   return Object.prototype.hasOwnProperty.call(lazy, name) ? standIn(name) : nodeRequire(id);
 };
 })(require), { exports: {} }, {});
