@@ -2,7 +2,7 @@
  * `npm run bench`: runs every benchmark, one after another (they share two cores, so never in
  * parallel). `node dist/bench/index.js emulator client` runs only the named ones; the cli bench takes
  * `--fleet N` (default 200), `--rounds N` (default 2) and `--profile` (CPU profiles of every operation); the
- * plugin bench takes `--rounds N` (default 7) and `--against <executable>`; the registration bench `--fleet N` (default 500) and `--rounds N`.
+ * plugin bench takes `--rounds N` (default 7) and `--against <executable>` and `--whole-process`; the registration bench `--fleet N` (default 500) and `--rounds N`.
  */
 import { parseArgs } from "node:util";
 import { benchCli } from "./cli.js";
@@ -19,6 +19,7 @@ const { values: flags, positionals: wanted } = parseArgs({
     rounds: { type: "string" },
     profile: { type: "boolean" },
     against: { type: "string" },
+    "whole-process": { type: "boolean" },
   },
 });
 const count = (flag: string | undefined): number | undefined => {
@@ -32,7 +33,12 @@ export const BENCHES: Record<string, () => Promise<unknown>> = {
   emulator: () => benchEmulator(),
   client: () => benchClient(),
   cli: () => benchCli({ fleet: count(flags.fleet), rounds: count(flags.rounds), profile: flags.profile }),
-  plugin: () => benchPlugin({ rounds: count(flags.rounds), against: flags.against }),
+  plugin: () =>
+    benchPlugin({
+      rounds: count(flags.rounds),
+      against: flags.against,
+      wholeProcess: flags["whole-process"],
+    }),
   registration: () => benchRegistration({ fleet: count(flags.fleet), rounds: count(flags.rounds) }),
 };
 

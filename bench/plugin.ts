@@ -12,7 +12,8 @@
  * (Linux), and the load average before and after.
  *
  * Run: `npm run bench -- plugin` (or `npm run build && node dist/bench/index.js plugin --rounds 11`); with
- * `--against <executable>`, another linux-amd64 executable joins the rounds (and its ratio is printed).
+ * `--against <executable>`, another linux-amd64 executable joins the rounds (and its ratio is printed); with
+ * `--whole-process`, each provider's whole CPU from exec to exit is measured too (whole-process-cpu.ts).
  */
 import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -24,6 +25,7 @@ import { firstCall } from "../tools/release/check-executable.js";
 import { HOST_TARGET, nodeBinary, SEA_NODE_VERSION, TARGETS } from "../tools/release/node-binaries.js";
 import { frameworkVersion, goProvider } from "./go-provider.js";
 import { standInEngine } from "./stand-in-engine.js";
+import { perfMissing, wholeProcessCpuMs } from "./whole-process-cpu.js";
 
 export interface PluginBenchOptions {
   /** Rounds of first calls per side. Default 7. */
@@ -33,6 +35,8 @@ export interface PluginBenchOptions {
    * others: a change's effect measured under the same load.
    */
   against?: string;
+  /** Also the CPU of each provider's whole process, exec to exit, under `perf stat` (whole-process-cpu.ts). */
+  wholeProcess?: boolean;
   print?: (line: string) => void;
 }
 
@@ -135,6 +139,27 @@ export async function benchPlugin(options: PluginBenchOptions = {}): Promise<voi
       print(
         `  self-contained / against: ${(median(times[0]!) / median(times[i]!)).toFixed(2)}, CPU ${(median(cpu[0]!) / median(cpu[i]!)).toFixed(2)}`,
       );
+    }
+    if (options.wholeProcess) {
+      const missing = perfMissing();
+      const processes = [
+        { label: "self-contained linux-amd64", exe: executable },
+        ...("exe" in go ? [{ label: "Go provider", exe: go.exe }] : []),
+        ...(against !== undefined ? [{ label: `against ${path.basename(against)}`, exe: against }] : []),
+      ];
+      if (missing) print(`  the whole process's CPU: not measured (${missing})`);
+      else {
+        const whole = processes.map(() => [] as number[]);
+        for (let round = 0; round < rounds; round++)
+          for (let i = 0; i < processes.length; i++) {
+            const p = (round + i) % processes.length;
+            whole[p]!.push(await wholeProcessCpuMs(processes[p]!.exe, engine.address));
+          }
+        print(
+          `  the whole process's CPU, every thread, from exec to exit (perf stat; answered, then SIGTERM):`,
+        );
+        processes.forEach((p, i) => print(`  ${p.label.padEnd(44)}  ${range(whole[i]!)}`));
+      }
     }
     print(`  load average (1, 5, 15 min): ${loadBefore} before, ${load()} after`);
   } finally {

@@ -14,8 +14,8 @@
  * the main function) the stand-in forwards every access to the real module, loaded then.
  *
  * Loading `tls` (which `http2` loads, so gRPC's server does) also starts a thread that parses Node's bundled CA
- * certificates (about 140) into its trust store, so that the first TLS connection need not: 7 to 9 ms of CPU of the
- * plugin's first answer (docs/benchmarks.md), though that answer and most starts of the plugin make no TLS
+ * certificates (about 140) into its trust store, so that the first TLS connection need not: about 12 ms of the CPU of
+ * each start of the plugin (docs/benchmarks.md), though its first answer, and most of its starts, make no TLS
  * connection. While the snapshot is made, the prelude puts a no-op in place of the function of Node's crypto binding
  * that `tls` calls to start it (DEFERRED_CA_LOADING); the binding, with it, is in the heap the executable starts
  * from, and `tls` takes its functions from there when it loads. The first TLS connection (to the API) then loads the
