@@ -2,8 +2,9 @@
  * `npm run bench`: runs every benchmark, one after another (they share two cores, so never in
  * parallel). `node dist/bench/index.js emulator client` runs only the named ones; the cli bench takes
  * `--fleet N` (default 200), `--rounds N` (default 2), `--profile` (CPU profiles of every operation) and
- * `--budget USD` (the stacks' monthlyBudgetUsd: the budget's guard then judges each order and growing change); the
- * plugin bench takes `--rounds N` (default 7); the registration bench `--fleet N` (default 500) and `--rounds N`.
+ * `--budget USD` (the stacks' monthlyBudgetUsd: the budget's guard then judges each order and change); the plugin
+ * bench takes `--rounds N` (default 7), `--against <executable>` and `--whole-process`; the registration bench
+ * `--fleet N` (default 500) and `--rounds N`.
  */
 import { parseArgs } from "node:util";
 import { benchCli } from "./cli.js";
@@ -20,6 +21,8 @@ const { values: flags, positionals: wanted } = parseArgs({
     rounds: { type: "string" },
     profile: { type: "boolean" },
     budget: { type: "string" },
+    against: { type: "string" },
+    "whole-process": { type: "boolean" },
   },
 });
 const count = (flag: string | undefined): number | undefined => {
@@ -39,7 +42,12 @@ export const BENCHES: Record<string, () => Promise<unknown>> = {
       profile: flags.profile,
       budgetUsd: count(flags.budget),
     }),
-  plugin: () => benchPlugin({ rounds: count(flags.rounds) }),
+  plugin: () =>
+    benchPlugin({
+      rounds: count(flags.rounds),
+      against: flags.against,
+      wholeProcess: flags["whole-process"],
+    }),
   registration: () => benchRegistration({ fleet: count(flags.fleet), rounds: count(flags.rounds) }),
 };
 

@@ -11,7 +11,9 @@
  * over `node -e 0`'s and over the Go provider's (wall and CPU), the CPU each provider had used when it answered
  * (Linux), and the load average before and after.
  *
- * Run: `npm run bench -- plugin` (or `npm run build && node dist/bench/index.js plugin --rounds 11`).
+ * Run: `npm run bench -- plugin` (or `npm run build && node dist/bench/index.js plugin --rounds 11`); with
+ * `--against <executable>`, another linux-amd64 executable joins the rounds (and its ratio is printed); with
+ * `--whole-process`, each provider's whole CPU from exec to exit is measured too (whole-process-cpu.ts).
  */
 import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -23,10 +25,18 @@ import { firstCall } from "../tools/release/check-executable.js";
 import { HOST_TARGET, nodeBinary, SEA_NODE_VERSION, TARGETS } from "../tools/release/node-binaries.js";
 import { frameworkVersion, goProvider } from "./go-provider.js";
 import { standInEngine } from "./stand-in-engine.js";
+import { perfMissing, wholeProcessCpuMs } from "./whole-process-cpu.js";
 
 export interface PluginBenchOptions {
   /** Rounds of first calls per side. Default 7. */
   rounds?: number;
+  /**
+   * Another linux-amd64 plugin executable (say, an earlier commit's) timed in the same rounds, alternating with the
+   * others: a change's effect measured under the same load.
+   */
+  against?: string;
+  /** Also the CPU of each provider's whole process, exec to exit, under `perf stat` (whole-process-cpu.ts). */
+  wholeProcess?: boolean;
   print?: (line: string) => void;
 }
 
@@ -85,6 +95,12 @@ export async function benchPlugin(options: PluginBenchOptions = {}): Promise<voi
         label: `Go provider (pulumi-go-provider ${frameworkVersion()})`,
         time: () => answerMs(go.exe, engine.address),
       });
+    const against = options.against;
+    if (against !== undefined)
+      sides.push({
+        label: `against ${path.basename(against)}`,
+        time: () => answerMs(against, engine.address),
+      });
     const times = sides.map(() => [] as number[]);
     const cpu = sides.map(() => [] as number[]);
     const load = () =>
@@ -118,6 +134,33 @@ export async function benchPlugin(options: PluginBenchOptions = {}): Promise<voi
       print(
         `  self-contained / Go provider: ${(median(times[0]!) / median(times[3]!)).toFixed(2)}, CPU ${(median(cpu[0]!) / median(cpu[3]!)).toFixed(2)}`,
       );
+    if (against !== undefined) {
+      const i = sides.length - 1;
+      print(
+        `  self-contained / against: ${(median(times[0]!) / median(times[i]!)).toFixed(2)}, CPU ${(median(cpu[0]!) / median(cpu[i]!)).toFixed(2)}`,
+      );
+    }
+    if (options.wholeProcess) {
+      const missing = perfMissing();
+      const processes = [
+        { label: "self-contained linux-amd64", exe: executable },
+        ...("exe" in go ? [{ label: "Go provider", exe: go.exe }] : []),
+        ...(against !== undefined ? [{ label: `against ${path.basename(against)}`, exe: against }] : []),
+      ];
+      if (missing) print(`  the whole process's CPU: not measured (${missing})`);
+      else {
+        const whole = processes.map(() => [] as number[]);
+        for (let round = 0; round < rounds; round++)
+          for (let i = 0; i < processes.length; i++) {
+            const p = (round + i) % processes.length;
+            whole[p]!.push(await wholeProcessCpuMs(processes[p]!.exe, engine.address));
+          }
+        print(
+          `  the whole process's CPU, every thread, from exec to exit (perf stat; answered, then SIGTERM):`,
+        );
+        processes.forEach((p, i) => print(`  ${p.label.padEnd(44)}  ${range(whole[i]!)}`));
+      }
+    }
     print(`  load average (1, 5, 15 min): ${loadBefore} before, ${load()} after`);
   } finally {
     await engine.close();

@@ -2,14 +2,20 @@
 // names the CLI's plugin download asks for, SHA256SUMS over every file, what each plugin tarball holds and the
 // format of each executable; the linux-arm64 plugin's first gRPC call under qemu-user; and that `node` is hidden where
 // the tests run the linux-amd64 plugin through the real CLI as on a machine without it (docs/releasing.md).
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as net from "node:net";
+import * as tls from "node:tls";
+import * as pulumi from "@pulumi/pulumi";
 import * as os from "node:os";
 import * as path from "node:path";
 import { packPlugin } from "../../provider/native/pack";
 import { checkFormat, commandHere, firstCall, seaBlobHolds } from "../../tools/release/check-executable";
 import { TARGETS } from "../../tools/release/node-binaries";
 import { describeNative } from "./native-programs";
+import { DEMO_API_KEY, startEmulator } from "../../emulator/index";
+import { connectProvider } from "../helpers/provider-client";
+import { firstStdoutLine } from "../native/plugin-client";
 import {
   ensureRelease,
   nodeHiddenBin,
@@ -22,6 +28,21 @@ import {
 } from "./release-support";
 
 jest.setTimeout(300_000);
+const SIG = pulumi.runtime.specialSigKey;
+const SECRET = pulumi.runtime.specialSecretSig;
+
+/** A throwaway self-signed certificate for 127.0.0.1 in `dir` (its own CA). */
+function selfSignedFor127(dir: string): { key: string; cert: string } {
+  const files = { key: path.join(dir, "key.pem"), cert: path.join(dir, "cert.pem") };
+  execFileSync(
+    "openssl",
+    ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1"]
+      .concat(["-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
+      .concat(["-keyout", files.key, "-out", files.cert]),
+    { stdio: "ignore" },
+  );
+  return files;
+}
 /** A cold machine fetches five node binaries and may build rcodesign first (.ci/run builds it beforehand). */
 const BUILD_TIMEOUT = 1_800_000;
 
@@ -117,6 +138,54 @@ describe("the release's artifacts (npm run release:build)", () => {
       killSignal: "SIGTERM",
     });
     expect(emulator.stdout).toMatch(/RimuHosting emulator listening on http:\/\/127\.0\.0\.1:\d+\/r/);
+  });
+
+  // The snapshot defers Node's loading of its CA certificates from the load of tls to the first TLS connection
+  // (tools/release/snapshot-entry.ts): the plugin must trust what Node trusts all the same, its own store (the
+  // bundled CAs) and those NODE_EXTRA_CA_CERTS adds, and nothing else.
+  it("the linux-amd64 plugin calls an HTTPS API whose CA NODE_EXTRA_CA_CERTS names, and refuses it without", async () => {
+    const emulator = await startEmulator({ seed: 5 });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "release-tls-"));
+    scratch.push(dir);
+    const tlsFiles = selfSignedFor127(dir);
+    // TLS in front of the emulator: the plugin's client speaks HTTPS to it, the emulator plain HTTP behind.
+    const front = tls.createServer(
+      { key: fs.readFileSync(tlsFiles.key), cert: fs.readFileSync(tlsFiles.cert) },
+      (socket) => socket.pipe(net.connect(Number(new URL(emulator.baseUrl).port), "127.0.0.1")).pipe(socket),
+    );
+    await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve));
+    const baseUrl = emulator.baseUrl.replace(
+      /^http:\/\/127\.0\.0\.1:\d+/,
+      `https://127.0.0.1:${(front.address() as net.AddressInfo).port}`,
+    );
+    const pricingPlans = async (env: NodeJS.ProcessEnv) => {
+      const plugin = spawn(unpacked("linux-amd64"), [], { stdio: ["ignore", "pipe", "pipe"], env });
+      try {
+        const client = connectProvider(Number(await firstStdoutLine(plugin)));
+        try {
+          await client.configure({ apiKey: { [SIG]: SECRET, value: DEMO_API_KEY }, baseUrl });
+          return await client.invoke("rimuhosting:index:getPricingPlans", { dcLocation: "DCDALLAS" });
+        } finally {
+          client.close();
+        }
+      } finally {
+        plugin.kill("SIGTERM");
+      }
+    };
+    const { NODE_EXTRA_CA_CERTS: _extra, SSL_CERT_FILE: _file, SSL_CERT_DIR: _dir, ...env } = process.env;
+    const userEnv = { ...env, RIMUHOSTING_APIKEY: "", RIMUHOSTING_BASEURL: "" };
+    try {
+      const plans = await pricingPlans({ ...userEnv, NODE_EXTRA_CA_CERTS: tlsFiles.cert });
+      expect((plans.plans as unknown[]).length).toBeGreaterThan(0);
+      await expect(pricingPlans(userEnv)).rejects.toThrow(/self[- ]signed certificate/i);
+      // Node's own store, not OpenSSL's default one (which `--use-openssl-ca` would give, and which reads this)
+      await expect(pricingPlans({ ...userEnv, SSL_CERT_FILE: tlsFiles.cert })).rejects.toThrow(
+        /self[- ]signed certificate/i,
+      );
+    } finally {
+      front.close();
+      await emulator.close();
+    }
   });
 
   it("the linux-arm64 plugin answers its first gRPC call under qemu-user", async () => {

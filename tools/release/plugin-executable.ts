@@ -84,9 +84,11 @@ export const SNAPSHOT_V8_FLAGS = ["--no-regexp-tier-up", "--no-rehash-snapshot"]
  * (docs/releasing.md, "Reproducibly"; release-verify.test.ts). The executable does not get it: given to both, it
  * cost the first answer about 1.5 ms; given to the builder alone, about 0.6 ms, within the noise. Other flags given
  * to the builder alone (`--single-threaded`, `--predictable-gc-schedule`, `--no-flush-bytecode`) cost about 6 ms,
- * and the same flags given to both were as fast as none: it is the difference that costs.
+ * and the same flags given to both were as fast as none: it is the difference that costs. `--expose-internals`
+ * (a Node option, not V8's): the snapshot's prelude defers Node's loading of its CA certificates through Node's
+ * internal crypto binding (snapshot-entry.ts); the executable does not need it.
  */
-export const SNAPSHOT_BUILD_FLAGS = ["--predictable"];
+export const SNAPSHOT_BUILD_FLAGS = ["--predictable", "--expose-internals"];
 
 /** The environment the node that makes an executable gets (buildPluginExecutable): to find programs and scratch space. */
 const BUILD_ENVIRONMENT = ["PATH", "TMPDIR", "TMP", "TEMP", "SystemRoot", "windir"];

@@ -13,6 +13,18 @@
  * anything else throws, naming what was asked for. After the restore (a deserialize callback, which Node runs before
  * the main function) the stand-in forwards every access to the real module, loaded then.
  *
+ * Loading `tls` (which `http2` loads, so gRPC's server does) also starts a thread that parses Node's bundled CA
+ * certificates (about 140) into its trust store, so that the first TLS connection need not: about 12 ms of the CPU of
+ * each start of the plugin (docs/benchmarks.md), though its first answer, and most of its starts, make no TLS
+ * connection. While the snapshot is made, the prelude puts a no-op in place of the function of Node's crypto binding
+ * that `tls` calls to start it (DEFERRED_CA_LOADING); the binding, with it, is in the heap the executable starts
+ * from, and `tls` takes its functions from there when it loads. The first TLS connection (to the API) then loads the
+ * same certificates on the main thread, as Node does when the thread has not run: the CAs trusted do not change
+ * (NODE_EXTRA_CA_CERTS included; test/engine/release-plugin.test.ts). Node's binding is internal: the node that makes
+ * the snapshot runs with `--expose-internals` (SNAPSHOT_BUILD_FLAGS), and the build fails, naming it, if the
+ * function is gone. The snapshot keeps what that option opens (Node's `require` gives `internal/` modules in the
+ * executable too), so the `require` the prelude gives the bundle refuses them, as a node without it does.
+ *
  * Two builds must write the same bytes: the snapshot would hold the building process's id (Node's `process.pid`,
  * set again at start), so it is cleared before the heap is written, and the path of the script, which the heap
  * holds too, is a fixed one (plugin-executable.ts).
@@ -41,6 +53,16 @@ for (const id of ${JSON.stringify(SNAPSHOT_LAZY_MODULES)}) {
 process.stdout.write(JSON.stringify(out));
 `;
 
+/**
+ * The function of Node's crypto binding that `tls` calls as it loads to parse the bundled CA certificates on a thread
+ * of their own (Node 26's lib/tls.js), and the module that gives the binding to a node run with `--expose-internals`.
+ */
+export const DEFERRED_CA_LOADING = {
+  module: "internal/test/binding",
+  binding: "crypto",
+  function: "startLoadingCertificatesOffThread",
+} as const;
+
 export type SnapshotData = Record<string, { keys: string[]; data: Record<string, unknown> }>;
 
 /** The snapshot's main script: `bundle` (the plugin's CommonJS bundle) run with the stand-ins in its `require`. */
@@ -58,6 +80,17 @@ startupSnapshot.addSerializeCallback(() => {
   for (const id of ["pid", "ppid"])
     Object.defineProperty(process, id, { value: 0, writable: false, enumerable: true, configurable: true });
 });
+// Node's CA certificates load at the first TLS connection, not on a thread when tls loads (see above). The module
+// that gives the binding warns that it is internal; the warning would only reach the build's log.
+{
+  const emitWarning = process.emitWarning;
+  process.emitWarning = () => {};
+  const crypto = nodeRequire(${JSON.stringify(DEFERRED_CA_LOADING.module)}).internalBinding(${JSON.stringify(DEFERRED_CA_LOADING.binding)});
+  process.emitWarning = emitWarning;
+  if (typeof crypto[${JSON.stringify(DEFERRED_CA_LOADING.function)}] !== "function")
+    throw new Error("this node's crypto binding has no ${DEFERRED_CA_LOADING.function} (tools/release/snapshot-entry.ts)");
+  crypto[${JSON.stringify(DEFERRED_CA_LOADING.function)}] = function loadedAtFirstTlsConnection() {};
+}
 const real = (id) => nodeRequire(id);
 const standIns = new Map();
 function standIn(id) {
@@ -83,6 +116,10 @@ function standIn(id) {
 }
 return (id) => {
   const name = id.startsWith("node:") ? id.slice(5) : id;
+  // The builder's --expose-internals stays in the snapshot: the bundle (and the parts it evaluates with this require)
+  // gets what a node without it gives.
+  if (name.startsWith("internal/"))
+    throw Object.assign(new Error("No such built-in module: " + id), { code: "ERR_UNKNOWN_BUILTIN_MODULE" });
   return Object.prototype.hasOwnProperty.call(lazy, name) ? standIn(name) : nodeRequire(id);
 };
 })(require), { exports: {} }, {});
