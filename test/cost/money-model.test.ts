@@ -383,6 +383,31 @@ const NAMED: {
     ],
   })),
   {
+    title:
+      "native plugin: a same-price move (London to Frankfurt) and a new VPS exactly on the budget, a VPS grown by " +
+      "hand just before the update, which registers them in the preview's order, one call at a time: the " +
+      "replacement is made before the new VPS's check refuses it, so the check cancels the replaced order at once " +
+      "(I3), as the guard does after a refusal",
+    stacks: 1,
+    front: "native",
+    scheduler: () => fc.schedulerFor(Array.from({ length: 400 }, (_, i) => i + 1)),
+    commands: [
+      new UpCommand(0, [add("DCLONDON"), add("DCLONDON", { memoryMb: 2048 } as Partial<Edit>)], {
+        limit: "monthly",
+        offsetCents: 0,
+      }),
+      new UpCommand(
+        0,
+        [{ op: "move twin", pick: 1, dbr: false }, add("DCLONDON")],
+        { limit: "monthly", offsetCents: 0 },
+        undefined,
+        { kind: "resize", pick: 0 },
+        undefined,
+        [0, 0, 0, 0, 0, 0],
+      ),
+    ],
+  },
+  {
     known: true,
     with: ["native-providers"],
     title:
