@@ -63,6 +63,12 @@ export async function withdrawIfOver(placed: Placed): Promise<string | undefined
   try {
     await placed.withdraw(order);
   } catch (error) {
+    // Its answer lost after the cancellation was made (the money model's case): the account says it is gone, so no
+    // state may hold it (I4).
+    if (!(await stillActive(view, order.order_oid))) {
+      view.noteGone(order.order_oid);
+      return `${name}: ${reason}; order ${order.order_oid} was cancelled at once (RimuHosting credits what it billed)`;
+    }
     // Not cancelled: the order stays this stack's (the create succeeds, the state records it), said as a warning.
     await emitNotes(
       [
@@ -77,4 +83,13 @@ export async function withdrawIfOver(placed: Placed): Promise<string | undefined
   }
   view.noteGone(order.order_oid);
   return `${name}: ${reason}; order ${order.order_oid} was cancelled at once (RimuHosting credits what it billed)`;
+}
+
+/** Whether order `oid` is still active, read fresh; true when the account cannot be read (kept, as a warning says). */
+async function stillActive(view: AccountView, oid: number): Promise<boolean> {
+  try {
+    return (await view.activeOrders({ fresh: true })).some((o) => o.order_oid === oid);
+  } catch {
+    return true;
+  }
 }

@@ -18,9 +18,16 @@ import { orderRef } from "../lifecycle/vps-converge.js";
 import type { RunContext } from "../engine/run-context.js";
 import { guardOf, type Guard } from "./guard-run.js";
 
-/** A check of this run refused a change on the budget in what may be `pulumi up` (the native plugin's). */
-export function noteRefusedAtCheck(run: RunContext, view?: AccountView): void {
-  noteFailing(guardOf(run), view);
+/**
+ * A check of this run refused a change on the budget in what may be `pulumi up` (the native plugin's). The engine
+ * may have made replacements of this run's before this check (each step starts just after its own check): the run
+ * now fails, so their replaced orders are judged at once, as after a refusal when ordering (the money model's native
+ * case). Returns what was done, in words ("" when nothing was).
+ */
+export async function noteRefusedAtCheck(run: RunContext, view?: AccountView): Promise<string> {
+  const guard = guardOf(run);
+  noteFailing(guard, view);
+  return view ? cancelIfOver(guard, view) : "";
 }
 
 /**

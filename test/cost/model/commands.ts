@@ -205,6 +205,8 @@ export class UpCommand implements Command {
     readonly fault?: FaultChoice,
     readonly outside?: OutsideChoice,
     readonly killAt?: number,
+    /** The update's registration order (runs.ts's UpOptions.order): undefined, every check before the steps. */
+    readonly order?: readonly number[],
   ) {}
   check = () => true;
   async run(_model: Model, real: Real): Promise<void> {
@@ -225,6 +227,7 @@ export class UpCommand implements Command {
         gate: gateOf(real),
         killAt,
         alone: !this.fault && !outside && killAt === undefined,
+        ...(this.order ? { order: this.order } : {}),
         beforeUpdate: async () => {
           // An order by hand (another account user's) lands inside the update, just before one of its orders
           // (case 4); the other changes come just before the update.
@@ -265,7 +268,8 @@ export class UpCommand implements Command {
       `up(s${this.stack}: ${this.edits.map(editWords).join(", ") || "no change"}; ${budgetWords(this.budget)}` +
       `${this.fault ? `; fault ${this.fault.kind} on ${this.fault.route}` : ""}` +
       `${this.outside ? `; during it, ${duringWords(this.outside)}` : ""}` +
-      `${this.killAt !== undefined ? `; kill at call ${this.killAt}` : ""})`
+      `${this.killAt !== undefined ? `; kill at call ${this.killAt}` : ""}` +
+      `${this.order ? `; update registers by [${this.order.join(",")}]` : ""})`
     );
   }
 }
@@ -381,5 +385,11 @@ const upArb = (stacks: number, kills: boolean): fc.Arbitrary<Command> =>
       sometimes(faultArb, 3),
       sometimes(outsideArb, 3),
       kills ? sometimes(fc.nat(12), 3) : fc.constant(undefined),
+      // Half the updates get the registrations in an order of their own (a create checked before the shrink its
+      // preview counted, L3), each step started after its check; the others check all before any step.
+      sometimes(fc.array(fc.nat(9), { minLength: 6, maxLength: 6 }), 1),
     )
-    .map(([s, e, b, f, o, k]) => new UpCommand(s, e, b, f ?? undefined, o ?? undefined, k ?? undefined));
+    .map(
+      ([s, e, b, f, o, k, r]) =>
+        new UpCommand(s, e, b, f ?? undefined, o ?? undefined, k ?? undefined, r ?? undefined),
+    );

@@ -1,14 +1,19 @@
 /**
- * A small engine for the model test: runs a stack's program against the provider in-process (impl's check, diff,
- * create, update, delete, as the dynamic provider's host calls them) the way the Pulumi engine does.
+ * A small engine for the model test: runs a stack's program against the provider in-process, through one of its
+ * two front ends (front-ends.ts: the dynamic provider's host, or the native plugin's resource functions), the way the
+ * Pulumi engine does.
  *
  * - The preview is a provider process of its own (a run), checking each VPS with the preview flag and diffing it;
  *   a replacement is checked a second time with no old inputs, as the engine checks the new resource.
+ *   On the native plugin, each create and update then has its preview step (Create or Update with `preview` set),
+ *   which refuses with a budget verdict the check left to it.
  * - The update of `up` is another process of the same command: each VPS checked again (no flag), diffed, then the
  *   steps: creates, updates and replacements' creates all at once (the engine's parallelism), a
  *   `deleteBeforeReplace` replacement as delete then create, and once every one of them succeeded the deletes (of
  *   removed VPSs and of replaced orders). A failed step stops the deletes; a replaced order whose delete did not
- *   run stays in the state as a pending delete, deleted first by the next `up`.
+ *   run stays in the state as a pending delete, deleted first by the next `up`. Either all checks first (`apply`), or
+ *   as the engine gets the registrations (`applyAsRegistered`): in a given order, which can differ from the
+ *   preview's, each VPS's step started just after its check and diff, while the next ones are checked.
  * - Each explicit provider is a process of its own, so a run of its own (of the same command).
  * - Every provider call first passes `gate`: the test's scheduler orders the calls of concurrent runs there, and a
  *   kill stops the run there (the calls after it are never made, and what completes after it is not recorded).
@@ -18,6 +23,7 @@ import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
 import type { VpsInputs } from "../../../provider/impl/inputs/vps-input-schema";
 import type { VpsChanges } from "../../../provider/impl/inputs/vps-changes";
+import { FRONT_ENDS, type FrontEnd, type FrontEndName } from "./front-ends";
 
 /** One VPS of a generated program. */
 export interface Spec {
@@ -54,7 +60,13 @@ export class Stack {
   /** What the last runs printed (errors and what they name). */
   readonly said: string[] = [];
   program: Spec[] = [];
-  constructor(readonly name: string) {}
+  readonly front: FrontEnd;
+  constructor(
+    readonly name: string,
+    frontEnd: FrontEndName = "dynamic",
+  ) {
+    this.front = FRONT_ENDS[frontEnd];
+  }
 
   /** The order numbers the state records. */
   orderOids(): Set<number> {
@@ -70,19 +82,6 @@ export class Killed extends Error {
 
 /** Passed before every provider call: the scheduler's turn, and the kill. */
 export type Gate = (label: string) => Promise<void>;
-
-export const inputsOf = (stack: Stack, spec: Spec, preview: boolean): VpsInputs => ({
-  domainName: `${spec.name}.${stack.name}.model.example.com`,
-  distro: "deb12.64",
-  dcLocation: spec.dcLocation,
-  memoryMb: spec.memoryMb,
-  diskSpaceMb: spec.diskSpaceMb,
-  ...(spec.reverseDns === undefined ? {} : { reverseDns: `${spec.reverseDns}.model.example.com` }),
-  ...(spec.adopt === undefined ? {} : { adoptOrderOid: spec.adopt }),
-  creationScope: `model/${stack.name}/${spec.name}`,
-  __provider: "text",
-  ...(preview ? { __preview: true } : {}),
-});
 
 /** What diff() planned for one VPS, and the checks of its steps. */
 export interface Planned {
@@ -113,39 +112,67 @@ export async function plan(stack: Stack, runs: Runs, gate: Gate, preview: boolea
   const planned: Planned[] = [];
   const failures: string[] = [];
   for (const spec of stack.program) {
-    const run = runs[spec.provider];
-    const held = stack.state.get(spec.name);
-    const news = inputsOf(stack, spec, preview);
-    await gate(`check ${spec.name}`);
-    const checked = await testing.serving(run, () => impl.check(held?.inputs ?? {}, news));
-    if (checked.failures) {
-      failures.push(...checked.failures.map((f) => `${spec.name}: ${f.reason}`));
-      const kind = held ? "update" : "create";
-      planned.push({ spec, kind, ...(held ? { held } : {}), checked: checked.inputs, failed: true });
-      continue;
-    }
-    if (!held) {
-      planned.push({ spec, kind: "create", checked: checked.inputs });
-      continue;
-    }
+    const one = await planOne(stack, runs, gate, spec, preview);
+    failures.push(...one.failures);
+    if (one.planned) planned.push(one.planned);
+  }
+  return { planned, deletes: removed(stack), failures };
+}
+
+/** The VPSs the state holds that the program no longer has. */
+const removed = (stack: Stack): Held[] => {
+  const named = new Set(stack.program.map((spec) => spec.name));
+  return [...stack.state.values()].filter((held) => !named.has(held.spec.name));
+};
+
+/** One VPS's check and diff (a replacement's second check), and in a preview its step. */
+async function planOne(
+  stack: Stack,
+  runs: Runs,
+  gate: Gate,
+  spec: Spec,
+  preview: boolean,
+): Promise<{ planned?: Planned; failures: string[] }> {
+  const run = runs[spec.provider];
+  const front = stack.front;
+  const held = stack.state.get(spec.name);
+  const failing = (failures: readonly { reason: string }[]) =>
+    failures.map((f) => `${spec.name}: ${f.reason}`);
+  await gate(`check ${spec.name}`);
+  const checked = await testing.serving(run, () => front.check(stack, spec, held?.inputs, preview));
+  if (checked.failures) {
+    const kind = held ? "update" : "create";
+    const planned: Planned = { spec, kind, ...(held ? { held } : {}), checked: checked.inputs, failed: true };
+    return { planned, failures: failing(checked.failures) };
+  }
+  let planned: Planned;
+  if (!held) planned = { spec, kind: "create", checked: checked.inputs };
+  else {
     await gate(`diff ${spec.name}`);
-    const diff = await testing.serving(run, () => impl.diffVps(held.id, held.outs as never, checked.inputs));
-    if (!diff.changes) planned.push({ spec, kind: "same", held, checked: checked.inputs });
+    const diff = await testing.serving(run, () => front.diff(stack, held, checked.inputs));
+    if (!diff.changes) planned = { spec, kind: "same", held, checked: checked.inputs };
     else if (diff.replaces.length === 0)
-      planned.push({ spec, kind: "update", held, checked: checked.inputs, changes: diff.planned });
+      planned = { spec, kind: "update", held, checked: checked.inputs, changes: diff.planned };
     else {
       await gate(`check ${spec.name} (its replacement)`);
-      const again = await testing.serving(run, () => impl.check({}, news));
-      if (again.failures) {
-        failures.push(...again.failures.map((f) => `${spec.name}: ${f.reason}`));
-        continue;
-      }
-      planned.push({ spec, kind: "replace", held, checked: checked.inputs, replacement: again.inputs });
+      const again = await testing.serving(run, () => front.check(stack, spec, undefined, preview));
+      if (again.failures) return { failures: failing(again.failures) };
+      planned = { spec, kind: "replace", held, checked: checked.inputs, replacement: again.inputs };
     }
   }
-  const named = new Set(stack.program.map((spec) => spec.name));
-  const deletes = [...stack.state.values()].filter((held) => !named.has(held.spec.name));
-  return { planned, deletes, failures };
+  const previewStep = front.previewStep;
+  if (!preview || !previewStep || planned.kind === "same") return { planned, failures: [] };
+  await gate(`${planned.kind} ${spec.name} (preview)`);
+  try {
+    await testing.serving(run, () =>
+      planned.kind === "replace"
+        ? previewStep(stack, spec, planned.replacement!)
+        : previewStep(stack, spec, planned.checked, planned.held),
+    );
+    return { planned, failures: [] };
+  } catch (error) {
+    return { planned: { ...planned, failed: true }, failures: [`${spec.name}: ${message(error)}`] };
+  }
 }
 
 /** What the update of one `up` did. */
@@ -168,6 +195,50 @@ export async function apply(
   steps: Plan,
   alive: () => boolean,
 ): Promise<Applied> {
+  const stepper = stepperOf(stack, runs, gate, alive);
+  if (!(await stepper.pendingDeletes())) return stepper.done(false);
+  const results = await settled(steps.planned.map((step) => stepper.step(step)));
+  if (results.includes(false)) return stepper.done(false);
+  return stepper.done(await stepper.deletes(steps.deletes));
+}
+
+/**
+ * The update as the engine gets the registrations: each VPS of the program checked and diffed in `order` (indexes
+ * into the program), its step started at once while the next are checked; a failed check stops the registrations
+ * (the steps under way finish, no delete runs).
+ */
+export async function applyAsRegistered(
+  stack: Stack,
+  runs: Runs,
+  gate: Gate,
+  order: readonly number[],
+  alive: () => boolean,
+): Promise<Applied & { failures: string[] }> {
+  const stepper = stepperOf(stack, runs, gate, alive);
+  const failures: string[] = [];
+  if (!(await stepper.pendingDeletes())) return { ...stepper.done(false), failures };
+  const deletes = removed(stack);
+  const started: Promise<boolean>[] = [];
+  try {
+    for (const index of order) {
+      const one = await planOne(stack, runs, gate, stack.program[index]!, false);
+      failures.push(...one.failures);
+      if (one.failures.length > 0) break;
+      if (one.planned) started.push(stepper.step(one.planned));
+    }
+  } catch (error) {
+    // A kill between registrations: the steps under way end at their next call.
+    await Promise.allSettled(started);
+    throw error;
+  }
+  const results = await settled(started);
+  if (failures.length > 0 || results.includes(false)) return { ...stepper.done(false), failures };
+  return { ...stepper.done(await stepper.deletes(deletes)), failures };
+}
+
+/** The steps of one update: each records what completed in the stack's state (while the run is alive). */
+function stepperOf(stack: Stack, runs: Runs, gate: Gate, alive: () => boolean) {
+  const front = stack.front;
   const errors: string[] = [];
   const updated: Applied["updated"] = [];
   let guardRefused = false;
@@ -190,14 +261,14 @@ export async function apply(
     // A replaced order stays in the state, to be deleted, once its replacement is recorded.
     const replaced = () => replacing && alive() && stack.pendingDeletes.push(replacing);
     try {
-      const made = await testing.serving(runs[spec.provider], () => impl.create(inputs));
-      record(spec, inputs, made.id, made.outs as Record<string, unknown>);
+      const made = await testing.serving(runs[spec.provider], () => front.create(stack, spec, inputs));
+      record(spec, inputs, made.id, made.outs);
       replaced();
       return true;
     } catch (error) {
       const incomplete = failed(spec.name, error);
       if (!incomplete) return false;
-      record(spec, inputs, incomplete.id, incomplete.properties);
+      record(spec, inputs, incomplete.id, front.stateOfIncomplete(incomplete.properties));
       replaced();
       return "recorded";
     }
@@ -205,7 +276,7 @@ export async function apply(
   const remove = async (held: Held): Promise<boolean> => {
     await gate(`delete ${held.spec.name}`);
     try {
-      await testing.serving(runs[held.spec.provider], () => impl.delete(held.id, held.outs as never));
+      await testing.serving(runs[held.spec.provider], () => front.delete(held));
       if (alive()) {
         if (stack.state.get(held.spec.name)?.id === held.id) stack.state.delete(held.spec.name);
         stack.pendingDeletes = stack.pendingDeletes.filter((old) => old.id !== held.id);
@@ -216,49 +287,51 @@ export async function apply(
       return false;
     }
   };
-  // Pending deletes of an earlier run first.
-  for (const old of [...stack.pendingDeletes]) if (!(await remove(old))) return done(false);
   const replaced: Held[] = [];
-  const results = await settled(
-    steps.planned.map(async (step): Promise<boolean> => {
-      const { spec, held } = step;
-      if (step.kind === "same") {
-        if (alive()) stack.state.set(spec.name, { ...held!, inputs: step.checked, spec });
-        return true;
-      }
-      if (step.kind === "create") return (await create(spec, step.checked)) === true;
-      if (step.kind === "update") {
-        await gate(`update ${spec.name}`);
-        try {
-          const changed = await testing.serving(runs[spec.provider], () =>
-            impl.update(held!.id, held!.outs as never, step.checked),
-          );
-          record(spec, step.checked, held!.id, changed.outs as Record<string, unknown>);
-          updated.push({ name: spec.name, oid: oidOf(held!), changes: step.changes });
-          return true;
-        } catch (error) {
-          const incomplete = failed(spec.name, error);
-          if (incomplete) record(spec, step.checked, held!.id, incomplete.properties);
-          return false;
-        }
-      }
-      // A replacement: deleteBeforeReplace deletes the old order first; otherwise it is deleted at the end.
-      if (spec.deleteBeforeReplace) {
-        if (!(await remove(held!))) return false;
-        return (await create(spec, step.replacement!)) === true;
-      }
-      if ((await create(spec, step.replacement!, held)) !== true) return false;
-      replaced.push(held!);
+  const step = async (step: Planned): Promise<boolean> => {
+    const { spec, held } = step;
+    if (step.kind === "same") {
+      if (alive()) stack.state.set(spec.name, { ...held!, inputs: step.checked, spec });
       return true;
-    }),
-  );
-  if (results.includes(false)) return done(false);
-  const deleted = await settled([...steps.deletes, ...replaced].map((held) => remove(held)));
-  return done(!deleted.includes(false));
-
-  function done(completed: boolean): Applied {
-    return { completed, errors, updated, guardRefused };
-  }
+    }
+    if (step.kind === "create") return (await create(spec, step.checked)) === true;
+    if (step.kind === "update") {
+      await gate(`update ${spec.name}`);
+      try {
+        const changed = await testing.serving(runs[spec.provider], () =>
+          front.update(stack, held!, step.checked),
+        );
+        record(spec, step.checked, held!.id, changed.outs);
+        updated.push({ name: spec.name, oid: oidOf(held!), changes: step.changes });
+        return true;
+      } catch (error) {
+        const incomplete = failed(spec.name, error);
+        if (incomplete) record(spec, step.checked, held!.id, front.stateOfIncomplete(incomplete.properties));
+        return false;
+      }
+    }
+    // A replacement: deleteBeforeReplace deletes the old order first; otherwise it is deleted at the end.
+    if (spec.deleteBeforeReplace) {
+      if (!(await remove(held!))) return false;
+      return (await create(spec, step.replacement!)) === true;
+    }
+    if ((await create(spec, step.replacement!, held)) !== true) return false;
+    replaced.push(held!);
+    return true;
+  };
+  return {
+    step,
+    /** Pending deletes of an earlier run first. */
+    async pendingDeletes(): Promise<boolean> {
+      for (const old of [...stack.pendingDeletes]) if (!(await remove(old))) return false;
+      return true;
+    },
+    /** Once every step succeeded: the removed VPSs' deletes and the replaced orders'. */
+    async deletes(removing: readonly Held[]): Promise<boolean> {
+      return !(await settled([...removing, ...replaced].map((held) => remove(held)))).includes(false);
+    },
+    done: (completed: boolean): Applied => ({ completed, errors, updated, guardRefused }),
+  };
 }
 
 /** Every step's outcome once all have ended (a kill ends the others at their next call, never mid-call). */
@@ -277,16 +350,14 @@ async function settled(steps: Promise<boolean>[]): Promise<boolean[]> {
 export async function refresh(stack: Stack, runs: Runs, gate: Gate): Promise<void> {
   for (const held of [...stack.state.values()]) {
     await gate(`read ${held.spec.name}`);
-    const read = await testing.serving(runs[held.spec.provider], () =>
-      impl.read(held.id, held.outs as never),
-    );
+    const read = await testing.serving(runs[held.spec.provider], () => stack.front.read(held));
     if (!read.id) stack.state.delete(held.spec.name);
     else
       stack.state.set(held.spec.name, {
         ...held,
         id: read.id,
-        outs: read.props as Record<string, unknown>,
-        inputs: read.inputs ? { ...read.inputs, __provider: held.inputs.__provider } : held.inputs,
+        outs: read.outs ?? held.outs,
+        inputs: read.inputs ?? held.inputs,
       });
   }
 }

@@ -12,6 +12,7 @@ import type { OrderSeen, PreviewSeen, UpSeen } from "../invariants";
 import { packBlocks, type Settings } from "../judges";
 import {
   apply,
+  applyAsRegistered,
   Killed,
   oidOf,
   plan,
@@ -38,8 +39,7 @@ const centsOf = (value: unknown): number | undefined =>
 let commands = 0;
 
 /** The runs of one `pulumi` command's provider processes: the default provider's and the explicit one's. */
-export function newCommand(): Runs {
-  const command = `model command ${++commands}`;
+export function newCommand(command = `model command ${++commands}`): Runs {
   return [testing.beginRun(command), testing.beginRun(command)];
 }
 
@@ -101,7 +101,18 @@ export interface UpOptions {
   alone: boolean;
   /** Called once its preview passed, before its update (a fault armed, an outside change made). */
   beforeUpdate?: () => Promise<void>;
+  /**
+   * The update gets the registrations in this order (the program's VPSs sorted by these keys, in turn; ties in the
+   * program's order), each step started after its check: undefined, every check before the steps.
+   */
+  order?: readonly number[];
 }
+
+/** The program's indexes sorted by `keys` (the i-th VPS's key is keys[i % keys.length]). */
+export const registrationOrder = (keys: readonly number[], count: number): number[] =>
+  Array.from({ length: count }, (_, i) => i).sort(
+    (a, b) => keys[a % keys.length]! - keys[b % keys.length]! || a - b,
+  );
 
 export interface UpDone extends UpSeen {
   killed: boolean;
@@ -142,9 +153,9 @@ export async function up(emu: TestEmulator, stack: Stack, options: UpOptions): P
     };
   }
   await options.beforeUpdate?.();
-  // The update: new provider processes of the same command (they share its plan, account/shared-plan.ts).
-  const command = previewRuns[0].command;
-  const runs: Runs = [testing.beginRun(command), testing.beginRun(command)];
+  // The update: new provider processes (of the same command on the dynamic provider: they share its plan).
+  // On the native plugin the update is an engine run of its own, as the engine starts it (previewed-plan.ts).
+  const runs = stack.front.name === "native" ? newCommand() : newCommand(previewRuns[0].command);
   let calls = 0;
   let dead = false;
   const updateGate: Gate = async (label) => {
@@ -156,6 +167,19 @@ export async function up(emu: TestEmulator, stack: Stack, options: UpOptions): P
     }
   };
   try {
+    if (options.order) {
+      const order = registrationOrder(options.order, stack.program.length);
+      const applied = await applyAsRegistered(stack, runs, updateGate, order, () => !dead);
+      stack.said.push(...applied.failures);
+      return {
+        ...seen,
+        completed: applied.completed,
+        errors: [...applied.failures, ...applied.errors],
+        applied,
+        ordersAfter: ordersOf(emu),
+        killed: false,
+      };
+    }
     const steps = await plan(stack, runs, updateGate, false);
     steps.planned = steps.planned.filter((step) => !step.failed);
     if (steps.failures.length > 0) {
