@@ -114,12 +114,10 @@ export async function checkVps(
   // Over only for a previewed shrink not checked yet: said where the engine says the phase (preview-verdicts.ts).
   leaveToPreviewStep(run, resourceKey(given), budget.leftToPreviewStep);
   // Refused in what may be `pulumi up`: the run fails, and its replacements' orders are judged so (order-guard.ts).
-  const cancelled =
+  const cancelledWords =
     options.mayApply && budget.failures.length > 0
       ? await noteRefusedAtCheck(run, ahead.fee && accountView(run, "Checking a Vps"))
       : "";
-  // "; order N, which this run replaced, was cancelled now: …" as a sentence of its own, before what was done.
-  const cancelledWords = cancelled ? `${cancelled.charAt(2).toUpperCase()}${cancelled.slice(3)}. ` : "";
   // What the run did before this check, true on the native plugin's `pulumi up` too (order-guard.ts).
   const done = whatWasDone(
     run,

@@ -22,12 +22,14 @@ import { guardOf, type Guard } from "./guard-run.js";
  * A check of this run refused a change on the budget in what may be `pulumi up` (the native plugin's). The engine
  * may have made replacements of this run's before this check (each step starts just after its own check): the run
  * now fails, so their replaced orders are judged at once, as after a refusal when ordering (the money model's native
- * case). Returns what was done, in words ("" when nothing was).
+ * case). Returns what was done as a sentence of its own, ending ". " ("" when nothing was).
  */
 export async function noteRefusedAtCheck(run: RunContext, view?: AccountView): Promise<string> {
   const guard = guardOf(run);
   noteFailing(guard, view);
-  return view ? cancelIfOver(guard, view) : "";
+  const words = view ? await cancelIfOver(guard, view) : "";
+  // cancelIfOver's words go on a sentence ("; order N, which …"); a check's refusal says them as one of their own.
+  return words ? `${words.charAt(2).toUpperCase()}${words.slice(3)}. ` : "";
 }
 
 /**
