@@ -55,7 +55,7 @@ done < <(files_citing "(^|[^]A-Za-z0-9_./[(-]|[^]]\()$names|reference/$names")
 while IFS= read -r f; do
   [ -n "$f" ] || continue
   grep -qE 'docs/(rimuhosting-api|dynamic-providers)\.md' "$f" && continue
-  line=$(grep -nE '§[0-9R]' "$f" | { grep -vE 'RFC ?[0-9]+ ?§' || true; } | head -n 1 | cut -d: -f1)
+  line=$(grep -nE '§[0-9R]' "$f" | { grep -vE 'RFC ?[0-9]+ ?§' || true; } | sed -n 1p | cut -d: -f1)
   [ -n "$line" ] || continue
   sed -E -i "${line}s#§([0-9R])#docs/rimuhosting-api.md §\\1#" "$f"
   changed+=("$f")
