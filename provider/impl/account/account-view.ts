@@ -52,6 +52,8 @@ export class AccountView {
   readonly ledger = new HostLedger();
   /** Each checked VPS's fee now and after this run's change, which the budget judges together (cost/ledger.ts). */
   readonly fees = new FeeLedger();
+  /** The listing the fee ledger's totals start from (its first read): other providers' changes are reconciled with it. */
+  ledgerListing?: readonly AboutOrder[];
 
   constructor(
     readonly client: RimuClient,
@@ -193,11 +195,15 @@ export function noteStartingEverywhere(run: RunContext, resource: string): void 
   for (const view of views(run).values()) view.ledger.start(resource);
 }
 
-/** A change of `resource` was applied: every view of `run` gives up its claims (AccountView.noteApplied). */
-export function noteAppliedEverywhere(run: RunContext, resource: string): void {
+/**
+ * A change of `resource` ran: every view of `run` gives up its claims (AccountView.noteApplied), and the shared plan
+ * marks it made (`made`) or, when it failed before changing anything, leaves it out (shared-plan.ts).
+ */
+export function noteAppliedEverywhere(run: RunContext, resource: string, made: boolean): void {
   for (const view of views(run).values()) {
     view.noteApplied(resource);
-    view.sharedPlan?.forget(resource);
+    if (made) view.sharedPlan?.made(resource);
+    else view.sharedPlan?.settle(resource);
   }
 }
 

@@ -343,11 +343,13 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
   const placed = async (result: T, fee: VpsFee): Promise<void> => {
     if (takenBack(result)) return;
     judgedAsNew = true;
+    // Made: the other providers count it as made from now on, in a listing read before it too (shared-plan.ts).
+    view.sharedPlan?.made(resource, result.order.order_oid);
     // The replaced order is this one's fee now until the run cancels it (runTotals): never counted beside it.
     const replacedOid = replacedOrder?.order_oid;
     if (replacedOrder !== undefined) {
       run.replaced.set(replacedOrder.order_oid, replacedOrder);
-      view.sharedPlan?.noteReplaced(replacedOrder.order_oid);
+      view.sharedPlan?.noteReplaced(replacedOrder.order_oid, result.order.order_oid);
     }
     // This order is applied now: the listing holds it, as it holds the run's other applied changes.
     let withdrawn: string | undefined;
@@ -368,6 +370,8 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
     if (withdrawn === undefined) return void (await cancelReplacedIfOver(run, view, name));
     noteFailing(run, view);
     run.applied.delete(resource);
+    // Withdrawn: no change of it is made (shared-plan.ts).
+    view.sharedPlan?.forget(resource);
     // Its replacement withdrawn, the replaced order stays billed: it counts again (issue 64, case 4).
     if (replacedOid !== undefined) {
       run.replaced.delete(replacedOid);
