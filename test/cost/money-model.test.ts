@@ -437,6 +437,28 @@ const NAMED: {
       ),
     ],
   },
+  {
+    with: ["native-providers"],
+    title:
+      "native plugin: a VPS of the explicit provider moved to Dallas (a cheaper replacement) and a new VPS of the " +
+      "default provider exactly on the budget, the update registering the new VPS first: its create is judged " +
+      "before the other provider's shrink is checked, and waits for that check, which the shared plan shows (I1)",
+    stacks: 1,
+    front: "native",
+    scheduler: oneAtATime,
+    commands: [
+      new UpCommand(0, [add("DCLONDON", { provider: 1 } as Partial<Edit>)], NO_LIMIT),
+      new UpCommand(
+        0,
+        [{ op: "move", pick: 0, dcLocation: "DCDALLAS", dbr: false }, add("DCLONDON")],
+        { limit: "monthly", offsetCents: 0 },
+        undefined,
+        undefined,
+        undefined,
+        [3, 0, 0, 0, 0, 0],
+      ),
+    ],
+  },
 ];
 
 describe("the money model's named cases: each counterexample it found keeps I1–I6", () => {

@@ -211,16 +211,28 @@ export class SharedPlan {
   private othersEntries(own: ReadonlySet<string>): Entry[] {
     const now = Date.now();
     return [...this.read()]
-      .filter(
-        ([resource, e]) =>
-          !resource.startsWith(REPLACED) &&
-          resource !== FAILING &&
-          e.writer !== this.writer &&
-          !own.has(resource) &&
-          now - e.at < MAX_AGE_MS &&
-          writerAlive(e.writer),
-      )
+      .filter(([resource, e]) => !own.has(resource) && this.isOthers(resource, e, now))
       .map(([, e]) => e);
+  }
+
+  /** Whether `e` is a resource's entry of another live run of this command. */
+  private isOthers(key: string, e: Entry, now: number): boolean {
+    return (
+      !key.startsWith(REPLACED) &&
+      key !== FAILING &&
+      e.writer !== this.writer &&
+      now - e.at < MAX_AGE_MS &&
+      writerAlive(e.writer)
+    );
+  }
+
+  /**
+   * Whether another run of this command (another provider's process) checked `resource`: its change is in that run's
+   * entries, which every reader counts (othersOn), so a guard waiting for its check (previewed-wait.ts) has it.
+   */
+  checkedByOthers(resource: string): boolean {
+    const entry = this.read().get(resource);
+    return entry !== undefined && this.isOthers(resource, entry, Date.now());
   }
 
   /** The fees other runs of this command checked, leaving out the resources in `own`, as no listing shows them. */

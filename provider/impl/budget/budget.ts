@@ -220,7 +220,9 @@ export function judgeBudget(
  */
 function fitsWithPreviewedShrinks(view: AccountView, resource: string): boolean {
   const ledger = view.fees;
-  const missing = previewedShrinksNotSeen(view.previewed, resource, (key) => ledger.checked().has(key));
+  // Another provider's check of the command is counted already (totalsWithOthers): not missing.
+  const seen = (key: string) => ledger.checked().has(key) || view.sharedPlan?.checkedByOthers(key) === true;
+  const missing = previewedShrinksNotSeen(view.previewed, resource, seen);
   if (missing.length === 0) return false;
   const supposed = totalsWithOthers(
     view,

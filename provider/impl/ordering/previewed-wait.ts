@@ -46,7 +46,12 @@ export async function waitForPreviewedShrinks(
   orders: readonly AboutOrder[],
   judging: { resource: string; fee: VpsFee },
 ): Promise<boolean> {
-  const seen = (key: string) => view.fees.checked().has(key) || run.settled.has(key) || run.applied.has(key);
+  // Checked by this run, or by another provider's of the command, whose shared plan runTotals counts.
+  const seen = (key: string) =>
+    view.fees.checked().has(key) ||
+    run.settled.has(key) ||
+    run.applied.has(key) ||
+    view.sharedPlan?.checkedByOthers(key) === true;
   const missing = previewedShrinksNotSeen(view.previewed, judging.resource, seen);
   if (missing.length === 0) return false;
   const supposed = runTotals(
