@@ -89,23 +89,18 @@ export interface OthersCounted {
   addCents: number;
 }
 
-/** A listing's orders by number (their fee, in cents) and by creation token: read once per listing. */
+/** A listing's orders by number (their fee, in cents) and by creation token. */
 interface Listed {
   fees: Map<number, number | undefined>;
   byToken: Map<unknown, number[]>;
 }
-const LISTED = new WeakMap<readonly AboutOrder[], Listed>();
 function listedOf(listing: readonly AboutOrder[]): Listed {
-  let listed = LISTED.get(listing);
-  if (!listed) {
-    listed = { fees: new Map(), byToken: new Map() };
-    for (const order of listing) {
-      const usd = orderFields(order).monthlyFeeUsd;
-      listed.fees.set(order.order_oid, usd === undefined ? undefined : cents(usd));
-      for (const token of new Set(creationTokensOf(order)))
-        listed.byToken.set(token, [...(listed.byToken.get(token) ?? []), order.order_oid]);
-    }
-    LISTED.set(listing, listed);
+  const listed: Listed = { fees: new Map(), byToken: new Map() };
+  for (const order of listing) {
+    const usd = orderFields(order).monthlyFeeUsd;
+    listed.fees.set(order.order_oid, usd === undefined ? undefined : cents(usd));
+    for (const token of new Set(creationTokensOf(order)))
+      listed.byToken.set(token, [...(listed.byToken.get(token) ?? []), order.order_oid]);
   }
   return listed;
 }
@@ -144,6 +139,11 @@ export class SharedPlan {
   private readonly entries = new Map<string, Entry>();
   /** How far the file has been read; a trailing line not yet ended is read again with the rest of it. */
   private offset = 0;
+  /**
+   * The last listing reconciled with, indexed: a check's totals start from the run's one listing, so a preview of N
+   * VPSs indexes it once, not N times.
+   */
+  private lastListed?: { listing: readonly AboutOrder[]; listed: Listed };
 
   constructor(
     private readonly file: string,
@@ -215,6 +215,12 @@ export class SharedPlan {
       .map(([, e]) => e);
   }
 
+  /** `listing` indexed (listedOf), kept for the next reader of the same listing. */
+  private indexed(listing: readonly AboutOrder[]): Listed {
+    if (this.lastListed?.listing !== listing) this.lastListed = { listing, listed: listedOf(listing) };
+    return this.lastListed.listed;
+  }
+
   /** Whether `e` is a resource's entry of another live run of this command. */
   private isOthers(key: string, e: Entry, now: number): boolean {
     return (
@@ -254,7 +260,7 @@ export class SharedPlan {
       addCents: 0,
     };
     const entries = this.othersEntries(own);
-    const listed = listing && entries.length > 0 ? listedOf(listing) : undefined;
+    const listed = listing && entries.length > 0 ? this.indexed(listing) : undefined;
     for (const e of entries) {
       const unlisted = () => (e.made === undefined ? counted.planned : counted.made).push(e.fee);
       if (!listed) {
@@ -309,11 +315,11 @@ export class SharedPlan {
    * replacement it shows (one read before the replacement was ordered counts the replaced order in its place).
    */
   replacedByOthers(listing?: readonly AboutOrder[]): Set<number> {
-    const listed = listing && listedOf(listing);
+    const shown = (by: number) => listing === undefined || this.indexed(listing).fees.has(by);
     return new Set(
       [...this.read()]
         .filter(([key, e]) => key.startsWith(REPLACED) && e.writer !== this.writer && writerAlive(e.writer))
-        .filter(([, e]) => !listed || e.by === undefined || listed.fees.has(e.by))
+        .filter(([, e]) => e.by === undefined || shown(e.by))
         .map(([key]) => Number(key.slice(REPLACED.length))),
     );
   }

@@ -109,10 +109,7 @@ async function checkAll(
   // The budget's scope: what the account is billed now, every active order (budget.ts). The ledger keeps the run's
   // first figure, so it is added up once per run, not once per VPS over every order (287 ms of a 500-VPS update).
   // The listing is kept with it: the other providers' changes are counted against the same one (shared-plan.ts).
-  if (orders && run.view.fees.billed === undefined) {
-    run.view.fees.billedNow(accountCentsOf(orders));
-    run.view.ledgerListing = orders;
-  }
+  if (orders && run.view.fees.billed === undefined) run.view.startTotalsFrom(orders, accountCentsOf(orders));
   await checkCatalogue(run);
   if (run.out.failures.length > 0) return {};
   await checkBillingMethod(run);
