@@ -11,7 +11,7 @@
  * (docs/dynamic-providers.md §10).
  */
 import { RIMU_ERROR_CODES } from "../client/index.js";
-import { creationNonceOf, newCreationNonce } from "./lifecycle/creation-token.js";
+import { creationNonceOf, creationTokenFor, newCreationNonce } from "./lifecycle/creation-token.js";
 import { ERROR_CATALOGUE, VPS_ERROR_CODES, VpsError, presentError } from "./engine/errors.js";
 import { isPreview } from "./budget/money.js";
 import { emitNotes, previewUrnOf, resourceKey, resourceName, type Note } from "./engine/notes.js";
@@ -30,10 +30,12 @@ import { CURRENT_FEE_KEY, PLANNED_FEE_KEY } from "./budget/planned-fee.js";
 import { CHECK_DEPLOYMENT_KEY, deploymentOfThisProcess } from "./engine/deployment.js";
 import { judgeBudget } from "./budget/budget.js";
 import { leaveToPreviewStep, leftToPreviewStep } from "./budget/preview-verdicts.js";
-import { noteCheckedChange } from "./ordering/order-guard.js";
+import { isReplaced, noteCheckedChange } from "./ordering/order-guard.js";
 import { whatWasDone } from "./ordering/done-words.js";
 import { noteRefusedAtCheck } from "./ordering/replaced-orders.js";
-import { currentRun } from "./engine/run-context.js";
+import { currentRun, type RunContext } from "./engine/run-context.js";
+import type { ChangeOrders } from "./account/shared-plan.js";
+import type { LookAhead } from "./lookahead/vps-lookahead.js";
 import { noteChecked } from "./lifecycle/refresh-diff.js";
 import { noteProgramChecked } from "./lifecycle/stack-strays.js";
 
@@ -106,7 +108,11 @@ export async function checkVps(
   // The run's budget (budget.ts): this VPS's fees counted with the others' checked so far.
   const budget = judgeBudget(
     ahead.fee && accountView(run, "Checking a Vps"),
-    { resource: resourceKey(given), name: resourceName(given) },
+    {
+      resource: resourceKey(given),
+      name: resourceName(given),
+      change: changeOrders(run, ahead, checking.known),
+    },
     ahead.fee,
     preview,
     options.mayApply,
@@ -156,6 +162,19 @@ export function previewRefusal(inputs: VpsInputs): VpsError | undefined {
   if (left === undefined) return undefined;
   const done = whatWasDone(run, `ordered or changed for ${resourceName(inputs)}`, "preview");
   return new VpsError(VPS_ERROR_CODES.budget, `${left.reason.replace(/[.\s]+$/, "")}. ${done}.`);
+}
+
+/**
+ * The orders of the change a check planned, by which the other providers of the command find it in a listing once
+ * it is made (shared-plan.ts): the live order it is made on or replaces, and the token a new order of it carries.
+ */
+function changeOrders(run: RunContext, ahead: LookAhead, known: VpsInputs): ChangeOrders {
+  const scoped = typeof known.creationScope === "string" && known.creationScope !== "";
+  return {
+    ...(ahead.liveOrderOid === undefined ? {} : { order: ahead.liveOrderOid }),
+    ...(isReplaced(run, known) ? { replaces: true } : {}),
+    ...(scoped ? { token: creationTokenFor(known) } : {}),
+  };
 }
 
 /** The inputs with this provider's nonce, without the internal keys only the program names (refused above). */

@@ -246,10 +246,13 @@ export async function create(
  */
 async function applying<T>(run: RunContext, news: VpsInputs, change: () => Promise<T>): Promise<T> {
   noteStartingEverywhere(run, resourceKey(news));
+  let made = false;
   try {
-    return await change();
+    const result = await change();
+    made = true;
+    return result;
   } finally {
-    noteAppliedEverywhere(run, resourceKey(news));
+    noteAppliedEverywhere(run, resourceKey(news), made);
   }
 }
 
@@ -267,11 +270,12 @@ async function orderAndConverge(
   const placeOrder = () => orderOnce(run, client, news, nonce, provider, deadlineMs);
   const unread = readBackFailed(news, nonce, provider);
   // Judged against the budget: a new order, one found after its lost answer, or a killed run's taken back.
-  const ordered = await guardedOrder(run, view, news, nonce, placeOrder, withdraw, unread);
+  const ordered = await guardedOrder(run, view, news, nonce, placeOrder, withdraw, unread, deadlineMs);
   const order = ordered.order;
-  // The run's listing holds it now (the next token look-up sees it); other providers count it there (shared-plan.ts).
+  // The run's listing holds it now (the next token look-up sees it); other providers count it in a listing that
+  // shows it, and as its plan's entry in one read before it (shared-plan.ts).
   view.notePlaced(order);
-  view.sharedPlan?.forget(resourceKey(news));
+  view.sharedPlan?.made(resourceKey(news), order.order_oid);
   const id = String(order.order_oid);
   const password = news.password ?? ordered.password;
   const recorded = { ...news, __creationNonce: nonce, password };
@@ -394,8 +398,13 @@ export async function update(
       const { target: planned, leftAlone } = plannedUpdate(order, recorded, news);
       const target = { live: order, recorded, news: planned };
       const how = { run, client, what: "was being updated" as const, provider: inputs.__provider, leftAlone };
-      const result = await guardedChange(run, accountView(run, "Updating a Vps"), target, "changed", () =>
-        converge({ ...target, ...how }),
+      const result = await guardedChange(
+        run,
+        accountView(run, "Updating a Vps"),
+        target,
+        "changed",
+        () => converge({ ...target, ...how }),
+        deadlineMs,
       );
       const password = result.password ?? news.password ?? recorded.password;
       const nonce = recorded.__creationNonce ?? news.__creationNonce;

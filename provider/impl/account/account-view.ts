@@ -30,7 +30,7 @@ import type {
 import { creationTokensOf, type OrderRef, type RimuClient } from "../../client/index.js";
 import { canonicalJson } from "../inputs/canonical-json.js";
 import { HostLedger } from "./host-room.js";
-import { FeeLedger } from "../cost/ledger.js";
+import { FeeLedger, type AccountBilled } from "../cost/ledger.js";
 import { runState, type RunContext } from "../engine/run-context.js";
 
 /** How long a shared read is served before it is made again. */
@@ -52,6 +52,8 @@ export class AccountView {
   readonly ledger = new HostLedger();
   /** Each checked VPS's fee now and after this run's change, which the budget judges together (cost/ledger.ts). */
   readonly fees = new FeeLedger();
+  /** The listing the fee ledger's totals start from (its first read): other providers' changes are reconciled with it. */
+  private totalsListing?: readonly AboutOrder[];
 
   constructor(
     readonly client: RimuClient,
@@ -63,6 +65,21 @@ export class AccountView {
     /** What the latest preview of each stack planned on this account, for the guard's wait (previewed-plan.ts). */
     readonly previewed?: PreviewedPlans,
   ) {}
+
+  /**
+   * The fee ledger's totals start from `orders`, billed `billed` (the run's first listing; later ones change nothing),
+   * and the other providers' changes are counted against the same listing (shared-plan.ts).
+   */
+  startTotalsFrom(orders: readonly AboutOrder[], billed: AccountBilled): void {
+    if (this.fees.billed !== undefined) return;
+    this.fees.billedNow(billed);
+    this.totalsListing = orders;
+  }
+
+  /** The listing the fee ledger's totals start from, once read. */
+  get ledgerListing(): readonly AboutOrder[] | undefined {
+    return this.totalsListing;
+  }
 
   /** The account's active orders (include_inactive=N); `fresh` reads them again now. */
   activeOrders(opts: { fresh?: boolean } = {}): Promise<AboutOrder[]> {
@@ -193,11 +210,15 @@ export function noteStartingEverywhere(run: RunContext, resource: string): void 
   for (const view of views(run).values()) view.ledger.start(resource);
 }
 
-/** A change of `resource` was applied: every view of `run` gives up its claims (AccountView.noteApplied). */
-export function noteAppliedEverywhere(run: RunContext, resource: string): void {
+/**
+ * A change of `resource` ran: every view of `run` gives up its claims (AccountView.noteApplied), and the shared plan
+ * marks it made (`made`) or, when it failed before changing anything, leaves it out (shared-plan.ts).
+ */
+export function noteAppliedEverywhere(run: RunContext, resource: string, made: boolean): void {
   for (const view of views(run).values()) {
     view.noteApplied(resource);
-    view.sharedPlan?.forget(resource);
+    if (made) view.sharedPlan?.made(resource);
+    else view.sharedPlan?.settle(resource);
   }
 }
 

@@ -16,6 +16,7 @@
  */
 import type { AccountView } from "../account/account-view.js";
 import { previewedShrinksNotSeen } from "../account/previewed-plan.js";
+import type { ChangeOrders } from "../account/shared-plan.js";
 import type { AboutOrder } from "../../../contract/index.js";
 import {
   accountOverWords,
@@ -132,7 +133,8 @@ function sayTotalsSoFar(ledger: FeeLedger, totals: BudgetTotals, notes: Note[], 
  */
 export function judgeBudget(
   view: AccountView | undefined,
-  vps: { resource: string; name: string },
+  /** `change`: the orders of its change, by which the other providers find it in a listing (shared-plan.ts). */
+  vps: { resource: string; name: string; change?: ChangeOrders },
   fee: PlannedFee | undefined,
   preview: boolean,
   /** The check may be the update of `pulumi up` (the native plugin's, which is not told). */
@@ -146,7 +148,7 @@ export function judgeBudget(
     };
   if (!view || !fee) return { failures: [], notes: [] };
   // A provider with no budget still shares its plan: another provider's budget on the account counts it.
-  if (preview) view.sharedPlan?.record(vps.resource, vpsFeeOf(vps.name, fee));
+  if (preview) view.sharedPlan?.record(vps.resource, vpsFeeOf(vps.name, fee), vps.change);
   if (!hasLimit(settings)) return { failures: [], notes: [] };
   const ledger = view.fees;
   ledger.record(vps.resource, vpsFeeOf(vps.name, fee));
@@ -160,7 +162,7 @@ export function judgeBudget(
     : accountOverWords(settings.monthlyBudgetUsd, ledger.billed, settingName("monthlyBudgetUsd"));
   if (accountOver !== undefined) ledger.saidAccountOver = true;
   // The account's other providers of this command count too: one budget covers the account (shared-plan.ts).
-  const totals = ledger.totals(view.sharedPlan?.others(new Set(ledger.checked().keys())) ?? []);
+  const totals = totalsWithOthers(view);
   const recorded = ledger.fee(vps.resource)!;
   let judgement = judgementOf(settings, totals, recorded);
   const warn = settings.enforcement === "warn";
@@ -218,9 +220,25 @@ export function judgeBudget(
  */
 function fitsWithPreviewedShrinks(view: AccountView, resource: string): boolean {
   const ledger = view.fees;
-  const missing = previewedShrinksNotSeen(view.previewed, resource, (key) => ledger.checked().has(key));
+  // Another provider's check of the command is counted already (totalsWithOthers): not missing.
+  const seen = (key: string) => ledger.checked().has(key) || view.sharedPlan?.checkedByOthers(key) === true;
+  const missing = previewedShrinksNotSeen(view.previewed, resource, seen);
   if (missing.length === 0) return false;
-  const others = view.sharedPlan?.others(new Set(ledger.checked().keys())) ?? [];
-  const supposed = ledger.totals([...others, ...missing.map(([, fee]) => fee)]);
+  const supposed = totalsWithOthers(
+    view,
+    missing.map(([, fee]) => fee),
+  );
   return judgementOf(current.settings, supposed, ledger.fee(resource)!) === "fits";
+}
+
+/**
+ * The run's totals so far with the other providers' changes on the account (shared-plan.ts), each counted once
+ * against the listing the ledger's totals start from, whether it was made before or after that listing was read.
+ */
+function totalsWithOthers(view: AccountView, supposing: readonly VpsFee[] = []): BudgetTotals {
+  const ledger = view.fees;
+  const others = view.sharedPlan?.othersOn(new Set(ledger.checked().keys()), view.ledgerListing);
+  if (!others) return ledger.totals(supposing);
+  const fees = [...others.planned, ...others.made, ...supposing];
+  return ledger.totals(fees, others.addCents - others.leftOutCents);
 }

@@ -93,10 +93,17 @@ export class FeeLedger {
     return this.entries;
   }
 
-  /** The totals of the VPSs checked so far; `others`: those other providers of the command checked (shared-plan.ts). */
-  totals(others: readonly VpsFee[] = []): BudgetTotals {
+  /**
+   * The totals of the VPSs checked so far; `others`: those other providers of the command checked (shared-plan.ts),
+   * and `accountCents`, what their changes move the account's listing by beside their fees (an order listed beside
+   * its replacement counted once, one cancelled first for a replacement not listed yet still counted).
+   */
+  totals(others: readonly VpsFee[] = [], accountCents = 0): BudgetTotals {
     const fees = [...this.entries.values(), ...others];
-    const base = this.account?.cents ?? fees.reduce((sum, fee) => sum + (fee.nowCents ?? 0), 0);
+    const base =
+      this.account === undefined
+        ? fees.reduce((sum, fee) => sum + (fee.nowCents ?? 0), 0)
+        : this.account.cents + accountCents;
     return totalsOf(base, fees);
   }
 }

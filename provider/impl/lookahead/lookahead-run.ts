@@ -24,6 +24,8 @@ export interface LookAhead {
   fee?: PlannedFee;
   /** The order check() records in the inputs (RECORDED_ORDER_KEY, vps-lookahead.ts), when there is one. */
   recordedOrderOid?: number;
+  /** The live order this run's change is made on or replaces (an adopted order too), when there is one. */
+  liveOrderOid?: number;
   /** A killed run's order this new resource takes back (lifecycle/take-back.ts): check() gives it that order's nonce. */
   takenBack?: AboutOrder;
 }

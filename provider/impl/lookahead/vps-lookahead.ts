@@ -102,11 +102,14 @@ export async function lookAhead(
  * Every check, each returning what it found; the planned fee is worked out from those answers, handed over
  * explicitly (planned-fee.ts), so the order the checks run in cannot change it.
  */
-async function checkAll(run: LookaheadCheck): Promise<Pick<LookAhead, "fee" | "recordedOrderOid">> {
+async function checkAll(
+  run: LookaheadCheck,
+): Promise<Pick<LookAhead, "fee" | "recordedOrderOid" | "liveOrderOid">> {
   const orders = run.orders;
   // The budget's scope: what the account is billed now, every active order (budget.ts). The ledger keeps the run's
   // first figure, so it is added up once per run, not once per VPS over every order (287 ms of a 500-VPS update).
-  if (orders && run.view.fees.billed === undefined) run.view.fees.billedNow(accountCentsOf(orders));
+  // The listing is kept with it: the other providers' changes are counted against the same one (shared-plan.ts).
+  if (orders && run.view.fees.billed === undefined) run.view.startTotalsFrom(orders, accountCentsOf(orders));
   await checkCatalogue(run);
   if (run.out.failures.length > 0) return {};
   await checkBillingMethod(run);
@@ -128,7 +131,13 @@ async function checkAll(run: LookaheadCheck): Promise<Pick<LookAhead, "fee" | "r
     adopted ??
     (takenBack && { order: takenBack, quoted: await priceOf(run, pricedAsOrdered(run, takenBack)) });
   const fee = await plannedFeeOf(run, { live, missing: found.why, adopted: kept, orderAnswer, moveAnswer });
-  return { fee, recordedOrderOid, ...(takenBack ? { takenBack } : {}) };
+  const liveOrderOid = (adopted?.order ?? live)?.order_oid;
+  return {
+    fee,
+    recordedOrderOid,
+    ...(liveOrderOid === undefined ? {} : { liveOrderOid }),
+    ...(takenBack ? { takenBack } : {}),
+  };
 }
 
 // ----------------------------------------------------------------------------------------- catalogue

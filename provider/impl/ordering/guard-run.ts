@@ -78,10 +78,17 @@ export function runTotals(
   /** Fees counted as if checked (previewed-wait.ts asks whether they would make `judging` pass; never counted so). */
   supposing: readonly VpsFee[] = [],
 ) {
-  // Each order a run of this command replaced counts once, as its replacement, until cancelled.
-  const replacedElsewhere = view.sharedPlan?.replacedByOthers() ?? new Set<number>();
+  const own = view.fees.checked();
+  // The other providers' changes on the account, each counted once against this listing (shared-plan.ts).
+  const others = view.sharedPlan?.othersOn(new Set([...own.keys(), ...run.settled]), orders);
+  // Each order a run of this command replaced counts once, as its replacement, until cancelled: left out of the
+  // listing once the replacement is listed (a listing read before it still counts the replaced order in its place).
+  const replacedElsewhere = view.sharedPlan?.replacedByOthers(orders) ?? new Set<number>();
   const counted = orders.filter(
-    (order) => !run.replaced.has(order.order_oid) && !replacedElsewhere.has(order.order_oid),
+    (order) =>
+      !run.replaced.has(order.order_oid) &&
+      !replacedElsewhere.has(order.order_oid) &&
+      !others?.leftOut.has(order.order_oid),
   );
   const account = accountCentsOf(counted);
   const resource = judging?.resource;
@@ -89,11 +96,11 @@ export function runTotals(
   const open = (key: string) => key !== resource && !run.applied.has(key) && !run.settled.has(key);
   // The run's planned shrinks not made yet count, so a create and a shrink the preview passed go through in either
   // order; its planned growth not made yet is judged when it is made (it cannot make this change pass). Also those
-  // the other providers of the command checked (shared-plan.ts), as the preview counted them.
-  const own = view.fees.checked();
+  // the other providers of the command checked (shared-plan.ts), as the preview counted them; and every change they
+  // made that this listing, read before it, does not show.
   const pending = [
     ...[...own].filter(([key]) => open(key)).map(([, planned]) => planned),
-    ...(view.sharedPlan?.others(new Set([...own.keys(), ...run.settled])) ?? []),
+    ...(others?.planned ?? []),
   ].filter((planned) => deltaOf(planned) < 0);
   // An order cancelled first for its replacement still counts until the replacement is ordered: here when the
   // listing no longer shows it (a listing read while its delete was under way still does, and counts it there).
@@ -102,7 +109,12 @@ export function runTotals(
     .filter(([, order]) => !listed.has(order.oid))
     .filter(([key]) => !run.applied.has(key) && (key === resource || !run.settled.has(key)))
     .reduce((sum, [, order]) => sum + order.cents, 0);
-  const base = account.cents + cancelledFirst - applied.reduce((sum, done) => sum + deltaOf(done), 0);
-  const fees = [...applied, ...pending, ...supposing, ...(judging ? [judging.fee] : [])];
+  const base =
+    account.cents +
+    cancelledFirst +
+    (others?.addCents ?? 0) -
+    applied.reduce((sum, done) => sum + deltaOf(done), 0);
+  const made = others?.made ?? [];
+  const fees = [...applied, ...made, ...pending, ...supposing, ...(judging ? [judging.fee] : [])];
   return { counted, account, totals: totalsOf(base, fees) };
 }

@@ -114,6 +114,8 @@ interface Planned {
   priced: QuotedValues;
   /** The fee billed now of what this change replaces or changes (undefined: a new VPS; NaN: not known). */
   nowUsd?: number;
+  /** When the create or update making it must be done (its time limit): the wait for a previewed shrink ends by then. */
+  deadlineMs?: number;
 }
 
 const limitsSet = (): boolean => {
@@ -230,7 +232,7 @@ async function judge(
     judgement === "over" &&
     !warn &&
     !waited &&
-    (await waitForPreviewedShrinks(run, view, settings, orders, judging))
+    (await waitForPreviewedShrinks(run, view, settings, orders, judging, planned.deadlineMs))
   ) {
     let again: Promise<readonly AboutOrder[]> | undefined;
     return judge(run, view, () => (again ??= view.activeOrders({ fresh: true })), planned, true);
@@ -303,6 +305,8 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
   order: () => Promise<T>,
   withdraw: (placed: AboutOrder) => Promise<unknown>,
   unread: (placed: T, error: unknown) => Error = (_placed, error) => error as Error,
+  /** When the create must be done (its time limit, engine/time-limits.ts). */
+  deadlineMs?: number,
 ): Promise<T> {
   const run = guardOf(context);
   const name = resourceName(news);
@@ -328,6 +332,7 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
       doing,
       refused: `ordered for ${name}`,
       priced: pricedOf(news),
+      ...(deadlineMs === undefined ? {} : { deadlineMs }),
       nowUsd: replaced
         ? (orderFields(replaced).monthlyFeeUsd ?? NaN)
         : cancelled
@@ -343,11 +348,13 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
   const placed = async (result: T, fee: VpsFee): Promise<void> => {
     if (takenBack(result)) return;
     judgedAsNew = true;
+    // Made: the other providers count it as made from now on, in a listing read before it too (shared-plan.ts).
+    view.sharedPlan?.made(resource, result.order.order_oid);
     // The replaced order is this one's fee now until the run cancels it (runTotals): never counted beside it.
     const replacedOid = replacedOrder?.order_oid;
     if (replacedOrder !== undefined) {
       run.replaced.set(replacedOrder.order_oid, replacedOrder);
-      view.sharedPlan?.noteReplaced(replacedOrder.order_oid);
+      view.sharedPlan?.noteReplaced(replacedOrder.order_oid, result.order.order_oid);
     }
     // This order is applied now: the listing holds it, as it holds the run's other applied changes.
     let withdrawn: string | undefined;
@@ -368,6 +375,8 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
     if (withdrawn === undefined) return void (await cancelReplacedIfOver(run, view, name));
     noteFailing(run, view);
     run.applied.delete(resource);
+    // Withdrawn: no change of it is made (shared-plan.ts).
+    view.sharedPlan?.forget(resource);
     // Its replacement withdrawn, the replaced order stays billed: it counts again (issue 64, case 4).
     if (replacedOid !== undefined) {
       run.replaced.delete(replacedOid);
@@ -396,6 +405,8 @@ export async function guardedChange<T>(
   target: { live: AboutOrder; recorded: RecordedOutputs; news: VpsInputs },
   what: string,
   change: () => Promise<T>,
+  /** When the update must be done (its time limit, engine/time-limits.ts). */
+  deadlineMs?: number,
 ): Promise<T> {
   const name = resourceName(target.news);
   const plan = (): Planned | undefined => {
@@ -418,6 +429,7 @@ export async function guardedChange<T>(
       refused: `changed on ${name}`,
       priced,
       nowUsd: orderFields(live).monthlyFeeUsd ?? NaN,
+      ...(deadlineMs === undefined ? {} : { deadlineMs }),
     };
   };
   const run = guardOf(context);

@@ -17,7 +17,11 @@ import { runTotals, type Guard } from "./guard-run.js";
 
 /** How often the ledger is looked at while waiting. */
 const POLL_MS = 50;
-/** The longest wait: the engine checks the VPSs of a program in well under this once their inputs are known. */
+/**
+ * The longest wait: the engine checks the VPSs of a program in well under this once their inputs are known. A change
+ * whose time limit ends sooner waits only until then; a longer one (the default hour) does not lengthen it, so a
+ * shrink that is never checked (a `--target`ed run, a program changed since its preview) holds `up` this long at most.
+ */
 const WAIT_MS = 30_000;
 
 let waitOverride: number | undefined;
@@ -45,8 +49,15 @@ export async function waitForPreviewedShrinks(
   settings: Limits,
   orders: readonly AboutOrder[],
   judging: { resource: string; fee: VpsFee },
+  /** When the change must be done (its create's or update's time limit): the wait never outlasts it. */
+  deadlineMs = Infinity,
 ): Promise<boolean> {
-  const seen = (key: string) => view.fees.checked().has(key) || run.settled.has(key) || run.applied.has(key);
+  // Checked by this run, or by another provider's of the command, whose shared plan runTotals counts.
+  const seen = (key: string) =>
+    view.fees.checked().has(key) ||
+    run.settled.has(key) ||
+    run.applied.has(key) ||
+    view.sharedPlan?.checkedByOthers(key) === true;
   const missing = previewedShrinksNotSeen(view.previewed, judging.resource, seen);
   if (missing.length === 0) return false;
   const supposed = runTotals(
@@ -57,7 +68,9 @@ export async function waitForPreviewedShrinks(
     missing.map(([, fee]) => fee),
   );
   if (judgementOf(settings, supposed.totals, judging.fee) === "over") return false;
-  const until = Date.now() + (waitOverride ?? WAIT_MS);
+  // The engine's customTimeouts (or the Vps `timeouts` input) bounds the whole change: a shorter one bounds the wait.
+  const until = Math.min(Date.now() + (waitOverride ?? WAIT_MS), deadlineMs);
+  if (until <= Date.now()) return false;
   const starting = waitStarting;
   waitStarting = [];
   for (const started of starting) started();

@@ -109,9 +109,8 @@ export function edit(real: Real, stack: Stack, e: Edit): void {
         diskSpaceMb: e.diskSpaceMb,
         dcLocation: e.dcLocation,
         deleteBeforeReplace: e.dbr,
-        // One provider process on the native plugin unless RIMU_MODEL_WITH=native-providers: with two, a check of
-        // the update can count another provider's change made since its listing nowhere (money-model.test.ts's
-        // known native counterexample; a fix of the shared plan pending).
+        // One provider process on the native plugin unless RIMU_MODEL_WITH=native-providers gives it an explicit one
+        // too (the shared plan's races: money-model.test.ts's named native cases).
         provider: stack.front.name === "native" && !real.with.has("native-providers") ? 0 : e.provider,
       });
       return;

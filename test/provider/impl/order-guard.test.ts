@@ -327,6 +327,18 @@ describe("the budget when ordering (L1)", () => {
       );
       expect(await orderOids()).toEqual(before);
     });
+
+    it("waits no longer than the create's own time limit (the engine's customTimeouts), then refuses, ordering nothing", async () => {
+      const { fee, billed, web, before } = await setUp(true);
+      // A wait bound far past this test's timeout: only the create's 0.3 s limit can end the wait in time.
+      testing.setPreviewedWait(600_000);
+      const error = await rejectionOf(impl.create(web, { timeoutSeconds: 0.3 }));
+      expect(error.message).toContain(
+        `from ${money(billed)} to ${money(billed + fee)} with this run's changes, over the monthly budget of ` +
+          `${money(2 * fee)}`,
+      );
+      expect(await orderOids()).toEqual(before);
+    }, 30_000);
   });
 
   it("a create a cent past the budget with the run's shrink is refused, ordering nothing", async () => {

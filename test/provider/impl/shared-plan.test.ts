@@ -12,6 +12,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { SharedPlan, sweepPlanFiles } from "../../../provider/impl/account/shared-plan";
 import type { VpsFee } from "../../../provider/impl/cost/verdict";
+import type { AboutOrder } from "../../../contract/index";
+import { CREATION_TOKEN_KEY } from "../../../provider/client/metadata-keys";
 
 type Op =
   | { writer: 0 | 1; kind: "record"; resource: string; cents: number; nowCents?: number }
@@ -100,6 +102,108 @@ test("two runs on one plan see what a plan rewritten whole would hold, and each 
       }
     }),
     { seed: 67, numRuns: 150 },
+  );
+});
+
+/** One change of another provider's run, and how far it went when the reader listed the account and read the plan. */
+interface Change {
+  kind: "new" | "replace" | "replace-dbr" | "resize";
+  /** Its fee after, and the fee now of the order it replaces or resizes. */
+  after: number;
+  now: number;
+  /** The stage the reader's listing saw, and the (later or same) stage its read of the plan saw (STAGES). */
+  listed: number;
+  read: number;
+}
+
+/**
+ * What each change has done at each stage: its order on the account (R: the order it replaces or resizes, at its fee;
+ * N: its new order), and the plan's lines written, as vps-check.ts, order-guard.ts and vps-provider.ts write them.
+ */
+const STAGES: Record<Change["kind"], ("record" | "ordered" | "made" | "resized" | "cancelled")[]> = {
+  new: ["record", "ordered", "made"],
+  replace: ["record", "ordered", "made", "cancelled"],
+  "replace-dbr": ["record", "cancelled", "ordered", "made"],
+  resize: ["record", "resized", "made"],
+};
+
+const changeArb: fc.Arbitrary<Change> = fc
+  .record({
+    kind: fc.constantFrom<Change["kind"]>("new", "replace", "replace-dbr", "resize"),
+    after: fc.integer({ min: 0, max: 5_000 }),
+    now: fc.integer({ min: 0, max: 5_000 }),
+    a: fc.nat(),
+    b: fc.nat(),
+  })
+  .map(({ kind, after, now, a, b }) => {
+    const stages = STAGES[kind].length;
+    const [listed, read] = [a % stages, b % stages].sort((x, y) => x - y) as [number, number];
+    return { kind, after, now: kind === "new" ? 0 : now, listed, read };
+  });
+
+const order = (oid: number, cents: number, token?: string): AboutOrder =>
+  ({
+    order_oid: oid,
+    billing_info: { monthly_recurring_fee: cents / 100 },
+    meta_data: token === undefined ? [] : [{ key_name: CREATION_TOKEN_KEY, value: token }],
+  }) as unknown as AboutOrder;
+
+test("another run's change counts exactly once against a listing read before, during or after it is made", () => {
+  let round = 0;
+  fc.assert(
+    fc.property(
+      fc.array(fc.integer({ min: 0, max: 5_000 }), { maxLength: 3 }),
+      fc.array(changeArb, { minLength: 1, maxLength: 4 }),
+      (untouched, changes) => {
+        const file = path.join(dir, `reconcile-${round++}.jsonl`);
+        const writer = new SharedPlan(file, "other");
+        const reader = new SharedPlan(file, "reader");
+        const listing: AboutOrder[] = untouched.map((cents, i) => order(1 + i, cents));
+        changes.forEach((c, i) => {
+          const [old, fresh, token, resource] = [100 + i, 200 + i, `token-${i}`, `vps-${i}`];
+          const done = new Set(STAGES[c.kind].slice(0, c.listed + 1));
+          const resize = c.kind === "resize";
+          // The listing as it was at its stage: the order replaced or resized, and the new order.
+          if (resize) listing.push(order(old, done.has("resized") ? c.after : c.now, token));
+          else if (c.kind !== "new" && !done.has("cancelled")) listing.push(order(old, c.now, "old-token"));
+          if (done.has("ordered")) listing.push(order(fresh, c.after, token));
+          // The plan as it was at its (later) stage.
+          for (const stage of STAGES[c.kind].slice(0, c.read + 1)) {
+            if (stage === "record")
+              writer.record(
+                resource,
+                {
+                  name: resource,
+                  after: { cents: c.after },
+                  ...(c.kind === "new" ? {} : { nowCents: c.now }),
+                },
+                { ...(c.kind === "new" ? {} : { order: old }), replaces: !resize && c.kind !== "new", token },
+              );
+            if (stage === "made") {
+              writer.made(resource, resize ? undefined : fresh);
+              if (c.kind === "replace") writer.noteReplaced(old, fresh);
+            }
+          }
+        });
+        const others = reader.othersOn(new Set(), listing);
+        const fees = [...others.planned, ...others.made];
+        const moves = fees.reduce(
+          (sum, f) => sum + ("cents" in f.after ? f.after.cents : 0) - (f.nowCents ?? 0),
+          0,
+        );
+        const listed = (orders: readonly AboutOrder[]) =>
+          orders.reduce((sum, o) => sum + (o.billing_info!.monthly_recurring_fee ?? 0) * 100, 0);
+        // The preview's figure: the orders the changes leave alone, each change at its fee after.
+        const expected = untouched.reduce((a, b) => a + b, 0) + changes.reduce((sum, c) => sum + c.after, 0);
+        // As a check counts (budget.ts): the listing's total moved.
+        expect(Math.round(listed(listing) + others.addCents - others.leftOutCents + moves)).toBe(expected);
+        // As the guard counts (guard-run.ts): the orders left out, also those replaced by another run.
+        const replaced = reader.replacedByOthers(listing);
+        const counted = listing.filter((o) => !others.leftOut.has(o.order_oid) && !replaced.has(o.order_oid));
+        expect(Math.round(listed(counted) + others.addCents + moves)).toBe(expected);
+      },
+    ),
+    { seed: 64, numRuns: 300 },
   );
 });
 
