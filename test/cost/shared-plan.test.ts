@@ -15,6 +15,7 @@ import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { planDirectory } from "../../provider/impl/account/plan-files";
 
 const DIST = path.resolve(__dirname, "../../dist");
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "shared-plan-"));
@@ -22,7 +23,7 @@ const account = `account-${randomBytes(8).toString("hex")}`;
 /** An engine address of this test's own (no engine listens there: the plan's key only). */
 const engine = `127.0.0.1:${20000 + (randomBytes(2).readUInt16BE() % 40000)}`;
 const planFile = path.join(
-  os.tmpdir(),
+  planDirectory(),
   `pulumi-rimuhosting-plan-${createHash("sha256").update(`engine ${engine}\n${account}`).digest("hex").slice(0, 32)}.jsonl`,
 );
 
@@ -67,6 +68,7 @@ function provider(
   names: string[],
   front: "dynamic" | "native",
   wait: boolean,
+  extraEnv: Record<string, string> = {},
 ): { answer: Promise<Answer>; end(): void } {
   const dir = path.join(scratch, front === "dynamic" ? "cmd/dynamic-provider" : `native-${names[0]}`);
   fs.mkdirSync(dir, { recursive: true });
@@ -79,6 +81,7 @@ function provider(
     PLAN_NAMES: JSON.stringify(names),
     PLAN_WAIT: wait ? "1" : "0",
     ...(front === "native" ? { PLAN_NATIVE: engine } : {}),
+    ...extraEnv,
   };
   // As pulumi-resource-pulumi-nodejs does: sh stays the parent of node (the `if` keeps it from exec'ing node).
   const child =
@@ -124,5 +127,16 @@ describe("the plan of one engine run, shared by its providers", () => {
     const lines = fs.readFileSync(planFile, "utf8").split("\n").filter(Boolean);
     const keys = new Set(lines.map((line) => (JSON.parse(line) as { key: string }).key));
     expect({ lines: lines.length, keys: keys.size }).toEqual({ lines: 240, keys: 240 });
+  });
+
+  it("is kept in a directory of the user's own in the temporary directory (0700), not loose in it", async () => {
+    // A machine running many commands leaves thousands of plans: whatever lists the temporary directory (the pulumi
+    // CLI, for a project in it) would read each one.
+    const tmp = fs.mkdtempSync(path.join(scratch, "tmp-"));
+    await provider(["solo"], "native", false, { TMPDIR: tmp }).answer;
+    const kept = `pulumi-rimuhosting-plans-${process.getuid?.() ?? "user"}`;
+    expect(fs.readdirSync(tmp)).toEqual([kept]);
+    expect(fs.statSync(path.join(tmp, kept)).mode & 0o777).toBe(0o700);
+    expect(fs.readdirSync(path.join(tmp, kept)).filter((f) => f.endsWith(".jsonl"))).toHaveLength(1);
   });
 });

@@ -11,7 +11,7 @@
  *
  * The preview and the update are different engine runs (each its own engine address, so its own shared plan,
  * shared-plan.ts), so this file is named by the stack (project/stack, from the resource's creationScope) and a hash
- * of the account's URL and key (never the key), in the system's temporary directory. Every check of a VPS with a
+ * of the account's URL and key (never the key), in the plans' directory (plan-files.ts). Every check of a VPS with a
  * budget appends one line (one write, O_APPEND): the preview's its fee now and after, tagged with its engine run; the
  * update's that the VPS was checked since, so a preview's plan of it is no longer waited for. The latest line of a
  * resource is its entry; only the latest preview's entries (the engine run of the latest preview line) count. The
@@ -27,12 +27,12 @@
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import type { VpsFee } from "../cost/verdict.js";
+import { appendPlanLine, planDirectory, PLAN_PREFIX } from "./plan-files.js";
 
-/** Starts as shared-plan.ts's files do, so its sweep removes those of stacks not run for a day. */
-const PREFIX = "pulumi-rimuhosting-plan-stack-";
+/** Starts as every plan file does, so the sweep removes those of stacks not run for a day. */
+const PREFIX = `${PLAN_PREFIX}stack-`;
 /** A file this long (about 5,000 checks) is begun again: what a run needs is the latest preview, not the history. */
 const MAX_BYTES = 1 << 20;
 
@@ -67,7 +67,7 @@ export class PreviewedPlans {
 
   private fileOf(stack: string): string {
     const name = createHash("sha256").update(`${this.accountKey}\n${stack}`).digest("hex").slice(0, 32);
-    return path.join(os.tmpdir(), `${PREFIX}${name}.jsonl`);
+    return path.join(planDirectory(), `${PREFIX}${name}.jsonl`);
   }
 
   /** check(): `resource` was checked, by a preview (its fee) or by an update. */
@@ -93,7 +93,7 @@ export class PreviewedPlans {
         if ((fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0) > MAX_BYTES)
           fs.rmSync(file, { force: true });
       }
-      fs.appendFileSync(file, `${JSON.stringify(line)}\n`, { mode: 0o600 });
+      appendPlanLine(file, `${JSON.stringify(line)}\n`);
     } catch {
       // A record that cannot be kept leaves the guard refusing as it did without it: never a failed check.
     }

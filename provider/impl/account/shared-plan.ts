@@ -7,7 +7,7 @@
  * So each check also writes its VPS's fee to a small file that the provider processes of the same engine run on the
  * same account share: named after the engine run (the run's `command`: the engine's address, which the engine gives
  * every plugin it starts, the dynamic-provider host under `sh` and the native plugin alike; run-context.ts) and a
- * hash of the account's URL and key (never the key), in the system's temporary directory. Each change to it is one
+ * hash of the account's URL and key (never the key), in this user's plans' directory (plan-files.ts). Each change to it is one
  * line appended in one write (below), so two providers checking at once lose neither's entry, and a reader leaves
  * out a line not yet ended. An entry whose writer process is gone is
  * another run's (the engine's port used again later) and is not counted. Each entry names the run that wrote
@@ -15,7 +15,7 @@
  * several providers' runs, as the in-process table of cases does (test/cost/two-providers.test.ts). A check counts
  * the other runs' entries beside its own ledger. The engine checks resources one after another, so each check sees
  * every check before it, whichever provider made it. A resource's entry is its latest check (the update of
- * `pulumi up` checks each again, in new processes). Files older than a day are removed.
+ * `pulumi up` checks each again, in new processes). Files older than a day are removed (plan-files.ts).
  *
  * Each change counted exactly once, by every reader: a reader totals the account as its listing showed it (read at
  * some moment of the run) and the other runs' entries, and another run's change may be made before or after that
@@ -37,7 +37,6 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import type { AboutOrder } from "../../../contract/index.js";
 import { creationTokensOf } from "../../client/index.js";
@@ -45,14 +44,18 @@ import { cents } from "../cost/money.js";
 import type { VpsFee } from "../cost/verdict.js";
 import { orderFields } from "../../wire-mapping/order-fields.js";
 import { runState, type RunContext } from "../engine/run-context.js";
+import {
+  appendPlanLine,
+  planDirectory,
+  PLAN_MAX_AGE_MS,
+  PLAN_PREFIX,
+  sweepPlanFilesOnce,
+} from "./plan-files.js";
 
-const PREFIX = "pulumi-rimuhosting-plan-";
 /** The key of an order a run replaced (noteReplaced), beside the resources' keys. */
 const REPLACED = "replaced order ";
 /** The key of a run of the command failing on the budget (noteFailing). */
 const FAILING = "failing on the budget";
-/** Entries and files older than this are another command's, whatever process id it had. */
-const MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 /** What a check knows of the change it records, so that any reader finds the change in a listing once made. */
 export interface ChangeOrders {
@@ -116,8 +119,6 @@ function newOrderListed(e: Entry, listed: Listed): number | undefined {
 /** The run's name in the plans it writes: unique, so no run takes another's entries for its own. */
 const WRITER = runState("the run's name in the plans it shares", () => `${process.pid}/${randomUUID()}`);
 
-let sweptThisProcess = false;
-
 /** Whether process `pid` is alive (a process of another user is: signal 0 is refused with EPERM). */
 function isAlive(pid: number): boolean {
   try {
@@ -153,7 +154,7 @@ export class SharedPlan {
   /** The plan of the command `run` serves, on the account `accountKey` (a hash of its URL and key). */
   static forAccount(accountKey: string, run: RunContext): SharedPlan {
     const name = createHash("sha256").update(`${run.command}\n${accountKey}`).digest("hex").slice(0, 32);
-    return new SharedPlan(path.join(os.tmpdir(), `${PREFIX}${name}.jsonl`), run.get(WRITER));
+    return new SharedPlan(path.join(planDirectory(), `${PLAN_PREFIX}${name}.jsonl`), run.get(WRITER));
   }
 
   /**
@@ -162,7 +163,7 @@ export class SharedPlan {
    * with no old inputs, and the replacement counts once.
    */
   record(resource: string, fee: VpsFee, change: ChangeOrders = {}): void {
-    this.sweep();
+    sweepPlanFilesOnce(path.dirname(this.file));
     const earlier = this.read().get(resource);
     const nowCents = fee.nowCents ?? earlier?.fee.nowCents;
     // The replacement's second check has no old inputs: the order it replaces is the first check's.
@@ -190,8 +191,7 @@ export class SharedPlan {
     line: ({ fee: VpsFee } & ChangeOrders & { by?: number }) | { gone: true } | { made: number | true },
   ): void {
     try {
-      const text = `${JSON.stringify({ key, writer: this.writer, at: Date.now(), ...line })}\n`;
-      fs.appendFileSync(this.file, text, { mode: 0o600 });
+      appendPlanLine(this.file, `${JSON.stringify({ key, writer: this.writer, at: Date.now(), ...line })}\n`);
     } catch {
       // A plan that cannot be shared leaves each provider judging its own VPSs, as before: never a failed check.
     }
@@ -227,7 +227,7 @@ export class SharedPlan {
       !key.startsWith(REPLACED) &&
       key !== FAILING &&
       e.writer !== this.writer &&
-      now - e.at < MAX_AGE_MS &&
+      now - e.at < PLAN_MAX_AGE_MS &&
       writerAlive(e.writer)
     );
   }
@@ -335,7 +335,7 @@ export class SharedPlan {
   /** Whether a run of this command (this one or another provider's) failed on the budget. */
   failing(): boolean {
     const entry = this.read().get(FAILING);
-    return entry !== undefined && Date.now() - entry.at < MAX_AGE_MS && writerAlive(entry.writer);
+    return entry !== undefined && Date.now() - entry.at < PLAN_MAX_AGE_MS && writerAlive(entry.writer);
   }
 
   /** The entries, with the lines appended (by any process) since the last read applied in order. */
@@ -389,44 +389,5 @@ export class SharedPlan {
     } catch {
       // A torn or foreign line counts for nothing.
     }
-  }
-
-  /** Removes the files of commands long finished (once per process, at most once an hour per directory). */
-  private sweep(): void {
-    // Once per process, not per plan: a process serving many runs (a test, an Automation API program) would
-    // otherwise stat every plan file of the directory for each run.
-    if (sweptThisProcess) return;
-    sweptThisProcess = true;
-    sweepPlanFiles(path.dirname(this.file), Date.now());
-  }
-}
-
-/** The file whose time says when `dir`'s plan files were last swept. */
-const SWEPT_MARK = `${PREFIX}swept`;
-/** How often a directory's plan files are swept, by any process. */
-const SWEEP_EVERY_MS = 60 * 60 * 1000;
-
-/**
- * Removes `dir`'s plan files older than MAX_AGE_MS, unless a process swept it in the last hour. A machine that runs
- * many commands (CI, a test suite) leaves tens of thousands of plan files in a day; stating each at the start of
- * every provider process cost 0.3-0.5 s of CPU per process with 74,000 of them, so one process an hour sweeps,
- * and the others read only the mark's time.
- */
-export function sweepPlanFiles(dir: string, now: number): void {
-  const mark = path.join(dir, SWEPT_MARK);
-  try {
-    if (now - fs.statSync(mark).mtimeMs < SWEEP_EVERY_MS) return;
-  } catch {
-    // No mark yet: sweep.
-  }
-  try {
-    fs.writeFileSync(mark, "");
-    for (const name of fs.readdirSync(dir)) {
-      if (!name.startsWith(PREFIX) || name === SWEPT_MARK) continue;
-      const file = path.join(dir, name);
-      if (now - fs.statSync(file).mtimeMs > MAX_AGE_MS) fs.rmSync(file, { force: true });
-    }
-  } catch {
-    // Sweeping is tidiness only.
   }
 }

@@ -23,7 +23,7 @@ const TEST_SEAM = "a test seam (provider/impl/testing.ts), unset in a real run";
 
 export const PROCESS_STATE: readonly ProcessState[] = [
   {
-    file: "provider/impl/account/shared-plan.ts",
+    file: "provider/impl/account/plan-files.ts",
     name: "sweptThisProcess",
     why: "the temporary directory's old plan files were swept: tidiness, once per process, whatever the run",
   },

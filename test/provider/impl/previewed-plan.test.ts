@@ -5,29 +5,16 @@
  * would find only its own checks (and never wait for the preview's shrink), and a later `--skip-preview` run would
  * wait for shrinks an earlier update already made.
  */
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
+import { randomUUID } from "node:crypto";
 import { PreviewedPlans } from "../../../provider/impl/account/previewed-plan";
-
-let dir = "";
-const tmp = process.env.TMPDIR;
-beforeAll(() => {
-  // The record lives in the system's temporary directory: this file's own, removed after.
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "previewed-plan-"));
-  process.env.TMPDIR = dir;
-});
-afterAll(() => {
-  if (tmp === undefined) delete process.env.TMPDIR;
-  else process.env.TMPDIR = tmp;
-  fs.rmSync(dir, { recursive: true, force: true });
-});
 
 const DB = "shop/prod/db";
 const WEB = "shop/prod/web";
 const shrink = { name: "db", nowCents: 2000, after: { cents: 1000 } };
 const create = { name: "web", after: { cents: 1000 } };
-const account = "account-hash";
+// The records live in the plans' directory of the system's temporary directory (jest's process.env is a copy: TMPDIR
+// set here would not reach os.tmpdir()): an account of this run's own keeps earlier runs' records out.
+const account = `account-${randomUUID()}`;
 
 describe("the stack's latest preview, as an update reads it", () => {
   it("is neither the reader's own run nor a run marked as an update, though their checks are tagged as a preview's", () => {
