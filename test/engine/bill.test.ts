@@ -232,21 +232,19 @@ describeCliOnly("rimuhosting-bill on a preview of the dynamic Vps", () => {
     const file = recorded || (await recordTo(s, "same.events")).file;
     const fromFile = bill(file);
     expect(s.stack.cli.commandEnv().PULUMI_DEBUG_COMMANDS).toBeUndefined(); // as a user's shell has it
-    for (const [command, args] of [
-      [process.execPath, [BILL]],
-      [PLUGIN, ["bill"]],
-    ] as const) {
-      const mark = s.mark();
-      const run = await billOfStack(s.stack.cli, command, [...args, "--stack", s.stack.cli.name]);
-      expect(s.mutationsSince(mark)).toEqual([]);
-      // On failure, the preview's display says why.
-      expect({ status: run.status, ...(run.status ? { stderr: run.stderr } : {}) }).toEqual({ status: 0 });
-      // The same bill: rows in the order the engine reached the VPSs, which may differ from run to run.
-      const head = (text: string) => text.split("\n").slice(0, 5);
-      expect(head(run.stdout)).toEqual(head(fromFile.stdout));
-      expect(tableRows(run.stdout)).toEqual(tableRows(fromFile.stdout));
-      expect(run.stderr).toContain("Previewing update"); // the preview's display, kept off the bill
-    }
+    // The plugin's `bill --stack`, whose preview no other test runs. The npm bin's `rimuhosting-bill --stack` runs
+    // its preview through the CLI in money-cases.test.ts (case 7, both front ends) and budget-runs.test.ts (changed
+    // outside Pulumi): one preview less here (CPU, issue 67); both forms read the one bill code (provider/bill/).
+    const mark = s.mark();
+    const run = await billOfStack(s.stack.cli, PLUGIN, ["bill", "--stack", s.stack.cli.name]);
+    expect(s.mutationsSince(mark)).toEqual([]);
+    // On failure, the preview's display says why.
+    expect({ status: run.status, ...(run.status ? { stderr: run.stderr } : {}) }).toEqual({ status: 0 });
+    // The same bill: rows in the order the engine reached the VPSs, which may differ from run to run.
+    const head = (text: string) => text.split("\n").slice(0, 5);
+    expect(head(run.stdout)).toEqual(head(fromFile.stdout));
+    expect(tableRows(run.stdout)).toEqual(tableRows(fromFile.stdout));
+    expect(run.stderr).toContain("Previewing update"); // the preview's display, kept off the bill
   });
 
   test("--stack of a stack that does not exist: exit 2, the CLI's message and what to do, no bill", async () => {
