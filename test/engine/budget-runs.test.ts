@@ -458,6 +458,34 @@ async function inOrder<T>(
   return run;
 }
 
+/** A stack's checkpoint files in the scenario's file backend (the checkpoint and its attributes), with their bytes. */
+function savedCheckpoint(s: Scenario): [string, Buffer][] {
+  const root = path.join(s.workDir, "backend", ".pulumi", "stacks");
+  const name = `${s.stack.cli.name}.json`;
+  const files = (fs.readdirSync(root, { recursive: true }) as string[])
+    .filter((file) => path.basename(file) === name || path.basename(file) === `${name}.attrs`)
+    .map((file) => path.join(root, file));
+  if (!files.some((file) => file.endsWith(name))) throw new Error(`no checkpoint ${name} under ${root}`);
+  return files.map((file) => [file, fs.readFileSync(file)]);
+}
+
+/**
+ * The account and the stack as at `start` (node-0 alone at 2048 MB, shrinkAndCreateRuns): web's order deleted and
+ * node-0 grown back through the API (the emulator at time scale 0 makes both at once), the checkpoint put back.
+ */
+async function backTo(s: Scenario, start: { files: [string, Buffer][]; cents: number }): Promise<void> {
+  for (const order of activeOrders(s)) {
+    if (order.domainName.startsWith("web."))
+      await s.client.deleteVps({ orderOid: order.orderOid, domainName: order.domainName });
+    else await s.client.changeParameters(order.orderOid, { memory_mb: 2048 });
+  }
+  for (const [file, bytes] of start.files) fs.writeFileSync(file, bytes);
+  expect([activeOrders(s).map((o) => o.domainName), accountCents(s)]).toEqual([
+    ["node-0.shrink.example.com"],
+    start.cents,
+  ]);
+}
+
 /** A front end's stack of node-0 alone at 2048 MB, and how to declare node-0 at `memoryMb` with web or without. */
 interface ShrinkFront {
   type: string;
@@ -485,6 +513,7 @@ function shrinkAndCreateRuns(front: ShrinkFront): void {
   test(`landing exactly on the budget, both go through in either order (${ORDER_RUNS}x each); a cent under, nothing is ordered`, async () => {
     // node-0 alone, the starting point: no preview of it is a claim here.
     await pulumiText(s.stack.cli, "up", "--yes", "--skip-preview");
+    const start = { files: savedCheckpoint(s), cents: accountCents(s) };
     await front.declare(s, 1024, true);
     const checkedInOrder = [WEB_AFTER_NODE0_CHECK];
     // The end total: node-0 shrunk to 1024 MB and web at 1024 MB, at the emulator's quotes. That it is the preview's
@@ -504,12 +533,10 @@ function shrinkAndCreateRuns(front: ShrinkFront): void {
     const runs = Array.from({ length: ORDER_RUNS }, () => Object.entries(ORDERS)).flat();
     for (const [i, [first, holds]] of runs.entries()) {
       if (i > 0) {
-        // Back to node-0 alone at 2048 MB, with no budget (web deleted, node-0 grown), then the two changes again.
-        await setStackLimits(s, { monthlyBudgetUsd: undefined });
-        await front.declare(s, 2048, false);
-        await pulumiText(s.stack.cli, "up", "--yes", "--skip-preview");
+        // Back to node-0 alone at 2048 MB (web deleted, node-0 grown, through the API; the stack's checkpoint of then
+        // put back: no `up` for a starting point), then the two changes again.
+        await backTo(s, start);
         await front.declare(s, 1024, true);
-        await setStackLimits(s, { monthlyBudgetUsd: (after / 100).toFixed(2) });
       }
       const mark = s.mark();
       await inOrder(s, clock, holds, () => pulumiText(s.stack.cli, "up", "--yes", "--skip-preview"));
