@@ -114,9 +114,11 @@ async function recordTo(
 
 /**
  * Records the preview of the change from BEFORE to AFTER (already applied to the program) and checks the bill
- * against the emulator. Returns the recorded file.
+ * against the emulator. Returns the recorded file. `within`: also the preview exactly at the budget and its bill
+ * (YAML's; the dynamic Vps's runs at the budget's boundary are money-model-cli-dynamic.test.ts's, and the bill's
+ * words for it come from the event log's stack config, the same on both front ends).
  */
-async function checkBill(s: Scenario): Promise<string> {
+async function checkBill(s: Scenario, { within: atBudget = true } = {}): Promise<string> {
   const { code, file } = await recordTo(s, "preview.events");
   expect(code).toBe(0);
 
@@ -176,22 +178,24 @@ async function checkBill(s: Scenario): Promise<string> {
   const growth = after.resized - before.resized + (after.replaced - before.replaced) + after.created;
   const atOrdering = totalAfter + before.deleted;
   await s.stack.setConfigs({
-    "rimuhosting:monthlyBudgetUsd": atOrdering.toFixed(2),
+    "rimuhosting:monthlyBudgetUsd": (atBudget ? atOrdering : atOrdering - 0.01).toFixed(2),
     "rimuhosting:maxMonthlyIncreaseUsd": growth.toFixed(2),
   });
-  const within = await recordTo(s, "within.events");
-  expect(within.code).toBe(0);
-  const passed = bill(within.file);
-  expect(passed.status).toBe(0);
-  expect(passed.stdout).toContain("**Budget (stack config): ✅ within.**");
-  expect(passed.stdout).toContain(
-    `this run takes the account (every active order its API key reaches, other stacks' too) from ` +
-      `${usd(totalBefore)} to ${usd(atOrdering)} a month while the VPS it deletes is still billed, within it ` +
-      `($0.00 to spare), and to ${usd(totalAfter)} once it is deleted (a delete counts until it is made, after the ` +
-      `run's orders and changes); this stack's own change is ${signedUsd(totalAfter - totalBefore)} a month.`,
-  );
+  if (atBudget) {
+    const within = await recordTo(s, "within.events");
+    expect(within.code).toBe(0);
+    const passed = bill(within.file);
+    expect(passed.status).toBe(0);
+    expect(passed.stdout).toContain("**Budget (stack config): ✅ within.**");
+    expect(passed.stdout).toContain(
+      `this run takes the account (every active order its API key reaches, other stacks' too) from ` +
+        `${usd(totalBefore)} to ${usd(atOrdering)} a month while the VPS it deletes is still billed, within it ` +
+        `($0.00 to spare), and to ${usd(totalAfter)} once it is deleted (a delete counts until it is made, after ` +
+        `the run's orders and changes); this stack's own change is ${signedUsd(totalAfter - totalBefore)} a month.`,
+    );
+    await s.stack.setConfig("rimuhosting:monthlyBudgetUsd", (atOrdering - 0.01).toFixed(2));
+  }
   // …and a cent less fails the preview, whose event log the bill still reads: exit 1, the provider's words quoted.
-  await s.stack.setConfig("rimuhosting:monthlyBudgetUsd", (atOrdering - 0.01).toFixed(2));
   const over = await recordTo(s, "over.events");
   expect(over.code).not.toBe(0);
   const failed = bill(over.file);
@@ -220,7 +224,8 @@ describeCliOnly("rimuhosting-bill on a preview of the dynamic Vps", () => {
 
   test("a create, a resize, a replacement and a delete, priced as the emulator quotes them", async () => {
     await s.stack.setConfig("vpss", JSON.stringify(AFTER));
-    const file = await checkBill(s);
+    // The preview a cent over the budget, not the one at it (YAML's, below: one preview fewer, CPU, issue 67).
+    const file = await checkBill(s, { within: false });
     // Standard input gives the same bill as the file.
     const fromFile = bill(file);
     expect(bill(file, "bin-stdin")).toEqual(fromFile);
@@ -232,21 +237,19 @@ describeCliOnly("rimuhosting-bill on a preview of the dynamic Vps", () => {
     const file = recorded || (await recordTo(s, "same.events")).file;
     const fromFile = bill(file);
     expect(s.stack.cli.commandEnv().PULUMI_DEBUG_COMMANDS).toBeUndefined(); // as a user's shell has it
-    for (const [command, args] of [
-      [process.execPath, [BILL]],
-      [PLUGIN, ["bill"]],
-    ] as const) {
-      const mark = s.mark();
-      const run = await billOfStack(s.stack.cli, command, [...args, "--stack", s.stack.cli.name]);
-      expect(s.mutationsSince(mark)).toEqual([]);
-      // On failure, the preview's display says why.
-      expect({ status: run.status, ...(run.status ? { stderr: run.stderr } : {}) }).toEqual({ status: 0 });
-      // The same bill: rows in the order the engine reached the VPSs, which may differ from run to run.
-      const head = (text: string) => text.split("\n").slice(0, 5);
-      expect(head(run.stdout)).toEqual(head(fromFile.stdout));
-      expect(tableRows(run.stdout)).toEqual(tableRows(fromFile.stdout));
-      expect(run.stderr).toContain("Previewing update"); // the preview's display, kept off the bill
-    }
+    // The plugin's `bill --stack`, whose preview no other test runs. The npm bin's `rimuhosting-bill --stack` runs
+    // its preview through the CLI in money-cases.test.ts (case 7, both front ends) and budget-runs.test.ts (changed
+    // outside Pulumi): one preview less here (CPU, issue 67); both forms read the one bill code (provider/bill/).
+    const mark = s.mark();
+    const run = await billOfStack(s.stack.cli, PLUGIN, ["bill", "--stack", s.stack.cli.name]);
+    expect(s.mutationsSince(mark)).toEqual([]);
+    // On failure, the preview's display says why.
+    expect({ status: run.status, ...(run.status ? { stderr: run.stderr } : {}) }).toEqual({ status: 0 });
+    // The same bill: rows in the order the engine reached the VPSs, which may differ from run to run.
+    const head = (text: string) => text.split("\n").slice(0, 5);
+    expect(head(run.stdout)).toEqual(head(fromFile.stdout));
+    expect(tableRows(run.stdout)).toEqual(tableRows(fromFile.stdout));
+    expect(run.stderr).toContain("Previewing update"); // the preview's display, kept off the bill
   });
 
   test("--stack of a stack that does not exist: exit 2, the CLI's message and what to do, no bill", async () => {

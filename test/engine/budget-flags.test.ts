@@ -182,7 +182,8 @@ function flagScenarios(front: FrontEnd): void {
     );
     expect(changesSince(s, mark)).toEqual([]);
     await limits({ monthlyBudgetUsd: usd(5 * fee).slice(1) });
-    await pulumiText(s.stack.cli, "up", "--yes", ...target);
+    // Within it: the order is the claim, judged by up's own checks; its preview would run the program once more.
+    await pulumiText(s.stack.cli, "up", "--yes", "--skip-preview", ...target);
     expect(changesSince(s, mark)).toEqual([{ method: "POST", route: "createVps" }]);
   });
 

@@ -21,7 +21,8 @@
 import type { DcLocation } from "../../provider/index";
 import { createStackDriver, type StackDriver } from "./stack-driver";
 import { describeCliOnly } from "./describe-cli";
-import { BILL, billOfStack, previewJson, setStackLimits } from "./budget-support";
+import { BILL, billOfStack, setStackLimits } from "./budget-support";
+import { amountUsd } from "../../provider/wire-mapping/values";
 import { EXAMPLES_DIR, VPS_TYPE, startScenario, type Scenario } from "./e2e-support";
 import {
   NATIVE_VPS_TYPE,
@@ -58,6 +59,22 @@ const accountCents = (s: Scenario): number =>
   activeOrders(s).reduce((sum, order) => sum + Math.round(order.monthlyFeeUsd * 100), 0);
 
 const activeOrderCount = (s: Scenario): number => activeOrders(s).length;
+
+/**
+ * The emulator's quote (R16), in cents, for a VPS as every program of this file declares it (Dallas, MIRO1B, a
+ * 20 GB disk) with `memoryMb`: the fee the provider plans for it, new or resized to it (test/engine/bill.test.ts
+ * checks the preview's fees against these quotes).
+ */
+async function quotedCents(s: Scenario, memoryMb: number): Promise<number> {
+  const answer = await s.client.quoteNewVm({
+    dc_location: "DCDALLAS",
+    pricing_plan_code: "MIRO1B",
+    vps_parameters: { memory_mb: memoryMb, disk_space_mb: 20480 },
+  });
+  const fee = amountUsd(answer.monthly_recurring_amt);
+  if (fee === undefined) throw new Error(`the emulator quoted no USD amount: ${JSON.stringify(answer)}`);
+  return Math.round(fee * 100);
+}
 
 /**
  * The VPSs each stack's state holds, read from the file backend's checkpoints in one pass (a `pulumi stack export`
@@ -152,10 +169,9 @@ function budgetRuns(front: Front, concurrentWith: Front): void {
     "%i stacks of one account, on both front ends, started together, each order taking 3 s: within the budget",
     async (stacks) => {
       expect(activeOrderCount(s)).toBe(0);
-      await front.declare(s, s.stack, 1, "DCDALLAS");
-      const fee = Number(
-        (await previewJson(s, front.type))["node-0"]?.newState?.inputs?.plannedMonthlyFeeUsd ?? NaN,
-      );
+      // The fee of each stack's one VPS: the emulator's quote, the figure the provider plans with (a preview for it
+      // cost a CLI run; the runs' outcome, two kept and the rest refused, shows the budget was two such fees).
+      const fee = (await quotedCents(s, 1024)) / 100;
       await concurrentRuns(s, [front, concurrentWith], stacks, fee);
     },
   );
@@ -269,8 +285,8 @@ describeNative("yaml", "two explicit providers on one account (a YAML program)",
   afterAll(async () => s?.close());
 
   test("the preview judges their VPSs together, as the orders are judged: its verdict is the up's", async () => {
-    const steps = await previewJson(s, NATIVE_VPS_TYPE);
-    const fee = Number(steps["team-a-1"]!.newState!.inputs!.plannedMonthlyFeeUsd);
+    // Each VPS's fee: the emulator's quote, which the provider plans with (the runs below judge at multiples of it).
+    const fee = (await quotedCents(s, 1024)) / 100;
     const file = path.join(dir, "Pulumi.yaml");
     const program = (a: number, b: number) =>
       fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(/config:[\s\S]*$/, twoProviders(a, b)));
@@ -442,6 +458,34 @@ async function inOrder<T>(
   return run;
 }
 
+/** A stack's checkpoint files in the scenario's file backend (the checkpoint and its attributes), with their bytes. */
+function savedCheckpoint(s: Scenario): [string, Buffer][] {
+  const root = path.join(s.workDir, "backend", ".pulumi", "stacks");
+  const name = `${s.stack.cli.name}.json`;
+  const files = (fs.readdirSync(root, { recursive: true }) as string[])
+    .filter((file) => path.basename(file) === name || path.basename(file) === `${name}.attrs`)
+    .map((file) => path.join(root, file));
+  if (!files.some((file) => file.endsWith(name))) throw new Error(`no checkpoint ${name} under ${root}`);
+  return files.map((file) => [file, fs.readFileSync(file)]);
+}
+
+/**
+ * The account and the stack as at `start` (node-0 alone at 2048 MB, shrinkAndCreateRuns): web's order deleted and
+ * node-0 grown back through the API (the emulator at time scale 0 makes both at once), the checkpoint put back.
+ */
+async function backTo(s: Scenario, start: { files: [string, Buffer][]; cents: number }): Promise<void> {
+  for (const order of activeOrders(s)) {
+    if (order.domainName.startsWith("web."))
+      await s.client.deleteVps({ orderOid: order.orderOid, domainName: order.domainName });
+    else await s.client.changeParameters(order.orderOid, { memory_mb: 2048 });
+  }
+  for (const [file, bytes] of start.files) fs.writeFileSync(file, bytes);
+  expect([activeOrders(s).map((o) => o.domainName), accountCents(s)]).toEqual([
+    ["node-0.shrink.example.com"],
+    start.cents,
+  ]);
+}
+
 /** A front end's stack of node-0 alone at 2048 MB, and how to declare node-0 at `memoryMb` with web or without. */
 interface ShrinkFront {
   type: string;
@@ -469,13 +513,12 @@ function shrinkAndCreateRuns(front: ShrinkFront): void {
   test(`landing exactly on the budget, both go through in either order (${ORDER_RUNS}x each); a cent under, nothing is ordered`, async () => {
     // node-0 alone, the starting point: no preview of it is a claim here.
     await pulumiText(s.stack.cli, "up", "--yes", "--skip-preview");
+    const start = { files: savedCheckpoint(s), cents: accountCents(s) };
     await front.declare(s, 1024, true);
     const checkedInOrder = [WEB_AFTER_NODE0_CHECK];
-    const steps = await inOrder(s, clock, checkedInOrder, () => previewJson(s, front.type));
-    const after = Object.values(steps).reduce(
-      (sum, step) => sum + Math.round(Number(step.newState!.inputs!.plannedMonthlyFeeUsd) * 100),
-      0,
-    );
+    // The end total: node-0 shrunk to 1024 MB and web at 1024 MB, at the emulator's quotes. That it is the preview's
+    // figure, the previews below show: a cent under it fails, at it passes (no preview of its own to read it, CPU).
+    const after = 2 * (await quotedCents(s, 1024));
     // The account now, plus the new VPS, is over the end total: only the shrink makes room.
     expect(accountCents(s) + 1000).toBeGreaterThan(after);
     await setStackLimits(s, { monthlyBudgetUsd: ((after - 1) / 100).toFixed(2) });
@@ -490,12 +533,10 @@ function shrinkAndCreateRuns(front: ShrinkFront): void {
     const runs = Array.from({ length: ORDER_RUNS }, () => Object.entries(ORDERS)).flat();
     for (const [i, [first, holds]] of runs.entries()) {
       if (i > 0) {
-        // Back to node-0 alone at 2048 MB, with no budget (web deleted, node-0 grown), then the two changes again.
-        await setStackLimits(s, { monthlyBudgetUsd: undefined });
-        await front.declare(s, 2048, false);
-        await pulumiText(s.stack.cli, "up", "--yes", "--skip-preview");
+        // Back to node-0 alone at 2048 MB (web deleted, node-0 grown, through the API; the stack's checkpoint of then
+        // put back: no `up` for a starting point), then the two changes again.
+        await backTo(s, start);
         await front.declare(s, 1024, true);
-        await setStackLimits(s, { monthlyBudgetUsd: (after / 100).toFixed(2) });
       }
       const mark = s.mark();
       await inOrder(s, clock, holds, () => pulumiText(s.stack.cli, "up", "--yes", "--skip-preview"));
@@ -600,8 +641,10 @@ async function changedOutsidePulumi(s: Scenario): Promise<void> {
   const over =
     `its active orders are billed ${dollars(live)} a month (this stack's, other stacks' and any made by hand), ` +
     `over the monthly budget of ${dollars(budget)}`;
-  expect(await pulumiText(s.stack.cli, "preview")).toContain(over);
+  // One `pulumi preview`, the bill's own: its display (the bill's stderr) says it, and so does the bill.
   const bill = await billOfStack(s.stack.cli, process.execPath, [BILL, "--stack", s.stack.cli.name]);
+  expect(bill.stderr).toContain("Previewing update");
+  expect(bill.stderr).toContain(over);
   // The bill: the stack's live fees (node-0 before and after at what it is billed now, not the state's record), the
   // provider's words with the live account's figures, and no room "to spare"; a run that adds nothing is not failed.
   expect(bill.stdout).toMatch(/\| `node-0` \| unchanged \| (\$[\d.]+) \| \1 \| ±\$0\.00 \|/);

@@ -1,6 +1,6 @@
 /**
  * Adopted, drifted, repaired as the report says (issue 65, items 2 and 3), through the real CLI against the
- * emulator, in each language a user adopts in: YAML, and TypeScript, Python and Go on the native plugin's SDKs. One
+ * emulator, in the languages issue 65 names: TypeScript, Python and Go on the native plugin's SDKs. One
  * account of varied shapes (test/helpers/account-shapes.ts, seed 65), with a VPS whose international name is in its
  * punycode form beside them, is adopted by one stack per language (each on its own backend, so each adopts it all)
  * with `import-file` and `pulumi import --file` (no `up`: the documented adoption needs none). Then, twice, once on
@@ -13,6 +13,11 @@
  * --expect-no-changes` exits 0, and the next `pulumi up` changes nothing at RimuHosting: the moved VPSs stay on their
  * new hosts with their new addresses. In-process, for every shape and both forms of program:
  * test/drift/advice-followed.test.ts and test/drift/report-naming.test.ts.
+ * Not YAML here (CPU, issue 67: a fourth language's 8 CLI runs, about 15 CPU-s): the report and the advice are the
+ * plugin's and the engine's, the same in every language, and YAML's own parts go through the CLI elsewhere: its
+ * `import-file` and `pulumi import --out` with the preview of no change (adopt.test.ts), the drift report of a
+ * move, a grown disk, an added IP address and a cancellation on a YAML program and the `pulumi refresh` that records
+ * them (drift-native.test.ts); the advice followed in a YAML program, in-process (advice-followed.test.ts).
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -42,9 +47,11 @@ jest.setTimeout(900_000); // Go builds the program with `go build`
 
 const PLUGIN = path.join(REPO_ROOT, "bin", "pulumi-resource-rimuhosting");
 const SEED = 65;
-/** Enough VPSs that each of the 8 rounds (two per language) cancels one of its own and still has one to move. */
+/** Enough VPSs that each of the rounds (two per language) cancels one of its own and still has one to move. */
 const SHAPES = accountShapes(SEED, 16);
 const INTERNATIONAL = "xn--caf-dma.example.com";
+/** The languages issue 65 asks for through the CLI (the header says where YAML's parts are proved). */
+const LANGUAGES = ADOPT_LANGUAGES.filter((language) => language !== "yaml");
 
 let emulator: TestEmulator;
 let byHand: ReturnType<typeof createClient>;
@@ -57,7 +64,7 @@ let intlOid: number;
 const cancelledSoFar = new Set<number>();
 
 beforeAll(async () => {
-  if (ADOPT_LANGUAGES.every((language) => languageSkipReason(language))) return;
+  if (LANGUAGES.every((language) => languageSkipReason(language))) return;
   emulator = await startTestEmulator({ timeScale: 0, seed: SEED, control: true });
   byHand = createClient({ apiKey: DEMO_API_KEY, baseUrl: emulator.baseUrl });
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), "drift-advice-"));
@@ -229,7 +236,7 @@ async function adoptedDriftRepaired(language: AdoptLanguage): Promise<void> {
   }
 }
 
-describe.each(ADOPT_LANGUAGES)("adopted in %s", (language) => {
+describe.each(LANGUAGES)("adopted in %s", (language) => {
   describeNative(language, "drift of an adopted account, and its advice followed", () => {
     test("changed outside Pulumi, twice: 4 VPSs reported once each; the advice leaves the program right", () =>
       adoptedDriftRepaired(language));
