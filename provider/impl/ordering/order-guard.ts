@@ -11,8 +11,9 @@
  * over maxMonthlyIncreaseUsd. A change that does not grow the fee is never refused. A price that cannot be had:
  * `enforce` refuses it (never counted as $0), `warn` goes on with a warning.
  *
- * One change is judged and applied at a time in this process (a lock), so two creates running in parallel
- * cannot both pass on the same total. The verdict is the cost model's (cost/verdict.ts's totals and limits, in
+ * One change is judged at a time in this process (a lock), and once it passes it is in flight until its call
+ * returns: counted from the guard's record (guard-run.ts's `inFlight`), so two creates running in parallel cannot
+ * both pass on the same total, and the calls themselves run at once. The verdict is the cost model's (cost/verdict.ts's totals and limits, in
  * cost/money.ts's cents), the one rule the preview's check, the bill and the pack judge by; the settings are
  * budget.ts's. test/cost/three-judges.test.ts runs this guard through the same table of cases as they.
  */
@@ -37,6 +38,7 @@ import { feeOfMoney } from "../budget/planned-fee.js";
 import type { RunContext } from "../engine/run-context.js";
 import { guardOf, runTotals, type Guard } from "./guard-run.js";
 import { waitForPreviewedShrinks } from "./previewed-wait.js";
+import { exclusive, land, takeOff, type StandsFor } from "./in-flight.js";
 import { configuredBaseUrl } from "../lifecycle/runtime-config.js";
 import { liveOrderOf, priceOf } from "../lookahead/vps-lookahead.js";
 import { computeChanges, REPLACE_FORCING_INPUTS } from "../inputs/vps-changes.js";
@@ -88,19 +90,6 @@ export const guardVerdicts = (
   run: RunContext,
 ): readonly { name: string; judgement: Judgement; totals: BudgetTotals }[] => guardOf(run).verdicts;
 
-/** Runs `fn` alone among the judged changes of this process. */
-async function exclusive<T>(run: Guard, fn: () => Promise<T>): Promise<T> {
-  const before = run.lock;
-  let release!: () => void;
-  run.lock = new Promise((resolve) => (release = resolve));
-  await before;
-  try {
-    return await fn();
-  } finally {
-    release();
-  }
-}
-
 /** A change to judge: its name, what it is, the quote of its request and what it replaces. */
 interface Planned {
   name: string;
@@ -114,6 +103,9 @@ interface Planned {
   priced: QuotedValues;
   /** The fee billed now of what this change replaces or changes (undefined: a new VPS; NaN: not known). */
   nowUsd?: number;
+  /** The listed order this change stands for while in flight (in-flight.ts). */
+  holds: StandsFor["holds"];
+  changes?: true;
 }
 
 const limitsSet = (): boolean => {
@@ -141,26 +133,31 @@ async function judged<T>(
 ): Promise<T> {
   // This engine run changes the account: it is an update, whatever its checks were tagged (previewed-plan.ts).
   view.previewed?.noteUpdate(resource);
-  return exclusive(run, async () => {
-    try {
+  try {
+    // Judged one at a time; once passed, in flight (in-flight.ts) until its call returns: the calls run at once.
+    const fee = await exclusive(run, async () => {
       let listing: Promise<readonly AboutOrder[]> | undefined;
       const orders = () => (listing ??= view.activeOrders({ fresh: true }));
       const planned = await plan(orders);
-      if (!planned) return await apply();
+      if (!planned) return undefined;
       const fee = await judge(run, view, orders, planned);
-      try {
-        const result = await apply();
-        run.applied.set(resource, fee);
-        await placed?.(result, fee);
-        return result;
-      } catch (error) {
-        if (error instanceof VpsIncompleteError) run.applied.set(resource, fee);
-        throw error;
-      }
-    } finally {
-      run.settled.add(resource);
+      takeOff(run, resource, fee, planned);
+      return fee;
+    });
+    if (!fee) return await apply();
+    try {
+      const result = await apply();
+      land(run, resource, fee, true);
+      await placed?.(result, fee);
+      return result;
+    } catch (error) {
+      // Failed after a change (VpsIncompleteError): applied; failed before any: released.
+      land(run, resource, fee, error instanceof VpsIncompleteError);
+      throw error;
     }
-  });
+  } finally {
+    run.settled.add(resource);
+  }
 }
 
 /**
@@ -312,6 +309,8 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
     const orders = await listing();
     const token = creationTokenFor(news);
     if (orders.some((o) => carriesCreationToken(o, token) && creationNonceOf(o) === nonce)) return undefined;
+    // Its order, once placed, carries this state's nonce; one listed already is not this call's.
+    const listedBefore = new Set(orders.filter((o) => creationNonceOf(o) === nonce).map((o) => o.order_oid));
     const old = run.replacing.get(resource);
     const replaced = old === undefined ? undefined : liveOrderOf({ isNew: false, before: old }, orders).order;
     replacedOrder = replaced;
@@ -328,6 +327,7 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
       doing,
       refused: `ordered for ${name}`,
       priced: pricedOf(news),
+      holds: (o) => creationNonceOf(o) === nonce && !listedBefore.has(o.order_oid),
       nowUsd: replaced
         ? (orderFields(replaced).monthlyFeeUsd ?? NaN)
         : cancelled
@@ -418,6 +418,8 @@ export async function guardedChange<T>(
       refused: `changed on ${name}`,
       priced,
       nowUsd: orderFields(live).monthlyFeeUsd ?? NaN,
+      holds: (o) => o.order_oid === live.order_oid,
+      changes: true,
     };
   };
   const run = guardOf(context);
