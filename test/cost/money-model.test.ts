@@ -26,6 +26,7 @@ import {
   commandArbs,
   configure,
   turnOf,
+  answerTurnOf,
   UpCommand,
   ConcurrentCommand,
   OutsideCommand,
@@ -79,6 +80,7 @@ afterAll(async () => {
   testing.keepCatalogueForAllRuns(false);
   testing.setPreviewedWait(undefined);
   emu.app.emulator.turn = undefined;
+  emu.app.emulator.answerTurn = undefined;
   byHand.close();
   testing.resetConfiguration();
   await emu.close();
@@ -103,6 +105,7 @@ async function world(
     with: new Set([...WITH, ...also]),
   };
   emu.app.emulator.turn = turnOf(real);
+  emu.app.emulator.answerTurn = answerTurnOf(real);
   await configure(real, {});
   return real;
 }
