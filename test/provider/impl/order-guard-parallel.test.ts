@@ -130,6 +130,18 @@ describe("the budget's guard with changes in flight (L1)", () => {
     expect(await account()).toEqual({ orders: 1 + FLEET.length, cents: budgetCents });
   });
 
+  it("gives the room of a call that failed having ordered nothing back", async () => {
+    const fee = await feeOf(vps("web-1"));
+    await configure({ monthlyBudgetUsd: fee.toFixed(2) });
+    // RimuHosting refuses the order outright (not retried, nothing ordered): its reservation is released.
+    fixture().emulator.injectFault({ route: "createVps", kind: "status", status: 400 });
+    const failed = await rejectionOf(up(vps("web-1")));
+    expect(failed.message).not.toContain("RIMU_ERR_BUDGET");
+    expect(failed).not.toBeInstanceOf(impl.VpsIncompleteError);
+    await up(vps("web-2"));
+    expect(await account()).toEqual({ orders: 1, cents: Math.round(fee * 100) });
+  });
+
   it("resizes a fleet at once, counting each resize in flight once, whichever fee the listing shows", async () => {
     const fee = await feeOf(vps("web-1"));
     const grownFee = await feeOf(vps("web-1", { memoryMb: 2048 }));
