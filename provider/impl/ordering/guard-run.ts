@@ -82,9 +82,9 @@ const deltaOf = (fee: VpsFee): number => ("cents" in fee.after ? fee.after.cents
  * The run's totals at the moment of a judged change, by the one semantics (docs/cost.md, "What a budget limits"):
  * the account's active orders as listed now, each order this run replaced counted once (as its replacement's fee
  * now, until the run cancels it), moved by the run's changes: those applied (the listing holds them), those in
- * flight (from their record), the shrinks it checked and has not made yet (the ledger's pending plan), and this one. Never more than the preview's final
- * total, from the live listing: a change a passing preview planned is never refused for the order the engine runs
- * the steps in.
+ * flight (from their record), the shrinks it checked and has not made yet (the ledger's pending plan), and this
+ * one. Never more than the preview's final total, from the live listing: a change a passing preview planned is never
+ * refused for the order the engine runs the steps in.
  */
 export function runTotals(
   run: Guard,

@@ -12,10 +12,10 @@
  * `enforce` refuses it (never counted as $0), `warn` goes on with a warning.
  *
  * One change is judged at a time in this process (a lock), and once it passes it is in flight until its call
- * returns: counted from the guard's record (guard-run.ts's `inFlight`), so two creates running in parallel cannot
- * both pass on the same total, and the calls themselves run at once. The verdict is the cost model's (cost/verdict.ts's totals and limits, in
- * cost/money.ts's cents), the one rule the preview's check, the bill and the pack judge by; the settings are
- * budget.ts's. test/cost/three-judges.test.ts runs this guard through the same table of cases as they.
+ * returns: counted from the guard's record (in-flight.ts), so two creates running in parallel cannot both pass on
+ * the same total, and the calls themselves run at once. The verdict is the cost model's (cost/verdict.ts's totals
+ * and limits, in cost/money.ts's cents), the one rule the preview's check, the bill and the pack judge by; the
+ * settings are budget.ts's. test/cost/three-judges.test.ts runs this guard through the same table of cases as they.
  */
 import type { AboutOrder } from "../../../contract/index.js";
 import { budgetInUse } from "../budget/budget.js";

@@ -2,8 +2,8 @@
  * The scheduler's turns in the model test (commands.ts): before each provider call a run makes (engine.ts's gate),
  * before each request the emulator serves while a command's runs are under way (the emulator's `turn` hook), and
  * before the answer of each order or change made (its `answerTurn` hook), so fast-check's scheduler interleaves
- * concurrent runs, and the concurrent calls of one run, inside their calls too. An order by hand placed during an update
- * waits here for the update's order it lands just before.
+ * concurrent runs, and the concurrent calls of one run, inside their calls too. An order by hand placed during an
+ * update waits here for the update's order it lands just before.
  */
 import type { Real } from "./commands";
 import type { Gate } from "./engine";
