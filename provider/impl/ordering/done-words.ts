@@ -46,10 +46,16 @@ export function describeDone(run: Guard, refused: string, check?: "preview" | "m
       : `; order${kept.length === 1 ? "" : "s"} ${listed(kept.map(String))}, which this run replaced, ` +
         `${kept.length === 1 ? "stays" : "stay"} billed beside ${kept.length === 1 ? "its replacement" : "their replacements"} ` +
         "until the run deletes it, or the next `pulumi up` does";
+  // Changes judged before it whose calls have not returned (in-flight.ts): counted, and perhaps made by now.
+  const flying = [...run.inFlight.values()].map((change) => change.fee.name);
+  const underWay =
+    flying.length === 0 ? "" : `; this run is still ordering or changing ${listed(flying)}, counted`;
   const said =
     (done.size === 0
       ? `Nothing was ${refused}, and this run ordered or changed nothing before it`
-      : `Nothing was ${refused}; before it, this run ${did.join(", ")}`) + billedBeside;
+      : `Nothing was ${refused}; before it, this run ${did.join(", ")}`) +
+    underWay +
+    billedBeside;
   return check === "mayApply"
     ? `${said}. If this is the update of \`pulumi up\`, the VPSs checked before it go on, each ordered or ` +
         `changed only within the budget`

@@ -117,7 +117,7 @@ describe("the budget's guard with changes in flight (L1)", () => {
       expect(grown.outs.memoryMb).toBe(2048);
       const extra = await rejectionOf(up(vps("web-5")));
       expect(extra.message).toMatch(
-        /^\[RIMU_ERR_BUDGET\] web-5: ordering it .* Nothing was ordered for web-5/,
+        /^\[RIMU_ERR_BUDGET\] web-5: ordering it .* Nothing was ordered for web-5; before it, this run changed db; this run is still ordering or changing (web-\d, ){2}web-\d and web-\d, counted\. /,
       );
       hold.release();
       // None withdrawn on its read-back: the orders in flight are counted there once too.
@@ -171,7 +171,7 @@ describe("the budget's guard with changes in flight (L1)", () => {
       expect((await account()).cents).toBe(budgetCents);
       const extra = await rejectionOf(up(vps("web-5")));
       expect(extra.message).toMatch(
-        /^\[RIMU_ERR_BUDGET\] web-5: ordering it .* Nothing was ordered for web-5/,
+        /^\[RIMU_ERR_BUDGET\] web-5: ordering it .* Nothing was ordered for web-5, and this run ordered or changed nothing before it; this run is still ordering or changing (web-\d, ){2}web-\d and web-\d, counted\. /,
       );
       hold.release();
       expect((await resized).map((done) => done.outs.memoryMb)).toEqual(FLEET.map(() => 2048));
