@@ -69,6 +69,8 @@ export interface InFlight {
   fee: VpsFee;
   holds: (order: AboutOrder) => boolean;
   inPlaceOfCents: number;
+  /** A new order (not a change to a listed one). */
+  ordering?: true;
 }
 
 /** What the guard keeps of `run`: the run's context comes in as an argument from each engine call. */

@@ -37,7 +37,17 @@ export function takeOff(run: Guard, resource: string, fee: VpsFee, stands: Stand
     holds: known ? stands.holds : () => false,
     // A resize's or move's order counts at its fee now from here, in the listing's place; a new order at nothing.
     inPlaceOfCents: stands.changes && known ? fee.nowCents! : 0,
+    ...(stands.changes ? {} : { ordering: true as const }),
   });
+}
+
+/**
+ * How many active orders the account has for the refusal's words, each new order in flight counted as if listed,
+ * whether or not `counted` (the listing) shows it yet: the same words whatever the listing's timing.
+ */
+export function orderCountOf(run: Guard, counted: readonly AboutOrder[]): number {
+  const ordering = [...run.inFlight.values()].filter((change) => change.ordering);
+  return counted.filter((order) => !ordering.some((change) => change.holds(order))).length + ordering.length;
 }
 
 /**

@@ -38,7 +38,7 @@ import { feeOfMoney } from "../budget/planned-fee.js";
 import type { RunContext } from "../engine/run-context.js";
 import { guardOf, runTotals, type Guard } from "./guard-run.js";
 import { waitForPreviewedShrinks } from "./previewed-wait.js";
-import { exclusive, land, takeOff, type StandsFor } from "./in-flight.js";
+import { exclusive, land, orderCountOf, takeOff, type StandsFor } from "./in-flight.js";
 import { configuredBaseUrl } from "../lifecycle/runtime-config.js";
 import { liveOrderOf, priceOf } from "../lookahead/vps-lookahead.js";
 import { computeChanges, REPLACE_FORCING_INPUTS } from "../inputs/vps-changes.js";
@@ -251,7 +251,7 @@ async function judge(
   }
   if (judgement !== "over") return fee;
   await stop(
-    `${planned.doing} (+${dollars(adds)} a month) would ${overWords(totals, counted.length, adds)}`,
+    `${planned.doing} (+${dollars(adds)} a month) would ${overWords(totals, orderCountOf(run, counted), adds)}`,
     "Raise the limit, or order less in this run",
   );
   return fee;

@@ -117,7 +117,7 @@ describe("the budget's guard with changes in flight (L1)", () => {
       expect(grown.outs.memoryMb).toBe(2048);
       const extra = await rejectionOf(up(vps("web-5")));
       expect(extra.message).toMatch(
-        /^\[RIMU_ERR_BUDGET\] web-5: ordering it .* Nothing was ordered for web-5; before it, this run changed db; this run is still ordering or changing (web-\d, ){2}web-\d and web-\d, counted\. /,
+        /^\[RIMU_ERR_BUDGET\] web-5: ordering it .* account's 5 active orders from \$\d+\.00 .* Nothing was ordered for web-5; before it, this run changed db; this run is still ordering or changing (web-\d, ){2}web-\d and web-\d, counted\. /,
       );
       hold.release();
       // None withdrawn on its read-back: the orders in flight are counted there once too.
