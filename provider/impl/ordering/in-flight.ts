@@ -3,6 +3,9 @@
  * counted from the guard's record (guard-run.ts's `inFlight`) until its call returns, so the calls of a run's orders
  * and changes run at once and a listing read meanwhile, with or without them, never counts one twice or not at all.
  *
+ * A change lands (its record moves from in flight to applied) in the lock too, so a judgement's listing, read before,
+ * never meets a record that says the listing shows it.
+ *
  * Owns: the lock of the judgements, and when a change is in flight. What is judged is order-guard.ts's.
  */
 import type { AboutOrder } from "../../../contract/index.js";

@@ -145,16 +145,21 @@ async function judged<T>(
       return fee;
     });
     if (!fee) return await apply();
+    let result: T;
     try {
-      const result = await apply();
+      result = await apply();
+    } catch (error) {
+      // Failed after a change (VpsIncompleteError): applied; failed before any: released.
+      await exclusive(run, async () => land(run, resource, fee, error instanceof VpsIncompleteError));
+      throw error;
+    }
+    // It lands in the lock, so no judgement's listing is read while a change of the run lands (the listing, read
+    // before, would not show what the record, now applied, says it shows); its read-back too, for the same reason.
+    return await exclusive(run, async () => {
       land(run, resource, fee, true);
       await placed?.(result, fee);
       return result;
-    } catch (error) {
-      // Failed after a change (VpsIncompleteError): applied; failed before any: released.
-      land(run, resource, fee, error instanceof VpsIncompleteError);
-      throw error;
-    }
+    });
   } finally {
     run.settled.add(resource);
   }
@@ -382,7 +387,8 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
   };
   const ordered = limitsSet() ? await judged(run, view, resource, plan, order, placed) : await order();
   if (!ordered.found || judgedAsNew) noteWith(run, "ordered", name);
-  if (takenBack(ordered)) await judgeTakenBack(context, view, name, ordered.order, withdraw);
+  if (takenBack(ordered))
+    await exclusive(run, () => judgeTakenBack(context, view, name, ordered.order, withdraw));
   return ordered;
 }
 
