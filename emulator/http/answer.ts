@@ -35,6 +35,8 @@ export function clientGone(request: FastifyRequest): boolean {
 export async function afterCommit(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
   const holdMs = request.emu?.delayAfterCommitMs ?? 0;
   if (holdMs > 0) await request.server.emulator.ctx.clock.sleep(holdMs);
+  const answerTurn = request.server.emulator.answerTurn;
+  if (answerTurn && request.emu?.endpoint) await answerTurn(request.emu.endpoint);
   if (request.emu?.dropAfterCommit) {
     dropConnection(request, reply);
     return true;

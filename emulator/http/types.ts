@@ -41,6 +41,11 @@ export interface EmulatorDeps {
    * fast-check's scheduler): each API request waits for it, named by its endpoint, before anything is done.
    */
   turn?: (endpoint: string) => Promise<void>;
+  /**
+   * Set in code by a test that holds answers (test/provider/impl/order-guard-parallel.test.ts): each API answer waits
+   * for it, named by its endpoint, once what the request does is done (an order placed is listed meanwhile).
+   */
+  answerTurn?: (endpoint: string) => Promise<void>;
 }
 
 declare module "fastify" {

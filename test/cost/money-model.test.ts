@@ -26,6 +26,7 @@ import {
   commandArbs,
   configure,
   turnOf,
+  answerTurnOf,
   UpCommand,
   ConcurrentCommand,
   OutsideCommand,
@@ -79,6 +80,7 @@ afterAll(async () => {
   testing.keepCatalogueForAllRuns(false);
   testing.setPreviewedWait(undefined);
   emu.app.emulator.turn = undefined;
+  emu.app.emulator.answerTurn = undefined;
   byHand.close();
   testing.resetConfiguration();
   await emu.close();
@@ -103,6 +105,7 @@ async function world(
     with: new Set([...WITH, ...also]),
   };
   emu.app.emulator.turn = turnOf(real);
+  emu.app.emulator.answerTurn = answerTurnOf(real);
   await configure(real, {});
   return real;
 }
@@ -456,6 +459,35 @@ const NAMED: {
         undefined,
         undefined,
         [3, 0, 0, 0, 0, 0],
+      ),
+    ],
+  },
+  {
+    known: true,
+    title:
+      "a VPS grown by hand, then a run exactly on the budget that moves one VPS to its twin (+$0.30) and another to " +
+      "New York: the account is over its budget before the run ($15.00 against $12.60), so the provider's preview " +
+      "refuses the growing move, while the bill and the pack, which judge the stack's VPSs, pass it (I5) (known: " +
+      "found with RIMU_MODEL_WITH=kill, seed 4242, path 1209:…; main's guard fails it too)",
+    stacks: 1,
+    commands: [
+      new UpCommand(0, [add("DCDALLAS")], { limit: "monthly", offsetCents: 0 }),
+      new UpCommand(0, [{ op: "move", pick: 0, dcLocation: "DCDALLAS", dbr: false }, add("DCDALLAS")], {
+        limit: "monthly",
+        offsetCents: 1,
+      }),
+      new OutsideCommand({ kind: "resize", pick: 3 }),
+      new UpCommand(
+        0,
+        [
+          { op: "move twin", pick: 1, dbr: false },
+          { op: "move", pick: 0, dcLocation: "DCNY", dbr: false },
+        ],
+        { limit: "monthly", offsetCents: 0 },
+        undefined,
+        undefined,
+        undefined,
+        [0, 0, 0, 0, 0, 0],
       ),
     ],
   },

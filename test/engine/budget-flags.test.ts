@@ -65,8 +65,8 @@ const orderedNames = (s: Scenario): string[] =>
 /** What the native plugin's check says it did, in `up` as in a preview (done-words.ts whatWasDone). */
 const CHECK_DONE =
   `Nothing was ordered or changed for (node-\\d)(?:, and this run ordered or changed nothing before it|; before ` +
-  `it, this run ordered [^.]+)\\. If this is the update of \`pulumi up\`, the VPSs checked before it go on, each ` +
-  `ordered or changed only within the budget\\.`;
+  `it, this run ordered [^.;]+)(?:; this run is still ordering or changing [^.]+, counted)?\\. If this is the ` +
+  `update of \`pulumi up\`, the VPSs checked before it go on, each ordered or changed only within the budget\\.`;
 
 function flagScenarios(front: FrontEnd): void {
   let s: Scenario;
@@ -128,8 +128,10 @@ function flagScenarios(front: FrontEnd): void {
       front.refusedAt === "order"
         ? `^\\[RIMU_ERR_BUDGET\\] (node-\\d): ordering it \\(\\+${re(usd(fee))} a month\\) would take the monthly ` +
             `fees of the account's 2 active orders from \\$0\\.00 to ${re(usd(3 * fee))} with this run's changes, over the ` +
-            `monthly budget of ${re(budget)} \\(rimuhosting:monthlyBudgetUsd\\)\\. Nothing was ordered for \\1; ` +
-            `before it, this run ordered node-\\d and node-\\d\\.`
+            `monthly budget of ${re(budget)} \\(rimuhosting:monthlyBudgetUsd\\)\\. Nothing was ordered for \\1` +
+            // The other two are ordered at once (in-flight.ts): returned before the refusal, or still under way.
+            `(?:; before it, this run ordered node-\\d(?: and node-\\d)?|, and this run ordered or changed nothing ` +
+            `before it)(?:; this run is still ordering or changing node-\\d(?: and node-\\d)?, counted)?\\.`
         : `^\\[RIMU_ERR_BUDGET\\] this run takes the account's monthly fees \\(every active order on it, with the ` +
             `changes of the 3 VPSs checked so far\\) from \\$0\\.00 to ${re(usd(3 * fee))}, over the monthly ` +
             `budget of ${re(budget)} \\(rimuhosting:monthlyBudgetUsd\\);.* ${CHECK_DONE}`,
@@ -151,8 +153,10 @@ function flagScenarios(front: FrontEnd): void {
       front.refusedAt === "order"
         ? `^\\[RIMU_ERR_BUDGET\\] (node-[23]): ordering it \\(\\+${re(usd(fee))} a month\\) would take this run's ` +
             `increase to ${re(usd(2 * fee))} a month \\(${re(usd(fee))} from its other changes\\), over the ${re(most)} ` +
-            `one run may add \\(rimuhosting:maxMonthlyIncreaseUsd\\)\\. Nothing was ordered for \\1; before it, ` +
-            `this run ordered node-[23]\\.`
+            `one run may add \\(rimuhosting:maxMonthlyIncreaseUsd\\)\\. Nothing was ordered for \\1` +
+            // The other is ordered at once (in-flight.ts): returned before the refusal, or still under way.
+            `(?:; before it, this run ordered node-[23]|, and this run ordered or changed nothing before it; this ` +
+            `run is still ordering or changing node-[23], counted)\\.`
         : `^\\[RIMU_ERR_BUDGET\\] this run takes the account's monthly fees .*; it adds ${re(usd(2 * fee))} a ` +
             `month .*, over the ${re(most)} one run may add \\(rimuhosting:maxMonthlyIncreaseUsd\\)\\..* ${CHECK_DONE}`,
     ).exec(refusal(text));

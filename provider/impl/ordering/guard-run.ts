@@ -21,6 +21,11 @@ const GUARD = runState("the budget guard's record of what the run ordered and ch
    */
   applied: new Map<string, VpsFee>(),
   /**
+   * Judged changes whose call has not returned yet, by resource: each counted once, from this record, whatever a
+   * listing read meanwhile shows of it (the order placed or not yet, the old fee or the new).
+   */
+  inFlight: new Map<string, InFlight>(),
+  /**
    * Resources whose create or update has run (applied, failed or found done): the ledger's plan of them is no
    * longer pending (the listing shows what they did).
    */
@@ -51,9 +56,22 @@ const GUARD = runState("the budget guard's record of what the run ordered and ch
    * liveOrderOf finds as the look-ahead does (the recorded order id first: an imported VPS carries no nonce).
    */
   replacing: new Map<string, VpsInputs>(),
-  /** The tail of the lock: each judged change waits for the one before it. */
+  /** The tail of the lock: each judgement waits for the one before it (not for its call: `inFlight`). */
   lock: Promise.resolve(),
 }));
+
+/**
+ * A judged change in flight: its fee as the cost model counts it, and which listed order it stands for. That order,
+ * when listed, is left out of the account's total and the change counted at its fee now (`inPlaceOfCents`: a
+ * resize's or move's order) plus its change; a new order's is left out whether or not it is listed yet (0).
+ */
+export interface InFlight {
+  fee: VpsFee;
+  holds: (order: AboutOrder) => boolean;
+  inPlaceOfCents: number;
+  /** A new order (not a change to a listed one). */
+  ordering?: true;
+}
 
 /** What the guard keeps of `run`: the run's context comes in as an argument from each engine call. */
 export type Guard = ReturnType<(typeof GUARD)["make"]>;
@@ -65,10 +83,10 @@ const deltaOf = (fee: VpsFee): number => ("cents" in fee.after ? fee.after.cents
 /**
  * The run's totals at the moment of a judged change, by the one semantics (docs/cost.md, "What a budget limits"):
  * the account's active orders as listed now, each order this run replaced counted once (as its replacement's fee
- * now, until the run cancels it), moved by the run's changes: those applied (the listing holds them), the shrinks
- * it checked and has not made yet (the ledger's pending plan), and this one. Never more than the preview's final
- * total, from the live listing: a change a passing preview planned is never refused for the order the engine runs
- * the steps in.
+ * now, until the run cancels it), moved by the run's changes: those applied (the listing holds them), those in
+ * flight (from their record), the shrinks it checked and has not made yet (the ledger's pending plan), and this
+ * one. Never more than the preview's final total, from the live listing: a change a passing preview planned is never
+ * refused for the order the engine runs the steps in.
  */
 export function runTotals(
   run: Guard,
@@ -90,10 +108,13 @@ export function runTotals(
       !replacedElsewhere.has(order.order_oid) &&
       !others?.leftOut.has(order.order_oid),
   );
-  const account = accountCentsOf(counted);
   const resource = judging?.resource;
+  // The run's changes in flight count as their record says, never as the listing shows them (counted once).
+  const inFlight = [...run.inFlight].filter(([key]) => key !== resource).map(([, change]) => change);
+  const account = accountCentsOf(counted.filter((order) => !inFlight.some((change) => change.holds(order))));
   const applied = [...run.applied].filter(([key]) => key !== resource).map(([, done]) => done);
-  const open = (key: string) => key !== resource && !run.applied.has(key) && !run.settled.has(key);
+  const open = (key: string) =>
+    key !== resource && !run.applied.has(key) && !run.settled.has(key) && !run.inFlight.has(key);
   // The run's planned shrinks not made yet count, so a create and a shrink the preview passed go through in either
   // order; its planned growth not made yet is judged when it is made (it cannot make this change pass). Also those
   // the other providers of the command checked (shared-plan.ts), as the preview counted them; and every change they
@@ -109,12 +130,21 @@ export function runTotals(
     .filter(([, order]) => !listed.has(order.oid))
     .filter(([key]) => !run.applied.has(key) && (key === resource || !run.settled.has(key)))
     .reduce((sum, [, order]) => sum + order.cents, 0);
+  const flying = inFlight.reduce((sum, change) => sum + change.inPlaceOfCents, 0);
   const base =
     account.cents +
+    flying +
     cancelledFirst +
     (others?.addCents ?? 0) -
     applied.reduce((sum, done) => sum + deltaOf(done), 0);
   const made = others?.made ?? [];
-  const fees = [...applied, ...made, ...pending, ...supposing, ...(judging ? [judging.fee] : [])];
+  const fees = [
+    ...applied,
+    ...made,
+    ...inFlight.map((change) => change.fee),
+    ...pending,
+    ...supposing,
+    ...(judging ? [judging.fee] : []),
+  ];
   return { counted, account, totals: totalsOf(base, fees) };
 }

@@ -11,23 +11,17 @@
  * over maxMonthlyIncreaseUsd. A change that does not grow the fee is never refused. A price that cannot be had:
  * `enforce` refuses it (never counted as $0), `warn` goes on with a warning.
  *
- * One change is judged and applied at a time in this process (a lock), so two creates running in parallel
- * cannot both pass on the same total. The verdict is the cost model's (cost/verdict.ts's totals and limits, in
- * cost/money.ts's cents), the one rule the preview's check, the bill and the pack judge by; the settings are
- * budget.ts's. test/cost/three-judges.test.ts runs this guard through the same table of cases as they.
+ * One change is judged at a time in this process (a lock), and once it passes it is in flight until its call
+ * returns: counted from the guard's record (in-flight.ts), so two creates running in parallel cannot both pass on
+ * the same total, and the calls themselves run at once. The verdict is the cost model's (cost/verdict.ts's totals
+ * and limits, in cost/money.ts's cents), the one rule the preview's check, the bill and the pack judge by; the
+ * settings are budget.ts's. test/cost/three-judges.test.ts runs this guard through the same table of cases as they.
  */
 import type { AboutOrder } from "../../../contract/index.js";
 import { budgetInUse } from "../budget/budget.js";
 import { unpricedAccountWords } from "../cost/ledger.js";
 import { cents, dollars, type Priced } from "../cost/money.js";
-import {
-  addsOf,
-  judgementOf,
-  limitsPassed,
-  type BudgetTotals,
-  type Judgement,
-  type VpsFee,
-} from "../cost/verdict.js";
+import { addsOf, judgementOf, type BudgetTotals, type Judgement, type VpsFee } from "../cost/verdict.js";
 import { creationNonceOf, creationTokenFor } from "../lifecycle/creation-token.js";
 import { VPS_ERROR_CODES, VpsError, VpsIncompleteError } from "../engine/errors.js";
 import { pricedOf, type QuotedValues } from "../budget/money.js";
@@ -37,6 +31,7 @@ import { feeOfMoney } from "../budget/planned-fee.js";
 import type { RunContext } from "../engine/run-context.js";
 import { guardOf, runTotals, type Guard } from "./guard-run.js";
 import { waitForPreviewedShrinks } from "./previewed-wait.js";
+import { exclusive, land, orderCountOf, takeOff, type StandsFor } from "./in-flight.js";
 import { configuredBaseUrl } from "../lifecycle/runtime-config.js";
 import { liveOrderOf, priceOf } from "../lookahead/vps-lookahead.js";
 import { computeChanges, REPLACE_FORCING_INPUTS } from "../inputs/vps-changes.js";
@@ -50,7 +45,7 @@ import { same } from "../inputs/canonical-json.js";
 import { withdrawIfOver } from "./order-withdrawal.js";
 import { cancelReplacedIfOver, noteFailing } from "./replaced-orders.js";
 import { judgeTakenBack } from "./take-back-judge.js";
-import { describeDone, noteWith } from "./done-words.js";
+import { describeDone, noteWith, overWords } from "./done-words.js";
 import { isTakenBack } from "../lifecycle/take-back.js";
 
 /**
@@ -88,19 +83,6 @@ export const guardVerdicts = (
   run: RunContext,
 ): readonly { name: string; judgement: Judgement; totals: BudgetTotals }[] => guardOf(run).verdicts;
 
-/** Runs `fn` alone among the judged changes of this process. */
-async function exclusive<T>(run: Guard, fn: () => Promise<T>): Promise<T> {
-  const before = run.lock;
-  let release!: () => void;
-  run.lock = new Promise((resolve) => (release = resolve));
-  await before;
-  try {
-    return await fn();
-  } finally {
-    release();
-  }
-}
-
 /** A change to judge: its name, what it is, the quote of its request and what it replaces. */
 interface Planned {
   name: string;
@@ -116,6 +98,9 @@ interface Planned {
   nowUsd?: number;
   /** When the create or update making it must be done (its time limit): the wait for a previewed shrink ends by then. */
   deadlineMs?: number;
+  /** The listed order this change stands for while in flight (in-flight.ts). */
+  holds: StandsFor["holds"];
+  changes?: true;
 }
 
 const limitsSet = (): boolean => {
@@ -143,26 +128,36 @@ async function judged<T>(
 ): Promise<T> {
   // This engine run changes the account: it is an update, whatever its checks were tagged (previewed-plan.ts).
   view.previewed?.noteUpdate(resource);
-  return exclusive(run, async () => {
-    try {
+  try {
+    // Judged one at a time; once passed, in flight (in-flight.ts) until its call returns: the calls run at once.
+    const fee = await exclusive(run, async () => {
       let listing: Promise<readonly AboutOrder[]> | undefined;
       const orders = () => (listing ??= view.activeOrders({ fresh: true }));
       const planned = await plan(orders);
-      if (!planned) return await apply();
+      if (!planned) return undefined;
       const fee = await judge(run, view, orders, planned);
-      try {
-        const result = await apply();
-        run.applied.set(resource, fee);
-        await placed?.(result, fee);
-        return result;
-      } catch (error) {
-        if (error instanceof VpsIncompleteError) run.applied.set(resource, fee);
-        throw error;
-      }
-    } finally {
-      run.settled.add(resource);
+      takeOff(run, resource, fee, planned);
+      return fee;
+    });
+    if (!fee) return await apply();
+    let result: T;
+    try {
+      result = await apply();
+    } catch (error) {
+      // Failed after a change (VpsIncompleteError): applied; failed before any: released.
+      await exclusive(run, async () => land(run, resource, fee, error instanceof VpsIncompleteError));
+      throw error;
     }
-  });
+    // It lands in the lock, so no judgement's listing is read while a change of the run lands (the listing, read
+    // before, would not show what the record, now applied, says it shows); its read-back too, for the same reason.
+    return await exclusive(run, async () => {
+      land(run, resource, fee, true);
+      await placed?.(result, fee);
+      return result;
+    });
+  } finally {
+    run.settled.add(resource);
+  }
 }
 
 /**
@@ -256,30 +251,10 @@ async function judge(
   }
   if (judgement !== "over") return fee;
   await stop(
-    `${planned.doing} (+${dollars(adds)} a month) would ${overWords(totals, counted.length, adds)}`,
+    `${planned.doing} (+${dollars(adds)} a month) would ${overWords(totals, orderCountOf(run, counted), adds)}`,
     "Raise the limit, or order less in this run",
   );
   return fee;
-}
-
-/** What the totals pass, in the guard's words: the account's fees before and after the run's plan, the increase. */
-function overWords(totals: BudgetTotals, orderCount: number, adds: number): string {
-  const { settings } = budgetInUse();
-  const passed = limitsPassed(settings, totals);
-  const over: string[] = [];
-  if (passed.includes("monthlyBudgetUsd"))
-    over.push(
-      `take the monthly fees of the account's ${orderCount} active order${orderCount === 1 ? "" : "s"} from ` +
-        `${dollars(totals.beforeCents)} to ${dollars(totals.afterCents)} with this run's changes, over the monthly ` +
-        `budget of ${dollars(cents(settings.monthlyBudgetUsd!))} (${settingName("monthlyBudgetUsd")})`,
-    );
-  if (passed.includes("maxMonthlyIncreaseUsd"))
-    over.push(
-      `take this run's increase to ${dollars(totals.increaseCents)} a month (${dollars(totals.increaseCents - adds)} ` +
-        `from its other changes), over the ${dollars(cents(settings.maxMonthlyIncreaseUsd!))} one run may add ` +
-        `(${settingName("maxMonthlyIncreaseUsd")})`,
-    );
-  return over.join(", and ");
 }
 
 /**
@@ -316,6 +291,8 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
     const orders = await listing();
     const token = creationTokenFor(news);
     if (orders.some((o) => carriesCreationToken(o, token) && creationNonceOf(o) === nonce)) return undefined;
+    // Its order, once placed, carries this state's nonce; one listed already is not this call's.
+    const listedBefore = new Set(orders.filter((o) => creationNonceOf(o) === nonce).map((o) => o.order_oid));
     const old = run.replacing.get(resource);
     const replaced = old === undefined ? undefined : liveOrderOf({ isNew: false, before: old }, orders).order;
     replacedOrder = replaced;
@@ -333,6 +310,7 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
       refused: `ordered for ${name}`,
       priced: pricedOf(news),
       ...(deadlineMs === undefined ? {} : { deadlineMs }),
+      holds: (o) => creationNonceOf(o) === nonce && !listedBefore.has(o.order_oid),
       nowUsd: replaced
         ? (orderFields(replaced).monthlyFeeUsd ?? NaN)
         : cancelled
@@ -391,7 +369,8 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
   };
   const ordered = limitsSet() ? await judged(run, view, resource, plan, order, placed) : await order();
   if (!ordered.found || judgedAsNew) noteWith(run, "ordered", name);
-  if (takenBack(ordered)) await judgeTakenBack(context, view, name, ordered.order, withdraw);
+  if (takenBack(ordered))
+    await exclusive(run, () => judgeTakenBack(context, view, name, ordered.order, withdraw));
   return ordered;
 }
 
@@ -430,6 +409,8 @@ export async function guardedChange<T>(
       priced,
       nowUsd: orderFields(live).monthlyFeeUsd ?? NaN,
       ...(deadlineMs === undefined ? {} : { deadlineMs }),
+      holds: (o) => o.order_oid === live.order_oid,
+      changes: true,
     };
   };
   const run = guardOf(context);
