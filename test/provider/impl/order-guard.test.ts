@@ -7,41 +7,12 @@
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
 import { until } from "../../helpers/promises";
-import { APP_INPUTS, rejectionOf, stackConfig, useImplFixture } from "../support/impl-fixture";
+import { rejectionOf, useImplFixture } from "../support/impl-fixture";
+import { guardSteps } from "../support/guard-steps";
 
 const fixture = useImplFixture({ planCurrencies: { MIRO8B: "CUR_NZD" } });
 
-const configure = (settings: Record<string, string>) => {
-  const base = stackConfig(fixture().emulator.baseUrl);
-  return impl.configure({
-    config: { get: (key) => settings[key.replace("rimuhosting:", "")] ?? base.get(key) },
-  });
-};
-
-const vps = (name: string, extra: Record<string, unknown> = {}) => ({
-  ...APP_INPUTS,
-  domainName: `${name}.example.com`,
-  creationScope: `shop/prod/${name}`,
-  ...extra,
-});
-
-/** check() then create(), as `pulumi up --skip-preview` runs them (no preview flag). */
-async function up(inputs: Record<string, unknown>) {
-  const checked = await impl.check({}, inputs);
-  expect(checked.failures).toBeUndefined();
-  return { ...(await impl.create(checked.inputs)), inputs: checked.inputs };
-}
-
-/** check() then update() of a created VPS, as the engine runs them. */
-async function change(
-  created: { id: string; outs: Record<string, unknown> },
-  olds: Record<string, unknown>,
-  news: Record<string, unknown>,
-) {
-  const checked = await impl.check(olds, news);
-  expect(checked.failures).toBeUndefined();
-  return impl.update(created.id, created.outs as never, checked.inputs);
-}
+const { configure, vps, up, change } = guardSteps(fixture);
 
 const orderOids = async () =>
   ((await fixture().byHand.listOrders({ includeInactive: false })).about_orders ?? [])
