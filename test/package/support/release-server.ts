@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
+import { forgetCachedUrls } from "./npm-cache";
 import { REPOSITORY_WEB_URL } from "./repository-links";
 
 export interface ReleaseServer {
@@ -21,7 +22,8 @@ export interface ReleaseServer {
 export const releaseDownloadPath = (version: string, file: string): string =>
   `${new URL(REPOSITORY_WEB_URL).pathname}/releases/download/v${version}/${file}`;
 
-export async function serveReleaseFiles(version: string, files: string[]): Promise<ReleaseServer> {
+/** `port`: a port of the test's choosing (0, the default: one the system picks). */
+export async function serveReleaseFiles(version: string, files: string[], port = 0): Promise<ReleaseServer> {
   const byPath = new Map(files.map((file) => [releaseDownloadPath(version, path.basename(file)), file]));
   const requests: string[] = [];
   const server = http.createServer((req, res) => {
@@ -34,10 +36,15 @@ export async function serveReleaseFiles(version: string, files: string[]): Promi
     });
     fs.createReadStream(file).pipe(res);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // An earlier run on the same port left its tarball in npm's cache under this very URL (npm-cache.ts).
+  const urls = [...byPath.keys()].map((file) => `${origin}${file}`);
+  forgetCachedUrls(urls);
   return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    origin,
     requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => server.close(() => resolve())).then(() => forgetCachedUrls(urls)),
   };
 }
