@@ -491,6 +491,31 @@ const NAMED: {
       ),
     ],
   },
+  {
+    title:
+      "a resize up (1 GB to 2 GB) checked before a resize down (1 GB to 512 MB), the run exactly on the budget " +
+      "($18.00 to $21.00, $24.00 at the first VPS's turn): the preview refuses the growth, and the bill and the " +
+      "pack, judging in the same order, refuse it too (I5)",
+    stacks: 1,
+    commands: [
+      new UpCommand(
+        0,
+        [
+          add("DCDALLAS", { memoryMb: 1024 } as Partial<Edit>),
+          add("DCDALLAS", { memoryMb: 1024 } as Partial<Edit>),
+        ],
+        NO_LIMIT,
+      ),
+      new UpCommand(
+        0,
+        [
+          { op: "resize", pick: 0, memoryMb: 2048 },
+          { op: "resize", pick: 1, memoryMb: 512 },
+        ],
+        { limit: "monthly", offsetCents: 0 },
+      ),
+    ],
+  },
 ];
 
 describe("the money model's named cases: each counterexample it found keeps I1–I6", () => {
