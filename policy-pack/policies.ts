@@ -16,8 +16,6 @@ import {
   dollars,
   verdictOf,
   type Adder,
-  type BudgetTotals,
-  type Limit,
   type Limits,
   type RunVerdict,
   type VpsFee,
@@ -295,14 +293,21 @@ function addersWords(adders: readonly Adder[]): string {
     .join(", ");
 }
 
-/** The message of a run over its limits (each limit passed, the VPSs that add the most, how to fix it). */
-function overMessage(limits: Limits, totals: BudgetTotals, passed: readonly Limit[], deletes = 0): string {
+/** A run over its limits (each passed, the VPSs adding the most, the fix); at a VPS's turn when it ends within. */
+function overMessage(limits: Limits, run: RunVerdict, deletes = 0): string {
+  const turn = run.passed.length === 0 ? run.firstOver : undefined;
+  const { totals, passed } = turn ?? run;
   const parts: string[] = [];
   if (passed.includes("monthlyBudgetUsd")) {
     const budget = cents(limits.monthlyBudgetUsd!);
     const vpss = `${totals.count} VPS${totals.count === 1 ? "" : "s"}`;
+    const when = turn
+      ? `at ${vpsLabel(turn.name)}'s change, which is checked before the changes that lower the fees (the run ends at ${dollars(run.totals.afterCents)}; each VPS is judged with the changes checked before it, as the provider judges it)`
+      : deletes > 0
+        ? `while the ${deletes === 1 ? "VPS it deletes is" : `${deletes} it deletes are`} still billed (a delete counts until it is made, after the run's orders and changes)`
+        : "after this change";
     parts.push(
-      `The stack's ${vpss} would cost ${dollars(totals.afterCents)} a month ${deletes > 0 ? `while the ${deletes === 1 ? "VPS it deletes is" : `${deletes} it deletes are`} still billed (a delete counts until it is made, after the run's orders and changes)` : "after this change"}, over the budget of ` +
+      `The stack's ${turn ? "VPSs" : vpss} would cost ${dollars(totals.afterCents)} a month ${when}, over the budget of ` +
         `${dollars(budget)} (monthly-budget.maxMonthlyUsd) by ${dollars(totals.afterCents - budget)}.`,
     );
   }
@@ -315,7 +320,7 @@ function overMessage(limits: Limits, totals: BudgetTotals, passed: readonly Limi
     );
   }
   return (
-    `${parts.join(" ")} Adding the most: ${addersWords(totals.adders)}. Order smaller or fewer VPSs, or raise the ` +
+    `${parts.join(" ")} Adding the most: ${addersWords(totals.adders)}. ${turn ? `Give ${vpsLabel(turn.name)} \`dependsOn\` the VPSs whose changes lower the fees (it is then checked after them), order ` : "Order "}smaller or fewer VPSs, or raise the ` +
     `limit in the policy pack's config.`
   );
 }
@@ -430,8 +435,7 @@ export const monthlyBudget: StackPolicyReadingResources = {
           "Give those VPSs inputs known before the update, or see the preview's warnings for why the quote failed.",
         ),
       );
-    } else if (run.judgement === "over")
-      reportViolation(overMessage(limits, run.totals, run.passed, deletes));
+    } else if (run.judgement === "over") reportViolation(overMessage(limits, run, deletes));
   },
 };
 

@@ -25,6 +25,7 @@ import {
   verdictOf,
   type BudgetTotals,
   type Judgement,
+  type RunVerdict,
   type VpsFee,
 } from "../impl/cost/verdict.js";
 import { settingName, settingsPlace } from "../impl/engine/settings-source.js";
@@ -207,6 +208,20 @@ function accountWords(account: AccountFigures, limitCents: number, judgement: Ju
   );
 }
 
+/**
+ * Why a run that ends within the monthly budget fails it: a VPS whose change adds is judged before the changes after
+ * it that lower the fees, with the totals at its turn (cost/verdict.ts), as the provider's check judges it.
+ */
+function turnWords(turn: NonNullable<RunVerdict["firstOver"]>, limitCents: number): string {
+  const at = turn.totals.afterCents;
+  return (
+    `within it at the end, but ${turn.name}'s change is checked before the changes that lower the fees, and each ` +
+    `VPS is judged with the changes checked before it, as the provider judges it: at ${turn.name}'s change they ` +
+    `are ${dollars(at)}, ${dollars(at - limitCents)} over it; give ${turn.name} \`dependsOn\` the VPSs whose ` +
+    `changes lower the fees`
+  );
+}
+
 /** The verdict of one budget (see the header): the bill's judge, which the shared table of cases also calls. */
 export function judgeScope(input: ScopeInput): ScopeVerdict {
   const unreadable: string[] = [];
@@ -304,15 +319,17 @@ export function judgeScope(input: ScopeInput): ScopeVerdict {
             `(the provider's verdict below)`
           : counted > limitCents
             ? `${dollars(counted - limitCents)} over it${judgement === "fits" ? " (this run lowers or keeps it, so it is not blocked)" : ""}`
-            : unpriced.length > 0
-              ? `not judged: ${unpriced.join(", ")} not priced (never counted as $0)`
-              : !input.complete
-                ? "not judged: the preview stopped before the end (the provider's verdict is below)"
-                : key === "monthlyBudgetUsd"
-                  ? // No figure of the account's: what is left of the budget is not known here (never the stack's).
-                    "within it; the preview gives no total of the account (every active order its API key " +
-                    "reaches), so what is left of the budget is not known here"
-                  : "within it";
+            : key === "monthlyBudgetUsd" && run.firstOver?.passed.includes(key) && judgement === "over"
+              ? turnWords(run.firstOver, limitCents)
+              : unpriced.length > 0
+                ? `not judged: ${unpriced.join(", ")} not priced (never counted as $0)`
+                : !input.complete
+                  ? "not judged: the preview stopped before the end (the provider's verdict is below)"
+                  : key === "monthlyBudgetUsd"
+                    ? // No figure of the account's: what is left of the budget is not known here (never the stack's).
+                      "within it; the preview gives no total of the account (every active order its API key " +
+                      "reaches), so what is left of the budget is not known here"
+                    : "within it";
     verdict.lines.push(`${what}, ${stand}.`);
   }
   const warnOnly = settings.enforcement === "warn";

@@ -167,6 +167,19 @@ describe("the budgets", () => {
     expect(over({ "rimuhosting:monthlyBudgetUsd": "45.99" })[0]!.status).toBe("fail");
   });
 
+  test("a growth before the shrink that makes room fails at its turn, the preview's order, as the provider fails it", () => {
+    // $56 → $62 (web) → $56 (db shrunk after it): the run ends on the budget, web's change goes past it first.
+    const shrunk: VpsSpec = { ...resized(16, 10, 2048, 1024), name: "db" };
+    const log = (first: VpsSpec, second: VpsSpec) =>
+      vpsLog([first, second, KEPT], { "rimuhosting:monthlyBudgetUsd": "56" });
+    const growFirst = bill(log(RESIZE, shrunk)).budgets[0]!;
+    expect(growFirst.status).toBe("fail");
+    expect(growFirst.lines).toEqual([
+      "Monthly budget $56.00 (rimuhosting:monthlyBudgetUsd): this stack's VPSs cost $56.00 a month after this run, within it at the end, but web's change is checked before the changes that lower the fees, and each VPS is judged with the changes checked before it, as the provider judges it: at web's change they are $62.00, $6.00 over it; give web `dependsOn` the VPSs whose changes lower the fees.",
+    ]);
+    expect(bill(log(shrunk, RESIZE)).budgets[0]!.status).toBe("pass");
+  });
+
   test("a run that only lowers the total passes on a stack over its budget, as the provider passes it", () => {
     const b = bill(
       vpsLog([{ ...KEPT }, { name: "old", op: "delete", fee: 10 }], { "rimuhosting:monthlyBudgetUsd": "20" }),

@@ -463,12 +463,12 @@ const NAMED: {
     ],
   },
   {
-    known: true,
     title:
-      "a VPS grown by hand, then a run exactly on the budget that moves one VPS to its twin (+$0.30) and another to " +
-      "New York: the account is over its budget before the run ($15.00 against $12.60), so the provider's preview " +
-      "refuses the growing move, while the bill and the pack, which judge the stack's VPSs, pass it (I5) (known: " +
-      "found with RIMU_MODEL_WITH=kill, seed 4242, path 1209:…; main's guard fails it too)",
+      "a VPS grown by hand, then a run exactly on the budget that moves one VPS to New York (+$0.30), checked " +
+      "first, and replaces the grown one by a cheaper one: the account is over its budget before the run ($15.00 " +
+      "against $12.60) and still is at the move's turn ($15.30), so the preview refuses the move, and the bill and " +
+      "the pack, judging each VPS at its turn in the same order, refuse it too, though the run would end at $12.60 " +
+      "(I5; found with RIMU_MODEL_WITH=kill, seed 4242)",
     stacks: 1,
     commands: [
       new UpCommand(0, [add("DCDALLAS")], { limit: "monthly", offsetCents: 0 }),
@@ -488,6 +488,31 @@ const NAMED: {
         undefined,
         undefined,
         [0, 0, 0, 0, 0, 0],
+      ),
+    ],
+  },
+  {
+    title:
+      "a resize up (1 GB to 2 GB) checked before a resize down (1 GB to 512 MB), the run exactly on the budget " +
+      "($18.00 to $21.00, $24.00 at the first VPS's turn): the preview refuses the growth, and the bill and the " +
+      "pack, judging in the same order, refuse it too (I5)",
+    stacks: 1,
+    commands: [
+      new UpCommand(
+        0,
+        [
+          add("DCDALLAS", { memoryMb: 1024 } as Partial<Edit>),
+          add("DCDALLAS", { memoryMb: 1024 } as Partial<Edit>),
+        ],
+        NO_LIMIT,
+      ),
+      new UpCommand(
+        0,
+        [
+          { op: "resize", pick: 0, memoryMb: 2048 },
+          { op: "resize", pick: 1, memoryMb: 512 },
+        ],
+        { limit: "monthly", offsetCents: 0 },
       ),
     ],
   },

@@ -66,6 +66,11 @@ interface Case {
   verdict: Verdict;
   afterCents: number;
   increaseCents: number;
+  /**
+   * The guard's verdict where it differs: it makes the changes that add nothing first (guardJudges), so it never sees
+   * a growing change before the shrink that makes room; in a real run it is reached only after a preview that passed.
+   */
+  guard?: Verdict;
 }
 
 const KEPT: Row = { name: "kept", kind: "same", now: 10, after: 10 };
@@ -143,6 +148,21 @@ const CASES: Case[] = [
     verdict: "pass",
     afterCents: 3200,
     increaseCents: 1000,
+  },
+  {
+    title:
+      "a growing change checked before the shrink that makes room, landing exactly on the budget: each judge " +
+      "judges it at its turn ($48.40), in the preview's order, and fails it (I5)",
+    settings: { monthlyBudgetUsd: "41.20" },
+    vpss: [
+      KEPT,
+      { name: "grows", kind: "resize", now: 12, after: 19.2 },
+      { name: "shrinks", kind: "resize", now: 19.2, after: 12 },
+    ],
+    verdict: "fail",
+    afterCents: 4120,
+    increaseCents: 720,
+    guard: "pass",
   },
   {
     title: "a shrink and a create a cent over the budget",
@@ -593,8 +613,11 @@ describe("one table of cases, three judges: the same verdict and the same figure
     const expected: Judged = { verdict: c.verdict, afterCents: c.afterCents, increaseCents: c.increaseCents };
     // First, on the test's fresh account: the guard totals every order on it.
     const { judged, ...guard } = await guardJudges(fixture(), c);
-    if (judged) expect({ judge: "guard", ...guard }).toEqual({ judge: "guard", ...expected });
-    else expect({ judge: "guard", verdict: guard.verdict }).toEqual({ judge: "guard", verdict: c.verdict });
+    const guardVerdict = c.guard ?? c.verdict;
+    if (judged)
+      expect({ judge: "guard", ...guard }).toEqual({ judge: "guard", ...expected, verdict: guardVerdict });
+    else
+      expect({ judge: "guard", verdict: guard.verdict }).toEqual({ judge: "guard", verdict: guardVerdict });
     const provider = await providerJudges(c);
     // With no limit set the provider judges nothing, and so counts nothing.
     if (c.verdict === "none") expect(provider.verdict).toBe("none");

@@ -331,6 +331,25 @@ describe("monthly-budget", () => {
     ]);
   });
 
+  it("judges each VPS at its turn, in the order the preview checks them: a growth before the shrink that makes room fails", () => {
+    // The stack ends at $41.20, exactly its budget; at web's turn (db not shrunk yet) it is at $48.40.
+    const growFirst = [
+      { name: "kept", props: { currentMonthlyFeeUsd: 10, plannedMonthlyFeeUsd: 10 } },
+      { name: "web", props: { currentMonthlyFeeUsd: 12, plannedMonthlyFeeUsd: 19.2 } },
+      { name: "db", props: { currentMonthlyFeeUsd: 19.2, plannedMonthlyFeeUsd: 12 } },
+    ];
+    expect(judgeStack(monthlyBudget, { maxMonthlyUsd: 41.2 }, growFirst)).toEqual([
+      "The stack's VPSs would cost $48.40 a month at VPS \"web\"'s change, which is checked before the changes " +
+        "that lower the fees (the run ends at $41.20; each VPS is judged with the changes checked before it, as " +
+        "the provider judges it), over the budget of $41.20 (monthly-budget.maxMonthlyUsd) " +
+        'by $7.20. Adding the most: web +$7.20 ($12.00 → $19.20). Give VPS "web" `dependsOn` the VPSs whose ' +
+        "changes lower the fees (it is then checked after them), order smaller or fewer VPSs, or raise the limit " +
+        "in the policy pack's config.",
+    ]);
+    const shrinkFirst = [growFirst[0]!, growFirst[2]!, growFirst[1]!];
+    expect(judgeStack(monthlyBudget, { maxMonthlyUsd: 41.2 }, shrinkFirst)).toEqual([]);
+  });
+
   it("never fails a change that lowers or keeps the total, even on a stack over its budget", () => {
     const shrinking = [
       { name: "kept", props: { currentMonthlyFeeUsd: 45, plannedMonthlyFeeUsd: 45 } },

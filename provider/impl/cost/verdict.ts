@@ -10,6 +10,10 @@
  * - Limits are compared in whole cents, against the budget rounded to cents.
  * - A VPS fails the budget only when its own change adds to the monthly fee and the totals are then over a limit:
  *   a run that lowers or keeps the total (deletes, shrinks, no change) is never blocked, even over budget.
+ * - "Then" is at that VPS's turn: the totals of the VPSs judged before it, in the order the preview checks them, and
+ *   its own change. The provider's check cannot wait for the VPSs after it, so every judge counts as it does: a
+ *   growing change judged before the shrink that makes room for it fails, and so does one that adds while the
+ *   account is still over its budget from before the run (issue 67, I5: one verdict, whatever each judge sees).
  * - A price that is not known (an input unknown in a preview, a failed quote, another currency) is never counted
  *   as $0: with a limit set, it fails in `enforce` mode and warns in `warn` mode.
  *
@@ -114,23 +118,44 @@ export function judgementOf(limits: Limits, totals: BudgetTotals, fee: VpsFee): 
 /** The verdict of a whole run (the bill, the pack, the table of cases): its figures, and the worst judgement. */
 export interface RunVerdict {
   judgement: Judgement;
+  /** The run's totals once every VPS is judged. */
   totals: BudgetTotals;
+  /** The limits those final totals are over. */
   passed: Limit[];
   /** The VPSs the budget fails (over) or cannot count (unknown). */
   blocked: string[];
+  /**
+   * The first VPS the budget fails as over, with the totals at its turn (those of the VPSs before it and its own
+   * change) and the limits they are over: a run can end within its limits and still fail at such a VPS.
+   */
+  firstOver?: { name: string; totals: BudgetTotals; passed: Limit[] };
 }
 
 const WORST: readonly Judgement[] = ["none", "fits", "over", "unknown"];
 
+/**
+ * The verdict of a run whose VPSs are judged in the order of `fees` (the order the preview checks them): each with
+ * the totals at its turn, as the provider's check judges each with the totals so far (cost/ledger.ts).
+ */
 export function verdictOf(limits: Limits, billedNowCents: number, fees: readonly VpsFee[]): RunVerdict {
-  const totals = totalsOf(billedNowCents, fees);
   const limited = limits.monthlyBudgetUsd !== undefined || limits.maxMonthlyIncreaseUsd !== undefined;
   let judgement: Judgement = limited ? "fits" : "none";
   const blocked: string[] = [];
-  for (const fee of fees) {
-    const one = judgementOf(limits, totals, fee);
+  let firstOver: RunVerdict["firstOver"];
+  for (let turn = 0; turn < fees.length; turn++) {
+    const fee = fees[turn]!;
+    const soFar = totalsOf(billedNowCents, fees.slice(0, turn + 1));
+    const one = judgementOf(limits, soFar, fee);
     if (one === "over" || one === "unknown") blocked.push(fee.name);
+    if (one === "over") firstOver ??= { name: fee.name, totals: soFar, passed: limitsPassed(limits, soFar) };
     if (WORST.indexOf(one) > WORST.indexOf(judgement)) judgement = one;
   }
-  return { judgement, totals, passed: limitsPassed(limits, totals), blocked };
+  const totals = totalsOf(billedNowCents, fees);
+  return {
+    judgement,
+    totals,
+    passed: limitsPassed(limits, totals),
+    blocked,
+    ...(firstOver ? { firstOver } : {}),
+  };
 }

@@ -120,8 +120,20 @@ describe("the verdict", () => {
       passed: ["monthlyBudgetUsd"],
       blocked: ["web", "db"],
     });
-    expect(verdictOf({ monthlyBudgetUsd: 58.245 }, 5000, fees).judgement).toBe("fits");
     expect(verdictOf({ maxMonthlyIncreaseUsd: 15.99 }, 5000, fees).passed).toEqual(["maxMonthlyIncreaseUsd"]);
+  });
+
+  it("judges each VPS at its turn, in the order given (the preview's checks): a growing change before the shrink that makes room fails", () => {
+    // The run ends at $58.25, on a budget of $58.245 rounded to cents; web and db add while old is not shrunk yet.
+    const growFirst = verdictOf({ monthlyBudgetUsd: 58.245 }, 5000, fees);
+    expect(growFirst).toMatchObject({ judgement: "over", passed: [], blocked: ["web", "db"] });
+    expect(growFirst.totals.afterCents).toBe(5825);
+    expect(growFirst.firstOver).toMatchObject({ name: "web", passed: ["monthlyBudgetUsd"] });
+    expect(growFirst.firstOver?.totals.afterCents).toBe(6000);
+    // The shrink checked first makes the room: every judge passes it.
+    const shrinkFirst = verdictOf({ monthlyBudgetUsd: 58.245 }, 5000, [fees[2]!, fees[0]!, fees[1]!]);
+    expect(shrinkFirst).toMatchObject({ judgement: "fits", passed: [], blocked: [] });
+    expect(shrinkFirst.firstOver).toBeUndefined();
   });
 
   it("never blocks a run that only lowers or keeps the total, even over budget", () => {
