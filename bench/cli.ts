@@ -5,7 +5,8 @@
  * prints the ratio against 1 VPS, the API calls by endpoint (the emulator's request log: whatever the provider
  * does, counted), where the CPU went (the engine, that is the CLI and its language host; the program; the
  * dynamic-provider host) and the state's bytes per VPS. A missed target gets one more run with CPU profiles of the
- * three, and the top of each is printed.
+ * three, and the top of each is printed, with the program's and the provider host's CPU per VPS by place (against
+ * the same profiled with 1 VPS).
  *
  * The fleet runs with the package installed, not linked (test/engine/installed-program.ts): the state then holds
  * what users' states hold.
@@ -22,7 +23,7 @@ import { DEMO_API_KEY, startEmulator, type RunningEmulator } from "../emulator/i
 import { findPulumiCli, offlineCliEnv } from "../test/engine/cli-stack.js";
 import { installedProgram } from "../test/engine/installed-program.js";
 import type { ProcessCpu } from "./process-cpu.js";
-import { topOfGoProfile, topOfNodeProfile } from "./profile-summary.js";
+import { perVpsByPlace, topOfGoProfile, topOfNodeProfile } from "./profile-summary.js";
 
 const run = promisify(execFile);
 const REPO = path.resolve(__dirname, "..", "..");
@@ -352,10 +353,22 @@ export async function benchCli(options: CliBenchOptions = {}): Promise<void> {
       print(`where the time goes with ${big} VPSs (one more round, profiled; profiles in ${dir}):`);
       for (const op of OPS) {
         const opDir = path.join(dir, op);
+        const oneDir = path.join(dir, `${op}-1`);
         fs.mkdirSync(opDir);
+        fs.mkdirSync(oneDir);
         const m = await stacks[big]!.measure(op, { dir: opDir });
+        // The 1-VPS stack too, so that each process's growth per VPS can be told from what every run pays once.
+        await stacks[1]!.measure(op, { dir: oneDir });
         if (!toProfile.includes(op)) continue;
         print(`  ${op}: ${m.seconds.toFixed(1)} s (profiled); CPU ${fmtCpu(m.cpu)}`);
+        for (const role of ["program", "provider-host"]) {
+          const profileOf = (d: string) => fs.readdirSync(d).find((f) => f.startsWith(`${role}-`));
+          const [one, many] = [profileOf(oneDir), profileOf(opDir)];
+          if (one && many)
+            print(
+              `    ${role}, by place: ${perVpsByPlace(path.join(oneDir, one), path.join(opDir, many), big)}`,
+            );
+        }
         for (const file of fs.readdirSync(opDir).sort()) {
           const full = path.join(opDir, file);
           const lines = file.endsWith(".cpuprofile")

@@ -98,6 +98,40 @@ export function topOfNodeProfile(file: string, top = 8): string[] {
   ];
 }
 
+/** Busy time by place (placeOf), idle left out and each sample capped as in topOfNodeProfile. */
+function busyByPlace(file: string): Map<string, number> {
+  const profile = JSON.parse(fs.readFileSync(file, "utf8")) as CpuProfile;
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const places = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const frame = byId.get(id)!.callFrame;
+    if (frame.functionName === "(idle)") return;
+    const us = Math.min(profile.timeDeltas[i] ?? 0, SAMPLE_CAP_US);
+    places.set(placeOf(frame), (places.get(placeOf(frame)) ?? 0) + us);
+  });
+  return places;
+}
+
+/**
+ * Where a process's CPU goes per VPS: the profile of the same process with `big` VPSs less the one with 1, by
+ * place, over the VPSs beyond the first. What grows with the fleet stands out from what every run pays once (Node's
+ * and the SDK's start, module loading), which the big profile alone mixes in.
+ */
+export function perVpsByPlace(oneFile: string, bigFile: string, big: number, top = 8): string {
+  const one = busyByPlace(oneFile);
+  const many = busyByPlace(bigFile);
+  const perVps = (us: number) => us / 1000 / (big - 1);
+  const growth = [...new Set([...one.keys(), ...many.keys()])].map(
+    (place) => [place, perVps((many.get(place) ?? 0) - (one.get(place) ?? 0))] as const,
+  );
+  const total = growth.reduce((sum, [, ms]) => sum + ms, 0);
+  const best = [...growth]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([place, ms]) => `${place} ${ms.toFixed(2)}`);
+  return `${total.toFixed(2)} ms a VPS beyond the first: ${best.join(", ")}`;
+}
+
 /**
  * The engine's pprof CPU profile through `go tool pprof`, or why not: its duration and samples, then the engine's
  * own functions by cumulative time (where the time goes: e.g. `SnapshotManager.saveSnapshot`, the checkpoints), then

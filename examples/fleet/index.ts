@@ -30,14 +30,19 @@ for (let i = 0; i < count; i++) {
   );
 }
 
+// Each export is built from one array per output, not a pair per VPS: an Output costs the program CPU, and a
+// pair per VPS made two per VPS for each map (docs/benchmarks.md, the fleet of 500).
+const domainNames = pulumi.all(nodes.map((n) => n.domainName));
+/** Each VPS's value of one output, by domain name. */
+const byName = <T>(values: pulumi.Output<T>[]) =>
+  pulumi
+    .all([domainNames, pulumi.all(values)])
+    .apply(([names, all]) => Object.fromEntries(names.map((name, i) => [name, all[i]])));
+
 /** name -> IP address */
-export const ips = pulumi
-  .all(nodes.map((n) => pulumi.all([n.domainName, n.primaryIp])))
-  .apply((pairs) => Object.fromEntries(pairs));
+export const ips = byName(nodes.map((n) => n.primaryIp));
 /** name -> RUNNING / NOTRUNNING */
-export const states = pulumi
-  .all(nodes.map((n) => pulumi.all([n.domainName, n.runningState])))
-  .apply((pairs) => Object.fromEntries(pairs));
+export const states = byName(nodes.map((n) => n.runningState));
 export const monthlyTotalUsd = pulumi
   .all(nodes.map((n) => n.monthlyFeeUsd))
   .apply((fees) => Math.round(fees.reduce((a, b) => a + b, 0) * 100) / 100);

@@ -28,6 +28,11 @@ export const PROCESS_STATE: readonly ProcessState[] = [
     why: "the temporary directory's old plan files were swept: tidiness, once per process, whatever the run",
   },
   {
+    file: "provider/impl/lookahead/listing-lookup.ts",
+    name: "indexes",
+    why: "each listing's index, held weakly by the listing itself: it goes with its listing, whichever run read it",
+  },
+  {
     file: "provider/impl/engine/run-context.ts",
     name: "current",
     why: "the run itself, one per provider process",

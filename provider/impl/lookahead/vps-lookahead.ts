@@ -33,6 +33,7 @@ import { RECORDED_ORDER_KEY } from "../fields/vps-fields.js";
 import { adoptionProblem, foreignOrder } from "../lifecycle/vps-create.js";
 import { takeBackOf } from "../lifecycle/take-back.js";
 import { takenBackNotes } from "./taken-back.js";
+import { listedByNonce, listedByOid } from "./listing-lookup.js";
 import type { VpsInputs } from "../inputs/vps-input-schema.js";
 import type { RunContext } from "../engine/run-context.js";
 import { changeRefusals } from "../inputs/vps-refusals.js";
@@ -321,12 +322,7 @@ export function liveOrderOf(
   const recorded = run.before[RECORDED_ORDER_KEY];
   const nonce = run.before.__creationNonce;
   const adopted = run.before.adoptOrderOid;
-  const byOid = (oid: unknown) =>
-    typeof oid === "number" ? orders.find((order) => order.order_oid === oid) : undefined;
-  const order =
-    byOid(recorded) ??
-    (typeof nonce === "string" ? orders.find((order) => creationNonceOf(order) === nonce) : undefined) ??
-    byOid(adopted);
+  const order = listedByOid(orders, recorded) ?? listedByNonce(orders, nonce) ?? listedByOid(orders, adopted);
   if (order) return { order };
   const oid = typeof recorded === "number" ? recorded : typeof adopted === "number" ? adopted : undefined;
   if (oid !== undefined)
