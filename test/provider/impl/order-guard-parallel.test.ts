@@ -156,6 +156,42 @@ describe("the budget's guard with changes in flight (L1)", () => {
     expect(await account()).toEqual({ orders: FLEET.length, cents: budgetCents });
   });
 
+  it("asks a change's quote before its turn: no judgement waits on another's quote", async () => {
+    await configure({ monthlyBudgetUsd: "1000" });
+    // Checked first; then web-1's judgement holds the lock while its listing of the account is held.
+    const web1 = (await impl.check({}, vps("web-1"))).inputs;
+    const web2 = (await impl.check({}, vps("web-2", { memoryMb: 2048 }))).inputs;
+    const emulator = fixture().emulator.app.emulator;
+    const hold = holdAnswers("listOrders", 1, "requests");
+    const served: string[] = [];
+    const holding = emulator.turn!;
+    emulator.turn = async (name) => {
+      served.push(name);
+      await holding(name);
+    };
+    try {
+      const first = impl.create(web1);
+      await until("web-1's judgement listing the account, held", () => hold.held === 1, {
+        timeoutMs: IN_FLIGHT_MS,
+      });
+      const quotedBefore = served.filter((name) => name === "quoteNewVm").length;
+      const second = impl.create(web2);
+      // web-2's quote (a plan of its own: not one kept from web-1's) is asked while web-1 is judged.
+      await until(
+        "web-2's quote asked during web-1's turn",
+        () => served.filter((name) => name === "quoteNewVm").length > quotedBefore,
+        {
+          timeoutMs: IN_FLIGHT_MS,
+        },
+      );
+      hold.release();
+      await Promise.all([first, second]);
+    } finally {
+      hold.release();
+    }
+    expect((await account()).orders).toBe(2);
+  });
+
   describe("a failing run's replaced orders, judged with its changes in flight counted once (issue 67)", () => {
     // A run refused on the budget cancels the orders it replaced when the account with them is over monthlyBudgetUsd
     // (ordering/replaced-orders.ts): the engine would leave them billed beside their replacements. The account there
