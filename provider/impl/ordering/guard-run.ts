@@ -69,6 +69,12 @@ export interface InFlight {
   fee: VpsFee;
   holds: (order: AboutOrder) => boolean;
   inPlaceOfCents: number;
+  /**
+   * What it is billed once it has landed, in place of the order it stands for: its fee after (0 when not known: the
+   * listing counts it as it shows it). A replacement's order is billed beside the order it replaces until that is
+   * cancelled (replaced-orders.ts counts them so; the run's totals count the replaced order once).
+   */
+  landsCents: number;
   /** A new order (not a change to a listed one). */
   ordering?: true;
 }
@@ -76,6 +82,16 @@ export interface InFlight {
 /** What the guard keeps of `run`: the run's context comes in as an argument from each engine call. */
 export type Guard = ReturnType<(typeof GUARD)["make"]>;
 export const guardOf = (run: RunContext): Guard => run.get(GUARD);
+
+/**
+ * The run's changes in flight (but `except`'s) and `orders` less the listed orders they stand for: each change counted
+ * once, from its record, whether or not the listing shows it yet (in-flight.ts). The one place that decides it, for the
+ * run's totals and for the account a failing run's replaced orders are judged on (replaced-orders.ts).
+ */
+export function inFlightOn(run: Guard, orders: readonly AboutOrder[], except?: string) {
+  const changes = [...run.inFlight].filter(([key]) => key !== except).map(([, change]) => change);
+  return { listed: orders.filter((order) => !changes.some((change) => change.holds(order))), changes };
+}
 
 /** The change a cost-model fee makes to a total: its fee after less its fee now (0 when not known). */
 const deltaOf = (fee: VpsFee): number => ("cents" in fee.after ? fee.after.cents - (fee.nowCents ?? 0) : 0);
@@ -110,8 +126,8 @@ export function runTotals(
   );
   const resource = judging?.resource;
   // The run's changes in flight count as their record says, never as the listing shows them (counted once).
-  const inFlight = [...run.inFlight].filter(([key]) => key !== resource).map(([, change]) => change);
-  const account = accountCentsOf(counted.filter((order) => !inFlight.some((change) => change.holds(order))));
+  const { listed: notFlying, changes: inFlight } = inFlightOn(run, counted, resource);
+  const account = accountCentsOf(notFlying);
   const applied = [...run.applied].filter(([key]) => key !== resource).map(([, done]) => done);
   const open = (key: string) =>
     key !== resource && !run.applied.has(key) && !run.settled.has(key) && !run.inFlight.has(key);

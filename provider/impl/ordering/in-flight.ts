@@ -40,6 +40,7 @@ export function takeOff(run: Guard, resource: string, fee: VpsFee, stands: Stand
     holds: known ? stands.holds : () => false,
     // A resize's or move's order counts at its fee now from here, in the listing's place; a new order at nothing.
     inPlaceOfCents: stands.changes && known ? fee.nowCents! : 0,
+    landsCents: known && "cents" in fee.after ? fee.after.cents : 0,
     ...(stands.changes ? {} : { ordering: true as const }),
   });
 }

@@ -92,8 +92,6 @@ interface Planned {
   doing: string;
   /** What is refused: "ordered for web-3". */
   refused: string;
-  /** What RimuHosting quotes: the plan, data centre and sizes the VPS has after the change. */
-  priced: QuotedValues;
   /** The fee billed now of what this change replaces or changes (undefined: a new VPS; NaN: not known). */
   nowUsd?: number;
   /** When the create or update making it must be done (its time limit): the wait for a previewed shrink ends by then. */
@@ -117,11 +115,13 @@ type Orders = () => Promise<readonly AboutOrder[]>;
 /**
  * Judges what `plan` says (undefined: nothing to judge), then applies it: throws the refusal before `apply` runs,
  * or runs it and counts it as applied once it applied (also when it failed after a change, VpsIncompleteError).
+ * `priced`: what RimuHosting quotes, the plan, data centre and sizes the VPS has after the change.
  */
 async function judged<T>(
   run: Guard,
   view: AccountView,
   resource: string,
+  priced: QuotedValues,
   plan: (orders: Orders) => Promise<Planned | undefined>,
   apply: () => Promise<T>,
   placed?: (result: T, fee: VpsFee) => Promise<void>,
@@ -129,13 +129,17 @@ async function judged<T>(
   // This engine run changes the account: it is an update, whatever its checks were tagged (previewed-plan.ts).
   view.previewed?.noteUpdate(resource);
   try {
+    // A quote is a function of the priced inputs alone (no listing, no record of the run): asked before the lock, so
+    // no judgement waits on another's quote. It never fails (a price that cannot be had says why) and is asked once
+    // per distinct request per run (AccountView.quote); left unused when there is nothing to judge.
+    const quoted = quoteOf(view, priced);
     // Judged one at a time; once passed, in flight (in-flight.ts) until its call returns: the calls run at once.
     const fee = await exclusive(run, async () => {
       let listing: Promise<readonly AboutOrder[]> | undefined;
       const orders = () => (listing ??= view.activeOrders({ fresh: true }));
       const planned = await plan(orders);
       if (!planned) return undefined;
-      const fee = await judge(run, view, orders, planned);
+      const fee = await judge(run, view, orders, planned, await quoted);
       takeOff(run, resource, fee, planned);
       return fee;
     });
@@ -160,12 +164,15 @@ async function judged<T>(
   }
 }
 
+/** A change's quote as the cost model counts it (quoteOf). */
+type Quote = { after: Priced; failed?: true };
+
 /**
- * The quote of `planned` as the cost model counts it (cost/money.ts): whole US cents, or why there is none (a quote
+ * The quote of `priced` as the cost model counts it (cost/money.ts): whole US cents, or why there is none (a quote
  * that failed, `failed`; a price with no USD amount).
  */
-async function quoteOf(view: AccountView, planned: Planned): Promise<{ after: Priced; failed?: true }> {
-  const quoted = await priceOf({ view, baseUrl: configuredBaseUrl() }, planned.priced);
+async function quoteOf(view: AccountView, priced: QuotedValues): Promise<Quote> {
+  const quoted = await priceOf({ view, baseUrl: configuredBaseUrl() }, priced);
   if ("problem" in quoted) return { after: { why: quoted.problem }, failed: true };
   const fee = feeOfMoney(quoted.price);
   return {
@@ -184,6 +191,7 @@ async function judge(
   view: AccountView,
   listing: Orders,
   planned: Planned,
+  quoted: Quote,
   waited = false,
 ): Promise<VpsFee> {
   const { settings } = budgetInUse();
@@ -202,7 +210,6 @@ async function judge(
       undefined,
     );
   };
-  const quoted = await quoteOf(view, planned);
   const fee: VpsFee = {
     name: planned.name,
     ...(planned.nowUsd === undefined || Number.isNaN(planned.nowUsd)
@@ -230,7 +237,7 @@ async function judge(
     (await waitForPreviewedShrinks(run, view, settings, orders, judging, planned.deadlineMs))
   ) {
     let again: Promise<readonly AboutOrder[]> | undefined;
-    return judge(run, view, () => (again ??= view.activeOrders({ fresh: true })), planned, true);
+    return judge(run, view, () => (again ??= view.activeOrders({ fresh: true })), planned, quoted, true);
   }
   verdicts.push({ name: planned.name, judgement, totals });
   if (adds === undefined) {
@@ -308,7 +315,6 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
       resource,
       doing,
       refused: `ordered for ${name}`,
-      priced: pricedOf(news),
       ...(deadlineMs === undefined ? {} : { deadlineMs }),
       holds: (o) => creationNonceOf(o) === nonce && !listedBefore.has(o.order_oid),
       nowUsd: replaced
@@ -367,7 +373,9 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
     noteWith(run, "withdrew", name);
     throw new VpsError(VPS_ERROR_CODES.budget, message);
   };
-  const ordered = limitsSet() ? await judged(run, view, resource, plan, order, placed) : await order();
+  const ordered = limitsSet()
+    ? await judged(run, view, resource, pricedOf(news), plan, order, placed)
+    : await order();
   if (!ordered.found || judgedAsNew) noteWith(run, "ordered", name);
   if (takenBack(ordered))
     await exclusive(run, () => judgeTakenBack(context, view, name, ordered.order, withdraw));
@@ -388,7 +396,7 @@ export async function guardedChange<T>(
   deadlineMs?: number,
 ): Promise<T> {
   const name = resourceName(target.news);
-  const plan = (): Planned | undefined => {
+  const plan = (): { planned: Planned; priced: QuotedValues } | undefined => {
     if (!limitsSet()) return undefined;
     const { live, recorded, news } = target;
     const current = orderOutputs(live, recorded);
@@ -401,23 +409,25 @@ export async function guardedChange<T>(
       ...(changes.parameters.length > 0 ? [`resizing it (${changes.parameters.join(", ")})`] : []),
       ...(changes.move ? [`moving it to host ${String(news.hostServerOid)}`] : []),
     ];
-    return {
+    const planned: Planned = {
       name,
       resource: resourceKey(news),
       doing: steps.join(" and "),
       refused: `changed on ${name}`,
-      priced,
       nowUsd: orderFields(live).monthlyFeeUsd ?? NaN,
       ...(deadlineMs === undefined ? {} : { deadlineMs }),
       holds: (o) => o.order_oid === live.order_oid,
       changes: true,
     };
+    return { planned, priced };
   };
   const run = guardOf(context);
   const resource = resourceKey(target.news);
   try {
-    const planned = plan();
-    const result = planned ? await judged(run, view, resource, async () => planned, change) : await change();
+    const judging = plan();
+    const result = judging
+      ? await judged(run, view, resource, judging.priced, async () => judging.planned, change)
+      : await change();
     noteWith(run, what, name);
     return result;
   } catch (error) {

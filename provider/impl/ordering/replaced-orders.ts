@@ -16,7 +16,8 @@ import { emitNotes, warning } from "../engine/notes.js";
 import { settingName } from "../engine/settings-source.js";
 import { orderRef } from "../lifecycle/vps-converge.js";
 import type { RunContext } from "../engine/run-context.js";
-import { guardOf, type Guard } from "./guard-run.js";
+import { guardOf, inFlightOn, type Guard } from "./guard-run.js";
+import { exclusive } from "./in-flight.js";
 
 /**
  * A check of this run refused a change on the budget in what may be `pulumi up` (the native plugin's). The engine
@@ -27,7 +28,8 @@ import { guardOf, type Guard } from "./guard-run.js";
 export async function noteRefusedAtCheck(run: RunContext, view?: AccountView): Promise<string> {
   const guard = guardOf(run);
   noteFailing(guard, view);
-  const words = view ? await cancelIfOver(guard, view) : "";
+  // In the judgements' lock, as after a refusal when ordering: no change of the run lands while its account is read.
+  const words = view ? await exclusive(guard, () => cancelIfOver(guard, view)) : "";
   // cancelIfOver's words go on a sentence ("; order N, which …"); a check's refusal says them as one of their own.
   return words ? `${words.charAt(2).toUpperCase()}${words.slice(3)}. ` : "";
 }
@@ -43,8 +45,11 @@ export function noteFailing(run: Guard, view?: AccountView): void {
 
 /**
  * Cancels the orders `run` replaced and still bills beside their replacements, when the run is failing and the
- * account with them is over monthlyBudgetUsd. Returns what was done, in words ("" when nothing was), for the
- * run's refusal; `ordered`: no refusal follows (the resource just ordered is kept), so it is said as a warning.
+ * account with them is over monthlyBudgetUsd: the account once the run's changes in flight have landed, each counted
+ * once from its record, as the run's totals count them (a listing read before a resize in flight is made bills its
+ * old fee, one read before an order in flight is placed does not show it). Called in the judgements' lock. Returns
+ * what was done, in words ("" when nothing was), for the run's refusal; `ordered`: no refusal follows (the resource
+ * just ordered is kept), so it is said as a warning.
  */
 export async function cancelReplacedIfOver(run: Guard, view: AccountView, ordered?: string): Promise<string> {
   const words = await cancelIfOver(run, view);
@@ -68,8 +73,10 @@ async function cancelIfOver(run: Guard, view: AccountView): Promise<string> {
     // Not read: nothing is cancelled; the replaced orders stay named in the run's words (order-guard.ts).
     return "";
   }
-  const billed = accountCentsOf(listing);
-  if (billed.cents <= budget) return "";
+  const { listed, changes } = inFlightOn(run, listing);
+  const billedCents =
+    accountCentsOf(listed).cents + changes.reduce((sum, change) => sum + change.landsCents, 0);
+  if (billedCents <= budget) return "";
   // Those still billed: an order another provider's run cancelled already is left alone.
   const replaced = listing.filter(
     (order) => run.replaced.has(order.order_oid) || others.has(order.order_oid),
@@ -104,7 +111,7 @@ async function cancelIfOver(run: Guard, view: AccountView): Promise<string> {
   return (
     `; order${one ? "" : "s"} ${cancelled.join(", ")}, which this run replaced, ${one ? "was" : "were"} cancelled ` +
     `now: the run fails, so the engine would have left ${one ? "it" : "them"} billed beside ` +
-    `${one ? "its replacement" : "their replacements"}, and the account's monthly fees (${dollars(billed.cents)}) over ` +
+    `${one ? "its replacement" : "their replacements"}, and the account's monthly fees (${dollars(billedCents)}, with the run's changes under way) over ` +
     `the monthly budget of ${dollars(budget)} (${settingName("monthlyBudgetUsd")})`
   );
 }

@@ -109,8 +109,8 @@ export function edit(real: Real, stack: Stack, e: Edit): void {
         diskSpaceMb: e.diskSpaceMb,
         dcLocation: e.dcLocation,
         deleteBeforeReplace: e.dbr,
-        // One provider process on the native plugin unless RIMU_MODEL_WITH=native-providers gives it an explicit one
-        // too (the shared plan's races: money-model.test.ts's named native cases).
+        // The native plugin's cases get an explicit provider too with "native-providers" (money-model.test.ts's
+        // default: the shared plan's races; its named native cases); without it, one provider process.
         provider: stack.front.name === "native" && !real.with.has("native-providers") ? 0 : e.provider,
       });
       return;

@@ -32,20 +32,24 @@ async function account(): Promise<{ orders: number; cents: number }> {
   return { orders: orders.length, cents };
 }
 
-/** Holds the first `count` answers of `endpoint`, once made, until released; `held`: how many are held now. */
-function holdAnswers(endpoint: string, count: number) {
+/**
+ * Holds the first `count` calls of `endpoint` until released; `held`: how many are held now. `answers`: each once
+ * what it does is done (an order placed is listed meanwhile); `requests`: each before anything is done (not listed).
+ */
+function holdAnswers(endpoint: string, count: number, what: "answers" | "requests" = "answers") {
   const emulator = fixture().emulator.app.emulator;
+  const hook = what === "answers" ? "answerTurn" : "turn";
   let open!: () => void;
   let taken = 0;
   const released = new Promise<void>((resolve) => (open = resolve));
   const hold = {
     held: 0,
     release() {
-      emulator.answerTurn = undefined;
+      emulator[hook] = undefined;
       open();
     },
   };
-  emulator.answerTurn = async (name) => {
+  emulator[hook] = async (name) => {
     if (name !== endpoint || taken === count) return;
     taken++;
     hold.held++;
@@ -150,5 +154,113 @@ describe("the budget's guard with changes in flight (L1)", () => {
       hold.release();
     }
     expect(await account()).toEqual({ orders: FLEET.length, cents: budgetCents });
+  });
+
+  it("asks a change's quote before its turn: no judgement waits on another's quote", async () => {
+    await configure({ monthlyBudgetUsd: "1000" });
+    // Checked first; then web-1's judgement holds the lock while its listing of the account is held.
+    const web1 = (await impl.check({}, vps("web-1"))).inputs;
+    const web2 = (await impl.check({}, vps("web-2", { memoryMb: 2048 }))).inputs;
+    const emulator = fixture().emulator.app.emulator;
+    const hold = holdAnswers("listOrders", 1, "requests");
+    const served: string[] = [];
+    const holding = emulator.turn!;
+    emulator.turn = async (name) => {
+      served.push(name);
+      await holding(name);
+    };
+    try {
+      const first = impl.create(web1);
+      await until("web-1's judgement listing the account, held", () => hold.held === 1, {
+        timeoutMs: IN_FLIGHT_MS,
+      });
+      const quotedBefore = served.filter((name) => name === "quoteNewVm").length;
+      const second = impl.create(web2);
+      // web-2's quote (a plan of its own: not one kept from web-1's) is asked while web-1 is judged.
+      await until(
+        "web-2's quote asked during web-1's turn",
+        () => served.filter((name) => name === "quoteNewVm").length > quotedBefore,
+        {
+          timeoutMs: IN_FLIGHT_MS,
+        },
+      );
+      hold.release();
+      await Promise.all([first, second]);
+    } finally {
+      hold.release();
+    }
+    expect((await account()).orders).toBe(2);
+  });
+
+  describe("a failing run's replaced orders, judged with its changes in flight counted once (issue 67)", () => {
+    // A run refused on the budget cancels the orders it replaced when the account with them is over monthlyBudgetUsd
+    // (ordering/replaced-orders.ts): the engine would leave them billed beside their replacements. The account there
+    // is the listing with the run's changes in flight counted as their records say, as every judgement counts them:
+    // a listing read before a resize in flight is made still bills its old fee.
+
+    /**
+     * app replaced by app-2 (the same fee), then db resized from `dbMb` to `toMb`, its call held before it is made,
+     * while web-2 (`webMb`) is refused: the refusal's words, then the account once db's resize is made.
+     */
+    async function replacedWhileResizing(dbMb: number, toMb: number, webMb: number) {
+      const fee = await feeOf(vps("app"));
+      const grownFee = await feeOf(vps("app", { memoryMb: 2048 }));
+      // The fees these cases need: a 2 GB VPS costs more than a 1 GB one, and no more than two.
+      expect(grownFee).toBeGreaterThan(fee);
+      expect(Math.round(grownFee * 100)).toBeLessThanOrEqual(2 * Math.round(fee * 100));
+      const app = await up(vps("app"));
+      const db = await up(vps("db", { memoryMb: dbMb }));
+      testing.forgetRun();
+      const budgetCents = 3 * Math.round(fee * 100);
+      await configure({ monthlyBudgetUsd: (budgetCents / 100).toFixed(2) });
+      const renamed = vps("app-2");
+      await impl.check(app.inputs, renamed); // the engine's check of the replacement, with the old inputs
+      await up(renamed); // app's order stays billed until the engine cancels it, after every create and update
+      const hold = holdAnswers("changeParameters", 1, "requests");
+      try {
+        const resize = change(db, vps("db", { memoryMb: dbMb }), vps("db", { memoryMb: toMb }));
+        let failed = false; // a resize refused ends the wait: its error is the test's failure
+        resize.catch(() => (failed = true));
+        await until("db's resize judged, its call held before it is made", () => hold.held === 1 || failed, {
+          timeoutMs: IN_FLIGHT_MS,
+        });
+        if (failed) await resize;
+        const refused = await rejectionOf(up(vps("web-2", { memoryMb: webMb })));
+        expect(refused.message).toMatch(/^\[RIMU_ERR_BUDGET\] web-2: ordering it /);
+        hold.release();
+        expect((await resize).outs.memoryMb).toBe(toMb);
+        const oids = async () =>
+          ((await fixture().byHand.listOrders({ includeInactive: false })).about_orders ?? []).map(
+            (o) => o.order_oid,
+          );
+        return {
+          refused: refused.message,
+          app: Number(app.id),
+          oids: await oids(),
+          account: await account(),
+          budgetCents,
+        };
+      } finally {
+        hold.release();
+      }
+    }
+
+    it("a growing resize in flight, not made yet when the account is read: the replaced order is cancelled", async () => {
+      const seen = await replacedWhileResizing(1024, 2048, 1024);
+      expect(seen.refused).toContain(`order ${seen.app}, which this run replaced, was cancelled now`);
+      // Left billed, app's order would have kept the account over the budget once db grew (I3).
+      expect(seen.oids).not.toContain(seen.app);
+      expect(seen.account.cents).toBeLessThanOrEqual(seen.budgetCents);
+    });
+
+    it("a shrink in flight, not made yet when the account is read: the replaced order is kept", async () => {
+      const seen = await replacedWhileResizing(2048, 1024, 2048);
+      // The account with it is within the budget once db has shrunk: nothing to cancel before the engine does.
+      expect(seen.refused).toContain(
+        `order ${seen.app}, which this run replaced, stays billed beside its replacement`,
+      );
+      expect(seen.oids).toContain(seen.app);
+      expect(seen.account).toEqual({ orders: 3, cents: seen.budgetCents });
+    });
   });
 });
