@@ -70,16 +70,12 @@ async function upThenDestroy(dir: string, check: (up: string) => void | Promise<
   }
 }
 
-/** inline() without the log. */
-async function inlineRun(dir: string, command: "up" | "destroy"): Promise<string> {
-  const line = commandLines(recipe("docs/automation-api.md#inline-run")).find((l) =>
-    l.endsWith(` ${command}`),
-  );
-  if (!line) throw new Error(`docs/automation-api.md#inline-run has no \`node inline.ts ${command}\``);
+/** What docs/automation-api.md sets (the scratch backend, the emulator's address), and the harness's settings. */
+function pageEnv(): Record<string, string> {
   const backend = path.join(scratch.dir, "backend");
   fs.mkdirSync(backend, { recursive: true });
   const { PULUMI_BACKEND_URL, PULUMI_CONFIG_PASSPHRASE, ...harness } = offlineCliEnv(backend);
-  const env = userEnv(
+  return userEnv(
     "docs/automation-api.md",
     {
       PULUMI_BACKEND_URL: PULUMI_BACKEND_URL!,
@@ -89,7 +85,15 @@ async function inlineRun(dir: string, command: "up" | "destroy"): Promise<string
     },
     { ...harness, TMPDIR: path.join(scratch.dir, "tmp") },
   );
-  const result = await shell(line, { cwd: dir, env, clean: true });
+}
+
+/** inline() without the log. */
+async function inlineRun(dir: string, command: "up" | "destroy"): Promise<string> {
+  const line = commandLines(recipe("docs/automation-api.md#inline-run")).find((l) =>
+    l.endsWith(` ${command}`),
+  );
+  if (!line) throw new Error(`docs/automation-api.md#inline-run has no \`node inline.ts ${command}\``);
+  const result = await shell(line, { cwd: dir, env: pageEnv(), clean: true });
   if (result.code !== 0) throw new Error(`\`${line}\` exited with ${result.code}:\n${result.output}`);
   return result.output;
 }
@@ -173,10 +177,11 @@ describeCliOnly(
           'new pulumi.ResourceHook("before", async () => undefined);\n' +
           'new pulumi.ErrorHook("retry", async () => false);\n',
       );
-      const backend = path.join(scratch.dir, "backend");
-      fs.mkdirSync(backend, { recursive: true });
-      const env = offlineCliEnv(backend);
-      const { code, output } = await shell("pulumi stack init dev && pulumi preview", { cwd: dir, env });
+      const { code, output } = await shell("pulumi stack init dev && pulumi preview", {
+        cwd: dir,
+        env: pageEnv(),
+        clean: true,
+      });
       expect(code).not.toBe(0);
       for (const method of ["RegisterResourceHook", "RegisterErrorHook"])
         expect(output).toContain(
