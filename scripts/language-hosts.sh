@@ -21,8 +21,8 @@
 #   `pulumi-language-python-exec` script found beside it; we take that script from sdk/v3 at the release of the PyPI
 #   `pulumi` package installed in the virtual environment, so script and SDK match.
 # - The Python SDK (PyPI `pulumi`) is the CLI's release when PyPI has it, else PINNED_PYTHON_SDK_VERSION: the newest
-#   on PyPI not above the CLI. PyPI lags the module proxy (3.274.x, served by the proxy, is not on PyPI), so the
-#   CLI's release alone failed on a fresh machine; the lower of the two is taken.
+#   on PyPI not above the CLI. PyPI lags the module proxy (3.274.x and 3.276.0, served by the proxy, are not on PyPI),
+#   so the CLI's release alone failed on a fresh machine; the lower of the two is taken.
 #
 # Needs: Go >= 1.26 and the Go module proxy, python3 >= 3.10 with venv and PyPI (first run only), `pulumi` on PATH.
 # Environment: PULUMI_RIMU_CACHE (default ~/.cache/pulumi-rimuhosting), PULUMI_CLI_VERSION (instead of asking

@@ -9,13 +9,13 @@
 #   bin="$(scripts/pulumi-cli.sh | tail -n 1)" && export PATH="$bin:$PATH"
 #
 # Which versions, and why (scripts/README.md says the same for contributors):
-# - The CLI is the main package github.com/pulumi/pulumi/pkg/v3/cmd/pulumi at PINNED_CLI_VERSION. We would take the
-#   release that matches the installed @pulumi/pulumi, but the module proxy serves only some releases of pkg/v3
-#   (not v3.270.0), and which ones changes from day to day: "the nearest servable" picked v3.260.0 one day and
-#   v3.274.0 the next. A pinned release is the same CLI on every machine: v3.274.1, the newest release the proxy
-#   serves (`go list -m -versions github.com/pulumi/pulumi/pkg/v3`). Its Python SDK is not on PyPI (3.272.0 is the
-#   newest there), so language-hosts.sh pins the Python SDK on its own. Moving the CLI is a change of its own, with
-#   a whole CI run.
+# - The CLI is the main package github.com/pulumi/pulumi/pkg/v3/cmd/pulumi at PINNED_CLI_VERSION: v3.276.0, the
+#   release of the installed @pulumi/pulumi and the newest the proxy serves (`go list -m -versions
+#   github.com/pulumi/pulumi/pkg/v3`). The proxy serves only some releases of pkg/v3 (never v3.270.0), and which ones
+#   changes from day to day ("the nearest servable" picked v3.260.0 one day and v3.274.0 the next), so the release is
+#   pinned: the same CLI on every machine. When the SDK moves past a release the proxy serves, the note below says so.
+#   Its Python SDK is not on PyPI (3.272.0 is the newest there), so language-hosts.sh pins the Python SDK on its own.
+#   Moving the CLI is a change of its own, with a whole CI run.
 #   `go install pkg@version` refuses the package (its go.mod has replace directives), so a throwaway wrapper
 #   module requires pkg/v3 and sdk/v3 at that version and builds the package.
 # - The language host has been a module of its own (github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3)
@@ -37,8 +37,8 @@ set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cache="${PULUMI_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting/pulumi-cli}"
 LANGHOST_SDK_VERSION=3.68.0
-# The CLI's release (see "Which versions" above): the newest the Go module proxy serves.
-PINNED_CLI_VERSION=3.274.1
+# The CLI's release (see "Which versions" above): the installed @pulumi/pulumi's, which the Go module proxy serves.
+PINNED_CLI_VERSION=3.276.0
 # shellcheck source=lib/go-release-build.sh
 . "$repo/scripts/lib/go-release-build.sh"
 

@@ -139,3 +139,34 @@ describe("install routes while no registry holds the packages", () => {
     expect(registryOnlyRoutes(`${pip}\`${route}\`\n`)).toEqual([]);
   });
 });
+
+// The CLI the tests build has one source of truth, PINNED_CLI_VERSION in scripts/pulumi-cli.sh; the pages that tell
+// a reader which CLI the tests run name that release, so moving the pin without them fails here. Records of a
+// measurement (docs/benchmarks.md, test/cpu-budgets.json) keep the CLI they were measured with.
+const PINNED_CLI = /^PINNED_CLI_VERSION=(\d+\.\d+\.\d+)$/m.exec(
+  fs.readFileSync(path.join(REPO_ROOT, "scripts/pulumi-cli.sh"), "utf8"),
+)?.[1];
+const NAMES_TESTED_CLI: Array<[file: string, sentence: string]> = [
+  ["docs/language-requirements.md", "Our tests run Pulumi CLI **v{cli}**."],
+  ["docs/testing.md", "through the Pulumi CLI (v{cli}), against the emulator"],
+  ["docs/testing.md", "The tests build the Pulumi CLI, v{cli}, from the Go module proxy"],
+  ["docs/troubleshooting.md", "tested through the real Pulumi CLI v{cli} (the newest"],
+  ["docs/resource-options.md", "(v{cli}) against the emulator"],
+  ["docs/installation-configuration.md", "What CLI v{cli} needs for it"],
+  ["docs/installation-configuration.md", "the CLI this\nproject builds (v{cli}) has error hooks"],
+  ["CONTRIBUTING.md", "serves the CLI up to v{cli}"],
+  ["scripts/README.md", "at a pinned release, **v{cli}**"],
+  ["scripts/README.md", "against the CLI's release (v{cli})"],
+  ["tools/gen-sdk/README.md", "older than the CLI the tests build, v{cli};"],
+];
+
+describe("the CLI the tests run, as the pages name it", () => {
+  it("is read from scripts/pulumi-cli.sh", () => {
+    expect(PINNED_CLI).toMatch(/^3\.\d+\.\d+$/);
+  });
+
+  it.each(NAMES_TESTED_CLI)("%s names it: %j", (file, sentence) => {
+    const text = fs.readFileSync(path.join(REPO_ROOT, file), "utf8").replace(/\s+/g, " ");
+    expect(text).toContain(sentence.replace("{cli}", PINNED_CLI!).replace(/\s+/g, " "));
+  });
+});
