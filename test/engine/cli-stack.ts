@@ -12,7 +12,7 @@ import { EVENT_LOG_SWITCH } from "../../provider/bill/run-preview";
 import { nameOfUrn, typeOfUrn } from "../helpers/provider-host";
 import { wrapSecret } from "./property-values";
 import { editStackConfigFile } from "./stack-config-file";
-import { STACK_KEY_PROVIDER, useStackKeys } from "./stack-keys";
+import { encryptForStack, STACK_KEY_PROVIDER, useStackKeys } from "./stack-keys";
 import {
   DeploymentError,
   summarize,
@@ -166,18 +166,20 @@ export class CliStack {
   }
 
   /**
-   * Sets several keys: the plaintext ones in the stack's settings file (stack-config-file.ts), the secret ones in
-   * one `pulumi config set-all`, which encrypts them.
+   * Sets several keys in the stack's settings file (stack-config-file.ts): the secret ones encrypted with the key
+   * service's data key (stack-keys.ts), or on a stack keyed by a passphrase in one `pulumi config set-all`.
    */
   async setConfigs(config: Record<string, StackConfigValue | string>): Promise<void> {
-    const plain: Record<string, string> = {};
+    const plain: Record<string, string | { secure: string }> = {};
     const secretPairs: string[] = [];
     for (const [k, v] of Object.entries(config)) {
       const value = typeof v === "string" ? { value: v } : v;
       if (!value.secret) plain[k] = value.value;
       else {
         this.secrets.add(value.value);
-        secretPairs.push("--secret", `${k}=${value.value}`);
+        // Keyed by the key service, the data key is the harness's: encrypted here, as the CLI would.
+        if (this.keyService) plain[k] = { secure: encryptForStack(this.settingsFile(), value.value) };
+        else secretPairs.push("--secret", `${k}=${value.value}`);
       }
     }
     editStackConfigFile(this.programDir, this.name, plain);
@@ -195,6 +197,11 @@ export class CliStack {
   }
   async removeConfig(key: string): Promise<void> {
     await this.removeConfigs([key]);
+  }
+
+  /** The stack's settings file, Pulumi.<stack>.yaml, as it is now. */
+  private settingsFile(): string {
+    return fs.readFileSync(path.join(this.programDir, `Pulumi.${this.name}.yaml`), "utf8");
   }
 
   /** The program directory, where a `pulumi` command for this stack must run. */

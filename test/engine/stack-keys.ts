@@ -6,6 +6,7 @@
 // encrypts the secrets in config and state as before (AES-256-GCM). Wrapping here is no protection (base64 behind
 // Vault's prefix): the stacks are a test's, on its own machine. The recipes' stacks keep the passphrase, as a
 // user's do (CliStack's `keys`), and so do the tests of secrets (get-and-secrets, native-secrets).
+import * as crypto from "node:crypto";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -73,4 +74,21 @@ export async function useStackKeys(): Promise<{ env: Record<string, string>; rel
       running.close();
     },
   };
+}
+
+/**
+ * `value` encrypted for the stack whose settings file holds `settings`, as the CLI's `config set --secret` writes
+ * it (`v1:<nonce>:<ciphertext>`, AES-256-GCM under the stack's data key): the key service wraps the data key with no
+ * secret, so it is read from the file's `encryptedkey`. Saves a `pulumi config set-all` process per secret set.
+ */
+export function encryptForStack(settings: string, value: string): string {
+  const wrapped = /^encryptedkey: (\S+)$/m.exec(settings)?.[1];
+  const unwrapped = wrapped === undefined ? "" : Buffer.from(wrapped, "base64").toString("utf8");
+  if (!unwrapped.startsWith(PREFIX))
+    throw new Error("the stack's settings file holds no data key of the key service (encryptedkey)");
+  const key = Buffer.from(unwrapped.slice(PREFIX.length), "base64");
+  const nonce = crypto.randomBytes(12);
+  const cipher = crypto.createCipheriv("aes-256-gcm", key, nonce);
+  const sealed = Buffer.concat([cipher.update(value, "utf8"), cipher.final(), cipher.getAuthTag()]);
+  return `v1:${nonce.toString("base64")}:${sealed.toString("base64")}`;
 }
