@@ -77,6 +77,8 @@ describeCliOnly("docs/ci.md's bill workflow, end to end", () => {
         backendDir,
         config: { "rimuhosting:baseUrl": emulator.baseUrl, vpss: JSON.stringify(vpss) },
         env: { RIMUHOSTING_APIKEY: DEMO_API_KEY },
+        // The workflow's jobs run on these stacks as a user's CI does: keyed by the passphrase it sets.
+        keys: "passphrase",
       });
     stacks.prod = await create("prod", { web: vps(1024) });
     await stacks.prod.up();

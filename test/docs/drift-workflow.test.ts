@@ -94,6 +94,8 @@ describeCliOnly("docs/ci.md's drift workflow, its steps against the emulator", (
     s = await startScenario("drift-workflow", {
       programDir: path.join(__dirname, "..", "engine", "fixtures", "refresh"),
       config: REFRESH_PROGRAM_CONFIG,
+      // The page's steps run on this stack in a user's environment: keyed by the passphrase, as a user's stack is.
+      keys: "passphrase",
     });
     const up = await s.stack.up();
     oid = Number(up.steps.find((step) => step.name === "web")?.id);

@@ -9,6 +9,7 @@ import { promisify } from "node:util";
 import { DEMO_API_KEY } from "../../emulator/index";
 import { packNodejsSdk } from "../../tools/release/sdk-packages";
 import { offlineCliEnv } from "./cli-stack";
+import { STACK_KEY_PROVIDER, useStackKeys } from "./stack-keys";
 import { GO_OFFLINE, useGoModule } from "./language-programs";
 import { REPO_ROOT, goSdkAsTagged, linkPackages, pluginEntry, pythonVirtualenv } from "./native-programs";
 
@@ -57,14 +58,18 @@ export async function adoptingProject(
   shellOk: (line: string, options: { cwd: string; env: Record<string, string> }) => Promise<string>,
 ): Promise<AdoptingProject> {
   fs.mkdirSync(path.join(dir, "backend"), { recursive: true });
+  // Keyed by the harness's key service, as CliStack's stacks are (stack-keys.ts): no passphrase's key derived again
+  // in every command. It serves the test file's stacks to its end.
+  const keys = await useStackKeys();
   const env: Record<string, string> = {
     ...offlineCliEnv(path.join(dir, "backend")),
+    ...keys.env,
     PATH: `${codegenHosts}${path.delimiter}${process.env.PATH}`,
   };
   const sh = (line: string) => shellOk(line, { cwd: dir, env });
   const { runtime } = ADOPTED_PROJECTS[language];
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: adopted\nruntime: ${runtime}\n${pluginEntry()}`);
-  await sh(`pulumi stack init ${stack} --non-interactive`);
+  await sh(`pulumi stack init ${stack} --secrets-provider ${STACK_KEY_PROVIDER} --non-interactive`);
   // Both keys in one command (a CLI run less per project than a `config set` each).
   await sh(
     `pulumi config set-all --plaintext rimuhosting:baseUrl=${baseUrl} --secret rimuhosting:apiKey=${DEMO_API_KEY}`,

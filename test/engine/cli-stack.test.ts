@@ -66,3 +66,46 @@ describeCliOnly("stack config written to the stack's settings file", () => {
     ).toEqual(expected);
   });
 });
+
+describeCliOnly("the stacks' keys (stack-keys.ts)", () => {
+  let tmp: string;
+  const stacks: CliStack[] = [];
+  beforeAll(() => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "stack-keys-"));
+    fs.mkdirSync(path.join(tmp, "program"));
+    fs.writeFileSync(path.join(tmp, "program", "Pulumi.yaml"), "name: stack-keys\nruntime: yaml\n");
+  });
+  afterAll(() => {
+    for (const stack of stacks) stack.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+  /** A stack with one secret, its settings file, and the secret as the CLI reads it back. */
+  async function keyed(options: { baseEnv?: Record<string, string> }) {
+    const stack = await CliStack.create({
+      programDir: path.join(tmp, "program"),
+      backendDir: path.join(tmp, "backend"),
+      config: { token: { value: "a-secret-token", secret: true } },
+      ...options,
+    });
+    stacks.push(stack);
+    const settings = fs.readFileSync(path.join(stack.programDir, `Pulumi.${stack.name}.yaml`), "utf8");
+    const read = await stack.command("config", "get", "token");
+    return { settings, read: read.trim() };
+  }
+
+  it("a harness's stack: the key service's, no passphrase salt; the secret encrypted, and read back", async () => {
+    const { settings, read } = await keyed({});
+    expect(settings).toMatch(/^secretsprovider: hashivault:\/\/rimu-tests$/m);
+    expect(settings).not.toMatch(/encryptionsalt/);
+    expect(settings).not.toContain("a-secret-token");
+    expect(read).toBe("a-secret-token");
+  });
+
+  it("a recipe's stack (its page's environment): the passphrase, as a user's stack has it", async () => {
+    const { PATH, HOME } = process.env;
+    const { settings, read } = await keyed({ baseEnv: { PATH: PATH ?? "", HOME: HOME ?? "" } });
+    expect(settings).toMatch(/^encryptionsalt: /m);
+    expect(settings).not.toMatch(/secretsprovider/);
+    expect(read).toBe("a-secret-token");
+  });
+});

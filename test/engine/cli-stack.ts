@@ -12,6 +12,7 @@ import { EVENT_LOG_SWITCH } from "../../provider/bill/run-preview";
 import { nameOfUrn, typeOfUrn } from "../helpers/provider-host";
 import { wrapSecret } from "./property-values";
 import { editStackConfigFile } from "./stack-config-file";
+import { encryptForStack, STACK_KEY_PROVIDER, useStackKeys } from "./stack-keys";
 import {
   DeploymentError,
   summarize,
@@ -79,6 +80,12 @@ export interface CliStackOptions {
   onOutput?: (text: string) => void;
   /** Let the engine download plugins (from a resource's pluginDownloadURL); off otherwise, the CLI runs offline. */
   pluginDownloads?: boolean;
+  /**
+   * How the stack's secrets are keyed: "service", the harness's key service (stack-keys.ts: no key derived from a
+   * passphrase in every command, about 0.2 CPU-s each), or "passphrase", the file backend's default, as a user's
+   * stack has it. Default: "passphrase" for a recipe's stack (`baseEnv` given), "service" otherwise.
+   */
+  keys?: "service" | "passphrase";
 }
 
 const OP_MAP: Record<string, StepOp | undefined> = {
@@ -124,6 +131,9 @@ export class CliStack {
   /** Secret config values this stack was given, kept out of error messages. */
   private readonly secrets = new Set<string>();
 
+  /** The key service's environment, for a stack keyed by it (stack-keys.ts). */
+  private keyService?: { env: Record<string, string>; release(): void };
+
   private constructor(
     /** The stack's name (a random suffix keeps runs apart). */
     readonly name: string,
@@ -139,24 +149,37 @@ export class CliStack {
     fs.mkdirSync(options.backendDir, { recursive: true });
     const name = `${options.stackName ?? "dev"}-${crypto.randomBytes(4).toString("hex")}`;
     const cli = new CliStack(name, options);
-    await cli.command("stack", "init");
-    await cli.setConfigs(options.config ?? {});
+    const keys = options.keys ?? (options.baseEnv ? "passphrase" : "service");
+    if (keys === "service") cli.keyService = await useStackKeys();
+    try {
+      await cli.command(
+        "stack",
+        "init",
+        ...(cli.keyService ? ["--secrets-provider", STACK_KEY_PROVIDER] : []),
+      );
+      await cli.setConfigs(options.config ?? {});
+    } catch (error) {
+      cli.close();
+      throw error;
+    }
     return cli;
   }
 
   /**
-   * Sets several keys: the plaintext ones in the stack's settings file (stack-config-file.ts), the secret ones in
-   * one `pulumi config set-all`, which encrypts them.
+   * Sets several keys in the stack's settings file (stack-config-file.ts): the secret ones encrypted with the key
+   * service's data key (stack-keys.ts), or on a stack keyed by a passphrase in one `pulumi config set-all`.
    */
   async setConfigs(config: Record<string, StackConfigValue | string>): Promise<void> {
-    const plain: Record<string, string> = {};
+    const plain: Record<string, string | { secure: string }> = {};
     const secretPairs: string[] = [];
     for (const [k, v] of Object.entries(config)) {
       const value = typeof v === "string" ? { value: v } : v;
       if (!value.secret) plain[k] = value.value;
       else {
         this.secrets.add(value.value);
-        secretPairs.push("--secret", `${k}=${value.value}`);
+        // Keyed by the key service, the data key is the harness's: encrypted here, as the CLI would.
+        if (this.keyService) plain[k] = { secure: encryptForStack(this.settingsFile(), value.value) };
+        else secretPairs.push("--secret", `${k}=${value.value}`);
       }
     }
     editStackConfigFile(this.programDir, this.name, plain);
@@ -176,6 +199,11 @@ export class CliStack {
     await this.removeConfigs([key]);
   }
 
+  /** The stack's settings file, Pulumi.<stack>.yaml, as it is now. */
+  private settingsFile(): string {
+    return fs.readFileSync(path.join(this.programDir, `Pulumi.${this.name}.yaml`), "utf8");
+  }
+
   /** The program directory, where a `pulumi` command for this stack must run. */
   get programDir(): string {
     return path.resolve(this.options.programDir);
@@ -186,7 +214,12 @@ export class CliStack {
     const extra: Record<string, string> = {};
     for (const [k, v] of Object.entries(this.options.env ?? {})) if (v !== undefined) extra[k] = v;
     const base = this.options.baseEnv ?? process.env;
-    const env: NodeJS.ProcessEnv = { ...base, ...extra, ...offlineCliEnv(this.options.backendDir) };
+    const env: NodeJS.ProcessEnv = {
+      ...base,
+      ...extra,
+      ...offlineCliEnv(this.options.backendDir),
+      ...this.keyService?.env,
+    };
     if (this.options.pluginDownloads) delete env.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION;
     return env;
   }
@@ -246,8 +279,12 @@ export class CliStack {
     await this.command("cancel", "--yes");
   }
 
-  /** Removes the stack's settings file from the program directory (the backend directory is the caller's). */
+  /**
+   * Removes the stack's settings file from the program directory (the backend directory is the caller's), and lets
+   * the key service go.
+   */
   close(): void {
+    this.keyService?.release();
     const dir = path.resolve(this.options.programDir);
     for (const ext of [".yaml", ".yml", ".json"])
       fs.rmSync(path.join(dir, `Pulumi.${this.name}${ext}`), { force: true });

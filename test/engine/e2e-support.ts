@@ -43,6 +43,8 @@ export interface ScenarioOptions {
   pluginDownloads?: boolean;
   /** The emulator's options besides timeScale 0 (a state file, to restart it). */
   emulator?: StartEmulatorOptions;
+  /** How the stack's secrets are keyed (CliStackOptions.keys): tests of secrets keep the passphrase. */
+  keys?: "service" | "passphrase";
 }
 
 export async function startScenario(example: string, opts: ScenarioOptions = {}): Promise<Scenario> {
@@ -53,6 +55,7 @@ export async function startScenario(example: string, opts: ScenarioOptions = {})
     env: opts.env,
     onCliOutput: opts.onCliOutput,
     pluginDownloads: opts.pluginDownloads,
+    keys: opts.keys,
     workDir,
     config: {
       "rimuhosting:apiKey": { value: DEMO_API_KEY, secret: true },

@@ -64,6 +64,8 @@ describeCliOnly("secrets", () => {
       programDir: path.join(FIXTURES, "secrets"),
       env: canaries,
       onCliOutput: (text) => output.push(text),
+      // The passphrase, as a user's stack is keyed (not the harness's key service: stack-keys.ts).
+      keys: "passphrase",
     });
   });
   afterAll(async () => s?.close());

@@ -47,7 +47,8 @@ outputs:
 describeNative("yaml", "secrets on the native path", () => {
   let s: Scenario;
   beforeAll(async () => {
-    s = await startNativeScenario(writeYamlProgram("native-secrets", PROGRAM));
+    // The passphrase, as a user's stack is keyed (not the harness's key service: stack-keys.ts).
+    s = await startNativeScenario(writeYamlProgram("native-secrets", PROGRAM), { keys: "passphrase" });
     await s.stack.setConfigs(
       Object.fromEntries(Object.entries(CANARIES).map(([key, value]) => [key, { value, secret: true }])),
     );

@@ -2,7 +2,8 @@
 // directory, as `pulumi config set --plaintext` and `pulumi config rm` write it: the file is the stack's config (a
 // user may edit it by hand), and the engine reads it at each operation. The end-to-end files set and remove config
 // between most of their operations, and each `pulumi config` process took about 0.25 CPU-s, about 190 of them per
-// test run. Secret values still go through the CLI, which encrypts them with the stack's key. Tests of the `pulumi
+// test run. Secret values too, encrypted with the stack's data key where the harness's key service keys the stack
+// (stack-keys.ts); on a stack keyed by a passphrase they go through the CLI. Tests of the `pulumi
 // config` command itself (typed values, the docs' steps) run the CLI.
 // test/engine/cli-stack.test.ts checks that the CLI reads back what is written here.
 import * as fs from "node:fs";
@@ -20,7 +21,7 @@ function projectName(programDir: string): string {
 export function editStackConfigFile(
   programDir: string,
   stack: string,
-  set: Record<string, string>,
+  set: Record<string, string | { secure: string }>,
   removed: readonly string[] = [],
 ): void {
   if (Object.keys(set).length === 0 && removed.length === 0) return;

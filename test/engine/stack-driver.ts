@@ -32,6 +32,8 @@ export interface StackDriverOptions {
   onCliOutput?: (text: string) => void;
   /** See CliStackOptions.pluginDownloads. */
   pluginDownloads?: boolean;
+  /** See CliStackOptions.keys. */
+  keys?: "service" | "passphrase";
 }
 
 const asValue = (v: StackConfigValue | string): StackConfigValue =>
@@ -46,6 +48,7 @@ export async function createStackDriver(o: StackDriverOptions): Promise<StackDri
     env: o.env,
     onOutput: o.onCliOutput,
     pluginDownloads: o.pluginDownloads,
+    keys: o.keys,
   });
   return {
     setConfig: (k, v) => cli.setConfig(k, asValue(v)),
