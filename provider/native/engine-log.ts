@@ -9,19 +9,36 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import * as grpc from "@grpc/grpc-js";
-import * as enginerpc from "@pulumi/pulumi/proto/engine_grpc_pb";
-import * as engineproto from "@pulumi/pulumi/proto/engine_pb";
+import type * as EngineRpc from "@pulumi/pulumi/proto/engine_grpc_pb";
+import type * as EngineProto from "@pulumi/pulumi/proto/engine_pb";
 import { engineLogClient, type LogStubs, type Severity } from "../impl/engine/engine-log.js";
 import { setLogSink } from "../impl/engine/log.js";
+import { lazyModule } from "./lazy-module.js";
 
 export type { Severity };
 
-/** The stubs this plugin is bundled with, for impl's Log client (the dynamic host loads its own copy's). */
+/**
+ * The engine's stubs this plugin is bundled with, loaded with the first message (impl's Log client reads them only
+ * then): the first answer sends none, and what the plugin evaluates to start is what the release's startup snapshot
+ * holds (service-definition.ts).
+ */
+const engineStubs = lazyModule("engine's messages", () => ({
+  rpc: require("@pulumi/pulumi/proto/engine_grpc_pb") as typeof EngineRpc,
+  proto: require("@pulumi/pulumi/proto/engine_pb") as typeof EngineProto,
+}));
+
+/** The stubs for impl's Log client (the dynamic host loads its own copy's). */
 const BUNDLED_STUBS = {
   grpc,
-  engineClient: enginerpc.EngineClient,
-  logRequest: engineproto.LogRequest,
-  severities: engineproto.LogSeverity,
+  get engineClient() {
+    return engineStubs().rpc.EngineClient;
+  },
+  get logRequest() {
+    return engineStubs().proto.LogRequest;
+  },
+  get severities() {
+    return engineStubs().proto.LogSeverity;
+  },
 } as unknown as LogStubs;
 
 const current = new AsyncLocalStorage<{ urn: string }>();

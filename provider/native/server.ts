@@ -11,11 +11,10 @@
  * property-less Read of `pulumi import` (docs/native-plugin.md, "Why our own server").
  */
 import * as grpc from "@grpc/grpc-js";
-import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
-import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import type * as Provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as pluginproto from "@pulumi/pulumi/proto/plugin_pb";
-import * as statusproto from "@pulumi/pulumi/proto/status_pb";
-import { Any } from "google-protobuf/google/protobuf/any_pb";
+import type * as Statusproto from "@pulumi/pulumi/proto/status_pb";
+import type * as AnyModule from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import * as net from "node:net";
 import { engineConnected, watchEngine, WATCH_RULE, type WatchGrpc } from "../impl/engine/engine-watch.js";
@@ -27,21 +26,34 @@ import { startPluginLog, withResource, type PluginLog } from "./engine-log.js";
 import { skipIPv6PatternForIPv4 } from "./fast-start.js";
 import { lazyModule } from "./lazy-module.js";
 import type { Bag } from "./protocol.js";
+import { resourceProviderDefinition } from "./service-definition.js";
 import type { EngineRequest } from "../impl/engine/time-limits.js";
 import type { PropertyDiffKind } from "./vps-resource.js";
 import schema = require("./schema.json");
 
 /*
  * What the calls run is evaluated with the first call that needs it, not at start-up, so the plugin answers the
- * engine's first call (GetPluginInfo) with only gRPC and the protocol's stubs loaded (issue 34): the configuration
- * and the Vps (calls.ts) with the first of their calls, the functions (the data sources, with @pulumi/pulumi) with
+ * engine's first call (GetPluginInfo) with only gRPC and that call's two messages loaded (issue 34): the other calls'
+ * messages with the first of them (service-definition.ts), the configuration and the Vps (calls.ts) with the first
+ * of their calls, the functions (the data sources, with @pulumi/pulumi) with
  * the first Invoke. Each is loaded once; a module that fails to load fails each call that needs it with the same
  * clean error (lazy-module.ts), and the plugin stays up. VpsIncompleteError is imported here, not taken from
  * calls.ts: impl/engine/errors.js is loaded at start anyway (engine-watch.ts uses it), and grpcError, which answers every
- * failed call, must not depend on a module that may have failed to load.
+ * failed call, must not depend on a module that may have failed to load (the status messages it sends for a VPS that
+ * did not finish load with the first such answer, after the Vps code that threw it).
  */
 const calls = lazyModule("Vps code", () => require("./calls.js") as typeof Calls);
 const functions = lazyModule("data sources", () => require("./functions.js") as typeof Functions);
+/** The messages of the calls after GetPluginInfo (service-definition.ts says why they wait). */
+const provproto = lazyModule(
+  "protocol's messages",
+  () => require("@pulumi/pulumi/proto/provider_pb") as typeof Provproto,
+);
+/** What answers a VPS that did not finish: only then. */
+const statusDetail = lazyModule("status messages", () => ({
+  status: require("@pulumi/pulumi/proto/status_pb") as typeof Statusproto,
+  Any: (require("google-protobuf/google/protobuf/any_pb") as typeof AnyModule).Any,
+}));
 
 const VPS_TYPE = "rimuhosting:index:Vps";
 const SCHEMA_TEXT = JSON.stringify(schema);
@@ -56,7 +68,8 @@ function grpcError(error: unknown): Partial<grpc.StatusObject> {
   const message = error instanceof Error ? error.message : String(error);
   if (!(error instanceof VpsIncompleteError)) return { code: grpc.status.UNKNOWN, details: message };
   // Created (or changed) but not finished: the engine records id and properties; the next `up` resumes.
-  const detail = new provproto.ErrorResourceInitFailed();
+  const { status: statusproto, Any } = statusDetail();
+  const detail = new (provproto().ErrorResourceInitFailed)();
   detail.setId(error.id);
   detail.setProperties(calls().toStruct(calls().withSecretOutputs(error.properties)));
   detail.setReasonsList(error.reasons);
@@ -103,12 +116,11 @@ function handler<Req, Res>(
 function checkResponse(
   inputs: Bag,
   failures: { property: string; reason: string }[],
-): provproto.CheckResponse {
-  const res = new provproto.CheckResponse();
+): Provproto.CheckResponse {
+  const { CheckResponse, CheckFailure } = provproto();
+  const res = new CheckResponse();
   res.setInputs(calls().toStruct(inputs));
-  res.setFailuresList(
-    failures.map((f) => new provproto.CheckFailure().setProperty(f.property).setReason(f.reason)),
-  );
+  res.setFailuresList(failures.map((f) => new CheckFailure().setProperty(f.property).setReason(f.reason)));
   return res;
 }
 
@@ -142,14 +154,19 @@ function engineRequestOf(req: { getTimeout(): number }): EngineRequest {
   return { timeoutSeconds: req.getTimeout() };
 }
 
-const DIFF_KIND: Record<PropertyDiffKind, provproto.PropertyDiff.Kind> = {
-  add: provproto.PropertyDiff.Kind.ADD,
-  delete: provproto.PropertyDiff.Kind.DELETE,
-  update: provproto.PropertyDiff.Kind.UPDATE,
-  "add-replace": provproto.PropertyDiff.Kind.ADD_REPLACE,
-  "delete-replace": provproto.PropertyDiff.Kind.DELETE_REPLACE,
-  "update-replace": provproto.PropertyDiff.Kind.UPDATE_REPLACE,
-};
+/** The protocol's kind of a property's change. */
+function diffKind(kind: PropertyDiffKind): Provproto.PropertyDiff.Kind {
+  const { Kind } = provproto().PropertyDiff;
+  const kinds: Record<PropertyDiffKind, Provproto.PropertyDiff.Kind> = {
+    add: Kind.ADD,
+    delete: Kind.DELETE,
+    update: Kind.UPDATE,
+    "add-replace": Kind.ADD_REPLACE,
+    "delete-replace": Kind.DELETE_REPLACE,
+    "update-replace": Kind.UPDATE_REPLACE,
+  };
+  return kinds[kind];
+}
 
 /** The service implementation, with `log` as the engine's Log RPC. */
 export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImplementation {
@@ -159,10 +176,10 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
     getPluginInfo: handler<Empty, pluginproto.PluginInfo>(log, async () =>
       new pluginproto.PluginInfo().setVersion(PLUGIN_VERSION),
     ),
-    getSchema: handler<provproto.GetSchemaRequest, provproto.GetSchemaResponse>(log, async () =>
-      new provproto.GetSchemaResponse().setSchema(SCHEMA_TEXT),
+    getSchema: handler<Provproto.GetSchemaRequest, Provproto.GetSchemaResponse>(log, async () =>
+      new (provproto().GetSchemaResponse)().setSchema(SCHEMA_TEXT),
     ),
-    checkConfig: handler<provproto.CheckRequest, provproto.CheckResponse>(
+    checkConfig: handler<Provproto.CheckRequest, Provproto.CheckResponse>(
       log,
       async (req) => {
         const { checkConfig, fromStruct } = calls();
@@ -171,24 +188,24 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
       },
       (req) => req.getUrn(),
     ),
-    diffConfig: handler<provproto.DiffRequest, provproto.DiffResponse>(
+    diffConfig: handler<Provproto.DiffRequest, Provproto.DiffResponse>(
       log,
       async (req) => {
         const { diffConfig, fromStruct } = calls();
         const olds = req.getOldInputs() ? fromStruct(req.getOldInputs()) : fromStruct(req.getOlds());
         const { changed } = diffConfig(olds, fromStruct(req.getNews()));
-        const res = new provproto.DiffResponse();
+        const res = new (provproto().DiffResponse)();
         res.setChanges(
           changed.length > 0
-            ? provproto.DiffResponse.DiffChanges.DIFF_SOME
-            : provproto.DiffResponse.DiffChanges.DIFF_NONE,
+            ? provproto().DiffResponse.DiffChanges.DIFF_SOME
+            : provproto().DiffResponse.DiffChanges.DIFF_NONE,
         );
         res.setDiffsList(changed);
         return res;
       },
       (req) => req.getUrn(),
     ),
-    configure: handler<provproto.ConfigureRequest, provproto.ConfigureResponse>(log, async (req) => {
+    configure: handler<Provproto.ConfigureRequest, Provproto.ConfigureResponse>(log, async (req) => {
       const { configureProvider, fromStruct } = calls();
       await configureProvider(
         req.getUrn(),
@@ -196,14 +213,14 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
         new Map(req.getVariablesMap().entries()),
       );
       configured = true;
-      const res = new provproto.ConfigureResponse();
+      const res = new (provproto().ConfigureResponse)();
       res.setAcceptsecrets(true);
       res.setSupportspreview(true);
       res.setAcceptresources(false);
       res.setAcceptoutputs(false);
       return res;
     }),
-    check: vpsHandler<provproto.CheckRequest, provproto.CheckResponse>(log, async (req) => {
+    check: vpsHandler<Provproto.CheckRequest, Provproto.CheckResponse>(log, async (req) => {
       const { vps, fromStruct } = calls();
       const { inputs, failures } = await vps.check(
         req.getUrn(),
@@ -212,7 +229,7 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
       );
       return checkResponse(inputs, failures);
     }),
-    diff: vpsHandler<provproto.DiffRequest, provproto.DiffResponse>(log, async (req) => {
+    diff: vpsHandler<Provproto.DiffRequest, Provproto.DiffResponse>(log, async (req) => {
       const { vps, fromStruct } = calls();
       const answer = await vps.diff(
         req.getId(),
@@ -220,11 +237,11 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
         fromStruct(req.getOlds()),
         fromStruct(req.getNews()),
       );
-      const res = new provproto.DiffResponse();
+      const res = new (provproto().DiffResponse)();
       res.setChanges(
         answer.changes
-          ? provproto.DiffResponse.DiffChanges.DIFF_SOME
-          : provproto.DiffResponse.DiffChanges.DIFF_NONE,
+          ? provproto().DiffResponse.DiffChanges.DIFF_SOME
+          : provproto().DiffResponse.DiffChanges.DIFF_NONE,
       );
       res.setReplacesList(answer.replaces);
       res.setDeletebeforereplace(answer.deleteBeforeReplace);
@@ -236,12 +253,12 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
         for (const [name, kind] of detailed)
           map.set(
             name,
-            new provproto.PropertyDiff().setKind(DIFF_KIND[kind]).setInputdiff(!answer.fromOutputs),
+            new (provproto().PropertyDiff)().setKind(diffKind(kind)).setInputdiff(!answer.fromOutputs),
           );
       }
       return res;
     }),
-    create: vpsHandler<provproto.CreateRequest, provproto.CreateResponse>(log, async (req) => {
+    create: vpsHandler<Provproto.CreateRequest, Provproto.CreateResponse>(log, async (req) => {
       const { vps, fromStruct, toStruct } = calls();
       const created = await vps.create(
         req.getUrn(),
@@ -249,25 +266,25 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
         req.getPreview(),
         engineRequestOf(req),
       );
-      const res = new provproto.CreateResponse();
+      const res = new (provproto().CreateResponse)();
       res.setId(created.id);
       res.setProperties(toStruct(created.properties));
       return res;
     }),
-    read: vpsHandler<provproto.ReadRequest, provproto.ReadResponse>(log, async (req) => {
+    read: vpsHandler<Provproto.ReadRequest, Provproto.ReadResponse>(log, async (req) => {
       const { vps, fromStruct, toStruct } = calls();
       const read = await vps.read(
         req.getId(),
         req.hasProperties() ? fromStruct(req.getProperties()) : undefined,
         engineRequestOf(req),
       );
-      const res = new provproto.ReadResponse();
+      const res = new (provproto().ReadResponse)();
       res.setId(read.id);
       res.setProperties(toStruct(read.properties));
       if (read.inputs) res.setInputs(toStruct(read.inputs));
       return res;
     }),
-    update: vpsHandler<provproto.UpdateRequest, provproto.UpdateResponse>(log, async (req) => {
+    update: vpsHandler<Provproto.UpdateRequest, Provproto.UpdateResponse>(log, async (req) => {
       const { vps, fromStruct, toStruct } = calls();
       const updated = await vps.update(
         req.getId(),
@@ -277,21 +294,21 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
         req.getPreview(),
         engineRequestOf(req),
       );
-      const res = new provproto.UpdateResponse();
+      const res = new (provproto().UpdateResponse)();
       res.setProperties(toStruct(updated.properties));
       return res;
     }),
-    delete: vpsHandler<provproto.DeleteRequest, Empty>(log, async (req) => {
+    delete: vpsHandler<Provproto.DeleteRequest, Empty>(log, async (req) => {
       const { vps, fromStruct } = calls();
       await vps.deleteVps(req.getId(), fromStruct(req.getProperties()), engineRequestOf(req));
       return new Empty();
     }),
-    invoke: handler<provproto.InvokeRequest, provproto.InvokeResponse>(log, async (req) => {
+    invoke: handler<Provproto.InvokeRequest, Provproto.InvokeResponse>(log, async (req) => {
       const { fromStruct, toStruct } = calls();
       const { invoke, useProviderConfiguration } = functions();
       if (configured) useProviderConfiguration();
       const result = await invoke(req.getTok(), fromStruct(req.getArgs()));
-      return new provproto.InvokeResponse().setReturn(toStruct(result));
+      return new (provproto().InvokeResponse)().setReturn(toStruct(result));
     }),
     // The engine asks every plugin to stop before it shuts it down. Nothing is aborted half-way: an operation
     // in flight finishes (or leaves what it did recorded, see impl/lifecycle/vps-converge.ts), and the engine waits.
@@ -311,7 +328,7 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
 
 /** What fast-start.ts's compileFirstAnswer runs: the service's definition, and its implementation. */
 export const firstAnswerParts = () =>
-  [provrpc.ResourceProviderService, resourceProviderService] as [
+  [resourceProviderDefinition(), resourceProviderService] as [
     grpc.ServiceDefinition,
     typeof resourceProviderService,
   ];
@@ -359,7 +376,7 @@ export async function serve(
     });
   skipIPv6PatternForIPv4();
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
-  server.addService(provrpc.ResourceProviderService, resourceProviderService(log));
+  server.addService(resourceProviderDefinition(), resourceProviderService(log));
   const listener = net.createServer();
   const port = await new Promise<number>((resolve, reject) => {
     listener.once("error", reject);

@@ -1,7 +1,7 @@
 /**
  * The native plugin loads what a call needs when the call first comes (provider/native/server.ts, issue 34): the
- * engine's first calls (GetPluginInfo, GetSchema) are answered with gRPC and the protocol's stubs alone; the
- * configuration and the Vps lifecycle (calls.ts) come with the first call about them; the functions, and with them
+ * engine's first call (GetPluginInfo) is answered with gRPC and its own two messages (service-definition.ts), GetSchema
+ * with the protocol's stubs; the configuration and the Vps lifecycle (calls.ts) come with the first call about them; the functions, and with them
  * @pulumi/pulumi's runtime, with the first Invoke, which still uses the configuration Configure gave.
  *
  * The built plugin runs as bin/ starts it, with a `--require` that writes down each module file as Node loads it.
@@ -73,11 +73,23 @@ afterAll(async () => {
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
+/** The messages of the calls after the first (the other calls' stubs, and the engine's), loaded with those calls. */
+const LATER_MESSAGES =
+  /^node_modules\/@pulumi\/pulumi\/proto\/(provider|provider_grpc|engine|engine_grpc|status)_pb\.js$/;
+
 describe("the native plugin loads a call's code with the first call that needs it", () => {
-  it("GetPluginInfo and GetSchema: only gRPC and the protocol's stubs, none of the calls' code", async () => {
+  it("GetPluginInfo, the engine's first call: gRPC and its own two messages, not the other calls' messages", async () => {
     expect(await plugin.getPluginInfo()).toMatch(/^\d+\.\d+\.\d+/);
+    const files = loaded();
+    expect(has(files, /^node_modules\/@grpc\/grpc-js\//)).toBe(true);
+    expect(has(files, "node_modules/@pulumi/pulumi/proto/plugin_pb.js")).toBe(true);
+    expect(files.filter((f) => LATER_MESSAGES.test(f))).toEqual([]);
+  });
+
+  it("GetSchema: only gRPC and the protocol's stubs, none of the calls' code", async () => {
     expect(JSON.parse(await plugin.getSchema())).toMatchObject({ name: "rimuhosting" });
     const files = loaded();
+    expect(has(files, "node_modules/@pulumi/pulumi/proto/provider_pb.js")).toBe(true);
     expect(has(files, "dist/provider/native/server.js")).toBe(true);
     expect(has(files, /^node_modules\/@grpc\/grpc-js\//)).toBe(true);
     const notYet = [
