@@ -101,6 +101,7 @@ export const PROCESS_STATE: readonly ProcessState[] = [
   },
   { file: "provider/impl/inputs/vps-input-schema.ts", name: "cachedSchema", why: DERIVED },
   { file: "provider/impl/inputs/recorded-state.ts", name: "schema", why: DERIVED },
+  { file: "provider/impl/inputs/recorded-state.ts", name: "kinds", why: DERIVED },
   { file: "provider/impl/budget/money.ts", name: "formats", why: DERIVED },
   {
     file: "provider/impl/lifecycle/runtime-config.ts",
