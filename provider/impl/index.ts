@@ -8,7 +8,29 @@
  * and the recorded state; the seams tests use are in ./testing.ts, which the package does not export.
  */
 export { configure } from "./lifecycle/runtime-config.js";
-export { check, diff, create, read, update, deleteVps, deleteVps as delete } from "./vps-provider.js";
+import * as lifecycle from "./vps-provider.js";
+import { linesWritten } from "./engine/log.js";
+
+/** An engine call that answers once the lines it logged are written (engine/log.ts writes them in batches). */
+function answeringAfterItsLines<A extends unknown[], R>(
+  call: (...args: A) => Promise<R>,
+): (...args: A) => Promise<R> {
+  return async (...args) => {
+    try {
+      return await call(...args);
+    } finally {
+      await linesWritten();
+    }
+  };
+}
+
+export const check = answeringAfterItsLines(lifecycle.check);
+export const diff = answeringAfterItsLines(lifecycle.diff);
+export const create = answeringAfterItsLines(lifecycle.create);
+export const read = answeringAfterItsLines(lifecycle.read);
+export const update = answeringAfterItsLines(lifecycle.update);
+export const deleteVps = answeringAfterItsLines(lifecycle.deleteVps);
+export { deleteVps as delete };
 // The core under check() and diff(), returning what they found as data (for the native plugin's front end).
 export { checkVps, diffVps, presentFailure, previewRefusal } from "./vps-provider.js";
 export type { CheckResult, DiffResult } from "./vps-provider.js";

@@ -101,6 +101,7 @@ export const PROCESS_STATE: readonly ProcessState[] = [
   },
   { file: "provider/impl/inputs/vps-input-schema.ts", name: "cachedSchema", why: DERIVED },
   { file: "provider/impl/inputs/recorded-state.ts", name: "schema", why: DERIVED },
+  { file: "provider/impl/inputs/recorded-state.ts", name: "kinds", why: DERIVED },
   { file: "provider/impl/budget/money.ts", name: "formats", why: DERIVED },
   {
     file: "provider/impl/lifecycle/runtime-config.ts",
@@ -114,6 +115,11 @@ export const PROCESS_STATE: readonly ProcessState[] = [
     why: "where the SDK is installed: found once",
   },
   { file: "provider/impl/engine/log.ts", name: "sink", why: `where log lines go: ${TEST_SEAM}` },
+  {
+    file: "provider/impl/engine/log.ts",
+    name: "exitWrites",
+    why: "whether the process's exit writes the lines still waiting (a listener added once per process)",
+  },
   { file: "provider/impl/lifecycle/runtime-config.ts", name: "readMsOverride", why: TEST_SEAM },
   {
     file: "provider/impl/lifecycle/stack-history.ts",
