@@ -47,7 +47,9 @@ describeNative("yaml", "the release's policy pack, installed and run as docs/cos
 
   beforeAll(async () => {
     project = writeYamlProgram("shop", `resources:\n${THREE_VPSS}`);
-    s = await startNativeScenario(project);
+    // The page's steps run on this stack in the page's environment (the harness's PULUMI_* settings only): keyed
+    // by the passphrase, as a user's stack is, not the harness's key service (its address is not among them).
+    s = await startNativeScenario(project, { keys: "passphrase" });
     const scratch = path.join(s.workDir, "release");
     fs.mkdirSync(scratch);
     const tarball = await packPolicyPack(REPO_ROOT, scratch, version, sourceDateEpoch());
