@@ -29,46 +29,36 @@ function recordedType(type: FieldType): z.ZodType {
 }
 
 /** The provider's own bookkeeping keys (vps-outputs.ts, and the recorded order of the inputs) and the engine's. */
-const BOOKKEEPING = {
-  __inputNames: z.array(z.string()),
-  __creationToken: z.string(),
-  __provider: z.string(),
-  [RECORDED_ORDER_KEY]: z.number(),
-} as const;
+const BOOKKEEPING: Record<string, FieldType> = {
+  __inputNames: { array: "string" },
+  __creationToken: "string",
+  __provider: "string",
+  [RECORDED_ORDER_KEY]: "number",
+};
+
+let kinds: ReadonlyMap<string, FieldType> | undefined;
+
+/** The kind of each field a recorded state may hold: the one table the schema and the walk below both read. */
+function recordedKinds(): ReadonlyMap<string, FieldType> {
+  if (kinds) return kinds;
+  const fields: Record<string, { type: FieldType }> = { ...VPS_FIELDS, ...VPS_OUTPUT_ONLY_FIELDS };
+  const map = new Map<string, FieldType>(Object.entries(fields).map(([name, rule]) => [name, rule.type]));
+  for (const name of INTERNAL_INPUTS) map.set(name, "string");
+  for (const [name, type] of Object.entries(BOOKKEEPING)) map.set(name, type);
+  kinds = map;
+  return kinds;
+}
 
 let schema: z.ZodType<Record<string, unknown>> | undefined;
 
 /** Built on first use and kept (zod schemas are not serializable; this module is only ever require()d). */
 export function recordedSchema(): z.ZodType<Record<string, unknown>> {
   if (schema) return schema;
-  const fields: Record<string, { type: FieldType }> = { ...VPS_FIELDS, ...VPS_OUTPUT_ONLY_FIELDS };
   const shape: Record<string, z.ZodType> = {};
-  for (const [name, rule] of Object.entries(fields)) shape[name] = recordedType(rule.type).nullish();
-  for (const name of INTERNAL_INPUTS) shape[name] = z.string().nullish();
-  for (const [name, type] of Object.entries(BOOKKEEPING)) shape[name] = type.nullish();
+  for (const [name, type] of recordedKinds()) shape[name] = recordedType(type).nullish();
   schema = z.looseObject(shape);
   return schema;
 }
-
-let kinds: ReadonlyMap<string, FieldType> | undefined;
-
-/** The kind of each field the schema knows (its bookkeeping's too), as recordedSchema() builds it. */
-function recordedKinds(): ReadonlyMap<string, FieldType> {
-  if (kinds) return kinds;
-  const fields: Record<string, { type: FieldType }> = { ...VPS_FIELDS, ...VPS_OUTPUT_ONLY_FIELDS };
-  const map = new Map<string, FieldType>(Object.entries(fields).map(([name, rule]) => [name, rule.type]));
-  for (const name of INTERNAL_INPUTS) map.set(name, "string");
-  for (const [name, type] of Object.entries(BOOKKEEPING_KINDS)) map.set(name, type);
-  kinds = map;
-  return kinds;
-}
-
-const BOOKKEEPING_KINDS: Record<keyof typeof BOOKKEEPING, FieldType> = {
-  __inputNames: { array: "string" },
-  __creationToken: "string",
-  __provider: "string",
-  [RECORDED_ORDER_KEY]: "number",
-};
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
