@@ -7,56 +7,96 @@
  * `--fleet N` (default 500) and `--rounds N`.
  */
 import { parseArgs } from "node:util";
+import { unknownOptionMessage, USAGE_EXIT } from "../contract/command-line.js";
 import { benchCli } from "./cli.js";
 import { benchClient } from "./client.js";
 import { benchEmulator } from "./emulator.js";
 import { benchPlugin } from "./plugin.js";
 import { benchRegistration } from "./registration.js";
 
-const { values: flags, positionals: wanted } = parseArgs({
-  args: process.argv.slice(2),
-  allowPositionals: true,
-  options: {
-    fleet: { type: "string" },
-    rounds: { type: "string" },
-    profile: { type: "boolean" },
-    budget: { type: "string" },
-    against: { type: "string" },
-    "whole-process": { type: "boolean" },
-  },
-});
-const count = (flag: string | undefined): number | undefined => {
+const USAGE = `usage: npm run bench -- [emulator] [client] [cli] [plugin] [registration] [options]
+  (no name: every benchmark, one after another)
+  --fleet N          cli: the large fleet's size (default 200); registration: VPSs registered (default 500)
+  --rounds N         cli (default 2), plugin (default 7), registration (default 5): rounds to take the median of
+  --profile          cli: CPU profiles of every operation
+  --budget USD       cli: the stacks' monthlyBudgetUsd (the budget's guard judges each order and change)
+  --against FILE     plugin: another executable to time beside this one
+  --whole-process    plugin: time to the process's exit, not to the first answer
+  --help             this text`;
+
+/** A mistake in the command line: said with the usage, without a stack trace. */
+class UsageError extends Error {}
+
+function parseCommandLine(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        fleet: { type: "string" },
+        rounds: { type: "string" },
+        profile: { type: "boolean" },
+        budget: { type: "string" },
+        against: { type: "string" },
+        "whole-process": { type: "boolean" },
+        help: { type: "boolean" },
+      },
+    });
+  } catch (error) {
+    const option = /'([^']+)'/.exec(String(error))?.[1];
+    const unknown =
+      (error as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && option !== undefined;
+    const command = "npm run bench --"; // as the user types it: `npm run bench -- --help`
+    throw new UsageError(
+      unknown ? unknownOptionMessage(command, option).slice(`${command}: `.length) : (error as Error).message,
+    );
+  }
+}
+
+type Flags = ReturnType<typeof parseCommandLine>["values"];
+
+const count = (name: string, flag: string | undefined): number | undefined => {
   if (flag === undefined) return undefined;
   const n = Number(flag);
-  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`expected a whole number >= 1, not ${flag}`);
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new UsageError(`--${name} ${flag}: give a whole number, 1 or more`);
   return n;
 };
 
-export const BENCHES: Record<string, () => Promise<unknown>> = {
+/** Each benchmark by name, run with the command line's flags. */
+const benchesWith = (flags: Flags): Record<string, () => Promise<unknown>> => ({
   emulator: () => benchEmulator(),
   client: () => benchClient(),
   cli: () =>
     benchCli({
-      fleet: count(flags.fleet),
-      rounds: count(flags.rounds),
+      fleet: count("fleet", flags.fleet),
+      rounds: count("rounds", flags.rounds),
       profile: flags.profile,
-      budgetUsd: count(flags.budget),
+      budgetUsd: count("budget", flags.budget),
     }),
   plugin: () =>
     benchPlugin({
-      rounds: count(flags.rounds),
+      rounds: count("rounds", flags.rounds),
       against: flags.against,
       wholeProcess: flags["whole-process"],
     }),
-  registration: () => benchRegistration({ fleet: count(flags.fleet), rounds: count(flags.rounds) }),
-};
+  registration: () =>
+    benchRegistration({ fleet: count("fleet", flags.fleet), rounds: count("rounds", flags.rounds) }),
+});
 
-async function main(): Promise<void> {
-  const unknown = wanted.filter((name) => !(name in BENCHES));
-  if (unknown.length > 0) {
-    throw new Error(`unknown bench ${unknown.join(", ")}; known: ${Object.keys(BENCHES).join(", ")}`);
+async function main(args: string[]): Promise<void> {
+  const { values: flags, positionals: wanted } = parseCommandLine(args);
+  if (flags.help) {
+    console.log(USAGE);
+    return;
   }
-  for (const [name, run] of Object.entries(BENCHES)) {
+  for (const name of ["fleet", "rounds", "budget"] as const) count(name, flags[name]); // said before any bench runs
+  const benches = benchesWith(flags);
+  const unknown = wanted.filter((name) => !(name in benches));
+  if (unknown.length > 0) {
+    throw new UsageError(`unknown bench ${unknown.join(", ")}; known: ${Object.keys(benches).join(", ")}`);
+  }
+  for (const [name, run] of Object.entries(benches)) {
     if (wanted.length > 0 && !wanted.includes(name)) continue;
     console.log(`== bench: ${name}`);
     await run();
@@ -64,7 +104,11 @@ async function main(): Promise<void> {
 }
 
 if (require.main === module) {
-  main().catch((error: unknown) => {
+  main(process.argv.slice(2)).catch((error: unknown) => {
+    if (error instanceof UsageError) {
+      console.error(`bench: ${error.message}\n${USAGE}`);
+      process.exit(USAGE_EXIT);
+    }
     console.error(error);
     process.exit(1);
   });
