@@ -1,6 +1,7 @@
 // What the tests of the release's artifacts share: the release itself, built once per test run
 // (`npm run release:build`'s script with --if-stale, under a lock, so the test files that need it build it once
-// between them), the tarballs unpacked, and a way to run the CLI with `node` hidden from everything it starts.
+// between them; or taken back from the one a run of the same inputs kept: release-cache.ts), the tarballs
+// unpacked, and a way to run the CLI with `node` hidden from everything it starts.
 import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as http from "node:http";
