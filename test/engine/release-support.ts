@@ -1,7 +1,8 @@
 // What the tests of the release's artifacts share: the release itself, built once per test run
 // (`npm run release:build`'s script with --if-stale, under a lock, so the test files that need it build it once
-// between them), the tarballs unpacked, and a way to run the CLI with `node` hidden from everything it starts.
-import { execFileSync } from "node:child_process";
+// between them; or taken back from the one a run of the same inputs kept: release-cache.ts), the tarballs
+// unpacked, and a way to run the CLI with `node` hidden from everything it starts.
+import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -11,6 +12,7 @@ import { packageVersion } from "../../provider/native/pack";
 import { PLUGIN_DOWNLOAD_URL } from "../../provider/native/schema/package-schema";
 import { TARGETS, type Target } from "../../tools/release/node-binaries";
 import { languageSkipReason, REPO_ROOT } from "./native-programs";
+import { keepRelease, releaseCacheKey, restoreRelease } from "./release-cache";
 
 // Plain CommonJS, shared with the CPU log (a jest setup file).
 const { asSharedSetup } = require("../helpers/shared-cpu.js") as {
@@ -20,6 +22,8 @@ const { asSharedSetup } = require("../helpers/shared-cpu.js") as {
 export const RELEASE_DIR = path.join(REPO_ROOT, "dist/release");
 const BUILD_SCRIPT = path.join(REPO_ROOT, "dist/tools/release/build.js");
 const LOCK = path.join(REPO_ROOT, "dist/release.lock");
+/** The build's fingerprint of dist/release's inputs (tools/release/build.ts's --if-stale). */
+const INPUTS = path.join(REPO_ROOT, "dist/release.inputs");
 // Which test run last brought dist/release up to date: the build's --if-stale check bundles the plugin to compare
 // its inputs (seconds of CPU), and a dozen test files ask within one run, whose sources do not change meanwhile.
 const CHECKED_BY = path.join(REPO_ROOT, "dist/release.checked-by-run");
@@ -45,9 +49,18 @@ export async function ensureRelease(): Promise<string> {
     if (readOrEmpty(CHECKED_BY) === testRun()) return RELEASE_DIR;
     fs.rmSync(CHECKED_BY, { force: true });
     // The run's shared set-up, not the work of the file that happened to ask first (test/helpers/shared-cpu.js).
-    asSharedSetup("the release build", () =>
-      execFileSync(process.execPath, [BUILD_SCRIPT, "--if-stale"], { stdio: ["ignore", "ignore", "pipe"] }),
-    );
+    asSharedSetup("the release build", () => {
+      // A release of the same inputs built in another clone, kept (release-cache.ts), else built here and kept.
+      const key = releaseCacheKey(REPO_ROOT);
+      if (key && restoreRelease(key, RELEASE_DIR, INPUTS)) return;
+      const built = spawnSync(process.execPath, [BUILD_SCRIPT, "--if-stale"], {
+        encoding: "utf8",
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      if (built.status !== 0) throw new Error(`the release build failed (${built.status}):\n${built.stderr}`);
+      // Only a release built now is kept: one found up to date may predate a change its fingerprint leaves out.
+      if (key && !built.stderr.includes("dist/release is up to date")) keepRelease(key, RELEASE_DIR, INPUTS);
+    });
     fs.writeFileSync(CHECKED_BY, testRun());
   } finally {
     fs.rmSync(LOCK, { recursive: true, force: true });

@@ -12,9 +12,8 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { pipeline } from "node:stream/promises";
-import * as zlib from "node:zlib";
 import { REPO_ROOT } from "../../provider/native/schema/plugin-dir.js";
+import { gzipFile } from "./gzip-cache.js";
 
 /**
  * The release's timestamp, in seconds since the epoch: $SOURCE_DATE_EPOCH when set (the reproducible-builds
@@ -43,13 +42,16 @@ export function sourceDateEpoch(env: NodeJS.ProcessEnv = process.env): number {
   }
 }
 
-/** Writes `tarball` (gzip), holding `entries` of `dir` (files or directories, recursively), reproducibly. */
+/**
+ * Writes `tarball` (gzip), holding `entries` of `dir` (files or directories, recursively), reproducibly; says whether
+ * its gzip was kept from an archive of the same bytes (gzip-cache.ts).
+ */
 export async function writeTarball(
   dir: string,
   entries: string[],
   tarball: string,
   epoch: number,
-): Promise<void> {
+): Promise<"kept" | "compressed"> {
   fs.mkdirSync(path.dirname(tarball), { recursive: true });
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "rimu-tar-"));
   try {
@@ -69,14 +71,15 @@ export async function writeTarball(
       "--",
       ...[...entries].sort(),
     ]);
-    await pipeline(fs.createReadStream(tar), zlib.createGzip(), fs.createWriteStream(tarball));
+    // The same bytes' gzip from the cache when a build archived them before (gzip-cache.ts)
+    return await gzipFile(tar, tarball);
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
 }
 
 /** Writes `tarball` holding the files of `dir` at its top level, reproducibly. */
-export function tarDirectory(dir: string, tarball: string, epoch: number): Promise<void> {
+export function tarDirectory(dir: string, tarball: string, epoch: number): Promise<"kept" | "compressed"> {
   return writeTarball(dir, fs.readdirSync(dir), tarball, epoch);
 }
 

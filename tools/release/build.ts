@@ -227,9 +227,10 @@ export async function buildRelease(
       fs.copyFileSync(thirdParty, path.join(dir, "THIRD-PARTY-LICENSES.txt"));
       fs.copyFileSync(nodeLicense, path.join(dir, "NODE-LICENSE"));
       const tarball = path.join(outDir, pluginTarballName(version, t.platform));
-      await tarDirectory(dir, tarball, epoch);
+      const gzip = await tarDirectory(dir, tarball, epoch);
       fs.rmSync(dir, { recursive: true, force: true });
-      log(`${path.basename(tarball)}: ${format}; ${ran} (${seconds(step)})`);
+      const packed = gzip === "kept" ? "; its gzip kept from an archive of the same bytes" : "";
+      log(`${path.basename(tarball)}: ${format}; ${ran}${packed} (${seconds(step)})`);
     }
     checkAllPlatforms(outDir, version);
     const [entry, declaration] = writePackageFiles(outDir, version);

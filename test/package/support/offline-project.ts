@@ -13,6 +13,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { packNpmPackage } from "../../../tools/release/npm-package";
+import { workingTreeFiles, workingTreeHash } from "../../../tools/release/working-tree";
 
 export const REPO_ROOT = path.resolve(__dirname, "../../..");
 
@@ -100,31 +101,6 @@ function sharedPack(): string {
   } finally {
     fs.rmSync(lock, { recursive: true, force: true });
   }
-}
-
-/** The SHA-256 of the working tree's files (those copyWorkingTree copies), names and contents. */
-function workingTreeHash(): string {
-  const hash = createHash("sha256");
-  for (const file of workingTreeFiles().sort()) {
-    const from = path.join(REPO_ROOT, file);
-    if (!fs.existsSync(from)) continue;
-    // A link (policy-pack/cost) counts by where it points; what it points to is hashed as its own files.
-    const link = fs.lstatSync(from).isSymbolicLink();
-    hash
-      .update(`${file}\0`)
-      .update(link ? `-> ${fs.readlinkSync(from)}` : fs.readFileSync(from))
-      .update("\0");
-  }
-  return hash.digest("hex");
-}
-
-/** The tracked files and the new ones git does not ignore, relative to the repository. */
-function workingTreeFiles(): string[] {
-  const listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
-    cwd: REPO_ROOT,
-    encoding: "utf8",
-  });
-  return listed.split("\0").filter(Boolean);
 }
 
 /** A tarball `npm pack` wrote (elsewhere than packFromCheckout), with its file list and package.json. */
