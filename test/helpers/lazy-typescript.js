@@ -1,9 +1,9 @@
 // Preloaded (NODE_OPTIONS=--require, CliStack.commandEnv) into every node process the harness's `pulumi` commands
 // start: `require("typescript")` answers a stand-in that loads TypeScript at its first use. The SDK's runtime
 // (@pulumi/pulumi/runtime/closure, for serializing functions) requires all of TypeScript's 9 MB as it loads, and so
-// does every dynamic provider host, which never serializes a function: about 0.15 CPU-s a host, with the compile
-// cache, of the 0.3 the SDK takes to load (test/engine/README.md). A program still loads it (ts-node, the SDK's
-// version check); what it does with it is unchanged: the stand-in takes on every property of the module on first use.
+// does every dynamic provider host, which never serializes a function: a host's start to its port took 0.55 CPU-s
+// with it, 0.26 without (docs/testing.md). A program still loads it (ts-node, the SDK's version check); what it does
+// with it is unchanged: the stand-in takes on every property of the module on first use.
 "use strict";
 const Module = require("node:module");
 
