@@ -1,7 +1,8 @@
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { CliStack, findPulumiCli } from "./cli-stack";
+import { CliStack, findPulumiCli, withLazyTypeScript } from "./cli-stack";
 import { describeCliOnly } from "./describe-cli";
 
 describe("findPulumiCli", () => {
@@ -90,11 +91,12 @@ describeCliOnly("the stacks' keys (stack-keys.ts)", () => {
     stacks.push(stack);
     const settings = fs.readFileSync(path.join(stack.programDir, `Pulumi.${stack.name}.yaml`), "utf8");
     const read = await stack.command("config", "get", "token");
-    return { settings, read: read.trim() };
+    return { settings, read: read.trim(), env: stack.commandEnv() };
   }
 
   it("a harness's stack: the key service's, no passphrase salt; the secret encrypted, and read back", async () => {
-    const { settings, read } = await keyed({});
+    const { settings, read, env } = await keyed({});
+    expect(env.NODE_OPTIONS).toBe(withLazyTypeScript(process.env.NODE_OPTIONS)); // TypeScript loaded at first use
     expect(settings).toMatch(/^secretsprovider: hashivault:\/\/rimu-tests$/m);
     expect(settings).not.toMatch(/encryptionsalt/);
     expect(settings).not.toContain("a-secret-token");
@@ -103,9 +105,40 @@ describeCliOnly("the stacks' keys (stack-keys.ts)", () => {
 
   it("a recipe's stack (its page's environment): the passphrase, as a user's stack has it", async () => {
     const { PATH, HOME } = process.env;
-    const { settings, read } = await keyed({ baseEnv: { PATH: PATH ?? "", HOME: HOME ?? "" } });
+    const { settings, read, env } = await keyed({ baseEnv: { PATH: PATH ?? "", HOME: HOME ?? "" } });
+    expect(env.NODE_OPTIONS).toBeUndefined(); // the page's environment, as it is
     expect(settings).toMatch(/^encryptionsalt: /m);
     expect(settings).not.toMatch(/secretsprovider/);
     expect(read).toBe("a-secret-token");
+  });
+});
+
+describe("TypeScript loaded at its first use (test/helpers/lazy-typescript.js, in a harness stack's NODE_OPTIONS)", () => {
+  it("the SDK loads without it, as a dynamic provider host does; a program that uses it gets all of it", () => {
+    const script = `
+      const loaded = () => Object.keys(require.cache).some((f) => f.endsWith("/typescript/lib/typescript.js"));
+      require("@pulumi/pulumi");
+      const before = loaded();
+      const ts = require("typescript");
+      const source = ts.createSourceFile("a.ts", "const a: number = 1;", ts.ScriptTarget.Latest);
+      const transpiled = ts.transpileModule("const a: number = 1;", {}).outputText.trim();
+      console.log(JSON.stringify({ before, after: loaded(), statements: source.statements.length, transpiled,
+        keys: Object.keys(ts).length, same: ts === require("typescript") }));`;
+    const run = spawnSync(process.execPath, ["-e", script], {
+      cwd: path.join(__dirname, "..", ".."),
+      env: { ...process.env, NODE_OPTIONS: withLazyTypeScript(undefined) },
+      encoding: "utf8",
+    });
+    expect(run.stderr).toBe("");
+    const seen = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(seen).toEqual({
+      before: false,
+      after: true,
+      statements: 1,
+      transpiled: "var a = 1;",
+      keys: expect.any(Number) as number,
+      same: true,
+    });
+    expect(seen.keys).toBeGreaterThan(1000);
   });
 });

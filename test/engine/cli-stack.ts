@@ -63,6 +63,16 @@ export function offlineCliEnv(backendDir: string): Record<string, string> {
   };
 }
 
+/** test/helpers/lazy-typescript.js: TypeScript loaded at its first use in the node processes a command starts. */
+const LAZY_TYPESCRIPT = path.join(__dirname, "..", "helpers", "lazy-typescript.js");
+
+/** NODE_OPTIONS with the lazy-typescript preload added (once). */
+export function withLazyTypeScript(nodeOptions: string | undefined): string {
+  const preload = `--require ${JSON.stringify(LAZY_TYPESCRIPT)}`;
+  if (nodeOptions?.includes(preload)) return nodeOptions;
+  return nodeOptions ? `${nodeOptions} ${preload}` : preload;
+}
+
 export interface CliStackOptions {
   programDir: string;
   /** Prefix of the stack name; a random suffix keeps runs apart (see CliStack.create). Default "dev". */
@@ -221,6 +231,8 @@ export class CliStack {
       ...this.keyService?.env,
     };
     if (this.options.pluginDownloads) delete env.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION;
+    // Not a recipe's stack: its commands run as the page says, in the page's environment.
+    if (!this.options.baseEnv) env.NODE_OPTIONS = withLazyTypeScript(env.NODE_OPTIONS);
     return env;
   }
 
