@@ -114,31 +114,49 @@ describeCliOnly("the stacks' keys (stack-keys.ts)", () => {
 });
 
 describe("TypeScript loaded at its first use (test/helpers/lazy-typescript.js, in a harness stack's NODE_OPTIONS)", () => {
-  it("the SDK loads without it, as a dynamic provider host does; a program that uses it gets all of it", () => {
-    const script = `
-      const loaded = () => Object.keys(require.cache).some((f) => f.endsWith("/typescript/lib/typescript.js"));
-      require("@pulumi/pulumi");
-      const before = loaded();
-      const ts = require("typescript");
-      const source = ts.createSourceFile("a.ts", "const a: number = 1;", ts.ScriptTarget.Latest);
-      const transpiled = ts.transpileModule("const a: number = 1;", {}).outputText.trim();
-      console.log(JSON.stringify({ before, after: loaded(), statements: source.statements.length, transpiled,
-        keys: Object.keys(ts).length, same: ts === require("typescript") }));`;
-    const run = spawnSync(process.execPath, ["-e", script], {
-      cwd: path.join(__dirname, "..", ".."),
-      env: { ...process.env, NODE_OPTIONS: withLazyTypeScript(undefined) },
-      encoding: "utf8",
-    });
-    expect(run.stderr).toBe("");
-    const seen = JSON.parse(run.stdout) as Record<string, unknown>;
-    expect(seen).toEqual({
-      before: false,
-      after: true,
-      statements: 1,
-      transpiled: "var a = 1;",
-      keys: expect.any(Number) as number,
-      same: true,
-    });
+  // The script runs from a file at the dynamic provider host's path (…/cmd/dynamic-provider/index.js) or elsewhere,
+  // as a program does; it requires from this checkout.
+  const script = `
+    const req = require("node:module").createRequire(${JSON.stringify(path.join(__dirname, "..", "..", "x.js"))});
+    const loaded = () => Object.keys(require.cache).some((f) => f.endsWith("/typescript/lib/typescript.js"));
+    req("@pulumi/pulumi");
+    const before = loaded();
+    const ts = req("typescript");
+    const source = ts.createSourceFile("a.ts", "const a: number = 1;", ts.ScriptTarget.Latest);
+    const transpiled = ts.transpileModule("const a: number = 1;", {}).outputText.trim();
+    console.log(JSON.stringify({ before, after: loaded(), statements: source.statements.length, transpiled,
+      keys: Object.keys(ts).length, same: ts === req("typescript") }));`;
+  const runAt = (file: string) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lazy-typescript-"));
+    try {
+      const at = path.join(dir, file);
+      fs.mkdirSync(path.dirname(at), { recursive: true });
+      fs.writeFileSync(at, script);
+      const run = spawnSync(process.execPath, [at], {
+        env: { ...process.env, NODE_OPTIONS: withLazyTypeScript(undefined) },
+        encoding: "utf8",
+      });
+      expect(run.stderr).toBe("");
+      return JSON.parse(run.stdout) as Record<string, unknown>;
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const whole = {
+    after: true,
+    statements: 1,
+    transpiled: "var a = 1;",
+    keys: expect.any(Number) as number,
+    same: true,
+  };
+
+  it("a dynamic provider host loads the SDK without it; used, it gets all of it", () => {
+    const seen = runAt("cmd/dynamic-provider/index.js");
+    expect(seen).toEqual({ before: false, ...whole });
     expect(seen.keys).toBeGreaterThan(1000);
+  });
+
+  it("a program is left as users run it: the SDK loads TypeScript as it loads", () => {
+    expect(runAt("index.js")).toEqual({ before: true, ...whole });
   });
 });

@@ -1,9 +1,10 @@
 // Preloaded (NODE_OPTIONS=--require, CliStack.commandEnv) into every node process the harness's `pulumi` commands
-// start: `require("typescript")` answers a stand-in that loads TypeScript at its first use. The SDK's runtime
-// (@pulumi/pulumi/runtime/closure, for serializing functions) requires all of TypeScript's 9 MB as it loads, and so
-// does every dynamic provider host, which never serializes a function: a host's start to its port took 0.55 CPU-s
-// with it, 0.26 without (docs/testing.md). A program still loads it (ts-node, the SDK's version check); what it does
-// with it is unchanged: the stand-in takes on every property of the module on first use.
+// start, and active only in the dynamic provider's host (@pulumi/pulumi/cmd/dynamic-provider): there
+// `require("typescript")` answers a stand-in that loads TypeScript at its first use. The SDK's runtime
+// (@pulumi/pulumi/runtime/closure, for serializing functions) requires all of TypeScript's 9 MB as it loads, and a
+// host never serializes a function: a host's start to its port took 0.55 CPU-s with it, 0.26 without
+// (docs/testing.md). A program is left as users run it: it uses TypeScript (ts-node), and a hook on its `require`
+// would show in the stacks it records (test/engine/state-size.test.ts: a VPS's source position).
 "use strict";
 const Module = require("node:module");
 
@@ -11,16 +12,19 @@ const Module = require("node:module");
 const standIns = new Map();
 const load = Module._load;
 
-Module._load = function (request, parent, isMain) {
-  if (request !== "typescript") return load.apply(this, arguments);
-  const file = Module._resolveFilename(request, parent, isMain);
-  let standIn = standIns.get(file);
-  if (standIn === undefined) {
-    standIn = lazyModule(() => load.call(Module, file, parent, false));
-    standIns.set(file, standIn);
-  }
-  return standIn;
-};
+const isDynamicProviderHost = /[\\/]cmd[\\/]dynamic-provider([\\/]index\.js)?$/.test(process.argv[1] ?? "");
+
+if (isDynamicProviderHost)
+  Module._load = function (request, parent, isMain) {
+    if (request !== "typescript") return load.apply(this, arguments);
+    const file = Module._resolveFilename(request, parent, isMain);
+    let standIn = standIns.get(file);
+    if (standIn === undefined) {
+      standIn = lazyModule(() => load.call(Module, file, parent, false));
+      standIns.set(file, standIn);
+    }
+    return standIn;
+  };
 
 /**
  * A proxy over an empty object that, at the first touch, gets the module's own properties as they are (getters
