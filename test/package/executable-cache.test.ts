@@ -14,16 +14,9 @@ import {
   sha256Of,
 } from "../../tools/release/executable-cache";
 import { TARGETS } from "../../tools/release/node-binaries";
-import { scratchDir } from "./support/offline-project";
+import { scratchReleaseCache } from "./support/offline-project";
 
-const scratch = scratchDir("executable-cache");
-const cacheBefore = process.env.RELEASE_NODE_CACHE;
-beforeAll(() => (process.env.RELEASE_NODE_CACHE = path.join(scratch.dir, "cache")));
-afterAll(() => {
-  if (cacheBefore === undefined) delete process.env.RELEASE_NODE_CACHE;
-  else process.env.RELEASE_NODE_CACHE = cacheBefore;
-  scratch.cleanup();
-});
+const scratch = scratchReleaseCache("executable-cache");
 
 const [linux, arm] = TARGETS;
 const file = (name: string, text: string) => {

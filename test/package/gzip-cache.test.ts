@@ -9,16 +9,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as zlib from "node:zlib";
 import { gzipCacheDir, gzipFile } from "../../tools/release/gzip-cache";
-import { scratchDir } from "./support/offline-project";
+import { scratchReleaseCache } from "./support/offline-project";
 
-const scratch = scratchDir("gzip-cache");
-const cacheBefore = process.env.RELEASE_NODE_CACHE;
-beforeAll(() => (process.env.RELEASE_NODE_CACHE = path.join(scratch.dir, "cache")));
-afterAll(() => {
-  if (cacheBefore === undefined) delete process.env.RELEASE_NODE_CACHE;
-  else process.env.RELEASE_NODE_CACHE = cacheBefore;
-  scratch.cleanup();
-});
+const scratch = scratchReleaseCache("gzip-cache");
 
 /** A file of `size` bytes from `seed`: compressible, as an executable is, and unlike any other seed's. */
 function input(name: string, seed: string, size = 3 << 20): string {

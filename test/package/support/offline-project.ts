@@ -52,6 +52,22 @@ export function scratchDir(label: string): { dir: string; cleanup(): void } {
 }
 
 /**
+ * A scratch directory for a test file whose `cache/` is the release tools' cache (RELEASE_NODE_CACHE) while the
+ * file runs, the setting put back and the directory removed after it: the machine's own cache is left alone.
+ */
+export function scratchReleaseCache(label: string): { dir: string } {
+  const scratch = scratchDir(label);
+  const before = process.env.RELEASE_NODE_CACHE;
+  beforeAll(() => (process.env.RELEASE_NODE_CACHE = path.join(scratch.dir, "cache")));
+  afterAll(() => {
+    if (before === undefined) delete process.env.RELEASE_NODE_CACHE;
+    else process.env.RELEASE_NODE_CACHE = before;
+    scratch.cleanup();
+  });
+  return scratch;
+}
+
+/**
  * Packs the repository as a release does (tools/release/npm-package.ts): a copy of the tracked (and new, not ignored)
  * files, with the repository's node_modules beside it, built with `npm run build`, then packed with the package's
  * own README and published package.json. The working tree's dist/ is neither used nor touched (other tests may be
