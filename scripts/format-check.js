@@ -24,7 +24,11 @@ const sha256 = (...parts) => {
   return hash.digest("hex");
 };
 
-/** The files `prettier --check .` would consider: tracked or untracked, not ignored by git, still on disk. */
+/**
+ * The files `prettier --check .` would consider: tracked or untracked, not ignored by git, still on disk. The same
+ * list as tools/release/working-tree.ts's workingTreeFiles, written again here because this script runs before
+ * (and without) the build that would compile that module.
+ */
 function repositoryFiles() {
   const listed = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
     cwd: root,
