@@ -364,7 +364,7 @@ describeCliOnly("the pages' Pulumi programs, through the CLI against the emulato
   });
 
   // The page shows the programs, no commands: each goes up, and the stacks are left to the emulator's end (a destroy
-  // of the dynamic Vps is test/package/readme.test.ts's, the README's `pulumi destroy`, and quickstart.test.ts's).
+  // of the dynamic Vps is test/package/readme.test.ts's, the README's `pulumi destroy`, and lifecycle.test.ts's).
   // `--skip-preview`: the page shows no preview, and one would run the program and the provider once more each (CPU,
   // issue 67); the update's own check prints the adoption's line.
   it("docs/vps.md: the example goes up and exports its IP", async () => {

@@ -1,7 +1,7 @@
 // The projects `pulumi import --file` writes a program into, in each language a user adopts an account in (YAML, and
 // TypeScript, Python and Go on the native plugin's SDKs), made ready to run offline, and the one edit a user makes to
-// such a program (a number of one resource written anew). adopt.test.ts adopts accounts in each; drift-advice.test.ts
-// follows the drift report's advice in each.
+// such a program (a number of one resource written anew). adopt.test.ts adopts an account in YAML; drift-advice.test.ts
+// adopts one in each of the others and follows the drift report's advice.
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";

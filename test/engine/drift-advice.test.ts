@@ -3,15 +3,17 @@
  * emulator, in the languages issue 65 names: TypeScript, Python and Go on the native plugin's SDKs. One
  * account of varied shapes (test/helpers/account-shapes.ts, seed 65), with a VPS whose international name is in its
  * punycode form beside them, is adopted by one stack per language (each on its own backend, so each adopts it all)
- * with `import-file` and `pulumi import --file` (no `up`: the documented adoption needs none). Then, twice, once on
- * the stack just imported and once after the `pulumi refresh` the advice asks for (the two states that lack the
- * `creationScope` a drift line names a VPS by), RimuHosting adds an IP address to one VPS, grows another's second
- * disk, moves a third to another host and schedules a fourth's cancellation, outside Pulumi; the drift report of
- * `pulumi refresh --preview-only --json` lists those 4 VPSs, each once, by resource name with its domain name beside
- * it, with each value as the account has it and no `undefined`; and its advice is followed as written (`pulumi
- * refresh`; the disk's new size and the new count of addresses written into the program). Then `pulumi preview
- * --expect-no-changes` exits 0, and the next `pulumi up` changes nothing at RimuHosting: the moved VPSs stay on their
- * new hosts with their new addresses. In-process, for every shape and both forms of program:
+ * with `import-file` and `pulumi import --file` (no `up`: the documented adoption needs none), and the program it
+ * writes, unedited and unprotected, previews with no change (issue 57 in these languages; YAML's: adopt.test.ts;
+ * every VPS of five seeds' accounts in an SDK's form, in-process: test/provider/impl/import-shapes.test.ts).
+ * Then, twice, once on the stack just imported and once after the `pulumi refresh` the advice asks for (the two
+ * states that lack the `creationScope` a drift line names a VPS by), RimuHosting adds an IP address to one VPS, grows
+ * another's second disk, moves a third to another host and schedules a fourth's cancellation, outside Pulumi; the
+ * drift report of `pulumi refresh --preview-only --json` lists those 4 VPSs, each once, by resource name with its
+ * domain name beside it, with each value as the account has it and no `undefined`; and its advice is followed as
+ * written (`pulumi refresh`; the disk's new size and the new count of addresses written into the program). Then
+ * `pulumi preview --expect-no-changes` exits 0, and the next `pulumi up` changes nothing at RimuHosting: the moved
+ * VPSs stay on their new hosts with their new addresses. In-process, for every shape and both forms of program:
  * test/drift/advice-followed.test.ts and test/drift/report-naming.test.ts.
  * Not YAML here (CPU, issue 67: a fourth language's 8 CLI runs, about 15 CPU-s): the report and the advice are the
  * plugin's and the engine's, the same in every language, and YAML's own parts go through the CLI elsewhere: its
@@ -138,10 +140,19 @@ async function adoptedDriftRepaired(language: AdoptLanguage): Promise<void> {
   await sh(`${PLUGIN} import-file --out vpss.json`);
   // --skip-preview, here and below where a command's own preview is not what is checked: it reads every VPS once
   // more (a preview of a refresh or an import), or runs the program once more (up's), for nothing the test looks at.
-  await sh(
+  const imported = await sh(
     `pulumi import --file vpss.json --protect=false --out ${project.out} --yes --skip-preview --non-interactive`,
   );
+  expect(imported).toMatch(new RegExp(`= ${SHAPES.length + 1} imported`));
   Object.assign(env, await project.prepare(dir, scratch));
+  // Adopted as written (issue 57; YAML's: adopt.test.ts): the program `pulumi import` wrote, with nothing edited and
+  // nothing protected, previews with no change, an SDK's defaults (ipCount 1) never differing from what runs.
+  const adopted = await shell("pulumi preview --expect-no-changes --non-interactive", { cwd: dir, env });
+  expect({ language, code: adopted.code, unchanged: adopted.output.match(/\d+ unchanged/)?.[0] }).toEqual({
+    language,
+    code: 0,
+    unchanged: `${SHAPES.length + 2} unchanged`,
+  });
   const programFile = path.join(dir, project.program);
   const program = () => fs.readFileSync(programFile, "utf8");
   // The host is RimuHosting's to change: an imported program leaves it out, so a move leaves the program right.

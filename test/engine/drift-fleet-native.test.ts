@@ -43,6 +43,7 @@ describeNative("yaml", "an unchanged fleet of 20 VPSs, refreshed 10 times, nativ
     {
       vpsType: NATIVE_VPS_TYPE,
       serviceConditions: true,
+      refreshes: 10,
       bringIn: async (scenario, oid) => {
         await importNativeVps(scenario.stack.cli, "legacy", oid);
       },

@@ -1,5 +1,9 @@
-// examples/quickstart end to end against the emulator: preview, up, no-op up, update in place, replace, refresh
-// with drift, destroy. Through the real CLI (skipped, with the reason, without one).
+// examples/quickstart end to end against the emulator: preview, up, no-op up, update in place, replace. Through the
+// real CLI (skipped, with the reason, without one).
+// Proved elsewhere on the same dynamic Vps, not again here (CPU, issue 67): drift found by refresh and put back
+// (refresh-dynamic.test.ts through the CLI; in-process, test/provider/impl/vps-lifecycle.test.ts), a stop by hand in a
+// program without runningState recorded and left alone (in-process, test/provider/impl/service-drift.test.ts), and
+// destroy cancelling the order (lifecycle.test.ts, and the README's quickstart in test/package/readme.test.ts).
 import { describeCliOnly } from "./describe-cli";
 import { isSecret } from "./property-values";
 import { liveOrders, startScenario, vpsOps, type Scenario } from "./e2e-support";
@@ -64,34 +68,5 @@ describeCliOnly("quickstart", () => {
     expect(live[0]?.orderOid).not.toBe(orderOid);
     expect(s.emulator.snapshot().find((o) => o.orderOid === orderOid)?.cancelled).toBe(true);
     orderOid = live[0]?.orderOid ?? 0;
-  });
-
-  test("refresh reports memory resized outside Pulumi as drift, and the next up puts it back", async () => {
-    await s.client.changeParameters(orderOid, { memory_mb: 4096 });
-    const r = await s.stack.refresh();
-    expect(vpsOps(r)).toEqual({ web: "refresh" });
-    const up = await s.stack.up();
-    expect(vpsOps(up)).toEqual({ web: "update" });
-    expect(up.outputs.memory).toBe(2048);
-    const order = await s.client.getOrder(orderOid);
-    expect(order.about_order.vps_parameters?.memory_mb).toBe(2048);
-  });
-
-  test("a VPS stopped outside Pulumi shows in refresh, and up leaves it alone while runningState is unset", async () => {
-    await s.client.setRunningState(orderOid, "NOTRUNNING");
-    // A stop made outside Pulumi is drift whether or not the program sets runningState (docs/vps.md, "Drift"), so
-    // the refresh records it as a change; the quickstart leaves runningState unset, so up has nothing to do.
-    const r = await s.stack.refresh();
-    expect(vpsOps(r)).toEqual({ web: "refresh" });
-    const mark = s.mark();
-    expect(vpsOps(await s.stack.up())).toEqual({ web: "same" });
-    expect(s.mutationsSince(mark)).toEqual([]);
-  });
-
-  test("destroy cancels every order: nothing left running or billed", async () => {
-    const r = await s.stack.destroy();
-    expect(vpsOps(r)).toEqual({ web: "delete" });
-    expect(liveOrders(s.emulator)).toEqual([]);
-    expect(s.emulator.snapshot().every((o) => o.cancelled)).toBe(true);
   });
 });

@@ -4,7 +4,6 @@
  * and @types/node linked at the lockfile's versions: unpackIntoProject), compiled under the tsconfigs
  * `pulumi new typescript` writes and loaded; the Python wheel's and sdist's metadata, and the sdist pip-installed
  * into a fresh virtual environment; the Go SDK's module path the one its sdk/v<version> tag serves.
- * test/engine/native-sdk-programs.test.ts runs each language's example on these packages through the CLI.
  *
  * The pages' install routes (support/release-routes.ts) are run by test/engine/first-hour-release.test.ts, from the
  * release served on 127.0.0.1, each then running the language's quickstart through `pulumi up`: npm 12 installing
@@ -41,9 +40,9 @@ const scratch = scratchDir("sdk-packages");
 afterAll(() => scratch.cleanup());
 /**
  * The three packages as the release holds them: built once for the whole test run by ensureRelease
- * (test/engine/release-support.ts), which the release's own tests and test/engine/native-sdk-programs.test.ts wait on
- * too. A build of the file's own (buildSdkPackages) took about 20 s of a CI worker, for the same files;
- * test/engine/release-files.test.ts shows the release holds these three and no other file of buildSdkPackages.
+ * (test/engine/release-support.ts), which the release's own tests wait on too. A build of the file's own
+ * (buildSdkPackages) took about 20 s of a CI worker, for the same files; test/engine/release-files.test.ts shows
+ * the release holds these three and no other file of buildSdkPackages.
  */
 let built: Promise<{ npmTarball: string; wheel: string; sdist: string }> | undefined;
 const sdkPackages = () => (built ??= ensureRelease().then(() => RELEASE_SDK));

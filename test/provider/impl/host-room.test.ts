@@ -3,8 +3,8 @@
 // stopping at the first check that fails. The same claims name the same VPSs to set aside whatever order they were
 // checked in; but a failing check knows only the claims checked before it, so what it names can depend on the order
 // (7, 6 and 6 GB below), and the message says a later preview may name more. For 4, 8 and 4 GB every order names big,
-// and without it the rest pass. Through the real CLI on both front ends: test/engine/host-room.test.ts and the rows fleet-resize-no-room
-// and fleet-new-no-room of test/engine/preview-cases.ts.
+// and without it the rest pass. Through the real CLI on both front ends, once each (the wiring: the engine's order of
+// checks is tried here in full): the rows fleet-new-no-room and fleet-resize-no-room of test/engine/preview-cases.ts.
 import { DEMO_ACCOUNTS } from "../../../emulator/index";
 import { createClient } from "../../../provider/client/index";
 import * as impl from "../../../provider/impl/index";
@@ -175,6 +175,9 @@ describe("check() of a run's VPSs on one host, in every order (L1)", () => {
         expect({ order, aside: asideIn(run.reason) }).toEqual({ order, aside: "big" });
         expect(run.reason).toMatch(/^\[RIMU_ERR_CONFLICT\] hostServerOid: host 835 /);
         expect(run.reason).toMatch(/this run's new VPSs on it/);
+        // docs/vps.md's example: what the preview prints whichever order the engine checked them in.
+        expect(run.reason).toMatch(/: big \(new\) takes 8192 MB memory\b/);
+        expect(run.reason).toMatch(/leave big out of this run, or give it another host/);
         expect(run.reason).not.toMatch(/more than one run|order's current state|grow them|without a preview/);
         const without = await checkInOrder(
           order.filter((name) => name !== "big"),

@@ -5,7 +5,7 @@
  * of every input the program leaves out (ipCount 1, diskSpace2Mb 0, allowReinstall false); YAML sends what is
  * written. So for every VPS, of accounts of varied shapes (test/helpers/account-shapes.ts, five seeds of 30 VPSs each,
  * ordered in the emulator over real HTTP), both programs must check without failure and diff with no change. Through
- * the real CLI: test/engine/adopt.test.ts.
+ * the real CLI: test/engine/adopt.test.ts (YAML) and test/engine/drift-advice.test.ts (TypeScript, Python, Go).
  */
 import type { AboutOrder } from "../../../contract/index";
 import * as impl from "../../../provider/impl/index";
