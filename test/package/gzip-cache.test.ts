@@ -2,11 +2,13 @@
  * The gzip cache of the release's archives (tools/release/gzip-cache.ts), in a scratch RELEASE_NODE_CACHE: the same
  * bytes compressed a second time come from the cache, identical to what zlib writes; other bytes never do; a kept
  * file that does not decompress to the bytes of its key is not used. That the release build's second run takes the
- * plugin tarballs' gzip from it, release-verify.test.ts's builds print ("its gzip kept").
+ * plugin tarballs' gzip from it, release-verify.test.ts's builds print ("its gzip kept"). Another build pruning the
+ * cache while this one uses it (two checkouts building at once) costs a compression, never the build.
  */
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { createRequire } from "node:module";
 import * as zlib from "node:zlib";
 import { gzipCacheDir, gzipFile } from "../../tools/release/gzip-cache";
 import { scratchReleaseCache } from "./support/offline-project";
@@ -22,6 +24,8 @@ function input(name: string, seed: string, size = 3 << 20): string {
   fs.writeFileSync(file, bytes);
   return file;
 }
+/** node:fs itself, whose functions the cache's module calls through at each call: what a spy must replace. */
+const nodeFs = createRequire(__filename)("node:fs") as typeof fs;
 const out = (name: string) => path.join(scratch.dir, name);
 const zlibOf = (file: string) => zlib.gzipSync(fs.readFileSync(file));
 
@@ -61,5 +65,41 @@ describe("the gzip cache", () => {
     expect(await gzipFile(small, out("small2.gz"))).toBe("compressed");
     expect(fs.readdirSync(gzipCacheDir()).length).toBe(before);
     expect(fs.readFileSync(out("small2.gz")).equals(zlibOf(small))).toBe(true);
+  });
+
+  it("compresses anew when another build prunes the kept file just before it is copied", async () => {
+    const d = input("d.tar", "d");
+    await gzipFile(d, out("d1.gz"));
+    const copy = fs.copyFileSync;
+    // The pruning build's moment: the kept file goes as this build turns to copy it.
+    const prunedFirst = jest.spyOn(nodeFs, "copyFileSync").mockImplementation((src, dest, mode) => {
+      if (String(src).startsWith(gzipCacheDir())) fs.rmSync(src as string, { force: true });
+      return copy(src, dest, mode);
+    });
+    try {
+      expect(await gzipFile(d, out("d2.gz"))).toBe("compressed");
+    } finally {
+      prunedFirst.mockRestore();
+    }
+    expect(fs.readFileSync(out("d2.gz")).equals(zlibOf(d))).toBe(true);
+    expect(await gzipFile(d, out("d3.gz"))).toBe("kept");
+  });
+
+  it("keeps going when a kept file listed for pruning is already gone", async () => {
+    const e = input("e.tar", "e");
+    const list = fs.readdirSync;
+    // Another build removed this one between the listing and its stat.
+    const listedGone = jest
+      .spyOn(nodeFs, "readdirSync")
+      .mockImplementation(((dir: fs.PathLike, options?: unknown) =>
+        String(dir) === gzipCacheDir()
+          ? [...(list(dir) as string[]), "0000000000000000000000000000000000000000.gz"]
+          : list(dir, options as undefined)) as typeof fs.readdirSync);
+    try {
+      expect(await gzipFile(e, out("e1.gz"))).toBe("compressed");
+    } finally {
+      listedGone.mockRestore();
+    }
+    expect(await gzipFile(e, out("e2.gz"))).toBe("kept");
   });
 });

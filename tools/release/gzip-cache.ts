@@ -4,8 +4,8 @@
  * 4 CPU-s a plugin tarball): release-verify's second build archives the same executables as the first (all but
  * linux-amd64, whose snapshot holds a count of its own), and a build of an already-built commit the same tarballs.
  *
- * Node's gzip is a function of its input, zlib's version and the level: the key holds all three. A kept file is used
- * only once it decompresses to bytes of the key's hash (about a quarter of the compression's CPU); else the input is
+ * Node's gzip is a function of its input, zlib's version and the level: the key holds all three. A kept file's copy
+ * is used only once it decompresses to bytes of the key's hash (about a quarter of the compression's CPU); else the input is
  * compressed anew. `<cache>/gzip/<key>.gz`, written beside and renamed into place; the KEEP most recently used stay.
  */
 import * as crypto from "node:crypto";
@@ -31,7 +31,6 @@ async function digestOf(source: NodeJS.ReadableStream): Promise<string> {
 
 /** Whether `gz` is a gzip file that decompresses to bytes of SHA-256 `digest`. */
 async function decompressesTo(gz: string, digest: string): Promise<boolean> {
-  if (!fs.existsSync(gz)) return false;
   try {
     return (await digestOf(fs.createReadStream(gz).pipe(zlib.createGunzip()))) === digest;
   } catch {
@@ -61,15 +60,32 @@ export async function gzipFile(from: string, to: string): Promise<"kept" | "comp
   }
   const digest = await digestOf(fs.createReadStream(from));
   const kept = path.join(gzipCacheDir(), `${gzipKey(digest)}.gz`);
-  if (await decompressesTo(kept, digest)) {
-    fs.copyFileSync(kept, to);
-    const now = new Date();
-    fs.utimesSync(kept, now, now);
-    return "kept";
-  }
+  if (await takeKept(kept, to, digest)) return "kept";
   await compress(from, to);
   keep(to, kept);
   return "compressed";
+}
+
+/**
+ * Copies `kept` to `to` and checks the copy, not the kept file: another build on the machine may prune or replace
+ * the kept file at any moment (a check of it, then a copy, once failed on a file pruned in between). The copy reads
+ * one open file, whole even if it is unlinked meanwhile. False when there is none or the copy does not check out.
+ */
+async function takeKept(kept: string, to: string, digest: string): Promise<boolean> {
+  try {
+    fs.copyFileSync(kept, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
+  if (!(await decompressesTo(to, digest))) return false;
+  const now = new Date();
+  try {
+    fs.utimesSync(kept, now, now);
+  } catch {
+    // pruned by another build since the copy: the copy stands
+  }
+  return true;
 }
 
 /** Keeps `gz` as `kept` (renamed into place: a build killed halfway leaves no half file), then prunes the oldest. */
@@ -83,10 +99,14 @@ function keep(gz: string, kept: string): void {
   } finally {
     fs.rmSync(tmp, { force: true });
   }
+  // Another build may prune at the same time: a file gone between the listing and its stat is skipped.
   const entries = fs
     .readdirSync(dir)
     .filter((name) => name.endsWith(".gz"))
-    .map((name) => ({ name, used: fs.statSync(path.join(dir, name)).mtimeMs }))
+    .flatMap((name) => {
+      const stat = fs.statSync(path.join(dir, name), { throwIfNoEntry: false });
+      return stat ? [{ name, used: stat.mtimeMs }] : [];
+    })
     .sort((a, b) => b.used - a.used);
   for (const { name } of entries.slice(KEEP)) fs.rmSync(path.join(dir, name), { force: true });
 }
