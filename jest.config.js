@@ -1,5 +1,7 @@
-// got 14 and most of its dependencies are ESM-only. Node (>= 22.12, package.json "engines") loads them through
-// require(esm), but jest's own module system cannot, so jest transpiles exactly those packages to CommonJS.
+// got 14 and most of its dependencies are ESM-only. The built package loads them bundled into one CommonJS file
+// (dist/vendor/got.cjs); jest runs the sources, which load the got package instead (moduleNameMapper below). Node
+// could load that through require(esm), but jest's own module system cannot, so jest transpiles exactly those
+// packages to CommonJS.
 // The list is computed from got's dependency tree (nested installs included: cacheable-request has
 // its own ESM get-stream) so it stays right when got is upgraded.
 const fs = require("node:fs");
@@ -51,6 +53,9 @@ module.exports = {
   moduleNameMapper: {
     "^(\\.{1,2}/.*)\\.js$": "$1",
     "^pulumi-rimuhosting$": "<rootDir>/provider/index.ts",
+    // The client loads got from the build's bundle, dist/vendor/got.cjs (provider/client/got.ts); run from the
+    // sources there is none: the got package, the same code unbundled, stands in for it.
+    "^\\.\\./\\.\\./vendor/got\\.cjs$": "got",
   },
   modulePathIgnorePatterns: ["<rootDir>/dist/", "<rootDir>/examples/"],
   testTimeout: 60000,

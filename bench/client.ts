@@ -8,7 +8,7 @@
  * Run: `npm run build && node dist/bench/client.js` (or via bench/index.ts, which calls benchClient()).
  */
 import http from "node:http";
-import got from "got";
+import { got } from "../provider/client/got.js";
 import { DEMO_API_KEY, startEmulator } from "../emulator/index.js";
 import { authorizationHeader } from "../contract/index.js";
 import { createClient } from "../provider/client/index.js";

@@ -119,9 +119,17 @@ function mayImport(part: string, to: string): boolean {
   return to === part || MAY_IMPORT[part]!.includes(to);
 }
 
+/**
+ * What the build writes beside the compiled sources and a source requires by its place there (from
+ * dist/provider/client, dist/vendor/got.cjs is ../../vendor/got.cjs): another package's code, bundled.
+ */
+const BUILT = ["vendor/got.cjs"];
+
 /** The file an import specifier names, or undefined for another package. */
 function resolveImport(from: string, specifier: string): string | undefined {
   let base: string;
+  if (specifier.startsWith(".") && BUILT.includes(relative(ROOT, resolve(dirname(from), specifier))))
+    return undefined;
   if (specifier.startsWith(".")) base = resolve(dirname(from), specifier);
   else if (specifier === SELF) base = join(ROOT, "provider/index");
   else if (specifier.startsWith(`${SELF}/`)) {

@@ -9,7 +9,7 @@
 import http from "node:http";
 import https from "node:https";
 import { setTimeout as timer } from "node:timers/promises";
-import got, { RequestError, TimeoutError, type Got } from "got";
+import { got, RequestError, TimeoutError, type Got } from "./got.js";
 import type * as z from "zod";
 import {
   ENDPOINTS,

@@ -8,8 +8,8 @@
  * The tarball holds the launcher `pulumi-resource-rimuhosting` (a shell script that runs `node`), the plugin
  * bundled by esbuild (no node_modules, no symlinks: the CLI refuses a tarball whose links point outside it), the
  * bundles of its parts beside it (parts.ts: its commands' code, e.g. `emulator.js`, and @pulumi/pulumi as
- * `pulumi.js`, each loaded only when it is used), and the LICENSE. It needs the Node.js of package.json's `engines` on
- * PATH, nothing else.
+ * `pulumi.js`, each loaded only when it is used), the LICENSE and THIRD-PARTY-LICENSES.txt (got's and its packages').
+ * It needs the Node.js of package.json's `engines` on PATH, nothing else.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -18,6 +18,7 @@ import * as path from "node:path";
 import { build, type BuildOptions, type Plugin } from "esbuild";
 import { PARTS, type PartName, partFileName } from "./parts.js";
 import { REPO_ROOT } from "./schema/plugin-dir.js";
+import { GOT_LICENCES } from "./vendor-got.js";
 
 /** The part that holds @pulumi/pulumi (parts.ts). */
 const PULUMI_PART: PartName = "pulumi";
@@ -155,6 +156,8 @@ export async function packPlugin(outDir = path.join(REPO_ROOT, "dist")): Promise
     await bundleParts(staging);
     fs.writeFileSync(path.join(staging, "pulumi-resource-rimuhosting"), launcher(), { mode: 0o755 });
     fs.copyFileSync(path.join(REPO_ROOT, "LICENSE"), path.join(staging, "LICENSE"));
+    // The bundle holds got's (dist/vendor/got.cjs), whose packages carry their licences as files, not comments.
+    fs.copyFileSync(GOT_LICENCES, path.join(staging, "THIRD-PARTY-LICENSES.txt"));
     const tarball = path.join(outDir, pluginTarballName(packageVersion(), platformName()));
     tarDirectory(staging, tarball);
     return tarball;

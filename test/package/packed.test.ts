@@ -11,9 +11,12 @@
  * user's jest (test/docs/recipes.test.ts, docs/testing.md) and opening no connection
  * (test/package/quickstart-mocks.test.ts).
  */
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { promisify } from "node:util";
+import { DEMO_API_KEY } from "../../emulator/index";
+import { startTestEmulator } from "../helpers/start-emulator";
 import {
   REPO_ROOT,
   installedPackages,
@@ -28,6 +31,8 @@ import { atTag, linksIntoRepository } from "./support/repository-links";
 import { codeBlocks, recipe } from "../docs/support/code-blocks";
 
 jest.setTimeout(600_000);
+
+const execFileAsync = promisify(execFile);
 
 const scratch = scratchDir("packed");
 const project = path.join(scratch.dir, "project");
@@ -164,6 +169,49 @@ describe("the packed package in a fresh project", () => {
     expect(installed.has(packed.manifest.name)).toBe(true);
     const servers = ["fastify", "light-my-request", "find-my-way", "express", "koa", "@hapi/hapi", "cookie"];
     expect(servers.filter((name) => installed.has(name))).toEqual([]);
+  });
+
+  it("installs no got, and its client calls through the got bundled in it (dist/vendor/got.cjs)", async () => {
+    expect(installedPackages(project).has("got")).toBe(false);
+    expect(packed.files).toEqual(
+      expect.arrayContaining(["dist/vendor/got.cjs", "dist/vendor/THIRD-PARTY-LICENSES.txt"]),
+    );
+    const licences = spawnSync(
+      "tar",
+      ["-xzOf", packed.tarball, "package/dist/vendor/THIRD-PARTY-LICENSES.txt"],
+      {
+        encoding: "utf8",
+      },
+    ).stdout;
+    expect(licences).toMatch(/^got@14\.\d+\.\d+ \(MIT\)\n\nMIT License\n\nCopyright \(c\) Sindre Sorhus/m);
+    // One answer from an emulator, and one refused connection: got's RequestError reaches the client's mapping as the
+    // class it checks for (the same copy of got), so the failure is a connection failure with its code.
+    const emulator = await startTestEmulator();
+    try {
+      const script = `
+        const path = require("node:path");
+        const { createClient } = require("pulumi-rimuhosting/client");
+        const [apiKey, baseUrl] = process.argv.slice(1);
+        (async () => {
+          const { data_center_infos: centres } = await createClient({ apiKey, baseUrl }).listDataCenters();
+          const refused = createClient({ apiKey, baseUrl: "http://127.0.0.1:1", retry: { limit: 0 } });
+          const error = await refused.listDataCenters().then(() => undefined, (e) => e);
+          const fromNodeModules = Object.keys(require.cache).filter((file) => file.split(path.sep).includes("got"));
+          console.log(JSON.stringify({ centres: centres.length > 0, error: error.name, networkCode: error.networkCode, fromNodeModules }));
+        })();`;
+      const child = await execFileAsync(process.execPath, ["-e", script, DEMO_API_KEY, emulator.baseUrl], {
+        cwd: project,
+        encoding: "utf8",
+      });
+      expect(JSON.parse(child.stdout)).toEqual({
+        centres: true,
+        error: "RimuTransientError",
+        networkCode: "ECONNREFUSED",
+        fromNodeModules: [],
+      });
+    } finally {
+      await emulator.close();
+    }
   });
 
   it("nothing internal in the types a program sees: no @internal declaration, no creationScope", () => {

@@ -34,6 +34,7 @@ import * as path from "node:path";
 import { bundleParts, bundlePlugin, packageVersion, pluginTarballName } from "../../provider/native/pack.js";
 import { partFileName, type PartName } from "../../provider/native/parts.js";
 import { REPO_ROOT } from "../../provider/native/schema/plugin-dir.js";
+import { GOT_LICENCES } from "../../provider/native/vendor-got.js";
 import { normalizeTarball, sourceDateEpoch, tarDirectory } from "./archive.js";
 import { checkFormat, commandHere, firstCall, seaBlobHolds } from "./check-executable.js";
 import { executableKey, keepExecutable, keptExecutable, sha256Of } from "./executable-cache.js";
@@ -153,11 +154,12 @@ export async function buildRelease(
     const assets = Object.fromEntries(
       (Object.entries(parts) as [PartName, string][]).map(([name, file]) => [partFileName(name), file]),
     );
-    // The licences of everything the executable holds: the plugin's bundle's, then each part's.
+    // The licences of everything the executable holds: the plugin's bundle's, then each part's, then those of got
+    // and what it needs, which the bundle holds as dist/vendor/got.cjs (provider/native/vendor-got.ts collects them).
     const thirdParty = path.join(staging, "THIRD-PARTY-LICENSES.txt");
     fs.writeFileSync(
       thirdParty,
-      [`${bundle}.LEGAL.txt`, ...Object.values(parts).map((file) => `${file}.LEGAL.txt`)]
+      [`${bundle}.LEGAL.txt`, ...Object.values(parts).map((file) => `${file}.LEGAL.txt`), GOT_LICENCES]
         // esbuild writes no LEGAL file for a bundle without licence comments
         .filter((file) => fs.existsSync(file))
         .map((file) => fs.readFileSync(file, "utf8"))
