@@ -72,6 +72,17 @@ const perVps = (one: Measured, many: Measured, big: number): string => {
   );
 };
 
+/**
+ * The ratio the larger run's extra CPU alone implies: the 1-VPS run's seconds, plus that CPU spread over every core
+ * with nothing else running. An estimate, not a bound: it takes the 1-VPS run's time (mostly start-up, one process
+ * after another) as unable to overlap the extra work, which a wait on the API in it could.
+ */
+const cpuRatio = (one: Measured, many: Measured): string => {
+  const cores = os.cpus().length;
+  const extraSeconds = (many.cpu.totalMs - one.cpu.totalMs) / 1000 / cores;
+  return `its extra CPU over ${cores} cores: ratio ${((one.seconds + extraSeconds) / one.seconds).toFixed(2)}`;
+};
+
 type StateBytes = Awaited<ReturnType<BenchStack["stateBytes"]>>;
 const emptyResults = (): Record<Op, Record<number, Measured[]>> => ({
   up: {},
@@ -152,14 +163,19 @@ export async function benchCli(options: CliBenchOptions = {}): Promise<void> {
       print(`           API calls for 1: ${fmtCalls(one.calls)}`);
       print(`           API calls for ${big}: ${fmtCalls(many.calls)}`);
       print(`           CPU for 1: ${fmtCpu(one.cpu)}`);
-      print(`           CPU for ${big}: ${fmtCpu(many.cpu)}; ${perVps(one, many, big)}`);
+      print(
+        `           CPU for ${big}: ${fmtCpu(many.cpu)}; ${perVps(one, many, big)}; ${cpuRatio(one, many)}`,
+      );
       if (!options.floor) continue;
       const [floorOne, floorMany] = [median(results.floor[op][1]!), median(results.floor[op][big]!)];
       print(
         `           floor: 1: ${floorOne.seconds.toFixed(1)} s  ${big}: ${floorMany.seconds.toFixed(1)} s  ` +
           `ratio ${(floorMany.seconds / floorOne.seconds).toFixed(2)}; CPU for 1: ${fmtCpu(floorOne.cpu)}`,
       );
-      print(`           floor CPU for ${big}: ${fmtCpu(floorMany.cpu)}; ${perVps(floorOne, floorMany, big)}`);
+      print(
+        `           floor CPU for ${big}: ${fmtCpu(floorMany.cpu)}; ${perVps(floorOne, floorMany, big)}; ` +
+          cpuRatio(floorOne, floorMany),
+      );
       // What the fleet's time grows by beyond the floor's: the part a faster provider or program could win back.
       const beyond = (many.seconds - one.seconds - (floorMany.seconds - floorOne.seconds)) / (big - 1);
       print(`           the fleet beyond the floor: ${(beyond * 1000).toFixed(1)} ms of wall time per VPS`);
