@@ -6,13 +6,17 @@
  * does, counted), where the CPU went (the engine, that is the CLI and its language host; the program; the
  * dynamic-provider host) and the state's bytes per VPS. A missed target gets one more run with CPU profiles of the
  * three, and the top of each is printed, with the program's and the provider host's CPU per VPS by place (against
- * the same profiled with 1 VPS).
+ * the same profiled with 1 VPS). Each CPU line ends with the ratio the larger run's extra CPU alone implies.
+ *
+ * `--floor` runs every command without the engine's checkpoints, and the same commands, sizes and rounds on the
+ * floor's program (./floor-program.ts: the fleet's shape, a provider that does nothing), printed beside the fleet's:
+ * what the SDK and the engine alone cost here, and the fleet's wall time per VPS beyond it.
  *
  * The fleet runs with the package installed, not linked (test/engine/installed-program.ts): the state then holds
  * what users' states hold.
  *
  * Needs `pulumi` on PATH (scripts/pulumi-cli.sh builds it); without one it says so and measures nothing.
- * Run: `npm run bench -- cli [--fleet 500] [--rounds 1] [--profile]` (or `node dist/bench/index.js cli …`).
+ * Run: `npm run bench -- cli [--fleet 500] [--rounds 1] [--profile] [--floor]` (or `node dist/bench/index.js cli …`).
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
