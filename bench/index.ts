@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: runs every benchmark, one after another (they share two cores, so never in
  * parallel). `node dist/bench/index.js emulator client` runs only the named ones; the cli bench takes
- * `--fleet N` (default 200), `--rounds N` (default 2), `--profile` (CPU profiles of every operation) and
+ * `--fleet N` (default 200), `--rounds N` (default 2), `--profile` (CPU profiles of every operation), `--floor`
+ * (the same commands on a do-nothing provider's program of the fleet's shape, all without checkpoints) and
  * `--budget USD` (the stacks' monthlyBudgetUsd: the budget's guard then judges each order and change); the plugin
  * bench takes `--rounds N` (default 7), `--against <executable>` and `--whole-process`; the registration bench
  * `--fleet N` (default 500) and `--rounds N`.
@@ -19,6 +20,7 @@ const USAGE = `usage: npm run bench -- [emulator] [client] [cli] [plugin] [regis
   --fleet N          cli: the large fleet's size (default 200); registration: VPSs registered (default 500)
   --rounds N         cli (default 2), plugin (default 7), registration (default 5): rounds to take the median of
   --profile          cli: CPU profiles of every operation
+  --floor            cli: beside the fleet, a do-nothing provider's program of its shape, all without checkpoints
   --budget USD       cli: the stacks' monthlyBudgetUsd (the budget's guard judges each order and change)
   --against FILE     plugin: another executable to time beside this one
   --whole-process    plugin: time to the process's exit, not to the first answer
@@ -36,6 +38,7 @@ function parseCommandLine(args: string[]) {
         fleet: { type: "string" },
         rounds: { type: "string" },
         profile: { type: "boolean" },
+        floor: { type: "boolean" },
         budget: { type: "string" },
         against: { type: "string" },
         "whole-process": { type: "boolean" },
@@ -72,6 +75,7 @@ const benchesWith = (flags: Flags): Record<string, () => Promise<unknown>> => ({
       fleet: count("fleet", flags.fleet),
       rounds: count("rounds", flags.rounds),
       profile: flags.profile,
+      floor: flags.floor,
       budgetUsd: count("budget", flags.budget),
     }),
   plugin: () =>

@@ -42,6 +42,14 @@ test.each([
 test("--help prints the usage with every option, exit 0", async () => {
   const result = await bench("--help");
   expect(result.code).toBe(0);
-  for (const option of ["--fleet", "--rounds", "--profile", "--budget", "--against", "--whole-process"])
+  for (const option of [
+    "--fleet",
+    "--rounds",
+    "--profile",
+    "--floor",
+    "--budget",
+    "--against",
+    "--whole-process",
+  ])
     expect(result.stdout).toContain(`  ${option}`);
 });
