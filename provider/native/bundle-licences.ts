@@ -22,8 +22,9 @@ export interface BundledPackage {
 
 /**
  * The packages whose files are among the metafile's inputs (`workingDir`: the build's working directory, which the
- * metafile's paths are relative to), each once by name and version, sorted by name. Throws for a package that
- * ships no licence file: a bundle must not go out without one (add its text by hand, or bundle it no more).
+ * metafile's paths are relative to), each once by name and version, sorted by name. A package that ships no licence
+ * file (a few small ones: spdx-license-ids, spdx-exceptions, abstract-logging) has no texts: thirdPartyLicences names
+ * it with the licence its package.json declares.
  */
 export function bundledPackages(metafile: Metafile, workingDir: string): BundledPackage[] {
   const roots = new Set<string>();
@@ -42,11 +43,6 @@ export function bundledPackages(metafile: Metafile, workingDir: string): Bundled
       .readdirSync(root)
       .filter((name) => LICENCE_FILE.test(name))
       .sort();
-    if (files.length === 0) {
-      throw new Error(
-        `${manifest.name}@${manifest.version} (${root}) ships no licence file to bundle with it`,
-      );
-    }
     byKey.set(`${manifest.name}@${manifest.version}`, {
       name: manifest.name,
       version: manifest.version,
@@ -54,15 +50,23 @@ export function bundledPackages(metafile: Metafile, workingDir: string): Bundled
       texts: files.map((file) => fs.readFileSync(path.join(root, file), "utf8").trim()),
     });
   }
-  return [...byKey.values()].sort(
-    (a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version),
-  );
+  return sortedPackages(byKey.values());
 }
 
-/** The text of a THIRD-PARTY-LICENSES file for `bundle` (its file name): a heading, then each package's licences. */
-export function thirdPartyLicences(bundle: string, packages: BundledPackage[]): string {
-  const sections = packages.map(
-    (pkg) => `${"-".repeat(78)}\n${pkg.name}@${pkg.version} (${pkg.license})\n\n${pkg.texts.join("\n\n")}\n`,
-  );
+const sortedPackages = (packages: Iterable<BundledPackage>): BundledPackage[] =>
+  [...packages].sort((a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version));
+
+/**
+ * The text of a THIRD-PARTY-LICENSES file for `bundle` (what holds the packages, e.g. its file name): a heading, then
+ * each package's licences, sorted by name.
+ */
+export function thirdPartyLicences(bundle: string, packages: Iterable<BundledPackage>): string {
+  const sections = sortedPackages(packages).map((pkg) => {
+    const texts =
+      pkg.texts.length > 0
+        ? pkg.texts.join("\n\n")
+        : `(no licence file in the package; its package.json: ${pkg.license})`;
+    return `${"-".repeat(78)}\n${pkg.name}@${pkg.version} (${pkg.license})\n\n${texts}\n`;
+  });
   return `The third-party packages bundled into ${bundle}, each with the licence it ships.\n\n${sections.join("\n")}`;
 }

@@ -8,14 +8,16 @@
  * The tarball holds the launcher `pulumi-resource-rimuhosting` (a shell script that runs `node`), the plugin
  * bundled by esbuild (no node_modules, no symlinks: the CLI refuses a tarball whose links point outside it), the
  * bundles of its parts beside it (parts.ts: its commands' code, e.g. `emulator.js`, and @pulumi/pulumi as
- * `pulumi.js`, each loaded only when it is used), the LICENSE and THIRD-PARTY-LICENSES.txt (got's and its packages').
+ * `pulumi.js`, each loaded only when it is used), each bundle's licences (`<bundle>.LEGAL.txt`), the LICENSE and
+ * THIRD-PARTY-LICENSES.txt (got's and its packages').
  * It needs the Node.js of package.json's `engines` on PATH, nothing else.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { build, type BuildOptions, type Plugin } from "esbuild";
+import { build, type BuildOptions, type Metafile, type Plugin } from "esbuild";
+import { type BundledPackage, bundledPackages, thirdPartyLicences } from "./bundle-licences.js";
 import { PARTS, type PartName, partFileName } from "./parts.js";
 import { REPO_ROOT } from "./schema/plugin-dir.js";
 import { GOT_LICENCES } from "./vendor-got.js";
@@ -104,11 +106,32 @@ const BUNDLE_OPTIONS: BuildOptions = {
   format: "cjs",
   minify: true,
   legalComments: "linked",
+  // The packages each bundle holds, for their licence files (writeLicences); the metafile's paths are relative to this.
+  metafile: true,
+  absWorkingDir: REPO_ROOT,
   // Requires of @pulumi/pulumi's program runner and automation API that a provider never reaches.
   external: ["ts-node", "node-gyp/*"],
   plugins: [withoutTypeScript],
   logLevel: "warning",
 };
+
+/** The packages bundled so far, by `name@version`: what a release's THIRD-PARTY-LICENSES.txt lists. */
+export type BundledLicences = Map<string, BundledPackage>;
+
+/**
+ * Writes `<outFile>.LEGAL.txt`: the licence files of every package the bundle holds (most packages carry their
+ * licence as a file, which esbuild's `legalComments` never sees), then the licence comments esbuild found in the
+ * code. Adds the packages to `licences` when given.
+ */
+function writeLicences(outFile: string, metafile: Metafile, licences?: BundledLicences): void {
+  const packages = bundledPackages(metafile, REPO_ROOT);
+  for (const pkg of packages) licences?.set(`${pkg.name}@${pkg.version}`, pkg);
+  const legal = `${outFile}.LEGAL.txt`;
+  const comments = fs.existsSync(legal)
+    ? `\nLicence comments in the code:\n\n${fs.readFileSync(legal, "utf8")}`
+    : "";
+  fs.writeFileSync(legal, `${thirdPartyLicences(path.basename(outFile), packages)}${comments}`);
+}
 
 /**
  * The plugin (dist/provider/native/main.js, so `npm run build` first) bundled by esbuild into `outFile`: one
@@ -116,29 +139,34 @@ const BUNDLE_OPTIONS: BuildOptions = {
  * `<outFile>.LEGAL.txt`. The launcher tarball ships it as it is; the release's self-contained executables
  * (tools/release) embed it in a Node binary. Its parts (parts.ts) are not in it: bundleParts writes them.
  */
-export async function bundlePlugin(outFile: string): Promise<void> {
-  await build({
+export async function bundlePlugin(outFile: string, licences?: BundledLicences): Promise<void> {
+  const result = await build({
     ...BUNDLE_OPTIONS,
     entryPoints: [path.join(REPO_ROOT, "dist/provider/native/main.js")],
     outfile: outFile,
     define: { RIMU_PLUGIN_BUNDLE: "true" },
     plugins: [withoutTypeScript, pulumiAsPart],
   });
+  writeLicences(outFile, result.metafile!, licences);
 }
 
 /**
  * Each part of the plugin (parts.ts) bundled on its own into `outDir`, as `<name>.js` (and its licences in
  * `<name>.js.LEGAL.txt`); returns the paths by part name.
  */
-export async function bundleParts(outDir: string): Promise<Record<PartName, string>> {
+export async function bundleParts(
+  outDir: string,
+  licences?: BundledLicences,
+): Promise<Record<PartName, string>> {
   const files = {} as Record<PartName, string>;
   for (const name of Object.keys(PARTS) as PartName[]) {
     files[name] = path.join(outDir, partFileName(name));
-    await build({
+    const result = await build({
       ...BUNDLE_OPTIONS,
       entryPoints: [path.join(REPO_ROOT, "dist", PARTS[name])],
       outfile: files[name],
     });
+    writeLicences(files[name], result.metafile!, licences);
   }
   return files;
 }

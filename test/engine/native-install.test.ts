@@ -55,6 +55,11 @@ describeNative("yaml", "the packed plugin, installed with pulumi plugin install"
     const legal = names.filter((name) => name.endsWith(".LEGAL.txt"));
     expect(legal.filter((name) => !names.includes(name.replace(/\.LEGAL\.txt$/, "")))).toEqual([]);
     expect(legal).toContain("provider.js.LEGAL.txt");
+    // Each bundle's licences name the packages it holds, from their licence files (not only code comments).
+    const licences = (name: string) => execFileSync("tar", ["-xzOf", tarball, name], { encoding: "utf8" });
+    expect(licences("provider.js.LEGAL.txt")).toMatch(/^@grpc\/grpc-js@\S+ \(Apache-2\.0\)$/m);
+    expect(licences("provider.js.LEGAL.txt")).toMatch(/^zod@\S+ \(MIT\)$/m);
+    expect(licences("pulumi.js.LEGAL.txt")).toMatch(/^@pulumi\/pulumi@\S+ \(Apache-2\.0\)$/m);
     expect(names.filter((name) => !legal.includes(name)).sort()).toEqual([
       "LICENSE",
       "THIRD-PARTY-LICENSES.txt", // got's and its packages' (provider/native/vendor-got.ts): the bundle holds them

@@ -93,6 +93,23 @@ describe("the release's artifacts (npm run release:build)", () => {
     }
   });
 
+  it("each tarball's THIRD-PARTY-LICENSES.txt holds the licence of every package the executable bundles, once", () => {
+    for (const t of TARGETS) {
+      const text = execFileSync("tar", ["-xzOf", tarballOf(t), "THIRD-PARTY-LICENSES.txt"], {
+        encoding: "utf8",
+      });
+      // A package's heading line: `name@version (SPDX licence)`, then its licence files' text.
+      const headings = text.split("\n").filter((line) => /^@?[\w.-]+(\/[\w.-]+)?@\d\S* \(/.test(line));
+      const names = headings.map((line) => line.replace(/@\d.*$/, ""));
+      // The gRPC server, its protobuf, @pulumi/pulumi (a part), zod, and got (inlined from dist/vendor/got.cjs).
+      expect(names).toEqual(
+        expect.arrayContaining(["@grpc/grpc-js", "google-protobuf", "@pulumi/pulumi", "zod", "got"]),
+      );
+      expect(headings.length).toBe(new Set(headings).size);
+      expect(text).toMatch(/Permission is hereby granted, free of charge/); // the MIT licence's text itself
+    }
+  });
+
   it("the format check refuses another platform's executable, and a macOS one changed after signing", () => {
     const mac = unpacked("darwin-arm64");
     expect(() => checkFormat(target("darwin-amd64"), mac)).toThrow(/a Mach-O file for another CPU/);

@@ -31,7 +31,14 @@ import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { bundleParts, bundlePlugin, packageVersion, pluginTarballName } from "../../provider/native/pack.js";
+import { thirdPartyLicences } from "../../provider/native/bundle-licences.js";
+import {
+  type BundledLicences,
+  bundleParts,
+  bundlePlugin,
+  packageVersion,
+  pluginTarballName,
+} from "../../provider/native/pack.js";
 import { partFileName, type PartName } from "../../provider/native/parts.js";
 import { REPO_ROOT } from "../../provider/native/schema/plugin-dir.js";
 import { GOT_LICENCES } from "../../provider/native/vendor-got.js";
@@ -147,23 +154,24 @@ export async function buildRelease(
   const staging = fs.mkdtempSync(path.join(os.tmpdir(), "rimu-release-"));
   try {
     const bundle = path.join(staging, "provider.js");
-    await bundlePlugin(bundle);
-    const parts = await bundleParts(staging);
+    const licences: BundledLicences = new Map();
+    await bundlePlugin(bundle, licences);
+    const parts = await bundleParts(staging, licences);
     const inputs = fingerprint([bundle, ...Object.values(parts)], epoch);
     // The parts ride in the executable as SEA assets, under the names provider/native/parts.ts asks for.
     const assets = Object.fromEntries(
       (Object.entries(parts) as [PartName, string][]).map(([name, file]) => [partFileName(name), file]),
     );
-    // The licences of everything the executable holds: the plugin's bundle's, then each part's, then those of got
-    // and what it needs, which the bundle holds as dist/vendor/got.cjs (provider/native/vendor-got.ts collects them).
+    // The licences of everything the executable holds: every package of the plugin's bundle and its parts, each
+    // once, then those of got and what it needs, which the bundle holds as dist/vendor/got.cjs
+    // (provider/native/vendor-got.ts collects them).
     const thirdParty = path.join(staging, "THIRD-PARTY-LICENSES.txt");
     fs.writeFileSync(
       thirdParty,
-      [`${bundle}.LEGAL.txt`, ...Object.values(parts).map((file) => `${file}.LEGAL.txt`), GOT_LICENCES]
-        // esbuild writes no LEGAL file for a bundle without licence comments
-        .filter((file) => fs.existsSync(file))
-        .map((file) => fs.readFileSync(file, "utf8"))
-        .join("\n"),
+      [
+        thirdPartyLicences("the plugin's executable", licences.values()),
+        fs.readFileSync(GOT_LICENCES, "utf8"),
+      ].join("\n"),
     );
     if (
       opts.ifStale &&
