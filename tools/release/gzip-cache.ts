@@ -4,9 +4,10 @@
  * 4 CPU-s a plugin tarball): release-verify's second build archives the same executables as the first (all but
  * linux-amd64, whose snapshot holds a count of its own), and a build of an already-built commit the same tarballs.
  *
- * Node's gzip is a function of its input, zlib's version and the level: the key holds all three. A kept file's copy
- * is used only once it decompresses to bytes of the key's hash (about a quarter of the compression's CPU); else the input is
- * compressed anew. `<cache>/gzip/<key>.gz`, written beside and renamed into place; the KEEP most recently used stay.
+ * Node's gzip is a function of its input, zlib's version and the level: the key holds all three. A kept file's
+ * copy is used only once it decompresses to bytes of the key's hash (about a quarter of the compression's CPU);
+ * else the input is compressed anew. `<cache>/gzip/<key>.gz`, written beside and renamed into place; the KEEP
+ * most recently used stay.
  */
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
