@@ -40,6 +40,15 @@ export function freshClone(parent: string, name: string, linkNodeModules: boolea
   // --shared: the clone reads the checkout's objects (the commit above among them) instead of copying them.
   git(["clone", "--quiet", "--shared", "--no-checkout", REPO_ROOT, dir]);
   git(["checkout", "--quiet", "--detach", commit], {}, dir);
-  if (linkNodeModules) execFileSync("cp", ["-al", path.join(REPO_ROOT, "node_modules"), dir]);
+  if (linkNodeModules) {
+    const modules = path.join(REPO_ROOT, "node_modules");
+    try {
+      execFileSync("cp", ["-al", modules, dir], { stdio: "pipe" });
+    } catch {
+      // Another file system (a tmpfs /tmp): no hard links across it, so a copy (245 MB, seconds).
+      fs.rmSync(path.join(dir, "node_modules"), { recursive: true, force: true });
+      execFileSync("cp", ["-a", modules, dir]);
+    }
+  }
   return dir;
 }
