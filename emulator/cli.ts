@@ -171,9 +171,14 @@ export function bannerLines(baseUrl: string, timeScale = 1, control = false): st
   ];
 }
 
-/** A start-up failure as one line that says what to change (no stack trace). */
+/**
+ * A start-up failure as one line that says what to change (no stack trace). The emulator's own errors start with
+ * their code, `[EMU_ERR_STATE_INVALID] …`, as docs/emulator.md documents them (matched by the code's text, not the
+ * class: the plugin's bundle has its own copy of it).
+ */
 export function describeStartupError(error: unknown, options: StartEmulatorOptions): string {
   const code = (error as NodeJS.ErrnoException).code;
+  if (typeof code === "string" && code.startsWith("EMU_ERR_")) return `[${code}] ${(error as Error).message}`;
   const host = options.host ?? "127.0.0.1";
   if (code === "EADDRINUSE") {
     const what = options.port === DEFAULT_PORT ? " (an emulator started earlier?)" : "";

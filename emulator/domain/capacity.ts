@@ -119,19 +119,29 @@ export function requireHostFits(
   }
 }
 
-/** The lowest free addresses of the host's /24. */
+/**
+ * The lowest free addresses of the host's /24 that no order on it has held, then, once those run out, the lowest
+ * freed ones: a VPS ordered again after its cancellation gets a new address, as the provider's preview warns it will
+ * (handing the cancelled order's address straight to the next order made that warning look false).
+ */
 export function allocateIps(store: StateStore, host: HostState, count: number): string[] {
   const taken = new Set<string>();
+  const heldBefore = new Set<string>();
   for (const order of store.state.orders) {
-    if (!holdsResources(order, host)) continue;
-    if (order.primaryIp) taken.add(order.primaryIp);
-    for (const ip of order.secondaryIps) taken.add(ip);
+    if (order.hostOid !== host.oid) continue;
+    const held = holdsResources(order, host) ? taken : heldBefore;
+    if (order.primaryIp) held.add(order.primaryIp);
+    for (const ip of order.secondaryIps) held.add(ip);
   }
-  const out: string[] = [];
-  for (let octet = FIRST_HOST_OCTET; octet <= LAST_HOST_OCTET && out.length < count; octet++) {
+  const free: string[] = [];
+  for (let octet = FIRST_HOST_OCTET; octet <= LAST_HOST_OCTET; octet++) {
     const ip = `${host.subnet}.${octet}`;
-    if (!taken.has(ip)) out.push(ip);
+    if (!taken.has(ip)) free.push(ip);
   }
+  const out = [...free.filter((ip) => !heldBefore.has(ip)), ...free.filter((ip) => heldBefore.has(ip))].slice(
+    0,
+    count,
+  );
   if (out.length < count) {
     throw emuError("EMU_ERR_HOST_CAPACITY", {
       message: `Host ${hostName(host.oid)} has no free IP addresses left.`,

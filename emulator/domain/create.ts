@@ -209,14 +209,18 @@ function echoRequest(
   };
 }
 
+/** `planCurrencies`: the plans priced in another currency only (the planCurrencies option), billed in it. */
 export async function createVps(
   ctx: EmulatorContext,
   account: DemoAccount,
   req: NewVpsRequest,
+  planCurrencies: Readonly<Record<string, OrderState["feeCurrency"]>> = {},
 ): Promise<Outcome<"createVps">> {
   const { store, clock } = ctx;
   const spec = resolveOrderSpec(ctx, account, req);
   const order = reserveOrder(ctx, account, req, spec);
+  const feeCurrency = planCurrencies[order.planCode];
+  if (feeCurrency) order.feeCurrency = feeCurrency;
   const password = req.instantiation_options?.password || generatePassword(store.random);
 
   // Step 3: the setup itself, after any change already queued on this order.

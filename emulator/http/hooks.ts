@@ -1,6 +1,6 @@
 /**
- * Request hooks, in order: per-request state and its request-log entry, the rate limit, chaos rules and faults
- * (before anything is touched, so "drop" never mutates), authentication.
+ * Request hooks, in order: per-request state and its request-log entry, the key's account, the rate limit, chaos
+ * rules and faults (before anything is touched, so "drop" never mutates), authentication.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ENDPOINTS, parseAuthorizationHeader } from "../../contract/index.js";
@@ -82,17 +82,23 @@ function applyRateLimit(deps: EmulatorDeps, request: FastifyRequest): void {
 }
 
 /**
- * Sets request.emu.account from the Authorization header. Endpoints that need a key answer 403:
- * LoginRequired without a header, PermissionException for a key that is not valid. Public endpoints
- * ignore a bad key and remember a good one (R16 uses it for its message).
+ * Sets request.emu.account from the Authorization header, before the rate limit and the faults: a request they
+ * answer is logged with its account too, so the request log filtered by account shows the failures being rehearsed.
+ */
+function identify(request: FastifyRequest): void {
+  const key = parseAuthorizationHeader(request.headers.authorization);
+  request.emu.account = key ? findAccountByKey(key) : undefined;
+}
+
+/**
+ * Endpoints that need a key answer 403: LoginRequired without a header, PermissionException for a key that is not
+ * valid (identify() has read it). Public endpoints ignore a bad key and remember a good one (R16 uses it for its
+ * message).
  */
 function authenticate(request: FastifyRequest): void {
   const endpoint = request.emu.endpoint;
   const header = request.headers.authorization;
-  const key = parseAuthorizationHeader(header);
-  const account = key ? findAccountByKey(key) : undefined;
-  request.emu.account = account;
-  if (!endpoint || !ENDPOINTS[endpoint].auth || account) return;
+  if (!endpoint || !ENDPOINTS[endpoint].auth || request.emu.account) return;
   if (header === undefined || header.trim() === "") throw emuError("EMU_ERR_LOGIN_REQUIRED");
   throw emuError("EMU_ERR_PERMISSION");
 }
@@ -153,6 +159,7 @@ export function registerHooks(app: FastifyInstance, deps: EmulatorDeps): void {
     if (config.control) return;
     if (deps.turn) await deps.turn(config.endpoint ?? "unknown");
     logWhenEnded(deps, request, reply);
+    identify(request);
     if (request.raw.httpVersion === "1.1" && request.headers.host === undefined) {
       throw emuError("EMU_ERR_BAD_REQUEST", {
         fieldName: "Host",

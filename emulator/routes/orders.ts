@@ -32,6 +32,11 @@ export const ordersRoutes: FastifyPluginAsync<EmulatorDeps> = async (app, deps) 
 
   endpoint(app, "createVps", async (request, reply) => {
     const body = parseBody(REQUEST_BODIES.createVps, request.body);
-    return sendRecord(request, reply, "createVps", await createVps(ctx, accountOf(request), body));
+    return sendRecord(
+      request,
+      reply,
+      "createVps",
+      await createVps(ctx, accountOf(request), body, deps.options.planCurrencies),
+    );
   });
 };

@@ -5,7 +5,7 @@
  * STATE_VERSION and add a migration in migrations.ts when the shape changes.
  */
 import * as z from "zod";
-import { BillingMethodType, DcLocation, RunningState, ServerType } from "../../contract/index.js";
+import { BillingMethodType, Currency, DcLocation, RunningState, ServerType } from "../../contract/index.js";
 
 /** 2 added the named snapshots and the clock's offset to the state file. */
 export const STATE_VERSION = 2;
@@ -59,6 +59,12 @@ export const OrderState = z.strictObject({
   deployedState: DeployedState,
   billingOid: z.number().int(),
   monthlyFeeUsd: z.number().nonnegative(),
+  /**
+   * The one currency the order is billed in when it is not USD: its plan's, when the plan is priced in another
+   * currency only (the planCurrencies option), so it is billed as it was quoted. `monthlyFeeUsd` is then that
+   * currency's figure. Older state files have none (USD).
+   */
+  feeCurrency: Currency.exclude(["CUR_USD"]).optional(),
   dataTransferGb: z.number().int().nonnegative(),
   controlPanel: z.string().nullable(),
   metaData: z.array(MetaDataState),

@@ -9,7 +9,7 @@ import {
 import { findDataCenter, toDataLocationInfo } from "../catalog/data-centers.js";
 import { findDistribution } from "../catalog/distributions.js";
 import { hostName } from "../catalog/hosts.js";
-import { formatUsd, usdAmount } from "../catalog/pricing.js";
+import { formatUsd, planAmount } from "../catalog/pricing.js";
 import type { HostState, OrderState } from "../state/schema.js";
 import type { StateStore } from "../state/store.js";
 import { toTimestamp, toTimestampOrNull } from "./timestamp.js";
@@ -34,14 +34,22 @@ export function orderDescription(order: OrderState): string {
   if (order.hostOid) parts.push(`Host: ${hostName(order.hostOid)}`);
   if (order.primaryIp) parts.push(order.primaryIp);
   if (order.distro) parts.push(findDistribution(order.distro)?.description ?? order.distro);
-  parts.push(`Control Panel: ${order.controlPanel || "none"}`, `${formatUsd(order.monthlyFeeUsd)} USD/m`);
+  const currency = order.feeCurrency?.replace(/^CUR_/, "") ?? "USD";
+  parts.push(
+    `Control Panel: ${order.controlPanel || "none"}`,
+    `${formatUsd(order.monthlyFeeUsd)} ${currency}/m`,
+  );
   return parts.join("; ");
 }
 
+/**
+ * The order's billing: in USD, or, for a plan priced in another currency only, in that currency with no USD value
+ * (as its quote was), and no `monthly_recurring_fee`, which the service gives in USD (docs/rimuhosting-api.md).
+ */
 export function toBillingInfo(order: OrderState): AboutBillingData {
   return {
-    monthly_recurring_fee: order.monthlyFeeUsd,
-    monthly_recurring_amt: usdAmount(order.monthlyFeeUsd),
+    monthly_recurring_fee: order.feeCurrency ? null : order.monthlyFeeUsd,
+    monthly_recurring_amt: planAmount(order.monthlyFeeUsd, order.feeCurrency),
     order_date: toTimestamp(order.orderDateMs),
     cancellation_date: toTimestampOrNull(order.cancellationDateMs),
     prepaid_until: null,

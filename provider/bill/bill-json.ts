@@ -42,6 +42,8 @@ export interface BillDocument {
     before: Fee;
     after: Fee;
     changeCents: number | null;
+    /** When RimuHosting ends the order, cancelled outside Pulumi (absent: it does not). */
+    endsAt?: string;
   }[];
   budgets: {
     provider: string | null;
@@ -104,6 +106,7 @@ export function billDocument(
       before: v.before,
       after: v.after,
       changeCents: changeCents(v) ?? null,
+      ...(v.endsAt === undefined ? {} : { endsAt: v.endsAt }),
     })),
     budgets: bill.budgets.map((b) => ({
       provider: b.provider ?? null,

@@ -40,6 +40,11 @@ export interface VpsLine {
   after: Fee;
   /** The explicit provider whose budget covers it; undefined: the stack config's. */
   provider?: string;
+  /**
+   * When RimuHosting ends the order (ISO time): it was cancelled outside Pulumi at the end of its billing period,
+   * as the provider's warning in the preview says. The run changes nothing, yet its fee stops then.
+   */
+  endsAt?: string;
 }
 
 export interface Bill {
@@ -159,6 +164,16 @@ function unpricedReason(urn: string, log: PreviewLog): string {
 /** A monthly price in a currency other than US dollars, as formatMoney writes it ("NZ$18.00", "€9.57", "XYZ 9.57"). */
 const FOREIGN_QUOTE = /((?:[A-Z]{1,3}\$|[€£¥₹]|\b[A-Z]{3}[\s\u00a0])[\d,]+(?:\.\d+)?) a month/;
 
+/** The date the provider's preview warns RimuHosting will cancel the VPS at (impl/lifecycle/gone-order.ts). */
+function endsAt(urn: string, log: PreviewLog): string | undefined {
+  for (const d of log.diagnostics)
+    if (d.urn === urn) {
+      const match = /RimuHosting will cancel VPS order \d+ at (\S+?): it was cancelled/.exec(d.message);
+      if (match) return match[1]!;
+    }
+  return undefined;
+}
+
 /** What an adopted order is billed now: from the provider's adoption line (impl/budget/money.ts adoptionLine). */
 function adoptedFee(urn: string, log: PreviewLog): Fee {
   for (const d of log.diagnostics) {
@@ -260,7 +275,17 @@ export function billOf(log: PreviewLog): Bill {
     const urn = explicitProviderUrn(step);
     const provider = urn === undefined ? undefined : nameOf(urn);
     providerUrns.set(provider ?? "", urn);
-    vpss.push({ name: nameOf(step.urn), urn: step.urn, kind, changes, before, after, provider });
+    const ends = kind === "delete" ? undefined : endsAt(step.urn, log);
+    vpss.push({
+      name: nameOf(step.urn),
+      urn: step.urn,
+      kind,
+      changes,
+      before,
+      after,
+      provider,
+      ...(ends ? { endsAt: ends } : {}),
+    });
   }
 
   // Each budget message belongs to the budget of the VPS it is about; one about a VPS the preview did not get to

@@ -104,6 +104,22 @@ function creditLines(bill: Bill): string[] {
   ];
 }
 
+/**
+ * The VPSs RimuHosting will end although this run keeps them (cancelled outside Pulumi): the preview warns of each,
+ * and a bill that only said "No change" would hide it.
+ */
+function endingLines(bill: Bill): string[] {
+  return bill.vpss.flatMap((v) => {
+    if (v.endsAt === undefined) return [];
+    const fee = "cents" in v.before ? `its ${dollars(v.before.cents)} a month` : "its fee";
+    return [
+      `⚠️ **Cancelled outside Pulumi.** RimuHosting ends ${code(v.name)} at ${v.endsAt}, though this run keeps ` +
+        `it: ${fee} stops then, and the VPS with it (the preview's warning says how to keep it).`,
+      "",
+    ];
+  });
+}
+
 const TITLES: Record<VerdictStatus, string> = {
   pass: "✅ within",
   warn: "⚠️ warning",
@@ -176,6 +192,7 @@ export function renderBill(bill: Bill, options: RenderOptions = {}): string {
   }
   if (notes.length > 0) out.push(...notes.map((note, i) => `[${i + 1}] ${note}`), "");
   if (options.comparison) out.push(...comparisonLines(options.comparison));
+  out.push(...endingLines(bill));
   out.push(...creditLines(bill));
   for (const budget of bill.budgets) out.push(...budgetLines(budget));
   if (bill.budgets.some((b) => b.status !== "none"))

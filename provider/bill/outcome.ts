@@ -43,7 +43,8 @@ export function outcomeOf(bill: Bill, limits: Limits): Outcome {
     bill.budgets.some((b) => b.overButNotBlocked) ||
     bill.policies.length > 0 ||
     bill.stoppedEarly ||
-    change.unpriced.length > 0;
+    change.unpriced.length > 0 ||
+    bill.vpss.some((v) => v.endsAt !== undefined);
   const quiet = !fails && !worth && limits.quiet.length > 0 && limits.quiet.every((t) => isUnder(change, t));
   return {
     change,

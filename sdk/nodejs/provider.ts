@@ -37,8 +37,8 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["apiKey"] = args?.apiKey ? pulumi.secret(args.apiKey) : undefined;
             resourceInputs["baseUrl"] = args?.baseUrl;
             resourceInputs["budgetEnforcement"] = args?.budgetEnforcement;
-            resourceInputs["maxMonthlyIncreaseUsd"] = pulumi.output(args?.maxMonthlyIncreaseUsd).apply(JSON.stringify);
-            resourceInputs["monthlyBudgetUsd"] = pulumi.output(args?.monthlyBudgetUsd).apply(JSON.stringify);
+            resourceInputs["maxMonthlyIncreaseUsd"] = args?.maxMonthlyIncreaseUsd;
+            resourceInputs["monthlyBudgetUsd"] = args?.monthlyBudgetUsd;
             resourceInputs["requestsPerSecond"] = pulumi.output(args?.requestsPerSecond).apply(JSON.stringify);
             resourceInputs["retryLimit"] = pulumi.output(args?.retryLimit).apply(JSON.stringify);
         }
@@ -66,11 +66,11 @@ export interface ProviderArgs {
     /**
      * The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
      */
-    maxMonthlyIncreaseUsd?: pulumi.Input<number | undefined>;
+    maxMonthlyIncreaseUsd?: pulumi.Input<number | string | undefined>;
     /**
      * The most, in US dollars a month, the account this provider's API key reaches may be billed at a run's highest point: once the run's new orders and changes are made and before the VPSs it deletes are cancelled, so a delete counts until it is made (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
      */
-    monthlyBudgetUsd?: pulumi.Input<number | undefined>;
+    monthlyBudgetUsd?: pulumi.Input<number | string | undefined>;
     /**
      * The most requests per second the provider sends, retries too (stack config rimuhosting:requestsPerSecond), for an account whose requests RimuHosting limits. Left unset, the provider reads RIMUHOSTING_REQUESTSPERSECOND, else no pace.
      */

@@ -417,3 +417,33 @@ describe("the policy packs", () => {
     expect(markdown(advisory)).toContain("**Policy pack `rimuhosting-guard` 0.1.0: ⚠️ advisory only.**");
   });
 });
+
+describe("a VPS cancelled outside Pulumi at the end of its period (issue 82)", () => {
+  // The provider's warning in the preview (provider/impl/lifecycle/gone-order.ts), as the CLI records it.
+  const warned = vpsLog([KEPT], {}, [
+    diagnostic(
+      "warning",
+      "cache: RimuHosting will cancel VPS order 1234 at 2026-12-10T12:00:00.000Z: it was cancelled at the end of " +
+        "its billing period outside Pulumi, and runs until then. To keep it, ask RimuHosting's support to undo the " +
+        "cancellation before then (its API cannot); after it, `pulumi up --refresh` orders a new VPS (a new IP " +
+        "address and an empty disk).",
+      "cache",
+    ),
+  ]);
+
+  test("the bill says when it ends and its fee stops, never only 'No change', and is never quiet", () => {
+    const b = bill(warned);
+    const md = renderBill(b);
+    expect(md).toContain("**No change to the monthly fees**");
+    expect(md).toContain(
+      "⚠️ **Cancelled outside Pulumi.** RimuHosting ends `cache` at 2026-12-10T12:00:00.000Z, though this run keeps " +
+        "it: its $30.00 a month stops then, and the VPS with it (the preview's warning says how to keep it).",
+    );
+    const limits = { warn: [], fail: [], quiet: [{ cents: 100 }] };
+    expect(outcomeOf(b, limits)).toMatchObject({ quiet: false, status: "warn" });
+    expect(outcomeOf(bill(vpsLog([KEPT])), limits).quiet).toBe(true);
+    expect(billDocument(b, outcomeOf(b, limits)).vpss.map((v) => v.endsAt)).toEqual([
+      "2026-12-10T12:00:00.000Z",
+    ]);
+  });
+});

@@ -80,6 +80,7 @@ const VALUES: { text: string; number?: number; amount?: number }[] = [
   { text: "16", number: 16, amount: 16 },
   { text: "0x10" },
   { text: "1e3" },
+  { text: "  5 " }, // text only: read as $5 without a word before issue 82
   { text: "-3", number: -3 },
   { text: "1000000001", number: 1_000_000_001 },
 ];

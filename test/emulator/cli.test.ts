@@ -2,7 +2,9 @@ import { Writable } from "node:stream";
 import Fastify from "fastify";
 import { loggerOptions } from "../../emulator/app.js";
 import { execFile } from "node:child_process";
+import * as fs from "node:fs";
 import * as net from "node:net";
+import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { bannerLines, parseCliArgs, timeScaleLine } from "../../emulator/cli.js";
@@ -135,9 +137,25 @@ describe("cli", () => {
     const result = await runCli(["--state-file", "/nonexistent-dir-for-test/sub/state.json", "--quiet"]);
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe(
-      "rimuhosting-emulator: The directory of the state file /nonexistent-dir-for-test/sub/state.json " +
+      "rimuhosting-emulator: [EMU_ERR_STATE_INVALID] The directory of the state file /nonexistent-dir-for-test/sub/state.json " +
         "(/nonexistent-dir-for-test/sub) does not exist. Create it first (mkdir -p /nonexistent-dir-for-test/sub) or choose another path.",
     );
+  });
+
+  test("start-up: a state file that is not JSON exits 1 with its code, EMU_ERR_STATE_INVALID, as docs/emulator.md says", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "emulator-state-"));
+    try {
+      const file = path.join(dir, "state.json");
+      fs.writeFileSync(file, '{"version": 1, "orders": [');
+      const result = await runCli(["--state-file", file, "--quiet"]);
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim()).toBe(
+        `rimuhosting-emulator: [EMU_ERR_STATE_INVALID] The emulator state file ${file} is not JSON. ` +
+          "Delete it or point stateFile elsewhere.",
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("start-up: a port in use exits 1 and says how to choose another", async () => {

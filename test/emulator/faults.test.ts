@@ -38,6 +38,21 @@ describe("faults", () => {
     ]);
   });
 
+  test("a fault's answer, sent or dropped, is logged with the key's account (chaos rules fail in the same hook)", async () => {
+    emu = await startTestEmulator();
+    emu.injectFault({ route: "listOrders", kind: "status", status: 503 });
+    expect((await emu.api("GET", "/orders")).status).toBe(503);
+    emu.injectFault({ route: "listOrders", kind: "drop" });
+    await emu.api("GET", "/orders").catch(() => undefined);
+    expect((await emu.api("GET", "/orders")).status).toBe(200);
+    await until("the dropped request in the log", () => emu.requestLog().length === 3);
+    expect(emu.requestLog().map((r) => [r.status, r.outcome, r.account])).toEqual([
+      [503, "answered", "demo"],
+      [0, "dropped", "demo"],
+      [200, "answered", "demo"],
+    ]);
+  });
+
   test("status fault: 429 carries Retry-After", async () => {
     emu = await startTestEmulator();
     emu.injectFault({ route: "listOrders", kind: "status", status: 429, retryAfterSeconds: 7 });

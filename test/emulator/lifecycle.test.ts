@@ -67,6 +67,16 @@ describe("cancellation at the end of the billing period", () => {
     );
   });
 
+  test("a VPS ordered again after its cancellation gets a new address, as the provider's preview warns", async () => {
+    const spec = { instantiation_options: { domain_name: "again.example.com" } };
+    const first = (await createVps(emu, spec, { domain: "again.example.com" })).about_order;
+    await emu.api("DELETE", orderPath(first, "/vps"));
+    const again = (await createVps(emu, spec, { domain: "again.example.com" })).about_order;
+    expect(again.host_server_oid).toBe(first.host_server_oid);
+    expect(again.allocated_ips?.primary_ip).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    expect(again.allocated_ips?.primary_ip).not.toBe(first.allocated_ips?.primary_ip);
+  });
+
   test("status: uptime counts from the last start", async () => {
     const order = (await createVps(emu, {}, { domain: "uptime.example.com" })).about_order;
     now += 90_000;

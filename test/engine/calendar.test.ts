@@ -1,7 +1,7 @@
 // The emulator's date moved past a scheduled cancellation, through the real CLI (docs/vps.md#refresh-and-drift): a
 // VPS RimuHosting will cancel at the end of its billing period runs until then, and the check of the stack passes;
 // once the date is past it, `pulumi refresh --preview-only --expect-no-changes` reports the VPS gone (exit 7) and
-// `pulumi up --refresh` orders a new one. One program, four CLI runs.
+// `pulumi up --refresh` orders a new one, on a new IP address. One program, four CLI runs.
 import * as path from "node:path";
 import { controlApi } from "../helpers/control-api";
 import { pulumiRun } from "./drift-check";
@@ -50,5 +50,8 @@ describeCliOnly("the emulator's date moved past a scheduled cancellation", () =>
       { old: true, active: false },
       { old: false, active: true },
     ]);
+    // A new VPS, as the preview's warning says: a new IP address (the emulator reused the old one, issue 82).
+    expect(orders[1]!.ips[0]).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    expect(orders[1]!.ips[0]).not.toBe(orders[0]!.ips[0]);
   });
 });

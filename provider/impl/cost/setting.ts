@@ -5,7 +5,8 @@
  * setting and where to fix it, never silence.
  *
  * Owns: what a valid amount is: a number, or plain decimal text (`50`, `12.5`), from 0 to MAX_BUDGET_USD. `1e3`,
- * `0x10`, `-3`, `-0`, `Infinity`, empty text and amounts above the limit (a 401-digit number reads as Infinity) are
+ * `0x10`, `-3`, `-0`, `Infinity`, empty text, text with spaces around it (`"  5 "`: read as $5 once, without a
+ * word) and amounts above the limit (a 401-digit number reads as Infinity) are
  * refused, from every source alike: the stack config and the environment give text, an explicit provider's
  * arguments a number or text, handed here as given (never turned into text first). A number is taken as the number
  * it is: a YAML program reads `0x10` as 16 and `1e3` as 1000 before the provider sees them, and only its `-0.0` (or
@@ -69,9 +70,12 @@ const isEmpty = (value: unknown): boolean => typeof value === "string" && value.
 function numberOf(value: unknown): number {
   if (typeof value === "number") return value >= 0 && !Object.is(value, -0) ? value : NaN;
   if (typeof value !== "string") return NaN;
-  const text = value.trim();
-  return PLAIN_DECIMAL.test(text) ? Number(text) : NaN;
+  return PLAIN_DECIMAL.test(value) ? Number(value) : NaN;
 }
+
+/** Text that is an amount once its spaces are cut: refused as written, with its own advice, never read silently. */
+const spacedAmount = (value: unknown): boolean =>
+  typeof value === "string" && value !== value.trim() && PLAIN_DECIMAL.test(value.trim());
 
 const overLimit = (value: unknown): boolean => numberOf(value) > MAX_BUDGET_USD;
 
@@ -106,8 +110,11 @@ function amountSetting(
       : isEmpty(value)
         ? `${words.name(key)} is empty: give a number of US dollars a month, 0 or more, such as 50, or remove ` +
           `the setting to set no limit; fix it in ${words.place(key)}.`
-        : `${words.name(key)} must be a number of US dollars a month, 0 or more, such as 50` +
-          `${given(value)}: fix it in ${words.place(key)}.`,
+        : spacedAmount(value)
+          ? `${words.name(key)} has spaces around its amount${given(value)}: write the number alone, such as ` +
+            `${(value as string).trim()}; fix it in ${words.place(key)}.`
+          : `${words.name(key)} must be a number of US dollars a month, 0 or more, such as 50` +
+            `${given(value)}: fix it in ${words.place(key)}.`,
   );
   return undefined;
 }

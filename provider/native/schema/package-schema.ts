@@ -64,6 +64,13 @@ export interface PackageSpec {
   language: Record<string, unknown>;
 }
 
+/**
+ * A budget amount: a number, or text read by the provider's one rule (provider/impl/cost/setting.ts). Text too, so
+ * a YAML program can quote an amount (`monthlyBudgetUsd: "50"`) to have it read as written rather than by YAML's
+ * rules (`0x10` is 16 to YAML); the host refused every quoted amount while the type was only a number.
+ */
+const AMOUNT: PropertySpec = { type: "number", oneOf: [{ type: "number" }, { type: "string" }] };
+
 const SETTINGS: Record<string, PropertySpec> = {
   apiKey: {
     type: "string",
@@ -79,7 +86,7 @@ const SETTINGS: Record<string, PropertySpec> = {
       `provider reads ${ENV_VARS.baseUrl}, else ${DEFAULT_BASE_URL}. Point it at the emulator to try things.`,
   },
   monthlyBudgetUsd: {
-    type: "number",
+    ...AMOUNT,
     description:
       "The most, in US dollars a month, the account this provider's API key reaches may be billed at a run's " +
       "highest point: once the run's new orders and changes are made and before the VPSs it deletes are " +
@@ -87,7 +94,7 @@ const SETTINGS: Record<string, PropertySpec> = {
       "it fails before anything is ordered. Left unset, no limit. See docs/cost.md.",
   },
   maxMonthlyIncreaseUsd: {
-    type: "number",
+    ...AMOUNT,
     description:
       "The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config " +
       "rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.",

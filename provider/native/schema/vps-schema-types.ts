@@ -9,6 +9,8 @@ export interface PropertySpec {
   type?: "string" | "integer" | "number" | "boolean" | "array" | "object";
   $ref?: string;
   items?: PropertySpec;
+  /** A union: a value of any of these types (`type` is the one languages without unions use). */
+  oneOf?: PropertySpec[];
   additionalProperties?: PropertySpec;
   description?: string;
   secret?: boolean;

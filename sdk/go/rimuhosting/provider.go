@@ -43,9 +43,9 @@ type providerArgs struct {
 	// What a run over monthlyBudgetUsd or maxMonthlyIncreaseUsd does: enforce (the default: the preview fails) or warn (a warning, and the run goes on). Stack config rimuhosting:budgetEnforcement.
 	BudgetEnforcement *string `pulumi:"budgetEnforcement"`
 	// The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
-	MaxMonthlyIncreaseUsd *float64 `pulumi:"maxMonthlyIncreaseUsd"`
+	MaxMonthlyIncreaseUsd interface{} `pulumi:"maxMonthlyIncreaseUsd"`
 	// The most, in US dollars a month, the account this provider's API key reaches may be billed at a run's highest point: once the run's new orders and changes are made and before the VPSs it deletes are cancelled, so a delete counts until it is made (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
-	MonthlyBudgetUsd *float64 `pulumi:"monthlyBudgetUsd"`
+	MonthlyBudgetUsd interface{} `pulumi:"monthlyBudgetUsd"`
 	// The most requests per second the provider sends, retries too (stack config rimuhosting:requestsPerSecond), for an account whose requests RimuHosting limits. Left unset, the provider reads RIMUHOSTING_REQUESTSPERSECOND, else no pace.
 	RequestsPerSecond *float64 `pulumi:"requestsPerSecond"`
 	// How many times a request is sent again after a 429, a 5xx or a dropped connection, where that is safe (stack config rimuhosting:retryLimit; 0 to 20). Left unset, the provider reads RIMUHOSTING_RETRYLIMIT, else 3. See docs/installation-configuration.md.
@@ -61,9 +61,9 @@ type ProviderArgs struct {
 	// What a run over monthlyBudgetUsd or maxMonthlyIncreaseUsd does: enforce (the default: the preview fails) or warn (a warning, and the run goes on). Stack config rimuhosting:budgetEnforcement.
 	BudgetEnforcement pulumi.StringPtrInput
 	// The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
-	MaxMonthlyIncreaseUsd pulumi.Float64PtrInput
+	MaxMonthlyIncreaseUsd pulumi.Input
 	// The most, in US dollars a month, the account this provider's API key reaches may be billed at a run's highest point: once the run's new orders and changes are made and before the VPSs it deletes are cancelled, so a delete counts until it is made (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
-	MonthlyBudgetUsd pulumi.Float64PtrInput
+	MonthlyBudgetUsd pulumi.Input
 	// The most requests per second the provider sends, retries too (stack config rimuhosting:requestsPerSecond), for an account whose requests RimuHosting limits. Left unset, the provider reads RIMUHOSTING_REQUESTSPERSECOND, else no pace.
 	RequestsPerSecond pulumi.Float64PtrInput
 	// How many times a request is sent again after a 429, a 5xx or a dropped connection, where that is safe (stack config rimuhosting:retryLimit; 0 to 20). Left unset, the provider reads RIMUHOSTING_RETRYLIMIT, else 3. See docs/installation-configuration.md.

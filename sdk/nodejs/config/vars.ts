@@ -43,10 +43,10 @@ Object.defineProperty(exports, "budgetEnforcement", {
 /**
  * The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
  */
-export declare const maxMonthlyIncreaseUsd: number | undefined;
+export declare const maxMonthlyIncreaseUsd: number | string | undefined;
 Object.defineProperty(exports, "maxMonthlyIncreaseUsd", {
     get() {
-        return __config.getObject<number>("maxMonthlyIncreaseUsd");
+        return __config.getObject<number | string>("maxMonthlyIncreaseUsd");
     },
     enumerable: true,
 });
@@ -54,10 +54,10 @@ Object.defineProperty(exports, "maxMonthlyIncreaseUsd", {
 /**
  * The most, in US dollars a month, the account this provider's API key reaches may be billed at a run's highest point: once the run's new orders and changes are made and before the VPSs it deletes are cancelled, so a delete counts until it is made (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
  */
-export declare const monthlyBudgetUsd: number | undefined;
+export declare const monthlyBudgetUsd: number | string | undefined;
 Object.defineProperty(exports, "monthlyBudgetUsd", {
     get() {
-        return __config.getObject<number>("monthlyBudgetUsd");
+        return __config.getObject<number | string>("monthlyBudgetUsd");
     },
     enumerable: true,
 });

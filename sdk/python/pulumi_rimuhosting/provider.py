@@ -22,8 +22,8 @@ class ProviderArgs:
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  budget_enforcement: pulumi.Input[Optional[_builtins.str]] = None,
-                 max_monthly_increase_usd: pulumi.Input[Optional[_builtins.float]] = None,
-                 monthly_budget_usd: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_monthly_increase_usd: pulumi.Input[Optional[Union[_builtins.float, _builtins.str]]] = None,
+                 monthly_budget_usd: pulumi.Input[Optional[Union[_builtins.float, _builtins.str]]] = None,
                  requests_per_second: pulumi.Input[Optional[_builtins.float]] = None,
                  retry_limit: pulumi.Input[Optional[_builtins.int]] = None):
         """
@@ -32,8 +32,8 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] api_key: The RimuHosting API key (stack config rimuhosting:apiKey; set it with --secret). Left unset, the provider reads RIMUHOSTING_APIKEY.
         :param pulumi.Input[_builtins.str] base_url: The API root, with or without the trailing /r (stack config rimuhosting:baseUrl). Left unset, the provider reads RIMUHOSTING_BASEURL, else https://rimuhosting.com/r. Point it at the emulator to try things.
         :param pulumi.Input[_builtins.str] budget_enforcement: What a run over monthlyBudgetUsd or maxMonthlyIncreaseUsd does: enforce (the default: the preview fails) or warn (a warning, and the run goes on). Stack config rimuhosting:budgetEnforcement.
-        :param pulumi.Input[_builtins.float] max_monthly_increase_usd: The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
-        :param pulumi.Input[_builtins.float] monthly_budget_usd: The most, in US dollars a month, the account this provider's API key reaches may be billed at a run's highest point: once the run's new orders and changes are made and before the VPSs it deletes are cancelled, so a delete counts until it is made (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
+        :param pulumi.Input[Union[_builtins.float, _builtins.str]] max_monthly_increase_usd: The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
+        :param pulumi.Input[Union[_builtins.float, _builtins.str]] monthly_budget_usd: The most, in US dollars a month, the account this provider's API key reaches may be billed at a run's highest point: once the run's new orders and changes are made and before the VPSs it deletes are cancelled, so a delete counts until it is made (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
         :param pulumi.Input[_builtins.float] requests_per_second: The most requests per second the provider sends, retries too (stack config rimuhosting:requestsPerSecond), for an account whose requests RimuHosting limits. Left unset, the provider reads RIMUHOSTING_REQUESTSPERSECOND, else no pace.
         :param pulumi.Input[_builtins.int] retry_limit: How many times a request is sent again after a 429, a 5xx or a dropped connection, where that is safe (stack config rimuhosting:retryLimit; 0 to 20). Left unset, the provider reads RIMUHOSTING_RETRYLIMIT, else 3. See docs/installation-configuration.md.
         """
@@ -90,26 +90,26 @@ class ProviderArgs:
 
     @_builtins.property
     @pulumi.getter(name="maxMonthlyIncreaseUsd")
-    def max_monthly_increase_usd(self) -> pulumi.Input[Optional[_builtins.float]]:
+    def max_monthly_increase_usd(self) -> pulumi.Input[Optional[Union[_builtins.float, _builtins.str]]]:
         """
         The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
         """
         return pulumi.get(self, "max_monthly_increase_usd")
 
     @max_monthly_increase_usd.setter
-    def max_monthly_increase_usd(self, value: pulumi.Input[Optional[_builtins.float]]):
+    def max_monthly_increase_usd(self, value: pulumi.Input[Optional[Union[_builtins.float, _builtins.str]]]):
         pulumi.set(self, "max_monthly_increase_usd", value)
 
     @_builtins.property
     @pulumi.getter(name="monthlyBudgetUsd")
-    def monthly_budget_usd(self) -> pulumi.Input[Optional[_builtins.float]]:
+    def monthly_budget_usd(self) -> pulumi.Input[Optional[Union[_builtins.float, _builtins.str]]]:
         """
         The most, in US dollars a month, the account this provider's API key reaches may be billed at a run's highest point: once the run's new orders and changes are made and before the VPSs it deletes are cancelled, so a delete counts until it is made (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
         """
         return pulumi.get(self, "monthly_budget_usd")
 
     @monthly_budget_usd.setter
-    def monthly_budget_usd(self, value: pulumi.Input[Optional[_builtins.float]]):
+    def monthly_budget_usd(self, value: pulumi.Input[Optional[Union[_builtins.float, _builtins.str]]]):
         pulumi.set(self, "monthly_budget_usd", value)
 
     @_builtins.property
@@ -146,8 +146,8 @@ class Provider(pulumi.ProviderResource):
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  budget_enforcement: pulumi.Input[Optional[_builtins.str]] = None,
-                 max_monthly_increase_usd: pulumi.Input[Optional[_builtins.float]] = None,
-                 monthly_budget_usd: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_monthly_increase_usd: pulumi.Input[Optional[Union[_builtins.float, _builtins.str]]] = None,
+                 monthly_budget_usd: pulumi.Input[Optional[Union[_builtins.float, _builtins.str]]] = None,
                  requests_per_second: pulumi.Input[Optional[_builtins.float]] = None,
                  retry_limit: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
@@ -159,8 +159,8 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] api_key: The RimuHosting API key (stack config rimuhosting:apiKey; set it with --secret). Left unset, the provider reads RIMUHOSTING_APIKEY.
         :param pulumi.Input[_builtins.str] base_url: The API root, with or without the trailing /r (stack config rimuhosting:baseUrl). Left unset, the provider reads RIMUHOSTING_BASEURL, else https://rimuhosting.com/r. Point it at the emulator to try things.
         :param pulumi.Input[_builtins.str] budget_enforcement: What a run over monthlyBudgetUsd or maxMonthlyIncreaseUsd does: enforce (the default: the preview fails) or warn (a warning, and the run goes on). Stack config rimuhosting:budgetEnforcement.
-        :param pulumi.Input[_builtins.float] max_monthly_increase_usd: The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
-        :param pulumi.Input[_builtins.float] monthly_budget_usd: The most, in US dollars a month, the account this provider's API key reaches may be billed at a run's highest point: once the run's new orders and changes are made and before the VPSs it deletes are cancelled, so a delete counts until it is made (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
+        :param pulumi.Input[Union[_builtins.float, _builtins.str]] max_monthly_increase_usd: The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
+        :param pulumi.Input[Union[_builtins.float, _builtins.str]] monthly_budget_usd: The most, in US dollars a month, the account this provider's API key reaches may be billed at a run's highest point: once the run's new orders and changes are made and before the VPSs it deletes are cancelled, so a delete counts until it is made (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
         :param pulumi.Input[_builtins.float] requests_per_second: The most requests per second the provider sends, retries too (stack config rimuhosting:requestsPerSecond), for an account whose requests RimuHosting limits. Left unset, the provider reads RIMUHOSTING_REQUESTSPERSECOND, else no pace.
         :param pulumi.Input[_builtins.int] retry_limit: How many times a request is sent again after a 429, a 5xx or a dropped connection, where that is safe (stack config rimuhosting:retryLimit; 0 to 20). Left unset, the provider reads RIMUHOSTING_RETRYLIMIT, else 3. See docs/installation-configuration.md.
         """
@@ -191,8 +191,8 @@ class Provider(pulumi.ProviderResource):
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  budget_enforcement: pulumi.Input[Optional[_builtins.str]] = None,
-                 max_monthly_increase_usd: pulumi.Input[Optional[_builtins.float]] = None,
-                 monthly_budget_usd: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_monthly_increase_usd: pulumi.Input[Optional[Union[_builtins.float, _builtins.str]]] = None,
+                 monthly_budget_usd: pulumi.Input[Optional[Union[_builtins.float, _builtins.str]]] = None,
                  requests_per_second: pulumi.Input[Optional[_builtins.float]] = None,
                  retry_limit: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):

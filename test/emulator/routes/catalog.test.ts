@@ -12,6 +12,7 @@ import {
   GetPricingPlansResponse as PlansSchema,
 } from "../../../contract/index.js";
 import { DEMO_ACCOUNTS } from "../../../emulator/index.js";
+import { startTestEmulator } from "../../helpers/start-emulator.js";
 import { useEmulator } from "../../helpers/use-emulator.js";
 import { createVps, errorOf, record, rootKey } from "../fixtures.js";
 
@@ -156,6 +157,25 @@ describe("R16 new-vm pricing and R17 data centres", () => {
     );
     const created = await createVps(emu(), request, { domain: "quoted.example.com" });
     expect(created.about_order.billing_info?.monthly_recurring_fee).toBe(quoted.monthly_recurring_amt!.amt);
+  });
+
+  test("quote: a plan priced in NZ$ only is billed in NZ$, as quoted, never in US$ (docs/emulator.md's MIRO2B)", async () => {
+    const nzd = await startTestEmulator({ planCurrencies: { MIRO2B: "CUR_NZD" } });
+    try {
+      const request = { pricing_plan_code: "MIRO2B", dc_location: "DCDALLAS" };
+      const quoted = record<GetNewVmPricingResponse>(
+        (await nzd.api("PUT", "/pricing-plans/new-vm-pricing", { new_order_request: request })).body,
+      );
+      expect(quoted.monthly_recurring_amt).toEqual({ amt: expect.any(Number), currency: "CUR_NZD" });
+      const created = await createVps(nzd, request, { domain: "kiwi.example.com" });
+      expect(created.about_order.billing_info).toMatchObject({
+        monthly_recurring_fee: null, // the service gives it in USD
+        monthly_recurring_amt: quoted.monthly_recurring_amt,
+      });
+      expect(created.about_order.order_description).toMatch(/; \d+\.\d\d NZD\/m$/);
+    } finally {
+      await nzd.close();
+    }
   });
 
   test("quote: GET works without a key, with matrix parameters", async () => {

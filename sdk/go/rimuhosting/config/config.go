@@ -27,13 +27,13 @@ func GetBudgetEnforcement(ctx *pulumi.Context) string {
 }
 
 // The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
-func GetMaxMonthlyIncreaseUsd(ctx *pulumi.Context) float64 {
-	return config.GetFloat64(ctx, "rimuhosting:maxMonthlyIncreaseUsd")
+func GetMaxMonthlyIncreaseUsd(ctx *pulumi.Context) string {
+	return config.Get(ctx, "rimuhosting:maxMonthlyIncreaseUsd")
 }
 
 // The most, in US dollars a month, the account this provider's API key reaches may be billed at a run's highest point: once the run's new orders and changes are made and before the VPSs it deletes are cancelled, so a delete counts until it is made (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
-func GetMonthlyBudgetUsd(ctx *pulumi.Context) float64 {
-	return config.GetFloat64(ctx, "rimuhosting:monthlyBudgetUsd")
+func GetMonthlyBudgetUsd(ctx *pulumi.Context) string {
+	return config.Get(ctx, "rimuhosting:monthlyBudgetUsd")
 }
 
 // The most requests per second the provider sends, retries too (stack config rimuhosting:requestsPerSecond), for an account whose requests RimuHosting limits. Left unset, the provider reads RIMUHOSTING_REQUESTSPERSECOND, else no pace.

@@ -29,12 +29,12 @@ budgetEnforcement: Optional[str]
 What a run over monthlyBudgetUsd or maxMonthlyIncreaseUsd does: enforce (the default: the preview fails) or warn (a warning, and the run goes on). Stack config rimuhosting:budgetEnforcement.
 """
 
-maxMonthlyIncreaseUsd: Optional[float]
+maxMonthlyIncreaseUsd: Optional[str]
 """
 The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
 """
 
-monthlyBudgetUsd: Optional[float]
+monthlyBudgetUsd: Optional[str]
 """
 The most, in US dollars a month, the account this provider's API key reaches may be billed at a run's highest point: once the run's new orders and changes are made and before the VPSs it deletes are cancelled, so a delete counts until it is made (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
 """

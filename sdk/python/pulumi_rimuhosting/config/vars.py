@@ -42,18 +42,18 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get('budgetEnforcement')
 
     @_builtins.property
-    def max_monthly_increase_usd(self) -> Optional[float]:
+    def max_monthly_increase_usd(self) -> Optional[str]:
         """
         The most, in US dollars a month, one run's new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
         """
-        return __config__.get_float('maxMonthlyIncreaseUsd')
+        return __config__.get('maxMonthlyIncreaseUsd')
 
     @_builtins.property
-    def monthly_budget_usd(self) -> Optional[float]:
+    def monthly_budget_usd(self) -> Optional[str]:
         """
         The most, in US dollars a month, the account this provider's API key reaches may be billed at a run's highest point: once the run's new orders and changes are made and before the VPSs it deletes are cancelled, so a delete counts until it is made (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
         """
-        return __config__.get_float('monthlyBudgetUsd')
+        return __config__.get('monthlyBudgetUsd')
 
     @_builtins.property
     def requests_per_second(self) -> Optional[float]:

@@ -11,8 +11,19 @@ const WORDS = { name: (key: string) => `rimuhosting:${key}`, place: () => "the s
 
 describe("a budget setting", () => {
   it("is a number, or plain decimal text, 0 or more", () => {
-    expect([50, 0, 12.5, "50", " 12.50 ", "0"].map(amountOf)).toEqual([50, 0, 12.5, 50, 12.5, 0]);
+    expect([50, 0, 12.5, "50", "12.50", "0"].map(amountOf)).toEqual([50, 0, 12.5, 50, 12.5, 0]);
     expect(amountOf(undefined)).toBeUndefined();
+  });
+
+  it("refuses text with spaces around its amount, saying so, where it was read as the amount without a word", () => {
+    for (const spaced of ["  5 ", " 12.50", "50\n"])
+      expect([spaced, amountOf(spaced)]).toEqual([spaced, NaN]);
+    expect(
+      readBudgetSettings((key) => (key === "monthlyBudgetUsd" ? "  5 " : undefined), WORDS).problems,
+    ).toEqual([
+      'rimuhosting:monthlyBudgetUsd has spaces around its amount (given: "  5 "): write the number alone, such as 5; ' +
+        "fix it in the stack config.",
+    ]);
   });
 
   it("refuses exponents, hexadecimal, signs, infinity and other types", () => {
