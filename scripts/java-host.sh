@@ -19,8 +19,13 @@
 #   Central serves it up to 1.20.0 (1.21.0 and 1.22.0: "Could not find artifact"), so programs and sdk/java use
 #   1.20.0, the nearest to the host (JAVA_SDK_VERSION in scripts/lib/java-versions.sh).
 #
-# Needs: Go >= 1.26 and the Go module proxy (first build only). Running programs needs a JDK >= 11 and Maven on
-# PATH: with CI=true their absence is an error, otherwise a note.
+# Then it fills Maven's local repository (~/.m2, Maven's own cache outside the clone) with everything sdk/java and
+# examples/java-quickstart build and run with: com.pulumi:pulumi and its dependencies, the pinned plugins, and the
+# Java SDK itself (com.pulumi:rimuhosting, from sdk/java), so that tests run Maven offline (`mvn -o`). Keyed by the
+# two pom.xml files: a warm run makes no network call.
+#
+# Needs: Go >= 1.26 and the Go module proxy (first build only), Maven Central (first fill only). Running programs
+# needs a JDK >= 11 and Maven on PATH: with CI=true their absence is an error, otherwise a note and no fill.
 # Environment: PULUMI_RIMU_CACHE (default ~/.cache/pulumi-rimuhosting), GOFLAGS/GOPROXY as usual.
 set -euo pipefail
 
@@ -67,5 +72,39 @@ else
   rm -rf "$bin"
   mv "$work/bin" "$bin"
   log "pulumi-language-java v$JAVA_HOST_VERSION built in $((SECONDS - started)) s"
+fi
+# The plugin `mvn install:install-file` runs as: named in full, as docs/java.md does (Maven 3.8's default is 2.4).
+MAVEN_INSTALL_PLUGIN=org.apache.maven.plugins:maven-install-plugin:3.1.3
+
+# warm_maven: sdk/java packaged and installed, and the quickstart compiled and its bootstrap run (the Java host's
+# plugin discovery: `compile exec:java` of com.pulumi.bootstrap.internal.Main), all online once.
+warm_maven() {
+  local work
+  work="$(mktemp -d)"
+  cp -r "$repo/sdk/java" "$work/sdk"
+  cp -r "$repo/examples/java-quickstart" "$work/program"
+  (cd "$work/sdk" && mvn -B -q package &&
+    mvn -B -q "$MAVEN_INSTALL_PLUGIN:install-file" -Dfile="target/$1.jar" -Dsources="target/$1-sources.jar" \
+      -DpomFile=pom.xml) &&
+    (cd "$work/program" && mvn -B -q compile exec:java -DmainClass=com.pulumi.bootstrap.internal.Main \
+      -DmainArgs=packages >/dev/null)
+  local status=$?
+  rm -rf "$work"
+  return $status
+}
+if command -v mvn >/dev/null && command -v java >/dev/null; then
+  sdk_name="$(sed -n 's|^  <artifactId>\(.*\)</artifactId>$|\1|p' "$repo/sdk/java/pom.xml" | head -n 1)-$(
+    sed -n 's|^  <version>\(.*\)</version>$|\1|p' "$repo/sdk/java/pom.xml" | head -n 1)"
+  stamp="$root/java-host/maven-$(cat "$repo/sdk/java/pom.xml" "$repo/examples/java-quickstart/pom.xml" |
+    sha256sum | cut -c1-12)"
+  if [ -f "$stamp" ]; then
+    log "Maven's local repository was filled for these pom.xml files ($stamp)"
+  else
+    started=$SECONDS
+    log "filling Maven's local repository for sdk/java and examples/java-quickstart (Maven Central, once)..."
+    warm_maven "$sdk_name" || die "could not build sdk/java or examples/java-quickstart with Maven (above)."
+    touch "$stamp"
+    log "Maven's local repository filled in $((SECONDS - started)) s"
+  fi
 fi
 echo "$bin"

@@ -21,7 +21,8 @@
 #   `pulumi-language-python-exec` script found beside it; we take that script from sdk/v3 at the release of the PyPI
 #   `pulumi` package installed in the virtual environment, so script and SDK match.
 # - Java: scripts/java-host.sh builds github.com/pulumi/pulumi-java/pkg v1.22.0's host (the newest release the proxy
-#   serves) into a cache entry of its own; this script links the host into its bin directory.
+#   serves) into a cache entry of its own, and fills Maven's local repository (~/.m2) with what Java programs and
+#   sdk/java build with; this script links the host into its bin directory.
 # - The Python SDK (PyPI `pulumi`) is the CLI's release when PyPI has it, else PINNED_PYTHON_SDK_VERSION: the newest
 #   on PyPI not above the CLI. PyPI lags the module proxy (3.274.x and 3.276.0, served by the proxy, are not on PyPI),
 #   so the CLI's release alone failed on a fresh machine; the lower of the two is taken.
