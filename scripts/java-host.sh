@@ -73,8 +73,10 @@ else
   mv "$work/bin" "$bin"
   log "pulumi-language-java v$JAVA_HOST_VERSION built in $((SECONDS - started)) s"
 fi
-# The plugin `mvn install:install-file` runs as: named in full, as docs/java.md does (Maven 3.8's default is 2.4).
+# The plugins run by name, named in full as docs/java.md and test/engine/java-programs.ts do (Maven 3.8's defaults
+# are older): install-file, and build-classpath (the tests' launcher jar of a program).
 MAVEN_INSTALL_PLUGIN=org.apache.maven.plugins:maven-install-plugin:3.1.3
+MAVEN_DEPENDENCY_PLUGIN=org.apache.maven.plugins:maven-dependency-plugin:3.8.1
 
 # warm_maven: sdk/java packaged and installed, and the quickstart compiled and its bootstrap run (the Java host's
 # plugin discovery: `compile exec:java` of com.pulumi.bootstrap.internal.Main), all online once.
@@ -87,7 +89,8 @@ warm_maven() {
     mvn -B -q "$MAVEN_INSTALL_PLUGIN:install-file" -Dfile="target/$1.jar" -Dsources="target/$1-sources.jar" \
       -DpomFile=pom.xml) &&
     (cd "$work/program" && mvn -B -q compile exec:java -DmainClass=com.pulumi.bootstrap.internal.Main \
-      -DmainArgs=packages >/dev/null)
+      -DmainArgs=packages >/dev/null &&
+      mvn -B -q "$MAVEN_DEPENDENCY_PLUGIN:build-classpath" -Dmdep.outputFile=classpath.txt)
   local status=$?
   rm -rf "$work"
   return $status
@@ -95,7 +98,7 @@ warm_maven() {
 if command -v mvn >/dev/null && command -v java >/dev/null; then
   sdk_name="$(sed -n 's|^  <artifactId>\(.*\)</artifactId>$|\1|p' "$repo/sdk/java/pom.xml" | head -n 1)-$(
     sed -n 's|^  <version>\(.*\)</version>$|\1|p' "$repo/sdk/java/pom.xml" | head -n 1)"
-  stamp="$root/java-host/maven-$(cat "$repo/sdk/java/pom.xml" "$repo/examples/java-quickstart/pom.xml" |
+  stamp="$root/java-host/maven-$(cat "$repo/sdk/java/pom.xml" "$repo/examples/java-quickstart/pom.xml" "$0" |
     sha256sum | cut -c1-12)"
   if [ -f "$stamp" ]; then
     log "Maven's local repository was filled for these pom.xml files ($stamp)"
