@@ -3,12 +3,15 @@
 // `mvn install:install-file` as docs/java.md says): preview (nothing ordered), up, a priced resize, `pulumi import`
 // of a VPS ordered outside Pulumi (the Java host writes the code; pasted into the program, `pulumi preview
 // --expect-no-changes` exits 0), drift found by `refresh --preview-only --expect-no-changes` and put back by `up`,
-// a budget the resize would break refused at preview, and destroy. Maven runs the program for the first preview and
+// a budget the resize would break refused at preview, destroy, and an account adopted with `import-file` (the Java
+// host writes the whole program, which previews with no change). Maven runs the program for the first preview and
 // up, as `pulumi up` does for a user; then the host runs a launcher jar of the same program (java-programs.ts says
 // why: CPU).
+import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { promisify } from "node:util";
 import type { Scenario } from "./e2e-support";
 import { liveOrders } from "./e2e-support";
 import { pulumiRun } from "./drift-check";
@@ -16,6 +19,7 @@ import { compileProgram, installJavaSdk, mavenOffline, useProgramJar } from "./j
 import {
   copyExample,
   describeNative,
+  REPO_ROOT,
   nativeOps,
   orderOutsidePulumi,
   pulumiFailure,
@@ -25,7 +29,10 @@ import {
 
 jest.setTimeout(600_000);
 
+const run = promisify(execFile);
+
 const APP = path.join("src", "main", "java", "myproject", "App.java");
+const PLUGIN = path.join(REPO_ROOT, "bin", "pulumi-resource-rimuhosting");
 
 /** The statement of resource `name` in a program `pulumi import --out` wrote (`var legacy = new Vps(…);`). */
 function resourceStatement(generated: string, name: string): string {
@@ -133,5 +140,38 @@ describeNative("java", "examples/java-quickstart on the Java SDK's release files
     const destroyed = await s.stack.destroy();
     expect(nativeOps(destroyed)).toEqual({ web: "delete", legacy: "delete" });
     expect(liveOrders(s.emulator)).toEqual([]);
+
+    // A whole account adopted: import-file lists the two VPSs ordered outside Pulumi, `pulumi import --file` has the
+    // Java host write the program declaring them; that program, run as it is written, previews with no change.
+    for (const domain of ["shop.example.com", "db.example.com"]) await orderOutsidePulumi(s, domain);
+    const vpss = path.join(scratch, "vpss.json");
+    await run(PLUGIN, ["import-file", "--stack", cli.name, "--out", vpss], {
+      cwd: cli.programDir,
+      env: cli.commandEnv(),
+    });
+    const adopted = path.join(scratch, "Adopted.java");
+    const written = await pulumiText(
+      cli,
+      "import",
+      "--file",
+      vpss,
+      "--protect=false",
+      "--out",
+      adopted,
+      "--yes",
+      "--skip-preview",
+    );
+    expect(written).toMatch(/= 2 imported/);
+    const program = fs.readFileSync(adopted, "utf8");
+    expect(program).toMatch(/^package generated_program;$/m);
+    for (const name of ["shopExampleCom", "dbExampleCom"])
+      expect(resourceStatement(program, name)).toMatch(/\.memoryMb\(1024\)/);
+    fs.rmSync(path.dirname(app), { recursive: true });
+    fs.mkdirSync(path.join(cli.programDir, "src", "main", "java", "generated_program"));
+    fs.renameSync(adopted, path.join(cli.programDir, "src", "main", "java", "generated_program", "App.java"));
+    fs.rmSync(path.join(cli.programDir, "target", "classes"), { recursive: true });
+    await useProgramJar(cli.programDir, "generated_program.App");
+    const adoptedPreview = await pulumiRun(cli, "preview", "--expect-no-changes", "--diff");
+    expect([adoptedPreview.code, adoptedPreview.stdout]).toEqual([0, expect.stringMatching(/3 unchanged/)]);
   });
 });
