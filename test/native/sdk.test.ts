@@ -92,6 +92,8 @@ describe("the SDKs in sdk/", () => {
       ["nodejs/vps.ts", "```typescript"],
       ["python/pulumi_rimuhosting/vps.py", "```python"],
       ["go/rimuhosting/vps.go", "```go"],
+      // pulumi-java writes the example as Javadoc: <pre>{@code …}</pre>.
+      ["java/src/main/java/com/pulumi/rimuhosting/Vps.java", "{@code"],
     ] as const) {
       const source = fs.readFileSync(path.join(ROOT, SDK, file), "utf8");
       const found = [
@@ -99,6 +101,7 @@ describe("the SDKs in sdk/", () => {
         "import * as rimuhosting",
         "import pulumi_rimuhosting",
         "rimuhosting.NewVps",
+        'new Vps("web"',
         "## Import",
       ].filter((text) => source.includes(text));
       expect([file, found]).toEqual([file, expect.arrayContaining([fence, "## Import"])]);
