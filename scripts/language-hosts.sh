@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the YAML, Go and Python language hosts of the Pulumi CLI from the Go module proxy (or reuses an earlier
+# Builds the YAML, Go, Python and Java language hosts of the Pulumi CLI from the Go module proxy (or reuses an earlier
 # build from a cache outside the clone), the Python virtual environment with Pulumi's Python SDK from PyPI, and the
 # SDK generator (scripts/gen-sdk.sh), and fills Go's build cache for programs on the Go SDK. Run it after
 # scripts/pulumi-cli.sh, with that `pulumi` first on PATH: the hosts are matched to its version.
@@ -20,6 +20,9 @@
 #   v3.79.0 is the last release of sdk/v3 that has it. The host runs the program through the
 #   `pulumi-language-python-exec` script found beside it; we take that script from sdk/v3 at the release of the PyPI
 #   `pulumi` package installed in the virtual environment, so script and SDK match.
+# - Java: scripts/java-host.sh builds github.com/pulumi/pulumi-java/pkg v1.22.0's host (the newest release the proxy
+#   serves) into a cache entry of its own, and fills Maven's local repository (~/.m2) with what Java programs and
+#   sdk/java build with; this script links the host into its bin directory.
 # - The Python SDK (PyPI `pulumi`) is the CLI's release when PyPI has it, else PINNED_PYTHON_SDK_VERSION: the newest
 #   on PyPI not above the CLI. PyPI lags the module proxy (3.274.x and 3.276.0, served by the proxy, are not on PyPI),
 #   so the CLI's release alone failed on a fresh machine; the lower of the two is taken.
@@ -39,6 +42,8 @@ PYTHON_HOST_SDK_VERSION=3.79.0
 PINNED_PYTHON_SDK_VERSION=3.272.0
 # shellcheck source=lib/go-release-build.sh
 . "$repo/scripts/lib/go-release-build.sh"
+# shellcheck source=lib/java-versions.sh
+. "$repo/scripts/lib/java-versions.sh"
 
 timed() { # timed <label> <command...>: runs it, logs how long it took
   local started=$SECONDS
@@ -158,6 +163,11 @@ else
 fi
 ln -sfn "$venv" "$root/language-hosts/$key/python-venv"
 
+# The Java host (its own cache entry, keyed by its version), linked beside the others so that one directory on PATH
+# has every host. The link is remade on each run: it names the current Java build.
+java_bin="$(timed "pulumi-language-java" "$repo/scripts/java-host.sh" | tail -n 1)"
+ln -sfn "$java_bin/pulumi-language-java" "$bin/pulumi-language-java"
+
 # The SDK generator (built into its own cache entry, keyed by its sources).
 timed "gen-sdk" "$repo/scripts/gen-sdk.sh" --build >/dev/null
 
@@ -199,5 +209,6 @@ for version in $(sed -n 's|^[[:space:]]*github.com/pulumi/pulumi/sdk/v3 v\([0-9.
 done
 
 log "pulumi-language-yaml v$YAML_VERSION, pulumi-language-go v$GO_HOST_SDK_VERSION," \
-  "pulumi-language-python v$PYTHON_HOST_SDK_VERSION (runner and PyPI pulumi v$python_sdk_version), in:"
+  "pulumi-language-python v$PYTHON_HOST_SDK_VERSION (runner and PyPI pulumi v$python_sdk_version)," \
+  "pulumi-language-java v$JAVA_HOST_VERSION, in:"
 echo "$bin"

@@ -5,10 +5,11 @@
  * right, nothing listed missing; SHA256SUMS.sig, its signature, is the one file it does not list) and that it
  * holds this version's packages: the plugin tarball of each of the five platforms
  * (`pulumi-resource-rimuhosting-v<version>-<os>-<arch>.tar.gz`), the npm tarballs of the provider and of the Node.js
- * SDK (sdk/nodejs), the Python SDK's wheel and sdist (sdk/python), and the policy pack
- * (`rimuhosting-policy-pack-<version>.tar.gz`). Names and versions come from package.json,
- * sdk/nodejs/package.json and sdk/python/pyproject.toml, so a package that was not built, or built at another
- * version, stops the release before anything is published.
+ * SDK (sdk/nodejs), the Python SDK's wheel and sdist (sdk/python), the Java SDK's jar, sources jar and pom
+ * (sdk/java, `<artifactId>-<version>.jar`, `-sources.jar`, `.pom`: attached to the GitHub release, no registry's
+ * package yet), and the policy pack (`rimuhosting-policy-pack-<version>.tar.gz`). Names and versions come from
+ * package.json, sdk/nodejs/package.json, sdk/python/pyproject.toml and sdk/java/pom.xml, so a package that was not
+ * built, or built at another version, stops the release before anything is published.
  *
  *   node scripts/release-files.js [--dir <dist/release>] [--root <repo>] check
  *   ... github          every file to attach to the GitHub release: SHA256SUMS, SHA256SUMS.sig and each file listed
@@ -53,6 +54,17 @@ function pythonProject(root) {
   if (!name || !version) fail("sdk/python/pyproject.toml names no project name and version");
   // Distribution file names use the normalized name with underscores (PEP 427, PEP 625).
   return { name: name.toLowerCase().replace(/[-_.]+/g, "_"), version };
+}
+
+/** sdk/java/pom.xml's own artifactId and version (before its dependencies, as gen-sdk writes it). */
+function javaProject(root) {
+  const text = fs.readFileSync(path.join(root, "sdk/java/pom.xml"), "utf8");
+  const head = text.slice(0, text.indexOf("<dependencies>"));
+  const field = (name) => head.match(new RegExp(`<${name}>([^<]+)</${name}>`))?.[1];
+  const artifactId = field("artifactId");
+  const version = field("version");
+  if (!artifactId || !version) fail("sdk/java/pom.xml names no artifactId and version");
+  return { artifactId, version };
 }
 
 /** The release's files, checked, by what the workflow does with them. */
@@ -126,9 +138,20 @@ function releaseFiles(dir, root) {
     fail(`${dir} should hold one wheel ${prefix}-*.whl (the Python SDK), not ${wheels.length}`);
   const pypi = [path.join(dir, wheels[0]), need(`${prefix}.tar.gz`, "the Python SDK's sdist")];
 
+  const java = javaProject(root);
+  if (java.version !== version) {
+    fail(`sdk/java/pom.xml is version ${java.version}, not the release's ${version}: run \`npm run sdk\``);
+  }
+  const javaName = `${java.artifactId}-${java.version}`;
+  const maven = [
+    need(`${javaName}.jar`, "the Java SDK's jar"),
+    need(`${javaName}-sources.jar`, "the Java SDK's sources jar"),
+    need(`${javaName}.pom`, "the Java SDK's pom"),
+  ];
+
   const signature = fs.existsSync(path.join(dir, SIGNATURE)) ? [path.join(dir, SIGNATURE)] : [];
   const github = [sumsFile, ...signature, ...[...listed.keys()].sort().map((f) => path.join(dir, f))];
-  return { plugins, npm, pypi, github };
+  return { plugins, npm, pypi, maven, github };
 }
 
 const dir = path.resolve(option("--dir") ?? path.join(__dirname, "..", "dist/release"));
@@ -142,7 +165,8 @@ const files = releaseFiles(dir, root);
 if (command === "check") {
   console.log(
     `${path.relative(process.cwd(), dir) || "."}: SHA256SUMS checked; ${files.plugins.length} plugin tarballs, ` +
-      `npm ${files.npm.map((p) => p.spec).join(" and ")}, PyPI ${files.pypi.map((f) => path.basename(f)).join(" and ")}`,
+      `npm ${files.npm.map((p) => p.spec).join(" and ")}, PyPI ${files.pypi.map((f) => path.basename(f)).join(" and ")}, ` +
+      `Maven ${files.maven.map((f) => path.basename(f)).join(", ")}`,
   );
 } else if (command === "github") {
   for (const file of files.github) console.log(file);

@@ -18,7 +18,7 @@ export const PLUGIN_DIR = path.join(REPO_ROOT, "bin");
 export const NATIVE_VPS_TYPE = "rimuhosting:index:Vps";
 
 /** The languages of programs on the native plugin (nodejs: TypeScript on the Node.js SDK; its host comes with the CLI). */
-export type Language = "yaml" | "go" | "python" | "nodejs";
+export type Language = "yaml" | "go" | "python" | "nodejs" | "java";
 
 /** The directory on PATH holding `file`, if any. */
 function onPathDir(env: NodeJS.ProcessEnv, file: string): string | undefined {
@@ -43,6 +43,11 @@ export function languageSkipReason(
   if (language === "python" && !pythonVirtualenv(env))
     return "no python-venv with Pulumi's Python SDK beside pulumi-language-python (scripts/language-hosts.sh makes it)";
   if (language === "go" && !onPathDir(env, "go")) return "no `go` on PATH";
+  if (language === "java") {
+    const missing = ["java", "mvn"].filter((tool) => !onPathDir(env, tool));
+    if (missing.length > 0)
+      return `no ${missing.map((t) => `\`${t}\``).join(" or ")} on PATH (a JDK >= 11 and Maven)`;
+  }
   if (!fs.existsSync(path.join(REPO_ROOT, "dist/provider/native/main.js")))
     return "the plugin is not built (npm run build)";
   return undefined;

@@ -45,13 +45,13 @@ describe("the release workflow's files, from a real release:build", () => {
     const github = releaseFiles("github");
     const built = fs.readdirSync(BUILD_DIR).filter((f) => f !== "SHA256SUMS");
     // Exactly these (and the signature, when the build had the key): a plugin per platform, the provider's and the
-    // Node.js SDK's npm tarballs, the wheel and the sdist (buildSdkPackages writes nothing else), the packages: entry
+    // Node.js SDK's npm tarballs, the wheel and the sdist, the Java jars and pom (buildSdkPackages writes nothing else), the packages: entry
     // and the YAML package declaration, and the policy pack's tarball.
     expect(built.filter((f) => f !== "SHA256SUMS.sig").sort()).toEqual(
       [
         ...TARGETS.map((t) => pluginTarballName(version, t.platform)),
         `pulumi-rimuhosting-${version}.tgz`,
-        ...[RELEASE_SDK.npmTarball, RELEASE_SDK.wheel, RELEASE_SDK.sdist].map((file) => path.basename(file)),
+        ...Object.values(RELEASE_SDK).map((file) => path.basename(file)),
         PACKAGES_FILE,
         declarationFile(version),
         policyPackTarballName(version),

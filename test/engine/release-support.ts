@@ -97,6 +97,9 @@ export const RELEASE_SDK = {
   wheel: path.join(RELEASE_DIR, `pulumi_rimuhosting-${version}-py3-none-any.whl`),
   npmTarball: path.join(RELEASE_DIR, `pulumi-rimuhosting-rimuhosting-${version}.tgz`),
   sdist: path.join(RELEASE_DIR, `pulumi_rimuhosting-${version}.tar.gz`),
+  javaJar: path.join(RELEASE_DIR, `rimuhosting-${version}.jar`),
+  javaSources: path.join(RELEASE_DIR, `rimuhosting-${version}-sources.jar`),
+  javaPom: path.join(RELEASE_DIR, `rimuhosting-${version}.pom`),
 };
 
 /** Why the release cannot be built here (`npm run release:build` runs on linux x64), or undefined. */

@@ -165,9 +165,15 @@ describe("the native provider's schema", () => {
     expect(schema.language.python.pythonRequires).toBe(">=3.10");
   });
 
-  it("describes the Vps with the quickstart of examples/ in TypeScript, Python, Go and YAML, then Import", () => {
+  it("describes the Vps with the quickstart of examples/ in TypeScript, Python, Go, Java and YAML, then Import", () => {
     const description = vps.description;
-    expect(QUICKSTART_EXAMPLES.map((e) => e.language)).toEqual(["typescript", "python", "go", "yaml"]);
+    expect(QUICKSTART_EXAMPLES.map((e) => e.language)).toEqual([
+      "typescript",
+      "python",
+      "go",
+      "java",
+      "yaml",
+    ]);
     for (const { language, file } of QUICKSTART_EXAMPLES) {
       const program = fs.readFileSync(path.join(ROOT, file), "utf8");
       expect([file, description.includes("```" + language + "\n" + program + "```\n")]).toEqual([file, true]);

@@ -65,12 +65,25 @@ describe("the SDKs in sdk/", () => {
       version: string;
     };
     const plugin = { resource: true, name: "rimuhosting", version, server: PLUGIN_DOWNLOAD_URL };
-    for (const file of ["go/rimuhosting/pulumi-plugin.json", "python/pulumi_rimuhosting/pulumi-plugin.json"])
+    for (const file of [
+      "go/rimuhosting/pulumi-plugin.json",
+      "python/pulumi_rimuhosting/pulumi-plugin.json",
+      "java/src/main/resources/com/pulumi/rimuhosting/plugin.json",
+    ])
       expect([file, JSON.parse(fs.readFileSync(path.join(ROOT, SDK, file), "utf8"))]).toEqual([file, plugin]);
     const npm = JSON.parse(fs.readFileSync(path.join(ROOT, SDK, "nodejs/package.json"), "utf8")) as {
       pulumi: object;
     };
     expect(npm.pulumi).toEqual(plugin);
+    expect(
+      fs.readFileSync(
+        path.join(ROOT, SDK, "java/src/main/resources/com/pulumi/rimuhosting/version.txt"),
+        "utf8",
+      ),
+    ).toBe(version);
+    expect(fs.readFileSync(path.join(ROOT, SDK, "java/pom.xml"), "utf8")).toContain(
+      `<version>${version}</version>`,
+    );
     expect(fs.readFileSync(path.join(ROOT, SDK, "python/pyproject.toml"), "utf8")).toMatch(
       /^\s*requires-python = ">=3\.10"$/m,
     );
@@ -79,6 +92,8 @@ describe("the SDKs in sdk/", () => {
       ["nodejs/vps.ts", "```typescript"],
       ["python/pulumi_rimuhosting/vps.py", "```python"],
       ["go/rimuhosting/vps.go", "```go"],
+      // pulumi-java writes the example as Javadoc: <pre>{@code …}</pre>.
+      ["java/src/main/java/com/pulumi/rimuhosting/Vps.java", "{@code"],
     ] as const) {
       const source = fs.readFileSync(path.join(ROOT, SDK, file), "utf8");
       const found = [
@@ -86,6 +101,7 @@ describe("the SDKs in sdk/", () => {
         "import * as rimuhosting",
         "import pulumi_rimuhosting",
         "rimuhosting.NewVps",
+        'new Vps("web"',
         "## Import",
       ].filter((text) => source.includes(text));
       expect([file, found]).toEqual([file, expect.arrayContaining([fence, "## Import"])]);
@@ -94,9 +110,9 @@ describe("the SDKs in sdk/", () => {
   });
 
   it("carry the generated-file header in every source file (Go's package doc comment aside)", () => {
-    const sources = ["go", "nodejs", "python"].flatMap((language) =>
+    const sources = ["go", "nodejs", "python", "java"].flatMap((language) =>
       files(path.join(ROOT, SDK, language))
-        .filter((file) => /\.(go|py|pyi|ts)$/.test(file) && !file.endsWith("doc.go"))
+        .filter((file) => /\.(go|py|pyi|ts|java)$/.test(file) && !file.endsWith("doc.go"))
         .map((file) => path.join(ROOT, SDK, language, file)),
     );
     expect(sources.length).toBeGreaterThan(40);

@@ -84,6 +84,9 @@ const RELEASE_NAMES = [
   `pulumi-rimuhosting-rimuhosting-${version}.tgz`,
   `pulumi_rimuhosting-${version}-py3-none-any.whl`,
   `pulumi_rimuhosting-${version}.tar.gz`,
+  `rimuhosting-${version}.jar`,
+  `rimuhosting-${version}-sources.jar`,
+  `rimuhosting-${version}.pom`,
   `rimuhosting-policy-pack-${version}.tar.gz`,
 ];
 
@@ -129,6 +132,11 @@ describe("scripts/release-files.js", () => {
       (dir: string) =>
         rebuilt(dir, (names) => names.filter((f) => !f.startsWith("pulumi-rimuhosting-rimuhosting-"))),
       /no pulumi-rimuhosting-rimuhosting-.*\.tgz \(the Node\.js SDK's npm package\)/,
+    ],
+    [
+      "no Java sources jar",
+      (dir: string) => rebuilt(dir, (names) => names.filter((f) => !f.endsWith("-sources.jar"))),
+      /no rimuhosting-.*-sources\.jar \(the Java SDK's sources jar\)/,
     ],
     [
       "no policy pack",

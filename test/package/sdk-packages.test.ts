@@ -3,7 +3,9 @@
  * them: the Node.js SDK's npm tarball unpacked into a fresh project as npm puts it (with @pulumi/pulumi, typescript
  * and @types/node linked at the lockfile's versions: unpackIntoProject), compiled under the tsconfigs
  * `pulumi new typescript` writes and loaded; the Python wheel's and sdist's metadata, and the sdist pip-installed
- * into a fresh virtual environment; the Go SDK's module path the one its sdk/v<version> tag serves.
+ * into a fresh virtual environment; the Go SDK's module path the one its sdk/v<version> tag serves; the Java SDK's
+ * jar, sources jar and pom: their coordinates, what the jar holds (the plugin's download URL), every entry's time the
+ * release's.
  *
  * The pages' install routes (support/release-routes.ts) are run by test/engine/first-hour-release.test.ts, from the
  * release served on 127.0.0.1, each then running the language's quickstart through `pulumi up`: npm 12 installing
@@ -19,6 +21,7 @@ import {
   PLUGIN_DOWNLOAD_URL,
 } from "../../provider/native/schema/package-schema";
 import { findLanguageHosts } from "../../tools/release/language-hosts";
+import { javaArtifact } from "../../tools/release/sdk-packages";
 import { recipe } from "../docs/support/code-blocks";
 import { pythonVenvWith } from "../engine/language-programs";
 import { describeNative, languageSkipReason } from "../engine/native-programs";
@@ -44,7 +47,7 @@ afterAll(() => scratch.cleanup());
  * (buildSdkPackages) took about 20 s of a CI worker, for the same files; test/engine/release-files.test.ts shows
  * the release holds these three and no other file of buildSdkPackages.
  */
-let built: Promise<{ npmTarball: string; wheel: string; sdist: string }> | undefined;
+let built: Promise<typeof RELEASE_SDK> | undefined;
 const sdkPackages = () => (built ??= ensureRelease().then(() => RELEASE_SDK));
 
 /** A describe of the release's packages: skipped, with the reason, where the release is not built (never on CI). */
@@ -229,6 +232,57 @@ describeNative(
   },
   languageSkipReason("python") ?? releaseBuildSkipReason(),
 );
+
+describeRelease("the Java SDK's jar, sources jar and pom", () => {
+  let sdk: typeof RELEASE_SDK;
+  const list = (jar: string) =>
+    execFileSync("unzip", ["-Z1", jar], { encoding: "utf8" }).trim().split("\n").sort();
+  beforeAll(async () => {
+    sdk = await sdkPackages();
+  }, 1_800_000);
+
+  it("are Maven's com.pulumi:rimuhosting at this version, on com.pulumi:pulumi", () => {
+    const pom = fs.readFileSync(sdk.javaPom, "utf8");
+    expect(javaArtifact(pom)).toEqual({ groupId: "com.pulumi", artifactId: "rimuhosting", version });
+    expect(pom).toMatch(/<artifactId>pulumi<\/artifactId>\s*<version>\d+\.\d+\.\d+<\/version>/);
+    expect(path.basename(sdk.javaJar)).toBe(`rimuhosting-${version}.jar`);
+  });
+
+  it("the jar holds the classes, the version and the plugin's download URL; the sources jar the sources", () => {
+    const classes = list(sdk.javaJar);
+    expect(classes).toEqual(
+      expect.arrayContaining([
+        "com/pulumi/rimuhosting/Vps.class",
+        "com/pulumi/rimuhosting/RimuhostingFunctions.class",
+        "com/pulumi/rimuhosting/version.txt",
+        "com/pulumi/rimuhosting/plugin.json",
+      ]),
+    );
+    const plugin = execFileSync("unzip", ["-p", sdk.javaJar, "com/pulumi/rimuhosting/plugin.json"], {
+      encoding: "utf8",
+    });
+    expect(JSON.parse(plugin)).toEqual({
+      resource: true,
+      name: "rimuhosting",
+      version,
+      server: PLUGIN_DOWNLOAD_URL,
+    });
+    expect(list(sdk.javaSources)).toEqual(expect.arrayContaining(["com/pulumi/rimuhosting/Vps.java"]));
+    expect(list(sdk.javaSources).filter((f) => f.endsWith(".class"))).toEqual([]);
+  });
+
+  it("every entry of both jars has one time, the release's (a rebuild writes the same bytes)", () => {
+    for (const jar of [sdk.javaJar, sdk.javaSources]) {
+      const times = new Set(
+        execFileSync("zipinfo", ["-T", jar], { encoding: "utf8" })
+          .split("\n")
+          .filter((line) => /^[-d]/.test(line))
+          .map((line) => line.split(/\s+/)[6]),
+      );
+      expect([path.basename(jar), times.size]).toEqual([path.basename(jar), 1]);
+    }
+  });
+});
 
 describe("the Go SDK", () => {
   it("is the module at sdk/ of the repository, so `go get` finds release v<version> at the tag sdk/v<version>", () => {

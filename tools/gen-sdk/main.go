@@ -3,11 +3,12 @@
 // generate the SDK (its GeneratePackage RPC), and the hosts that can be built from the Go module proxy predate that
 // RPC; the generators themselves are plain Go packages, so this program calls them directly, offline.
 //
-//	gen-sdk [-version <semver>] <schema.json> <outdir> [go|nodejs|python ...]
+//	gen-sdk [-version <semver>] [-java-sdk-version <semver>] <schema.json> <outdir> [go|nodejs|python|java ...]
 //
 // Like `pulumi package gen-sdk`, each language goes to <outdir>/<language>, which is emptied first, and -version
 // overrides the schema's version. Every generated source file carries Pulumi's generated-file header, naming this
-// tool. With no language given it writes all three. Scripts: scripts/gen-sdk.sh builds and runs it
+// tool. With no language given it writes all four. Java is written by gen-sdk-java (tools/gen-sdk/java), found beside
+// this program: pulumi-java's generator compiles against an older pkg/v3 than this module's. Scripts: scripts/gen-sdk.sh builds and runs it
 // (`npm run sdk:gen -- <schema.json> <outdir>`); see CONTRIBUTING.md "Language hosts and SDK generation".
 package main
 
@@ -17,6 +18,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -34,7 +36,7 @@ import (
 // the pulumi-gen-<provider> convention of Pulumi's own providers.
 const tool = "pulumi-gen-rimuhosting"
 
-var languages = []string{"go", "nodejs", "python"}
+var languages = []string{"go", "nodejs", "python", "java"}
 
 // noOtherPackages answers the binder's and the generators' requests for other packages' schemas. Our schema
 // references no other package, so any such request is a mistake in the schema, reported as an error.
@@ -66,8 +68,10 @@ func main() {
 	// A flag set of its own: pkg/v3's dependencies register logging flags on the default one.
 	flags := flag.NewFlagSet("gen-sdk", flag.ExitOnError)
 	version := flags.String("version", "", "the package version to write into the SDKs (overrides the schema's)")
+	javaSdk := flags.String("java-sdk-version", "",
+		"the release of Maven's com.pulumi:pulumi the Java SDK requires (scripts/gen-sdk.sh passes it)")
 	flags.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: gen-sdk [-version <semver>] <schema.json> <outdir> [go|nodejs|python ...]")
+		fmt.Fprintln(os.Stderr, "usage: gen-sdk [-version <semver>] [-java-sdk-version <semver>] <schema.json> <outdir> [go|nodejs|python|java ...]")
 		flags.PrintDefaults()
 	}
 	_ = flags.Parse(os.Args[1:])
@@ -90,6 +94,12 @@ func main() {
 		fail(err)
 	}
 	for _, language := range wanted {
+		if language == "java" {
+			if err := generateJava(schemaPath, filepath.Join(outDir, language), *version, *javaSdk); err != nil {
+				fail(fmt.Errorf("java: %w", err))
+			}
+			continue
+		}
 		// Each generator records its options in the package, so each language binds the schema afresh.
 		pkg, err := bind(spec, schemaPath, *version)
 		if err != nil {
@@ -175,6 +185,28 @@ func generate(pkg *schema.Package, language, dir string) error {
 		fmt.Fprintf(os.Stderr, "gen-sdk: note: the %s SDK carries no version of its own (%s); set "+
 			"language.%s.respectSchemaVersion or meta.supportPack in the schema to write its version\n",
 			language, unversioned[language], language)
+	}
+	return nil
+}
+
+// generateJava runs gen-sdk-java, the Java generator, built beside this program (scripts/gen-sdk.sh builds both).
+func generateJava(schemaPath, dir, version, javaSdk string) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	javaTool := filepath.Join(filepath.Dir(self), "gen-sdk-java")
+	args := []string{}
+	if version != "" {
+		args = append(args, "-version", version)
+	}
+	if javaSdk != "" {
+		args = append(args, "-java-sdk-version", javaSdk)
+	}
+	cmd := exec.Command(javaTool, append(args, schemaPath, dir)...)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s: %w (scripts/gen-sdk.sh builds it beside gen-sdk)", javaTool, err)
 	}
 	return nil
 }

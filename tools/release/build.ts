@@ -84,9 +84,10 @@ function fingerprint(bundles: string[], epoch: number): string {
     path.join(REPO_ROOT, "package.json"),
     path.join(REPO_ROOT, PACKAGE_README), // the npm package's README
     ...policyPackFiles(REPO_ROOT).map((f) => path.join(REPO_ROOT, POLICY_PACK_DIR, f)),
-    ...filesUnder(path.join(REPO_ROOT, "sdk"), /(^|\/)(node_modules|bin|build|dist|__pycache__)(\/|$)/).map(
-      (f) => path.join(REPO_ROOT, "sdk", f),
-    ),
+    ...filesUnder(
+      path.join(REPO_ROOT, "sdk"),
+      /(^|\/)(node_modules|bin|build|dist|__pycache__|target)(\/|$)/,
+    ).map((f) => path.join(REPO_ROOT, "sdk", f)),
   ];
   const native = process.env.RELEASE_NATIVE_EXECUTABLES;
   if (native) inputs.push(...filesUnder(native, /^$/).map((f) => path.join(native, f)));

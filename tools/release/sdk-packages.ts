@@ -10,6 +10,10 @@
  *   the compiled files with package.json and README.md beside them.
  * - Python: `pulumi_rimuhosting` as a wheel and an sdist, built with setuptools' own build hooks (PEP 517) from
  *   a copy of sdk/python; the wheel is built from the unpacked sdist, so an incomplete sdist fails here.
+ * - Java: Maven's `com.pulumi:rimuhosting` as the three files a Maven repository holds of a release: the jar, its
+ *   sources jar and its pom (`rimuhosting-<version>.jar`, `-sources.jar`, `.pom`), built by Maven (`mvn package`)
+ *   from a copy of sdk/java, every entry's time the release's SOURCE_DATE_EPOCH. A user installs them into the
+ *   local repository with `mvn install:install-file` (docs/java.md) until Maven Central holds them.
  *
  * tools/release/build.ts (`npm run release:build`) calls buildSdkPackages(); test/package/sdk-packages.test.ts
  * installs each package into a fresh project.
@@ -25,12 +29,70 @@ import { findLanguageHosts } from "./language-hosts";
 const run = promisify(execFile);
 const SDK = path.join(REPO_ROOT, "sdk");
 
-/** Writes the Node.js SDK's npm tarball, the Python wheel and the Python sdist into outDir; returns their paths. */
+/**
+ * Writes the Node.js SDK's npm tarball, the Python wheel and sdist, and the Java jar, sources jar and pom into
+ * outDir; returns their paths.
+ */
 export async function buildSdkPackages(outDir: string): Promise<string[]> {
   checkSdksAreCurrent();
   const npmTarball = await packNodejsSdk(outDir);
   const { sdist, wheel } = await buildPythonSdk(outDir);
-  return [npmTarball, wheel, sdist];
+  const java = await buildJavaSdk(outDir);
+  return [npmTarball, wheel, sdist, java.jar, java.sources, java.pom];
+}
+
+/** The Java SDK's Maven coordinates, from sdk/java/pom.xml (the generator writes them there). */
+export function javaArtifact(pomXml = fs.readFileSync(path.join(SDK, "java/pom.xml"), "utf8")): {
+  groupId: string;
+  artifactId: string;
+  version: string;
+} {
+  // The project's own elements come before <dependencies> (gen-sdk's template); a dependency's would follow them.
+  const head = pomXml.slice(0, pomXml.indexOf("<dependencies>"));
+  const field = (name: string) => {
+    const value = new RegExp(`<${name}>([^<]+)</${name}>`).exec(head)?.[1];
+    if (!value) throw new Error(`sdk/java/pom.xml names no project ${name}`);
+    return value;
+  };
+  return { groupId: field("groupId"), artifactId: field("artifactId"), version: field("version") };
+}
+
+/**
+ * The Java SDK's jar, sources jar and pom in outDir, named as a Maven repository names them. Maven finds the
+ * pinned plugins and com.pulumi:pulumi in its local repository (~/.m2) when scripts/language-hosts.sh filled it,
+ * else downloads them from Maven Central the first time. `-B`: no colours or progress in the log.
+ */
+export async function buildJavaSdk(outDir: string): Promise<{ jar: string; sources: string; pom: string }> {
+  const { artifactId, version } = javaArtifact();
+  const out = path.resolve(outDir);
+  fs.mkdirSync(out, { recursive: true });
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "rimu-sdk-java-"));
+  try {
+    const project = path.join(work, "java");
+    fs.cpSync(path.join(SDK, "java"), project, { recursive: true });
+    // Reproducible jars: maven-archiver stamps every entry with this time instead of the build's.
+    const epoch = process.env.SOURCE_DATE_EPOCH;
+    const timestamp = epoch ? [`-Dproject.build.outputTimestamp=${epoch}`] : [];
+    await run("mvn", ["-B", "-q", "package", ...timestamp], { cwd: project }).catch(
+      (e: Error & { stdout?: string; code?: string }) => {
+        if (e.code === "ENOENT")
+          throw new Error("mvn is not on PATH: building the Java SDK needs Maven and a JDK");
+        throw new Error(`the Java SDK does not build with Maven:\n${e.stdout ?? e.message}`);
+      },
+    );
+    const name = `${artifactId}-${version}`;
+    const files = {
+      jar: path.join(out, `${name}.jar`),
+      sources: path.join(out, `${name}-sources.jar`),
+      pom: path.join(out, `${name}.pom`),
+    };
+    fs.copyFileSync(path.join(project, "target", `${name}.jar`), files.jar);
+    fs.copyFileSync(path.join(project, "target", `${name}-sources.jar`), files.sources);
+    fs.copyFileSync(path.join(project, "pom.xml"), files.pom);
+    return files;
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -40,6 +102,11 @@ export async function buildSdkPackages(outDir: string): Promise<string[]> {
 export function checkSdksAreCurrent(): void {
   const { version } = readJson<{ version: string }>(path.join(REPO_ROOT, "package.json"));
   const sdkVersion = readJson<{ version: string }>(path.join(SDK, "nodejs/package.json")).version;
+  const javaVersion = javaArtifact().version;
+  if (javaVersion !== version)
+    throw new Error(
+      `the Java SDK in sdk/java is of version ${javaVersion}, not ${version}: run \`npm run sdk\` and commit sdk/`,
+    );
   if (sdkVersion !== version)
     throw new Error(
       `the SDKs in sdk/ are of version ${sdkVersion}, not ${version}: run \`npm run sdk\` and commit sdk/`,

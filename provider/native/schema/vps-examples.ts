@@ -13,6 +13,7 @@ export const QUICKSTART_EXAMPLES = [
   { language: "typescript", file: "examples/typescript-quickstart/index.ts" },
   { language: "python", file: "examples/python-quickstart/__main__.py" },
   { language: "go", file: "examples/go-quickstart/main.go" },
+  { language: "java", file: "examples/java-quickstart/src/main/java/myproject/App.java" },
   { language: "yaml", file: "examples/yaml-quickstart/Pulumi.yaml" },
 ] as const;
 
