@@ -3,6 +3,7 @@
 
 package com.pulumi.rimuhosting;
 
+import com.pulumi.core.Either;
 import com.pulumi.core.internal.Codegen;
 import java.lang.Double;
 import java.lang.Integer;
@@ -37,15 +38,15 @@ public final class Config {
  * The most, in US dollars a month, one run&#39;s new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
  * 
  */
-    public Optional<Double> maxMonthlyIncreaseUsd() {
-        return Codegen.doubleProp("maxMonthlyIncreaseUsd").config(config).get();
+    public Optional<Either<Double,String>> maxMonthlyIncreaseUsd() {
+        return Codegen.doubleProp("maxMonthlyIncreaseUsd").left(String.class).config(config).get();
     }
 /**
  * The most, in US dollars a month, the account this provider&#39;s API key reaches may be billed at a run&#39;s highest point: once the run&#39;s new orders and changes are made and before the VPSs it deletes are cancelled, so a delete counts until it is made (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
  * 
  */
-    public Optional<Double> monthlyBudgetUsd() {
-        return Codegen.doubleProp("monthlyBudgetUsd").config(config).get();
+    public Optional<Either<Double,String>> monthlyBudgetUsd() {
+        return Codegen.doubleProp("monthlyBudgetUsd").left(String.class).config(config).get();
     }
 /**
  * The most requests per second the provider sends, retries too (stack config rimuhosting:requestsPerSecond), for an account whose requests RimuHosting limits. Left unset, the provider reads RIMUHOSTING_REQUESTSPERSECOND, else no pace.

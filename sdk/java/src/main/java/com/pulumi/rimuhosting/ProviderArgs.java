@@ -3,6 +3,7 @@
 
 package com.pulumi.rimuhosting;
 
+import com.pulumi.core.Either;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import java.lang.Double;
@@ -67,13 +68,13 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="maxMonthlyIncreaseUsd", json=true)
-    private @Nullable Output<Double> maxMonthlyIncreaseUsd;
+    private @Nullable Output<Either<Double,String>> maxMonthlyIncreaseUsd;
 
     /**
      * @return The most, in US dollars a month, one run&#39;s new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
      * 
      */
-    public Optional<Output<Double>> maxMonthlyIncreaseUsd() {
+    public Optional<Output<Either<Double,String>>> maxMonthlyIncreaseUsd() {
         return Optional.ofNullable(this.maxMonthlyIncreaseUsd);
     }
 
@@ -82,13 +83,13 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="monthlyBudgetUsd", json=true)
-    private @Nullable Output<Double> monthlyBudgetUsd;
+    private @Nullable Output<Either<Double,String>> monthlyBudgetUsd;
 
     /**
      * @return The most, in US dollars a month, the account this provider&#39;s API key reaches may be billed at a run&#39;s highest point: once the run&#39;s new orders and changes are made and before the VPSs it deletes are cancelled, so a delete counts until it is made (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
      * 
      */
-    public Optional<Output<Double>> monthlyBudgetUsd() {
+    public Optional<Output<Either<Double,String>>> monthlyBudgetUsd() {
         return Optional.ofNullable(this.monthlyBudgetUsd);
     }
 
@@ -221,7 +222,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder maxMonthlyIncreaseUsd(@Nullable Output<Double> maxMonthlyIncreaseUsd) {
+        public Builder maxMonthlyIncreaseUsd(@Nullable Output<Either<Double,String>> maxMonthlyIncreaseUsd) {
             $.maxMonthlyIncreaseUsd = maxMonthlyIncreaseUsd;
             return this;
         }
@@ -232,8 +233,28 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder maxMonthlyIncreaseUsd(Double maxMonthlyIncreaseUsd) {
+        public Builder maxMonthlyIncreaseUsd(Either<Double,String> maxMonthlyIncreaseUsd) {
             return maxMonthlyIncreaseUsd(Output.of(maxMonthlyIncreaseUsd));
+        }
+
+        /**
+         * @param maxMonthlyIncreaseUsd The most, in US dollars a month, one run&#39;s new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder maxMonthlyIncreaseUsd(Double maxMonthlyIncreaseUsd) {
+            return maxMonthlyIncreaseUsd(Either.ofLeft(maxMonthlyIncreaseUsd));
+        }
+
+        /**
+         * @param maxMonthlyIncreaseUsd The most, in US dollars a month, one run&#39;s new VPSs and growing changes may add (stack config rimuhosting:maxMonthlyIncreaseUsd). A preview over it fails before anything is ordered. Left unset, no limit.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder maxMonthlyIncreaseUsd(String maxMonthlyIncreaseUsd) {
+            return maxMonthlyIncreaseUsd(Either.ofRight(maxMonthlyIncreaseUsd));
         }
 
         /**
@@ -242,7 +263,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder monthlyBudgetUsd(@Nullable Output<Double> monthlyBudgetUsd) {
+        public Builder monthlyBudgetUsd(@Nullable Output<Either<Double,String>> monthlyBudgetUsd) {
             $.monthlyBudgetUsd = monthlyBudgetUsd;
             return this;
         }
@@ -253,8 +274,28 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder monthlyBudgetUsd(Double monthlyBudgetUsd) {
+        public Builder monthlyBudgetUsd(Either<Double,String> monthlyBudgetUsd) {
             return monthlyBudgetUsd(Output.of(monthlyBudgetUsd));
+        }
+
+        /**
+         * @param monthlyBudgetUsd The most, in US dollars a month, the account this provider&#39;s API key reaches may be billed at a run&#39;s highest point: once the run&#39;s new orders and changes are made and before the VPSs it deletes are cancelled, so a delete counts until it is made (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder monthlyBudgetUsd(Double monthlyBudgetUsd) {
+            return monthlyBudgetUsd(Either.ofLeft(monthlyBudgetUsd));
+        }
+
+        /**
+         * @param monthlyBudgetUsd The most, in US dollars a month, the account this provider&#39;s API key reaches may be billed at a run&#39;s highest point: once the run&#39;s new orders and changes are made and before the VPSs it deletes are cancelled, so a delete counts until it is made (stack config rimuhosting:monthlyBudgetUsd). A preview over it fails before anything is ordered. Left unset, no limit. See docs/cost.md.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder monthlyBudgetUsd(String monthlyBudgetUsd) {
+            return monthlyBudgetUsd(Either.ofRight(monthlyBudgetUsd));
         }
 
         /**
