@@ -122,7 +122,7 @@ export const PROCESS_STATE: readonly ProcessState[] = [
   },
   { file: "provider/impl/lifecycle/runtime-config.ts", name: "readMsOverride", why: TEST_SEAM },
   {
-    file: "provider/impl/lifecycle/stack-history.ts",
+    file: "provider/impl/ownership/stack-history.ts",
     name: "reader",
     why: `where a stack's history is read from: ${TEST_SEAM}`,
   },
@@ -131,5 +131,10 @@ export const PROCESS_STATE: readonly ProcessState[] = [
   { file: "provider/impl/account/catalog.ts", name: "keptForAllRuns", why: TEST_SEAM },
   { file: "provider/impl/ordering/previewed-wait.ts", name: "waitOverride", why: TEST_SEAM },
   { file: "provider/impl/ordering/previewed-wait.ts", name: "waitStarting", why: TEST_SEAM },
-  { file: "provider/impl/lifecycle/backend-states.ts", name: "reader", why: TEST_SEAM },
+  { file: "provider/impl/ownership/backend-states.ts", name: "reader", why: TEST_SEAM },
+  {
+    file: "provider/impl/ownership/stack-identity.ts",
+    name: "reader",
+    why: `where a stack's identity is read from: ${TEST_SEAM}`,
+  },
 ];

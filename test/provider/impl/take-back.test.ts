@@ -34,6 +34,14 @@ const active = async () =>
     (o) => o.order_oid,
   );
 
+/** The runs from now on are those of the stack of the same names in backend `name` (its own identity), or none. */
+const inBackend = (name: string | undefined) =>
+  testing.setStackIdentityReader(async ({ project, stack }) =>
+    name === undefined ? { unread: "the CLI failed" } : { mark: `id1-${name}-${project}-${stack}` },
+  );
+
+beforeEach(() => inBackend("one-backend"));
+
 const backend = (stacks: testing.BackendStates["stacks"], unread?: string) =>
   testing.setBackendStatesReader(async () => (unread === undefined ? { stacks } : { stacks, unread }));
 
@@ -124,6 +132,42 @@ describe("a killed run's order", () => {
       expect(JSON.stringify(failures)).toContain(`order ${oid}`);
       expect(JSON.stringify(failures)).toContain(`It is not taken back (${why}`);
     }
+    expect(await active()).toEqual([oid]);
+  });
+
+  it.each([
+    [
+      "a stack of the same names in another backend placed it",
+      "colleague",
+      "it carries another stack's identity: a stack of the same project and stack name in another backend",
+    ],
+    [
+      "it carries no stack identity (a release before it, or the identity unread)",
+      undefined,
+      "it carries no stack identity (placed by a release before it, or by a run that could not read it)",
+    ],
+  ] as const)("%s: refused, named, nothing taken or ordered", async (_title, placedIn, why) => {
+    inBackend(placedIn);
+    const oid = await killedRun("web-1");
+    inBackend("mine");
+    backend([]);
+    const { preview, checked } = await nextUp("web-1");
+    for (const failures of [preview.failures, checked.failures]) {
+      expect(JSON.stringify(failures)).toContain("RIMU_ERR_FOREIGN_ORDER");
+      expect(JSON.stringify(failures)).toContain(`order ${oid}`);
+      expect(JSON.stringify(failures)).toContain(`It is not taken back (${why}`);
+    }
+    expect(await active()).toEqual([oid]);
+  });
+
+  it("this stack's identity cannot be read: refused, nothing taken", async () => {
+    const oid = await killedRun("web-1");
+    inBackend(undefined);
+    backend([]);
+    const { checked } = await nextUp("web-1");
+    expect(JSON.stringify(checked.failures)).toContain(
+      "this stack's identity could not be read (the CLI failed)",
+    );
     expect(await active()).toEqual([oid]);
   });
 
@@ -227,7 +271,7 @@ describe("destroy after a killed run", () => {
       expect(lines.join("\n")).toMatch(
         new RegExp(
           `order ${mail.id} \\(mail\\.example\\.com, \\$[\\d.]+ a month\\) stays billed: it carries this ` +
-            "stack's token and no state holds it, but an earlier operation of this stack recorded it",
+            "stack's identity and no state holds it, but an earlier operation of this stack recorded it",
         ),
       );
     },
@@ -278,7 +322,10 @@ describe("destroy after a killed run", () => {
       ? "the backend https://api.pulumi.com is not a file backend"
       : undefined;
     history(held(web0).resources, otherBackend);
-    await destroy(web0);
+    const destroyed = destroy(web0);
+    // A killed run's order of this stack left billed fails the destroy; another stack's is not this stack's to name.
+    if (said) await expect(destroyed).rejects.toThrow(/RIMU_ERR_LEFT_BILLED.*leaves billed an order/);
+    else await destroyed;
     expect(await active()).toEqual([stray]);
     if (said) expect(lines.join("\n")).toContain(`order ${stray} (web-1.example.com, $`);
     if (said) expect(lines.join("\n")).toContain(said);
@@ -292,6 +339,62 @@ describe("destroy after a killed run", () => {
     await impl.check({}, vps("web-2"));
     await impl.delete(web0.id, web0.outs as never);
     expect(await active()).toEqual([stray]);
+  });
+
+  it.each([
+    ["a stack of the same names in another backend placed it", "colleague", ""],
+    [
+      "it carries no stack identity",
+      undefined,
+      "but it is not provably this stack's: it carries no stack identity (placed by a release before it",
+    ],
+  ] as const)("%s: destroy leaves it billed", async (_title, placedIn, said) => {
+    const web0 = await recorded("web-0");
+    inBackend(placedIn);
+    const stray = await killedRun("web-1");
+    inBackend("mine");
+    backend([held(web0)]);
+    history(held(web0).resources);
+    await destroy(web0);
+    expect(await active()).toEqual([stray]);
+    if (said === "") expect(lines.join("\n")).not.toContain(`order ${stray}`);
+    else expect(lines.join("\n")).toContain(`order ${stray} (web-1.example.com, $`);
+    expect(lines.join("\n")).toContain(said);
+  });
+
+  it("the engine's record of the killed create (a pending operation) holds its nonce: cancelled, with no history", async () => {
+    const web0 = await recorded("web-0");
+    testing.forgetRun();
+    const checked = await impl.check({}, vps("web-1"));
+    const nonce = (checked.inputs as { __creationNonce?: string }).__creationNonce;
+    fixture().emulator.injectFault({ route: "createVps", kind: "drop-after-commit" });
+    fixture().emulator.injectFault({ route: "listOrders", kind: "status", status: 503, times: 50 });
+    await impl.create(checked.inputs).catch(() => undefined);
+    fixture().emulator.app.emulator.faults.clear();
+    const stray = (await active()).find((oid) => oid !== Number(web0.id))!;
+    const pending = [{ type: "rimuhosting:index:Vps", inputs: { __creationNonce: nonce } }];
+    backend([{ ...held(web0), pending }]);
+    history([], "no finished operation of stack prod is recorded");
+    await destroy(web0);
+    expect(await active()).toEqual([]);
+    expect(lines.join("\n")).toContain(
+      `order ${stray} (web-1.example.com, $10.00 a month): cancelled. A killed run of this stack ordered it: the ` +
+        "engine's record of a create it never finished (a pending operation) carries its creation nonce.",
+    );
+  });
+
+  it("another provider of the same command ordered it (PULUMI_SKIP_CHECKPOINTS: no state yet): never cancelled", async () => {
+    const web0 = await recorded("web-0");
+    backend([held(web0)]);
+    history(held(web0).resources);
+    // One command, two providers (two runs): one orders web-1, the other deletes web-0 and checked no VPS.
+    const command = `one command ${Math.random()}`;
+    const orders = testing.beginRun(command);
+    const deletes = testing.beginRun(command);
+    const checked = await testing.serving(orders, () => impl.check({}, vps("web-1")));
+    const web1 = await testing.serving(orders, () => impl.create(checked.inputs));
+    await testing.serving(deletes, () => impl.delete(web0.id, web0.outs as never));
+    expect(await active()).toEqual([Number(web1.id)]);
   });
 
   it("an order of another stack of the account (its own token) is never looked at", async () => {

@@ -42,6 +42,10 @@ export async function startImplFixture(options: StartEmulatorOptions = {}): Prom
   testing.resetConfiguration();
   // No backend in-process: an order of another state is never taken back, unless a test says which states exist.
   testing.setBackendStatesReader(async () => ({ stacks: [], unread: "an in-process test has no backend" }));
+  // One backend: every stack's identity is its names' (tests of other backends' stacks set a reader of their own).
+  testing.setStackIdentityReader(async ({ project, stack }) => ({
+    mark: `id1-one-backend-${project}-${stack}`,
+  }));
   await impl.configure({ config: stackConfig(emulator.baseUrl) });
   const logs: string[] = [];
   testing.setLogSink((line) => logs.push(line));
@@ -54,6 +58,7 @@ export async function startImplFixture(options: StartEmulatorOptions = {}): Prom
       byHand.close();
       testing.resetConfiguration();
       testing.setBackendStatesReader(undefined);
+      testing.setStackIdentityReader(undefined);
       await emulator.close();
     },
   };
