@@ -24,7 +24,6 @@ import { dirname, join, resolve } from "node:path";
 import type { AboutOrder } from "../../../contract/index.js";
 import { isVpsResource, type StateResource as VpsStateResource } from "../fields/vps-type-tokens.js";
 import { creationNonceOf } from "./order-marks.js";
-import { runState, type RunContext } from "../engine/run-context.js";
 
 /** One resource of a state, as `pulumi stack export` prints it (only what tells which order it holds). */
 export interface StateResource extends VpsStateResource {
@@ -167,23 +166,4 @@ export async function readBackendStates(
   return failed.length === 0
     ? { stacks }
     : { stacks, unread: `the state of ${failed.join(", ")} could not be read` };
-}
-
-/** Test seam: where the provider's run reads the backend's states from (in-process tests have no backend). */
-let reader: () => Promise<BackendStates> = () => readBackendStates();
-export function setBackendStatesReader(read: (() => Promise<BackendStates>) | undefined): void {
-  reader = read ?? (() => readBackendStates());
-}
-
-const STATES = runState("the backend's states, read once", () => ({
-  read: undefined as Promise<BackendStates> | undefined,
-}));
-
-/** The backend's states, read once in `context`'s run (and only when an order of another state carries a token). */
-export function backendStates(context: RunContext): Promise<BackendStates> {
-  const held = context.get(STATES);
-  return (held.read ??= reader().catch((error: unknown) => ({
-    stacks: [],
-    unread: error instanceof Error ? error.message : String(error),
-  })));
 }

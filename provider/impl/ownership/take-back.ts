@@ -11,7 +11,8 @@
 import type { AboutOrder } from "../../../contract/index.js";
 import type { VpsInputs } from "../inputs/vps-input-schema.js";
 import { runState, type RunContext } from "../engine/run-context.js";
-import { backendStates, holderOf } from "./backend-states.js";
+import { holderOf } from "./backend-states.js";
+import { backendStates } from "./backend-reader.js";
 import { stackOfScope } from "./stack-history.js";
 import { identityOf, stackIdentity, type StackIdentity } from "./stack-identity.js";
 

@@ -3,7 +3,7 @@
  * the emulator: an order that carries a new resource's creation token and another nonce (the killed run's check
  * made it, and no state recorded it) is taken back when no state of the backend holds it, refused when one does or
  * when the states cannot be read, and judged by the rule after an order as the killed run would have judged it.
- * The backend's states are given to the provider (setBackendStatesReader): in-process there is no backend; the
+ * The backend's states are given to the provider (setBackendReader): in-process there is no backend; the
  * reading of a real one through the CLI is test/engine/killed-runs.test.ts's.
  */
 import * as impl from "../../../provider/impl/index";
@@ -43,7 +43,13 @@ const inBackend = (name: string | undefined) =>
 beforeEach(() => inBackend("one-backend"));
 
 const backend = (stacks: testing.BackendStates["stacks"], unread?: string) =>
-  testing.setBackendStatesReader(async () => (unread === undefined ? { stacks } : { stacks, unread }));
+  testing.setBackendReader({
+    states: async () => (unread === undefined ? { stacks } : { stacks, unread }),
+    history: (scope) => historyRead(scope),
+  });
+
+/** The stack's history the destroy tests give (`backend` gives the states, and keeps it). */
+let historyRead: testing.BackendReader["history"] = async () => ({ stacks: [], unread: "no history given" });
 
 /**
  * The run that is killed: check() and create() of `name`, the create's answer lost for good (the engine dies before
@@ -210,18 +216,19 @@ describe("destroy after a killed run", () => {
   afterEach(() => {
     testing.setCreateLookupGrace(undefined);
     testing.setLogSink((line) => console.log(line));
-    testing.setStackHistoryReader(undefined);
+    historyRead = async () => ({ stacks: [], unread: "no history given" });
   });
 
   /** The stack's history: the finished operations recorded `resources` (or could not be read). */
-  const history = (resources: testing.BackendStates["stacks"][number]["resources"], unread?: string) =>
-    testing.setStackHistoryReader(async ({ stack }) => {
+  const history = (resources: testing.BackendStates["stacks"][number]["resources"], unread?: string) => {
+    historyRead = async ({ stack }) => {
       expect(stack).toBe("prod");
       return {
         stacks: [{ stack: "prod (history)", resources }],
         ...(unread === undefined ? {} : { unread }),
       };
-    });
+    };
+  };
 
   /** An `up` that recorded web-0: its id and outputs, as the state holds them. */
   async function recorded(name: string) {
