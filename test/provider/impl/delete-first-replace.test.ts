@@ -7,6 +7,7 @@
  */
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
+import * as native from "../../../provider/native/vps-resource";
 import { APP_INPUTS, stackConfig, useImplFixture } from "../support/impl-fixture";
 
 const fixture = useImplFixture();
@@ -51,4 +52,37 @@ it.each([
   const replacement = await impl.create(again.inputs);
   expect(await active()).toEqual([Number(replacement.id)]);
   await impl.delete(replacement.id, replacement.outs as never);
+});
+
+/**
+ * The same move on a VPS `pulumi import` brought into a stack of the native plugin: its state records no
+ * creationScope (Read has none to give), so its delete must take the resource's key from the URN the engine sends, or
+ * the cancelled fee is noted under another key than the replacement's and the replacement is refused.
+ */
+it("the delete of an imported VPS's same-price move (native plugin): the replacement is ordered", async () => {
+  await configure({});
+  const urn = "urn:pulumi:prod::shop::rimuhosting:index:Vps::app";
+  const byHand = await fixture().byHand.createVps({
+    instantiation_options: { domain_name: APP_INPUTS.domainName, distro: "deb12.64" },
+    vps_parameters: { memory_mb: 1024, disk_space_mb: 20480 },
+    dc_location: "DCLONDON",
+  });
+  const oid = String(byHand.about_order.order_oid);
+  const imported = await native.read(oid, {});
+  await configure({ maxMonthlyIncreaseUsd: "0" });
+  testing.forgetRun();
+  const program = { domainName: APP_INPUTS.domainName, distro: "deb12.64", dcLocation: "DCFRANKFURT" };
+  const moved = await native.check(urn, imported.inputs ?? {}, {
+    ...program,
+    memoryMb: 1024,
+    diskSpaceMb: 20480,
+  });
+  expect(moved.failures).toEqual([]);
+  expect((await native.diff(oid, urn, imported.properties, moved.inputs)).replaces).toContain("dcLocation");
+  const again = await native.check(urn, {}, { ...program, memoryMb: 1024, diskSpaceMb: 20480 });
+  expect(again.failures).toEqual([]);
+  await native.deleteVps(oid, imported.properties, undefined, urn);
+  const replacement = await native.create(urn, again.inputs, false);
+  expect(await active()).toEqual([Number(replacement.id)]);
+  await native.deleteVps(replacement.id, replacement.properties, undefined, urn);
 });
