@@ -37,6 +37,7 @@ const IMPL_ROOMS = [
   "provider/impl/inputs/",
   "provider/impl/account/",
   "provider/impl/budget/",
+  "provider/impl/ownership/",
   "provider/impl/lifecycle/",
   "provider/impl/lookahead/",
   "provider/impl/ordering/",

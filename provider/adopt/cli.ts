@@ -24,7 +24,7 @@ import { createClient, RimuConfigError } from "../client/index.js";
 import { CONFIG_KEYS, ENV_VARS, missingApiKeyMessage } from "../config.js";
 import { presentError } from "../impl/engine/errors.js";
 import { clientOptionsOf } from "../impl/engine/retry-settings.js";
-import { ordersByStack, readBackendStates, type BackendStates } from "../impl/lifecycle/backend-states.js";
+import { ordersByStack, readBackendStates, type BackendStates } from "../impl/ownership/backend-states.js";
 import { adoptionOf, type Adoption, type Selection } from "./import-document.js";
 import { findSettings, StackSettingsError, type FoundSettings } from "./stack-settings.js";
 

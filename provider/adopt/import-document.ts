@@ -7,7 +7,7 @@
  * - and never an order a Pulumi stack manages, unless the user asks for those explicitly: two stacks changing one
  *   server undo each other's changes. A stack manages an order it created (the order carries the creation nonce,
  *   which only the provider's create writes: not the creation token, which the client puts on a script's orders
- *   too) and one its state holds (adopted or imported: impl/lifecycle/backend-states.ts reads the backend's
+ *   too) and one its state holds (adopted or imported: impl/ownership/backend-states.ts reads the backend's
  *   states). Such orders are listed apart, with who manages them, for the message that says how to include them;
  * - and never an order whose domain name no program could say: RimuHosting documents `domain_name` as a fully
  *   qualified domain name, which DNS writes in letters, digits and hyphens (an international name in its punycode
@@ -103,7 +103,7 @@ function selected(orders: readonly AboutOrder[], selection: Selection): AboutOrd
 
 /**
  * The document for the account's active orders `orders`; `stackOrders`: the orders the backend's stacks hold
- * (impl/lifecycle/backend-states.ts), by stack name.
+ * (impl/ownership/backend-states.ts), by stack name.
  */
 export function adoptionOf(
   orders: readonly AboutOrder[],

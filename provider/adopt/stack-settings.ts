@@ -21,7 +21,7 @@ import {
 } from "../config.js";
 import { RETRY_SETTINGS, readRetrySettings, type ReadRetrySettings } from "../impl/engine/retry-settings.js";
 import { useEnvironmentFor } from "../impl/engine/settings-source.js";
-import { inPulumiProject } from "../impl/lifecycle/backend-states.js";
+import { inPulumiProject } from "../impl/ownership/backend-states.js";
 
 /** The settings, and where the address was found, for messages. */
 export interface FoundSettings {

@@ -19,8 +19,15 @@ export const CREATION_TOKEN_KEY = `${PROVIDER_META_PREFIX}creation-token`;
 export const CREATION_NONCE_KEY = `${PROVIDER_META_PREFIX}creation-nonce`;
 
 /**
- * meta_data key of the stack token, which only the provider's create writes (impl/lifecycle/stack-strays.ts): a hash
- * of the project and stack that ordered it, so that `pulumi destroy` finds the orders of its stack that a killed run
- * left in no state.
+ * meta_data key of the stack token, which only the provider's create writes (impl/ownership/stack-strays.ts): a hash
+ * of the project and stack names that ordered it. Many stacks share it (a `dev` in every backend), so it only finds
+ * the orders a stack must judge; the stack identity proves which are its own.
  */
 export const STACK_TOKEN_KEY = `${PROVIDER_META_PREFIX}stack-token`;
+
+/**
+ * meta_data key of the stack identity, which only the provider's create writes (impl/ownership/stack-identity.ts): a
+ * hash of the backend, project, stack and the stack instance's key material, which no other stack can carry. Only an
+ * order carrying this stack's identity is ever cancelled or taken back as a killed run's.
+ */
+export const STACK_IDENTITY_KEY = `${PROVIDER_META_PREFIX}stack-identity`;

@@ -8,8 +8,9 @@ export { forgetRun, resetConfiguration, setRetryDelay } from "./lifecycle/runtim
 import { setReadTimeout } from "./lifecycle/runtime-config.js";
 export { setCreateLookupGrace } from "./lifecycle/vps-create.js";
 export { keepCatalogueForAllRuns } from "./account/catalog.js";
-export { setBackendStatesReader, type BackendStates } from "./lifecycle/backend-states.js";
-export { setStackHistoryReader } from "./lifecycle/stack-history.js";
+export type { BackendStates } from "./ownership/backend-states.js";
+export { setBackendReader, type BackendReader } from "./ownership/backend-reader.js";
+export { setStackIdentityReader, type StackIdentity } from "./ownership/stack-identity.js";
 export { setLogSink } from "./engine/log.js";
 export { nextPreviewedWait, setPreviewedWait } from "./ordering/previewed-wait.js";
 import { guardVerdicts as guardVerdictsOf } from "./ordering/order-guard.js";

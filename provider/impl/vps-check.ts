@@ -37,7 +37,7 @@ import { currentRun, type RunContext } from "./engine/run-context.js";
 import type { ChangeOrders } from "./account/shared-plan.js";
 import type { LookAhead } from "./lookahead/vps-lookahead.js";
 import { noteChecked } from "./lifecycle/refresh-diff.js";
-import { noteProgramChecked } from "./lifecycle/stack-strays.js";
+import { noteProgramChecked } from "./ownership/stack-strays.js";
 
 const RIMU_VALIDATION = RIMU_ERROR_CODES.RimuValidationError;
 
@@ -103,7 +103,7 @@ export async function checkVps(
   const fee = ahead.fee?.usd;
   const now = ahead.fee?.nowUsd;
   const taken = ahead.takenBack && creationNonceOf(ahead.takenBack);
-  // A killed run's order taken back: its nonce is this resource's now, so create() finds it (lifecycle/take-back.ts).
+  // A killed run's order taken back: its nonce is this resource's now, so create() finds it (ownership/take-back.ts).
   const checked = withOrder(taken ? { ...inputs, __creationNonce: taken } : inputs, ahead.recordedOrderOid);
   // The run's budget (budget.ts): this VPS's fees counted with the others' checked so far.
   const budget = judgeBudget(

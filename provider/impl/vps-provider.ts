@@ -56,7 +56,7 @@ import {
   readBackFailed,
 } from "./lifecycle/vps-create.js";
 import { effectNotes, effectsOf } from "./lifecycle/vps-effects.js";
-import { sweepStackStrays } from "./lifecycle/stack-strays.js";
+import { sweepStackStrays } from "./ownership/stack-strays.js";
 import { cancelRecorded } from "./ordering/order-cancel.js";
 import { goneRead, refreshDrift } from "./lifecycle/vps-drift.js";
 import { withObservedChanges } from "./lifecycle/service-drift.js";
@@ -267,7 +267,11 @@ async function orderAndConverge(
   const view = accountView(run, "Creating a Vps");
   // Cancels an order another run's took past the budget, before any state holds it (order-withdrawal.ts).
   const withdraw = (placed: AboutOrder) => client.deleteVps(orderRef(placed.order_oid, placed.domain_name));
-  const placeOrder = () => orderOnce(run, client, news, nonce, provider, deadlineMs);
+  const placeOrder = () => {
+    // Before the POST: no other provider of this command takes this order for a killed run's (stack-strays.ts).
+    view.sharedPlan?.noteOrdering(nonce);
+    return orderOnce(run, client, news, nonce, provider, deadlineMs);
+  };
   const unread = readBackFailed(news, nonce, provider);
   // Judged against the budget: a new order, one found after its lost answer, or a killed run's taken back.
   const ordered = await guardedOrder(run, view, news, nonce, placeOrder, withdraw, unread, deadlineMs);

@@ -300,7 +300,7 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
     }),
     delete: vpsHandler<Provproto.DeleteRequest, Empty>(log, async (req) => {
       const { vps, fromStruct } = calls();
-      await vps.deleteVps(req.getId(), fromStruct(req.getProperties()), engineRequestOf(req));
+      await vps.deleteVps(req.getId(), fromStruct(req.getProperties()), engineRequestOf(req), req.getUrn());
       return new Empty();
     }),
     invoke: handler<Provproto.InvokeRequest, Provproto.InvokeResponse>(log, async (req) => {

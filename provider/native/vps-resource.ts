@@ -177,8 +177,20 @@ export async function update(
   return { properties: withSecretOutputs(updated.outs) };
 }
 
-export async function deleteVps(id: string, properties: Bag, engine?: EngineRequest): Promise<void> {
-  await impl.delete(id, stateFromWire(properties, `Vps ${id}`), engine);
+/**
+ * `urn`: the resource's, which the engine sends. A VPS brought in by `pulumi import` records no creationScope (Read has
+ * none to give): its delete takes it from the URN, as check() does, so that a deleteBeforeReplace's cancelled fee is
+ * noted under the key its replacement is checked with (ordering/order-guard.ts), and the sweep knows its stack.
+ */
+export async function deleteVps(
+  id: string,
+  properties: Bag,
+  engine?: EngineRequest,
+  urn?: string,
+): Promise<void> {
+  const recorded = stateFromWire(properties, `Vps ${id}`);
+  const scoped = urn !== undefined && typeof recorded.creationScope !== "string";
+  await impl.delete(id, scoped ? { ...recorded, creationScope: creationScopeOf(urn) } : recorded, engine);
 }
 
 /**

@@ -96,6 +96,8 @@ export interface CliStackOptions {
    * stack has it. Default: "passphrase" for a recipe's stack (`baseEnv` given), "service" otherwise.
    */
   keys?: "service" | "passphrase";
+  /** The stack's name exactly as `stackName` says, without the random suffix (a `dev` in each of two backends). */
+  exactName?: boolean;
 }
 
 const OP_MAP: Record<string, StepOp | undefined> = {
@@ -157,7 +159,8 @@ export class CliStack {
    */
   static async create(options: CliStackOptions): Promise<CliStack> {
     fs.mkdirSync(options.backendDir, { recursive: true });
-    const name = `${options.stackName ?? "dev"}-${crypto.randomBytes(4).toString("hex")}`;
+    const given = options.stackName ?? "dev";
+    const name = options.exactName ? given : `${given}-${crypto.randomBytes(4).toString("hex")}`;
     const cli = new CliStack(name, options);
     const keys = options.keys ?? (options.baseEnv ? "passphrase" : "service");
     if (keys === "service") cli.keyService = await useStackKeys();

@@ -34,6 +34,8 @@ export interface StackDriverOptions {
   pluginDownloads?: boolean;
   /** See CliStackOptions.keys. */
   keys?: "service" | "passphrase";
+  /** See CliStackOptions.exactName. */
+  exactName?: boolean;
 }
 
 const asValue = (v: StackConfigValue | string): StackConfigValue =>
@@ -49,6 +51,7 @@ export async function createStackDriver(o: StackDriverOptions): Promise<StackDri
     onOutput: o.onCliOutput,
     pluginDownloads: o.pluginDownloads,
     keys: o.keys,
+    exactName: o.exactName,
   });
   return {
     setConfig: (k, v) => cli.setConfig(k, asValue(v)),

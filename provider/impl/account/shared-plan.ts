@@ -138,6 +138,8 @@ const writerAlive = (writer: string): boolean => {
 export class SharedPlan {
   /** The entries as of the last line read, by resource (or replaced order) key. */
   private readonly entries = new Map<string, Entry>();
+  /** The creation nonces of the orders the runs of this command placed or were about to place (noteOrdering). */
+  private readonly ordering = new Set<string>();
   /** How far the file has been read; a trailing line not yet ended is read again with the rest of it. */
   private offset = 0;
   /**
@@ -195,6 +197,28 @@ export class SharedPlan {
     } catch {
       // A plan that cannot be shared leaves each provider judging its own VPSs, as before: never a failed check.
     }
+  }
+
+  /**
+   * This run is about to order a VPS carrying `nonce` (appended before its POST). A run of this command that lists the
+   * account and then reads the plan finds the nonce of every order of the command in its listing, so it never takes
+   * another provider's new order for a killed run's (ownership/stack-strays.ts).
+   */
+  noteOrdering(nonce: string): void {
+    try {
+      appendPlanLine(
+        this.file,
+        `${JSON.stringify({ ordering: nonce, writer: this.writer, at: Date.now() })}\n`,
+      );
+    } catch {
+      // Not shared: the sweep then sees no order of this command but its own run's (which it never sweeps).
+    }
+  }
+
+  /** The creation nonces of the orders this command's runs (every provider's) placed or were placing. */
+  orderedByThisCommand(): ReadonlySet<string> {
+    this.read();
+    return this.ordering;
   }
 
   /** `resource`'s change is undone or never happened (its order withdrawn): it leaves the plan. */
@@ -347,6 +371,7 @@ export class SharedPlan {
       // A shorter file is another one (removed and begun again): read it from the start.
       if (size < this.offset) {
         this.entries.clear();
+        this.ordering.clear();
         this.offset = 0;
       }
       if (size === this.offset) return this.entries;
@@ -366,7 +391,12 @@ export class SharedPlan {
   /** One line of the file applied to the entries; a line that is not one of ours is left out. */
   private apply(line: string): void {
     try {
-      const parsed = JSON.parse(line) as Partial<Entry> & { key?: unknown; gone?: unknown };
+      const parsed = JSON.parse(line) as Partial<Entry> & {
+        key?: unknown;
+        gone?: unknown;
+        ordering?: unknown;
+      };
+      if (typeof parsed.ordering === "string") this.ordering.add(parsed.ordering);
       if (typeof parsed.key !== "string") return;
       const { key, writer, at, fee, made } = parsed;
       if (parsed.gone === true) this.entries.delete(key);

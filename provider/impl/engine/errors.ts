@@ -39,6 +39,7 @@ export const VPS_ERROR_CODES = {
   stateUnreadable: "RIMU_ERR_STATE_UNREADABLE",
   internal: "RIMU_ERR_INTERNAL",
   budget: "RIMU_ERR_BUDGET",
+  leftBilled: "RIMU_ERR_LEFT_BILLED",
 } as const;
 export type VpsErrorCode = (typeof VPS_ERROR_CODES)[keyof typeof VPS_ERROR_CODES];
 export type ErrorCode = RimuErrorCode | VpsErrorCode;
@@ -136,6 +137,13 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
     className: "VpsForeignOrderError",
     kind: "check-state",
     advice: "Nothing was ordered.",
+  },
+  [VPS_ERROR_CODES.leftBilled]: {
+    className: "VpsError",
+    kind: "check-state",
+    advice:
+      "Each order named above stays billed: cancel it in the control panel (or adopt it with `adoptOrderOid`), " +
+      "then run `pulumi destroy` again.",
   },
   [VPS_ERROR_CODES.orderGone]: {
     className: "VpsError",

@@ -121,15 +121,19 @@ export const PROCESS_STATE: readonly ProcessState[] = [
     why: "whether the process's exit writes the lines still waiting (a listener added once per process)",
   },
   { file: "provider/impl/lifecycle/runtime-config.ts", name: "readMsOverride", why: TEST_SEAM },
-  {
-    file: "provider/impl/lifecycle/stack-history.ts",
-    name: "reader",
-    why: `where a stack's history is read from: ${TEST_SEAM}`,
-  },
   { file: "provider/impl/lifecycle/runtime-config.ts", name: "retryDelayOverride", why: TEST_SEAM },
   { file: "provider/impl/lifecycle/vps-create.ts", name: "createLookupGraceMs", why: TEST_SEAM },
   { file: "provider/impl/account/catalog.ts", name: "keptForAllRuns", why: TEST_SEAM },
   { file: "provider/impl/ordering/previewed-wait.ts", name: "waitOverride", why: TEST_SEAM },
   { file: "provider/impl/ordering/previewed-wait.ts", name: "waitStarting", why: TEST_SEAM },
-  { file: "provider/impl/lifecycle/backend-states.ts", name: "reader", why: TEST_SEAM },
+  {
+    file: "provider/impl/ownership/backend-reader.ts",
+    name: "reader",
+    why: `where the backend's states and a stack's history are read from: ${TEST_SEAM}`,
+  },
+  {
+    file: "provider/impl/ownership/stack-identity.ts",
+    name: "reader",
+    why: `where a stack's identity is read from: ${TEST_SEAM}`,
+  },
 ];

@@ -11,7 +11,6 @@
  * as it used to be: still safe for one create, just not findable by a later run.
  */
 import { createHash, randomUUID } from "node:crypto";
-import type { AboutOrder } from "../../../contract/index.js";
 import { CREATION_NONCE_KEY } from "../../client/metadata-keys.js";
 import { canonicalJson } from "../inputs/canonical-json.js";
 import { runState, type RunContext } from "../engine/run-context.js";
@@ -31,10 +30,8 @@ export function newCreationNonce(): string {
   return randomUUID().replaceAll("-", "");
 }
 
-/** The creation nonce an order carries in its meta_data, if any. */
-export function creationNonceOf(order: AboutOrder): string | undefined {
-  return order.meta_data?.find((m) => m.key_name === CREATION_NONCE_KEY)?.value ?? undefined;
-}
+/** The creation nonce an order carries in its meta_data, if any (the rules of ownership read it too). */
+export { creationNonceOf } from "../ownership/order-marks.js";
 
 /** Prefix of derived tokens, so an order's meta_data shows where its token came from. */
 const CREATION_TOKEN_PREFIX = "vps-";

@@ -41,7 +41,7 @@ import {
   messageOf,
 } from "../engine/errors.js";
 import { log } from "../engine/log.js";
-import { stackTokenEntry } from "./stack-strays.js";
+import { stackMarks } from "../ownership/stack-strays.js";
 import type { RunContext } from "../engine/run-context.js";
 import { isOrderGone } from "../../wire-mapping/order-fields.js";
 import {
@@ -107,13 +107,14 @@ export async function orderOnce(
   deadlineMs?: number,
 ): Promise<Ordered> {
   const superseded: number[] = [];
+  const marks = await stackMarks(run, news.creationScope, news.domainName ?? "this VPS");
   for (;;) {
     const token = creationTokenFor(news, superseded);
     const request = newVpsRequest(news);
     request.meta_data = [
       ...(request.meta_data ?? []),
       { key_name: CREATION_NONCE_KEY, value: nonce },
-      ...stackTokenEntry(news.creationScope),
+      ...marks,
     ];
     let created: PostNewVpsResponse;
     try {

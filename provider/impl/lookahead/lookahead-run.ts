@@ -26,7 +26,7 @@ export interface LookAhead {
   recordedOrderOid?: number;
   /** The live order this run's change is made on or replaces (an adopted order too), when there is one. */
   liveOrderOid?: number;
-  /** A killed run's order this new resource takes back (lifecycle/take-back.ts): check() gives it that order's nonce. */
+  /** A killed run's order this new resource takes back (ownership/take-back.ts): check() gives it that order's nonce. */
   takenBack?: AboutOrder;
 }
 

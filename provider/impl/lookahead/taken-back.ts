@@ -1,5 +1,5 @@
 /**
- * What a check says of an order it takes back from a killed run (lifecycle/take-back.ts): the order and its fee, and,
+ * What a check says of an order it takes back from a killed run (ownership/take-back.ts): the order and its fee, and,
  * when the account's active orders are over the monthly budget with it, a warning with the figures (docs/cost.md, I4).
  * The fee is counted as billed now and after (the order is on the account already), never as a new order's.
  */

@@ -31,7 +31,7 @@ import { accountView, clientFor, configuredBaseUrl, hasApiKey } from "../lifecyc
 import { REPLACE_FORCING_INPUTS } from "../inputs/vps-changes.js";
 import { RECORDED_ORDER_KEY } from "../fields/vps-fields.js";
 import { adoptionProblem, foreignOrder } from "../lifecycle/vps-create.js";
-import { takeBackOf } from "../lifecycle/take-back.js";
+import { takeBackOf } from "../ownership/take-back.js";
 import { takenBackNotes } from "./taken-back.js";
 import { listedByNonce, listedByOid } from "./listing-lookup.js";
 import type { VpsInputs } from "../inputs/vps-input-schema.js";
@@ -285,7 +285,7 @@ async function checkCreationToken(
     run.out.notes.push(warning(`[${error.code}] ${run.name}: ${error.detail}`));
     return undefined;
   }
-  // A killed run's order of this stack, which no state holds, is taken back (lifecycle/take-back.ts).
+  // A killed run's order of this stack, which no state holds, is taken back (ownership/take-back.ts).
   const decided = await takeBackOf(run.context, run.known, others);
   if ("refused" in decided) {
     run.out.failures.push(

@@ -24,13 +24,17 @@ export async function cancelRecorded(
   recorded: RecordedOutputs,
 ): Promise<void> {
   const ref = orderRef(oid, recorded.domainName);
-  try {
-    // A deleteBeforeReplace: the order's fee, which its replacement is counted against (order-guard.ts).
-    const live = isReplaced(run, recorded) ? await view.activeOrders() : [];
-    const replaced = live.find((order) => order.order_oid === oid);
-    const deleted = await client.deleteVps(ref);
+  // A deleteBeforeReplace: the order's fee, which its replacement is counted against (order-guard.ts).
+  const live = isReplaced(run, recorded) ? await view.activeOrders() : [];
+  const replaced = live.find((order) => order.order_oid === oid);
+  // However the order ended (cancelled now, or found gone after an answer lost), its replacement counts against it.
+  const gone = (): void => {
     if (replaced) noteCancelled(run, recorded, oid, orderFields(replaced).monthlyFeeUsd);
     view.noteGone(oid);
+  };
+  try {
+    const deleted = await client.deleteVps(ref);
+    gone();
     noteDone(run, "cancelled", resourceName(recorded));
     log(`Vps ${oid}: shut down and cancelled.`);
     log(deleteBillLine(String(oid), deleted.cancel_messages ?? [], recorded.monthlyFeeUsd));
@@ -38,12 +42,12 @@ export async function cancelRecorded(
     // Already gone counts as deleted: the engine keeps the resource if delete throws. A delete whose
     // answer was lost (timeout, dropped connection) or refused because it is already cancelled is
     // settled by reading the order.
-    if (error instanceof RimuNotFoundError) return;
+    if (error instanceof RimuNotFoundError) return gone();
     const order = await client.getOrder(ref).then(
       (response) => response.about_order,
       (readError: unknown) => (readError instanceof RimuNotFoundError ? null : undefined),
     );
-    if (order === null || (order && isOrderGone(order, Date.now()))) return;
+    if (order === null || (order && isOrderGone(order, Date.now()))) return gone();
     throw error;
   }
 }

@@ -46,7 +46,7 @@ import { withdrawIfOver } from "./order-withdrawal.js";
 import { cancelReplacedIfOver, noteFailing } from "./replaced-orders.js";
 import { judgeTakenBack } from "./take-back-judge.js";
 import { describeDone, noteWith, overWords } from "./done-words.js";
-import { isTakenBack } from "../lifecycle/take-back.js";
+import { isTakenBack } from "../ownership/take-back.js";
 
 /**
  * delete() cancelled order `oid` of `recorded`, billed `usd` a month. When this run's check planned its replacement
@@ -274,7 +274,7 @@ async function judge(
  * - placed by this call, or found by this call after its own answer was lost (the judged change's listing showed
  *   no order of this state's, so the order is this call's, committed before the answer went missing): the rule
  *   after a new order (`placed`), the order it replaces noted as replaced, as when the answer arrives;
- * - a killed run's order that check() took back (lifecycle/take-back.ts): the same rule, as that run would have
+ * - a killed run's order that check() took back (ownership/take-back.ts): the same rule, as that run would have
  *   applied it (take-back-judge.ts), and only that: `placed` leaves it alone;
  * - found already on the account when the change was judged (a pending create of an earlier run): nothing ordered
  *   now, and the account's listing counts it.

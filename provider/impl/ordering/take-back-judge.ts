@@ -1,6 +1,6 @@
 /**
  * The rule after a new order (order-withdrawal.ts), applied to an order taken back from a killed run
- * (lifecycle/take-back.ts): the killed run never read the account back, so the run that takes the order back does
+ * (ownership/take-back.ts): the killed run never read the account back, so the run that takes the order back does
  * what it would have done. Each stack applies the one rule to its own order, so stacks whose runs were killed at the
  * same moment agree on which order goes: the account ends within its budget (docs/cost.md, I3 and I4).
  */

@@ -1,5 +1,5 @@
 /**
- * Which stack of the backend holds which order (provider/impl/lifecycle/backend-states.ts), the one answer for both
+ * Which stack of the backend holds which order (provider/impl/ownership/backend-states.ts), the one answer for both
  * readers of the states: import-file (ordersByStack: the VPSs it leaves out, named with their stack) and the take-back
  * of a killed run's order (holderOf: never an order another state holds). Every type a state records a VPS under
  * (provider/impl/fields/vps-type-tokens.ts) holds its order: the native `rimuhosting:index:Vps`, the dynamic `Vps`
@@ -15,7 +15,7 @@ import {
   ordersByStack,
   type BackendStates,
   type StateResource,
-} from "../../../provider/impl/lifecycle/backend-states";
+} from "../../../provider/impl/ownership/backend-states";
 
 const OID = 2059038249;
 const NONCE = "0123456789abcdef0123456789abcdef";

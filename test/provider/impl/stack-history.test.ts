@@ -1,5 +1,5 @@
 /**
- * The reading of a stack's earlier states in a file backend (provider/impl/lifecycle/stack-history.ts), which tells
+ * The reading of a stack's earlier states in a file backend (provider/impl/ownership/stack-history.ts), which tells
  * a VPS that left the stack on purpose from a killed run's order. The files are laid out as the `pulumi` CLI's file
  * backend lays them out (every finished operation's copy in history/ and backups/, with or without the project
  * level, plain or gzip); a real backend written by the CLI is test/engine/killed-runs.test.ts's.
@@ -8,12 +8,12 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as zlib from "node:zlib";
-import { holderOf } from "../../../provider/impl/lifecycle/backend-states";
+import { holderOf } from "../../../provider/impl/ownership/backend-states";
 import {
   fileBackendDir,
   readStackCopies,
   stackOfScope,
-} from "../../../provider/impl/lifecycle/stack-history";
+} from "../../../provider/impl/ownership/stack-history";
 import type { AboutOrder } from "../../../contract/index";
 
 const SCOPE = { project: "shop", stack: "prod" };

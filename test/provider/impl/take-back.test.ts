@@ -3,7 +3,7 @@
  * the emulator: an order that carries a new resource's creation token and another nonce (the killed run's check
  * made it, and no state recorded it) is taken back when no state of the backend holds it, refused when one does or
  * when the states cannot be read, and judged by the rule after an order as the killed run would have judged it.
- * The backend's states are given to the provider (setBackendStatesReader): in-process there is no backend; the
+ * The backend's states are given to the provider (setBackendReader): in-process there is no backend; the
  * reading of a real one through the CLI is test/engine/killed-runs.test.ts's.
  */
 import * as impl from "../../../provider/impl/index";
@@ -34,8 +34,22 @@ const active = async () =>
     (o) => o.order_oid,
   );
 
+/** The runs from now on are those of the stack of the same names in backend `name` (its own identity), or none. */
+const inBackend = (name: string | undefined) =>
+  testing.setStackIdentityReader(async ({ project, stack }) =>
+    name === undefined ? { unread: "the CLI failed" } : { mark: `id1-${name}-${project}-${stack}` },
+  );
+
+beforeEach(() => inBackend("one-backend"));
+
 const backend = (stacks: testing.BackendStates["stacks"], unread?: string) =>
-  testing.setBackendStatesReader(async () => (unread === undefined ? { stacks } : { stacks, unread }));
+  testing.setBackendReader({
+    states: async () => (unread === undefined ? { stacks } : { stacks, unread }),
+    history: (scope) => historyRead(scope),
+  });
+
+/** The stack's history the destroy tests give (`backend` gives the states, and keeps it). */
+let historyRead: testing.BackendReader["history"] = async () => ({ stacks: [], unread: "no history given" });
 
 /**
  * The run that is killed: check() and create() of `name`, the create's answer lost for good (the engine dies before
@@ -127,6 +141,42 @@ describe("a killed run's order", () => {
     expect(await active()).toEqual([oid]);
   });
 
+  it.each([
+    [
+      "a stack of the same names in another backend placed it",
+      "colleague",
+      "it carries another stack's identity: a stack of the same project and stack name in another backend",
+    ],
+    [
+      "it carries no stack identity (a release before it, or the identity unread)",
+      undefined,
+      "it carries no stack identity (placed by a release before it, or by a run that could not read it)",
+    ],
+  ] as const)("%s: refused, named, nothing taken or ordered", async (_title, placedIn, why) => {
+    inBackend(placedIn);
+    const oid = await killedRun("web-1");
+    inBackend("mine");
+    backend([]);
+    const { preview, checked } = await nextUp("web-1");
+    for (const failures of [preview.failures, checked.failures]) {
+      expect(JSON.stringify(failures)).toContain("RIMU_ERR_FOREIGN_ORDER");
+      expect(JSON.stringify(failures)).toContain(`order ${oid}`);
+      expect(JSON.stringify(failures)).toContain(`It is not taken back (${why}`);
+    }
+    expect(await active()).toEqual([oid]);
+  });
+
+  it("this stack's identity cannot be read: refused, nothing taken", async () => {
+    const oid = await killedRun("web-1");
+    inBackend(undefined);
+    backend([]);
+    const { checked } = await nextUp("web-1");
+    expect(JSON.stringify(checked.failures)).toContain(
+      "this stack's identity could not be read (the CLI failed)",
+    );
+    expect(await active()).toEqual([oid]);
+  });
+
   it("two stacks killed at once over the budget: each next up judges its own, the later order goes, the account ends within", async () => {
     const web1 = await killedRun("web-1");
     const web2 = await killedRun("web-2");
@@ -166,18 +216,19 @@ describe("destroy after a killed run", () => {
   afterEach(() => {
     testing.setCreateLookupGrace(undefined);
     testing.setLogSink((line) => console.log(line));
-    testing.setStackHistoryReader(undefined);
+    historyRead = async () => ({ stacks: [], unread: "no history given" });
   });
 
   /** The stack's history: the finished operations recorded `resources` (or could not be read). */
-  const history = (resources: testing.BackendStates["stacks"][number]["resources"], unread?: string) =>
-    testing.setStackHistoryReader(async ({ stack }) => {
+  const history = (resources: testing.BackendStates["stacks"][number]["resources"], unread?: string) => {
+    historyRead = async ({ stack }) => {
       expect(stack).toBe("prod");
       return {
         stacks: [{ stack: "prod (history)", resources }],
         ...(unread === undefined ? {} : { unread }),
       };
-    });
+    };
+  };
 
   /** An `up` that recorded web-0: its id and outputs, as the state holds them. */
   async function recorded(name: string) {
@@ -227,7 +278,7 @@ describe("destroy after a killed run", () => {
       expect(lines.join("\n")).toMatch(
         new RegExp(
           `order ${mail.id} \\(mail\\.example\\.com, \\$[\\d.]+ a month\\) stays billed: it carries this ` +
-            "stack's token and no state holds it, but an earlier operation of this stack recorded it",
+            "stack's identity and no state holds it, but an earlier operation of this stack recorded it",
         ),
       );
     },
@@ -278,7 +329,10 @@ describe("destroy after a killed run", () => {
       ? "the backend https://api.pulumi.com is not a file backend"
       : undefined;
     history(held(web0).resources, otherBackend);
-    await destroy(web0);
+    const destroyed = destroy(web0);
+    // A killed run's order of this stack left billed fails the destroy; another stack's is not this stack's to name.
+    if (said) await expect(destroyed).rejects.toThrow(/RIMU_ERR_LEFT_BILLED.*leaves billed an order/);
+    else await destroyed;
     expect(await active()).toEqual([stray]);
     if (said) expect(lines.join("\n")).toContain(`order ${stray} (web-1.example.com, $`);
     if (said) expect(lines.join("\n")).toContain(said);
@@ -292,6 +346,62 @@ describe("destroy after a killed run", () => {
     await impl.check({}, vps("web-2"));
     await impl.delete(web0.id, web0.outs as never);
     expect(await active()).toEqual([stray]);
+  });
+
+  it.each([
+    ["a stack of the same names in another backend placed it", "colleague", ""],
+    [
+      "it carries no stack identity",
+      undefined,
+      "but it is not provably this stack's: it carries no stack identity (placed by a release before it",
+    ],
+  ] as const)("%s: destroy leaves it billed", async (_title, placedIn, said) => {
+    const web0 = await recorded("web-0");
+    inBackend(placedIn);
+    const stray = await killedRun("web-1");
+    inBackend("mine");
+    backend([held(web0)]);
+    history(held(web0).resources);
+    await destroy(web0);
+    expect(await active()).toEqual([stray]);
+    if (said === "") expect(lines.join("\n")).not.toContain(`order ${stray}`);
+    else expect(lines.join("\n")).toContain(`order ${stray} (web-1.example.com, $`);
+    expect(lines.join("\n")).toContain(said);
+  });
+
+  it("the engine's record of the killed create (a pending operation) holds its nonce: cancelled, with no history", async () => {
+    const web0 = await recorded("web-0");
+    testing.forgetRun();
+    const checked = await impl.check({}, vps("web-1"));
+    const nonce = (checked.inputs as { __creationNonce?: string }).__creationNonce;
+    fixture().emulator.injectFault({ route: "createVps", kind: "drop-after-commit" });
+    fixture().emulator.injectFault({ route: "listOrders", kind: "status", status: 503, times: 50 });
+    await impl.create(checked.inputs).catch(() => undefined);
+    fixture().emulator.app.emulator.faults.clear();
+    const stray = (await active()).find((oid) => oid !== Number(web0.id))!;
+    const pending = [{ type: "rimuhosting:index:Vps", inputs: { __creationNonce: nonce } }];
+    backend([{ ...held(web0), pending }]);
+    history([], "no finished operation of stack prod is recorded");
+    await destroy(web0);
+    expect(await active()).toEqual([]);
+    expect(lines.join("\n")).toContain(
+      `order ${stray} (web-1.example.com, $10.00 a month): cancelled. A killed run of this stack ordered it: the ` +
+        "engine's record of a create it never finished (a pending operation) carries its creation nonce.",
+    );
+  });
+
+  it("another provider of the same command ordered it (PULUMI_SKIP_CHECKPOINTS: no state yet): never cancelled", async () => {
+    const web0 = await recorded("web-0");
+    backend([held(web0)]);
+    history(held(web0).resources);
+    // One command, two providers (two runs): one orders web-1, the other deletes web-0 and checked no VPS.
+    const command = `one command ${Math.random()}`;
+    const orders = testing.beginRun(command);
+    const deletes = testing.beginRun(command);
+    const checked = await testing.serving(orders, () => impl.check({}, vps("web-1")));
+    const web1 = await testing.serving(orders, () => impl.create(checked.inputs));
+    await testing.serving(deletes, () => impl.delete(web0.id, web0.outs as never));
+    expect(await active()).toEqual([Number(web1.id)]);
   });
 
   it("an order of another stack of the account (its own token) is never looked at", async () => {

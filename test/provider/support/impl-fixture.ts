@@ -41,7 +41,14 @@ export async function startImplFixture(options: StartEmulatorOptions = {}): Prom
   const emulator = await startEmulator({ timeScale: 0, seed: 7, validateResponses: true, ...options });
   testing.resetConfiguration();
   // No backend in-process: an order of another state is never taken back, unless a test says which states exist.
-  testing.setBackendStatesReader(async () => ({ stacks: [], unread: "an in-process test has no backend" }));
+  testing.setBackendReader({
+    states: async () => ({ stacks: [], unread: "an in-process test has no backend" }),
+    history: async () => ({ stacks: [], unread: "an in-process test has no backend" }),
+  });
+  // One backend: every stack's identity is its names' (tests of other backends' stacks set a reader of their own).
+  testing.setStackIdentityReader(async ({ project, stack }) => ({
+    mark: `id1-one-backend-${project}-${stack}`,
+  }));
   await impl.configure({ config: stackConfig(emulator.baseUrl) });
   const logs: string[] = [];
   testing.setLogSink((line) => logs.push(line));
@@ -53,7 +60,8 @@ export async function startImplFixture(options: StartEmulatorOptions = {}): Prom
     async close() {
       byHand.close();
       testing.resetConfiguration();
-      testing.setBackendStatesReader(undefined);
+      testing.setBackendReader(undefined);
+      testing.setStackIdentityReader(undefined);
       await emulator.close();
     },
   };

@@ -23,8 +23,7 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { AboutOrder } from "../../../contract/index.js";
 import { isVpsResource, type StateResource as VpsStateResource } from "../fields/vps-type-tokens.js";
-import { creationNonceOf } from "./creation-token.js";
-import { runState, type RunContext } from "../engine/run-context.js";
+import { creationNonceOf } from "./order-marks.js";
 
 /** One resource of a state, as `pulumi stack export` prints it (only what tells which order it holds). */
 export interface StateResource extends VpsStateResource {
@@ -32,10 +31,37 @@ export interface StateResource extends VpsStateResource {
   custom?: boolean;
 }
 
-/** The backend's states: each stack's resources, and why some could not be read (undefined: all were). */
+/**
+ * The backend's states: each stack's resources and the creates its engine began and never finished (`pending`: the
+ * resources of its `pending_operations` of type `creating`, with the inputs check returned, which carry the creation
+ * nonce), and why some could not be read (undefined: all were).
+ */
 export interface BackendStates {
-  stacks: { stack: string; resources: readonly StateResource[] }[];
+  stacks: { stack: string; resources: readonly StateResource[]; pending?: readonly StateResource[] }[];
   unread?: string;
+}
+
+/** One pending operation of a state, as `pulumi stack export` prints it. */
+interface PendingOperation {
+  type?: string;
+  resource?: StateResource;
+}
+
+/** The resources of the creates a state's engine began and never finished (a killed `up`). */
+function pendingCreates(operations: readonly PendingOperation[] | undefined): StateResource[] {
+  return (operations ?? []).flatMap((op) => (op.type === "creating" && op.resource ? [op.resource] : []));
+}
+
+/**
+ * The stack whose engine began the create that placed `order` and never finished it: a pending create of its state
+ * carries the order's creation nonce. The engine's own record that the order is that stack's killed create.
+ */
+export function pendingCreateOf(states: BackendStates, order: AboutOrder): string | undefined {
+  const nonce = creationNonceOf(order);
+  if (nonce === undefined) return undefined;
+  return states.stacks.find(({ pending }) =>
+    (pending ?? []).some((r) => isVpsResource(r) && r.inputs?.__creationNonce === nonce),
+  )?.stack;
 }
 
 /** The order numbers a state's resource holds: none unless it is a VPS; its order's, and the one it adopts. */
@@ -126,33 +152,18 @@ export async function readBackendStates(
   const failed: string[] = [];
   for (const { name, resourceCount } of listed.value) {
     if (resourceCount === 0) continue;
-    const state = await pulumiJson<{ deployment?: { resources?: StateResource[] } }>(
-      ["stack", "export", "--stack", name],
-      { cwd, env: where.env },
-    );
+    const state = await pulumiJson<{
+      deployment?: { resources?: StateResource[]; pending_operations?: PendingOperation[] };
+    }>(["stack", "export", "--stack", name], { cwd, env: where.env });
     if ("why" in state) failed.push(`${name} (${state.why})`);
-    else stacks.push({ stack: name, resources: state.value.deployment?.resources ?? [] });
+    else
+      stacks.push({
+        stack: name,
+        resources: state.value.deployment?.resources ?? [],
+        pending: pendingCreates(state.value.deployment?.pending_operations),
+      });
   }
   return failed.length === 0
     ? { stacks }
     : { stacks, unread: `the state of ${failed.join(", ")} could not be read` };
-}
-
-/** Test seam: where the provider's run reads the backend's states from (in-process tests have no backend). */
-let reader: () => Promise<BackendStates> = () => readBackendStates();
-export function setBackendStatesReader(read: (() => Promise<BackendStates>) | undefined): void {
-  reader = read ?? (() => readBackendStates());
-}
-
-const STATES = runState("the backend's states, read once", () => ({
-  read: undefined as Promise<BackendStates> | undefined,
-}));
-
-/** The backend's states, read once in `context`'s run (and only when an order of another state carries a token). */
-export function backendStates(context: RunContext): Promise<BackendStates> {
-  const held = context.get(STATES);
-  return (held.read ??= reader().catch((error: unknown) => ({
-    stacks: [],
-    unread: error instanceof Error ? error.message : String(error),
-  })));
 }

@@ -11,15 +11,15 @@
  * during a run, not these copies. `pulumi stack rm` removes the history but keeps the backups (unless
  * `--remove-backups`), so a stack re-created with the same name still finds what the removed one recorded.
  *
- * The CLI prints no earlier state of a file backend (`pulumi stack export --version` is the Pulumi Cloud's), so the
- * files are read where `pulumi whoami --json` says the backend is. Any other backend, no copy at all, or a copy that
+ * The CLI prints no earlier state of a self-managed backend (`pulumi stack export --version N` needs a backend that
+ * implements SpecificDeploymentExporter: in CLI v3.276.0's source only Pulumi Cloud does, not the diy backend that
+ * serves file, PostgreSQL and S3), so a file backend's files are read where `pulumi whoami --json` says it is. Any other backend, no copy at all, or a copy that
  * cannot be read: `unread` says why, and nothing may be cancelled by this reading.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import * as zlib from "node:zlib";
-import { runState, type RunContext } from "../engine/run-context.js";
 import { pulumiJson, type BackendStates, type StateResource } from "./backend-states.js";
 
 /** The stack a creationScope (`<project>/<stack>/<name>`) names, or undefined. */
@@ -123,34 +123,4 @@ export async function readStackHistory(
       unread: `the backend ${url || "(unnamed)"} is not a file backend, whose earlier states this provider reads`,
     };
   return readStackCopies(dir, scope);
-}
-
-/** Test seam: where the provider's run reads a stack's history from (in-process tests have no backend). */
-type HistoryReader = (scope: { project: string; stack: string }) => Promise<BackendStates>;
-let reader: HistoryReader = (scope) => readStackHistory(scope);
-export function setStackHistoryReader(read: HistoryReader | undefined): void {
-  reader = read ?? ((scope) => readStackHistory(scope));
-}
-
-const HISTORY = runState(
-  "the stack's earlier states, read once",
-  () => new Map<string, Promise<BackendStates>>(),
-);
-
-/** The copies of `scope`'s states, read once in `context`'s run; a failure is `unread`, never thrown. */
-export function stackHistory(
-  context: RunContext,
-  scope: { project: string; stack: string },
-): Promise<BackendStates> {
-  const held = context.get(HISTORY);
-  const key = `${scope.project}/${scope.stack}`;
-  let read = held.get(key);
-  if (read === undefined) {
-    read = reader(scope).catch((error: unknown) => ({
-      stacks: [],
-      unread: error instanceof Error ? error.message : String(error),
-    }));
-    held.set(key, read);
-  }
-  return read;
 }

@@ -1,6 +1,7 @@
 /**
  * Taking back a killed run's order (docs/cost.md, I4): a new resource whose creation token an order already carries,
- * with another nonce than this state's, is that order's resource when no state of the backend holds the order
+ * with another nonce than this state's, is that order's resource when the order carries this stack's identity
+ * (stack-identity.ts: no same-named stack of another backend carries it) and no state of the backend holds the order
  * (backend-states.ts): the run that placed it was killed before its state recorded it (or the state that recorded it
  * is gone, `pulumi stack rm`). Then check() gives the resource that order's nonce, so create() finds it as its own
  * (vps-create.ts) instead of refusing it or ordering a second VPS; the rule after a new order is applied to it then,
@@ -10,7 +11,10 @@
 import type { AboutOrder } from "../../../contract/index.js";
 import type { VpsInputs } from "../inputs/vps-input-schema.js";
 import { runState, type RunContext } from "../engine/run-context.js";
-import { backendStates, holderOf } from "./backend-states.js";
+import { holderOf } from "./backend-states.js";
+import { backendStates } from "./backend-reader.js";
+import { stackOfScope } from "./stack-history.js";
+import { identityOf, stackIdentity, type StackIdentity } from "./stack-identity.js";
 
 /** What to do with the orders of other states carrying a new resource's token. */
 export type TakeBack = { order: AboutOrder } | { refused: { order: AboutOrder; why: string } };
@@ -41,8 +45,34 @@ export async function takeBackOf(
   const fitting = others.filter((order) => fits(order, news));
   if (fitting.length === 0)
     return { refused: { order: first, why: `it is not what this resource orders (${first.domain_name})` } };
+  // The token names many stacks (a `dev` in every backend): only this stack's identity proves the order its own.
+  const scope = stackOfScope(news.creationScope);
+  const identity: StackIdentity =
+    scope === undefined ? { unread: "the resource names no stack" } : await stackIdentity(context, scope);
+  if (!("mark" in identity))
+    return {
+      refused: {
+        order: fitting[0]!,
+        why: `this stack's identity could not be read (${identity.unread}), so the order is not provably this stack's`,
+      },
+    };
+  const proven = fitting.filter((order) => identityOf(order) === identity.mark);
+  if (proven.length === 0) {
+    const order = fitting[0]!;
+    return {
+      refused: {
+        order,
+        why:
+          identityOf(order) === undefined
+            ? "it carries no stack identity (placed by a release before it, or by a run that could not read it), " +
+              "so it is not provably this stack's"
+            : "it carries another stack's identity: a stack of the same project and stack name in another backend " +
+              "(or one removed with `pulumi stack rm`) placed it",
+      },
+    };
+  }
   const states = await backendStates(context);
-  const held = fitting.map((order) => ({ order, stack: holderOf(states, order) }));
+  const held = proven.map((order) => ({ order, stack: holderOf(states, order) }));
   const free = held.filter((h) => h.stack === undefined);
   const heldBy = held.find((h) => h.stack !== undefined);
   if (heldBy) return { refused: { order: heldBy.order, why: `the state of stack ${heldBy.stack} holds it` } };

@@ -1,0 +1,178 @@
+/**
+ * The stack identity: the mark every new order carries (STACK_IDENTITY_KEY) that no other stack can carry, so that the
+ * provider cancels or takes back an order only when it is provably its own stack's (take-back.ts, stack-strays.ts;
+ * docs/troubleshooting.md, "A run was killed").
+ *
+ * The project and stack names are not enough: every team has a `dev`, and two colleagues with a backend each (a
+ * `file://~` each, two buckets) have two stacks of the same names on one account. So the mark hashes four things:
+ *
+ * - the backend, as `pulumi whoami --json` prints its URL (the one source the engine and the CLI agree on; the engine
+ *   tells a provider the project and stack, never the backend), credentials stripped before hashing (a PostgreSQL
+ *   URL may hold a password) and never printed; a file backend's path resolved (`~`, relative paths), since two
+ *   users' `file://~` are two backends;
+ * - the project and the stack;
+ * - the stack instance's own random key material, made at `pulumi stack init`: the passphrase provider's
+ *   `encryptionsalt`, or a key service's (KMS, Vault, Azure Key Vault) `encryptedkey`. A stack re-created after
+ *   `pulumi stack rm` gets new material, so its orders are not the removed stack's. It is read from the stack's
+ *   settings file (`Pulumi.<stack>.yaml` beside Pulumi.yaml: a file read, present from `stack init` on, before any
+ *   state exists, even on a first `up` with PULUMI_SKIP_CHECKPOINTS), else from the state's secrets provider
+ *   (`pulumi stack export`, which holds the same value once an operation wrote the state). Both are the same on the
+ *   file, PostgreSQL and S3 backends (one implementation serves them). Pulumi Cloud's own key (secrets provider
+ *   `service`) has no such material: there the backend and the organization in the URL tell stacks apart, and a
+ *   stack re-created with the same name shares the removed one's identity.
+ *
+ * When any part cannot be read, there is no identity: the order is placed without a mark (the provider never acts
+ * on it later) and the read's failure says why. Read once per run (`stackIdentity`), and only when needed: before
+ * a new order, or when an order of a killed run is to be judged. Not outside an engine's run (tests, a program):
+ * there is no stack to ask about then.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { STACK_IDENTITY_KEY } from "../../client/metadata-keys.js";
+import { canonicalJson } from "../inputs/canonical-json.js";
+import { deploymentOfThisProcess } from "../engine/deployment.js";
+import { runState, type RunContext } from "../engine/run-context.js";
+import { pulumiJson } from "./backend-states.js";
+
+export { identityOf } from "./order-marks.js";
+
+export { STACK_IDENTITY_KEY };
+
+/** A stack's identity mark (`id1-<32 hex>`), or why it could not be read. */
+export type StackIdentity = { mark: string } | { unread: string };
+
+/** What the mark hashes (see above). `instance`: the stack's key material, undefined on Pulumi Cloud's own key. */
+export interface StackIdentityParts {
+  backendUrl: string;
+  project: string;
+  stack: string;
+  instance: string | undefined;
+}
+
+/** Query parameters of a backend URL that may hold a secret (libpq's `password`, a token, a key). */
+const SECRET_PARAM = /pass|secret|token|key|credential|auth|sig/i;
+
+/**
+ * The backend URL with every credential removed (user name and password, secret-looking query parameters), and a
+ * file backend's path made absolute as the CLI resolves it from `cwd`.
+ */
+export function backendWithoutCredentials(url: string, cwd: string): string {
+  if (url.startsWith("file://")) {
+    const [rawPath = "", query] = url.slice("file://".length).split("?");
+    let path = decodeURIComponent(rawPath);
+    if (path === "~" || path.startsWith("~/")) path = join(homedir(), path.slice(1));
+    path = resolve(cwd, path);
+    return `file://${path}${query === undefined ? "" : `?${query}`}`;
+  }
+  try {
+    const parsed = new URL(url);
+    parsed.username = "";
+    parsed.password = "";
+    for (const name of [...parsed.searchParams.keys()])
+      if (SECRET_PARAM.test(name)) parsed.searchParams.delete(name);
+    return parsed.toString();
+  } catch {
+    // Not a URL the WHATWG parser takes: drop anything between `//` and `@`.
+    return url.replace(/\/\/[^/@]*@/, "//");
+  }
+}
+
+/** The identity mark of these parts: `id1-` and 128 bits of their sha256 (the URL must be credential-free). */
+export function stackIdentityMark(parts: StackIdentityParts): string {
+  const digest = createHash("sha256").update(canonicalJson(parts)).digest("hex");
+  return `id1-${digest.slice(0, 32)}`;
+}
+
+/** The settings file's top-level `encryptionsalt` or `encryptedkey` (as Pulumi writes them: plain scalars). */
+function materialInSettings(text: string): string | undefined {
+  const found = /^(?:encryptionsalt|encryptedkey):[ \t]*["']?([^"'\s]+)["']?[ \t]*$/m.exec(text);
+  return found?.[1];
+}
+
+/** The project's directory (where Pulumi.yaml is), from `cwd` up, or undefined. */
+function projectDir(cwd: string): string | undefined {
+  for (let at = resolve(cwd); ; at = dirname(at)) {
+    if (["Pulumi.yaml", "Pulumi.yml"].some((name) => existsSync(join(at, name)))) return at;
+    if (dirname(at) === at) return undefined;
+  }
+}
+
+/** The key material the state's secrets provider holds (`salt` or `encryptedkey`), if any. */
+function materialInState(state: {
+  deployment?: { secrets_providers?: { type?: string; state?: Record<string, unknown> } };
+}): string | undefined {
+  const held = state.deployment?.secrets_providers?.state;
+  const value = held?.salt ?? held?.encryptedkey;
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/**
+ * Reads the identity of `scope`'s stack through the CLI in `cwd` (the provider's: the engine starts it in the
+ * program's directory with the CLI's environment).
+ */
+export async function readStackIdentity(
+  scope: { project: string; stack: string },
+  where: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<StackIdentity> {
+  const cwd = where.cwd ?? process.cwd();
+  const dir = projectDir(cwd);
+  if (dir === undefined) return { unread: "there is no Pulumi project (Pulumi.yaml) here" };
+  const settings = join(dir, `Pulumi.${scope.stack}.yaml`);
+  const fromSettings = existsSync(settings) ? materialInSettings(readFileSync(settings, "utf8")) : undefined;
+  const [who, state] = await Promise.all([
+    pulumiJson<{ url?: string }>(["whoami", "--json"], { cwd, env: where.env }),
+    fromSettings === undefined
+      ? pulumiJson<Parameters<typeof materialInState>[0]>(["stack", "export", "--stack", scope.stack], {
+          cwd,
+          env: where.env,
+        })
+      : undefined,
+  ]);
+  if ("why" in who) return { unread: who.why };
+  if (!who.value.url) return { unread: "`pulumi whoami --json` printed no backend URL" };
+  if (state !== undefined && "why" in state) return { unread: state.why };
+  const backendUrl = backendWithoutCredentials(who.value.url, cwd);
+  const instance = fromSettings ?? (state === undefined ? undefined : materialInState(state.value));
+  if (instance === undefined && !backendUrl.startsWith("https://"))
+    return {
+      unread:
+        `neither ${settings} nor the state of stack ${scope.stack} holds its key material ` +
+        "(encryptionsalt or encryptedkey)",
+    };
+  return { mark: stackIdentityMark({ backendUrl, project: scope.project, stack: scope.stack, instance }) };
+}
+
+type IdentityReader = (scope: { project: string; stack: string }) => Promise<StackIdentity>;
+
+/** Outside an engine's run there is no stack to ask about (a test, a program calling the provider). */
+const defaultReader: IdentityReader = (scope) =>
+  deploymentOfThisProcess() === undefined
+    ? Promise.resolve({ unread: "the provider is not running in a Pulumi deployment" })
+    : readStackIdentity(scope);
+
+/** Test seam: where a run reads its stack's identity from (in-process tests have no backend). */
+let reader: IdentityReader = defaultReader;
+export function setStackIdentityReader(read: IdentityReader | undefined): void {
+  reader = read ?? defaultReader;
+}
+
+const IDENTITY = runState("the stack's identity, read once", () => new Map<string, Promise<StackIdentity>>());
+
+/** The identity of `scope`'s stack, read once in `context`'s run; a failure is `unread`, never thrown. */
+export function stackIdentity(
+  context: RunContext,
+  scope: { project: string; stack: string },
+): Promise<StackIdentity> {
+  const held = context.get(IDENTITY);
+  const key = `${scope.project}/${scope.stack}`;
+  let read = held.get(key);
+  if (read === undefined) {
+    read = reader(scope).catch((error: unknown) => ({
+      unread: error instanceof Error ? error.message : String(error),
+    }));
+    held.set(key, read);
+  }
+  return read;
+}

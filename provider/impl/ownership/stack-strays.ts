@@ -1,0 +1,240 @@
+/**
+ * What `pulumi destroy` does with the orders a killed run of its stack left in no state (docs/troubleshooting.md, "A
+ * run was killed"; docs/cost.md, I4): it cancels those that provably were never in any state of the stack, and names
+ * every other one that stays billed.
+ *
+ * A killed run's order is in no state, so the engine never asks the provider to delete it, and destroy does not run
+ * the program, whose check would take it back (take-back.ts). So every order the provider places carries its stack's
+ * token (a hash of the project and stack names, STACK_TOKEN_KEY) and its stack identity (stack-identity.ts), and the
+ * first delete of a run that checked no VPS (a destroy, or an `up` whose program has none left) lists the account's
+ * active orders carrying the token. Many stacks share the token (a `dev` in every backend): only an order carrying
+ * this stack's identity is judged further; one with another identity is another stack's, left alone; one with none
+ * (placed before the identity existed, or when it could not be read), or any when this stack's identity cannot be
+ * read, is not provably this stack's: it is named with how to adopt or cancel it, never cancelled. An order a state
+ * of the backend holds (backend-states.ts: this stack's VPSs, being deleted by their own deletes, or another stack's)
+ * is never touched. The rest carry the same token whether a killed run ordered them or they left the stack on
+ * purpose: a VPS with `retainOnDelete` (the engine drops it from the state during the same destroy, without asking
+ * the provider) or one removed with `pulumi state delete`. Those were recorded by an earlier operation of the stack
+ * and a killed run's order never was (stack-history.ts reads every finished operation's copy of the state). So an
+ * order is cancelled only when the stack's history was read and holds it nowhere; one it holds is named as kept; and
+ * when the states or the history cannot be read, each is named with its fee and how to cancel or adopt it.
+ *
+ * A run that checked a VPS sweeps nothing: its program's check takes its stack's killed orders back, and a delete of
+ * that run (a replacement's, a VPS left out of the program) must not cancel one that a later check would take.
+ * Orders placed before the stack token existed carry none and are not found.
+ */
+import { createHash } from "node:crypto";
+import type { AboutOrder } from "../../../contract/index.js";
+import type { RimuClient } from "../../client/index.js";
+import { STACK_TOKEN_KEY } from "../../client/metadata-keys.js";
+import type { AccountView } from "../account/account-view.js";
+import { deleteBillLine } from "../budget/money.js";
+import { dollars, cents } from "../cost/money.js";
+import { VPS_ERROR_CODES, VpsError } from "../engine/errors.js";
+import { log } from "../engine/log.js";
+import { runState, type RunContext } from "../engine/run-context.js";
+import { orderFields } from "../../wire-mapping/order-fields.js";
+import { holderOf, pendingCreateOf } from "./backend-states.js";
+import { backendStates, stackHistory } from "./backend-reader.js";
+import { stackOfScope } from "./stack-history.js";
+import { deploymentOfThisProcess } from "../engine/deployment.js";
+import { identityOf, stackIdentity, STACK_IDENTITY_KEY } from "./stack-identity.js";
+import { creationNonceOf } from "./order-marks.js";
+
+export { STACK_TOKEN_KEY };
+
+/** `stack-<32 hex>` from a creationScope's project and stack (`<project>/<stack>/<name>`), or undefined. */
+export function stackTokenOf(creationScope: unknown): string | undefined {
+  const scope = stackOfScope(creationScope);
+  if (scope === undefined) return undefined;
+  const hash = createHash("sha256").update(`${scope.project}/${scope.stack}`).digest("hex");
+  return `stack-${hash.slice(0, 32)}`;
+}
+
+/** Runs that already said their orders carry no stack identity (once per run is enough). */
+const UNMARKED = runState("a run's orders placed without a stack identity", () => ({ said: false }));
+
+/**
+ * The meta_data entries that tie a new order for `creationScope` to its stack: the stack token (its names) and the
+ * stack identity (stack-identity.ts), when it can be read. Without an identity the order is placed all the same (a
+ * create never waits on a backend that cannot be read), and the run says once that no later run will act on it.
+ */
+export async function stackMarks(
+  run: RunContext,
+  creationScope: unknown,
+  domainName: string,
+): Promise<{ key_name: string; value: string }[]> {
+  const token = stackTokenOf(creationScope);
+  const scope = stackOfScope(creationScope);
+  if (token === undefined || scope === undefined) return [];
+  const marks = [{ key_name: STACK_TOKEN_KEY, value: token }];
+  const identity = await stackIdentity(run, scope);
+  if ("mark" in identity) return [...marks, { key_name: STACK_IDENTITY_KEY, value: identity.mark }];
+  const said = run.get(UNMARKED);
+  if (!said.said && deploymentOfThisProcess() !== undefined) {
+    said.said = true;
+    log(
+      `Warning: ${domainName} and the other orders of this run carry no stack identity, because ${identity.unread}. ` +
+        `Should this run be killed before its state records them, no later \`pulumi up\` or \`pulumi destroy\` ` +
+        `will take back or cancel them: each is named, to cancel or adopt (\`adoptOrderOid\`) by hand.`,
+    );
+  }
+  return marks;
+}
+
+const SWEEP = runState("the stack's orders in no state, swept once by a destroy", () => ({
+  checked: false,
+  swept: undefined as Promise<string[]> | undefined,
+}));
+
+/** A check of this run saw a VPS of the program: its deletes sweep nothing (the check takes killed orders back). */
+export function noteProgramChecked(run: RunContext): void {
+  run.get(SWEEP).checked = true;
+}
+
+/** What to tell of a stray order: its number, domain name and fee. */
+function named(order: AboutOrder): string {
+  const fee = orderFields(order).monthlyFeeUsd;
+  const feeWords = fee === undefined ? "its fee not reported" : `${dollars(cents(fee))} a month`;
+  return `order ${order.order_oid} (${order.domain_name}, ${feeWords})`;
+}
+
+/** How to end or keep an order this run did not cancel. */
+const HOW =
+  "cancel it in the control panel (or `pulumi up` with the program that ordered it, then `pulumi destroy`), or " +
+  "adopt it with `adoptOrderOid`";
+
+/**
+ * After the delete of a VPS recorded with `creationScope` (order `deleted`): once per run, and only in a run that
+ * checked no VPS, cancels the active orders carrying this stack's identity that no state of the backend holds,
+ * naming each. The delete that ran the sweep fails (RIMU_ERR_LEFT_BILLED) when a killed run's order of this stack
+ * stays billed, so that the command exits non-zero; a listing that fails is only named (nothing is known left).
+ */
+export async function sweepStackStrays(
+  run: RunContext,
+  view: AccountView,
+  client: RimuClient,
+  creationScope: unknown,
+  deleted: number | undefined,
+): Promise<void> {
+  const held = run.get(SWEEP);
+  const token = stackTokenOf(creationScope);
+  if (held.checked || token === undefined) return;
+  if (held.swept !== undefined) {
+    await held.swept;
+    return;
+  }
+  const scope = stackOfScope(creationScope)!;
+  held.swept = sweep(run, view, client, { token, scope }, deleted).catch((error: unknown) => {
+    log(
+      `Warning: could not look for orders of this stack that a killed run left in no state ` +
+        `(${error instanceof Error ? error.message : String(error)}); \`pulumi preview\` names them.`,
+    );
+    return [];
+  });
+  const left = await held.swept;
+  if (left.length > 0)
+    throw new VpsError(
+      VPS_ERROR_CODES.leftBilled,
+      `This destroy leaves billed ${left.length === 1 ? "an order" : `${left.length} orders`} that a killed run of ` +
+        `this stack placed and no state holds: ${left.join("; ")} (why: the warnings above).`,
+    );
+}
+
+/** How to adopt or end an order this run cannot prove its own stack's. */
+const ADOPT_OR_CANCEL =
+  "if it is this stack's, adopt it (`pulumi import rimuhosting:index:Vps <name> <oid>`, or `adoptOrderOid: <oid>` " +
+  "on the resource) and `pulumi destroy` again, or cancel it in the control panel; if another stack's, leave it";
+
+async function sweep(
+  run: RunContext,
+  view: AccountView,
+  client: RimuClient,
+  stack: { token: string; scope: { project: string; stack: string } },
+  deleted: number | undefined,
+): Promise<string[]> {
+  const listed = await view.activeOrders({ fresh: true });
+  // Read after the listing: every order of this command's runs in it was noted before its POST (shared-plan.ts). Such
+  // an order is another provider's of this command (with PULUMI_SKIP_CHECKPOINTS no state holds it yet), not a
+  // killed run's: nothing ordered after this command started is.
+  const thisCommand = view.sharedPlan?.orderedByThisCommand() ?? new Set<string>();
+  const carrying = listed.filter(
+    (order) =>
+      order.order_oid !== deleted &&
+      order.meta_data?.some((m) => m.key_name === STACK_TOKEN_KEY && m.value === stack.token) &&
+      !thisCommand.has(creationNonceOf(order) ?? ""),
+  );
+  if (carrying.length === 0) return [];
+  // The stack token names many stacks (a `dev` in every backend): only this stack's identity proves an order its own.
+  const identity = await stackIdentity(run, stack.scope);
+  const ours = carrying.filter((order) => "mark" in identity && identityOf(order) === identity.mark);
+  const unproven = carrying.filter(
+    (order) => !ours.includes(order) && (identityOf(order) === undefined || !("mark" in identity)),
+  );
+  const states = await backendStates(run);
+  for (const order of unproven.filter((o) => holderOf(states, o) === undefined)) {
+    const why =
+      "mark" in identity
+        ? "it carries no stack identity (placed by a release before it, or by a run that could not read it)"
+        : `this stack's identity could not be read (${identity.unread})`;
+    log(
+      `Warning: ${named(order)} carries this stack's name and no state of this backend holds it, but it is not ` +
+        `provably this stack's: ${why}. It may be an order of a killed run of this stack, or a VPS of a stack of ` +
+        `the same name in another backend, so it stays billed. ${ADOPT_OR_CANCEL}.`,
+    );
+  }
+  const unheld = ours.filter((order) => holderOf(states, order) === undefined);
+  if (unheld.length === 0) return [];
+  // The engine's own record first: a pending create of a state (a killed `up` with checkpoints on) carrying the
+  // order's nonce says it was never in a state; the history tells the other ones from VPSs that left on purpose.
+  const pendingOf = (order: AboutOrder) =>
+    states.unread === undefined ? pendingCreateOf(states, order) : undefined;
+  const needsHistory = states.unread === undefined && unheld.some((order) => pendingOf(order) === undefined);
+  const history = needsHistory ? await stackHistory(run, stack.scope) : undefined;
+  const left: string[] = [];
+  for (const order of unheld) {
+    const pending = pendingOf(order) !== undefined;
+    const unread = pending ? undefined : (states.unread ?? history?.unread);
+    if (unread !== undefined) {
+      log(
+        `Warning: ${named(order)} carries this stack's identity and no state holds it: an order of a killed run of ` +
+          `this stack, or a VPS that left it (retainOnDelete, \`pulumi state delete\`). It stays billed, not ` +
+          `cancelled, because ${unread}. To stop its bill, ${HOW}.`,
+      );
+      left.push(named(order));
+      continue;
+    }
+    if (!pending && history !== undefined && holderOf(history, order) !== undefined) {
+      log(
+        `${named(order)} stays billed: it carries this stack's identity and no state holds it, but an earlier ` +
+          `operation of this stack recorded it (a VPS kept with retainOnDelete, or removed with ` +
+          `\`pulumi state delete\`), so it is not cancelled. To stop its bill, cancel it in the control panel.`,
+      );
+      continue;
+    }
+    try {
+      const cancelled = await client.deleteVps({ orderOid: order.order_oid, domainName: order.domain_name });
+      view.noteGone(order.order_oid);
+      log(
+        `${named(order)}: cancelled. A killed run of this stack ordered it: ` +
+          (pending
+            ? "the engine's record of a create it never finished (a pending operation) carries its creation nonce."
+            : "no state of this backend holds it, and no finished operation of this stack recorded it."),
+      );
+      log(
+        deleteBillLine(
+          String(order.order_oid),
+          cancelled.cancel_messages ?? [],
+          orderFields(order).monthlyFeeUsd,
+        ),
+      );
+    } catch (error) {
+      log(
+        `Warning: ${named(order)}, which a killed run of this stack left in no state, could not be cancelled ` +
+          `(${error instanceof Error ? error.message : String(error)}); it stays billed. To stop its bill, ${HOW}.`,
+      );
+      left.push(named(order));
+    }
+  }
+  return left;
+}

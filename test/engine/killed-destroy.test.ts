@@ -1,0 +1,199 @@
+// After any kill, nothing billed in no state (issue 80, cases 2 and 3; provider/impl/ownership/), through the real CLI.
+// A 10-VPS `up` killed (SIGKILL, every process of the run) once 3 orders exist, or before the first VPS reached the
+// state (every order's answer held by the emulator), on both front ends, with and without checkpoints; then
+// `pulumi cancel` and `pulumi destroy`: no order of the stack is left billed. And two explicit providers of one
+// account under PULUMI_SKIP_CHECKPOINTS=true, one VPS removed and one added in one `up`: the new VPS stays billed and
+// in the state (the removed VPS's delete used to cancel it as a killed run's).
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { DEMO_API_KEY } from "../../emulator/index";
+import { ENV_VARS } from "../../provider/config";
+import { EXAMPLES_DIR, type Scenario } from "./e2e-support";
+import { runKilled } from "./engine-kill";
+import {
+  PLUGIN_VERSION,
+  describeNative,
+  pulumiText,
+  startNativeScenario,
+  writeYamlProgram,
+} from "./native-programs";
+import { createStackDriver } from "./stack-driver";
+
+jest.setTimeout(900_000);
+
+const COUNT = 10;
+
+/** `count` VPSs, named after the stack. */
+const fleet = (count: number) =>
+  `resources:\n` +
+  Array.from(
+    { length: count },
+    (_, i) => `  node-${i}:
+    type: rimuhosting:index:Vps
+    properties:
+      domainName: node${i}.\${pulumi.stack}.killed.example.com
+      dcLocation: DCDALLAS
+      pricingPlanCode: MIRO1B
+      distro: deb12.64
+      memoryMb: 1024
+      diskSpaceMb: 20480
+`,
+  ).join("");
+
+/** Two explicit providers of the demo account; `old` on the first, or `new` on the second. */
+const twoProviders = (vps: "old" | "new") => `config:
+  emulatorUrl:
+    type: string
+resources:
+  first:
+    type: pulumi:providers:rimuhosting
+    properties:
+      baseUrl: \${emulatorUrl}
+  second:
+    type: pulumi:providers:rimuhosting
+    properties:
+      baseUrl: \${emulatorUrl}
+  ${vps}:
+    type: rimuhosting:index:Vps
+    properties:
+      domainName: ${vps}.providers.example.com
+      dcLocation: DCDALLAS
+      pricingPlanCode: MIRO1B
+      distro: deb12.64
+      memoryMb: 1024
+      diskSpaceMb: 20480
+    options:
+      provider: \${${vps === "old" ? "first" : "second"}}
+`;
+
+describeNative("yaml", "after a kill, up or destroy leaves nothing billed in no state", () => {
+  let s: Scenario;
+  let yamlDir = "";
+  beforeAll(async () => {
+    yamlDir = writeYamlProgram("killed-destroy", fleet(COUNT), { version: PLUGIN_VERSION });
+    s = await startNativeScenario(yamlDir);
+  });
+  afterAll(async () => s?.close());
+
+  /** The demo account's active orders, from the emulator's own records. */
+  const active = () =>
+    s.emulator
+      .snapshot()
+      .filter((o) => o.account === "demo" && !o.cancelled)
+      .map((o) => o.orderOid);
+
+  /** How many VPSs the stack's file in the backend holds now (a run with checkpoints writes it at each step). */
+  const vpssInState = (stack: string): number => {
+    const root = path.join(s.workDir, "backend", ".pulumi", "stacks");
+    const file = (fs.readdirSync(root, { recursive: true }) as string[]).find((f) =>
+      f.endsWith(`${stack}.json`),
+    );
+    if (file === undefined) return 0;
+    try {
+      const text = fs.readFileSync(path.join(root, file), "utf8");
+      return (text.match(/"orderOid":/g) ?? []).length;
+    } catch {
+      return 0; // being rewritten
+    }
+  };
+
+  /**
+   * Killed once 3 orders exist and a VPS is in a state: `destroy` cancels the killed run's orders itself (the pending
+   * creates of the state carry their nonces; without checkpoints, the stack's history shows them in no state).
+   * Killed before any VPS reached the state: the engine's `destroy` never starts the provider (nothing to delete), so
+   * the route is `pulumi up`, which takes every order back, then `pulumi destroy`.
+   */
+  test.each([
+    { front: "yaml", checkpoints: true, point: "3 orders and a VPS in the state" },
+    { front: "dynamic", checkpoints: false, point: "3 orders and a VPS in the state" },
+    { front: "yaml", checkpoints: false, point: "before the first VPS reached the state" },
+    { front: "dynamic", checkpoints: true, point: "before the first VPS reached the state" },
+  ] as const)(
+    "$front, checkpoints $checkpoints: up killed at $point, then cancel and destroy: 0 billed",
+    async ({ front, checkpoints, point }) => {
+      const stack = await createStackDriver({
+        programDir: front === "yaml" ? yamlDir : path.join(EXAMPLES_DIR, "fleet"),
+        stackName: `kd-${front}`,
+        workDir: s.workDir,
+        env: { [ENV_VARS.apiKey]: DEMO_API_KEY, ...(checkpoints ? {} : { PULUMI_SKIP_CHECKPOINTS: "true" }) },
+        config: {
+          "rimuhosting:baseUrl": s.emulator.baseUrl,
+          ...(front === "dynamic" ? { count: String(COUNT), stopped: "-1" } : {}),
+        },
+      });
+      const before = active();
+      const placed = () => active().filter((oid) => !before.includes(oid));
+      const first = point === "before the first VPS reached the state";
+      try {
+        // Without checkpoints no state is written during the run: a VPS is in the state from an earlier `up`.
+        if (!first && !checkpoints) {
+          await stack.setConfig("count", "1");
+          await pulumiText(stack.cli, "up", "--yes", "--skip-preview");
+          await stack.setConfig("count", String(COUNT));
+        }
+        // Every order committed, its answer held: no VPS reaches the state before the kill.
+        if (first)
+          s.emulator.injectFault({
+            route: "createVps",
+            kind: "delay-after-commit",
+            delayMs: 120_000,
+            times: COUNT,
+          });
+        await runKilled(
+          stack.cli,
+          "up",
+          point,
+          () =>
+            placed().length >= (first ? 1 : 3) && (first || !checkpoints || vpssInState(stack.cli.name) > 0),
+        );
+        s.emulator.app.emulator.faults.clear();
+        expect(placed().length).toBeGreaterThan(0);
+        // Removes the killed run's lock (it fails, and the next command says why, when the kill came before it).
+        await pulumiText(stack.cli, "cancel", "--yes").catch(() => undefined);
+        if (first) {
+          // Every order taken back, none ordered twice: the state holds each order billed.
+          await pulumiText(stack.cli, "up", "--yes", "--skip-preview");
+          expect(placed()).toHaveLength(COUNT);
+        }
+        await pulumiText(stack.cli, "destroy", "--yes", "--skip-preview");
+        expect(placed()).toEqual([]);
+      } finally {
+        await stack.close();
+      }
+    },
+  );
+
+  test("PULUMI_SKIP_CHECKPOINTS, two explicit providers, one VPS removed and one added: the new one stays", async () => {
+    const dir = writeYamlProgram("two-providers", twoProviders("old"), { version: PLUGIN_VERSION });
+    const stack = await createStackDriver({
+      programDir: dir,
+      workDir: s.workDir,
+      env: { [ENV_VARS.apiKey]: DEMO_API_KEY, PULUMI_SKIP_CHECKPOINTS: "true" },
+      config: { emulatorUrl: s.emulator.baseUrl },
+    });
+    const before = active();
+    try {
+      await pulumiText(stack.cli, "up", "--yes", "--skip-preview");
+      const program = path.join(dir, "Pulumi.yaml");
+      fs.writeFileSync(
+        program,
+        fs.readFileSync(program, "utf8").replace(twoProviders("old"), twoProviders("new")),
+      );
+      await pulumiText(stack.cli, "up", "--yes", "--skip-preview");
+      const state = JSON.parse(await stack.exportState()) as {
+        deployment: { resources?: { outputs?: { orderOid?: number; domainName?: string } }[] };
+      };
+      const held = (state.deployment.resources ?? []).flatMap((r) =>
+        typeof r.outputs?.orderOid === "number" ? [r.outputs.orderOid] : [],
+      );
+      const left = active().filter((oid) => !before.includes(oid));
+      expect(left).toHaveLength(1);
+      expect(held).toEqual(left);
+      await pulumiText(stack.cli, "destroy", "--yes", "--skip-preview");
+      expect(active().filter((oid) => !before.includes(oid))).toEqual([]);
+    } finally {
+      await stack.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,120 @@
+// A stack identity no other stack can carry (issue 80 case 1; provider/impl/ownership/stack-identity.ts), through the
+// real CLI on both front ends: colleagues A and B, one account, a file backend each, the same project and a stack
+// named `dev` in each (one program directory, so one Pulumi.dev.yaml: only the backend tells them apart). A's `up`
+// orders its VPS; B's `up` of the same resource fails with RIMU_ERR_FOREIGN_ORDER naming A's order and takes nothing
+// (it used to take A's order over: the stack token hashed the names only); B's VPS in another data centre is ordered;
+// A's `destroy` cancels A's VPS and leaves B's billed and in B's state (it used to cancel it as "a killed run of this
+// stack"). Each step is one `pulumi` command.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { DEMO_API_KEY } from "../../emulator/index";
+import { ENV_VARS } from "../../provider/config";
+import { EXAMPLES_DIR, type Scenario } from "./e2e-support";
+import {
+  PLUGIN_VERSION,
+  describeNative,
+  pulumiFailure,
+  pulumiText,
+  startNativeScenario,
+  writeYamlProgram,
+} from "./native-programs";
+import { createStackDriver, type StackDriver } from "./stack-driver";
+
+jest.setTimeout(600_000);
+
+/** One VPS whose data centre is the stack's config `dc`. */
+const YAML_PROGRAM = `config:
+  dc:
+    type: string
+resources:
+  web:
+    type: rimuhosting:index:Vps
+    properties:
+      domainName: web.identity.example.com
+      dcLocation: \${dc}
+      pricingPlanCode: MIRO1B
+      distro: deb12.64
+      memoryMb: 1024
+      diskSpaceMb: 20480
+`;
+
+/** The demo account's active orders, from the emulator's own records. */
+const activeOrders = (s: Scenario) =>
+  s.emulator
+    .snapshot()
+    .filter((o) => o.account === "demo" && !o.cancelled)
+    .map((o) => o.orderOid);
+
+/** The order numbers a stack's state holds (`pulumi stack export`). */
+async function heldBy(stack: StackDriver): Promise<number[]> {
+  const state = JSON.parse(await stack.exportState()) as {
+    deployment?: { resources?: { outputs?: { orderOid?: unknown } }[] };
+  };
+  return (state.deployment?.resources ?? []).flatMap((r) =>
+    typeof r.outputs?.orderOid === "number" ? [r.outputs.orderOid] : [],
+  );
+}
+
+describeNative("yaml", "two backends, one account, a stack `dev` in each", () => {
+  let s: Scenario;
+  let yamlDir = "";
+  beforeAll(async () => {
+    yamlDir = writeYamlProgram("identity", YAML_PROGRAM, { version: PLUGIN_VERSION });
+    s = await startNativeScenario(yamlDir);
+  });
+  afterAll(async () => s?.close());
+
+  test.each(["yaml", "dynamic"] as const)(
+    "%s: B's up does not take A's order; A's destroy leaves B's VPS billed and in B's state",
+    async (front) => {
+      const programDir = front === "yaml" ? yamlDir : path.join(EXAMPLES_DIR, "fleet");
+      const dcKey = front === "yaml" ? "dc" : "dcLocations";
+      const base = fs.mkdtempSync(path.join(os.tmpdir(), `identity-${front}-`));
+      const colleague = (who: string) =>
+        createStackDriver({
+          programDir,
+          stackName: "dev",
+          exactName: true,
+          workDir: path.join(base, who),
+          env: { [ENV_VARS.apiKey]: DEMO_API_KEY },
+          config: {
+            "rimuhosting:baseUrl": s.emulator.baseUrl,
+            [dcKey]: "DCDALLAS",
+            ...(front === "dynamic" ? { count: "1", stopped: "-1" } : {}),
+          },
+        });
+      const before = activeOrders(s);
+      const a = await colleague("a");
+      const b = await colleague("b");
+      try {
+        await pulumiText(a.cli, "up", "--yes", "--skip-preview");
+        const [oidA] = activeOrders(s).filter((oid) => !before.includes(oid));
+        expect(await heldBy(a)).toEqual([oidA]);
+
+        // B's program is A's: the same resource, the same creation token. A's order is not B's to take.
+        const refused = await pulumiFailure(b.cli, "up", "--yes", "--skip-preview");
+        expect(refused).toContain("RIMU_ERR_FOREIGN_ORDER");
+        expect(refused).toContain(`order ${oidA}`);
+        expect(refused).toContain("it carries another stack's identity");
+        expect(await heldBy(b)).toEqual([]);
+        expect(activeOrders(s).filter((oid) => !before.includes(oid))).toEqual([oidA]);
+
+        // B's VPS in London (another creation token), then A's destroy.
+        await b.setConfig(dcKey, "DCLONDON");
+        await pulumiText(b.cli, "up", "--yes", "--skip-preview");
+        const [oidB] = activeOrders(s).filter((oid) => !before.includes(oid) && oid !== oidA);
+        expect(oidB).toEqual(expect.any(Number));
+        await pulumiText(a.cli, "destroy", "--yes", "--skip-preview");
+        expect(activeOrders(s).filter((oid) => !before.includes(oid))).toEqual([oidB]);
+        expect(await heldBy(b)).toEqual([oidB]);
+        await pulumiText(b.cli, "destroy", "--yes", "--skip-preview");
+        expect(activeOrders(s).filter((oid) => !before.includes(oid))).toEqual([]);
+      } finally {
+        await a.close();
+        await b.close();
+        fs.rmSync(base, { recursive: true, force: true });
+      }
+    },
+  );
+});
