@@ -105,6 +105,7 @@ async function world(
     scheduler,
     stacks: Array.from({ length: stacks }, (_, i) => new Stack(`s${i}`, front)),
     outside: new Set(),
+    grownByHand: new Set(),
     byHandLog: [],
     stale: new Set(),
     with: new Set([...WITH, ...also]),
@@ -190,6 +191,94 @@ const NAMED: {
   /** RIMU_MODEL_WITH's events it needs. */
   with?: string[];
 }[] = [
+  {
+    title:
+      "seed 8808 (I1): a run refused on the budget after a VPS it replaces was grown by hand during it leaves the " +
+      "replaced order billed within the budget; the next run's preview counts it, and the engine deletes it first: " +
+      "so a run failing under a limit cancels the orders it replaced at once, as the next `up` would",
+    stacks: 1,
+    commands: [
+      new UpCommand(
+        0,
+        [{ op: "move", pick: 0, dcLocation: "DCDALLAS", dbr: false }, add("DCLONDON")],
+        { limit: "increase", offsetCents: 0 },
+        { route: "createVps", kind: "429" },
+        { kind: "resize", pick: 0 },
+      ),
+      new UpCommand(
+        0,
+        [
+          { op: "move", pick: 0, dcLocation: "DCDALLAS", dbr: false },
+          add("DCLONDON", { memoryMb: 2048, provider: 1 } as Partial<Edit>),
+        ],
+        { limit: "monthly", offsetCents: 0 },
+        undefined,
+        { kind: "resize", pick: 0 },
+      ),
+      new UpCommand(0, [{ op: "move twin", pick: 0, dbr: false }, add("DCDALLAS")], {
+        limit: "monthly",
+        offsetCents: 0,
+      }),
+    ],
+  },
+  {
+    title:
+      "seed 2202 (I3): a new VPS of the explicit provider lost to a dropped connection, registered first, while " +
+      "the default provider replaces a VPS exactly on the budget: the run fails on the fault, not the budget, and " +
+      "cancels the order it replaced (the account over the budget beside an order by hand), as after a refusal",
+    stacks: 1,
+    commands: [
+      new UpCommand(0, [add("DCLONDON", { memoryMb: 2048 } as Partial<Edit>)], NO_LIMIT, undefined, {
+        kind: "resize",
+        pick: 0,
+      }),
+      new UpCommand(
+        0,
+        [{ op: "move twin", pick: 0, dbr: false }, add("DCLONDON", { provider: 1 } as Partial<Edit>)],
+        { limit: "monthly", offsetCents: 0 },
+        { route: "createVps", kind: "drop" },
+        undefined,
+        undefined,
+        [1, 0],
+      ),
+    ],
+  },
+  ...(["dynamic", "native"] as const).map((front) => ({
+    title:
+      `${front === "native" ? "native plugin" : "dynamic Vps"}, seed 3303 (I3): a VPS grown by hand (1 to 2 GB) ` +
+      "while the run shrinks it to 512 MB and adds one exactly on the budget: the run ends on its figure, and I3 " +
+      "sets aside what the change by hand added when it was made, not the run's shrink of that VPS",
+    stacks: 1,
+    front,
+    commands: [
+      new UpCommand(
+        0,
+        [add("DCDALLAS", { memoryMb: 1024, provider: 1 } as Partial<Edit>)],
+        { limit: "monthly", offsetCents: 5000 },
+        { route: "createVps", kind: "429" },
+        { kind: "order", pick: 0, beforeOrder: 0 },
+      ),
+      new UpCommand(
+        0,
+        [add("DCLONDON", { provider: 1 } as Partial<Edit>), { op: "resize", pick: 0, memoryMb: 512 }],
+        { limit: "monthly", offsetCents: 0 },
+        undefined,
+        { kind: "resize", pick: 0 },
+      ),
+    ],
+  })),
+  {
+    title:
+      "seed 7707 (I5): a program adopting its own VPS, grown by hand since (an order the state holds under another " +
+      "name), with no limit: the preview refuses the adoption, which is no verdict on the budget, so the bill and " +
+      "the pack are not compared with it",
+    stacks: 1,
+    commands: [
+      new UpCommand(0, [add("DCDALLAS")], { limit: "monthly", offsetCents: 0 }),
+      new OutsideCommand({ kind: "resize", pick: 0 }),
+      new UpCommand(0, [{ op: "adopt", pick: 0 }], NO_LIMIT),
+    ],
+  },
   {
     title:
       "case 1: a same-price move with deleteBeforeReplace and maxMonthlyIncreaseUsd 0 passes the preview and up, " +
