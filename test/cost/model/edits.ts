@@ -94,6 +94,10 @@ const MAX_VPSS = 6;
 
 export const uniqueName = (what: string): string => `${what}-${++names}`;
 let names = 0;
+/** Each case names its VPSs from 1 (the emulator is reset between cases): a replayed case names them alike. */
+export const firstNames = (): void => {
+  names = 0;
+};
 export function edit(real: Real, stack: Stack, e: Edit): void {
   const program = stack.program;
   const total = real.stacks.reduce((sum, s) => sum + s.program.length, 0);
