@@ -15,6 +15,7 @@
  * replays a seed, RIMU_MODEL_RUNS and RIMU_MODEL_NATIVE_RUNS scale the number of cases, RIMU_MODEL_WITH adds events
  * whose invariants are kept by other parts of issue 64 ("kill", "drift"): test/README.md.
  */
+import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import fc from "fast-check";
 import { createClient, type RimuClient } from "../../provider/client/index";
@@ -22,6 +23,7 @@ import { DEMO_API_KEY } from "../../emulator/index";
 import * as testing from "../../provider/impl/testing";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 import { controlApi } from "../helpers/control-api";
+import { gitHead } from "../helpers/git-head";
 import {
   commandArbs,
   configure,
@@ -43,11 +45,23 @@ import { inputsOf } from "./model/front-ends";
 import * as impl from "../../provider/impl/index";
 import type { FrontEndName } from "./model/front-ends";
 
-// A fixed seed by default, so that CI is the same run every time; RIMU_MODEL_SEED=random explores a new one.
-const SEED =
-  process.env.RIMU_MODEL_SEED === "random"
-    ? Date.now() % 2 ** 31
-    : Number(process.env.RIMU_MODEL_SEED ?? 4242);
+/**
+ * The seed of the commit checked out (its hash's first seven hex digits), so that CI searches anew at every commit
+ * (issue 81) and a red run replays from the seed it printed; 4242 where there is no git checkout (a packed copy).
+ */
+function commitSeed(): number {
+  const head = gitHead(path.join(__dirname, "..", ".."));
+  return head && /^[0-9a-f]{7}/.test(head) ? parseInt(head.slice(0, 7), 16) : 4242;
+}
+// RIMU_MODEL_SEED=<n> replays a seed, =random explores a new one; by default, the commit's.
+const SEED = ((value) => {
+  if (value === undefined || value === "") return commitSeed();
+  if (value === "random") return Date.now() % 2 ** 31;
+  const seed = Number(value);
+  if (!Number.isInteger(seed))
+    throw new Error(`RIMU_MODEL_SEED is "${value}": give a whole number, or random`);
+  return seed;
+})(process.env.RIMU_MODEL_SEED);
 const RUNS = Number(process.env.RIMU_MODEL_RUNS ?? 2000);
 // With RIMU_MODEL_SEED, replays one counterexample: the path its report prints (fast-check's, the scheduler's
 // random picks included: they come from the seed).
