@@ -25,7 +25,7 @@ import {
 import { drive, gateOf } from "./turns";
 export type { Edit } from "./edits";
 export type { OutsideChoice } from "./outside";
-export { answerTurnOf, nowPicking, replayableScheduler, turnOf } from "./turns";
+export { answerTurnOf, nowPicking, quietAct, replayableScheduler, turnOf } from "./turns";
 
 /** The world the commands run in: the emulator, the stacks, what was done outside Pulumi. */
 export interface Real {

@@ -75,15 +75,15 @@ let picking: fc.Scheduler | undefined;
  * The model's generated scheduler: fast-check's, its random picks from the case's seed (so a seed and a path replay
  * it), each made once the runs are quiet (above), among the tasks sorted by label.
  */
-export const replayableScheduler = (): fc.Arbitrary<fc.Scheduler> =>
-  fc.scheduler({
-    act: async (pick) => {
-      await quiet();
-      const tasks = (picking as unknown as { scheduledTasks?: Scheduled[] } | undefined)?.scheduledTasks;
-      tasks?.sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : a.taskId - b.taskId));
-      return pick();
-    },
-  });
+export const replayableScheduler = (): fc.Arbitrary<fc.Scheduler> => fc.scheduler({ act: quietAct });
+
+/** How the model's schedulers pick: once the runs are quiet, among the tasks sorted by label. */
+export async function quietAct<T>(pick: () => T | Promise<T>): Promise<T> {
+  await quiet();
+  const tasks = (picking as unknown as { scheduledTasks?: Scheduled[] } | undefined)?.scheduledTasks;
+  tasks?.sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : a.taskId - b.taskId));
+  return pick();
+}
 
 /** The scheduler of the case now running (one at a time): the one whose tasks `act` sorts. */
 export const nowPicking = (scheduler: fc.Scheduler): void => {
