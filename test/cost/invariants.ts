@@ -89,29 +89,30 @@ export interface SettledSeen {
   /** The account's orders before the runs started, and once they settled. */
   ordersBefore: readonly OrderSeen[];
   ordersAfter: readonly OrderSeen[];
-  /** Orders placed or grown outside the runs while they ran (by hand, another account user): set aside. */
-  outside: ReadonlySet<number>;
+  /**
+   * What the changes made outside the runs while they ran (an order placed by hand, another account user's; a VPS
+   * grown by hand) added to the account's monthly fees, each when it was made: not the runs' (none: 0).
+   */
+  addedByHandCents?: number;
 }
 
 /**
  * I3: once every run of a set of concurrent runs has settled (finished, or killed and followed by one `up` of its
- * stack), the account's new orders are within every budget: over the budget, the runs added nothing beyond the
- * account they started from (orders placed outside them set apart).
+ * stack), the account's new orders are within every budget: the account, less what changes made by hand while the
+ * runs ran added when they were made, is within the budget, or, when the account was over it before the runs, no
+ * higher than it was (docs/cost.md, I3). A change by hand that lowers the account is not added back: the runs may
+ * use the room it made.
  */
 export function I3(settled: SettledSeen): string | undefined {
   if (settled.budgetCents === undefined) return undefined;
-  // An order changed outside counts at its fee before the runs (0: placed outside them): the runs' own changes
-  // to it (a replacement, a delete) are theirs, what was done by hand is not.
-  const feeBefore = new Map(settled.ordersBefore.map((o) => [o.oid, o.cents]));
-  const ours = settled.ordersAfter.map((o) =>
-    settled.outside.has(o.oid) ? { ...o, cents: feeBefore.get(o.oid) ?? 0 } : o,
-  );
-  const after = total(ours);
+  const byHand = settled.addedByHandCents ?? 0;
+  const after = total(settled.ordersAfter) - byHand;
   const before = total(settled.ordersBefore);
   if (after <= Math.max(settled.budgetCents, before)) return undefined;
   return (
-    `I3: the runs took the account from ${usd(before)} to ${usd(after)} (orders ${oids(ours)}), over its budget of ` +
-    `${usd(settled.budgetCents)}`
+    `I3: the runs took the account from ${usd(before)} to ${usd(after + byHand)} (orders ` +
+    `${oids(settled.ordersAfter)})${byHand ? `, ${usd(after)} less the ${usd(byHand)} changes by hand added` : ""}, ` +
+    `over its budget of ${usd(settled.budgetCents)}`
   );
 }
 
@@ -152,9 +153,18 @@ export function I4(owned: OwnedSeen): string | undefined {
   return undefined;
 }
 
-/** I5: the preview, the guard, the bill and the pack give one verdict. */
+/** A budget refusal's code (docs/errors.md): a preview's failure for another reason is no verdict on the budget. */
+const BUDGET_REFUSAL = /RIMU_ERR_BUDGET\b/;
+
+/**
+ * I5: the preview, the guard, the bill and the pack give one verdict on the budget. A preview that fails for
+ * another reason only (an adoption refused, a data centre full) gives none: the bill and the pack, which judge the
+ * budget alone, are not compared with it.
+ */
 export function I5(up: UpSeen, guardRefused: boolean): string | undefined {
   const { preview } = up;
+  const refusedOnBudget = up.errors.some((error) => BUDGET_REFUSAL.test(error));
+  if (!preview.passed && !refusedOnBudget) return undefined;
   const provider = preview.passed ? "pass" : "fail";
   const judges = { provider, bill: preview.bill ?? provider, pack: preview.pack ?? provider };
   if (new Set(Object.values(judges)).size > 1)

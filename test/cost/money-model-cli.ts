@@ -426,7 +426,6 @@ async function runCase(
           settings.monthlyBudgetUsd === undefined ? undefined : centsOf(Number(settings.monthlyBudgetUsd)),
         ordersBefore: before,
         ordersAfter: after,
-        outside: new Set(),
       }),
       increaseKept(settings.maxMonthlyIncreaseUsd, before, after),
       I4({ orders: after, states, outside: new Set(), said }),

@@ -43,7 +43,7 @@ import { carriesCreationToken } from "../../client/index.js";
 import type { AccountView } from "../account/account-view.js";
 import { same } from "../inputs/canonical-json.js";
 import { withdrawIfOver } from "./order-withdrawal.js";
-import { cancelReplacedIfOver, noteFailing } from "./replaced-orders.js";
+import { cancelReplacedIfFailing, changeFailed, noteFailing } from "./replaced-orders.js";
 import { judgeTakenBack } from "./take-back-judge.js";
 import { describeDone, noteWith, overWords } from "./done-words.js";
 import { isTakenBack } from "../ownership/take-back.js";
@@ -143,15 +143,19 @@ async function judged<T>(
       takeOff(run, resource, fee, planned);
       return fee;
     });
-    if (!fee) return await apply();
     let result: T;
     try {
       result = await apply();
     } catch (error) {
-      // Failed after a change (VpsIncompleteError): applied; failed before any: released.
-      await exclusive(run, async () => land(run, resource, fee, error instanceof VpsIncompleteError));
+      // Failed after a change (VpsIncompleteError): applied; failed before any: released. Either way the run fails,
+      // so the orders it replaced are judged now (replaced-orders.ts).
+      await exclusive(run, async () => {
+        if (fee) land(run, resource, fee, error instanceof VpsIncompleteError);
+        await changeFailed(run, view, resourceName({ creationScope: resource }));
+      });
       throw error;
     }
+    if (!fee) return result;
     // It lands in the lock, so no judgement's listing is read while a change of the run lands (the listing, read
     // before, would not show what the record, now applied, says it shows); its read-back too, for the same reason.
     return await exclusive(run, async () => {
@@ -199,7 +203,7 @@ async function judge(
   const stop = async (reason: string, advice: string): Promise<void> => {
     if (!warn) {
       noteFailing(run, view);
-      const cancelled = await cancelReplacedIfOver(run, view);
+      const cancelled = await cancelReplacedIfFailing(run, view);
       throw new VpsError(
         VPS_ERROR_CODES.budget,
         `${planned.name}: ${reason}. ${describeDone(run, planned.refused)}${cancelled}. ${advice}.`,
@@ -356,7 +360,7 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
       throw unread(result, error);
     }
     // Kept: in a run already failing on the budget, the orders it replaced are judged now (replaced-orders.ts).
-    if (withdrawn === undefined) return void (await cancelReplacedIfOver(run, view, name));
+    if (withdrawn === undefined) return void (await cancelReplacedIfFailing(run, view, name));
     noteFailing(run, view);
     run.applied.delete(resource);
     // Withdrawn: no change of it is made (shared-plan.ts).
@@ -366,7 +370,7 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
       run.replaced.delete(replacedOid);
       view.sharedPlan?.forgetReplaced(replacedOid);
     }
-    const cancelled = await cancelReplacedIfOver(run, view);
+    const cancelled = await cancelReplacedIfFailing(run, view);
     const message =
       `${withdrawn}, and ${name} is not in the stack. ${describeDone(run, `kept for ${name}`)}${cancelled}. Run \`pulumi up\` again ` +
       `once the account has room, or raise the limit.`;

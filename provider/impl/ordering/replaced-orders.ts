@@ -1,22 +1,25 @@
 /**
- * The orders a failing run replaced (issue 64, I3). The engine cancels a replaced order only once every create and
- * update of the run succeeded; a run that fails on the budget leaves it billed beside its replacement until the
- * next `pulumi up`. When another run's order came meanwhile, the two together can keep the account over
- * monthlyBudgetUsd although every order was judged within it. So once a run is failing on the budget (a refusal, a
- * withdrawal, the native plugin's check in `pulumi up`) and has a replacement made, the account is read again, and
- * when it is over monthlyBudgetUsd the replaced orders are cancelled at once: their replacements are made, the state
- * still holds each as a pending delete, and the next `up`'s delete finds it gone (nothing to cancel).
+ * The orders a failing run replaced (issue 64, I3; issue 81). The engine cancels a replaced order only once every
+ * create and update of the run succeeded; a failing run leaves it billed beside its replacement, in the state as a
+ * pending delete that the next `pulumi up` deletes before anything else. Until then every judge counts it billed:
+ * with another run's order come meanwhile the account can stay over monthlyBudgetUsd although every order was judged
+ * within it (I3), and the next `up`'s preview, which cannot tell a pending delete from a VPS that stays, refuses or
+ * overstates that `up` (I1: the money model's seed 8808, a run refused after a VPS grown by hand during it). So once
+ * a run under a limit is failing (a refusal, a withdrawal, the native plugin's check in `pulumi up`, or any change
+ * of it failing: seed 2202, a new VPS lost to a dropped connection beside a replacement made) and has a replacement
+ * made, the orders it replaced are cancelled at once: their replacements are made, the state still holds each as a
+ * pending delete, and the next `up`'s delete finds it gone (nothing to cancel). Nothing is lost: that delete would
+ * have cancelled it first whatever the program then says.
  *
  * Owns: the rule and its words. The run's record of its replacements is guard-run.ts's.
  */
 import type { AccountView } from "../account/account-view.js";
-import { accountCentsOf, budgetInUse } from "../budget/budget.js";
-import { cents, dollars } from "../cost/money.js";
+import { budgetInUse } from "../budget/budget.js";
 import { emitNotes, warning } from "../engine/notes.js";
 import { settingName } from "../engine/settings-source.js";
 import { orderRef } from "../lifecycle/vps-converge.js";
 import type { RunContext } from "../engine/run-context.js";
-import { guardOf, inFlightOn, type Guard } from "./guard-run.js";
+import { guardOf, type Guard } from "./guard-run.js";
 import { exclusive } from "./in-flight.js";
 
 /**
@@ -29,8 +32,8 @@ export async function noteRefusedAtCheck(run: RunContext, view?: AccountView): P
   const guard = guardOf(run);
   noteFailing(guard, view);
   // In the judgements' lock, as after a refusal when ordering: no change of the run lands while its account is read.
-  const words = view ? await exclusive(guard, () => cancelIfOver(guard, view)) : "";
-  // cancelIfOver's words go on a sentence ("; order N, which …"); a check's refusal says them as one of their own.
+  const words = view ? await exclusive(guard, () => cancelIfFailing(guard, view)) : "";
+  // cancelIfFailing's words go on a sentence ("; order N, which …"); a check's refusal says them as one of their own.
   return words ? `${words.charAt(2).toUpperCase()}${words.slice(3)}. ` : "";
 }
 
@@ -44,28 +47,41 @@ export function noteFailing(run: Guard, view?: AccountView): void {
 }
 
 /**
- * Cancels the orders `run` replaced and still bills beside their replacements, when the run is failing and the
- * account with them is over monthlyBudgetUsd: the account once the run's changes in flight have landed, each counted
- * once from its record, as the run's totals count them (a listing read before a resize in flight is made bills its
- * old fee, one read before an order in flight is placed does not show it). Called in the judgements' lock. Returns
- * what was done, in words ("" when nothing was), for the run's refusal; `ordered`: no refusal follows (the resource
- * just ordered is kept), so it is said as a warning.
+ * A create or an update of `run` (`name`) failed after its budget passed: the engine fails the command and deletes
+ * no replaced order, so the run is failing as after a refusal, and the orders it (or another provider of the
+ * command) replaced are judged at once; what was cancelled is said as a warning. Called in the judgements' lock.
  */
-export async function cancelReplacedIfOver(run: Guard, view: AccountView, ordered?: string): Promise<string> {
-  const words = await cancelIfOver(run, view);
+export async function changeFailed(run: Guard, view: AccountView, name: string): Promise<void> {
+  noteFailing(run, view);
+  const words = await cancelIfFailing(run, view);
+  if (words) await emitNotes([warning(`${name}: its change failed${words}.`)], undefined);
+}
+
+/**
+ * Cancels the orders `run` (or another provider of its command) replaced and still bills beside their replacements,
+ * when the run is failing under a limit. Called in the judgements' lock. Returns what was done, in words ("" when
+ * nothing was), for the run's refusal; `ordered`: no refusal follows (the resource just ordered is kept), so it is
+ * said as a warning.
+ */
+export async function cancelReplacedIfFailing(
+  run: Guard,
+  view: AccountView,
+  ordered?: string,
+): Promise<string> {
+  const words = await cancelIfFailing(run, view);
   if (words && ordered !== undefined)
     await emitNotes([warning(`${ordered}: ordered it${words}.`)], undefined);
   return words;
 }
 
-async function cancelIfOver(run: Guard, view: AccountView): Promise<string> {
+async function cancelIfFailing(run: Guard, view: AccountView): Promise<string> {
   const { settings } = budgetInUse();
-  if (settings.monthlyBudgetUsd === undefined || settings.enforcement === "warn") return "";
+  const limited = settings.monthlyBudgetUsd !== undefined || settings.maxMonthlyIncreaseUsd !== undefined;
+  if (!limited || settings.enforcement === "warn") return "";
   // The orders replaced by any provider of the command (the others' in the shared plan), once any of them fails.
   const others = view.sharedPlan?.replacedByOthers() ?? new Set<number>();
   if (run.replaced.size === 0 && others.size === 0) return "";
   if (!run.failing && !view.sharedPlan?.failing()) return "";
-  const budget = cents(settings.monthlyBudgetUsd);
   let listing: Awaited<ReturnType<AccountView["activeOrders"]>>;
   try {
     listing = await view.activeOrders({ fresh: true });
@@ -73,10 +89,6 @@ async function cancelIfOver(run: Guard, view: AccountView): Promise<string> {
     // Not read: nothing is cancelled; the replaced orders stay named in the run's words (order-guard.ts).
     return "";
   }
-  const { listed, changes } = inFlightOn(run, listing);
-  const billedCents =
-    accountCentsOf(listed).cents + changes.reduce((sum, change) => sum + change.landsCents, 0);
-  if (billedCents <= budget) return "";
   // Those still billed: an order another provider's run cancelled already is left alone.
   const replaced = listing.filter(
     (order) => run.replaced.has(order.order_oid) || others.has(order.order_oid),
@@ -111,7 +123,7 @@ async function cancelIfOver(run: Guard, view: AccountView): Promise<string> {
   return (
     `; order${one ? "" : "s"} ${cancelled.join(", ")}, which this run replaced, ${one ? "was" : "were"} cancelled ` +
     `now: the run fails, so the engine would have left ${one ? "it" : "them"} billed beside ` +
-    `${one ? "its replacement" : "their replacements"}, and the account's monthly fees (${dollars(billedCents)}, with the run's changes under way) over ` +
-    `the monthly budget of ${dollars(budget)} (${settingName("monthlyBudgetUsd")})`
+    `${one ? "its replacement" : "their replacements"} until the next \`pulumi up\`, whose preview would count ` +
+    `${one ? "it" : "them"} against the budget (${settingName(settings.monthlyBudgetUsd === undefined ? "maxMonthlyIncreaseUsd" : "monthlyBudgetUsd")})`
   );
 }

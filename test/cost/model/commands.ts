@@ -18,14 +18,14 @@ import {
   duringWords,
   outsideArb,
   outsideChange,
-  since,
+  addedSince,
   sizesOf,
   type OutsideChoice,
 } from "./outside";
 import { drive, gateOf } from "./turns";
 export type { Edit } from "./edits";
 export type { OutsideChoice } from "./outside";
-export { answerTurnOf, turnOf } from "./turns";
+export { answerTurnOf, nowPicking, quietAct, replayableScheduler, turnOf } from "./turns";
 
 /** The world the commands run in: the emulator, the stacks, what was done outside Pulumi. */
 export interface Real {
@@ -33,10 +33,12 @@ export interface Real {
   byHand: RimuClient;
   scheduler: fc.Scheduler;
   stacks: Stack[];
-  /** Orders placed (or grown) outside every stack. */
+  /** Orders placed outside every stack (by hand, another account user's): in no state, and free to adopt. */
   outside: Set<number>;
-  /** Each order placed or grown outside Pulumi, in turn (an order grown twice is here twice). */
-  byHandLog: number[];
+  /** Orders of a stack grown by hand (I6: left as they are; never an order to adopt). */
+  grownByHand: Set<number>;
+  /** Each order placed or grown outside Pulumi, in turn, with what it added to the account then (I3). */
+  byHandLog: { oid: number; cents: number }[];
   /** Stacks with an order cancelled outside Pulumi: the user runs `pulumi refresh`, as the preview says. */
   stale: Set<Stack>;
   /** Generated events some invariants are not kept for yet (RIMU_MODEL_WITH): "kill", "drift". */
@@ -258,7 +260,7 @@ export class UpCommand implements Command {
         budgetCents,
         ordersBefore: before,
         ordersAfter: settled.ordersAfter,
-        outside: since(real, byHandMark),
+        addedByHandCents: addedSince(real, byHandMark),
       }),
       owned(real),
     );
@@ -309,7 +311,7 @@ export class ConcurrentCommand implements Command {
         budgetCents,
         ordersBefore: before,
         ordersAfter: ordersOf(real.emu),
-        outside: since(real, byHandMark),
+        addedByHandCents: addedSince(real, byHandMark),
       }),
       owned(real),
     );

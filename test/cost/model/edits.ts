@@ -94,6 +94,10 @@ const MAX_VPSS = 6;
 
 export const uniqueName = (what: string): string => `${what}-${++names}`;
 let names = 0;
+/** Each case names its VPSs from 1 (the emulator is reset between cases): a replayed case names them alike. */
+export const firstNames = (): void => {
+  names = 0;
+};
 export function edit(real: Real, stack: Stack, e: Edit): void {
   const program = stack.program;
   const total = real.stacks.reduce((sum, s) => sum + s.program.length, 0);
@@ -117,7 +121,10 @@ export function edit(real: Real, stack: Stack, e: Edit): void {
     case "adopt": {
       if (total >= MAX_VPSS) return;
       const held = new Set(real.stacks.flatMap((s) => s.program.map((p) => p.adopt)));
-      const free = ordersOf(real.emu).filter((o) => real.outside.has(o.oid) && !held.has(o.oid));
+      // An order placed by hand, or one of a stack's VPSs grown by hand (a user's mistake, adopting what a state
+      // holds: refused, with nothing changed, and no verdict on the budget, I5; the seed 7707 named case).
+      const byHand = (oid: number) => real.outside.has(oid) || real.grownByHand.has(oid);
+      const free = ordersOf(real.emu).filter((o) => byHand(o.oid) && !held.has(o.oid));
       const order = free[e.pick % Math.max(free.length, 1)];
       const live =
         order && real.emu.app.emulator.ctx.store.state.orders.find((o) => o.orderOid === order.oid);

@@ -50,8 +50,9 @@ export async function outsideChange(real: Real, change: OutsideChoice): Promise<
       vps_parameters: { memory_mb: 1024, disk_space_mb: 10240 },
       dc_location: "DCDALLAS",
     });
-    real.outside.add(placed.about_order.order_oid);
-    real.byHandLog.push(placed.about_order.order_oid);
+    const oid = placed.about_order.order_oid;
+    real.outside.add(oid);
+    real.byHandLog.push({ oid, cents: ordersOf(real.emu).find((o) => o.oid === oid)?.cents ?? 0 });
     return;
   }
   if (change.kind === "cancel") {
@@ -60,13 +61,16 @@ export async function outsideChange(real: Real, change: OutsideChoice): Promise<
   }
   if (change.kind === "stop") await real.byHand.setRunningState(ref() as never, "NOTRUNNING");
   if (change.kind === "resize" && real.with.has("drift")) {
-    const live = Number(sizesOf(real, oidOf(target)).memoryMb);
+    const oid = oidOf(target);
+    const live = Number(sizesOf(real, oid).memoryMb);
     const memory = live === 1024 ? 2048 : 1024;
+    const feeOf = () => ordersOf(real.emu).find((o) => o.oid === oid)?.cents ?? 0;
+    const feeBefore = feeOf();
     await real.byHand.changeParameters(ref() as never, { memory_mb: memory });
-    // Grown by hand (512 or 1024 MB to more): the account's growth is not the runs' (I3).
+    // Grown by hand (512 or 1024 MB to more): what it added to the account is not the runs' (I3).
     if (memory > live) {
-      real.outside.add(oidOf(target));
-      real.byHandLog.push(oidOf(target));
+      real.grownByHand.add(oid);
+      real.byHandLog.push({ oid, cents: feeOf() - feeBefore });
     }
   }
 }
@@ -84,10 +88,12 @@ export async function byHandOrder(real: Real, change: OutsideChoice): Promise<vo
 }
 
 /**
- * The orders placed or grown outside Pulumi while a command ran, set aside by I3. One changed by hand before it is
- * the account the runs started from: a run that replaces or shrinks it lowers the account, and is judged so.
+ * What the orders placed or grown outside Pulumi while a command ran added to the account, set aside by I3. One
+ * changed by hand before it is the account the runs started from: a run that replaces or shrinks it lowers the
+ * account, and is judged so.
  */
-export const since = (real: Real, mark: number): Set<number> => new Set(real.byHandLog.slice(mark));
+export const addedSince = (real: Real, mark: number): number =>
+  real.byHandLog.slice(mark).reduce((sum, change) => sum + change.cents, 0);
 
 export const sizesOf = (real: Real, oid: number): Record<string, unknown> => {
   const o = real.emu.app.emulator.ctx.store.state.orders.find((order) => order.orderOid === oid);
