@@ -30,6 +30,7 @@ import {
   readBackendStates,
   type BackendStates,
 } from "../impl/ownership/backend-states.js";
+import { backendReadEnv } from "../impl/engine/backend-cli.js";
 import { adoptionOf, type Adoption, type Selection } from "./import-document.js";
 import { findSettings, StackSettingsError, type FoundSettings } from "./stack-settings.js";
 import { stackResourceNames } from "./stack-names.js";
@@ -277,7 +278,7 @@ export async function runImportFile(
   }
   let adoption: Adoption;
   // The states first: a `pulumi` that hangs must not hold the API's connection open.
-  const where = { cwd: io.cwd ?? process.cwd(), env: io.env ?? process.env };
+  const where = { cwd: io.cwd ?? process.cwd(), env: backendReadEnv(io.env ?? process.env) };
   const states = await readBackendStates(where);
   // In a project, a VPS a stack adopted or imported is told only by the states: unread, none can be checked, so
   // none is written (a second stack would manage it), unless --include-managed asks for every VPS anyway.
