@@ -6,7 +6,11 @@
 //   then `pulumi import --file`, and run again on the grown account: only the new VPS, under a name the stack has
 //   not (adoption in batches);
 // - the drift workflow's refresh step as docs/ci.md writes it: exit 0 unchanged, 7 after a resize, and the report;
+// - a killed `up` followed by `pulumi up` (the order taken back), and one followed by `pulumi destroy`: no order
+//   billed that no state holds, after either; while the killed run waits for its order, the lock refuses an `up`;
 // - two stacks' `up`s at once under a budget of one more VPS: one orders, the other is refused;
+// - on PostgreSQL: a same-named stack on a file backend, one account, whose VPS the other's `destroy` leaves billed;
+//   a 10-VPS `up` killed once 3 orders exist, then `pulumi cancel` and `pulumi destroy`: none billed;
 // - the backend's secret (PostgreSQL's password, S3's secret key) in nothing the CLI printed, the event logs, the
 //   states or the files written.
 import { spawn } from "node:child_process";
@@ -22,7 +26,9 @@ import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator"
 import { CliStack } from "./cli-stack";
 import { driftReport } from "./drift-check";
 import { EXAMPLES_DIR, VPS_TYPE } from "./e2e-support";
-import { NATIVE_VPS_TYPE, PLUGIN_VERSION, pluginEntry, pulumiText } from "./native-programs";
+import { NATIVE_VPS_TYPE, PLUGIN_VERSION, pluginEntry, pulumiFailure, pulumiText } from "./native-programs";
+import { runKilled } from "./engine-kill";
+import { readStackHistory } from "../../provider/impl/ownership/stack-history";
 import type { OperationResult } from "./steps";
 import { describeOnBackend, newTeamBackend, type TeamBackend, type TeamBackendKind } from "./team-backends";
 
@@ -78,12 +84,18 @@ export function teamBackendScenarios(kind: TeamBackendKind): void {
     }
 
     /** A stack of the program in `programDir` on the team's backend, with the demo account's key. */
-    async function stackOn(programDir: string, stackName: string, config: Record<string, string> = {}) {
+    async function stackOn(
+      programDir: string,
+      stackName: string,
+      config: Record<string, string> = {},
+      other?: { fileBackend: true },
+    ) {
       const stack = await CliStack.create({
         programDir,
         stackName,
-        backendDir: path.join(scratch, "home", stackName),
-        backendUrl: backend.url,
+        exactName: other !== undefined,
+        backendDir: path.join(scratch, other ? "file-backend" : "home", stackName),
+        backendUrl: other ? undefined : backend.url,
         env: { ...backend.env, [ENV_VARS.apiKey]: DEMO_API_KEY },
         config: { "rimuhosting:baseUrl": emulator.baseUrl, ...config },
         onOutput: (text) => seen.push(text),
@@ -230,6 +242,49 @@ export function teamBackendScenarios(kind: TeamBackendKind): void {
       await client.changeParameters(oid!, { memory_mb: 1024 });
     });
 
+    /** `pulumi up` of `stack` SIGKILLed once its new order is committed (the answer held back), then `pulumi cancel`. */
+    async function killedUp(stack: CliStack): Promise<number> {
+      const before = activeOrders().length;
+      emulator.injectFault({ route: "createVps", kind: "delay-after-commit", delayMs: 60_000 });
+      let locked = "";
+      await runKilled(stack, "up", "the order to be committed", async () => {
+        if (activeOrders().length === before) return false;
+        // The run waits for its order's answer: the backend's lock refuses a second `up` of the stack meanwhile.
+        locked = await pulumiFailure(stack, "up", "--yes", "--skip-preview");
+        return true;
+      });
+      expect(locked).toMatch(/currently locked/);
+      emulator.app.emulator.faults.clear();
+      const killed = activeOrders().at(-1)!.orderOid;
+      expect(await heldOrders()).not.toContain(killed);
+      return killed;
+    }
+
+    test("a killed `up`, then `pulumi up`: the order taken back, none billed in no state", async () => {
+      fs.appendFileSync(path.join(yaml.programDir, "Pulumi.yaml"), yamlVps("web2", "web2.shop.example.com"));
+      const killed = await killedUp(yaml);
+      const count = activeOrders().length;
+      expect(vpsOps(await yaml.up()).sort()).toEqual(["create", "same"]);
+      expect(await heldOrders([yaml])).toContain(killed);
+      expect(activeOrders()).toHaveLength(count);
+      await expectEveryOrderHeld();
+    });
+
+    test("a killed `up`, then `pulumi destroy`: none of the stack's orders left billed", async () => {
+      await dynamic.setConfigs({ count: "2" });
+      const killed = await killedUp(dynamic);
+      const events = path.join(scratch, "destroy-events.jsonl");
+      seen.push(
+        await dynamic.commandWithEventLog(events, ["destroy", "--yes", "--skip-preview"], (text) =>
+          seen.push(text),
+        ),
+      );
+      seen.push(fs.readFileSync(events, "utf8"));
+      expect(activeOrders().map((o) => o.orderOid)).not.toContain(killed);
+      expect(await heldOrders([dynamic])).toEqual([]);
+      await expectEveryOrderHeld();
+    });
+
     test("two stacks' `up`s at once under a budget of one more VPS: one orders, one is refused", async () => {
       const account = activeOrders().reduce((sum, o) => sum + Math.round(o.monthlyFeeUsd * 100), 0);
       const quote = await client.quoteNewVm({
@@ -253,7 +308,68 @@ export function teamBackendScenarios(kind: TeamBackendKind): void {
       await expectEveryOrderHeld();
     });
 
+    // The rules of ownership across backends (issue 80's stack identity): on PostgreSQL, which keeps no earlier state
+    // the provider can read, the kills' pending creates prove a killed run's orders.
+    if (kind === "postgres") {
+      test("a same-named stack on a file backend, one account: neither's destroy cancels the other's VPS", async () => {
+        const twin = yamlProject(
+          "twin",
+          yamlVps("web", "web.twin.example.com", "      dcLocation: ${dc}\n").replace(
+            "      dcLocation: DCDALLAS\n",
+            "",
+          ),
+        );
+        fs.appendFileSync(path.join(twin, "Pulumi.yaml"), "config:\n  dc:\n    type: string\n");
+        const here = await stackOn(twin, "dev", { dc: "DCDALLAS" });
+        const before = activeOrders().map((o) => o.orderOid);
+        await pulumi(here, "up", "--yes", "--skip-preview");
+        const [ours] = await heldOrders([here]);
+        // A colleague's `dev` of the same project on a file backend (one Pulumi.dev.yaml: only the backend tells
+        // them apart): its VPS in London (another creation token).
+        const there = await stackOn(twin, "dev", { dc: "DCLONDON" }, { fileBackend: true });
+        await pulumi(there, "up", "--yes", "--skip-preview");
+        const [theirs] = await heldOrders([there]);
+        expect(
+          activeOrders()
+            .map((o) => o.orderOid)
+            .filter((oid) => !before.includes(oid))
+            .sort(),
+        ).toEqual([ours, theirs].sort());
+        await pulumi(here, "destroy", "--yes", "--skip-preview");
+        expect(activeOrders().map((o) => o.orderOid)).toContain(theirs);
+        expect(activeOrders().map((o) => o.orderOid)).not.toContain(ours);
+        await pulumi(there, "destroy", "--yes", "--skip-preview");
+        expect(activeOrders().map((o) => o.orderOid)).not.toContain(theirs);
+      });
+
+      test("a 10-VPS `up` killed once 3 orders exist, then `pulumi cancel` and `pulumi destroy`: none billed", async () => {
+        const big = yamlProject("big", yamlVps("node0", "node0.big.example.com"));
+        const stack = await stackOn(big, "big");
+        await pulumi(stack, "up", "--yes", "--skip-preview");
+        fs.appendFileSync(
+          path.join(big, "Pulumi.yaml"),
+          Array.from({ length: 9 }, (_, i) => yamlVps(`node${i + 1}`, `node${i + 1}.big.example.com`)).join(
+            "",
+          ),
+        );
+        const before = activeOrders().length;
+        emulator.injectFault({ route: "createVps", kind: "delay-after-commit", delayMs: 60_000, times: 9 });
+        await runKilled(stack, "up", "3 orders to be committed", () => activeOrders().length >= before + 3);
+        emulator.app.emulator.faults.clear();
+        await pulumi(stack, "destroy", "--yes", "--skip-preview");
+        expect(activeOrders().filter((o) => o.domainName.endsWith(".big.example.com"))).toEqual([]);
+        await expectEveryOrderHeld();
+      });
+    }
+
     test("the backend's secret is in nothing printed, logged or written", async () => {
+      // The one message that names the backend: why its earlier states cannot be read (not a file backend).
+      const history = await readStackHistory(
+        { project: "shop", stack: yaml.name },
+        { cwd: yaml.programDir, env: yaml.commandEnv() },
+      );
+      expect(history.unread).toMatch(/is not a file backend/);
+      seen.push(history.unread!);
       for (const stack of stacks) seen.push(await stack.exportState());
       for (const file of fs.readdirSync(scratch, { recursive: true }) as string[]) {
         const at = path.join(scratch, file);
