@@ -8,7 +8,7 @@
  *   rimuhosting-import-file --out vpss.json && pulumi import --file vpss.json
  *
  * Exit codes: 0 when the document was written; 1 when no VPS is left to adopt (nothing written); 2 for wrong
- * arguments, a missing API key or a failed call.
+ * arguments, a missing API key, a failed call, or a backend whose states could not be read (nothing written).
  */
 import * as fs from "node:fs";
 import * as tty from "node:tty";
@@ -22,11 +22,18 @@ import {
 import { DC_LOCATIONS } from "../../contract/literals.js";
 import { createClient, RimuConfigError } from "../client/index.js";
 import { CONFIG_KEYS, ENV_VARS, missingApiKeyMessage } from "../config.js";
-import { presentError } from "../impl/engine/errors.js";
+import { presentError, VPS_ERROR_CODES, VpsError } from "../impl/engine/errors.js";
 import { clientOptionsOf } from "../impl/engine/retry-settings.js";
-import { ordersByStack, readBackendStates, type BackendStates } from "../impl/ownership/backend-states.js";
+import {
+  inPulumiProject,
+  ordersByStack,
+  readBackendStates,
+  type BackendStates,
+} from "../impl/ownership/backend-states.js";
+import { backendReadEnv } from "../impl/engine/backend-cli.js";
 import { adoptionOf, type Adoption, type Selection } from "./import-document.js";
 import { findSettings, StackSettingsError, type FoundSettings } from "./stack-settings.js";
+import { stackResourceNames } from "./stack-names.js";
 
 const USAGE = `Usage: rimuhosting-import-file [options]
   Writes the account's VPSs as a \`pulumi import --file\` document (to the file, or to standard output), one
@@ -45,12 +52,13 @@ const USAGE = `Usage: rimuhosting-import-file [options]
   (rimuhosting:retryLimit, rimuhosting:requestsPerSecond, else RIMUHOSTING_RETRYLIMIT and
   RIMUHOSTING_REQUESTSPERSECOND).
 
-  The stacks' states are read with \`pulumi stack ls --all\` and \`pulumi stack export\` (in a Pulumi project only).
+  The stacks' states are read with \`pulumi stack ls --all\` and \`pulumi stack export\` (in a Pulumi project only);
+  when they cannot be, nothing is written (exit 2), unless --include-managed asks for every VPS.
 
   At a terminal with no option, it prints this help (exit 2) rather than the document on the screen.
 
   Exit code: 0 when the document was written; 1 when no VPS is left to adopt; 2 for wrong arguments, a
-  missing API key or a failed call.`;
+  missing API key, a failed call, or stacks' states that could not be read.`;
 
 export interface ImportFileIo {
   /** Only whether it is a terminal matters (the command reads no input): see atTerminal. */
@@ -205,6 +213,16 @@ function report(adoption: Adoption, options: Options, name: string, states: Back
   return lines;
 }
 
+/** Why no VPS was written when the backend's states could not be read, and what to do. */
+function backendUnreadMessage(unread: string): string {
+  return new VpsError(
+    VPS_ERROR_CODES.backendUnread,
+    `the states of the stacks in this project's backend could not be read: ${unread}. A VPS a stack adopted ` +
+      `(adoptOrderOid) or imported carries no mark on its order, so no VPS could be checked, and none was ` +
+      `written (run again with --include-managed to write every VPS unchecked).`,
+  ).message;
+}
+
 /**
  * Runs the command with `args` (what follows the command's name); resolves to the exit code. `name` is how the
  * user called it, for messages.
@@ -260,10 +278,19 @@ export async function runImportFile(
   }
   let adoption: Adoption;
   // The states first: a `pulumi` that hangs must not hold the API's connection open.
-  const states = await readBackendStates({ cwd: io.cwd ?? process.cwd(), env: io.env ?? process.env });
+  const where = { cwd: io.cwd ?? process.cwd(), env: backendReadEnv(io.env ?? process.env) };
+  const states = await readBackendStates(where);
+  // In a project, a VPS a stack adopted or imported is told only by the states: unread, none can be checked, so
+  // none is written (a second stack would manage it), unless --include-managed asks for every VPS anyway.
+  if (states.unread !== undefined && inPulumiProject(where.cwd) && !options.includeManaged) {
+    client.close();
+    io.stderr.write(`${name}: ${backendUnreadMessage(states.unread)}\n`);
+    return 2;
+  }
+  const stackNames = await stackResourceNames({ ...where, stack: options.stack });
   try {
     const { about_orders: orders } = await client.listOrders({ includeInactive: false });
-    adoption = adoptionOf(orders ?? [], options, ordersByStack(states));
+    adoption = adoptionOf(orders ?? [], options, ordersByStack(states), stackNames);
   } catch (error) {
     io.stderr.write(
       `${name}: ${presentError(error, `Listing the account's VPSs at ${config.baseUrl} (${baseUrlSource})`).message}\n`,

@@ -18,6 +18,7 @@ import { Fqdn, type AboutOrder } from "../../contract/index.js";
 import { CREATION_NONCE_KEY } from "../client/index.js";
 import { NATIVE_VPS_TYPE } from "../impl/fields/vps-type-tokens.js";
 import { uniqueNames } from "./resource-names.js";
+import type { StackNames } from "./stack-names.js";
 
 /** The type token of the native plugin's VPS, which `pulumi import` brings a VPS in as. */
 export const VPS_TYPE_TOKEN = NATIVE_VPS_TYPE;
@@ -103,12 +104,14 @@ function selected(orders: readonly AboutOrder[], selection: Selection): AboutOrd
 
 /**
  * The document for the account's active orders `orders`; `stackOrders`: the orders the backend's stacks hold
- * (impl/ownership/backend-states.ts), by stack name.
+ * (impl/ownership/backend-states.ts), by stack name; `stack`: the names the resources of the stack they will be
+ * imported into have already, and the name it gives each order it holds (adopt/stack-names.ts).
  */
 export function adoptionOf(
   orders: readonly AboutOrder[],
   selection: Selection,
   stackOrders: ReadonlyMap<number, string> = new Map(),
+  stack: StackNames = { names: new Set(), byOrder: new Map() },
 ): Adoption {
   const unnamable: UnnamableOrder[] = [];
   const chosen = selected(orders, selection).filter((order) => {
@@ -124,12 +127,12 @@ export function adoptionOf(
     else managed.push({ orderOid: order.order_oid, domainName: order.domain_name, by });
   }
   const adopted = selection.includeManaged ? chosen : free;
-  const names = uniqueNames(adopted.map((order) => order.domain_name));
+  const names = namesOf(orders, stack);
   return {
     document: {
-      resources: adopted.map((order, i) => ({
+      resources: adopted.map((order) => ({
         type: VPS_TYPE_TOKEN,
-        name: names[i]!,
+        name: names.get(order.order_oid)!,
         id: String(order.order_oid),
       })),
     },
@@ -137,4 +140,20 @@ export function adoptionOf(
     leftOut: selection.includeManaged ? [] : managed,
     includedManaged: selection.includeManaged ? managed : [],
   };
+}
+
+/**
+ * Order number → name, for every VPS of the account, oldest order first (order numbers grow): a VPS's name never
+ * depends on the filters, on which VPSs a stack manages, or on VPSs ordered after it (resource-names.ts).
+ */
+function namesOf(orders: readonly AboutOrder[], stack: StackNames): Map<number, string> {
+  const byAge = orders
+    .filter((order) => order.server_type !== "PHYSICAL")
+    .sort((a, b) => a.order_oid - b.order_oid);
+  const names = uniqueNames(
+    byAge.map((order) => order.domain_name),
+    stack.names,
+    byAge.map((order) => stack.byOrder.get(order.order_oid)),
+  );
+  return new Map(byAge.map((order, i) => [order.order_oid, names[i]!]));
 }

@@ -74,22 +74,33 @@ export function spelledIdentifierOf(domainName: string): string {
 }
 
 /**
- * A name for each domain name, in the order given: identifierOf(), unless two or more domain names give the same
- * one; then each of those is spelled out (spelledIdentifierOf()), whatever their order, so that the names say which
- * VPS is which. Names are compared without case, as a language that changes a name's case (Python's snake_case,
- * Go's exported names) must not make two of them one. A name still taken (a domain name spelled as another's)
- * gets `2`, `3`…
+ * A name for each of the account's VPSs (`domainNames`, oldest order first), the same every time the command runs on
+ * the account, however it grows or which VPSs the filters select, and none that `taken` (the names the stack's
+ * resources have: a run on a grown account adopts in batches) already holds; `own[i]`, the name the stack gives VPS
+ * `i` already, is its name. A VPS gets identifierOf() unless an older VPS's name is the same; then it is spelled out
+ * (spelledIdentifierOf()), so that the name says which VPS it is, and a VPS added later never changes the name of
+ * one listed before it. Names are compared without case, as a language that changes a name's case (Python's
+ * snake_case, Go's exported names) must not make two of them one. A name still taken (by the stack, or a domain
+ * name spelled as another's) is spelled out, then gets `2`, `3`…
  */
-export function uniqueNames(domainNames: readonly string[]): string[] {
-  const bases = domainNames.map((domainName) => identifierOf(domainName).toLowerCase());
-  const count = new Map<string, number>();
-  for (const base of bases) count.set(base, (count.get(base) ?? 0) + 1);
-  const taken = new Set<string>();
+export function uniqueNames(
+  domainNames: readonly string[],
+  taken: ReadonlySet<string> = new Set(),
+  own: readonly (string | undefined)[] = [],
+): string[] {
+  const used = new Set(
+    [...taken, ...own.filter((name) => name !== undefined)].map((name) => name.toLowerCase()),
+  );
+  const plainTaken = new Set<string>();
   return domainNames.map((domainName, i) => {
-    const base = count.get(bases[i]!)! > 1 ? spelledIdentifierOf(domainName) : identifierOf(domainName);
+    const plain = identifierOf(domainName);
+    const first = !plainTaken.has(plain.toLowerCase());
+    plainTaken.add(plain.toLowerCase());
+    if (own[i] !== undefined) return own[i];
+    const base = first && !used.has(plain.toLowerCase()) ? plain : spelledIdentifierOf(domainName);
     let name = base;
-    for (let n = 2; taken.has(name.toLowerCase()); n += 1) name = `${base}${n}`;
-    taken.add(name.toLowerCase());
+    for (let n = 2; used.has(name.toLowerCase()); n += 1) name = `${base}${n}`;
+    used.add(name.toLowerCase());
     return name;
   });
 }

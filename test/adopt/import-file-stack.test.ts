@@ -1,8 +1,9 @@
 /**
  * `import-file --stack <name>` (provider/adopt/stack-settings.ts): the settings come from that stack's config, read
  * with `pulumi config`, never from the environment when the stack's config cannot be read (a typo in its name, no
- * project). A stand-in `pulumi` on PATH plays the CLI, so this file starts a process, which the unit suite refuses
- * (test/helpers/needs-processes.js lists it); import-file.test.ts has the rest.
+ * project); and in a project whose backend's states cannot be read (`pulumi stack ls --all` fails), no VPS written
+ * and exit 2 (issue 83). A stand-in `pulumi` on PATH plays the CLI, so this file starts a process, which the unit
+ * suite refuses (test/helpers/needs-processes.js lists it); import-file.test.ts has the rest.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -34,7 +35,8 @@ afterAll(async () => {
 });
 
 describe("--stack", () => {
-  // A project with a stand-in `pulumi` first on PATH: it knows the stack `dev` only, as `pulumi config` does.
+  // A project with a stand-in `pulumi` first on PATH: it knows the stack `dev` only, as `pulumi config` does, and
+  // lists no stack (`pulumi stack ls --all`), or fails to when STAND_IN_LS_FAILS is set, as a backend may.
   let project: string;
   let pathWithIt: string;
   beforeAll(() => {
@@ -48,7 +50,9 @@ describe("--stack", () => {
     });
     fs.writeFileSync(
       path.join(bin, "pulumi"),
-      `#!/bin/sh\ncase "$*" in *"--stack dev"*) echo '${config}'; exit 0;; esac\n` +
+      `#!/bin/sh\ncase "$*" in *"--stack dev"*) echo '${config}'; exit 0;;\n` +
+        `"stack ls --all --json") [ -z "$STAND_IN_LS_FAILS" ] && { echo '[]'; exit 0; }\n` +
+        `  echo "error: could not list stacks: timeout: context deadline exceeded" >&2; exit 255;; esac\n` +
         `echo "error: no stack named '$5' found" >&2\nexit 255\n`,
       { mode: 0o755 },
     );
@@ -58,15 +62,27 @@ describe("--stack", () => {
     fs.rmSync(project, { recursive: true, force: true });
   });
 
-  async function runIn(cwd: string, args: string[], envKey = DEMO_API_KEY) {
+  async function runIn(
+    cwd: string,
+    args: string[],
+    envKey = DEMO_API_KEY,
+    more: Record<string, string> = {},
+  ) {
     const stdout = new PassThrough();
     const stderr = new PassThrough();
+    const out: string[] = [];
     const err: string[] = [];
+    stdout.on("data", (chunk: Buffer) => out.push(chunk.toString()));
     stderr.on("data", (chunk: Buffer) => err.push(chunk.toString()));
     // The environment's key is a working one by default: a fallback to it would succeed, and so hide the typo.
-    const env = { PATH: pathWithIt, RIMUHOSTING_APIKEY: envKey, RIMUHOSTING_BASEURL: emulator.baseUrl };
+    const env = {
+      PATH: pathWithIt,
+      RIMUHOSTING_APIKEY: envKey,
+      RIMUHOSTING_BASEURL: emulator.baseUrl,
+      ...more,
+    };
     const code = await runImportFile(args, { stdout, stderr, env, cwd }, "import-file");
-    return { code, stderr: err.join("") };
+    return { code, stderr: err.join(""), ...(out.length > 0 ? { stdout: out.join("") } : {}) };
   }
 
   test("a stack whose config cannot be read: exit 2 naming it, never the environment's key", async () => {
@@ -89,5 +105,31 @@ describe("--stack", () => {
   test("a stack that is there: its config's key is used, not the environment's", async () => {
     const refused = "12345678901234567890123456789099";
     expect(await runIn(project, ["--stack", "dev"], refused)).toMatchObject({ code: 0 });
+  });
+
+  test("the backend's states cannot be read: no VPS written, exit 2, why and what to do", async () => {
+    const out = path.join(project, "vpss.json");
+    const failed = await runIn(project, ["--stack", "dev", "--out", out], DEMO_API_KEY, {
+      STAND_IN_LS_FAILS: "1",
+    });
+    expect(failed).toEqual({
+      code: 2,
+      stderr:
+        "import-file: [RIMU_ERR_BACKEND_UNREAD] the states of the stacks in this project's backend could not be " +
+        "read: `pulumi stack ls --all --json` failed: error: could not list stacks: timeout: context deadline " +
+        "exceeded. A VPS a stack adopted (adoptOrderOid) or imported carries no mark on its order, so no VPS could " +
+        "be checked, and none was written (run again with --include-managed to write every VPS unchecked). Nothing " +
+        "was written, cancelled or taken back. Fix the cause named above and run the command again; where `pulumi " +
+        "stack ls --all` does not finish on a PostgreSQL or S3 backend, run it with PULUMI_DIY_BACKEND_PARALLEL=1 " +
+        "(docs/troubleshooting.md).\n",
+    });
+    expect(fs.existsSync(out)).toBe(false);
+    // Asked for every VPS, unchecked: written, and the note says what was not checked.
+    const all = await runIn(project, ["--stack", "dev", "--include-managed"], DEMO_API_KEY, {
+      STAND_IN_LS_FAILS: "1",
+    });
+    expect(all.code).toBe(0);
+    expect(all.stdout).toContain('"name": "web1ExampleCom"');
+    expect(all.stderr).toContain("import-file: note: `pulumi stack ls --all --json` failed");
   });
 });

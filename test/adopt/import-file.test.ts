@@ -98,28 +98,55 @@ describe("names", () => {
     expect(identifierOf("---")).toBe("vps");
   });
 
-  test("names that would be the same, in any case, are spelled out to say which domain is which", () => {
-    // Issue 57: these were aB, aB2, aB3, aB4, which said nothing of which VPS each was.
+  test("a name an older VPS has already, in any case, is spelled out to say which domain is which", () => {
+    // Issue 57: these were aB, aB2, aB3, aB4, which said nothing of which VPS each was. Oldest first: the oldest
+    // keeps its name, so that a VPS ordered later never renames one listed before it (issue 83).
     expect(uniqueNames(["a.b", "A.B", "a-b", "a_b", "c.d"])).toEqual([
-      "aDotB",
+      "aB",
       "capsADotCapsB",
       "aDashB",
       "aUnderscoreB",
       "cD",
     ]);
-    // Whatever their order: each domain name keeps its name.
     expect(uniqueNames(["shop-example.com", "shop.example.com"])).toEqual([
-      "shopDashExampleDotCom",
+      "shopExampleCom",
       "shopDotExampleDotCom",
     ]);
     expect(uniqueNames(["1.x", "1-x", "import", "IMPORT"])).toEqual([
-      "vps1DotX",
+      "vps1X",
       "vps1DashX",
       "importVps",
       "capsImport",
     ]);
     // A spelled name another domain already has: a number after it, still unique in any case.
-    expect(uniqueNames(["adotb", "a.b", "a-b"])).toEqual(["adotb", "aDotB2", "aDashB"]);
+    expect(uniqueNames(["adotb", "a.b", "a-b"])).toEqual(["adotb", "aB", "aDashB"]);
+    expect(uniqueNames(["a.b", "adotb.x", "A.B", "a-dot-b.x"])).toEqual([
+      "aB",
+      "adotbX",
+      "capsADotCapsB",
+      "aDashDotDashBDotX",
+    ]);
+  });
+
+  test("a name the stack's resources have is never given (in any case); an older VPS's never changes", () => {
+    // Adoption in batches (issue 83): the first batch's names are the stack's; the grown account's new VPSs get
+    // others, and each VPS the same name in every run.
+    const first = uniqueNames(["web.example.com", "db.example.com"]);
+    expect(first).toEqual(["webExampleCom", "dbExampleCom"]);
+    // Both now in the stack, under their names; two VPSs ordered since, one named as an older one is.
+    const grown = ["web.example.com", "db.example.com", "web-example.com", "db.example.com"];
+    expect(uniqueNames(grown)).toEqual([...first, "webDashExampleDotCom", "dbDotExampleDotCom"]);
+    expect(uniqueNames(grown, new Set(first), first)).toEqual(uniqueNames(grown));
+    // The stack's other resources' names (a hand-written one, in another case), are never given.
+    expect(uniqueNames(grown, new Set(["WEBDASHEXAMPLEDOTCOM", ...first]), first)).toEqual([
+      ...first,
+      "webDashExampleDotCom2",
+      "dbDotExampleDotCom",
+    ]);
+    expect(uniqueNames(["new.example.com"], new Set(["NEWEXAMPLECOM"]))).toEqual(["newDotExampleDotCom"]);
+    expect(uniqueNames(["new.example.com"], new Set(["newExampleCom", "newDotExampleDotCom"]))).toEqual([
+      "newDotExampleDotCom2",
+    ]);
   });
 });
 
@@ -131,11 +158,7 @@ describe("import-file against the emulator", () => {
       { type: "rimuhosting:index:Vps", name: "dbExampleCom", id: String(oids["db.example.com "]) },
       { type: "rimuhosting:index:Vps", name: "scriptExampleCom", id: String(oids["script.example.com "]) },
       { type: "rimuhosting:index:Vps", name: "web1ExampleCom", id: String(oids["web-1.example.com "]) },
-      {
-        type: "rimuhosting:index:Vps",
-        name: "webDash2DotExampleDotCom",
-        id: String(oids["web-2.example.com "]),
-      },
+      { type: "rimuhosting:index:Vps", name: "web2ExampleCom", id: String(oids["web-2.example.com "]) },
       {
         type: "rimuhosting:index:Vps",
         name: "capsWebDash2DotExampleDotCom",
@@ -169,7 +192,7 @@ describe("import-file against the emulator", () => {
     expect(code).toBe(0);
     expect(stdout).toBe("");
     expect(resources(fs.readFileSync(out, "utf8")).map((r) => r.name)).toEqual([
-      "webDash2DotExampleDotCom",
+      "web2ExampleCom",
       "capsWebDash2DotExampleDotCom",
     ]);
     expect(stderr).toBe(

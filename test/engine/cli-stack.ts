@@ -77,8 +77,10 @@ export interface CliStackOptions {
   programDir: string;
   /** Prefix of the stack name; a random suffix keeps runs apart (see CliStack.create). Default "dev". */
   stackName?: string;
-  /** Directory for the local file backend (`file://<dir>`). */
+  /** Directory for the local file backend (`file://<dir>`), and beside it the stack's PULUMI_HOME. */
   backendDir: string;
+  /** Another backend than the file backend in `backendDir` (`postgres://…`, `s3://…`: team-backends.ts). */
+  backendUrl?: string;
   config?: Record<string, StackConfigValue | string>;
   env?: NodeJS.ProcessEnv;
   /**
@@ -233,6 +235,7 @@ export class CliStack {
       ...offlineCliEnv(this.options.backendDir),
       ...this.keyService?.env,
     };
+    if (this.options.backendUrl !== undefined) env.PULUMI_BACKEND_URL = this.options.backendUrl;
     if (this.options.pluginDownloads) delete env.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION;
     // Not a recipe's stack: its commands run as the page says, in the page's environment.
     if (!this.options.baseEnv) env.NODE_OPTIONS = withLazyTypeScript(env.NODE_OPTIONS);

@@ -26,6 +26,8 @@ export interface StackDriverOptions {
   stackName?: string;
   /** A scratch directory for the file backend. */
   workDir: string;
+  /** See CliStackOptions.backendUrl. */
+  backendUrl?: string;
   config?: Record<string, StackConfigValue | string>;
   env?: NodeJS.ProcessEnv;
   /** Receives the CLI's own display. */
@@ -46,6 +48,7 @@ export async function createStackDriver(o: StackDriverOptions): Promise<StackDri
     programDir: o.programDir,
     stackName: o.stackName,
     backendDir: path.join(o.workDir, "backend"),
+    backendUrl: o.backendUrl,
     config: o.config,
     env: o.env,
     onOutput: o.onCliOutput,

@@ -37,6 +37,7 @@ export const VPS_ERROR_CODES = {
   orderGone: "RIMU_ERR_ORDER_GONE",
   invalidInput: "RIMU_ERR_INVALID_INPUT",
   stateUnreadable: "RIMU_ERR_STATE_UNREADABLE",
+  backendUnread: "RIMU_ERR_BACKEND_UNREAD",
   internal: "RIMU_ERR_INTERNAL",
   budget: "RIMU_ERR_BUDGET",
   leftBilled: "RIMU_ERR_LEFT_BILLED",
@@ -166,6 +167,14 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
     advice:
       "Nothing was changed. Run `pulumi refresh`: it reads the order from RimuHosting again and records it as this " +
       "version does; then run the command again.",
+  },
+  [VPS_ERROR_CODES.backendUnread]: {
+    className: "VpsError",
+    kind: "temporary",
+    advice:
+      "Nothing was written, cancelled or taken back. Fix the cause named above and run the command again; where " +
+      "`pulumi stack ls --all` does not finish on a PostgreSQL or S3 backend, run it with " +
+      "PULUMI_DIY_BACKEND_PARALLEL=1 (docs/troubleshooting.md).",
   },
   [VPS_ERROR_CODES.internal]: {
     className: "VpsError",

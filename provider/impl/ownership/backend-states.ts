@@ -19,6 +19,7 @@
  * states cannot be read, `unread` says why: import-file says so, and nothing is taken back.
  */
 import { execFile } from "node:child_process";
+import { BACKEND_PARALLEL_VARIABLE, backendReadEnv } from "../engine/backend-cli.js";
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { AboutOrder } from "../../../contract/index.js";
@@ -105,7 +106,14 @@ export function inPulumiProject(dir: string): boolean {
 
 const firstLine = (text: string): string => text.trim().split("\n")[0]?.slice(0, 300) ?? "";
 
-/** The JSON `pulumi <args>` prints in `cwd`, or why there is none (a string: the host loads no bare Error). */
+/** How long one `pulumi` read may take: a backend's listing of 1,000 stacks takes seconds, one that hangs forever. */
+const READ_LIMIT_MS = 60_000;
+
+/**
+ * The JSON `pulumi <args>` prints in `cwd`, or why there is none (a string: the host loads no bare Error). Run with
+ * one reader of a self-managed backend at a time unless the user chose (engine/backend-cli.ts: on PostgreSQL the
+ * CLI's listing of 4 or more stacks never finishes otherwise), and ended after READ_LIMIT_MS, saying so.
+ */
 export const pulumiJson = <T>(
   args: string[],
   where: { cwd: string; env?: NodeJS.ProcessEnv },
@@ -114,8 +122,20 @@ export const pulumiJson = <T>(
     execFile(
       "pulumi",
       args,
-      { ...where, timeout: 120_000, maxBuffer: 256 << 20 },
+      {
+        cwd: where.cwd,
+        env: backendReadEnv(where.env ?? process.env),
+        timeout: READ_LIMIT_MS,
+        maxBuffer: 256 << 20,
+      },
       (error, stdout, stderr) => {
+        if (error && (error as { killed?: boolean }).killed)
+          return done({
+            why:
+              `\`pulumi ${args.join(" ")}\` did not finish within ${READ_LIMIT_MS / 1000} s (on a PostgreSQL ` +
+              `backend, with ${BACKEND_PARALLEL_VARIABLE} at ${backendReadEnv(where.env ?? process.env)[BACKEND_PARALLEL_VARIABLE]}: ` +
+              `set it to 1)`,
+          });
         if (error)
           return done({ why: `\`pulumi ${args.join(" ")}\` failed: ${firstLine(stderr) || error.message}` });
         try {

@@ -20,6 +20,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import * as zlib from "node:zlib";
+import { backendUrlWithoutCredentials } from "../engine/backend-cli.js";
 import { pulumiJson, type BackendStates, type StateResource } from "./backend-states.js";
 
 /** The stack a creationScope (`<project>/<stack>/<name>`) names, or undefined. */
@@ -120,7 +121,7 @@ export async function readStackHistory(
   if (dir === undefined)
     return {
       stacks: [],
-      unread: `the backend ${url || "(unnamed)"} is not a file backend, whose earlier states this provider reads`,
+      unread: `the backend ${url ? backendUrlWithoutCredentials(url) : "(unnamed)"} is not a file backend, whose earlier states this provider reads`,
     };
   return readStackCopies(dir, scope);
 }
