@@ -338,12 +338,18 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
     judgedAsNew = true;
     // Made: the other providers count it as made from now on, in a listing read before it too (shared-plan.ts).
     view.sharedPlan?.made(resource, result.order.order_oid);
-    // The replaced order is this one's fee now until the run cancels it (runTotals): never counted beside it.
-    const replacedOid = replacedOrder?.order_oid;
-    if (replacedOrder !== undefined) {
-      run.replaced.set(replacedOrder.order_oid, replacedOrder);
-      view.sharedPlan?.noteReplaced(replacedOrder.order_oid, result.order.order_oid);
-    }
+    // The replaced order is this one's fee now until the run cancels it (runTotals): never counted beside it. Being
+    // withdrawn, this one replaces it no more from before its withdrawal starts: it stays billed and counts again
+    // (issue 64, case 4), and another provider failing on the budget meanwhile must not cancel it (issue 80 item 5).
+    const replaced = replacedOrder;
+    const replaces = (yes: boolean): void => {
+      if (replaced === undefined || yes === run.replaced.has(replaced.order_oid)) return;
+      if (yes) run.replaced.set(replaced.order_oid, replaced);
+      else run.replaced.delete(replaced.order_oid);
+      if (yes) view.sharedPlan?.noteReplaced(replaced.order_oid, result.order.order_oid);
+      else view.sharedPlan?.forgetReplaced(replaced.order_oid);
+    };
+    replaces(true);
     // This order is applied now: the listing holds it, as it holds the run's other applied changes.
     let withdrawn: string | undefined;
     try {
@@ -352,24 +358,20 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
         name,
         order: result.order,
         totalsOf: (orders) => runTotals(run, view, orders).totals,
-        withdraw,
+        withdraw: (placedOrder) => (replaces(false), withdraw(placedOrder)),
         addsCents: addsOf(fee),
       });
     } catch (error) {
       // The read-back failed (a 429, a 5xx, a timeout): the order is billed, so it must reach the state (I4).
       throw unread(result, error);
     }
-    // Kept: in a run already failing on the budget, the orders it replaced are judged now (replaced-orders.ts).
-    if (withdrawn === undefined) return void (await cancelReplacedIfFailing(run, view, name));
+    // Kept (a failed withdrawal: it replaces its order again); in a run already failing on the budget, the orders it
+    // replaced are judged now (replaced-orders.ts).
+    if (withdrawn === undefined) return void (replaces(true), await cancelReplacedIfFailing(run, view, name));
     noteFailing(run, view);
     run.applied.delete(resource);
     // Withdrawn: no change of it is made (shared-plan.ts).
     view.sharedPlan?.forget(resource);
-    // Its replacement withdrawn, the replaced order stays billed: it counts again (issue 64, case 4).
-    if (replacedOid !== undefined) {
-      run.replaced.delete(replacedOid);
-      view.sharedPlan?.forgetReplaced(replacedOid);
-    }
     const cancelled = await cancelReplacedIfFailing(run, view);
     const message =
       `${withdrawn}, and ${name} is not in the stack. ${describeDone(run, `kept for ${name}`)}${cancelled}. Run \`pulumi up\` again ` +
