@@ -176,7 +176,7 @@ export async function runOwnedUp(emu: TestEmulator, world: OwnedWorld, c: OwnedU
   world.now = undefined;
   // A killed run without checkpoints wrote nothing: its state is the last one written.
   if (killed && !c.checkpoints) stack.revert();
-  // A create the killed engine never saw end stays pending in a checkpointed state; the next command clears them.
+  // A create the killed engine never saw end stays pending in a checkpointed state, until the stack's next command.
   const nonceOf = (inputs: VpsInputs) => inputs.__creationNonce;
   const heldNonces = new Set(stack.live().map((h) => nonceOf(h.inputs)));
   stack.pending = killed && c.checkpoints ? stack.began.filter((i) => !heldNonces.has(nonceOf(i))) : [];
