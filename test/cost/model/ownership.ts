@@ -1,0 +1,253 @@
+/**
+ * I7 in the money model (docs/cost.md): no run cancels or takes back an order that any other stack's state holds or
+ * that another live run placed. Two backends, each with a stack of the same project and stack name (`model`/`s0`,
+ * every team's `dev`), the same resource names on both; each `up` runs two providers (web on the default one, api
+ * on an explicit one), with or without checkpoints, maybe killed between two calls.
+ *
+ * The provider reads its stack's identity and the backend's states through the test hooks
+ * (testing.setStackIdentityReader, setBackendReader), answered from the backend of the stack whose command runs: so
+ * the take-back (check) and the sweep (a run that checked no VPS deletes) act here as through the CLI. A command's
+ * runs are one stack's, one command at a time, so the hooks know the backend without being told the run.
+ *
+ * What the backend holds of a stack: with checkpoints, the state as each step leaves it and the creates under way
+ * (pending operations; a killed run's stay); without, the state at the end of the last command that was not killed
+ * (a killed run writes nothing: its state goes back to that).
+ */
+import { stackIdentityMark } from "../../../provider/impl/ownership/stack-identity";
+import { DYNAMIC_VPS_TYPE } from "../../../provider/impl/fields/vps-type-tokens";
+import type { BackendStates, StateResource } from "../../../provider/impl/ownership/backend-states";
+import type { TestEmulator } from "../../helpers/start-emulator";
+import type { VpsInputs } from "../../../provider/impl/inputs/vps-input-schema";
+import { FRONT_ENDS, type FrontEnd } from "./front-ends";
+import { apply, Killed, oidOf, plan, Stack, type Gate, type Held, type Spec } from "./engine";
+import { newCommand } from "./runs";
+
+/** A stack of one backend, named as every other backend's: what its backend holds, and what its engine did. */
+export class OwnedStack extends Stack {
+  override readonly front: FrontEnd;
+  /** The state its backend holds (checkpoints off: as of the last command that was not killed). */
+  stored: Held[] = [];
+  /** Its resources and pending deletes as `stored` records them (what a killed run without checkpoints goes back to). */
+  private written: { state: Held[]; pendingDeletes: Held[] } = { state: [], pendingDeletes: [] };
+  /** Creates its engine began and never finished (a killed run's, with checkpoints on): their checked inputs. */
+  pending: VpsInputs[] = [];
+  /** Creates under way in this command (a checkpoint records each as a pending operation). */
+  readonly creating = new Set<VpsInputs>();
+  /** Every create this command began. */
+  began: VpsInputs[] = [];
+  /** Every resource a finished operation's state recorded (the stack's history). */
+  readonly history: Held[] = [];
+  /** The orders this command's engine asked to delete (what the state held). */
+  readonly deleting = new Set<number>();
+
+  constructor(readonly backend: "A" | "B") {
+    super("s0");
+    const base = FRONT_ENDS.dynamic;
+    this.front = {
+      ...base,
+      create: async (stack, spec, checked) => {
+        this.creating.add(checked);
+        this.began.push(checked);
+        try {
+          return await base.create(stack, spec, checked);
+        } finally {
+          this.creating.delete(checked);
+        }
+      },
+      delete: async (held) => {
+        this.deleting.add(oidOf(held));
+        await base.delete(held);
+      },
+    };
+  }
+
+  /** The state's resources as now (the engine's live record). */
+  live(): Held[] {
+    return [...this.state.values(), ...this.pendingDeletes];
+  }
+
+  /** The backend writes the state as it is now. */
+  write(): void {
+    this.written = { state: [...this.state.values()], pendingDeletes: [...this.pendingDeletes] };
+    this.stored = this.live();
+    this.history.push(...this.stored);
+  }
+
+  /** The state goes back to the one last written (a killed run without checkpoints wrote nothing). */
+  revert(): void {
+    this.state.clear();
+    for (const held of this.written.state) this.state.set(held.spec.name, held);
+    this.pendingDeletes = [...this.written.pendingDeletes];
+  }
+}
+
+/** The stacks of both backends, and how the command now under way writes its state. */
+export interface OwnedWorld {
+  stacks: OwnedStack[];
+  now?: { stack: OwnedStack; checkpoints: boolean };
+  /** How often the rules acted (so that a passing property is not a vacuous one). */
+  acted: { refusedForeign: number; takenBack: number; sweptKilled: number };
+}
+
+const asResource = (held: Held): StateResource => ({
+  type: DYNAMIC_VPS_TYPE,
+  id: held.id,
+  inputs: held.inputs as Record<string, unknown>,
+  outputs: held.outs,
+});
+
+/** What the backend of the command under way holds: each of its stacks' state and pending creates. */
+export function statesOf(world: OwnedWorld): BackendStates {
+  const now = world.now!;
+  return {
+    stacks: world.stacks
+      .filter((s) => s.backend === now.stack.backend)
+      .map((s) => {
+        const checkpointed = s === now.stack && now.checkpoints;
+        return {
+          stack: s.name,
+          resources: (checkpointed ? s.live() : s.stored).map(asResource),
+          pending: (checkpointed ? [...s.pending, ...s.creating] : s.pending).map((inputs) => ({
+            type: DYNAMIC_VPS_TYPE,
+            inputs: inputs as Record<string, unknown>,
+          })),
+        };
+      }),
+  };
+}
+
+/** Every state the stack of the command under way recorded (its backend's copies of finished operations). */
+export function historyOf(world: OwnedWorld): BackendStates {
+  const stack = world.now!.stack;
+  return { stacks: [{ stack: stack.name, resources: stack.history.map(asResource) }] };
+}
+
+/** The identity of the command's stack: its backend, project and stack (and, on a file backend, its own salt). */
+export const identityOf = (world: OwnedWorld) => ({
+  mark: stackIdentityMark({
+    backendUrl: `file:///model/${world.now!.stack.backend}`,
+    project: "model",
+    stack: world.now!.stack.name,
+    instance: `salt-${world.now!.stack.backend}`,
+  }),
+});
+
+/** Every order of the account, active or not, by number (the emulator's own record). */
+const ordersNow = (emu: TestEmulator): Map<number, boolean> =>
+  new Map(emu.snapshot().map((o) => [o.orderOid, o.active]));
+
+/** One `up` of one stack: its program (web on the default provider, api on the explicit one), checkpoints, a kill. */
+export interface OwnedUp {
+  stack: 0 | 1;
+  web?: Spec["dcLocation"] | undefined;
+  api?: Spec["dcLocation"] | undefined;
+  checkpoints: boolean;
+  killAt?: number | undefined;
+}
+
+export const ownedUpWords = (c: OwnedUp): string =>
+  `up(${c.stack === 0 ? "A" : "B"}/s0: ${[c.web && `web ${c.web}`, c.api && `api ${c.api}`].filter(Boolean).join(", ") || "nothing"}` +
+  `${c.checkpoints ? "" : "; PULUMI_SKIP_CHECKPOINTS"}${c.killAt === undefined ? "" : `; kill at call ${c.killAt}`})`;
+
+const specOf = (name: "web" | "api", dcLocation: Spec["dcLocation"]): Spec => ({
+  name,
+  dcLocation,
+  memoryMb: 512,
+  diskSpaceMb: 10240,
+  deleteBeforeReplace: false,
+  provider: name === "web" ? 0 : 1,
+});
+
+/**
+ * Runs `c` and returns I7's violations: an order cancelled that another stack's state holds, or that this command
+ * placed, which its engine never asked to delete (another provider's sweep took it); an order two states hold.
+ */
+export async function runOwnedUp(emu: TestEmulator, world: OwnedWorld, c: OwnedUp): Promise<string[]> {
+  const stack = world.stacks[c.stack]!;
+  stack.program = [...(c.web ? [specOf("web", c.web)] : []), ...(c.api ? [specOf("api", c.api)] : [])];
+  const before = ordersNow(emu);
+  stack.deleting.clear();
+  stack.began = [];
+  world.now = { stack, checkpoints: c.checkpoints };
+  stack.said.length = 0;
+  const heldBefore = new Set(stack.live().map(oidOf));
+  const killed = await update(stack, c.killAt);
+  if (stack.said.some((said) => said.includes("RIMU_ERR_FOREIGN_ORDER"))) world.acted.refusedForeign++;
+  world.now = undefined;
+  // A killed run without checkpoints wrote nothing: its state is the last one written.
+  if (killed && !c.checkpoints) stack.revert();
+  // A create the killed engine never saw end stays pending in a checkpointed state, until the stack's next command.
+  const nonceOf = (inputs: VpsInputs) => inputs.__creationNonce;
+  const heldNonces = new Set(stack.live().map((h) => nonceOf(h.inputs)));
+  stack.pending = killed && c.checkpoints ? stack.began.filter((i) => !heldNonces.has(nonceOf(i))) : [];
+  if (!killed || c.checkpoints) stack.write();
+  // A killed run's order in no state, taken back by this run's check: what the take-back is for.
+  for (const oid of new Set(stack.live().map(oidOf)))
+    if (before.get(oid) === true && !heldBefore.has(oid)) world.acted.takenBack++;
+  return violations(emu, world, stack, before);
+}
+
+/**
+ * The update of `up` (its preview orders and cancels nothing: left out, to keep I7's cases cheap), killed at its
+ * call number `killAt`: true when it was.
+ */
+async function update(stack: OwnedStack, killAt: number | undefined): Promise<boolean> {
+  let calls = 0;
+  let dead = false;
+  const gate: Gate = () => {
+    if (dead || (killAt !== undefined && calls++ >= killAt)) {
+      dead = true;
+      return Promise.reject(new Killed());
+    }
+    return Promise.resolve();
+  };
+  const runs = newCommand();
+  try {
+    const steps = await plan(stack, runs, gate, false);
+    if (steps.failures.length > 0) {
+      stack.said.push(...steps.failures);
+      return false;
+    }
+    steps.planned = steps.planned.filter((step) => !step.failed);
+    await apply(stack, runs, gate, steps, () => !dead);
+    return false;
+  } catch (error) {
+    if (error instanceof Killed) return true;
+    throw error;
+  }
+}
+
+function violations(
+  emu: TestEmulator,
+  world: OwnedWorld,
+  stack: OwnedStack,
+  before: Map<number, boolean>,
+): string[] {
+  const after = ordersNow(emu);
+  const found: string[] = [];
+  const holders = new Map<number, OwnedStack[]>();
+  for (const s of world.stacks)
+    for (const oid of new Set(s.live().map(oidOf)))
+      if (Number.isFinite(oid)) holders.set(oid, [...(holders.get(oid) ?? []), s]);
+  for (const [oid, held] of holders) {
+    if (held.length > 1)
+      found.push(
+        `I7: order ${oid} is held by the states of ${held.map((s) => `${s.backend}/s0`).join(" and ")}`,
+      );
+    const other = held.find((s) => s !== stack);
+    if (other && before.get(oid) === true && after.get(oid) === false)
+      found.push(
+        `I7: ${stack.backend}/s0's run cancelled order ${oid}, which the state of ${other.backend}/s0 holds`,
+      );
+  }
+  for (const [oid, active] of after) {
+    // A killed run's order, in no state, cancelled by a sweep: what the sweep is for.
+    if (before.get(oid) === true && !active && !stack.deleting.has(oid) && !holders.has(oid))
+      world.acted.sweptKilled++;
+    if (!before.has(oid) && !active && !stack.deleting.has(oid))
+      found.push(
+        `I7: order ${oid}, placed by a run of this command, was cancelled though no engine asked to delete it`,
+      );
+  }
+  return found;
+}
