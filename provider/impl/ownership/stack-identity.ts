@@ -28,13 +28,13 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { STACK_IDENTITY_KEY } from "../../client/metadata-keys.js";
 import { canonicalJson } from "../inputs/canonical-json.js";
 import { deploymentOfThisProcess } from "../engine/deployment.js";
 import { runState, type RunContext } from "../engine/run-context.js";
 import { pulumiJson } from "./backend-states.js";
+import { backendUrlWithoutCredentials } from "../engine/backend-cli.js";
 
 export { identityOf } from "./order-marks.js";
 
@@ -49,34 +49,6 @@ export interface StackIdentityParts {
   project: string;
   stack: string;
   instance: string | undefined;
-}
-
-/** Query parameters of a backend URL that may hold a secret (libpq's `password`, a token, a key). */
-const SECRET_PARAM = /pass|secret|token|key|credential|auth|sig/i;
-
-/**
- * The backend URL with every credential removed (user name and password, secret-looking query parameters), and a
- * file backend's path made absolute as the CLI resolves it from `cwd`.
- */
-export function backendWithoutCredentials(url: string, cwd: string): string {
-  if (url.startsWith("file://")) {
-    const [rawPath = "", query] = url.slice("file://".length).split("?");
-    let path = decodeURIComponent(rawPath);
-    if (path === "~" || path.startsWith("~/")) path = join(homedir(), path.slice(1));
-    path = resolve(cwd, path);
-    return `file://${path}${query === undefined ? "" : `?${query}`}`;
-  }
-  try {
-    const parsed = new URL(url);
-    parsed.username = "";
-    parsed.password = "";
-    for (const name of [...parsed.searchParams.keys()])
-      if (SECRET_PARAM.test(name)) parsed.searchParams.delete(name);
-    return parsed.toString();
-  } catch {
-    // Not a URL the WHATWG parser takes: drop anything between `//` and `@`.
-    return url.replace(/\/\/[^/@]*@/, "//");
-  }
 }
 
 /** The identity mark of these parts: `id1-` and 128 bits of their sha256 (the URL must be credential-free). */
@@ -133,7 +105,7 @@ export async function readStackIdentity(
   if ("why" in who) return { unread: who.why };
   if (!who.value.url) return { unread: "`pulumi whoami --json` printed no backend URL" };
   if (state !== undefined && "why" in state) return { unread: state.why };
-  const backendUrl = backendWithoutCredentials(who.value.url, cwd);
+  const backendUrl = backendUrlWithoutCredentials(who.value.url, { drop: { cwd } });
   const instance = fromSettings ?? (state === undefined ? undefined : materialInState(state.value));
   if (instance === undefined && !backendUrl.startsWith("https://"))
     return {

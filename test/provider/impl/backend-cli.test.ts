@@ -25,6 +25,11 @@ describe("backendUrlWithoutCredentials", () => {
       "s3://state?awssdk=v2&access_key_id=***&secret_access_key=***",
     ],
     ["azblob://state?sas_token=sv%3D2020", "azblob://state?sas_token=***"],
+    // The same list the stack identity's hash drops (stack-identity.test.ts).
+    [
+      "s3://state?region=x&authorization=s3cret&creds=s3cret",
+      "s3://state?region=x&authorization=***&creds=***",
+    ],
     ["file:///home/me/.pulumi-state", "file:///home/me/.pulumi-state"],
     ["https://api.pulumi.com", "https://api.pulumi.com/"],
     ["postgres://rimu:pw@[broken", "postgres://…"],

@@ -7,11 +7,12 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import {
-  backendWithoutCredentials,
-  readStackIdentity,
-  stackIdentityMark,
-} from "../../../provider/impl/ownership/stack-identity";
+import { backendUrlWithoutCredentials } from "../../../provider/impl/engine/backend-cli";
+import { readStackIdentity, stackIdentityMark } from "../../../provider/impl/ownership/stack-identity";
+
+/** The backend URL as the identity hashes it. */
+const backendWithoutCredentials = (url: string, cwd: string): string =>
+  backendUrlWithoutCredentials(url, { drop: { cwd } });
 
 const parts = { backendUrl: "file:///srv/a", project: "shop", stack: "dev", instance: "v1:salt-a" };
 
@@ -40,6 +41,8 @@ describe("the stack identity", () => {
       "s3://state?endpoint=127.0.0.1:9000&disableSSL=true&secretKey=s3cret",
       "s3://state?endpoint=127.0.0.1%3A9000&disableSSL=true",
     ],
+    // One list for messages and the hash (backend-cli.ts): `auth…` and `cred…` go from both.
+    ["s3://state?region=x&authorization=s3cret&creds=s3cret", "s3://state?region=x"],
     ["https://api.pulumi.com", "https://api.pulumi.com/"],
   ])("%s is hashed as %s: no credential", (url, stripped) => {
     expect(backendWithoutCredentials(url, "/work")).toBe(stripped);
