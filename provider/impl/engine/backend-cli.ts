@@ -66,6 +66,20 @@ export function backendUrlWithoutCredentials(url: string, mode: CredentialMode =
   return parsed.toString().replace(/%2A%2A%2A/g, "***");
 }
 
+/** Trailing characters a message puts after a URL (a quote, a colon, a full stop), not part of it. */
+const AFTER_URL = /["'),.;:\]]+$/;
+
+/**
+ * `text` (the CLI's error output, a message quoting it) with every URL in it masked as above: the CLI's errors about
+ * a self-managed backend quote its URL, password and all (`postgres://user:password@host/db`).
+ */
+export function textWithoutUrlCredentials(text: string): string {
+  return text.replace(/[a-z][a-z0-9+.-]*:\/\/\S+/gi, (token) => {
+    const after = AFTER_URL.exec(token)?.[0] ?? "";
+    return backendUrlWithoutCredentials(token.slice(0, token.length - after.length)) + after;
+  });
+}
+
 /** The variable that sets how many stacks the CLI reads at once from a self-managed backend. */
 export const BACKEND_PARALLEL_VARIABLE = "PULUMI_DIY_BACKEND_PARALLEL";
 

@@ -3,7 +3,10 @@
  * whatever the backend; the rest as it was, so the message still says which backend (issue 83). The workflows on
  * PostgreSQL and S3 look for the servers' real secrets in everything printed (test/engine/backends-*.test.ts).
  */
-import { backendUrlWithoutCredentials } from "../../../provider/impl/engine/backend-cli";
+import {
+  backendUrlWithoutCredentials,
+  textWithoutUrlCredentials,
+} from "../../../provider/impl/engine/backend-cli";
 
 describe("backendUrlWithoutCredentials", () => {
   test.each([
@@ -37,4 +40,12 @@ describe("backendUrlWithoutCredentials", () => {
   ])("%s", (url, shown) => {
     expect(backendUrlWithoutCredentials(url)).toBe(shown);
   });
+});
+
+test("every URL a message quotes is masked, whatever follows it", () => {
+  expect(
+    textWithoutUrlCredentials(
+      'error: "postgres://u:pw1@h/db": refused; retry s3://b?secret_access_key=pw2. (file:///srv/x)',
+    ),
+  ).toBe('error: "postgres://u:***@h/db": refused; retry s3://b?secret_access_key=***. (file:///srv/x)');
 });
