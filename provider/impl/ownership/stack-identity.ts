@@ -18,8 +18,8 @@
  *   state exists, even on a first `up` with PULUMI_SKIP_CHECKPOINTS), else from the state's secrets provider
  *   (`pulumi stack export`, which holds the same value once an operation wrote the state). Both are the same on the
  *   file, PostgreSQL and S3 backends (one implementation serves them). Pulumi Cloud's own key (secrets provider
- *   `service`) has no such material: there the backend and the organization in the URL tell stacks apart, and a
- *   stack re-created with the same name shares the removed one's identity.
+ *   `service`) has no such material, and `whoami`'s URL there names no organization: such a stack has no identity
+ *   (identityOfParts), so its orders carry no mark and nothing is taken back or cancelled by proof of one.
  *
  * When any part cannot be read, there is no identity: the order is placed without a mark (the provider never acts
  * on it later) and the read's failure says why. Read once per run (`stackIdentity`), and only when needed: before
@@ -107,13 +107,24 @@ export async function readStackIdentity(
   if (state !== undefined && "why" in state) return { unread: state.why };
   const backendUrl = backendUrlWithoutCredentials(who.value.url, { drop: { cwd } });
   const instance = fromSettings ?? (state === undefined ? undefined : materialInState(state.value));
-  if (instance === undefined && !backendUrl.startsWith("https://"))
+  return identityOfParts({ backendUrl, project: scope.project, stack: scope.stack, instance }, settings);
+}
+
+/**
+ * The identity of `parts`, none without key material. Without it a mark would prove nothing: on Pulumi Cloud's own
+ * secrets provider (`service`) `pulumi whoami --json` prints the service's URL, no organization, so `alice/shop/dev`
+ * and `bob/shop/dev` would share one. `settings`: the stack's settings file, named in the reason.
+ */
+export function identityOfParts(parts: StackIdentityParts, settings: string): StackIdentity {
+  if (parts.instance === undefined)
     return {
       unread:
-        `neither ${settings} nor the state of stack ${scope.stack} holds its key material ` +
-        "(encryptionsalt or encryptedkey)",
+        `neither ${settings} nor the state of stack ${parts.stack} holds its key material (encryptionsalt or ` +
+        "encryptedkey; Pulumi Cloud's own secrets provider has none), so no mark would tell it from a stack of " +
+        "the same name in another organization or backend; `pulumi stack change-secrets-provider passphrase` " +
+        "(or a key service) gives the stack its own",
     };
-  return { mark: stackIdentityMark({ backendUrl, project: scope.project, stack: scope.stack, instance }) };
+  return { mark: stackIdentityMark(parts) };
 }
 
 type IdentityReader = (scope: { project: string; stack: string }) => Promise<StackIdentity>;

@@ -8,7 +8,11 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { backendUrlWithoutCredentials } from "../../../provider/impl/engine/backend-cli";
-import { readStackIdentity, stackIdentityMark } from "../../../provider/impl/ownership/stack-identity";
+import {
+  identityOfParts,
+  readStackIdentity,
+  stackIdentityMark,
+} from "../../../provider/impl/ownership/stack-identity";
 
 /** The backend URL as the identity hashes it. */
 const backendWithoutCredentials = (url: string, cwd: string): string =>
@@ -47,6 +51,21 @@ describe("the stack identity", () => {
   ])("%s is hashed as %s: no credential", (url, stripped) => {
     expect(backendWithoutCredentials(url, "/work")).toBe(stripped);
     expect(backendWithoutCredentials(url, "/work")).not.toContain("s3cret");
+  });
+
+  it("is none without the stack instance's key material (Pulumi Cloud's own key): no mark proves anything", () => {
+    // alice/shop/dev and bob/shop/dev on Pulumi Cloud: whoami's URL names no organization, and there is no salt.
+    const cloud = {
+      backendUrl: "https://api.pulumi.com/",
+      project: "shop",
+      stack: "dev",
+      instance: undefined,
+    };
+    const read = identityOfParts(cloud, "/work/Pulumi.dev.yaml");
+    expect(read).toEqual({
+      unread: expect.stringContaining("pulumi stack change-secrets-provider passphrase"),
+    });
+    expect(identityOfParts(parts, "/work/Pulumi.dev.yaml")).toEqual({ mark: stackIdentityMark(parts) });
   });
 
   it("a file backend's path is resolved: two users' file://~ are two backends", () => {
