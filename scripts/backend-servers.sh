@@ -63,8 +63,9 @@ start_postgres() {
   as_owner "$bin/pg_ctl" -D "$dir/postgres/data" -l "$dir/postgres/server.log" -w -t 60 \
     -o "-c listen_addresses=127.0.0.1 -p $port -k $dir/postgres -c fsync=off -c max_connections=200" start >&2 ||
     die "PostgreSQL did not start: $(tail -n 5 "$dir/postgres/server.log")"
-  as_owner "$bin/psql" -h "$dir/postgres" -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 -q \
-    -c "CREATE ROLE rimu LOGIN PASSWORD '$password'" -c "CREATE DATABASE rimu OWNER rimu" >&2
+  # The password on psql's standard input (printf is a builtin), never in its arguments, which `ps` shows everyone.
+  printf '%s\n' "CREATE ROLE rimu LOGIN PASSWORD '$password';" "CREATE DATABASE rimu OWNER rimu;" |
+    as_owner "$bin/psql" -h "$dir/postgres" -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 -q -f - >&2
   echo "$bin" >"$dir/postgres/bindir"
   say "PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port ($dir/postgres/data)"
   echo "export RIMU_TEST_POSTGRES_URL='postgres://rimu:$password@127.0.0.1:$port/rimu?sslmode=disable'"

@@ -223,6 +223,16 @@ function backendUnreadMessage(unread: string): string {
   ).message;
 }
 
+/** The message when the state of the stack to import into cannot be read (its resources' names). */
+function stackUnreadMessage(why: string, stack: string | undefined): string {
+  return new VpsError(
+    VPS_ERROR_CODES.backendUnread,
+    `the state of ${stack === undefined ? "the selected stack" : `stack ${stack}`} could not be read: ${why}. ` +
+      "Its resources' names are needed so that no VPS is given one of them, so none was written. Select the stack " +
+      "to import into (`pulumi stack select`, or --stack), or create it (`pulumi stack init`).",
+  ).message;
+}
+
 /**
  * Runs the command with `args` (what follows the command's name); resolves to the exit code. `name` is how the
  * user called it, for messages.
@@ -288,6 +298,12 @@ export async function runImportFile(
     return 2;
   }
   const stackNames = await stackResourceNames({ ...where, stack: options.stack });
+  // Without the stack's names a VPS could be given one its resources have (`pulumi import` refuses the file).
+  if (stackNames.why !== undefined) {
+    client.close();
+    io.stderr.write(`${name}: ${stackUnreadMessage(stackNames.why, options.stack)}\n`);
+    return 2;
+  }
   try {
     const { about_orders: orders } = await client.listOrders({ includeInactive: false });
     adoption = adoptionOf(orders ?? [], options, ordersByStack(states), stackNames);

@@ -35,7 +35,8 @@ afterAll(async () => {
 });
 
 describe("--stack", () => {
-  // A project with a stand-in `pulumi` first on PATH: it knows the stack `dev` only, as `pulumi config` does, and
+  // A project with a stand-in `pulumi` first on PATH: it knows the stack `dev` (and `prod`'s config, whose state
+  // cannot be exported, as a backend may fail), as `pulumi config` does, and
   // lists no stack (`pulumi stack ls --all`), or fails to when STAND_IN_LS_FAILS is set, as a backend may.
   let project: string;
   let pathWithIt: string;
@@ -50,7 +51,8 @@ describe("--stack", () => {
     });
     fs.writeFileSync(
       path.join(bin, "pulumi"),
-      `#!/bin/sh\ncase "$*" in *"--stack dev"*) echo '${config}'; exit 0;;\n` +
+      `#!/bin/sh\ncase "$*" in *"--stack dev"*|"config --json --show-secrets --stack prod") echo '${config}'; exit 0;;\n` +
+        `"stack export --stack prod") echo "error: could not read postgres://u:s3cret@db/state" >&2; exit 255;;\n` +
         `"stack ls --all --json") [ -z "$STAND_IN_LS_FAILS" ] && { echo '[]'; exit 0; }\n` +
         `  echo "error: could not list stacks: timeout: context deadline exceeded" >&2; exit 255;; esac\n` +
         `echo "error: no stack named '$5' found" >&2\nexit 255\n`,
@@ -105,6 +107,17 @@ describe("--stack", () => {
   test("a stack that is there: its config's key is used, not the environment's", async () => {
     const refused = "12345678901234567890123456789099";
     expect(await runIn(project, ["--stack", "dev"], refused)).toMatchObject({ code: 0 });
+  });
+
+  test("the stack's own state cannot be read: no VPS written, exit 2, why (masked) and what to do", async () => {
+    const out = path.join(project, "vpss.json");
+    const failed = await runIn(project, ["--stack", "prod", "--out", out]);
+    expect(failed).toMatchObject({ code: 2 });
+    expect(failed.stderr).toMatch(
+      /^import-file: \[RIMU_ERR_BACKEND_UNREAD\] the state of stack prod could not be read: .*postgres:\/\/u:\*\*\*@db\/state/,
+    );
+    expect(failed.stderr).not.toContain("s3cret");
+    expect(fs.existsSync(out)).toBe(false);
   });
 
   test("the backend's states cannot be read: no VPS written, exit 2, why and what to do", async () => {

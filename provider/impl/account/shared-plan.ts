@@ -140,6 +140,8 @@ export class SharedPlan {
   private readonly entries = new Map<string, Entry>();
   /** The creation nonces of the orders the runs of this command placed or were about to place (noteOrdering). */
   private readonly ordering = new Set<string>();
+  /** An append of noteOrdering failed in this run: the plan does not hold every nonce of this command. */
+  private orderingNotShared = false;
   /** How far the file has been read; a trailing line not yet ended is read again with the rest of it. */
   private offset = 0;
   /**
@@ -211,8 +213,15 @@ export class SharedPlan {
         `${JSON.stringify({ ordering: nonce, writer: this.writer, at: Date.now() })}\n`,
       );
     } catch {
-      // Not shared: the sweep then sees no order of this command but its own run's (which it never sweeps).
+      // Not shared: the other runs of this command cannot tell this run's order from a killed run's by the plan, and
+      // this run's sweep trusts no nonce missing from it (orderingIncomplete).
+      this.orderingNotShared = true;
     }
+  }
+
+  /** True when this run failed to note an order it placed: "not in the plan" then proves nothing. */
+  orderingIncomplete(): boolean {
+    return this.orderingNotShared;
   }
 
   /** The creation nonces of the orders this command's runs (every provider's) placed or were placing. */

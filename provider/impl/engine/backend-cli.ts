@@ -15,23 +15,69 @@
  * backend's states cannot be read", tells users the same for their own `pulumi stack ls`.
  */
 
-/** A query parameter whose value is a secret: a password, a key, a token, a credential, a signature. */
-const SECRET_PARAMETER = /pass|secret|key|token|cred|sig/i;
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 
-/** `url` with its password and secret query values replaced by `***`; text that is no URL gives its scheme only. */
-export function backendUrlWithoutCredentials(url: string): string {
+/**
+ * A query parameter whose value is a secret: a password, a key, a token, a credential, an auth string, a signature.
+ * The one list, for both uses of a backend's URL below.
+ */
+const SECRET_PARAMETER = /pass|secret|key|token|cred|auth|sig/i;
+
+/**
+ * What to do with a backend URL's credentials: `mask` them for a message (the user name stays: it says which
+ * backend), or `drop` them (user name too) for the stack identity's hash (ownership/stack-identity.ts), a file
+ * backend's path resolved from `cwd` as the CLI resolves it (two users' `file://~` are two backends).
+ */
+export type CredentialMode = "mask" | { drop: { cwd: string } };
+
+/**
+ * `url` without its credentials (see CredentialMode). Masked, text that is no URL gives its scheme only; dropped,
+ * anything between `//` and `@` goes (only hashed, never shown).
+ */
+export function backendUrlWithoutCredentials(url: string, mode: CredentialMode = "mask"): string {
+  const drop = mode !== "mask";
+  if (drop && url.startsWith("file://")) {
+    const [rawPath = "", query] = url.slice("file://".length).split("?");
+    let path = decodeURIComponent(rawPath);
+    if (path === "~" || path.startsWith("~/")) path = join(homedir(), path.slice(1));
+    path = resolve(mode.drop.cwd, path);
+    return `file://${path}${query === undefined ? "" : `?${query}`}`;
+  }
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
+    if (drop) return url.replace(/\/\/[^/@]*@/, "//");
     const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(url)?.[0];
     return scheme === undefined ? "(a backend URL that could not be read)" : `${scheme}…`;
+  }
+  if (drop) {
+    parsed.username = "";
+    parsed.password = "";
+    for (const name of [...parsed.searchParams.keys()])
+      if (SECRET_PARAMETER.test(name)) parsed.searchParams.delete(name);
+    return parsed.toString();
   }
   if (parsed.password !== "") parsed.password = "***";
   for (const name of [...parsed.searchParams.keys()])
     if (SECRET_PARAMETER.test(name)) parsed.searchParams.set(name, "***");
   // URL writes `***` in the password as %2A%2A%2A; the query's as is.
   return parsed.toString().replace(/%2A%2A%2A/g, "***");
+}
+
+/** Trailing characters a message puts after a URL (a quote, a colon, a full stop), not part of it. */
+const AFTER_URL = /["'),.;:\]]+$/;
+
+/**
+ * `text` (the CLI's error output, a message quoting it) with every URL in it masked as above: the CLI's errors about
+ * a self-managed backend quote its URL, password and all (`postgres://user:password@host/db`).
+ */
+export function textWithoutUrlCredentials(text: string): string {
+  return text.replace(/[a-z][a-z0-9+.-]*:\/\/\S+/gi, (token) => {
+    const after = AFTER_URL.exec(token)?.[0] ?? "";
+    return backendUrlWithoutCredentials(token.slice(0, token.length - after.length)) + after;
+  });
 }
 
 /** The variable that sets how many stacks the CLI reads at once from a self-managed backend. */

@@ -42,6 +42,11 @@ const engineRunOfThisProcess = (): string => {
 export class RunContext {
   private readonly held = new Map<RunState<unknown>, unknown>();
   private given: string | undefined;
+  /**
+   * When this run began (epoch ms): a provider process's run begins as the process loads, after the engine run it
+   * serves began, so an order dated after it may be another provider's of the same command (ownership/stack-strays.ts).
+   */
+  readonly startedAt = Date.now();
 
   /** `command`: the engine run it serves (tests: a name of their own); by default this process's, read on first use. */
   constructor(command?: string) {

@@ -19,7 +19,11 @@
  * states cannot be read, `unread` says why: import-file says so, and nothing is taken back.
  */
 import { execFile } from "node:child_process";
-import { BACKEND_PARALLEL_VARIABLE, backendReadEnv } from "../engine/backend-cli.js";
+import {
+  BACKEND_PARALLEL_VARIABLE,
+  backendReadEnv,
+  textWithoutUrlCredentials,
+} from "../engine/backend-cli.js";
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { AboutOrder } from "../../../contract/index.js";
@@ -136,8 +140,13 @@ export const pulumiJson = <T>(
               `backend, with ${BACKEND_PARALLEL_VARIABLE} at ${backendReadEnv(where.env ?? process.env)[BACKEND_PARALLEL_VARIABLE]}: ` +
               `set it to 1)`,
           });
+        // The CLI's errors quote the backend's URL with its password: masked (engine/backend-cli.ts).
         if (error)
-          return done({ why: `\`pulumi ${args.join(" ")}\` failed: ${firstLine(stderr) || error.message}` });
+          return done({
+            why: textWithoutUrlCredentials(
+              `\`pulumi ${args.join(" ")}\` failed: ${firstLine(stderr) || error.message}`,
+            ),
+          });
         try {
           done({ value: JSON.parse(stdout) as T });
         } catch {

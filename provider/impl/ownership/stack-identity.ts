@@ -18,8 +18,8 @@
  *   state exists, even on a first `up` with PULUMI_SKIP_CHECKPOINTS), else from the state's secrets provider
  *   (`pulumi stack export`, which holds the same value once an operation wrote the state). Both are the same on the
  *   file, PostgreSQL and S3 backends (one implementation serves them). Pulumi Cloud's own key (secrets provider
- *   `service`) has no such material: there the backend and the organization in the URL tell stacks apart, and a
- *   stack re-created with the same name shares the removed one's identity.
+ *   `service`) has no such material, and `whoami`'s URL there names no organization: such a stack has no identity
+ *   (identityOfParts), so its orders carry no mark and nothing is taken back or cancelled by proof of one.
  *
  * When any part cannot be read, there is no identity: the order is placed without a mark (the provider never acts
  * on it later) and the read's failure says why. Read once per run (`stackIdentity`), and only when needed: before
@@ -28,13 +28,13 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { STACK_IDENTITY_KEY } from "../../client/metadata-keys.js";
 import { canonicalJson } from "../inputs/canonical-json.js";
 import { deploymentOfThisProcess } from "../engine/deployment.js";
 import { runState, type RunContext } from "../engine/run-context.js";
 import { pulumiJson } from "./backend-states.js";
+import { backendUrlWithoutCredentials } from "../engine/backend-cli.js";
 
 export { identityOf } from "./order-marks.js";
 
@@ -49,34 +49,6 @@ export interface StackIdentityParts {
   project: string;
   stack: string;
   instance: string | undefined;
-}
-
-/** Query parameters of a backend URL that may hold a secret (libpq's `password`, a token, a key). */
-const SECRET_PARAM = /pass|secret|token|key|credential|auth|sig/i;
-
-/**
- * The backend URL with every credential removed (user name and password, secret-looking query parameters), and a
- * file backend's path made absolute as the CLI resolves it from `cwd`.
- */
-export function backendWithoutCredentials(url: string, cwd: string): string {
-  if (url.startsWith("file://")) {
-    const [rawPath = "", query] = url.slice("file://".length).split("?");
-    let path = decodeURIComponent(rawPath);
-    if (path === "~" || path.startsWith("~/")) path = join(homedir(), path.slice(1));
-    path = resolve(cwd, path);
-    return `file://${path}${query === undefined ? "" : `?${query}`}`;
-  }
-  try {
-    const parsed = new URL(url);
-    parsed.username = "";
-    parsed.password = "";
-    for (const name of [...parsed.searchParams.keys()])
-      if (SECRET_PARAM.test(name)) parsed.searchParams.delete(name);
-    return parsed.toString();
-  } catch {
-    // Not a URL the WHATWG parser takes: drop anything between `//` and `@`.
-    return url.replace(/\/\/[^/@]*@/, "//");
-  }
 }
 
 /** The identity mark of these parts: `id1-` and 128 bits of their sha256 (the URL must be credential-free). */
@@ -133,15 +105,26 @@ export async function readStackIdentity(
   if ("why" in who) return { unread: who.why };
   if (!who.value.url) return { unread: "`pulumi whoami --json` printed no backend URL" };
   if (state !== undefined && "why" in state) return { unread: state.why };
-  const backendUrl = backendWithoutCredentials(who.value.url, cwd);
+  const backendUrl = backendUrlWithoutCredentials(who.value.url, { drop: { cwd } });
   const instance = fromSettings ?? (state === undefined ? undefined : materialInState(state.value));
-  if (instance === undefined && !backendUrl.startsWith("https://"))
+  return identityOfParts({ backendUrl, project: scope.project, stack: scope.stack, instance }, settings);
+}
+
+/**
+ * The identity of `parts`, none without key material. Without it a mark would prove nothing: on Pulumi Cloud's own
+ * secrets provider (`service`) `pulumi whoami --json` prints the service's URL, no organization, so `alice/shop/dev`
+ * and `bob/shop/dev` would share one. `settings`: the stack's settings file, named in the reason.
+ */
+export function identityOfParts(parts: StackIdentityParts, settings: string): StackIdentity {
+  if (parts.instance === undefined)
     return {
       unread:
-        `neither ${settings} nor the state of stack ${scope.stack} holds its key material ` +
-        "(encryptionsalt or encryptedkey)",
+        `neither ${settings} nor the state of stack ${parts.stack} holds its key material (encryptionsalt or ` +
+        "encryptedkey; Pulumi Cloud's own secrets provider has none), so no mark would tell it from a stack of " +
+        "the same name in another organization or backend; `pulumi stack change-secrets-provider passphrase` " +
+        "(or a key service) gives the stack its own",
     };
-  return { mark: stackIdentityMark({ backendUrl, project: scope.project, stack: scope.stack, instance }) };
+  return { mark: stackIdentityMark(parts) };
 }
 
 type IdentityReader = (scope: { project: string; stack: string }) => Promise<StackIdentity>;

@@ -17,7 +17,9 @@
  * the provider) or one removed with `pulumi state delete`. Those were recorded by an earlier operation of the stack
  * and a killed run's order never was (stack-history.ts reads every finished operation's copy of the state). So an
  * order is cancelled only when the stack's history was read and holds it nowhere; one it holds is named as kept; and
- * when the states or the history cannot be read, each is named with its fee and how to cancel or adopt it.
+ * when the states or the history cannot be read, each is named with its fee and how to cancel or adopt it. An order
+ * dated after this run began, or any when this run could not note its orders in the shared plan, is named too, never
+ * cancelled: "its nonce is not in the plan" proves no killed run's order when a provider's note of it may have failed.
  *
  * A run that checked a VPS sweeps nothing: its program's check takes its stack's killed orders back, and a delete of
  * that run (a replacement's, a VPS left out of the program) must not cancel one that a later check would take.
@@ -192,8 +194,24 @@ async function sweep(
   const needsHistory = states.unread === undefined && unheld.some((order) => pendingOf(order) === undefined);
   const history = needsHistory ? await stackHistory(run, stack.scope) : undefined;
   const left: string[] = [];
+  // "Not in the plan" proves an order no provider's of this command only when every noting of one reached the plan
+  // and the order is older than this run: a provider whose append failed left no nonce (shared-plan.ts).
+  const planIncomplete = view.sharedPlan?.orderingIncomplete() ?? false;
   for (const order of unheld) {
     const pending = pendingOf(order) !== undefined;
+    const placed = order.billing_info?.order_date?.ms_since_epoch;
+    const maybeThisCommand = planIncomplete || placed === undefined || placed >= run.startedAt;
+    if (maybeThisCommand) {
+      log(
+        `Warning: ${named(order)} carries this stack's identity and no state holds it, but it is not cancelled: ` +
+          (planIncomplete
+            ? "this run could not note its own orders in the command's shared plan"
+            : "it was ordered after this command began (or its order date is not reported)") +
+          `, so it may be a new order of another provider of this command. To stop its bill, ${HOW}.`,
+      );
+      left.push(named(order));
+      continue;
+    }
     const unread = pending ? undefined : (states.unread ?? history?.unread);
     if (unread !== undefined) {
       log(

@@ -3,7 +3,10 @@
  * whatever the backend; the rest as it was, so the message still says which backend (issue 83). The workflows on
  * PostgreSQL and S3 look for the servers' real secrets in everything printed (test/engine/backends-*.test.ts).
  */
-import { backendUrlWithoutCredentials } from "../../../provider/impl/engine/backend-cli";
+import {
+  backendUrlWithoutCredentials,
+  textWithoutUrlCredentials,
+} from "../../../provider/impl/engine/backend-cli";
 
 describe("backendUrlWithoutCredentials", () => {
   test.each([
@@ -25,6 +28,11 @@ describe("backendUrlWithoutCredentials", () => {
       "s3://state?awssdk=v2&access_key_id=***&secret_access_key=***",
     ],
     ["azblob://state?sas_token=sv%3D2020", "azblob://state?sas_token=***"],
+    // The same list the stack identity's hash drops (stack-identity.test.ts).
+    [
+      "s3://state?region=x&authorization=s3cret&creds=s3cret",
+      "s3://state?region=x&authorization=***&creds=***",
+    ],
     ["file:///home/me/.pulumi-state", "file:///home/me/.pulumi-state"],
     ["https://api.pulumi.com", "https://api.pulumi.com/"],
     ["postgres://rimu:pw@[broken", "postgres://…"],
@@ -32,4 +40,12 @@ describe("backendUrlWithoutCredentials", () => {
   ])("%s", (url, shown) => {
     expect(backendUrlWithoutCredentials(url)).toBe(shown);
   });
+});
+
+test("every URL a message quotes is masked, whatever follows it", () => {
+  expect(
+    textWithoutUrlCredentials(
+      'error: "postgres://u:pw1@h/db": refused; retry s3://b?secret_access_key=pw2. (file:///srv/x)',
+    ),
+  ).toBe('error: "postgres://u:***@h/db": refused; retry s3://b?secret_access_key=***. (file:///srv/x)');
 });

@@ -7,11 +7,16 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { backendUrlWithoutCredentials } from "../../../provider/impl/engine/backend-cli";
 import {
-  backendWithoutCredentials,
+  identityOfParts,
   readStackIdentity,
   stackIdentityMark,
 } from "../../../provider/impl/ownership/stack-identity";
+
+/** The backend URL as the identity hashes it. */
+const backendWithoutCredentials = (url: string, cwd: string): string =>
+  backendUrlWithoutCredentials(url, { drop: { cwd } });
 
 const parts = { backendUrl: "file:///srv/a", project: "shop", stack: "dev", instance: "v1:salt-a" };
 
@@ -40,10 +45,27 @@ describe("the stack identity", () => {
       "s3://state?endpoint=127.0.0.1:9000&disableSSL=true&secretKey=s3cret",
       "s3://state?endpoint=127.0.0.1%3A9000&disableSSL=true",
     ],
+    // One list for messages and the hash (backend-cli.ts): `auth…` and `cred…` go from both.
+    ["s3://state?region=x&authorization=s3cret&creds=s3cret", "s3://state?region=x"],
     ["https://api.pulumi.com", "https://api.pulumi.com/"],
   ])("%s is hashed as %s: no credential", (url, stripped) => {
     expect(backendWithoutCredentials(url, "/work")).toBe(stripped);
     expect(backendWithoutCredentials(url, "/work")).not.toContain("s3cret");
+  });
+
+  it("is none without the stack instance's key material (Pulumi Cloud's own key): no mark proves anything", () => {
+    // alice/shop/dev and bob/shop/dev on Pulumi Cloud: whoami's URL names no organization, and there is no salt.
+    const cloud = {
+      backendUrl: "https://api.pulumi.com/",
+      project: "shop",
+      stack: "dev",
+      instance: undefined,
+    };
+    const read = identityOfParts(cloud, "/work/Pulumi.dev.yaml");
+    expect(read).toEqual({
+      unread: expect.stringContaining("pulumi stack change-secrets-provider passphrase"),
+    });
+    expect(identityOfParts(parts, "/work/Pulumi.dev.yaml")).toEqual({ mark: stackIdentityMark(parts) });
   });
 
   it("a file backend's path is resolved: two users' file://~ are two backends", () => {

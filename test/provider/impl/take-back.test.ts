@@ -404,6 +404,22 @@ describe("destroy after a killed run", () => {
     expect(await active()).toEqual([Number(web1.id)]);
   });
 
+  it("an order placed after the destroy began, its nonce in no plan (a provider whose note failed): never cancelled", async () => {
+    const web0 = await recorded("web-0");
+    backend([held(web0)]);
+    history(held(web0).resources);
+    // The destroy's run begins; then a provider of another plan (as one of this command whose append failed) orders.
+    const deletes = testing.beginRun(`destroy ${Math.random()}`);
+    const orders = testing.beginRun(`unshared ${Math.random()}`);
+    const checked = await testing.serving(orders, () => impl.check({}, vps("web-1")));
+    const web1 = await testing.serving(orders, () => impl.create(checked.inputs));
+    await expect(testing.serving(deletes, () => impl.delete(web0.id, web0.outs as never))).rejects.toThrow(
+      /RIMU_ERR_LEFT_BILLED/,
+    );
+    expect(await active()).toEqual([Number(web1.id)]);
+    expect(lines.join("\n")).toContain("it was ordered after this command began");
+  });
+
   it("an order of another stack of the account (its own token) is never looked at", async () => {
     const web0 = await recorded("web-0");
     testing.forgetRun();
