@@ -78,7 +78,9 @@ afterAll(() => {
 async function startAccount(seed: number): Promise<void> {
   emulator = await startTestEmulator({ timeScale: 0, seed });
   SHAPES = accountShapes(seed, 30);
-  NAMES = uniqueNames(SHAPES.map((s) => s.domainName).sort((a, b) => a.localeCompare(b))).sort();
+  // import-file names the account's VPSs oldest order first (a later VPS never renames an older one), and
+  // placeAccount orders them in SHAPES' order.
+  NAMES = uniqueNames(SHAPES.map((s) => s.domainName)).sort();
   await placeAccount(emulator, SHAPES);
   createdByStack = await order("ci.example.com", "DCDALLAS", "vps-0123456789abcdef0123456789abcdef");
 }

@@ -36,6 +36,7 @@ describe("retryTransientErrors", () => {
       .map(([code]) => code)
       .sort();
     expect(temporary).toEqual([
+      "RIMU_ERR_BACKEND_UNREAD",
       "RIMU_ERR_CREATE_OUTCOME_UNKNOWN",
       "RIMU_ERR_RESPONSE_SHAPE",
       "RIMU_ERR_TIMEOUT",
