@@ -1,7 +1,7 @@
 // The projects `pulumi import --file` writes a program into, in each language a user adopts an account in (YAML, and
-// TypeScript, Python, Go and Java on the native plugin's SDKs), made ready to run offline, and the one edit a user makes to
-// such a program (a number of one resource written anew). adopt.test.ts adopts an account in YAML; drift-advice.test.ts
-// adopts one in each of the others and follows the drift report's advice.
+// TypeScript, Python, Go and Java on the native plugin's SDKs), made ready to run offline, and the one edit a user
+// makes to such a program (a number of one resource written anew). adopt.test.ts adopts an account in YAML;
+// drift-advice.test.ts adopts one in each of the others and follows the drift report's advice.
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -207,7 +207,8 @@ const RESOURCE_START: Record<AdoptLanguage, RegExp> = {
 /**
  * The program `code` with `property` of resource `name` changed from `from` to `to`, as a user edits it by hand
  * (`diskSpace2Mb: 18432` in YAML and TypeScript, `disk_space2_mb=18432` in Python, `DiskSpace2Mb: pulumi.Int(18432)`
- * in Go, `.diskSpace2Mb(18432)` in Java). Throws when the resource does not set that value: the edit the advice asks for could not be made.
+ * in Go, `.diskSpace2Mb(18432)` in Java). Throws when the resource does not set that value: the edit the advice asks
+ * for could not be made.
  */
 export function setInProgram(
   language: AdoptLanguage,
