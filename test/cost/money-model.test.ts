@@ -798,6 +798,49 @@ const NAMED: {
       ),
     ],
   },
+  {
+    title:
+      "seed 81013 (I3): a VPS cancelled by hand while a run replaces another (Dallas to New York) and sets the " +
+      "cancelled one's PTR name, a cent over the budget: the update of the cancelled VPS fails, not on the budget, " +
+      "and the run cancels the order it replaced, which the engine would leave billed beside its replacement",
+    stacks: 1,
+    commands: [
+      new UpCommand(0, [add("DCLONDON")], NO_LIMIT),
+      new UpCommand(0, [add("DCDALLAS", { diskSpaceMb: 20480 } as Partial<Edit>)], NO_LIMIT),
+      new UpCommand(
+        0,
+        [
+          { op: "move twin", pick: 1, dbr: false },
+          { op: "ptr", pick: 0 },
+        ],
+        { limit: "monthly", offsetCents: 1 },
+        undefined,
+        { kind: "cancel", pick: 0 },
+      ),
+    ],
+  },
+  ...(["dynamic", "native"] as const).map((front) => ({
+    title:
+      `${front === "native" ? "native plugin" : "dynamic Vps"}, seed 81016 (I3): a deleteBeforeReplace move whose ` +
+      "cancellation fails (a 503), in a run that also replaces another VPS (Dallas to New York) and adds one " +
+      "exactly on the budget: the run fails on the delete, and cancels the order it replaced, which the engine " +
+      "would leave billed beside its replacement",
+    stacks: 1,
+    front,
+    commands: [
+      new UpCommand(0, [add("DCDALLAS"), add("DCDALLAS")], NO_LIMIT),
+      new UpCommand(
+        0,
+        [
+          { op: "move", pick: 1, dcLocation: "DCNY", dbr: false },
+          { op: "move", pick: 0, dcLocation: "DCNY", dbr: true },
+          add("DCLONDON"),
+        ],
+        { limit: "monthly", offsetCents: 0 },
+        { route: "deleteVps", kind: "503" },
+      ),
+    ],
+  })),
 ];
 
 describe("the money model's named cases: each counterexample it found keeps I1–I6", () => {
