@@ -155,6 +155,7 @@ async function world(
     outside: new Set(),
     grownByHand: new Set(),
     byHandLog: [],
+    landings: [],
     stale: new Set(),
     with: new Set([...WITH, ...also]),
   };
@@ -841,6 +842,29 @@ const NAMED: {
       ),
     ],
   })),
+  {
+    title:
+      "seed 81014 (I3): two stacks at once, the budget at the boundary of s0's two new VPSs, while s1 grows its VPS " +
+      "(512 MB to 2 GB), judged before s0's orders: the resize lands after s0's first order was read back and " +
+      "before its second, which is withdrawn; the first stays, and the account is over the budget by what the " +
+      'resize added, which I3 sets aside (docs/cost.md, "Several runs at once": resizes and moves)',
+    stacks: 2,
+    scheduler: inTurn([
+      1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 11, 14, 13, 15, 17, 16, 19, 20, 18, 21, 23, 22, 24, 25, 27, 26, 28,
+      30, 29, 31, 32, 35, 34, 36, 37, 38, 39, 33, 40, 43, 41, 44, 42, 46, 45, 47, 48, 49,
+    ]),
+    commands: [
+      new ConcurrentCommand([[], [add("DCLONDON")]], NO_LIMIT),
+      new ConcurrentCommand(
+        [
+          [add("DCDALLAS", { provider: 1 } as Partial<Edit>), add("DCLONDON")],
+          [{ op: "resize", pick: 0, memoryMb: 2048 }],
+        ],
+        { limit: "monthly", offsetCents: 0 },
+        1,
+      ),
+    ],
+  },
 ];
 
 describe("the money model's named cases: each counterexample it found keeps I1–I6", () => {
