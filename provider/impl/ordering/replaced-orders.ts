@@ -13,7 +13,9 @@
  *
  * Owns: the rule and its words. The run's record of its replacements is guard-run.ts's.
  */
+import type { AboutOrder } from "../../../contract/index.js";
 import type { AccountView } from "../account/account-view.js";
+import { VpsIncompleteError } from "../engine/errors.js";
 import { budgetInUse } from "../budget/budget.js";
 import { emitNotes, warning } from "../engine/notes.js";
 import { settingName } from "../engine/settings-source.js";
@@ -86,6 +88,18 @@ async function stepFailed(context: RunContext, what: string, name: string): Prom
     // The account not reachable (no API key, a read or a note that failed): the replaced orders stay billed beside
     // their replacements, pending deletes in the state, until the next `pulumi up` deletes them first.
   }
+}
+
+/**
+ * A replacement's create (of the order `replaced`) failed with `error`. One the engine records all the same (its
+ * outcome unknown, RIMU_ERR_CREATE_OUTCOME_UNKNOWN: a pending create) makes the order it replaces a pending delete,
+ * which the next `pulumi up` deletes before anything else: replaced as by a made replacement, so the failing run
+ * cancels it here too. Left billed, the next preview would count it beside the pending create its update orders (the
+ * money model's seed 81014, case 3375). Returns `error`.
+ */
+export function replacedAllTheSame(run: Guard, error: unknown, replaced?: AboutOrder): unknown {
+  if (error instanceof VpsIncompleteError && replaced) run.replaced.set(replaced.order_oid, replaced);
+  return error;
 }
 
 /**
