@@ -1,15 +1,17 @@
 /**
  * The orders a failing run replaced (issue 64, I3; issue 81). The engine cancels a replaced order only once every
- * create and update of the run succeeded; a failing run leaves it billed beside its replacement, in the state as a
- * pending delete that the next `pulumi up` deletes before anything else. Until then every judge counts it billed:
- * with another run's order come meanwhile the account can stay over monthlyBudgetUsd although every order was judged
- * within it (I3), and the next `up`'s preview, which cannot tell a pending delete from a VPS that stays, refuses or
- * overstates that `up` (I1: the money model's seed 8808, a run refused after a VPS grown by hand during it). So once
- * a run under a limit is failing (a refusal, a withdrawal, the native plugin's check in `pulumi up`, or any create,
- * update or delete of it failing, whatever the error: seed 2202, a new VPS lost to a dropped connection; 81013, an
- * update of a VPS cancelled by hand; 81016, a cancellation refused) and has a replacement made, the orders it replaced are cancelled at once: their replacements are made, the state still holds each as a
- * pending delete, and the next `up`'s delete finds it gone (nothing to cancel). Nothing is lost: that delete would
- * have cancelled it first whatever the program then says.
+ * create and update of the run succeeded; a failing run leaves it billed beside its replacement, in the state as
+ * a pending delete that the next `pulumi up` deletes before anything else. Until then every judge counts it
+ * billed: with another run's order come meanwhile the account can stay over monthlyBudgetUsd although every order
+ * was judged within it (I3), and the next `up`'s preview, which cannot tell a pending delete from a VPS that
+ * stays, refuses or overstates that `up` (I1: the money model's seed 8808, a run refused after a VPS grown by
+ * hand during it). So once a run under a limit is failing (a refusal, a withdrawal, the native plugin's check in
+ * `pulumi up`, or any create, update or delete of it failing, whatever the error: seed 2202, a new VPS lost to a
+ * dropped connection; 81013, an update of a VPS cancelled by hand; 81016, a cancellation refused) and has a
+ * replacement made (or one the engine records though its outcome is unknown), the orders it replaced are
+ * cancelled at once: their replacements are made, the state still holds each as a pending delete, and the next
+ * `up`'s delete finds it gone (nothing to cancel). Nothing is lost: that delete would have cancelled it first
+ * whatever the program then says.
  *
  * Owns: the rule and its words. The run's record of its replacements is guard-run.ts's.
  */
