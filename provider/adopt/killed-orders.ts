@@ -200,11 +200,24 @@ export async function runKilledOrders(
     history: (s) => readStackHistory(s, where),
   });
   setStackIdentityReader((s) => readStackIdentity(s, where));
-  setLogSink((line) => io.stderr.write(`${line.replace(/^\[rimuhosting\] /, `${name}: `)}\n`));
+  // A warning of the sweep names an order it leaves billed, or a read that failed (nothing then is known): either
+  // way not "none left", so the exit code says so too.
+  let warned = false;
+  setLogSink((line) => {
+    const text = line.replace(/^\[rimuhosting\] /, "");
+    if (text.startsWith("Warning:")) warned = true;
+    io.stderr.write(`${name}: ${text}\n`);
+  });
   const run = new RunContext(`${name} ${process.pid} ${Date.now()}`);
   const view = accountViewFor(run, `${settings.config.baseUrl}\n${process.pid}`, () => client);
   try {
     await sweepStackStrays(run, view, client, `${scope.project}/${scope.stack}/-`, undefined);
+    if (warned) {
+      io.stderr.write(
+        `${name}: orders of stack ${scope.stack}'s name may be left billed: see the warnings above.\n`,
+      );
+      return 1;
+    }
     io.stderr.write(`${name}: no order of a killed run of stack ${scope.stack} is left billed.\n`);
     return 0;
   } catch (error) {
