@@ -41,6 +41,7 @@ export const VPS_ERROR_CODES = {
   internal: "RIMU_ERR_INTERNAL",
   budget: "RIMU_ERR_BUDGET",
   leftBilled: "RIMU_ERR_LEFT_BILLED",
+  runInProgress: "RIMU_ERR_RUN_IN_PROGRESS",
 } as const;
 export type VpsErrorCode = (typeof VPS_ERROR_CODES)[keyof typeof VPS_ERROR_CODES];
 export type ErrorCode = RimuErrorCode | VpsErrorCode;
@@ -143,8 +144,13 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
     className: "VpsError",
     kind: "check-state",
     advice:
-      "Each order named above stays billed: cancel it in the control panel (or adopt it with `adoptOrderOid`), " +
-      "then run `pulumi destroy` again.",
+      "Each order named above stays billed: cancel it in the control panel, or adopt it with `adoptOrderOid` (the " +
+      "stack's `pulumi destroy` then cancels it); then run the same command again to see that none is left.",
+  },
+  [VPS_ERROR_CODES.runInProgress]: {
+    className: "VpsError",
+    kind: "temporary",
+    advice: "Nothing was cancelled.",
   },
   [VPS_ERROR_CODES.orderGone]: {
     className: "VpsError",

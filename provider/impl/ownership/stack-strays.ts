@@ -111,6 +111,7 @@ const HOW =
  * checked no VPS, cancels the active orders carrying this stack's identity that no state of the backend holds,
  * naming each. The delete that ran the sweep fails (RIMU_ERR_LEFT_BILLED) when a killed run's order of this stack
  * stays billed, so that the command exits non-zero; a listing that fails is only named (nothing is known left).
+ * `who`: what the message calls the command that swept (killed-orders.ts is no destroy).
  */
 export async function sweepStackStrays(
   run: RunContext,
@@ -118,6 +119,7 @@ export async function sweepStackStrays(
   client: RimuClient,
   creationScope: unknown,
   deleted: number | undefined,
+  who = "This destroy",
 ): Promise<void> {
   const held = run.get(SWEEP);
   const token = stackTokenOf(creationScope);
@@ -138,9 +140,33 @@ export async function sweepStackStrays(
   if (left.length > 0)
     throw new VpsError(
       VPS_ERROR_CODES.leftBilled,
-      `This destroy leaves billed ${left.length === 1 ? "an order" : `${left.length} orders`} that a killed run of ` +
+      `${who} leaves billed ${left.length === 1 ? "an order" : `${left.length} orders`} that a killed run of ` +
         `this stack placed and no state holds: ${left.join("; ")} (why: the warnings above).`,
     );
+}
+
+/**
+ * The active orders carrying `creationScope`'s stack token that no state of the backend holds (all of them when the
+ * states cannot be read), each named with its fee: what a sweep would judge, for a command that must not cancel
+ * (killed-orders.ts, when a command of the stack may be running). Cancels nothing.
+ */
+export async function unheldOrdersOfStackName(
+  run: RunContext,
+  view: AccountView,
+  creationScope: unknown,
+): Promise<string[]> {
+  const token = stackTokenOf(creationScope);
+  if (token === undefined) return [];
+  const carrying = (await view.activeOrders({ fresh: true })).filter((order) => carriesToken(order, token));
+  if (carrying.length === 0) return [];
+  const states = await backendStates(run);
+  return carrying
+    .filter((order) => states.unread !== undefined || holderOf(states, order) === undefined)
+    .map(named);
+}
+
+function carriesToken(order: AboutOrder, token: string): boolean {
+  return order.meta_data?.some((m) => m.key_name === STACK_TOKEN_KEY && m.value === token) ?? false;
 }
 
 /** How to adopt or end an order this run cannot prove its own stack's. */
@@ -163,7 +189,7 @@ async function sweep(
   const carrying = listed.filter(
     (order) =>
       order.order_oid !== deleted &&
-      order.meta_data?.some((m) => m.key_name === STACK_TOKEN_KEY && m.value === stack.token) &&
+      carriesToken(order, stack.token) &&
       !thisCommand.has(creationNonceOf(order) ?? ""),
   );
   if (carrying.length === 0) return [];
