@@ -431,10 +431,14 @@ export async function deleteVps(id: string, props: RecordedOutputs, engine?: Eng
     // Read now, not from the run's listing: an order that appeared since must be cancelled, not left billed.
     const view = accountView(run, "Deleting a Vps");
     const oid = await resolveOrderOid(view, id, recorded, true);
+    // A destroy also cancels the orders a killed run of the stack left in no state (stack-strays.ts), judged before
+    // this VPS is cancelled: a delete that fails keeps its VPS in the state, so it fails with that VPS billed.
+    await sweepStackStrays(run, view, client, recorded.creationScope, {
+      oid,
+      words: `Vps ${id}${label(recorded)}`,
+    });
     if (oid === undefined)
       log(`Vps ${id}: no order carrying this stack's creation nonce exists; nothing to cancel.`);
     else await cancelRecorded(run, view, client, oid, recorded);
-    // A destroy also cancels the orders a killed run of the stack left in no state (stack-strays.ts).
-    await sweepStackStrays(run, view, client, recorded.creationScope, oid);
   });
 }
