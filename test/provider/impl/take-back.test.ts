@@ -37,7 +37,7 @@ const active = async () =>
 /** The runs from now on are those of the stack of the same names in backend `name` (its own identity), or none. */
 const inBackend = (name: string | undefined) =>
   testing.setStackIdentityReader(async ({ project, stack }) =>
-    name === undefined ? { unread: "the CLI failed" } : { mark: `id1-${name}-${project}-${stack}` },
+    name === undefined ? { unread: "the CLI failed" } : { mark: `id2-${name}-${project}-${stack}` },
   );
 
 beforeEach(() => inBackend("one-backend"));
