@@ -6,6 +6,7 @@
  * The backend's states are given to the provider (setBackendReader): in-process there is no backend; the
  * reading of a real one through the CLI is test/engine/killed-runs.test.ts's.
  */
+import fc from "fast-check";
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
 import { APP_INPUTS, rejectionOf, stackConfig, useImplFixture } from "../support/impl-fixture";
@@ -518,6 +519,72 @@ describe("a destroy that cannot judge", () => {
       expect(lines.join("\n")).toContain(`order ${stray} (web-1.example.com, $10.00 a month): cancelled.`);
     },
   );
+
+  /** Whose order a killed run's order is: this stack's, one placed with no identity, or another backend's stack's. */
+  type StrayOf = "ours" | "unmarked" | "other";
+  /** What the destroy cannot read. */
+  type Unread = "nothing" | "listing" | "identity" | "states" | "history";
+
+  it("property: whatever it cannot read, the state never lies, this stack's killed orders are cancelled or named with a failure, and a second destroy once fixed leaves none", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 3 }),
+        fc.array(fc.constantFrom<StrayOf>("ours", "unmarked", "other"), { maxLength: 3 }),
+        fc.constantFrom<Unread>("nothing", "listing", "identity", "states", "history"),
+        async (own, strayKinds, unread) => {
+          try {
+            await oneCase(own, strayKinds, unread);
+          } finally {
+            // Each case starts from an account with no active order.
+            fixture().emulator.app.emulator.faults.clear();
+            const left = (await fixture().byHand.listOrders({ includeInactive: false })).about_orders ?? [];
+            for (const o of left)
+              await fixture().byHand.deleteVps({ orderOid: o.order_oid, domainName: o.domain_name });
+          }
+        },
+      ),
+      { seed: 80, numRuns: 25 },
+    );
+  });
+
+  async function oneCase(own: number, strayKinds: StrayOf[], unread: Unread) {
+    inBackend("one-backend");
+    const vpss = [];
+    for (let i = 0; i < own; i++) vpss.push(await recorded(`own-${i}`));
+    // The killed runs' orders: placed by runs whose state recorded nothing (here: none is given to the destroy).
+    const strays = [];
+    for (const [i, kind] of strayKinds.entries()) {
+      inBackend(kind === "ours" ? "one-backend" : kind === "other" ? "colleague" : undefined);
+      strays.push({ kind, oid: Number((await recorded(`stray-${i}`)).id) });
+    }
+    inBackend(unread === "identity" ? undefined : "one-backend");
+    const prod = { stack: "prod", resources: vpss.flatMap((v) => held(v).resources) };
+    backend([prod], unread === "states" ? "`pulumi stack ls --all` failed: no backend" : undefined);
+    history(prod.resources, unread === "history" ? "the backend is not a file backend" : undefined);
+    if (unread === "listing")
+      fixture().emulator.injectFault({ route: "listOrders", kind: "status", status: 503, times: 50 });
+    const first = await destroyAll(vpss); // checks: each VPS the state keeps is billed, each it drops is not
+    const billed = await active();
+    const said = first.errors.join("\n");
+    for (const stray of strays) {
+      const stays = billed.includes(stray.oid);
+      // Another stack's order, or one no identity proves, is never cancelled.
+      if (stray.kind !== "ours") expect([stray, stays]).toEqual([stray, true]);
+      // This stack's killed order is cancelled, or the destroy fails naming it (or saying it could not list).
+      else if (stays) expect(said).toMatch(new RegExp(`order ${stray.oid} |could not be listed`));
+    }
+    if (unread === "nothing") expect(first.errors).toEqual([]);
+    // At most the judging delete fails.
+    expect(first.kept.length).toBeLessThanOrEqual(1);
+    // Fixed: `pulumi destroy` again over what the state still holds.
+    inBackend("one-backend");
+    const kept = vpss.filter((v) => first.kept.includes(Number(v.id)));
+    backend([{ stack: "prod", resources: kept.flatMap((v) => held(v).resources) }]);
+    history(prod.resources);
+    const again = await destroyAll(kept);
+    expect(again.errors).toEqual([]);
+    expect(await active()).toEqual(strays.filter((s) => s.kind !== "ours").map((s) => s.oid));
+  }
 
   it("a VPS of this stack whose delete ended between the sweep's listing and its reading of the states is not a stray", async () => {
     const web0 = await recorded("web-0");
