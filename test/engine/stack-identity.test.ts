@@ -4,7 +4,9 @@
 // orders its VPS; B's `up` of the same resource fails with RIMU_ERR_FOREIGN_ORDER naming A's order and takes nothing
 // (it used to take A's order over: the stack token hashed the names only); B's VPS in another data centre is ordered;
 // A's `destroy` cancels A's VPS and leaves B's billed and in B's state (it used to cancel it as "a killed run of this
-// stack"). Each step is one `pulumi` command.
+// stack"). B's destroy while RimuHosting lists no orders cannot judge what a killed run may have left: it exits
+// non-zero and B's VPS stays billed and in B's state (the state never holds a cancelled VPS); the next destroy
+// cancels it. Each step is one `pulumi` command.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -116,8 +118,21 @@ describeNative("yaml", "two backends, one account, a stack `dev` in each", () =>
         await pulumiText(a.cli, "destroy", "--yes", "--skip-preview");
         expect(activeOrders(s).filter((oid) => !before.includes(oid))).toEqual([oidB]);
         expect(await heldBy(b)).toEqual([oidB]);
+        // B's destroy while RimuHosting lists no orders: it cannot judge what a killed run may have left, so it
+        // fails, and its VPS, not cancelled, stays in B's state (stack-strays.ts); once the listing answers, it
+        // cancels it.
+        await b.setConfig("rimuhosting:retryLimit", "0");
+        s.emulator.injectFault({ route: "listOrders", kind: "status", status: 503, times: 1000 });
+        const unjudged = await pulumiFailure(b.cli, "destroy", "--yes", "--skip-preview").finally(() =>
+          s.emulator.app.emulator.faults.clear(),
+        );
+        expect(unjudged).toContain("RIMU_ERR_LEFT_BILLED");
+        expect(unjudged).toContain("the account's orders could not be listed");
+        expect(await heldBy(b)).toEqual([oidB]);
+        expect(activeOrders(s).filter((oid) => !before.includes(oid))).toEqual([oidB]);
         await pulumiText(b.cli, "destroy", "--yes", "--skip-preview");
         expect(activeOrders(s).filter((oid) => !before.includes(oid))).toEqual([]);
+        expect(await heldBy(b)).toEqual([]);
       } finally {
         await a.close();
         await b.close();
