@@ -46,7 +46,6 @@ import { deploymentOfThisProcess } from "../engine/deployment.js";
 import { runState, type RunContext } from "../engine/run-context.js";
 import { pulumiJson } from "./backend-states.js";
 import { backendUrlWithoutCredentials } from "../engine/backend-cli.js";
-
 import { IDENTITY_FORM } from "./order-marks.js";
 
 export { identityOf } from "./order-marks.js";
