@@ -23,8 +23,8 @@ root="${PULUMI_RIMU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting}"
 
 command -v go >/dev/null || die "Go is not installed (need Go >= 1.26; the first run also needs the Go module proxy)."
 pkg_version="$(sed -n 's#^\tgithub.com/pulumi/pulumi/pkg/v3 \(v[^ ]*\)$#\1#p' "$src/go.mod")"
-sources_hash="$(cat "$src"/*.go "$src/go.mod" "$src/go.sum" "$src"/java/*.go "$src/java/go.mod" "$src/java/go.sum" |
-  sha256sum | cut -c1-12)"
+sources_hash="$(cat "$src"/*.go "$src/go.mod" "$src/go.sum" "$src"/java/*.go "$src/java/go.mod" "$src/java/go.sum" \
+  "$src"/schemafile/*.go "$src/schemafile/go.mod" | sha256sum | cut -c1-12)"
 tool="$root/gen-sdk/pkg-$pkg_version-$sources_hash-$(go env GOOS)-$(go env GOARCH)/gen-sdk"
 
 if [ ! -x "$tool" ] || [ ! -x "$(dirname "$tool")/gen-sdk-java" ]; then

@@ -36,7 +36,7 @@ export async function afterCommit(request: FastifyRequest, reply: FastifyReply):
   const holdMs = request.emu?.delayAfterCommitMs ?? 0;
   if (holdMs > 0) await request.server.emulator.ctx.clock.sleep(holdMs);
   const answerTurn = request.server.emulator.answerTurn;
-  if (answerTurn && request.emu?.endpoint) await answerTurn(request.emu.endpoint);
+  if (answerTurn && request.emu?.endpoint) await answerTurn(request.emu.endpoint, request);
   if (request.emu?.dropAfterCommit) {
     dropConnection(request, reply);
     return true;

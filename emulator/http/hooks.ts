@@ -157,7 +157,7 @@ export function registerHooks(app: FastifyInstance, deps: EmulatorDeps): void {
       dropped: false,
     };
     if (config.control) return;
-    if (deps.turn) await deps.turn(config.endpoint ?? "unknown");
+    if (deps.turn) await deps.turn(config.endpoint ?? "unknown", request);
     logWhenEnded(deps, request, reply);
     identify(request);
     if (request.raw.httpVersion === "1.1" && request.headers.host === undefined) {

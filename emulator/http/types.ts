@@ -1,4 +1,5 @@
 /** What the emulator attaches to fastify: per-request state and the shared dependencies of its plugins. */
+import type { FastifyRequest } from "fastify";
 import type { EndpointName } from "../../contract/index.js";
 import type { DemoAccount } from "../accounts.js";
 import type { ChaosController } from "../chaos/controller.js";
@@ -38,14 +39,16 @@ export interface EmulatorDeps {
   options: ResolvedOptions;
   /**
    * Set in code by a test that chooses the order in which concurrent requests are served (test/cost's model, through
-   * fast-check's scheduler): each API request waits for it, named by its endpoint, before anything is done.
+   * fast-check's scheduler): each API request waits for it, named by its endpoint, before anything is done. The
+   * request is handed over too (the model reads which order it changes).
    */
-  turn?: (endpoint: string) => Promise<void>;
+  turn?: (endpoint: string, request: FastifyRequest) => Promise<void>;
   /**
    * Set in code by a test that holds answers (test/provider/impl/order-guard-parallel.test.ts): each API answer waits
-   * for it, named by its endpoint, once what the request does is done (an order placed is listed meanwhile).
+   * for it, named by its endpoint, once what the request does is done (an order placed is listed meanwhile), with
+   * the request (test/cost's model reads what landed).
    */
-  answerTurn?: (endpoint: string) => Promise<void>;
+  answerTurn?: (endpoint: string, request: FastifyRequest) => Promise<void>;
 }
 
 declare module "fastify" {

@@ -58,6 +58,7 @@ import {
 import { effectNotes, effectsOf } from "./lifecycle/vps-effects.js";
 import { sweepStackStrays } from "./ownership/stack-strays.js";
 import { cancelRecorded } from "./ordering/order-cancel.js";
+import { failingStep } from "./ordering/replaced-orders.js";
 import { goneRead, refreshDrift } from "./lifecycle/vps-drift.js";
 import { withObservedChanges } from "./lifecycle/service-drift.js";
 import { goneError, orderStanding } from "./lifecycle/gone-order.js";
@@ -231,7 +232,7 @@ export async function create(
   const limit = timeLimitOf("create", news.timeouts?.createMinutes, engine);
   const deadlineMs = Date.now() + limit.ms;
   return step(`Creating Vps${label(news)}`, () =>
-    applying(run, news, async () => {
+    applying(run, news, "Creating a Vps", async () => {
       const client = clientFor("Creating a Vps", limit);
       if (news.adoptOrderOid !== undefined) return adopt(run, client, news, inputs.__provider);
       return orderAndConverge(run, client, news, nonceOf(inputs), inputs.__provider, deadlineMs);
@@ -243,12 +244,18 @@ export async function create(
  * Runs a create or an update, then, whatever its outcome, tells the run's shared reads that it ran: what its
  * check claimed of hosts is given up, and those hosts' figures are read again when next needed (host-room.ts).
  * Before it runs, they learn that it started: a room check failing later in the run must not advise leaving it out.
+ * One that fails fails the run: the orders it replaced are judged then (replaced-orders.ts).
  */
-async function applying<T>(run: RunContext, news: VpsInputs, change: () => Promise<T>): Promise<T> {
+async function applying<T>(
+  run: RunContext,
+  news: VpsInputs,
+  what: string,
+  change: () => Promise<T>,
+): Promise<T> {
   noteStartingEverywhere(run, resourceKey(news));
   let made = false;
   try {
-    const result = await change();
+    const result = await failingStep(run, resourceName(news), what, change);
     made = true;
     return result;
   } finally {
@@ -379,7 +386,7 @@ export async function update(
   const limit = timeLimitOf("update", news.timeouts?.updateMinutes, engine);
   const deadlineMs = Date.now() + limit.ms;
   return step(`Updating Vps ${id}${label(news)}`, () =>
-    applying(run, news, async () => {
+    applying(run, news, "Updating a Vps", async () => {
       const client = clientFor("Updating a Vps", limit);
       const oid = await resolveOrderOid(accountView(run, "Updating a Vps"), id, recorded);
       if (oid === undefined) {
@@ -430,15 +437,17 @@ export async function deleteVps(id: string, props: RecordedOutputs, engine?: Eng
     );
     // Read now, not from the run's listing: an order that appeared since must be cancelled, not left billed.
     const view = accountView(run, "Deleting a Vps");
-    const oid = await resolveOrderOid(view, id, recorded, true);
-    // A destroy also cancels the orders a killed run of the stack left in no state (stack-strays.ts), judged before
-    // this VPS is cancelled: a delete that fails keeps its VPS in the state, so it fails with that VPS billed.
-    await sweepStackStrays(run, view, client, recorded.creationScope, {
-      oid,
-      words: `Vps ${id}${label(recorded)}`,
+    await failingStep(run, resourceName(recorded), "Deleting a Vps", async () => {
+      const oid = await resolveOrderOid(view, id, recorded, true);
+      // A destroy also cancels the orders a killed run of the stack left in no state (stack-strays.ts), judged
+      // before this VPS is cancelled: a delete that fails keeps its VPS in the state, so it fails with that VPS billed.
+      await sweepStackStrays(run, view, client, recorded.creationScope, {
+        oid,
+        words: `Vps ${id}${label(recorded)}`,
+      });
+      if (oid === undefined)
+        log(`Vps ${id}: no order carrying this stack's creation nonce exists; nothing to cancel.`);
+      else await cancelRecorded(run, view, client, oid, recorded);
     });
-    if (oid === undefined)
-      log(`Vps ${id}: no order carrying this stack's creation nonce exists; nothing to cancel.`);
-    else await cancelRecorded(run, view, client, oid, recorded);
   });
 }

@@ -23,6 +23,8 @@ export const PARTS = {
   drift: "provider/drift/plugin-command.js",
   /** `pulumi-resource-rimuhosting import-file`: the account's VPSs as a `pulumi import --file` document. */
   "import-file": "provider/adopt/plugin-command.js",
+  /** `pulumi-resource-rimuhosting killed-orders`: cancels a killed run's orders a destroy cannot reach. */
+  "killed-orders": "provider/adopt/killed-orders-plugin-command.js",
   /**
    * @pulumi/pulumi itself, which only the functions use: the plugin's bundle requires this part in its place
    * (pack.ts), so it loads with the first Invoke, not at start.

@@ -20,6 +20,7 @@ export const COMMAND_SUMMARIES: Record<keyof typeof COMMANDS, string> = {
   bill: "prints the bill of a preview (run with --stack, or its --event-log) as Markdown for a pull-request comment",
   drift: "prints what changed outside Pulumi, from `pulumi refresh --preview-only --json`",
   "import-file": "writes the account's VPSs as a `pulumi import --file` document",
+  "killed-orders": "cancels the orders a killed `pulumi up` left in no state, where `pulumi destroy` cannot",
 };
 
 export const COMMANDS = {
@@ -27,6 +28,7 @@ export const COMMANDS = {
   bill: () => loadPart<PluginCommand>("bill"),
   drift: () => loadPart<PluginCommand>("drift"),
   "import-file": () => loadPart<PluginCommand>("import-file"),
+  "killed-orders": () => loadPart<PluginCommand>("killed-orders"),
 } satisfies Record<string, () => PluginCommand>;
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Every command of the package words an option it does not have one way (contract/command-line.ts), under the name
- * the user typed: the npm commands (rimuhosting-bill, -drift, -import-file, -emulator, built in dist/) and the
+ * the user typed: the npm commands (rimuhosting-bill, -drift, -import-file, -killed-orders, -emulator, built in dist/) and the
  * plugin's subcommands and the plugin itself (a checkout's bin/), each a process of its own (`npm run build`
  * first). Each exits 2 (USAGE_EXIT) with the line on stderr and nothing on stdout. No other source words it.
  */
@@ -26,8 +26,9 @@ const COMMANDS = [
   npmCommand("rimuhosting-bill", "dist/provider/bill/cli.js"),
   npmCommand("rimuhosting-drift", "dist/provider/drift/cli.js"),
   npmCommand("rimuhosting-import-file", "dist/provider/adopt/cli.js"),
+  npmCommand("rimuhosting-killed-orders", "dist/provider/adopt/killed-orders.js"),
   npmCommand("rimuhosting-emulator", "dist/emulator/cli.js"),
-  ...["bill", "drift", "import-file", "emulator"].map(pluginCommand),
+  ...["bill", "drift", "import-file", "killed-orders", "emulator"].map(pluginCommand),
   { name: "pulumi-resource-rimuhosting", exe: PLUGIN, args: [] },
 ];
 

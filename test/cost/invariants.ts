@@ -94,6 +94,12 @@ export interface SettledSeen {
    * grown by hand) added to the account's monthly fees, each when it was made: not the runs' (none: 0).
    */
   addedByHandCents?: number;
+  /**
+   * What the runs' resizes and moves added that landed after another of the runs had placed an order that stays
+   * (model/landings.ts): each judged on the account of its own moment, and not counted by that order's rule when it
+   * read the account before they landed (docs/cost.md, I3 and "Several runs at once"): not the runs' to answer for.
+   */
+  grownAfterOthersCents?: number;
 }
 
 /**
@@ -106,12 +112,17 @@ export interface SettledSeen {
 export function I3(settled: SettledSeen): string | undefined {
   if (settled.budgetCents === undefined) return undefined;
   const byHand = settled.addedByHandCents ?? 0;
-  const after = total(settled.ordersAfter) - byHand;
+  const late = settled.grownAfterOthersCents ?? 0;
+  const after = total(settled.ordersAfter) - byHand - late;
   const before = total(settled.ordersBefore);
   if (after <= Math.max(settled.budgetCents, before)) return undefined;
+  const setAside = [
+    ...(byHand ? [`the ${usd(byHand)} changes by hand added`] : []),
+    ...(late ? [`the ${usd(late)} resizes and moves landed after another run's order added`] : []),
+  ];
   return (
-    `I3: the runs took the account from ${usd(before)} to ${usd(after + byHand)} (orders ` +
-    `${oids(settled.ordersAfter)})${byHand ? `, ${usd(after)} less the ${usd(byHand)} changes by hand added` : ""}, ` +
+    `I3: the runs took the account from ${usd(before)} to ${usd(after + byHand + late)} (orders ` +
+    `${oids(settled.ordersAfter)})${setAside.length ? `, ${usd(after)} less ${setAside.join(" and ")}` : ""}, ` +
     `over its budget of ${usd(settled.budgetCents)}`
   );
 }

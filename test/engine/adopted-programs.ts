@@ -1,9 +1,10 @@
 // The projects `pulumi import --file` writes a program into, in each language a user adopts an account in (YAML, and
-// TypeScript, Python and Go on the native plugin's SDKs), made ready to run offline, and the one edit a user makes to
-// such a program (a number of one resource written anew). adopt.test.ts adopts an account in YAML; drift-advice.test.ts
-// adopts one in each of the others and follows the drift report's advice.
+// TypeScript, Python, Go and Java on the native plugin's SDKs), made ready to run offline, and the one edit a user
+// makes to such a program (a number of one resource written anew). adopt.test.ts adopts an account in YAML;
+// drift-advice.test.ts adopts one in each of the others and follows the drift report's advice.
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { DEMO_API_KEY } from "../../emulator/index";
@@ -11,11 +12,12 @@ import { packNodejsSdk } from "../../tools/release/sdk-packages";
 import { offlineCliEnv } from "./cli-stack";
 import { STACK_KEY_PROVIDER, useStackKeys } from "./stack-keys";
 import { GO_OFFLINE, useGoModule } from "./language-programs";
+import { compileProgram, installJavaSdk, mavenOffline, useProgramJar } from "./java-programs";
 import { REPO_ROOT, goSdkAsTagged, linkPackages, pluginEntry, pythonVirtualenv } from "./native-programs";
 
 const run = promisify(execFile);
 
-export const ADOPT_LANGUAGES = ["yaml", "nodejs", "python", "go"] as const;
+export const ADOPT_LANGUAGES = ["yaml", "nodejs", "python", "go", "java"] as const;
 export type AdoptLanguage = (typeof ADOPT_LANGUAGES)[number];
 
 export interface AdoptedProject {
@@ -28,6 +30,13 @@ export interface AdoptedProject {
    * share); returns the environment it runs with.
    */
   prepare(dir: string, scratch: string): Promise<Record<string, string>>;
+  /**
+   * The language's project files beside Pulumi.yaml, before `pulumi import` runs (Java: the host asks the Maven
+   * project which packages its program needs, so pom.xml and the SDK it names must be there already).
+   */
+  project?(dir: string): Promise<void>;
+  /** What the language needs after the program's source is edited, before it runs again (none: nothing). */
+  edited?(dir: string): Promise<unknown>;
 }
 
 /** The directory of the language hosts `pulumi import` writes programs with (scripts/codegen-hosts.sh builds them). */
@@ -69,6 +78,7 @@ export async function adoptingProject(
   const sh = (line: string) => shellOk(line, { cwd: dir, env });
   const { runtime } = ADOPTED_PROJECTS[language];
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: adopted\nruntime: ${runtime}\n${pluginEntry()}`);
+  await ADOPTED_PROJECTS[language].project?.(dir);
   await sh(`pulumi stack init ${stack} --secrets-provider ${STACK_KEY_PROVIDER} --non-interactive`);
   // Both keys in one command (a CLI run less per project than a `config set` each).
   await sh(
@@ -79,6 +89,20 @@ export async function adoptingProject(
 
 /** The Node.js SDK's tarball, packed once for every project of the test file. */
 let nodejsSdk: Promise<string> | undefined;
+/** The Java SDK, its release files built and installed into Maven's local repository once for the test file. */
+let javaSdk: Promise<void> | undefined;
+
+async function installedJavaSdk(): Promise<void> {
+  const files = fs.mkdtempSync(path.join(os.tmpdir(), "adopted-java-sdk-"));
+  try {
+    await installJavaSdk(files);
+  } finally {
+    fs.rmSync(files, { recursive: true, force: true });
+  }
+}
+
+/** Where a Maven project keeps the program `pulumi import --out` writes in Java (its class generated_program.App). */
+const JAVA_PROGRAM = path.join("src", "main", "java", "generated_program", "App.java");
 
 export const ADOPTED_PROJECTS: Record<AdoptLanguage, AdoptedProject> = {
   // The YAML host reads Main.yaml while `pulumi import` runs, so the code is written beside it and then moved there.
@@ -139,13 +163,36 @@ export const ADOPTED_PROJECTS: Record<AdoptLanguage, AdoptedProject> = {
       return { ...GO_OFFLINE, ...(await useGoModule(dir, goSdkAsTagged(path.join(scratch, "go-sdk")))) };
     },
   },
+  // As docs/java.md#import says: a Maven project (the quickstart's pom.xml, naming generated_program.App, on the SDK
+  // installed from its release files), the written program moved to its class's place. Maven compiles it once; then
+  // the host runs it from a launcher jar (java-programs.ts: CPU), which an edit of the source needs compiled again.
+  java: {
+    runtime: "java",
+    out: "App.java",
+    program: JAVA_PROGRAM,
+    async project(dir) {
+      javaSdk ??= installedJavaSdk();
+      await javaSdk;
+      const pom = fs.readFileSync(path.join(REPO_ROOT, "examples", "java-quickstart", "pom.xml"), "utf8");
+      const main = "<mainClass>generated_program.App</mainClass>";
+      fs.writeFileSync(path.join(dir, "pom.xml"), pom.replace(/<mainClass>[^<]*<\/mainClass>/, main));
+      mavenOffline(dir);
+    },
+    async prepare(dir) {
+      fs.mkdirSync(path.dirname(path.join(dir, JAVA_PROGRAM)), { recursive: true });
+      fs.renameSync(path.join(dir, "App.java"), path.join(dir, JAVA_PROGRAM));
+      await useProgramJar(dir, "generated_program.App");
+      return {};
+    },
+    edited: compileProgram,
+  },
 };
 
 /** A property of the schema (camelCase) as the language's SDK spells it. */
 export function propertyIn(language: AdoptLanguage, property: string): string {
   if (language === "python") return property.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
   if (language === "go") return property[0]!.toUpperCase() + property.slice(1);
-  return property;
+  return property; // YAML, TypeScript and Java: as the schema spells it
 }
 
 /** Where each resource of the generated program starts: its name's line (YAML) or its constructor's call. */
@@ -154,12 +201,14 @@ const RESOURCE_START: Record<AdoptLanguage, RegExp> = {
   nodejs: /new rimuhosting\.Vps\(/g,
   python: /rimuhosting\.Vps\(/g,
   go: /rimuhosting\.NewVps\(/g,
+  java: /new Vps\(/g,
 };
 
 /**
  * The program `code` with `property` of resource `name` changed from `from` to `to`, as a user edits it by hand
  * (`diskSpace2Mb: 18432` in YAML and TypeScript, `disk_space2_mb=18432` in Python, `DiskSpace2Mb: pulumi.Int(18432)`
- * in Go). Throws when the resource does not set that value: the edit the advice asks for could not be made.
+ * in Go, `.diskSpace2Mb(18432)` in Java). Throws when the resource does not set that value: the edit the advice asks
+ * for could not be made.
  */
 export function setInProgram(
   language: AdoptLanguage,
@@ -175,7 +224,7 @@ export function setInProgram(
   starts.lastIndex = start + 1;
   const end = starts.exec(code)?.index ?? code.length;
   const value = new RegExp(
-    `(\\b${propertyIn(language, property)}\\b\\s*[:=]\\s*(?:pulumi\\.Int\\()?)${from}(?![\\d.])`,
+    `(\\b${propertyIn(language, property)}\\b\\s*(?:[:=]\\s*(?:pulumi\\.Int\\()?|\\())${from}(?![\\d.])`,
   );
   const block = code.slice(start, end);
   if (!value.test(block))

@@ -1,6 +1,7 @@
 /**
  * Adopted, drifted, repaired as the report says (issue 65, items 2 and 3), through the real CLI against the
- * emulator, in the languages issue 65 names: TypeScript, Python and Go on the native plugin's SDKs. One
+ * emulator, in the languages issue 65 names: TypeScript, Python and Go on the native plugin's SDKs, and in Java
+ * (issue 84; its program runs from a launcher jar once Maven compiled it: adopted-programs.ts). One
  * account of varied shapes (test/helpers/account-shapes.ts, seed 65), with a VPS whose international name is in its
  * punycode form beside them, is adopted by one stack per language (each on its own backend, so each adopts it all)
  * with `import-file` and `pulumi import --file` (no `up`: the documented adoption needs none), and the program it
@@ -229,6 +230,8 @@ async function adoptedDriftRepaired(language: AdoptLanguage): Promise<void> {
     await sh("pulumi refresh --yes --skip-preview --non-interactive");
   }
 
+  // Java's launcher jar runs compiled classes: the advice's edits compiled first (Maven would, at the preview).
+  await project.edited?.(dir);
   const preview = await shell("pulumi preview --expect-no-changes --non-interactive", { cwd: dir, env });
   if (preview.code !== 0)
     throw new Error(

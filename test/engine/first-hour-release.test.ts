@@ -1,5 +1,5 @@
 // The first hour from the release alone (issue 32), in the languages that need no Node.js (and TypeScript on the
-// native SDK, with node on PATH for the program only): dist/release served on
+// native SDK, with node on PATH for the program only; Java, issue 84, with Maven and a JDK): dist/release served on
 // 127.0.0.1 as the GitHub release serves it (PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES sends the GitHub source there),
 // `node` hidden from the CLI and everything it starts, and each language page's "Try it without an account" run as
 // written: the plugin installed from the release and its emulator started (recipe `emulator`), then, in the
@@ -7,16 +7,17 @@
 // (recipe `try-it`), the up printing what the page shows.
 //
 // The quickstart runs with a PULUMI_HOME of its own, where no plugin is installed: its `pulumi up` downloads the
-// plugin by itself (YAML: the project's package declaration names version and server; Python, Go and TypeScript: the
-// SDK does, installed by the route the install page gives until the registries hold the packages, run as written
-// from the served release: test/package/support/release-routes.ts). What the test changes in a line: `<version>` is
+// plugin by itself (YAML: the project's package declaration names version and server; Python, Go, TypeScript and
+// Java: the SDK does, installed by the route the install page (Java: its own page) gives until the registries hold
+// the packages, run as written from the served release: test/package/support/release-routes.ts). What the test changes in a line: `<version>` is
 // package.json's, the emulator gets `--port 0` (8780 may be taken by another test) and the port it listens on
 // replaces 8780, `--yes` is added to the commands that would ask (no terminal here).
 //
 // Every command runs in a user's environment (test/docs/support/user-env.ts): what the page sets (nothing but the
 // Python page's PULUMI_PYTHON_CMD, its own line), the harness's names of docs/testing.md (a file backend, a fresh
-// PULUMI_HOME, the release's download override to 127.0.0.1), and on PATH the CLI with node hidden, the language
-// hosts where the page says to put them there, and the language's own tool (go).
+// PULUMI_HOME, the release's download override to 127.0.0.1; Maven offline, by a file in Java's project), and on
+// PATH the CLI with node hidden, the language hosts where the page says to put them there, and the language's own
+// tools (go; mvn and java).
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -25,7 +26,7 @@ import { findLanguageHosts } from "../../tools/release/language-hosts";
 import { commandLines, recipe, shownOutput } from "../docs/support/code-blocks";
 import { shell, shownLinePattern, startServer, type Server } from "../docs/support/shell";
 import { dirOnPath, userEnv } from "../docs/support/user-env";
-import { runGoRoute, runNpmRoute, runPipRoute } from "../package/support/release-routes";
+import { runGoRoute, runMavenRoute, runNpmRoute, runPipRoute } from "../package/support/release-routes";
 import { offlineCliEnv } from "./cli-stack";
 import { GO_OFFLINE } from "./language-programs";
 import { describeNative, REPO_ROOT } from "./native-programs";
@@ -112,12 +113,13 @@ describeNative(
       for (const dir of [hidden, scratch]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
     });
 
-    it("the YAML, Python, Go and TypeScript pages start the emulator with the same lines (run below)", () => {
+    it("the YAML, Python, Go, TypeScript and Java pages start the emulator with the same lines (run below)", () => {
       const blocks = [
         "docs/yaml.md#emulator",
         "docs/python.md#emulator",
         "docs/go.md#emulator",
         "docs/typescript.md#emulator",
+        "docs/java.md#emulator",
       ].map(recipe);
       for (const block of blocks.slice(1)) expect(block).toBe(blocks[0]);
     });
@@ -214,6 +216,22 @@ describeNative(
       // The CLI with node on PATH (the Node.js language host beside it runs the program; the plugin it downloads
       // still runs without node).
       await tryIt("docs/typescript.md#try-it", dir, { nodeHidden: false });
+    });
+
+    describeNative("java", "docs/java.md", () => {
+      it("docs/java.md#try-it: examples/java-quickstart on the release's jar, sources jar and pom, installed by Maven from their URLs", async () => {
+        const dir = path.join(scratch, "java");
+        fs.cpSync(path.join(REPO_ROOT, "examples/java-quickstart"), dir, { recursive: true });
+        // The page's route: the release's three files by their URLs, installed into Maven's local repository
+        // (offline otherwise: the harness's .mvn/maven.config in the project, release-routes.ts).
+        await runMavenRoute({ releaseUrl: server.url, version, cwd: dir });
+        for (const file of [RELEASE_SDK.javaJar, RELEASE_SDK.javaSources, RELEASE_SDK.javaPom])
+          expect(server.requests).toContain(`/${path.basename(file)}`);
+        // The Java host builds and runs the program with the JDK and the Maven on PATH.
+        await tryIt("docs/java.md#try-it", dir, {
+          extraPath: [...languageHosts("docs/java.md"), ...dirOnPath("mvn"), ...dirOnPath("java")],
+        });
+      });
     });
   },
   releaseSkipReason(),

@@ -1,17 +1,22 @@
 // After any kill, nothing billed in no state (issue 80, cases 2 and 3; provider/impl/ownership/), through the real CLI.
 // A 10-VPS `up` killed (SIGKILL, every process of the run) once 3 orders exist, or before the first VPS reached the
 // state (every order's answer held by the emulator), on both front ends, with and without checkpoints; then
-// `pulumi cancel` and `pulumi destroy`: no order of the stack is left billed. And two explicit providers of one
+// `pulumi cancel` and `pulumi destroy`: no order of the stack is left billed, the destroy alone once a VPS is in the
+// state, with `killed-orders --yes` (the plugin's command, or the npm package's) when none is: the engine's destroy
+// never starts the provider then (docs/troubleshooting.md, "What it cannot do"). And two explicit providers of one
 // account under PULUMI_SKIP_CHECKPOINTS=true, one VPS removed and one added in one `up`: the new VPS stays billed and
 // in the state (the removed VPS's delete used to cancel it as a killed run's).
+import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { DEMO_API_KEY } from "../../emulator/index";
 import { ENV_VARS } from "../../provider/config";
 import { EXAMPLES_DIR, type Scenario } from "./e2e-support";
 import { runKilled } from "./engine-kill";
+import type { CliStack } from "./cli-stack";
 import {
   PLUGIN_VERSION,
+  REPO_ROOT,
   describeNative,
   pulumiText,
   startNativeScenario,
@@ -22,6 +27,26 @@ import { createStackDriver } from "./stack-driver";
 jest.setTimeout(900_000);
 
 const COUNT = 10;
+
+/**
+ * `killed-orders --yes` on the stack, as a user runs it in the project's directory: the plugin's command for the
+ * native front end, the npm package's for the dynamic one. Its exit code and what it printed.
+ */
+function killedOrders(cli: CliStack, front: "yaml" | "dynamic"): Promise<{ code: number; text: string }> {
+  const [file, args] =
+    front === "yaml"
+      ? [path.join(REPO_ROOT, "bin", "pulumi-resource-rimuhosting"), ["killed-orders"]]
+      : [process.execPath, [path.join(REPO_ROOT, "dist/provider/adopt/killed-orders.js")]];
+  return new Promise((resolve) =>
+    execFile(
+      file,
+      [...args, "--yes", "--stack", cli.name],
+      { cwd: cli.programDir, env: cli.commandEnv() },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, text: stdout + stderr }),
+    ),
+  );
+}
 
 /** `count` VPSs, named after the stack. */
 const fleet = (count: number) =>
@@ -100,14 +125,16 @@ describeNative("yaml", "after a kill, up or destroy leaves nothing billed in no 
   /**
    * Killed once 3 orders exist and a VPS is in a state: `destroy` cancels the killed run's orders itself (the pending
    * creates of the state carry their nonces; without checkpoints, the stack's history shows them in no state).
-   * Killed before any VPS reached the state: the engine's `destroy` never starts the provider (nothing to delete), so
-   * the route is `pulumi up`, which takes every order back, then `pulumi destroy`.
+   * Killed before any VPS reached the state: the engine's `destroy` never starts the provider (nothing of it to
+   * delete), so it exits 0 and the orders stay billed; `killed-orders --yes` then cancels them by the same rule.
    */
   test.each([
     { front: "yaml", checkpoints: true, point: "3 orders and a VPS in the state" },
     { front: "dynamic", checkpoints: false, point: "3 orders and a VPS in the state" },
     { front: "yaml", checkpoints: false, point: "before the first VPS reached the state" },
     { front: "dynamic", checkpoints: true, point: "before the first VPS reached the state" },
+    { front: "yaml", checkpoints: true, point: "before the first VPS reached the state" },
+    { front: "dynamic", checkpoints: false, point: "before the first VPS reached the state" },
   ] as const)(
     "$front, checkpoints $checkpoints: up killed at $point, then cancel and destroy: 0 billed",
     async ({ front, checkpoints, point }) => {
@@ -139,23 +166,42 @@ describeNative("yaml", "after a kill, up or destroy leaves nothing billed in no 
             delayMs: 120_000,
             times: COUNT,
           });
-        await runKilled(
-          stack.cli,
-          "up",
-          point,
-          () =>
-            placed().length >= (first ? 1 : 3) && (first || !checkpoints || vpssInState(stack.cli.name) > 0),
-        );
+        // While the `up` still runs, its new orders are in no state, like a killed run's: killed-orders refuses.
+        let whileRunning: { code: number; text: string } | undefined;
+        let placedWhileRunning: number[] = [];
+        await runKilled(stack.cli, "up", point, async () => {
+          if (!(placed().length >= (first ? 1 : 3))) return false;
+          if (!first) return !checkpoints || vpssInState(stack.cli.name) > 0;
+          if (checkpoints && whileRunning === undefined) {
+            placedWhileRunning = placed();
+            whileRunning = await killedOrders(stack.cli, front);
+          }
+          return true;
+        });
         s.emulator.app.emulator.faults.clear();
         expect(placed().length).toBeGreaterThan(0);
+        if (whileRunning !== undefined) {
+          expect(whileRunning).toEqual({ code: 2, text: expect.stringContaining("is locked") });
+          expect(placed()).toEqual(expect.arrayContaining(placedWhileRunning));
+        }
         // Removes the killed run's lock (it fails, and the next command says why, when the kill came before it).
         await pulumiText(stack.cli, "cancel", "--yes").catch(() => undefined);
+        const killed = placed();
+        const destroyed = await pulumiText(stack.cli, "destroy", "--yes", "--skip-preview");
         if (first) {
-          // Every order taken back, none ordered twice: the state holds each order billed.
-          await pulumiText(stack.cli, "up", "--yes", "--skip-preview");
-          expect(placed()).toHaveLength(COUNT);
+          // The engine's destroy never reached the provider: every order is left; with checkpoints on, its warning
+          // names each create it was interrupted in.
+          expect(placed()).toEqual(killed);
+          if (checkpoints) expect(destroyed).toContain("interrupted while creating");
+          const swept = await killedOrders(stack.cli, front);
+          // With checkpoints on, the proof is the engine's own record, kept in the destroyed stack's state.
+          const proof = checkpoints
+            ? "a pending operation"
+            : "no finished operation of this stack recorded it";
+          expect(swept.code).toBe(0);
+          expect(swept.text.split(": cancelled. A killed run").length - 1).toBe(killed.length);
+          expect(swept.text).toContain(proof);
         }
-        await pulumiText(stack.cli, "destroy", "--yes", "--skip-preview");
         expect(placed()).toEqual([]);
       } finally {
         await stack.close();

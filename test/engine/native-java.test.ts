@@ -164,8 +164,15 @@ describeNative("java", "examples/java-quickstart on the Java SDK's release files
     expect(written).toMatch(/= 2 imported/);
     const program = fs.readFileSync(adopted, "utf8");
     expect(program).toMatch(/^package generated_program;$/m);
-    for (const name of ["shopExampleCom", "dbExampleCom"])
-      expect(resourceStatement(program, name)).toMatch(/\.memoryMb\(1024\)/);
+    // Each statement declares its own VPS: the name import-file gave it, its domain name, its size.
+    for (const [name, domain] of [
+      ["shopExampleCom", "shop.example.com"],
+      ["dbExampleCom", "db.example.com"],
+    ] as const) {
+      const declared = resourceStatement(program, name);
+      expect(declared).toContain(`.domainName("${domain}")`);
+      expect(declared).toMatch(/\.memoryMb\(1024\)/);
+    }
     fs.rmSync(path.dirname(app), { recursive: true });
     fs.mkdirSync(path.join(cli.programDir, "src", "main", "java", "generated_program"));
     fs.renameSync(adopted, path.join(cli.programDir, "src", "main", "java", "generated_program", "App.java"));

@@ -54,10 +54,11 @@ async function runInTerminal(file: string): Promise<{ code: number; output: stri
 
 /** Each subcommand of the plugin's entry, with its line in the help. */
 const COMMAND_LINES = [
-  /^ {2}emulator {5}runs the local emulator of the RimuHosting API/m,
-  /^ {2}bill {9}prints the bill of a preview/m,
-  /^ {2}drift {8}prints what changed outside Pulumi/m,
-  /^ {2}import-file {2}writes the account's VPSs as a `pulumi import --file` document/m,
+  /^ {2}emulator {7}runs the local emulator of the RimuHosting API/m,
+  /^ {2}bill {11}prints the bill of a preview/m,
+  /^ {2}drift {10}prints what changed outside Pulumi/m,
+  /^ {2}import-file {4}writes the account's VPSs as a `pulumi import --file` document/m,
+  /^ {2}killed-orders {2}cancels the orders a killed `pulumi up` left in no state/m,
 ];
 
 function describeCommandLine(form: string, plugin: () => string): void {

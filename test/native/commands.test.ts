@@ -90,7 +90,7 @@ describe("pulumi-resource-rimuhosting emulator", () => {
     const typo = await run(BIN, ["emulater"]);
     expect(typo).toMatchObject({ code: 2, stdout: "" });
     expect(typo.stderr).toMatch(
-      /^pulumi-resource-rimuhosting: unknown command 'emulater'. Its commands: emulator, bill, drift, import-file /,
+      /^pulumi-resource-rimuhosting: unknown command 'emulater'. Its commands: emulator, bill, drift, import-file, killed-orders /,
     );
   });
 

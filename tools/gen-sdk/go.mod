@@ -2,12 +2,14 @@ module github.com/pulumi-rimuhosting/pulumi-rimuhosting/tools/gen-sdk
 
 go 1.25.11
 
+// What tools/gen-sdk and tools/gen-sdk/java share (schemafile/schemafile.go says why a module).
+replace github.com/pulumi-rimuhosting/pulumi-rimuhosting/tools/gen-sdk/schemafile => ./schemafile
+
 // pkg/v3 has the same replace (atotto/clipboard's fork); a module that requires pkg/v3 must repeat it.
 replace github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e
 
 require (
-	github.com/blang/semver v3.5.1+incompatible
-	github.com/hashicorp/hcl/v2 v2.24.0
+	github.com/pulumi-rimuhosting/pulumi-rimuhosting/tools/gen-sdk/schemafile v0.0.0
 	github.com/pulumi/pulumi/pkg/v3 v3.259.0
 )
 
@@ -18,6 +20,7 @@ require (
 	github.com/agext/levenshtein v1.2.3 // indirect
 	github.com/apparentlymart/go-textseg/v15 v15.0.0 // indirect
 	github.com/aymanbagabas/go-osc52/v2 v2.0.1 // indirect
+	github.com/blang/semver v3.5.1+incompatible // indirect
 	github.com/cenkalti/backoff/v5 v5.0.3 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/charmbracelet/bubbles v1.0.0 // indirect
@@ -52,6 +55,7 @@ require (
 	github.com/hashicorp/errwrap v1.1.0 // indirect
 	github.com/hashicorp/go-multierror v1.1.1 // indirect
 	github.com/hashicorp/go-version v1.9.0 // indirect
+	github.com/hashicorp/hcl/v2 v2.24.0 // indirect
 	github.com/iancoleman/strcase v0.3.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect

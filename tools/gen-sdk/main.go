@@ -8,24 +8,21 @@
 // Like `pulumi package gen-sdk`, each language goes to <outdir>/<language>, which is emptied first, and -version
 // overrides the schema's version. Every generated source file carries Pulumi's generated-file header, naming this
 // tool. With no language given it writes all four. Java is written by gen-sdk-java (tools/gen-sdk/java), found beside
-// this program: pulumi-java's generator compiles against an older pkg/v3 than this module's. Scripts: scripts/gen-sdk.sh builds and runs it
-// (`npm run sdk:gen -- <schema.json> <outdir>`); see CONTRIBUTING.md "Language hosts and SDK generation".
+// this program: pulumi-java's generator compiles against an older pkg/v3 than this module's. The two share reading
+// and binding the schema and writing the files (tools/gen-sdk/schemafile, a module of its own that both replace in).
+// Scripts: scripts/gen-sdk.sh builds and runs it (`npm run sdk:gen -- <schema.json> <outdir>`); see CONTRIBUTING.md
+// "Language hosts and SDK generation".
 package main
 
 import (
-	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
-	"strings"
 	"time"
 
-	"github.com/blang/semver"
-	"github.com/hashicorp/hcl/v2"
+	"github.com/pulumi-rimuhosting/pulumi-rimuhosting/tools/gen-sdk/schemafile"
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
@@ -37,32 +34,6 @@ import (
 const tool = "pulumi-gen-rimuhosting"
 
 var languages = []string{"go", "nodejs", "python", "java"}
-
-// noOtherPackages answers the binder's and the generators' requests for other packages' schemas. Our schema
-// references no other package, so any such request is a mistake in the schema, reported as an error.
-type noOtherPackages struct{}
-
-func (noOtherPackages) LoadPackage(name string, _ *semver.Version) (*schema.Package, error) {
-	return nil, refused(name)
-}
-
-func (noOtherPackages) LoadPackageV2(_ context.Context, d *schema.PackageDescriptor) (*schema.Package, error) {
-	return nil, refused(d.Name)
-}
-
-func (noOtherPackages) LoadPackageReference(name string, _ *semver.Version) (schema.PackageReference, error) {
-	return nil, refused(name)
-}
-
-func (noOtherPackages) LoadPackageReferenceV2(
-	_ context.Context, d *schema.PackageDescriptor,
-) (schema.PackageReference, error) {
-	return nil, refused(d.Name)
-}
-
-func refused(name string) error {
-	return fmt.Errorf("the schema refers to package %q: gen-sdk generates SDKs of self-contained schemas only", name)
-}
 
 func main() {
 	// A flag set of its own: pkg/v3's dependencies register logging flags on the default one.
@@ -89,7 +60,7 @@ func main() {
 		}
 	}
 
-	spec, err := readSpec(schemaPath)
+	spec, err := schemafile.Read(schemaPath)
 	if err != nil {
 		fail(err)
 	}
@@ -101,7 +72,7 @@ func main() {
 			continue
 		}
 		// Each generator records its options in the package, so each language binds the schema afresh.
-		pkg, err := bind(spec, schemaPath, *version)
+		pkg, err := schemafile.Bind(spec, schemaPath, *version)
 		if err != nil {
 			fail(err)
 		}
@@ -109,42 +80,6 @@ func main() {
 			fail(fmt.Errorf("%s: %w", language, err))
 		}
 	}
-}
-
-func readSpec(path string) (schema.PackageSpec, error) {
-	var spec schema.PackageSpec
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return spec, err
-	}
-	if err := json.Unmarshal(raw, &spec); err != nil {
-		return spec, fmt.Errorf("%s is not a package schema: %w", path, err)
-	}
-	return spec, nil
-}
-
-func bind(spec schema.PackageSpec, path, version string) (*schema.Package, error) {
-	pkg, diags, err := schema.BindSpec(spec, noOtherPackages{}, schema.ValidationOptions{})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if diags.HasErrors() {
-		var problems []string
-		for _, d := range diags {
-			if d.Severity == hcl.DiagError {
-				problems = append(problems, "  "+strings.TrimSuffix(d.Summary+"; "+d.Detail, "; "))
-			}
-		}
-		return nil, fmt.Errorf("%s is not a valid package schema:\n%s", path, strings.Join(problems, "\n"))
-	}
-	if version != "" {
-		v, err := semver.ParseTolerant(version)
-		if err != nil {
-			return nil, fmt.Errorf("-version %q is not a semantic version: %w", version, err)
-		}
-		pkg.Version = &v
-	}
-	return pkg, nil
 }
 
 func generate(pkg *schema.Package, language, dir string) error {
@@ -155,29 +90,15 @@ func generate(pkg *schema.Package, language, dir string) error {
 	case "go":
 		files, err = gogen.GeneratePackage(tool, pkg, nil)
 	case "nodejs":
-		files, err = nodejs.GeneratePackage(tool, pkg, nil, nil, false, noOtherPackages{})
+		files, err = nodejs.GeneratePackage(tool, pkg, nil, nil, false, schemafile.NoOtherPackages{})
 	case "python":
-		files, err = python.GeneratePackage(tool, pkg, nil, noOtherPackages{})
+		files, err = python.GeneratePackage(tool, pkg, nil, schemafile.NoOtherPackages{})
 	}
 	if err != nil {
 		return err
 	}
-	if err := os.RemoveAll(dir); err != nil {
+	if err := schemafile.Write(dir, files); err != nil {
 		return err
-	}
-	names := make([]string, 0, len(files))
-	for name := range files {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(path, files[name], 0o644); err != nil {
-			return err
-		}
 	}
 	fmt.Fprintf(os.Stderr, "gen-sdk: %s: %d files in %s (%s)\n", language, len(files), dir,
 		time.Since(started).Round(time.Millisecond))

@@ -34,6 +34,7 @@ import { adoptionProblem, foreignOrder } from "../lifecycle/vps-create.js";
 import { takeBackOf } from "../ownership/take-back.js";
 import { takenBackNotes } from "./taken-back.js";
 import { listedByNonce, listedByOid } from "./listing-lookup.js";
+import { cancelledWhy, unplacedCreate } from "./pending-create.js";
 import type { VpsInputs } from "../inputs/vps-input-schema.js";
 import type { RunContext } from "../engine/run-context.js";
 import { changeRefusals } from "../inputs/vps-refusals.js";
@@ -119,19 +120,30 @@ async function checkAll(
   const takenBack = !adopting && orders ? await checkCreationToken(run, orders) : undefined;
   const found = liveOrderOf(run, orders);
   const live = found.order;
+  // A pending create whose order never appeared: update() orders it, so it is checked and priced as a new VPS.
+  const unplaced = await unplacedCreate(run, found);
+  const missing = unplaced.cancelled ? cancelledWhy(unplaced.cancelled) : found.why;
   if (live) checkDistroOfLive(run, live);
   if (run.preview) await checkUnlistedDistro(run, live);
   const moveAnswer = await checkHost(run, orders, live);
   if (run.preview && live && !run.isNew) await checkResizeRoom(run, live);
   const orderAnswer =
-    run.preview && run.isNew && !adopting && !takenBack ? await checkNewOrder(run) : undefined;
+    run.preview && (run.isNew || unplaced.yes) && !adopting && !takenBack
+      ? await checkNewOrder(run)
+      : undefined;
   const recordedOrderOid = orderToRecord(run, found);
   if (run.out.failures.length > 0) return { recordedOrderOid };
   // An order taken back is billed already: counted as an adopted one is, at its fee now and after.
   const kept =
     adopted ??
     (takenBack && { order: takenBack, quoted: await priceOf(run, pricedAsOrdered(run, takenBack)) });
-  const fee = await plannedFeeOf(run, { live, missing: found.why, adopted: kept, orderAnswer, moveAnswer });
+  const fee = await plannedFeeOf(unplaced.yes ? { ...run, isNew: true } : run, {
+    live,
+    missing,
+    adopted: kept,
+    orderAnswer,
+    moveAnswer,
+  });
   const liveOrderOid = (adopted?.order ?? live)?.order_oid;
   return {
     fee,

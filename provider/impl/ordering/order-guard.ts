@@ -43,7 +43,7 @@ import { carriesCreationToken } from "../../client/index.js";
 import type { AccountView } from "../account/account-view.js";
 import { same } from "../inputs/canonical-json.js";
 import { withdrawIfOver } from "./order-withdrawal.js";
-import { cancelReplacedIfFailing, changeFailed, noteFailing } from "./replaced-orders.js";
+import { cancelReplacedIfFailing, noteFailing, replacedAllTheSame } from "./replaced-orders.js";
 import { judgeTakenBack } from "./take-back-judge.js";
 import { describeDone, noteWith, overWords } from "./done-words.js";
 import { isTakenBack } from "../ownership/take-back.js";
@@ -148,11 +148,9 @@ async function judged<T>(
       result = await apply();
     } catch (error) {
       // Failed after a change (VpsIncompleteError): applied; failed before any: released. Either way the run fails,
-      // so the orders it replaced are judged now (replaced-orders.ts).
-      await exclusive(run, async () => {
-        if (fee) land(run, resource, fee, error instanceof VpsIncompleteError);
-        await changeFailed(run, view, resourceName({ creationScope: resource }));
-      });
+      // so the orders it replaced are judged once the step has failed (replaced-orders.ts's stepFailed).
+      if (fee)
+        await exclusive(run, async () => land(run, resource, fee, error instanceof VpsIncompleteError));
       throw error;
     }
     if (!fee) return result;
@@ -379,9 +377,10 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
     noteWith(run, "withdrew", name);
     throw new VpsError(VPS_ERROR_CODES.budget, message);
   };
-  const ordered = limitsSet()
-    ? await judged(run, view, resource, pricedOf(news), plan, order, placed)
-    : await order();
+  // A replacement the engine records though it failed replaced its order all the same (replaced-orders.ts).
+  const ordered = await (
+    limitsSet() ? judged(run, view, resource, pricedOf(news), plan, order, placed) : order()
+  ).catch((error: unknown) => Promise.reject(replacedAllTheSame(run, error, replacedOrder)));
   if (!ordered.found || judgedAsNew) noteWith(run, "ordered", name);
   if (takenBack(ordered))
     await exclusive(run, () => judgeTakenBack(context, view, name, ordered.order, withdraw));

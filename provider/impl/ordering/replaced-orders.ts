@@ -1,23 +1,28 @@
 /**
  * The orders a failing run replaced (issue 64, I3; issue 81). The engine cancels a replaced order only once every
- * create and update of the run succeeded; a failing run leaves it billed beside its replacement, in the state as a
- * pending delete that the next `pulumi up` deletes before anything else. Until then every judge counts it billed:
- * with another run's order come meanwhile the account can stay over monthlyBudgetUsd although every order was judged
- * within it (I3), and the next `up`'s preview, which cannot tell a pending delete from a VPS that stays, refuses or
- * overstates that `up` (I1: the money model's seed 8808, a run refused after a VPS grown by hand during it). So once
- * a run under a limit is failing (a refusal, a withdrawal, the native plugin's check in `pulumi up`, or any change
- * of it failing: seed 2202, a new VPS lost to a dropped connection beside a replacement made) and has a replacement
- * made, the orders it replaced are cancelled at once: their replacements are made, the state still holds each as a
- * pending delete, and the next `up`'s delete finds it gone (nothing to cancel). Nothing is lost: that delete would
- * have cancelled it first whatever the program then says.
+ * create and update of the run succeeded; a failing run leaves it billed beside its replacement, in the state as
+ * a pending delete that the next `pulumi up` deletes before anything else. Until then every judge counts it
+ * billed: with another run's order come meanwhile the account can stay over monthlyBudgetUsd although every order
+ * was judged within it (I3), and the next `up`'s preview, which cannot tell a pending delete from a VPS that
+ * stays, refuses or overstates that `up` (I1: the money model's seed 8808, a run refused after a VPS grown by
+ * hand during it). So once a run under a limit is failing (a refusal, a withdrawal, the native plugin's check in
+ * `pulumi up`, or any create, update or delete of it failing, whatever the error: seed 2202, a new VPS lost to a
+ * dropped connection; 81013, an update of a VPS cancelled by hand; 81016, a cancellation refused) and has a
+ * replacement made (or one the engine records though its outcome is unknown), the orders it replaced are
+ * cancelled at once: their replacements are made, the state still holds each as a pending delete, and the next
+ * `up`'s delete finds it gone (nothing to cancel). Nothing is lost: that delete would have cancelled it first
+ * whatever the program then says.
  *
  * Owns: the rule and its words. The run's record of its replacements is guard-run.ts's.
  */
+import type { AboutOrder } from "../../../contract/index.js";
 import type { AccountView } from "../account/account-view.js";
+import { VpsIncompleteError } from "../engine/errors.js";
 import { budgetInUse } from "../budget/budget.js";
 import { emitNotes, warning } from "../engine/notes.js";
 import { settingName } from "../engine/settings-source.js";
 import { orderRef } from "../lifecycle/vps-converge.js";
+import { accountView } from "../lifecycle/runtime-config.js";
 import type { RunContext } from "../engine/run-context.js";
 import { guardOf, type Guard } from "./guard-run.js";
 import { exclusive } from "./in-flight.js";
@@ -47,14 +52,56 @@ export function noteFailing(run: Guard, view?: AccountView): void {
 }
 
 /**
- * A create or an update of `run` (`name`) failed after its budget passed: the engine fails the command and deletes
- * no replaced order, so the run is failing as after a refusal, and the orders it (or another provider of the
- * command) replaced are judged at once; what was cancelled is said as a warning. Called in the judgements' lock.
+ * Runs a create, an update or a delete of `name`'s VPS (`what`: "Updating a Vps"), and judges the replaced orders
+ * when it throws, on the budget or on anything else: a change failing on an error (seed 2202, a dropped connection),
+ * an order cancelled by hand found gone (seed 81013), a cancellation refused (seed 81016, a 503). The engine then
+ * fails the command and deletes no replaced order, so a run under a limit is failing as after a refusal, and the
+ * orders it (or another provider of the command) replaced are cancelled at once; what was, is said as a warning.
+ * vps-provider.ts runs every step through it: the one place all their failures pass. The step's own error is the
+ * one thrown.
  */
-export async function changeFailed(run: Guard, view: AccountView, name: string): Promise<void> {
-  noteFailing(run, view);
-  const words = await cancelIfFailing(run, view);
-  if (words) await emitNotes([warning(`${name}: its change failed${words}.`)], undefined);
+export async function failingStep<T>(
+  context: RunContext,
+  name: string,
+  what: string,
+  step: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    await stepFailed(context, what, name);
+    throw error;
+  }
+}
+
+async function stepFailed(context: RunContext, what: string, name: string): Promise<void> {
+  const { settings } = budgetInUse();
+  if (settings.monthlyBudgetUsd === undefined && settings.maxMonthlyIncreaseUsd === undefined) return;
+  const run = guardOf(context);
+  try {
+    const view = accountView(context, what);
+    // In the judgements' lock: no change of the run lands while its account is read.
+    await exclusive(run, async () => {
+      noteFailing(run, view);
+      const words = await cancelIfFailing(run, view);
+      if (words) await emitNotes([warning(`${name}: its change failed${words}.`)], undefined);
+    });
+  } catch {
+    // The account not reachable (no API key, a read or a note that failed): the replaced orders stay billed beside
+    // their replacements, pending deletes in the state, until the next `pulumi up` deletes them first.
+  }
+}
+
+/**
+ * A replacement's create (of the order `replaced`) failed with `error`. One the engine records all the same (its
+ * outcome unknown, RIMU_ERR_CREATE_OUTCOME_UNKNOWN: a pending create) makes the order it replaces a pending delete,
+ * which the next `pulumi up` deletes before anything else: replaced as by a made replacement, so the failing run
+ * cancels it here too. Left billed, the next preview would count it beside the pending create its update orders (the
+ * money model's seed 81014, case 3375). Returns `error`.
+ */
+export function replacedAllTheSame(run: Guard, error: unknown, replaced?: AboutOrder): unknown {
+  if (error instanceof VpsIncompleteError && replaced) run.replaced.set(replaced.order_oid, replaced);
+  return error;
 }
 
 /**

@@ -158,10 +158,12 @@ export const pulumiJson = <T>(
 
 /**
  * The states of the backend of the project in `cwd` (or above), read through the `pulumi` CLI with `env` (default:
- * this process's); reads nothing outside a Pulumi project (no backend to ask).
+ * this process's); reads nothing outside a Pulumi project (no backend to ask). A stack the listing counts no resource
+ * of is not exported, unless it is `always`: a destroyed stack keeps the pending creates of a killed run (the engine
+ * carries them into every later state), the one record that proves their orders its own.
  */
 export async function readBackendStates(
-  where: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  where: { cwd?: string; env?: NodeJS.ProcessEnv; always?: string } = {},
 ): Promise<BackendStates> {
   const cwd = where.cwd ?? process.cwd();
   if (!inPulumiProject(cwd))
@@ -180,7 +182,8 @@ export async function readBackendStates(
   const stacks: BackendStates["stacks"] = [];
   const failed: string[] = [];
   for (const { name, resourceCount } of listed.value) {
-    if (resourceCount === 0) continue;
+    const always = where.always !== undefined && (name === where.always || name.endsWith(`/${where.always}`));
+    if (resourceCount === 0 && !always) continue;
     const state = await pulumiJson<{
       deployment?: { resources?: StateResource[]; pending_operations?: PendingOperation[] };
     }>(["stack", "export", "--stack", name], { cwd, env: where.env });

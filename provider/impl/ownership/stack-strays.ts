@@ -128,7 +128,10 @@ interface Verdict {
   unread: string[];
 }
 
-/** The VPS whose delete judges: its words (`Vps 1234 (web.example.com)`) and its order, if it has one. */
+/**
+ * The VPS whose delete judges: its words (`Vps 1234 (web.example.com)`) and its order, if it has one; undefined when
+ * the sweep runs outside a delete (the killed-orders command).
+ */
 export interface JudgingDelete {
   words: string;
   oid: number | undefined;
@@ -149,33 +152,36 @@ export async function sweepStackStrays(
   view: AccountView,
   client: RimuClient,
   creationScope: unknown,
-  own: JudgingDelete,
+  own: JudgingDelete | undefined,
 ): Promise<void> {
   const held = run.get(SWEEP);
   const token = stackTokenOf(creationScope);
   if (held.checked || token === undefined || held.judged) return;
   held.judged = true;
   const scope = stackOfScope(creationScope)!;
-  const verdict = await sweep(run, view, client, { token, scope }, own.oid).catch(
+  const verdict = await sweep(run, view, client, { token, scope }, own?.oid).catch(
     (error: unknown): Verdict => ({ left: [], unread: [`looking for them failed (${messageOf(error)})`] }),
   );
   if (verdict.left.length === 0 && verdict.unread.length === 0) return;
   const said: string[] = [];
+  const who = own === undefined ? "This sweep" : "This destroy";
   if (verdict.left.length > 0)
     said.push(
-      `This destroy leaves billed ${verdict.left.length === 1 ? "an order" : `${verdict.left.length} orders`} that ` +
+      `${who} leaves billed ${verdict.left.length === 1 ? "an order" : `${verdict.left.length} orders`} that ` +
         `a killed run of this stack may have placed and no state is known to hold: ${verdict.left.join("; ")}.`,
     );
   if (verdict.unread.length > 0)
     said.push(
-      "This destroy cannot tell whether a killed run of this stack left orders billed in no state: " +
+      `${who} cannot tell whether a killed run of this stack left orders billed in no state: ` +
         `${verdict.unread.join("; ")}.`,
     );
-  throw new VpsError(
-    VPS_ERROR_CODES.leftBilled,
-    `${said.join(" ")} ${own.words} is kept (not cancelled, still in the state) so that this destroy fails ` +
-      "truthfully and `pulumi destroy`, run again once that is fixed, judges again.",
-  );
+  // Run from outside the engine (provider/adopt/killed-orders.ts), no VPS is being deleted: nothing is kept.
+  const kept =
+    own === undefined
+      ? ""
+      : ` ${own.words} is kept (not cancelled, still in the state) so that this destroy fails truthfully and ` +
+        "`pulumi destroy`, run again once that is fixed, judges again.";
+  throw new VpsError(VPS_ERROR_CODES.leftBilled, `${said.join(" ")}${kept}`);
 }
 
 /** How to adopt or end an order this run cannot prove its own stack's. */

@@ -23,6 +23,7 @@ import {
   type OutsideChoice,
 } from "./outside";
 import { drive, gateOf } from "./turns";
+import { grownAfterOthersOrders, type Landing } from "./landings";
 export type { Edit } from "./edits";
 export type { OutsideChoice } from "./outside";
 export { answerTurnOf, nowPicking, quietAct, replayableScheduler, turnOf } from "./turns";
@@ -39,6 +40,8 @@ export interface Real {
   grownByHand: Set<number>;
   /** Each order placed or grown outside Pulumi, in turn, with what it added to the account then (I3). */
   byHandLog: { oid: number; cents: number }[];
+  /** The stacks' orders and growing changes, in the order they landed (landings.ts, for I3). */
+  landings: Landing[];
   /** Stacks with an order cancelled outside Pulumi: the user runs `pulumi refresh`, as the preview says. */
   stale: Set<Stack>;
   /** Generated events some invariants are not kept for yet (RIMU_MODEL_WITH): "kill", "drift". */
@@ -290,6 +293,7 @@ export class ConcurrentCommand implements Command {
   check = () => true;
   async run(_model: Model, real: Real): Promise<void> {
     const byHandMark = real.byHandLog.length;
+    const landingsMark = real.landings.length;
     const stacks = real.stacks.slice(0, Math.max(2, this.edits.length));
     await refreshed(real, stacks);
     stacks.forEach((stack, i) => (this.edits[i] ?? []).forEach((e) => edit(real, stack, e)));
@@ -298,6 +302,7 @@ export class ConcurrentCommand implements Command {
     const before = ordersOf(real.emu);
     const runs = stacks.map((stack) => up(real.emu, stack, { settings, gate: gateOf(real), alone: false }));
     const done = await drive(real, Promise.all(runs));
+    const after = ordersOf(real.emu);
     const budgetCents =
       settings.monthlyBudgetUsd === undefined
         ? undefined
@@ -310,8 +315,9 @@ export class ConcurrentCommand implements Command {
       I3({
         budgetCents,
         ordersBefore: before,
-        ordersAfter: ordersOf(real.emu),
+        ordersAfter: after,
         addedByHandCents: addedSince(real, byHandMark),
+        grownAfterOthersCents: grownAfterOthersOrders(real, landingsMark, after),
       }),
       owned(real),
     );

@@ -8,7 +8,9 @@
 import * as diagnostics from "node:diagnostics_channel";
 import fc from "fast-check";
 import type { Real } from "./commands";
+import type { FastifyRequest } from "fastify";
 import type { Gate } from "./engine";
+import { landed, serving } from "./landings";
 
 // ------------------------------------------------------------------------------------ a replayable interleaving
 
@@ -115,7 +117,7 @@ export async function drive<T>(real: Real, task: Promise<T>): Promise<T> {
 /** The emulator's `turn` for `real`: a request served while a command's runs are under way waits for its turn. */
 export const turnOf =
   (real: Real) =>
-  async (endpoint: string): Promise<void> => {
+  async (endpoint: string, request?: FastifyRequest): Promise<void> => {
     const pending = real.beforeOrder;
     if (pending && endpoint === "createVps" && pending.left-- === 0) {
       real.beforeOrder = undefined;
@@ -127,7 +129,9 @@ export const turnOf =
         parked--;
       }
     }
-    if (real.driving) await parkedAt(real, `serve ${endpoint}`);
+    if (!real.driving) return;
+    await parkedAt(real, `serve ${endpoint}`);
+    serving(real, endpoint, request);
   };
 
 /** A request parked at one of the emulator's turns until the scheduler lets it through. */
@@ -152,6 +156,8 @@ const ANSWERED = new Set(["createVps", "changeParameters", "moveVps"]);
  */
 export const answerTurnOf =
   (real: Real) =>
-  async (endpoint: string): Promise<void> => {
-    if (real.driving && ANSWERED.has(endpoint)) await parkedAt(real, `answer ${endpoint}`);
+  async (endpoint: string, request?: FastifyRequest): Promise<void> => {
+    if (!real.driving || !ANSWERED.has(endpoint)) return;
+    landed(real, endpoint, request);
+    await parkedAt(real, `answer ${endpoint}`);
   };

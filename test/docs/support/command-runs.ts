@@ -33,10 +33,15 @@ export const COMMAND_RUNS: Readonly<Record<string, CommandRun>> = {
   "rimuhosting-bill": runs("test/bill/cli.test.ts", "dist/provider/bill/cli.js"),
   "rimuhosting-drift": runs("test/drift/cli.test.ts", "dist/provider/drift/cli.js"),
   "rimuhosting-import-file": runs("test/adopt/cli.test.ts", "dist/provider/adopt/cli.js"),
+  "rimuhosting-killed-orders": runs(
+    "test/engine/killed-destroy.test.ts",
+    "dist/provider/adopt/killed-orders.js",
+  ),
   "plugin emulator": runs("test/native/commands.test.ts", '"emulator"'),
   "plugin bill": runs("test/bill/cli.test.ts", '["bill", ...args]'),
   "plugin drift": runs("test/drift/cli.test.ts", '["drift", ...args]'),
   "plugin import-file": runs("test/adopt/cli.test.ts", '["import-file", ...args]'),
+  "plugin killed-orders": runs("test/engine/killed-destroy.test.ts", '["killed-orders"]'),
 
   "npm test": notRun(
     "the suite itself: CI runs it in a fresh clone (.ci/run); test/package/npm-test.test.ts its jest step",

@@ -86,6 +86,10 @@ export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
   "docs/go.md#emulator": userEnv("test/engine/first-hour-release.test.ts"),
   "docs/go.md#try-it": userEnv("test/engine/first-hour-release.test.ts"),
 
+  "docs/java.md#release-maven": userEnv("test/package/support/release-routes.ts"),
+  "docs/java.md#emulator": userEnv("test/engine/first-hour-release.test.ts"),
+  "docs/java.md#try-it": userEnv("test/engine/first-hour-release.test.ts"),
+
   "docs/installation-configuration.md#release-npm": userEnv("test/package/support/release-routes.ts"),
   "docs/installation-configuration.md#release-pip": userEnv("test/package/support/release-routes.ts"),
   "docs/installation-configuration.md#release-go": userEnv("test/package/support/release-routes.ts"),

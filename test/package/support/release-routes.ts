@@ -10,7 +10,8 @@
  * the tag v<version> (as GitHub would serve it). What is added around the lines, each because the tests run
  * offline (docs/testing.md's harness list): the virtual environment is given the language hosts' `pulumi` (a .pth,
  * as pythonVenvWith does) and pip gets no index (PIP_NO_INDEX), so the wheel's URL is the only thing pip fetches; Go
- * reads the modules of sdk/v3 from its cache (GO_OFFLINE); npm 12 takes what its cache has first.
+ * reads the modules of sdk/v3 from its cache (GO_OFFLINE); npm 12 takes what its cache has first; Maven runs offline
+ * from the local repository scripts/java-host.sh filled (runMavenRoute).
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -21,6 +22,7 @@ import { QUIET_NPM_ENV, shell } from "../../docs/support/shell";
 import { dirOnPath, userEnv } from "../../docs/support/user-env";
 import { GO_OFFLINE } from "../../engine/language-programs";
 import { goSdkAsTagged } from "../../engine/native-programs";
+import { mavenOffline } from "../../engine/java-programs";
 import { npmBinDir } from "./npm-versions";
 import { REPOSITORY_WEB_URL } from "./repository-links";
 
@@ -29,6 +31,7 @@ export const ROUTE_PAGES = {
   "release-npm": ["docs/installation-configuration.md#release-npm", "docs/typescript.md#release-npm"],
   "release-pip": ["docs/installation-configuration.md#release-pip", "docs/python.md#release-pip"],
   "release-go": ["docs/installation-configuration.md#release-go", "docs/go.md#release-go"],
+  "release-maven": ["docs/java.md#release-maven"],
 } as const;
 export type Route = keyof typeof ROUTE_PAGES;
 
@@ -143,4 +146,24 @@ export async function runGoRoute(
     env,
   );
   return env;
+}
+
+/**
+ * The Maven route of docs/java.md: the release's jar, sources jar and pom fetched by their URLs and installed into
+ * Maven's local repository, in the project's directory; curl, the JDK and Maven on PATH. Maven runs offline there
+ * (`--offline` in the project's .mvn/maven.config, beside the page's jvm.config), from the local repository
+ * scripts/java-host.sh filled, as a user's Maven fills it from Maven Central (docs/testing.md's harness list); the
+ * Java host's Maven runs in the same directory, offline too.
+ */
+export function runMavenRoute({ releaseUrl, version, cwd }: RouteRun): Promise<string> {
+  mavenOffline(cwd);
+  const lines = routeLines("release-maven");
+  if (!lines.some((line) => line.includes(PAGES_RELEASE_URL)))
+    throw new Error(`the Maven route fetches nothing from ${PAGES_RELEASE_URL}`);
+  const env = routeEnv("release-maven", {}, [...dirOnPath("mvn"), ...dirOnPath("java")]);
+  return runLines(
+    lines.map((line) => asServed(line, releaseUrl, version)),
+    cwd,
+    env,
+  );
 }

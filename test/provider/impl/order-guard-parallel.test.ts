@@ -165,9 +165,9 @@ describe("the budget's guard with changes in flight (L1)", () => {
     const hold = holdAnswers("listOrders", 1, "requests");
     const served: string[] = [];
     const holding = emulator.turn!;
-    emulator.turn = async (name) => {
+    emulator.turn = async (name, request) => {
       served.push(name);
-      await holding(name);
+      await holding(name, request);
     };
     try {
       const first = impl.create(web1);

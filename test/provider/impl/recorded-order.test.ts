@@ -119,4 +119,27 @@ describe("a VPS whose order carries no nonce of this state (pulumi import)", () 
       expect.stringMatching(/__orderOid: is internal and must not be set by the program/),
     ]);
   });
+
+  test("a VPS created by the last run and cancelled by hand since is not taken for a create still to order", async () => {
+    const news = {
+      domainName: "fresh.example.com",
+      distro: "deb12.64",
+      dcLocation: "DCDALLAS" as const,
+      memoryMb: 512,
+      diskSpaceMb: 10240,
+      creationScope: "shop/prod/fresh",
+    };
+    testing.forgetRun();
+    const checked = (await impl.check({}, news)).inputs;
+    // The inputs the engine records of a create: its nonce, no order number (check() records it at the next run).
+    expect(checked[RECORDED_ORDER_KEY]).toBeUndefined();
+    const { id } = await impl.create(checked);
+    await fixture().byHand.deleteVps(Number(id));
+    await configure({ maxMonthlyIncreaseUsd: "100" });
+    testing.forgetRun();
+    // Its order is listed among the inactive ones (include_inactive): its fee is unknown, not a new VPS's quote.
+    expect((await impl.check(checked, { ...news, ...PREVIEW })).failures?.[0]?.reason).toContain(
+      `order ${id}, which carries this VPS's creation nonce, is no longer active (cancelled outside Pulumi?`,
+    );
+  });
 });

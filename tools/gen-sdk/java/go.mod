@@ -2,6 +2,9 @@ module github.com/pulumi-rimuhosting/pulumi-rimuhosting/tools/gen-sdk/java
 
 go 1.25.11
 
+// What tools/gen-sdk and tools/gen-sdk/java share (schemafile/schemafile.go says why a module).
+replace github.com/pulumi-rimuhosting/pulumi-rimuhosting/tools/gen-sdk/schemafile => ../schemafile
+
 replace github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e
 
 replace github.com/Sirupsen/logrus => github.com/sirupsen/logrus v1.8.3
@@ -10,7 +13,7 @@ replace github.com/gogo/protobuf => github.com/gogo/protobuf v1.3.2
 
 require (
 	github.com/blang/semver v3.5.1+incompatible
-	github.com/hashicorp/hcl/v2 v2.24.0
+	github.com/pulumi-rimuhosting/pulumi-rimuhosting/tools/gen-sdk/schemafile v0.0.0
 	github.com/pulumi/pulumi-java/pkg v1.22.0
 	github.com/pulumi/pulumi/pkg/v3 v3.228.0
 )
@@ -55,6 +58,7 @@ require (
 	github.com/hashicorp/errwrap v1.1.0 // indirect
 	github.com/hashicorp/go-multierror v1.1.1 // indirect
 	github.com/hashicorp/go-version v1.8.0 // indirect
+	github.com/hashicorp/hcl/v2 v2.24.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/jbenet/go-context v0.0.0-20150711004518-d14ea06fba99 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect

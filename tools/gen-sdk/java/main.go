@@ -2,7 +2,8 @@
 // (github.com/pulumi/pulumi-java/pkg/codegen/java, the module of the Java language host scripts/java-host.sh builds),
 // and a Maven pom.xml (pom.go). tools/gen-sdk runs it for `java`; it is a module of its own because pulumi-java
 // v1.22.0 compiles against pkg/v3 v3.228.0 and not against the v3.259.0 the other generators are on (pkg/v3 renamed
-// schema.Parameterization's BaseProvider and dropped pcl.Resource's DecomposeToken in between).
+// schema.Parameterization's BaseProvider and dropped pcl.Resource's DecomposeToken in between). What it shares with
+// tools/gen-sdk (reading and binding the schema, writing the files) is package schemafile, a module both replace in.
 //
 //	gen-sdk-java [-version <semver>] -java-sdk-version <semver> <schema.json> <outdir>
 //
@@ -10,48 +11,18 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/blang/semver"
-	"github.com/hashicorp/hcl/v2"
+	"github.com/pulumi-rimuhosting/pulumi-rimuhosting/tools/gen-sdk/schemafile"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 )
 
 // tool is the name the generated-file headers give, as tools/gen-sdk's.
 const tool = "pulumi-gen-rimuhosting"
-
-// noOtherPackages refuses every other package: the schema is self-contained (as in tools/gen-sdk).
-type noOtherPackages struct{}
-
-func (noOtherPackages) LoadPackage(name string, _ *semver.Version) (*schema.Package, error) {
-	return nil, refused(name)
-}
-
-func (noOtherPackages) LoadPackageV2(_ context.Context, d *schema.PackageDescriptor) (*schema.Package, error) {
-	return nil, refused(d.Name)
-}
-
-func (noOtherPackages) LoadPackageReference(name string, _ *semver.Version) (schema.PackageReference, error) {
-	return nil, refused(name)
-}
-
-func (noOtherPackages) LoadPackageReferenceV2(
-	_ context.Context, d *schema.PackageDescriptor,
-) (schema.PackageReference, error) {
-	return nil, refused(d.Name)
-}
-
-func refused(name string) error {
-	return fmt.Errorf("the schema refers to package %q: gen-sdk generates SDKs of self-contained schemas only", name)
-}
 
 func main() {
 	flags := flag.NewFlagSet("gen-sdk-java", flag.ExitOnError)
@@ -79,7 +50,7 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	if err := write(dir, files); err != nil {
+	if err := schemafile.Write(dir, files); err != nil {
 		fail(err)
 	}
 	fmt.Fprintf(os.Stderr, "gen-sdk: java: %d files in %s (%s)\n", len(files), dir,
@@ -87,56 +58,11 @@ func main() {
 }
 
 func bind(path, version string) (*schema.Package, error) {
-	raw, err := os.ReadFile(path)
+	spec, err := schemafile.Read(path)
 	if err != nil {
 		return nil, err
 	}
-	var spec schema.PackageSpec
-	if err := json.Unmarshal(raw, &spec); err != nil {
-		return nil, fmt.Errorf("%s is not a package schema: %w", path, err)
-	}
-	pkg, diags, err := schema.BindSpec(spec, noOtherPackages{}, schema.ValidationOptions{})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if diags.HasErrors() {
-		var problems []string
-		for _, d := range diags {
-			if d.Severity == hcl.DiagError {
-				problems = append(problems, "  "+strings.TrimSuffix(d.Summary+"; "+d.Detail, "; "))
-			}
-		}
-		return nil, fmt.Errorf("%s is not a valid package schema:\n%s", path, strings.Join(problems, "\n"))
-	}
-	if version != "" {
-		v, err := semver.ParseTolerant(version)
-		if err != nil {
-			return nil, fmt.Errorf("-version %q is not a semantic version: %w", version, err)
-		}
-		pkg.Version = &v
-	}
-	return pkg, nil
-}
-
-func write(dir string, files map[string][]byte) error {
-	if err := os.RemoveAll(dir); err != nil {
-		return err
-	}
-	names := make([]string, 0, len(files))
-	for name := range files {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(path, files[name], 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
+	return schemafile.Bind(spec, path, version)
 }
 
 func fail(err error) {

@@ -1,0 +1,241 @@
+#!/usr/bin/env node
+/**
+ * rimuhosting-killed-orders: cancels the orders a killed run of a stack left in no state, by the rule `pulumi destroy`
+ * cancels them by (impl/ownership/stack-strays.ts), for the one case a destroy cannot: a stack whose killed run left
+ * no VPS in its state. The engine starts a provider during a destroy only to delete a resource of that provider
+ * that the state holds (CLI v3.276.0: pkg/resource/deploy/step_generator.go, GenerateDeletes, `EnsureProvider`
+ * only for a resource's own provider; a provider resource's delete, providers/registry.go `Delete`, only closes a
+ * plugin already loaded), so such a destroy never reaches the provider and its orders stay billed. The same code runs
+ * as `pulumi-resource-rimuhosting killed-orders` in the self-contained plugin.
+ *
+ *   pulumi cancel --yes && rimuhosting-killed-orders --yes
+ *
+ * Exit codes: 0 when no order of a killed run of the stack is left billed; 1 when one is (each named, with why and
+ * how to end it); 2 for wrong arguments, a missing API key or a stack whose config cannot be read.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import {
+  exitCodeOf,
+  UnknownOptionError,
+  unknownOptionMessage,
+  USAGE_EXIT,
+} from "../../contract/command-line.js";
+import { createClient, RimuConfigError } from "../client/index.js";
+import { missingApiKeyMessage } from "../config.js";
+import { accountViewFor } from "../impl/account/account-view.js";
+import { VPS_ERROR_CODES, VpsError } from "../impl/engine/errors.js";
+import { setLogSink } from "../impl/engine/log.js";
+import { clientOptionsOf } from "../impl/engine/retry-settings.js";
+import { RunContext } from "../impl/engine/run-context.js";
+import { backendReadEnv } from "../impl/engine/backend-cli.js";
+import { setBackendReader } from "../impl/ownership/backend-reader.js";
+import { inPulumiProject, pulumiJson, readBackendStates } from "../impl/ownership/backend-states.js";
+import { fileBackendDir, readStackHistory } from "../impl/ownership/stack-history.js";
+import { readStackIdentity, setStackIdentityReader } from "../impl/ownership/stack-identity.js";
+import { sweepStackStrays } from "../impl/ownership/stack-strays.js";
+import { failureOf, findSettings, StackSettingsError } from "./stack-settings.js";
+import type { ImportFileIo } from "./cli.js";
+
+const USAGE = `Usage: rimuhosting-killed-orders --yes [--stack <stack>]
+  Cancels the orders a killed \`pulumi up\` of the stack left in no state, as \`pulumi destroy\` does, for a stack
+  whose killed run left no VPS in its state (its destroy never starts the provider). Run it in the stack's project
+  directory, once no \`pulumi\` command of the stack is running (after \`pulumi cancel\`).
+
+  An order is cancelled only when it is provably this stack's: it carries this stack's identity, no state of the
+  backend holds it, and either a pending create of the stack's state (the engine's record of a create it never
+  finished) carries its creation nonce or no finished operation of the stack recorded it. Every other order of the
+  stack's name is named, with why it stays billed and how to end it.
+
+    --yes             cancel them (required: the command cancels orders)
+    --stack <stack>   the stack (default: the selected stack); its config gives the API key and address
+
+  Exit code: 0 when none is left billed; 1 when one is (named on stderr); 2 for wrong arguments, a missing API key,
+  or a stack whose config cannot be read.`;
+
+class UsageError extends Error {}
+
+function parseArgs(args: readonly string[]): { stack?: string; yes: boolean } {
+  const options: { stack?: string; yes: boolean } = { yes: false };
+  for (let i = 0; i < args.length; i += 1) {
+    const [flag, inline] = args[i]!.startsWith("--") ? args[i]!.split(/=(.*)/s, 2) : [args[i]!];
+    if (flag === "--yes" && inline === undefined) options.yes = true;
+    else if (flag === "--stack") {
+      const value = inline ?? args[++i];
+      if (value === undefined || value === "") throw new UsageError("--stack needs a value");
+      options.stack = value;
+    } else if (flag!.startsWith("-")) throw new UnknownOptionError(flag!);
+    else throw new UsageError(`'${flag}' is no option: the command takes options only`);
+  }
+  if (!options.yes) throw new UsageError("add --yes: the command cancels orders");
+  return options;
+}
+
+/** The project's name (Pulumi.yaml's `name:`) and the stack's (`pulumi stack --show-name`), or why not. */
+function stackScope(
+  cwd: string,
+  stack: string | undefined,
+  env: NodeJS.ProcessEnv,
+): { project: string; stack: string } | { why: string } {
+  let project: string | undefined;
+  for (const file of ["Pulumi.yaml", "Pulumi.yml"]) {
+    try {
+      project ??= /^name:[ \t]*["']?([^"'\s#]+)/m.exec(readFileSync(join(cwd, file), "utf8"))?.[1];
+    } catch {
+      // not this one
+    }
+  }
+  if (project === undefined) return { why: "there is no Pulumi.yaml naming a project in this directory" };
+  if (stack !== undefined) return { project, stack };
+  const shown = spawnSync("pulumi", ["stack", "--show-name"], {
+    cwd,
+    env,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  const name = shown.status === 0 ? shown.stdout.trim() : "";
+  return name === ""
+    ? { why: `\`pulumi stack --show-name\` failed: ${failureOf(shown)}` }
+    : { project, stack: name };
+}
+
+/**
+ * Why the stack counts as locked, or undefined: a lock of a file backend's stack (`.pulumi/locks/`, where the CLI
+ * keeps one while a command of the stack runs, and a killed one leaves it). A live `up`'s orders are in no state yet,
+ * like a killed run's, and the engine's own sweep is safe from them only because it holds the lock. Other backends'
+ * locks are not read (the CLI prints none): there the user's word (after `pulumi cancel`) is what there is.
+ */
+async function lockOf(
+  where: { cwd: string; env: NodeJS.ProcessEnv },
+  scope: { project: string; stack: string },
+): Promise<string | undefined> {
+  const who = await pulumiJson<{ url?: string }>(["whoami", "--json"], where);
+  const dir = "value" in who && who.value.url ? fileBackendDir(who.value.url, where.cwd) : undefined;
+  if (dir === undefined) return undefined;
+  for (const locks of [
+    join(dir, ".pulumi", "locks", "organization", scope.project, scope.stack),
+    join(dir, ".pulumi", "locks", scope.stack),
+  ]) {
+    let held: string[] = [];
+    try {
+      held = readdirSync(locks).filter((file) => file.endsWith(".json"));
+    } catch {
+      // no lock of this layout
+    }
+    if (held.length > 0) return join(locks, held[0]!);
+  }
+  return undefined;
+}
+
+/** Runs the command with `args` (what follows its name); resolves to the exit code. `name`: how the user called it. */
+export async function runKilledOrders(
+  args: readonly string[],
+  io: ImportFileIo,
+  name = "rimuhosting-killed-orders",
+): Promise<number> {
+  const usage = USAGE.replace(/rimuhosting-killed-orders/g, name);
+  if (args.includes("--help") || args.includes("-h")) {
+    io.stdout.write(`${usage}\n`);
+    return 0;
+  }
+  let options: ReturnType<typeof parseArgs>;
+  try {
+    options = parseArgs(args);
+  } catch (error) {
+    if (!(error instanceof UsageError || error instanceof UnknownOptionError)) throw error;
+    const line =
+      error instanceof UnknownOptionError
+        ? unknownOptionMessage(name, error.option)
+        : `${name}: ${error.message}`;
+    io.stderr.write(`${line}\n\n${usage}\n`);
+    return USAGE_EXIT;
+  }
+  const cwd = io.cwd ?? process.cwd();
+  const env = io.env ?? process.env;
+  if (!inPulumiProject(cwd)) {
+    io.stderr.write(`${name}: run it in the directory of the stack's project (no Pulumi.yaml here).\n`);
+    return USAGE_EXIT;
+  }
+  let settings: ReturnType<typeof findSettings>;
+  try {
+    settings = findSettings({ cwd, stack: options.stack, env });
+  } catch (error) {
+    if (!(error instanceof StackSettingsError)) throw error;
+    io.stderr.write(`${name}: ${error.message}\n`);
+    return USAGE_EXIT;
+  }
+  if (settings.config.apiKey === undefined) {
+    io.stderr.write(`${name}: ${missingApiKeyMessage("Cancelling a killed run's orders")}\n`);
+    return USAGE_EXIT;
+  }
+  const scope = stackScope(cwd, options.stack, env);
+  if ("why" in scope) {
+    io.stderr.write(`${name}: ${scope.why}; name the stack with --stack.\n`);
+    return USAGE_EXIT;
+  }
+  let client: ReturnType<typeof createClient>;
+  try {
+    client = createClient({ ...settings.config, ...clientOptionsOf(settings.retry.settings) });
+  } catch (error) {
+    if (!(error instanceof RimuConfigError)) throw error;
+    io.stderr.write(`${name}: ${error.message}\n`);
+    return USAGE_EXIT;
+  }
+  // The sweep's reads go through the CLI as the provider's do, here in the user's directory and environment; this
+  // stack's state is read even when destroyed, for the pending creates the engine keeps in it.
+  const where = { cwd, env: backendReadEnv(env) };
+  const lock = await lockOf(where, scope);
+  if (lock !== undefined) {
+    client.close();
+    io.stderr.write(
+      `${name}: stack ${scope.stack} is locked (${lock}): a \`pulumi\` command of it is running, and its new ` +
+        "orders are in no state yet, like a killed run's; nothing was cancelled. Run this once it has ended, or, " +
+        "if that lock is a killed run's, after `pulumi cancel --yes`.\n",
+    );
+    return USAGE_EXIT;
+  }
+  setBackendReader({
+    states: () => readBackendStates({ ...where, always: scope.stack }),
+    history: (s) => readStackHistory(s, where),
+  });
+  setStackIdentityReader((s) => readStackIdentity(s, where));
+  // A warning of the sweep names an order it leaves billed, or a read that failed (nothing then is known): either
+  // way not "none left", so the exit code says so too.
+  let warned = false;
+  setLogSink((line) => {
+    const text = line.replace(/^\[rimuhosting\] /, "");
+    if (text.startsWith("Warning:")) warned = true;
+    io.stderr.write(`${name}: ${text}\n`);
+  });
+  const run = new RunContext(`${name} ${process.pid} ${Date.now()}`);
+  const view = accountViewFor(run, `${settings.config.baseUrl}\n${process.pid}`, () => client);
+  try {
+    await sweepStackStrays(run, view, client, `${scope.project}/${scope.stack}/-`, undefined);
+    if (warned) {
+      io.stderr.write(
+        `${name}: orders of stack ${scope.stack}'s name may be left billed: see the warnings above.\n`,
+      );
+      return 1;
+    }
+    io.stderr.write(`${name}: no order of a killed run of stack ${scope.stack} is left billed.\n`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof VpsError && error.code === VPS_ERROR_CODES.leftBilled)) throw error;
+    io.stderr.write(`${name}: ${error.message}\n`);
+    return 1;
+  } finally {
+    setLogSink(undefined);
+    client.close();
+  }
+}
+
+if (require.main === module)
+  void exitCodeOf(
+    () =>
+      runKilledOrders(process.argv.slice(2), {
+        stdout: process.stdout,
+        stderr: process.stderr,
+      }),
+    "rimuhosting-killed-orders",
+  ).then((code) => (process.exitCode = code));
