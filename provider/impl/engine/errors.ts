@@ -143,8 +143,8 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
     className: "VpsError",
     kind: "check-state",
     advice:
-      "Each order named above stays billed: cancel it in the control panel (or adopt it with `adoptOrderOid`), " +
-      "then run `pulumi destroy` again.",
+      "Fix what could not be read, or cancel each order named above in the control panel (or adopt it with " +
+      "`adoptOrderOid`); then run `pulumi destroy` again: it cancels the VPS kept and judges again.",
   },
   [VPS_ERROR_CODES.orderGone]: {
     className: "VpsError",
