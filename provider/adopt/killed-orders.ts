@@ -284,7 +284,7 @@ export async function runKilledOrders(
         1,
       );
     }
-    await sweepStackStrays(run, view, client, creationScope, undefined, "This run");
+    await sweepStackStrays(run, view, client, creationScope, undefined);
     if (warned) {
       io.stderr.write(
         `${name}: orders of stack ${scope.stack}'s name may be left billed: see the warnings above.\n`,

@@ -439,11 +439,15 @@ export async function deleteVps(id: string, props: RecordedOutputs, engine?: Eng
     const view = accountView(run, "Deleting a Vps");
     await failingStep(run, resourceName(recorded), "Deleting a Vps", async () => {
       const oid = await resolveOrderOid(view, id, recorded, true);
+      // A destroy also cancels the orders a killed run of the stack left in no state (stack-strays.ts), judged
+      // before this VPS is cancelled: a delete that fails keeps its VPS in the state, so it fails with that VPS billed.
+      await sweepStackStrays(run, view, client, recorded.creationScope, {
+        oid,
+        words: `Vps ${id}${label(recorded)}`,
+      });
       if (oid === undefined)
         log(`Vps ${id}: no order carrying this stack's creation nonce exists; nothing to cancel.`);
       else await cancelRecorded(run, view, client, oid, recorded);
-      // A destroy also cancels the orders a killed run of the stack left in no state (stack-strays.ts).
-      await sweepStackStrays(run, view, client, recorded.creationScope, oid);
     });
   });
 }

@@ -14,7 +14,7 @@ import * as path from "node:path";
 import { createHash } from "node:crypto";
 import { DEMO_API_KEY } from "../../emulator/index";
 import { CREATION_NONCE_KEY, STACK_IDENTITY_KEY, STACK_TOKEN_KEY } from "../../provider/client/metadata-keys";
-import { stackIdentityMark } from "../../provider/impl/ownership/stack-identity";
+import { STACK_TAG, stackIdentityMark } from "../../provider/impl/ownership/stack-identity";
 import { startTestEmulator } from "../helpers/start-emulator";
 
 const REPO_ROOT = path.resolve(__dirname, "../..");
@@ -89,6 +89,7 @@ case "$1 $2" in
   "whoami --json") cat "$HOME/whoami.json" 2>/dev/null || echo '{"url":"file://'"$HOME"'/backend"}' ;;
   "stack ls") cat "$HOME/ls.json" 2>/dev/null || echo '[]' ;;
   "stack export") cat "$HOME/export.json" 2>/dev/null || echo '{"deployment":{}}' ;;
+  "stack tag") if [ -f "$HOME/tags.json" ]; then cat "$HOME/tags.json"; else echo "unexpected: pulumi $*" >&2; exit 1; fi ;;
   *) echo "unexpected: pulumi $*" >&2; exit 1 ;;
 esac
 `;
@@ -192,7 +193,13 @@ test("the CLI's error is quoted with a backend URL's password masked", async () 
 test("where the lock cannot be seen (S3): a killed run's provable order is only named, until --no-run-in-progress", async () => {
   const emulator = await startTestEmulator();
   const url = "s3://team-bucket";
-  const identity = stackIdentityMark({ backendUrl: url, project: "shop", stack: "dev", instance: "v1:salt" });
+  const identity = stackIdentityMark({
+    backendUrl: url,
+    project: "shop",
+    stack: "dev",
+    instance: "v1:salt",
+    stackTag: "t-1",
+  });
   // Exactly what a colleague's running first `up` has: its order, and a pending create carrying its nonce.
   const pending = {
     type: "creating",
@@ -202,6 +209,7 @@ test("where the lock cannot be seen (S3): a killed run's provable order is only 
     {
       "Pulumi.dev.yaml": "encryptionsalt: v1:salt\n",
       "whoami.json": JSON.stringify({ url }),
+      "tags.json": JSON.stringify({ [STACK_TAG]: "t-1" }),
       "ls.json": JSON.stringify([{ name: "dev", resourceCount: 0 }]),
       "export.json": JSON.stringify({ deployment: { resources: [], pending_operations: [pending] } }),
     },

@@ -4,7 +4,9 @@
 // orders its VPS; B's `up` of the same resource fails with RIMU_ERR_FOREIGN_ORDER naming A's order and takes nothing
 // (it used to take A's order over: the stack token hashed the names only); B's VPS in another data centre is ordered;
 // A's `destroy` cancels A's VPS and leaves B's billed and in B's state (it used to cancel it as "a killed run of this
-// stack"). Each step is one `pulumi` command.
+// stack"). B's destroy while RimuHosting lists no orders cannot judge what a killed run may have left: it exits
+// non-zero and B's VPS stays billed and in B's state (the state never holds a cancelled VPS); the next destroy
+// cancels it. Each step is one `pulumi` command.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -20,6 +22,10 @@ import {
   writeYamlProgram,
 } from "./native-programs";
 import { createStackDriver, type StackDriver } from "./stack-driver";
+import { execFileSync } from "node:child_process";
+import { offlineCliEnv } from "./cli-stack";
+import { describeCliOnly } from "./describe-cli";
+import { readStackIdentity, STACK_TAG } from "../../provider/impl/ownership/stack-identity";
 
 jest.setTimeout(600_000);
 
@@ -91,6 +97,10 @@ describeNative("yaml", "two backends, one account, a stack `dev` in each", () =>
         await pulumiText(a.cli, "up", "--yes", "--skip-preview");
         const [oidA] = activeOrders(s).filter((oid) => !before.includes(oid));
         expect(await heldBy(a)).toEqual([oidA]);
+        // The identity's own part: the tag the provider set during the up, kept by it (stack-identity.ts).
+        expect(await pulumiText(a.cli, "stack", "tag", "ls", "--json")).toMatch(
+          /"rimuhosting:instance": "[0-9a-f]{32}"/,
+        );
 
         // B's program is A's: the same resource, the same creation token. A's order is not B's to take.
         const refused = await pulumiFailure(b.cli, "up", "--yes", "--skip-preview");
@@ -108,8 +118,21 @@ describeNative("yaml", "two backends, one account, a stack `dev` in each", () =>
         await pulumiText(a.cli, "destroy", "--yes", "--skip-preview");
         expect(activeOrders(s).filter((oid) => !before.includes(oid))).toEqual([oidB]);
         expect(await heldBy(b)).toEqual([oidB]);
+        // B's destroy while RimuHosting lists no orders: it cannot judge what a killed run may have left, so it
+        // fails, and its VPS, not cancelled, stays in B's state (stack-strays.ts); once the listing answers, it
+        // cancels it.
+        await b.setConfig("rimuhosting:retryLimit", "0");
+        s.emulator.injectFault({ route: "listOrders", kind: "status", status: 503, times: 1000 });
+        const unjudged = await pulumiFailure(b.cli, "destroy", "--yes", "--skip-preview").finally(() =>
+          s.emulator.app.emulator.faults.clear(),
+        );
+        expect(unjudged).toContain("RIMU_ERR_LEFT_BILLED");
+        expect(unjudged).toContain("the account's orders could not be listed");
+        expect(await heldBy(b)).toEqual([oidB]);
+        expect(activeOrders(s).filter((oid) => !before.includes(oid))).toEqual([oidB]);
         await pulumiText(b.cli, "destroy", "--yes", "--skip-preview");
         expect(activeOrders(s).filter((oid) => !before.includes(oid))).toEqual([]);
+        expect(await heldBy(b)).toEqual([]);
       } finally {
         await a.close();
         await b.close();
@@ -117,4 +140,53 @@ describeNative("yaml", "two backends, one account, a stack `dev` in each", () =>
       }
     },
   );
+});
+
+// The gap the stack's own tag closes: one path naming two backends (`file:///srv/pulumi` on two machines, `/root` in
+// two CI containers), and a committed Pulumi.dev.yaml whose `encryptionsalt` every `pulumi stack init dev` reuses.
+// On one machine: the backend at a path, then moved away and another made at the same path.
+describeCliOnly("one backend path, one committed Pulumi.dev.yaml", () => {
+  test("two stacks `dev` carry two identities; each keeps its own; `pulumi stack rm` gives a new one", async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), "identity-tag-"));
+    const project = path.join(base, "shop");
+    const backend = path.join(base, "srv-pulumi");
+    fs.mkdirSync(project);
+    fs.writeFileSync(path.join(project, "Pulumi.yaml"), "name: shop\nruntime: yaml\n");
+    const env = { ...process.env, ...offlineCliEnv(backend) };
+    const pulumi = (...args: string[]) =>
+      execFileSync("pulumi", args, { cwd: project, env, encoding: "utf8" });
+    const identity = async () => {
+      const read = await readStackIdentity({ project: "shop", stack: "dev" }, { cwd: project, env });
+      if (!("mark" in read)) throw new Error(`no identity: ${read.unread}`);
+      return read.mark;
+    };
+    const settings = path.join(project, "Pulumi.dev.yaml");
+    try {
+      fs.mkdirSync(backend);
+      pulumi("stack", "init", "dev");
+      const committed = fs.readFileSync(settings, "utf8");
+      expect(committed).toMatch(/^encryptionsalt: /m);
+      const first = await identity();
+      expect(await identity()).toBe(first);
+      expect(JSON.parse(pulumi("stack", "tag", "ls", "--json"))).toEqual({
+        [STACK_TAG]: expect.stringMatching(/^[0-9a-f]{32}$/),
+      });
+      // The other machine: the same path, a backend of its own, the committed settings file (its salt reused).
+      fs.renameSync(backend, `${backend}-first`);
+      fs.mkdirSync(backend);
+      pulumi("stack", "init", "dev");
+      expect(fs.readFileSync(settings, "utf8")).toBe(committed);
+      const second = await identity();
+      expect(second).not.toBe(first);
+      expect(await identity()).toBe(second);
+      // Removed and made again (the settings file kept, as git would): a new stack, a new identity.
+      pulumi("stack", "rm", "dev", "--yes", "--preserve-config");
+      pulumi("stack", "init", "dev");
+      expect(fs.readFileSync(settings, "utf8")).toBe(committed);
+      const third = await identity();
+      expect([first, second]).not.toContain(third);
+    } finally {
+      fs.rmSync(base, { recursive: true, force: true });
+    }
+  });
 });

@@ -132,10 +132,10 @@ export class AccountView {
   noteGone(orderOid: number): void {
     const kept = this.orders;
     if (!kept) return;
-    this.orders = {
-      at: kept.at,
-      value: kept.value.then((orders) => orders.filter((o) => o.order_oid !== orderOid)),
-    };
+    const value = kept.value.then((orders) => orders.filter((o) => o.order_oid !== orderOid));
+    // A failed listing stays failed, reported where it is read: never an unhandled rejection (it ends the process).
+    value.catch(() => undefined);
+    this.orders = { at: kept.at, value };
   }
 
   /** The account's billing methods (R13). */

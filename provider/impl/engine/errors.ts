@@ -144,8 +144,9 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
     className: "VpsError",
     kind: "check-state",
     advice:
-      "Each order named above stays billed: cancel it in the control panel, or adopt it with `adoptOrderOid` (the " +
-      "stack's `pulumi destroy` then cancels it); then run the same command again to see that none is left.",
+      "Fix what could not be read, or cancel each order named above in the control panel (or adopt it with " +
+      "`adoptOrderOid`); then run the same command again: `pulumi destroy` cancels the VPS it kept and judges " +
+      "again, and `killed-orders` judges again.",
   },
   [VPS_ERROR_CODES.runInProgress]: {
     className: "VpsError",

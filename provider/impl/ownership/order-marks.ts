@@ -12,5 +12,14 @@ const markOf = (order: AboutOrder, key: string): string | undefined =>
 /** The creation nonce an order carries in its meta_data, if any. */
 export const creationNonceOf = (order: AboutOrder): string | undefined => markOf(order, CREATION_NONCE_KEY);
 
-/** The stack identity mark an order carries, if any. */
-export const identityOf = (order: AboutOrder): string | undefined => markOf(order, STACK_IDENTITY_KEY);
+/**
+ * The form of the identity marks this release places (stack-identity.ts): `id2-` hashes the stack's own tag too. A mark
+ * of an older form (`id1-`: without it) is not this release's proof of anything, so it counts as no mark.
+ */
+export const IDENTITY_FORM = "id2-";
+
+/** The stack identity mark an order carries, if any (of this release's form). */
+export const identityOf = (order: AboutOrder): string | undefined => {
+  const mark = markOf(order, STACK_IDENTITY_KEY);
+  return mark?.startsWith(IDENTITY_FORM) ? mark : undefined;
+};

@@ -4,7 +4,7 @@
  * docs/troubleshooting.md, "A run was killed").
  *
  * The project and stack names are not enough: every team has a `dev`, and two colleagues with a backend each (a
- * `file://~` each, two buckets) have two stacks of the same names on one account. So the mark hashes four things:
+ * `file://~` each, two buckets) have two stacks of the same names on one account. So the mark hashes five things:
  *
  * - the backend, as `pulumi whoami --json` prints its URL (the one source the engine and the CLI agree on; the engine
  *   tells a provider the project and stack, never the backend), credentials stripped before hashing (a PostgreSQL
@@ -19,14 +19,25 @@
  *   (`pulumi stack export`, which holds the same value once an operation wrote the state). Both are the same on the
  *   file, PostgreSQL and S3 backends (one implementation serves them). Pulumi Cloud's own key (secrets provider
  *   `service`) has no such material, and `whoami`'s URL there names no organization: such a stack has no identity
- *   (identityOfParts), so its orders carry no mark and nothing is taken back or cancelled by proof of one.
+ *   (identityOfParts), so its orders carry no mark and nothing is taken back or cancelled by proof of one;
+ * - the stack's own tag (STACK_TAG, `rimuhosting:instance`): 128 random bits the provider sets with
+ *   `pulumi stack tag set` the first time it reads the identity of a stack that has none, and reads with
+ *   `pulumi stack tag ls --json`. The three parts above do not tell every two stacks apart: a committed
+ *   `Pulumi.<stack>.yaml` gives its `encryptionsalt` to every `pulumi stack init` of that name (tried with CLI
+ *   v3.276.0: the second init reuses it), and one path names two backends on two machines (`file:///srv/pulumi`,
+ *   or `/root` in two CI containers). The tag lives only where the stack does: in its backend, beside its state,
+ *   never in the project's files; `pulumi stack rm` removes it, so a stack made again gets a new one; the engine's
+ *   own updates keep it. Where two runs set it at once (the first `up` of a stack with two providers), each reads it
+ *   back and marks with what the backend kept; a run whose value lost marks orders no later run can prove its own:
+ *   those are named, never cancelled or taken back (the safe failure). So is every order marked before this part
+ *   existed (an `id1-` mark counts as none: order-marks.ts).
  *
  * When any part cannot be read, there is no identity: the order is placed without a mark (the provider never acts
  * on it later) and the read's failure says why. Read once per run (`stackIdentity`), and only when needed: before
  * a new order, or when an order of a killed run is to be judged. Not outside an engine's run (tests, a program):
  * there is no stack to ask about then.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { STACK_IDENTITY_KEY } from "../../client/metadata-keys.js";
@@ -35,26 +46,61 @@ import { deploymentOfThisProcess } from "../engine/deployment.js";
 import { runState, type RunContext } from "../engine/run-context.js";
 import { pulumiJson } from "./backend-states.js";
 import { backendUrlWithoutCredentials } from "../engine/backend-cli.js";
+import { IDENTITY_FORM } from "./order-marks.js";
 
 export { identityOf } from "./order-marks.js";
 
 export { STACK_IDENTITY_KEY };
 
-/** A stack's identity mark (`id1-<32 hex>`), or why it could not be read. */
+/** The stack tag that holds the stack's own random value (see above). */
+export const STACK_TAG = "rimuhosting:instance";
+
+/** A stack's identity mark (`id2-<32 hex>`), or why it could not be read. */
 export type StackIdentity = { mark: string } | { unread: string };
 
-/** What the mark hashes (see above). `instance`: the stack's key material, undefined on Pulumi Cloud's own key. */
+/**
+ * What the mark hashes (see above). `instance`: the stack's key material, undefined on Pulumi Cloud's own key;
+ * `stackTag`: the value of its STACK_TAG.
+ */
 export interface StackIdentityParts {
   backendUrl: string;
   project: string;
   stack: string;
   instance: string | undefined;
+  stackTag: string;
 }
 
-/** The identity mark of these parts: `id1-` and 128 bits of their sha256 (the URL must be credential-free). */
+/** The identity mark of these parts: `id2-` and 128 bits of their sha256 (the URL must be credential-free). */
 export function stackIdentityMark(parts: StackIdentityParts): string {
   const digest = createHash("sha256").update(canonicalJson(parts)).digest("hex");
-  return `id1-${digest.slice(0, 32)}`;
+  return `${IDENTITY_FORM}${digest.slice(0, 32)}`;
+}
+
+type CliRead<T> = { value: T } | { why: string };
+
+/**
+ * The stack's own tag, set first when it has none (a random value), as the backend then holds it; or why not. Run
+ * only for a stack that otherwise has an identity: a stack that can have none gets no tag.
+ */
+async function stackTagOf(
+  stack: string,
+  where: { cwd: string; env?: NodeJS.ProcessEnv },
+  held: CliRead<Record<string, string>>,
+): Promise<CliRead<string>> {
+  const read = (tags: CliRead<Record<string, string>>): CliRead<string | undefined> =>
+    "why" in tags ? tags : { value: tags.value[STACK_TAG] || undefined };
+  const now = read(held);
+  if ("why" in now || now.value !== undefined) return now as CliRead<string>;
+  // `tag set` prints no JSON: its outcome is what the tags read back say (another run may have set its own first).
+  const set = await pulumiJson(
+    ["stack", "tag", "set", STACK_TAG, randomBytes(16).toString("hex"), "--stack", stack],
+    where,
+  );
+  const after = read(
+    await pulumiJson<Record<string, string>>(["stack", "tag", "ls", "--json", "--stack", stack], where),
+  );
+  if ("why" in after || after.value !== undefined) return after as CliRead<string>;
+  return { why: "why" in set ? set.why : `\`pulumi stack tag set ${STACK_TAG}\` left the stack without it` };
 }
 
 /** The settings file's top-level `encryptionsalt` or `encryptedkey` (as Pulumi writes them: plain scalars). */
@@ -93,7 +139,7 @@ export async function readStackIdentity(
   if (dir === undefined) return { unread: "there is no Pulumi project (Pulumi.yaml) here" };
   const settings = join(dir, `Pulumi.${scope.stack}.yaml`);
   const fromSettings = existsSync(settings) ? materialInSettings(readFileSync(settings, "utf8")) : undefined;
-  const [who, state] = await Promise.all([
+  const [who, state, tags] = await Promise.all([
     pulumiJson<{ url?: string }>(["whoami", "--json"], { cwd, env: where.env }),
     fromSettings === undefined
       ? pulumiJson<Parameters<typeof materialInState>[0]>(["stack", "export", "--stack", scope.stack], {
@@ -101,13 +147,23 @@ export async function readStackIdentity(
           env: where.env,
         })
       : undefined,
+    pulumiJson<Record<string, string>>(["stack", "tag", "ls", "--json", "--stack", scope.stack], {
+      cwd,
+      env: where.env,
+    }),
   ]);
   if ("why" in who) return { unread: who.why };
   if (!who.value.url) return { unread: "`pulumi whoami --json` printed no backend URL" };
   if (state !== undefined && "why" in state) return { unread: state.why };
   const backendUrl = backendUrlWithoutCredentials(who.value.url, { drop: { cwd } });
   const instance = fromSettings ?? (state === undefined ? undefined : materialInState(state.value));
-  return identityOfParts({ backendUrl, project: scope.project, stack: scope.stack, instance }, settings);
+  const parts = { backendUrl, project: scope.project, stack: scope.stack, instance, stackTag: "" };
+  const without = identityOfParts(parts, settings);
+  if ("unread" in without) return without;
+  const stackTag = await stackTagOf(scope.stack, { cwd, env: where.env }, tags);
+  if ("why" in stackTag)
+    return { unread: `the stack's tag ${STACK_TAG} could not be read or set: ${stackTag.why}` };
+  return identityOfParts({ ...parts, stackTag: stackTag.value }, settings);
 }
 
 /**

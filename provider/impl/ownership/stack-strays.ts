@@ -21,6 +21,17 @@
  * dated after this run began, or any when this run could not note its orders in the shared plan, is named too, never
  * cancelled: "its nonce is not in the plan" proves no killed run's order when a provider's note of it may have failed.
  *
+ * A destroy that leaves a killed run's order of this stack billed, or that could not read what it judges by (the
+ * account's orders; this stack's identity, when an order no state holds carries an identity; the states; the
+ * history), fails (RIMU_ERR_LEFT_BILLED), and its state never lies: the engine keeps a VPS whose Delete failed in the
+ * state (docs/dynamic-providers.md §12), so the delete that judges does so before it cancels its own VPS, and fails
+ * with that VPS still billed. That VPS is the stack's way back: a destroy whose state holds no VPS never starts the
+ * provider, so the kept one is what brings the next `pulumi destroy` here to judge again. The run's other deletes do
+ * not wait for the judgement: each cancels its own VPS (the engine begins no further step once one has failed; those
+ * not begun stay in the state, billed, and the next destroy cancels them). An order with no identity (placed
+ * by a release before it) is not provably this stack's whether or not this stack's identity is read: it is named and
+ * does not fail the destroy, which no one but its owner could fix.
+ *
  * A run that checked a VPS sweeps nothing: its program's check takes its stack's killed orders back, and a delete of
  * that run (a replacement's, a VPS left out of the program) must not cancel one that a later check would take.
  * Orders placed before the stack token existed carry none and are not found.
@@ -35,7 +46,7 @@ import { dollars, cents } from "../cost/money.js";
 import { VPS_ERROR_CODES, VpsError } from "../engine/errors.js";
 import { log } from "../engine/log.js";
 import { runState, type RunContext } from "../engine/run-context.js";
-import { orderFields } from "../../wire-mapping/order-fields.js";
+import { isOrderGone, orderFields } from "../../wire-mapping/order-fields.js";
 import { holderOf, pendingCreateOf } from "./backend-states.js";
 import { backendStates, stackHistory } from "./backend-reader.js";
 import { stackOfScope } from "./stack-history.js";
@@ -84,9 +95,9 @@ export async function stackMarks(
   return marks;
 }
 
-const SWEEP = runState("the stack's orders in no state, swept once by a destroy", () => ({
+const SWEEP = runState("the stack's orders in no state, judged once by a destroy", () => ({
   checked: false,
-  swept: undefined as Promise<string[]> | undefined,
+  judged: false,
 }));
 
 /** A check of this run saw a VPS of the program: its deletes sweep nothing (the check takes killed orders back). */
@@ -106,43 +117,71 @@ const HOW =
   "cancel it in the control panel (or `pulumi up` with the program that ordered it, then `pulumi destroy`), or " +
   "adopt it with `adoptOrderOid`";
 
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
 /**
- * After the delete of a VPS recorded with `creationScope` (order `deleted`): once per run, and only in a run that
- * checked no VPS, cancels the active orders carrying this stack's identity that no state of the backend holds,
- * naming each. The delete that ran the sweep fails (RIMU_ERR_LEFT_BILLED) when a killed run's order of this stack
- * stays billed, so that the command exits non-zero; a listing that fails is only named (nothing is known left).
- * `who`: what the message calls the command that swept (killed-orders.ts is no destroy).
+ * What the sweep left: the killed run's orders of this stack it leaves billed (named, with why in the log), and what
+ * it could not read to judge (each why, naming the orders it concerns).
+ */
+interface Verdict {
+  left: string[];
+  unread: string[];
+}
+
+/**
+ * The VPS whose delete judges: its words (`Vps 1234 (web.example.com)`) and its order, if it has one; undefined when
+ * the sweep runs outside a delete (the killed-orders command).
+ */
+export interface JudgingDelete {
+  words: string;
+  oid: number | undefined;
+}
+
+/**
+ * Before the delete of a VPS recorded with `creationScope` cancels its own order: once per run, and only in a run that
+ * checked no VPS, cancels the active orders carrying this stack's identity that no state of the backend holds, naming
+ * each. When a killed run's order of this stack stays billed, or the sweep could not read what it must judge by (the
+ * account's orders, this stack's identity, the backend's states or history), this delete fails (RIMU_ERR_LEFT_BILLED)
+ * **before** its own VPS is cancelled: a failed delete keeps its resource in the state (the engine records a failed
+ * Delete as not done), so the state stays true, the command exits non-zero, and the kept VPS brings the next
+ * `pulumi destroy` back here (a destroy with no VPS in the state never starts the provider). The other deletes of the
+ * run do not wait for it: each cancels its own VPS (a destroy always works for the stack's own VPSs).
  */
 export async function sweepStackStrays(
   run: RunContext,
   view: AccountView,
   client: RimuClient,
   creationScope: unknown,
-  deleted: number | undefined,
-  who = "This destroy",
+  own: JudgingDelete | undefined,
 ): Promise<void> {
   const held = run.get(SWEEP);
   const token = stackTokenOf(creationScope);
-  if (held.checked || token === undefined) return;
-  if (held.swept !== undefined) {
-    await held.swept;
-    return;
-  }
+  if (held.checked || token === undefined || held.judged) return;
+  held.judged = true;
   const scope = stackOfScope(creationScope)!;
-  held.swept = sweep(run, view, client, { token, scope }, deleted).catch((error: unknown) => {
-    log(
-      `Warning: could not look for orders of this stack that a killed run left in no state ` +
-        `(${error instanceof Error ? error.message : String(error)}); \`pulumi preview\` names them.`,
+  const verdict = await sweep(run, view, client, { token, scope }, own?.oid).catch(
+    (error: unknown): Verdict => ({ left: [], unread: [`looking for them failed (${messageOf(error)})`] }),
+  );
+  if (verdict.left.length === 0 && verdict.unread.length === 0) return;
+  const said: string[] = [];
+  const who = own === undefined ? "This sweep" : "This destroy";
+  if (verdict.left.length > 0)
+    said.push(
+      `${who} leaves billed ${verdict.left.length === 1 ? "an order" : `${verdict.left.length} orders`} that ` +
+        `a killed run of this stack may have placed and no state is known to hold: ${verdict.left.join("; ")}.`,
     );
-    return [];
-  });
-  const left = await held.swept;
-  if (left.length > 0)
-    throw new VpsError(
-      VPS_ERROR_CODES.leftBilled,
-      `${who} leaves billed ${left.length === 1 ? "an order" : `${left.length} orders`} that a killed run of ` +
-        `this stack placed and no state holds: ${left.join("; ")} (why: the warnings above).`,
+  if (verdict.unread.length > 0)
+    said.push(
+      `${who} cannot tell whether a killed run of this stack left orders billed in no state: ` +
+        `${verdict.unread.join("; ")}.`,
     );
+  // Run from outside the engine (provider/adopt/killed-orders.ts), no VPS is being deleted: nothing is kept.
+  const kept =
+    own === undefined
+      ? ""
+      : ` ${own.words} is kept (not cancelled, still in the state) so that this destroy fails truthfully and ` +
+        "`pulumi destroy`, run again once that is fixed, judges again.";
+  throw new VpsError(VPS_ERROR_CODES.leftBilled, `${said.join(" ")}${kept}`);
 }
 
 /**
@@ -174,56 +213,93 @@ const ADOPT_OR_CANCEL =
   "if it is this stack's, adopt it (`pulumi import rimuhosting:index:Vps <name> <oid>`, or `adoptOrderOid: <oid>` " +
   "on the resource) and `pulumi destroy` again, or cancel it in the control panel; if another stack's, leave it";
 
+const NOTHING: Verdict = { left: [], unread: [] };
+
+/** The account's active orders now, or why they could not be listed. */
+async function listed(view: AccountView): Promise<AboutOrder[] | { unread: string }> {
+  try {
+    const now = Date.now();
+    return (await view.activeOrders({ fresh: true })).filter((order) => !isOrderGone(order, now));
+  } catch (error) {
+    return { unread: `the account's orders could not be listed (${messageOf(error)})` };
+  }
+}
+
 async function sweep(
   run: RunContext,
   view: AccountView,
   client: RimuClient,
   stack: { token: string; scope: { project: string; stack: string } },
   deleted: number | undefined,
-): Promise<string[]> {
-  const listed = await view.activeOrders({ fresh: true });
+): Promise<Verdict> {
+  const first = await listed(view);
+  if ("unread" in first) return { left: [], unread: [first.unread] };
   // Read after the listing: every order of this command's runs in it was noted before its POST (shared-plan.ts). Such
   // an order is another provider's of this command (with PULUMI_SKIP_CHECKPOINTS no state holds it yet), not a
   // killed run's: nothing ordered after this command started is.
   const thisCommand = view.sharedPlan?.orderedByThisCommand() ?? new Set<string>();
-  const carrying = listed.filter(
+  const carrying = first.filter(
     (order) =>
       order.order_oid !== deleted &&
       carriesToken(order, stack.token) &&
       !thisCommand.has(creationNonceOf(order) ?? ""),
   );
-  if (carrying.length === 0) return [];
-  // The stack token names many stacks (a `dev` in every backend): only this stack's identity proves an order its own.
+  if (carrying.length === 0) return NOTHING;
   const identity = await stackIdentity(run, stack.scope);
-  const ours = carrying.filter((order) => "mark" in identity && identityOf(order) === identity.mark);
-  const unproven = carrying.filter(
-    (order) => !ours.includes(order) && (identityOf(order) === undefined || !("mark" in identity)),
-  );
   const states = await backendStates(run);
-  for (const order of unproven.filter((o) => holderOf(states, o) === undefined)) {
-    const why =
-      "mark" in identity
-        ? "it carries no stack identity (placed by a release before it, or by a run that could not read it)"
-        : `this stack's identity could not be read (${identity.unread})`;
+  const unheldNow = carrying.filter((order) => holderOf(states, order) === undefined);
+  if (unheldNow.length === 0) return NOTHING;
+  // Listed again after the states were read: a VPS of this stack whose delete (another of this command's) ended
+  // between the first listing and that read is in no state any more, and its order is cancelled already.
+  const again = await listed(view);
+  if ("unread" in again) return { left: [], unread: [again.unread] };
+  const stillActive = new Set(again.map((order) => order.order_oid));
+  const unheld = unheldNow.filter((order) => stillActive.has(order.order_oid));
+  const where =
+    states.unread === undefined
+      ? "no state of this backend holds it"
+      : `the backend's states could not be read (${states.unread})`;
+  // The stack token names many stacks (a `dev` in every backend): only this stack's identity proves an order its own.
+  // One with no identity (or an older form of it) is not provable whatever this stack's identity is: named, not
+  // judged. One with an identity is judged by this stack's: when that cannot be read, the destroy cannot judge it.
+  for (const order of unheld.filter((o) => identityOf(o) === undefined))
     log(
-      `Warning: ${named(order)} carries this stack's name and no state of this backend holds it, but it is not ` +
-        `provably this stack's: ${why}. It may be an order of a killed run of this stack, or a VPS of a stack of ` +
-        `the same name in another backend, so it stays billed. ${ADOPT_OR_CANCEL}.`,
+      `Warning: ${named(order)} carries this stack's name and ${where}, but it is not provably this stack's: it ` +
+        "carries no stack identity (placed by a release before it, or by a run that could not read it). It may be " +
+        "an order of a killed run of this stack, or a VPS of a stack of the same name in another backend, so it " +
+        `stays billed. ${ADOPT_OR_CANCEL}.`,
     );
+  const marked = unheld.filter((o) => identityOf(o) !== undefined);
+  if (!("mark" in identity)) {
+    if (marked.length === 0) return NOTHING;
+    for (const order of marked)
+      log(
+        `Warning: ${named(order)} carries this stack's name and a stack identity, and ${where}, but this stack's ` +
+          `identity could not be read (${identity.unread}), so it cannot be told from another stack's: it stays ` +
+          `billed, not cancelled. ${ADOPT_OR_CANCEL}.`,
+      );
+    return {
+      left: [],
+      unread: [
+        `this stack's identity could not be read (${identity.unread}), so ${marked.map(named).join(", ")} ` +
+          "cannot be judged",
+      ],
+    };
   }
-  const unheld = ours.filter((order) => holderOf(states, order) === undefined);
-  if (unheld.length === 0) return [];
+  const unheldOurs = marked.filter((order) => identityOf(order) === identity.mark);
+  if (unheldOurs.length === 0) return NOTHING;
   // The engine's own record first: a pending create of a state (a killed `up` with checkpoints on) carrying the
   // order's nonce says it was never in a state; the history tells the other ones from VPSs that left on purpose.
   const pendingOf = (order: AboutOrder) =>
     states.unread === undefined ? pendingCreateOf(states, order) : undefined;
-  const needsHistory = states.unread === undefined && unheld.some((order) => pendingOf(order) === undefined);
+  const needsHistory =
+    states.unread === undefined && unheldOurs.some((order) => pendingOf(order) === undefined);
   const history = needsHistory ? await stackHistory(run, stack.scope) : undefined;
   const left: string[] = [];
   // "Not in the plan" proves an order no provider's of this command only when every noting of one reached the plan
   // and the order is older than this run: a provider whose append failed left no nonce (shared-plan.ts).
   const planIncomplete = view.sharedPlan?.orderingIncomplete() ?? false;
-  for (const order of unheld) {
+  for (const order of unheldOurs) {
     const pending = pendingOf(order) !== undefined;
     const placed = order.billing_info?.order_date?.ms_since_epoch;
     const maybeThisCommand = planIncomplete || placed === undefined || placed >= run.startedAt;
@@ -235,7 +311,7 @@ async function sweep(
             : "it was ordered after this command began (or its order date is not reported)") +
           `, so it may be a new order of another provider of this command. To stop its bill, ${HOW}.`,
       );
-      left.push(named(order));
+      left.push(`${named(order)}: ordered after this command began, or its plan incomplete`);
       continue;
     }
     const unread = pending ? undefined : (states.unread ?? history?.unread);
@@ -245,7 +321,7 @@ async function sweep(
           `this stack, or a VPS that left it (retainOnDelete, \`pulumi state delete\`). It stays billed, not ` +
           `cancelled, because ${unread}. To stop its bill, ${HOW}.`,
       );
-      left.push(named(order));
+      left.push(`${named(order)}: not judged, because ${unread}`);
       continue;
     }
     if (!pending && history !== undefined && holderOf(history, order) !== undefined) {
@@ -275,10 +351,10 @@ async function sweep(
     } catch (error) {
       log(
         `Warning: ${named(order)}, which a killed run of this stack left in no state, could not be cancelled ` +
-          `(${error instanceof Error ? error.message : String(error)}); it stays billed. To stop its bill, ${HOW}.`,
+          `(${messageOf(error)}); it stays billed. To stop its bill, ${HOW}.`,
       );
-      left.push(named(order));
+      left.push(`${named(order)}: its cancellation failed (${messageOf(error)})`);
     }
   }
-  return left;
+  return { left, unread: [] };
 }

@@ -129,6 +129,7 @@ export const identityOf = (world: OwnedWorld) => ({
     project: "model",
     stack: world.now!.stack.name,
     instance: `salt-${world.now!.stack.backend}`,
+    stackTag: `tag-${world.now!.stack.backend}`,
   }),
 });
 

@@ -18,12 +18,18 @@ import {
 const backendWithoutCredentials = (url: string, cwd: string): string =>
   backendUrlWithoutCredentials(url, { drop: { cwd } });
 
-const parts = { backendUrl: "file:///srv/a", project: "shop", stack: "dev", instance: "v1:salt-a" };
+const parts = {
+  backendUrl: "file:///srv/a",
+  project: "shop",
+  stack: "dev",
+  instance: "v1:salt-a",
+  stackTag: "0f1e2d3c",
+};
 
 describe("the stack identity", () => {
-  it("differs by backend, by project, by stack and by the stack instance's key material", () => {
+  it("differs by backend, by project, by stack, by the stack instance's key material and by its own tag", () => {
     const mark = stackIdentityMark(parts);
-    expect(mark).toMatch(/^id1-[0-9a-f]{32}$/);
+    expect(mark).toMatch(/^id2-[0-9a-f]{32}$/);
     expect(stackIdentityMark({ ...parts })).toBe(mark);
     for (const other of [
       { backendUrl: "file:///srv/b" },
@@ -31,6 +37,8 @@ describe("the stack identity", () => {
       { stack: "prod" },
       { instance: "v1:salt-b" },
       { instance: undefined },
+      // A committed Pulumi.dev.yaml gives two backends at one path the same salt: the stack's own tag differs.
+      { stackTag: "4b5a6978" },
     ])
       expect(stackIdentityMark({ ...parts, ...other })).not.toBe(mark);
   });
@@ -60,6 +68,7 @@ describe("the stack identity", () => {
       project: "shop",
       stack: "dev",
       instance: undefined,
+      stackTag: "0f1e2d3c",
     };
     const read = identityOfParts(cloud, "/work/Pulumi.dev.yaml");
     expect(read).toEqual({

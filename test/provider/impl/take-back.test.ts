@@ -6,6 +6,7 @@
  * The backend's states are given to the provider (setBackendReader): in-process there is no backend; the
  * reading of a real one through the CLI is test/engine/killed-runs.test.ts's.
  */
+import fc from "fast-check";
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
 import { APP_INPUTS, rejectionOf, stackConfig, useImplFixture } from "../support/impl-fixture";
@@ -37,7 +38,7 @@ const active = async () =>
 /** The runs from now on are those of the stack of the same names in backend `name` (its own identity), or none. */
 const inBackend = (name: string | undefined) =>
   testing.setStackIdentityReader(async ({ project, stack }) =>
-    name === undefined ? { unread: "the CLI failed" } : { mark: `id1-${name}-${project}-${stack}` },
+    name === undefined ? { unread: "the CLI failed" } : { mark: `id2-${name}-${project}-${stack}` },
   );
 
 beforeEach(() => inBackend("one-backend"));
@@ -200,6 +201,30 @@ describe("a killed run's order", () => {
   });
 });
 
+/** The stack's history: the finished operations recorded `resources` (or could not be read). */
+const history = (resources: testing.BackendStates["stacks"][number]["resources"], unread?: string) => {
+  historyRead = async ({ stack }) => {
+    expect(stack).toBe("prod");
+    return {
+      stacks: [{ stack: "prod (history)", resources }],
+      ...(unread === undefined ? {} : { unread }),
+    };
+  };
+};
+
+/** An `up` that recorded web-0: its id and outputs, as the state holds them. */
+async function recorded(name: string) {
+  testing.forgetRun();
+  const checked = await impl.check({}, vps(name));
+  return await impl.create(checked.inputs);
+}
+
+/** The state of stack prod holding `web0`. */
+const held = (web0: { id: string }) => ({
+  stack: "prod",
+  resources: [{ type: "rimuhosting:index:Vps", id: web0.id, outputs: { orderOid: Number(web0.id) } }],
+});
+
 /**
  * `pulumi destroy` after a killed run (stack-strays.ts): destroy runs no program, so no check takes the order back;
  * the first delete of a run that checked no VPS cancels the orders carrying the stack's token that no state holds
@@ -219,34 +244,11 @@ describe("destroy after a killed run", () => {
     historyRead = async () => ({ stacks: [], unread: "no history given" });
   });
 
-  /** The stack's history: the finished operations recorded `resources` (or could not be read). */
-  const history = (resources: testing.BackendStates["stacks"][number]["resources"], unread?: string) => {
-    historyRead = async ({ stack }) => {
-      expect(stack).toBe("prod");
-      return {
-        stacks: [{ stack: "prod (history)", resources }],
-        ...(unread === undefined ? {} : { unread }),
-      };
-    };
-  };
-
-  /** An `up` that recorded web-0: its id and outputs, as the state holds them. */
-  async function recorded(name: string) {
-    testing.forgetRun();
-    const checked = await impl.check({}, vps(name));
-    return await impl.create(checked.inputs);
-  }
-
   /** The destroy: a new run that deletes the recorded VPS, as the engine does (no check). */
   async function destroy(web0: { id: string; outs: unknown }) {
     testing.forgetRun();
     await impl.delete(web0.id, web0.outs as never);
   }
-
-  const held = (web0: { id: string }) => ({
-    stack: "prod",
-    resources: [{ type: "rimuhosting:index:Vps", id: web0.id, outputs: { orderOid: Number(web0.id) } }],
-  });
 
   it("no state holds the killed run's order and no operation recorded it: destroy cancels it, and names it", async () => {
     const web0 = await recorded("web-0");
@@ -333,7 +335,8 @@ describe("destroy after a killed run", () => {
     // A killed run's order of this stack left billed fails the destroy; another stack's is not this stack's to name.
     if (said) await expect(destroyed).rejects.toThrow(/RIMU_ERR_LEFT_BILLED.*leaves billed an order/);
     else await destroyed;
-    expect(await active()).toEqual([stray]);
+    // A failed delete keeps its VPS in the state: it is not cancelled either.
+    expect(await active()).toEqual(said ? [Number(web0.id), stray] : [stray]);
     if (said) expect(lines.join("\n")).toContain(`order ${stray} (web-1.example.com, $`);
     if (said) expect(lines.join("\n")).toContain(said);
   });
@@ -416,7 +419,7 @@ describe("destroy after a killed run", () => {
     await expect(testing.serving(deletes, () => impl.delete(web0.id, web0.outs as never))).rejects.toThrow(
       /RIMU_ERR_LEFT_BILLED/,
     );
-    expect(await active()).toEqual([Number(web1.id)]);
+    expect(await active()).toEqual([Number(web0.id), Number(web1.id)]);
     expect(lines.join("\n")).toContain("it was ordered after this command began");
   });
 
@@ -428,5 +431,176 @@ describe("destroy after a killed run", () => {
     backend([held(web0)]);
     await destroy(web0);
     expect(await active()).toEqual([Number(theirs.id)]);
+  });
+});
+
+/**
+ * A destroy that cannot judge the orders a killed run may have left (stack-strays.ts) fails, and its state never lies:
+ * the delete that judges fails before it cancels its own VPS (the engine keeps a VPS whose delete failed, so that
+ * VPS must still be billed), and the run's other deletes cancel theirs. Once the cause is fixed, `pulumi destroy`
+ * again (the kept VPS brings the provider back) cancels the killed run's order and the kept VPS.
+ */
+describe("a destroy that cannot judge", () => {
+  let lines: string[] = [];
+  beforeEach(() => {
+    testing.setCreateLookupGrace(0);
+    lines = [];
+    testing.setLogSink((line) => lines.push(line));
+    historyRead = async () => ({ stacks: [], unread: "no history given" });
+  });
+  afterEach(() => {
+    testing.setCreateLookupGrace(undefined);
+    testing.setLogSink((line) => console.log(line));
+  });
+
+  /**
+   * The destroy's deletes of `vpss`, one run, as the engine makes them: each delete that fails keeps its VPS in the
+   * state. Returns the VPSs the state still holds and every error; checks that the state never lies (each VPS it
+   * keeps is billed, each it dropped is not).
+   */
+  async function destroyAll(vpss: { id: string; outs: unknown }[]) {
+    testing.forgetRun();
+    const errors: string[] = [];
+    const kept: number[] = [];
+    for (const v of vpss)
+      await impl.delete(v.id, v.outs as never).catch((error: Error) => {
+        errors.push(error.message);
+        kept.push(Number(v.id));
+      });
+    fixture().emulator.app.emulator.faults.clear();
+    const billed = await active();
+    for (const v of vpss)
+      expect([v.id, billed.includes(Number(v.id))]).toEqual([v.id, kept.includes(Number(v.id))]);
+    return { kept, errors };
+  }
+
+  it.each([
+    [
+      "the account's orders cannot be listed",
+      () => fixture().emulator.injectFault({ route: "listOrders", kind: "status", status: 503, times: 50 }),
+      "the account's orders could not be listed (",
+    ],
+    [
+      "this stack's identity cannot be read",
+      () => inBackend(undefined),
+      "this stack's identity could not be read (the CLI failed), so order ",
+    ],
+  ] as const)(
+    "%s: fails naming why, its own VPS kept billed in the state, the others cancelled; again once fixed: nothing billed",
+    async (_title, breakIt, why) => {
+      const web0 = await recorded("web-0");
+      const web2 = await recorded("web-2");
+      const stray = await killedRun("web-1");
+      const states = () =>
+        backend([{ stack: "prod", resources: [...held(web0).resources, ...held(web2).resources] }]);
+      states();
+      history([...held(web0).resources, ...held(web2).resources]);
+      breakIt();
+      const first = await destroyAll([web0, web2]);
+      fixture().emulator.app.emulator.faults.clear();
+      inBackend("one-backend");
+      // The judging delete (the first) failed, naming why and the order it could not judge; web-2 was cancelled.
+      expect(first.kept).toEqual([Number(web0.id)]);
+      expect(first.errors).toHaveLength(1);
+      expect(first.errors[0]).toMatch(
+        /^\[RIMU_ERR_LEFT_BILLED\] This destroy cannot tell whether a killed run/,
+      );
+      expect(first.errors[0]).toContain(why);
+      expect(first.errors[0]).toContain(
+        `Vps ${web0.id} (web-0.example.com) is kept (not cancelled, still in the state)`,
+      );
+      expect(first.errors[0]).toContain("then run `pulumi destroy` again");
+      expect(await active()).toEqual([Number(web0.id), stray]);
+      // `pulumi destroy` again: the state holds web-0 only.
+      backend([held(web0)]);
+      const again = await destroyAll([web0]);
+      expect(again).toEqual({ kept: [], errors: [] });
+      expect(await active()).toEqual([]);
+      expect(lines.join("\n")).toContain(`order ${stray} (web-1.example.com, $10.00 a month): cancelled.`);
+    },
+  );
+
+  /** Whose order a killed run's order is: this stack's, one placed with no identity, or another backend's stack's. */
+  type StrayOf = "ours" | "unmarked" | "other";
+  /** What the destroy cannot read. */
+  type Unread = "nothing" | "listing" | "identity" | "states" | "history";
+
+  it("property: whatever it cannot read, the state never lies, this stack's killed orders are cancelled or named with a failure, and a second destroy once fixed leaves none", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 3 }),
+        fc.array(fc.constantFrom<StrayOf>("ours", "unmarked", "other"), { maxLength: 3 }),
+        fc.constantFrom<Unread>("nothing", "listing", "identity", "states", "history"),
+        async (own, strayKinds, unread) => {
+          try {
+            await oneCase(own, strayKinds, unread);
+          } finally {
+            // Each case starts from an account with no active order.
+            fixture().emulator.app.emulator.faults.clear();
+            const left = (await fixture().byHand.listOrders({ includeInactive: false })).about_orders ?? [];
+            for (const o of left)
+              await fixture().byHand.deleteVps({ orderOid: o.order_oid, domainName: o.domain_name });
+          }
+        },
+      ),
+      { seed: 80, numRuns: 25 },
+    );
+  });
+
+  async function oneCase(own: number, strayKinds: StrayOf[], unread: Unread) {
+    inBackend("one-backend");
+    const vpss = [];
+    for (let i = 0; i < own; i++) vpss.push(await recorded(`own-${i}`));
+    // The killed runs' orders: placed by runs whose state recorded nothing (here: none is given to the destroy).
+    const strays = [];
+    for (const [i, kind] of strayKinds.entries()) {
+      inBackend(kind === "ours" ? "one-backend" : kind === "other" ? "colleague" : undefined);
+      strays.push({ kind, oid: Number((await recorded(`stray-${i}`)).id) });
+    }
+    inBackend(unread === "identity" ? undefined : "one-backend");
+    const prod = { stack: "prod", resources: vpss.flatMap((v) => held(v).resources) };
+    backend([prod], unread === "states" ? "`pulumi stack ls --all` failed: no backend" : undefined);
+    history(prod.resources, unread === "history" ? "the backend is not a file backend" : undefined);
+    if (unread === "listing")
+      fixture().emulator.injectFault({ route: "listOrders", kind: "status", status: 503, times: 50 });
+    const first = await destroyAll(vpss); // checks: each VPS the state keeps is billed, each it drops is not
+    const billed = await active();
+    const said = first.errors.join("\n");
+    for (const stray of strays) {
+      const stays = billed.includes(stray.oid);
+      // Another stack's order, or one no identity proves, is never cancelled.
+      if (stray.kind !== "ours") expect([stray, stays]).toEqual([stray, true]);
+      // This stack's killed order is cancelled, or the destroy fails naming it (or saying it could not list).
+      else if (stays) expect(said).toMatch(new RegExp(`order ${stray.oid} |could not be listed`));
+    }
+    if (unread === "nothing") expect(first.errors).toEqual([]);
+    // At most the judging delete fails.
+    expect(first.kept.length).toBeLessThanOrEqual(1);
+    // Fixed: `pulumi destroy` again over what the state still holds.
+    inBackend("one-backend");
+    const kept = vpss.filter((v) => first.kept.includes(Number(v.id)));
+    backend([{ stack: "prod", resources: kept.flatMap((v) => held(v).resources) }]);
+    history(prod.resources);
+    const again = await destroyAll(kept);
+    expect(again.errors).toEqual([]);
+    expect(await active()).toEqual(strays.filter((s) => s.kind !== "ours").map((s) => s.oid));
+  }
+
+  it("a VPS of this stack whose delete ended between the sweep's listing and its reading of the states is not a stray", async () => {
+    const web0 = await recorded("web-0");
+    const web2 = await recorded("web-2");
+    history([...held(web0).resources, ...held(web2).resources]);
+    // Another provider of this destroy cancels web-2, and the engine drops it from the state, while web-0's delete
+    // judges: the states it reads no longer hold web-2.
+    testing.setBackendReader({
+      states: async () => {
+        await fixture().byHand.deleteVps({ orderOid: Number(web2.id), domainName: "web-2.example.com" });
+        return { stacks: [held(web0)] };
+      },
+      history: (scope) => historyRead(scope),
+    });
+    expect(await destroyAll([web0])).toEqual({ kept: [], errors: [] });
+    expect(await active()).toEqual([]);
+    expect(lines.join("\n")).not.toContain(`order ${web2.id}`);
   });
 });
