@@ -22,9 +22,9 @@
  */
 import type { AboutOrder } from "../../contract/index.js";
 import { RimuNotFoundError, type RimuClient } from "../client/index.js";
-import { noteAppliedEverywhere, noteStartingEverywhere, type AccountView } from "./account/account-view.js";
+import { noteAppliedEverywhere, noteStartingEverywhere } from "./account/account-view.js";
 import { same } from "./inputs/canonical-json.js";
-import { VPS_ERROR_CODES, VpsError, presentError } from "./engine/errors.js";
+import { presentError } from "./engine/errors.js";
 import { log } from "./engine/log.js";
 import {
   feeLine,
@@ -47,15 +47,9 @@ import { secretKeys } from "./inputs/secret-values.js";
 import { computeChanges, hasChanges, REPLACE_FORCING_INPUTS, type VpsChanges } from "./inputs/vps-changes.js";
 import { converge, orderRef, type ConvergeOptions } from "./lifecycle/vps-converge.js";
 import { keepingRecorded, plannedUpdate } from "./lifecycle/planned-update.js";
-import {
-  findPendingOrder,
-  isPendingId,
-  nonceOf,
-  orderOnce,
-  orderToAdopt,
-  readBackFailed,
-} from "./lifecycle/vps-create.js";
+import { isPendingId, nonceOf, orderOnce, orderToAdopt, readBackFailed } from "./lifecycle/vps-create.js";
 import { effectNotes, effectsOf } from "./lifecycle/vps-effects.js";
+import { resolveOrderOid } from "./lifecycle/order-of-id.js";
 import { sweepStackStrays } from "./ownership/stack-strays.js";
 import { cancelRecorded } from "./ordering/order-cancel.js";
 import { failingStep } from "./ordering/replaced-orders.js";
@@ -79,37 +73,6 @@ import {
 
 // The check has its own file; its names are the lifecycle's too.
 export { check, checkVps, presentFailure, previewRefusal, type CheckResult } from "./vps-check.js";
-
-/** The order oid of a resource id ("1234567"), or of a pending resource's recorded order. */
-function orderOidOf(id: string, props: RecordedOutputs = {}): number | undefined {
-  if (isPendingId(id)) return typeof props.orderOid === "number" ? props.orderOid : undefined;
-  const oid = Number(id);
-  if (!Number.isSafeInteger(oid) || oid <= 0) {
-    throw new VpsError(
-      VPS_ERROR_CODES.invalidInput,
-      `"${id}" is not a RimuHosting order oid: a Vps id is the order's number, e.g. "1234567".`,
-    );
-  }
-  return oid;
-}
-
-/**
- * The order of a resource id: the oid itself, or for a pending create the recorded order or this state's
- * order found by token and nonce (undefined while it has not appeared). `fresh`: read the account's orders
- * now rather than use the run's shared listing (a delete must not miss an order that appeared since).
- */
-async function resolveOrderOid(
-  view: AccountView,
-  id: string,
-  recorded: RecordedOutputs,
-  fresh = false,
-): Promise<number | undefined> {
-  const oid = orderOidOf(id, recorded);
-  if (oid !== undefined || !isPendingId(id)) return oid;
-  const pending = await findPendingOrder((token) => view.ordersCarrying(token, { fresh }), recorded);
-  if (pending) log(`Vps ${id}: found this stack's own order ${pending.order_oid} (${pending.domain_name}).`);
-  return pending?.order_oid;
-}
 
 /** Runs one lifecycle step and presents whatever it throws as the one clean error. */
 async function step<T>(context: string, run: () => Promise<T>): Promise<T> {

@@ -76,7 +76,12 @@ interface Entry extends ChangeOrders {
   made?: number | true;
   /** A replaced order's key: the order that replaces it (REPLACED). */
   by?: number;
+  /** A replaced order's key: its replacement is kept (noteKept). */
+  kept?: true;
 }
+
+/** A line marking an entry: its change made (its new order, or true), its replacement kept. */
+type Mark = { made: number | true } | { kept: true };
 
 /** What a reader counts of the other runs' changes, against the listing its totals start from (othersOn). */
 export interface OthersCounted {
@@ -189,10 +194,10 @@ export class SharedPlan {
     if (entry && entry.made === undefined) this.append(resource, { made: oid ?? true });
   }
 
-  /** Appends one line: `key`'s new entry, that it has none (`gone`), or that its change was made. */
+  /** Appends one line: `key`'s new entry, that it has none (`gone`), or a mark on it (made, kept). */
   private append(
     key: string,
-    line: ({ fee: VpsFee } & ChangeOrders & { by?: number }) | { gone: true } | { made: number | true },
+    line: ({ fee: VpsFee } & ChangeOrders & { by?: number }) | { gone: true } | Mark,
   ): void {
     try {
       appendPlanLine(this.file, `${JSON.stringify({ key, writer: this.writer, at: Date.now(), ...line })}\n`);
@@ -338,6 +343,14 @@ export class SharedPlan {
     });
   }
 
+  /**
+   * Order `oid`'s replacement passed its read-back (withdrawIfOver) and is kept: only now may another provider's
+   * failing run cancel `oid`. Withdrawn, its create fails and the engine keeps `oid` in the state as live.
+   */
+  noteKept(oid: number): void {
+    if (this.read().has(`${REPLACED}${oid}`)) this.append(`${REPLACED}${oid}`, { kept: true });
+  }
+
   /** Its replacement withdrawn, order `oid` counts again. */
   forgetReplaced(oid: number): void {
     this.forget(`${REPLACED}${oid}`);
@@ -345,14 +358,15 @@ export class SharedPlan {
 
   /**
    * The orders other runs of this command replaced and have not cancelled yet; with `listing`, those whose
-   * replacement it shows (one read before the replacement was ordered counts the replaced order in its place).
+   * replacement it shows (one read before the replacement was ordered counts the replaced order in its place);
+   * `keptOnly`: those whose replacement is kept (noteKept), the ones a failing run may cancel (replaced-orders.ts).
    */
-  replacedByOthers(listing?: readonly AboutOrder[]): Set<number> {
+  replacedByOthers(listing?: readonly AboutOrder[], keptOnly = false): Set<number> {
     const shown = (by: number) => listing === undefined || this.indexed(listing).fees.has(by);
     return new Set(
       [...this.read()]
         .filter(([key, e]) => key.startsWith(REPLACED) && e.writer !== this.writer && writerAlive(e.writer))
-        .filter(([, e]) => e.by === undefined || shown(e.by))
+        .filter(([, e]) => (e.by === undefined || shown(e.by)) && (!keptOnly || e.kept))
         .map(([key]) => Number(key.slice(REPLACED.length))),
     );
   }
@@ -403,15 +417,17 @@ export class SharedPlan {
       const parsed = JSON.parse(line) as Partial<Entry> & {
         key?: unknown;
         gone?: unknown;
+        kept?: unknown;
         ordering?: unknown;
       };
       if (typeof parsed.ordering === "string") this.ordering.add(parsed.ordering);
       if (typeof parsed.key !== "string") return;
       const { key, writer, at, fee, made } = parsed;
       if (parsed.gone === true) this.entries.delete(key);
-      else if (typeof made === "number" || made === true) {
+      else if (typeof made === "number" || made === true || parsed.kept === true) {
         const entry = this.entries.get(key);
-        if (entry) this.entries.set(key, { ...entry, made });
+        if (entry)
+          this.entries.set(key, parsed.kept === true ? { ...entry, kept: true } : { ...entry, made });
       } else if (typeof writer === "string" && typeof at === "number" && fee) {
         const number = (value: unknown) => (typeof value === "number" ? value : undefined);
         const [order, by] = [number(parsed.order), number(parsed.by)];

@@ -118,10 +118,12 @@ async function checkAll(
   const adopting = typeof run.known.adoptOrderOid === "number" && changed(run, "adoptOrderOid");
   const adopted = adopting ? await checkAdoption(run) : undefined;
   const takenBack = !adopting && orders ? await checkCreationToken(run, orders) : undefined;
-  const found = liveOrderOf(run, orders);
+  const listed = liveOrderOf(run, orders);
+  // A pending create whose order never appeared: update() orders it, so it is checked and priced as a new VPS. One
+  // whose order was placed since the listing was read: that order is the live one (pending-create.ts).
+  const unplaced = await unplacedCreate(run, listed);
+  const found = unplaced.active ? { order: unplaced.active } : listed;
   const live = found.order;
-  // A pending create whose order never appeared: update() orders it, so it is checked and priced as a new VPS.
-  const unplaced = await unplacedCreate(run, found);
   const missing = unplaced.cancelled ? cancelledWhy(unplaced.cancelled) : found.why;
   if (live) checkDistroOfLive(run, live);
   if (run.preview) await checkUnlistedDistro(run, live);

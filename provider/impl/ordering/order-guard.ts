@@ -363,9 +363,14 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
       // The read-back failed (a 429, a 5xx, a timeout): the order is billed, so it must reach the state (I4).
       throw unread(result, error);
     }
-    // Kept (a failed withdrawal: it replaces its order again); in a run already failing on the budget, the orders it
-    // replaced are judged now (replaced-orders.ts).
-    if (withdrawn === undefined) return void (replaces(true), await cancelReplacedIfFailing(run, view, name));
+    // Kept (a failed withdrawal: it replaces its order again), and said so in the shared plan: only now may another
+    // provider's failing run cancel the order it replaced (shared-plan.ts's noteKept). In a run already failing on
+    // the budget, the orders it replaced are judged now (replaced-orders.ts).
+    if (withdrawn === undefined) {
+      replaces(true);
+      if (replaced !== undefined) view.sharedPlan?.noteKept(replaced.order_oid);
+      return void (await cancelReplacedIfFailing(run, view, name));
+    }
     noteFailing(run, view);
     run.applied.delete(resource);
     // Withdrawn: no change of it is made (shared-plan.ts).

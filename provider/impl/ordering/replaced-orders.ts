@@ -125,8 +125,11 @@ async function cancelIfFailing(run: Guard, view: AccountView): Promise<string> {
   const { settings } = budgetInUse();
   const limited = settings.monthlyBudgetUsd !== undefined || settings.maxMonthlyIncreaseUsd !== undefined;
   if (!limited || settings.enforcement === "warn") return "";
-  // The orders replaced by any provider of the command (the others' in the shared plan), once any of them fails.
-  const others = view.sharedPlan?.replacedByOthers() ?? new Set<number>();
+  // The orders replaced by any provider of the command (the others' in the shared plan), once any of them fails: of
+  // the others', only those whose replacement is kept. One still being judged may yet be withdrawn, its create failing
+  // on the budget, and the engine then keeps the order it replaced in the state as live (issue 80: cancelled here, the
+  // state would hold a cancelled VPS); its own run judges it.
+  const others = view.sharedPlan?.replacedByOthers(undefined, true) ?? new Set<number>();
   if (run.replaced.size === 0 && others.size === 0) return "";
   if (!run.failing && !view.sharedPlan?.failing()) return "";
   let listing: Awaited<ReturnType<AccountView["activeOrders"]>>;

@@ -10,6 +10,7 @@ import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
 import { RECORDED_ORDER_KEY } from "../../../provider/impl/fields/vps-fields";
 import { stackConfig, useImplFixture } from "../support/impl-fixture";
+import { until } from "../../helpers/promises";
 
 const fixture = useImplFixture();
 const PREVIEW = { __preview: true } as const;
@@ -141,5 +142,52 @@ describe("a VPS whose order carries no nonce of this state (pulumi import)", () 
     expect((await impl.check(checked, { ...news, ...PREVIEW })).failures?.[0]?.reason).toContain(
       `order ${id}, which carries this VPS's creation nonce, is no longer active (cancelled outside Pulumi?`,
     );
+  });
+
+  test("a create still to order whose order is placed between the check's two listings is priced as that order", async () => {
+    const news = {
+      domainName: "late.example.com",
+      distro: "deb12.64",
+      dcLocation: "DCDALLAS" as const,
+      memoryMb: 512,
+      diskSpaceMb: 10240,
+      creationScope: "shop/prod/late",
+    };
+    testing.forgetRun();
+    const checked = (await impl.check({}, news)).inputs;
+    const emulator = fixture().emulator.app.emulator;
+    // The create (of an earlier run, its outcome unknown to the state) is held before its order is placed; the
+    // check's active listing misses it, and its order is placed just before the listing of inactive orders too.
+    let releaseCreate!: () => void;
+    const createHeld = new Promise<void>((resolve) => (releaseCreate = resolve));
+    let creating: Promise<{ id: string }> | undefined;
+    let [createReached, placedBetween] = [false, false];
+    emulator.turn = async (endpoint, request) => {
+      if (endpoint === "createVps") {
+        createReached = true;
+        return createHeld;
+      }
+      if (endpoint !== "listOrders" || request.emu.matrix.get("include_inactive")?.[0] !== "Y") return;
+      emulator.turn = undefined;
+      releaseCreate();
+      await creating;
+      placedBetween = true;
+    };
+    try {
+      const earlier = testing.beginRun(`earlier run ${Math.random()}`);
+      creating = testing.serving(earlier, () => impl.create(checked));
+      await until("the earlier run's order to be held", () => createReached);
+      await configure({ maxMonthlyIncreaseUsd: "0" });
+      testing.forgetRun();
+      const seen = await impl.check(checked, { ...news, ...PREVIEW });
+      const { id } = await creating;
+      expect(placedBetween).toBe(true);
+      // Not "no longer active", no unknown fee: its own order, unchanged, so a $0 increase passes.
+      expect(seen.failures).toBeUndefined();
+      expect(seen.inputs[RECORDED_ORDER_KEY]).toBe(Number(id));
+    } finally {
+      emulator.turn = undefined;
+      releaseCreate();
+    }
   });
 });

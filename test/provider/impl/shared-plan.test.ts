@@ -2,7 +2,8 @@
  * The budget's plan shared by the provider processes of one command (provider/impl/account/shared-plan.ts). The
  * invariant: for any interleaving of records, forgets and replacements by two runs on one plan file, each run sees
  * exactly what a plan rewritten whole at every step would hold (the latest entry of each resource, the other run's
- * fees and replaced orders, never its own; whether any run failed on the budget), and no step rewrites what the file already holds (a check appends; it
+ * fees and replaced orders, never its own, and of those the ones whose replacement is kept; whether any run failed on
+ * the budget), and no step rewrites what the file already holds (a check appends; it
  * does not read and write the whole plan, which made a preview's checks cost the square of the fleet). fast-check
  * generates the interleavings; a line torn by a writer not yet done counts once it is whole.
  */
@@ -19,7 +20,7 @@ import { CREATION_TOKEN_KEY } from "../../../provider/client/metadata-keys";
 type Op =
   | { writer: 0 | 1; kind: "record"; resource: string; cents: number; nowCents?: number }
   | { writer: 0 | 1; kind: "forget"; resource: string }
-  | { writer: 0 | 1; kind: "replaced" | "unreplaced"; oid: number }
+  | { writer: 0 | 1; kind: "replaced" | "unreplaced" | "kept"; oid: number }
   | { writer: 0 | 1; kind: "failing" };
 
 const resource = fc.constantFrom("vps-a", "vps-b", "vps-c", "vps-d");
@@ -35,7 +36,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ writer, kind: fc.constant("forget" as const), resource }),
   fc.record({
     writer,
-    kind: fc.constantFrom("replaced" as const, "unreplaced" as const),
+    kind: fc.constantFrom("replaced" as const, "unreplaced" as const, "kept" as const),
     oid: fc.integer({ min: 1, max: 3 }),
   }),
   fc.record({ writer, kind: fc.constant("failing" as const) }),
@@ -64,7 +65,7 @@ test("two runs on one plan see what a plan rewritten whole would hold, and each 
       const file = path.join(dir, `plan-${round++}.jsonl`);
       const plans = [new SharedPlan(file, "run-0"), new SharedPlan(file, "run-1")] as const;
       const resources = new Map<string, ModelEntry>();
-      const replaced = new Map<number, 0 | 1>();
+      const replaced = new Map<number, { by: 0 | 1; kept: boolean }>();
       let failing = false;
       for (const o of ops) {
         const before = fs.existsSync(file) ? fs.readFileSync(file) : Buffer.alloc(0);
@@ -81,7 +82,11 @@ test("two runs on one plan see what a plan rewritten whole would hold, and each 
           resources.delete(o.resource);
         } else if (o.kind === "replaced") {
           plan.noteReplaced(o.oid);
-          replaced.set(o.oid, o.writer);
+          replaced.set(o.oid, { by: o.writer, kept: false });
+        } else if (o.kind === "kept") {
+          plan.noteKept(o.oid);
+          const entry = replaced.get(o.oid);
+          if (entry) entry.kept = true;
         } else if (o.kind === "failing") {
           plan.noteFailing();
           failing = true;
@@ -95,8 +100,12 @@ test("two runs on one plan see what a plan rewritten whole would hold, and each 
           const others = [...resources].filter(([, e]) => e.writer !== w).map(([, e]) => e.fee);
           const sorted = (fees: VpsFee[]) => [...fees].sort((a, b) => a.name.localeCompare(b.name));
           expect(sorted(plans[w].others(new Set()))).toEqual(sorted(others));
-          const othersReplaced = [...replaced].filter(([, by]) => by !== w).map(([oid]) => oid);
-          expect([...plans[w].replacedByOthers()].sort()).toEqual(othersReplaced.sort());
+          const othersReplaced = [...replaced].filter(([, e]) => e.by !== w);
+          const oids = (entries: typeof othersReplaced) => entries.map(([oid]) => oid).sort();
+          expect([...plans[w].replacedByOthers()].sort()).toEqual(oids(othersReplaced));
+          // Only a kept replacement's order is another run's to cancel (replaced-orders.ts).
+          const kept = othersReplaced.filter(([, e]) => e.kept);
+          expect([...plans[w].replacedByOthers(undefined, true)].sort()).toEqual(oids(kept));
           // A run failing on the budget fails the command: every run of it sees so, its own included.
           expect(plans[w].failing()).toBe(failing);
         }
