@@ -11,7 +11,8 @@
  *   pulumi cancel --yes && rimuhosting-killed-orders --yes
  *
  * Exit codes: 0 when no order of a killed run of the stack is left billed; 1 when one is (each named, with why and
- * how to end it); 2 for wrong arguments, a missing API key or a stack whose config cannot be read.
+ * how to end it), or when one may be and a command of the stack may be running; 2 for wrong arguments, a missing API
+ * key, a stack whose config cannot be read, or a locked stack.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -25,20 +26,24 @@ import {
 import { createClient, RimuConfigError } from "../client/index.js";
 import { missingApiKeyMessage } from "../config.js";
 import { accountViewFor } from "../impl/account/account-view.js";
-import { VPS_ERROR_CODES, VpsError } from "../impl/engine/errors.js";
+import { VPS_ERROR_CODES, VpsError, type VpsErrorCode } from "../impl/engine/errors.js";
 import { setLogSink } from "../impl/engine/log.js";
 import { clientOptionsOf } from "../impl/engine/retry-settings.js";
 import { RunContext } from "../impl/engine/run-context.js";
-import { backendReadEnv } from "../impl/engine/backend-cli.js";
+import {
+  backendReadEnv,
+  backendUrlWithoutCredentials,
+  textWithoutUrlCredentials,
+} from "../impl/engine/backend-cli.js";
 import { setBackendReader } from "../impl/ownership/backend-reader.js";
 import { inPulumiProject, pulumiJson, readBackendStates } from "../impl/ownership/backend-states.js";
 import { fileBackendDir, readStackHistory } from "../impl/ownership/stack-history.js";
 import { readStackIdentity, setStackIdentityReader } from "../impl/ownership/stack-identity.js";
-import { sweepStackStrays } from "../impl/ownership/stack-strays.js";
+import { sweepStackStrays, unheldOrdersOfStackName } from "../impl/ownership/stack-strays.js";
 import { failureOf, findSettings, StackSettingsError } from "./stack-settings.js";
 import type { ImportFileIo } from "./cli.js";
 
-const USAGE = `Usage: rimuhosting-killed-orders --yes [--stack <stack>]
+const USAGE = `Usage: rimuhosting-killed-orders --yes [--stack <stack>] [--no-run-in-progress]
   Cancels the orders a killed \`pulumi up\` of the stack left in no state, as \`pulumi destroy\` does, for a stack
   whose killed run left no VPS in its state (its destroy never starts the provider). Run it in the stack's project
   directory, once no \`pulumi\` command of the stack is running (after \`pulumi cancel\`).
@@ -48,19 +53,31 @@ const USAGE = `Usage: rimuhosting-killed-orders --yes [--stack <stack>]
   finished) carries its creation nonce or no finished operation of the stack recorded it. Every other order of the
   stack's name is named, with why it stays billed and how to end it.
 
-    --yes             cancel them (required: the command cancels orders)
-    --stack <stack>   the stack (default: the selected stack); its config gives the API key and address
+  On a file backend the command sees the stack's lock and refuses while it is held. On any other backend (S3,
+  PostgreSQL, Pulumi Cloud) it cannot, and a running \`pulumi up\`'s new orders look like a killed run's: it
+  cancels nothing there, only names them, unless --no-run-in-progress says that no command of the stack runs.
 
-  Exit code: 0 when none is left billed; 1 when one is (named on stderr); 2 for wrong arguments, a missing API key,
-  or a stack whose config cannot be read.`;
+    --yes                  cancel them (required: the command cancels orders)
+    --stack <stack>        the stack, as <stack>, <org>/<stack> or <org>/<project>/<stack> (default: the selected
+                           stack); its config gives the API key and address
+    --no-run-in-progress   you checked that no \`pulumi\` command of the stack is running (needed where the
+                           stack's lock cannot be seen: any backend but a file one)
+
+  Exit code: 0 when none is left billed; 1 when one is, or when one may be and the backend's lock cannot be seen
+  (named on stderr); 2 for wrong arguments, a missing API key, a stack whose config cannot be read, or a stack
+  that is locked.`;
 
 class UsageError extends Error {}
 
-function parseArgs(args: readonly string[]): { stack?: string; yes: boolean } {
-  const options: { stack?: string; yes: boolean } = { yes: false };
+function parseArgs(args: readonly string[]): { stack?: string; yes: boolean; noRunInProgress: boolean } {
+  const options: { stack?: string; yes: boolean; noRunInProgress: boolean } = {
+    yes: false,
+    noRunInProgress: false,
+  };
   for (let i = 0; i < args.length; i += 1) {
     const [flag, inline] = args[i]!.startsWith("--") ? args[i]!.split(/=(.*)/s, 2) : [args[i]!];
     if (flag === "--yes" && inline === undefined) options.yes = true;
+    else if (flag === "--no-run-in-progress" && inline === undefined) options.noRunInProgress = true;
     else if (flag === "--stack") {
       const value = inline ?? args[++i];
       if (value === undefined || value === "") throw new UsageError("--stack needs a value");
@@ -72,12 +89,8 @@ function parseArgs(args: readonly string[]): { stack?: string; yes: boolean } {
   return options;
 }
 
-/** The project's name (Pulumi.yaml's `name:`) and the stack's (`pulumi stack --show-name`), or why not. */
-function stackScope(
-  cwd: string,
-  stack: string | undefined,
-  env: NodeJS.ProcessEnv,
-): { project: string; stack: string } | { why: string } {
+/** The project's name (Pulumi.yaml's `name:`), if this directory's Pulumi.yaml gives one. */
+function projectName(cwd: string): string | undefined {
   let project: string | undefined;
   for (const file of ["Pulumi.yaml", "Pulumi.yml"]) {
     try {
@@ -86,8 +99,31 @@ function stackScope(
       // not this one
     }
   }
-  if (project === undefined) return { why: "there is no Pulumi.yaml naming a project in this directory" };
-  if (stack !== undefined) return { project, stack };
+  return project;
+}
+
+/**
+ * The stack's own name from `--stack`'s value, which may be fully qualified (`<org>/<stack>`,
+ * `<org>/<project>/<stack>`, as the CLI takes it): the stack token and identity hash the project and this name. A
+ * project other than this directory's is refused: its orders carry another token, and its config is not here.
+ */
+function stackNameOf(given: string, project: string): { stack: string } | { why: string } {
+  const parts = given.split("/");
+  if (parts.length > 3 || parts.some((part) => part === ""))
+    return {
+      why: `--stack '${given}' is no stack name: give <stack>, <org>/<stack> or <org>/<project>/<stack>`,
+    };
+  if (parts.length === 3 && parts[1] !== project)
+    return {
+      why:
+        `--stack '${given}' names project '${parts[1]}', but this directory's Pulumi.yaml is project '${project}': ` +
+        `run it in the directory of project '${parts[1]}', or name a stack of '${project}'`,
+    };
+  return { stack: parts[parts.length - 1]! };
+}
+
+/** The selected stack's name (`pulumi stack --show-name`), or why not (the CLI's words, URLs' credentials masked). */
+function selectedStack(cwd: string, env: NodeJS.ProcessEnv): { stack: string } | { why: string } {
   const shown = spawnSync("pulumi", ["stack", "--show-name"], {
     cwd,
     env,
@@ -96,23 +132,26 @@ function stackScope(
   });
   const name = shown.status === 0 ? shown.stdout.trim() : "";
   return name === ""
-    ? { why: `\`pulumi stack --show-name\` failed: ${failureOf(shown)}` }
-    : { project, stack: name };
+    ? { why: `\`pulumi stack --show-name\` failed: ${textWithoutUrlCredentials(failureOf(shown))}` }
+    : { stack: name };
 }
 
 /**
- * Why the stack counts as locked, or undefined: a lock of a file backend's stack (`.pulumi/locks/`, where the CLI
- * keeps one while a command of the stack runs, and a killed one leaves it). A live `up`'s orders are in no state yet,
- * like a killed run's, and the engine's own sweep is safe from them only because it holds the lock. Other backends'
- * locks are not read (the CLI prints none): there the user's word (after `pulumi cancel`) is what there is.
+ * The stack's lock: `held` (the lock file of a file backend's stack, in `.pulumi/locks/`, where the CLI keeps one
+ * while a command of the stack runs, and a killed one leaves it), `unseen` (any other backend, whose lock the CLI
+ * shows nowhere: the backend, credentials masked), or undefined (a file backend, no lock). A live `up`'s orders are
+ * in no state yet, like a killed run's, and the engine's own sweep is safe from them only because it holds the lock.
  */
 async function lockOf(
   where: { cwd: string; env: NodeJS.ProcessEnv },
   scope: { project: string; stack: string },
-): Promise<string | undefined> {
+): Promise<{ held: string } | { unseen: string } | undefined> {
   const who = await pulumiJson<{ url?: string }>(["whoami", "--json"], where);
-  const dir = "value" in who && who.value.url ? fileBackendDir(who.value.url, where.cwd) : undefined;
-  if (dir === undefined) return undefined;
+  if ("why" in who) return { unseen: `a backend \`pulumi whoami\` did not name (${who.why})` };
+  const url = who.value.url ?? "";
+  const dir = fileBackendDir(url, where.cwd);
+  if (dir === undefined)
+    return { unseen: url === "" ? "a backend with no URL" : backendUrlWithoutCredentials(url) };
   for (const locks of [
     join(dir, ".pulumi", "locks", "organization", scope.project, scope.stack),
     join(dir, ".pulumi", "locks", scope.stack),
@@ -123,7 +162,7 @@ async function lockOf(
     } catch {
       // no lock of this layout
     }
-    if (held.length > 0) return join(locks, held[0]!);
+    if (held.length > 0) return { held: join(locks, held[0]!) };
   }
   return undefined;
 }
@@ -153,10 +192,20 @@ export async function runKilledOrders(
   }
   const cwd = io.cwd ?? process.cwd();
   const env = io.env ?? process.env;
-  if (!inPulumiProject(cwd)) {
-    io.stderr.write(`${name}: run it in the directory of the stack's project (no Pulumi.yaml here).\n`);
-    return USAGE_EXIT;
-  }
+  const refuse = (code: VpsErrorCode, why: string, exit: number) => {
+    io.stderr.write(`${name}: ${new VpsError(code, why).message}\n`);
+    return exit;
+  };
+  const project = inPulumiProject(cwd) ? projectName(cwd) : undefined;
+  if (project === undefined)
+    return refuse(
+      VPS_ERROR_CODES.invalidInput,
+      "run it in the directory of the stack's project (no Pulumi.yaml naming a project here).",
+      USAGE_EXIT,
+    );
+  const given = options.stack === undefined ? undefined : stackNameOf(options.stack, project);
+  if (given !== undefined && "why" in given)
+    return refuse(VPS_ERROR_CODES.invalidInput, `${given.why}.`, USAGE_EXIT);
   let settings: ReturnType<typeof findSettings>;
   try {
     settings = findSettings({ cwd, stack: options.stack, env });
@@ -169,11 +218,12 @@ export async function runKilledOrders(
     io.stderr.write(`${name}: ${missingApiKeyMessage("Cancelling a killed run's orders")}\n`);
     return USAGE_EXIT;
   }
-  const scope = stackScope(cwd, options.stack, env);
-  if ("why" in scope) {
-    io.stderr.write(`${name}: ${scope.why}; name the stack with --stack.\n`);
+  const named = given ?? selectedStack(cwd, env);
+  if ("why" in named) {
+    io.stderr.write(`${name}: ${named.why}; name the stack with --stack.\n`);
     return USAGE_EXIT;
   }
+  const scope = { project, stack: named.stack };
   let client: ReturnType<typeof createClient>;
   try {
     client = createClient({ ...settings.config, ...clientOptionsOf(settings.retry.settings) });
@@ -186,14 +236,15 @@ export async function runKilledOrders(
   // stack's state is read even when destroyed, for the pending creates the engine keeps in it.
   const where = { cwd, env: backendReadEnv(env) };
   const lock = await lockOf(where, scope);
-  if (lock !== undefined) {
+  if (lock !== undefined && "held" in lock) {
     client.close();
-    io.stderr.write(
-      `${name}: stack ${scope.stack} is locked (${lock}): a \`pulumi\` command of it is running, and its new ` +
-        "orders are in no state yet, like a killed run's; nothing was cancelled. Run this once it has ended, or, " +
-        "if that lock is a killed run's, after `pulumi cancel --yes`.\n",
+    return refuse(
+      VPS_ERROR_CODES.runInProgress,
+      `stack ${scope.stack} is locked (${lock.held}): a \`pulumi\` command of it is running, and its new orders ` +
+        "are in no state yet, like a killed run's. Run this once it has ended, or, if that lock is a killed run's, " +
+        "after `pulumi cancel --yes`.",
+      USAGE_EXIT,
     );
-    return USAGE_EXIT;
   }
   setBackendReader({
     states: () => readBackendStates({ ...where, always: scope.stack }),
@@ -210,8 +261,30 @@ export async function runKilledOrders(
   });
   const run = new RunContext(`${name} ${process.pid} ${Date.now()}`);
   const view = accountViewFor(run, `${settings.config.baseUrl}\n${process.pid}`, () => client);
+  const creationScope = `${scope.project}/${scope.stack}/-`;
   try {
-    await sweepStackStrays(run, view, client, `${scope.project}/${scope.stack}/-`, undefined);
+    if (lock !== undefined && !options.noRunInProgress) {
+      // No lock to see: a colleague's running `up` has pending creates and orders in no state, exactly as a killed
+      // run left them. Only the user can say none runs; until then the orders are named, none cancelled.
+      const orders = await unheldOrdersOfStackName(run, view, creationScope);
+      if (orders.length === 0) {
+        io.stderr.write(
+          `${name}: no order of stack ${scope.stack}'s name is in no state: none is left billed.\n`,
+        );
+        return 0;
+      }
+      return refuse(
+        VPS_ERROR_CODES.runInProgress,
+        `stack ${scope.stack}'s backend (${lock.unseen}) keeps its lock where this command cannot see it, so a ` +
+          "`pulumi` command of the stack may be running, and its new orders are in no state yet, like a killed " +
+          `run's. No state of this backend holds these orders of the stack's name, and they stay billed: ${orders.join("; ")}. Once no ` +
+          `\`pulumi\` command of the stack runs (after \`pulumi cancel --yes\`), run \`${name} --yes` +
+          `${options.stack === undefined ? "" : ` --stack ${options.stack}`} --no-run-in-progress\` to cancel ` +
+          "those a killed run provably placed.",
+        1,
+      );
+    }
+    await sweepStackStrays(run, view, client, creationScope, undefined);
     if (warned) {
       io.stderr.write(
         `${name}: orders of stack ${scope.stack}'s name may be left billed: see the warnings above.\n`,

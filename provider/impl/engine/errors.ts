@@ -41,6 +41,7 @@ export const VPS_ERROR_CODES = {
   internal: "RIMU_ERR_INTERNAL",
   budget: "RIMU_ERR_BUDGET",
   leftBilled: "RIMU_ERR_LEFT_BILLED",
+  runInProgress: "RIMU_ERR_RUN_IN_PROGRESS",
 } as const;
 export type VpsErrorCode = (typeof VPS_ERROR_CODES)[keyof typeof VPS_ERROR_CODES];
 export type ErrorCode = RimuErrorCode | VpsErrorCode;
@@ -144,7 +145,13 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
     kind: "check-state",
     advice:
       "Fix what could not be read, or cancel each order named above in the control panel (or adopt it with " +
-      "`adoptOrderOid`); then run `pulumi destroy` again: it cancels the VPS kept and judges again.",
+      "`adoptOrderOid`); then run the same command again: `pulumi destroy` cancels the VPS it kept and judges " +
+      "again, and `killed-orders` judges again.",
+  },
+  [VPS_ERROR_CODES.runInProgress]: {
+    className: "VpsError",
+    kind: "temporary",
+    advice: "Nothing was cancelled.",
   },
   [VPS_ERROR_CODES.orderGone]: {
     className: "VpsError",

@@ -184,6 +184,30 @@ export async function sweepStackStrays(
   throw new VpsError(VPS_ERROR_CODES.leftBilled, `${said.join(" ")}${kept}`);
 }
 
+/**
+ * The active orders carrying `creationScope`'s stack token that no state of the backend holds (all of them when the
+ * states cannot be read), each named with its fee: what a sweep would judge, for a command that must not cancel
+ * (killed-orders.ts, when a command of the stack may be running). Cancels nothing.
+ */
+export async function unheldOrdersOfStackName(
+  run: RunContext,
+  view: AccountView,
+  creationScope: unknown,
+): Promise<string[]> {
+  const token = stackTokenOf(creationScope);
+  if (token === undefined) return [];
+  const carrying = (await view.activeOrders({ fresh: true })).filter((order) => carriesToken(order, token));
+  if (carrying.length === 0) return [];
+  const states = await backendStates(run);
+  return carrying
+    .filter((order) => states.unread !== undefined || holderOf(states, order) === undefined)
+    .map(named);
+}
+
+function carriesToken(order: AboutOrder, token: string): boolean {
+  return order.meta_data?.some((m) => m.key_name === STACK_TOKEN_KEY && m.value === token) ?? false;
+}
+
 /** How to adopt or end an order this run cannot prove its own stack's. */
 const ADOPT_OR_CANCEL =
   "if it is this stack's, adopt it (`pulumi import rimuhosting:index:Vps <name> <oid>`, or `adoptOrderOid: <oid>` " +
@@ -217,7 +241,7 @@ async function sweep(
   const carrying = first.filter(
     (order) =>
       order.order_oid !== deleted &&
-      order.meta_data?.some((m) => m.key_name === STACK_TOKEN_KEY && m.value === stack.token) &&
+      carriesToken(order, stack.token) &&
       !thisCommand.has(creationNonceOf(order) ?? ""),
   );
   if (carrying.length === 0) return NOTHING;
