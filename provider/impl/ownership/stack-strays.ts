@@ -32,7 +32,8 @@
  * not begun stay in the state, billed, and the next destroy cancels them). An order with no identity (placed
  * by a release before it) or another stack's identity is not provably this stack's whether or not this stack's
  * identity is read: it is named and does not fail the destroy, which no one but its owner could fix (it may be
- * another backend's live VPS).
+ * another backend's live VPS). Nor does a marked order when this stack has no identity by nature (no key material:
+ * it never marked one); only a read of this stack's identity that may succeed later fails the destroy.
  *
  * A run that checked a VPS sweeps nothing: its program's check takes its stack's killed orders back, and a delete of
  * that run (a replacement's, a VPS left out of the program) must not cancel one that a later check would take.
@@ -250,6 +251,18 @@ async function sweep(
   const marked = unheld.filter((o) => identityOf(o) !== undefined);
   if (!("mark" in identity)) {
     if (marked.length === 0) return NOTHING;
+    // A stack with no identity by nature never marked an order: a marked one is another stack's (a same-named one of
+    // another backend, whose live VPS it may be). Failing on it would fail every destroy of this stack, for good.
+    if (identity.none) {
+      for (const order of marked)
+        log(
+          `Warning: ${named(order)} carries this stack's name and a stack identity, and ${where}, but this stack has ` +
+            `no identity (${identity.unread}) and so never marked an order: it is an order of a stack of the same name ` +
+            `in another backend or organization, or one this stack placed before its secrets provider changed. It ` +
+            `stays billed, not cancelled. ${ADOPT_OR_CANCEL}.`,
+        );
+      return NOTHING;
+    }
     for (const order of marked)
       log(
         `Warning: ${named(order)} carries this stack's name and a stack identity, and ${where}, but this stack's ` +

@@ -9,6 +9,7 @@
 import fc from "fast-check";
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
+import { identityOfParts } from "../../../provider/impl/ownership/stack-identity";
 import { APP_INPUTS, rejectionOf, stackConfig, useImplFixture } from "../support/impl-fixture";
 
 const fixture = useImplFixture();
@@ -444,6 +445,32 @@ describe("destroy after a killed run", () => {
         `Warning: order ${stray} \\(web-1\\.example\\.com, \\$[\\d.]+ a month\\) carries this stack's name ` +
           "and no state of this backend holds it, but another stack identity: .* stays billed, not cancelled\\. " +
           "if it is this stack's, adopt it",
+      ),
+    );
+  });
+
+  it("this stack has no identity by nature (Pulumi Cloud's own key): a marked order of its name is named, the destroy not failed", async () => {
+    const noIdentity = () =>
+      testing.setStackIdentityReader(async ({ project, stack }) =>
+        identityOfParts(
+          { backendUrl: "https://api.pulumi.com", project, stack, instance: undefined, stackTag: "" },
+          "Pulumi.prod.yaml",
+        ),
+      );
+    noIdentity();
+    const web0 = await recorded("web-0");
+    inBackend("another-backend");
+    const theirs = Number((await recorded("web-1")).id);
+    noIdentity();
+    backend([held(web0)]);
+    history(held(web0).resources);
+    await destroy(web0);
+    expect(await active()).toEqual([theirs]);
+    expect(lines.join("\n")).toMatch(
+      new RegExp(
+        `Warning: order ${theirs} \\(web-1\\.example\\.com, \\$[\\d.]+ a month\\) carries this stack's ` +
+          "name and a stack identity, .* but this stack has no identity \\(.*\\) and so never marked an order: .* " +
+          "It stays billed, not cancelled\\.",
       ),
     );
   });
