@@ -5,7 +5,8 @@
  * named, left billed, exit 1. On a backend whose lock it cannot see (the stand-in's `pulumi whoami` names S3), it
  * cancels not even an order it can prove a killed run's unless --no-run-in-progress says none runs. A fully qualified
  * --stack is the stack of its last part; one of another project is refused; the CLI's errors are quoted without a
- * URL's password. test/engine/killed-destroy.test.ts runs them on killed stacks through the real CLI.
+ * URL's password. One marked with another stack identity, beside a stack that has one, is named and left billed,
+ * exit 1 (issue 80). test/engine/killed-destroy.test.ts runs them on killed stacks through the real CLI.
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -240,6 +241,43 @@ test("where the lock cannot be seen (S3): a killed run's provable order is only 
     expect(told).toMatchObject({ status: 0, stdout: "" });
     expect(told.stderr).toMatch(/web\.example\.com, \$[\d.]+ a month\): cancelled/);
     expect(await active()).toBe(false);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+    await emulator.close();
+  }
+});
+
+// Issue 80: a run whose stack tag the backend did not keep (two providers setting it at once) marked its order with
+// an identity no later run proves. The stack here has one (key material in its settings, its tag set): the order is
+// named, and the command does not say none is left billed.
+test("an order of the stack's name marked with another stack identity: named, left billed, exit 1", async () => {
+  const emulator = await startTestEmulator();
+  const { dir, env } = standInProject(
+    {
+      "Pulumi.dev.yaml": "encryptionsalt: v1:c2FsdA==:v1:AAAA:BBBB\n",
+      "tags.json": JSON.stringify({ [STACK_TAG]: "0f1e2d3c" }),
+    },
+    emulator.baseUrl,
+  );
+  try {
+    await emulator.api("POST", "/orders/new-vps", {
+      new_order_request: {
+        instantiation_options: { domain_name: "web.example.com", distro: "deb12.64" },
+        meta_data: [
+          { key_name: STACK_TOKEN_KEY, value: TOKEN },
+          { key_name: STACK_IDENTITY_KEY, value: "id2-0123456789abcdef0123456789abcdef" },
+        ],
+      },
+    });
+    const result = await run("bin", ["--yes"], dir, env);
+    expect(result).toMatchObject({ status: 1, stdout: "" });
+    expect(result.stderr).toMatch(
+      /web\.example\.com, \$[\d.]+ a month\) carries this stack's name .* another stack identity: .* stays billed/,
+    );
+    expect(result.stderr).toContain("see the warnings above");
+    expect(result.stderr).not.toContain("is left billed.");
+    const orders = await emulator.api("GET", "/orders;include_inactive=N");
+    expect(JSON.stringify(orders)).toContain("web.example.com");
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
     await emulator.close();

@@ -55,8 +55,12 @@ export { STACK_IDENTITY_KEY };
 /** The stack tag that holds the stack's own random value (see above). */
 export const STACK_TAG = "rimuhosting:instance";
 
-/** A stack's identity mark (`id2-<32 hex>`), or why it could not be read. */
-export type StackIdentity = { mark: string } | { unread: string };
+/**
+ * A stack's identity mark (`id2-<32 hex>`), or why it could not be read. `none`: the stack has no identity by nature
+ * (no key material, identityOfParts), so no read will ever give one and it never marked an order: an order carrying
+ * a mark is not its own. Without `none` the read failed (the CLI, a timeout) and may succeed later.
+ */
+export type StackIdentity = { mark: string } | { unread: string; none?: true };
 
 /**
  * What the mark hashes (see above). `instance`: the stack's key material, undefined on Pulumi Cloud's own key;
@@ -174,6 +178,7 @@ export async function readStackIdentity(
 export function identityOfParts(parts: StackIdentityParts, settings: string): StackIdentity {
   if (parts.instance === undefined)
     return {
+      none: true,
       unread:
         `neither ${settings} nor the state of stack ${parts.stack} holds its key material (encryptionsalt or ` +
         "encryptedkey; Pulumi Cloud's own secrets provider has none), so no mark would tell it from a stack of " +

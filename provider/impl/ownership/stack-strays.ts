@@ -8,9 +8,10 @@
  * token (a hash of the project and stack names, STACK_TOKEN_KEY) and its stack identity (stack-identity.ts), and the
  * first delete of a run that checked no VPS (a destroy, or an `up` whose program has none left) lists the account's
  * active orders carrying the token. Many stacks share the token (a `dev` in every backend): only an order carrying
- * this stack's identity is judged further; one with another identity is another stack's, left alone; one with none
- * (placed before the identity existed, or when it could not be read), or any when this stack's identity cannot be
- * read, is not provably this stack's: it is named with how to adopt or cancel it, never cancelled. An order a state
+ * this stack's identity is judged further; one with another identity (a same-named stack's of another backend, or
+ * this stack's own marked by a run whose stack tag the backend did not keep), one with none (placed before the
+ * identity existed, or when it could not be read), or any when this stack's identity cannot be read, is not provably
+ * this stack's: it is named with how to adopt or cancel it, never cancelled. An order a state
  * of the backend holds (backend-states.ts: this stack's VPSs, being deleted by their own deletes, or another stack's)
  * is never touched. The rest carry the same token whether a killed run ordered them or they left the stack on
  * purpose: a VPS with `retainOnDelete` (the engine drops it from the state during the same destroy, without asking
@@ -29,8 +30,10 @@
  * provider, so the kept one is what brings the next `pulumi destroy` here to judge again. The run's other deletes do
  * not wait for the judgement: each cancels its own VPS (the engine begins no further step once one has failed; those
  * not begun stay in the state, billed, and the next destroy cancels them). An order with no identity (placed
- * by a release before it) is not provably this stack's whether or not this stack's identity is read: it is named and
- * does not fail the destroy, which no one but its owner could fix.
+ * by a release before it) or another stack's identity is not provably this stack's whether or not this stack's
+ * identity is read: it is named and does not fail the destroy, which no one but its owner could fix (it may be
+ * another backend's live VPS). Nor does a marked order when this stack has no identity by nature (no key material:
+ * it never marked one); only a read of this stack's identity that may succeed later fails the destroy.
  *
  * A run that checked a VPS sweeps nothing: its program's check takes its stack's killed orders back, and a delete of
  * that run (a replacement's, a VPS left out of the program) must not cancel one that a later check would take.
@@ -51,7 +54,7 @@ import { holderOf, pendingCreateOf } from "./backend-states.js";
 import { backendStates, stackHistory } from "./backend-reader.js";
 import { stackOfScope } from "./stack-history.js";
 import { deploymentOfThisProcess } from "../engine/deployment.js";
-import { identityOf, stackIdentity, STACK_IDENTITY_KEY } from "./stack-identity.js";
+import { identityOf, stackIdentity, STACK_IDENTITY_KEY, STACK_TAG } from "./stack-identity.js";
 import { creationNonceOf } from "./order-marks.js";
 
 export { STACK_TOKEN_KEY };
@@ -272,6 +275,18 @@ async function sweep(
   const marked = unheld.filter((o) => identityOf(o) !== undefined);
   if (!("mark" in identity)) {
     if (marked.length === 0) return NOTHING;
+    // A stack with no identity by nature never marked an order: a marked one is another stack's (a same-named one of
+    // another backend, whose live VPS it may be). Failing on it would fail every destroy of this stack, for good.
+    if (identity.none) {
+      for (const order of marked)
+        log(
+          `Warning: ${named(order)} carries this stack's name and a stack identity, and ${where}, but this stack has ` +
+            `no identity (${identity.unread}) and so never marked an order: it is an order of a stack of the same name ` +
+            `in another backend or organization, or one this stack placed before its secrets provider changed. It ` +
+            `stays billed, not cancelled. ${ADOPT_OR_CANCEL}.`,
+        );
+      return NOTHING;
+    }
     for (const order of marked)
       log(
         `Warning: ${named(order)} carries this stack's name and a stack identity, and ${where}, but this stack's ` +
@@ -286,6 +301,16 @@ async function sweep(
       ],
     };
   }
+  // Another mark: a same-named stack's of another backend (maybe its live VPS: not this destroy's to fail on), or this
+  // stack's own, marked by a run whose stack tag the backend did not keep (two providers setting it at once on a first
+  // `up`: stack-identity.ts) or one since removed. Not provable either way: named, never cancelled.
+  for (const order of marked.filter((o) => identityOf(o) !== identity.mark))
+    log(
+      `Warning: ${named(order)} carries this stack's name and ${where}, but another stack identity: a VPS of a ` +
+        "stack of the same name in another backend, or an order of a killed run of this stack whose identity the " +
+        `backend did not keep (its tag ${STACK_TAG} set by two runs at once, or changed since). It is not provably ` +
+        `this stack's, so it stays billed, not cancelled. ${ADOPT_OR_CANCEL}.`,
+    );
   const unheldOurs = marked.filter((order) => identityOf(order) === identity.mark);
   if (unheldOurs.length === 0) return NOTHING;
   // The engine's own record first: a pending create of a state (a killed `up` with checkpoints on) carrying the

@@ -72,6 +72,7 @@ describe("the stack identity", () => {
     };
     const read = identityOfParts(cloud, "/work/Pulumi.dev.yaml");
     expect(read).toEqual({
+      none: true,
       unread: expect.stringContaining("pulumi stack change-secrets-provider passphrase"),
     });
     expect(identityOfParts(parts, "/work/Pulumi.dev.yaml")).toEqual({ mark: stackIdentityMark(parts) });
