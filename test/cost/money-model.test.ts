@@ -15,6 +15,7 @@
  * replays a seed, RIMU_MODEL_RUNS and RIMU_MODEL_NATIVE_RUNS scale the number of cases, RIMU_MODEL_WITH adds events
  * whose invariants are kept by other parts of issue 64 ("kill", "drift"): test/README.md.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import fc from "fast-check";
@@ -41,7 +42,7 @@ import {
   type Real,
 } from "./model/commands";
 import { Stack, type Spec } from "./model/engine";
-import { ordersOf } from "./model/runs";
+import { nextCommandName, ordersOf } from "./model/runs";
 import { firstNames } from "./model/edits";
 import { inputsOf } from "./model/front-ends";
 import * as impl from "../../provider/impl/index";
@@ -364,6 +365,8 @@ const NAMED: {
   with?: string[];
   /** What must hold once its commands ran, beyond I1–I6 (a promise no invariant states). */
   then?: (real: Real) => void;
+  /** What the machine holds before its commands (a file another process left). */
+  before?: () => void;
 }[] = [
   {
     title:
@@ -911,12 +914,42 @@ const NAMED: {
       new UpCommand(0, [{ op: "ptr", pick: 0 }], { limit: "monthly", offsetCents: 5000 }),
     ],
   })),
+  {
+    title:
+      "seed 83009 (I5): a preview of three new VPSs, one on the explicit provider, a cent over the increase one " +
+      "run may add, whose shared plan's file (named by the engine's address, used again) holds a finished " +
+      "command's check of the same VPS: the new VPS's check takes nothing of that entry (its fee now, its order), " +
+      "so it counts as new, not as a shrink, and the preview refuses the program, as the bill and the pack do",
+    stacks: 1,
+    front: "native",
+    before: () => {
+      const file = testing.sharedPlanFileOf(nextCommandName());
+      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      // As the search's earlier process on the same emulator port left it, 2 hours before (its pid long gone): its
+      // vps-1, a $9.90 order it left as it was.
+      const finished = { key: "model/s0/vps-1", writer: "4194305/finished", at: Date.now() - 7_200_000 };
+      const fee = { name: "vps-1", nowCents: 990, after: { cents: 990 } };
+      fs.appendFileSync(file, `${JSON.stringify({ ...finished, fee, order: 2015464403 })}\n`);
+    },
+    commands: [
+      new UpCommand(
+        0,
+        [
+          add("DCFRANKFURT", { provider: 1, dbr: true } as Partial<Edit>),
+          add("DCLONDON"),
+          add("DCFRANKFURT", { diskSpaceMb: 20480, dbr: true } as Partial<Edit>),
+        ],
+        { limit: "increase", offsetCents: -1 },
+      ),
+    ],
+  },
 ];
 
 describe("the money model's named cases: each counterexample it found keeps I1–I6", () => {
   const replay = async (c: (typeof NAMED)[number]) => {
     const front = c.front ?? "dynamic";
     const real = await world(c.scheduler?.() ?? inOrder, c.stacks, front, c.with);
+    c.before?.();
     await quietNotes(front, async () => {
       for (const command of c.commands) await command.run({} as Model, real);
     });

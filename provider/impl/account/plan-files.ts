@@ -3,6 +3,7 @@
  * stack and account), how a line is added to one, and the sweep of old ones. Owns: the plans' directory and its
  * tidiness, nothing of a plan's content.
  */
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -36,6 +37,12 @@ export function sweepPlanFilesOnce(dir: string): void {
  */
 export function planDirectory(): string {
   return path.join(os.tmpdir(), `pulumi-rimuhosting-plans-${process.getuid?.() ?? "user"}`);
+}
+
+/** The shared plan's file (shared-plan.ts) of the engine run `command` on the account `accountKey`. */
+export function sharedPlanFile(accountKey: string, command: string): string {
+  const name = createHash("sha256").update(`${command}\n${accountKey}`).digest("hex").slice(0, 32);
+  return path.join(planDirectory(), `${PLAN_PREFIX}${name}.jsonl`);
 }
 
 /**

@@ -35,7 +35,7 @@
  * Owns: the file, its entries. Of a run's state it holds only the run's name (WRITER): the file is the state, per
  * command.
  */
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { AboutOrder } from "../../../contract/index.js";
@@ -44,13 +44,7 @@ import { cents } from "../cost/money.js";
 import type { VpsFee } from "../cost/verdict.js";
 import { orderFields } from "../../wire-mapping/order-fields.js";
 import { runState, type RunContext } from "../engine/run-context.js";
-import {
-  appendPlanLine,
-  planDirectory,
-  PLAN_MAX_AGE_MS,
-  PLAN_PREFIX,
-  sweepPlanFilesOnce,
-} from "./plan-files.js";
+import { appendPlanLine, PLAN_MAX_AGE_MS, sharedPlanFile, sweepPlanFilesOnce } from "./plan-files.js";
 
 /** The key of an order a run replaced (noteReplaced), beside the resources' keys. */
 const REPLACED = "replaced order ";
@@ -162,8 +156,7 @@ export class SharedPlan {
 
   /** The plan of the command `run` serves, on the account `accountKey` (a hash of its URL and key). */
   static forAccount(accountKey: string, run: RunContext): SharedPlan {
-    const name = createHash("sha256").update(`${run.command}\n${accountKey}`).digest("hex").slice(0, 32);
-    return new SharedPlan(path.join(planDirectory(), `${PLAN_PREFIX}${name}.jsonl`), run.get(WRITER));
+    return new SharedPlan(sharedPlanFile(accountKey, run.command), run.get(WRITER));
   }
 
   /**
@@ -173,7 +166,10 @@ export class SharedPlan {
    */
   record(resource: string, fee: VpsFee, change: ChangeOrders = {}): void {
     sweepPlanFilesOnce(path.dirname(this.file));
-    const earlier = this.read().get(resource);
+    // Only this run's own earlier check: a later command can get the engine's address (the file's name) again, and
+    // a finished one's entry is no check of this change (seed 83009: a create took its fee now, a shrink).
+    const latest = this.read().get(resource);
+    const earlier = latest?.writer === this.writer ? latest : undefined;
     const nowCents = fee.nowCents ?? earlier?.fee.nowCents;
     // The replacement's second check has no old inputs: the order it replaces is the first check's.
     const order = change.order ?? earlier?.order;

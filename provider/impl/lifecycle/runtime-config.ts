@@ -168,10 +168,16 @@ export function readLimit(engine?: EngineRequest): TimeLimit | undefined {
  * the run. Throws the missing-key error like clientFor(). What a preview reads comes from here.
  */
 export function accountView(run: RunContext, what: string): AccountView {
+  return accountViewFor(run, configuredAccountKey(what), () =>
+    clientFor(what, undefined, { silentReads: false }),
+  );
+}
+
+/** A hash of the configured account's base URL and API key (never the key): what names it in shared files. */
+export function configuredAccountKey(what: string): string {
   const resolved = resolveConfig(stackConfig);
   if (resolved.apiKey === undefined) throw new RimuConfigError(missingApiKey(what));
-  const key = sha256Of(`${resolved.baseUrl}\n${resolved.apiKey}`);
-  return accountViewFor(run, key, () => clientFor(what, undefined, { silentReads: false }));
+  return sha256Of(`${resolved.baseUrl}\n${resolved.apiKey}`);
 }
 
 /** The last few texts hashed by sha256Of and their digests (texts that hold the key are never map keys). */

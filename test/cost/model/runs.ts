@@ -38,6 +38,9 @@ const centsOf = (value: unknown): number | undefined =>
 
 let commands = 0;
 
+/** The name the next command's runs get (newCommand): what names its shared plan's file. */
+export const nextCommandName = (): string => `model command ${commands + 1}`;
+
 /** The runs of one `pulumi` command's provider processes: the default provider's and the explicit one's. */
 export function newCommand(command = `model command ${++commands}`): Runs {
   return [testing.beginRun(command), testing.beginRun(command)];

@@ -76,7 +76,12 @@ test("two runs on one plan see what a plan rewritten whole would hold, and each 
             after: { cents: o.cents },
             ...(o.nowCents === undefined ? {} : { nowCents: o.nowCents }),
           });
-          resources.set(o.resource, { writer: o.writer, fee: feeOf(o, resources.get(o.resource)) });
+          // A run keeps only its own earlier check's fee now (a replacement's second check has none).
+          const earlier = resources.get(o.resource);
+          resources.set(o.resource, {
+            writer: o.writer,
+            fee: feeOf(o, earlier?.writer === o.writer ? earlier : undefined),
+          });
         } else if (o.kind === "forget") {
           plan.forget(o.resource);
           resources.delete(o.resource);
