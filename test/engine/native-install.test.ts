@@ -67,6 +67,7 @@ describeNative("yaml", "the packed plugin, installed with pulumi plugin install"
       "drift.js",
       "emulator.js",
       "import-file.js",
+      "killed-orders.js",
       "provider.js",
       "pulumi-resource-rimuhosting",
       "pulumi.js",
