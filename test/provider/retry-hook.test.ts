@@ -39,6 +39,7 @@ describe("retryTransientErrors", () => {
       "RIMU_ERR_BACKEND_UNREAD",
       "RIMU_ERR_CREATE_OUTCOME_UNKNOWN",
       "RIMU_ERR_RESPONSE_SHAPE",
+      "RIMU_ERR_RUN_IN_PROGRESS",
       "RIMU_ERR_TIMEOUT",
       "RIMU_ERR_TRANSIENT",
       "RIMU_ERR_VPS_INCOMPLETE",
