@@ -156,7 +156,7 @@ describeCliOnly("one backend path, one committed Pulumi.dev.yaml", () => {
     const pulumi = (...args: string[]) =>
       execFileSync("pulumi", args, { cwd: project, env, encoding: "utf8" });
     const identity = async () => {
-      const read = await readStackIdentity({ project: "shop", stack: "dev" }, { cwd: project, env });
+      const read = await readStackIdentity({ project: "shop", stack: "dev" }, { cwd: project, env }, "mark");
       if (!("mark" in read)) throw new Error(`no identity: ${read.unread}`);
       return read.mark;
     };
