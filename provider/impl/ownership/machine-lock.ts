@@ -7,18 +7,19 @@
  * A holder killed while it held the lock leaves the file: it is stale when its process is gone. A pid alone does not
  * say that (pid_max may be 32768: a pid comes back within minutes on a busy machine), so the record holds the pid,
  * its start time (`/proc/<pid>/stat`, field 22) and the boot's id; a pid whose start time differs is another
- * process. Where there is no /proc, a live pid holds it for at most MAX_HOLD_MS (the held work is two CLI calls,
- * each ended after 60 s). A stale lock is removed by the one waiter that creates its takeover file (named by the
- * dead holder's nonce, `wx`): two waiters never both remove a lock, so neither removes the one the other then took.
- * Takeover files stay until they are an hour old (a few bytes, only after a holder was killed).
+ * process. Where there is no /proc, a live pid holds it for at most MAX_HOLD_MS (stack-identity.ts holds it for
+ * three CLI calls, each ended after 60 s). A stale lock is removed by the one waiter that creates its takeover
+ * file (named by the dead holder's nonce, `wx`): two waiters never both remove a lock, so neither removes the one
+ * the other then took. Takeover files stay until they are an hour old (a few bytes, only after a holder was
+ * killed).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { promises as fs, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-/** Longest a holder without /proc is trusted; longest a waiter waits (the holder's CLI calls end within 2 × 60 s). */
-const MAX_HOLD_MS = 150_000;
+/** Longest a holder without /proc is trusted; longest a waiter waits (the holder's CLI calls end within 3 × 60 s). */
+const MAX_HOLD_MS = 200_000;
 const TAKEOVER_KEPT_MS = 3_600_000;
 
 interface Holder {
@@ -124,7 +125,7 @@ export async function withMachineLock<T>(
       if (isLive(holder)) {
         if (Date.now() > deadline)
           return {
-            why: `the lock ${lock} was held by process ${holder.pid} for over ${MAX_HOLD_MS / 1000} s`,
+            why: `the lock ${lock} was still held by process ${holder.pid} after ${MAX_HOLD_MS / 1000} s of waiting`,
           };
         await sleep(20 + Math.random() * 40);
         continue;
