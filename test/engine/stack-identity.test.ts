@@ -102,11 +102,16 @@ describeNative("yaml", "two backends, one account, a stack `dev` in each", () =>
           /"rimuhosting:instance": "[0-9a-f]{32}"/,
         );
 
-        // B's program is A's: the same resource, the same creation token. A's order is not B's to take.
-        const refused = await pulumiFailure(b.cli, "up", "--yes", "--skip-preview");
-        expect(refused).toContain("RIMU_ERR_FOREIGN_ORDER");
-        expect(refused).toContain(`order ${oidA}`);
-        expect(refused).toContain("it carries another stack's identity");
+        // B's program is A's: the same resource, the same creation token. A's order is not B's to take. B's checks
+        // (its preview's, its up's) judge A's order by B's identity, and leave B without a tag: B has marked no
+        // order, and only a read to mark sets it (stack-identity.ts, "Who sets the tag").
+        for (const command of [["preview"], ["up", "--yes", "--skip-preview"]]) {
+          const refused = await pulumiFailure(b.cli, ...command);
+          expect(refused).toContain("RIMU_ERR_FOREIGN_ORDER");
+          expect(refused).toContain(`order ${oidA}`);
+          expect(refused).toContain("it carries another stack's identity");
+          expect(await pulumiText(b.cli, "stack", "tag", "ls", "--json")).not.toContain(STACK_TAG);
+        }
         expect(await heldBy(b)).toEqual([]);
         expect(activeOrders(s).filter((oid) => !before.includes(oid))).toEqual([oidA]);
 
@@ -156,7 +161,7 @@ describeCliOnly("one backend path, one committed Pulumi.dev.yaml", () => {
     const pulumi = (...args: string[]) =>
       execFileSync("pulumi", args, { cwd: project, env, encoding: "utf8" });
     const identity = async () => {
-      const read = await readStackIdentity({ project: "shop", stack: "dev" }, { cwd: project, env });
+      const read = await readStackIdentity({ project: "shop", stack: "dev" }, { cwd: project, env }, "mark");
       if (!("mark" in read)) throw new Error(`no identity: ${read.unread}`);
       return read.mark;
     };

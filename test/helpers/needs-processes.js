@@ -28,6 +28,7 @@ const NEEDS_PROCESSES = [
   "<rootDir>/test/cost/shared-plan\\.test\\.ts", // provider processes (node, one under sh) sharing one plan file
   "<rootDir>/test/commands/", // every npm command and plugin subcommand, built, each in a process of its own
   "<rootDir>/test/provider/impl/backend-cli-errors\\.test\\.ts", // a stand-in `pulumi` on PATH that fails
+  "<rootDir>/test/provider/impl/machine-lock\\.test\\.ts", // node processes holding the machine's lock (some killed)
   "<rootDir>/test/adopt/import-file-stack\\.test\\.ts", // --stack runs `pulumi config` (a stand-in pulumi on PATH)
   "<rootDir>/test/docs/control-recipes\\.test\\.ts", // docs/emulator.md's control API recipes: python3, go test
   "<rootDir>/test/docs/first-hour\\.test\\.ts", // npm run emulator, which builds the checkout and starts the emulator

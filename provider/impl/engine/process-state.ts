@@ -136,4 +136,9 @@ export const PROCESS_STATE: readonly ProcessState[] = [
     name: "reader",
     why: `where a stack's identity is read from: ${TEST_SEAM}`,
   },
+  {
+    file: "provider/impl/ownership/stack-identity.ts",
+    name: "beforeTagSet",
+    why: `what runs between reading no stack tag and setting one: ${TEST_SEAM}`,
+  },
 ];

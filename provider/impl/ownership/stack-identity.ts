@@ -21,21 +21,31 @@
  *   `service`) has no such material, and `whoami`'s URL there names no organization: such a stack has no identity
  *   (identityOfParts), so its orders carry no mark and nothing is taken back or cancelled by proof of one;
  * - the stack's own tag (STACK_TAG, `rimuhosting:instance`): 128 random bits the provider sets with
- *   `pulumi stack tag set` the first time it reads the identity of a stack that has none, and reads with
+ *   `pulumi stack tag set` when it is about to mark an order of a stack that has none, and reads with
  *   `pulumi stack tag ls --json`. The three parts above do not tell every two stacks apart: a committed
  *   `Pulumi.<stack>.yaml` gives its `encryptionsalt` to every `pulumi stack init` of that name (tried with CLI
  *   v3.276.0: the second init reuses it), and one path names two backends on two machines (`file:///srv/pulumi`,
  *   or `/root` in two CI containers). The tag lives only where the stack does: in its backend, beside its state,
  *   never in the project's files; `pulumi stack rm` removes it, so a stack made again gets a new one; the engine's
- *   own updates keep it. Where two runs set it at once (the first `up` of a stack with two providers), each reads it
- *   back and marks with what the backend kept; a run whose value lost marks orders no later run can prove its own:
- *   those are named, never cancelled or taken back (the safe failure). So is every order marked before this part
- *   existed (an `id1-` mark counts as none: order-marks.ts).
+ *   own updates keep it.
+ *
+ * Who sets the tag. Only a read to mark (IdentityPurpose: create, which the engine calls in `pulumi up` only) sets
+ * it; a read to judge whose an order is (a check, a preview's too; a destroy's sweep; `killed-orders`) never does: a
+ * stack without the tag never marked an order, so it proves none its own (`none`). So the runs that may set it at
+ * once hold the backend's update lock (CLI v3.276.0: `up`, `refresh` and `destroy` take it and fail on it;
+ * `preview` and `pulumi stack tag set` do not): they are the providers of one command, on one machine (two
+ * explicit providers; a dynamic provider and the native plugin). Their "read; if absent set; read back" runs under
+ * a lock of this machine (machine-lock.ts) named by the backend (credential-free), the project and the stack, and
+ * reads the tags again inside it: the second finds the first's tag and sets none, so both mark with one value
+ * (test/engine/stack-tag-race.test.ts: two processes, the window between reading no tag and setting one held open).
+ * A lock not taken within its limit leaves the identity unread: the order is placed without a mark. An order whose
+ * mark the stack's tag does not give (the tag removed by hand; an `id1-` mark, made before this part existed:
+ * order-marks.ts) is named, never cancelled or taken back (the safe failure).
  *
  * When any part cannot be read, there is no identity: the order is placed without a mark (the provider never acts
- * on it later) and the read's failure says why. Read once per run (`stackIdentity`), and only when needed: before
- * a new order, or when an order of a killed run is to be judged. Not outside an engine's run (tests, a program):
- * there is no stack to ask about then.
+ * on it later) and the read's failure says why. Read once per run and purpose (`stackIdentity`), and only when
+ * needed: before a new order, or when an order of a killed run is to be judged. Not outside an engine's run (tests,
+ * a program): there is no stack to ask about then.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
@@ -47,6 +57,7 @@ import { runState, type RunContext } from "../engine/run-context.js";
 import { pulumiJson } from "./backend-states.js";
 import { backendUrlWithoutCredentials } from "../engine/backend-cli.js";
 import { IDENTITY_FORM } from "./order-marks.js";
+import { withMachineLock } from "./machine-lock.js";
 
 export { identityOf } from "./order-marks.js";
 
@@ -82,29 +93,46 @@ export function stackIdentityMark(parts: StackIdentityParts): string {
 
 type CliRead<T> = { value: T } | { why: string };
 
+/** Test seam: runs in the window between reading no tag and setting one (a test holds it open: two processes). */
+let beforeTagSet: (() => Promise<void>) | undefined;
+export function setBeforeStackTagSet(hook: (() => Promise<void>) | undefined): void {
+  beforeTagSet = hook;
+}
+
 /**
- * The stack's own tag, set first when it has none (a random value), as the backend then holds it; or why not. Run
- * only for a stack that otherwise has an identity: a stack that can have none gets no tag.
+ * The stack's own tag as the backend holds it, or why it could not be read. `held`: the tags read first. None set:
+ * undefined when judging; before marking (`toMark`), a random value set, under the machine's lock of this backend's
+ * stack (`lockName`) and after the tags are read again in it, so a run of this machine that set it meanwhile is
+ * seen. Run only for a stack that otherwise has an identity: a stack that can have none gets no tag.
  */
 async function stackTagOf(
   stack: string,
   where: { cwd: string; env?: NodeJS.ProcessEnv },
   held: CliRead<Record<string, string>>,
-): Promise<CliRead<string>> {
+  toMark: { lockName: string } | undefined,
+): Promise<CliRead<string | undefined>> {
   const read = (tags: CliRead<Record<string, string>>): CliRead<string | undefined> =>
     "why" in tags ? tags : { value: tags.value[STACK_TAG] || undefined };
+  const readNow = async () =>
+    read(await pulumiJson<Record<string, string>>(["stack", "tag", "ls", "--json", "--stack", stack], where));
   const now = read(held);
-  if ("why" in now || now.value !== undefined) return now as CliRead<string>;
-  // `tag set` prints no JSON: its outcome is what the tags read back say (another run may have set its own first).
-  const set = await pulumiJson(
-    ["stack", "tag", "set", STACK_TAG, randomBytes(16).toString("hex"), "--stack", stack],
-    where,
-  );
-  const after = read(
-    await pulumiJson<Record<string, string>>(["stack", "tag", "ls", "--json", "--stack", stack], where),
-  );
-  if ("why" in after || after.value !== undefined) return after as CliRead<string>;
-  return { why: "why" in set ? set.why : `\`pulumi stack tag set ${STACK_TAG}\` left the stack without it` };
+  if ("why" in now || now.value !== undefined || toMark === undefined) return now;
+  const locked = await withMachineLock(toMark.lockName, async (): Promise<CliRead<string | undefined>> => {
+    const again = await readNow();
+    if ("why" in again || again.value !== undefined) return again;
+    await beforeTagSet?.();
+    // `tag set` prints no JSON: its outcome is what the tags read back say.
+    const set = await pulumiJson(
+      ["stack", "tag", "set", STACK_TAG, randomBytes(16).toString("hex"), "--stack", stack],
+      where,
+    );
+    const after = await readNow();
+    if ("why" in after || after.value !== undefined) return after;
+    return {
+      why: "why" in set ? set.why : `\`pulumi stack tag set ${STACK_TAG}\` left the stack without it`,
+    };
+  });
+  return "why" in locked ? locked : locked.value;
 }
 
 /** The settings file's top-level `encryptionsalt` or `encryptedkey` (as Pulumi writes them: plain scalars). */
@@ -131,12 +159,20 @@ function materialInState(state: {
 }
 
 /**
+ * What a read of the identity is for. `mark`: a new order is about to carry it (create, in `pulumi up` only), so a
+ * stack with no tag gets one. `judge`: whose an order is (a check, a preview's too; a destroy's sweep; the
+ * `killed-orders` command), which never sets the tag: a stack without one never marked an order.
+ */
+export type IdentityPurpose = "mark" | "judge";
+
+/**
  * Reads the identity of `scope`'s stack through the CLI in `cwd` (the provider's: the engine starts it in the
- * program's directory with the CLI's environment).
+ * program's directory with the CLI's environment), for `purpose`.
  */
 export async function readStackIdentity(
   scope: { project: string; stack: string },
   where: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  purpose: IdentityPurpose = "judge",
 ): Promise<StackIdentity> {
   const cwd = where.cwd ?? process.cwd();
   const dir = projectDir(cwd);
@@ -164,9 +200,20 @@ export async function readStackIdentity(
   const parts = { backendUrl, project: scope.project, stack: scope.stack, instance, stackTag: "" };
   const without = identityOfParts(parts, settings);
   if ("unread" in without) return without;
-  const stackTag = await stackTagOf(scope.stack, { cwd, env: where.env }, tags);
+  // The lock's name: the stack of this backend (its URL credential-free), hashed.
+  const lockName = `stack-tag-${createHash("sha256")
+    .update(canonicalJson({ backendUrl, ...scope }))
+    .digest("hex")
+    .slice(0, 32)}`;
+  const toMark = purpose === "mark" ? { lockName } : undefined;
+  const stackTag = await stackTagOf(scope.stack, { cwd, env: where.env }, tags, toMark);
   if ("why" in stackTag)
     return { unread: `the stack's tag ${STACK_TAG} could not be read or set: ${stackTag.why}` };
+  if (stackTag.value === undefined)
+    return {
+      none: true,
+      unread: `its tag ${STACK_TAG} is not set yet, so no run has marked an order with its identity`,
+    };
   return identityOfParts({ ...parts, stackTag: stackTag.value }, settings);
 }
 
@@ -188,13 +235,16 @@ export function identityOfParts(parts: StackIdentityParts, settings: string): St
   return { mark: stackIdentityMark(parts) };
 }
 
-type IdentityReader = (scope: { project: string; stack: string }) => Promise<StackIdentity>;
+type IdentityReader = (
+  scope: { project: string; stack: string },
+  purpose: IdentityPurpose,
+) => Promise<StackIdentity>;
 
 /** Outside an engine's run there is no stack to ask about (a test, a program calling the provider). */
-const defaultReader: IdentityReader = (scope) =>
+const defaultReader: IdentityReader = (scope, purpose) =>
   deploymentOfThisProcess() === undefined
     ? Promise.resolve({ unread: "the provider is not running in a Pulumi deployment" })
-    : readStackIdentity(scope);
+    : readStackIdentity(scope, {}, purpose);
 
 /** Test seam: where a run reads its stack's identity from (in-process tests have no backend). */
 let reader: IdentityReader = defaultReader;
@@ -204,19 +254,28 @@ export function setStackIdentityReader(read: IdentityReader | undefined): void {
 
 const IDENTITY = runState("the stack's identity, read once", () => new Map<string, Promise<StackIdentity>>());
 
-/** The identity of `scope`'s stack, read once in `context`'s run; a failure is `unread`, never thrown. */
+/**
+ * The identity of `scope`'s stack for `purpose`, read once in `context`'s run; a failure is `unread`, never thrown.
+ * A read to mark serves every later read; one to judge serves a read to mark only when it found a mark.
+ */
 export function stackIdentity(
   context: RunContext,
   scope: { project: string; stack: string },
+  purpose: IdentityPurpose = "judge",
 ): Promise<StackIdentity> {
   const held = context.get(IDENTITY);
-  const key = `${scope.project}/${scope.stack}`;
-  let read = held.get(key);
-  if (read === undefined) {
-    read = reader(scope).catch((error: unknown) => ({
+  const key = (p: IdentityPurpose) => `${p} ${scope.project}/${scope.stack}`;
+  const readFor = (p: IdentityPurpose): Promise<StackIdentity> =>
+    reader(scope, p).catch((error: unknown) => ({
       unread: error instanceof Error ? error.message : String(error),
     }));
-    held.set(key, read);
-  }
+  const marked = held.get(key("mark"));
+  if (marked !== undefined) return marked;
+  const judged = held.get(key("judge"));
+  const read =
+    purpose === "judge"
+      ? (judged ?? readFor("judge"))
+      : (judged ?? Promise.resolve(undefined)).then((j) => (j && "mark" in j ? j : readFor("mark")));
+  held.set(key(purpose), read);
   return read;
 }

@@ -84,7 +84,7 @@ export async function stackMarks(
   const scope = stackOfScope(creationScope);
   if (token === undefined || scope === undefined) return [];
   const marks = [{ key_name: STACK_TOKEN_KEY, value: token }];
-  const identity = await stackIdentity(run, scope);
+  const identity = await stackIdentity(run, scope, "mark");
   if ("mark" in identity) return [...marks, { key_name: STACK_IDENTITY_KEY, value: identity.mark }];
   const said = run.get(UNMARKED);
   if (!said.said && deploymentOfThisProcess() !== undefined) {

@@ -49,14 +49,16 @@ export async function takeBackOf(
   const scope = stackOfScope(news.creationScope);
   const identity: StackIdentity =
     scope === undefined ? { unread: "the resource names no stack" } : await stackIdentity(context, scope);
-  if (!("mark" in identity))
+  if (!("mark" in identity) && !identity.none)
     return {
       refused: {
         order: fitting[0]!,
         why: `this stack's identity could not be read (${identity.unread}), so the order is not provably this stack's`,
       },
     };
-  const proven = fitting.filter((order) => identityOf(order) === identity.mark);
+  // A stack with none (no key material, or no tag yet) never marked an order: none is proven its own.
+  const mark = "mark" in identity ? identity.mark : undefined;
+  const proven = fitting.filter((order) => mark !== undefined && identityOf(order) === mark);
   if (proven.length === 0) {
     const order = fitting[0]!;
     return {

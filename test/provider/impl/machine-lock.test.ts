@@ -1,0 +1,126 @@
+/**
+ * The machine's lock (provider/impl/ownership/machine-lock.ts) between real processes: a live holder is waited for;
+ * a holder killed with its lock held, and a record whose pid is alive but whose start time is another process's (a
+ * pid reused), are stale and taken over at once. The holders run the built module (dist/) in processes of their own.
+ */
+import { execFile, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { withMachineLock } from "../../../provider/impl/ownership/machine-lock";
+
+const BUILT = path.resolve(
+  __dirname,
+  "..",
+  "..",
+  "..",
+  "dist",
+  "provider",
+  "impl",
+  "ownership",
+  "machine-lock.js",
+);
+const lockFile = (name: string) =>
+  path.join(os.tmpdir(), `rimuhosting-locks-${process.getuid?.() ?? "user"}`, `${name}.lock`);
+
+/** A process that takes lock `name`, prints "held", holds it `holdMs` (forever: -1), then writes `ended`. */
+const HOLDER = `
+const fs = require("node:fs");
+const [built, name, holdMs, ended] = process.argv.slice(1);
+require(built).withMachineLock(name, async () => {
+  process.stdout.write("held\\n");
+  await new Promise((r) => (Number(holdMs) < 0 ? setInterval(() => {}, 1000) : setTimeout(r, Number(holdMs))));
+  fs.writeFileSync(ended, "");
+});
+`;
+
+function startHolder(name: string, holdMs: number, ended: string) {
+  const child = spawn(process.execPath, ["-e", HOLDER, BUILT, name, String(holdMs), ended], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const held = new Promise<void>((done) => child.stdout.on("data", () => done()));
+  const exited = new Promise<void>((done) => child.on("exit", () => done()));
+  return { child, held, exited };
+}
+
+const freshName = () => `test-${randomBytes(8).toString("hex")}`;
+
+describe("the machine's lock", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "machine-lock-"));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("a live holder is waited for: the work runs after the holder's ended", async () => {
+    const name = freshName();
+    const ended = path.join(dir, `${name}.ended`);
+    const holder = startHolder(name, 1_000, ended);
+    await holder.held;
+    const got = await withMachineLock(name, async () => fs.existsSync(ended));
+    expect(got).toEqual({ value: true });
+    await holder.exited;
+    expect(fs.existsSync(lockFile(name))).toBe(false);
+  });
+
+  it("a holder killed with the lock held leaves a stale lock, taken over at once", async () => {
+    const name = freshName();
+    const holder = startHolder(name, -1, path.join(dir, `${name}.ended`));
+    await holder.held;
+    holder.child.kill("SIGKILL");
+    await holder.exited;
+    expect(fs.existsSync(lockFile(name))).toBe(true);
+    expect(await withMachineLock(name, async () => "taken")).toEqual({ value: "taken" });
+    expect(fs.existsSync(lockFile(name))).toBe(false);
+  });
+
+  it("a live pid with another start time is another process (a pid reused): stale", async () => {
+    const name = freshName();
+    const file = lockFile(name);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    // This process's pid, alive, but the record's start time is not its own. Dated a day ahead, so that only the
+    // start time can make it stale (without /proc, a live pid's lock is trusted for a time).
+    const stat = fs.readFileSync("/proc/self/stat", "utf8");
+    const start = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]!;
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        pid: process.pid,
+        start: `${Number(start) + 1}`,
+        at: Date.now() + 86_400_000,
+        nonce: name,
+      }),
+    );
+    expect(await withMachineLock(name, async () => "taken")).toEqual({ value: "taken" });
+    // The same record with this process's own start time is live: waited for (here, the holder is the waiter).
+    fs.writeFileSync(file, JSON.stringify({ pid: process.pid, start, at: Date.now(), nonce: `${name}-2` }));
+    const waited = withMachineLock(name, async () => "taken");
+    const first = await Promise.race([waited, new Promise((done) => setTimeout(() => done("waiting"), 500))]);
+    expect(first).toBe("waiting");
+    fs.rmSync(file);
+    expect(await waited).toEqual({ value: "taken" });
+  });
+
+  it("many processes at once: never two in the work", async () => {
+    const name = freshName();
+    const log = path.join(dir, `${name}.log`);
+    const script = `
+const fs = require("node:fs");
+const [built, name, log] = process.argv.slice(1);
+require(built).withMachineLock(name, async () => {
+  fs.appendFileSync(log, "in\\n");
+  await new Promise((r) => setTimeout(r, 30));
+  fs.appendFileSync(log, "out\\n");
+});`;
+    await Promise.all(
+      Array.from(
+        { length: 4 },
+        () =>
+          new Promise<void>((done, fail) =>
+            execFile(process.execPath, ["-e", script, BUILT, name, log], (error) =>
+              error ? fail(error) : done(),
+            ),
+          ),
+      ),
+    );
+    expect(fs.readFileSync(log, "utf8")).toBe("in\nout\n".repeat(4));
+  });
+});
