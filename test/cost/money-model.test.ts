@@ -42,6 +42,7 @@ import {
   type Real,
 } from "./model/commands";
 import { Stack, type Spec } from "./model/engine";
+import { grownAfterOthersOrders } from "./model/landings";
 import { nextCommandName, ordersOf } from "./model/runs";
 import { firstNames } from "./model/edits";
 import { inputsOf } from "./model/front-ends";
@@ -870,6 +871,30 @@ const NAMED: {
         1,
       ),
     ],
+  },
+  {
+    title:
+      "issue 81 (I3's set-aside): two stacks at once exactly on the budget, s0 ordering a VPS while s1 grows its " +
+      "VPS (512 MB to 2 GB): s0's order lands first, and the resize's guard judges it on a listing that shows that " +
+      "order, so what it added is the runs' to answer for, and I3 sets nothing aside (only growth judged before " +
+      "another run's order landed is set aside)",
+    stacks: 2,
+    commands: [
+      new ConcurrentCommand([[], [add("DCLONDON")]], NO_LIMIT),
+      new ConcurrentCommand([[add("DCDALLAS")], [{ op: "resize", pick: 0, memoryMb: 2048 }]], {
+        limit: "monthly",
+        offsetCents: 0,
+      }),
+    ],
+    then: (real: Real) => {
+      const at = (kind: string, stack: string) =>
+        real.landings.findIndex((l) => l.kind === kind && l.stack === stack);
+      // The order the growth came after: the old rule set the growth aside for it.
+      expect({
+        s0OrderedBeforeS1Grew: at("order", "s0") >= 0 && at("order", "s0") < at("grew", "s1"),
+        setAside: grownAfterOthersOrders(real.landings, 0, ordersOf(real.emu)),
+      }).toEqual({ s0OrderedBeforeS1Grew: true, setAside: 0 });
+    },
   },
   ...(["dynamic", "native"] as const).map((front) => ({
     title:
