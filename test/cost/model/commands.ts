@@ -23,7 +23,7 @@ import {
   type OutsideChoice,
 } from "./outside";
 import { drive, gateOf } from "./turns";
-import { grownAfterOthersOrders, type Landing } from "./landings";
+import { grownJudgedBeforeOthers, type Landing } from "./landings";
 export type { Edit } from "./edits";
 export type { OutsideChoice } from "./outside";
 export { answerTurnOf, nowPicking, quietAct, replayableScheduler, turnOf } from "./turns";
@@ -317,7 +317,7 @@ export class ConcurrentCommand implements Command {
         ordersBefore: before,
         ordersAfter: after,
         addedByHandCents: addedSince(real, byHandMark),
-        grownAfterOthersCents: grownAfterOthersOrders(real.landings, landingsMark, after),
+        judgedBeforeOthersCents: grownJudgedBeforeOthers(real.landings, landingsMark, after),
       }),
       owned(real),
     );

@@ -1,11 +1,11 @@
 /**
  * What the runs' orders, changes and listings did on the account, in the order they landed (the emulator's turn
  * hooks, turns.ts), for I3 (../invariants.ts): several stacks' runs at once judge each change on the account of its
- * own moment. A resize or move is judged on the listing its guard read just before it (ordering/order-guard.ts), so
- * what it added is not the runs' to answer for only when another stack's order, one that stays, landed after that
- * listing and before it: its guard could not see that order, and the order's read-back, if it came first, could not
- * see it (docs/cost.md, I3 and "Several runs at once"). A resize judged on a listing that shows the order answers for
- * itself.
+ * own moment. A resize or move is judged on the listing its guard read just before it (ordering/order-guard.ts), and
+ * never withdrawn, so what it added is not the runs' to answer for only when another stack's change that stays (an
+ * order, a resize or a move) landed after that listing and before it: its guard could not see that change, and an
+ * order's read-back, if it came first, could not see it (docs/cost.md, I3 and "Several runs at once"). A resize
+ * judged on a listing that shows the other's change answers for itself.
  */
 import type { FastifyRequest } from "fastify";
 import type { Real } from "./commands";
@@ -68,11 +68,12 @@ export function landed(real: Real, endpoint: string, request: FastifyRequest | u
 }
 
 /**
- * What the runs' resizes and moves since `mark` added when another stack's run placed an order still billed at the
- * end (`after`) between the listing the change was judged on (its call's last listing before it) and its landing:
- * set aside by I3 (docs/cost.md). One judged on a listing that shows the order is not: its guard counted it.
+ * What the runs' resizes and moves since `mark` added when another stack's run placed an order, or grew a VPS, still
+ * billed at the end (`after`) between the listing the change was judged on (its call's last listing before it) and
+ * its landing: set aside by I3 (docs/cost.md). One judged on a listing that shows the other's change is not: its
+ * guard counted it.
  */
-export function grownAfterOthersOrders(
+export function grownJudgedBeforeOthers(
   landings: readonly Landing[],
   mark: number,
   after: readonly OrderSeen[],
@@ -84,7 +85,7 @@ export function grownAfterOthersOrders(
     const judged = since.findLastIndex((l, j) => j < i && l.kind === "listed" && l.call === change.call);
     const unseen = since
       .slice(judged + 1, i)
-      .some((o) => o.kind === "order" && o.stack !== change.stack && billed.has(o.oid));
+      .some((o) => o.kind !== "listed" && o.stack !== change.stack && billed.has(o.oid));
     // A change its call judged on no listing (no limit set) was judged on nothing the order could be missing from.
     return judged >= 0 && unseen ? sum + change.cents : sum;
   }, 0);
