@@ -95,11 +95,12 @@ export interface SettledSeen {
    */
   addedByHandCents?: number;
   /**
-   * What the runs' resizes and moves added that landed after another of the runs had placed an order that stays
-   * (model/landings.ts): each judged on the account of its own moment, and not counted by that order's rule when it
-   * read the account before they landed (docs/cost.md, I3 and "Several runs at once"): not the runs' to answer for.
+   * What the runs' resizes and moves added that were judged on a listing read before another of the runs placed an
+   * order or grew a VPS, a change that stays, and landed after it (model/landings.ts): the guard did not see that
+   * change, and an order's rule did not count them when it read the account before they landed (docs/cost.md, I3
+   * and "Several runs at once"): not the runs' to answer for. One judged on a listing that shows the change is.
    */
-  grownAfterOthersCents?: number;
+  judgedBeforeOthersCents?: number;
 }
 
 /**
@@ -112,13 +113,13 @@ export interface SettledSeen {
 export function I3(settled: SettledSeen): string | undefined {
   if (settled.budgetCents === undefined) return undefined;
   const byHand = settled.addedByHandCents ?? 0;
-  const late = settled.grownAfterOthersCents ?? 0;
+  const late = settled.judgedBeforeOthersCents ?? 0;
   const after = total(settled.ordersAfter) - byHand - late;
   const before = total(settled.ordersBefore);
   if (after <= Math.max(settled.budgetCents, before)) return undefined;
   const setAside = [
     ...(byHand ? [`the ${usd(byHand)} changes by hand added`] : []),
-    ...(late ? [`the ${usd(late)} resizes and moves landed after another run's order added`] : []),
+    ...(late ? [`the ${usd(late)} resizes and moves judged before another run's change added`] : []),
   ];
   return (
     `I3: the runs took the account from ${usd(before)} to ${usd(after + byHand + late)} (orders ` +

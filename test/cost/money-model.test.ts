@@ -42,6 +42,7 @@ import {
   type Real,
 } from "./model/commands";
 import { Stack, type Spec } from "./model/engine";
+import { grownJudgedBeforeOthers } from "./model/landings";
 import { nextCommandName, ordersOf } from "./model/runs";
 import { firstNames } from "./model/edits";
 import { inputsOf } from "./model/front-ends";
@@ -870,6 +871,51 @@ const NAMED: {
         1,
       ),
     ],
+  },
+  {
+    title:
+      "issue 81 (I3): two stacks at once, each growing its VPS (512 MB to 2 GB), the budget at the boundary of s0's " +
+      "program: each resize's guard judges it on a listing without the other's, both are made (a resize is never " +
+      "withdrawn), and the account ends over the budget by the later one, which I3 sets aside, as it sets aside a " +
+      'resize judged before another run\'s order (docs/cost.md, "Several runs at once": resizes and moves)',
+    stacks: 2,
+    commands: [
+      new ConcurrentCommand([[add("DCLONDON")], [add("DCLONDON")]], NO_LIMIT),
+      new ConcurrentCommand(
+        [[{ op: "resize", pick: 0, memoryMb: 2048 }], [{ op: "resize", pick: 0, memoryMb: 2048 }]],
+        { limit: "monthly", offsetCents: 0 },
+        1,
+      ),
+    ],
+    then: (real: Real) =>
+      expect({
+        grew: real.landings.filter((l) => l.kind === "grew").length,
+        setAside: grownJudgedBeforeOthers(real.landings, 0, ordersOf(real.emu)),
+      }).toEqual({ grew: 2, setAside: 990 }),
+  },
+  {
+    title:
+      "issue 81 (I3's set-aside): two stacks at once exactly on the budget, s0 ordering a VPS while s1 grows its " +
+      "VPS (512 MB to 2 GB): s0's order lands first, and the resize's guard judges it on a listing that shows that " +
+      "order, so what it added is the runs' to answer for, and I3 sets nothing aside (only growth judged before " +
+      "another run's order landed is set aside)",
+    stacks: 2,
+    commands: [
+      new ConcurrentCommand([[], [add("DCLONDON")]], NO_LIMIT),
+      new ConcurrentCommand([[add("DCDALLAS")], [{ op: "resize", pick: 0, memoryMb: 2048 }]], {
+        limit: "monthly",
+        offsetCents: 0,
+      }),
+    ],
+    then: (real: Real) => {
+      const at = (kind: string, stack: string) =>
+        real.landings.findIndex((l) => l.kind === kind && l.stack === stack);
+      // The order the growth came after: the old rule set the growth aside for it.
+      expect({
+        s0OrderedBeforeS1Grew: at("order", "s0") >= 0 && at("order", "s0") < at("grew", "s1"),
+        setAside: grownJudgedBeforeOthers(real.landings, 0, ordersOf(real.emu)),
+      }).toEqual({ s0OrderedBeforeS1Grew: true, setAside: 0 });
+    },
   },
   ...(["dynamic", "native"] as const).map((front) => ({
     title:

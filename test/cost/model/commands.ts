@@ -23,7 +23,7 @@ import {
   type OutsideChoice,
 } from "./outside";
 import { drive, gateOf } from "./turns";
-import { grownAfterOthersOrders, type Landing } from "./landings";
+import { grownJudgedBeforeOthers, type Landing } from "./landings";
 export type { Edit } from "./edits";
 export type { OutsideChoice } from "./outside";
 export { answerTurnOf, nowPicking, quietAct, replayableScheduler, turnOf } from "./turns";
@@ -40,7 +40,7 @@ export interface Real {
   grownByHand: Set<number>;
   /** Each order placed or grown outside Pulumi, in turn, with what it added to the account then (I3). */
   byHandLog: { oid: number; cents: number }[];
-  /** The stacks' orders and growing changes, in the order they landed (landings.ts, for I3). */
+  /** The stacks' orders, growing changes and listings, in the order they landed (landings.ts, for I3). */
   landings: Landing[];
   /** Stacks with an order cancelled outside Pulumi: the user runs `pulumi refresh`, as the preview says. */
   stale: Set<Stack>;
@@ -317,7 +317,7 @@ export class ConcurrentCommand implements Command {
         ordersBefore: before,
         ordersAfter: after,
         addedByHandCents: addedSince(real, byHandMark),
-        grownAfterOthersCents: grownAfterOthersOrders(real, landingsMark, after),
+        judgedBeforeOthersCents: grownJudgedBeforeOthers(real.landings, landingsMark, after),
       }),
       owned(real),
     );

@@ -24,6 +24,7 @@ import * as testing from "../../../provider/impl/testing";
 import type { VpsInputs } from "../../../provider/impl/inputs/vps-input-schema";
 import type { VpsChanges } from "../../../provider/impl/inputs/vps-changes";
 import { FRONT_ENDS, type FrontEnd, type FrontEndName } from "./front-ends";
+import { asCall } from "./callers";
 
 /** One VPS of a generated program. */
 export interface Spec {
@@ -104,6 +105,10 @@ export interface Plan {
   failures: string[];
 }
 
+/** Serves `call`, one provider call of `stack`'s run, in `run`: a call of its own (callers.ts). */
+const serving = <T>(stack: Stack, run: testing.RunContext, call: () => T): T =>
+  asCall(stack.name, () => testing.serving(run, call));
+
 /** The runs of one provider process each (index: Spec.provider). */
 export type Runs = readonly [testing.RunContext, testing.RunContext];
 
@@ -139,7 +144,7 @@ async function planOne(
   const failing = (failures: readonly { reason: string }[]) =>
     failures.map((f) => `${spec.name}: ${f.reason}`);
   await gate(`check ${spec.name}`);
-  const checked = await testing.serving(run, () => front.check(stack, spec, held?.inputs, preview));
+  const checked = await serving(stack, run, () => front.check(stack, spec, held?.inputs, preview));
   if (checked.failures) {
     const kind = held ? "update" : "create";
     const planned: Planned = { spec, kind, ...(held ? { held } : {}), checked: checked.inputs, failed: true };
@@ -149,13 +154,13 @@ async function planOne(
   if (!held) planned = { spec, kind: "create", checked: checked.inputs };
   else {
     await gate(`diff ${spec.name}`);
-    const diff = await testing.serving(run, () => front.diff(stack, held, checked.inputs));
+    const diff = await serving(stack, run, () => front.diff(stack, held, checked.inputs));
     if (!diff.changes) planned = { spec, kind: "same", held, checked: checked.inputs };
     else if (diff.replaces.length === 0)
       planned = { spec, kind: "update", held, checked: checked.inputs, changes: diff.planned };
     else {
       await gate(`check ${spec.name} (its replacement)`);
-      const again = await testing.serving(run, () => front.check(stack, spec, undefined, preview));
+      const again = await serving(stack, run, () => front.check(stack, spec, undefined, preview));
       if (again.failures) return { failures: failing(again.failures) };
       planned = { spec, kind: "replace", held, checked: checked.inputs, replacement: again.inputs };
     }
@@ -164,7 +169,7 @@ async function planOne(
   if (!preview || !previewStep || planned.kind === "same") return { planned, failures: [] };
   await gate(`${planned.kind} ${spec.name} (preview)`);
   try {
-    await testing.serving(run, () =>
+    await serving(stack, run, () =>
       planned.kind === "replace"
         ? previewStep(stack, spec, planned.replacement!)
         : previewStep(stack, spec, planned.checked, planned.held),
@@ -261,7 +266,7 @@ function stepperOf(stack: Stack, runs: Runs, gate: Gate, alive: () => boolean) {
     // A replaced order stays in the state, to be deleted, once its replacement is recorded.
     const replaced = () => replacing && alive() && stack.pendingDeletes.push(replacing);
     try {
-      const made = await testing.serving(runs[spec.provider], () => front.create(stack, spec, inputs));
+      const made = await serving(stack, runs[spec.provider], () => front.create(stack, spec, inputs));
       record(spec, inputs, made.id, made.outs);
       replaced();
       return true;
@@ -276,7 +281,7 @@ function stepperOf(stack: Stack, runs: Runs, gate: Gate, alive: () => boolean) {
   const remove = async (held: Held): Promise<boolean> => {
     await gate(`delete ${held.spec.name}`);
     try {
-      await testing.serving(runs[held.spec.provider], () => front.delete(held));
+      await serving(stack, runs[held.spec.provider], () => front.delete(held));
       if (alive()) {
         if (stack.state.get(held.spec.name)?.id === held.id) stack.state.delete(held.spec.name);
         stack.pendingDeletes = stack.pendingDeletes.filter((old) => old.id !== held.id);
@@ -298,7 +303,7 @@ function stepperOf(stack: Stack, runs: Runs, gate: Gate, alive: () => boolean) {
     if (step.kind === "update") {
       await gate(`update ${spec.name}`);
       try {
-        const changed = await testing.serving(runs[spec.provider], () =>
+        const changed = await serving(stack, runs[spec.provider], () =>
           front.update(stack, held!, step.checked),
         );
         record(spec, step.checked, held!.id, changed.outs);
@@ -350,7 +355,7 @@ async function settled(steps: Promise<boolean>[]): Promise<boolean[]> {
 export async function refresh(stack: Stack, runs: Runs, gate: Gate): Promise<void> {
   for (const held of [...stack.state.values()]) {
     await gate(`read ${held.spec.name}`);
-    const read = await testing.serving(runs[held.spec.provider], () => stack.front.read(held));
+    const read = await serving(stack, runs[held.spec.provider], () => stack.front.read(held));
     if (!read.id) stack.state.delete(held.spec.name);
     else
       stack.state.set(held.spec.name, {

@@ -1,17 +1,25 @@
 /**
- * What the runs' orders and changes did on the account, in the order they landed (the emulator's turn hooks,
- * turns.ts), for I3 (../invariants.ts): several stacks' runs at once judge each change on the account of its own
- * moment, and the rule after an order (docs/cost.md, "Several runs at once") counts another run's resize or move only
- * if it landed before that order's read-back. So what a resize or move of one run added when it landed after another
- * run's order, one that stays, was placed is not the runs' to answer for: I3 sets it aside, as the page says.
+ * What the runs' orders, changes and listings did on the account, in the order they landed (the emulator's turn
+ * hooks, turns.ts), for I3 (../invariants.ts): several stacks' runs at once judge each change on the account of its
+ * own moment. A resize or move is judged on the listing its guard read just before it (ordering/order-guard.ts), and
+ * never withdrawn, so what it added is not the runs' to answer for only when another stack's change that stays (an
+ * order, a resize or a move) landed after that listing and before it: its guard could not see that change, and an
+ * order's read-back, if it came first, could not see it (docs/cost.md, I3 and "Several runs at once"). A resize
+ * judged on a listing that shows the other's change answers for itself.
  */
 import type { FastifyRequest } from "fastify";
 import type { Real } from "./commands";
 import type { OrderSeen } from "../invariants";
+import { callOf } from "./callers";
 
-/** An order placed by a stack's run, or a VPS of a stack grown by a resize or a move (`cents`: what it added). */
+/**
+ * An order placed by a stack's run; a VPS of a stack grown by a resize or a move (`cents`: what it added), by a
+ * provider call (`call`, callers.ts); a listing of the account read by a call of a stack's run.
+ */
 export type Landing =
-  { kind: "order"; stack: string; oid: number } | { kind: "grew"; stack: string; oid: number; cents: number };
+  | { kind: "order"; stack: string; oid: number }
+  | { kind: "grew"; stack: string; oid: number; cents: number; call?: number }
+  | { kind: "listed"; stack: string; call: number };
 
 /** The requests that change a VPS's fee, each with the fee of its order just before it is served. */
 const CHANGES = new Set(["changeParameters", "moveVps"]);
@@ -27,8 +35,11 @@ const oidOf = (request: FastifyRequest): number | undefined => {
 const stackOf = (domain: string): string | undefined => /\.(s\d+)\.model\.example\.com$/.exec(domain)?.[1];
 const centsOf = (usd: number | undefined) => (usd === undefined ? 0 : Math.round(usd * 100));
 
-/** A request is served now (its turn came): a resize's or move's order fee before it. */
+/** A request is served now (its turn came): a listing, read now; a resize's or move's order fee before it. */
 export function serving(real: Real, endpoint: string, request: FastifyRequest | undefined): void {
+  const call = request && callOf(request.headers);
+  if (call && endpoint === "listOrders")
+    real.landings.push({ kind: "listed", stack: call.stack, call: call.id });
   const oid = request && CHANGES.has(endpoint) ? oidOf(request) : undefined;
   if (oid !== undefined) feeBefore.set(request!, centsOf(orderOf(real, oid)?.monthlyFeeUsd));
 }
@@ -51,22 +62,31 @@ export function landed(real: Real, endpoint: string, request: FastifyRequest | u
   const stack = order && stackOf(order.domainName);
   if (!order || !stack || !feeBefore.has(request)) return;
   const cents = centsOf(order.monthlyFeeUsd) - feeBefore.get(request)!;
-  if (cents > 0) real.landings.push({ kind: "grew", stack, oid: order.orderOid, cents });
+  const call = callOf(request.headers)?.id;
+  if (cents > 0)
+    real.landings.push({ kind: "grew", stack, oid: order.orderOid, cents, ...(call ? { call } : {}) });
 }
 
 /**
- * What the runs' resizes and moves since `mark` added that landed after another stack's run had placed an order
- * still billed at the end (`after`): set aside by I3 (docs/cost.md).
+ * What the runs' resizes and moves since `mark` added when another stack's run placed an order, or grew a VPS, still
+ * billed at the end (`after`) between the listing the change was judged on (its call's last listing before it) and
+ * its landing: set aside by I3 (docs/cost.md). One judged on a listing that shows the other's change is not: its
+ * guard counted it.
  */
-export function grownAfterOthersOrders(real: Real, mark: number, after: readonly OrderSeen[]): number {
+export function grownJudgedBeforeOthers(
+  landings: readonly Landing[],
+  mark: number,
+  after: readonly OrderSeen[],
+): number {
   const billed = new Set(after.map((o) => o.oid));
-  const since = real.landings.slice(mark);
-  return since.reduce(
-    (sum, change, i) =>
-      change.kind === "grew" &&
-      since.slice(0, i).some((o) => o.kind === "order" && o.stack !== change.stack && billed.has(o.oid))
-        ? sum + change.cents
-        : sum,
-    0,
-  );
+  const since = landings.slice(mark);
+  return since.reduce((sum, change, i) => {
+    if (change.kind !== "grew") return sum;
+    const judged = since.findLastIndex((l, j) => j < i && l.kind === "listed" && l.call === change.call);
+    const unseen = since
+      .slice(judged + 1, i)
+      .some((o) => o.kind !== "listed" && o.stack !== change.stack && billed.has(o.oid));
+    // A change its call judged on no listing (no limit set) was judged on nothing the order could be missing from.
+    return judged >= 0 && unseen ? sum + change.cents : sum;
+  }, 0);
 }
