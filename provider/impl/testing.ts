@@ -21,7 +21,10 @@ export const guardVerdicts = () => guardVerdictsOf(currentRun());
 /** The read timeout of the provider's clients (the fault matrix's "client timeout"), for the run served now. */
 export const setReadTimeoutForTests = (ms: number | undefined) => setReadTimeout(currentRun(), ms);
 import { configuredAccountKey } from "./lifecycle/runtime-config.js";
-import { sharedPlanFile } from "./account/plan-files.js";
+import { previewedPlanFile, sharedPlanFile } from "./account/plan-files.js";
 /** The shared plan's file (account/shared-plan.ts) of the engine run `command` on the configured account. */
 export const sharedPlanFileOf = (command: string) =>
   sharedPlanFile(configuredAccountKey("A test's shared plan"), command);
+/** The previewed plan's file (account/previewed-plan.ts) of the stack `stack` (project/stack) on the configured account. */
+export const previewedPlanFileOf = (stack: string) =>
+  previewedPlanFile(configuredAccountKey("A test's previewed plan"), stack);

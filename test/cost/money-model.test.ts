@@ -15,6 +15,7 @@
  * replays a seed, RIMU_MODEL_RUNS and RIMU_MODEL_NATIVE_RUNS scale the number of cases, RIMU_MODEL_WITH adds events
  * whose invariants are kept by other parts of issue 64 ("kill", "drift"): test/README.md.
  */
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
@@ -986,6 +987,36 @@ const NAMED: {
           add("DCFRANKFURT", { diskSpaceMb: 20480, dbr: true } as Partial<Edit>),
         ],
         { limit: "increase", offsetCents: -1 },
+      ),
+    ],
+  },
+  {
+    title:
+      "native plugin: the L3 race (a shrink and a new VPS exactly on the budget, the update registering the new VPS " +
+      "first) on an account whose previewed plan's file holds an earlier command's update, whose engine run had " +
+      "the name (the engine's address) this preview gets: that update's mark is not this preview's, so the update " +
+      "still waits for the shrink its preview planned, and completes (I1)",
+    stacks: 1,
+    front: "native",
+    before: () => {
+      const file = testing.previewedPlanFileOf("model/s0");
+      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      // As an earlier process on the same emulator port left it, 2 hours before (its pid long gone): the update of
+      // its command named as the second up's preview here is (the first up's preview and update come before).
+      const tag = createHash("sha256").update(nextCommandName(2)).digest("hex").slice(0, 16);
+      const finished = { writer: "4194305/finished", at: Date.now() - 7_200_000 };
+      fs.appendFileSync(file, `${JSON.stringify({ key: "", update: tag, ...finished })}\n`);
+    },
+    commands: [
+      new UpCommand(0, [add("DCDALLAS", { memoryMb: 2048 } as Partial<Edit>)], NO_LIMIT),
+      new UpCommand(
+        0,
+        [{ op: "resize", pick: 0, memoryMb: 1024 }, add("DCDALLAS", { memoryMb: 1024 } as Partial<Edit>)],
+        { limit: "monthly", offsetCents: 0 },
+        undefined,
+        undefined,
+        undefined,
+        [1, 0],
       ),
     ],
   },

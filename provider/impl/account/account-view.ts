@@ -20,6 +20,7 @@
  */
 import { SharedPlan } from "./shared-plan.js";
 import { PreviewedPlans } from "./previewed-plan.js";
+import { writerOf } from "./plan-writer.js";
 import type {
   AboutOrder,
   BillingMethodData,
@@ -198,7 +199,7 @@ export function accountViewFor(run: RunContext, key: string, client: () => RimuC
       Date.now,
       SharedPlan.forAccount(key, run),
       key,
-      new PreviewedPlans(key, run.command),
+      new PreviewedPlans(key, run.command, writerOf(run)),
     );
     views(run).set(key, view);
   }

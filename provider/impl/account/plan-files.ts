@@ -45,6 +45,12 @@ export function sharedPlanFile(accountKey: string, command: string): string {
   return path.join(planDirectory(), `${PLAN_PREFIX}${name}.jsonl`);
 }
 
+/** The previewed plan's file (previewed-plan.ts) of the stack `stack` (project/stack) on the account `accountKey`. */
+export function previewedPlanFile(accountKey: string, stack: string): string {
+  const name = createHash("sha256").update(`${accountKey}\n${stack}`).digest("hex").slice(0, 32);
+  return path.join(planDirectory(), `${PLAN_PREFIX}stack-${name}.jsonl`);
+}
+
 /**
  * Appends `text` (one line, one write: O_APPEND keeps concurrent writers' lines whole) to the plan file `file`,
  * making its directory (planDirectory) on first use, readable by this user alone. Throws what the file system

@@ -23,21 +23,30 @@
  * change of a run appends that mark (`{"key":"","update":…}`). A resource whose latest line is of such a run was
  * checked since.
  *
+ * The file outlives the commands that write it, and an engine run's tag (a hash of the engine's address) comes back
+ * with a later command that gets the same port. So each line also names the run that wrote it (plan-writer.ts) and
+ * when: an update's mark covers its engine run's lines up to its writer's last one, never a later command's of the
+ * same address (which it once hid: this update then found no preview and refused the create its preview had passed);
+ * the latest preview is its engine run's lines since another run's, never an earlier command's of the same address
+ * (whose shrinks it once waited for); a line older than a day, or of an earlier release (no writer), counts for
+ * nothing.
+ *
  * Owns: the file, its entries. Read only when a change would be refused, so a passing run pays one append per check.
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import * as path from "node:path";
 import type { VpsFee } from "../cost/verdict.js";
-import { appendPlanLine, planDirectory, PLAN_PREFIX } from "./plan-files.js";
+import { appendPlanLine, PLAN_MAX_AGE_MS, previewedPlanFile } from "./plan-files.js";
 
-/** Starts as every plan file does, so the sweep removes those of stacks not run for a day. */
-const PREFIX = `${PLAN_PREFIX}stack-`;
 /** A file this long (about 5,000 checks) is begun again: what a run needs is the latest preview, not the history. */
 const MAX_BYTES = 1 << 20;
 
 interface Line {
   key: string;
+  /** The run that wrote it (plan-writer.ts). */
+  writer: string;
+  /** When it was written (epoch ms). */
+  at: number;
   /** A hash of the engine run that checked it; absent: checked by an update. */
   preview?: string;
   fee?: VpsFee;
@@ -61,13 +70,10 @@ export class PreviewedPlans {
   constructor(
     private readonly accountKey: string,
     command: string,
+    /** This run's name in the plan files (plan-writer.ts). */
+    private readonly writer: string,
   ) {
     this.engineRun = createHash("sha256").update(command).digest("hex").slice(0, 16);
-  }
-
-  private fileOf(stack: string): string {
-    const name = createHash("sha256").update(`${this.accountKey}\n${stack}`).digest("hex").slice(0, 32);
-    return path.join(planDirectory(), `${PREFIX}${name}.jsonl`);
   }
 
   /** check(): `resource` was checked, by a preview (its fee) or by an update. */
@@ -85,15 +91,15 @@ export class PreviewedPlans {
     this.append(stack, { key: "", update: this.engineRun });
   }
 
-  private append(stack: string, line: Line): void {
-    const file = this.fileOf(stack);
+  private append(stack: string, line: Omit<Line, "writer" | "at">): void {
+    const file = previewedPlanFile(this.accountKey, stack);
     try {
       if (!this.begun.has(file)) {
         this.begun.add(file);
         if ((fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0) > MAX_BYTES)
           fs.rmSync(file, { force: true });
       }
-      appendPlanLine(file, `${JSON.stringify(line)}\n`);
+      appendPlanLine(file, `${JSON.stringify({ ...line, writer: this.writer, at: Date.now() })}\n`);
     } catch {
       // A record that cannot be kept leaves the guard refusing as it did without it: never a failed check.
     }
@@ -105,41 +111,63 @@ export class PreviewedPlans {
    */
   shrinks(resource: string): Map<string, VpsFee> {
     const stack = stackOf(resource);
-    const latest = new Map<string, Line>();
-    let previewRun: string | undefined;
     if (stack === undefined) return new Map();
-    let lines: Line[] = [];
-    try {
-      lines = fs
-        .readFileSync(this.fileOf(stack), "utf8")
-        .split("\n")
-        .map(parsed)
-        .filter((line) => line !== undefined);
-    } catch {
-      // No record: nothing to wait for.
+    const lines = readLines(previewedPlanFile(this.accountKey, stack), Date.now());
+    const own = (line: Line) => line.writer === this.writer || line.preview === this.engineRun;
+    // An update's mark covers its engine run's lines up to the last line of the run that marked it.
+    const lastOf = new Map(lines.map((line, i) => [line.writer, i]));
+    const updatedUntil = new Map<string, number>();
+    for (const line of lines)
+      if (line.update !== undefined)
+        updatedUntil.set(
+          line.update,
+          Math.max(updatedUntil.get(line.update) ?? -1, lastOf.get(line.writer)!),
+        );
+    const isPreview = (line: Line, i: number) =>
+      line.preview !== undefined && !own(line) && i > (updatedUntil.get(line.preview) ?? -1);
+    // The latest preview: the lines of the engine run of the last preview line, back to another run's line.
+    const inPreview = new Set<number>();
+    let i = lines.length - 1;
+    while (i >= 0 && !isPreview(lines[i]!, i)) i--;
+    const previewRun = lines[i]?.preview;
+    for (; i >= 0; i--) {
+      const line = lines[i]!;
+      if (isPreview(line, i) && line.preview === previewRun) inPreview.add(i);
+      else if (!own(line)) break;
     }
-    // Runs that are no preview: this one, and those marked as updates (the native plugin's tag their checks too).
-    const updates = new Set([this.engineRun, ...lines.map((line) => line.update)]);
-    for (const line of lines) {
-      if (line.update !== undefined) continue;
-      latest.set(line.key, line);
-      if (line.preview !== undefined && !updates.has(line.preview)) previewRun = line.preview;
-    }
+    const latest = new Map<string, number>();
+    lines.forEach((line, index) => line.update === undefined && latest.set(line.key, index));
     const out = new Map<string, VpsFee>();
-    for (const [key, line] of latest) {
-      const fee = line.fee;
-      if (line.preview !== previewRun || !fee || !("cents" in fee.after)) continue;
+    for (const [key, index] of latest) {
+      const fee = lines[index]!.fee;
+      if (!inPreview.has(index) || !fee || !("cents" in fee.after)) continue;
       if (fee.nowCents !== undefined && fee.after.cents < fee.nowCents) out.set(key, fee);
     }
     return out;
   }
 }
 
-/** One line of the file, or undefined (a torn or foreign line counts for nothing). */
+/** The file's lines of runs that name their writer, written in the last day (none: no record, nothing to wait for). */
+function readLines(file: string, now: number): Line[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch {
+    return [];
+  }
+  return text
+    .split("\n")
+    .map(parsed)
+    .filter((line) => line !== undefined && now - line.at < PLAN_MAX_AGE_MS) as Line[];
+}
+
+/** One line of the file, or undefined (a torn or foreign line, or an earlier release's, counts for nothing). */
 function parsed(text: string): Line | undefined {
   try {
     const line = JSON.parse(text) as Partial<Line>;
-    return typeof line.key === "string" ? (line as Line) : undefined;
+    return typeof line.key === "string" && typeof line.writer === "string" && typeof line.at === "number"
+      ? (line as Line)
+      : undefined;
   } catch {
     return undefined;
   }

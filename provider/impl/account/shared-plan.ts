@@ -32,10 +32,9 @@
  * as with one (it rewrote the whole plan per check before: 0.9 of 2.9 CPU-s of a 150-VPS preview's provider host,
  * growing with the square of the fleet; docs/benchmarks.md). The latest line of a resource is its entry.
  *
- * Owns: the file, its entries. Of a run's state it holds only the run's name (WRITER): the file is the state, per
- * command.
+ * Owns: the file, its entries. Of a run's state it uses only the run's name (plan-writer.ts): the file is the state,
+ * per command.
  */
-import { randomUUID } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { AboutOrder } from "../../../contract/index.js";
@@ -43,8 +42,9 @@ import { creationTokensOf } from "../../client/index.js";
 import { cents } from "../cost/money.js";
 import type { VpsFee } from "../cost/verdict.js";
 import { orderFields } from "../../wire-mapping/order-fields.js";
-import { runState, type RunContext } from "../engine/run-context.js";
+import type { RunContext } from "../engine/run-context.js";
 import { appendPlanLine, PLAN_MAX_AGE_MS, sharedPlanFile, sweepPlanFilesOnce } from "./plan-files.js";
+import { writerAlive, writerOf } from "./plan-writer.js";
 
 /** The key of an order a run replaced (noteReplaced), beside the resources' keys. */
 const REPLACED = "replaced order ";
@@ -115,25 +115,6 @@ function newOrderListed(e: Entry, listed: Listed): number | undefined {
   return typeof e.made === "number" && listed.fees.has(e.made) ? e.made : undefined;
 }
 
-/** The run's name in the plans it writes: unique, so no run takes another's entries for its own. */
-const WRITER = runState("the run's name in the plans it shares", () => `${process.pid}/${randomUUID()}`);
-
-/** Whether process `pid` is alive (a process of another user is: signal 0 is refused with EPERM). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** Whether the process that wrote an entry (`<pid>/<run>`) still runs: a finished run's processes are gone. */
-const writerAlive = (writer: string): boolean => {
-  const pid = Number(writer.split("/")[0]);
-  return !Number.isInteger(pid) || pid <= 0 || isAlive(pid);
-};
-
 export class SharedPlan {
   /** The entries as of the last line read, by resource (or replaced order) key. */
   private readonly entries = new Map<string, Entry>();
@@ -156,7 +137,7 @@ export class SharedPlan {
 
   /** The plan of the command `run` serves, on the account `accountKey` (a hash of its URL and key). */
   static forAccount(accountKey: string, run: RunContext): SharedPlan {
-    return new SharedPlan(sharedPlanFile(accountKey, run.command), run.get(WRITER));
+    return new SharedPlan(sharedPlanFile(accountKey, run.command), writerOf(run));
   }
 
   /**

@@ -38,8 +38,11 @@ const centsOf = (value: unknown): number | undefined =>
 
 let commands = 0;
 
-/** The name the next command's runs get (newCommand): what names its shared plan's file. */
-export const nextCommandName = (): string => `model command ${commands + 1}`;
+/**
+ * The name the next command's runs get (newCommand), or the one `after` commands later: what names its shared plan's
+ * file and tags its previewed plan's lines (the engine's address, in a real run).
+ */
+export const nextCommandName = (after = 0): string => `model command ${commands + 1 + after}`;
 
 /** The runs of one `pulumi` command's provider processes: the default provider's and the explicit one's. */
 export function newCommand(command = `model command ${++commands}`): Runs {

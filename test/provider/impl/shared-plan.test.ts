@@ -13,6 +13,9 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { sweepPlanFiles } from "../../../provider/impl/account/plan-files";
 import { SharedPlan } from "../../../provider/impl/account/shared-plan";
+import { writerOf } from "../../../provider/impl/account/plan-writer";
+import { startTimeOf } from "../../../provider/impl/engine/process-start";
+import { RunContext } from "../../../provider/impl/engine/run-context";
 import type { VpsFee } from "../../../provider/impl/cost/verdict";
 import type { AboutOrder } from "../../../contract/index";
 import { CREATION_TOKEN_KEY } from "../../../provider/client/metadata-keys";
@@ -285,4 +288,30 @@ describe("old plan files are swept at most once an hour per directory", () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+// A process's start time is read from /proc (Linux); elsewhere a writer is its process id alone (plan-writer.ts).
+const onLinux = process.platform === "linux" ? test : test.skip;
+onLinux("an entry whose writer's process id another process got since counts for nothing", () => {
+  // A real process holding a process id (this test's own), and an entry written under that id by a process that
+  // started a tick before it: the writer the id belonged to once.
+  const pid = process.pid;
+  const start = startTimeOf(pid);
+  expect(start).toMatch(/^\d+$/);
+  const file = path.join(dir, "reused-pid.jsonl");
+  const entry = (writer: string, key: string) =>
+    JSON.stringify({ key, writer, at: Date.now(), fee: { name: key, after: { cents: 500 } } });
+  fs.writeFileSync(
+    file,
+    [
+      entry(`${pid}:${Number(start) - 1}/finished`, "finished"),
+      entry(`${pid}:${start}/running`, "running"),
+      // An earlier release's writer names no start time: its process id alone says it runs (plan-writer.ts).
+      entry(`${pid}/earlier-release`, "earlier release"),
+    ].join("\n") + "\n",
+  );
+  const names = new SharedPlan(file, "reader").others(new Set()).map((f) => f.name);
+  expect(names).toEqual(["running", "earlier release"]);
+  // This process's runs write under their process id and its start time.
+  expect(writerOf(new RunContext("a command"))).toMatch(new RegExp(`^${pid}:${start}/`));
 });
