@@ -17,6 +17,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { promises as fs, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startTimeOf } from "../engine/process-start.js";
 
 /** Longest a holder without /proc is trusted; longest a waiter waits (the holder's CLI calls end within 3 × 60 s). */
 const MAX_HOLD_MS = 200_000;
@@ -38,20 +39,13 @@ const readOr = (file: string): string | undefined => {
   }
 };
 
-/** A process's start time in clock ticks since boot (`/proc/<pid>/stat` field 22), undefined without /proc. */
-function startOf(pid: number | "self"): string | undefined {
-  const stat = readOr(`/proc/${pid}/stat`);
-  // The name (field 2) is in parentheses and may hold spaces: fields are counted after its closing one.
-  return stat?.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
-}
-
 const bootId = (): string | undefined => readOr("/proc/sys/kernel/random/boot_id")?.trim();
 
 /** True while the process that wrote `holder` may still hold the lock. */
 function isLive(holder: Holder): boolean {
   const boot = bootId();
   if (holder.boot !== undefined && boot !== undefined && holder.boot !== boot) return false;
-  if (holder.start !== undefined) return startOf(holder.pid) === holder.start;
+  if (holder.start !== undefined) return startTimeOf(holder.pid) === holder.start;
   try {
     process.kill(holder.pid, 0);
   } catch (error) {
@@ -91,7 +85,7 @@ export async function withMachineLock<T>(
   const lock = join(dir, `${name}.lock`);
   const mine: Holder = {
     pid: process.pid,
-    start: startOf("self"),
+    start: startTimeOf(process.pid),
     boot: bootId(),
     at: Date.now(),
     nonce: randomBytes(8).toString("hex"),
