@@ -184,12 +184,12 @@ async function cancelIfFailing(run: Guard, view: AccountView): Promise<string> {
 
 /**
  * Cancels the replaced order `ref`: an answer that is an error is settled by reading the order. Gone, it counts as
- * cancelled (an answer lost after the cancellation). Still billed, it is asked once more: a 503 or a 429 says
- * RimuHosting did nothing, and left billed the order keeps the account over the budget beside its replacement, the
- * next preview refusing on it (the money model's seed 85004: a replacement ordered after another change was refused,
- * its replaced order's cancellation answered with a 503). The transport does not repeat a cancellation, which a
- * second time fails on an order already cancelled; read still active first, it is not one. Returns the error of a
- * cancellation refused twice, or of one whose order could not be read (undefined: cancelled).
+ * cancelled (an answer lost after the cancellation). Still billed, it was not cancelled (a 503, a 429), and is asked
+ * once more: left billed, it keeps the account over the budget beside its replacement, the next preview refusing on
+ * it (the money model's seed 85004: a replacement ordered after another change was refused, its replaced order's
+ * cancellation answered with a 503). The transport never repeats a cancellation, which a second time would fail on
+ * an order already cancelled; one read still billed first is not. Returns the error of a cancellation refused twice,
+ * or of one whose order could not be read (undefined: cancelled).
  */
 async function cancelSettled(view: AccountView, ref: ReturnType<typeof orderRef>): Promise<unknown> {
   let refused: unknown;
