@@ -920,6 +920,61 @@ const NAMED: {
   },
   ...(["dynamic", "native"] as const).map((front) => ({
     title:
+      `${front === "native" ? "native plugin" : "dynamic Vps"}, seed 85004 (I3): a VPS grown by hand (512 MB to ` +
+      "1 GB) during a run that moves it (Dallas to Frankfurt, now a cheaper replacement) and adds one a cent under " +
+      "the budget, registered first: " +
+      (front === "native"
+        ? "the update's check refuses the new VPS, and the engine registers nothing after it (nothing replaced)"
+        : "the guard refuses the new VPS before the move is checked, the replacement is ordered after, and the " +
+          "failing run's cancellation of the order it replaced is answered with a 503: read still billed, it is " +
+          "asked once more, and the account ends within the budget"),
+    stacks: 1,
+    front,
+    commands: [
+      new UpCommand(0, [add("DCDALLAS", { diskSpaceMb: 20480 } as Partial<Edit>)], {
+        limit: "monthly",
+        offsetCents: 1,
+      }),
+      new UpCommand(
+        0,
+        [
+          { op: "move", pick: 0, dcLocation: "DCFRANKFURT", dbr: false },
+          add("DCDALLAS", { provider: 1 } as Partial<Edit>),
+        ],
+        { limit: "monthly", offsetCents: 1 },
+        { route: "deleteVps", kind: "503" },
+        { kind: "resize", pick: 0 },
+        undefined,
+        [5, 0, 0, 0, 0, 0],
+      ),
+    ],
+  })),
+  {
+    // On the dynamic Vps the new VPS's guard judges it before the move's order here, so nothing is replaced yet.
+    title:
+      "native plugin, beside seed 85004 (I3): a move (Dallas to Frankfurt) registered first and ordered, then the " +
+      "check of a new VPS refuses it because another VPS was grown by hand during the run: the failing run's " +
+      "cancellation of the order it replaced is answered with a 503, and asked once more once read still billed",
+    stacks: 1,
+    front: "native",
+    commands: [
+      new UpCommand(0, [add("DCDALLAS", { diskSpaceMb: 20480 } as Partial<Edit>), add("DCDALLAS")], NO_LIMIT),
+      new UpCommand(
+        0,
+        [
+          { op: "move", pick: 0, dcLocation: "DCFRANKFURT", dbr: false },
+          add("DCDALLAS", { provider: 1 } as Partial<Edit>),
+        ],
+        { limit: "monthly", offsetCents: 1 },
+        { route: "deleteVps", kind: "503" },
+        { kind: "resize", pick: 1 },
+        undefined,
+        [0, 1, 5, 0, 0, 0],
+      ),
+    ],
+  },
+  ...(["dynamic", "native"] as const).map((front) => ({
+    title:
       `${front === "native" ? "native plugin" : "dynamic Vps"}: a create whose outcome is unknown (its connection ` +
       "dropped before the order; RIMU_ERR_CREATE_OUTCOME_UNKNOWN) under a budget: the next `up`'s check prices the " +
       "pending create as the new VPS its update orders (no order, active or cancelled, carries its nonce), not as " +

@@ -11,13 +11,16 @@
  * replacement made (or one the engine records though its outcome is unknown), the orders it replaced are
  * cancelled at once: their replacements are made, the state still holds each as a pending delete, and the next
  * `up`'s delete finds it gone (nothing to cancel). Nothing is lost: that delete would have cancelled it first
- * whatever the program then says.
+ * whatever the program then says. A cancellation answered with an error is asked once more while the order is
+ * read still billed (seed 85004, a 503: cancelSettled below).
  *
  * Owns: the rule and its words. The run's record of its replacements is guard-run.ts's.
  */
 import type { AboutOrder } from "../../../contract/index.js";
 import type { AccountView } from "../account/account-view.js";
 import { VpsIncompleteError } from "../engine/errors.js";
+import { RimuNotFoundError } from "../../client/index.js";
+import { isOrderGone } from "../../wire-mapping/order-fields.js";
 import { budgetInUse } from "../budget/budget.js";
 import { emitNotes, warning } from "../engine/notes.js";
 import { settingName } from "../engine/settings-source.js";
@@ -148,15 +151,16 @@ async function cancelIfFailing(run: Guard, view: AccountView): Promise<string> {
   const cancelled: number[] = [];
   for (const order of replaced) {
     const oid = order.order_oid;
-    try {
-      await view.client.deleteVps(orderRef(oid, order.domain_name));
-    } catch (error) {
-      // Not cancelled: it stays billed beside its replacement, named, until the next `pulumi up` deletes it.
+    const refused = await cancelSettled(view, orderRef(oid, order.domain_name));
+    if (refused !== undefined) {
+      // Refused twice: it stays billed beside its replacement, named, a pending delete in the state that the next
+      // `pulumi up` deletes first, once its preview (which counts it) passes.
       await emitNotes(
         [
           warning(
-            `order ${oid}, which this run replaced, could not be cancelled (${error instanceof Error ? error.message : String(error)}); ` +
-              "the next `pulumi up` deletes it",
+            `order ${oid}, which this run replaced, could not be cancelled (${refused instanceof Error ? refused.message : String(refused)}); ` +
+              "the next `pulumi up` deletes it first, once its preview passes: that preview counts it against the " +
+              "budget, so raise the limit for that run if it refuses",
           ),
         ],
         undefined,
@@ -176,4 +180,34 @@ async function cancelIfFailing(run: Guard, view: AccountView): Promise<string> {
     `${one ? "its replacement" : "their replacements"} until the next \`pulumi up\`, whose preview would count ` +
     `${one ? "it" : "them"} against the budget (${settingName(settings.monthlyBudgetUsd === undefined ? "maxMonthlyIncreaseUsd" : "monthlyBudgetUsd")})`
   );
+}
+
+/**
+ * Cancels the replaced order `ref`: an answer that is an error is settled by reading the order. Gone, it counts as
+ * cancelled (an answer lost after the cancellation). Still billed, it was not cancelled (a 503, a 429), and is asked
+ * once more: left billed, it keeps the account over the budget beside its replacement, the next preview refusing on
+ * it (the money model's seed 85004: a replacement ordered after another change was refused, its replaced order's
+ * cancellation answered with a 503). The transport never repeats a cancellation, which a second time would fail on
+ * an order already cancelled; one read still billed first is not. Returns the error of a cancellation refused twice,
+ * or of one whose order could not be read (undefined: cancelled).
+ */
+async function cancelSettled(view: AccountView, ref: ReturnType<typeof orderRef>): Promise<unknown> {
+  let refused: unknown;
+  for (let ask = 0; ask < 2; ask++) {
+    try {
+      await view.client.deleteVps(ref);
+      return undefined;
+    } catch (error) {
+      if (error instanceof RimuNotFoundError) return undefined;
+      refused = error;
+    }
+    const order = await view.client.getOrder(ref).then(
+      (response) => response.about_order,
+      (readError: unknown) => (readError instanceof RimuNotFoundError ? null : undefined),
+    );
+    if (order === null || (order && isOrderGone(order, Date.now()))) return undefined;
+    // Not read: whether it was cancelled is not known, so it is not asked again.
+    if (order === undefined) return refused;
+  }
+  return refused;
 }

@@ -399,4 +399,46 @@ describe("the budget when ordering (L1)", () => {
       over: total > budget,
     }).toEqual({ withdrawn, orders: withdrawn ? 1 : 2, over: !withdrawn });
   });
+
+  // A run failing under a limit cancels the orders it replaced (ordering/replaced-orders.ts); a cancellation answered
+  // with an error is read, and asked once more while the order is still billed (the money model's seed 85004).
+  it.each([
+    [1, "asked once more, it is cancelled"],
+    // The refusal and the failed create each judge the replaced orders (replaced-orders.ts): four asks in all.
+    [4, "refused each time, it stays billed, named in a warning"],
+  ] as const)(
+    "a failing run's cancellation of the order it replaced, answered %i time(s) with a 503: %s",
+    async (times, _outcome) => {
+      const fee = await feeOf(vps("app"));
+      const app = await up(vps("app"));
+      testing.forgetRun();
+      // Room for app's replacement (the same fee: it adds nothing), not for one more VPS.
+      await configure({ monthlyBudgetUsd: fee.toFixed(2) });
+      await impl.check(app.inputs, vps("app-2")); // the engine's check of the replacement, with the old inputs
+      const replacement = await up(vps("app-2"));
+      fixture().emulator.injectFault({
+        route: "deleteVps",
+        kind: "status",
+        status: 503,
+        retryAfterSeconds: 0,
+        times,
+      });
+      const refused = await rejectionOf(up(vps("web-2")));
+      fixture().emulator.app.emulator.faults.clear();
+      expect(refused.message).toMatch(/^\[RIMU_ERR_BUDGET\] web-2: ordering it /);
+      const cancelled = `order ${app.id}, which this run replaced, was cancelled now`;
+      const warned = expect.stringContaining(
+        `order ${app.id}, which this run replaced, could not be cancelled`,
+      );
+      if (times === 1) {
+        expect(refused.message).toContain(cancelled);
+        expect(await orderOids()).toEqual([Number(replacement.id)]);
+        expect(fixture().logs).not.toContainEqual(warned);
+      } else {
+        expect(refused.message).not.toContain(cancelled);
+        expect(await orderOids()).toEqual([Number(app.id), Number(replacement.id)].sort());
+        expect(fixture().logs).toContainEqual(warned);
+      }
+    },
+  );
 });
