@@ -71,10 +71,11 @@ export function anotherStacksLine(
   return (
     `${what} is another stack's: left alone. It carries this stack's name, and no state of this backend holds it, ` +
     `but the stack identity ${mark}, ${ours}: a stack ${scope.stack} of project ${scope.project} in another ` +
-    `backend placed it (its own \`pulumi destroy\` or killed-orders ends it). To see which, run ${identityCommand} ` +
-    `in this project with each such backend (\`PULUMI_BACKEND_URL=<url>\` before it): the one that prints ${mark} placed ` +
-    "it. If none does, it is this stack's after all, ordered by a killed run whose stack tag another provider of " +
-    "that run set at the same moment, with checkpoints off or its pending create since cleared (a pending " +
-    "create of this stack's state carrying its nonce proves it, and it is cancelled): then adopt it (`pulumi import rimuhosting:index:Vps <name> <oid>`) or cancel it in the control panel."
+    `backend placed it (its own \`pulumi destroy\` or killed-orders ends it). To see which, run ` +
+    `${identityCommand} in this project with each such backend (\`PULUMI_BACKEND_URL=<url>\` before it): the one ` +
+    `that prints ${mark} placed it. If none does, it is this stack's after all, ordered by a killed run whose stack ` +
+    "tag another provider of that run set at the same moment, with checkpoints off or its pending create since " +
+    "cleared (a pending create of this stack's state carrying its nonce proves it, and it is cancelled): then adopt " +
+    "it (`pulumi import rimuhosting:index:Vps <name> <oid>`) or cancel it in the control panel."
   );
 }
