@@ -6,7 +6,8 @@
  * cancels not even an order it can prove a killed run's unless --no-run-in-progress says none runs. A fully qualified
  * --stack is the stack of its last part; one of another project is refused; the CLI's errors are quoted without a
  * URL's password. Issue 80: one marked with a same-named stack's identity of another backend is another stack's, told
- * of and left alone, exit 0, and --identity run against that backend prints its mark; beside it an `id1-` one still
+ * of and left alone, exit 0 (on a backend whose lock it cannot see too), and --identity run against that backend
+ * prints its mark; beside it an `id1-` one still
  * fails (exit 1); a lost tag race's order with a pending create of this stack carrying its nonce is cancelled.
  * test/engine/killed-destroy.test.ts runs them on killed stacks through the real CLI, and
  * test/engine/stack-identity.test.ts beside a colleague's live VPS.
@@ -294,6 +295,13 @@ test("a same-named stack's live VPS of another backend: another stack's, left al
     const own = await run("plugin", ["--identity", "--stack", "dev"], ours.dir, ours.env);
     expect(own).toMatchObject({ status: 0, stdout: expect.stringMatching(/^id2-[0-9a-f]{32}\n$/) });
     expect(own.stdout).not.toBe(told.stdout);
+    // Where the lock cannot be seen (this stack on S3 too), another stack's order alone refuses nothing.
+    fs.writeFileSync(path.join(ours.dir, "whoami.json"), JSON.stringify({ url: "s3://team-a" }));
+    const unseen = await run("bin", ["--yes"], ours.dir, ours.env);
+    expect(unseen).toMatchObject({ status: 0, stdout: "" });
+    expect(unseen.stderr).toContain("web.example.com, $10.00 a month) is another stack's: left alone.");
+    expect(unseen.stderr).toContain("no order of stack dev's name but another stack's is in no state");
+    fs.rmSync(path.join(ours.dir, "whoami.json"));
     // Beside it, an order of this stack's name that no identity proves (an older release's mark): named, exit 1.
     await placeOrder(
       emulator,
