@@ -7,10 +7,9 @@
  * --stack is the stack of its last part; one of another project is refused; the CLI's errors are quoted without a
  * URL's password. Issue 80: one marked with a same-named stack's identity of another backend is another stack's, told
  * of and left alone, exit 0 (on a backend whose lock it cannot see too), and --identity run against that backend
- * prints its mark; beside it an `id1-` one still
- * fails (exit 1); a lost tag race's order with a pending create of this stack carrying its nonce is cancelled.
- * test/engine/killed-destroy.test.ts runs them on killed stacks through the real CLI, and
- * test/engine/stack-identity.test.ts beside a colleague's live VPS.
+ * prints its mark; beside it an `id1-` one still fails (exit 1); a lost tag race's order with a pending create of this
+ * stack carrying its nonce is cancelled. test/engine/killed-destroy.test.ts runs them on killed stacks through the
+ * real CLI, and test/engine/stack-identity.test.ts beside a colleague's live VPS.
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
