@@ -13,12 +13,7 @@
 import * as fs from "node:fs";
 import * as tty from "node:tty";
 import { domainToASCII } from "node:url";
-import {
-  exitCodeOf,
-  UnknownOptionError,
-  unknownOptionMessage,
-  USAGE_EXIT,
-} from "../../contract/command-line.js";
+import { commandLine, exitCodeOf, USAGE_EXIT, UsageError, walkOptions } from "../../contract/command-line.js";
 import { DC_LOCATIONS } from "../../contract/literals.js";
 import { createClient, RimuConfigError } from "../client/index.js";
 import { CONFIG_KEYS, ENV_VARS, missingApiKeyMessage } from "../config.js";
@@ -102,37 +97,31 @@ interface Options extends Selection {
   out?: string;
 }
 
-class UsageError extends Error {}
-
-const VALUE_FLAGS = new Set(["--dc", "--name", "--stack", "--out"]);
-
 function parseArgs(args: readonly string[]): Options {
   const options: Options = { dataCentres: [], names: [], includeManaged: false };
   const dcs: string[] = [];
   const names: string[] = [];
-  for (let i = 0; i < args.length; i += 1) {
-    const [flag, inline] = args[i]!.startsWith("--") ? args[i]!.split(/=(.*)/s, 2) : [args[i]!];
-    if (flag === "--include-managed" && inline === undefined) {
-      options.includeManaged = true;
-      continue;
-    }
-    if (!VALUE_FLAGS.has(flag!)) {
-      if (flag!.startsWith("-")) throw new UnknownOptionError(flag!);
-      throw new UsageError(`'${flag}' is no option: the command takes options only (it reads no file)`);
-    }
-    const value = inline ?? args[++i];
-    if (value === undefined || value === "") throw new UsageError(`${flag} needs a value`);
-    if (flag === "--dc") {
-      const code = value.toUpperCase();
-      if (!(DC_LOCATIONS as readonly string[]).includes(code))
-        throw new UsageError(
-          `--dc ${value} is no RimuHosting data centre; use one of ${DC_LOCATIONS.join(", ")}`,
-        );
-      dcs.push(code);
-    } else if (flag === "--name") names.push(value);
-    else if (flag === "--stack") options.stack = value;
-    else options.out = value;
-  }
+  walkOptions(
+    args,
+    {
+      switches: ["--include-managed"],
+      valued: ["--dc", "--name", "--stack", "--out"],
+      positional: "the command takes options only (it reads no file)",
+    },
+    (flag, value = "") => {
+      if (flag === "--include-managed") options.includeManaged = true;
+      else if (flag === "--dc") {
+        const code = value.toUpperCase();
+        if (!(DC_LOCATIONS as readonly string[]).includes(code))
+          throw new UsageError(
+            `--dc ${value} is no RimuHosting data centre; use one of ${DC_LOCATIONS.join(", ")}`,
+          );
+        dcs.push(code);
+      } else if (flag === "--name") names.push(value);
+      else if (flag === "--stack") options.stack = value;
+      else options.out = value;
+    },
+  );
   return { ...options, dataCentres: dcs, names };
 }
 
@@ -243,24 +232,11 @@ export async function runImportFile(
   name = "rimuhosting-import-file",
 ): Promise<number> {
   const usage = USAGE.replace(/rimuhosting-import-file/g, name);
-  if (args.includes("--help") || args.includes("-h")) {
-    io.stdout.write(`${usage}\n`);
-    return 0;
-  }
+  const line = commandLine(args, parseArgs, { name, usage, stdout: io.stdout, stderr: io.stderr });
+  if ("exit" in line) return line.exit;
   const terminal = atTerminal(args, io, name, usage);
   if (terminal !== undefined) return terminal;
-  let options: Options;
-  try {
-    options = parseArgs(args);
-  } catch (error) {
-    if (!(error instanceof UsageError || error instanceof UnknownOptionError)) throw error;
-    const line =
-      error instanceof UnknownOptionError
-        ? unknownOptionMessage(name, error.option)
-        : `${name}: ${error.message}`;
-    io.stderr.write(`${line}\n\n${usage}\n`);
-    return USAGE_EXIT;
-  }
+  const { options } = line;
   let settings: FoundSettings;
   try {
     settings = findSettings({ cwd: io.cwd, stack: options.stack, env: io.env });

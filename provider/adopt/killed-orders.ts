@@ -10,19 +10,15 @@
  *
  *   pulumi cancel --yes && rimuhosting-killed-orders --yes
  *
- * Exit codes: 0 when no order of a killed run of the stack is left billed; 1 when one is (each named, with why and
- * how to end it), or when one may be and a command of the stack may be running; 2 for wrong arguments, a missing API
- * key, a stack whose config cannot be read, or a locked stack.
+ * Exit codes: 0 when no order of a killed run of the stack is left billed (another stack's orders of its name told
+ * of, left alone); 1 when one is (each named, with why and how to end it), or when one may be and a command of the
+ * stack may be running; 2 for wrong arguments, a missing API key, a stack whose config cannot be read, or a locked
+ * stack. `--identity` prints the stack's identity mark (0; 2 when it cannot be read).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
-import {
-  exitCodeOf,
-  UnknownOptionError,
-  unknownOptionMessage,
-  USAGE_EXIT,
-} from "../../contract/command-line.js";
+import { commandLine, exitCodeOf, USAGE_EXIT, UsageError, walkOptions } from "../../contract/command-line.js";
 import { createClient, RimuConfigError } from "../client/index.js";
 import { missingApiKeyMessage } from "../config.js";
 import { accountViewFor } from "../impl/account/account-view.js";
@@ -38,20 +34,22 @@ import {
 import { setBackendReader } from "../impl/ownership/backend-reader.js";
 import { inPulumiProject, pulumiJson, readBackendStates } from "../impl/ownership/backend-states.js";
 import { fileBackendDir, readStackHistory } from "../impl/ownership/stack-history.js";
-import { readStackIdentity, setStackIdentityReader } from "../impl/ownership/stack-identity.js";
+import { readStackIdentity, setStackIdentityReader, STACK_TAG } from "../impl/ownership/stack-identity.js";
 import { sweepStackStrays, unheldOrdersOfStackName } from "../impl/ownership/stack-strays.js";
 import { failureOf, findSettings, StackSettingsError } from "./stack-settings.js";
 import type { ImportFileIo } from "./cli.js";
 
 const USAGE = `Usage: rimuhosting-killed-orders --yes [--stack <stack>] [--no-run-in-progress]
+       rimuhosting-killed-orders --identity [--stack <stack>]
   Cancels the orders a killed \`pulumi up\` of the stack left in no state, as \`pulumi destroy\` does, for a stack
   whose killed run left no VPS in its state (its destroy never starts the provider). Run it in the stack's project
   directory, once no \`pulumi\` command of the stack is running (after \`pulumi cancel\`).
 
   An order is cancelled only when it is provably this stack's: it carries this stack's identity, no state of the
   backend holds it, and either a pending create of the stack's state (the engine's record of a create it never
-  finished) carries its creation nonce or no finished operation of the stack recorded it. Every other order of the
-  stack's name is named, with why it stays billed and how to end it.
+  finished) carries its creation nonce or no finished operation of the stack recorded it. An order marked with
+  another stack's identity (a stack of the same name in another backend) is told of, left alone, and fails
+  nothing. Every other order of the stack's name is named, with why it stays billed and how to end it.
 
   On a file backend the command sees the stack's lock and refuses while it is held. On any other backend (S3,
   PostgreSQL, Pulumi Cloud) it cannot, and a running \`pulumi up\`'s new orders look like a killed run's: it
@@ -62,30 +60,37 @@ const USAGE = `Usage: rimuhosting-killed-orders --yes [--stack <stack>] [--no-ru
                            stack); its config gives the API key and address
     --no-run-in-progress   you checked that no \`pulumi\` command of the stack is running (needed where the
                            stack's lock cannot be seen: any backend but a file one)
+    --identity             print the stack's identity mark (no --yes needed; cancels nothing): run against
+                           each backend with a stack of this name, it tells whose an order of another mark is
 
   Exit code: 0 when none is left billed; 1 when one is, or when one may be and the backend's lock cannot be seen
   (named on stderr); 2 for wrong arguments, a missing API key, a stack whose config cannot be read, or a stack
   that is locked.`;
 
-class UsageError extends Error {}
+interface Options {
+  stack?: string;
+  yes: boolean;
+  noRunInProgress: boolean;
+  identity: boolean;
+}
 
-function parseArgs(args: readonly string[]): { stack?: string; yes: boolean; noRunInProgress: boolean } {
-  const options: { stack?: string; yes: boolean; noRunInProgress: boolean } = {
-    yes: false,
-    noRunInProgress: false,
-  };
-  for (let i = 0; i < args.length; i += 1) {
-    const [flag, inline] = args[i]!.startsWith("--") ? args[i]!.split(/=(.*)/s, 2) : [args[i]!];
-    if (flag === "--yes" && inline === undefined) options.yes = true;
-    else if (flag === "--no-run-in-progress" && inline === undefined) options.noRunInProgress = true;
-    else if (flag === "--stack") {
-      const value = inline ?? args[++i];
-      if (value === undefined || value === "") throw new UsageError("--stack needs a value");
-      options.stack = value;
-    } else if (flag!.startsWith("-")) throw new UnknownOptionError(flag!);
-    else throw new UsageError(`'${flag}' is no option: the command takes options only`);
-  }
-  if (!options.yes) throw new UsageError("add --yes: the command cancels orders");
+function parseArgs(args: readonly string[]): Options {
+  const options: Options = { yes: false, noRunInProgress: false, identity: false };
+  walkOptions(
+    args,
+    {
+      switches: ["--yes", "--no-run-in-progress", "--identity"],
+      valued: ["--stack"],
+      positional: "the command takes options only",
+    },
+    (flag, value) => {
+      if (flag === "--yes") options.yes = true;
+      else if (flag === "--no-run-in-progress") options.noRunInProgress = true;
+      else if (flag === "--identity") options.identity = true;
+      else options.stack = value;
+    },
+  );
+  if (!options.yes && !options.identity) throw new UsageError("add --yes: the command cancels orders");
   return options;
 }
 
@@ -167,6 +172,49 @@ async function lockOf(
   return undefined;
 }
 
+/**
+ * `--identity`: the stack's identity mark (stack-identity.ts), the one its orders carry, on stdout: run against each
+ * backend with a stack of this name, it tells whose an order of another stack's mark is (another-stacks.ts). It
+ * changes nothing: a stack without its tag is not given one (its orders carry no mark of it), and is said to be so.
+ */
+async function printIdentity(
+  scope: { project: string; stack: string },
+  where: { cwd: string; env: NodeJS.ProcessEnv },
+  io: ImportFileIo,
+  name: string,
+): Promise<number> {
+  const tags = await pulumiJson<Record<string, string>>(
+    ["stack", "tag", "ls", "--json", "--stack", scope.stack],
+    where,
+  );
+  if ("why" in tags) {
+    io.stderr.write(`${name}: the tags of stack ${scope.stack} could not be read: ${tags.why}.\n`);
+    return USAGE_EXIT;
+  }
+  if (!tags.value[STACK_TAG]) {
+    io.stderr.write(
+      `${name}: stack ${scope.stack} has no tag ${STACK_TAG}, so no identity yet: no order carries a mark of it ` +
+        "(the provider sets the tag before it places a marked order).\n",
+    );
+    return 0;
+  }
+  const identity = await readStackIdentity(scope, where);
+  if ("mark" in identity) {
+    io.stdout.write(`${identity.mark}\n`);
+    io.stderr.write(
+      `${name}: the identity of stack ${scope.stack} of project ${scope.project} in this backend: the orders it ` +
+        "placed carry it.\n",
+    );
+    return 0;
+  }
+  io.stderr.write(
+    identity.none
+      ? `${name}: stack ${scope.stack} has no identity (${identity.unread}): no order carries a mark of it.\n`
+      : `${name}: the identity of stack ${scope.stack} could not be read: ${identity.unread}.\n`,
+  );
+  return identity.none ? 0 : USAGE_EXIT;
+}
+
 /** Runs the command with `args` (what follows its name); resolves to the exit code. `name`: how the user called it. */
 export async function runKilledOrders(
   args: readonly string[],
@@ -174,22 +222,9 @@ export async function runKilledOrders(
   name = "rimuhosting-killed-orders",
 ): Promise<number> {
   const usage = USAGE.replace(/rimuhosting-killed-orders/g, name);
-  if (args.includes("--help") || args.includes("-h")) {
-    io.stdout.write(`${usage}\n`);
-    return 0;
-  }
-  let options: ReturnType<typeof parseArgs>;
-  try {
-    options = parseArgs(args);
-  } catch (error) {
-    if (!(error instanceof UsageError || error instanceof UnknownOptionError)) throw error;
-    const line =
-      error instanceof UnknownOptionError
-        ? unknownOptionMessage(name, error.option)
-        : `${name}: ${error.message}`;
-    io.stderr.write(`${line}\n\n${usage}\n`);
-    return USAGE_EXIT;
-  }
+  const line = commandLine(args, parseArgs, { name, usage, stdout: io.stdout, stderr: io.stderr });
+  if ("exit" in line) return line.exit;
+  const { options } = line;
   const cwd = io.cwd ?? process.cwd();
   const env = io.env ?? process.env;
   const refuse = (code: VpsErrorCode, why: string, exit: number) => {
@@ -206,6 +241,14 @@ export async function runKilledOrders(
   const given = options.stack === undefined ? undefined : stackNameOf(options.stack, project);
   if (given !== undefined && "why" in given)
     return refuse(VPS_ERROR_CODES.invalidInput, `${given.why}.`, USAGE_EXIT);
+  if (options.identity) {
+    const stack = given ?? selectedStack(cwd, env);
+    if ("why" in stack) {
+      io.stderr.write(`${name}: ${stack.why}; name the stack with --stack.\n`);
+      return USAGE_EXIT;
+    }
+    return printIdentity({ project, stack: stack.stack }, { cwd, env: backendReadEnv(env) }, io, name);
+  }
   let settings: ReturnType<typeof findSettings>;
   try {
     settings = findSettings({ cwd, stack: options.stack, env });
@@ -266,10 +309,12 @@ export async function runKilledOrders(
     if (lock !== undefined && !options.noRunInProgress) {
       // No lock to see: a colleague's running `up` has pending creates and orders in no state, exactly as a killed
       // run left them. Only the user can say none runs; until then the orders are named, none cancelled.
-      const orders = await unheldOrdersOfStackName(run, view, creationScope);
+      const { named: orders, another } = await unheldOrdersOfStackName(run, view, creationScope);
+      for (const line of another) io.stderr.write(`${name}: ${line}\n`);
       if (orders.length === 0) {
         io.stderr.write(
-          `${name}: no order of stack ${scope.stack}'s name is in no state: none is left billed.\n`,
+          `${name}: no order of stack ${scope.stack}'s name ${another.length === 0 ? "" : "but another stack's "}` +
+            "is in no state: none is left billed.\n",
         );
         return 0;
       }

@@ -8,10 +8,11 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import {
+  commandLine,
   exitCodeOf,
   UnknownOptionError,
-  unknownOptionMessage,
   USAGE_EXIT,
+  UsageError,
 } from "../../contract/command-line.js";
 import { readSource, terminalWithoutFile, type CommandIo } from "./command-input.js";
 import { billOf, type Bill } from "./bill.js";
@@ -65,8 +66,6 @@ const USAGE = `Usage: rimuhosting-bill [options] --stack <stack> [-- <preview fl
   Exit code: 0; 1 when a budget, a --fail-over limit or a mandatory policy fails, or a preview --stack ran
   fails (the bill is still printed); 2 when the input or the options are wrong, or a preview stopped before it
   previewed anything (a message, no bill).`;
-
-class UsageError extends Error {}
 
 interface Options {
   files: string[];
@@ -184,22 +183,9 @@ export async function runBill(
   name = "rimuhosting-bill",
 ): Promise<number> {
   const usage = USAGE.replace(/rimuhosting-bill/g, name);
-  if (args.includes("--help") || args.includes("-h")) {
-    io.stdout.write(`${usage}\n`);
-    return EXIT.fine;
-  }
-  let options: Options;
-  try {
-    options = parseArgs(args);
-  } catch (error) {
-    if (error instanceof UnknownOptionError) {
-      io.stderr.write(`${unknownOptionMessage(name, error.option)}\n\n${usage}\n`);
-      return EXIT.badInput;
-    }
-    if (!(error instanceof UsageError)) throw error;
-    io.stderr.write(`${name}: ${error.message}.\n\n${usage}\n`);
-    return EXIT.badInput;
-  }
+  const line = commandLine(args, parseArgs, { name, usage, stdout: io.stdout, stderr: io.stderr, end: "." });
+  if ("exit" in line) return line.exit;
+  const { options } = line;
   if (options.stacks.length === 0) {
     const atTerminal = terminalWithoutFile(options.files, io, name, usage);
     if (atTerminal) return atTerminal.exit;

@@ -5,8 +5,11 @@
  * named, left billed, exit 1. On a backend whose lock it cannot see (the stand-in's `pulumi whoami` names S3), it
  * cancels not even an order it can prove a killed run's unless --no-run-in-progress says none runs. A fully qualified
  * --stack is the stack of its last part; one of another project is refused; the CLI's errors are quoted without a
- * URL's password. One marked with another stack identity, beside a stack that has one, is named and left billed,
- * exit 1 (issue 80). test/engine/killed-destroy.test.ts runs them on killed stacks through the real CLI.
+ * URL's password. Issue 80: one marked with a same-named stack's identity of another backend is another stack's, told
+ * of and left alone, exit 0 (on a backend whose lock it cannot see too), and --identity run against that backend
+ * prints its mark; beside it an `id1-` one still fails (exit 1); a lost tag race's order with a pending create of this
+ * stack carrying its nonce is cancelled. test/engine/killed-destroy.test.ts runs them on killed stacks through the
+ * real CLI, and test/engine/stack-identity.test.ts beside a colleague's live VPS.
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -113,26 +116,44 @@ function standInProject(files: Record<string, string>, emulatorUrl = "http://127
 
 const TOKEN = `stack-${createHash("sha256").update("shop/dev").digest("hex").slice(0, 32)}`;
 
+/** Places `domain` on the emulator's demo account, as a run whose marks are `metaData` would. */
+const placeOrder = (
+  emulator: Awaited<ReturnType<typeof startTestEmulator>>,
+  metaData: { key_name: string; value: string }[],
+  domain = "web.example.com",
+) =>
+  emulator.api("POST", "/orders/new-vps", {
+    new_order_request: {
+      instantiation_options: { domain_name: domain, distro: "deb12.64" },
+      meta_data: metaData,
+    },
+  });
+
+/**
+ * The stand-in's answers for a stack `dev` whose state holds no resource and the create its killed run began and never
+ * finished (a pending operation), whose inputs carry the creation nonce `nonce`.
+ */
+const pendingCreateOf = (nonce: string) => ({
+  "ls.json": JSON.stringify([{ name: "dev", resourceCount: 0 }]),
+  "export.json": JSON.stringify({
+    deployment: {
+      resources: [],
+      pending_operations: [
+        { type: "creating", resource: { type: "rimuhosting:index:Vps", inputs: { __creationNonce: nonce } } },
+      ],
+    },
+  }),
+});
+
+/** Whether web.example.com is still billed. */
+const billed = async (emulator: Awaited<ReturnType<typeof startTestEmulator>>) =>
+  JSON.stringify(await emulator.api("GET", "/orders;include_inactive=N")).includes("web.example.com");
+
 test("an order of the stack's name it cannot prove the stack's: named, left billed, exit 1", async () => {
   const emulator = await startTestEmulator();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "killed-orders-"));
+  const { dir, env } = standInProject({}, emulator.baseUrl);
   try {
-    const token = `stack-${createHash("sha256").update("shop/dev").digest("hex").slice(0, 32)}`;
-    await emulator.api("POST", "/orders/new-vps", {
-      new_order_request: {
-        instantiation_options: { domain_name: "web.example.com", distro: "deb12.64" },
-        meta_data: [{ key_name: STACK_TOKEN_KEY, value: token }],
-      },
-    });
-    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: shop\nruntime: yaml\n");
-    fs.mkdirSync(path.join(dir, "bin"));
-    fs.writeFileSync(path.join(dir, "bin", "pulumi"), STAND_IN_PULUMI, { mode: 0o755 });
-    const env = {
-      PATH: [path.join(dir, "bin"), path.dirname(process.execPath), "/usr/bin", "/bin"].join(path.delimiter),
-      HOME: dir,
-      RIMUHOSTING_APIKEY: DEMO_API_KEY,
-      RIMUHOSTING_BASEURL: emulator.baseUrl,
-    };
+    await placeOrder(emulator, [{ key_name: STACK_TOKEN_KEY, value: TOKEN }]);
     for (const command of ["bin", "plugin"] as const) {
       const result = await run(command, ["--yes"], dir, env);
       expect(result).toMatchObject({ status: 1, stdout: "" });
@@ -141,8 +162,7 @@ test("an order of the stack's name it cannot prove the stack's: named, left bill
       );
       expect(result.stderr).toContain("see the warnings above");
     }
-    const orders = await emulator.api("GET", "/orders;include_inactive=N");
-    expect(JSON.stringify(orders)).toContain("web.example.com");
+    expect(await billed(emulator)).toBe(true);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
     await emulator.close();
@@ -153,12 +173,7 @@ test("a fully qualified --stack is its last part's stack; one of another project
   const emulator = await startTestEmulator();
   const { dir, env } = standInProject({}, emulator.baseUrl);
   try {
-    await emulator.api("POST", "/orders/new-vps", {
-      new_order_request: {
-        instantiation_options: { domain_name: "web.example.com", distro: "deb12.64" },
-        meta_data: [{ key_name: STACK_TOKEN_KEY, value: TOKEN }],
-      },
-    });
+    await placeOrder(emulator, [{ key_name: STACK_TOKEN_KEY, value: TOKEN }]);
     const qualified = await run("bin", ["--yes", "--stack", "organization/shop/dev"], dir, env);
     expect(qualified).toMatchObject({ status: 1, stdout: "" });
     expect(qualified.stderr).toMatch(/web\.example\.com, \$[\d.]+ a month\) carries this stack's name/);
@@ -202,35 +217,23 @@ test("where the lock cannot be seen (S3): a killed run's provable order is only 
     stackTag: "t-1",
   });
   // Exactly what a colleague's running first `up` has: its order, and a pending create carrying its nonce.
-  const pending = {
-    type: "creating",
-    resource: { type: "rimuhosting:index:Vps", inputs: { __creationNonce: "n-1" } },
-  };
   const { dir, env } = standInProject(
     {
       "Pulumi.dev.yaml": "encryptionsalt: v1:salt\n",
       "whoami.json": JSON.stringify({ url }),
       "tags.json": JSON.stringify({ [STACK_TAG]: "t-1" }),
-      "ls.json": JSON.stringify([{ name: "dev", resourceCount: 0 }]),
-      "export.json": JSON.stringify({ deployment: { resources: [], pending_operations: [pending] } }),
+      ...pendingCreateOf("n-1"),
     },
     emulator.baseUrl,
   );
   try {
-    await emulator.api("POST", "/orders/new-vps", {
-      new_order_request: {
-        instantiation_options: { domain_name: "web.example.com", distro: "deb12.64" },
-        meta_data: [
-          { key_name: STACK_TOKEN_KEY, value: TOKEN },
-          { key_name: STACK_IDENTITY_KEY, value: identity },
-          { key_name: CREATION_NONCE_KEY, value: "n-1" },
-        ],
-      },
-    });
-    const active = async () =>
-      JSON.stringify(await emulator.api("GET", "/orders;include_inactive=N")).includes("web.example.com");
+    await placeOrder(emulator, [
+      { key_name: STACK_TOKEN_KEY, value: TOKEN },
+      { key_name: STACK_IDENTITY_KEY, value: identity },
+      { key_name: CREATION_NONCE_KEY, value: "n-1" },
+    ]);
     const refused = await run("bin", ["--yes"], dir, env);
-    expect({ active: await active(), stderr: refused.stderr }).toMatchObject({ active: true });
+    expect({ active: await billed(emulator), stderr: refused.stderr }).toMatchObject({ active: true });
     expect(refused).toMatchObject({ status: 1, stdout: "" });
     expect(refused.stderr).toMatch(
       /^rimuhosting-killed-orders: \[RIMU_ERR_RUN_IN_PROGRESS\] stack dev's backend \(s3:\/\/team-bucket\) keeps its lock/,
@@ -240,44 +243,112 @@ test("where the lock cannot be seen (S3): a killed run's provable order is only 
     const told = await run("bin", ["--yes", "--no-run-in-progress"], dir, env);
     expect(told).toMatchObject({ status: 0, stdout: "" });
     expect(told.stderr).toMatch(/web\.example\.com, \$[\d.]+ a month\): cancelled/);
-    expect(await active()).toBe(false);
+    expect(await billed(emulator)).toBe(false);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
     await emulator.close();
   }
 });
 
-// Issue 80: a run whose stack tag the backend did not keep (two providers setting it at once) marked its order with
-// an identity no later run proves. The stack here has one (key material in its settings, its tag set): the order is
-// named, and the command does not say none is left billed.
-test("an order of the stack's name marked with another stack identity: named, left billed, exit 1", async () => {
+/** The identity of stack shop/dev with key material SALT in backend `backendUrl` whose stack tag is `stackTag`. */
+const SALT = "v1:c2FsdA==:v1:AAAA:BBBB";
+const markOf = (backendUrl: string, stackTag: string) =>
+  stackIdentityMark({ backendUrl, project: "shop", stack: "dev", instance: SALT, stackTag });
+
+// Issue 80: a same-named stack of another backend (a colleague's `dev` in bucket team-b) has a live VPS, carrying its
+// identity. It is provably not this stack's and nothing this stack does ends it: told of, left alone, exit 0 (it
+// used to fail every run). The command's --identity, run against that backend, prints the mark the order carries.
+test("a same-named stack's live VPS of another backend: another stack's, left alone, exit 0; --identity tells whose", async () => {
+  const emulator = await startTestEmulator();
+  const theirs = markOf("s3://team-b", "b-tag");
+  const ours = standInProject(
+    { "Pulumi.dev.yaml": `encryptionsalt: ${SALT}\n`, "tags.json": JSON.stringify({ [STACK_TAG]: "a-tag" }) },
+    emulator.baseUrl,
+  );
+  const colleagues = standInProject({
+    "Pulumi.dev.yaml": `encryptionsalt: ${SALT}\n`,
+    "whoami.json": JSON.stringify({ url: "s3://team-b" }),
+    "tags.json": JSON.stringify({ [STACK_TAG]: "b-tag" }),
+  });
+  try {
+    await placeOrder(emulator, [
+      { key_name: STACK_TOKEN_KEY, value: TOKEN },
+      { key_name: STACK_IDENTITY_KEY, value: theirs },
+    ]);
+    for (const command of ["bin", "plugin"] as const) {
+      const result = await run(command, ["--yes"], ours.dir, ours.env);
+      expect(result).toMatchObject({ status: 0, stdout: "" });
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `web\\.example\\.com, \\$[\\d.]+ a month\\) is another stack's: left alone\\. .* ${theirs}, not this`,
+        ),
+      );
+      expect(result.stderr).toContain("--identity --stack dev");
+      expect(result.stderr).not.toContain("Warning:");
+      expect(result.stderr).toContain("no order of a killed run of stack dev is left billed.");
+    }
+    expect(await billed(emulator)).toBe(true);
+    // Run against the colleague's backend, --identity prints the mark the order carries: theirs.
+    const told = await run("bin", ["--identity"], colleagues.dir, colleagues.env);
+    expect(told).toMatchObject({ status: 0, stdout: `${theirs}\n` });
+    const own = await run("plugin", ["--identity", "--stack", "dev"], ours.dir, ours.env);
+    expect(own).toMatchObject({ status: 0, stdout: expect.stringMatching(/^id2-[0-9a-f]{32}\n$/) });
+    expect(own.stdout).not.toBe(told.stdout);
+    // Where the lock cannot be seen (this stack on S3 too), another stack's order alone refuses nothing.
+    fs.writeFileSync(path.join(ours.dir, "whoami.json"), JSON.stringify({ url: "s3://team-a" }));
+    const unseen = await run("bin", ["--yes"], ours.dir, ours.env);
+    expect(unseen).toMatchObject({ status: 0, stdout: "" });
+    expect(unseen.stderr).toContain("web.example.com, $10.00 a month) is another stack's: left alone.");
+    expect(unseen.stderr).toContain("no order of stack dev's name but another stack's is in no state");
+    fs.rmSync(path.join(ours.dir, "whoami.json"));
+    // Beside it, an order of this stack's name that no identity proves (an older release's mark): named, exit 1.
+    await placeOrder(
+      emulator,
+      [
+        { key_name: STACK_TOKEN_KEY, value: TOKEN },
+        { key_name: STACK_IDENTITY_KEY, value: "id1-0123456789abcdef0123456789abcdef" },
+      ],
+      "api.example.com",
+    );
+    const unproven = await run("bin", ["--yes"], ours.dir, ours.env);
+    expect(unproven).toMatchObject({ status: 1, stdout: "" });
+    expect(unproven.stderr).toMatch(/Warning: order \d+ \(api\.example\.com, .* carries no stack identity/);
+    expect(unproven.stderr).toContain("web.example.com, $10.00 a month) is another stack's: left alone.");
+    expect(unproven.stderr).toContain("see the warnings above");
+  } finally {
+    fs.rmSync(ours.dir, { recursive: true, force: true });
+    fs.rmSync(colleagues.dir, { recursive: true, force: true });
+    await emulator.close();
+  }
+});
+
+// A run of this stack whose stack tag the backend did not keep (two providers setting it at once: stack-identity.ts)
+// marked its order with a mark no later run derives, the same to see as another stack's. With checkpoints on, the
+// engine's record tells them apart: a pending create of this stack's state carries the order's nonce. So it is this
+// stack's killed create, and cancelled.
+test("a lost tag race's order, a pending create of this stack carrying its nonce: this stack's, cancelled", async () => {
   const emulator = await startTestEmulator();
   const { dir, env } = standInProject(
     {
-      "Pulumi.dev.yaml": "encryptionsalt: v1:c2FsdA==:v1:AAAA:BBBB\n",
-      "tags.json": JSON.stringify({ [STACK_TAG]: "0f1e2d3c" }),
+      "Pulumi.dev.yaml": `encryptionsalt: ${SALT}\n`,
+      "tags.json": JSON.stringify({ [STACK_TAG]: "kept-tag" }),
+      ...pendingCreateOf("n-lost"),
     },
     emulator.baseUrl,
   );
   try {
-    await emulator.api("POST", "/orders/new-vps", {
-      new_order_request: {
-        instantiation_options: { domain_name: "web.example.com", distro: "deb12.64" },
-        meta_data: [
-          { key_name: STACK_TOKEN_KEY, value: TOKEN },
-          { key_name: STACK_IDENTITY_KEY, value: "id2-0123456789abcdef0123456789abcdef" },
-        ],
-      },
-    });
+    await placeOrder(emulator, [
+      { key_name: STACK_TOKEN_KEY, value: TOKEN },
+      { key_name: STACK_IDENTITY_KEY, value: markOf(`file://${dir}/backend`, "lost-tag") },
+      { key_name: CREATION_NONCE_KEY, value: "n-lost" },
+    ]);
     const result = await run("bin", ["--yes"], dir, env);
-    expect(result).toMatchObject({ status: 1, stdout: "" });
-    expect(result.stderr).toMatch(
-      /web\.example\.com, \$[\d.]+ a month\) carries this stack's name .* another stack identity: .* stays billed/,
-    );
-    expect(result.stderr).toContain("see the warnings above");
-    expect(result.stderr).not.toContain("is left billed.");
-    const orders = await emulator.api("GET", "/orders;include_inactive=N");
-    expect(JSON.stringify(orders)).toContain("web.example.com");
+    expect({ billed: await billed(emulator), ...result }).toMatchObject({
+      billed: false,
+      status: 0,
+      stdout: "",
+    });
+    expect(result.stderr).toMatch(/web\.example\.com, \$[\d.]+ a month\): cancelled\. .*\(a lost tag race\)/);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
     await emulator.close();

@@ -4,7 +4,8 @@
 // orders its VPS; B's `up` of the same resource fails with RIMU_ERR_FOREIGN_ORDER naming A's order and takes nothing
 // (it used to take A's order over: the stack token hashed the names only); B's VPS in another data centre is ordered;
 // A's `destroy` cancels A's VPS and leaves B's billed and in B's state (it used to cancel it as "a killed run of this
-// stack"). B's destroy while RimuHosting lists no orders cannot judge what a killed run may have left: it exits
+// stack"); A's `killed-orders --yes` then tells of B's order as another stack's and exits 0, and B's
+// `killed-orders --identity` prints the mark that order carries. B's destroy while RimuHosting lists no orders cannot judge what a killed run may have left: it exits
 // non-zero and B's VPS stays billed and in B's state (the state never holds a cancelled VPS); the next destroy
 // cancels it. Each step is one `pulumi` command.
 import * as fs from "node:fs";
@@ -26,6 +27,7 @@ import { execFileSync } from "node:child_process";
 import { offlineCliEnv } from "./cli-stack";
 import { describeCliOnly } from "./describe-cli";
 import { readStackIdentity, STACK_TAG } from "../../provider/impl/ownership/stack-identity";
+import { killedOrders } from "./killed-orders-run";
 
 jest.setTimeout(600_000);
 
@@ -123,6 +125,14 @@ describeNative("yaml", "two backends, one account, a stack `dev` in each", () =>
         await pulumiText(a.cli, "destroy", "--yes", "--skip-preview");
         expect(activeOrders(s).filter((oid) => !before.includes(oid))).toEqual([oidB]);
         expect(await heldBy(b)).toEqual([oidB]);
+        // A's killed-orders beside B's live VPS: another stack's, told of and left alone, exit 0 (it used to fail
+        // every run); B's `--identity` prints the mark that order carries, which is how a user tells whose it is.
+        const swept = await killedOrders(a.cli, front);
+        expect(swept.text).toMatch(new RegExp(`order ${oidB} \\([^)]*\\) is another stack's: left alone\\.`));
+        expect(swept.code).toBe(0);
+        const mark = /the stack identity (id2-[0-9a-f]{32}), not this stack's/.exec(swept.text)?.[1];
+        expect((await killedOrders(b.cli, front, ["--identity"])).stdout).toBe(`${mark}\n`);
+        expect(activeOrders(s).filter((oid) => !before.includes(oid))).toEqual([oidB]);
         // B's destroy while RimuHosting lists no orders: it cannot judge what a killed run may have left, so it
         // fails, and its VPS, not cancelled, stays in B's state (stack-strays.ts); once the listing answers, it
         // cancels it.

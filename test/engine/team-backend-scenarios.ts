@@ -9,6 +9,9 @@
 // - a killed `up` followed by `pulumi up` (the order taken back), and one followed by `pulumi destroy`: no order
 //   billed that no state holds, after either; while the killed run waits for its order, the lock refuses an `up`;
 // - two stacks' `up`s at once under a budget of one more VPS: one orders, the other is refused;
+// - a killed first `up` (no VPS in its state), then `killed-orders`: it cannot see this backend's lock, so it refuses
+//   (RIMU_ERR_RUN_IN_PROGRESS) and cancels nothing; with `--no-run-in-progress --yes` it cancels the killed run's
+//   order by its pending create: none billed in no state;
 // - on PostgreSQL: a same-named stack on a file backend, one account, whose VPS the other's `destroy` leaves billed;
 //   a 10-VPS `up` killed once 3 orders exist, then `pulumi cancel` and `pulumi destroy`: none billed;
 // - the backend's secret (PostgreSQL's password, S3's secret key) in nothing the CLI printed, the event logs, the
@@ -28,6 +31,7 @@ import { driftReport } from "./drift-check";
 import { EXAMPLES_DIR, VPS_TYPE } from "./e2e-support";
 import { NATIVE_VPS_TYPE, PLUGIN_VERSION, pluginEntry, pulumiFailure, pulumiText } from "./native-programs";
 import { runKilled } from "./engine-kill";
+import { killedOrders } from "./killed-orders-run";
 import { readStackHistory } from "../../provider/impl/ownership/stack-history";
 import type { OperationResult } from "./steps";
 import { describeOnBackend, newTeamBackend, type TeamBackend, type TeamBackendKind } from "./team-backends";
@@ -361,6 +365,29 @@ export function teamBackendScenarios(kind: TeamBackendKind): void {
         await expectEveryOrderHeld();
       });
     }
+
+    // The lock of this backend is where killed-orders cannot see it: a killed first `up` (no VPS in its state, so
+    // `pulumi destroy` never starts the provider) leaves an order only killed-orders reaches, and it cancels nothing
+    // until told that no command of the stack runs.
+    test("a killed first `up`, then killed-orders: refused until --no-run-in-progress, then none billed", async () => {
+      const stack = await stackOn(yamlProject("first", yamlVps("web", "web.first.example.com")), "first");
+      const killed = await killedUp(stack);
+      const refused = await killedOrders(stack, "yaml");
+      seen.push(refused.text);
+      expect(refused.text).toContain("[RIMU_ERR_RUN_IN_PROGRESS]");
+      expect(refused.text).toContain(`order ${killed} (web.first.example.com,`);
+      expect(refused.code).toBe(1);
+      expect(activeOrders().map((o) => o.orderOid)).toContain(killed);
+      const swept = await killedOrders(stack, "yaml", ["--yes", "--no-run-in-progress"]);
+      seen.push(swept.text);
+      expect(swept.text).toMatch(
+        new RegExp(`order ${killed} \\(web\\.first\\.example\\.com, [^)]*\\): cancelled\\.`),
+      );
+      expect(swept.text).toContain("(a pending operation)");
+      expect(swept.code).toBe(0);
+      expect(activeOrders().map((o) => o.orderOid)).not.toContain(killed);
+      await expectEveryOrderHeld();
+    });
 
     test("the backend's secret is in nothing printed, logged or written", async () => {
       // The one message that names the backend: why its earlier states cannot be read (not a file backend).

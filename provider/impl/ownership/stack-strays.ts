@@ -8,10 +8,12 @@
  * token (a hash of the project and stack names, STACK_TOKEN_KEY) and its stack identity (stack-identity.ts), and the
  * first delete of a run that checked no VPS (a destroy, or an `up` whose program has none left) lists the account's
  * active orders carrying the token. Many stacks share the token (a `dev` in every backend): only an order carrying
- * this stack's identity is judged further; one with another identity (a same-named stack's of another backend, or
- * this stack's own marked by a run whose stack tag the backend did not keep), one with none (placed before the
- * identity existed, or when it could not be read), or any when this stack's identity cannot be read, is not provably
- * this stack's: it is named with how to adopt or cancel it, never cancelled. An order a state
+ * this stack's identity, or one a pending create of this stack's state proves its own (its nonce: the engine's own
+ * record, whatever the mark), is judged further. One with another stack's readable identity is another stack's (a
+ * same-named stack's of another backend): told as "another stack's: left alone", with how to tell it from this
+ * stack's own marked by a run whose stack tag the backend did not keep (another-stacks.ts). One with none (placed
+ * before the identity existed, or when it could not be read), or any when this stack's identity cannot be read, is
+ * not provably this stack's: it is named with how to adopt or cancel it, never cancelled. An order a state
  * of the backend holds (backend-states.ts: this stack's VPSs, being deleted by their own deletes, or another stack's)
  * is never touched. The rest carry the same token whether a killed run ordered them or they left the stack on
  * purpose: a VPS with `retainOnDelete` (the engine drops it from the state during the same destroy, without asking
@@ -30,10 +32,11 @@
  * provider, so the kept one is what brings the next `pulumi destroy` here to judge again. The run's other deletes do
  * not wait for the judgement: each cancels its own VPS (the engine begins no further step once one has failed; those
  * not begun stay in the state, billed, and the next destroy cancels them). An order with no identity (placed
- * by a release before it) or another stack's identity is not provably this stack's whether or not this stack's
- * identity is read: it is named and does not fail the destroy, which no one but its owner could fix (it may be
- * another backend's live VPS). Nor does a marked order when this stack has no identity by nature (no key material:
- * it never marked one); only a read of this stack's identity that may succeed later fails the destroy.
+ * by a release before it) is not provably this stack's whether or not this stack's identity is read: it is named
+ * (a warning, which makes killed-orders exit 1) and does not fail the destroy. Another stack's order is told of as
+ * information, failing neither (no one but its owner could end it: it may be another backend's live VPS); nor is a
+ * marked order when this stack has no identity by nature (no key material: it never marked one). A read of this
+ * stack's identity, or of the states when an order carries another mark, that may succeed later fails the destroy.
  *
  * A run that checked a VPS sweeps nothing: its program's check takes its stack's killed orders back, and a delete of
  * that run (a replacement's, a VPS left out of the program) must not cancel one that a later check would take.
@@ -54,8 +57,9 @@ import { holderOf, pendingCreateOf } from "./backend-states.js";
 import { backendStates, stackHistory } from "./backend-reader.js";
 import { stackOfScope } from "./stack-history.js";
 import { deploymentOfThisProcess } from "../engine/deployment.js";
-import { identityOf, stackIdentity, STACK_IDENTITY_KEY, STACK_TAG } from "./stack-identity.js";
+import { identityOf, stackIdentity, STACK_IDENTITY_KEY } from "./stack-identity.js";
 import { creationNonceOf } from "./order-marks.js";
+import { anotherStacksLine, isAnotherStacks } from "./another-stacks.js";
 
 export { STACK_TOKEN_KEY };
 
@@ -190,21 +194,34 @@ export async function sweepStackStrays(
 /**
  * The active orders carrying `creationScope`'s stack token that no state of the backend holds (all of them when the
  * states cannot be read), each named with its fee: what a sweep would judge, for a command that must not cancel
- * (killed-orders.ts, when a command of the stack may be running). Cancels nothing.
+ * (killed-orders.ts, when a command of the stack may be running). `another`: those provably another stack's
+ * (another-stacks.ts), each told as the sweep tells it; `named`: the rest. Cancels nothing.
  */
 export async function unheldOrdersOfStackName(
   run: RunContext,
   view: AccountView,
   creationScope: unknown,
-): Promise<string[]> {
+): Promise<{ named: string[]; another: string[] }> {
   const token = stackTokenOf(creationScope);
-  if (token === undefined) return [];
+  const scope = stackOfScope(creationScope);
+  if (token === undefined || scope === undefined) return { named: [], another: [] };
   const carrying = (await view.activeOrders({ fresh: true })).filter((order) => carriesToken(order, token));
-  if (carrying.length === 0) return [];
+  if (carrying.length === 0) return { named: [], another: [] };
   const states = await backendStates(run);
-  return carrying
-    .filter((order) => states.unread !== undefined || holderOf(states, order) === undefined)
-    .map(named);
+  const unheld = carrying.filter(
+    (order) => states.unread !== undefined || holderOf(states, order) === undefined,
+  );
+  const identity = unheld.some((order) => identityOf(order) !== undefined)
+    ? await stackIdentity(run, scope)
+    : undefined;
+  const isAnother = (order: AboutOrder) =>
+    identity !== undefined && isAnotherStacks(order, identity, states, scope);
+  return {
+    named: unheld.filter((order) => !isAnother(order)).map(named),
+    another: unheld
+      .filter(isAnother)
+      .map((order) => anotherStacksLine(named(order), order, identity!, scope)),
+  };
 }
 
 function carriesToken(order: AboutOrder, token: string): boolean {
@@ -273,20 +290,8 @@ async function sweep(
         `stays billed. ${ADOPT_OR_CANCEL}.`,
     );
   const marked = unheld.filter((o) => identityOf(o) !== undefined);
-  if (!("mark" in identity)) {
+  if (!("mark" in identity) && identity.none !== true) {
     if (marked.length === 0) return NOTHING;
-    // A stack with no identity by nature never marked an order: a marked one is another stack's (a same-named one of
-    // another backend, whose live VPS it may be). Failing on it would fail every destroy of this stack, for good.
-    if (identity.none) {
-      for (const order of marked)
-        log(
-          `Warning: ${named(order)} carries this stack's name and a stack identity, and ${where}, but this stack has ` +
-            `no identity (${identity.unread}) and so never marked an order: it is an order of a stack of the same name ` +
-            `in another backend or organization, or one this stack placed before its secrets provider changed. It ` +
-            `stays billed, not cancelled. ${ADOPT_OR_CANCEL}.`,
-        );
-      return NOTHING;
-    }
     for (const order of marked)
       log(
         `Warning: ${named(order)} carries this stack's name and a stack identity, and ${where}, but this stack's ` +
@@ -301,18 +306,25 @@ async function sweep(
       ],
     };
   }
-  // Another mark: a same-named stack's of another backend (maybe its live VPS: not this destroy's to fail on), or this
-  // stack's own, marked by a run whose stack tag the backend did not keep (two providers setting it at once on a first
-  // `up`: stack-identity.ts) or one since removed. Not provable either way: named, never cancelled.
-  for (const order of marked.filter((o) => identityOf(o) !== identity.mark))
+  // Another stack's mark (a same-named stack's of another backend, maybe its live VPS): information, never a failure,
+  // unless the engine's record proves the order this stack's own (a lost tag race: another-stacks.ts).
+  const ownMark = "mark" in identity ? identity.mark : undefined;
+  const another = marked.filter((o) => isAnotherStacks(o, identity, states, stack.scope));
+  for (const order of another) log(anotherStacksLine(named(order), order, identity, stack.scope));
+  // With the states unread, a mark not this stack's may still be this stack's killed create (its pending create
+  // unread): not judged, so the run cannot say that none is left.
+  const unjudged = marked.filter((o) => identityOf(o) !== ownMark && states.unread !== undefined);
+  for (const order of unjudged)
     log(
-      `Warning: ${named(order)} carries this stack's name and ${where}, but another stack identity: a VPS of a ` +
-        "stack of the same name in another backend, or an order of a killed run of this stack whose identity the " +
-        `backend did not keep (its tag ${STACK_TAG} set by two runs at once, or changed since). It is not provably ` +
-        `this stack's, so it stays billed, not cancelled. ${ADOPT_OR_CANCEL}.`,
+      `Warning: ${named(order)} carries this stack's name and another stack identity, and ${where}: whether a ` +
+        `pending create of this stack proves it this stack's is unknown, so it stays billed, not cancelled. ` +
+        `${ADOPT_OR_CANCEL}.`,
     );
-  const unheldOurs = marked.filter((order) => identityOf(order) === identity.mark);
-  if (unheldOurs.length === 0) return NOTHING;
+  const notJudged =
+    unjudged.length === 0 ? [] : [`${where}, so ${unjudged.map(named).join(", ")} cannot be judged`];
+  // This stack's mark, or another proven this stack's by a pending create of its own state carrying its nonce.
+  const unheldOurs = marked.filter((o) => !another.includes(o) && !unjudged.includes(o));
+  if (unheldOurs.length === 0) return { left: [], unread: notJudged };
   // The engine's own record first: a pending create of a state (a killed `up` with checkpoints on) carrying the
   // order's nonce says it was never in a state; the history tells the other ones from VPSs that left on purpose.
   const pendingOf = (order: AboutOrder) =>
@@ -363,7 +375,10 @@ async function sweep(
       log(
         `${named(order)}: cancelled. A killed run of this stack ordered it: ` +
           (pending
-            ? "the engine's record of a create it never finished (a pending operation) carries its creation nonce."
+            ? "the engine's record of a create it never finished (a pending operation) carries its creation nonce" +
+              (identityOf(order) === ownMark
+                ? "."
+                : ", though its stack identity is not this stack's (a lost tag race).")
             : "no state of this backend holds it, and no finished operation of this stack recorded it."),
       );
       log(
@@ -381,5 +396,5 @@ async function sweep(
       left.push(`${named(order)}: its cancellation failed (${messageOf(error)})`);
     }
   }
-  return { left, unread: [] };
+  return { left, unread: notJudged };
 }

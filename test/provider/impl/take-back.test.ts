@@ -58,6 +58,11 @@ let historyRead: testing.BackendReader["history"] = async () => ({ stacks: [], u
  * it could record anything), so the order is billed and in no state. Returns its order number.
  */
 async function killedRun(name: string): Promise<number> {
+  return (await killedCreate(name)).oid;
+}
+
+/** killedRun's order, and the creation nonce its check gave it (a pending create of its state would carry it). */
+async function killedCreate(name: string): Promise<{ oid: number; nonce: string | undefined }> {
   testing.forgetRun();
   const checked = await impl.check({}, vps(name));
   expect(checked.failures).toBeUndefined();
@@ -69,7 +74,7 @@ async function killedRun(name: string): Promise<number> {
   testing.forgetRun();
   const placed = (await active()).filter((oid) => !before.includes(oid));
   expect(placed).toHaveLength(1);
-  return placed[0]!;
+  return { oid: placed[0]!, nonce: (checked.inputs as { __creationNonce?: string }).__creationNonce };
 }
 
 /** The next `pulumi up` of the stack: a preview's check, then check and create. */
@@ -356,7 +361,7 @@ describe("destroy after a killed run", () => {
     [
       "a stack of the same names in another backend placed it",
       "colleague",
-      "but another stack identity: a VPS of a stack of the same name in another backend",
+      "(web-1.example.com, $10.00 a month) is another stack's: left alone. It carries this stack's name",
     ],
     [
       "it carries no stack identity",
@@ -372,21 +377,14 @@ describe("destroy after a killed run", () => {
     history(held(web0).resources);
     await destroy(web0);
     expect(await active()).toEqual([stray]);
-    // Named either way (it may be this stack's: a lost tag race, issue 80), and the destroy does not fail.
+    // Named either way (another stack's told of as such, issue 80), and the destroy does not fail.
     expect(lines.join("\n")).toContain(`order ${stray} (web-1.example.com, $`);
     expect(lines.join("\n")).toContain(said);
   });
 
   it("the engine's record of the killed create (a pending operation) holds its nonce: cancelled, with no history", async () => {
     const web0 = await recorded("web-0");
-    testing.forgetRun();
-    const checked = await impl.check({}, vps("web-1"));
-    const nonce = (checked.inputs as { __creationNonce?: string }).__creationNonce;
-    fixture().emulator.injectFault({ route: "createVps", kind: "drop-after-commit" });
-    fixture().emulator.injectFault({ route: "listOrders", kind: "status", status: 503, times: 50 });
-    await impl.create(checked.inputs).catch(() => undefined);
-    fixture().emulator.app.emulator.faults.clear();
-    const stray = (await active()).find((oid) => oid !== Number(web0.id))!;
+    const { oid: stray, nonce } = await killedCreate("web-1");
     const pending = [{ type: "rimuhosting:index:Vps", inputs: { __creationNonce: nonce } }];
     backend([{ ...held(web0), pending }]);
     history([], "no finished operation of stack prod is recorded");
@@ -430,7 +428,9 @@ describe("destroy after a killed run", () => {
 
   // Issue 80: two providers of a stack's first `up` set its tag at once; the run whose value the backend did not keep
   // marked its orders with an identity no later run proves (the same as a same-named stack's of another backend).
-  it("an order of this stack's name marked with another identity (a lost tag race): named with its fee, never cancelled, the destroy not failed", async () => {
+  // Without the engine's record it is told as another stack's, never cancelled, the destroy not failed; the line says
+  // how to tell whose it is. With a pending create of this stack carrying its nonce, it is this stack's: cancelled.
+  it("an order of this stack's name marked with another identity (a lost tag race): told as another stack's, with how to tell, never cancelled, the destroy not failed", async () => {
     const web0 = await recorded("web-0");
     inBackend("tag-the-backend-did-not-keep");
     const stray = await killedRun("web-1");
@@ -439,17 +439,41 @@ describe("destroy after a killed run", () => {
     history(held(web0).resources);
     await destroy(web0);
     expect(await active()).toEqual([stray]);
-    // A warning: rimuhosting-killed-orders counts every "Warning:" line as an order left billed (exit 1).
+    // No "Warning:": rimuhosting-killed-orders counts every warning line as an order left billed (exit 1).
     expect(lines.join("\n")).toMatch(
       new RegExp(
-        `Warning: order ${stray} \\(web-1\\.example\\.com, \\$[\\d.]+ a month\\) carries this stack's name ` +
-          "and no state of this backend holds it, but another stack identity: .* stays billed, not cancelled\\. " +
-          "if it is this stack's, adopt it",
+        `order ${stray} \\(web-1\\.example\\.com, \\$[\\d.]+ a month\\) is another stack's: left alone\\. .*` +
+          "id2-tag-the-backend-did-not-keep-shop-prod, not this stack's \\(id2-one-backend-shop-prod\\).*" +
+          "killed-orders --identity --stack prod.*If none does, it is this stack's after all",
       ),
+    );
+    expect(lines.join("\n")).not.toContain("Warning:");
+  });
+
+  it("a lost tag race's order whose nonce a pending create of this stack holds: this stack's, cancelled", async () => {
+    const web0 = await recorded("web-0");
+    inBackend("tag-the-backend-did-not-keep");
+    const { oid: stray, nonce } = await killedCreate("web-1");
+    inBackend("one-backend");
+    const pending = [{ type: "rimuhosting:index:Vps", inputs: { __creationNonce: nonce } }];
+    // Another stack's pending create of the nonce proves nothing of this stack's: left alone.
+    backend([held(web0), { stack: "organization/shop/staging", resources: [], pending }]);
+    history(held(web0).resources);
+    await destroy(web0);
+    expect(await active()).toEqual([stray]);
+    const web2 = await recorded("web-2");
+    backend([{ ...held(web2), pending }]);
+    history(held(web2).resources);
+    await destroy(web2);
+    expect(await active()).toEqual([]);
+    expect(lines.join("\n")).toContain(
+      `order ${stray} (web-1.example.com, $10.00 a month): cancelled. A killed run of this stack ordered it: the ` +
+        "engine's record of a create it never finished (a pending operation) carries its creation nonce, though its " +
+        "stack identity is not this stack's (a lost tag race).",
     );
   });
 
-  it("this stack has no identity by nature (Pulumi Cloud's own key): a marked order of its name is named, the destroy not failed", async () => {
+  it("this stack has no identity by nature (Pulumi Cloud's own key): a marked order of its name is another stack's, the destroy not failed", async () => {
     const noIdentity = () =>
       testing.setStackIdentityReader(async ({ project, stack }) =>
         identityOfParts(
@@ -468,9 +492,8 @@ describe("destroy after a killed run", () => {
     expect(await active()).toEqual([theirs]);
     expect(lines.join("\n")).toMatch(
       new RegExp(
-        `Warning: order ${theirs} \\(web-1\\.example\\.com, \\$[\\d.]+ a month\\) carries this stack's ` +
-          "name and a stack identity, .* but this stack has no identity \\(.*\\) and so never marked an order: .* " +
-          "It stays billed, not cancelled\\.",
+        `order ${theirs} \\(web-1\\.example\\.com, \\$[\\d.]+ a month\\) is another stack's: left alone\\. .*` +
+          "and this stack has none \\(.*\\), so it never marked an order",
       ),
     );
   });
