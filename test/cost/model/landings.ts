@@ -68,10 +68,10 @@ export function landed(real: Real, endpoint: string, request: FastifyRequest | u
 }
 
 /**
- * What the runs' resizes and moves since `mark` added when another stack's run placed an order, or grew a VPS, still
- * billed at the end (`after`) between the listing the change was judged on (its call's last listing before it) and
- * its landing: set aside by I3 (docs/cost.md). One judged on a listing that shows the other's change is not: its
- * guard counted it.
+ * What the runs' resizes and moves since `mark` added to VPSs still billed at the end (`after`) when another stack's
+ * run placed an order, or grew a VPS, still billed at the end between the listing the change was judged on (its
+ * call's last listing before it) and its landing: set aside by I3 (docs/cost.md). One judged on a listing that shows
+ * the other's change is not: its guard counted it.
  */
 export function grownJudgedBeforeOthers(
   landings: readonly Landing[],
@@ -81,7 +81,8 @@ export function grownJudgedBeforeOthers(
   const billed = new Set(after.map((o) => o.oid));
   const since = landings.slice(mark);
   return since.reduce((sum, change, i) => {
-    if (change.kind !== "grew") return sum;
+    // A VPS cancelled since adds nothing to the account at the end: nothing of it to set aside.
+    if (change.kind !== "grew" || !billed.has(change.oid)) return sum;
     const judged = since.findLastIndex((l, j) => j < i && l.kind === "listed" && l.call === change.call);
     const unseen = since
       .slice(judged + 1, i)
