@@ -221,7 +221,12 @@ describeNative("yaml", "after a kill, up or destroy leaves nothing billed in no 
       const sidecar = path.join(".pulumi", "stacks", "killed-destroy", `${stack.cli.name}.json.attrs`);
       fs.writeFileSync(path.join(backend, sidecar), "");
       await expect(stack.cli.cancel()).rejects.toThrow(TORN_SAVE_ERROR);
+      expect(await killedOrders(stack.cli, "yaml")).toMatchObject({
+        code: 2,
+        text: expect.stringMatching(/EOF/),
+      });
       await expect(cancelAfterKill(stack.cli)).resolves.toEqual([sidecar]);
+      expect(await killedOrders(stack.cli, "yaml")).toMatchObject({ code: 0 });
       expect(await stack.cli.command("stack", "ls", "--all")).toContain(stack.cli.name);
       expect(JSON.parse(await stack.exportState())).toMatchObject({ version: 3 });
     } finally {
