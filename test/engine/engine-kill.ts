@@ -16,6 +16,7 @@ import type { MatrixCounts, Operation } from "../helpers/fault-matrix-cells";
 import type { EndpointName } from "../../contract/index";
 import type { CliStack } from "./cli-stack";
 import { liveOrders, startScenario, VPS_TYPE, type Scenario } from "./e2e-support";
+import { cancelAfterKill } from "./torn-save";
 import { scaledMs } from "../helpers/deadlines";
 import { until } from "../helpers/promises";
 
@@ -65,15 +66,16 @@ export function killTagged(tag: string): void {
 
 /**
  * `pulumi <command>` on the stack, SIGKILLed once `killWhen` holds (it also gets the kill itself, for callers that
- * must kill at an exact moment), then `pulumi cancel`: the killed engine leaves its lock behind. Fails if the
- * command ends by itself before `killWhen` holds.
+ * must kill at an exact moment), then `pulumi cancel`: the killed engine leaves its lock behind (and, killed while
+ * saving, an empty sidecar of the file backend, removed as docs/troubleshooting.md says: torn-save.ts). Fails if the
+ * command ends by itself before `killWhen` holds. Resolves to the sidecars removed.
  */
 export async function runKilled(
   cli: CliStack,
   command: "up" | "refresh" | "destroy",
   what: string,
   killWhen: (killNow: () => void) => boolean | Promise<boolean>,
-): Promise<void> {
+): Promise<string[]> {
   const tag = crypto.randomBytes(8).toString("hex");
   const child = spawn(
     "pulumi",
@@ -116,7 +118,7 @@ export async function runKilled(
     killNow();
     await exited;
   }
-  await cli.cancel();
+  return cancelAfterKill(cli);
 }
 
 /**

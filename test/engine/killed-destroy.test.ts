@@ -1,7 +1,8 @@
 // After any kill, nothing billed in no state (issue 80, cases 2 and 3; provider/impl/ownership/), through the real CLI.
 // A 10-VPS `up` killed (SIGKILL, every process of the run) once 3 orders exist, or before the first VPS reached the
 // state (every order's answer held by the emulator), on both front ends, with and without checkpoints; then
-// `pulumi cancel` and `pulumi destroy`: no order of the stack is left billed, the destroy alone once a VPS is in the
+// `pulumi cancel` (after removing the empty sidecar a kill while saving leaves, as docs/troubleshooting.md says:
+// torn-save.ts) and `pulumi destroy`: no order of the stack is left billed, the destroy alone once a VPS is in the
 // state, with `killed-orders --yes` (the plugin's command, or the npm package's) when none is: the engine's destroy
 // never starts the provider then (docs/troubleshooting.md, "What it cannot do"). And two explicit providers of one
 // account under PULUMI_SKIP_CHECKPOINTS=true, one VPS removed and one added in one `up`: the new VPS stays billed and
@@ -13,6 +14,7 @@ import { ENV_VARS } from "../../provider/config";
 import { EXAMPLES_DIR, type Scenario } from "./e2e-support";
 import { runKilled } from "./engine-kill";
 import { killedOrders } from "./killed-orders-run";
+import { cancelAfterKill, TORN_SAVE_ERROR } from "./torn-save";
 import {
   PLUGIN_VERSION,
   describeNative,
@@ -85,9 +87,20 @@ describeNative("yaml", "after a kill, up or destroy leaves nothing billed in no 
       .filter((o) => o.account === "demo" && !o.cancelled)
       .map((o) => o.orderOid);
 
+  /**
+   * A file backend of its own for each case: a run killed while saving can leave the backend unreadable until it is
+   * repaired (torn-save.ts), and no case's kill should decide another case's fate.
+   */
+  let backends = 0;
+  const newBackend = (): string => {
+    const dir = path.join(s.workDir, `backend-${++backends}`);
+    fs.mkdirSync(dir, { recursive: true });
+    return dir;
+  };
+
   /** How many VPSs the stack's file in the backend holds now (a run with checkpoints writes it at each step). */
-  const vpssInState = (stack: string): number => {
-    const root = path.join(s.workDir, "backend", ".pulumi", "stacks");
+  const vpssInState = (backend: string, stack: string): number => {
+    const root = path.join(backend, ".pulumi", "stacks");
     const file = (fs.readdirSync(root, { recursive: true }) as string[]).find((f) =>
       f.endsWith(`${stack}.json`),
     );
@@ -116,10 +129,12 @@ describeNative("yaml", "after a kill, up or destroy leaves nothing billed in no 
   ] as const)(
     "$front, checkpoints $checkpoints: up killed at $point, then cancel and destroy: 0 billed",
     async ({ front, checkpoints, point }) => {
+      const backend = newBackend();
       const stack = await createStackDriver({
         programDir: front === "yaml" ? yamlDir : path.join(EXAMPLES_DIR, "fleet"),
         stackName: `kd-${front}`,
         workDir: s.workDir,
+        backendUrl: `file://${backend}`,
         env: { [ENV_VARS.apiKey]: DEMO_API_KEY, ...(checkpoints ? {} : { PULUMI_SKIP_CHECKPOINTS: "true" }) },
         config: {
           "rimuhosting:baseUrl": s.emulator.baseUrl,
@@ -147,9 +162,11 @@ describeNative("yaml", "after a kill, up or destroy leaves nothing billed in no 
         // While the `up` still runs, its new orders are in no state, like a killed run's: killed-orders refuses.
         let whileRunning: { code: number; text: string } | undefined;
         let placedWhileRunning: number[] = [];
-        await runKilled(stack.cli, "up", point, async () => {
+        // Killed while saving, the run can leave an empty sidecar that no command of the backend reads past:
+        // runKilled's `pulumi cancel` removes it as docs/troubleshooting.md says, and everything below still holds.
+        const torn = await runKilled(stack.cli, "up", point, async () => {
           if (!(placed().length >= (first ? 1 : 3))) return false;
-          if (!first) return !checkpoints || vpssInState(stack.cli.name) > 0;
+          if (!first) return !checkpoints || vpssInState(backend, stack.cli.name) > 0;
           if (checkpoints && whileRunning === undefined) {
             placedWhileRunning = placed();
             whileRunning = await killedOrders(stack.cli, front);
@@ -181,17 +198,48 @@ describeNative("yaml", "after a kill, up or destroy leaves nothing billed in no 
           expect(swept.text).toContain(proof);
         }
         expect(placed()).toEqual([]);
+        if (torn.length > 0)
+          process.stderr.write(`recovered from a torn save (${torn.join(", ")}): 0 billed\n`);
       } finally {
         await stack.close();
       }
     },
   );
 
+  test("a save torn by a kill (the checkpoint's sidecar emptied): cancel fails with EOF, then recovers", async () => {
+    const backend = newBackend();
+    const stack = await createStackDriver({
+      programDir: yamlDir,
+      stackName: "kd-torn",
+      workDir: s.workDir,
+      backendUrl: `file://${backend}`,
+      env: { [ENV_VARS.apiKey]: DEMO_API_KEY },
+      config: { "rimuhosting:baseUrl": s.emulator.baseUrl },
+    });
+    try {
+      // What a kill between fileblob's os.Create of the sidecar and its write leaves (torn-save.ts).
+      const sidecar = path.join(".pulumi", "stacks", "killed-destroy", `${stack.cli.name}.json.attrs`);
+      fs.writeFileSync(path.join(backend, sidecar), "");
+      await expect(stack.cli.cancel()).rejects.toThrow(TORN_SAVE_ERROR);
+      expect(await killedOrders(stack.cli, "yaml")).toMatchObject({
+        code: 2,
+        text: expect.stringMatching(/EOF/),
+      });
+      await expect(cancelAfterKill(stack.cli)).resolves.toEqual([sidecar]);
+      expect(await killedOrders(stack.cli, "yaml")).toMatchObject({ code: 0 });
+      expect(await stack.cli.command("stack", "ls", "--all")).toContain(stack.cli.name);
+      expect(JSON.parse(await stack.exportState())).toMatchObject({ version: 3 });
+    } finally {
+      await stack.close();
+    }
+  });
+
   test("PULUMI_SKIP_CHECKPOINTS, two explicit providers, one VPS removed and one added: the new one stays", async () => {
     const dir = writeYamlProgram("two-providers", twoProviders("old"), { version: PLUGIN_VERSION });
     const stack = await createStackDriver({
       programDir: dir,
       workDir: s.workDir,
+      backendUrl: `file://${newBackend()}`,
       env: { [ENV_VARS.apiKey]: DEMO_API_KEY, PULUMI_SKIP_CHECKPOINTS: "true" },
       config: { emulatorUrl: s.emulator.baseUrl },
     });
