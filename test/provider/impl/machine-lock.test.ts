@@ -99,6 +99,34 @@ describe("the machine's lock", () => {
     expect(await waited).toEqual({ value: "taken" });
   });
 
+  // Without /proc a live holder is trusted for MAX_HOLD_MS from its record's `at`: stamped when the wait began, a
+  // holder that waited N s would be judged stale N s early, its work still running.
+  it("the holder's record is dated when it takes the lock, not when it began to wait", async () => {
+    const name = freshName();
+    const file = lockFile(name);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const stat = fs.readFileSync("/proc/self/stat", "utf8");
+    const start = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]!;
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ pid: process.pid, start, at: Date.now(), nonce: `${name}-held` }),
+    );
+    let released = 0;
+    const freed = new Promise<void>((done) =>
+      setTimeout(() => {
+        released = Date.now();
+        fs.rmSync(file);
+        done();
+      }, 1_500),
+    );
+    const got = await withMachineLock(
+      name,
+      async () => JSON.parse(fs.readFileSync(file, "utf8")) as { at: number },
+    );
+    await freed;
+    expect("value" in got && got.value.at).toBeGreaterThanOrEqual(released);
+  });
+
   it("many processes at once: never two in the work", async () => {
     const name = freshName();
     const log = path.join(dir, `${name}.log`);
