@@ -71,9 +71,10 @@ const USAGE = `Usage: rimuhosting-killed-orders --yes [--stack <stack>] [--no-ru
                            an identity mark that --identity printed for a stack of another backend: its orders
                            are left alone without failing the run (repeat it for each such stack)
 
-  Exit code: 0 when none is left billed; 1 when one is, or when one may be and the backend's lock cannot be seen
-  (named on stderr); 2 for wrong arguments, a missing API key, a stack whose config cannot be read, or a stack
-  that is locked.`;
+  Exit code: 0 when none is left billed (orders of marks given with --other-stack-mark told of, left alone); 1
+  when one is, or may be (an order of another mark among them), or when one may be and the backend's lock cannot
+  be seen (named on stderr); 2 for wrong arguments, a missing API key, a stack whose config cannot be read, or a
+  stack that is locked.`;
 
 interface Options {
   stack?: string;
