@@ -11,7 +11,8 @@
  *   pulumi cancel --yes && rimuhosting-killed-orders --yes
  *
  * Exit codes: 0 when no order of a killed run of the stack is left billed (another stack's orders of its name told
- * of, left alone); 1 when one is (each named, with why and how to end it), or when one may be and a command of the
+ * of, left alone, once --other-stack-mark names their marks); 1 when one is, or may be (one of another mark not named
+ * so: another-stacks.ts) (each named, with why and how to end it), or when one may be and a command of the
  * stack may be running; 2 for wrong arguments, a missing API key, a stack whose config cannot be read, or a locked
  * stack. `--identity` prints the stack's identity mark (0; 2 when it cannot be read).
  */
@@ -34,12 +35,14 @@ import {
 import { setBackendReader } from "../impl/ownership/backend-reader.js";
 import { inPulumiProject, pulumiJson, readBackendStates } from "../impl/ownership/backend-states.js";
 import { fileBackendDir, readStackHistory } from "../impl/ownership/stack-history.js";
+import { IDENTITY_FORM } from "../impl/ownership/order-marks.js";
 import { readStackIdentity, setStackIdentityReader, STACK_TAG } from "../impl/ownership/stack-identity.js";
 import { sweepStackStrays, unheldOrdersOfStackName } from "../impl/ownership/stack-strays.js";
 import { failureOf, findSettings, StackSettingsError } from "./stack-settings.js";
 import type { ImportFileIo } from "./cli.js";
 
 const USAGE = `Usage: rimuhosting-killed-orders --yes [--stack <stack>] [--no-run-in-progress]
+                                 [--other-stack-mark <mark>]...
        rimuhosting-killed-orders --identity [--stack <stack>]
   Cancels the orders a killed \`pulumi up\` of the stack left in no state, as \`pulumi destroy\` does, for a stack
   whose killed run left no VPS in its state (its destroy never starts the provider). Run it in the stack's project
@@ -48,8 +51,10 @@ const USAGE = `Usage: rimuhosting-killed-orders --yes [--stack <stack>] [--no-ru
   An order is cancelled only when it is provably this stack's: it carries this stack's identity, no state of the
   backend holds it, and either a pending create of the stack's state (the engine's record of a create it never
   finished) carries its creation nonce or no finished operation of the stack recorded it. An order marked with
-  another stack's identity (a stack of the same name in another backend) is told of, left alone, and fails
-  nothing. Every other order of the stack's name is named, with why it stays billed and how to end it.
+  another stack identity (a stack of the same name in another backend, or this stack's own from before
+  \`pulumi stack rm\`, a changed tag or secrets provider) is named, with the commands that tell whose it is, and
+  fails the run until --other-stack-mark names its mark. Every other order of the stack's name is named, with why
+  it stays billed and how to end it.
 
   On a file backend the command sees the stack's lock and refuses while it is held. On any other backend (S3,
   PostgreSQL, Pulumi Cloud) it cannot, and a running \`pulumi up\`'s new orders look like a killed run's: it
@@ -62,32 +67,51 @@ const USAGE = `Usage: rimuhosting-killed-orders --yes [--stack <stack>] [--no-ru
                            stack's lock cannot be seen: any backend but a file one)
     --identity             print the stack's identity mark (no --yes needed; cancels nothing): run against
                            each backend with a stack of this name, it tells whose an order of another mark is
+    --other-stack-mark <mark>
+                           an identity mark that --identity printed for a stack of another backend: its orders
+                           are left alone without failing the run (repeat it for each such stack)
 
-  Exit code: 0 when none is left billed; 1 when one is, or when one may be and the backend's lock cannot be seen
-  (named on stderr); 2 for wrong arguments, a missing API key, a stack whose config cannot be read, or a stack
-  that is locked.`;
+  Exit code: 0 when none is left billed (orders of marks given with --other-stack-mark told of, left alone); 1
+  when one is, or may be (an order of another mark among them), or when one may be and the backend's lock cannot
+  be seen (named on stderr); 2 for wrong arguments, a missing API key, a stack whose config cannot be read, or a
+  stack that is locked.`;
 
 interface Options {
   stack?: string;
   yes: boolean;
   noRunInProgress: boolean;
   identity: boolean;
+  otherStackMarks: Set<string>;
 }
 
+/** What --other-stack-mark takes: a mark of the form the provider places (order-marks.ts), as --identity prints it. */
+const MARK = new RegExp(`^${IDENTITY_FORM}[0-9a-f]{32}$`);
+
 function parseArgs(args: readonly string[]): Options {
-  const options: Options = { yes: false, noRunInProgress: false, identity: false };
+  const options: Options = {
+    yes: false,
+    noRunInProgress: false,
+    identity: false,
+    otherStackMarks: new Set(),
+  };
   walkOptions(
     args,
     {
       switches: ["--yes", "--no-run-in-progress", "--identity"],
-      valued: ["--stack"],
+      valued: ["--stack", "--other-stack-mark"],
       positional: "the command takes options only",
     },
     (flag, value) => {
       if (flag === "--yes") options.yes = true;
       else if (flag === "--no-run-in-progress") options.noRunInProgress = true;
       else if (flag === "--identity") options.identity = true;
-      else options.stack = value;
+      else if (flag === "--stack") options.stack = value;
+      else if (MARK.test(value!)) options.otherStackMarks.add(value!);
+      else
+        throw new UsageError(
+          `--other-stack-mark '${value}' is no stack identity mark: give what --identity printed for the other ` +
+            `backend's stack (${IDENTITY_FORM} and 32 hex digits)`,
+        );
     },
   );
   if (!options.yes && !options.identity) throw new UsageError("add --yes: the command cancels orders");
@@ -309,7 +333,12 @@ export async function runKilledOrders(
     if (lock !== undefined && !options.noRunInProgress) {
       // No lock to see: a colleague's running `up` has pending creates and orders in no state, exactly as a killed
       // run left them. Only the user can say none runs; until then the orders are named, none cancelled.
-      const { named: orders, another } = await unheldOrdersOfStackName(run, view, creationScope);
+      const { named: orders, another } = await unheldOrdersOfStackName(
+        run,
+        view,
+        creationScope,
+        options.otherStackMarks,
+      );
       for (const line of another) io.stderr.write(`${name}: ${line}\n`);
       if (orders.length === 0) {
         io.stderr.write(
@@ -324,12 +353,13 @@ export async function runKilledOrders(
           "`pulumi` command of the stack may be running, and its new orders are in no state yet, like a killed " +
           `run's. No state of this backend holds these orders of the stack's name, and they stay billed: ${orders.join("; ")}. Once no ` +
           `\`pulumi\` command of the stack runs (after \`pulumi cancel --yes\`), run \`${name} --yes` +
-          `${options.stack === undefined ? "" : ` --stack ${options.stack}`} --no-run-in-progress\` to cancel ` +
+          `${options.stack === undefined ? "" : ` --stack ${options.stack}`} --no-run-in-progress` +
+          `${[...options.otherStackMarks].map((mark) => ` --other-stack-mark ${mark}`).join("")}\` to cancel ` +
           "those a killed run provably placed.",
         1,
       );
     }
-    await sweepStackStrays(run, view, client, creationScope, undefined);
+    await sweepStackStrays(run, view, client, creationScope, undefined, options.otherStackMarks);
     if (warned) {
       io.stderr.write(
         `${name}: orders of stack ${scope.stack}'s name may be left billed: see the warnings above.\n`,

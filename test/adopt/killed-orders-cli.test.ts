@@ -5,10 +5,10 @@
  * named, left billed, exit 1. On a backend whose lock it cannot see (the stand-in's `pulumi whoami` names S3), it
  * cancels not even an order it can prove a killed run's unless --no-run-in-progress says none runs. A fully qualified
  * --stack is the stack of its last part; one of another project is refused; the CLI's errors are quoted without a
- * URL's password. Issue 80: one marked with a same-named stack's identity of another backend is another stack's, told
- * of and left alone, exit 0 (on a backend whose lock it cannot see too), and --identity run against that backend
- * prints its mark; beside it an `id1-` one still fails (exit 1); a lost tag race's order with a pending create of this
- * stack carrying its nonce is cancelled. test/engine/killed-destroy.test.ts runs them on killed stacks through the
+ * URL's password. Issue 80: one marked with another stack identity is named and fails (exit 1), left billed, until
+ * --other-stack-mark gives the mark that --identity, run against the other backend, printed: then it is another
+ * stack's, told of and left alone, exit 0 (on a backend whose lock it cannot see too); beside it an `id1-` one still
+ * fails (exit 1); a lost tag race's order with a pending create of this stack carrying its nonce is cancelled. test/engine/killed-destroy.test.ts runs them on killed stacks through the
  * real CLI, and test/engine/stack-identity.test.ts beside a colleague's live VPS.
  */
 import { execFile } from "node:child_process";
@@ -256,9 +256,11 @@ const markOf = (backendUrl: string, stackTag: string) =>
   stackIdentityMark({ backendUrl, project: "shop", stack: "dev", instance: SALT, stackTag });
 
 // Issue 80: a same-named stack of another backend (a colleague's `dev` in bucket team-b) has a live VPS, carrying its
-// identity. It is provably not this stack's and nothing this stack does ends it: told of, left alone, exit 0 (it
-// used to fail every run). The command's --identity, run against that backend, prints the mark the order carries.
-test("a same-named stack's live VPS of another backend: another stack's, left alone, exit 0; --identity tells whose", async () => {
+// identity. Nothing this stack holds tells it from this stack's own order under an identity it no longer has (before a
+// `pulumi stack rm` and re-init, or a secrets-provider change), which no one else would ever end: named as a warning
+// with the commands that tell whose it is, left billed, exit 1. --identity run against that backend prints the mark
+// the order carries; passed back with --other-stack-mark, the order is another stack's: told of, left alone, exit 0.
+test("another mark: named, exit 1; with --other-stack-mark that --identity printed, another stack's, exit 0", async () => {
   const emulator = await startTestEmulator();
   const theirs = markOf("s3://team-b", "b-tag");
   const ours = standInProject(
@@ -276,30 +278,51 @@ test("a same-named stack's live VPS of another backend: another stack's, left al
       { key_name: STACK_IDENTITY_KEY, value: theirs },
     ]);
     for (const command of ["bin", "plugin"] as const) {
-      const result = await run(command, ["--yes"], ours.dir, ours.env);
-      expect(result).toMatchObject({ status: 0, stdout: "" });
-      expect(result.stderr).toMatch(
+      const named = await run(command, ["--yes"], ours.dir, ours.env);
+      expect(named).toMatchObject({ status: 1, stdout: "" });
+      expect(named.stderr).toMatch(
         new RegExp(
-          `web\\.example\\.com, \\$[\\d.]+ a month\\) is another stack's: left alone\\. .* ${theirs}, not this`,
+          `Warning: order \\d+ \\(web\\.example\\.com, \\$[\\d.]+ a month\\) carries this stack's name .* ` +
+            `${theirs}, not this stack's .* stays billed, not cancelled\\. .*before \`pulumi stack rm\`.*` +
+            "`pulumi stack change-secrets-provider`",
         ),
       );
-      expect(result.stderr).toContain("--identity --stack dev");
-      expect(result.stderr).not.toContain("Warning:");
-      expect(result.stderr).toContain("no order of a killed run of stack dev is left billed.");
+      expect(named.stderr).toContain(`${NAMES[command]} --identity --stack dev`);
+      expect(named.stderr).toContain(`--yes --other-stack-mark ${theirs} --stack dev`);
+      expect(named.stderr).toContain("see the warnings above");
     }
-    expect(await billed(emulator)).toBe(true);
     // Run against the colleague's backend, --identity prints the mark the order carries: theirs.
-    const told = await run("bin", ["--identity"], colleagues.dir, colleagues.env);
-    expect(told).toMatchObject({ status: 0, stdout: `${theirs}\n` });
+    const shown = await run("bin", ["--identity"], colleagues.dir, colleagues.env);
+    expect(shown).toMatchObject({ status: 0, stdout: `${theirs}\n` });
     const own = await run("plugin", ["--identity", "--stack", "dev"], ours.dir, ours.env);
     expect(own).toMatchObject({ status: 0, stdout: expect.stringMatching(/^id2-[0-9a-f]{32}\n$/) });
-    expect(own.stdout).not.toBe(told.stdout);
-    // Where the lock cannot be seen (this stack on S3 too), another stack's order alone refuses nothing.
+    expect(own.stdout).not.toBe(shown.stdout);
+    const acknowledged = ["--yes", "--other-stack-mark", shown.stdout.trim()];
+    for (const command of ["bin", "plugin"] as const) {
+      const told = await run(command, acknowledged, ours.dir, ours.env);
+      expect(told).toMatchObject({ status: 0, stdout: "" });
+      expect(told.stderr).toContain(
+        `web.example.com, $10.00 a month) is another stack's: left alone. It carries this stack's name`,
+      );
+      expect(told.stderr).not.toContain("Warning:");
+      expect(told.stderr).toContain("no order of a killed run of stack dev is left billed.");
+    }
+    expect(await billed(emulator)).toBe(true);
+    // A mark of no form it places is refused, naming it.
+    const wrong = await run("bin", ["--yes", "--other-stack-mark", "b-tag"], ours.dir, ours.env);
+    expect(wrong).toMatchObject({ status: 2, stdout: "" });
+    expect(wrong.stderr).toMatch(
+      /^rimuhosting-killed-orders: --other-stack-mark 'b-tag' is no stack identity mark/,
+    );
+    // Where the lock cannot be seen (this stack on S3 too): named and refused without the mark; with it, nothing.
     fs.writeFileSync(path.join(ours.dir, "whoami.json"), JSON.stringify({ url: "s3://team-a" }));
     const unseen = await run("bin", ["--yes"], ours.dir, ours.env);
-    expect(unseen).toMatchObject({ status: 0, stdout: "" });
-    expect(unseen.stderr).toContain("web.example.com, $10.00 a month) is another stack's: left alone.");
-    expect(unseen.stderr).toContain("no order of stack dev's name but another stack's is in no state");
+    expect(unseen).toMatchObject({ status: 1, stdout: "" });
+    expect(unseen.stderr).toMatch(/RIMU_ERR_RUN_IN_PROGRESS.*web\.example\.com, \$10\.00 a month\)/);
+    const unseenTold = await run("bin", acknowledged, ours.dir, ours.env);
+    expect(unseenTold).toMatchObject({ status: 0, stdout: "" });
+    expect(unseenTold.stderr).toContain("web.example.com, $10.00 a month) is another stack's: left alone.");
+    expect(unseenTold.stderr).toContain("no order of stack dev's name but another stack's is in no state");
     fs.rmSync(path.join(ours.dir, "whoami.json"));
     // Beside it, an order of this stack's name that no identity proves (an older release's mark): named, exit 1.
     await placeOrder(
@@ -310,7 +333,7 @@ test("a same-named stack's live VPS of another backend: another stack's, left al
       ],
       "api.example.com",
     );
-    const unproven = await run("bin", ["--yes"], ours.dir, ours.env);
+    const unproven = await run("bin", acknowledged, ours.dir, ours.env);
     expect(unproven).toMatchObject({ status: 1, stdout: "" });
     expect(unproven.stderr).toMatch(/Warning: order \d+ \(api\.example\.com, .* carries no stack identity/);
     expect(unproven.stderr).toContain("web.example.com, $10.00 a month) is another stack's: left alone.");

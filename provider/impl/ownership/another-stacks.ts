@@ -1,23 +1,25 @@
 /**
- * An order of this stack's name (it carries the stack token) whose readable identity mark is another stack's: a stack
- * of the same project and stack name in another backend placed it (its live VPS, or an order of its own killed run,
- * which that stack's own `pulumi destroy` or killed-orders ends). Nothing this stack does ends it rightly, so the
- * sweep (stack-strays.ts) tells of it as information, "another stack's: left alone", and fails on it nowhere: a
- * `destroy` or `killed-orders` that failed on it would fail on every run while that stack has a VPS.
+ * An order of this stack's name (it carries the stack token) whose readable identity mark is not this stack's. Many
+ * stacks may have placed it, and nothing this stack holds tells which: a same-named stack of another backend (its
+ * live VPS, or its killed run's order, which its own `pulumi destroy` or killed-orders ends), or this stack's own
+ * under an identity it no longer has: placed before `pulumi stack rm` and a new `pulumi stack init` of its name, before
+ * its stack tag was removed or changed, before its secrets provider changed (the identity hashes the key material),
+ * or by a killed run whose stack tag two providers set at once and the backend kept the other's value
+ * (stack-identity.ts). The first is no one's but its owner's to end; the others stay billed for good when no one
+ * ends them (issue 80: a stack that no longer exists never destroys them). So it is not information: the sweep
+ * (stack-strays.ts) names it as a warning (killed-orders exits 1 on it) with the commands that tell and fix it.
  *
- * One order of this stack's own looks the same: that of a killed run whose stack tag two providers set at once, the
- * backend keeping the other's value (stack-identity.ts), so that its mark is one no later run derives. The engine's
- * own record tells it apart when the run kept checkpoints: a pending create of this stack's state carries the
- * order's creation nonce, so the order is this stack's whatever its mark, and is judged as this stack's. Without
- * that record nothing this stack holds tells them apart: the line names the mark and the command that prints a
- * stack's own (`killed-orders --identity`), to run against each backend with a stack of this name; only when none
- * prints it is the order this stack's. When the backend's states cannot be read, the record cannot be looked at:
- * such an order is not judged (the sweep says it cannot tell), never told of as another stack's.
+ * Two proofs settle it. The engine's own record: a pending create of this stack's state carrying the order's creation
+ * nonce makes it this stack's killed create whatever its mark, judged as this stack's. And the user's: the mark is
+ * one they passed back as `--other-stack-mark`, having run `killed-orders --identity` against the other backend and
+ * seen it print that mark. Only then is the order another stack's, told of as information, "another stack's: left
+ * alone". When the backend's states cannot be read, the pending create cannot be looked at: such an order is not
+ * judged here (the sweep says it cannot tell).
  */
 import type { AboutOrder } from "../../../contract/index.js";
 import { pendingCreateOf, type BackendStates } from "./backend-states.js";
 import { identityOf } from "./order-marks.js";
-import type { StackIdentity } from "./stack-identity.js";
+import { STACK_TAG, type StackIdentity } from "./stack-identity.js";
 
 type Scope = { project: string; stack: string };
 
@@ -34,11 +36,11 @@ export function pendingOfThisStack(states: BackendStates, order: AboutOrder, sco
 }
 
 /**
- * True when `order` (of `scope`'s name, in no state of the backend) is provably another stack's: it carries a
- * readable mark that is not this stack's (this stack's identity read, or none by nature: it never marked an order),
- * the states were read, and no pending create of this stack carries its nonce.
+ * True when `order` (of `scope`'s name, in no state of the backend) carries a readable mark that is not this stack's
+ * (this stack's identity read, or none by nature: it never marked an order), the states were read, and no pending
+ * create of this stack carries its nonce: whose it is, only the user can show (otherMarkLine).
  */
-export function isAnotherStacks(
+export function carriesAnotherMark(
   order: AboutOrder,
   identity: StackIdentity,
   states: BackendStates,
@@ -50,32 +52,48 @@ export function isAnotherStacks(
   return !pendingOfThisStack(states, order, scope);
 }
 
+/** True when the user showed `order` (one carriesAnotherMark) another stack's: they passed its mark back. */
+export const shownAnotherStacks = (order: AboutOrder, otherStackMarks: ReadonlySet<string>): boolean =>
+  otherStackMarks.has(identityOf(order) ?? "");
+
 /**
- * What to tell of another stack's order (`what`: its number, name and fee), and how the user tells whose it is. The
- * command is named in both forms: the sweep runs in a destroy of either front end and in either command.
+ * What to tell of an order carriesAnotherMark (`what`: its number, name and fee): information when the user showed it
+ * another stack's (its mark in `otherStackMarks`); otherwise a warning of what it may be and the commands that tell
+ * whose it is and end it. The command is named in both forms: the sweep runs in a destroy of either front end and in
+ * either command.
  */
-export function anotherStacksLine(
+export function otherMarkLine(
   what: string,
   order: AboutOrder,
   identity: StackIdentity,
   scope: Scope,
+  otherStackMarks: ReadonlySet<string>,
 ): string {
   const mark = identityOf(order)!;
+  if (shownAnotherStacks(order, otherStackMarks))
+    return (
+      `${what} is another stack's: left alone. It carries this stack's name and no state of this backend holds it, ` +
+      `but the stack identity ${mark}, which --other-stack-mark names as another stack's (a stack ` +
+      `${scope.stack} of project ${scope.project} in another backend, whose own \`pulumi destroy\` or ` +
+      "killed-orders ends it)."
+    );
   const ours =
     "mark" in identity
       ? `not this stack's (${identity.mark})`
-      : `and this stack has none (${identity.unread}), so it never marked an order`;
-  const identityCommand =
-    `\`rimuhosting-killed-orders --identity --stack ${scope.stack}\` (the plugin's: ` +
-    `\`pulumi-resource-rimuhosting killed-orders --identity --stack ${scope.stack}\`)`;
+      : `and this stack has none (${identity.unread})`;
+  const command = (flags: string) =>
+    `\`rimuhosting-killed-orders ${flags} --stack ${scope.stack}\` (the plugin's: ` +
+    `\`pulumi-resource-rimuhosting killed-orders ${flags} --stack ${scope.stack}\`)`;
   return (
-    `${what} is another stack's: left alone. It carries this stack's name, and no state of this backend holds it, ` +
-    `but the stack identity ${mark}, ${ours}: a stack ${scope.stack} of project ${scope.project} in another ` +
-    `backend placed it (its own \`pulumi destroy\` or killed-orders ends it). To see which, run ` +
-    `${identityCommand} in this project with each such backend (\`PULUMI_BACKEND_URL=<url>\` before it): the one ` +
-    `that prints ${mark} placed it. If none does, it is this stack's after all, ordered by a killed run whose stack ` +
-    "tag another provider of that run set at the same moment, with checkpoints off or its pending create since " +
-    "cleared (a pending create of this stack's state carrying its nonce proves it, and it is cancelled): then adopt " +
-    "it (`pulumi import rimuhosting:index:Vps <name> <oid>`) or cancel it in the control panel."
+    `Warning: ${what} carries this stack's name and no state of this backend holds it, but the stack identity ` +
+    `${mark}, ${ours}: it is not provably this stack's nor another's, so it stays billed, not cancelled. It may be ` +
+    `a VPS or a killed run's order of a stack ${scope.stack} of project ${scope.project} in another backend, or ` +
+    "this stack's own, placed before `pulumi stack rm` and a new stack of this name, before its stack tag " +
+    `${STACK_TAG} was removed or changed, before \`pulumi stack change-secrets-provider\`, or by a killed run whose ` +
+    `stack tag another provider set at the same moment. To see whose: run ${command("--identity")} in this project ` +
+    "against each other backend with a stack of this name (`PULUMI_BACKEND_URL=<url>` before it). If one prints " +
+    `${mark}, it is that stack's: pass it back, ${command(`--yes --other-stack-mark ${mark}`)}, and it is left ` +
+    "alone without a warning. If none does, it is this stack's: adopt it (`pulumi import rimuhosting:index:Vps " +
+    `<name> ${order.order_oid}\`) and \`pulumi destroy\`, or cancel it in the control panel.`
   );
 }

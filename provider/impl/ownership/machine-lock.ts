@@ -90,7 +90,7 @@ export async function withMachineLock<T>(
     at: Date.now(),
     nonce: randomBytes(8).toString("hex"),
   };
-  const record = JSON.stringify(mine);
+  let record = JSON.stringify(mine);
   const written = join(dir, `${name}.${mine.nonce}.tmp`);
   try {
     await fs.mkdir(dir, { recursive: true, mode: 0o700 });
@@ -101,7 +101,12 @@ export async function withMachineLock<T>(
   try {
     const deadline = Date.now() + MAX_HOLD_MS;
     for (;;) {
+      // Stamped as the lock is taken, not when the wait began: without /proc, other waiters trust the holder for
+      // MAX_HOLD_MS from `at`, and its work needs all of it however long it waited. Our file is linked to nothing yet.
+      mine.at = Date.now();
+      record = JSON.stringify(mine);
       try {
+        await fs.writeFile(written, record);
         await fs.link(written, lock);
         break;
       } catch (error) {

@@ -9,9 +9,10 @@
  * first delete of a run that checked no VPS (a destroy, or an `up` whose program has none left) lists the account's
  * active orders carrying the token. Many stacks share the token (a `dev` in every backend): only an order carrying
  * this stack's identity, or one a pending create of this stack's state proves its own (its nonce: the engine's own
- * record, whatever the mark), is judged further. One with another stack's readable identity is another stack's (a
- * same-named stack's of another backend): told as "another stack's: left alone", with how to tell it from this
- * stack's own marked by a run whose stack tag the backend did not keep (another-stacks.ts). One with none (placed
+ * record, whatever the mark), is judged further. One with another readable identity may be a same-named stack's of
+ * another backend or this stack's own under an identity it no longer has (another-stacks.ts): named as a warning
+ * with the commands that tell whose, never cancelled, unless the user passed its mark back as another stack's
+ * (killed-orders' --other-stack-mark): then told as "another stack's: left alone". One with none (placed
  * before the identity existed, or when it could not be read), or any when this stack's identity cannot be read, is
  * not provably this stack's: it is named with how to adopt or cancel it, never cancelled. An order a state
  * of the backend holds (backend-states.ts: this stack's VPSs, being deleted by their own deletes, or another stack's)
@@ -33,9 +34,10 @@
  * not wait for the judgement: each cancels its own VPS (the engine begins no further step once one has failed; those
  * not begun stay in the state, billed, and the next destroy cancels them). An order with no identity (placed
  * by a release before it) is not provably this stack's whether or not this stack's identity is read: it is named
- * (a warning, which makes killed-orders exit 1) and does not fail the destroy. Another stack's order is told of as
- * information, failing neither (no one but its owner could end it: it may be another backend's live VPS); nor is a
- * marked order when this stack has no identity by nature (no key material: it never marked one). A read of this
+ * (a warning, which makes killed-orders exit 1) and does not fail the destroy; so is one with another identity (it
+ * may be another backend's live VPS, which would fail every destroy of this stack), or any marked one when this
+ * stack has no identity by nature (no key material: it never marked one), unless the user showed it another stack's:
+ * then information, failing neither. A read of this
  * stack's identity, or of the states when an order carries another mark, that may succeed later fails the destroy.
  *
  * A run that checked a VPS sweeps nothing: its program's check takes its stack's killed orders back, and a delete of
@@ -59,7 +61,7 @@ import { stackOfScope } from "./stack-history.js";
 import { deploymentOfThisProcess } from "../engine/deployment.js";
 import { identityOf, stackIdentity, STACK_IDENTITY_KEY } from "./stack-identity.js";
 import { creationNonceOf } from "./order-marks.js";
-import { anotherStacksLine, isAnotherStacks } from "./another-stacks.js";
+import { carriesAnotherMark, otherMarkLine, shownAnotherStacks } from "./another-stacks.js";
 
 export { STACK_TOKEN_KEY };
 
@@ -160,13 +162,14 @@ export async function sweepStackStrays(
   client: RimuClient,
   creationScope: unknown,
   own: JudgingDelete | undefined,
+  otherStackMarks: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   const held = run.get(SWEEP);
   const token = stackTokenOf(creationScope);
   if (held.checked || token === undefined || held.judged) return;
   held.judged = true;
   const scope = stackOfScope(creationScope)!;
-  const verdict = await sweep(run, view, client, { token, scope }, own?.oid).catch(
+  const verdict = await sweep(run, view, client, { token, scope, otherStackMarks }, own?.oid).catch(
     (error: unknown): Verdict => ({ left: [], unread: [`looking for them failed (${messageOf(error)})`] }),
   );
   if (verdict.left.length === 0 && verdict.unread.length === 0) return;
@@ -194,13 +197,15 @@ export async function sweepStackStrays(
 /**
  * The active orders carrying `creationScope`'s stack token that no state of the backend holds (all of them when the
  * states cannot be read), each named with its fee: what a sweep would judge, for a command that must not cancel
- * (killed-orders.ts, when a command of the stack may be running). `another`: those provably another stack's
- * (another-stacks.ts), each told as the sweep tells it; `named`: the rest. Cancels nothing.
+ * (killed-orders.ts, when a command of the stack may be running). `another`: those the user showed another stack's
+ * (their marks in `otherStackMarks`: another-stacks.ts), each told as the sweep tells it; `named`: the rest.
+ * Cancels nothing.
  */
 export async function unheldOrdersOfStackName(
   run: RunContext,
   view: AccountView,
   creationScope: unknown,
+  otherStackMarks: ReadonlySet<string> = new Set(),
 ): Promise<{ named: string[]; another: string[] }> {
   const token = stackTokenOf(creationScope);
   const scope = stackOfScope(creationScope);
@@ -215,12 +220,14 @@ export async function unheldOrdersOfStackName(
     ? await stackIdentity(run, scope)
     : undefined;
   const isAnother = (order: AboutOrder) =>
-    identity !== undefined && isAnotherStacks(order, identity, states, scope);
+    identity !== undefined &&
+    carriesAnotherMark(order, identity, states, scope) &&
+    shownAnotherStacks(order, otherStackMarks);
   return {
     named: unheld.filter((order) => !isAnother(order)).map(named),
     another: unheld
       .filter(isAnother)
-      .map((order) => anotherStacksLine(named(order), order, identity!, scope)),
+      .map((order) => otherMarkLine(named(order), order, identity!, scope, otherStackMarks)),
   };
 }
 
@@ -249,7 +256,7 @@ async function sweep(
   run: RunContext,
   view: AccountView,
   client: RimuClient,
-  stack: { token: string; scope: { project: string; stack: string } },
+  stack: { token: string; scope: { project: string; stack: string }; otherStackMarks: ReadonlySet<string> },
   deleted: number | undefined,
 ): Promise<Verdict> {
   const first = await listed(view);
@@ -306,11 +313,13 @@ async function sweep(
       ],
     };
   }
-  // Another stack's mark (a same-named stack's of another backend, maybe its live VPS): information, never a failure,
-  // unless the engine's record proves the order this stack's own (a lost tag race: another-stacks.ts).
+  // Another mark, unless the engine's record proves the order this stack's own (a lost tag race): a same-named stack's
+  // of another backend (maybe its live VPS: a warning, never a failure) or this stack's own under an identity it no
+  // longer has; information only when the user showed it another stack's (another-stacks.ts).
   const ownMark = "mark" in identity ? identity.mark : undefined;
-  const another = marked.filter((o) => isAnotherStacks(o, identity, states, stack.scope));
-  for (const order of another) log(anotherStacksLine(named(order), order, identity, stack.scope));
+  const another = marked.filter((o) => carriesAnotherMark(o, identity, states, stack.scope));
+  for (const order of another)
+    log(otherMarkLine(named(order), order, identity, stack.scope, stack.otherStackMarks));
   // With the states unread, a mark not this stack's may still be this stack's killed create (its pending create
   // unread): not judged, so the run cannot say that none is left.
   const unjudged = marked.filter((o) => identityOf(o) !== ownMark && states.unread !== undefined);

@@ -46,6 +46,14 @@ function startHolder(name: string, holdMs: number, ended: string) {
 
 const freshName = () => `test-${randomBytes(8).toString("hex")}`;
 
+/** A new lock's file (its directory made) and this process's start time, as a record of it would carry. */
+function lockOfThisProcess(name: string): { file: string; start: string } {
+  const file = lockFile(name);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const stat = fs.readFileSync("/proc/self/stat", "utf8");
+  return { file, start: stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]! };
+}
+
 describe("the machine's lock", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "machine-lock-"));
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -74,12 +82,9 @@ describe("the machine's lock", () => {
 
   it("a live pid with another start time is another process (a pid reused): stale", async () => {
     const name = freshName();
-    const file = lockFile(name);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const { file, start } = lockOfThisProcess(name);
     // This process's pid, alive, but the record's start time is not its own. Dated a day ahead, so that only the
     // start time can make it stale (without /proc, a live pid's lock is trusted for a time).
-    const stat = fs.readFileSync("/proc/self/stat", "utf8");
-    const start = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]!;
     fs.writeFileSync(
       file,
       JSON.stringify({
@@ -97,6 +102,31 @@ describe("the machine's lock", () => {
     expect(first).toBe("waiting");
     fs.rmSync(file);
     expect(await waited).toEqual({ value: "taken" });
+  });
+
+  // Without /proc a live holder is trusted for MAX_HOLD_MS from its record's `at`: stamped when the wait began, a
+  // holder that waited N s would be judged stale N s early, its work still running.
+  it("the holder's record is dated when it takes the lock, not when it began to wait", async () => {
+    const name = freshName();
+    const { file, start } = lockOfThisProcess(name);
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ pid: process.pid, start, at: Date.now(), nonce: `${name}-held` }),
+    );
+    let released = 0;
+    const freed = new Promise<void>((done) =>
+      setTimeout(() => {
+        released = Date.now();
+        fs.rmSync(file);
+        done();
+      }, 1_500),
+    );
+    const got = await withMachineLock(
+      name,
+      async () => JSON.parse(fs.readFileSync(file, "utf8")) as { at: number },
+    );
+    await freed;
+    expect("value" in got && got.value.at).toBeGreaterThanOrEqual(released);
   });
 
   it("many processes at once: never two in the work", async () => {
