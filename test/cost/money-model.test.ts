@@ -342,6 +342,39 @@ const add = (dcLocation: "DCLONDON" | "DCFRANKFURT" | "DCDALLAS", more: Partial<
 const NO_LIMIT: BudgetChoice = { limit: "none", offsetCents: 0 };
 
 /**
+ * L3's race: a 2 GB VPS, then a run shrinking it to 1 GB beside a new 1 GB VPS exactly on the budget, the update
+ * registering the new VPS first.
+ */
+const shrinkBesideNewL3 = () => [
+  new UpCommand(0, [add("DCDALLAS", { memoryMb: 2048 })], NO_LIMIT),
+  new UpCommand(
+    0,
+    [{ op: "resize", pick: 0, memoryMb: 1024 }, add("DCDALLAS", { memoryMb: 1024 })],
+    { limit: "monthly", offsetCents: 0 },
+    undefined,
+    undefined,
+    undefined,
+    [1, 0],
+  ),
+];
+
+/**
+ * Seed 85004's second run: VPS #0 moved to Frankfurt beside a new VPS of the explicit provider, a cent under the
+ * budget, the replaced order's cancellation answered once with a 503, VPS `grown` grown by hand during it, the
+ * update registering in `order`.
+ */
+const moveBesideNew85004 = (grown: number, order: readonly number[]) =>
+  new UpCommand(
+    0,
+    [{ op: "move", pick: 0, dcLocation: "DCFRANKFURT", dbr: false }, add("DCDALLAS", { provider: 1 })],
+    { limit: "monthly", offsetCents: 1 },
+    { route: "deleteVps", kind: "503" },
+    { kind: "resize", pick: grown },
+    undefined,
+    order,
+  );
+
+/**
  * The order in which a counterexample's scheduler let the tasks through (its report's task numbers), with the picks
  * made as the generated scheduler makes them, once the runs are quiet (model/turns.ts), so the tasks are numbered
  * alike.
@@ -666,18 +699,7 @@ const NAMED: {
       "before the shrink its preview counted is checked, and waits for that check (L3, the race that broke I1)",
     stacks: 1,
     front,
-    commands: [
-      new UpCommand(0, [add("DCDALLAS", { memoryMb: 2048 } as Partial<Edit>)], NO_LIMIT),
-      new UpCommand(
-        0,
-        [{ op: "resize", pick: 0, memoryMb: 1024 }, add("DCDALLAS", { memoryMb: 1024 } as Partial<Edit>)],
-        { limit: "monthly", offsetCents: 0 },
-        undefined,
-        undefined,
-        undefined,
-        [1, 0],
-      ),
-    ],
+    commands: shrinkBesideNewL3(),
   })),
   {
     title:
@@ -935,18 +957,7 @@ const NAMED: {
         limit: "monthly",
         offsetCents: 1,
       }),
-      new UpCommand(
-        0,
-        [
-          { op: "move", pick: 0, dcLocation: "DCFRANKFURT", dbr: false },
-          add("DCDALLAS", { provider: 1 } as Partial<Edit>),
-        ],
-        { limit: "monthly", offsetCents: 1 },
-        { route: "deleteVps", kind: "503" },
-        { kind: "resize", pick: 0 },
-        undefined,
-        [5, 0, 0, 0, 0, 0],
-      ),
+      moveBesideNew85004(0, [5, 0, 0, 0, 0, 0]),
     ],
   })),
   {
@@ -959,18 +970,7 @@ const NAMED: {
     front: "native",
     commands: [
       new UpCommand(0, [add("DCDALLAS", { diskSpaceMb: 20480 } as Partial<Edit>), add("DCDALLAS")], NO_LIMIT),
-      new UpCommand(
-        0,
-        [
-          { op: "move", pick: 0, dcLocation: "DCFRANKFURT", dbr: false },
-          add("DCDALLAS", { provider: 1 } as Partial<Edit>),
-        ],
-        { limit: "monthly", offsetCents: 1 },
-        { route: "deleteVps", kind: "503" },
-        { kind: "resize", pick: 1 },
-        undefined,
-        [0, 1, 5, 0, 0, 0],
-      ),
+      moveBesideNew85004(1, [0, 1, 5, 0, 0, 0]),
     ],
   },
   ...(["dynamic", "native"] as const).map((front) => ({
@@ -1062,18 +1062,7 @@ const NAMED: {
       const finished = { writer: "4194305/finished", at: Date.now() - 7_200_000 };
       fs.appendFileSync(file, `${JSON.stringify({ key: "", update: tag, ...finished })}\n`);
     },
-    commands: [
-      new UpCommand(0, [add("DCDALLAS", { memoryMb: 2048 } as Partial<Edit>)], NO_LIMIT),
-      new UpCommand(
-        0,
-        [{ op: "resize", pick: 0, memoryMb: 1024 }, add("DCDALLAS", { memoryMb: 1024 } as Partial<Edit>)],
-        { limit: "monthly", offsetCents: 0 },
-        undefined,
-        undefined,
-        undefined,
-        [1, 0],
-      ),
-    ],
+    commands: shrinkBesideNewL3(),
   },
 ];
 

@@ -16,16 +16,7 @@ import { readStackIdentity, STACK_TAG } from "../../provider/impl/ownership/stac
 
 jest.setTimeout(120_000);
 
-const BUILT = path.resolve(
-  __dirname,
-  "..",
-  "..",
-  "dist",
-  "provider",
-  "impl",
-  "ownership",
-  "stack-identity.js",
-);
+const BUILT = path.resolve(__dirname, "../../dist/provider/impl/ownership/stack-identity.js");
 
 /**
  * One process: the identity of stack `dev`, read to mark; its window held open until `waitFor` exists (or

@@ -10,17 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { withMachineLock } from "../../../provider/impl/ownership/machine-lock";
 
-const BUILT = path.resolve(
-  __dirname,
-  "..",
-  "..",
-  "..",
-  "dist",
-  "provider",
-  "impl",
-  "ownership",
-  "machine-lock.js",
-);
+const BUILT = path.resolve(__dirname, "../../../dist/provider/impl/ownership/machine-lock.js");
 const lockFile = (name: string) =>
   path.join(os.tmpdir(), `rimuhosting-locks-${process.getuid?.() ?? "user"}`, `${name}.lock`);
 

@@ -57,6 +57,15 @@ describe("a leftover file of an earlier command, whose engine run had the addres
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     fs.appendFileSync(file, lines.map((line) => `${JSON.stringify({ ...earlier, ...line })}\n`).join(""));
   };
+  /** This command: its preview plans db's shrink and web's create, then its update checks web: what it waits for. */
+  const shrinksTheUpdateWaitsFor = (on: string) => {
+    const preview = runOf(ADDRESS, on);
+    preview.record(DB, shrink, true);
+    preview.record(WEB, create, true);
+    const update = runOf("engine 127.0.0.1:40002", on);
+    update.record(WEB, create, true);
+    return [...update.shrinks(WEB).keys()];
+  };
 
   it("is no update of this preview: the update still waits for the shrink this preview planned", () => {
     const on = `account-${randomUUID()}`;
@@ -65,12 +74,7 @@ describe("a leftover file of an earlier command, whose engine run had the addres
       { key: DB, preview: tag, fee: { ...shrink, nowCents: 1000, after: { cents: 1000 } } },
       { key: "", update: tag },
     ]);
-    const preview = runOf(ADDRESS, on);
-    preview.record(DB, shrink, true);
-    preview.record(WEB, create, true);
-    const update = runOf("engine 127.0.0.1:40002", on);
-    update.record(WEB, create, true);
-    expect([...update.shrinks(WEB).keys()]).toEqual([DB]);
+    expect(shrinksTheUpdateWaitsFor(on)).toEqual([DB]);
   });
 
   it("is not this preview: its shrinks are not waited for", () => {
@@ -82,12 +86,7 @@ describe("a leftover file of an earlier command, whose engine run had the addres
       { key: WEB, preview: "another engine run", fee: create, writer: "4194306/its update" },
       { key: "", update: "another engine run", writer: "4194306/its update" },
     ]);
-    const preview = runOf(ADDRESS, on);
-    preview.record(DB, shrink, true);
-    preview.record(WEB, create, true);
-    const update = runOf("engine 127.0.0.1:40002", on);
-    update.record(WEB, create, true);
-    expect([...update.shrinks(WEB).keys()]).toEqual([DB]);
+    expect(shrinksTheUpdateWaitsFor(on)).toEqual([DB]);
   });
 
   it("counts for nothing once a day old, with no later preview", () => {
