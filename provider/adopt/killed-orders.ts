@@ -69,7 +69,8 @@ const USAGE = `Usage: rimuhosting-killed-orders --yes [--stack <stack>] [--no-ru
                            each backend with a stack of this name, it tells whose an order of another mark is
     --other-stack-mark <mark>
                            an identity mark that --identity printed for a stack of another backend: its orders
-                           are left alone without failing the run (repeat it for each such stack)
+                           are left alone without failing the run (repeat it for each such stack; this
+                           stack's own mark is refused)
 
   Exit code: 0 when none is left billed (orders of marks given with --other-stack-mark told of, left alone); 1
   when one is, or may be (an order of another mark among them), or when one may be and the backend's lock cannot
@@ -302,6 +303,17 @@ export async function runKilledOrders(
   // The sweep's reads go through the CLI as the provider's do, here in the user's directory and environment; this
   // stack's state is read even when destroyed, for the pending creates the engine keeps in it.
   const where = { cwd, env: backendReadEnv(env) };
+  // This stack's own mark given as another's would leave its own orders alone as another stack's: refused.
+  const own = options.otherStackMarks.size === 0 ? undefined : await readStackIdentity(scope, where);
+  if (own !== undefined && "mark" in own && options.otherStackMarks.has(own.mark)) {
+    client.close();
+    return refuse(
+      VPS_ERROR_CODES.invalidInput,
+      `--other-stack-mark ${own.mark} is stack ${scope.stack}'s own identity in this backend (what --identity ` +
+        "prints here): give the mark that --identity printed when run against the other backend.",
+      USAGE_EXIT,
+    );
+  }
   const lock = await lockOf(where, scope);
   if (lock !== undefined && "held" in lock) {
     client.close();

@@ -314,6 +314,10 @@ test("another mark: named, exit 1; with --other-stack-mark that --identity print
     expect(wrong.stderr).toMatch(
       /^rimuhosting-killed-orders: --other-stack-mark 'b-tag' is no stack identity mark/,
     );
+    // This stack's own mark given as another's is refused, naming it: its own orders would be left alone.
+    const self = await run("plugin", ["--yes", "--other-stack-mark", own.stdout.trim()], ours.dir, ours.env);
+    expect(self).toMatchObject({ status: 2, stdout: "" });
+    expect(self.stderr).toContain(`--other-stack-mark ${own.stdout.trim()} is stack dev's own identity`);
     // Where the lock cannot be seen (this stack on S3 too): named and refused without the mark; with it, nothing.
     fs.writeFileSync(path.join(ours.dir, "whoami.json"), JSON.stringify({ url: "s3://team-a" }));
     const unseen = await run("bin", ["--yes"], ours.dir, ours.env);
