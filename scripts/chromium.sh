@@ -4,6 +4,8 @@
 # already; otherwise apt-get installs it, so it needs root (or sudo) only the first time. Prints the browser's path
 # on its LAST line.
 set -euo pipefail
+# shellcheck source=lib/printed-dir.sh
+. "$(dirname "$0")/lib/printed-dir.sh"
 
 if ! command -v chromium >/dev/null; then
   echo "chromium: installing Debian's chromium with apt-get" >&2
@@ -12,4 +14,4 @@ if ! command -v chromium >/dev/null; then
   "${as_root[@]}" apt-get update -qq >&2
   "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >&2
 fi
-command -v chromium
+print_checked_file "$(command -v chromium)"

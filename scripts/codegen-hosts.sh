@@ -16,6 +16,8 @@ src="$repo/tools/codegen-host"
 root="${PULUMI_RIMU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting}"
 # shellcheck source=lib/go-release-build.sh
 . "$repo/scripts/lib/go-release-build.sh"
+# shellcheck source=lib/printed-dir.sh
+. "$repo/scripts/lib/printed-dir.sh"
 
 command -v go >/dev/null || die "Go is not installed (need Go >= 1.26; the first run also needs the Go module proxy)."
 hosts=()
@@ -46,4 +48,4 @@ for entry in "${hosts[@]}"; do
   chmod +x "$dir/bin/pulumi-language-$language.tmp"
   mv "$dir/bin/pulumi-language-$language.tmp" "$dir/bin/pulumi-language-$language"
 done
-echo "$dir/bin"
+print_checked_dir "$dir/bin" pulumi-language-nodejs pulumi-language-go pulumi-language-python

@@ -20,6 +20,8 @@ root="${PULUMI_RIMU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting}"
 . "$repo/scripts/lib/go-release-build.sh"
 # shellcheck source=lib/java-versions.sh
 . "$repo/scripts/lib/java-versions.sh"
+# shellcheck source=lib/printed-dir.sh
+. "$repo/scripts/lib/printed-dir.sh"
 
 command -v go >/dev/null || die "Go is not installed (need Go >= 1.26; the first run also needs the Go module proxy)."
 pkg_version="$(sed -n 's#^\tgithub.com/pulumi/pulumi/pkg/v3 \(v[^ ]*\)$#\1#p' "$src/go.mod")"
@@ -40,7 +42,7 @@ if [ ! -x "$tool" ] || [ ! -x "$(dirname "$tool")/gen-sdk-java" ]; then
 fi
 
 if [ "${1:-}" = "--build" ]; then
-  echo "$tool"
+  print_checked_file "$tool"
   exit 0
 fi
 exec "$tool" -java-sdk-version "$JAVA_SDK_VERSION" "$@"

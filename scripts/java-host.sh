@@ -35,6 +35,8 @@ root="${PULUMI_RIMU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting}"
 . "$repo/scripts/lib/go-release-build.sh"
 # shellcheck source=lib/java-versions.sh
 . "$repo/scripts/lib/java-versions.sh"
+# shellcheck source=lib/printed-dir.sh
+. "$repo/scripts/lib/printed-dir.sh"
 
 command -v go >/dev/null || die "Go is not installed (need Go >= 1.26 and the Go module proxy)."
 key="java-v$JAVA_HOST_VERSION-$(go env GOOS)-$(go env GOARCH)"
@@ -79,18 +81,21 @@ MAVEN_INSTALL_PLUGIN=org.apache.maven.plugins:maven-install-plugin:3.1.3
 MAVEN_DEPENDENCY_PLUGIN=org.apache.maven.plugins:maven-dependency-plugin:3.8.1
 
 # warm_maven: sdk/java packaged and installed, and the quickstart compiled and its bootstrap run (the Java host's
-# plugin discovery: `compile exec:java` of com.pulumi.bootstrap.internal.Main), all online once.
+# plugin discovery: `compile exec:java` of com.pulumi.bootstrap.internal.Main), all online once. Maven's standard
+# output goes to stderr (below, where it is called): with -B -q it still wrote terminal resets (ESC[0m, no newline)
+# there on its first run, which became part of the directory this script prints last. -Dstyle.color=never asks it
+# for none.
 warm_maven() {
   local work
   work="$(mktemp -d)"
   cp -r "$repo/sdk/java" "$work/sdk"
   cp -r "$repo/examples/java-quickstart" "$work/program"
-  (cd "$work/sdk" && mvn -B -q package &&
-    mvn -B -q "$MAVEN_INSTALL_PLUGIN:install-file" -Dfile="target/$1.jar" -Dsources="target/$1-sources.jar" \
+  (cd "$work/sdk" && mvn -B -q -Dstyle.color=never package &&
+    mvn -B -q -Dstyle.color=never "$MAVEN_INSTALL_PLUGIN:install-file" -Dfile="target/$1.jar" -Dsources="target/$1-sources.jar" \
       -DpomFile=pom.xml) &&
-    (cd "$work/program" && mvn -B -q compile exec:java -DmainClass=com.pulumi.bootstrap.internal.Main \
+    (cd "$work/program" && mvn -B -q -Dstyle.color=never compile exec:java -DmainClass=com.pulumi.bootstrap.internal.Main \
       -DmainArgs=packages >/dev/null &&
-      mvn -B -q "$MAVEN_DEPENDENCY_PLUGIN:build-classpath" -Dmdep.outputFile=classpath.txt)
+      mvn -B -q -Dstyle.color=never "$MAVEN_DEPENDENCY_PLUGIN:build-classpath" -Dmdep.outputFile=classpath.txt)
   local status=$?
   rm -rf "$work"
   return $status
@@ -105,9 +110,9 @@ if command -v mvn >/dev/null && command -v java >/dev/null; then
   else
     started=$SECONDS
     log "filling Maven's local repository for sdk/java and examples/java-quickstart (Maven Central, once)..."
-    warm_maven "$sdk_name" || die "could not build sdk/java or examples/java-quickstart with Maven (above)."
+    warm_maven "$sdk_name" >&2 || die "could not build sdk/java or examples/java-quickstart with Maven (above)."
     touch "$stamp"
     log "Maven's local repository filled in $((SECONDS - started)) s"
   fi
 fi
-echo "$bin"
+print_checked_dir "$bin" pulumi-language-java

@@ -44,6 +44,8 @@ PINNED_PYTHON_SDK_VERSION=3.272.0
 . "$repo/scripts/lib/go-release-build.sh"
 # shellcheck source=lib/java-versions.sh
 . "$repo/scripts/lib/java-versions.sh"
+# shellcheck source=lib/printed-dir.sh
+. "$repo/scripts/lib/printed-dir.sh"
 
 timed() { # timed <label> <command...>: runs it, logs how long it took
   local started=$SECONDS
@@ -165,7 +167,11 @@ ln -sfn "$venv" "$root/language-hosts/$key/python-venv"
 
 # The Java host (its own cache entry, keyed by its version), linked beside the others so that one directory on PATH
 # has every host. The link is remade on each run: it names the current Java build.
+# java-host.sh checks the directory it prints; the link is made only to a host that runs (a path spoiled by a tool's
+# output once left a broken link here, and every Java test failed).
 java_bin="$(timed "pulumi-language-java" "$repo/scripts/java-host.sh" | tail -n 1)"
+host_runs "$java_bin/pulumi-language-java" ||
+  die "not linking pulumi-language-java: $(printf '%q' "$java_bin/pulumi-language-java") (java-host.sh's last line) does not run."
 ln -sfn "$java_bin/pulumi-language-java" "$bin/pulumi-language-java"
 
 # The SDK generator (built into its own cache entry, keyed by its sources).
@@ -211,4 +217,8 @@ done
 log "pulumi-language-yaml v$YAML_VERSION, pulumi-language-go v$GO_HOST_SDK_VERSION," \
   "pulumi-language-python v$PYTHON_HOST_SDK_VERSION (runner and PyPI pulumi v$python_sdk_version)," \
   "pulumi-language-java v$JAVA_HOST_VERSION, in:"
-echo "$bin"
+for host in "$bin"/pulumi-language-*; do
+  case "$host" in *-exec) continue ;; esac # the Python host's runner, a script the host starts with python3
+  host_runs "$host" || die "$(basename "$host") in $bin does not run: remove $bin and run this script again."
+done
+print_checked_dir "$bin" "${hosts[@]}" pulumi-language-java

@@ -16,6 +16,8 @@ major="${1:-}"
   echo "usage: scripts/node.sh <major version, e.g. 22 or 24>" >&2
   exit 2
 }
+# shellcheck source=lib/printed-dir.sh
+. "$(dirname "$0")/lib/printed-dir.sh"
 cache="${NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting/node}"
 
 log() { echo "node.sh: $*" >&2; }
@@ -45,4 +47,4 @@ if [ ! -x "$bin/node" ]; then
   rm -rf "$dir"
   mv "$tmp" "$dir"
 fi
-echo "$bin"
+print_checked_dir "$bin" node

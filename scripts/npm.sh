@@ -16,6 +16,8 @@ major="${1:-}"
   echo "usage: scripts/npm.sh <major version, e.g. 12>" >&2
   exit 2
 }
+# shellcheck source=lib/printed-dir.sh
+. "$(dirname "$0")/lib/printed-dir.sh"
 cache="${NPM_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting/npm}"
 
 log() { echo "npm.sh: $*" >&2; }
@@ -45,4 +47,4 @@ if [ ! -x "$bin/npm" ]; then
   rm -rf "$dir"
   mv "$tmp" "$dir"
 fi
-echo "$bin"
+print_checked_dir "$bin" npm

@@ -41,6 +41,8 @@ LANGHOST_SDK_VERSION=3.68.0
 PINNED_CLI_VERSION=3.276.0
 # shellcheck source=lib/go-release-build.sh
 . "$repo/scripts/lib/go-release-build.sh"
+# shellcheck source=lib/printed-dir.sh
+. "$repo/scripts/lib/printed-dir.sh"
 
 command -v go >/dev/null || die "Go is not installed (need Go >= 1.26 and the Go module proxy)."
 command -v node >/dev/null || die "node is not on PATH."
@@ -98,4 +100,4 @@ fi
 # The shim is a 5-line script that runs the installed SDK's dynamic-provider host; copy the one this checkout has.
 install -m 0755 "$shim" "$bin/pulumi-resource-pulumi-nodejs"
 log "$("$bin/pulumi" version) (CLI), language host from sdk v$LANGHOST_SDK_VERSION, in:"
-echo "$bin"
+print_checked_dir "$bin" pulumi pulumi-language-nodejs pulumi-resource-pulumi-nodejs

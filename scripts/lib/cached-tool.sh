@@ -4,6 +4,9 @@
 # cached_tool <name> <needed command> <what to tell> <bin> <dir> <installer...>: prints <bin>. Unless it exists,
 # runs `<installer...> <tmp>` (it installs the tool into the new directory <tmp>), then renames <tmp> to <dir>, so
 # that a build killed halfway leaves nothing behind. Without <needed command>, fails saying <what to tell>.
+# shellcheck source=printed-dir.sh
+. "$(dirname "${BASH_SOURCE[0]}")/printed-dir.sh"
+
 cached_tool() {
   local name="$1" needs="$2" why="$3" bin="$4" dir="$5" tmp
   shift 5
@@ -22,5 +25,5 @@ cached_tool() {
     rm -rf "$dir"
     mv "$tmp" "$dir"
   fi
-  echo "$bin"
+  print_checked_file "$bin"
 }
