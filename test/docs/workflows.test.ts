@@ -63,6 +63,14 @@ describe("the GitHub Actions workflows", () => {
     expect(text).toMatch(/PULUMI_CONFIG_PASSPHRASE: \$\{\{ secrets\.PULUMI_CONFIG_PASSPHRASE \}\}/);
   });
 
+  it("docs/ci.md's workflow with the PostgreSQL `env:` in place of its own passes actionlint", () => {
+    // The `env:` names the CA's file by `github.workspace`: a context GitHub allows at a workflow's top level.
+    const workflow = recipe("docs/ci.md#workflow");
+    const withPostgres = workflow.replace(/^env:\n(?: {2}.*\n)+/m, recipe("docs/ci.md#postgres-env"));
+    expect(withPostgres).not.toBe(workflow);
+    expect(lint(docsWorkflow(withPostgres, "postgres.yml"))).toEqual({ status: 0, findings: "" });
+  });
+
   it("actionlint catches a broken workflow (so a pass means something)", () => {
     // A job's `if` cannot read secrets (GitHub refuses the workflow): the mistake a fork-aware workflow invites.
     const broken = recipe("docs/ci.md#workflow").replace(

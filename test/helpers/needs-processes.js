@@ -20,6 +20,7 @@ const NEEDS_PROCESSES = [
   "<rootDir>/test/docs/bill-comment\\.test\\.ts", // docs/ci.md's comment step: bash, curl and jq
   "<rootDir>/test/docs/bill-workflow\\.test\\.ts", // docs/ci.md's bill workflow: bash, the CLI, rimuhosting-bill --stack
   "<rootDir>/test/docs/drift-workflow\\.test\\.ts", // docs/ci.md's drift workflow: bash, the CLI, a gh recorder
+  "<rootDir>/test/docs/postgres-backend\\.test\\.ts", // the PostgreSQL pages' steps: bash, the CLI, openssl
   "<rootDir>/test/bill/cli\\.test\\.ts", // the rimuhosting-bill command and the plugin's bill subcommand
   "<rootDir>/test/drift/cli\\.test\\.ts", // the rimuhosting-drift command and the plugin's drift subcommand
   "<rootDir>/test/adopt/cli\\.test\\.ts", // the rimuhosting-import-file command and the plugin's import-file

@@ -47,6 +47,7 @@ export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
   "docs/ci.md#bill-workflow": userEnv("test/docs/bill-workflow.test.ts"),
   "docs/ci.md#plugin-path": userEnv("test/docs/bill-comment.test.ts"),
   "docs/ci.md#drift-workflow": userEnv("test/docs/drift-workflow.test.ts"),
+  "docs/ci.md#postgres-env": userEnv("test/docs/postgres-backend.test.ts"),
 
   "docs/client.md#example": userEnv("test/docs/recipes.test.ts"),
 
@@ -96,6 +97,11 @@ export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
   "docs/installation-configuration.md#verify": userEnv("test/engine/release-verify.test.ts"),
   "docs/installation-configuration.md#verify-script": userEnv("test/engine/release-verify.test.ts"),
   "docs/installation-configuration.md#on-error": userEnv("test/engine/inline-programs.test.ts"),
+  "docs/installation-configuration.md#pgpass": noProcess(
+    "test/docs/postgres-backend.test.ts",
+    "a line of ~/.pgpass, written as shown; the login after it runs in user-env",
+  ),
+  "docs/installation-configuration.md#postgres-login": userEnv("test/docs/postgres-backend.test.ts"),
 
   "docs/native-plugin.md#language-hosts": userEnv("test/docs/first-hour.test.ts"),
   "docs/native-plugin.md#outside-order": userEnv("test/docs/import-walkthrough.test.ts"),
