@@ -11,12 +11,14 @@ printed_path_fail() {
   exit 1
 }
 
-# printed_path_plain <path>: fails unless <path> is absolute and holds no control character.
+# printed_path_plain <path>: fails unless <path> holds no control character and is absolute. Control characters are
+# looked for first: a tool's output in front of the path (Maven's ESC[0m) also makes it relative, and the message
+# should say what happened.
 printed_path_plain() {
-  case "$1" in /*) ;; *) printed_path_fail "refusing to print $(printf '%q' "$1"): not an absolute path" ;; esac
   if [[ "$1" =~ [[:cntrl:]] ]]; then
     printed_path_fail "refusing to print $(printf '%q' "$1"): it holds control characters (a tool's output?)"
   fi
+  case "$1" in /*) ;; *) printed_path_fail "refusing to print $(printf '%q' "$1"): not an absolute path" ;; esac
 }
 
 # print_checked_dir <dir> <executable...>: prints <dir> alone on a line once it is a plain absolute path of an

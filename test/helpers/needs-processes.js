@@ -43,6 +43,7 @@ const NEEDS_PROCESSES = [
   "<rootDir>/test/native/command-line\\.test\\.ts", // the plugin's --help, --version, in a terminal: bin/ and packed
   "<rootDir>/test/native/schema-cli\\.test\\.ts", // pulumi schema check
   "<rootDir>/test/native/sdk\\.test\\.ts", // scripts/gen-sdk.sh, Pulumi's SDK generators
+  "<rootDir>/test/setup/", // the set-up scripts (bash) and what they build: Go, Maven, pip, the language hosts
 ];
 
 /** Whether the test file at `testPath` is one of NEEDS_PROCESSES (`rootDir`: the repository). */
