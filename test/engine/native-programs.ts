@@ -119,7 +119,7 @@ export function nativeOps(r: OperationResult): Record<string, string> {
 }
 
 /** An order placed outside Pulumi (as a user of RimuHosting's control panel would), in the demo account. */
-export async function orderOutsidePulumi(s: Scenario, domainName: string): Promise<number> {
+export async function orderOutsidePulumi(s: Pick<Scenario, "emulator">, domainName: string): Promise<number> {
   const placed = await s.emulator.api<{ post_new_vps_response: { about_order: { order_oid: number } } }>(
     "POST",
     "/orders/new-vps",

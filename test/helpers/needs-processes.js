@@ -35,6 +35,7 @@ const NEEDS_PROCESSES = [
   "<rootDir>/test/docs/first-hour\\.test\\.ts", // npm run emulator, which builds the checkout and starts the emulator
   "<rootDir>/test/docs/import-walkthrough\\.test\\.ts", // the walkthrough's pulumi import, through the real CLI
   "<rootDir>/test/docs/adopt-account\\.test\\.ts", // import-file and pulumi import --file, through the real CLI
+  "<rootDir>/test/docs/java-import\\.test\\.ts", // docs/java.md's import steps: the real CLI, Maven, the JDK
   "<rootDir>/test/native/server\\.test\\.ts", // the native plugin's own process, over gRPC
   "<rootDir>/test/native/budget-order\\.test\\.ts", // the native plugin's own processes, one per engine run
   "<rootDir>/test/native/lazy-loading\\.test\\.ts", // the native plugin's own process: which modules it loaded

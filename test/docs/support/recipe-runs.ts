@@ -90,6 +90,20 @@ export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
   "docs/java.md#release-maven": userEnv("test/package/support/release-routes.ts"),
   "docs/java.md#emulator": userEnv("test/engine/first-hour-release.test.ts"),
   "docs/java.md#try-it": userEnv("test/engine/first-hour-release.test.ts"),
+  "docs/java.md#import": userEnv("test/docs/java-import.test.ts"),
+  "docs/java.md#import-options": noProcess(
+    "test/docs/java-import.test.ts",
+    "a line pasted into App.java, which the next preview compiles in user-env",
+  ),
+  "docs/java.md#import-check": userEnv("test/docs/java-import.test.ts"),
+  "docs/java.md#adopt-account": userEnv("test/docs/java-import.test.ts"),
+  "docs/java.md#adopt-call": noProcess(
+    "test/docs/java-import.test.ts",
+    "a line pasted into App.java, which the next preview compiles in user-env",
+  ),
+  "docs/java.md#adopt-check": userEnv("test/docs/java-import.test.ts"),
+  "docs/java.md#budget": userEnv("test/docs/java-import.test.ts"),
+  "docs/java.md#release": userEnv("test/docs/java-import.test.ts"),
 
   "docs/installation-configuration.md#release-npm": userEnv("test/package/support/release-routes.ts"),
   "docs/installation-configuration.md#release-pip": userEnv("test/package/support/release-routes.ts"),
