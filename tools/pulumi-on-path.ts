@@ -9,6 +9,14 @@ import { findLanguageHosts } from "./release/language-hosts";
 /** The repository root, from the built copy (dist/tools), which is what the npm scripts run. */
 export const REPO_ROOT = path.resolve(__dirname, "..", "..");
 
+/**
+ * The directory a set-up script printed, read from its standard output: its last line (scripts/lib/printed-dir.sh
+ * checks that line before printing it; .ci/run reads it with `tail -n 1`). Undefined when it printed nothing.
+ */
+export function printedDir(stdout: string): string | undefined {
+  return stdout.trim().split("\n").at(-1) || undefined;
+}
+
 /** What one of the tools is, how to find it on PATH, and the script that builds it. */
 interface Tool {
   what: string;
@@ -45,7 +53,7 @@ function ensureOnPath(tool: Tool, say: (line: string) => void, command: string):
     stdio: ["ignore", "pipe", "inherit"],
     encoding: "utf8",
   });
-  const dir = built.stdout?.trim().split("\n").at(-1);
+  const dir = printedDir(built.stdout ?? "");
   if (built.status !== 0 || !dir)
     throw new Error(
       `${command} needs ${tool.what}, and ${tool.script} could not build it ` +
