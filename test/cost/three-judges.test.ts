@@ -44,7 +44,7 @@ import { judgeScope, judgeThresholds, type ScopeInput } from "../../provider/bil
 import type { ChangeKind } from "../../provider/bill/fee";
 import * as costModel from "../../provider/impl/cost/verdict";
 import * as packRules from "../../policy-pack/budget-verdict";
-import { budgetOfStack, monthlyBudget } from "../../policy-pack/policies";
+import { monthlyBudgetPolicy } from "../../policy-pack/policies";
 import { setStackStateReader } from "../../policy-pack/stack-state";
 import { feeAfterChange } from "../../provider/impl/cost/fee";
 import * as impl from "../../provider/impl/index";
@@ -448,6 +448,7 @@ function packJudges(c: Case): Judged {
     .filter((row) => row.now !== undefined)
     .map((row) => ({ urn: urnOf(row.name), name: row.name, feeUsd: row.now }));
   setStackStateReader(() => ({ vpss: recorded }));
+  const monthlyBudget = monthlyBudgetPolicy(); // a pack of this case's own
   for (const r of resources)
     monthlyBudget.validateResource({ ...r, getConfig, notApplicable }, () => undefined);
   const violations: string[] = [];
@@ -462,7 +463,7 @@ function packJudges(c: Case): Judged {
   const level = c.settings.budgetEnforcement === "warn" ? "warn" : "fail";
   const verdict: Verdict = !applicable ? "none" : violations.length > 0 ? level : "pass";
   setStackStateReader(undefined);
-  const { totals } = budgetOfStack(resources, config, recorded).run;
+  const { totals } = monthlyBudget.budgetOf(resources, config, recorded).run;
   return { verdict, afterCents: totals.afterCents, increaseCents: totals.increaseCents };
 }
 

@@ -10,10 +10,12 @@ import {
   allowedDataCentres,
   maxDiskMb,
   maxMemoryMb,
-  monthlyBudget,
+  monthlyBudgetPolicy,
   noReinstall,
+  packPolicies,
   type ResourcePolicy,
   type StackPolicy,
+  type StackPolicyReadingResources,
 } from "../../policy-pack/policies";
 import { isRimuHostingVps } from "../../policy-pack/readings";
 import { recordedVpssOf, setStackStateReader } from "../../policy-pack/stack-state";
@@ -198,6 +200,11 @@ describe("no-reinstall", () => {
 });
 
 describe("monthly-budget", () => {
+  // Each test is a pack of its own (monthlyBudgetPolicy keeps what the engine handed it).
+  let monthlyBudget: StackPolicyReadingResources;
+  beforeEach(() => {
+    monthlyBudget = monthlyBudgetPolicy();
+  });
   // The stack's state (stack-state.ts): none of its VPSs deleted by the run unless a test says so.
   beforeEach(() => setStackStateReader(() => ({ vpss: [] })));
   afterEach(() => setStackStateReader(undefined));
@@ -422,6 +429,24 @@ describe("monthly-budget", () => {
     } finally {
       process.argv = argv;
     }
+  });
+
+  it("each pack keeps its own readings: what the engine handed one pack is not another's", () => {
+    const [first, second] = [packPolicies().monthlyBudget, packPolicies().monthlyBudget];
+    judge(first, {}, { plannedMonthlyFeeUsd: 45, currentMonthlyFeeUsd: 45 }, NATIVE, "old");
+    const stack = [
+      { name: "old", props: { monthlyFeeUsd: 45 } },
+      { name: "new", props: { plannedMonthlyFeeUsd: 10 } },
+    ];
+    expect(judgeStack(first, { maxMonthlyUsd: 50 }, stack)).toEqual([
+      expect.stringMatching(/^The stack's 2 VPSs would cost \$55\.00 a month after this change/),
+    ]);
+    // The second pack was handed nothing: the fee "old" will be billed is not known to it.
+    expect(judgeStack(second, { maxMonthlyUsd: 50 }, stack)).toEqual([
+      expect.stringMatching(
+        /^monthly-budget could not judge the stack's monthly fee: the fee of VPS "old" is not known/,
+      ),
+    ]);
   });
 
   it("is not applicable without a budget", () => {
