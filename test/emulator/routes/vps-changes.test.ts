@@ -3,27 +3,14 @@
  * another host, R10 a reinstall (its state, status, deletion and PTR records: vps.test.ts).
  */
 import type {
-  AboutOrder,
   GetDataTransferUsageResponse,
   GetVpsStatusResponse,
   PostNewVpsResponse,
   PutHostServerMoveResponse,
-  PutRunningStateResponse,
   PutRunningVpsDataResponse,
-  RunningState,
 } from "../../../contract/index.js";
-import type { TestEmulator } from "../../helpers/start-emulator.js";
 import { useEmulator } from "../../helpers/use-emulator.js";
-import { createVps, errorOf, getOrder, orderPath, record, rootKey } from "../fixtures.js";
-
-async function setState(emu: TestEmulator, order: AboutOrder, state: RunningState) {
-  const res = await emu.api("PUT", orderPath(order, "/vps/running-state"), {
-    running_state_change_request: { running_state: state },
-  });
-  expect(res.status).toBe(200);
-  expect(rootKey(res.body)).toBe("put_running_state_response");
-  return record<PutRunningStateResponse>(res.body);
-}
+import { createVps, errorOf, getOrder, orderPath, record, rootKey, setState } from "../fixtures.js";
 
 describe("R9 parameters", () => {
   const emu = useEmulator();

@@ -7,24 +7,12 @@ import type {
   DeleteServerResponse,
   GetDataTransferUsageResponse,
   GetOrdersResponse,
-  PutRunningStateResponse,
-  RunningState,
 } from "../../../contract/index.js";
 import { GetVpsStatusResponse as GetVpsStatusSchema } from "../../../contract/index.js";
 import { DEMO_ACCOUNTS } from "../../../emulator/index.js";
 import { HOST_RESERVED_MEM_MB } from "../../../emulator/catalog/hosts.js";
-import type { TestEmulator } from "../../helpers/start-emulator.js";
 import { useEmulator } from "../../helpers/use-emulator.js";
-import { createVps, errorOf, getOrder, orderPath, record, rootKey } from "../fixtures.js";
-
-async function setState(emu: TestEmulator, order: AboutOrder, state: RunningState) {
-  const res = await emu.api("PUT", orderPath(order, "/vps/running-state"), {
-    running_state_change_request: { running_state: state },
-  });
-  expect(res.status).toBe(200);
-  expect(rootKey(res.body)).toBe("put_running_state_response");
-  return record<PutRunningStateResponse>(res.body);
-}
+import { createVps, errorOf, getOrder, orderPath, record, rootKey, setState } from "../fixtures.js";
 
 describe("R11 running-state transitions", () => {
   const emu = useEmulator();
