@@ -3,7 +3,7 @@
  * `--policy-pack-config` then overrides, key by key): each camelCase argument names one policy.
  */
 import {
-  POLICIES,
+  POLICY_NAMES,
   type AllowedDataCentresConfig,
   type EnforcementLevel,
   type LimitConfig,
@@ -42,12 +42,12 @@ export function initialConfig(args: RimuHostingGuardArgs = {}): PolicyPackConfig
       config.all = value;
       continue;
     }
-    const policy = POLICIES[key];
-    if (!policy) {
-      const known = ["all", ...Object.keys(POLICIES)].join(", ");
+    const name = POLICY_NAMES[key];
+    if (!name) {
+      const known = ["all", ...Object.keys(POLICY_NAMES)].join(", ");
       throw new Error(`RimuHostingGuard has no argument "${String(key)}"; the arguments are: ${known}.`);
     }
-    config[policy.name] = value;
+    config[name] = value;
   }
   return config;
 }

@@ -9,7 +9,7 @@
  */
 import { PolicyPack, type Policies } from "@pulumi/policy";
 import { initialConfig, type RimuHostingGuardArgs } from "./guard-config";
-import { POLICIES } from "./policies";
+import { packPolicies } from "./policies";
 
 export type { RimuHostingGuardArgs };
 
@@ -19,7 +19,8 @@ export class RimuHostingGuard extends PolicyPack {
   constructor(nameOrArgs?: string | RimuHostingGuardArgs, maybeArgs?: RimuHostingGuardArgs) {
     const name = typeof nameOrArgs === "string" ? nameOrArgs : "rimuhosting-guard";
     const args = typeof nameOrArgs === "string" ? maybeArgs : nameOrArgs;
-    const policies: Policies = Object.values(POLICIES);
+    // Its own policies: what the engine hands this pack is no other's (monthly-budget.ts).
+    const policies: Policies = Object.values(packPolicies());
     super(name, { policies, enforcementLevel: "mandatory" }, initialConfig(args));
   }
 }

@@ -223,8 +223,10 @@ function vpsSteps(steps: readonly PreviewStep[]): { step: PreviewStep; kind: Cha
     const kind = kindOf(step);
     if (!kind) continue;
     const seen = byUrn.get(step.urn);
-    // The logical "replace" step carries the old and the new state; a create-replacement half adds nothing.
-    if (seen && !(seen.kind === "replace" && step.op === "replace")) continue;
+    // The logical "replace" step carries the old and the new state; a create-replacement half adds nothing. A
+    // refresh step (`preview --refresh` logs one per resource before the step the run takes) yields to that step.
+    const supersedes = seen?.step.op === "refresh" || (seen?.kind === "replace" && step.op === "replace");
+    if (seen && !supersedes) continue;
     byUrn.set(step.urn, { step, kind });
   }
   return [...byUrn.values()];

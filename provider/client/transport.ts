@@ -152,6 +152,8 @@ interface Request {
   /** How a timeout's message names the limit (ClientConfig.timeoutNames, else the client's option). */
   limitName: string;
   label: string;
+  /** Whether the connection is TLS (an https base URL): then it is made only once its handshake is done. */
+  tls: boolean;
 }
 
 /** The request for one call: path, headers, time limit; refuses an authenticated call without a key. */
@@ -179,6 +181,7 @@ function requestFor(
     timeoutKind,
     limitName: config.timeoutNames[timeoutKind] ?? TIMEOUT_OPTIONS[timeoutKind],
     label,
+    tls: new URL(config.baseUrl).protocol === "https:",
   };
 }
 
@@ -280,12 +283,12 @@ function elapsed(started: number): number {
 /** Maps whatever one attempt threw to a RimuError, scrubbing got's error down to name, code and message. */
 function toRimuError(
   caught: unknown,
-  context: { label: string; limitMs: number; timeoutKind: TimeoutKind; limitName: string; redact: Redactor },
+  context: Pick<Request, "label" | "limitMs" | "timeoutKind" | "limitName" | "tls"> & { redact: Redactor },
 ): RimuError {
   if (caught instanceof RimuError) return caught;
   const { label, limitMs, timeoutKind, limitName, redact } = context;
   if (caught instanceof TimeoutError || (caught instanceof RequestError && caught.code === "ETIMEDOUT")) {
-    const waitedFor = timedOutWaitingFor(caught.timings);
+    const waitedFor = timedOutWaitingFor(caught.timings, context.tls);
     // Never connected: nothing was sent, so nothing can be going on at RimuHosting. Connected and no first byte:
     // a change the service got may still be going on there (said only of a change, never of a read).
     const message =
@@ -323,14 +326,15 @@ function toRimuError(
  * What a timed-out attempt was still waiting for, from got's timings: a connection (TCP, and TLS for https) never
  * made, so the request was never sent (an address that drops connection attempts, or whose listener never accepts);
  * the first byte of an answer to a request that was sent; or the rest of an answer that had begun.
+ *
+ * `tls` comes from the base URL, not from the timings: got records secureConnect (and phases.tls) only once a
+ * handshake is done, so a handshake that stalled leaves no trace there of being TLS at all, and a TCP connection
+ * alone would read as a request sent.
  */
-function timedOutWaitingFor(timings: Timings | undefined): TimeoutWait {
+function timedOutWaitingFor(timings: Timings | undefined, tls: boolean): TimeoutWait {
   if (timings?.response !== undefined) return "rest of the answer";
-  const connected = timings?.connect !== undefined;
-  // An https socket is usable once its TLS handshake is done; got records secureConnect only for TLS sockets.
-  const tls = timings?.phases.tls !== undefined || timings?.secureConnect !== undefined;
-  if (!connected || (tls && timings?.secureConnect === undefined)) return "connection";
-  return "answer";
+  const connected = timings?.connect !== undefined && (!tls || timings.secureConnect !== undefined);
+  return connected ? "answer" : "connection";
 }
 
 /** A plain Error with got's name, code and (redacted) message, and nothing else: no options, no headers. */

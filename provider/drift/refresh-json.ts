@@ -112,6 +112,12 @@ export function parseRefreshJson(text: string, source: string): RefreshDigest {
   try {
     value = JSON.parse(text);
   } catch {
+    const length = text.trimEnd().length;
+    if (cutOff(text))
+      throw new NotRefreshJsonError(
+        `${source} is cut off: its JSON ends after ${length} characters, before it is complete (was the refresh ` +
+          `stopped while it wrote the file?). ${HOW_TO_MAKE}.`,
+      );
     const first = text.trimStart().split("\n", 1)[0]!.slice(0, 80);
     throw new NotRefreshJsonError(`${source} is not JSON; it starts with: ${first}. ${HOW_TO_MAKE}.`);
   }
@@ -126,4 +132,30 @@ export function parseRefreshJson(text: string, source: string): RefreshDigest {
     throw new NotRefreshJsonError(`${source} is not the JSON of a refresh: ${problems}. ${HOW_TO_MAKE}.`);
   }
   return parsed.data;
+}
+
+/**
+ * Whether `text` is the start of a JSON object or array that ends too soon: a refresh stopped while it wrote (a CI
+ * job's time limit, Ctrl-C, a full disk). Told by its brackets, outside strings: some still open at the end (or a
+ * string), none closed that was not open. Text that is not JSON at all, or JSON with something wrong in the
+ * middle, is not cut off.
+ */
+function cutOff(text: string): boolean {
+  const body = text.trim();
+  if (!body.startsWith("{") && !body.startsWith("[")) return false;
+  const open: string[] = [];
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const char = body[i]!;
+    if (inString) {
+      if (char === "\\") i++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === "{" || char === "[") open.push(char === "{" ? "}" : "]");
+    else if (char === "}" || char === "]") {
+      if (open.pop() !== char) return false;
+      if (open.length === 0) return false; // the value closed: whatever is wrong is not a missing end
+    }
+  }
+  return inString || open.length > 0;
 }

@@ -17,6 +17,7 @@
  * resource name, else by domain name; a VPS's rows come from one source only.
  */
 import { isVpsResource, NATIVE_VPS_TYPE, DYNAMIC_VPS_TYPE } from "../impl/fields/vps-type-tokens.js";
+import { driftValue } from "../impl/lifecycle/drift-value.js";
 import type { RefreshDigest, RefreshStep } from "./refresh-json.js";
 
 /** One property of one VPS changed outside Pulumi. */
@@ -91,14 +92,6 @@ function rowsOfItems(
 
 const nameOf = (urn: string): string => urn.split("::").pop() ?? urn;
 
-/** A value of the outputs as the provider's line prints it (vps-drift.ts): `none` for an absent one. */
-const shown = (value: unknown): string =>
-  value === undefined || value === null
-    ? "none"
-    : typeof value === "object"
-      ? JSON.stringify(value)
-      : String(value);
-
 /** The domain name a step's states record, if any. */
 function domainOf(step: RefreshStep): string | undefined {
   for (const bag of [step.oldState?.outputs, step.oldState?.inputs, step.newState?.outputs]) {
@@ -130,8 +123,8 @@ function rowsOfStep(step: RefreshStep): DriftRow[] {
     nameOf(step.urn),
     Object.keys(step.detailedDiff ?? {}).map((property) => ({
       property,
-      before: shown(before[property]),
-      after: shown(after[property]),
+      before: driftValue(before[property]),
+      after: driftValue(after[property]),
     })),
   );
 }

@@ -178,3 +178,19 @@ describe("--compare-to: a bill against a baseline of the same stack", () => {
     expect(() => parseBaseline(text, "main.json")).toThrow(message);
   });
 });
+
+describe("the steps of a preview with --refresh", () => {
+  test("a VPS's update after its refresh step is the bill's line, not the refresh", () => {
+    // `pulumi preview --refresh` logs a refresh step per resource first, then the step the run takes.
+    const refreshed: VpsSpec = { ...resized(10, 16), op: "refresh", planned: undefined, news: undefined };
+    const [web] = bill(vpsLog([refreshed, resized(10, 16)])).vpss;
+    expect(web).toMatchObject({ kind: "resize", changes: ["memoryMb 1024 → 2048"] });
+    expect([feeCents(web!.before), feeCents(web!.after)]).toEqual([1000, 1600]);
+  });
+
+  test("a VPS only refreshed keeps its fee", () => {
+    const refreshed: VpsSpec = { name: "cache", op: "refresh", fee: 30 };
+    const [cache] = bill(vpsLog([refreshed])).vpss;
+    expect(cache).toMatchObject({ kind: "same", before: { cents: 3000 }, after: { cents: 3000 } });
+  });
+});

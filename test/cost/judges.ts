@@ -5,7 +5,7 @@
  */
 import { judgeScope, type ScopeVerdict } from "../../provider/bill/judge";
 import type { BudgetSetting } from "../../provider/impl/cost/setting";
-import { monthlyBudget } from "../../policy-pack/policies";
+import { monthlyBudgetPolicy } from "../../policy-pack/policies";
 import { setStackStateReader } from "../../policy-pack/stack-state";
 
 export type Settings = Partial<Record<BudgetSetting, string>>;
@@ -86,7 +86,8 @@ export function packBlocks(settings: Settings, checked: readonly Checked[]): boo
     throw new Error(`not applicable: ${reason}`);
   };
   try {
-    monthlyBudget.validateStack({ resources, getConfig, notApplicable }, (m) => violations.push(m));
+    // A pack of its own, handed no checked inputs: it judges the stack from the properties given here.
+    monthlyBudgetPolicy().validateStack({ resources, getConfig, notApplicable }, (m) => violations.push(m));
   } finally {
     setStackStateReader(undefined);
   }

@@ -241,6 +241,18 @@ describe("input that is no refresh's JSON", () => {
     ["", "refresh.json is empty."],
     ["Previewing refresh (prod):", "refresh.json is not JSON; it starts with: Previewing refresh (prod):."],
     ["[]", "refresh.json is a JSON array, not the object a refresh prints."],
+    // A refresh stopped while it wrote (Ctrl-C, a CI job's time limit, a full disk): JSON that ends too soon.
+    [
+      refreshJson([unchangedStep("web")]).slice(0, 40),
+      "refresh.json is cut off: its JSON ends after 40 characters, before it is complete (was the refresh " +
+        "stopped while it wrote the file?).",
+    ],
+    [
+      '{"steps": [{"op": "refresh", "urn": "urn:pulumi:prod::shop::rimuhosting:index:Vps::w',
+      "refresh.json is cut off: its JSON ends after 84 characters, before it is complete (was the refresh " +
+        "stopped while it wrote the file?).",
+    ],
+    ['{"steps": []}}', 'refresh.json is not JSON; it starts with: {"steps": []}}.'],
     [
       JSON.stringify({ version: 3, deployment: {} }),
       "refresh.json is the output of `pulumi stack export` (the stack's state), not a refresh.",

@@ -1,5 +1,11 @@
 /** Shared steps for the emulator tests: create a VPS, read records out of their root keys. */
-import type { AboutOrder, Envelope, PostNewVpsResponse } from "../../contract/index.js";
+import type {
+  AboutOrder,
+  Envelope,
+  PostNewVpsResponse,
+  PutRunningStateResponse,
+  RunningState,
+} from "../../contract/index.js";
 import type { TestEmulator } from "../helpers/start-emulator.js";
 
 export type Json = Record<string, unknown>;
@@ -80,4 +86,14 @@ export function recordingClock(): import("../../emulator/clock.js").Clock & { wo
     sleep: (ms: number) => new Promise((resolve) => setTimeout(resolve, ms)),
     dispose: () => undefined,
   };
+}
+
+/** Sets the running state of `order` (R11), which must succeed; its record. */
+export async function setState(emu: TestEmulator, order: AboutOrder, state: RunningState) {
+  const res = await emu.api("PUT", orderPath(order, "/vps/running-state"), {
+    running_state_change_request: { running_state: state },
+  });
+  expect(res.status).toBe(200);
+  expect(rootKey(res.body)).toBe("put_running_state_response");
+  return record<PutRunningStateResponse>(res.body);
 }

@@ -55,14 +55,14 @@ export function firstCall(
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
   const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
+  // The time limit ends with the call, however it ends: left running after an early failure, it would hold the
+  // release build (or a test's worker) open until it fired.
+  let timer: NodeJS.Timeout | undefined;
   const call = new Promise<FirstCall>((resolve, reject) => {
     let out = "";
     const fail = (why: string) =>
       reject(new Error(`${command.join(" ")}: ${why}${stderr ? `\n${stderr}` : ""}`));
-    const timer = setTimeout(
-      () => fail(`no answer in ${opts.timeoutMs ?? 120_000} ms`),
-      opts.timeoutMs ?? 120_000,
-    );
+    timer = setTimeout(() => fail(`no answer in ${opts.timeoutMs ?? 120_000} ms`), opts.timeoutMs ?? 120_000);
     child.once("error", (error) => fail(error.message));
     child.once("exit", (code, signal) => fail(`exited (${signal ?? code}) before answering`));
     child.stdout.setEncoding("utf8").on("data", (text: string) => {
@@ -76,7 +76,6 @@ export function firstCall(
         grpc.credentials.createInsecure(),
       );
       client.getPluginInfo(new Empty(), (error, info) => {
-        clearTimeout(timer);
         client.close();
         if (error) return fail(`GetPluginInfo failed: ${error.message}`);
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -85,6 +84,7 @@ export function firstCall(
     });
   });
   return call.finally(async () => {
+    clearTimeout(timer);
     child.kill("SIGTERM");
     await exited;
   });

@@ -49,7 +49,8 @@ export function codeCacheNode(t: Target, log?: (line: string) => void): string[]
  * V8's random seed for the node that makes an executable. V8 derives its hash seed from it, and the hash seed
  * orders the tables the code cache holds: with a seed of its own per run, two builds of one commit would write
  * different code caches. The seed is the building process's only; the executable starts with a random one, and V8
- * accepts the cache all the same (the flags it checks a cache against leave the seed out).
+ * accepts the cache all the same (the flags it checks a cache against leave the seed out). An executable with a
+ * snapshot rehashes the snapshot's heap with its own seed as it starts (SNAPSHOT_V8_FLAGS says why).
  */
 export const BUILD_RANDOM_SEED = 34;
 
@@ -68,13 +69,15 @@ export const usesSnapshot = (t: Target): boolean => t.platform === HOST_TARGET.p
  * otherwise (its pattern is large; a snapshot does not keep compiled expressions), and about 1 ms with it. gRPC's
  * test now skips that pattern for 127.0.0.1 (provider/native/fast-start.ts); the flag still saved 3.6 ms of the
  * first answer after that (docs/releasing.md); which expression it now speeds up is not traced.
- * `--no-rehash-snapshot`: V8 otherwise draws a new hash seed at every start and rehashes every string and hash
- * table of the snapshot with it, which is most of the heap the plugin's snapshot adds to Node's (3 to 10 ms of CPU
- * of the first answer, docs/releasing.md). The plugin then hashes with the seed the build fixed (BUILD_RANDOM_SEED),
- * the same in every copy. A random seed guards a process against keys chosen to collide (hash flooding); the
- * plugin's keys come from the engine on loopback, the user's own program, and RimuHosting's answers over TLS.
+ *
+ * Not `--no-rehash-snapshot`, which saved 3 to 10 ms of CPU of the first answer (docs/releasing.md): with it V8 keeps
+ * the hash seed the snapshot was made with, and the build fixes that seed (BUILD_RANDOM_SEED, for reproducible
+ * bytes), so every copy of a release would hash strings with one seed anyone can read in this file or in the
+ * executable. A random seed per start is what guards a process against keys chosen to collide (hash flooding), and
+ * this executable does not only talk to the engine on loopback: its `emulator` command is an HTTP server that can
+ * listen on any interface (`--host`) and reads the JSON, headers and query strings whoever reaches it sends.
  */
-export const SNAPSHOT_V8_FLAGS = ["--no-regexp-tier-up", "--no-rehash-snapshot"];
+export const SNAPSHOT_V8_FLAGS = ["--no-regexp-tier-up"];
 
 /**
  * V8 flags of the node that makes a snapshot, and of it alone. `--predictable`: V8 compiles and collects garbage on

@@ -45,7 +45,7 @@ import { readFailure } from "../account/read-failures.js";
 import { containsUnknown } from "../inputs/unknowns.js";
 import { changedInputNames, computeChanges, type VpsChanges } from "../inputs/vps-changes.js";
 import type { VpsInputs } from "../inputs/vps-input-schema.js";
-import { orderOutputs, type RecordedOutputs } from "../inputs/vps-outputs.js";
+import { orderOutputs } from "../inputs/vps-outputs.js";
 import { orderFields } from "../../wire-mapping/order-fields.js";
 
 /** The key of the checked inputs that carries the planned fee. */
@@ -179,32 +179,42 @@ export async function plannedFeeOf(check: FeeCheck, found: FeeFindings): Promise
   // No order to price: which change it is cannot even be told (liveOrderOf says why).
   if (!live) return { why: found.missing ?? "its order was not found" };
   const nowUsd = orderFields(live).monthlyFeeUsd;
-  const outputs: RecordedOutputs = orderOutputs(live, check.before);
   // The budget's change is diff()'s (docs/cost.md): the program against the recorded inputs. A VPS changed outside
   // Pulumi whose program and state still agree is not changed by this run: billed its live fee, now and after.
   const planned = computeChanges(String(live.order_oid), check.before, check.after);
   if (!pricedChangePlanned(planned)) return plannedOf({ kind: importedOrUnchanged(check.before), nowUsd });
-  // What the update then does is brought from the live order to the program (vps-converge.ts): priced so.
-  const changes = plannedChanges(live, check.before, check.after);
-  if (changes.replaces.length > 0)
+  // Which change it is, is diff()'s plan, never the live order's difference from the program: the engine replaces,
+  // resizes or moves as diff() said, and update() leaves an input changed outside Pulumi as the order has it.
+  if (planned.replaces.length > 0)
     return plannedOf({ ...(await newChange(check, found, "replacement")), nowUsd });
-  if (changes.parameters.length > 0) {
+  if (planned.parameters.length > 0) {
     const unknown = unknownPriced(check);
     if (unknown.length > 0)
       return plannedOf({ kind: "resize", nowUsd, quote: { problem: unknownWhy(unknown) } });
-    // The order as update() leaves it (lifecycle/planned-update.ts, I6): the inputs diff() planned over the live
-    // order; one changed outside Pulumi and not planned keeps its live value, and its fee.
-    const names = new Set<string>(changedInputNames(planned, { settings: false, orderOnly: false }));
-    const plannedKnown = Object.fromEntries(Object.entries(check.known).filter(([name]) => names.has(name)));
-    const quote = await priceOf(check, { ...pricedOf(outputs), ...pricedOf(plannedKnown as VpsInputs) });
-    return plannedOf({ kind: "resize", nowUsd, quote });
+    return plannedOf({ kind: "resize", nowUsd, quote: await priceOf(check, pricedAfterUpdate(live, check)) });
   }
-  if (changes.move && found.moveAnswer) {
+  if (planned.move && found.moveAnswer) {
     const price = amountMoney(found.moveAnswer.monthly_recurring_amt);
     return plannedOf({ kind: "move", nowUsd, quote: price && { price }, noPrice: price === undefined });
   }
-  // A move not quoted (its host unknown in a preview) keeps the sizes and data centre the price depends on.
+  // A move not quoted (its host unknown in a preview, or the order already on it) keeps the sizes and data centre
+  // the price depends on.
   return plannedOf({ kind: importedOrUnchanged(check.before), nowUsd });
+}
+
+/**
+ * The priced values of the order as update() leaves it (lifecycle/planned-update.ts, I6): the program's value of
+ * each input diff() plans to change, the live order's of every other (one changed outside Pulumi and not planned
+ * keeps its live value, and its fee). A resize's quote, and the sizes a move takes to its new host (host-checks.ts).
+ */
+export function pricedAfterUpdate(
+  live: AboutOrder,
+  check: Pick<FeeCheck, "before" | "after" | "known">,
+): QuotedValues {
+  const planned = computeChanges(String(live.order_oid), check.before, check.after);
+  const names = new Set<string>(changedInputNames(planned, { settings: false, orderOnly: false }));
+  const plannedKnown = Object.fromEntries(Object.entries(check.known).filter(([name]) => names.has(name)));
+  return { ...pricedOf(orderOutputs(live, check.before)), ...pricedOf(plannedKnown as VpsInputs) };
 }
 
 /** Whether `changes` can change the fee: a replacement, a resize or a move. */

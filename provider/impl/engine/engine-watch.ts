@@ -88,6 +88,8 @@ interface Watch {
   /** The engine was seen alive some other way (it connected to the provider). */
   sawEngine(): void;
   stopped: boolean;
+  /** Stops the watch and closes its gRPC client (its channel would hold a connection to the engine). */
+  stop(): void;
   rule: WatchRule;
   clock: WatchClock;
 }
@@ -151,11 +153,10 @@ export function watchEngine(
   };
 
   const gone = (): void => {
-    current.stopped = true;
+    current.stop();
     process.stderr.write(
       `rimuhosting: the Pulumi engine at ${address} is gone; stopping without making any further change.\n`,
     );
-    client?.close();
     exit(1);
   };
 
@@ -171,6 +172,11 @@ export function watchEngine(
     seenAlive: () => seenAlive,
     sawEngine: () => void (seenAlive = true),
     stopped: false,
+    stop() {
+      current.stopped = true;
+      client?.close();
+      client = undefined;
+    },
     rule,
     clock,
   };
@@ -216,9 +222,9 @@ export function engineConnected(): void {
   watch?.sawEngine();
 }
 
-/** Stops and forgets the watch (tests). */
+/** Stops and forgets the watch, closing its gRPC client (tests). */
 export function stopWatchingEngine(): void {
-  if (watch) watch.stopped = true;
+  watch?.stop();
   watch = undefined;
 }
 

@@ -10,16 +10,9 @@ import { changeRefusals } from "../inputs/vps-refusals.js";
 import { info, resourceName, warning, type Note } from "../engine/notes.js";
 import { log } from "../engine/log.js";
 import { observedOutOfBand, type ObservedChange } from "./service-drift.js";
+import { driftValue } from "./drift-value.js";
 
 const PRINTABLE = new Set<string>(PRINTABLE_FIELDS);
-
-/** A value as the drift line prints it: `none` for a fact that is absent (no cancellation scheduled). */
-const shown = (value: unknown): string =>
-  value === undefined || value === null
-    ? "none"
-    : typeof value === "object"
-      ? JSON.stringify(value)
-      : String(value);
 
 /**
  * The drift a refresh's diff found (`changes`: from the live order `live` to the recorded inputs `recorded`), as
@@ -45,9 +38,11 @@ export function driftNotes(
   if (drifted.length === 0 && observed.length === 0) return [];
   const values = [
     ...drifted.map((input) =>
-      shows(input) ? `${input} ${shown(recorded[input])} → ${shown(live[input])}` : input,
+      shows(input) ? `${input} ${driftValue(recorded[input])} → ${driftValue(live[input])}` : input,
     ),
-    ...observed.map(({ property, before, after }) => `${property} ${shown(before)} → ${shown(after)}`),
+    ...observed.map(
+      ({ property, before, after }) => `${property} ${driftValue(before)} → ${driftValue(after)}`,
+    ),
   ];
   const notes = [info(`${name}: changed outside Pulumi: ${values.join(", ")}.`)];
   for (const refusal of changeRefusals(live, recorded, [])) {
@@ -55,7 +50,7 @@ export function driftNotes(
     notes.push(
       warning(
         shows(input)
-          ? `${name}: if the program still says ${input} ${shown(recorded[input])} (as recorded before this ` +
+          ? `${name}: if the program still says ${input} ${driftValue(recorded[input])} (as recorded before this ` +
               `refresh), the next up is refused: ${refusal.reason}`
           : `${name}: if the program still says the ${input} recorded before this refresh, the next up is ` +
               `refused: ${input} can only grow.`,

@@ -19,6 +19,7 @@ import {
 } from "../account/host-room.js";
 import { serviceText } from "../engine/errors.js";
 import { pricedOf, quoteRequest, type QuotedValues } from "../budget/money.js";
+import { pricedAfterUpdate } from "../budget/planned-fee.js";
 import { readFailure } from "../account/read-failures.js";
 import { orderRef } from "../lifecycle/vps-converge.js";
 import { MOVE_CHANGES_OUTPUTS } from "../lifecycle/vps-effects.js";
@@ -69,8 +70,12 @@ export async function checkHost(
   }
   if (run.isNew) return undefined;
   if (isMove) run.out.unknownOutputs.push(...MOVE_CHANGES_OUTPUTS);
-  // The sizes the VPS has on the host (a resize runs before a move): the order's, with the program's over them.
-  const sizes = { ...(live ? pricedOf(orderFields(live)) : {}), ...pricedOf(run.known) };
+  // The sizes the VPS has on the host: a new VPS's are the program's (the order's where it sets none); a move takes
+  // the order as update() leaves it (a planned resize runs first; a size changed outside Pulumi stays).
+  const sizes =
+    ordersNew || !live
+      ? { ...(live ? pricedOf(orderFields(live)) : {}), ...pricedOf(run.known) }
+      : pricedAfterUpdate(live, run);
   const request = quoteRequest({ ...sizes, dcLocation: dc, hostServerOid: target }, true);
   const failed = run.out.failures.length;
   const answer = await judge(

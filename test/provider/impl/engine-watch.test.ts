@@ -4,6 +4,7 @@
 // checks) is checked at known points, with no wall-clock sleep. One test asks a real @grpc/grpc-js server on
 // 127.0.0.1, so the status codes the rule reads are the library's own.
 import * as grpc from "@grpc/grpc-js";
+import * as net from "node:net";
 import {
   WATCH_RULE,
   assertEngineAlive,
@@ -123,6 +124,37 @@ const betweenChecks = () =>
 async function nextCheck(): Promise<void> {
   clock.advance(WATCH_RULE.checkEveryMs);
   await betweenChecks();
+}
+
+/** A real @grpc/grpc-js server on 127.0.0.1 answering the health check (SERVING), counting the checks. */
+async function healthServer(): Promise<{ server: grpc.Server; port: number; checks(): number }> {
+  const server = new grpc.Server();
+  let checks = 0;
+  server.addService(
+    {
+      Check: {
+        path: "/grpc.health.v1.Health/Check",
+        requestStream: false,
+        responseStream: false,
+        requestSerialize: (value: Buffer) => value,
+        requestDeserialize: (bytes: Buffer) => bytes,
+        responseSerialize: (value: Buffer) => value,
+        responseDeserialize: (bytes: Buffer) => bytes,
+      },
+    },
+    {
+      Check: (_call: unknown, callback: grpc.sendUnaryData<Buffer>) => {
+        checks++;
+        callback(null, Buffer.from([8, 1])); // SERVING
+      },
+    },
+  );
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    ),
+  );
+  return { server, port, checks: () => checks };
 }
 
 describe("the engine watch", () => {
@@ -256,37 +288,12 @@ describe("the engine watch", () => {
   });
 
   it("against a real gRPC server: alive while it serves, gone after it shuts down and refuses for 2 s", async () => {
-    const server = new grpc.Server();
-    let checks = 0;
-    server.addService(
-      {
-        Check: {
-          path: "/grpc.health.v1.Health/Check",
-          requestStream: false,
-          responseStream: false,
-          requestSerialize: (value: Buffer) => value,
-          requestDeserialize: (bytes: Buffer) => bytes,
-          responseSerialize: (value: Buffer) => value,
-          responseDeserialize: (bytes: Buffer) => bytes,
-        },
-      },
-      {
-        Check: (_call: unknown, callback: grpc.sendUnaryData<Buffer>) => {
-          checks++;
-          callback(null, Buffer.from([8, 1])); // SERVING
-        },
-      },
-    );
-    const port = await new Promise<number>((resolve, reject) =>
-      server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) =>
-        error ? reject(error) : resolve(bound),
-      ),
-    );
+    const { server, port, checks } = await healthServer();
     try {
       start(grpc as unknown as WatchGrpc, `127.0.0.1:${port}`);
       await betweenChecks();
       await nextCheck();
-      expect(checks).toBe(2);
+      expect(checks()).toBe(2);
       await assertEngineAlive();
       expect(exits).toEqual([]);
     } finally {
@@ -297,5 +304,34 @@ describe("the engine watch", () => {
     expect(exits).toEqual([]);
     await nextCheck();
     expect(exits).toEqual([1]);
+  });
+
+  it("stopWatchingEngine() closes its gRPC client: its connection to the engine ends", async () => {
+    const { server, port, checks } = await healthServer();
+    // A TCP relay in front of the server, counting the connections open through it.
+    const open = new Set<net.Socket>();
+    const relay = net.createServer((socket) => {
+      open.add(socket);
+      const upstream = net.connect(port, "127.0.0.1");
+      socket.pipe(upstream).pipe(socket);
+      const end = () => (open.delete(socket), socket.destroy(), upstream.destroy());
+      socket.on("close", end).on("error", end);
+      upstream.on("close", end).on("error", end);
+    });
+    await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+    try {
+      start(grpc as unknown as WatchGrpc, `127.0.0.1:${(relay.address() as net.AddressInfo).port}`);
+      await betweenChecks();
+      expect([checks(), open.size]).toEqual([1, 1]);
+      stopWatchingEngine();
+      // An open client keeps its connection until its idle timeout (30 minutes in @grpc/grpc-js).
+      await until("the watch's connection to the engine to close", () => open.size === 0, {
+        timeoutMs: 10_000,
+      });
+    } finally {
+      for (const socket of open) socket.destroy();
+      relay.close();
+      server.forceShutdown();
+    }
   });
 });

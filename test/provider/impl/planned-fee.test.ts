@@ -100,6 +100,23 @@ describe("plannedMonthlyFeeUsd in check()'s result", () => {
     expect(again.inputs.plannedMonthlyFeeUsd).toBe(first.inputs.plannedMonthlyFeeUsd);
   });
 
+  it("a move of a VPS resized outside Pulumi: diff()'s move, priced on the new host at the sizes it keeps", async () => {
+    // diff() plans a move only (the state and the program agree on the sizes); update() moves the order and leaves
+    // its memory as the order has it (planned-update.ts). The fee is the move's own quote, of those sizes.
+    const { id, inputs } = await createChecked({ ...APP_INPUTS, hostServerOid: "835" });
+    const oid = Number(id);
+    await fixture().byHand.changeParameters(oid, { memory_mb: 2048 });
+    const live = orderFields((await fixture().byHand.getOrder(oid)).about_order);
+    testing.forgetRun();
+    const { __creationNonce: _nonce, plannedMonthlyFeeUsd: _fee, ...program } = inputs;
+    const mark = quotes().length;
+    const checked = await impl.check(inputs, { ...program, hostServerOid: "764", ...PREVIEW });
+    expect(checked.failures).toBeUndefined();
+    expect(checked.inputs.plannedMonthlyFeeUsd).toBe(live.monthlyFeeUsd);
+    // One quote, the move's (naming host 764): not a resize's quote beside it, which names no host.
+    expect(quotes().length - mark).toBe(1);
+  });
+
   it("is never a change by itself, and states recorded without it (or with an old one) work", async () => {
     const { id, outs, inputs } = await existing();
     const checked = await impl.check(inputs, { ...APP_INPUTS, ...PREVIEW });
