@@ -50,7 +50,8 @@ import { inputsOf } from "./model/front-ends";
 import * as impl from "../../provider/impl/index";
 import type { FrontEndName } from "./model/front-ends";
 import {
-  historyOf,
+  recordRunOf,
+  runRecordsOf,
   identityOf,
   OwnedStack,
   ownedUpWords,
@@ -254,7 +255,8 @@ async function ownedCase(ups: readonly OwnedUp[]): Promise<void> {
   testing.setStackIdentityReader(() => Promise.resolve(identityOf(world)));
   testing.setBackendReader({
     states: () => Promise.resolve(statesOf(world)),
-    history: () => Promise.resolve(historyOf(world)),
+    runs: () => Promise.resolve(runRecordsOf(world)),
+    recordRun: (_scope, id) => recordRunOf(world, id),
   });
   try {
     for (const [i, c] of ups.entries()) {

@@ -58,6 +58,7 @@ import { pulumiJson } from "./backend-states.js";
 import { backendUrlWithoutCredentials } from "../engine/backend-cli.js";
 import { IDENTITY_FORM } from "./order-marks.js";
 import { withMachineLock } from "./machine-lock.js";
+import { stackTagsLock } from "./backend-reader.js";
 
 export { identityOf } from "./order-marks.js";
 
@@ -200,12 +201,8 @@ export async function readStackIdentity(
   const parts = { backendUrl, project: scope.project, stack: scope.stack, instance, stackTag: "" };
   const without = identityOfParts(parts, settings);
   if ("unread" in without) return without;
-  // The lock's name: the stack of this backend (its URL credential-free), hashed.
-  const lockName = `stack-tag-${createHash("sha256")
-    .update(canonicalJson({ backendUrl, ...scope }))
-    .digest("hex")
-    .slice(0, 32)}`;
-  const toMark = purpose === "mark" ? { lockName } : undefined;
+  // The lock every setter of this stack's tags takes (run-records.ts sets a run's record under it too).
+  const toMark = purpose === "mark" ? { lockName: stackTagsLock(scope) } : undefined;
   const stackTag = await stackTagOf(scope.stack, { cwd, env: where.env }, tags, toMark);
   if ("why" in stackTag)
     return { unread: `the stack's tag ${STACK_TAG} could not be read or set: ${stackTag.why}` };
@@ -235,7 +232,7 @@ export function identityOfParts(parts: StackIdentityParts, settings: string): St
   return { mark: stackIdentityMark(parts) };
 }
 
-type IdentityReader = (
+export type IdentityReader = (
   scope: { project: string; stack: string },
   purpose: IdentityPurpose,
 ) => Promise<StackIdentity>;
@@ -252,7 +249,15 @@ export function setStackIdentityReader(read: IdentityReader | undefined): void {
   reader = read ?? defaultReader;
 }
 
-const IDENTITY = runState("the stack's identity, read once", () => new Map<string, Promise<StackIdentity>>());
+const IDENTITY = runState("the stack's identity, read once, and where from", () => ({
+  through: undefined as IdentityReader | undefined,
+  read: new Map<string, Promise<StackIdentity>>(),
+}));
+
+/** `context`'s run reads its stack's identity through `read` (the killed-orders command: the user's directory). */
+export function readIdentityThrough(context: RunContext, read: IdentityReader): void {
+  context.get(IDENTITY).through = read;
+}
 
 /**
  * The identity of `scope`'s stack for `purpose`, read once in `context`'s run; a failure is `unread`, never thrown.
@@ -263,10 +268,11 @@ export function stackIdentity(
   scope: { project: string; stack: string },
   purpose: IdentityPurpose = "judge",
 ): Promise<StackIdentity> {
-  const held = context.get(IDENTITY);
+  const { through, read: held } = context.get(IDENTITY);
+  const readThrough = through ?? reader;
   const key = (p: IdentityPurpose) => `${p} ${scope.project}/${scope.stack}`;
   const readFor = (p: IdentityPurpose): Promise<StackIdentity> =>
-    reader(scope, p).catch((error: unknown) => ({
+    readThrough(scope, p).catch((error: unknown) => ({
       unread: error instanceof Error ? error.message : String(error),
     }));
   const marked = held.get(key("mark"));

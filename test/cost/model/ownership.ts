@@ -16,6 +16,7 @@
 import { stackIdentityMark } from "../../../provider/impl/ownership/stack-identity";
 import { DYNAMIC_VPS_TYPE } from "../../../provider/impl/fields/vps-type-tokens";
 import type { BackendStates, StateResource } from "../../../provider/impl/ownership/backend-states";
+import type { RunRecord, RunRecords } from "../../../provider/impl/ownership/run-records";
 import type { TestEmulator } from "../../helpers/start-emulator";
 import type { VpsInputs } from "../../../provider/impl/inputs/vps-input-schema";
 import { FRONT_ENDS, type FrontEnd } from "./front-ends";
@@ -35,8 +36,12 @@ export class OwnedStack extends Stack {
   readonly creating = new Set<VpsInputs>();
   /** Every create this command began. */
   began: VpsInputs[] = [];
-  /** Every resource a finished operation's state recorded (the stack's history). */
-  readonly history: Held[] = [];
+  /** The run records its providers wrote into its backend (run-records.ts), by run id. */
+  readonly runRecords = new Map<string, RunRecord>();
+  /** The runs whose command finished (its backend's history has an operation that spans each record). */
+  readonly finishedRuns = new Set<string>();
+  /** The runs that wrote a record in this command. */
+  commandRuns: string[] = [];
   /** The orders this command's engine asked to delete (what the state held). */
   readonly deleting = new Set<number>();
 
@@ -70,7 +75,6 @@ export class OwnedStack extends Stack {
   write(): void {
     this.written = { state: [...this.state.values()], pendingDeletes: [...this.pendingDeletes] };
     this.stored = this.live();
-    this.history.push(...this.stored);
   }
 
   /** The state goes back to the one last written (a killed run without checkpoints wrote nothing). */
@@ -116,10 +120,26 @@ export function statesOf(world: OwnedWorld): BackendStates {
   };
 }
 
-/** Every state the stack of the command under way recorded (its backend's copies of finished operations). */
-export function historyOf(world: OwnedWorld): BackendStates {
+/** A clock of the model's run records: ten seconds between two, so that no finished operation spans two. */
+let recordClock = 1_000_000_000_000;
+
+/** The command's provider writes its run's record into its stack's backend (BackendReader.recordRun). */
+export function recordRunOf(world: OwnedWorld, id: string): Promise<{ written: true }> {
+  const now = world.now!;
+  recordClock += 10_000;
+  now.stack.runRecords.set(id, { at: recordClock, checkpoints: now.checkpoints });
+  now.stack.commandRuns.push(id);
+  return Promise.resolve({ written: true });
+}
+
+/** The run records of the command's stack, and the spans of its finished operations (BackendReader.runs). */
+export function runRecordsOf(world: OwnedWorld): RunRecords {
   const stack = world.now!.stack;
-  return { stacks: [{ stack: stack.name, resources: stack.history.map(asResource) }] };
+  const finished = [...stack.finishedRuns].map((id) => {
+    const at = stack.runRecords.get(id)!.at / 1000;
+    return { start: at, end: at };
+  });
+  return { runs: new Map(stack.runRecords), finished };
 }
 
 /** The identity of the command's stack: its backend, project and stack (and, on a file backend, its own salt). */
@@ -169,6 +189,7 @@ export async function runOwnedUp(emu: TestEmulator, world: OwnedWorld, c: OwnedU
   const before = ordersNow(emu);
   stack.deleting.clear();
   stack.began = [];
+  stack.commandRuns = [];
   world.now = { stack, checkpoints: c.checkpoints };
   stack.said.length = 0;
   const heldBefore = new Set(stack.live().map(oidOf));
@@ -182,6 +203,8 @@ export async function runOwnedUp(emu: TestEmulator, world: OwnedWorld, c: OwnedU
   const heldNonces = new Set(stack.live().map((h) => nonceOf(h.inputs)));
   stack.pending = killed && c.checkpoints ? stack.began.filter((i) => !heldNonces.has(nonceOf(i))) : [];
   if (!killed || c.checkpoints) stack.write();
+  // A command that ended (not killed) is in its backend's history: its runs finished.
+  if (!killed) for (const id of stack.commandRuns) stack.finishedRuns.add(id);
   // A killed run's order in no state, taken back by this run's check: what the take-back is for.
   for (const oid of new Set(stack.live().map(oidOf)))
     if (before.get(oid) === true && !heldBefore.has(oid)) world.acted.takenBack++;
