@@ -53,7 +53,7 @@ const USAGE = `Usage: rimuhosting-killed-orders --yes [--stack <stack>] [--no-ru
   backend holds it, and either a pending create of the stack's state (the engine's record of a create it never
   finished) carries its creation nonce or no finished operation of the stack recorded it. An order marked with
   another stack identity (a stack of the same name in another backend, or this stack's own from before
-  \`pulumi stack rm\`, a changed tag or secrets provider) is named, with the commands that tell whose it is, and
+  \`pulumi stack rm\` or a changed tag) is named, with the commands that tell whose it is, and
   fails the run until --other-stack-mark names its mark. Every other order of the stack's name is named, with why
   it stays billed and how to end it.
 

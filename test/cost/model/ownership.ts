@@ -142,13 +142,11 @@ export function runRecordsOf(world: OwnedWorld): RunRecords {
   return { runs: new Map(stack.runRecords), finished };
 }
 
-/** The identity of the command's stack: its backend, project and stack (and, on a file backend, its own salt). */
+/** The identity of the command's stack: its project, stack and its backend's own tag. */
 export const identityOf = (world: OwnedWorld) => ({
   mark: stackIdentityMark({
-    backendUrl: `file:///model/${world.now!.stack.backend}`,
     project: "model",
     stack: world.now!.stack.name,
-    instance: `salt-${world.now!.stack.backend}`,
     stackTag: `tag-${world.now!.stack.backend}`,
   }),
 });

@@ -12,7 +12,7 @@ import {
 import { mayCancel, type OwnershipRecords } from "../../../provider/impl/ownership/may-cancel";
 import { runsInTags, RUN_TAG_PREFIX } from "../../../provider/impl/ownership/run-records";
 
-const MARK = "id2-0123456789abcdef0123456789abcdef";
+const MARK = "id3-0123456789abcdef0123456789abcdef";
 const scope = { project: "shop", stack: "dev" };
 const VPS = "rimuhosting:index:Vps";
 
@@ -59,7 +59,7 @@ describe("may this run cancel this order?", () => {
     const pending = [{ type: VPS, inputs: { __creationNonce: "n2" } }];
     const states = { stacks: [{ stack: "dev", resources: [], pending }] };
     expect(
-      mayCancel(order(102, { nonce: "n2", mark: "id2-other" }), records({ states, runs: undefined })),
+      mayCancel(order(102, { nonce: "n2", mark: "id3-other" }), records({ states, runs: undefined })),
     ).toEqual({
       answer: "cancel",
       proof: "pending create",
@@ -97,7 +97,7 @@ describe("may this run cancel this order?", () => {
   });
 
   it("another mark, or none: not this stack's to cancel", () => {
-    expect(mayCancel(order(107, { mark: "id2-another", run: "r1" }), records()).answer).toBe("another mark");
+    expect(mayCancel(order(107, { mark: "id3-another", run: "r1" }), records()).answer).toBe("another mark");
     expect(mayCancel(order(108, { run: "r1" }), records()).answer).toBe("no identity");
   });
 });

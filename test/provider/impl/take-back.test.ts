@@ -9,7 +9,6 @@
 import fc from "fast-check";
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
-import { identityOfParts } from "../../../provider/impl/ownership/stack-identity";
 import { APP_INPUTS, rejectionOf, stackConfig, useImplFixture } from "../support/impl-fixture";
 import { RunRecordsStandIn } from "../support/run-records-stand-in";
 
@@ -40,7 +39,7 @@ const active = async () =>
 /** The runs from now on are those of the stack of the same names in backend `name` (its own identity), or none. */
 const inBackend = (name: string | undefined) =>
   testing.setStackIdentityReader(async ({ project, stack }) =>
-    name === undefined ? { unread: "the CLI failed" } : { mark: `id2-${name}-${project}-${stack}` },
+    name === undefined ? { unread: "the CLI failed" } : { mark: `id3-${name}-${project}-${stack}` },
   );
 
 beforeEach(() => inBackend("one-backend"));
@@ -443,9 +442,9 @@ describe("destroy after a killed run", () => {
     expect(lines.join("\n")).toMatch(
       new RegExp(
         `Warning: order ${stray} \\(web-1\\.example\\.com, \\$[\\d.]+ a month\\) carries this stack's name .*` +
-          "id2-tag-the-backend-did-not-keep-shop-prod, not this stack's \\(id2-one-backend-shop-prod\\).*" +
+          "id3-tag-the-backend-did-not-keep-shop-prod, not this stack's \\(id3-one-backend-shop-prod\\).*" +
           "stays billed, not cancelled.*by a killed run whose stack tag another provider set at the same moment.*" +
-          "killed-orders --identity --stack prod.*--other-stack-mark id2-tag-the-backend-did-not-keep-shop-prod.*" +
+          "killed-orders --identity --stack prod.*--other-stack-mark id3-tag-the-backend-did-not-keep-shop-prod.*" +
           `If none does, it is this stack's: adopt it \\(\`pulumi import rimuhosting:index:Vps <name> ${stray}\`\\)`,
       ),
     );
@@ -473,14 +472,13 @@ describe("destroy after a killed run", () => {
     );
   });
 
-  it("this stack has no identity by nature (Pulumi Cloud's own key): a marked order of its name is named, the destroy not failed", async () => {
+  it("this stack has no identity yet (no tag): a marked order of its name is named, the destroy not failed", async () => {
     const noIdentity = () =>
-      testing.setStackIdentityReader(async ({ project, stack }) =>
-        identityOfParts(
-          { backendUrl: "https://api.pulumi.com", project, stack, instance: undefined, stackTag: "" },
-          "Pulumi.prod.yaml",
-        ),
-      );
+      testing.setStackIdentityReader(async () => ({
+        none: true,
+        unread:
+          "its tag rimuhosting:instance is not set yet, so no run has marked an order with its identity",
+      }));
     noIdentity();
     const web0 = await recorded("web-0");
     inBackend("another-backend");
@@ -492,8 +490,7 @@ describe("destroy after a killed run", () => {
     expect(lines.join("\n")).toMatch(
       new RegExp(
         `Warning: order ${theirs} \\(web-1\\.example\\.com, \\$[\\d.]+ a month\\) carries this stack's name .*` +
-          "and this stack has none \\(.*\\): it is not provably this stack's nor another's.*" +
-          "`pulumi stack change-secrets-provider`",
+          "and this stack has none \\(.*\\): it is not provably this stack's nor another's",
       ),
     );
   });

@@ -48,7 +48,7 @@ export async function startImplFixture(options: StartEmulatorOptions = {}): Prom
   });
   // One backend: every stack's identity is its names' (tests of other backends' stacks set a reader of their own).
   testing.setStackIdentityReader(async ({ project, stack }) => ({
-    mark: `id2-one-backend-${project}-${stack}`,
+    mark: `id3-one-backend-${project}-${stack}`,
   }));
   await impl.configure({ config: stackConfig(emulator.baseUrl) });
   const logs: string[] = [];
