@@ -35,7 +35,7 @@ import {
 import { readBackendThrough } from "../impl/ownership/backend-reader.js";
 import { readRunRecords } from "../impl/ownership/run-records.js";
 import { inPulumiProject, pulumiJson, readBackendStates } from "../impl/ownership/backend-states.js";
-import { fileBackendDir } from "../impl/ownership/stack-history.js";
+import { fileBackendDir } from "../impl/ownership/stack-scope.js";
 import { IDENTITY_FORM } from "../impl/ownership/order-marks.js";
 import { readIdentityThrough, readStackIdentity, STACK_TAG } from "../impl/ownership/stack-identity.js";
 import { sweepStackStrays, unheldOrdersOfStackName } from "../impl/ownership/stack-strays.js";

@@ -40,7 +40,7 @@ import { holderOf } from "./backend-states.js";
 import { backendStates, stackRunRecords, thisRunsRecord } from "./backend-reader.js";
 import { mayCancel, needsRunRecords, type Judgement, type OwnershipRecords } from "./may-cancel.js";
 import { RUN_RECORD_KEY } from "./run-records.js";
-import { stackOfScope } from "./stack-history.js";
+import { stackOfScope } from "./stack-scope.js";
 import { deploymentOfThisProcess } from "../engine/deployment.js";
 import { identityOf, stackIdentity, STACK_IDENTITY_KEY } from "./stack-identity.js";
 import { creationNonceOf } from "./order-marks.js";

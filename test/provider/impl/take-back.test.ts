@@ -238,7 +238,7 @@ const held = (web0: { id: string }) => ({
 /**
  * `pulumi destroy` after a killed run (stack-strays.ts): destroy runs no program, so no check takes the order back;
  * the first delete of a run that checked no VPS cancels the orders carrying the stack's token that no state holds
- * and no finished operation of the stack recorded (its history, stack-history.ts), and names every other one that
+ * and that this stack's backend records as placed by a run that never finished (run-records.ts), and names every other one that
  * stays billed. Here the stack holds web-0 (recorded by an `up`) and a killed run left web-1's order in no state.
  */
 describe("destroy after a killed run", () => {
