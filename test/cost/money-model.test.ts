@@ -54,9 +54,10 @@ import {
   runRecordsOf,
   identityOf,
   OwnedStack,
-  ownedUpWords,
-  runOwnedUp,
+  ownedStepWords,
+  runOwnedStep,
   statesOf,
+  type OwnedStep,
   type OwnedUp,
   type OwnedWorld,
 } from "./model/ownership";
@@ -233,7 +234,7 @@ describe("the money model: I1–I6 after every step of generated runs", () => {
 /** One `up` of I7's cases: which backend's s0, its program, checkpoints or not, a kill between two calls. */
 const ownedUpArb: fc.Arbitrary<OwnedUp> = fc
   .record({
-    stack: fc.constantFrom(0 as const, 1 as const),
+    stack: fc.constantFrom(0 as const, 1 as const, 2 as const),
     web: fc.option(fc.constantFrom("DCDALLAS" as const, "DCLONDON" as const), { nil: undefined }),
     api: fc.option(fc.constantFrom("DCDALLAS" as const, "DCLONDON" as const), { nil: undefined }),
     checkpoints: fc.boolean(),
@@ -243,15 +244,31 @@ const ownedUpArb: fc.Arbitrary<OwnedUp> = fc
   })
   .map(({ destroy, ...c }) => (destroy === 0 ? { ...c, web: undefined, api: undefined } : c));
 
+/** I7's steps: mostly `up`s; sometimes A's backend copied to C, or a VPS removed from a state on purpose. */
+const ownedStepArb: fc.Arbitrary<OwnedStep> = fc.oneof(
+  { arbitrary: ownedUpArb, weight: 6 },
+  { arbitrary: fc.constant({ copy: true as const }), weight: 1 },
+  {
+    arbitrary: fc.record({
+      drop: fc.constantFrom(0 as const, 1 as const, 2 as const),
+      name: fc.constantFrom("web" as const, "api" as const),
+    }),
+    weight: 1,
+  },
+);
+
 /** How often the rules of ownership acted over I7's generated cases. */
 const acted: OwnedWorld["acted"] = { refusedForeign: 0, takenBack: 0, sweptKilled: 0 };
 /** Runs I7's case `ups` on a fresh account, both backends' stacks empty; throws the first violation, named. */
-async function ownedCase(ups: readonly OwnedUp[]): Promise<void> {
+async function ownedCase(ups: readonly OwnedStep[]): Promise<void> {
   expect((await controlApi(emu.baseUrl)("POST", "/reset")).status).toBe(200);
   emu.app.emulator.turn = undefined;
   emu.app.emulator.answerTurn = undefined;
   await configure({ emu } as Real, {});
-  const world: OwnedWorld = { stacks: [new OwnedStack("A"), new OwnedStack("B")], acted };
+  const world: OwnedWorld = {
+    stacks: [new OwnedStack("A"), new OwnedStack("B"), new OwnedStack("C")],
+    acted,
+  };
   testing.setStackIdentityReader(() => Promise.resolve(identityOf(world)));
   testing.setBackendReader({
     states: () => Promise.resolve(statesOf(world)),
@@ -260,12 +277,12 @@ async function ownedCase(ups: readonly OwnedUp[]): Promise<void> {
   });
   try {
     for (const [i, c] of ups.entries()) {
-      const broken = await runOwnedUp(emu, world, c);
+      const broken = await runOwnedStep(emu, world, c);
       if (broken.length > 0)
         throw new Error(
           `after ${ups
             .slice(0, i + 1)
-            .map(ownedUpWords)
+            .map(ownedStepWords)
             .join(", ")}:\n${broken.join("\n")}`,
         );
     }
@@ -283,7 +300,7 @@ async function ownedCase(ups: readonly OwnedUp[]): Promise<void> {
 describe("the money model: I7 (no run cancels or takes back another stack's or another live run's order)", () => {
   it(`keeps I7 over ${OWNED_RUNS} generated cases of two backends' same-named stacks (seed ${SEED})`, async () => {
     const details = await fc.check(
-      fc.asyncProperty(fc.array(ownedUpArb, { minLength: 2, maxLength: 4 }), (ups) => ownedCase(ups)),
+      fc.asyncProperty(fc.array(ownedStepArb, { minLength: 2, maxLength: 5 }), (ups) => ownedCase(ups)),
       { seed: SEED, numRuns: OWNED_RUNS, ...(PATH ? { path: PATH, endOnFailure: true } : {}) },
     );
     if (details.failed)
@@ -305,13 +322,13 @@ describe("the money model: I7 (no run cancels or takes back another stack's or a
       });
   }, 3_600_000);
 
-  const up = (stack: 0 | 1, program: Partial<OwnedUp> = {}): OwnedUp => ({
+  const up = (stack: 0 | 1 | 2, program: Partial<OwnedUp> = {}): OwnedUp => ({
     stack,
     checkpoints: false,
     ...program,
   });
-  // Each counterexample I7 found with a fix of issue 80 removed, replayed (B1: a same-named stack of another
-  // backend; B2: two providers of one command without checkpoints).
+  // Each counterexample I7 found with a fix of issue 80 or 92 removed, replayed (B1: a same-named stack of another
+  // backend; B2: two providers of one command without checkpoints; B3: a copied backend).
   it.each([
     [
       "B1: B's `up` of a VPS named as A's does not take A's order over (it carries A's identity)",
@@ -326,7 +343,12 @@ describe("the money model: I7 (no run cancels or takes back another stack's or a
         "provider's new order of the same command",
       [up(0, { web: "DCDALLAS" }), up(0, { api: "DCDALLAS" })],
     ],
-  ])("%s", (_title, ups) => ownedCase(ups));
+    [
+      "B3 (issue 92): a copy of A's backend at the same URL (C) orders web; A's destroy leaves it billed (it carries " +
+        "A's identity and no state of A holds it, but no record of A's backend names its run)",
+      [{ copy: true as const }, up(2, { web: "DCDALLAS" }), up(0, { api: "DCDALLAS" }), up(0)],
+    ],
+  ] as [string, OwnedStep[]][])("%s", (_title, ups) => ownedCase(ups));
 });
 
 /** A scheduler that lets every call through at once, in the order the engine makes them (the named cases). */

@@ -45,8 +45,12 @@ export class OwnedStack extends Stack {
   /** The orders this command's engine asked to delete (what the state held). */
   readonly deleting = new Set<number>();
 
-  constructor(readonly backend: "A" | "B") {
+  /** Its stack tag: a copy of a backend carries the original's (the same identity). */
+  tag: string;
+
+  constructor(readonly backend: "A" | "B" | "C") {
     super("s0");
+    this.tag = `tag-${backend}`;
     const base = FRONT_ENDS.dynamic;
     this.front = {
       ...base,
@@ -77,6 +81,32 @@ export class OwnedStack extends Stack {
     this.stored = this.live();
   }
 
+  /**
+   * This backend becomes a copy of `original`'s, as a CI cache or a backup restored holds it: its state as written,
+   * its pending creates, its tag and its run records, the history included.
+   */
+  copyOf(original: OwnedStack): void {
+    this.tag = original.tag;
+    this.state.clear();
+    for (const held of original.written.state) this.state.set(held.spec.name, held);
+    this.pendingDeletes = [...original.written.pendingDeletes];
+    this.pending = [...original.pending];
+    this.runRecords.clear();
+    for (const [id, record] of original.runRecords) this.runRecords.set(id, record);
+    this.finishedRuns.clear();
+    for (const id of original.finishedRuns) this.finishedRuns.add(id);
+    this.write();
+  }
+
+  /** `pulumi state delete` of `name` (or a retainOnDelete VPS its destroy drops): its order left the state. */
+  dropFromState(name: string): Held | undefined {
+    const held = this.state.get(name);
+    if (held === undefined) return undefined;
+    this.state.delete(name);
+    this.write();
+    return held;
+  }
+
   /** The state goes back to the one last written (a killed run without checkpoints wrote nothing). */
   revert(): void {
     this.state.clear();
@@ -91,6 +121,8 @@ export interface OwnedWorld {
   now?: { stack: OwnedStack; checkpoints: boolean };
   /** How often the rules acted (so that a passing property is not a vacuous one). */
   acted: { refusedForeign: number; takenBack: number; sweptKilled: number };
+  /** The orders that left a state on purpose (state delete, retainOnDelete): no sweep may cancel them. */
+  dropped?: Set<number>;
 }
 
 const asResource = (held: Held): StateResource => ({
@@ -147,7 +179,7 @@ export const identityOf = (world: OwnedWorld) => ({
   mark: stackIdentityMark({
     project: "model",
     stack: world.now!.stack.name,
-    stackTag: `tag-${world.now!.stack.backend}`,
+    stackTag: world.now!.stack.tag,
   }),
 });
 
@@ -157,7 +189,8 @@ const ordersNow = (emu: TestEmulator): Map<number, boolean> =>
 
 /** One `up` of one stack: its program (web on the default provider, api on the explicit one), checkpoints, a kill. */
 export interface OwnedUp {
-  stack: 0 | 1;
+  /** A's, B's, or C's (a copy of A's backend once a `copy` step made it). */
+  stack: 0 | 1 | 2;
   web?: Spec["dcLocation"] | undefined;
   api?: Spec["dcLocation"] | undefined;
   checkpoints: boolean;
@@ -165,7 +198,7 @@ export interface OwnedUp {
 }
 
 export const ownedUpWords = (c: OwnedUp): string =>
-  `up(${c.stack === 0 ? "A" : "B"}/s0: ${[c.web && `web ${c.web}`, c.api && `api ${c.api}`].filter(Boolean).join(", ") || "nothing"}` +
+  `up(${"ABC"[c.stack]}/s0: ${[c.web && `web ${c.web}`, c.api && `api ${c.api}`].filter(Boolean).join(", ") || "nothing"}` +
   `${c.checkpoints ? "" : "; PULUMI_SKIP_CHECKPOINTS"}${c.killAt === undefined ? "" : `; kill at call ${c.killAt}`})`;
 
 const specOf = (name: "web" | "api", dcLocation: Spec["dcLocation"]): Spec => ({
@@ -176,6 +209,31 @@ const specOf = (name: "web" | "api", dcLocation: Spec["dcLocation"]): Spec => ({
   deleteBeforeReplace: false,
   provider: name === "web" ? 0 : 1,
 });
+
+/** A step of I7's cases besides an `up`: A's backend copied to C; a VPS removed from a stack's state on purpose. */
+export type OwnedEvent = { copy: true } | { drop: 0 | 1 | 2; name: "web" | "api" };
+export type OwnedStep = OwnedUp | OwnedEvent;
+
+export const ownedStepWords = (c: OwnedStep): string =>
+  "copy" in c
+    ? "copy(A's backend to C, at the same URL)"
+    : "drop" in c
+      ? `state delete(${"ABC"[c.drop]}/s0: ${c.name})`
+      : ownedUpWords(c);
+
+/** Runs `step` and returns I7's violations (none for an event: it runs no provider). */
+export async function runOwnedStep(emu: TestEmulator, world: OwnedWorld, step: OwnedStep): Promise<string[]> {
+  if ("copy" in step) {
+    world.stacks[2]!.copyOf(world.stacks[0]!);
+    return [];
+  }
+  if ("drop" in step) {
+    const held = world.stacks[step.drop]!.dropFromState(step.name);
+    if (held !== undefined) (world.dropped ??= new Set()).add(oidOf(held));
+    return [];
+  }
+  return runOwnedUp(emu, world, step);
+}
 
 /**
  * Runs `c` and returns I7's violations: an order cancelled that another stack's state holds, or that this command
@@ -252,16 +310,22 @@ function violations(
     for (const oid of new Set(s.live().map(oidOf)))
       if (Number.isFinite(oid)) holders.set(oid, [...(holders.get(oid) ?? []), s]);
   for (const [oid, held] of holders) {
-    if (held.length > 1)
+    // A backend and its copy hold the same orders until one of them changes: not two stacks' claim.
+    if (new Set(held.map((s) => s.tag)).size > 1)
       found.push(
         `I7: order ${oid} is held by the states of ${held.map((s) => `${s.backend}/s0`).join(" and ")}`,
       );
     const other = held.find((s) => s !== stack);
-    if (other && before.get(oid) === true && after.get(oid) === false)
+    // A backend's delete of a VPS its copy holds too (the same VPS, one tag) is the engine's, not a sweep's.
+    const twins = other !== undefined && other.tag === stack.tag && stack.deleting.has(oid);
+    if (other && !twins && before.get(oid) === true && after.get(oid) === false)
       found.push(
         `I7: ${stack.backend}/s0's run cancelled order ${oid}, which the state of ${other.backend}/s0 holds`,
       );
   }
+  for (const oid of world.dropped ?? [])
+    if (before.get(oid) === true && after.get(oid) === false && !stack.deleting.has(oid))
+      found.push(`I7: order ${oid} left its state on purpose (state delete), and a sweep cancelled it`);
   for (const [oid, active] of after) {
     // A killed run's order, in no state, cancelled by a sweep: what the sweep is for.
     if (before.get(oid) === true && !active && !stack.deleting.has(oid) && !holders.has(oid))
