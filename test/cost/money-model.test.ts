@@ -349,6 +349,14 @@ describe("the money model: I7 (no run cancels or takes back another stack's or a
       [{ copy: true as const }, up(2, { web: "DCDALLAS" }), up(0, { api: "DCDALLAS" }), up(0)],
     ],
   ] as [string, OwnedStep[]][])("%s", (_title, ups) => ownedCase(ups));
+
+  it("B4 (issue 92): a replacement killed after its order, without checkpoints, then a destroy: the order it left in no state cancelled (its run record)", async () => {
+    const swept = acted.sweptKilled;
+    // Call 4 is the replaced VPS's delete, after the replacement's create answered: killed there, the run wrote no
+    // state (no checkpoints), so only its run record says the replacement's order is this stack's.
+    await ownedCase([up(0, { web: "DCDALLAS" }), up(0, { web: "DCLONDON", killAt: 4 }), up(0)]);
+    expect(acted.sweptKilled - swept).toBe(1);
+  });
 });
 
 /** A scheduler that lets every call through at once, in the order the engine makes them (the named cases). */

@@ -42,6 +42,8 @@ export class OwnedStack extends Stack {
   readonly finishedRuns = new Set<string>();
   /** The runs that wrote a record in this command. */
   commandRuns: string[] = [];
+  /** The orders its killed commands placed (a destroy must end each that no state holds). */
+  readonly killedOrders = new Set<number>();
   /** The orders this command's engine asked to delete (what the state held). */
   readonly deleting = new Set<number>();
 
@@ -261,10 +263,27 @@ export async function runOwnedUp(emu: TestEmulator, world: OwnedWorld, c: OwnedU
   if (!killed || c.checkpoints) stack.write();
   // A command that ended (not killed) is in its backend's history: its runs finished.
   if (!killed) for (const id of stack.commandRuns) stack.finishedRuns.add(id);
+  const now = ordersNow(emu);
+  if (killed) for (const [oid, active] of now) if (active && !before.has(oid)) stack.killedOrders.add(oid);
+  const destroyed = !killed && stack.program.length === 0 && stack.deleting.size > 0;
   // A killed run's order in no state, taken back by this run's check: what the take-back is for.
   for (const oid of new Set(stack.live().map(oidOf)))
     if (before.get(oid) === true && !heldBefore.has(oid)) world.acted.takenBack++;
-  return violations(emu, world, stack, before);
+  return [...violations(emu, world, stack, before), ...(destroyed ? leftByDestroy(world, stack, now) : [])];
+}
+
+/**
+ * I4 after a destroy that started the provider (it deleted a VPS): every order a killed command of the stack placed
+ * is cancelled, held by a state (taken back), or left a state on purpose.
+ */
+function leftByDestroy(world: OwnedWorld, stack: OwnedStack, now: Map<number, boolean>): string[] {
+  const held = new Set(world.stacks.flatMap((s) => s.live().map(oidOf)));
+  return [...stack.killedOrders]
+    .filter((oid) => now.get(oid) === true && !held.has(oid) && !world.dropped?.has(oid))
+    .map(
+      (oid) =>
+        `I4: order ${oid}, placed by a killed run of ${stack.backend}/s0, is billed in no state after its destroy`,
+    );
 }
 
 /**
