@@ -42,7 +42,7 @@ export class OwnedStack extends Stack {
   readonly finishedRuns = new Set<string>();
   /** The runs that wrote a record in this command. */
   commandRuns: string[] = [];
-  /** The orders its killed commands placed (a destroy must end each that no state holds). */
+  /** The orders its killed commands without checkpoints placed (a destroy must end each that no state holds). */
   readonly killedOrders = new Set<number>();
   /** The orders this command's engine asked to delete (what the state held). */
   readonly deleting = new Set<number>();
@@ -264,7 +264,10 @@ export async function runOwnedUp(emu: TestEmulator, world: OwnedWorld, c: OwnedU
   // A command that ended (not killed) is in its backend's history: its runs finished.
   if (!killed) for (const id of stack.commandRuns) stack.finishedRuns.add(id);
   const now = ordersNow(emu);
-  if (killed) for (const [oid, active] of now) if (active && !before.has(oid)) stack.killedOrders.add(oid);
+  // Without checkpoints (the run record is the proof): the model drops a checkpointed run's pending creates at the
+  // stack's next command, which the engine keeps.
+  if (killed && !c.checkpoints)
+    for (const [oid, active] of now) if (active && !before.has(oid)) stack.killedOrders.add(oid);
   const destroyed = !killed && stack.program.length === 0 && stack.deleting.size > 0;
   // A killed run's order in no state, taken back by this run's check: what the take-back is for.
   for (const oid of new Set(stack.live().map(oidOf)))
