@@ -58,11 +58,14 @@ export function needsRunRecords(order: AboutOrder, records: Omit<OwnershipRecord
 /** Steps 1 to 3 of the rule; undefined when the order carries this stack's mark and only the run records can tell. */
 function judgeBeforeRuns(order: AboutOrder, records: Omit<OwnershipRecords, "runs">): Judgement | undefined {
   const { states, identity, scope } = records;
+  const mark = identityOf(order);
+  // An order with no identity is never this run's to cancel but on a pending create: with the states unread, named.
   if (states.unread !== undefined)
-    return { answer: "unread", why: `the backend's states could not be read (${states.unread})` };
+    return mark === undefined
+      ? { answer: "no identity" }
+      : { answer: "unread", why: `the backend's states could not be read (${states.unread})` };
   const holder = holderOf(states, order);
   if (holder !== undefined) return { answer: "held", stack: holder };
-  const mark = identityOf(order);
   if (pendingOfThisStack(states, order, scope))
     return {
       answer: "cancel",

@@ -96,6 +96,11 @@ describe("may this run cancel this order?", () => {
     expect(mayCancel(order(106, { mark: MARK, run: "r1" }), records(over)).answer).toBe("unread");
   });
 
+  it("no identity and the states unread: named, not a failure (only a pending create could prove it)", () => {
+    const states = { stacks: [], unread: "no backend" };
+    expect(mayCancel(order(109, { run: "r1" }), records({ states })).answer).toBe("no identity");
+  });
+
   it("another mark, or none: not this stack's to cancel", () => {
     expect(mayCancel(order(107, { mark: "id3-another", run: "r1" }), records()).answer).toBe("another mark");
     expect(mayCancel(order(108, { run: "r1" }), records()).answer).toBe("no identity");
