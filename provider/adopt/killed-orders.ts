@@ -32,11 +32,12 @@ import {
   backendUrlWithoutCredentials,
   textWithoutUrlCredentials,
 } from "../impl/engine/backend-cli.js";
-import { setBackendReader } from "../impl/ownership/backend-reader.js";
+import { readBackendThrough } from "../impl/ownership/backend-reader.js";
+import { readRunRecords } from "../impl/ownership/run-records.js";
 import { inPulumiProject, pulumiJson, readBackendStates } from "../impl/ownership/backend-states.js";
-import { fileBackendDir, readStackHistory } from "../impl/ownership/stack-history.js";
+import { fileBackendDir } from "../impl/ownership/stack-scope.js";
 import { IDENTITY_FORM } from "../impl/ownership/order-marks.js";
-import { readStackIdentity, setStackIdentityReader, STACK_TAG } from "../impl/ownership/stack-identity.js";
+import { readIdentityThrough, readStackIdentity, STACK_TAG } from "../impl/ownership/stack-identity.js";
 import { sweepStackStrays, unheldOrdersOfStackName } from "../impl/ownership/stack-strays.js";
 import { failureOf, findSettings, StackSettingsError } from "./stack-settings.js";
 import type { ImportFileIo } from "./cli.js";
@@ -52,7 +53,7 @@ const USAGE = `Usage: rimuhosting-killed-orders --yes [--stack <stack>] [--no-ru
   backend holds it, and either a pending create of the stack's state (the engine's record of a create it never
   finished) carries its creation nonce or no finished operation of the stack recorded it. An order marked with
   another stack identity (a stack of the same name in another backend, or this stack's own from before
-  \`pulumi stack rm\`, a changed tag or secrets provider) is named, with the commands that tell whose it is, and
+  \`pulumi stack rm\` or a changed tag) is named, with the commands that tell whose it is, and
   fails the run until --other-stack-mark names its mark. Every other order of the stack's name is named, with why
   it stays billed and how to end it.
 
@@ -325,11 +326,6 @@ export async function runKilledOrders(
       USAGE_EXIT,
     );
   }
-  setBackendReader({
-    states: () => readBackendStates({ ...where, always: scope.stack }),
-    history: (s) => readStackHistory(s, where),
-  });
-  setStackIdentityReader((s) => readStackIdentity(s, where));
   // A warning of the sweep names an order it leaves billed, or a read that failed (nothing then is known): either
   // way not "none left", so the exit code says so too.
   let warned = false;
@@ -339,6 +335,12 @@ export async function runKilledOrders(
     io.stderr.write(`${name}: ${text}\n`);
   });
   const run = new RunContext(`${name} ${process.pid} ${Date.now()}`);
+  // The run's readers, passed in its context: the user's directory and environment (no module seam of the provider).
+  readBackendThrough(run, {
+    states: () => readBackendStates({ ...where, always: scope.stack }),
+    runs: (s) => readRunRecords(s, where),
+  });
+  readIdentityThrough(run, (s) => readStackIdentity(s, where));
   const view = accountViewFor(run, `${settings.config.baseUrl}\n${process.pid}`, () => client);
   const creationScope = `${scope.project}/${scope.stack}/-`;
   try {

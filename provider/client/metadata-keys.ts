@@ -31,3 +31,10 @@ export const STACK_TOKEN_KEY = `${PROVIDER_META_PREFIX}stack-token`;
  * order carrying this stack's identity is ever cancelled or taken back as a killed run's.
  */
 export const STACK_IDENTITY_KEY = `${PROVIDER_META_PREFIX}stack-identity`;
+
+/**
+ * meta_data key of the run record, which only the provider's create writes (impl/ownership/run-records.ts): the id
+ * of the provider's run that placed the order, written into the stack's backend as a stack tag before the run's
+ * first order. The backend's own record that a run of this stack placed it.
+ */
+export const RUN_RECORD_KEY = `${PROVIDER_META_PREFIX}run`;

@@ -209,13 +209,7 @@ test("the CLI's error is quoted with a backend URL's password masked", async () 
 test("where the lock cannot be seen (S3): a killed run's provable order is only named, until --no-run-in-progress", async () => {
   const emulator = await startTestEmulator();
   const url = "s3://team-bucket";
-  const identity = stackIdentityMark({
-    backendUrl: url,
-    project: "shop",
-    stack: "dev",
-    instance: "v1:salt",
-    stackTag: "t-1",
-  });
+  const identity = stackIdentityMark({ project: "shop", stack: "dev", stackTag: "t-1" });
   // Exactly what a colleague's running first `up` has: its order, and a pending create carrying its nonce.
   const { dir, env } = standInProject(
     {
@@ -250,10 +244,9 @@ test("where the lock cannot be seen (S3): a killed run's provable order is only 
   }
 });
 
-/** The identity of stack shop/dev with key material SALT in backend `backendUrl` whose stack tag is `stackTag`. */
+/** The settings file's key material (the identity hashes none of it), and stack shop/dev's identity by its tag. */
 const SALT = "v1:c2FsdA==:v1:AAAA:BBBB";
-const markOf = (backendUrl: string, stackTag: string) =>
-  stackIdentityMark({ backendUrl, project: "shop", stack: "dev", instance: SALT, stackTag });
+const markOf = (stackTag: string) => stackIdentityMark({ project: "shop", stack: "dev", stackTag });
 
 // Issue 80: a same-named stack of another backend (a colleague's `dev` in bucket team-b) has a live VPS, carrying its
 // identity. Nothing this stack holds tells it from this stack's own order under an identity it no longer has (before a
@@ -262,13 +255,14 @@ const markOf = (backendUrl: string, stackTag: string) =>
 // the order carries; passed back with --other-stack-mark, the order is another stack's: told of, left alone, exit 0.
 test("another mark: named, exit 1; with --other-stack-mark that --identity printed, another stack's, exit 0", async () => {
   const emulator = await startTestEmulator();
-  const theirs = markOf("s3://team-b", "b-tag");
+  const theirs = markOf("b-tag");
   const ours = standInProject(
     { "Pulumi.dev.yaml": `encryptionsalt: ${SALT}\n`, "tags.json": JSON.stringify({ [STACK_TAG]: "a-tag" }) },
     emulator.baseUrl,
   );
+  // Run from another copy of the project (its own settings file, another salt): the mark is the backend's alone.
   const colleagues = standInProject({
-    "Pulumi.dev.yaml": `encryptionsalt: ${SALT}\n`,
+    "Pulumi.dev.yaml": "encryptionsalt: v1:another-copy-of-the-project\n",
     "whoami.json": JSON.stringify({ url: "s3://team-b" }),
     "tags.json": JSON.stringify({ [STACK_TAG]: "b-tag" }),
   });
@@ -283,8 +277,7 @@ test("another mark: named, exit 1; with --other-stack-mark that --identity print
       expect(named.stderr).toMatch(
         new RegExp(
           `Warning: order \\d+ \\(web\\.example\\.com, \\$[\\d.]+ a month\\) carries this stack's name .* ` +
-            `${theirs}, not this stack's .* stays billed, not cancelled\\. .*before \`pulumi stack rm\`.*` +
-            "`pulumi stack change-secrets-provider`",
+            `${theirs}, not this stack's .* stays billed, not cancelled\\. .*before \`pulumi stack rm\`.*`,
         ),
       );
       expect(named.stderr).toContain(`${NAMES[command]} --identity --stack dev`);
@@ -295,7 +288,7 @@ test("another mark: named, exit 1; with --other-stack-mark that --identity print
     const shown = await run("bin", ["--identity"], colleagues.dir, colleagues.env);
     expect(shown).toMatchObject({ status: 0, stdout: `${theirs}\n` });
     const own = await run("plugin", ["--identity", "--stack", "dev"], ours.dir, ours.env);
-    expect(own).toMatchObject({ status: 0, stdout: expect.stringMatching(/^id2-[0-9a-f]{32}\n$/) });
+    expect(own).toMatchObject({ status: 0, stdout: expect.stringMatching(/^id3-[0-9a-f]{32}\n$/) });
     expect(own.stdout).not.toBe(shown.stdout);
     const acknowledged = ["--yes", "--other-stack-mark", shown.stdout.trim()];
     for (const command of ["bin", "plugin"] as const) {
@@ -366,7 +359,7 @@ test("a lost tag race's order, a pending create of this stack carrying its nonce
   try {
     await placeOrder(emulator, [
       { key_name: STACK_TOKEN_KEY, value: TOKEN },
-      { key_name: STACK_IDENTITY_KEY, value: markOf(`file://${dir}/backend`, "lost-tag") },
+      { key_name: STACK_IDENTITY_KEY, value: markOf("lost-tag") },
       { key_name: CREATION_NONCE_KEY, value: "n-lost" },
     ]);
     const result = await run("bin", ["--yes"], dir, env);

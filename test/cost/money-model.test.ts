@@ -43,12 +43,14 @@ import type { NamedCase } from "./model/named-case";
 import { NAMED_64 } from "./model/named-cases-64";
 import { NAMED_81 } from "./model/named-cases-81";
 import {
-  historyOf,
+  recordRunOf,
+  runRecordsOf,
   identityOf,
   OwnedStack,
-  ownedUpWords,
-  runOwnedUp,
+  ownedStepWords,
+  runOwnedStep,
   statesOf,
+  type OwnedStep,
   type OwnedUp,
   type OwnedWorld,
 } from "./model/ownership";
@@ -225,7 +227,8 @@ describe("the money model: I1–I6 after every step of generated runs", () => {
 /** One `up` of I7's cases: which backend's s0, its program, checkpoints or not, a kill between two calls. */
 const ownedUpArb: fc.Arbitrary<OwnedUp> = fc
   .record({
-    stack: fc.constantFrom(0 as const, 1 as const),
+    // A's most (where the copy and the kills meet), C's (the copy's) least.
+    stack: fc.constantFrom(0 as const, 0 as const, 0 as const, 1 as const, 1 as const, 2 as const),
     web: fc.option(fc.constantFrom("DCDALLAS" as const, "DCLONDON" as const), { nil: undefined }),
     api: fc.option(fc.constantFrom("DCDALLAS" as const, "DCLONDON" as const), { nil: undefined }),
     checkpoints: fc.boolean(),
@@ -235,28 +238,45 @@ const ownedUpArb: fc.Arbitrary<OwnedUp> = fc
   })
   .map(({ destroy, ...c }) => (destroy === 0 ? { ...c, web: undefined, api: undefined } : c));
 
+/** I7's steps: mostly `up`s; sometimes A's backend copied to C, or a VPS removed from a state on purpose. */
+const ownedStepArb: fc.Arbitrary<OwnedStep> = fc.oneof(
+  { arbitrary: ownedUpArb, weight: 10 },
+  { arbitrary: fc.constant({ copy: true as const }), weight: 1 },
+  {
+    arbitrary: fc.record({
+      drop: fc.constantFrom(0 as const, 1 as const, 2 as const),
+      name: fc.constantFrom("web" as const, "api" as const),
+    }),
+    weight: 1,
+  },
+);
+
 /** How often the rules of ownership acted over I7's generated cases. */
 const acted: OwnedWorld["acted"] = { refusedForeign: 0, takenBack: 0, sweptKilled: 0 };
 /** Runs I7's case `ups` on a fresh account, both backends' stacks empty; throws the first violation, named. */
-async function ownedCase(ups: readonly OwnedUp[]): Promise<void> {
+async function ownedCase(ups: readonly OwnedStep[]): Promise<void> {
   expect((await controlApi(emu.baseUrl)("POST", "/reset")).status).toBe(200);
   emu.app.emulator.turn = undefined;
   emu.app.emulator.answerTurn = undefined;
   await configure({ emu } as Real, {});
-  const world: OwnedWorld = { stacks: [new OwnedStack("A"), new OwnedStack("B")], acted };
+  const world: OwnedWorld = {
+    stacks: [new OwnedStack("A"), new OwnedStack("B"), new OwnedStack("C")],
+    acted,
+  };
   testing.setStackIdentityReader(() => Promise.resolve(identityOf(world)));
   testing.setBackendReader({
     states: () => Promise.resolve(statesOf(world)),
-    history: () => Promise.resolve(historyOf(world)),
+    runs: () => Promise.resolve(runRecordsOf(world)),
+    recordRun: (_scope, id) => recordRunOf(world, id),
   });
   try {
     for (const [i, c] of ups.entries()) {
-      const broken = await runOwnedUp(emu, world, c);
+      const broken = await runOwnedStep(emu, world, c);
       if (broken.length > 0)
         throw new Error(
           `after ${ups
             .slice(0, i + 1)
-            .map(ownedUpWords)
+            .map(ownedStepWords)
             .join(", ")}:\n${broken.join("\n")}`,
         );
     }
@@ -274,7 +294,7 @@ async function ownedCase(ups: readonly OwnedUp[]): Promise<void> {
 describe("the money model: I7 (no run cancels or takes back another stack's or another live run's order)", () => {
   it(`keeps I7 over ${OWNED_RUNS} generated cases of two backends' same-named stacks (seed ${SEED})`, async () => {
     const details = await fc.check(
-      fc.asyncProperty(fc.array(ownedUpArb, { minLength: 2, maxLength: 4 }), (ups) => ownedCase(ups)),
+      fc.asyncProperty(fc.array(ownedStepArb, { minLength: 2, maxLength: 5 }), (ups) => ownedCase(ups)),
       { seed: SEED, numRuns: OWNED_RUNS, ...(PATH ? { path: PATH, endOnFailure: true } : {}) },
     );
     if (details.failed)
@@ -296,13 +316,13 @@ describe("the money model: I7 (no run cancels or takes back another stack's or a
       });
   }, 3_600_000);
 
-  const up = (stack: 0 | 1, program: Partial<OwnedUp> = {}): OwnedUp => ({
+  const up = (stack: 0 | 1 | 2, program: Partial<OwnedUp> = {}): OwnedUp => ({
     stack,
     checkpoints: false,
     ...program,
   });
-  // Each counterexample I7 found with a fix of issue 80 removed, replayed (B1: a same-named stack of another
-  // backend; B2: two providers of one command without checkpoints).
+  // Each counterexample I7 found with a fix of issue 80 or 92 removed, replayed (B1: a same-named stack of another
+  // backend; B2: two providers of one command without checkpoints; B3: a copied backend).
   it.each([
     [
       "B1: B's `up` of a VPS named as A's does not take A's order over (it carries A's identity)",
@@ -317,7 +337,20 @@ describe("the money model: I7 (no run cancels or takes back another stack's or a
         "provider's new order of the same command",
       [up(0, { web: "DCDALLAS" }), up(0, { api: "DCDALLAS" })],
     ],
-  ])("%s", (_title, ups) => ownedCase(ups));
+    [
+      "B3 (issue 92): a copy of A's backend at the same URL (C) orders web; A's destroy leaves it billed (it carries " +
+        "A's identity and no state of A holds it, but no record of A's backend names its run)",
+      [{ copy: true as const }, up(2, { web: "DCDALLAS" }), up(0, { api: "DCDALLAS" }), up(0)],
+    ],
+  ] as [string, OwnedStep[]][])("%s", (_title, ups) => ownedCase(ups));
+
+  it("B4 (issue 92): a replacement killed after its order, without checkpoints, then a destroy: the order it left in no state cancelled (its run record)", async () => {
+    const swept = acted.sweptKilled;
+    // Call 4 is the replaced VPS's delete, after the replacement's create answered: killed there, the run wrote no
+    // state (no checkpoints), so only its run record says the replacement's order is this stack's.
+    await ownedCase([up(0, { web: "DCDALLAS" }), up(0, { web: "DCLONDON", killAt: 4 }), up(0)]);
+    expect(acted.sweptKilled - swept).toBe(1);
+  });
 });
 
 /** A scheduler that lets every call through at once, in the order the engine makes them (the named cases). */

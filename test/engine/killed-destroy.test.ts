@@ -115,7 +115,7 @@ describeNative("yaml", "after a kill, up or destroy leaves nothing billed in no 
 
   /**
    * Killed once 3 orders exist and a VPS is in a state: `destroy` cancels the killed run's orders itself (the pending
-   * creates of the state carry their nonces; without checkpoints, the stack's history shows them in no state).
+   * creates of the state carry their nonces; without checkpoints, the run record the provider wrote before its first order, unfinished in the stack's history).
    * Killed before any VPS reached the state: the engine's `destroy` never starts the provider (nothing of it to
    * delete), so it exits 0 and the orders stay billed; `killed-orders --yes` then cancels them by the same rule.
    */
@@ -192,7 +192,7 @@ describeNative("yaml", "after a kill, up or destroy leaves nothing billed in no 
           // With checkpoints on, the proof is the engine's own record, kept in the destroyed stack's state.
           const proof = checkpoints
             ? "a pending operation"
-            : "no finished operation of this stack recorded it";
+            : "this stack's backend records the run that placed it, which kept no checkpoints and never finished";
           expect(swept.code).toBe(0);
           expect(swept.text.split(": cancelled. A killed run").length - 1).toBe(killed.length);
           expect(swept.text).toContain(proof);

@@ -9,7 +9,7 @@
 // The "before the order" point of the native plugin is test/engine/native-engine-kill.test.ts's (one stack).
 // Then `pulumi destroy` straight after a killed run (no `up` between), on both front ends: it cancels the killed run's
 // order, which no state holds and no finished operation recorded, and names it; a VPS kept with retainOnDelete stays
-// billed (provider/impl/ownership/stack-strays.ts, stack-history.ts).
+// billed (provider/impl/ownership/stack-strays.ts, may-cancel.ts, run-records.ts).
 import * as fs from "node:fs";
 import * as net from "node:net";
 import * as path from "node:path";

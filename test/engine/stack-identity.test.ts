@@ -135,7 +135,7 @@ describeNative("yaml", "two backends, one account, a stack `dev` in each", () =>
           new RegExp(`Warning: order ${oidB} \\([^)]*\\) carries this stack's name`),
         );
         expect(swept.code).toBe(1);
-        const mark = /the stack identity (id2-[0-9a-f]{32}), not this stack's/.exec(swept.text)?.[1];
+        const mark = /the stack identity (id3-[0-9a-f]{32}), not this stack's/.exec(swept.text)?.[1];
         const shown = await killedOrders(b.cli, front, ["--identity"]);
         expect(shown.stdout).toBe(`${mark}\n`);
         const told = await killedOrders(a.cli, front, ["--yes", "--other-stack-mark", shown.stdout.trim()]);

@@ -73,7 +73,7 @@ describeCliOnly("a stack's tag read by two processes at once", () => {
     const window = scaledMs(2_500);
     const [a, b] = await Promise.all([reader("a", "b.at-set", window), reader("b", "a.done", window)]);
     const marks = [a, b].map((out) => JSON.parse(out) as { mark?: string; unread?: string });
-    expect(marks[0]).toEqual({ mark: expect.stringMatching(/^id2-[0-9a-f]{32}$/) });
+    expect(marks[0]).toEqual({ mark: expect.stringMatching(/^id3-[0-9a-f]{32}$/) });
     expect(marks[1]).toEqual(marks[0]);
     // One of them set the tag; the other found it set when it held the lock, and never reached the window.
     expect(["a", "b"].filter((me) => fs.existsSync(path.join(base, `${me}.at-set`)))).toHaveLength(1);

@@ -3,8 +3,7 @@
  * stacks may have placed it, and nothing this stack holds tells which: a same-named stack of another backend (its
  * live VPS, or its killed run's order, which its own `pulumi destroy` or killed-orders ends), or this stack's own
  * under an identity it no longer has: placed before `pulumi stack rm` and a new `pulumi stack init` of its name, before
- * its stack tag was removed or changed, before its secrets provider changed (the identity hashes the key material),
- * or by a killed run whose stack tag two providers set at once and the backend kept the other's value
+ * its stack tag was removed or changed, or by a killed run whose stack tag two providers set at once and the backend kept the other's value
  * (stack-identity.ts). The first is no one's but its owner's to end; the others stay billed for good when no one
  * ends them (issue 80: a stack that no longer exists never destroys them). So it is not information: the sweep
  * (stack-strays.ts) names it as a warning (killed-orders exits 1 on it) with the commands that tell and fix it.
@@ -89,7 +88,7 @@ export function otherMarkLine(
     `${mark}, ${ours}: it is not provably this stack's nor another's, so it stays billed, not cancelled. It may be ` +
     `a VPS or a killed run's order of a stack ${scope.stack} of project ${scope.project} in another backend, or ` +
     "this stack's own, placed before `pulumi stack rm` and a new stack of this name, before its stack tag " +
-    `${STACK_TAG} was removed or changed, before \`pulumi stack change-secrets-provider\`, or by a killed run whose ` +
+    `${STACK_TAG} was removed or changed, or by a killed run whose ` +
     `stack tag another provider set at the same moment. To see whose: run ${command("--identity")} in this project ` +
     "against each other backend with a stack of this name (`PULUMI_BACKEND_URL=<url>` before it). If one prints " +
     `${mark}, it is that stack's: pass it back, ${command(`--yes --other-stack-mark ${mark}`)}, and it is left ` +

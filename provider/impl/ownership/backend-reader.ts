@@ -1,13 +1,27 @@
 /**
- * The one reader of what the backend recorded, for the rules of ownership (take-back.ts, stack-strays.ts): the states of
- * every stack now (backend-states.ts: `pulumi stack ls`, `pulumi stack export`) and the earlier states of one stack
- * (stack-history.ts: a file backend's copies; the CLI prints no earlier state of a self-managed backend, `pulumi stack
- * export --version` being Pulumi Cloud's only in CLI v3.276.0). Each is read at most once per run, only when an order
- * must be judged, and a failure is `unread`, never thrown. One test seam for both (in-process tests have no backend).
+ * The one reader of what the backend recorded, for the rules of ownership (take-back.ts, may-cancel.ts): the states of
+ * every stack now (backend-states.ts: `pulumi stack ls`, `pulumi stack export`), and the run records of one stack with
+ * its finished operations (run-records.ts: `pulumi stack tag ls`, `pulumi stack history`); and the one writer of a
+ * run's record. Each is read at most once per run, only when an order must be judged, and a failure is `unread`,
+ * never thrown.
+ *
+ * Where they are read from is the run's (`readBackendThrough`: the killed-orders command reads in the user's
+ * directory and environment); by default through the CLI as the engine started the provider. A test seam
+ * (setBackendReader) stands for the backend in in-process tests, which have none.
  */
+import { createHash } from "node:crypto";
+import { canonicalJson } from "../inputs/canonical-json.js";
+import { deploymentOfThisProcess } from "../engine/deployment.js";
 import { runState, type RunContext } from "../engine/run-context.js";
 import { readBackendStates, type BackendStates } from "./backend-states.js";
-import { readStackHistory } from "./stack-history.js";
+import {
+  readRunRecords,
+  recordThisRun,
+  stackTagsLockName,
+  writeRunRecord,
+  type RunRecords,
+  type RunRecordWriter,
+} from "./run-records.js";
 
 /** Which stack: its project and name. */
 export interface StackScope {
@@ -15,17 +29,27 @@ export interface StackScope {
   stack: string;
 }
 
-/** Where a run reads the backend's records from. */
+/** Where a run reads the backend's records from, and writes its own. */
 export interface BackendReader {
   /** Every stack's state of the backend now. */
   states(): Promise<BackendStates>;
-  /** Every copy of `scope`'s earlier states. */
-  history(scope: StackScope): Promise<BackendStates>;
+  /** `scope`'s run records and finished operations. */
+  runs(scope: StackScope): Promise<RunRecords>;
+  /** Writes a run's record into `scope`'s backend. */
+  recordRun: RunRecordWriter;
 }
+
+/** The machine lock under which `scope`'s stack tags are set (its project and stack, hashed). */
+export const stackTagsLock = (scope: StackScope): string =>
+  stackTagsLockName(createHash("sha256").update(canonicalJson(scope)).digest("hex").slice(0, 32));
 
 const THROUGH_THE_CLI: BackendReader = {
   states: () => readBackendStates(),
-  history: (scope) => readStackHistory(scope),
+  runs: (scope) => readRunRecords(scope),
+  recordRun: (scope, id, record) =>
+    deploymentOfThisProcess() === undefined
+      ? Promise.resolve({ why: "the provider is not running in a Pulumi deployment" })
+      : writeRunRecord(scope, id, record, stackTagsLock(scope)),
 };
 
 let reader: BackendReader = THROUGH_THE_CLI;
@@ -35,30 +59,50 @@ export function setBackendReader(read: Partial<BackendReader> | undefined): void
   reader = { ...THROUGH_THE_CLI, ...read };
 }
 
-const READ = runState("the backend's states and a stack's history, read once", () => ({
+const READ = runState("the backend's states and a stack's run records, read once, and where from", () => ({
+  through: undefined as Partial<BackendReader> | undefined,
   states: undefined as Promise<BackendStates> | undefined,
-  history: new Map<string, Promise<BackendStates>>(),
+  runs: new Map<string, Promise<RunRecords>>(),
 }));
 
-const unreadOf = (error: unknown): BackendStates => ({
-  stacks: [],
-  unread: error instanceof Error ? error.message : String(error),
-});
+/** `context`'s run reads (and writes) the backend through `read` (each part left out: the default's). */
+export function readBackendThrough(context: RunContext, read: Partial<BackendReader>): void {
+  context.get(READ).through = read;
+}
+
+const readerOf = (context: RunContext): BackendReader => ({ ...reader, ...context.get(READ).through });
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** The backend's states, read once in `context`'s run. */
 export function backendStates(context: RunContext): Promise<BackendStates> {
   const held = context.get(READ);
-  return (held.states ??= reader.states().catch(unreadOf));
+  return (held.states ??= readerOf(context)
+    .states()
+    .catch((error: unknown) => ({ stacks: [], unread: messageOf(error) })));
 }
 
-/** The copies of `scope`'s earlier states, read once in `context`'s run. */
-export function stackHistory(context: RunContext, scope: StackScope): Promise<BackendStates> {
-  const held = context.get(READ).history;
+/** `scope`'s run records, read once in `context`'s run. */
+export function stackRunRecords(context: RunContext, scope: StackScope): Promise<RunRecords> {
+  const held = context.get(READ).runs;
   const key = `${scope.project}/${scope.stack}`;
   let read = held.get(key);
   if (read === undefined) {
-    read = reader.history(scope).catch(unreadOf);
+    read = readerOf(context)
+      .runs(scope)
+      .catch((error: unknown) => ({ unread: messageOf(error) }));
     held.set(key, read);
   }
   return read;
+}
+
+/** True when the engine that started this process keeps no checkpoints (PULUMI_SKIP_CHECKPOINTS, as the CLI reads it). */
+const skipsCheckpoints = (): boolean => /^(1|true|yes|on)$/i.test(process.env.PULUMI_SKIP_CHECKPOINTS ?? "");
+
+/** This run's id once its record is in `scope`'s backend (written on first ask), or why it is not. */
+export function thisRunsRecord(
+  context: RunContext,
+  scope: StackScope,
+): Promise<{ id: string } | { why: string }> {
+  return recordThisRun(context, scope, readerOf(context).recordRun, !skipsCheckpoints());
 }

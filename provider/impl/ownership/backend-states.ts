@@ -86,17 +86,24 @@ export function ordersByStack(states: BackendStates): Map<number, string> {
 }
 
 /**
- * The stack whose state holds `order`, if any: a VPS that records its order number, adopts it, or carries its
- * creation nonce (a create of that state, pending or done).
+ * The stack whose state holds `order`, if any: a VPS that records its order number or adopts it. Held means the order
+ * number: a creation nonce names the resource, not the order (a replacement's new order carries the nonce of the VPS
+ * it replaces, which records its own number). Only a VPS of the state that records no order yet (a create whose
+ * outcome was lost: id `pending-…`) holds the order carrying its nonce: no other order can be that resource's.
  */
 export function holderOf(states: BackendStates, order: AboutOrder): string | undefined {
   const oid = order.order_oid;
   const nonce = creationNonceOf(order);
-  const holds = (r: StateResource): boolean =>
-    ordersOf(r).includes(oid) ||
-    (nonce !== undefined &&
+  const holds = (r: StateResource): boolean => {
+    const numbers = ordersOf(r);
+    if (numbers.includes(oid)) return true;
+    return (
+      nonce !== undefined &&
+      numbers.length === 0 &&
       isVpsResource(r) &&
-      (r.outputs?.__creationNonce === nonce || r.inputs?.__creationNonce === nonce));
+      (r.outputs?.__creationNonce === nonce || r.inputs?.__creationNonce === nonce)
+    );
+  };
   return states.stacks.find(({ resources }) => resources.some(holds))?.stack;
 }
 

@@ -13,10 +13,12 @@ const markOf = (order: AboutOrder, key: string): string | undefined =>
 export const creationNonceOf = (order: AboutOrder): string | undefined => markOf(order, CREATION_NONCE_KEY);
 
 /**
- * The form of the identity marks this release places (stack-identity.ts): `id2-` hashes the stack's own tag too. A mark
- * of an older form (`id1-`: without it) is not this release's proof of anything, so it counts as no mark.
+ * The form of the identity marks this release places (stack-identity.ts): `id3-` hashes the project, the stack and its
+ * own tag, nothing of the working directory or the URL's spelling. A mark of an older form (`id1-`, `id2-`: with the
+ * backend's URL and the settings file's key material) is not this release's proof of anything, so it counts as no
+ * mark.
  */
-export const IDENTITY_FORM = "id2-";
+export const IDENTITY_FORM = "id3-";
 
 /** The stack identity mark an order carries, if any (of this release's form). */
 export const identityOf = (order: AboutOrder): string | undefined => {

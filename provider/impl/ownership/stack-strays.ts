@@ -1,44 +1,25 @@
 /**
  * What `pulumi destroy` does with the orders a killed run of its stack left in no state (docs/troubleshooting.md, "A
- * run was killed"; docs/cost.md, I4): it cancels those that provably were never in any state of the stack, and names
- * every other one that stays billed.
+ * run was killed"; docs/cost.md, I4): it cancels those this stack's backend provably records as a killed run's, and
+ * names every other one of the stack's name that stays billed.
  *
  * A killed run's order is in no state, so the engine never asks the provider to delete it, and destroy does not run
  * the program, whose check would take it back (take-back.ts). So every order the provider places carries its stack's
- * token (a hash of the project and stack names, STACK_TOKEN_KEY) and its stack identity (stack-identity.ts), and the
- * first delete of a run that checked no VPS (a destroy, or an `up` whose program has none left) lists the account's
- * active orders carrying the token. Many stacks share the token (a `dev` in every backend): only an order carrying
- * this stack's identity, or one a pending create of this stack's state proves its own (its nonce: the engine's own
- * record, whatever the mark), is judged further. One with another readable identity may be a same-named stack's of
- * another backend or this stack's own under an identity it no longer has (another-stacks.ts): named as a warning
- * with the commands that tell whose, never cancelled, unless the user passed its mark back as another stack's
- * (killed-orders' --other-stack-mark): then told as "another stack's: left alone". One with none (placed
- * before the identity existed, or when it could not be read), or any when this stack's identity cannot be read, is
- * not provably this stack's: it is named with how to adopt or cancel it, never cancelled. An order a state
- * of the backend holds (backend-states.ts: this stack's VPSs, being deleted by their own deletes, or another stack's)
- * is never touched. The rest carry the same token whether a killed run ordered them or they left the stack on
- * purpose: a VPS with `retainOnDelete` (the engine drops it from the state during the same destroy, without asking
- * the provider) or one removed with `pulumi state delete`. Those were recorded by an earlier operation of the stack
- * and a killed run's order never was (stack-history.ts reads every finished operation's copy of the state). So an
- * order is cancelled only when the stack's history was read and holds it nowhere; one it holds is named as kept; and
- * when the states or the history cannot be read, each is named with its fee and how to cancel or adopt it. An order
- * dated after this run began, or any when this run could not note its orders in the shared plan, is named too, never
- * cancelled: "its nonce is not in the plan" proves no killed run's order when a provider's note of it may have failed.
+ * token (a hash of the project and stack names, STACK_TOKEN_KEY), its stack identity (stack-identity.ts) and its
+ * run's record (run-records.ts), and the first delete of a run that checked no VPS (a destroy, or an `up` whose
+ * program has none left) lists the account's active orders carrying the token and judges each by the one rule of
+ * may-cancel.ts: cancelled only on a positive record kept in this stack's backend (a pending create of its state
+ * carrying the order's nonce; a record of the run that placed it, which kept no checkpoints and never finished);
+ * otherwise named once, with its fee and how to end it. Many stacks share the token (a `dev` in every backend, a
+ * copy of this backend): absence from their states proves nothing.
  *
- * A destroy that leaves a killed run's order of this stack billed, or that could not read what it judges by (the
- * account's orders; this stack's identity, when an order no state holds carries an identity; the states; the
- * history), fails (RIMU_ERR_LEFT_BILLED), and its state never lies: the engine keeps a VPS whose Delete failed in the
- * state (docs/dynamic-providers.md §12), so the delete that judges does so before it cancels its own VPS, and fails
- * with that VPS still billed. That VPS is the stack's way back: a destroy whose state holds no VPS never starts the
- * provider, so the kept one is what brings the next `pulumi destroy` here to judge again. The run's other deletes do
- * not wait for the judgement: each cancels its own VPS (the engine begins no further step once one has failed; those
- * not begun stay in the state, billed, and the next destroy cancels them). An order with no identity (placed
- * by a release before it) is not provably this stack's whether or not this stack's identity is read: it is named
- * (a warning, which makes killed-orders exit 1) and does not fail the destroy; so is one with another identity (it
- * may be another backend's live VPS, which would fail every destroy of this stack), or any marked one when this
- * stack has no identity by nature (no key material: it never marked one), unless the user showed it another stack's:
- * then information, failing neither. A read of this
- * stack's identity, or of the states when an order carries another mark, that may succeed later fails the destroy.
+ * A destroy that leaves billed an order the records prove this stack's killed run's (its cancellation failed, or it
+ * may be a new order of another provider of this command), or that could not read what it judges by (the account's
+ * orders, this stack's identity, the states, the run records), fails (RIMU_ERR_LEFT_BILLED), and its state never
+ * lies: the engine keeps a VPS whose Delete failed in the state (docs/dynamic-providers.md §12), so the delete that
+ * judges does so before it cancels its own VPS, and fails with that VPS still billed. That VPS is the stack's way
+ * back: a destroy whose state holds no VPS never starts the provider, so the kept one brings the next `pulumi
+ * destroy` here to judge again. The run's other deletes do not wait: each cancels its own VPS.
  *
  * A run that checked a VPS sweeps nothing: its program's check takes its stack's killed orders back, and a delete of
  * that run (a replacement's, a VPS left out of the program) must not cancel one that a later check would take.
@@ -55,9 +36,11 @@ import { VPS_ERROR_CODES, VpsError } from "../engine/errors.js";
 import { log } from "../engine/log.js";
 import { runState, type RunContext } from "../engine/run-context.js";
 import { isOrderGone, orderFields } from "../../wire-mapping/order-fields.js";
-import { holderOf, pendingCreateOf } from "./backend-states.js";
-import { backendStates, stackHistory } from "./backend-reader.js";
-import { stackOfScope } from "./stack-history.js";
+import { holderOf } from "./backend-states.js";
+import { backendStates, stackRunRecords, thisRunsRecord } from "./backend-reader.js";
+import { mayCancel, needsRunRecords, type Judgement, type OwnershipRecords } from "./may-cancel.js";
+import { RUN_RECORD_KEY } from "./run-records.js";
+import { stackOfScope } from "./stack-scope.js";
 import { deploymentOfThisProcess } from "../engine/deployment.js";
 import { identityOf, stackIdentity, STACK_IDENTITY_KEY } from "./stack-identity.js";
 import { creationNonceOf } from "./order-marks.js";
@@ -91,7 +74,12 @@ export async function stackMarks(
   if (token === undefined || scope === undefined) return [];
   const marks = [{ key_name: STACK_TOKEN_KEY, value: token }];
   const identity = await stackIdentity(run, scope, "mark");
-  if ("mark" in identity) return [...marks, { key_name: STACK_IDENTITY_KEY, value: identity.mark }];
+  if ("mark" in identity)
+    return [
+      ...marks,
+      { key_name: STACK_IDENTITY_KEY, value: identity.mark },
+      ...(await runMark(run, scope, domainName)),
+    ];
   const said = run.get(UNMARKED);
   if (!said.said && deploymentOfThisProcess() !== undefined) {
     said.said = true;
@@ -102,6 +90,32 @@ export async function stackMarks(
     );
   }
   return marks;
+}
+
+/** Runs that already said their orders carry no run record. */
+const UNRECORDED = runState("a run's orders placed without a run record", () => ({ said: false }));
+
+/**
+ * The run record's mark (run-records.ts): this run's id, once its record is in the stack's backend (written before
+ * its first order). Without it the order is placed all the same, and the run says once what that costs.
+ */
+async function runMark(
+  run: RunContext,
+  scope: { project: string; stack: string },
+  domainName: string,
+): Promise<{ key_name: string; value: string }[]> {
+  const record = await thisRunsRecord(run, scope);
+  if ("id" in record) return [{ key_name: RUN_RECORD_KEY, value: record.id }];
+  const said = run.get(UNRECORDED);
+  if (!said.said && deploymentOfThisProcess() !== undefined) {
+    said.said = true;
+    log(
+      `Warning: ${domainName} and the other orders of this run carry no run record, because ${record.why}. ` +
+        "Should this run be killed without checkpoints (PULUMI_SKIP_CHECKPOINTS) before its state records them, " +
+        "no later `pulumi destroy` will cancel them: each is named, to cancel or adopt (`adoptOrderOid`) by hand.",
+    );
+  }
+  return [];
 }
 
 const SWEEP = runState("the stack's orders in no state, judged once by a destroy", () => ({
@@ -252,158 +266,172 @@ async function listed(view: AccountView): Promise<AboutOrder[] | { unread: strin
   }
 }
 
-async function sweep(
-  run: RunContext,
+/** Whose the sweep judges: the stack's token and names, and the marks the user showed another stack's. */
+interface SweptStack {
+  token: string;
+  scope: { project: string; stack: string };
+  otherStackMarks: ReadonlySet<string>;
+}
+
+/**
+ * The orders the sweep judges: active, carrying this stack's token, not the judging delete's own, and not ordered by
+ * this command (read after the listing: every order of this command's runs in it was noted before its POST,
+ * shared-plan.ts; with PULUMI_SKIP_CHECKPOINTS no state holds such an order yet, and it is no killed run's).
+ */
+async function ordersToJudge(
   view: AccountView,
-  client: RimuClient,
-  stack: { token: string; scope: { project: string; stack: string }; otherStackMarks: ReadonlySet<string> },
+  stack: SweptStack,
   deleted: number | undefined,
-): Promise<Verdict> {
+): Promise<AboutOrder[] | { unread: string }> {
   const first = await listed(view);
-  if ("unread" in first) return { left: [], unread: [first.unread] };
-  // Read after the listing: every order of this command's runs in it was noted before its POST (shared-plan.ts). Such
-  // an order is another provider's of this command (with PULUMI_SKIP_CHECKPOINTS no state holds it yet), not a
-  // killed run's: nothing ordered after this command started is.
+  if ("unread" in first) return first;
   const thisCommand = view.sharedPlan?.orderedByThisCommand() ?? new Set<string>();
-  const carrying = first.filter(
+  return first.filter(
     (order) =>
       order.order_oid !== deleted &&
       carriesToken(order, stack.token) &&
       !thisCommand.has(creationNonceOf(order) ?? ""),
   );
-  if (carrying.length === 0) return NOTHING;
+}
+
+/** What this stack's backend records, read for `orders`: the run records only when an order's judgement needs them. */
+async function recordsFor(
+  run: RunContext,
+  stack: SweptStack,
+  orders: readonly AboutOrder[],
+): Promise<OwnershipRecords> {
   const identity = await stackIdentity(run, stack.scope);
   const states = await backendStates(run);
-  const unheldNow = carrying.filter((order) => holderOf(states, order) === undefined);
-  if (unheldNow.length === 0) return NOTHING;
-  // Listed again after the states were read: a VPS of this stack whose delete (another of this command's) ended
+  const before = { scope: stack.scope, identity, states };
+  const needed = orders.some((order) => needsRunRecords(order, before));
+  return { ...before, runs: needed ? await stackRunRecords(run, stack.scope) : undefined };
+}
+
+async function sweep(
+  run: RunContext,
+  view: AccountView,
+  client: RimuClient,
+  stack: SweptStack,
+  deleted: number | undefined,
+): Promise<Verdict> {
+  const carrying = await ordersToJudge(view, stack, deleted);
+  if ("unread" in carrying) return { left: [], unread: [carrying.unread] };
+  if (carrying.length === 0) return NOTHING;
+  const records = await recordsFor(run, stack, carrying);
+  const judged = carrying.map((order) => ({ order, judgement: mayCancel(order, records) }));
+  const toAct = judged.filter(({ judgement }) => judgement.answer !== "held");
+  if (toAct.length === 0) return NOTHING;
+  // Listed again after the records were read: a VPS of this stack whose delete (another of this command's) ended
   // between the first listing and that read is in no state any more, and its order is cancelled already.
   const again = await listed(view);
   if ("unread" in again) return { left: [], unread: [again.unread] };
   const stillActive = new Set(again.map((order) => order.order_oid));
-  const unheld = unheldNow.filter((order) => stillActive.has(order.order_oid));
-  const where =
-    states.unread === undefined
-      ? "no state of this backend holds it"
-      : `the backend's states could not be read (${states.unread})`;
-  // The stack token names many stacks (a `dev` in every backend): only this stack's identity proves an order its own.
-  // One with no identity (or an older form of it) is not provable whatever this stack's identity is: named, not
-  // judged. One with an identity is judged by this stack's: when that cannot be read, the destroy cannot judge it.
-  for (const order of unheld.filter((o) => identityOf(o) === undefined))
-    log(
-      `Warning: ${named(order)} carries this stack's name and ${where}, but it is not provably this stack's: it ` +
-        "carries no stack identity (placed by a release before it, or by a run that could not read it). It may be " +
-        "an order of a killed run of this stack, or a VPS of a stack of the same name in another backend, so it " +
-        `stays billed. ${ADOPT_OR_CANCEL}.`,
-    );
-  const marked = unheld.filter((o) => identityOf(o) !== undefined);
-  if (!("mark" in identity) && identity.none !== true) {
-    if (marked.length === 0) return NOTHING;
-    for (const order of marked)
+  const verdict: Verdict = { left: [], unread: [] };
+  for (const { order, judgement } of toAct.filter(({ order }) => stillActive.has(order.order_oid)))
+    await act(run, view, client, stack, order, judgement, verdict);
+  return verdict;
+}
+
+/** What the sweep does with `order` by its judgement (may-cancel.ts): cancels it, or names it; `verdict` gathers. */
+async function act(
+  run: RunContext,
+  view: AccountView,
+  client: RimuClient,
+  stack: SweptStack,
+  order: AboutOrder,
+  judgement: Judgement,
+  verdict: Verdict,
+): Promise<void> {
+  const what = named(order);
+  switch (judgement.answer) {
+    case "held":
+      return;
+    case "unread":
       log(
-        `Warning: ${named(order)} carries this stack's name and a stack identity, and ${where}, but this stack's ` +
-          `identity could not be read (${identity.unread}), so it cannot be told from another stack's: it stays ` +
-          `billed, not cancelled. ${ADOPT_OR_CANCEL}.`,
+        `Warning: ${what} carries this stack's name and is in no state known to this run, but it cannot be judged: ` +
+          `${judgement.why}. It stays billed, not cancelled. ${ADOPT_OR_CANCEL}.`,
       );
-    return {
-      left: [],
-      unread: [
-        `this stack's identity could not be read (${identity.unread}), so ${marked.map(named).join(", ")} ` +
-          "cannot be judged",
-      ],
-    };
+      verdict.unread.push(`${judgement.why}, so ${what} cannot be judged`);
+      return;
+    case "no identity":
+      log(
+        `Warning: ${what} carries this stack's name and no state of this backend holds it, but it is not provably ` +
+          "this stack's: it carries no stack identity (placed by a release before it, or by a run that could not " +
+          "read it). It may be an order of a killed run of this stack, or a VPS of a stack of the same name in " +
+          `another backend, so it stays billed. ${ADOPT_OR_CANCEL}.`,
+      );
+      return;
+    case "another mark": {
+      const identity = await stackIdentity(run, stack.scope);
+      log(otherMarkLine(what, order, identity, stack.scope, stack.otherStackMarks));
+      return;
+    }
+    case "left the state":
+      log(
+        `${what} stays billed: it left this stack's state on purpose (a VPS kept with retainOnDelete, or removed ` +
+          `with \`pulumi state delete\`): its run ${judgement.run}, recorded in this stack's backend, finished with ` +
+          "it in its state. To stop its bill, cancel it in the control panel.",
+      );
+      return;
+    case "unproven":
+      log(
+        `${what} carries this stack's identity and no state of this backend holds it, but nothing this backend ` +
+          `records proves it this stack's: ${judgement.why}. It stays billed, not cancelled. To stop its bill, ${HOW}.`,
+      );
+      return;
+    case "cancel":
+      return cancelProven(run, view, client, order, judgement, verdict);
   }
-  // Another mark, unless the engine's record proves the order this stack's own (a lost tag race): a same-named stack's
-  // of another backend (maybe its live VPS: a warning, never a failure) or this stack's own under an identity it no
-  // longer has; information only when the user showed it another stack's (another-stacks.ts).
-  const ownMark = "mark" in identity ? identity.mark : undefined;
-  const another = marked.filter((o) => carriesAnotherMark(o, identity, states, stack.scope));
-  for (const order of another)
-    log(otherMarkLine(named(order), order, identity, stack.scope, stack.otherStackMarks));
-  // With the states unread, a mark not this stack's may still be this stack's killed create (its pending create
-  // unread): not judged, so the run cannot say that none is left.
-  const unjudged = marked.filter((o) => identityOf(o) !== ownMark && states.unread !== undefined);
-  for (const order of unjudged)
-    log(
-      `Warning: ${named(order)} carries this stack's name and another stack identity, and ${where}: whether a ` +
-        `pending create of this stack proves it this stack's is unknown, so it stays billed, not cancelled. ` +
-        `${ADOPT_OR_CANCEL}.`,
-    );
-  const notJudged =
-    unjudged.length === 0 ? [] : [`${where}, so ${unjudged.map(named).join(", ")} cannot be judged`];
-  // This stack's mark, or another proven this stack's by a pending create of its own state carrying its nonce.
-  const unheldOurs = marked.filter((o) => !another.includes(o) && !unjudged.includes(o));
-  if (unheldOurs.length === 0) return { left: [], unread: notJudged };
-  // The engine's own record first: a pending create of a state (a killed `up` with checkpoints on) carrying the
-  // order's nonce says it was never in a state; the history tells the other ones from VPSs that left on purpose.
-  const pendingOf = (order: AboutOrder) =>
-    states.unread === undefined ? pendingCreateOf(states, order) : undefined;
-  const needsHistory =
-    states.unread === undefined && unheldOurs.some((order) => pendingOf(order) === undefined);
-  const history = needsHistory ? await stackHistory(run, stack.scope) : undefined;
-  const left: string[] = [];
+}
+
+/** Cancels an order the records prove a killed run's of this stack (or names it when it may be this command's). */
+async function cancelProven(
+  run: RunContext,
+  view: AccountView,
+  client: RimuClient,
+  order: AboutOrder,
+  judgement: Extract<Judgement, { answer: "cancel" }>,
+  verdict: Verdict,
+): Promise<void> {
+  const what = named(order);
   // "Not in the plan" proves an order no provider's of this command only when every noting of one reached the plan
   // and the order is older than this run: a provider whose append failed left no nonce (shared-plan.ts).
   const planIncomplete = view.sharedPlan?.orderingIncomplete() ?? false;
-  for (const order of unheldOurs) {
-    const pending = pendingOf(order) !== undefined;
-    const placed = order.billing_info?.order_date?.ms_since_epoch;
-    const maybeThisCommand = planIncomplete || placed === undefined || placed >= run.startedAt;
-    if (maybeThisCommand) {
-      log(
-        `Warning: ${named(order)} carries this stack's identity and no state holds it, but it is not cancelled: ` +
-          (planIncomplete
-            ? "this run could not note its own orders in the command's shared plan"
-            : "it was ordered after this command began (or its order date is not reported)") +
-          `, so it may be a new order of another provider of this command. To stop its bill, ${HOW}.`,
-      );
-      left.push(`${named(order)}: ordered after this command began, or its plan incomplete`);
-      continue;
-    }
-    const unread = pending ? undefined : (states.unread ?? history?.unread);
-    if (unread !== undefined) {
-      log(
-        `Warning: ${named(order)} carries this stack's identity and no state holds it: an order of a killed run of ` +
-          `this stack, or a VPS that left it (retainOnDelete, \`pulumi state delete\`). It stays billed, not ` +
-          `cancelled, because ${unread}. To stop its bill, ${HOW}.`,
-      );
-      left.push(`${named(order)}: not judged, because ${unread}`);
-      continue;
-    }
-    if (!pending && history !== undefined && holderOf(history, order) !== undefined) {
-      log(
-        `${named(order)} stays billed: it carries this stack's identity and no state holds it, but an earlier ` +
-          `operation of this stack recorded it (a VPS kept with retainOnDelete, or removed with ` +
-          `\`pulumi state delete\`), so it is not cancelled. To stop its bill, cancel it in the control panel.`,
-      );
-      continue;
-    }
-    try {
-      const cancelled = await client.deleteVps({ orderOid: order.order_oid, domainName: order.domain_name });
-      view.noteGone(order.order_oid);
-      log(
-        `${named(order)}: cancelled. A killed run of this stack ordered it: ` +
-          (pending
-            ? "the engine's record of a create it never finished (a pending operation) carries its creation nonce" +
-              (identityOf(order) === ownMark
-                ? "."
-                : ", though its stack identity is not this stack's (a lost tag race).")
-            : "no state of this backend holds it, and no finished operation of this stack recorded it."),
-      );
-      log(
-        deleteBillLine(
-          String(order.order_oid),
-          cancelled.cancel_messages ?? [],
-          orderFields(order).monthlyFeeUsd,
-        ),
-      );
-    } catch (error) {
-      log(
-        `Warning: ${named(order)}, which a killed run of this stack left in no state, could not be cancelled ` +
-          `(${messageOf(error)}); it stays billed. To stop its bill, ${HOW}.`,
-      );
-      left.push(`${named(order)}: its cancellation failed (${messageOf(error)})`);
-    }
+  const placed = order.billing_info?.order_date?.ms_since_epoch;
+  if (planIncomplete || placed === undefined || placed >= run.startedAt) {
+    log(
+      `Warning: ${what} carries this stack's identity and no state holds it, but it is not cancelled: ` +
+        (planIncomplete
+          ? "this run could not note its own orders in the command's shared plan"
+          : "it was ordered after this command began (or its order date is not reported)") +
+        `, so it may be a new order of another provider of this command. To stop its bill, ${HOW}.`,
+    );
+    verdict.left.push(`${what}: ordered after this command began, or its plan incomplete`);
+    return;
   }
-  return { left, unread: notJudged };
+  try {
+    const cancelled = await client.deleteVps({ orderOid: order.order_oid, domainName: order.domain_name });
+    view.noteGone(order.order_oid);
+    log(
+      `${what}: cancelled. A killed run of this stack ordered it: ` +
+        (judgement.proof === "pending create"
+          ? "the engine's record of a create it never finished (a pending operation) carries its creation nonce" +
+            (judgement.lostRace ? ", though its stack identity is not this stack's (a lost tag race)." : ".")
+          : "this stack's backend records the run that placed it, which kept no checkpoints and never finished, so " +
+            "no state ever held it."),
+    );
+    log(
+      deleteBillLine(
+        String(order.order_oid),
+        cancelled.cancel_messages ?? [],
+        orderFields(order).monthlyFeeUsd,
+      ),
+    );
+  } catch (error) {
+    log(
+      `Warning: ${what}, which a killed run of this stack left in no state, could not be cancelled ` +
+        `(${messageOf(error)}); it stays billed. To stop its bill, ${HOW}.`,
+    );
+    verdict.left.push(`${what}: its cancellation failed (${messageOf(error)})`);
+  }
 }

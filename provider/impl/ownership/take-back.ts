@@ -13,7 +13,7 @@ import type { VpsInputs } from "../inputs/vps-input-schema.js";
 import { runState, type RunContext } from "../engine/run-context.js";
 import { holderOf } from "./backend-states.js";
 import { backendStates } from "./backend-reader.js";
-import { stackOfScope } from "./stack-history.js";
+import { stackOfScope } from "./stack-scope.js";
 import { identityOf, stackIdentity, type StackIdentity } from "./stack-identity.js";
 
 /** What to do with the orders of other states carrying a new resource's token. */

@@ -16,6 +16,7 @@
 import { stackIdentityMark } from "../../../provider/impl/ownership/stack-identity";
 import { DYNAMIC_VPS_TYPE } from "../../../provider/impl/fields/vps-type-tokens";
 import type { BackendStates, StateResource } from "../../../provider/impl/ownership/backend-states";
+import type { RunRecord, RunRecords } from "../../../provider/impl/ownership/run-records";
 import type { TestEmulator } from "../../helpers/start-emulator";
 import type { VpsInputs } from "../../../provider/impl/inputs/vps-input-schema";
 import { FRONT_ENDS, type FrontEnd } from "./front-ends";
@@ -35,13 +36,23 @@ export class OwnedStack extends Stack {
   readonly creating = new Set<VpsInputs>();
   /** Every create this command began. */
   began: VpsInputs[] = [];
-  /** Every resource a finished operation's state recorded (the stack's history). */
-  readonly history: Held[] = [];
+  /** The run records its providers wrote into its backend (run-records.ts), by run id. */
+  readonly runRecords = new Map<string, RunRecord>();
+  /** The runs whose command finished (its backend's history has an operation that spans each record). */
+  readonly finishedRuns = new Set<string>();
+  /** The runs that wrote a record in this command. */
+  commandRuns: string[] = [];
+  /** The orders its killed commands without checkpoints placed (a destroy must end each that no state holds). */
+  readonly killedOrders = new Set<number>();
   /** The orders this command's engine asked to delete (what the state held). */
   readonly deleting = new Set<number>();
 
-  constructor(readonly backend: "A" | "B") {
+  /** Its stack tag: a copy of a backend carries the original's (the same identity). */
+  tag: string;
+
+  constructor(readonly backend: "A" | "B" | "C") {
     super("s0");
+    this.tag = `tag-${backend}`;
     const base = FRONT_ENDS.dynamic;
     this.front = {
       ...base,
@@ -70,7 +81,32 @@ export class OwnedStack extends Stack {
   write(): void {
     this.written = { state: [...this.state.values()], pendingDeletes: [...this.pendingDeletes] };
     this.stored = this.live();
-    this.history.push(...this.stored);
+  }
+
+  /**
+   * This backend becomes a copy of `original`'s, as a CI cache or a backup restored holds it: its state as written,
+   * its pending creates, its tag and its run records, the history included.
+   */
+  copyOf(original: OwnedStack): void {
+    this.tag = original.tag;
+    this.state.clear();
+    for (const held of original.written.state) this.state.set(held.spec.name, held);
+    this.pendingDeletes = [...original.written.pendingDeletes];
+    this.pending = [...original.pending];
+    this.runRecords.clear();
+    for (const [id, record] of original.runRecords) this.runRecords.set(id, record);
+    this.finishedRuns.clear();
+    for (const id of original.finishedRuns) this.finishedRuns.add(id);
+    this.write();
+  }
+
+  /** `pulumi state delete` of `name` (or a retainOnDelete VPS its destroy drops): its order left the state. */
+  dropFromState(name: string): Held | undefined {
+    const held = this.state.get(name);
+    if (held === undefined) return undefined;
+    this.state.delete(name);
+    this.write();
+    return held;
   }
 
   /** The state goes back to the one last written (a killed run without checkpoints wrote nothing). */
@@ -87,6 +123,8 @@ export interface OwnedWorld {
   now?: { stack: OwnedStack; checkpoints: boolean };
   /** How often the rules acted (so that a passing property is not a vacuous one). */
   acted: { refusedForeign: number; takenBack: number; sweptKilled: number };
+  /** The orders that left a state on purpose (state delete, retainOnDelete): no sweep may cancel them. */
+  dropped?: Set<number>;
 }
 
 const asResource = (held: Held): StateResource => ({
@@ -116,20 +154,34 @@ export function statesOf(world: OwnedWorld): BackendStates {
   };
 }
 
-/** Every state the stack of the command under way recorded (its backend's copies of finished operations). */
-export function historyOf(world: OwnedWorld): BackendStates {
-  const stack = world.now!.stack;
-  return { stacks: [{ stack: stack.name, resources: stack.history.map(asResource) }] };
+/** A clock of the model's run records: ten seconds between two, so that no finished operation spans two. */
+let recordClock = 1_000_000_000_000;
+
+/** The command's provider writes its run's record into its stack's backend (BackendReader.recordRun). */
+export function recordRunOf(world: OwnedWorld, id: string): Promise<{ written: true }> {
+  const now = world.now!;
+  recordClock += 10_000;
+  now.stack.runRecords.set(id, { at: recordClock, checkpoints: now.checkpoints });
+  now.stack.commandRuns.push(id);
+  return Promise.resolve({ written: true });
 }
 
-/** The identity of the command's stack: its backend, project and stack (and, on a file backend, its own salt). */
+/** The run records of the command's stack, and the spans of its finished operations (BackendReader.runs). */
+export function runRecordsOf(world: OwnedWorld): RunRecords {
+  const stack = world.now!.stack;
+  const finished = [...stack.finishedRuns].map((id) => {
+    const at = stack.runRecords.get(id)!.at / 1000;
+    return { start: at, end: at };
+  });
+  return { runs: new Map(stack.runRecords), finished };
+}
+
+/** The identity of the command's stack: its project, stack and its backend's own tag. */
 export const identityOf = (world: OwnedWorld) => ({
   mark: stackIdentityMark({
-    backendUrl: `file:///model/${world.now!.stack.backend}`,
     project: "model",
     stack: world.now!.stack.name,
-    instance: `salt-${world.now!.stack.backend}`,
-    stackTag: `tag-${world.now!.stack.backend}`,
+    stackTag: world.now!.stack.tag,
   }),
 });
 
@@ -139,7 +191,8 @@ const ordersNow = (emu: TestEmulator): Map<number, boolean> =>
 
 /** One `up` of one stack: its program (web on the default provider, api on the explicit one), checkpoints, a kill. */
 export interface OwnedUp {
-  stack: 0 | 1;
+  /** A's, B's, or C's (a copy of A's backend once a `copy` step made it). */
+  stack: 0 | 1 | 2;
   web?: Spec["dcLocation"] | undefined;
   api?: Spec["dcLocation"] | undefined;
   checkpoints: boolean;
@@ -147,7 +200,7 @@ export interface OwnedUp {
 }
 
 export const ownedUpWords = (c: OwnedUp): string =>
-  `up(${c.stack === 0 ? "A" : "B"}/s0: ${[c.web && `web ${c.web}`, c.api && `api ${c.api}`].filter(Boolean).join(", ") || "nothing"}` +
+  `up(${"ABC"[c.stack]}/s0: ${[c.web && `web ${c.web}`, c.api && `api ${c.api}`].filter(Boolean).join(", ") || "nothing"}` +
   `${c.checkpoints ? "" : "; PULUMI_SKIP_CHECKPOINTS"}${c.killAt === undefined ? "" : `; kill at call ${c.killAt}`})`;
 
 const specOf = (name: "web" | "api", dcLocation: Spec["dcLocation"]): Spec => ({
@@ -159,6 +212,31 @@ const specOf = (name: "web" | "api", dcLocation: Spec["dcLocation"]): Spec => ({
   provider: name === "web" ? 0 : 1,
 });
 
+/** A step of I7's cases besides an `up`: A's backend copied to C; a VPS removed from a stack's state on purpose. */
+export type OwnedEvent = { copy: true } | { drop: 0 | 1 | 2; name: "web" | "api" };
+export type OwnedStep = OwnedUp | OwnedEvent;
+
+export const ownedStepWords = (c: OwnedStep): string =>
+  "copy" in c
+    ? "copy(A's backend to C, at the same URL)"
+    : "drop" in c
+      ? `state delete(${"ABC"[c.drop]}/s0: ${c.name})`
+      : ownedUpWords(c);
+
+/** Runs `step` and returns I7's violations (none for an event: it runs no provider). */
+export async function runOwnedStep(emu: TestEmulator, world: OwnedWorld, step: OwnedStep): Promise<string[]> {
+  if ("copy" in step) {
+    world.stacks[2]!.copyOf(world.stacks[0]!);
+    return [];
+  }
+  if ("drop" in step) {
+    const held = world.stacks[step.drop]!.dropFromState(step.name);
+    if (held !== undefined) (world.dropped ??= new Set()).add(oidOf(held));
+    return [];
+  }
+  return runOwnedUp(emu, world, step);
+}
+
 /**
  * Runs `c` and returns I7's violations: an order cancelled that another stack's state holds, or that this command
  * placed, which its engine never asked to delete (another provider's sweep took it); an order two states hold.
@@ -169,6 +247,7 @@ export async function runOwnedUp(emu: TestEmulator, world: OwnedWorld, c: OwnedU
   const before = ordersNow(emu);
   stack.deleting.clear();
   stack.began = [];
+  stack.commandRuns = [];
   world.now = { stack, checkpoints: c.checkpoints };
   stack.said.length = 0;
   const heldBefore = new Set(stack.live().map(oidOf));
@@ -182,10 +261,32 @@ export async function runOwnedUp(emu: TestEmulator, world: OwnedWorld, c: OwnedU
   const heldNonces = new Set(stack.live().map((h) => nonceOf(h.inputs)));
   stack.pending = killed && c.checkpoints ? stack.began.filter((i) => !heldNonces.has(nonceOf(i))) : [];
   if (!killed || c.checkpoints) stack.write();
+  // A command that ended (not killed) is in its backend's history: its runs finished.
+  if (!killed) for (const id of stack.commandRuns) stack.finishedRuns.add(id);
+  const now = ordersNow(emu);
+  // Without checkpoints (the run record is the proof): the model drops a checkpointed run's pending creates at the
+  // stack's next command, which the engine keeps.
+  if (killed && !c.checkpoints)
+    for (const [oid, active] of now) if (active && !before.has(oid)) stack.killedOrders.add(oid);
+  const destroyed = !killed && stack.program.length === 0 && stack.deleting.size > 0;
   // A killed run's order in no state, taken back by this run's check: what the take-back is for.
   for (const oid of new Set(stack.live().map(oidOf)))
     if (before.get(oid) === true && !heldBefore.has(oid)) world.acted.takenBack++;
-  return violations(emu, world, stack, before);
+  return [...violations(emu, world, stack, before), ...(destroyed ? leftByDestroy(world, stack, now) : [])];
+}
+
+/**
+ * I4 after a destroy that started the provider (it deleted a VPS): every order a killed command of the stack placed
+ * is cancelled, held by a state (taken back), or left a state on purpose.
+ */
+function leftByDestroy(world: OwnedWorld, stack: OwnedStack, now: Map<number, boolean>): string[] {
+  const held = new Set(world.stacks.flatMap((s) => s.live().map(oidOf)));
+  return [...stack.killedOrders]
+    .filter((oid) => now.get(oid) === true && !held.has(oid) && !world.dropped?.has(oid))
+    .map(
+      (oid) =>
+        `I4: order ${oid}, placed by a killed run of ${stack.backend}/s0, is billed in no state after its destroy`,
+    );
 }
 
 /**
@@ -231,16 +332,22 @@ function violations(
     for (const oid of new Set(s.live().map(oidOf)))
       if (Number.isFinite(oid)) holders.set(oid, [...(holders.get(oid) ?? []), s]);
   for (const [oid, held] of holders) {
-    if (held.length > 1)
+    // A backend and its copy hold the same orders until one of them changes: not two stacks' claim.
+    if (new Set(held.map((s) => s.tag)).size > 1)
       found.push(
         `I7: order ${oid} is held by the states of ${held.map((s) => `${s.backend}/s0`).join(" and ")}`,
       );
     const other = held.find((s) => s !== stack);
-    if (other && before.get(oid) === true && after.get(oid) === false)
+    // A backend's delete of a VPS its copy holds too (the same VPS, one tag) is the engine's, not a sweep's.
+    const twins = other !== undefined && other.tag === stack.tag && stack.deleting.has(oid);
+    if (other && !twins && before.get(oid) === true && after.get(oid) === false)
       found.push(
         `I7: ${stack.backend}/s0's run cancelled order ${oid}, which the state of ${other.backend}/s0 holds`,
       );
   }
+  for (const oid of world.dropped ?? [])
+    if (before.get(oid) === true && after.get(oid) === false && !stack.deleting.has(oid))
+      found.push(`I7: order ${oid} left its state on purpose (state delete), and a sweep cancelled it`);
   for (const [oid, active] of after) {
     // A killed run's order, in no state, cancelled by a sweep: what the sweep is for.
     if (before.get(oid) === true && !active && !stack.deleting.has(oid) && !holders.has(oid))

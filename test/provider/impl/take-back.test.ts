@@ -9,8 +9,8 @@
 import fc from "fast-check";
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
-import { identityOfParts } from "../../../provider/impl/ownership/stack-identity";
 import { APP_INPUTS, rejectionOf, stackConfig, useImplFixture } from "../support/impl-fixture";
+import { RunRecordsStandIn } from "../support/run-records-stand-in";
 
 const fixture = useImplFixture();
 // A killed run's create ends without its answer (RIMU_ERR_CREATE_OUTCOME_UNKNOWN) after the client's retries of the
@@ -39,19 +39,25 @@ const active = async () =>
 /** The runs from now on are those of the stack of the same names in backend `name` (its own identity), or none. */
 const inBackend = (name: string | undefined) =>
   testing.setStackIdentityReader(async ({ project, stack }) =>
-    name === undefined ? { unread: "the CLI failed" } : { mark: `id2-${name}-${project}-${stack}` },
+    name === undefined ? { unread: "the CLI failed" } : { mark: `id3-${name}-${project}-${stack}` },
   );
 
 beforeEach(() => inBackend("one-backend"));
 
+/** The stack's run records (run-records.ts): the runs of these tests write theirs there. */
+const runRecords = new RunRecordsStandIn();
+
 const backend = (stacks: testing.BackendStates["stacks"], unread?: string) =>
   testing.setBackendReader({
     states: async () => (unread === undefined ? { stacks } : { stacks, unread }),
-    history: (scope) => historyRead(scope),
+    runs: runRecords.runs,
+    recordRun: runRecords.record,
   });
 
-/** The stack's history the destroy tests give (`backend` gives the states, and keeps it). */
-let historyRead: testing.BackendReader["history"] = async () => ({ stacks: [], unread: "no history given" });
+beforeEach(() => {
+  runRecords.forget();
+  backend([], "no states given");
+});
 
 /**
  * The run that is killed: check() and create() of `name`, the create's answer lost for good (the engine dies before
@@ -207,22 +213,20 @@ describe("a killed run's order", () => {
   });
 });
 
-/** The stack's history: the finished operations recorded `resources` (or could not be read). */
-const history = (resources: testing.BackendStates["stacks"][number]["resources"], unread?: string) => {
-  historyRead = async ({ stack }) => {
-    expect(stack).toBe("prod");
-    return {
-      stacks: [{ stack: "prod (history)", resources }],
-      ...(unread === undefined ? {} : { unread }),
-    };
-  };
+/** The stack's run records cannot be read (`why`), or can (undefined). */
+const runsUnread = (why: string | undefined) => {
+  runRecords.unread = why;
 };
 
 /** An `up` that recorded web-0: its id and outputs, as the state holds them. */
-async function recorded(name: string) {
+async function recorded(name: string, finished = true) {
   testing.forgetRun();
+  const before = runRecords.ids();
   const checked = await impl.check({}, vps(name));
-  return await impl.create(checked.inputs);
+  const created = await impl.create(checked.inputs);
+  // The `up` finished: its state held the VPS (the engine's history records the operation).
+  if (finished) runRecords.finish(...runRecords.ids().filter((id) => !before.includes(id)));
+  return created;
 }
 
 /** The state of stack prod holding `web0`. */
@@ -234,7 +238,7 @@ const held = (web0: { id: string }) => ({
 /**
  * `pulumi destroy` after a killed run (stack-strays.ts): destroy runs no program, so no check takes the order back;
  * the first delete of a run that checked no VPS cancels the orders carrying the stack's token that no state holds
- * and no finished operation of the stack recorded (its history, stack-history.ts), and names every other one that
+ * and that this stack's backend records as placed by a run that never finished (run-records.ts), and names every other one that
  * stays billed. Here the stack holds web-0 (recorded by an `up`) and a killed run left web-1's order in no state.
  */
 describe("destroy after a killed run", () => {
@@ -247,7 +251,6 @@ describe("destroy after a killed run", () => {
   afterEach(() => {
     testing.setCreateLookupGrace(undefined);
     testing.setLogSink((line) => console.log(line));
-    historyRead = async () => ({ stacks: [], unread: "no history given" });
   });
 
   /** The destroy: a new run that deletes the recorded VPS, as the engine does (no check). */
@@ -260,50 +263,50 @@ describe("destroy after a killed run", () => {
     const web0 = await recorded("web-0");
     const stray = await killedRun("web-1");
     backend([held(web0), { stack: "dev", resources: [] }]);
-    history(held(web0).resources);
     await destroy(web0);
     expect(await active()).toEqual([]);
     const said = lines.join("\n");
     expect(said).toContain(`order ${stray} (web-1.example.com, $`);
     expect(said).toContain(
-      "cancelled. A killed run of this stack ordered it: no state of this backend holds it, and no finished " +
-        "operation of this stack recorded it.",
+      "cancelled. A killed run of this stack ordered it: this stack's backend records the run that placed it, " +
+        "which kept no checkpoints and never finished, so no state ever held it.",
+    );
+  });
+
+  it("an order whose run finished (a VPS kept with retainOnDelete, or removed with `pulumi state delete`) stays billed, named", async () => {
+    const web0 = await recorded("web-0");
+    const mail = await recorded("mail");
+    backend([held(web0)]);
+    await destroy(web0);
+    expect(await active()).toEqual([Number(mail.id)]);
+    expect(lines.join("\n")).toMatch(
+      new RegExp(
+        `order ${mail.id} \\(mail\\.example\\.com, \\$[\\d.]+ a month\\) stays billed: it left this stack's ` +
+          "state on purpose \\(a VPS kept with retainOnDelete, or removed with `pulumi state delete`\\)",
+      ),
     );
   });
 
   it.each([
-    ["by its order number", (oid: number) => ({ outputs: { orderOid: oid } })],
-    ["by the order it adopts", (oid: number) => ({ inputs: { adoptOrderOid: oid } })],
+    ["its run kept checkpoints (the engine wrote it into a state)", "checkpoints"],
+    ["no record of this backend names its run (a copy of the backend made before it)", "copy"],
   ] as const)(
-    "an order an earlier operation recorded (%s; retainOnDelete, state delete) stays billed, named",
-    async (_title, record) => {
+    "an order of this stack's mark in no state, %s: named, not cancelled, the destroy not failed",
+    async (_title, how) => {
       const web0 = await recorded("web-0");
-      const mail = await recorded("mail");
+      runRecords.checkpoints = how === "checkpoints";
+      const before = runRecords.ids();
+      const stray = await killedRun("web-1");
+      if (how === "copy") runRecords.drop(...runRecords.ids().filter((id) => !before.includes(id)));
       backend([held(web0)]);
-      history([...held(web0).resources, { type: "rimuhosting:index:Vps", ...record(Number(mail.id)) }]);
       await destroy(web0);
-      expect(await active()).toEqual([Number(mail.id)]);
-      expect(lines.join("\n")).toMatch(
-        new RegExp(
-          `order ${mail.id} \\(mail\\.example\\.com, \\$[\\d.]+ a month\\) stays billed: it carries this ` +
-            "stack's identity and no state holds it, but an earlier operation of this stack recorded it",
-        ),
+      expect(await active()).toEqual([stray]);
+      expect(lines.join("\n")).toContain(
+        `order ${stray} (web-1.example.com, $10.00 a month) carries this stack's identity and no state of this ` +
+          "backend holds it, but nothing this backend records proves it this stack's",
       );
     },
   );
-
-  it("an order of a retained VPS's create (its nonce in the history, its order number not) stays billed", async () => {
-    const web0 = await recorded("web-0");
-    testing.forgetRun();
-    const checked = await impl.check({}, vps("mail"));
-    const mail = await impl.create(checked.inputs);
-    backend([held(web0)]);
-    const nonce = (checked.inputs as { __creationNonce?: string }).__creationNonce;
-    expect(nonce).toEqual(expect.any(String));
-    history([...held(web0).resources, { type: "rimuhosting:index:Vps", inputs: { __creationNonce: nonce } }]);
-    await destroy(web0);
-    expect(await active()).toEqual([Number(mail.id)]);
-  });
 
   it.each([
     [
@@ -321,25 +324,22 @@ describe("destroy after a killed run", () => {
       "the states cannot be read",
       () => [],
       "`pulumi stack ls --all` failed: no backend",
-      "stays billed, not cancelled, because `pulumi stack ls --all` failed: no backend. To stop its bill, cancel it",
+      "cannot be judged: the backend's states could not be read (`pulumi stack ls --all` failed: no backend)",
     ],
     [
-      "the stack's history cannot be read (another backend)",
+      "the stack's run records cannot be read",
       () => [],
       undefined,
-      "It stays billed, not cancelled, because the backend https://api.pulumi.com is not a file backend",
+      "cannot be judged: this stack's run records could not be read (`pulumi stack history` failed)",
     ],
   ] as const)("%s: destroy leaves it billed", async (title, others, unread, said) => {
     const web0 = await recorded("web-0");
     const stray = await killedRun("web-1");
     backend([held(web0), ...others(stray)], unread);
-    const otherBackend = title.includes("history")
-      ? "the backend https://api.pulumi.com is not a file backend"
-      : undefined;
-    history(held(web0).resources, otherBackend);
+    runsUnread(title.includes("run records") ? "`pulumi stack history` failed" : undefined);
     const destroyed = destroy(web0);
     // A killed run's order of this stack left billed fails the destroy; another stack's is not this stack's to name.
-    if (said) await expect(destroyed).rejects.toThrow(/RIMU_ERR_LEFT_BILLED.*leaves billed an order/);
+    if (said) await expect(destroyed).rejects.toThrow(/RIMU_ERR_LEFT_BILLED.*cannot tell whether/);
     else await destroyed;
     // A failed delete keeps its VPS in the state: it is not cancelled either.
     expect(await active()).toEqual(said ? [Number(web0.id), stray] : [stray]);
@@ -375,7 +375,6 @@ describe("destroy after a killed run", () => {
     const stray = await killedRun("web-1");
     inBackend("mine");
     backend([held(web0)]);
-    history(held(web0).resources);
     await destroy(web0);
     expect(await active()).toEqual([stray]);
     // Named either way, a warning (it may be this stack's own under an old identity: issue 80), and the destroy does
@@ -389,7 +388,7 @@ describe("destroy after a killed run", () => {
     const { oid: stray, nonce } = await killedCreate("web-1");
     const pending = [{ type: "rimuhosting:index:Vps", inputs: { __creationNonce: nonce } }];
     backend([{ ...held(web0), pending }]);
-    history([], "no finished operation of stack prod is recorded");
+    runsUnread("no finished operation of stack prod is recorded");
     await destroy(web0);
     expect(await active()).toEqual([]);
     expect(lines.join("\n")).toContain(
@@ -401,7 +400,6 @@ describe("destroy after a killed run", () => {
   it("another provider of the same command ordered it (PULUMI_SKIP_CHECKPOINTS: no state yet): never cancelled", async () => {
     const web0 = await recorded("web-0");
     backend([held(web0)]);
-    history(held(web0).resources);
     // One command, two providers (two runs): one orders web-1, the other deletes web-0 and checked no VPS.
     const command = `one command ${Math.random()}`;
     const orders = testing.beginRun(command);
@@ -415,7 +413,6 @@ describe("destroy after a killed run", () => {
   it("an order placed after the destroy began, its nonce in no plan (a provider whose note failed): never cancelled", async () => {
     const web0 = await recorded("web-0");
     backend([held(web0)]);
-    history(held(web0).resources);
     // The destroy's run begins; then a provider of another plan (as one of this command whose append failed) orders.
     const deletes = testing.beginRun(`destroy ${Math.random()}`);
     const orders = testing.beginRun(`unshared ${Math.random()}`);
@@ -439,16 +436,15 @@ describe("destroy after a killed run", () => {
     const stray = await killedRun("web-1");
     inBackend("one-backend");
     backend([held(web0)]);
-    history(held(web0).resources);
     await destroy(web0);
     expect(await active()).toEqual([stray]);
     // A warning: rimuhosting-killed-orders counts every warning line as an order left billed (exit 1).
     expect(lines.join("\n")).toMatch(
       new RegExp(
         `Warning: order ${stray} \\(web-1\\.example\\.com, \\$[\\d.]+ a month\\) carries this stack's name .*` +
-          "id2-tag-the-backend-did-not-keep-shop-prod, not this stack's \\(id2-one-backend-shop-prod\\).*" +
+          "id3-tag-the-backend-did-not-keep-shop-prod, not this stack's \\(id3-one-backend-shop-prod\\).*" +
           "stays billed, not cancelled.*by a killed run whose stack tag another provider set at the same moment.*" +
-          "killed-orders --identity --stack prod.*--other-stack-mark id2-tag-the-backend-did-not-keep-shop-prod.*" +
+          "killed-orders --identity --stack prod.*--other-stack-mark id3-tag-the-backend-did-not-keep-shop-prod.*" +
           `If none does, it is this stack's: adopt it \\(\`pulumi import rimuhosting:index:Vps <name> ${stray}\`\\)`,
       ),
     );
@@ -463,12 +459,10 @@ describe("destroy after a killed run", () => {
     const pending = [{ type: "rimuhosting:index:Vps", inputs: { __creationNonce: nonce } }];
     // Another stack's pending create of the nonce proves nothing of this stack's: left alone.
     backend([held(web0), { stack: "organization/shop/staging", resources: [], pending }]);
-    history(held(web0).resources);
     await destroy(web0);
     expect(await active()).toEqual([stray]);
     const web2 = await recorded("web-2");
     backend([{ ...held(web2), pending }]);
-    history(held(web2).resources);
     await destroy(web2);
     expect(await active()).toEqual([]);
     expect(lines.join("\n")).toContain(
@@ -478,28 +472,25 @@ describe("destroy after a killed run", () => {
     );
   });
 
-  it("this stack has no identity by nature (Pulumi Cloud's own key): a marked order of its name is named, the destroy not failed", async () => {
+  it("this stack has no identity yet (no tag): a marked order of its name is named, the destroy not failed", async () => {
     const noIdentity = () =>
-      testing.setStackIdentityReader(async ({ project, stack }) =>
-        identityOfParts(
-          { backendUrl: "https://api.pulumi.com", project, stack, instance: undefined, stackTag: "" },
-          "Pulumi.prod.yaml",
-        ),
-      );
+      testing.setStackIdentityReader(async () => ({
+        none: true,
+        unread:
+          "its tag rimuhosting:instance is not set yet, so no run has marked an order with its identity",
+      }));
     noIdentity();
     const web0 = await recorded("web-0");
     inBackend("another-backend");
     const theirs = Number((await recorded("web-1")).id);
     noIdentity();
     backend([held(web0)]);
-    history(held(web0).resources);
     await destroy(web0);
     expect(await active()).toEqual([theirs]);
     expect(lines.join("\n")).toMatch(
       new RegExp(
         `Warning: order ${theirs} \\(web-1\\.example\\.com, \\$[\\d.]+ a month\\) carries this stack's name .*` +
-          "and this stack has none \\(.*\\): it is not provably this stack's nor another's.*" +
-          "`pulumi stack change-secrets-provider`",
+          "and this stack has none \\(.*\\): it is not provably this stack's nor another's",
       ),
     );
   });
@@ -527,7 +518,6 @@ describe("a destroy that cannot judge", () => {
     testing.setCreateLookupGrace(0);
     lines = [];
     testing.setLogSink((line) => lines.push(line));
-    historyRead = async () => ({ stacks: [], unread: "no history given" });
   });
   afterEach(() => {
     testing.setCreateLookupGrace(undefined);
@@ -575,7 +565,6 @@ describe("a destroy that cannot judge", () => {
       const states = () =>
         backend([{ stack: "prod", resources: [...held(web0).resources, ...held(web2).resources] }]);
       states();
-      history([...held(web0).resources, ...held(web2).resources]);
       breakIt();
       const first = await destroyAll([web0, web2]);
       fixture().emulator.app.emulator.faults.clear();
@@ -606,14 +595,14 @@ describe("a destroy that cannot judge", () => {
   /** Whose order a killed run's order is: this stack's, one placed with no identity, or another backend's stack's. */
   type StrayOf = "ours" | "unmarked" | "other";
   /** What the destroy cannot read. */
-  type Unread = "nothing" | "listing" | "identity" | "states" | "history";
+  type Unread = "nothing" | "listing" | "identity" | "states" | "run records";
 
   it("property: whatever it cannot read, the state never lies, this stack's killed orders are cancelled or named with a failure, and a second destroy once fixed leaves none", async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 1, max: 3 }),
         fc.array(fc.constantFrom<StrayOf>("ours", "unmarked", "other"), { maxLength: 3 }),
-        fc.constantFrom<Unread>("nothing", "listing", "identity", "states", "history"),
+        fc.constantFrom<Unread>("nothing", "listing", "identity", "states", "run records"),
         async (own, strayKinds, unread) => {
           try {
             await oneCase(own, strayKinds, unread);
@@ -638,12 +627,12 @@ describe("a destroy that cannot judge", () => {
     const strays = [];
     for (const [i, kind] of strayKinds.entries()) {
       inBackend(kind === "ours" ? "one-backend" : kind === "other" ? "colleague" : undefined);
-      strays.push({ kind, oid: Number((await recorded(`stray-${i}`)).id) });
+      strays.push({ kind, oid: Number((await recorded(`stray-${i}`, false)).id) });
     }
     inBackend(unread === "identity" ? undefined : "one-backend");
     const prod = { stack: "prod", resources: vpss.flatMap((v) => held(v).resources) };
     backend([prod], unread === "states" ? "`pulumi stack ls --all` failed: no backend" : undefined);
-    history(prod.resources, unread === "history" ? "the backend is not a file backend" : undefined);
+    runsUnread(unread === "run records" ? "`pulumi stack history` failed" : undefined);
     if (unread === "listing")
       fixture().emulator.injectFault({ route: "listOrders", kind: "status", status: 503, times: 50 });
     const first = await destroyAll(vpss); // checks: each VPS the state keeps is billed, each it drops is not
@@ -663,7 +652,7 @@ describe("a destroy that cannot judge", () => {
     inBackend("one-backend");
     const kept = vpss.filter((v) => first.kept.includes(Number(v.id)));
     backend([{ stack: "prod", resources: kept.flatMap((v) => held(v).resources) }]);
-    history(prod.resources);
+    runsUnread(undefined);
     const again = await destroyAll(kept);
     expect(again.errors).toEqual([]);
     expect(await active()).toEqual(strays.filter((s) => s.kind !== "ours").map((s) => s.oid));
@@ -672,7 +661,6 @@ describe("a destroy that cannot judge", () => {
   it("a VPS of this stack whose delete ended between the sweep's listing and its reading of the states is not a stray", async () => {
     const web0 = await recorded("web-0");
     const web2 = await recorded("web-2");
-    history([...held(web0).resources, ...held(web2).resources]);
     // Another provider of this destroy cancels web-2, and the engine drops it from the state, while web-0's delete
     // judges: the states it reads no longer hold web-2.
     testing.setBackendReader({
@@ -680,7 +668,7 @@ describe("a destroy that cannot judge", () => {
         await fixture().byHand.deleteVps({ orderOid: Number(web2.id), domainName: "web-2.example.com" });
         return { stacks: [held(web0)] };
       },
-      history: (scope) => historyRead(scope),
+      runs: runRecords.runs,
     });
     expect(await destroyAll([web0])).toEqual({ kept: [], errors: [] });
     expect(await active()).toEqual([]);

@@ -43,11 +43,12 @@ export async function startImplFixture(options: StartEmulatorOptions = {}): Prom
   // No backend in-process: an order of another state is never taken back, unless a test says which states exist.
   testing.setBackendReader({
     states: async () => ({ stacks: [], unread: "an in-process test has no backend" }),
-    history: async () => ({ stacks: [], unread: "an in-process test has no backend" }),
+    runs: async () => ({ unread: "an in-process test has no backend" }),
+    recordRun: async () => ({ why: "an in-process test has no backend" }),
   });
   // One backend: every stack's identity is its names' (tests of other backends' stacks set a reader of their own).
   testing.setStackIdentityReader(async ({ project, stack }) => ({
-    mark: `id2-one-backend-${project}-${stack}`,
+    mark: `id3-one-backend-${project}-${stack}`,
   }));
   await impl.configure({ config: stackConfig(emulator.baseUrl) });
   const logs: string[] = [];

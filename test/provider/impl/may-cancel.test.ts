@@ -1,0 +1,108 @@
+/**
+ * "May this run cancel this order?" (provider/impl/ownership/may-cancel.ts): only on a positive record kept in this
+ * stack's backend. Each case names the record; none of "no state holds it" proves anything. Through the sweep, in
+ * process: take-back.test.ts; through the real CLI: test/engine/*.
+ */
+import type { AboutOrder } from "../../../contract/index";
+import {
+  CREATION_NONCE_KEY,
+  RUN_RECORD_KEY,
+  STACK_IDENTITY_KEY,
+} from "../../../provider/client/metadata-keys";
+import { mayCancel, type OwnershipRecords } from "../../../provider/impl/ownership/may-cancel";
+import { runsInTags, RUN_TAG_PREFIX } from "../../../provider/impl/ownership/run-records";
+
+const MARK = "id3-0123456789abcdef0123456789abcdef";
+const scope = { project: "shop", stack: "dev" };
+const VPS = "rimuhosting:index:Vps";
+
+const order = (oid: number, marks: { nonce?: string; mark?: string; run?: string }): AboutOrder =>
+  ({
+    order_oid: oid,
+    domain_name: `vps-${oid}.example.com`,
+    meta_data: [
+      ...(marks.nonce ? [{ key_name: CREATION_NONCE_KEY, value: marks.nonce }] : []),
+      ...(marks.mark ? [{ key_name: STACK_IDENTITY_KEY, value: marks.mark }] : []),
+      ...(marks.run ? [{ key_name: RUN_RECORD_KEY, value: marks.run }] : []),
+    ],
+  }) as AboutOrder;
+
+/** A run recorded at 1,000,000 s, with or without checkpoints; `finished`: an operation spans it. */
+const records = (over: Partial<OwnershipRecords> & { finished?: boolean; checkpoints?: boolean } = {}) => ({
+  scope,
+  identity: { mark: MARK },
+  states: { stacks: [{ stack: "dev", resources: [] }] },
+  runs: {
+    runs: runsInTags({ [`${RUN_TAG_PREFIX}r1`]: `1000000000 ${over.checkpoints ? "cp" : "skip"}` }),
+    finished: over.finished ? [{ start: 999_990, end: 1_000_010 }] : [],
+  },
+  ...over,
+});
+
+describe("may this run cancel this order?", () => {
+  it("held means the order number: a VPS of the state recording its number holds it, not one carrying its nonce", () => {
+    // A killed replacement: its order carries the nonce of the VPS it replaces, which records its own number.
+    const replaced = { type: VPS, id: "100", inputs: { __creationNonce: "n1" }, outputs: { orderOid: 100 } };
+    const states = { stacks: [{ stack: "dev", resources: [replaced] }] };
+    expect(mayCancel(order(100, { nonce: "n1", mark: MARK, run: "r1" }), records({ states }))).toEqual({
+      answer: "held",
+      stack: "dev",
+    });
+    expect(mayCancel(order(101, { nonce: "n1", mark: MARK, run: "r1" }), records({ states }))).toEqual({
+      answer: "cancel",
+      proof: "run record",
+      lostRace: false,
+    });
+  });
+
+  it("a pending create of this stack carrying its nonce proves it a killed run's, whatever its mark", () => {
+    const pending = [{ type: VPS, inputs: { __creationNonce: "n2" } }];
+    const states = { stacks: [{ stack: "dev", resources: [], pending }] };
+    expect(
+      mayCancel(order(102, { nonce: "n2", mark: "id3-other" }), records({ states, runs: undefined })),
+    ).toEqual({
+      answer: "cancel",
+      proof: "pending create",
+      lostRace: true,
+    });
+  });
+
+  it("a run record of this backend, the run unfinished and without checkpoints: cancelled", () => {
+    expect(mayCancel(order(103, { mark: MARK, run: "r1" }), records())).toMatchObject({ answer: "cancel" });
+  });
+
+  it.each([
+    ["its run finished (it left the state on purpose)", { finished: true }, "left the state"],
+    ["its run kept checkpoints (a state held it once)", { checkpoints: true }, "unproven"],
+  ] as const)("a run record, %s: not cancelled", (_title, over, answer) => {
+    expect(mayCancel(order(104, { mark: MARK, run: "r1" }), records(over)).answer).toBe(answer);
+  });
+
+  it.each([
+    [
+      "no run record (a copy of the backend made before the run wrote it)",
+      { mark: MARK, run: "r-of-the-original" },
+    ],
+    ["no run id at all", { mark: MARK }],
+  ])("this stack's mark and %s: unproven, never cancelled", (_title, marks) => {
+    expect(mayCancel(order(105, marks), records()).answer).toBe("unproven");
+  });
+
+  it.each([
+    ["the states", { states: { stacks: [], unread: "no backend" } }],
+    ["the run records", { runs: { unread: "`pulumi stack history` failed" } }],
+    ["this stack's identity", { identity: { unread: "the CLI failed" } }],
+  ] as [string, Partial<OwnershipRecords>][])("%s unread: unread, never cancelled", (_title, over) => {
+    expect(mayCancel(order(106, { mark: MARK, run: "r1" }), records(over)).answer).toBe("unread");
+  });
+
+  it("no identity and the states unread: named, not a failure (only a pending create could prove it)", () => {
+    const states = { stacks: [], unread: "no backend" };
+    expect(mayCancel(order(109, { run: "r1" }), records({ states })).answer).toBe("no identity");
+  });
+
+  it("another mark, or none: not this stack's to cancel", () => {
+    expect(mayCancel(order(107, { mark: "id3-another", run: "r1" }), records()).answer).toBe("another mark");
+    expect(mayCancel(order(108, { run: "r1" }), records()).answer).toBe("no identity");
+  });
+});
