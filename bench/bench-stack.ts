@@ -37,6 +37,8 @@ export interface BenchStackOptions {
   budgetUsd?: number;
   /** The floor's: a fleet VPS's recorded outputs, which its provider returns for every VPS. */
   floorOutputs?: Record<string, unknown>;
+  /** The stack's `rimuhosting:requestsPerSecond` (the provider's pace, under an emulated rate limit). */
+  requestsPerSecond?: number;
 }
 
 export interface CpuSplit {
@@ -54,6 +56,8 @@ export interface CpuSplit {
 export interface Measured {
   seconds: number;
   calls: Record<string, number>;
+  /** Every request the command sent to the API, retries included, and how many of them were answered 429. */
+  requests: { sent: number; refused429: number };
   cpu: CpuSplit;
 }
 
@@ -85,7 +89,7 @@ export class BenchStack {
     size: number,
     emulator: RunningEmulator,
     parallel: number,
-    { program = "fleet", budgetUsd, floorOutputs = {} }: BenchStackOptions = {},
+    { program = "fleet", budgetUsd, floorOutputs = {}, requestsPerSecond }: BenchStackOptions = {},
   ): Promise<BenchStack> {
     const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-cli-"));
     const programDir = installedProgram(FLEET_EXAMPLE, path.join(workDir, "fleet"));
@@ -101,6 +105,8 @@ export class BenchStack {
     await s.pulumi("config", "set", "dcLocations", DATA_CENTRES);
     if (budgetUsd !== undefined)
       await s.pulumi("config", "set", "rimuhosting:monthlyBudgetUsd", String(budgetUsd));
+    if (requestsPerSecond !== undefined)
+      await s.pulumi("config", "set", "rimuhosting:requestsPerSecond", String(requestsPerSecond));
     return s;
   }
 
@@ -171,11 +177,14 @@ export class BenchStack {
     });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const calls: Record<string, number> = {};
+    const requests = { sent: 0, refused429: 0 };
     for (const e of this.emulator.requestLog().slice(mark)) {
+      requests.sent += 1;
+      if (e.status === 429) requests.refused429 += 1;
       const kind = `${e.method} ${e.route}`;
       calls[kind] = (calls[kind] ?? 0) + 1;
     }
-    return { seconds, calls, cpu: cpuSplit(cpuDir, timesFile) };
+    return { seconds, calls, requests, cpu: cpuSplit(cpuDir, timesFile) };
   }
 
   /**
