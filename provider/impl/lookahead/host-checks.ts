@@ -69,8 +69,7 @@ export async function checkHost(
   }
   if (run.isNew) return undefined;
   if (isMove) run.out.unknownOutputs.push(...MOVE_CHANGES_OUTPUTS);
-  // The sizes the VPS has on the host (a resize runs before a move): the order's, with the program's over them.
-  const sizes = { ...(live ? pricedOf(orderFields(live)) : {}), ...pricedOf(run.known) };
+  const sizes = sizesOnHost(live, run.known);
   const request = quoteRequest({ ...sizes, dcLocation: dc, hostServerOid: target }, true);
   const failed = run.out.failures.length;
   const answer = await judge(
@@ -90,6 +89,23 @@ export async function checkHost(
     );
   return isMove ? answer : undefined;
 }
+
+/** The sizes the VPS has on its host after the change (a resize runs before a move): the order's, the program's over them. */
+const sizesOnHost = (live: AboutOrder | undefined, known: QuotedValues) => ({
+  ...(live ? pricedOf(orderFields(live)) : {}),
+  ...pricedOf(known),
+});
+
+/**
+ * What a move of `live` to the host `known` names is quoted as, as the order (quoteRequest's asOrder): its sizes on
+ * the new host, in its data centre (a move keeps it). The check's request (checkHost) and the order guard's: one
+ * request, so one quote, and the guard judges the price the preview showed, with the host's room in it (issue 91).
+ */
+export const movedQuote = (live: AboutOrder, known: QuotedValues): QuotedValues => ({
+  ...sizesOnHost(live, known),
+  dcLocation: live.location?.data_center_location_code ?? known.dcLocation,
+  hostServerOid: known.hostServerOid,
+});
 
 export function otherDataCentre(host: string, hostDc: string, dc: string, isNew: boolean): string {
   return isNew
