@@ -172,17 +172,18 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
         withdraw: (placedOrder) => (replaces(false), withdraw(placedOrder)),
         addsCents: addsOf(fee),
       });
+      // Kept (a failed withdrawal: it replaces its order again), and said so in the shared plan: only now may another
+      // provider's failing run cancel the order it replaced (shared-plan.ts's noteKept). In a run already failing on
+      // the budget, the orders it replaced are judged now (replaced-orders.ts), an account not read then said so.
+      // Inside this handling (issue 91): whatever fails in them, the order kept is billed and reaches the state.
+      if (withdrawn === undefined) {
+        replaces(true);
+        if (replaced !== undefined) view.sharedPlan?.noteKept(replaced.order_oid);
+        return void (await cancelReplacedIfFailing(run, view, name));
+      }
     } catch (error) {
       // The read-back failed (a 429, a 5xx, a timeout): the order is billed, so it must reach the state (I4).
       throw unread(result, error);
-    }
-    // Kept (a failed withdrawal: it replaces its order again), and said so in the shared plan: only now may another
-    // provider's failing run cancel the order it replaced (shared-plan.ts's noteKept). In a run already failing on
-    // the budget, the orders it replaced are judged now (replaced-orders.ts).
-    if (withdrawn === undefined) {
-      replaces(true);
-      if (replaced !== undefined) view.sharedPlan?.noteKept(replaced.order_oid);
-      return void (await cancelReplacedIfFailing(run, view, name));
     }
     noteFailing(run, view);
     run.applied.delete(resource);
