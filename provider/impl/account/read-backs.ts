@@ -5,18 +5,19 @@
  * read-back waiting for it: an update of N VPSs reads the account a few times, not each VPS once (N requests against
  * the account's rate limit).
  *
- * A read-back waits while other changes of this process are still under way (their calls not returned), so that
- * the one listing read when they are done serves them all, but never longer than READ_BACK_WAIT_MS: so a fleet's
- * read-backs cost one listing per READ_BACK_WAIT_MS of changes landing, whatever the fleet's size. At most one
- * listing is read at a time; a read-back asked while one is being read waits for the next (the one under way may have
- * been asked for before its change returned).
+ * The first read-back lists at once (a single VPS's update waits for nothing); the next listing starts
+ * READ_BACK_GAP_MS after the one before it started, or once that one is read, whichever is later, and serves every
+ * read-back asked meanwhile. So the read-backs of a fleet whose changes land over T seconds cost at most one listing
+ * per READ_BACK_GAP_MS of T plus one, whatever the fleet's size, and each waits at most that gap and one listing. A
+ * read-back asked while a listing is being read waits for the next (that one may have been asked for before its
+ * change returned).
  *
- * Owns: the waiting read-backs and the count of changes under way. The listing is the account view's.
+ * Owns: the waiting read-backs and when the next listing starts. The listing is the account view's.
  */
 import type { AboutOrder } from "../../../contract/index.js";
 
-/** The longest a read-back waits for changes still under way before the account is listed for it. */
-export const READ_BACK_WAIT_MS = 1_000;
+/** The least time between the starts of two read-back listings. */
+export const READ_BACK_GAP_MS = 1_000;
 
 interface Waiting {
   resolve: (orders: AboutOrder[]) => void;
@@ -24,29 +25,18 @@ interface Waiting {
 }
 
 export class ReadBacks {
-  /** Changes of this process whose calls have not returned yet. */
-  private underWay = 0;
   /** Read-backs waiting for the next listing. */
   private waiting: Waiting[] = [];
   private reading = false;
+  /** When the last listing started (performance.now()); none yet: -Infinity. */
+  private lastStarted = -Infinity;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     /** The account's active orders, read now. */
     private readonly list: () => Promise<AboutOrder[]>,
-    private readonly waitMs = READ_BACK_WAIT_MS,
+    private readonly gapMs = READ_BACK_GAP_MS,
   ) {}
-
-  /** Runs `calls`, the calls of one change: a read-back asked meanwhile waits for them (up to waitMs). */
-  async change<T>(calls: () => Promise<T>): Promise<T> {
-    this.underWay += 1;
-    try {
-      return await calls();
-    } finally {
-      this.underWay -= 1;
-      this.schedule();
-    }
-  }
 
   /** The account's active orders, as listed after this call. */
   after(): Promise<AboutOrder[]> {
@@ -56,20 +46,23 @@ export class ReadBacks {
     });
   }
 
-  /** Reads the next listing now when nothing is under way, else once the first waiting read-back has waited enough. */
+  /** Reads the next listing now, or once the gap since the last one started has passed. */
   private schedule(): void {
-    if (this.reading || this.waiting.length === 0) return;
-    if (this.underWay === 0) return this.read();
-    this.timer ??= setTimeout(() => this.read(), this.waitMs);
+    if (this.reading || this.waiting.length === 0 || this.timer !== undefined) return;
+    const wait = this.lastStarted + this.gapMs - performance.now();
+    if (wait <= 0) return this.read();
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.read();
+    }, wait);
   }
 
   private read(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
     if (this.reading || this.waiting.length === 0) return;
     const batch = this.waiting;
     this.waiting = [];
     this.reading = true;
+    this.lastStarted = performance.now();
     this.list()
       .then(
         (orders) => batch.forEach((w) => w.resolve(orders)),

@@ -114,10 +114,7 @@ export async function converge(options: ConvergeOptions): Promise<{ order: About
   const progress: Progress = { changed: false, ptrDone: false };
   try {
     const { reinstallFirst } = await validatePlan(options.run, client, changes, current, news);
-    const steps = async () => {
-      for (const step of planSteps(changes, reinstallFirst)) await applyStep(run, step, progress);
-    };
-    await (options.view ? options.view.readBacks.change(steps) : steps());
+    for (const step of planSteps(changes, reinstallFirst)) await applyStep(run, step, progress);
     // Read back after any change: a resize response's about_order may still show the old sizes, and a resize or
     // reinstall restarts the VPS. From a listing read after the change, shared with the fleet's other read-backs;
     // the order's own GET only when that listing does not hold it or could not be read (AccountView.orderAfterChange).
