@@ -114,7 +114,6 @@ describeCliOnly("API calls of a fleet: shared reads, not one per VPS", () => {
 
   test("a refresh of N VPSs makes a constant number of calls: one listing holds every order", () => {
     const [one, twenty] = [seen["refresh of 1"]!, seen["refresh of 20"]!];
-    expect(one.calls.listOrders).toBeGreaterThanOrEqual(1);
     expect(growth(one.calls, twenty.calls, undefined, () => refreshes(twenty.ms))).toEqual([]);
   });
 
