@@ -94,7 +94,10 @@ export class BenchStack {
     const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-cli-"));
     const programDir = installedProgram(FLEET_EXAMPLE, path.join(workDir, "fleet"));
     if (program === "floor") floorProgram(programDir, floorOutputs);
-    const s = new BenchStack(size, programDir, "bench", emulator, workDir, parallel);
+    // A stack name per size: the stacks share one emulator account, and a VPS's creation token names its
+    // project/stack/name, so the profiled round's up of 1 VPS beside the N still standing found node-0's token on an
+    // order of the N's and refused it as another stack's (RIMU_ERR_FOREIGN_ORDER).
+    const s = new BenchStack(size, programDir, `bench-${size}`, emulator, workDir, parallel);
     fs.mkdirSync(path.join(workDir, "backend"), { recursive: true });
     await s.pulumi("stack", "init");
     await s.pulumi("config", "set", "--secret", "rimuhosting:apiKey", DEMO_API_KEY);
