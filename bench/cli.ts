@@ -1,6 +1,6 @@
 /**
  * The provider at scale, through the real `pulumi` CLI against the emulator, in one run: `up`, an update (memoryMb
- * of every VPS), `refresh`, a no-op `preview` and `destroy` of the fleet example with 1 VPS and with N (default
+ * of every VPS), a no-op `up` (`noop`: nothing changed), `refresh`, a no-op `preview` and `destroy` of the fleet example with 1 VPS and with N (default
  * 200), each with `--parallel N`, sizes alternating and the median of the rounds compared. Next to each target it
  * prints the ratio against 1 VPS, the API calls by endpoint (the emulator's request log: whatever the provider
  * does, counted), where the CPU went (the engine, that is the CLI and its language host; the program; the
@@ -112,6 +112,7 @@ type StateBytes = Awaited<ReturnType<BenchStack["stateBytes"]>>;
 const emptyResults = (): Record<Op, Record<number, Measured[]>> => ({
   up: {},
   update: {},
+  noop: {},
   refresh: {},
   preview: {},
   destroy: {},
