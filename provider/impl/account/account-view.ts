@@ -170,10 +170,47 @@ export class AccountView {
     this.orders = {
       at: kept.at,
       value: kept.value.then(
-        (orders) => [...orders.filter((o) => o.order_oid !== order.order_oid), order],
+        (orders) => {
+          const next = [...orders.filter((o) => o.order_oid !== order.order_oid), order];
+          this.carryIndexes(orders, next, order);
+          return next;
+        },
         () => [order],
       ),
     };
+  }
+
+  /**
+   * The indexes of `before` carried to `after`, the same listing with `placed` (re)placed at its end: changed for that
+   * one order, not made again. Made again per order placed, they cost an up of N VPSs N indexings of up to N orders
+   * (0.5 CPU-s of a 2,000-VPS up's provider host, docs/benchmarks.md).
+   */
+  private carryIndexes(
+    before: readonly AboutOrder[],
+    after: readonly AboutOrder[],
+    placed: AboutOrder,
+  ): void {
+    const oid = placed.order_oid;
+    if (this.tokenIndex?.listing === before) {
+      const { byToken } = this.tokenIndex;
+      const earlier = before.find((o) => o.order_oid === oid);
+      for (const token of new Set(earlier ? creationTokensOf(earlier) : [])) {
+        const left = (byToken.get(token) ?? []).filter((o) => o.order_oid !== oid);
+        if (left.length > 0) byToken.set(token, left);
+        else byToken.delete(token);
+      }
+      for (const token of new Set(creationTokensOf(placed))) {
+        const carrying = byToken.get(token);
+        if (carrying)
+          carrying.push(placed); // carryingIn hands out copies: the arrays are this index's own
+        else byToken.set(token, [placed]);
+      }
+      this.tokenIndex = { listing: after, byToken };
+    }
+    if (this.oidIndex?.listing === before) {
+      this.oidIndex.byOid.set(oid, placed);
+      this.oidIndex = { listing: after, byOid: this.oidIndex.byOid };
+    }
   }
 
   /** An order this host cancelled: dropped from a kept listing. */
