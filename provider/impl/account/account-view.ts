@@ -70,6 +70,8 @@ export class AccountView {
   readonly fees = new FeeLedger();
   /** The listing the fee ledger's totals start from (its first read): other providers' changes are reconciled with it. */
   private totalsListing?: readonly AboutOrder[];
+  /** When the run first looked an order up by number (listedOrder): its listings are read since. */
+  private lookupsSince: number | undefined;
   /** The last listing an order was looked up in by number (listedOrder), by order number. */
   private oidIndex: { listing: readonly AboutOrder[]; byOid: Map<number, AboutOrder> } | undefined;
   /** The read-backs after this run's changes, served by shared listings read after them (read-backs.ts). */
@@ -142,7 +144,11 @@ export class AccountView {
    * not each VPS (issue 90).
    */
   async listedOrder(oid: number): Promise<AboutOrder | undefined> {
-    const listing = await this.activeOrders().catch(() => undefined);
+    // From a listing read since the run's first look-up, not the checks' before it: what a VPS is found to be when
+    // an update or a refresh starts on it is the account as it was then, as its own read said before (issue 90).
+    this.lookupsSince ??= this.now();
+    const fresh = this.orders === undefined || this.orders.at < this.lookupsSince;
+    const listing = await this.activeOrders({ fresh }).catch(() => undefined);
     return listing && this.inListing(listing, oid);
   }
 
