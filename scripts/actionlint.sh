@@ -8,13 +8,13 @@
 # script itself, and .ci/run runs it first so that the build (about a minute, once) is not part of a test.
 #
 # Needs: Go (any version actionlint's go.mod accepts; 1.26 here) and the Go module proxy.
-# Environment: ACTIONLINT_CACHE (default ~/.cache/pulumi-rimuhosting/actionlint), GOFLAGS/GOPROXY as usual.
+# Environment: ACTIONLINT_CACHE (default $PULUMI_RIMU_CACHE/actionlint; PULUMI_RIMU_CACHE defaults to ~/.cache/pulumi-rimuhosting), GOFLAGS/GOPROXY as usual.
 set -euo pipefail
 
 # The version is pinned: a newer actionlint may add checks, and a check that changes should be a change here.
 ACTIONLINT_VERSION=1.7.12
 
-cache="${ACTIONLINT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting/actionlint}"
+cache="${ACTIONLINT_CACHE:-${PULUMI_RIMU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting}/actionlint}"
 dir="$cache/v$ACTIONLINT_VERSION"
 # shellcheck source=lib/cached-tool.sh
 . "$(dirname "$0")/lib/cached-tool.sh"

@@ -8,7 +8,7 @@
 #
 # .ci/run runs the tests on 22 and 24 this way. Needs: npm (any Node runs it) and the npm registry; offline, the
 # newest cached install of that line is reused.
-# Environment: NODE_CACHE (default ~/.cache/pulumi-rimuhosting/node).
+# Environment: NODE_CACHE (default $PULUMI_RIMU_CACHE/node; PULUMI_RIMU_CACHE defaults to ~/.cache/pulumi-rimuhosting).
 set -euo pipefail
 
 major="${1:-}"
@@ -18,7 +18,7 @@ major="${1:-}"
 }
 # shellcheck source=lib/printed-dir.sh
 . "$(dirname "$0")/lib/printed-dir.sh"
-cache="${NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting/node}"
+cache="${NODE_CACHE:-${PULUMI_RIMU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting}/node}"
 
 log() { echo "node.sh: $*" >&2; }
 

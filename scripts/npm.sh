@@ -8,7 +8,7 @@
 # .ci/run installs and runs the unit suite with npm 12 this way, beside the npm that ships with Node 22; the install
 # tests (test/package/readme.test.ts and packed.test.ts) take the README's routes with it. Needs: npm (any version
 # runs it) and the npm registry; offline, the newest cached install of that line is reused.
-# Environment: NPM_CACHE_DIR (default ~/.cache/pulumi-rimuhosting/npm).
+# Environment: NPM_CACHE_DIR (default $PULUMI_RIMU_CACHE/npm; PULUMI_RIMU_CACHE defaults to ~/.cache/pulumi-rimuhosting).
 set -euo pipefail
 
 major="${1:-}"
@@ -18,7 +18,7 @@ major="${1:-}"
 }
 # shellcheck source=lib/printed-dir.sh
 . "$(dirname "$0")/lib/printed-dir.sh"
-cache="${NPM_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting/npm}"
+cache="${NPM_CACHE_DIR:-${PULUMI_RIMU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting}/npm}"
 
 log() { echo "npm.sh: $*" >&2; }
 

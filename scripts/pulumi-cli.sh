@@ -30,12 +30,12 @@
 # - Release flags: CGO off, trimpath, osusergo/grpcnotrace tags, and the version stamped in (without it the update
 #   check calls out and the Automation API refuses the binary).
 #
-# Environment: PULUMI_CLI_CACHE (default ~/.cache/pulumi-rimuhosting/pulumi-cli), PULUMI_CLI_VERSION (another
+# Environment: PULUMI_CLI_CACHE (default $PULUMI_RIMU_CACHE/pulumi-cli; PULUMI_RIMU_CACHE defaults to ~/.cache/pulumi-rimuhosting), PULUMI_CLI_VERSION (another
 # release than PINNED_CLI_VERSION, e.g. 3.260.0), GOFLAGS/GOPROXY as usual.
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
-cache="${PULUMI_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting/pulumi-cli}"
+cache="${PULUMI_CLI_CACHE:-${PULUMI_RIMU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting}/pulumi-cli}"
 LANGHOST_SDK_VERSION=3.68.0
 # The CLI's release (see "Which versions" above): the installed @pulumi/pulumi's, which the Go module proxy serves.
 PINNED_CLI_VERSION=3.276.0

@@ -11,13 +11,13 @@
 #
 # Needs: cargo and crates.io. Without the `notarize` feature (Apple's notary service, the AWS SDK): ad hoc signing
 # needs neither.
-# Environment: RCODESIGN_CACHE (default ~/.cache/pulumi-rimuhosting/rcodesign).
+# Environment: RCODESIGN_CACHE (default $PULUMI_RIMU_CACHE/rcodesign; PULUMI_RIMU_CACHE defaults to ~/.cache/pulumi-rimuhosting).
 set -euo pipefail
 
 # Pinned: a newer rcodesign may sign differently, and that should be a change here.
 RCODESIGN_VERSION=0.29.0
 
-cache="${RCODESIGN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting/rcodesign}"
+cache="${RCODESIGN_CACHE:-${PULUMI_RIMU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-rimuhosting}/rcodesign}"
 # Optimized at level 1, not cargo's 3 (CARGO_PROFILE_RELEASE_OPT_LEVEL): the build is CI's slowest on a cold machine,
 # and level 1 signs a 154 MB plugin in the same second and writes the same bytes (compared with `cmp`); the cache is
 # keyed by both.

@@ -230,7 +230,10 @@ export async function guardedChange<T>(
     // (check() refuses a host in another, host-checks.ts). A move is quoted as the check quotes it (movedQuote): as
     // the order on its new host, whose answer also says the host has room for it; the same request, asked once.
     const priced = changes.move
-      ? { values: movedQuote(live, { before: recorded as VpsInputs, after: news, known: news }), asOrder: true }
+      ? {
+          values: movedQuote(live, { before: recorded as VpsInputs, after: news, known: news }),
+          asOrder: true,
+        }
       : { values: { ...pricedOf(current), ...pricedOf(news) } };
     const steps = [
       ...(changes.parameters.length > 0 ? [`resizing it (${changes.parameters.join(", ")})`] : []),
