@@ -73,8 +73,15 @@ async function createOrder(baseUrl: string, domain: string): Promise<number> {
     headers: { ...AUTH, "content-type": "application/json" },
     body: JSON.stringify({ new_order_request: { instantiation_options: { domain_name: domain } } }),
   });
-  const body = (await res.json()) as { post_new_vps_response?: { about_order: { order_oid: number } } };
-  if (res.status !== 200 || !body.post_new_vps_response) throw new Error(`create answered ${res.status}`);
+  const body = (await res.json()) as {
+    post_new_vps_response?: { about_order: { order_oid: number } };
+    jaxrs_response?: { human_readable_message?: string };
+  };
+  if (res.status !== 200 || !body.post_new_vps_response) {
+    // The emulator's own words with the status: a 409 once failed a trial, and the status alone could not say why.
+    const said = body.jaxrs_response?.human_readable_message ?? JSON.stringify(body).slice(0, 300);
+    throw new Error(`create answered ${res.status}: ${said}`);
+  }
   return body.post_new_vps_response.about_order.order_oid;
 }
 
