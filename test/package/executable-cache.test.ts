@@ -50,6 +50,10 @@ describe("the executable cache", () => {
     expect(executableKey(linux!, bundle, assets, code, "/cache/rcodesign/v1/bin/rcodesign")).toBe(key);
   });
 
+  it("keeps the key when only the cache root moves: the same signing tool under another PULUMI_RIMU_CACHE", () => {
+    expect(executableKey(linux!, bundle, assets, code, "/ci/cache-7/rcodesign/v1/bin/rcodesign")).toBe(key);
+  });
+
   it("finds a kept executable under its key only, with its hash; a second keep leaves the first", () => {
     expect(keptExecutable(linux!, key)).toBeUndefined();
     const exe = file("exe", "executable bytes");

@@ -24,9 +24,21 @@ export const sha256Of = (file: string): string =>
   crypto.createHash("sha256").update(fs.readFileSync(file)).digest("hex");
 
 /**
+ * The signing tool as its path names it (scripts/rcodesign.sh: `<cache root>/rcodesign/<version>-<build>/bin/…`),
+ * from `rcodesign/` on: its version and build, not where the cache root is. A CI run with a cache root of its own
+ * (PULUMI_RIMU_CACHE) signs with the same tool; keyed by the whole path, it missed every executable kept before,
+ * and release-verify's second build, finding none kept under its key, started linux-arm64's under qemu again.
+ */
+export function signingToolName(rcodesign: string | undefined): string {
+  if (!rcodesign) return "";
+  const at = rcodesign.lastIndexOf(`${path.sep}rcodesign${path.sep}`);
+  return at < 0 ? rcodesign : rcodesign.slice(at + 1);
+}
+
+/**
  * The key of `t`'s executable: the node version it is made with, the plugin's bundle and its assets (by name),
- * the release code that makes and signs it (`codeFiles`: every file of tools/release) and the signing tool's path
- * (which names its version). Anything else that reached the bytes would break release-verify's comparison.
+ * the release code that makes and signs it (`codeFiles`: every file of tools/release) and the signing tool's
+ * version and build (signingToolName). Anything else that reached the bytes would break release-verify's comparison.
  */
 export function executableKey(
   t: Target,
@@ -35,7 +47,9 @@ export function executableKey(
   codeFiles: string[],
   rcodesign: string | undefined,
 ): string {
-  const hash = crypto.createHash("sha256").update(`${t.platform} ${SEA_NODE_VERSION} ${rcodesign ?? ""}\n`);
+  const hash = crypto
+    .createHash("sha256")
+    .update(`${t.platform} ${SEA_NODE_VERSION} ${signingToolName(rcodesign)}\n`);
   hash.update(fs.readFileSync(bundle));
   for (const name of Object.keys(assets).sort()) hash.update(name).update(fs.readFileSync(assets[name]!));
   for (const file of [...codeFiles].sort()) hash.update(path.basename(file)).update(fs.readFileSync(file));
