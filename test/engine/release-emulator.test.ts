@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import { commandLines, recipe, shownOutput } from "../docs/support/code-blocks";
 import { userEnv } from "../docs/support/user-env";
 import { startEmulatorCommand, type RunningCommand } from "../helpers/emulator-command";
+import { until } from "../helpers/promises";
 import { describeNative } from "./native-programs";
 import {
   ensureRelease,
@@ -104,9 +105,11 @@ describeNative(
         await answersAsTheEmulator(emulator);
         // The CLI, sent SIGTERM, exits without passing it on: the emulator sees it go and ends too.
         process.kill(emulator.pid, "SIGTERM");
-        for (let i = 0; i < 100 && (await answering(emulator.baseUrl)); i++)
-          await new Promise((resolve) => setTimeout(resolve, 200));
-        expect(await answering(emulator.baseUrl)).toBe(false);
+        const gone = async () => !(await answering(emulator.baseUrl));
+        await until("the emulator to stop answering after the CLI's SIGTERM", gone, {
+          timeoutMs: 20_000,
+          intervalMs: 200,
+        });
       } finally {
         await emulator.stop();
       }
