@@ -4,8 +4,6 @@
  * the provider's line with this stack's own change beside them. The logs are written by hand in the shape
  * `pulumi preview --event-log` writes (test/helpers/preview-log.ts); the rest of the bill: render.test.ts.
  */
-import { billOf } from "../../provider/bill/bill";
-import { parsePreviewLog } from "../../provider/bill/event-log";
 import { renderBill } from "../../provider/bill/markdown";
 import { billDocument } from "../../provider/bill/bill-json";
 import { CONCURRENT_RUNS } from "../../provider/bill/judge";
@@ -21,11 +19,7 @@ import {
   type VpsSpec,
   resized,
 } from "../helpers/preview-log";
-
-const bill = (text: string) => billOf(parsePreviewLog(text, "preview.events"));
-
-const RESIZE = resized(10, 16);
-const KEPT: VpsSpec = { name: "cache", op: "same", fee: 30, planned: 30 };
+import { bill, KEPT, RESIZE } from "./support";
 
 describe("the budgets", () => {
   const over = (config: Record<string, string>) => bill(vpsLog([RESIZE, KEPT], config)).budgets;

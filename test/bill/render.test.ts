@@ -3,31 +3,18 @@
  * moves, VPSs not priced (⚠️, never $0), the policy packs' verdicts and the thresholds (the budgets:
  * budgets.test.ts). The logs are written by hand in the shape `pulumi preview --event-log` writes
  * (test/helpers/preview-log.ts), and one recorded from the real CLI (fixtures/policy.events);
- * test/engine/bill.test.ts records real ones on both front ends.
+ * test/engine/bill.test.ts and bill-dynamic.test.ts record real ones on both front ends.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { billOf } from "../../provider/bill/bill";
-import { parsePreviewLog } from "../../provider/bill/event-log";
 import { BILL_MARKER, headline, renderBill } from "../../provider/bill/markdown";
 import { billDocument } from "../../provider/bill/bill-json";
 import { outcomeOf } from "../../provider/bill/outcome";
 import { billTableRows as rows } from "../helpers/bill-table";
-import {
-  diagnostic,
-  policy,
-  previewLog,
-  vpsLog,
-  vpsStep,
-  type VpsSpec,
-  resized,
-} from "../helpers/preview-log";
+import { diagnostic, policy, previewLog, vpsLog, vpsStep, type VpsSpec } from "../helpers/preview-log";
+import { bill, KEPT, RESIZE } from "./support";
 
-const bill = (text: string) => billOf(parsePreviewLog(text, "preview.events"));
 const markdown = (text: string) => renderBill(bill(text));
-
-const RESIZE = resized(10, 16);
-const KEPT: VpsSpec = { name: "cache", op: "same", fee: 30, planned: 30 };
 
 describe("the headline and the table", () => {
   test("the change with an arrow and a percentage; only the changed VPSs in the table, all of them folded", () => {

@@ -20,30 +20,22 @@
 // with its version (the CLI caches its schema). About 48 `pulumi up`s per front end: 154 CPU-s on the dynamic Vps
 // (3.1 an `up`: two node programs and two provider hosts, 0.7 each, and the CLI's 0.45), 75 on the native plugin
 // (1.55: the plugin started twice). One test file per front end, so that two workers can share them.
+//
+// The pieces: money-model-cli-front-ends.ts (the two front ends), money-model-cli-stacks.ts (the stacks and their
+// states), money-model-cli-up.ts (what an `up` did, and the figures the invariants compare).
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import fc from "fast-check";
 import { ENDPOINTS, type EndpointName } from "../../contract/index";
-import { DEMO_API_KEY } from "../../emulator/index";
-import { BUDGET_ENV_VARS, ENV_VARS } from "../../provider/config";
-import { BUDGET_SETTINGS } from "../../provider/impl/budget/budget";
 import { I1, I2, I3, I4, type OrderSeen, type PreviewSeen } from "./invariants";
-import type { Settings } from "./judges";
 import { boundarySettings, caseWords, cliCaseArb, type CliCase } from "./model/cli-cases";
-import type { Spec } from "./model/engine";
 import { ordersOf } from "./model/runs";
+import type { FrontEnd } from "./money-model-cli-front-ends";
+import { setBudget, StackPool, stateOf } from "./money-model-cli-stacks";
+import { centsOf, increaseKept, previewFigure, upWithPreview, usd } from "./money-model-cli-up";
 import { controlApi } from "../helpers/control-api";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
-import { CliStack } from "../engine/cli-stack";
-import { VPS_TYPE } from "../engine/e2e-support";
-import {
-  CACHED_PLUGIN_ENTRY,
-  NATIVE_VPS_TYPE,
-  PLUGIN_VERSION,
-  REPO_ROOT,
-  writeYamlProgram,
-} from "../engine/native-programs";
 
 const SEED = ((value) => {
   if (value === "random") return Date.now() % 2 ** 31;
@@ -62,293 +54,8 @@ const INDICES = CASES.map((_, i) => i).filter((i) => ONLY === undefined || i ===
 const REPLAY = `RIMU_MODEL_CLI_SEED=${SEED}`;
 console.log(`money model through the CLI: seed ${SEED} (${REPLAY} replays it), ${INDICES.length} cases`);
 
-/** One front end: its VPS type, its project, and how a stack's program is written before a run. */
-export interface FrontEnd {
-  name: string;
-  type: string;
-  project: string;
-  programDir(): string;
-  /** Writes `program` for the stack labelled `label`; returns the program as the CLI runs it (for the failure). */
-  write(cli: CliStack, label: string, program: readonly Spec[]): Promise<string>;
-}
-
-const domainOf = (label: string, spec: Spec) => `${spec.name}.${label}.model.example.com`;
-const ptrOf = (spec: Spec) =>
-  spec.reverseDns === undefined ? undefined : `${spec.reverseDns}.model.example.com`;
-
-export const DYNAMIC: FrontEnd = {
-  name: "dynamic Vps",
-  type: VPS_TYPE,
-  project: "money-model",
-  programDir: () => path.join(REPO_ROOT, "test/engine/fixtures/money-model"),
-  async write(cli, label, program) {
-    const vpss = JSON.stringify(
-      program.map((spec) => ({
-        name: spec.name,
-        dcLocation: spec.dcLocation,
-        memoryMb: spec.memoryMb,
-        diskSpaceMb: spec.diskSpaceMb,
-        ...(ptrOf(spec) === undefined ? {} : { reverseDns: ptrOf(spec) }),
-        deleteBeforeReplace: spec.deleteBeforeReplace,
-      })),
-    );
-    await cli.setConfigs({ vpss, label });
-    return `config vpss: ${vpss}`;
-  },
-};
-
-// No `dependsOn` between the VPSs: the plugin keeps I1 whatever order the update checks them in (docs/cost.md).
-const yamlOf = (label: string, program: readonly Spec[]): string =>
-  `resources:\n${program
-    .map((spec) => {
-      const options = spec.deleteBeforeReplace ? ["      deleteBeforeReplace: true\n"] : [];
-      return `  ${spec.name}:
-    type: rimuhosting:index:Vps
-    properties:
-      domainName: ${domainOf(label, spec)}
-      distro: deb12.64
-      dcLocation: ${spec.dcLocation}
-      memoryMb: ${spec.memoryMb}
-      diskSpaceMb: ${spec.diskSpaceMb}
-${ptrOf(spec) === undefined ? "" : `      reverseDns: ${ptrOf(spec)}\n`}${options.length > 0 ? `    options:\n${options.join("")}` : ""}`;
-    })
-    .join("")}`;
-
-let yamlDir = "";
-export const YAML: FrontEnd = {
-  name: "native plugin (YAML)",
-  type: NATIVE_VPS_TYPE,
-  project: "money-model-yaml",
-  programDir: () =>
-    (yamlDir ||= writeYamlProgram("money-model-yaml", "resources: {}\n", { version: PLUGIN_VERSION })),
-  write(_cli, label, program) {
-    // One project for every stack: the program is the resources written before each stack's run. The plugin is
-    // named with its version, so the CLI caches its schema: one start of the plugin a program run, not two.
-    const body = program.length === 0 ? "resources: {}\n" : yamlOf(label, program);
-    fs.writeFileSync(
-      path.join(yamlDir, "Pulumi.yaml"),
-      `name: money-model-yaml\nruntime: yaml\n${CACHED_PLUGIN_ENTRY}${body}`,
-    );
-    return Promise.resolve(body);
-  },
-};
-
 /** Whether a logged request changed anything: the contract says so of each route. */
 const mutates = (route: EndpointName | "unknown"): boolean => route !== "unknown" && ENDPOINTS[route].mutates;
-
-/** What a stack's state holds: the order of each VPS by name, and every order it records (pending deletes too). */
-interface StateSeen {
-  held: Map<string, number>;
-  oids: Set<number>;
-}
-
-/**
- * A stack's state, from its checkpoint in the file backend: what `pulumi stack export` prints, without a CLI
- * process per stack and run.
- */
-/** A stack's checkpoint in the file backend. */
-const checkpointFile = (backendDir: string, front: FrontEnd, stack: string) =>
-  path.join(backendDir, ".pulumi", "stacks", front.project, `${stack}.json`);
-
-function stateOf(backendDir: string, front: FrontEnd, stack: string): StateSeen {
-  const file = checkpointFile(backendDir, front, stack);
-  const seen: StateSeen = { held: new Map(), oids: new Set() };
-  if (!fs.existsSync(file)) return seen;
-  const state = JSON.parse(fs.readFileSync(file, "utf8")) as {
-    checkpoint?: {
-      latest?: {
-        resources?: {
-          urn: string;
-          type: string;
-          id?: string;
-          delete?: boolean;
-          outputs?: { orderOid?: unknown };
-        }[];
-      };
-    };
-  };
-  for (const r of state.checkpoint?.latest?.resources ?? []) {
-    if (r.type !== front.type) continue;
-    const oid = typeof r.outputs?.orderOid === "number" ? r.outputs.orderOid : Number(r.id);
-    if (!Number.isFinite(oid) || oid <= 0) continue;
-    seen.oids.add(oid);
-    if (!r.delete) seen.held.set(r.urn.split("::").pop()!, oid);
-  }
-  return seen;
-}
-
-/** One step of the preview's JSON document (`pulumi up --json`'s first). */
-interface Step {
-  op: string;
-  urn: string;
-  oldState?: { type: string; id?: string; outputs?: { monthlyFeeUsd?: unknown } };
-  newState?: { type: string; inputs?: Record<string, unknown> };
-}
-
-/** What one `pulumi up --yes --json` did. */
-interface UpRun {
-  /** Its preview passed: the update started (it printed the update's events). */
-  passed: boolean;
-  /** It exited 0, its update's summary "succeeded". */
-  completed: boolean;
-  steps: Step[];
-  /** The errors it printed (each diagnostic of severity error; what it printed on stderr if none). */
-  errors: string[];
-}
-
-async function upWithPreview(cli: CliStack): Promise<UpRun> {
-  let stdout: string;
-  let stderr = "";
-  let exited = true;
-  try {
-    stdout = await cli.command("up", "--yes", "--json");
-  } catch (error) {
-    exited = false;
-    const failed = error as { stdout?: string; stderr?: string };
-    stdout = failed.stdout ?? "";
-    stderr = failed.stderr ?? String(error);
-  }
-  const lines = stdout.split("\n");
-  const first = lines.findIndex((line) => line.startsWith('{"sequence"'));
-  const previewText = (first < 0 ? lines : lines.slice(0, first)).join("\n").trim();
-  const events = (first < 0 ? [] : lines.slice(first))
-    .filter((line) => line.trim() !== "")
-    .map(
-      (line) =>
-        JSON.parse(line) as {
-          diagnosticEvent?: { message: string; severity: string };
-          summaryEvent?: { result: string };
-        },
-    );
-  if (previewText === "") throw new Error(`pulumi up printed no preview:\n${stdout}\n${stderr}`);
-  const preview = JSON.parse(previewText) as {
-    steps?: Step[];
-    diagnostics?: { message: string; severity: string }[];
-  };
-  const errors = [
-    ...(preview.diagnostics ?? []),
-    ...events.flatMap((e) => (e.diagnosticEvent ? [e.diagnosticEvent] : [])),
-  ]
-    .filter((d) => d.severity === "error")
-    .map((d) => d.message.trim());
-  if (!exited && errors.length === 0) errors.push(stderr.trim());
-  return {
-    passed: events.length > 0,
-    completed: exited && events.some((e) => e.summaryEvent?.result === "succeeded"),
-    steps: preview.steps ?? [],
-    errors,
-  };
-}
-
-const centsOf = (value: unknown): number | undefined =>
-  typeof value === "number" ? Math.round(value * 100) : undefined;
-
-/**
- * The account's monthly fees once the run is done, as its preview counts them: the account before, each VPS step
- * moved from what its order is billed now to its checked plannedMonthlyFeeUsd, each VPS deleted gone. NaN when a
- * changed VPS's fee is not known (the preview then states no figure).
- */
-function previewFigure(steps: readonly Step[], type: string, before: readonly OrderSeen[]): number {
-  const billed = (step: Step): number => {
-    const oid = Number(step.oldState?.id);
-    return before.find((o) => o.oid === oid)?.cents ?? centsOf(step.oldState?.outputs?.monthlyFeeUsd) ?? 0;
-  };
-  let cents = before.reduce((sum, o) => sum + o.cents, 0);
-  for (const step of steps) {
-    if (step.op === "same" || (step.newState ?? step.oldState)?.type !== type) continue;
-    if (step.op === "delete") {
-      cents -= billed(step);
-      continue;
-    }
-    const planned = centsOf(step.newState?.inputs?.plannedMonthlyFeeUsd);
-    if (planned === undefined) return NaN;
-    const now = centsOf(step.newState?.inputs?.currentMonthlyFeeUsd) ?? (step.oldState ? billed(step) : 0);
-    cents += planned - now;
-  }
-  return cents;
-}
-
-const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
-
-/**
- * I3 for maxMonthlyIncreaseUsd: what the run added to the account, each domain name's orders (a VPS and its
- * replacement) counted from its fees before to its fees after, growth only (shrinks are not netted).
- */
-function increaseKept(
-  limitUsd: string | undefined,
-  before: readonly OrderSeen[],
-  after: readonly OrderSeen[],
-) {
-  if (limitUsd === undefined) return undefined;
-  const byDomain = (orders: readonly OrderSeen[]) => {
-    const sums = new Map<string, number>();
-    for (const o of orders) sums.set(o.domain, (sums.get(o.domain) ?? 0) + o.cents);
-    return sums;
-  };
-  const [was, is] = [byDomain(before), byDomain(after)];
-  let added = 0;
-  for (const [domain, cents] of is) added += Math.max(0, cents - (was.get(domain) ?? 0));
-  const limit = Math.round(Number(limitUsd) * 100);
-  return added <= limit
-    ? undefined
-    : `I3: the run added ${usd(added)} a month (new VPSs and growing changes), over maxMonthlyIncreaseUsd ${usd(limit)}`;
-}
-
-/** The budget's settings in the stack config: those of `settings` set, the others removed. */
-async function setBudget(cli: CliStack, settings: Settings): Promise<void> {
-  const set = Object.fromEntries(
-    Object.entries(settings).map(([key, value]) => [`rimuhosting:${key}`, value!]),
-  );
-  await cli.setConfigs(set);
-  await cli.removeConfigs(
-    BUDGET_SETTINGS.filter((key) => !(key in settings)).map((key) => `rimuhosting:${key}`),
-  );
-}
-
-/** The environment every stack's commands get: the key (no `config set-all` process), no budget from outside. */
-const ENV: NodeJS.ProcessEnv = {
-  [ENV_VARS.apiKey]: DEMO_API_KEY,
-  ...Object.fromEntries(Object.values(BUDGET_ENV_VARS).map((name) => [name, ""])),
-};
-
-/**
- * The stacks a front end's cases run on, each made once (`pulumi stack init`, the emulator's address in its config)
- * and put back before each case as that left it: its checkpoint in the file backend (with the backend's attributes
- * file beside it) and its settings file. A fresh stack to the engine, without a `stack init` process per stack and
- * case (about 0.3 CPU-s each, 60 of them).
- */
-class StackPool {
-  private readonly made: { cli: CliStack; files: [string, Buffer][] }[] = [];
-
-  constructor(
-    private readonly front: FrontEnd,
-    private readonly emu: TestEmulator,
-    private readonly backendDir: string,
-  ) {}
-
-  /** `count` stacks, each as `stack init` left it. */
-  async fresh(count: number): Promise<CliStack[]> {
-    while (this.made.length < count) {
-      const cli = await CliStack.create({
-        programDir: this.front.programDir(),
-        stackName: `s${this.made.length}`,
-        backendDir: this.backendDir,
-        env: ENV,
-        config: { "rimuhosting:baseUrl": this.emu.baseUrl },
-      });
-      const checkpoint = checkpointFile(this.backendDir, this.front, cli.name);
-      const files = [checkpoint, `${checkpoint}.attrs`, path.join(cli.programDir, `Pulumi.${cli.name}.yaml`)];
-      this.made.push({ cli, files: files.map((file) => [file, fs.readFileSync(file)]) });
-    }
-    const taken = this.made.slice(0, count);
-    for (const { files } of taken) for (const [file, bytes] of files) fs.writeFileSync(file, bytes);
-    return taken.map(({ cli }) => cli);
-  }
-
-  close(): void {
-    for (const { cli } of this.made) cli.close();
-  }
-}
 
 /** Runs case `index` on `front`, checking I1–I4 after each run; throws the first violation with the case's words. */
 async function runCase(
@@ -455,7 +162,7 @@ export function modelCases(front: FrontEnd): void {
     pool?.close();
     await emu?.close();
     fs.rmSync(workDir, { recursive: true, force: true });
-    if (front === YAML && yamlDir) fs.rmSync(yamlDir, { recursive: true, force: true });
+    front.removeProgram();
   });
   test.each(INDICES.map((i) => [i, CASES[i]!.stacks, CASES[i]!.runs.length] as const))(
     `case %i of seed ${SEED}: %i stack(s), %i runs keep I1–I4`,

@@ -12,6 +12,7 @@ import { join, resolve } from "node:path";
 import { DEMO_ACCOUNTS } from "../../emulator/index";
 import { type Browser, findChromium, launchChromium, type Page } from "../helpers/chromium";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
+import { until } from "../helpers/promises";
 
 jest.setTimeout(60_000);
 
@@ -35,19 +36,21 @@ function textsOf(page: Page, selectors: Record<string, string>): Promise<Record<
   );
 }
 
-/** Waits (at most 15 s) until `ready` holds for the page's texts; the page refreshes itself every second. */
+/**
+ * Waits (at most 15 s, scaled) until `ready` holds for the page's texts; the page refreshes itself every second. A
+ * failure names what the page last showed.
+ */
 async function waitForTexts(
   page: Page,
   selectors: Record<string, string>,
   ready: (texts: Record<string, string>) => boolean,
 ): Promise<Record<string, string>> {
-  const deadline = Date.now() + 15_000;
-  let texts = await textsOf(page, selectors);
-  while (!ready(texts)) {
-    if (Date.now() > deadline)
-      throw new Error(`the page never showed what was expected: ${JSON.stringify(texts)}`);
-    await new Promise((r) => setTimeout(r, 100));
-    texts = await textsOf(page, selectors);
+  let texts: Record<string, string> = {};
+  const shown = async () => ready((texts = await textsOf(page, selectors)));
+  try {
+    await until("the page to show what was expected", shown, { timeoutMs: 15_000, intervalMs: 100 });
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; it showed: ${JSON.stringify(texts)}`, { cause: error });
   }
   return texts;
 }

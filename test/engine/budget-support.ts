@@ -1,6 +1,6 @@
 // What the budget's engine tests share (budget.test.ts, budget-flags.test.ts, budget-runs.test.ts,
-// recorded-order.test.ts, bill.test.ts): the preview's steps as JSON, with the fee each VPS's check planned, the
-// budget's settings in the stack config, and the bill of a stack.
+// recorded-order.test.ts, bill.test.ts, bill-dynamic.test.ts): the preview's steps as JSON, with the fee each VPS's
+// check planned, the budget's settings in the stack config, and the bill of a stack.
 import { spawn } from "node:child_process";
 import * as path from "node:path";
 import type { CliStack } from "./cli-stack";

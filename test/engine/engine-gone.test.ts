@@ -1,6 +1,6 @@
 // The `pulumi` CLI SIGKILLed alone in the middle of an update (resize, then reinstall, then power-off), on both front
 // ends: only the CLI's process group is killed. The engine starts its providers in process groups of their own, so
-// they outlive it (engine-kill.ts kills every process of a run instead, as a CI job's kill would). The provider must
+// they outlive it (kill-run.ts kills every process of a run instead, as a CI job's kill would). The provider must
 // notice that its engine is gone and stop: RimuHosting gets no change after the kill, and the provider's processes
 // end. The emulator commits the resize and holds its answer for a few seconds, so the kill lands while the provider
 // waits; a provider that carried on would send the reinstall and the power-off once the answer came.
@@ -10,7 +10,7 @@ import { until } from "../helpers/promises";
 import type { CliStack } from "./cli-stack";
 import { describeCliOnly } from "./describe-cli";
 import { startScenario, type Scenario } from "./e2e-support";
-import { killTagged, taggedProcesses } from "./engine-kill";
+import { killTagged, taggedProcesses } from "./kill-run";
 import { describeNative, startNativeScenario, writeYamlProgram } from "./native-programs";
 
 jest.setTimeout(300_000);

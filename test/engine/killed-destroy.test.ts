@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { DEMO_API_KEY } from "../../emulator/index";
 import { ENV_VARS } from "../../provider/config";
 import { EXAMPLES_DIR, type Scenario } from "./e2e-support";
-import { runKilled } from "./engine-kill";
+import { runKilled } from "./kill-run";
 import { killedOrders } from "./killed-orders-run";
 import { cancelAfterKill, TORN_SAVE_ERROR } from "./torn-save";
 import {

@@ -16,7 +16,7 @@ import * as path from "node:path";
 import { DEMO_API_KEY } from "../../emulator/index";
 import { ENV_VARS } from "../../provider/config";
 import { EXAMPLES_DIR, VPS_TYPE, type Scenario } from "./e2e-support";
-import { runKilled } from "./engine-kill";
+import { runKilled } from "./kill-run";
 import {
   NATIVE_VPS_TYPE,
   PLUGIN_VERSION,

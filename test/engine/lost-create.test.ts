@@ -10,7 +10,7 @@
 import { CREATION_NONCE_KEY } from "../../provider/impl/lifecycle/creation-token";
 import { describeCliOnly } from "./describe-cli";
 import { liveOrders, startScenario, VPS_TYPE, vpsOps, type Scenario } from "./e2e-support";
-import { checkpointOf } from "./engine-kill";
+import { checkpointOf } from "./kill-run";
 
 jest.setTimeout(240_000);
 

@@ -2,7 +2,8 @@
 // before each run), each run checked against I1–I4. The harness and what it checks: test/cost/money-model-cli.ts;
 // money-model-cli-dynamic.test.ts runs the same cases on the dynamic Vps.
 import { describeNative } from "./native-programs";
-import { YAML, modelCases } from "../cost/money-model-cli";
+import { modelCases } from "../cost/money-model-cli";
+import { YAML } from "../cost/money-model-cli-front-ends";
 
 jest.setTimeout(900_000);
 

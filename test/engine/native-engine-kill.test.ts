@@ -7,7 +7,8 @@
 // lost on the way back (the provider finds its own order by its token) is the shared core's, which the plugin calls
 // as it is: test/provider/impl/vps-create-once.test.ts, "drop after commit".
 import { liveOrders, type Scenario } from "./e2e-support";
-import { checkpointOf, EngineKillRun, killingProxy, runKilled } from "./engine-kill";
+import { EngineKillRun } from "./engine-kill";
+import { checkpointOf, killingProxy, runKilled } from "./kill-run";
 import {
   describeNative,
   nativeOps,

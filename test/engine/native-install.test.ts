@@ -10,6 +10,7 @@ import { liveOrders, type Scenario } from "./e2e-support";
 import {
   describeNative,
   nativeOps,
+  PLUGIN_VERSION as version,
   pulumiText,
   REPO_ROOT,
   startNativeScenario,
@@ -17,10 +18,6 @@ import {
 } from "./native-programs";
 
 jest.setTimeout(300_000);
-
-const { version } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
-  version: string;
-};
 
 const PROGRAM = `resources:
   web:

@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { describeCliOnly } from "./describe-cli";
 import { liveOrders, VPS_TYPE, type Scenario } from "./e2e-support";
-import { checkpointOf } from "./engine-kill";
+import { checkpointOf } from "./kill-run";
 import { packNodejsSdk } from "../../tools/release/sdk-packages";
 import {
   linkPackages,

@@ -3,7 +3,8 @@
 // its code and the input it names, ordering and changing nothing: the same assertions as the dynamic Vps's
 // (preview-cases.test.ts), from the same core. Two lanes (new VPSs; changes to existing ones) run side by side.
 import { describeNative } from "./native-programs";
-import { BASELINE, REFUSED, caseSpec, prepare, refusedName, type Fixtures } from "./preview-cases";
+import { REFUSED, caseSpec, refusedName } from "./preview-cases";
+import { BASELINE, prepare, type Fixtures } from "./preview-fixtures";
 import {
   closeLane,
   expectRefused,

@@ -10,17 +10,13 @@ import type { Scenario } from "./e2e-support";
 import {
   describeNative,
   PLUGIN_DIR,
+  PLUGIN_VERSION as version,
   pulumiText,
-  REPO_ROOT,
   startNativeScenario,
   writeYamlProgram,
 } from "./native-programs";
 
 jest.setTimeout(300_000);
-
-const { version } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
-  version: string;
-};
 
 const PROGRAM = `resources:
   web:

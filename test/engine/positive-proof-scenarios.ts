@@ -16,7 +16,7 @@ import { ENV_VARS } from "../../provider/config";
 import { createClient, type RimuClient } from "../../provider/client/index";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 import { CliStack } from "./cli-stack";
-import { runKilled } from "./engine-kill";
+import { runKilled } from "./kill-run";
 import { PLUGIN_VERSION, pluginEntry, pulumiText } from "./native-programs";
 import { newTeamBackend, type TeamBackend, type TeamBackendKind } from "./team-backends";
 

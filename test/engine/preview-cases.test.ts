@@ -12,18 +12,9 @@
 // PREVIEW_CASES_ASSERT=0 skips the assertions (both used to compare with earlier code).
 import * as fs from "node:fs";
 import { describeCliOnly } from "./describe-cli";
-import {
-  BASELINE,
-  DEPENDENTS,
-  REFUSED,
-  REFUSED_THROUGH_CLI,
-  RISKY,
-  caseSpec,
-  prepare,
-  refusedName,
-  riskyName,
-  type Fixtures,
-} from "./preview-cases";
+import { DEPENDENTS, REFUSED, REFUSED_THROUGH_CLI, caseSpec, refusedName, riskyName } from "./preview-cases";
+import { BASELINE, prepare, type Fixtures } from "./preview-fixtures";
+import { RISKY } from "./risky-cases";
 import {
   DYNAMIC_VPS_TYPE as VPS_TYPE,
   closeLane,

@@ -14,7 +14,8 @@ import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator"
 import { CliStack } from "./cli-stack";
 import { NATIVE_VPS_TYPE, pluginEntry } from "./native-programs";
 import type { StackConfigValue } from "./steps";
-import { refusedName, type CaseProgram, type RefusedCase } from "./preview-cases";
+import type { RefusedCase } from "./preview-case-kinds";
+import { refusedName, type CaseProgram } from "./preview-cases";
 
 const DYNAMIC_PROGRAM_DIR = path.join(__dirname, "fixtures", "preview-cases");
 export const DYNAMIC_VPS_TYPE = "pulumi-nodejs:dynamic/rimuhosting:Vps";

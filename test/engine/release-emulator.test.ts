@@ -10,7 +10,8 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { commandLines, recipe, shownOutput } from "../docs/support/code-blocks";
 import { userEnv } from "../docs/support/user-env";
-import { startEmulatorCommand, type RunningCommand } from "../helpers/emulator-command";
+import { answersAsTheEmulator, startEmulatorCommand } from "../helpers/emulator-command";
+import { until } from "../helpers/promises";
 import { describeNative } from "./native-programs";
 import {
   ensureRelease,
@@ -24,17 +25,6 @@ import {
 } from "./release-support";
 
 jest.setTimeout(300_000);
-
-/** Banner first, then a client's GET /r/distributions answered. */
-async function answersAsTheEmulator(emulator: RunningCommand): Promise<void> {
-  expect(emulator.stdout.split("\n")[0]).toMatch(
-    /^RimuHosting emulator listening on http:\/\/127\.0\.0\.1:\d+\/r$/,
-  );
-  expect(emulator.stdout).toContain("Time scale 0.05: a create takes 2.3 s");
-  const res = await fetch(`${emulator.baseUrl}/distributions`, { headers: { accept: "application/json" } });
-  expect(res.status).toBe(200);
-  expect(Object.keys((await res.json()) as object)).toEqual(["get_distros_response"]);
-}
 
 /** Whether anything answers at `baseUrl` now. */
 const answering = (baseUrl: string) =>
@@ -104,9 +94,11 @@ describeNative(
         await answersAsTheEmulator(emulator);
         // The CLI, sent SIGTERM, exits without passing it on: the emulator sees it go and ends too.
         process.kill(emulator.pid, "SIGTERM");
-        for (let i = 0; i < 100 && (await answering(emulator.baseUrl)); i++)
-          await new Promise((resolve) => setTimeout(resolve, 200));
-        expect(await answering(emulator.baseUrl)).toBe(false);
+        const gone = async () => !(await answering(emulator.baseUrl));
+        await until("the emulator to stop answering after the CLI's SIGTERM", gone, {
+          timeoutMs: 20_000,
+          intervalMs: 200,
+        });
       } finally {
         await emulator.stop();
       }

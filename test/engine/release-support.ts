@@ -13,6 +13,7 @@ import { PLUGIN_DOWNLOAD_URL } from "../../provider/native/schema/package-schema
 import { TARGETS, type Target } from "../../tools/release/node-binaries";
 import { languageSkipReason, REPO_ROOT } from "./native-programs";
 import { keepRelease, releaseCacheKey, restoreRelease } from "./release-cache";
+import { until } from "../helpers/promises";
 
 // Plain CommonJS, shared with the CPU log (a jest setup file).
 const { asSharedSetup } = require("../helpers/shared-cpu.js") as {
@@ -34,16 +35,12 @@ export const version = packageVersion();
 /** Builds the release unless dist/release already holds it for the same inputs; one builder at a time. */
 export async function ensureRelease(): Promise<string> {
   fs.mkdirSync(path.dirname(LOCK), { recursive: true });
-  for (;;) {
-    try {
-      fs.mkdirSync(LOCK);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      if (!holderAlive()) fs.rmSync(LOCK, { recursive: true, force: true });
-      else await new Promise((resolve) => setTimeout(resolve, 2000));
-    }
-  }
+  // Another test file's build may hold the lock: the lock taken is the condition (a build takes minutes; the
+  // callers' set-up allows 30).
+  await until("the release build's lock, held by another test file's build", takeLock, {
+    timeoutMs: 1_800_000,
+    intervalMs: 250,
+  });
   try {
     fs.writeFileSync(path.join(LOCK, "pid"), String(process.pid));
     if (readOrEmpty(CHECKED_BY) === testRun()) return RELEASE_DIR;
@@ -66,6 +63,18 @@ export async function ensureRelease(): Promise<string> {
     fs.rmSync(LOCK, { recursive: true, force: true });
   }
   return RELEASE_DIR;
+}
+
+/** Takes the build's lock unless a live process holds it; a lock whose holder is gone is removed. */
+function takeLock(): boolean {
+  try {
+    fs.mkdirSync(LOCK);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    if (!holderAlive()) fs.rmSync(LOCK, { recursive: true, force: true });
+    return false;
+  }
 }
 
 function readOrEmpty(file: string): string {

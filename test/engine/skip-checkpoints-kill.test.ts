@@ -6,7 +6,7 @@
 // duplicate order, no order outside the state, the state equal to the account. The points are found in the
 // emulator's records and request log, never by a fixed sleep.
 import type { Scenario } from "./e2e-support";
-import { runKilled } from "./engine-kill";
+import { runKilled } from "./kill-run";
 import {
   NATIVE_VPS_TYPE,
   describeNative,

@@ -20,7 +20,7 @@ import { dirOnPath, userEnv } from "../docs/support/user-env";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 import { CliStack } from "./cli-stack";
 import { liveOrders, VPS_TYPE } from "./e2e-support";
-import { runKilled } from "./engine-kill";
+import { runKilled } from "./kill-run";
 import {
   describeNative,
   linkPackages,

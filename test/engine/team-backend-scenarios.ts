@@ -30,7 +30,7 @@ import { CliStack } from "./cli-stack";
 import { driftReport } from "./drift-check";
 import { EXAMPLES_DIR, VPS_TYPE } from "./e2e-support";
 import { NATIVE_VPS_TYPE, PLUGIN_VERSION, pluginEntry, pulumiFailure, pulumiText } from "./native-programs";
-import { runKilled } from "./engine-kill";
+import { runKilled } from "./kill-run";
 import { killedOrders } from "./killed-orders-run";
 import type { OperationResult } from "./steps";
 import { describeOnBackend, newTeamBackend, type TeamBackend, type TeamBackendKind } from "./team-backends";

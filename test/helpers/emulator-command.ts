@@ -1,7 +1,9 @@
 // The emulator command run as users run it, as a real process: `rimuhosting-emulator`, bin/'s or a packed plugin's
 // `pulumi-resource-rimuhosting emulator`, or `pulumi plugin run`. It runs in a process group of its own, ended with
-// SIGTERM (as Ctrl-C ends it) by stop(), or with SIGKILL if the test process exits first.
+// SIGTERM (as Ctrl-C ends it) by stop(), or with SIGKILL if the test process exits first. answersAsTheEmulator
+// checks what a user and a client first see of it.
 import { spawn } from "node:child_process";
+import { expect } from "@jest/globals";
 import { scaledMs } from "./deadlines.js";
 
 export interface RunningCommand {
@@ -85,4 +87,15 @@ export function startEmulatorCommand(
       reject(new Error(`\`${command} ${args.join(" ")}\` exited ${code} before its banner:\n${all}`));
     });
   });
+}
+
+/** Its banner first (started with `--time-scale 0.05`), then a client's GET /r/distributions answered. */
+export async function answersAsTheEmulator(emulator: RunningCommand): Promise<void> {
+  expect(emulator.stdout.split("\n")[0]).toMatch(
+    /^RimuHosting emulator listening on http:\/\/127\.0\.0\.1:\d+\/r$/,
+  );
+  expect(emulator.stdout).toContain("Time scale 0.05: a create takes 2.3 s");
+  const res = await fetch(`${emulator.baseUrl}/distributions`, { headers: { accept: "application/json" } });
+  expect(res.status).toBe(200);
+  expect(Object.keys((await res.json()) as object)).toEqual(["get_distros_response"]);
 }

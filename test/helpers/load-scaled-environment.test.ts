@@ -121,6 +121,7 @@ describe("one factor for jest's limits and the harness's deadlines", () => {
 
     // The limit as written, 150 ms, is shorter than the test: it passes only because its limit became 600 ms.
     it("scales a test's limit: 150 ms written, 400 ms taken", async () => {
+      // A fixed wait on purpose: the test's length is what is under test, and nothing happens to wait for.
       await new Promise((resolve) => setTimeout(resolve, 400));
       expect(global[key]!()).toBe(4);
     }, 150);

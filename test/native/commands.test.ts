@@ -10,7 +10,7 @@ import { promisify } from "node:util";
 import { DEMO_API_KEY } from "../../emulator/index";
 import { bundlePlugin, packPlugin } from "../../provider/native/pack";
 import { commandOf, withoutEngineFlags } from "../../provider/native/subcommands";
-import { startEmulatorCommand } from "../helpers/emulator-command";
+import { answersAsTheEmulator, startEmulatorCommand } from "../helpers/emulator-command";
 import { rejectionOf } from "../helpers/promises";
 import { ProviderRpcError } from "../helpers/provider-client";
 import { useEmulator } from "../helpers/use-emulator";
@@ -30,13 +30,7 @@ async function servesDistributions(executable: string): Promise<void> {
     "0.05",
   ]);
   try {
-    expect(emulator.stdout.split("\n")[0]).toMatch(
-      /^RimuHosting emulator listening on http:\/\/127\.0\.0\.1:\d+\/r$/,
-    );
-    expect(emulator.stdout).toContain("Time scale 0.05: a create takes 2.3 s");
-    const res = await fetch(`${emulator.baseUrl}/distributions`, { headers: { accept: "application/json" } });
-    expect(res.status).toBe(200);
-    expect(Object.keys((await res.json()) as object)).toEqual(["get_distros_response"]);
+    await answersAsTheEmulator(emulator);
   } finally {
     expect(await emulator.stop()).toBe(0);
   }

@@ -23,6 +23,29 @@ export function props(known: Record<string, unknown>, unknown: string[] = []): R
   return result;
 }
 
+/**
+ * What the framework gives a policy besides the resource or the stack: the policy's config, and a notApplicable that
+ * throws (as @pulumi/policy's does).
+ */
+const frame = (config: object) => ({
+  getConfig: <T extends object>() => config as T,
+  notApplicable: (reason?: string): never => {
+    throw new NotApplicable(reason);
+  },
+});
+
+/** The messages `validate` reports, or "not applicable: <reason>" if it calls notApplicable. */
+function reported(validate: (report: (message: string) => void) => void): string[] | string {
+  const messages: string[] = [];
+  try {
+    validate((message) => messages.push(message));
+  } catch (e) {
+    if (e instanceof NotApplicable) return `not applicable: ${e.message}`;
+    throw e;
+  }
+  return messages;
+}
+
 /** The messages a resource policy reports for one resource, or "not applicable: <reason>". */
 export function judge(
   policy: ResourcePolicy,
@@ -31,48 +54,27 @@ export function judge(
   type = NATIVE,
   name = "web",
 ): string[] | string {
-  const messages: string[] = [];
-  try {
+  return reported((report) =>
     policy.validateResource(
-      {
-        type,
-        urn: `urn:x::${name}`,
-        name,
-        props: resourceProps,
-        getConfig: <T extends object>() => config as T,
-        notApplicable: (reason?: string): never => {
-          throw new NotApplicable(reason);
-        },
-      },
-      (message) => messages.push(message),
-    );
-  } catch (e) {
-    if (e instanceof NotApplicable) return `not applicable: ${e.message}`;
-    throw e;
-  }
-  return messages;
+      { type, urn: `urn:x::${name}`, name, props: resourceProps, ...frame(config) },
+      report,
+    ),
+  );
 }
 
+/** The messages a stack policy reports for the stack's resources, or "not applicable: <reason>". */
 export function judgeStack(
   policy: StackPolicy,
   config: object,
   resources: { type?: string; name: string; props: Record<string, unknown> }[],
 ): string[] | string {
-  const messages: string[] = [];
-  try {
+  return reported((report) =>
     policy.validateStack(
       {
         resources: resources.map((r) => ({ type: r.type ?? NATIVE, urn: `urn:x::${r.name}`, ...r })),
-        getConfig: <T extends object>() => config as T,
-        notApplicable: (reason?: string): never => {
-          throw new NotApplicable(reason);
-        },
+        ...frame(config),
       },
-      (message) => messages.push(message),
-    );
-  } catch (e) {
-    if (e instanceof NotApplicable) return `not applicable: ${e.message}`;
-    throw e;
-  }
-  return messages;
+      report,
+    ),
+  );
 }

@@ -16,6 +16,7 @@ import {
   DEMO_API_KEY,
   createChecked,
   stackConfig,
+  stackConfigWith,
   unchecked,
   useImplFixture,
 } from "../support/impl-fixture";
@@ -120,12 +121,8 @@ describe("the budget's settings", () => {
 describe("the budget in check() (L1, the dynamic provider's host)", () => {
   const fixture = useImplFixture({ planCurrencies: { MIRO8B: "CUR_NZD" } });
   const PREVIEW = { __preview: true } as const;
-  const configure = (settings: Record<string, string>) => {
-    const base = stackConfig(fixture().emulator.baseUrl);
-    return impl.configure({
-      config: { get: (key) => settings[key.replace("rimuhosting:", "")] ?? base.get(key) },
-    });
-  };
+  const configure = (settings: Record<string, string>) =>
+    impl.configure({ config: stackConfigWith(fixture().emulator.baseUrl, settings) });
   const vps = (name: string) => ({
     ...APP_INPUTS,
     domainName: `${name}.example.com`,
@@ -353,11 +350,8 @@ describe("the budget's settings from the environment, read as apiKey's are (both
   });
   const vps = { ...APP_INPUTS, __preview: true };
   const configure = async (settings: Record<string, string> = {}) => {
-    const base = stackConfig(fixture().emulator.baseUrl);
     testing.forgetRun();
-    await impl.configure({
-      config: { get: (key) => settings[key.replace("rimuhosting:", "")] ?? base.get(key) },
-    });
+    await impl.configure({ config: stackConfigWith(fixture().emulator.baseUrl, settings) });
   };
 
   it("the dynamic Vps: each budget key from its variable when the stack config has none, named in messages", async () => {

@@ -8,23 +8,16 @@
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
 import * as native from "../../../provider/native/vps-resource";
-import { APP_INPUTS, stackConfig, useImplFixture } from "../support/impl-fixture";
+import { activeOrderOids, APP_INPUTS, stackConfigWith, useImplFixture } from "../support/impl-fixture";
 
 const fixture = useImplFixture();
 beforeEach(() => testing.setRetryDelay(1));
 afterEach(() => testing.setRetryDelay(undefined));
 
-const configure = (settings: Record<string, string>) => {
-  const base = stackConfig(fixture().emulator.baseUrl);
-  return impl.configure({
-    config: { get: (key) => settings[key.replace("rimuhosting:", "")] ?? base.get(key) },
-  });
-};
+const configure = (settings: Record<string, string>) =>
+  impl.configure({ config: stackConfigWith(fixture().emulator.baseUrl, settings) });
 
-const active = async () =>
-  ((await fixture().byHand.listOrders({ includeInactive: false })).about_orders ?? []).map(
-    (o) => o.order_oid,
-  );
+const active = () => activeOrderOids(fixture());
 
 it.each([
   ["its answer arrives", false],

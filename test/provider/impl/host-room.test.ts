@@ -4,7 +4,8 @@
 // checked in; but a failing check knows only the claims checked before it, so what it names can depend on the order
 // (7, 6 and 6 GB below), and the message says a later preview may name more. For 4, 8 and 4 GB every order names big,
 // and without it the rest pass. Through the real CLI on both front ends, once each (the wiring: the engine's order of
-// checks is tried here in full): the rows fleet-new-no-room and fleet-resize-no-room of test/engine/preview-cases.ts.
+// checks is tried here in full): the preview case table's rows fleet-new-no-room (test/engine/refused-order-cases.ts)
+// and fleet-resize-no-room (test/engine/refused-change-cases.ts).
 import { DEMO_ACCOUNTS } from "../../../emulator/index";
 import { createClient } from "../../../provider/client/index";
 import * as impl from "../../../provider/impl/index";

@@ -8,7 +8,7 @@
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
 import { until } from "../../helpers/promises";
-import { rejectionOf, useImplFixture } from "../support/impl-fixture";
+import { activeOrderOids, rejectionOf, useImplFixture } from "../support/impl-fixture";
 import { guardSteps } from "../support/guard-steps";
 
 const fixture = useImplFixture();
@@ -228,10 +228,7 @@ describe("the budget's guard with changes in flight (L1)", () => {
         expect(refused.message).toMatch(/^\[RIMU_ERR_BUDGET\] web-2: ordering it /);
         hold.release();
         expect((await resize).outs.memoryMb).toBe(toMb);
-        const oids = async () =>
-          ((await fixture().byHand.listOrders({ includeInactive: false })).about_orders ?? []).map(
-            (o) => o.order_oid,
-          );
+        const oids = () => activeOrderOids(fixture());
         return {
           refused: refused.message,
           app: Number(app.id),

@@ -8,23 +8,22 @@
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
 import { until } from "../../helpers/promises";
-import { APP_INPUTS, rejectionOf, stackConfig, useImplFixture } from "../support/impl-fixture";
+import {
+  activeOrderOids,
+  APP_INPUTS,
+  rejectionOf,
+  stackConfigWith,
+  useImplFixture,
+} from "../support/impl-fixture";
 
 const fixture = useImplFixture();
 
-const configure = (settings: Record<string, string>) => {
-  const base = stackConfig(fixture().emulator.baseUrl);
-  return impl.configure({
-    config: { get: (key) => settings[key.replace("rimuhosting:", "")] ?? base.get(key) },
-  });
-};
+const configure = (settings: Record<string, string>) =>
+  impl.configure({ config: stackConfigWith(fixture().emulator.baseUrl, settings) });
 
 const inputs = { ...APP_INPUTS, domainName: "web-1.example.com", creationScope: "shop/prod/web-1" };
 
-const activeOids = async () =>
-  ((await fixture().byHand.listOrders({ includeInactive: false })).about_orders ?? []).map(
-    (o) => o.order_oid,
-  );
+const activeOids = () => activeOrderOids(fixture());
 
 /** The faults of the listing that read-back meets, each with what it takes to make it fail. */
 const FAULTS = [

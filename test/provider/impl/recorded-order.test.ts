@@ -9,19 +9,15 @@
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
 import { RECORDED_ORDER_KEY } from "../../../provider/impl/fields/vps-fields";
-import { stackConfig, useImplFixture } from "../support/impl-fixture";
+import { stackConfigWith, useImplFixture } from "../support/impl-fixture";
 import { until } from "../../helpers/promises";
 
 const fixture = useImplFixture();
 const PREVIEW = { __preview: true } as const;
 const money = (n: number) => `$${n.toFixed(2)}`;
 
-const configure = (settings: Record<string, string>) => {
-  const base = stackConfig(fixture().emulator.baseUrl);
-  return impl.configure({
-    config: { get: (key) => settings[key.replace("rimuhosting:", "")] ?? base.get(key) },
-  });
-};
+const configure = (settings: Record<string, string>) =>
+  impl.configure({ config: stackConfigWith(fixture().emulator.baseUrl, settings) });
 
 /** An order placed outside Pulumi (no creation token or nonce), and its monthly fee. */
 async function orderByHand(): Promise<{ oid: number; feeUsd: number }> {

@@ -17,15 +17,9 @@ import * as impl from "../../../provider/impl/index";
 import { PREVIEW_FLAG } from "../../../provider/impl/fields/vps-fields";
 import * as testing from "../../../provider/impl/testing";
 import type { VpsArgs } from "../../../provider/generated/vps-types";
-import {
-  BASELINE,
-  REFUSED,
-  caseSpec,
-  prepare,
-  refusedName,
-  type Fixtures,
-  type RefusedCase,
-} from "../../engine/preview-cases";
+import type { RefusedCase } from "../../engine/preview-case-kinds";
+import { REFUSED, caseSpec, refusedName } from "../../engine/preview-cases";
+import { BASELINE, prepare, type Fixtures } from "../../engine/preview-fixtures";
 import { startTestEmulator, type TestEmulator } from "../../helpers/start-emulator";
 import { stackConfig } from "../support/impl-fixture";
 

@@ -13,7 +13,13 @@
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
 import { until } from "../../helpers/promises";
-import { APP_INPUTS, rejectionOf, stackConfig, useImplFixture } from "../support/impl-fixture";
+import {
+  activeOrderOids,
+  APP_INPUTS,
+  rejectionOf,
+  stackConfigWith,
+  useImplFixture,
+} from "../support/impl-fixture";
 
 const fixture = useImplFixture();
 beforeEach(() => testing.setRetryDelay(1));
@@ -22,17 +28,10 @@ afterEach(() => testing.setRetryDelay(undefined));
 /** How long the emulator holds B's order and B's withdrawal: a bound on the steps inside them (the test waits each out once). */
 const HOLD_MS = 2_000;
 
-const configure = (settings: Record<string, string>) => {
-  const base = stackConfig(fixture().emulator.baseUrl);
-  return impl.configure({
-    config: { get: (key) => settings[key.replace("rimuhosting:", "")] ?? base.get(key) },
-  });
-};
+const configure = (settings: Record<string, string>) =>
+  impl.configure({ config: stackConfigWith(fixture().emulator.baseUrl, settings) });
 
-const active = async () =>
-  ((await fixture().byHand.listOrders({ includeInactive: false })).about_orders ?? []).map(
-    (o) => o.order_oid,
-  );
+const active = () => activeOrderOids(fixture());
 
 const taken = (route: string) => () =>
   !fixture()

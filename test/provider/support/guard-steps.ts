@@ -5,15 +5,11 @@
  */
 import { expect } from "@jest/globals";
 import * as impl from "../../../provider/impl/index";
-import { APP_INPUTS, stackConfig, type ImplFixture } from "./impl-fixture";
+import { APP_INPUTS, stackConfigWith, type ImplFixture } from "./impl-fixture";
 
 export function guardSteps(fixture: () => ImplFixture) {
-  const configure = (settings: Record<string, string>) => {
-    const base = stackConfig(fixture().emulator.baseUrl);
-    return impl.configure({
-      config: { get: (key) => settings[key.replace("rimuhosting:", "")] ?? base.get(key) },
-    });
-  };
+  const configure = (settings: Record<string, string>) =>
+    impl.configure({ config: stackConfigWith(fixture().emulator.baseUrl, settings) });
 
   const vps = (name: string, extra: Record<string, unknown> = {}) => ({
     ...APP_INPUTS,

@@ -35,6 +35,15 @@ export function stackConfig(
   return { get: (key) => values[key] };
 }
 
+/** The same, with the provider's `settings` (their keys without "rimuhosting:") over it. */
+export function stackConfigWith(
+  baseUrl: string,
+  settings: Record<string, string>,
+): { get(key: string): string | undefined } {
+  const base = stackConfig(baseUrl);
+  return { get: (key) => settings[key.replace("rimuhosting:", "")] ?? base.get(key) };
+}
+
 export async function startImplFixture(options: StartEmulatorOptions = {}): Promise<ImplFixture> {
   delete process.env.RIMUHOSTING_APIKEY;
   delete process.env.RIMUHOSTING_BASEURL;
@@ -66,6 +75,13 @@ export async function startImplFixture(options: StartEmulatorOptions = {}): Prom
       await emulator.close();
     },
   };
+}
+
+/** The order numbers of the account's active orders, as the fixture's own client lists them. */
+export async function activeOrderOids(fixture: ImplFixture): Promise<number[]> {
+  return ((await fixture.byHand.listOrders({ includeInactive: false })).about_orders ?? []).map(
+    (o) => o.order_oid,
+  );
 }
 
 export const OTHER_ACCOUNT_KEY = DEMO_ACCOUNTS[1]!.apiKey;
