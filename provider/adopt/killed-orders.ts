@@ -10,10 +10,9 @@
  *
  *   pulumi cancel --yes && rimuhosting-killed-orders --yes
  *
- * Exit codes: 0 when no order of a killed run of the stack is left billed (another stack's orders of its name told
- * of, left alone, once --other-stack-mark names their marks); 1 when one is, or may be (one of another mark not named
- * so: another-stacks.ts) (each named, with why and how to end it), or when one may be and a command of the
- * stack may be running; 2 for wrong arguments, a missing API key, a stack whose config cannot be read, or a locked
+ * Exit codes: 0 when no order of a killed run of the stack is left billed (the orders of its name that carry another
+ * stack's identity counted in one line, left alone: another-stacks.ts); 1 when one is, or may be (each named, with
+ * why and how to end it), or when one may be and a command of the stack may be running; 2 for wrong arguments, a missing API key, a stack whose config cannot be read, or a locked
  * stack. `--identity` prints the stack's identity mark (0; 2 when it cannot be read).
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -50,11 +49,10 @@ const USAGE = `Usage: rimuhosting-killed-orders --yes [--stack <stack>] [--no-ru
 
   An order is cancelled only when it is provably this stack's: it carries this stack's identity, no state of the
   backend holds it, and either a pending create of the stack's state (the engine's record of a create it never
-  finished) carries its creation nonce or no finished operation of the stack recorded it. An order marked with
+  finished) carries its creation nonce or no finished operation of the stack recorded it. Orders marked with
   another stack identity (a stack of the same name in another backend, or this stack's own from before
-  \`pulumi stack rm\`, a changed tag or secrets provider) is named, with the commands that tell whose it is, and
-  fails the run until --other-stack-mark names its mark. Every other order of the stack's name is named, with why
-  it stays billed and how to end it.
+  \`pulumi stack rm\`, a changed tag or secrets provider) are another stack's: counted in one line, left alone.
+  Every other order of the stack's name is named, with why it stays billed and how to end it.
 
   On a file backend the command sees the stack's lock and refuses while it is held. On any other backend (S3,
   PostgreSQL, Pulumi Cloud) it cannot, and a running \`pulumi up\`'s new orders look like a killed run's: it
@@ -68,13 +66,12 @@ const USAGE = `Usage: rimuhosting-killed-orders --yes [--stack <stack>] [--no-ru
     --identity             print the stack's identity mark (no --yes needed; cancels nothing): run against
                            each backend with a stack of this name, it tells whose an order of another mark is
     --other-stack-mark <mark>
-                           an identity mark that --identity printed for a stack of another backend: its orders
-                           are left alone without failing the run (repeat it for each such stack; this
-                           stack's own mark is refused)
+                           an identity mark that --identity printed for a stack of another backend (not
+                           needed: every order of another mark is left alone; repeat it for each such stack;
+                           this stack's own mark is refused)
 
-  Exit code: 0 when none is left billed (orders of marks given with --other-stack-mark told of, left alone); 1
-  when one is, or may be (an order of another mark among them), or when one may be and the backend's lock cannot
-  be seen (named on stderr); 2 for wrong arguments, a missing API key, a stack whose config cannot be read, or a
+  Exit code: 0 when none is left billed (orders of another stack's identity counted, left alone); 1 when one is,
+  or may be, or when one may be and the backend's lock cannot be seen (named on stderr); 2 for wrong arguments, a missing API key, a stack whose config cannot be read, or a
   stack that is locked.`;
 
 interface Options {
@@ -353,10 +350,7 @@ export async function runKilledOrders(
       );
       for (const line of another) io.stderr.write(`${name}: ${line}\n`);
       if (orders.length === 0) {
-        io.stderr.write(
-          `${name}: no order of stack ${scope.stack}'s name ${another.length === 0 ? "" : "but another stack's "}` +
-            "is in no state: none is left billed.\n",
-        );
+        io.stderr.write(`${name}: no order of a killed run of stack ${scope.stack} is left billed.\n`);
         return 0;
       }
       return refuse(

@@ -9,10 +9,9 @@
  * first delete of a run that checked no VPS (a destroy, or an `up` whose program has none left) lists the account's
  * active orders carrying the token. Many stacks share the token (a `dev` in every backend): only an order carrying
  * this stack's identity, or one a pending create of this stack's state proves its own (its nonce: the engine's own
- * record, whatever the mark), is judged further. One with another readable identity may be a same-named stack's of
- * another backend or this stack's own under an identity it no longer has (another-stacks.ts): named as a warning
- * with the commands that tell whose, never cancelled, unless the user passed its mark back as another stack's
- * (killed-orders' --other-stack-mark): then told as "another stack's: left alone". One with none (placed
+ * record, whatever the mark), is judged further. Those with another readable identity are a same-named stack's of
+ * another backend or this stack's from before `pulumi stack rm` (another-stacks.ts): not this stack's business,
+ * counted in one line, never cancelled, never a warning. One with none (placed
  * before the identity existed, or when it could not be read), or any when this stack's identity cannot be read, is
  * not provably this stack's: it is named with how to adopt or cancel it, never cancelled. An order a state
  * of the backend holds (backend-states.ts: this stack's VPSs, being deleted by their own deletes, or another stack's)
@@ -34,10 +33,9 @@
  * not wait for the judgement: each cancels its own VPS (the engine begins no further step once one has failed; those
  * not begun stay in the state, billed, and the next destroy cancels them). An order with no identity (placed
  * by a release before it) is not provably this stack's whether or not this stack's identity is read: it is named
- * (a warning, which makes killed-orders exit 1) and does not fail the destroy; so is one with another identity (it
- * may be another backend's live VPS, which would fail every destroy of this stack), or any marked one when this
- * stack has no identity by nature (no key material: it never marked one), unless the user showed it another stack's:
- * then information, failing neither. A read of this
+ * (a warning, which makes killed-orders exit 1) and does not fail the destroy. One with another identity, or any
+ * marked one when this stack has no identity by nature (no key material: it never marked one), is counted in the
+ * one line of other stacks' orders, failing neither. A read of this
  * stack's identity, or of the states when an order carries another mark, that may succeed later fails the destroy.
  *
  * A run that checked a VPS sweeps nothing: its program's check takes its stack's killed orders back, and a delete of
@@ -61,7 +59,7 @@ import { stackOfScope } from "./stack-history.js";
 import { deploymentOfThisProcess } from "../engine/deployment.js";
 import { identityOf, stackIdentity, STACK_IDENTITY_KEY } from "./stack-identity.js";
 import { creationNonceOf } from "./order-marks.js";
-import { carriesAnotherMark, otherMarkLine, shownAnotherStacks } from "./another-stacks.js";
+import { carriesAnotherMark, otherStacksLine } from "./another-stacks.js";
 
 export { STACK_TOKEN_KEY };
 
@@ -197,9 +195,8 @@ export async function sweepStackStrays(
 /**
  * The active orders carrying `creationScope`'s stack token that no state of the backend holds (all of them when the
  * states cannot be read), each named with its fee: what a sweep would judge, for a command that must not cancel
- * (killed-orders.ts, when a command of the stack may be running). `another`: those the user showed another stack's
- * (their marks in `otherStackMarks`: another-stacks.ts), each told as the sweep tells it; `named`: the rest.
- * Cancels nothing.
+ * (killed-orders.ts, when a command of the stack may be running). `another`: the one line that counts those of
+ * another stack's identity (another-stacks.ts), as the sweep tells them, or none; `named`: the rest. Cancels nothing.
  */
 export async function unheldOrdersOfStackName(
   run: RunContext,
@@ -220,14 +217,11 @@ export async function unheldOrdersOfStackName(
     ? await stackIdentity(run, scope)
     : undefined;
   const isAnother = (order: AboutOrder) =>
-    identity !== undefined &&
-    carriesAnotherMark(order, identity, states, scope) &&
-    shownAnotherStacks(order, otherStackMarks);
+    identity !== undefined && carriesAnotherMark(order, identity, states, scope);
+  const another = unheld.filter(isAnother);
   return {
     named: unheld.filter((order) => !isAnother(order)).map(named),
-    another: unheld
-      .filter(isAnother)
-      .map((order) => otherMarkLine(named(order), order, identity!, scope, otherStackMarks)),
+    another: another.length === 0 ? [] : [otherStacksLine(another, scope, otherStackMarks)],
   };
 }
 
@@ -313,13 +307,12 @@ async function sweep(
       ],
     };
   }
-  // Another mark, unless the engine's record proves the order this stack's own (a lost tag race): a same-named stack's
-  // of another backend (maybe its live VPS: a warning, never a failure) or this stack's own under an identity it no
-  // longer has; information only when the user showed it another stack's (another-stacks.ts).
+  // Another mark, unless the engine's record proves the order this stack's own (a lost tag race): another stack's
+  // business (a same-named stack's of another backend, or this stack's before `pulumi stack rm`), counted in one
+  // line, never a warning nor a failure (another-stacks.ts).
   const ownMark = "mark" in identity ? identity.mark : undefined;
   const another = marked.filter((o) => carriesAnotherMark(o, identity, states, stack.scope));
-  for (const order of another)
-    log(otherMarkLine(named(order), order, identity, stack.scope, stack.otherStackMarks));
+  if (another.length > 0) log(otherStacksLine(another, stack.scope, stack.otherStackMarks));
   // With the states unread, a mark not this stack's may still be this stack's killed create (its pending create
   // unread): not judged, so the run cannot say that none is left.
   const unjudged = marked.filter((o) => identityOf(o) !== ownMark && states.unread !== undefined);
