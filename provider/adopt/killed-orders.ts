@@ -166,15 +166,16 @@ function selectedStack(cwd: string, env: NodeJS.ProcessEnv): { stack: string } |
 /**
  * The stack's lock: `held` (the lock file of a file backend's stack, in `.pulumi/locks/`, where the CLI keeps one
  * while a command of the stack runs, and a killed one leaves it), `unseen` (any other backend, whose lock the CLI
- * shows nowhere: the backend, credentials masked), or undefined (a file backend, no lock). A live `up`'s orders are
+ * shows nowhere: the backend, credentials masked), `unread` (`pulumi whoami` failed: the backend cannot be reached,
+ * so nothing of it can be read), or undefined (a file backend, no lock). A live `up`'s orders are
  * in no state yet, like a killed run's, and the engine's own sweep is safe from them only because it holds the lock.
  */
 async function lockOf(
   where: { cwd: string; env: NodeJS.ProcessEnv },
   scope: { project: string; stack: string },
-): Promise<{ held: string } | { unseen: string } | undefined> {
+): Promise<{ held: string } | { unseen: string } | { unread: string } | undefined> {
   const who = await pulumiJson<{ url?: string }>(["whoami", "--json"], where);
-  if ("why" in who) return { unseen: `a backend \`pulumi whoami\` did not name (${who.why})` };
+  if ("why" in who) return { unread: who.why };
   const url = who.value.url ?? "";
   const dir = fileBackendDir(url, where.cwd);
   if (dir === undefined)
@@ -312,6 +313,15 @@ export async function runKilledOrders(
     );
   }
   const lock = await lockOf(where, scope);
+  if (lock !== undefined && "unread" in lock) {
+    client.close();
+    return refuse(
+      VPS_ERROR_CODES.backendUnread,
+      `the backend of stack ${scope.stack} could not be read (${lock.unread}), so neither its lock nor its states ` +
+        "can be: no order was judged.",
+      1,
+    );
+  }
   if (lock !== undefined && "held" in lock) {
     client.close();
     return refuse(
@@ -376,7 +386,11 @@ export async function runKilledOrders(
     return 0;
   } catch (error) {
     if (!(error instanceof VpsError && error.code === VPS_ERROR_CODES.leftBilled)) throw error;
-    io.stderr.write(`${name}: ${error.message}\n`);
+    // The sweep's words, with this command's own advice (the catalogue's speaks of the destroy's kept VPS).
+    io.stderr.write(
+      `${name}: [${error.code}] ${error.detail} Fix what could not be read, or cancel each order named above in ` +
+        "the control panel (or adopt it with `adoptOrderOid`); then run this command again: it judges again.\n",
+    );
     return 1;
   } finally {
     setLogSink(undefined);

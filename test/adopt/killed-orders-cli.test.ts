@@ -251,6 +251,73 @@ test("where the lock cannot be seen (S3): a killed run's provable order is only 
   }
 });
 
+// Issue 92: what killed-orders says when it cannot judge. The backend unreachable (every `pulumi` read fails): one
+// clear refusal naming the CLI's error, exit 1. The states unread on a file backend (its lock seen, none held): the
+// order of this stack's identity is named, left billed, with this command's own advice, not the destroy's.
+test("the backend unreachable, or its states unread: said plainly, with this command's advice, exit 1", async () => {
+  const emulator = await startTestEmulator();
+  const url = "file:///srv/backend";
+  const identity = stackIdentityMark({
+    backendUrl: url,
+    project: "shop",
+    stack: "dev",
+    instance: "v1:salt",
+    stackTag: "t-1",
+  });
+  const { dir, env } = standInProject(
+    {
+      "Pulumi.dev.yaml": "encryptionsalt: v1:salt\n",
+      "whoami.json": JSON.stringify({ url }),
+      "tags.json": JSON.stringify({ [STACK_TAG]: "t-1" }),
+      "ls.json": "not json",
+    },
+    emulator.baseUrl,
+  );
+  try {
+    await placeOrder(emulator, [
+      { key_name: STACK_TOKEN_KEY, value: TOKEN },
+      { key_name: STACK_IDENTITY_KEY, value: identity },
+    ]);
+    const unread = await run("bin", ["--yes"], dir, env);
+    expect(unread).toMatchObject({ status: 1, stdout: "" });
+    expect(unread.stderr).toContain(
+      "rimuhosting-killed-orders: [RIMU_ERR_LEFT_BILLED] This sweep leaves billed an order that a killed run of " +
+        "this stack may have placed and no state is known to hold: order ",
+    );
+    expect(unread.stderr).toContain(
+      "Fix what could not be read, or cancel each order named above in the control panel (or adopt it with " +
+        "`adoptOrderOid`); then run this command again: it judges again.\n",
+    );
+    expect(unread.stderr).not.toContain("pulumi destroy");
+    // The backend unreachable: `pulumi whoami` fails as every other read would.
+    fs.writeFileSync(path.join(dir, "whoami.json"), "");
+    fs.writeFileSync(
+      path.join(dir, "bin", "pulumi"),
+      STAND_IN_PULUMI.replace(
+        `"whoami --json") cat "$HOME/whoami.json" 2>/dev/null || echo '{"url":"file://'"$HOME"'/backend"}' ;;`,
+        `"whoami --json") echo "error: could not reach postgres://u:pw@db:5432/state: refused" >&2; exit 1 ;;`,
+      ),
+      { mode: 0o755 },
+    );
+    const unreachable = await run("bin", ["--yes", "--no-run-in-progress"], dir, env);
+    expect(unreachable).toEqual({
+      status: 1,
+      stdout: "",
+      stderr:
+        "rimuhosting-killed-orders: [RIMU_ERR_BACKEND_UNREAD] the backend of stack dev could not be read " +
+        "(`pulumi whoami --json` failed: error: could not reach postgres://u:***@db:5432/state: refused), so " +
+        "neither its lock nor its states can be: no order was judged. Nothing was written, cancelled or taken " +
+        "back. Fix the cause named above and run the command again; where `pulumi stack ls --all` does not " +
+        "finish on a PostgreSQL or S3 backend, run it with PULUMI_DIY_BACKEND_PARALLEL=1 " +
+        "(docs/troubleshooting.md).\n",
+    });
+    expect(await billed(emulator)).toBe(true);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+    await emulator.close();
+  }
+});
+
 /** The identity of stack shop/dev with key material SALT in backend `backendUrl` whose stack tag is `stackTag`. */
 const SALT = "v1:c2FsdA==:v1:AAAA:BBBB";
 const markOf = (backendUrl: string, stackTag: string) =>

@@ -60,6 +60,7 @@ import { deploymentOfThisProcess } from "../engine/deployment.js";
 import { identityOf, stackIdentity, STACK_IDENTITY_KEY } from "./stack-identity.js";
 import { creationNonceOf } from "./order-marks.js";
 import { carriesAnotherMark, otherStacksLine } from "./another-stacks.js";
+import { stillBilled, type LeftOrder } from "./still-billed.js";
 
 export { STACK_TOKEN_KEY };
 
@@ -120,9 +121,7 @@ function named(order: AboutOrder): string {
 }
 
 /** How to end or keep an order this run did not cancel. */
-const HOW =
-  "cancel it in the control panel (or `pulumi up` with the program that ordered it, then `pulumi destroy`), or " +
-  "adopt it with `adoptOrderOid`";
+const HOW = "cancel it in the control panel, or adopt it with `adoptOrderOid`";
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -131,7 +130,7 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
  * it could not read to judge (each why, naming the orders it concerns).
  */
 interface Verdict {
-  left: string[];
+  left: LeftOrder[];
   unread: string[];
 }
 
@@ -170,13 +169,16 @@ export async function sweepStackStrays(
   const verdict = await sweep(run, view, client, { token, scope, otherStackMarks }, own?.oid).catch(
     (error: unknown): Verdict => ({ left: [], unread: [`looking for them failed (${messageOf(error)})`] }),
   );
-  if (verdict.left.length === 0 && verdict.unread.length === 0) return;
+  // Named only once this run's deletes of them ended and the account says they are still billed (still-billed.ts).
+  const left = await stillBilled(run, view, verdict.left);
+  if (left.length === 0 && verdict.unread.length === 0) return;
   const said: string[] = [];
   const who = own === undefined ? "This sweep" : "This destroy";
-  if (verdict.left.length > 0)
+  if (left.length > 0)
     said.push(
-      `${who} leaves billed ${verdict.left.length === 1 ? "an order" : `${verdict.left.length} orders`} that ` +
-        `a killed run of this stack may have placed and no state is known to hold: ${verdict.left.join("; ")}.`,
+      `${who} leaves billed ${left.length === 1 ? "an order" : `${left.length} orders`} that ` +
+        `a killed run of this stack may have placed and no state is known to hold: ` +
+        `${left.map((entry) => entry.words).join("; ")}.`,
     );
   if (verdict.unread.length > 0)
     said.push(
@@ -231,8 +233,9 @@ function carriesToken(order: AboutOrder, token: string): boolean {
 
 /** How to adopt or end an order this run cannot prove its own stack's. */
 const ADOPT_OR_CANCEL =
-  "if it is this stack's, adopt it (`pulumi import rimuhosting:index:Vps <name> <oid>`, or `adoptOrderOid: <oid>` " +
-  "on the resource) and `pulumi destroy` again, or cancel it in the control panel; if another stack's, leave it";
+  "If it is this stack's, cancel it in the control panel, or adopt it (`pulumi import rimuhosting:index:Vps <name> " +
+  "<oid>`, or `adoptOrderOid: <oid>` on the resource) and the stack's `pulumi destroy` ends it; if another " +
+  "stack's, leave it";
 
 const NOTHING: Verdict = { left: [], unread: [] };
 
@@ -334,7 +337,7 @@ async function sweep(
   const needsHistory =
     states.unread === undefined && unheldOurs.some((order) => pendingOf(order) === undefined);
   const history = needsHistory ? await stackHistory(run, stack.scope) : undefined;
-  const left: string[] = [];
+  const left: LeftOrder[] = [];
   // "Not in the plan" proves an order no provider's of this command only when every noting of one reached the plan
   // and the order is older than this run: a provider whose append failed left no nonce (shared-plan.ts).
   const planIncomplete = view.sharedPlan?.orderingIncomplete() ?? false;
@@ -343,24 +346,30 @@ async function sweep(
     const placed = order.billing_info?.order_date?.ms_since_epoch;
     const maybeThisCommand = planIncomplete || placed === undefined || placed >= run.startedAt;
     if (maybeThisCommand) {
-      log(
-        `Warning: ${named(order)} carries this stack's identity and no state holds it, but it is not cancelled: ` +
+      left.push({
+        order,
+        named: named(order),
+        words: `${named(order)}: ordered after this command began, or its plan incomplete`,
+        warning:
+          `Warning: ${named(order)} carries this stack's identity and no state holds it, but it is not cancelled: ` +
           (planIncomplete
             ? "this run could not note its own orders in the command's shared plan"
             : "it was ordered after this command began (or its order date is not reported)") +
           `, so it may be a new order of another provider of this command. To stop its bill, ${HOW}.`,
-      );
-      left.push(`${named(order)}: ordered after this command began, or its plan incomplete`);
+      });
       continue;
     }
     const unread = pending ? undefined : (states.unread ?? history?.unread);
     if (unread !== undefined) {
-      log(
-        `Warning: ${named(order)} carries this stack's identity and no state holds it: an order of a killed run of ` +
-          `this stack, or a VPS that left it (retainOnDelete, \`pulumi state delete\`). It stays billed, not ` +
+      left.push({
+        order,
+        named: named(order),
+        words: `${named(order)}: not judged, because ${unread}`,
+        warning:
+          `Warning: ${named(order)} carries this stack's identity and no state holds it: an order of a killed run ` +
+          `of this stack, or a VPS that left it (retainOnDelete, \`pulumi state delete\`). It stays billed, not ` +
           `cancelled, because ${unread}. To stop its bill, ${HOW}.`,
-      );
-      left.push(`${named(order)}: not judged, because ${unread}`);
+      });
       continue;
     }
     if (!pending && history !== undefined && holderOf(history, order) !== undefined) {
@@ -391,11 +400,15 @@ async function sweep(
         ),
       );
     } catch (error) {
-      log(
-        `Warning: ${named(order)}, which a killed run of this stack left in no state, could not be cancelled ` +
+      // Said only if it is still billed: one that ended meanwhile (its cancellation answered "gone") is not.
+      left.push({
+        order,
+        named: named(order),
+        words: `${named(order)}: its cancellation failed (${messageOf(error)})`,
+        warning:
+          `Warning: ${named(order)}, which a killed run of this stack left in no state, could not be cancelled ` +
           `(${messageOf(error)}); it stays billed. To stop its bill, ${HOW}.`,
-      );
-      left.push(`${named(order)}: its cancellation failed (${messageOf(error)})`);
+      });
     }
   }
   return { left, unread: notJudged };

@@ -11,6 +11,13 @@ import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
 import { identityOfParts } from "../../../provider/impl/ownership/stack-identity";
 import { APP_INPUTS, rejectionOf, stackConfig, useImplFixture } from "../support/impl-fixture";
+import { until } from "../../helpers/promises";
+
+/** True once no fault of `route` waits to be taken (its request arrived). */
+const taken = (route: string) => () =>
+  !fixture()
+    .emulator.app.emulator.faults.pending()
+    .some((f) => f.route === route);
 
 const fixture = useImplFixture();
 // A killed run's create ends without its answer (RIMU_ERR_CREATE_OUTCOME_UNKNOWN) after the client's retries of the
@@ -585,9 +592,7 @@ describe("a destroy that cannot judge", () => {
       expect(first.errors[0]).toContain(
         `Vps ${web0.id} (web-0.example.com) is kept (not cancelled, still in the state)`,
       );
-      expect(first.errors[0]).toContain(
-        "then run the same command again: `pulumi destroy` cancels the VPS it kept",
-      );
+      expect(first.errors[0]).toContain("then run `pulumi destroy` again: it cancels the VPS it kept");
       expect(await active()).toEqual([Number(web0.id), stray]);
       // `pulumi destroy` again: the state holds web-0 only.
       backend([held(web0)]);
@@ -597,6 +602,55 @@ describe("a destroy that cannot judge", () => {
       expect(lines.join("\n")).toContain(`order ${stray} (web-1.example.com, $10.00 a month): cancelled.`);
     },
   );
+
+  // Issue 92: the backend stopped mid-`destroy`. The states unread, the judging delete cannot tell the stack's own
+  // VPSs (in its state) from a killed run's orders, while the run's other deletes cancel theirs (each answer held
+  // here, so they end after the sweep listed the account again). Its failure names only what is still billed: the
+  // killed run's order, not the VPSs this run's deletes cancelled.
+  it("the backend's states unread mid-destroy: the failure names only what is still billed", async () => {
+    const [web0, web1, web2] = [await recorded("web-0"), await recorded("web-1"), await recorded("web-2")];
+    const stray = await killedRun("web-3");
+    backend([], "`pulumi stack ls --all --json` failed: error: connection refused");
+    testing.forgetRun();
+    fixture().emulator.injectFault({ route: "deleteVps", kind: "delay", delayMs: 1500, times: 2 });
+    const deletes = await Promise.allSettled(
+      [web0, web1, web2].map((v) => impl.delete(v.id, v.outs as never)),
+    );
+    fixture().emulator.app.emulator.faults.clear();
+    expect(deletes.map((d) => d.status)).toEqual(["rejected", "fulfilled", "fulfilled"]);
+    const failure = String((deletes[0] as PromiseRejectedResult).reason.message);
+    expect(failure).toMatch(
+      /^\[RIMU_ERR_LEFT_BILLED\] This destroy leaves billed an order that a killed run/,
+    );
+    expect(failure).toContain(`order ${stray} (web-3.example.com, $10.00 a month): not judged`);
+    for (const cancelled of [web1, web2]) expect(failure).not.toContain(`order ${cancelled.id} `);
+    expect(await active()).toEqual([Number(web0.id), stray]);
+    const said = lines.join("\n");
+    for (const cancelled of [web1, web2])
+      expect(said).toContain(
+        `order ${cancelled.id} (${cancelled.id === web1.id ? "web-1" : "web-2"}.example.com, $10.00 a month) is no longer billed: this run's delete of it cancelled it.`,
+      );
+    expect(said).not.toMatch(new RegExp(`Warning: order (${web1.id}|${web2.id}) `));
+  });
+
+  // Item 7 of issue 92: a killed run's order that ended (cancelled by hand) while the sweep's cancellation of it was on
+  // its way: the cancellation fails, but nothing is left billed, so the destroy does not fail.
+  it("a killed run's order already gone when the sweep cancels it: counted as ended, the destroy not failed", async () => {
+    const web0 = await recorded("web-0");
+    const stray = await killedRun("web-1");
+    backend([held(web0)]);
+    history(held(web0).resources);
+    testing.forgetRun();
+    fixture().emulator.injectFault({ route: "deleteVps", kind: "delay", delayMs: 1500, times: 1 });
+    const destroying = impl.delete(web0.id, web0.outs as never);
+    await until("the sweep's cancellation to be held", taken("deleteVps"));
+    await fixture().byHand.deleteVps({ orderOid: stray, domainName: "web-1.example.com" });
+    await destroying;
+    expect(await active()).toEqual([]);
+    expect(lines.join("\n")).toContain(
+      `order ${stray} (web-1.example.com, $10.00 a month) is no longer billed`,
+    );
+  });
 
   /** Whose order a killed run's order is: this stack's, one placed with no identity, or another backend's stack's. */
   type StrayOf = "ours" | "unmarked" | "other";
