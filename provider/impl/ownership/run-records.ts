@@ -5,7 +5,8 @@
  * `pulumi state delete`) from a killed run's order on every backend (docs/troubleshooting.md, "A run was killed").
  *
  * Before its first order a run writes one stack tag, `rimuhosting:run:<16 hex>` (its own random id), whose value is
- * when it was written (epoch ms) and whether the engine keeps checkpoints (`cp`) or not (`skip`); every order it
+ * when it was written (epoch ms), whether the engine keeps checkpoints (`cp`) or not (`skip`) and how many operations
+ * of the stack had finished (the history's length, read before; none when unread); every order it
  * places carries that id (RUN_RECORD_KEY). One `pulumi stack tag set` per run that orders, not per order, written
  * under the machine's lock of the stack (machine-lock.ts): `tag set` rewrites the stack's whole tags file, and the
  * other providers of the command (one machine: the backend's update lock keeps other machines' commands out) set
@@ -17,7 +18,8 @@
  * S3, Pulumi Cloud): a self-managed backend adds an entry when an operation finishes (failed or not), never for a
  * killed one, and the finished operation's state holds every create it completed. So an order of a recorded run that
  * no state holds now:
- * - the run finished (an entry spans the record's time): its state held the order, which then left on purpose;
+ * - the run finished (the entry after those it counted began before the record: runFinished): its state held the
+ *   order, which then left on purpose;
  * - the run never finished and kept no checkpoints: the order was in no state ever, a killed run's;
  * - the run never finished and kept checkpoints: the engine wrote the order into a checkpoint once it was created (or
  *   kept its pending create, the proof of backend-states.ts), so it may have left on purpose: not a killed run's.
@@ -34,13 +36,21 @@ export { RUN_RECORD_KEY };
 /** The prefix of a run record's stack tag (a tag name is at most 40 characters: this and 16 hex). */
 export const RUN_TAG_PREFIX = "rimuhosting:run:";
 
-/** One run's record: when it was written, and whether its engine kept checkpoints. */
+/**
+ * One run's record: when it was written, whether its engine kept checkpoints, and how many operations of the stack
+ * had finished then (`before`: the history's length; absent when it could not be read, or in a record of a release
+ * before it).
+ */
 export interface RunRecord {
   at: number;
   checkpoints: boolean;
+  before?: number;
 }
 
-/** A stack's run records by run id, and the spans of its finished operations (epoch seconds); or why not read. */
+/**
+ * A stack's run records by run id, and the spans of its finished operations (epoch seconds, the oldest first); or why
+ * not read.
+ */
 export type RunRecords =
   | { runs: ReadonlyMap<string, RunRecord>; finished: readonly { start: number; end: number }[] }
   | { unread: string };
@@ -51,30 +61,69 @@ export const runIdOf = (order: AboutOrder): string | undefined =>
 
 /** The value of a run's tag. */
 export const runTagValue = (record: RunRecord): string =>
-  `${record.at} ${record.checkpoints ? "cp" : "skip"}`;
+  `${record.at} ${record.checkpoints ? "cp" : "skip"}${record.before === undefined ? "" : ` ${record.before}`}`;
 
 /** The run records among a stack's tags (name → value). */
 export function runsInTags(tags: Readonly<Record<string, string>>): Map<string, RunRecord> {
   const runs = new Map<string, RunRecord>();
   for (const [name, value] of Object.entries(tags)) {
     if (!name.startsWith(RUN_TAG_PREFIX)) continue;
-    const found = /^(\d+) (cp|skip)$/.exec(value.trim());
+    const found = /^(\d+) (cp|skip)(?: (\d+))?$/.exec(value.trim());
     if (found)
-      runs.set(name.slice(RUN_TAG_PREFIX.length), { at: Number(found[1]), checkpoints: found[2] === "cp" });
+      runs.set(name.slice(RUN_TAG_PREFIX.length), {
+        at: Number(found[1]),
+        checkpoints: found[2] === "cp",
+        ...(found[3] === undefined ? {} : { before: Number(found[3]) }),
+      });
   }
   return runs;
 }
 
-/** True when a finished operation of the stack spans `record`'s time: its run finished and wrote its state. */
+/**
+ * True when the operation `record`'s run ran in finished: it wrote its state. The backend's lock lets one operation
+ * of the stack run at a time, so the run's own is the one after the `before` operations that had finished when it
+ * wrote its record: finished if the history has it, and it began before the record (a later one, run after the kill,
+ * began after it; the history's times are whole seconds, cut, so one that began in the record's own second is taken
+ * as the run's: finished, not cancelled). A record with no `before` is judged by time alone: an operation spanning its
+ * second (one written in the second an operation ended is taken as that one's).
+ */
 export function runFinished(records: Extract<RunRecords, { runs: unknown }>, record: RunRecord): boolean {
   const at = Math.floor(record.at / 1000);
-  return records.finished.some(({ start, end }) => start <= at && at <= end + 1);
+  if (record.before !== undefined) {
+    const own = records.finished[record.before];
+    return own !== undefined && own.start <= at;
+  }
+  return records.finished.some(({ start, end }) => start <= at && at <= end);
 }
 
 /** One entry of `pulumi stack history --json`. */
 interface UpdateJson {
   startTime?: string;
   endTime?: string;
+  result?: string;
+}
+
+/**
+ * `scope`'s finished operations, the oldest first (the CLI lists the newest first), each its start and end in epoch
+ * seconds. Every one: `--page-size 0` (the CLI's default page is the newest 10); not one still running (a service
+ * backend lists it, `in-progress`).
+ */
+async function finishedOperations(
+  scope: { stack: string },
+  at: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<{ start: number; end: number }[] | { why: string }> {
+  const history = await pulumiJson<UpdateJson[] | null>(
+    ["stack", "history", "--json", "--page-size", "0", "--stack", scope.stack],
+    at,
+  );
+  if ("why" in history) return history;
+  const spans = (history.value ?? []).flatMap(({ startTime, endTime, result }) => {
+    const start = Date.parse(startTime ?? "");
+    const end = Date.parse(endTime ?? "");
+    if (result === "in-progress" || result === "not-started") return [];
+    return Number.isNaN(start) || Number.isNaN(end) ? [] : [{ start: start / 1000, end: end / 1000 }];
+  });
+  return spans.reverse().sort((a, b) => a.start - b.start);
 }
 
 /** `scope`'s run records and finished operations through the CLI in `where` (the stack's backend). */
@@ -90,16 +139,8 @@ export async function readRunRecords(
   if ("why" in tags) return { unread: tags.why };
   const runs = runsInTags(tags.value);
   if (runs.size === 0) return { runs, finished: [] };
-  const history = await pulumiJson<UpdateJson[] | null>(
-    ["stack", "history", "--json", "--stack", scope.stack],
-    at,
-  );
-  if ("why" in history) return { unread: history.why };
-  const finished = (history.value ?? []).flatMap(({ startTime, endTime }) => {
-    const start = Date.parse(startTime ?? "");
-    const end = Date.parse(endTime ?? "");
-    return Number.isNaN(start) || Number.isNaN(end) ? [] : [{ start: start / 1000, end: end / 1000 }];
-  });
+  const finished = await finishedOperations(scope, at);
+  if ("why" in finished) return { unread: finished.why };
   return { runs, finished };
 }
 
@@ -107,8 +148,8 @@ export async function readRunRecords(
 export const stackTagsLockName = (hash: string): string => `stack-tag-${hash}`;
 
 /**
- * Sets run `id`'s tag on `scope`'s stack through the CLI, under the machine lock `lockName`; the outcome is what the
- * tags read back say.
+ * Sets run `id`'s tag on `scope`'s stack through the CLI, under the machine lock `lockName`, with how many operations
+ * of the stack had finished (when the history can be read: runFinished); the outcome is what the tags read back say.
  */
 export async function writeRunRecord(
   scope: { project: string; stack: string },
@@ -118,9 +159,12 @@ export async function writeRunRecord(
   where: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<{ written: true } | { why: string }> {
   const at = { cwd: where.cwd ?? process.cwd(), env: where.env };
+  // This run's operation holds the backend's lock: none finishes meanwhile.
+  const finished = await finishedOperations(scope, at);
+  const counted = "why" in finished ? record : { ...record, before: finished.length };
   const locked = await withMachineLock(lockName, async () => {
     const set = await pulumiJson(
-      ["stack", "tag", "set", `${RUN_TAG_PREFIX}${id}`, runTagValue(record), "--stack", scope.stack],
+      ["stack", "tag", "set", `${RUN_TAG_PREFIX}${id}`, runTagValue(counted), "--stack", scope.stack],
       at,
     );
     const after = await pulumiJson<Record<string, string>>(

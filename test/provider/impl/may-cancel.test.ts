@@ -78,6 +78,39 @@ describe("may this run cancel this order?", () => {
     expect(mayCancel(order(104, { mark: MARK, run: "r1" }), records(over)).answer).toBe(answer);
   });
 
+  // The history's times are whole seconds, cut: the operation that ended in second 1,000,000 ended before 1,000,001.
+  // A run recorded 1.2 s after it (a replacement's `up` killed right after the `up` before it) is not that one's.
+  it("a run recorded in the second after the last operation ended: unfinished, cancelled", () => {
+    const runs = {
+      runs: runsInTags({ [`${RUN_TAG_PREFIX}r1`]: "1000001235 skip" }),
+      finished: [{ start: 999_999, end: 1_000_000 }],
+    };
+    expect(mayCancel(order(110, { mark: MARK, run: "r1" }), records({ runs })).answer).toBe("cancel");
+    const own = { ...runs, runs: runsInTags({ [`${RUN_TAG_PREFIX}r1`]: "1000000999 skip" }) };
+    expect(mayCancel(order(110, { mark: MARK, run: "r1" }), records({ runs: own })).answer).toBe(
+      "left the state",
+    );
+  });
+
+  // The record says how many operations had finished when it was written: the run's own is the next one.
+  it.each([
+    ["the next operation began before the record: the run's own, finished", [1_000_000], "left the state"],
+    [
+      "the next began in the record's second: taken as the run's own",
+      [1_000_000, 1_000_001],
+      "left the state",
+    ],
+    ["the next began after the record: a later one, the run killed", [1_000_000, 1_000_002], "cancel"],
+    ["no operation after the ones before it: the run killed", [1_000_000], "cancel"],
+  ] as const)("a run record counting the operations before it, %s", (title, starts, answer) => {
+    const before = title.startsWith("no operation") ? 1 : starts.length - 1;
+    const runs = {
+      runs: runsInTags({ [`${RUN_TAG_PREFIX}r1`]: `1000001235 skip ${before}` }),
+      finished: starts.map((start) => ({ start, end: start })),
+    };
+    expect(mayCancel(order(111, { mark: MARK, run: "r1" }), records({ runs })).answer).toBe(answer);
+  });
+
   it.each([
     [
       "no run record (a copy of the backend made before the run wrote it)",
