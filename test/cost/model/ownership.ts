@@ -242,6 +242,10 @@ export async function runOwnedStep(emu: TestEmulator, world: OwnedWorld, step: O
  * placed, which its engine never asked to delete (another provider's sweep took it); an order two states hold.
  */
 export async function runOwnedUp(emu: TestEmulator, world: OwnedWorld, c: OwnedUp): Promise<string[]> {
+  // A command begins after the one before it ended, as a user's next `pulumi` command does: in a later millisecond
+  // than the last order it placed (a sweep names, never cancels, an order dated at or after its run began).
+  const ended = Date.now();
+  while (Date.now() <= ended) await new Promise((later) => setImmediate(later));
   const stack = world.stacks[c.stack]!;
   stack.program = [...(c.web ? [specOf("web", c.web)] : []), ...(c.api ? [specOf("api", c.api)] : [])];
   const before = ordersNow(emu);
