@@ -59,6 +59,7 @@ const backend = (stacks: testing.BackendStates["stacks"], unread?: string) =>
     states: async () => (unread === undefined ? { stacks } : { stacks, unread }),
     runs: runRecords.runs,
     recordRun: runRecords.record,
+    recordTakeBack: runRecords.recordTakeBack,
   });
 
 beforeEach(() => {
@@ -291,6 +292,26 @@ describe("destroy after a killed run", () => {
         `order ${mail.id} \\(mail\\.example\\.com, \\$[\\d.]+ a month\\) stays billed: it left this stack's ` +
           "state on purpose \\(a VPS kept with retainOnDelete, or removed with `pulumi state delete`\\)",
       ),
+    );
+  });
+
+  // An order a later `up` took back carries the killed run's id still: that run never finished and kept no
+  // checkpoints, yet the taking run's state held the order, which then left it on purpose.
+  it("a killed run's order taken back by an up that finished, then kept with retainOnDelete: stays billed, named", async () => {
+    const web0 = await recorded("web-0");
+    const oid = await killedRun("web-1");
+    backend([held(web0)]);
+    const before = runRecords.ids();
+    const { created } = await nextUp("web-1");
+    expect((await created!).id).toBe(String(oid));
+    // The taking `up` finished: its state held the order (the engine's history records the operation).
+    runRecords.finish(...runRecords.ids().filter((id) => !before.includes(id)));
+    // retainOnDelete: the engine drops web-1 from the state during the destroy, without asking the provider.
+    backend([held(web0)]);
+    await destroy(web0);
+    expect(await active()).toEqual([oid]);
+    expect(lines.join("\n")).toContain(
+      `order ${oid} (web-1.example.com, $10.00 a month) stays billed: it left this stack's state on purpose`,
     );
   });
 
