@@ -140,10 +140,13 @@ describeNative("yaml", "two backends, one account, a stack `dev` in each", () =>
           expect(activeOrders(s).filter((oid) => !before.includes(oid))).toHaveLength(2);
           const destroyed = await pulumiText(a.cli, "destroy", "--yes", "--skip-preview");
           // The engine's display shows a provider's line twice (beside the step, and under "Diagnostics"): the
-          // provider said one line.
+          // provider said one line, so "Diagnostics" holds it once.
           expect(
             new Set(linesAbout(destroyed).map((line) => line.replace(/^.*\[rimuhosting\] /, ""))),
           ).toEqual(new Set([expect.stringMatching(oneLine)]));
+          expect(linesAbout(destroyed.slice(destroyed.indexOf("Diagnostics:")))).toEqual([
+            expect.stringMatching(oneLine),
+          ]);
           expect(destroyed).not.toContain(`order ${oidB}`);
           expect(activeOrders(s).filter((oid) => !before.includes(oid))).toEqual([oidB]);
           const swept = await killedOrders(a.cli, front);
