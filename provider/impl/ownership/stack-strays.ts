@@ -5,8 +5,8 @@
  *
  * A killed run's order is in no state, so the engine never asks the provider to delete it, and destroy does not run
  * the program, whose check would take it back (take-back.ts). So every order the provider places carries its stack's
- * token (a hash of the project and stack names, STACK_TOKEN_KEY), its stack identity (stack-identity.ts) and its
- * run's record (run-records.ts), and the first delete of a run that checked no VPS (a destroy, or an `up` whose
+ * token (a hash of the project and stack names), its stack identity and its run's record (new-order-marks.ts), and
+ * the first delete of a run that checked no VPS (a destroy, or an `up` whose
  * program has none left) lists the account's active orders carrying the token and judges each by the one rule of
  * may-cancel.ts: cancelled only on a positive record kept in this stack's backend (a pending create of its state
  * carrying the order's nonce; a record of the run that placed it, which kept no checkpoints and never finished);
@@ -26,10 +26,8 @@
  * that run (a replacement's, a VPS left out of the program) must not cancel one that a later check would take.
  * Orders placed before the stack token existed carry none and are not found.
  */
-import { createHash } from "node:crypto";
 import type { AboutOrder } from "../../../contract/index.js";
 import type { RimuClient } from "../../client/index.js";
-import { STACK_TOKEN_KEY } from "../../client/metadata-keys.js";
 import type { AccountView } from "../account/account-view.js";
 import { deleteBillLine } from "../budget/money.js";
 import { dollars, cents } from "../cost/money.js";
@@ -38,87 +36,14 @@ import { log } from "../engine/log.js";
 import { runState, type RunContext } from "../engine/run-context.js";
 import { isOrderGone, orderFields } from "../../wire-mapping/order-fields.js";
 import { holderOf } from "./backend-states.js";
-import { backendStates, stackRunRecords, thisRunsRecord } from "./backend-reader.js";
+import { backendStates, stackRunRecords } from "./backend-reader.js";
 import { mayCancel, needsRunRecords, type Judgement, type OwnershipRecords } from "./may-cancel.js";
-import { RUN_RECORD_KEY } from "./run-records.js";
 import { stackOfScope } from "./stack-scope.js";
-import { deploymentOfThisProcess } from "../engine/deployment.js";
-import { identityOf, stackIdentity, STACK_IDENTITY_KEY } from "./stack-identity.js";
+import { identityOf, stackIdentity } from "./stack-identity.js";
 import { creationNonceOf } from "./order-marks.js";
 import { carriesAnotherMark, otherStacksLine } from "./another-stacks.js";
 import { stillBilled, type LeftOrder } from "./still-billed.js";
-
-export { STACK_TOKEN_KEY };
-
-/** `stack-<32 hex>` from a creationScope's project and stack (`<project>/<stack>/<name>`), or undefined. */
-export function stackTokenOf(creationScope: unknown): string | undefined {
-  const scope = stackOfScope(creationScope);
-  if (scope === undefined) return undefined;
-  const hash = createHash("sha256").update(`${scope.project}/${scope.stack}`).digest("hex");
-  return `stack-${hash.slice(0, 32)}`;
-}
-
-/** Runs that already said their orders carry no stack identity (once per run is enough). */
-const UNMARKED = runState("a run's orders placed without a stack identity", () => ({ said: false }));
-
-/**
- * The meta_data entries that tie a new order for `creationScope` to its stack: the stack token (its names) and the
- * stack identity (stack-identity.ts), when it can be read. Without an identity the order is placed all the same (a
- * create never waits on a backend that cannot be read), and the run says once that no later run will act on it.
- */
-export async function stackMarks(
-  run: RunContext,
-  creationScope: unknown,
-  domainName: string,
-): Promise<{ key_name: string; value: string }[]> {
-  const token = stackTokenOf(creationScope);
-  const scope = stackOfScope(creationScope);
-  if (token === undefined || scope === undefined) return [];
-  const marks = [{ key_name: STACK_TOKEN_KEY, value: token }];
-  const identity = await stackIdentity(run, scope, "mark");
-  if ("mark" in identity)
-    return [
-      ...marks,
-      { key_name: STACK_IDENTITY_KEY, value: identity.mark },
-      ...(await runMark(run, scope, domainName)),
-    ];
-  const said = run.get(UNMARKED);
-  if (!said.said && deploymentOfThisProcess() !== undefined) {
-    said.said = true;
-    log(
-      `Warning: ${domainName} and the other orders of this run carry no stack identity, because ${identity.unread}. ` +
-        `Should this run be killed before its state records them, no later \`pulumi up\` or \`pulumi destroy\` ` +
-        `will take back or cancel them: each is named, to cancel or adopt (\`adoptOrderOid\`) by hand.`,
-    );
-  }
-  return marks;
-}
-
-/** Runs that already said their orders carry no run record. */
-const UNRECORDED = runState("a run's orders placed without a run record", () => ({ said: false }));
-
-/**
- * The run record's mark (run-records.ts): this run's id, once its record is in the stack's backend (written before
- * its first order). Without it the order is placed all the same, and the run says once what that costs.
- */
-async function runMark(
-  run: RunContext,
-  scope: { project: string; stack: string },
-  domainName: string,
-): Promise<{ key_name: string; value: string }[]> {
-  const record = await thisRunsRecord(run, scope);
-  if ("id" in record) return [{ key_name: RUN_RECORD_KEY, value: record.id }];
-  const said = run.get(UNRECORDED);
-  if (!said.said && deploymentOfThisProcess() !== undefined) {
-    said.said = true;
-    log(
-      `Warning: ${domainName} and the other orders of this run carry no run record, because ${record.why}. ` +
-        "Should this run be killed without checkpoints (PULUMI_SKIP_CHECKPOINTS) before its state records them, " +
-        "no later `pulumi destroy` will cancel them: each is named, to cancel or adopt (`adoptOrderOid`) by hand.",
-    );
-  }
-  return [];
-}
+import { carriesToken, stackTokenOf } from "./new-order-marks.js";
 
 const SWEEP = runState("the stack's orders in no state, judged once by a destroy", () => ({
   checked: false,
@@ -245,10 +170,6 @@ export async function unheldOrdersOfStackName(
     named: unheld.filter((order) => !isAnother(order)).map(named),
     another: another.length === 0 ? [] : [otherStacksLine(another, scope, otherStackMarks)],
   };
-}
-
-function carriesToken(order: AboutOrder, token: string): boolean {
-  return order.meta_data?.some((m) => m.key_name === STACK_TOKEN_KEY && m.value === token) ?? false;
 }
 
 /** How to adopt or end an order this run cannot prove its own stack's. */
