@@ -2,7 +2,8 @@
  * The state a provider process keeps at module level, each piece with its reason. Everything one run learns
  * (shared reads, ledgers, marks, running totals) lives in the run context (run-context.ts), which a new run
  * replaces whole; what is here outlives a run on purpose: the configuration the process was given, connections,
- * the watch on the engine, caches of values derived from code, and test seams.
+ * the watch on the engine, and test seams (a value derived from code alone is a constant, built as its module
+ * loads).
  *
  * test/provider/impl/process-state.test.ts reads every module of provider/ and fails when one keeps module-level
  * state (a `let`, or a Map or Set it changes) that is not listed here: a new piece is either the run's (put it in
@@ -18,7 +19,6 @@ export interface ProcessState {
 }
 
 const CONFIGURATION = "the configuration this process was given (configure() sets it once per process)";
-const DERIVED = "a value derived from code, built on first use: the same in every run";
 const TEST_SEAM = "a test seam (provider/impl/testing.ts), unset in a real run";
 
 export const PROCESS_STATE: readonly ProcessState[] = [
@@ -99,20 +99,10 @@ export const PROCESS_STATE: readonly ProcessState[] = [
     name: "quieted",
     why: "a process listener added once (Node's rejectionHandled warning), never per run",
   },
-  { file: "provider/impl/inputs/vps-input-schema.ts", name: "cachedSchema", why: DERIVED },
-  { file: "provider/impl/inputs/recorded-state.ts", name: "schema", why: DERIVED },
-  { file: "provider/impl/inputs/recorded-state.ts", name: "kinds", why: DERIVED },
-  { file: "provider/impl/budget/money.ts", name: "formats", why: DERIVED },
   {
     file: "provider/impl/lifecycle/runtime-config.ts",
     name: "recentDigests",
     why: "the digests of the last few settings' texts: a function of the text, the same in every run",
-  },
-  { file: "provider/vps.ts", name: "seed", why: DERIVED },
-  {
-    file: "provider/vps-registration.ts",
-    name: "sdkDirectory",
-    why: "where the SDK is installed: found once",
   },
   { file: "provider/impl/engine/log.ts", name: "sink", why: `where log lines go: ${TEST_SEAM}` },
   {
