@@ -107,6 +107,7 @@ export async function checkVps(
   const checked = withOrder(taken ? { ...inputs, __creationNonce: taken } : inputs, ahead.recordedOrderOid);
   // The run's budget (budget.ts): this VPS's fees counted with the others' checked so far.
   const budget = judgeBudget(
+    run.settings.budget,
     ahead.fee && accountView(run, "Checking a Vps"),
     {
       resource: resourceKey(given),
@@ -244,9 +245,10 @@ export async function check(
   olds: VpsInputs,
   news: VpsInputs,
 ): Promise<{ inputs: VpsInputs; failures?: CheckFailure[] }> {
+  const run = currentRun(); // where this call's notes go: the run it serves
   try {
     const result = await checkVps(olds, news);
-    await emitNotes(result.notes, previewUrnOf(news));
+    await emitNotes(run, result.notes, previewUrnOf(news));
     const inputs = isPreview(news) ? withUnknown(result.inputs, result.unknownOutputs) : result.inputs;
     return result.failures.length > 0
       ? { inputs, failures: result.failures.map(presentFailure) }

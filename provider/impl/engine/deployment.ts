@@ -16,7 +16,10 @@ import { dynamicHost } from "./engine-log.js";
  */
 export const CHECK_DEPLOYMENT_KEY = "checkedInDeployment";
 
-/** The native plugin's engine address (its server sets it: the plugin is not the dynamic host). */
+/**
+ * Per process: the native plugin's engine address (its server sets it as it starts: the plugin is not the dynamic
+ * host, whose address is its first argument). One engine per plugin process.
+ */
 let nativeEngine: string | undefined;
 
 /** The native plugin's server gives the engine's address it was started with (undefined: no engine). */

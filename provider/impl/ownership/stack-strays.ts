@@ -84,6 +84,7 @@ export async function stackMarks(
   if (!said.said && deploymentOfThisProcess() !== undefined) {
     said.said = true;
     log(
+      run,
       `Warning: ${domainName} and the other orders of this run carry no stack identity, because ${identity.unread}. ` +
         `Should this run be killed before its state records them, no later \`pulumi up\` or \`pulumi destroy\` ` +
         `will take back or cancel them: each is named, to cancel or adopt (\`adoptOrderOid\`) by hand.`,
@@ -110,6 +111,7 @@ async function runMark(
   if (!said.said && deploymentOfThisProcess() !== undefined) {
     said.said = true;
     log(
+      run,
       `Warning: ${domainName} and the other orders of this run carry no run record, because ${record.why}. ` +
         "Should this run be killed without checkpoints (PULUMI_SKIP_CHECKPOINTS) before its state records them, " +
         "no later `pulumi destroy` will cancel them: each is named, to cancel or adopt (`adoptOrderOid`) by hand.",
@@ -348,6 +350,7 @@ async function act(
       return;
     case "unread":
       log(
+        run,
         `Warning: ${what} carries this stack's name and is in no state known to this run, but it cannot be judged: ` +
           `${judgement.why}. It stays billed, not cancelled. ${ADOPT_OR_CANCEL}.`,
       );
@@ -355,6 +358,7 @@ async function act(
       return;
     case "no identity":
       log(
+        run,
         `Warning: ${what} carries this stack's name and no state of this backend holds it, but it is not provably ` +
           "this stack's: it carries no stack identity (placed by a release before it, or by a run that could not " +
           "read it). It may be an order of a killed run of this stack, or a VPS of a stack of the same name in " +
@@ -363,11 +367,12 @@ async function act(
       return;
     case "another mark": {
       const identity = await stackIdentity(run, stack.scope);
-      log(otherMarkLine(what, order, identity, stack.scope, stack.otherStackMarks));
+      log(run, otherMarkLine(what, order, identity, stack.scope, stack.otherStackMarks));
       return;
     }
     case "left the state":
       log(
+        run,
         `${what} stays billed: it left this stack's state on purpose (a VPS kept with retainOnDelete, or removed ` +
           `with \`pulumi state delete\`): its run ${judgement.run}, recorded in this stack's backend, finished with ` +
           "it in its state. To stop its bill, cancel it in the control panel.",
@@ -375,6 +380,7 @@ async function act(
       return;
     case "unproven":
       log(
+        run,
         `${what} carries this stack's identity and no state of this backend holds it, but nothing this backend ` +
           `records proves it this stack's: ${judgement.why}. It stays billed, not cancelled. To stop its bill, ${HOW}.`,
       );
@@ -400,6 +406,7 @@ async function cancelProven(
   const placed = order.billing_info?.order_date?.ms_since_epoch;
   if (planIncomplete || placed === undefined || placed >= run.startedAt) {
     log(
+      run,
       `Warning: ${what} carries this stack's identity and no state holds it, but it is not cancelled: ` +
         (planIncomplete
           ? "this run could not note its own orders in the command's shared plan"
@@ -413,6 +420,7 @@ async function cancelProven(
     const cancelled = await client.deleteVps({ orderOid: order.order_oid, domainName: order.domain_name });
     view.noteGone(order.order_oid);
     log(
+      run,
       `${what}: cancelled. A killed run of this stack ordered it: ` +
         (judgement.proof === "pending create"
           ? "the engine's record of a create it never finished (a pending operation) carries its creation nonce" +
@@ -421,6 +429,7 @@ async function cancelProven(
             "no state ever held it."),
     );
     log(
+      run,
       deleteBillLine(
         String(order.order_oid),
         cancelled.cancel_messages ?? [],
@@ -429,6 +438,7 @@ async function cancelProven(
     );
   } catch (error) {
     log(
+      run,
       `Warning: ${what}, which a killed run of this stack left in no state, could not be cancelled ` +
         `(${messageOf(error)}); it stays billed. To stop its bill, ${HOW}.`,
     );

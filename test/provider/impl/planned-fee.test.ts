@@ -210,7 +210,10 @@ describe("plannedMonthlyFeeUsd in check()'s result", () => {
 
   it("a quote RimuHosting refuses reads the same from the planned fee and from priceOf (the order guard's)", async () => {
     // One quote helper: the budget's reason and the order guard's refusal must not tell one failure two ways.
-    const at = { view: accountView(currentRun(), "Checking a Vps"), baseUrl: configuredBaseUrl() };
+    const at = {
+      view: accountView(currentRun(), "Checking a Vps"),
+      baseUrl: configuredBaseUrl(currentRun()),
+    };
     const refused = { ...APP_INPUTS, memoryMb: 16 }; // below any plan's memory: R16 answers 400
     const fee = await plannedFeeOf(
       { ...at, isNew: true, before: {}, after: refused, known: refused, unknown: new Set<string>() },
