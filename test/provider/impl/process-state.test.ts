@@ -11,7 +11,9 @@ import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import * as ts from "typescript";
 import { PROCESS_STATE } from "../../../provider/impl/engine/process-state";
-import { beginRun, currentRun, runState } from "../../../provider/impl/engine/run-context";
+import { beginRun, currentRun, RunContext, runState } from "../../../provider/impl/engine/run-context";
+import { log } from "../../../provider/impl/engine/log";
+import { configure, configuredBaseUrl } from "../../../provider/impl/lifecycle/runtime-config";
 import { settingName } from "../../../provider/impl/engine/settings-source";
 import { runImportFile } from "../../../provider/adopt/cli";
 
@@ -227,6 +229,35 @@ describe("the run context", () => {
       text: readFileSync(path, "utf8"),
     }));
     expect(reachingCurrentRun(files).filter((file) => !RUN_ENTRY_POINTS.includes(file))).toEqual([]);
+  });
+
+  it("holds what each run was given: two runs of one process, each with its own settings and lines", async () => {
+    const served = currentRun();
+    const lines = { a: [] as string[], b: [] as string[] };
+    const a = new RunContext("run a", { log: (line) => lines.a.push(line) });
+    const b = new RunContext("run b", { log: (line) => lines.b.push(line) });
+    const settings = (baseUrl: string, budget: string) => ({
+      config: {
+        get: (key: string) =>
+          ({ "rimuhosting:baseUrl": baseUrl, "rimuhosting:monthlyBudgetUsd": budget })[key],
+      },
+    });
+    await configure(a, settings("http://127.0.0.1:1/a", "10"));
+    await configure(b, settings("http://127.0.0.1:1/b", "20"));
+    log(a, "a's line");
+    log(b, "b's line");
+    expect([configuredBaseUrl(a), configuredBaseUrl(b)]).toEqual([
+      "http://127.0.0.1:1/a",
+      "http://127.0.0.1:1/b",
+    ]);
+    expect([
+      a.settings.budget.settings.monthlyBudgetUsd,
+      b.settings.budget.settings.monthlyBudgetUsd,
+    ]).toEqual([10, 20]);
+    expect(lines).toEqual({ a: ["[rimuhosting] a's line"], b: ["[rimuhosting] b's line"] });
+    // Neither is the run the process serves, and that run is left as it was.
+    expect(currentRun()).toBe(served);
+    expect(currentRun().settings).not.toBe(a.settings);
   });
 
   it("makes each piece once per run, and a new run forgets them all", () => {
