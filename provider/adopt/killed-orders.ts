@@ -10,11 +10,10 @@
  *
  *   pulumi cancel --yes && rimuhosting-killed-orders --yes
  *
- * Exit codes: 0 when no order of a killed run of the stack is left billed (another stack's orders of its name told
- * of, left alone, once --other-stack-mark names their marks); 1 when one is, or may be (one of another mark not named
- * so: another-stacks.ts) (each named, with why and how to end it), or when one may be and a command of the
- * stack may be running; 2 for wrong arguments, a missing API key, a stack whose config cannot be read, or a locked
- * stack. `--identity` prints the stack's identity mark (0; 2 when it cannot be read).
+ * Exit codes: 0 when no order of a killed run of the stack is left billed (the orders of its name that carry another
+ * stack's identity counted in one line, left alone: another-stacks.ts); 1 when one is, or may be (each named, with
+ * why and how to end it), or when one may be and a command of the stack may be running; 2 for wrong arguments, a
+ * missing API key, a stack whose config cannot be read, or a locked stack. `--identity` prints the stack's identity mark (0; 2 when it cannot be read).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -48,13 +47,12 @@ const USAGE = `Usage: rimuhosting-killed-orders --yes [--stack <stack>] [--no-ru
   whose killed run left no VPS in its state (its destroy never starts the provider). Run it in the stack's project
   directory, once no \`pulumi\` command of the stack is running (after \`pulumi cancel\`).
 
-  An order is cancelled only when it is provably this stack's: it carries this stack's identity, no state of the
-  backend holds it, and either a pending create of the stack's state (the engine's record of a create it never
-  finished) carries its creation nonce or no finished operation of the stack recorded it. An order marked with
-  another stack identity (a stack of the same name in another backend, or this stack's own from before
-  \`pulumi stack rm\` or a changed tag) is named, with the commands that tell whose it is, and
-  fails the run until --other-stack-mark names its mark. Every other order of the stack's name is named, with why
-  it stays billed and how to end it.
+  An order is cancelled only on a record this stack's backend keeps: it carries this stack's identity, no state of
+  the backend holds it, and either a pending create of the stack's state (the engine's record of a create it never
+  finished) carries its creation nonce or the stack's record of the run that placed it (a run without checkpoints
+  that never finished) names it. Orders marked with another stack identity (a stack of the same name in another
+  backend, or this stack's own from before \`pulumi stack rm\` or a changed tag) are another stack's: counted in one
+  line, left alone. Every other order of the stack's name is named, with why it stays billed and how to end it.
 
   On a file backend the command sees the stack's lock and refuses while it is held. On any other backend (S3,
   PostgreSQL, Pulumi Cloud) it cannot, and a running \`pulumi up\`'s new orders look like a killed run's: it
@@ -68,14 +66,13 @@ const USAGE = `Usage: rimuhosting-killed-orders --yes [--stack <stack>] [--no-ru
     --identity             print the stack's identity mark (no --yes needed; cancels nothing): run against
                            each backend with a stack of this name, it tells whose an order of another mark is
     --other-stack-mark <mark>
-                           an identity mark that --identity printed for a stack of another backend: its orders
-                           are left alone without failing the run (repeat it for each such stack; this
-                           stack's own mark is refused)
+                           an identity mark that --identity printed for a stack of another backend (not
+                           needed: every order of another mark is left alone; repeat it for each such stack;
+                           this stack's own mark is refused)
 
-  Exit code: 0 when none is left billed (orders of marks given with --other-stack-mark told of, left alone); 1
-  when one is, or may be (an order of another mark among them), or when one may be and the backend's lock cannot
-  be seen (named on stderr); 2 for wrong arguments, a missing API key, a stack whose config cannot be read, or a
-  stack that is locked.`;
+  Exit code: 0 when none is left billed (orders of another stack's identity counted, left alone); 1 when one is,
+  or may be, or when one may be and the backend's lock cannot be seen (named on stderr); 2 for wrong arguments, a
+  missing API key, a stack whose config cannot be read, or a stack that is locked.`;
 
 interface Options {
   stack?: string;
@@ -169,15 +166,16 @@ function selectedStack(cwd: string, env: NodeJS.ProcessEnv): { stack: string } |
 /**
  * The stack's lock: `held` (the lock file of a file backend's stack, in `.pulumi/locks/`, where the CLI keeps one
  * while a command of the stack runs, and a killed one leaves it), `unseen` (any other backend, whose lock the CLI
- * shows nowhere: the backend, credentials masked), or undefined (a file backend, no lock). A live `up`'s orders are
+ * shows nowhere: the backend, credentials masked), `unread` (`pulumi whoami` failed: the backend cannot be reached,
+ * so nothing of it can be read), or undefined (a file backend, no lock). A live `up`'s orders are
  * in no state yet, like a killed run's, and the engine's own sweep is safe from them only because it holds the lock.
  */
 async function lockOf(
   where: { cwd: string; env: NodeJS.ProcessEnv },
   scope: { project: string; stack: string },
-): Promise<{ held: string } | { unseen: string } | undefined> {
+): Promise<{ held: string } | { unseen: string } | { unread: string } | undefined> {
   const who = await pulumiJson<{ url?: string }>(["whoami", "--json"], where);
-  if ("why" in who) return { unseen: `a backend \`pulumi whoami\` did not name (${who.why})` };
+  if ("why" in who) return { unread: who.why };
   const url = who.value.url ?? "";
   const dir = fileBackendDir(url, where.cwd);
   if (dir === undefined)
@@ -315,6 +313,15 @@ export async function runKilledOrders(
     );
   }
   const lock = await lockOf(where, scope);
+  if (lock !== undefined && "unread" in lock) {
+    client.close();
+    return refuse(
+      VPS_ERROR_CODES.backendUnread,
+      `the backend of stack ${scope.stack} could not be read (${lock.unread}), so neither its lock nor its states ` +
+        "can be: no order was judged.",
+      1,
+    );
+  }
   if (lock !== undefined && "held" in lock) {
     client.close();
     return refuse(
@@ -356,10 +363,7 @@ export async function runKilledOrders(
       );
       for (const line of another) io.stderr.write(`${name}: ${line}\n`);
       if (orders.length === 0) {
-        io.stderr.write(
-          `${name}: no order of stack ${scope.stack}'s name ${another.length === 0 ? "" : "but another stack's "}` +
-            "is in no state: none is left billed.\n",
-        );
+        io.stderr.write(`${name}: no order of a killed run of stack ${scope.stack} is left billed.\n`);
         return 0;
       }
       return refuse(
@@ -385,7 +389,11 @@ export async function runKilledOrders(
     return 0;
   } catch (error) {
     if (!(error instanceof VpsError && error.code === VPS_ERROR_CODES.leftBilled)) throw error;
-    io.stderr.write(`${name}: ${error.message}\n`);
+    // The sweep's words, with this command's own advice (the catalogue's speaks of the destroy's kept VPS).
+    io.stderr.write(
+      `${name}: [${error.code}] ${error.detail} Fix what could not be read, or cancel each order named above in ` +
+        "the control panel (or adopt it with `adoptOrderOid`); then run this command again: it judges again.\n",
+    );
     return 1;
   } finally {
     client.close();

@@ -19,7 +19,7 @@ export const CREATION_TOKEN_KEY = `${PROVIDER_META_PREFIX}creation-token`;
 export const CREATION_NONCE_KEY = `${PROVIDER_META_PREFIX}creation-nonce`;
 
 /**
- * meta_data key of the stack token, which only the provider's create writes (impl/ownership/stack-strays.ts): a hash
+ * meta_data key of the stack token, which only the provider's create writes (impl/ownership/new-order-marks.ts): a hash
  * of the project and stack names that ordered it. Many stacks share it (a `dev` in every backend), so it only finds
  * the orders a stack must judge; the stack identity proves which are its own.
  */

@@ -51,6 +51,7 @@ import { isPendingId, nonceOf, orderOnce, orderToAdopt, readBackFailed } from ".
 import { effectNotes, effectsOf } from "./lifecycle/vps-effects.js";
 import { resolveOrderOid } from "./lifecycle/order-of-id.js";
 import { sweepStackStrays } from "./ownership/stack-strays.js";
+import { noteDeleting } from "./ownership/still-billed.js";
 import { cancelRecorded } from "./ordering/order-cancel.js";
 import { failingStep } from "./ordering/replaced-orders.js";
 import { goneRead, refreshDrift } from "./lifecycle/vps-drift.js";
@@ -396,6 +397,18 @@ export async function update(
 export async function deleteVps(id: string, props: RecordedOutputs, engine?: EngineRequest): Promise<void> {
   const recorded = recordedState(props, `Vps ${id}`);
   const run = currentRun();
+  // Registered before anything awaits: a sweep names a stray as left billed only once this delete ended.
+  const deleting = deleteStep(run, id, recorded, engine);
+  noteDeleting(run, id, deleting);
+  await deleting;
+}
+
+async function deleteStep(
+  run: RunContext,
+  id: string,
+  recorded: RecordedOutputs,
+  engine: EngineRequest | undefined,
+): Promise<void> {
   await step(`Deleting Vps ${id}${label(recorded)}`, async () => {
     const client = clientFor(
       run,

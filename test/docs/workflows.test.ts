@@ -13,6 +13,7 @@ import { REPO_ROOT, recipe } from "./support/code-blocks";
 import { DOCS_WORKFLOWS } from "./support/ci-workflows";
 import { scratchDir } from "../package/support/offline-project";
 import { hardeningProblems } from "../package/support/workflow-hardening";
+import { parse } from "yaml";
 
 jest.setTimeout(600_000); // a first build of actionlint takes a minute or two
 
@@ -69,6 +70,20 @@ describe("the GitHub Actions workflows", () => {
     const withPostgres = workflow.replace(/^env:\n(?: {2}.*\n)+/m, recipe("docs/ci.md#postgres-env"));
     expect(withPostgres).not.toBe(workflow);
     expect(lint(docsWorkflow(withPostgres, "postgres.yml"))).toEqual({ status: 0, findings: "" });
+  });
+
+  it("docs/ci.md's `up` jobs end with the cleanup step: killed-orders after a failed or cancelled `up`", () => {
+    // The step's script runs through the real CLI in test/engine/backends-postgres.test.ts (team-backend-scenarios).
+    const lastSteps = ["docs/ci.md#workflow", "docs/ci.md#oidc-workflow"].map((address) => {
+      const up = (parse(recipe(address)) as { jobs: { up: { steps: { if?: string; run?: string }[] } } }).jobs
+        .up;
+      return up.steps.at(-1)!;
+    });
+    for (const step of lastSteps) {
+      expect(step.if).toBe("failure() || cancelled()");
+      expect(step.run).toContain('npx rimuhosting-killed-orders --yes --no-run-in-progress --stack "$STACK"');
+    }
+    expect(lastSteps[1]!.run).toBe(lastSteps[0]!.run);
   });
 
   it("actionlint catches a broken workflow (so a pass means something)", () => {

@@ -21,6 +21,7 @@ import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator"
 import { CliStack } from "./cli-stack";
 import { liveOrders, VPS_TYPE } from "./e2e-support";
 import { runKilled } from "./engine-kill";
+import { killedOrders } from "./killed-orders-run";
 import {
   describeNative,
   linkPackages,
@@ -216,6 +217,45 @@ describeNative("yaml", "moving state: state move, stack migrate, import-pending-
     expect((await vpssOf(shop)).map((r) => [r.urn, r.id])).toEqual([[urn, String(order.orderOid)]]);
     expect(mutations().slice(mark)).toEqual([]);
     expect(liveOrders(emulator)).toHaveLength(2);
+  });
+
+  // Issue 92: a stack removed with `pulumi stack rm --force` abandons its VPSs, and the stack made again of its name has
+  // another identity. Its `up` refuses the old order; its destroy (no VPS in its state) never starts the provider and
+  // says nothing; killed-orders counts the order in one line, exit 0; the page's recipe adopts it (unprotected) and
+  // the destroy cancels it.
+  test("a removed stack's VPS: the new stack of its name refuses it, tells of it, and the page's recipe ends it", async () => {
+    const dir = writeYamlProgram("remade", vpsProgram("api"));
+    const stack = await CliStack.create({
+      programDir: dir,
+      backendDir: backend(),
+      config: config(),
+      baseEnv: PAGE_ENV,
+    });
+    try {
+      const oid = (await stack.up()).outputs.orderOid as number;
+      await stack.command("stack", "rm", "--force", "--yes");
+      await stack.command("stack", "init");
+      await stack.setConfigs(config());
+      await expect(stack.command("up", "--yes", "--skip-preview")).rejects.toThrow(/RIMU_ERR_FOREIGN_ORDER/);
+      const destroyed = await stack.command("destroy", "--yes", "--skip-preview");
+      expect(destroyed).not.toContain(String(oid));
+      const told = await killedOrders(stack, "yaml");
+      expect(told.text.split("\n").filter((line) => line.includes("another stack"))).toEqual([
+        expect.stringMatching(
+          /1 order of stack \S+'s name \(\$[\d.]+ a month\) carries another stack's identity/,
+        ),
+      ]);
+      expect(told.code).toBe(0);
+      expect(liveOrders(emulator).map((o) => o.orderOid)).toContain(oid);
+      await runRecipe("docs/troubleshooting.md#adopt-old-order", stack.programDir, stack.commandEnv(), (l) =>
+        l.replace("1234567", String(oid)).replace(/^pulumi (\w+)/, `pulumi $1 --stack ${stack.name}`),
+      );
+      expect(liveOrders(emulator).map((o) => o.orderOid)).not.toContain(oid);
+      expect(await vpssOf(stack)).toEqual([]);
+    } finally {
+      stack.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("the dynamic Vps: the page's state move, with its URN, carries its provider; no change after", async () => {

@@ -13,7 +13,9 @@
 //   (RIMU_ERR_RUN_IN_PROGRESS) and cancels nothing; with `--no-run-in-progress --yes` it cancels the killed run's
 //   order by its pending create: none billed in no state;
 // - on PostgreSQL: a same-named stack on a file backend, one account, whose VPS the other's `destroy` leaves billed;
-//   a 10-VPS `up` killed once 3 orders exist, then `pulumi cancel` and `pulumi destroy`: none billed;
+//   a 10-VPS `up` killed once 3 orders exist, then `pulumi cancel` and `pulumi destroy`: none billed; beside the
+//   colleague's live VPS, this stack's destroy and killed-orders count it in one line, killed-orders exits 0, and
+//   docs/ci.md's cleanup step after a killed first `up` passes, the killed run's order cancelled;
 // - the backend's secret (PostgreSQL's password, S3's secret key) in nothing the CLI printed, the event logs, the
 //   states or the files written.
 import { spawn } from "node:child_process";
@@ -34,6 +36,7 @@ import { runKilled } from "./engine-kill";
 import { killedOrders } from "./killed-orders-run";
 import type { OperationResult } from "./steps";
 import { describeOnBackend, newTeamBackend, type TeamBackend, type TeamBackendKind } from "./team-backends";
+import { parse } from "yaml";
 
 const PLUGIN = path.join(__dirname, "..", "..", "bin", "pulumi-resource-rimuhosting");
 
@@ -91,14 +94,15 @@ export function teamBackendScenarios(kind: TeamBackendKind): void {
       programDir: string,
       stackName: string,
       config: Record<string, string> = {},
-      other?: { fileBackend: true },
+      other?: { fileBackend?: true; exactName?: true },
     ) {
+      const fileBackend = other?.fileBackend === true;
       const stack = await CliStack.create({
         programDir,
         stackName,
         exactName: other !== undefined,
-        backendDir: path.join(scratch, other ? "file-backend" : "home", stackName),
-        backendUrl: other ? undefined : backend.url,
+        backendDir: path.join(scratch, fileBackend ? "file-backend" : "home", stackName),
+        backendUrl: fileBackend ? undefined : backend.url,
         env: { ...backend.env, [ENV_VARS.apiKey]: DEMO_API_KEY },
         config: { "rimuhosting:baseUrl": emulator.baseUrl, ...config },
         onOutput: (text) => seen.push(text),
@@ -245,6 +249,42 @@ export function teamBackendScenarios(kind: TeamBackendKind): void {
       await client.changeParameters(oid!, { memory_mb: 1024 });
     });
 
+    /**
+     * docs/ci.md's cleanup step (the `up` job's step that runs after a failed or cancelled `up`), its script run as the
+     * runner runs it (bash -e) in `stack`'s directory and environment, STACK its name, `npx` the checkout's commands.
+     */
+    async function cleanupStep(stack: CliStack): Promise<{ code: number | null; output: string }> {
+      const page = fs.readFileSync(path.join(__dirname, "..", "..", "docs", "ci.md"), "utf8");
+      const block = /<!-- recipe: workflow -->\s*```yaml\n([\s\S]*?)```/.exec(page)![1]!;
+      const steps = (parse(block) as { jobs: { up: { steps: { name?: string; run?: string }[] } } }).jobs.up
+        .steps;
+      const script = steps.find((step) => step.name?.startsWith("Cancel the orders"))!.run!;
+      // `npx rimuhosting-killed-orders` as the project with the package installed runs it: the checkout's build.
+      const bin = path.join(scratch, "npx-bin");
+      fs.mkdirSync(bin, { recursive: true });
+      const command = path.join(__dirname, "..", "..", "dist", "provider", "adopt", "killed-orders.js");
+      fs.writeFileSync(
+        path.join(bin, "npx"),
+        `#!/bin/sh\n[ "$1" = rimuhosting-killed-orders ] || { echo "npx stand-in: $1" >&2; exit 1; }\n` +
+          `shift; exec "${process.execPath}" "${command}" "$@"\n`,
+        { mode: 0o755 },
+      );
+      const env: NodeJS.ProcessEnv = { ...stack.commandEnv(), STACK: stack.name };
+      env.PATH = `${bin}${path.delimiter}${env.PATH ?? ""}`;
+      return new Promise((resolve, reject) => {
+        const child = spawn("bash", ["--noprofile", "--norc", "-e", "-c", script], {
+          cwd: stack.programDir,
+          env,
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        let output = "";
+        child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+        child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+        child.on("error", reject);
+        child.on("close", (code) => resolve({ code, output }));
+      });
+    }
+
     /** `pulumi up` of `stack` SIGKILLed once its new order is committed (the answer held back), then `pulumi cancel`. */
     async function killedUp(stack: CliStack): Promise<number> {
       const before = activeOrders().length;
@@ -323,13 +363,16 @@ export function teamBackendScenarios(kind: TeamBackendKind): void {
           ),
         );
         fs.appendFileSync(path.join(twin, "Pulumi.yaml"), "config:\n  dc:\n    type: string\n");
-        const here = await stackOn(twin, "dev", { dc: "DCDALLAS" });
+        // Both named exactly `dev` (one stack token), each in a checkout of its own (its own Pulumi.dev.yaml).
+        const colleagues = path.join(scratch, "colleague", "twin");
+        fs.mkdirSync(colleagues, { recursive: true });
+        fs.copyFileSync(path.join(twin, "Pulumi.yaml"), path.join(colleagues, "Pulumi.yaml"));
+        const here = await stackOn(twin, "dev", { dc: "DCDALLAS" }, { exactName: true });
         const before = activeOrders().map((o) => o.orderOid);
         await pulumi(here, "up", "--yes", "--skip-preview");
         const [ours] = await heldOrders([here]);
-        // A colleague's `dev` of the same project on a file backend (one Pulumi.dev.yaml: only the backend tells
-        // them apart): its VPS in London (another creation token).
-        const there = await stackOn(twin, "dev", { dc: "DCLONDON" }, { fileBackend: true });
+        // A colleague's `dev` of the same project on a file backend: its VPS in London (another creation token).
+        const there = await stackOn(colleagues, "dev", { dc: "DCLONDON" }, { fileBackend: true });
         await pulumi(there, "up", "--yes", "--skip-preview");
         const [theirs] = await heldOrders([there]);
         expect(
@@ -338,9 +381,39 @@ export function teamBackendScenarios(kind: TeamBackendKind): void {
             .filter((oid) => !before.includes(oid))
             .sort(),
         ).toEqual([ours, theirs].sort());
-        await pulumi(here, "destroy", "--yes", "--skip-preview");
+        const destroyed = await pulumi(here, "destroy", "--yes", "--skip-preview");
         expect(activeOrders().map((o) => o.orderOid)).toContain(theirs);
         expect(activeOrders().map((o) => o.orderOid)).not.toContain(ours);
+        // The colleague's live VPS is not this stack's business (issue 92): one line counts it, in the destroy and in
+        // killed-orders, which exits 0 where it cannot see the lock, without --no-run-in-progress.
+        const aboutOthers = (text: string) =>
+          new Set(
+            text
+              .split("\n")
+              .filter((line) => line.includes("another stack"))
+              // The engine's display shows a provider's line twice (beside the step, under "Diagnostics").
+              .map((line) => line.replace(/^.*\[rimuhosting\] /, "").trim()),
+          );
+        const oneLine = /1 order of stack dev's name \(\$[\d.]+ a month\) carries another stack's identity/;
+        expect(aboutOthers(destroyed)).toEqual(new Set([expect.stringMatching(oneLine)]));
+        const swept = await killedOrders(here, "yaml");
+        seen.push(swept.text);
+        expect([...aboutOthers(swept.text)]).toEqual([expect.stringMatching(oneLine)]);
+        expect(swept.code).toBe(0);
+        // docs/ci.md's cleanup step after a cancelled job: a killed first `up` beside the colleague's live VPS. The
+        // step as the page writes it passes: the killed run's order cancelled, the colleague's left, one line of it.
+        const killed = await killedUp(here);
+        const cleanup = await cleanupStep(here);
+        seen.push(cleanup.output);
+        expect({ code: cleanup.code, others: [...aboutOthers(cleanup.output)] }).toEqual({
+          code: 0,
+          others: [expect.stringMatching(oneLine)],
+        });
+        expect(cleanup.output).toMatch(
+          new RegExp(`order ${killed} \\(web\\.twin\\.example\\.com, [^)]*\\): cancelled\\.`),
+        );
+        expect(activeOrders().map((o) => o.orderOid)).not.toContain(killed);
+        expect(activeOrders().map((o) => o.orderOid)).toContain(theirs);
         await pulumi(there, "destroy", "--yes", "--skip-preview");
         expect(activeOrders().map((o) => o.orderOid)).not.toContain(theirs);
       });

@@ -145,8 +145,7 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
     kind: "check-state",
     advice:
       "Fix what could not be read, or cancel each order named above in the control panel (or adopt it with " +
-      "`adoptOrderOid`); then run the same command again: `pulumi destroy` cancels the VPS it kept and judges " +
-      "again, and `killed-orders` judges again.",
+      "`adoptOrderOid`); then run `pulumi destroy` again: it cancels the VPS it kept and judges again.",
   },
   [VPS_ERROR_CODES.runInProgress]: {
     className: "VpsError",

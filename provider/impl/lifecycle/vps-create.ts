@@ -41,7 +41,7 @@ import {
   messageOf,
 } from "../engine/errors.js";
 import { log } from "../engine/log.js";
-import { stackMarks } from "../ownership/stack-strays.js";
+import { stackMarks } from "../ownership/new-order-marks.js";
 import type { RunContext } from "../engine/run-context.js";
 import { isOrderGone } from "../../wire-mapping/order-fields.js";
 import {

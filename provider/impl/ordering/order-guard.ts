@@ -389,7 +389,7 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
   ).catch((error: unknown) => Promise.reject(replacedAllTheSame(run, error, replacedOrder)));
   if (!ordered.found || judgedAsNew) noteWith(run, "ordered", name);
   if (takenBack(ordered))
-    await exclusive(run, () => judgeTakenBack(context, view, name, ordered.order, withdraw));
+    await exclusive(run, () => judgeTakenBack(context, view, name, ordered.order, withdraw, news));
   return ordered;
 }
 

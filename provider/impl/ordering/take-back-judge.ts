@@ -10,10 +10,13 @@ import { VPS_ERROR_CODES, VpsError } from "../engine/errors.js";
 import type { RunContext } from "../engine/run-context.js";
 import { guardOf, runTotals } from "./guard-run.js";
 import { withdrawIfOver } from "./order-withdrawal.js";
+import type { VpsInputs } from "../inputs/vps-input-schema.js";
+import { noteTakenBack } from "../ownership/take-back.js";
 
 /**
  * `order`, which check() took back in this run (order-guard.ts's guardedOrder decides that this rule judges it, and
- * calls nothing else on it): keeps it (returns), or cancels it and throws the refusal, as the rule says.
+ * calls nothing else on it): keeps it (returns, once the take-back is noted in the stack's backend: noteTakenBack), or
+ * cancels it and throws the refusal, as the rule says. `news`: the resource that took it back.
  */
 export async function judgeTakenBack(
   context: RunContext,
@@ -21,6 +24,7 @@ export async function judgeTakenBack(
   name: string,
   order: AboutOrder,
   withdraw: (placed: AboutOrder) => Promise<unknown>,
+  news: VpsInputs,
 ): Promise<void> {
   const run = guardOf(context);
   const withdrawn = await withdrawIfOver({
@@ -31,7 +35,7 @@ export async function judgeTakenBack(
     totalsOf: (orders) => runTotals(run, view, orders).totals,
     withdraw,
   });
-  if (withdrawn === undefined) return;
+  if (withdrawn === undefined) return noteTakenBack(context, news, order);
   throw new VpsError(
     VPS_ERROR_CODES.budget,
     `${withdrawn.replace(`${name}: ordered it`, `${name}: a killed run of this stack ordered it`)}, and ${name} is ` +

@@ -1,24 +1,26 @@
 /**
- * An order of this stack's name (it carries the stack token) whose readable identity mark is not this stack's. Many
- * stacks may have placed it, and nothing this stack holds tells which: a same-named stack of another backend (its
- * live VPS, or its killed run's order, which its own `pulumi destroy` or killed-orders ends), or this stack's own
- * under an identity it no longer has: placed before `pulumi stack rm` and a new `pulumi stack init` of its name, before
- * its stack tag was removed or changed, or by a killed run whose stack tag two providers set at once and the backend kept the other's value
- * (stack-identity.ts). The first is no one's but its owner's to end; the others stay billed for good when no one
- * ends them (issue 80: a stack that no longer exists never destroys them). So it is not information: the sweep
- * (stack-strays.ts) names it as a warning (killed-orders exits 1 on it) with the commands that tell and fix it.
+ * An order of this stack's name (it carries the stack token) whose readable identity mark is not this stack's: a
+ * same-named stack's of another backend (its live VPS, or its killed run's order, which its own `pulumi destroy` or
+ * killed-orders ends), or this stack's own under an identity it no longer has (placed before `pulumi stack rm` and a
+ * new `pulumi stack init` of its name, before its stack tag was removed or changed). Nothing this stack holds proves
+ * it this stack's, so it is not this stack's business (issue 92): as Pulumi does for every provider, a removed
+ * stack's resources are abandoned, and the bill shows them. The sweep (stack-strays.ts) counts such orders in one line
+ * (otherStacksLine), never a warning, so a destroy or killed-orders beside a colleague's live stack of this name ends
+ * clean.
  *
- * Two proofs settle it. The engine's own record: a pending create of this stack's state carrying the order's creation
- * nonce makes it this stack's killed create whatever its mark, judged as this stack's. And the user's: the mark is
- * one they passed back as `--other-stack-mark`, having run `killed-orders --identity` against the other backend and
- * seen it print that mark. Only then is the order another stack's, told of as information, "another stack's: left
- * alone". When the backend's states cannot be read, the pending create cannot be looked at: such an order is not
- * judged here (the sweep says it cannot tell).
+ * One proof makes such an order this stack's: the engine's own record, a pending create of this stack's state carrying
+ * the order's creation nonce (a killed run whose stack tag two providers set at once and the backend kept the other's
+ * value: stack-identity.ts), judged as this stack's. When the backend's states cannot be read, the pending create
+ * cannot be looked at: such an order is not judged here (the sweep says it cannot tell). The marks the user passed
+ * back (`--other-stack-mark`, what `killed-orders --identity` printed against the other backend) are counted in the
+ * same line.
  */
 import type { AboutOrder } from "../../../contract/index.js";
 import { pendingCreateOf, type BackendStates } from "./backend-states.js";
 import { identityOf } from "./order-marks.js";
-import { STACK_TAG, type StackIdentity } from "./stack-identity.js";
+import { orderFields } from "../../wire-mapping/order-fields.js";
+import { cents, dollars } from "../cost/money.js";
+import type { StackIdentity } from "./stack-identity.js";
 
 type Scope = { project: string; stack: string };
 
@@ -37,7 +39,7 @@ export function pendingOfThisStack(states: BackendStates, order: AboutOrder, sco
 /**
  * True when `order` (of `scope`'s name, in no state of the backend) carries a readable mark that is not this stack's
  * (this stack's identity read, or none by nature: it never marked an order), the states were read, and no pending
- * create of this stack carries its nonce: whose it is, only the user can show (otherMarkLine).
+ * create of this stack carries its nonce: another stack's business, counted in one line (otherStacksLine).
  */
 export function carriesAnotherMark(
   order: AboutOrder,
@@ -56,43 +58,32 @@ export const shownAnotherStacks = (order: AboutOrder, otherStackMarks: ReadonlyS
   otherStackMarks.has(identityOf(order) ?? "");
 
 /**
- * What to tell of an order carriesAnotherMark (`what`: its number, name and fee): information when the user showed it
- * another stack's (its mark in `otherStackMarks`); otherwise a warning of what it may be and the commands that tell
- * whose it is and end it. The command is named in both forms: the sweep runs in a destroy of either front end and in
- * either command.
+ * The one line a sweep says of the orders carriesAnotherMark (`orders`: at least one): how many, their fees, that they
+ * are not this stack's and are left alone, and where the user sees them (the account's figures of the bill, the
+ * control panel). Not a warning: they are other stacks' business (issue 92), so a run beside a colleague's live
+ * stack of this name stays quiet and ends clean. Those whose marks the user passed back (`otherStackMarks`,
+ * killed-orders' --other-stack-mark) are counted in the same line.
  */
-export function otherMarkLine(
-  what: string,
-  order: AboutOrder,
-  identity: StackIdentity,
+export function otherStacksLine(
+  orders: readonly AboutOrder[],
   scope: Scope,
   otherStackMarks: ReadonlySet<string>,
 ): string {
-  const mark = identityOf(order)!;
-  if (shownAnotherStacks(order, otherStackMarks))
-    return (
-      `${what} is another stack's: left alone. It carries this stack's name and no state of this backend holds it, ` +
-      `but the stack identity ${mark}, which --other-stack-mark names as another stack's (a stack ` +
-      `${scope.stack} of project ${scope.project} in another backend, whose own \`pulumi destroy\` or ` +
-      "killed-orders ends it)."
-    );
-  const ours =
-    "mark" in identity
-      ? `not this stack's (${identity.mark})`
-      : `and this stack has none (${identity.unread})`;
-  const command = (flags: string) =>
-    `\`rimuhosting-killed-orders ${flags} --stack ${scope.stack}\` (the plugin's: ` +
-    `\`pulumi-resource-rimuhosting killed-orders ${flags} --stack ${scope.stack}\`)`;
+  const fees = orders.map((order) => orderFields(order).monthlyFeeUsd);
+  const known = fees.filter((fee): fee is number => fee !== undefined);
+  const total = known.reduce((sum, fee) => sum + cents(fee), 0);
+  const feeWords =
+    known.length === fees.length
+      ? `${dollars(total)} a month`
+      : `${dollars(total)} a month and ${fees.length - known.length} fee not reported`;
+  const one = orders.length === 1;
+  const shown = orders.filter((order) => shownAnotherStacks(order, otherStackMarks)).length;
+  const given =
+    shown === 0 ? "" : `, ${shown === orders.length ? "all" : shown} of marks --other-stack-mark gave`;
   return (
-    `Warning: ${what} carries this stack's name and no state of this backend holds it, but the stack identity ` +
-    `${mark}, ${ours}: it is not provably this stack's nor another's, so it stays billed, not cancelled. It may be ` +
-    `a VPS or a killed run's order of a stack ${scope.stack} of project ${scope.project} in another backend, or ` +
-    "this stack's own, placed before `pulumi stack rm` and a new stack of this name, before its stack tag " +
-    `${STACK_TAG} was removed or changed, or by a killed run whose ` +
-    `stack tag another provider set at the same moment. To see whose: run ${command("--identity")} in this project ` +
-    "against each other backend with a stack of this name (`PULUMI_BACKEND_URL=<url>` before it). If one prints " +
-    `${mark}, it is that stack's: pass it back, ${command(`--yes --other-stack-mark ${mark}`)}, and it is left ` +
-    "alone without a warning. If none does, it is this stack's: adopt it (`pulumi import rimuhosting:index:Vps " +
-    `<name> ${order.order_oid}\`) and \`pulumi destroy\`, or cancel it in the control panel.`
+    `${one ? "1 order" : `${orders.length} orders`} of stack ${scope.stack}'s name (${feeWords}${given}) ` +
+    `${one ? "carries" : "carry"} another stack's identity: not this stack's (a stack ${scope.stack} of project ` +
+    `${scope.project} in another backend, or this stack's before \`pulumi stack rm\`), left alone; the account's ` +
+    `bill counts ${one ? "it" : "them"} (\`rimuhosting-bill\`, the control panel's orders).`
   );
 }

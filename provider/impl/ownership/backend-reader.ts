@@ -18,7 +18,9 @@ import {
   readRunRecords,
   recordThisRun,
   stackTagsLockName,
+  TOOK_TAG_PREFIX,
   writeRunRecord,
+  writeStackTag,
   type RunRecords,
   type RunRecordWriter,
 } from "./run-records.js";
@@ -37,6 +39,8 @@ export interface BackendReader {
   runs(scope: StackScope): Promise<RunRecords>;
   /** Writes a run's record into `scope`'s backend. */
   recordRun: RunRecordWriter;
+  /** Writes into `scope`'s backend that run `runId` took back order `oid` (run-records.ts, TOOK_TAG_PREFIX). */
+  recordTakeBack(scope: StackScope, oid: number, runId: string): Promise<{ written: true } | { why: string }>;
 }
 
 /** The machine lock under which `scope`'s stack tags are set (its project and stack, hashed). */
@@ -50,6 +54,10 @@ const THROUGH_THE_CLI: BackendReader = {
     deploymentOfThisProcess() === undefined
       ? Promise.resolve({ why: "the provider is not running in a Pulumi deployment" })
       : writeRunRecord(scope, id, record, stackTagsLock(scope)),
+  recordTakeBack: (scope, oid, runId) =>
+    deploymentOfThisProcess() === undefined
+      ? Promise.resolve({ why: "the provider is not running in a Pulumi deployment" })
+      : writeStackTag(scope, { name: `${TOOK_TAG_PREFIX}${oid}`, value: runId }, stackTagsLock(scope)),
 };
 
 let reader: BackendReader = THROUGH_THE_CLI;
@@ -105,4 +113,17 @@ export function thisRunsRecord(
   scope: StackScope,
 ): Promise<{ id: string } | { why: string }> {
   return recordThisRun(context, scope, readerOf(context).recordRun, !skipsCheckpoints());
+}
+
+/** Writes into `scope`'s backend that this run took back order `oid` (its own record first), or says why not. */
+export async function recordTakenBack(
+  context: RunContext,
+  scope: StackScope,
+  oid: number,
+): Promise<{ written: true } | { why: string }> {
+  const mine = await thisRunsRecord(context, scope);
+  if ("why" in mine) return mine;
+  return readerOf(context)
+    .recordTakeBack(scope, oid, mine.id)
+    .catch((error: unknown) => ({ why: messageOf(error) }));
 }

@@ -121,14 +121,41 @@ const firstLine = (text: string): string => text.trim().split("\n")[0]?.slice(0,
 const READ_LIMIT_MS = 60_000;
 
 /**
+ * What the CLI says when its read of a file backend met a file's `.attrs` sidecar emptied: Go's io.EOF from decoding
+ * it (`error: EOF`, `failed to load checkpoint: EOF`). The engine of a running command rewrites a sidecar in place
+ * (truncated, then written) before each save of the file, so a read at that moment fails so (a destroy's sweep
+ * failed once in ~18 on a file backend, issue 92); read again a moment later, it succeeds. A save torn by a kill
+ * leaves the sidecar empty for good: every reading fails, and the last one's why is said (troubleshooting.md, "A run
+ * killed while saving").
+ */
+const TORN_READ = /\bEOF\b/;
+
+/** The pauses before each reading again of a read that met a sidecar being written (3 readings in all, ≤ 0.8 s). */
+const TORN_READ_PAUSES_MS = [200, 600];
+
+/**
  * The JSON `pulumi <args>` prints in `cwd`, or why there is none (a string: the host loads no bare Error). Run with
  * one reader of a self-managed backend at a time unless the user chose (engine/backend-cli.ts: on PostgreSQL the
- * CLI's listing of 4 or more stacks never finishes otherwise), and ended after READ_LIMIT_MS, saying so.
+ * CLI's listing of 4 or more stacks never finishes otherwise), and ended after READ_LIMIT_MS, saying so. A read
+ * that met the engine's own write of a sidecar (TORN_READ) is read again, at most twice.
  */
-export const pulumiJson = <T>(
+export async function pulumiJson<T>(
   args: string[],
   where: { cwd: string; env?: NodeJS.ProcessEnv },
-): Promise<{ value: T } | { why: string }> =>
+): Promise<{ value: T } | { why: string }> {
+  for (const pause of TORN_READ_PAUSES_MS) {
+    const read = await pulumiJsonOnce<T>(args, where);
+    if (!("torn" in read)) return read;
+    await new Promise((resumed) => setTimeout(resumed, pause));
+  }
+  const last = await pulumiJsonOnce<T>(args, where);
+  return "torn" in last ? { why: last.why } : last;
+}
+
+const pulumiJsonOnce = <T>(
+  args: string[],
+  where: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<{ value: T } | { why: string; torn?: true }> =>
   new Promise((done) =>
     execFile(
       "pulumi",
@@ -148,12 +175,12 @@ export const pulumiJson = <T>(
               `set it to 1)`,
           });
         // The CLI's errors quote the backend's URL with its password: masked (engine/backend-cli.ts).
-        if (error)
-          return done({
-            why: textWithoutUrlCredentials(
-              `\`pulumi ${args.join(" ")}\` failed: ${firstLine(stderr) || error.message}`,
-            ),
-          });
+        if (error) {
+          const why = textWithoutUrlCredentials(
+            `\`pulumi ${args.join(" ")}\` failed: ${firstLine(stderr) || error.message}`,
+          );
+          return done(TORN_READ.test(firstLine(stderr)) ? { why, torn: true } : { why });
+        }
         try {
           done({ value: JSON.parse(stdout) as T });
         } catch {

@@ -89,7 +89,8 @@ export function mayCancel(order: AboutOrder, records: OwnershipRecords): Judgeme
       answer: "unread",
       why: `this stack's run records could not be read (${runs === undefined ? "not read" : runs.unread})`,
     };
-  const id = runIdOf(order);
+  // An order a later run took back is judged by that run's record (run-records.ts, TOOK_TAG_PREFIX).
+  const id = runs.took?.get(order.order_oid) ?? runIdOf(order);
   const run = id === undefined ? undefined : runs.runs.get(id);
   if (id === undefined || run === undefined)
     return {

@@ -37,6 +37,13 @@ export { RUN_RECORD_KEY };
 export const RUN_TAG_PREFIX = "rimuhosting:run:";
 
 /**
+ * The prefix of the stack tag a run writes when it takes back a killed run's order (take-back.ts): `<prefix><order
+ * number>`, whose value is the taking run's id. From then on the order is judged by the taking run's record: the
+ * killed run's says it was never in a state, and the taking run's state held it once that run finished.
+ */
+export const TOOK_TAG_PREFIX = "rimuhosting:took:";
+
+/**
  * One run's record: when it was written, whether its engine kept checkpoints, and how many operations of the stack
  * had finished then (`before`: the history's length; absent when it could not be read, or in a record of a release
  * before it).
@@ -52,7 +59,12 @@ export interface RunRecord {
  * not read.
  */
 export type RunRecords =
-  | { runs: ReadonlyMap<string, RunRecord>; finished: readonly { start: number; end: number }[] }
+  | {
+      runs: ReadonlyMap<string, RunRecord>;
+      finished: readonly { start: number; end: number }[];
+      /** The orders a run took back, by order number: the taking run's id. */
+      took?: ReadonlyMap<number, string>;
+    }
   | { unread: string };
 
 /** The run id an order carries, if any. */
@@ -77,6 +89,15 @@ export function runsInTags(tags: Readonly<Record<string, string>>): Map<string, 
       });
   }
   return runs;
+}
+
+/** The orders taken back among a stack's tags (name → value): the id of the run that took each. */
+export function tookInTags(tags: Readonly<Record<string, string>>): Map<number, string> {
+  const took = new Map<number, string>();
+  for (const [name, value] of Object.entries(tags))
+    if (name.startsWith(TOOK_TAG_PREFIX) && /^[0-9a-f]{16}$/.test(value.trim()))
+      took.set(Number(name.slice(TOOK_TAG_PREFIX.length)), value.trim());
+  return took;
 }
 
 /**
@@ -138,10 +159,11 @@ export async function readRunRecords(
   );
   if ("why" in tags) return { unread: tags.why };
   const runs = runsInTags(tags.value);
-  if (runs.size === 0) return { runs, finished: [] };
+  const took = tookInTags(tags.value);
+  if (runs.size === 0) return { runs, finished: [], took };
   const finished = await finishedOperations(scope, at);
   if ("why" in finished) return { unread: finished.why };
-  return { runs, finished };
+  return { runs, finished, took };
 }
 
 /** The name of the machine lock under which a stack's tags are set (stack-identity.ts sets its tag under it too). */
@@ -174,6 +196,27 @@ export async function writeRunRecord(
     if ("why" in after) return after;
     if (runsInTags(after.value).has(id)) return { written: true as const };
     return { why: "why" in set ? set.why : `\`pulumi stack tag set ${RUN_TAG_PREFIX}${id}\` left no tag` };
+  });
+  return "why" in locked ? locked : locked.value;
+}
+
+/** Sets tag `name` to `value` on `scope`'s stack through the CLI, under the machine lock `lockName`, read back. */
+export async function writeStackTag(
+  scope: { stack: string },
+  tag: { name: string; value: string },
+  lockName: string,
+  where: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ written: true } | { why: string }> {
+  const at = { cwd: where.cwd ?? process.cwd(), env: where.env };
+  const locked = await withMachineLock(lockName, async () => {
+    const set = await pulumiJson(["stack", "tag", "set", tag.name, tag.value, "--stack", scope.stack], at);
+    const after = await pulumiJson<Record<string, string>>(
+      ["stack", "tag", "ls", "--json", "--stack", scope.stack],
+      at,
+    );
+    if ("why" in after) return after;
+    if (after.value[tag.name] === tag.value) return { written: true as const };
+    return { why: "why" in set ? set.why : `\`pulumi stack tag set ${tag.name}\` left no tag` };
   });
   return "why" in locked ? locked : locked.value;
 }

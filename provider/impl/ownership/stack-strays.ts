@@ -5,13 +5,14 @@
  *
  * A killed run's order is in no state, so the engine never asks the provider to delete it, and destroy does not run
  * the program, whose check would take it back (take-back.ts). So every order the provider places carries its stack's
- * token (a hash of the project and stack names, STACK_TOKEN_KEY), its stack identity (stack-identity.ts) and its
- * run's record (run-records.ts), and the first delete of a run that checked no VPS (a destroy, or an `up` whose
+ * token (a hash of the project and stack names), its stack identity and its run's record (new-order-marks.ts), and
+ * the first delete of a run that checked no VPS (a destroy, or an `up` whose
  * program has none left) lists the account's active orders carrying the token and judges each by the one rule of
  * may-cancel.ts: cancelled only on a positive record kept in this stack's backend (a pending create of its state
  * carrying the order's nonce; a record of the run that placed it, which kept no checkpoints and never finished);
  * otherwise named once, with its fee and how to end it. Many stacks share the token (a `dev` in every backend, a
- * copy of this backend): absence from their states proves nothing.
+ * copy of this backend): absence from their states proves nothing. Those carrying another stack's identity are not
+ * this stack's business (another-stacks.ts): counted in one line, never cancelled, never a warning.
  *
  * A destroy that leaves billed an order the records prove this stack's killed run's (its cancellation failed, or it
  * may be a new order of another provider of this command), or that could not read what it judges by (the account's
@@ -25,10 +26,8 @@
  * that run (a replacement's, a VPS left out of the program) must not cancel one that a later check would take.
  * Orders placed before the stack token existed carry none and are not found.
  */
-import { createHash } from "node:crypto";
 import type { AboutOrder } from "../../../contract/index.js";
 import type { RimuClient } from "../../client/index.js";
-import { STACK_TOKEN_KEY } from "../../client/metadata-keys.js";
 import type { AccountView } from "../account/account-view.js";
 import { deleteBillLine } from "../budget/money.js";
 import { dollars, cents } from "../cost/money.js";
@@ -37,88 +36,14 @@ import { log } from "../engine/log.js";
 import { runState, type RunContext } from "../engine/run-context.js";
 import { isOrderGone, orderFields } from "../../wire-mapping/order-fields.js";
 import { holderOf } from "./backend-states.js";
-import { backendStates, stackRunRecords, thisRunsRecord } from "./backend-reader.js";
+import { backendStates, stackRunRecords } from "./backend-reader.js";
 import { mayCancel, needsRunRecords, type Judgement, type OwnershipRecords } from "./may-cancel.js";
-import { RUN_RECORD_KEY } from "./run-records.js";
 import { stackOfScope } from "./stack-scope.js";
-import { deploymentOfThisProcess } from "../engine/deployment.js";
-import { identityOf, stackIdentity, STACK_IDENTITY_KEY } from "./stack-identity.js";
+import { identityOf, stackIdentity } from "./stack-identity.js";
 import { creationNonceOf } from "./order-marks.js";
-import { carriesAnotherMark, otherMarkLine, shownAnotherStacks } from "./another-stacks.js";
-
-export { STACK_TOKEN_KEY };
-
-/** `stack-<32 hex>` from a creationScope's project and stack (`<project>/<stack>/<name>`), or undefined. */
-export function stackTokenOf(creationScope: unknown): string | undefined {
-  const scope = stackOfScope(creationScope);
-  if (scope === undefined) return undefined;
-  const hash = createHash("sha256").update(`${scope.project}/${scope.stack}`).digest("hex");
-  return `stack-${hash.slice(0, 32)}`;
-}
-
-/** Runs that already said their orders carry no stack identity (once per run is enough). */
-const UNMARKED = runState("a run's orders placed without a stack identity", () => ({ said: false }));
-
-/**
- * The meta_data entries that tie a new order for `creationScope` to its stack: the stack token (its names) and the
- * stack identity (stack-identity.ts), when it can be read. Without an identity the order is placed all the same (a
- * create never waits on a backend that cannot be read), and the run says once that no later run will act on it.
- */
-export async function stackMarks(
-  run: RunContext,
-  creationScope: unknown,
-  domainName: string,
-): Promise<{ key_name: string; value: string }[]> {
-  const token = stackTokenOf(creationScope);
-  const scope = stackOfScope(creationScope);
-  if (token === undefined || scope === undefined) return [];
-  const marks = [{ key_name: STACK_TOKEN_KEY, value: token }];
-  const identity = await stackIdentity(run, scope, "mark");
-  if ("mark" in identity)
-    return [
-      ...marks,
-      { key_name: STACK_IDENTITY_KEY, value: identity.mark },
-      ...(await runMark(run, scope, domainName)),
-    ];
-  const said = run.get(UNMARKED);
-  if (!said.said && deploymentOfThisProcess() !== undefined) {
-    said.said = true;
-    log(
-      run,
-      `Warning: ${domainName} and the other orders of this run carry no stack identity, because ${identity.unread}. ` +
-        `Should this run be killed before its state records them, no later \`pulumi up\` or \`pulumi destroy\` ` +
-        `will take back or cancel them: each is named, to cancel or adopt (\`adoptOrderOid\`) by hand.`,
-    );
-  }
-  return marks;
-}
-
-/** Runs that already said their orders carry no run record. */
-const UNRECORDED = runState("a run's orders placed without a run record", () => ({ said: false }));
-
-/**
- * The run record's mark (run-records.ts): this run's id, once its record is in the stack's backend (written before
- * its first order). Without it the order is placed all the same, and the run says once what that costs.
- */
-async function runMark(
-  run: RunContext,
-  scope: { project: string; stack: string },
-  domainName: string,
-): Promise<{ key_name: string; value: string }[]> {
-  const record = await thisRunsRecord(run, scope);
-  if ("id" in record) return [{ key_name: RUN_RECORD_KEY, value: record.id }];
-  const said = run.get(UNRECORDED);
-  if (!said.said && deploymentOfThisProcess() !== undefined) {
-    said.said = true;
-    log(
-      run,
-      `Warning: ${domainName} and the other orders of this run carry no run record, because ${record.why}. ` +
-        "Should this run be killed without checkpoints (PULUMI_SKIP_CHECKPOINTS) before its state records them, " +
-        "no later `pulumi destroy` will cancel them: each is named, to cancel or adopt (`adoptOrderOid`) by hand.",
-    );
-  }
-  return [];
-}
+import { carriesAnotherMark, otherStacksLine } from "./another-stacks.js";
+import { stillBilled, type LeftOrder } from "./still-billed.js";
+import { carriesToken, stackTokenOf } from "./new-order-marks.js";
 
 const SWEEP = runState("the stack's orders in no state, judged once by a destroy", () => ({
   checked: false,
@@ -138,18 +63,17 @@ function named(order: AboutOrder): string {
 }
 
 /** How to end or keep an order this run did not cancel. */
-const HOW =
-  "cancel it in the control panel (or `pulumi up` with the program that ordered it, then `pulumi destroy`), or " +
-  "adopt it with `adoptOrderOid`";
+const HOW = "cancel it in the control panel, or adopt it with `adoptOrderOid`";
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
- * What the sweep left: the killed run's orders of this stack it leaves billed (named, with why in the log), and what
- * it could not read to judge (each why, naming the orders it concerns).
+ * What the sweep left: orders the records prove a killed run's of this stack (`left`) or that it could not judge
+ * (`unjudged`), each said only if still billed (still-billed.ts); what it could not read, naming no order (`unread`).
  */
 interface Verdict {
-  left: string[];
+  left: LeftOrder[];
+  unjudged: LeftOrder[];
   unread: string[];
 }
 
@@ -186,20 +110,25 @@ export async function sweepStackStrays(
   held.judged = true;
   const scope = stackOfScope(creationScope)!;
   const verdict = await sweep(run, view, client, { token, scope, otherStackMarks }, own?.oid).catch(
-    (error: unknown): Verdict => ({ left: [], unread: [`looking for them failed (${messageOf(error)})`] }),
+    (error: unknown): Verdict => ({ ...NOTHING, unread: [`looking for them failed (${messageOf(error)})`] }),
   );
-  if (verdict.left.length === 0 && verdict.unread.length === 0) return;
+  // Named only once this run's deletes of them ended and the account says they are still billed (still-billed.ts).
+  const still = await stillBilled(run, view, [...verdict.left, ...verdict.unjudged]);
+  const left = still.filter((entry) => verdict.left.includes(entry));
+  const unjudged = still.filter((entry) => verdict.unjudged.includes(entry)).map((entry) => entry.words);
+  const unread = [...verdict.unread, ...unjudged];
+  if (left.length === 0 && unread.length === 0) return;
   const said: string[] = [];
   const who = own === undefined ? "This sweep" : "This destroy";
-  if (verdict.left.length > 0)
+  if (left.length > 0)
     said.push(
-      `${who} leaves billed ${verdict.left.length === 1 ? "an order" : `${verdict.left.length} orders`} that ` +
-        `a killed run of this stack may have placed and no state is known to hold: ${verdict.left.join("; ")}.`,
+      `${who} leaves billed ${left.length === 1 ? "an order" : `${left.length} orders`} that ` +
+        `a killed run of this stack may have placed and no state is known to hold: ` +
+        `${left.map((entry) => entry.words).join("; ")}.`,
     );
-  if (verdict.unread.length > 0)
+  if (unread.length > 0)
     said.push(
-      `${who} cannot tell whether a killed run of this stack left orders billed in no state: ` +
-        `${verdict.unread.join("; ")}.`,
+      `${who} cannot tell whether a killed run of this stack left orders billed in no state: ${unread.join("; ")}.`,
     );
   // Run from outside the engine (provider/adopt/killed-orders.ts), no VPS is being deleted: nothing is kept.
   const kept =
@@ -213,9 +142,8 @@ export async function sweepStackStrays(
 /**
  * The active orders carrying `creationScope`'s stack token that no state of the backend holds (all of them when the
  * states cannot be read), each named with its fee: what a sweep would judge, for a command that must not cancel
- * (killed-orders.ts, when a command of the stack may be running). `another`: those the user showed another stack's
- * (their marks in `otherStackMarks`: another-stacks.ts), each told as the sweep tells it; `named`: the rest.
- * Cancels nothing.
+ * (killed-orders.ts, when a command of the stack may be running). `another`: the one line that counts those of
+ * another stack's identity (another-stacks.ts), as the sweep tells them, or none; `named`: the rest. Cancels nothing.
  */
 export async function unheldOrdersOfStackName(
   run: RunContext,
@@ -236,27 +164,21 @@ export async function unheldOrdersOfStackName(
     ? await stackIdentity(run, scope)
     : undefined;
   const isAnother = (order: AboutOrder) =>
-    identity !== undefined &&
-    carriesAnotherMark(order, identity, states, scope) &&
-    shownAnotherStacks(order, otherStackMarks);
+    identity !== undefined && carriesAnotherMark(order, identity, states, scope);
+  const another = unheld.filter(isAnother);
   return {
     named: unheld.filter((order) => !isAnother(order)).map(named),
-    another: unheld
-      .filter(isAnother)
-      .map((order) => otherMarkLine(named(order), order, identity!, scope, otherStackMarks)),
+    another: another.length === 0 ? [] : [otherStacksLine(another, scope, otherStackMarks)],
   };
-}
-
-function carriesToken(order: AboutOrder, token: string): boolean {
-  return order.meta_data?.some((m) => m.key_name === STACK_TOKEN_KEY && m.value === token) ?? false;
 }
 
 /** How to adopt or end an order this run cannot prove its own stack's. */
 const ADOPT_OR_CANCEL =
-  "if it is this stack's, adopt it (`pulumi import rimuhosting:index:Vps <name> <oid>`, or `adoptOrderOid: <oid>` " +
-  "on the resource) and `pulumi destroy` again, or cancel it in the control panel; if another stack's, leave it";
+  "If it is this stack's, cancel it in the control panel, or adopt it (`pulumi import rimuhosting:index:Vps <name> " +
+  "<oid>`, or `adoptOrderOid: <oid>` on the resource) and the stack's `pulumi destroy` ends it; if another " +
+  "stack's, leave it";
 
-const NOTHING: Verdict = { left: [], unread: [] };
+const NOTHING: Verdict = { left: [], unjudged: [], unread: [] };
 
 /** The account's active orders now, or why they could not be listed. */
 async function listed(view: AccountView): Promise<AboutOrder[] | { unread: string }> {
@@ -287,6 +209,9 @@ async function ordersToJudge(
 ): Promise<AboutOrder[] | { unread: string }> {
   const first = await listed(view);
   if ("unread" in first) return first;
+  // One plan per account *key*: a provider of this command with another key notes its orders elsewhere. The order date
+  // keeps them (cancelProven), but for one placed before this run began by an earlier provider of this command whose
+  // run kept no checkpoints: not told apart (issue 92, item 7: not fixed here).
   const thisCommand = view.sharedPlan?.orderedByThisCommand() ?? new Set<string>();
   return first.filter(
     (order) =>
@@ -317,7 +242,7 @@ async function sweep(
   deleted: number | undefined,
 ): Promise<Verdict> {
   const carrying = await ordersToJudge(view, stack, deleted);
-  if ("unread" in carrying) return { left: [], unread: [carrying.unread] };
+  if ("unread" in carrying) return { ...NOTHING, unread: [carrying.unread] };
   if (carrying.length === 0) return NOTHING;
   const records = await recordsFor(run, stack, carrying);
   const judged = carrying.map((order) => ({ order, judgement: mayCancel(order, records) }));
@@ -326,11 +251,14 @@ async function sweep(
   // Listed again after the records were read: a VPS of this stack whose delete (another of this command's) ended
   // between the first listing and that read is in no state any more, and its order is cancelled already.
   const again = await listed(view);
-  if ("unread" in again) return { left: [], unread: [again.unread] };
+  if ("unread" in again) return { ...NOTHING, unread: [again.unread] };
   const stillActive = new Set(again.map((order) => order.order_oid));
-  const verdict: Verdict = { left: [], unread: [] };
-  for (const { order, judgement } of toAct.filter(({ order }) => stillActive.has(order.order_oid)))
-    await act(run, view, client, stack, order, judgement, verdict);
+  const verdict: Verdict = { left: [], unjudged: [], unread: [] };
+  const acting = toAct.filter(({ order }) => stillActive.has(order.order_oid));
+  // Other stacks' orders are not this stack's business: counted in one line, never a warning (another-stacks.ts).
+  const another = acting.filter((one) => one.judgement.answer === "another mark").map((one) => one.order);
+  if (another.length > 0) log(run, otherStacksLine(another, stack.scope, stack.otherStackMarks));
+  for (const { order, judgement } of acting) await act(run, view, client, order, judgement, verdict);
   return verdict;
 }
 
@@ -339,7 +267,6 @@ async function act(
   run: RunContext,
   view: AccountView,
   client: RimuClient,
-  stack: SweptStack,
   order: AboutOrder,
   judgement: Judgement,
   verdict: Verdict,
@@ -347,14 +274,17 @@ async function act(
   const what = named(order);
   switch (judgement.answer) {
     case "held":
+    case "another mark":
       return;
     case "unread":
-      log(
-        run,
-        `Warning: ${what} carries this stack's name and is in no state known to this run, but it cannot be judged: ` +
-          `${judgement.why}. It stays billed, not cancelled. ${ADOPT_OR_CANCEL}.`,
-      );
-      verdict.unread.push(`${judgement.why}, so ${what} cannot be judged`);
+      verdict.unjudged.push({
+        order,
+        named: what,
+        words: `${judgement.why}, so ${what} cannot be judged`,
+        warning:
+          `Warning: ${what} carries this stack's name and is in no state known to this run, but it cannot be ` +
+          `judged: ${judgement.why}. It stays billed, not cancelled. ${ADOPT_OR_CANCEL}.`,
+      });
       return;
     case "no identity":
       log(
@@ -365,11 +295,6 @@ async function act(
           `another backend, so it stays billed. ${ADOPT_OR_CANCEL}.`,
       );
       return;
-    case "another mark": {
-      const identity = await stackIdentity(run, stack.scope);
-      log(run, otherMarkLine(what, order, identity, stack.scope, stack.otherStackMarks));
-      return;
-    }
     case "left the state":
       log(
         run,
@@ -405,15 +330,17 @@ async function cancelProven(
   const planIncomplete = view.sharedPlan?.orderingIncomplete() ?? false;
   const placed = order.billing_info?.order_date?.ms_since_epoch;
   if (planIncomplete || placed === undefined || placed >= run.startedAt) {
-    log(
-      run,
-      `Warning: ${what} carries this stack's identity and no state holds it, but it is not cancelled: ` +
+    verdict.left.push({
+      order,
+      named: what,
+      words: `${what}: ordered after this command began, or its plan incomplete`,
+      warning:
+        `Warning: ${what} carries this stack's identity and no state holds it, but it is not cancelled: ` +
         (planIncomplete
           ? "this run could not note its own orders in the command's shared plan"
           : "it was ordered after this command began (or its order date is not reported)") +
         `, so it may be a new order of another provider of this command. To stop its bill, ${HOW}.`,
-    );
-    verdict.left.push(`${what}: ordered after this command began, or its plan incomplete`);
+    });
     return;
   }
   try {
@@ -437,11 +364,13 @@ async function cancelProven(
       ),
     );
   } catch (error) {
-    log(
-      run,
-      `Warning: ${what}, which a killed run of this stack left in no state, could not be cancelled ` +
+    verdict.left.push({
+      order,
+      named: what,
+      words: `${what}: its cancellation failed (${messageOf(error)})`,
+      warning:
+        `Warning: ${what}, which a killed run of this stack left in no state, could not be cancelled ` +
         `(${messageOf(error)}); it stays billed. To stop its bill, ${HOW}.`,
-    );
-    verdict.left.push(`${what}: its cancellation failed (${messageOf(error)})`);
+    });
   }
 }

@@ -12,7 +12,9 @@ import type { AboutOrder } from "../../../contract/index.js";
 import type { VpsInputs } from "../inputs/vps-input-schema.js";
 import { runState, type RunContext } from "../engine/run-context.js";
 import { holderOf } from "./backend-states.js";
-import { backendStates } from "./backend-reader.js";
+import { backendStates, recordTakenBack } from "./backend-reader.js";
+import { log } from "../engine/log.js";
+import { runIdOf } from "./run-records.js";
 import { stackOfScope } from "./stack-scope.js";
 import { identityOf, stackIdentity, type StackIdentity } from "./stack-identity.js";
 
@@ -97,4 +99,24 @@ export async function takeBackOf(
 /** True when check() took `oid` back in this run (create() then applies the rule after an order to it). */
 export function isTakenBack(context: RunContext, oid: number): boolean {
   return context.get(TAKEN).has(oid);
+}
+
+/**
+ * Records in the stack's backend that this run took back `order` (a killed run's, carrying that run's id: its record
+ * says no state ever held it), so that once this run's state held it, an order that left the state on purpose later
+ * (`retainOnDelete`, `pulumi state delete`) is judged by this run's record, not cancelled as the killed run's
+ * (may-cancel.ts). When it cannot be written the take-back goes on (the order is the stack's VPS either way) and the
+ * run says what that leaves open.
+ */
+export async function noteTakenBack(context: RunContext, news: VpsInputs, order: AboutOrder): Promise<void> {
+  const scope = stackOfScope(news.creationScope);
+  if (scope === undefined || runIdOf(order) === undefined) return;
+  const recorded = await recordTakenBack(context, scope, order.order_oid);
+  if ("why" in recorded)
+    log(
+      context,
+      `Warning: ${news.domainName} took back order ${order.order_oid}, but this run could not record that in the ` +
+        `stack's backend (${recorded.why}): should it leave the state (retainOnDelete, \`pulumi state delete\`), ` +
+        "a `pulumi destroy` without checkpoints would cancel it as the killed run's.",
+    );
 }

@@ -153,6 +153,7 @@ export const RECIPE_RUNS: Readonly<Record<string, RecipeRun>> = {
   "docs/troubleshooting.md#state-move": userEnv("test/engine/state-moves.test.ts"),
   "docs/troubleshooting.md#stack-migrate": userEnv("test/engine/state-moves.test.ts"),
   "docs/troubleshooting.md#lost-create": userEnv("test/engine/state-moves.test.ts"),
+  "docs/troubleshooting.md#adopt-old-order": userEnv("test/engine/state-moves.test.ts"),
 
   "docs/typescript.md#project-pulumi-yaml": noProcess(
     "test/package/readme.test.ts",

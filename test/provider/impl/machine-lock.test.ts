@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { withMachineLock } from "../../../provider/impl/ownership/machine-lock";
+import { until } from "../../helpers/promises";
 
 const BUILT = path.resolve(__dirname, "../../../dist/provider/impl/ownership/machine-lock.js");
 const lockFile = (name: string) =>
@@ -121,28 +122,37 @@ describe("the machine's lock", () => {
     expect("value" in got && got.value.at - waitBegan).toBeGreaterThanOrEqual(1_000);
   });
 
+  // Issue 92: the processes start at once (each waits at a barrier until all four are ready, then asks for the lock)
+  // and each holds it 300 ms, so without the lock they would all be in the work together (this test fails then).
   it("many processes at once: never two in the work", async () => {
     const name = freshName();
     const log = path.join(dir, `${name}.log`);
+    const go = path.join(dir, `${name}.go`);
     const script = `
 const fs = require("node:fs");
-const [built, name, log] = process.argv.slice(1);
-require(built).withMachineLock(name, async () => {
-  fs.appendFileSync(log, "in\\n");
-  await new Promise((r) => setTimeout(r, 30));
-  fs.appendFileSync(log, "out\\n");
-});`;
-    await Promise.all(
-      Array.from(
-        { length: 4 },
-        () =>
-          new Promise<void>((done, fail) =>
-            execFile(process.execPath, ["-e", script, BUILT, name, log], (error) =>
-              error ? fail(error) : done(),
-            ),
+const [built, name, log, go, ready] = process.argv.slice(1);
+fs.writeFileSync(ready, "");
+const start = () =>
+  require(built).withMachineLock(name, async () => {
+    fs.appendFileSync(log, "in\\n");
+    await new Promise((r) => setTimeout(r, 300));
+    fs.appendFileSync(log, "out\\n");
+  });
+const wait = () => (fs.existsSync(go) ? start() : setTimeout(wait, 5));
+wait();`;
+    const ready = (i: number) => path.join(dir, `${name}.ready-${i}`);
+    const runs = Array.from(
+      { length: 4 },
+      (_, i) =>
+        new Promise<void>((done, fail) =>
+          execFile(process.execPath, ["-e", script, BUILT, name, log, go, ready(i)], (error) =>
+            error ? fail(error) : done(),
           ),
-      ),
+        ),
     );
+    await until("the four processes to be ready", () => [0, 1, 2, 3].every((i) => fs.existsSync(ready(i))));
+    fs.writeFileSync(go, "");
+    await Promise.all(runs);
     expect(fs.readFileSync(log, "utf8")).toBe("in\nout\n".repeat(4));
   });
 });

@@ -45,6 +45,7 @@ export async function startImplFixture(options: StartEmulatorOptions = {}): Prom
     states: async () => ({ stacks: [], unread: "an in-process test has no backend" }),
     runs: async () => ({ unread: "an in-process test has no backend" }),
     recordRun: async () => ({ why: "an in-process test has no backend" }),
+    recordTakeBack: async () => ({ why: "an in-process test has no backend" }),
   });
   // One backend: every stack's identity is its names' (tests of other backends' stacks set a reader of their own).
   testing.setStackIdentityReader(async ({ project, stack }) => ({

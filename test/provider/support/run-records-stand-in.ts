@@ -9,6 +9,7 @@ import type { RunRecord, RunRecords } from "../../../provider/impl/ownership/run
 export class RunRecordsStandIn {
   private readonly written = new Map<string, RunRecord>();
   private readonly finishedRuns = new Set<string>();
+  private readonly took = new Map<number, string>();
   private clock = 1_000_000_000_000;
   unread: string | undefined;
   checkpoints = false;
@@ -20,6 +21,12 @@ export class RunRecordsStandIn {
     return { written: true };
   };
 
+  /** The provider's writer of a take-back (BackendReader.recordTakeBack). */
+  readonly recordTakeBack = async (_scope: unknown, oid: number, id: string): Promise<{ written: true }> => {
+    this.took.set(oid, id);
+    return { written: true };
+  };
+
   /** The provider's reader (BackendReader.runs). */
   readonly runs = async (): Promise<RunRecords> => {
     if (this.unread !== undefined) return { unread: this.unread };
@@ -27,7 +34,7 @@ export class RunRecordsStandIn {
       const at = this.written.get(id)?.at;
       return at === undefined ? [] : [{ start: at / 1000, end: at / 1000 }];
     });
-    return { runs: new Map(this.written), finished };
+    return { runs: new Map(this.written), finished, took: new Map(this.took) };
   };
 
   /** The ids written so far. */
@@ -48,6 +55,7 @@ export class RunRecordsStandIn {
   forget(): void {
     this.written.clear();
     this.finishedRuns.clear();
+    this.took.clear();
     this.unread = undefined;
     this.checkpoints = false;
   }
