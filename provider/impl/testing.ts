@@ -7,8 +7,10 @@
 export { forgetRun, resetConfiguration } from "./lifecycle/runtime-config.js";
 import { setReadTimeout, setRetryDelay as setRetryDelayOf } from "./lifecycle/runtime-config.js";
 export type { BackendStates } from "./ownership/backend-states.js";
-export { setBackendReader, type BackendReader } from "./ownership/backend-reader.js";
-export { setStackIdentityReader, type StackIdentity } from "./ownership/stack-identity.js";
+import type { BackendReader } from "./ownership/backend-reader.js";
+import type { IdentityReader } from "./ownership/stack-identity.js";
+export type { BackendReader } from "./ownership/backend-reader.js";
+export type { StackIdentity } from "./ownership/stack-identity.js";
 import {
   nextPreviewedWait as nextPreviewedWaitOf,
   setPreviewedWait as setPreviewedWaitOf,
@@ -38,6 +40,16 @@ export const keepCatalogueForAllRuns = (on: boolean) => {
 /** Where the lines of the run served now (and of the runs begun after it) go; none: stdout, the host's output. */
 export const setLogSink = (sink?: LogSink) => {
   currentRun().log = sink ?? toStdout;
+};
+/** What the run served now (and the runs begun after it) read instead of the backend (none: the CLI). */
+export const setBackendReader = (read: Partial<BackendReader> | undefined) => {
+  const run = currentRun();
+  run.tuning = { ...run.tuning, backendReader: read };
+};
+/** Where the run served now (and the runs begun after it) reads its stack's identity from (none: the CLI). */
+export const setStackIdentityReader = (read: IdentityReader | undefined) => {
+  const run = currentRun();
+  run.tuning = { ...run.tuning, identityReader: read };
 };
 /** Resolves when the guard of the run served now next starts waiting for a previewed shrink. */
 export const nextPreviewedWait = () => nextPreviewedWaitOf(currentRun());

@@ -27,7 +27,7 @@ import { validateInputs } from "./inputs/vps-validate.js";
 import { parseInputs, refreshableState, type ParsedInputs } from "./inputs/vps-values.js";
 import { lookAhead } from "./lookahead/vps-lookahead.js";
 import { CURRENT_FEE_KEY, PLANNED_FEE_KEY } from "./budget/planned-fee.js";
-import { CHECK_DEPLOYMENT_KEY, deploymentOfThisProcess } from "./engine/deployment.js";
+import { CHECK_DEPLOYMENT_KEY } from "./engine/deployment.js";
 import { judgeBudget } from "./budget/budget.js";
 import { leaveToPreviewStep, leftToPreviewStep } from "./budget/preview-verdicts.js";
 import { isReplaced, noteCheckedChange } from "./ordering/order-guard.js";
@@ -132,7 +132,7 @@ export async function checkVps(
     options.mayApply ? "mayApply" : "preview",
   );
   // Which deployment checked them, so a policy pack tells this run's fees from recorded ones (deployment.ts).
-  const deployment = deploymentOfThisProcess();
+  const deployment = run.engine;
   return {
     inputs: {
       ...checked,

@@ -3,7 +3,8 @@
  * (shared reads, ledgers, marks, running totals) lives in the run context (run-context.ts), which a new run
  * replaces whole, and what a run was given (its settings, where its lines go, what a test tuned) is the run's too;
  * what is here outlives a run on purpose: connections (HTTP agents, the engine's log, its watch), caches keyed by
- * what a run passes, the plugin's modules, whose settings messages name, and (to go) test seams.
+ * what a run passes, the plugin's modules, and whose settings messages name. A test seam is never here: tests tune
+ * the run they serve (RunTuning).
  *
  * test/provider/impl/process-state.test.ts reads every module of provider/ and fails when one keeps module-level
  * state (a `let`, or a Map or Set it changes) that is not listed here: a new piece is either the run's (put it in
@@ -19,7 +20,6 @@ export interface ProcessState {
 }
 
 const CONFIGURATION = "the configuration this process was given (configure() sets it once per process)";
-const TEST_SEAM = "a test seam (provider/impl/testing.ts), unset in a real run";
 
 export const PROCESS_STATE: readonly ProcessState[] = [
   {
@@ -36,11 +36,6 @@ export const PROCESS_STATE: readonly ProcessState[] = [
     file: "provider/impl/engine/settings-source.ts",
     name: "explicitProvider",
     why: `whose arguments the settings are: ${CONFIGURATION}`,
-  },
-  {
-    file: "provider/impl/engine/deployment.ts",
-    name: "nativeEngine",
-    why: "the engine's address the native plugin was started with: one per process",
   },
   {
     file: "provider/impl/engine/settings-source.ts",
@@ -66,20 +61,5 @@ export const PROCESS_STATE: readonly ProcessState[] = [
     file: "provider/native/parts.ts",
     name: "loaded",
     why: "the plugin's modules, loaded with their first call: code, not what a run learnt",
-  },
-  {
-    file: "provider/impl/ownership/backend-reader.ts",
-    name: "reader",
-    why: `where the backend's states and a stack's history are read from: ${TEST_SEAM}`,
-  },
-  {
-    file: "provider/impl/ownership/stack-identity.ts",
-    name: "reader",
-    why: `where a stack's identity is read from: ${TEST_SEAM}`,
-  },
-  {
-    file: "provider/impl/ownership/stack-identity.ts",
-    name: "beforeTagSet",
-    why: `what runs between reading no stack tag and setting one: ${TEST_SEAM}`,
   },
 ];

@@ -22,7 +22,7 @@
  * clients, the engine watch, connections to the engine's log) is listed with its reason in process-state.ts, and
  * test/provider/impl/process-state.test.ts fails when a module keeps state that is in neither place.
  */
-import { deploymentOfThisProcess } from "./deployment.js";
+import { dynamicHost } from "./engine-log.js";
 import type { ConfigSource } from "../../config.js";
 import type { Pacer } from "../../client/pacer.js";
 import type { ReadBudget } from "../cost/setting.js";
@@ -64,16 +64,6 @@ export interface RunState<T> {
 export const runState = <T>(what: string, make: (run: RunContext) => T): RunState<T> => ({ what, make });
 
 /**
- * The engine run this process serves, which every provider of that run shares (account/shared-plan.ts): the engine's
- * address, which the engine gives each plugin it starts, the dynamic-provider host (started through `sh`) and the
- * native plugin (started by `pulumi` itself) alike (deployment.ts). Outside an engine (tests), the parent process.
- */
-const engineRunOfThisProcess = (): string => {
-  const address = deploymentOfThisProcess();
-  return address === undefined ? `process ${process.ppid}` : `engine ${address}`;
-};
-
-/**
  * What tests tune of a run, each undefined in a real run (the provider's own then). A test sets it on the run it
  * serves (testing.ts), and a run begun after it in the same process keeps it, as it keeps the configuration.
  */
@@ -92,6 +82,14 @@ export interface RunTuning {
    * changes (the money model), where a read per run is most of its requests and proves nothing the test checks.
    */
   readonly keptCatalogues?: Map<string, Promise<object>>;
+}
+
+/** What a run is given as it is made: where its lines go, and the engine it serves. */
+export interface RunGiven {
+  /** Where its log lines go (default: stdout, the dynamic host's output). */
+  log?: LogSink;
+  /** The engine's address (default: the dynamic host's, when in one). */
+  engine?: string | undefined;
 }
 
 export class RunContext {
@@ -119,19 +117,27 @@ export class RunContext {
 
   /**
    * `command`: the engine run it serves (tests: a name of their own); by default this process's, read on first use.
-   * `given.log`: where its log lines go (default: stdout, the dynamic host's output).
+   * `given`: where its log lines go, and its engine.
    */
-  constructor(command?: string, given: { log?: LogSink } = {}) {
+  constructor(command?: string, given: RunGiven = {}) {
     this.given = command;
     this.log = given.log ?? toStdout;
+    this.engine = given.engine ?? dynamicHost()?.address;
   }
 
   /**
-   * The engine run this run serves, which the provider processes of one run share a plan by (account/shared-plan.ts).
-   * Read when first asked, not when the process starts: the native plugin learns the engine's address from its server.
+   * The address of the engine that started the process this run serves, which the engine gives each plugin it
+   * starts: the dynamic-provider host's first argument, the native plugin's server's (it begins its run with it).
+   * Undefined outside a deployment (a test, a program, a command of its own). Checks record it (deployment.ts).
+   */
+  readonly engine: string | undefined;
+
+  /**
+   * The engine run this run serves, which the provider processes of one run share a plan by (account/shared-plan.ts):
+   * its engine's address, on a port of its own each time. Outside an engine (tests), the parent process.
    */
   get command(): string {
-    return (this.given ??= engineRunOfThisProcess());
+    return (this.given ??= this.engine === undefined ? `process ${process.ppid}` : `engine ${this.engine}`);
   }
 
   /** This run's `state`, made on first use. */
@@ -162,8 +168,11 @@ export function currentRun(): RunContext {
  * `command` (tests: another command). It keeps what the process was given (its settings, where its lines go, what
  * a test tuned) unless `given` says otherwise: the native plugin's server begins its run so, with the engine's log.
  */
-export function beginRun(command?: string, given: { log?: LogSink } = {}): RunContext {
-  const next = new RunContext(command, { log: given.log ?? current.log });
+export function beginRun(command?: string, given: RunGiven = {}): RunContext {
+  const next = new RunContext(command, {
+    log: given.log ?? current.log,
+    engine: "engine" in given ? given.engine : current.engine,
+  });
   next.tuning = current.tuning;
   next.settings = current.settings;
   current = next;
