@@ -20,17 +20,14 @@
  */
 import * as path from "node:path";
 
-/** Where the SDK is installed: trailing frames in it are the program runner's. */
-let sdkDirectory: string | undefined | null;
-function sdkDir(): string | undefined {
-  if (sdkDirectory === undefined) {
-    try {
-      sdkDirectory = path.dirname(require.resolve("@pulumi/pulumi/package.json")) + path.sep;
-    } catch {
-      sdkDirectory = null;
-    }
+/** Where the SDK is installed (undefined: not found): trailing frames in it are the program runner's. */
+const SDK_DIRECTORY: string | undefined = sdkDirectoryOf();
+function sdkDirectoryOf(): string | undefined {
+  try {
+    return path.dirname(require.resolve("@pulumi/pulumi/package.json")) + path.sep;
+  } catch {
+    return undefined;
   }
-  return sdkDirectory ?? undefined;
 }
 
 /** A frame of Node itself (the module loader, timers) or of native code. */
@@ -44,7 +41,7 @@ function isNodeInternal(file: string | null | undefined): boolean {
  * SDK skips a fixed number of them.
  */
 export function framesToRecord(frames: NodeJS.CallSite[]): NodeJS.CallSite[] {
-  const sdk = sdkDir();
+  const sdk = SDK_DIRECTORY;
   let end = frames.length;
   while (end > 0) {
     const file = frames[end - 1]!.getFileName();
@@ -61,7 +58,7 @@ export function framesToRecord(frames: NodeJS.CallSite[]): NodeJS.CallSite[] {
  */
 export function framesTheSdkSkips(frames: readonly NodeJS.CallSite[]): number {
   const top = frames[0];
-  const sdk = sdkDir();
+  const sdk = SDK_DIRECTORY;
   const file = top?.getFileName();
   const isCapture = !!sdk && !!file?.startsWith(sdk) && top!.getFunctionName() === "callsites";
   return isCapture && frames.length >= 5 ? 5 : 0;

@@ -72,7 +72,7 @@ export class Vps extends pulumi.CustomResource {
 
   constructor(name: string, args: VpsArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     // Every output seeded as undefined, so each is registered and read back (awsx pattern); args override.
-    const props: Record<string, unknown> = { ...outputSeed() };
+    const props: Record<string, unknown> = { ...OUTPUT_SEED };
     if (args) {
       Object.assign(props, args);
       // Internal keys are the class's and the provider's: any the program set are named for check() to refuse.
@@ -106,11 +106,7 @@ function secretOutputsOf(args: VpsArgs | undefined): string[] {
   return SECRET_FIELDS.filter((name) => !args || name === "password" || args[name] !== undefined);
 }
 
-let seed: Readonly<Record<string, undefined>> | undefined;
-/** Every output name (outputs only, then the inputs, all outputs too) mapped to undefined; built once. */
-function outputSeed(): Readonly<Record<string, undefined>> {
-  seed ??= Object.freeze(
-    Object.fromEntries([...OUTPUT_ONLY, ...INPUT_OUTPUTS].map((key) => [key, undefined])),
-  );
-  return seed;
-}
+/** Every output name (outputs only, then the inputs, all outputs too) mapped to undefined: a function of code alone. */
+const OUTPUT_SEED: Readonly<Record<string, undefined>> = Object.freeze(
+  Object.fromEntries([...OUTPUT_ONLY, ...INPUT_OUTPUTS].map((key) => [key, undefined])),
+);

@@ -285,7 +285,7 @@ export async function runImportFile(
     adoption = adoptionOf(orders ?? [], options, ordersByStack(states), stackNames);
   } catch (error) {
     io.stderr.write(
-      `${name}: ${presentError(error, `Listing the account's VPSs at ${config.baseUrl} (${baseUrlSource})`).message}\n`,
+      `${name}: ${presentError(error, `Listing the account's VPSs at ${config.baseUrl} (${baseUrlSource})`, settings.name).message}\n`,
     );
     return 2;
   } finally {

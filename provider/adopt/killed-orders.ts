@@ -23,7 +23,6 @@ import { createClient, RimuConfigError } from "../client/index.js";
 import { missingApiKeyMessage } from "../config.js";
 import { accountViewFor } from "../impl/account/account-view.js";
 import { VPS_ERROR_CODES, VpsError, type VpsErrorCode } from "../impl/engine/errors.js";
-import { setLogSink } from "../impl/engine/log.js";
 import { clientOptionsOf } from "../impl/engine/retry-settings.js";
 import { RunContext } from "../impl/engine/run-context.js";
 import {
@@ -336,12 +335,14 @@ export async function runKilledOrders(
   // A warning of the sweep names an order it leaves billed, or a read that failed (nothing then is known): either
   // way not "none left", so the exit code says so too.
   let warned = false;
-  setLogSink((line) => {
-    const text = line.replace(/^\[rimuhosting\] /, "");
-    if (text.startsWith("Warning:")) warned = true;
-    io.stderr.write(`${name}: ${text}\n`);
+  // The run's lines go to this command's stderr: given to its context, as its readers are (no module seam).
+  const run = new RunContext(`${name} ${process.pid} ${Date.now()}`, {
+    log: (line) => {
+      const text = line.replace(/^\[rimuhosting\] /, "");
+      if (text.startsWith("Warning:")) warned = true;
+      io.stderr.write(`${name}: ${text}\n`);
+    },
   });
-  const run = new RunContext(`${name} ${process.pid} ${Date.now()}`);
   // The run's readers, passed in its context: the user's directory and environment (no module seam of the provider).
   readBackendThrough(run, {
     states: () => readBackendStates({ ...where, always: scope.stack }),
@@ -395,7 +396,6 @@ export async function runKilledOrders(
     );
     return 1;
   } finally {
-    setLogSink(undefined);
     client.close();
   }
 }

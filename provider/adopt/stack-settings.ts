@@ -20,7 +20,7 @@ import {
   type ResolvedConfig,
 } from "../config.js";
 import { RETRY_SETTINGS, readRetrySettings, type ReadRetrySettings } from "../impl/engine/retry-settings.js";
-import { useEnvironmentFor } from "../impl/engine/settings-source.js";
+import { settingName } from "../impl/engine/settings-source.js";
 import { inPulumiProject } from "../impl/ownership/backend-states.js";
 
 /** The settings, and where the address was found, for messages. */
@@ -30,6 +30,8 @@ export interface FoundSettings {
   baseUrlSource: string;
   /** The retries and pace, as the plugin reads them (retry-settings.ts), and what is wrong with them. */
   retry: ReadRetrySettings;
+  /** Each setting as the user wrote it: the stack config's key, or the variable it was read from. */
+  name: (key: string) => string;
 }
 
 /** What a stack's config says: the address and key, and the retries' and pace's text. */
@@ -107,15 +109,21 @@ export function findSettings(
     : given(env[ENV_VARS.baseUrl])
       ? ENV_VARS.baseUrl
       : "the default";
-  return { config, baseUrlSource, retry: retryOf(fromStack.retry, env) };
+  const fromEnvironment = new Set<string>();
+  const retry = retryOf(fromStack.retry, env, fromEnvironment);
+  return { config, baseUrlSource, retry, name: (key) => settingName(key, undefined, fromEnvironment) };
 }
 
 /**
  * The retries and pace: each from the stack's config, else from its variable (empty text is unset), as the plugin
  * reads them; a message about one read from the environment names the variable (settings-source.ts).
  */
-function retryOf(fromStack: StackValues["retry"], env: NodeJS.ProcessEnv): ReadRetrySettings {
-  const fromEnvironment = new Set<string>();
+function retryOf(
+  fromStack: StackValues["retry"],
+  env: NodeJS.ProcessEnv,
+  /** Filled with the keys read from their variables. */
+  fromEnvironment: Set<string>,
+): ReadRetrySettings {
   const value = (key: (typeof RETRY_SETTINGS)[number]): string | undefined => {
     if (fromStack[key] !== undefined) return fromStack[key];
     const variable = env[RETRY_ENV_VARS[key]];
@@ -124,6 +132,5 @@ function retryOf(fromStack: StackValues["retry"], env: NodeJS.ProcessEnv): ReadR
     return variable;
   };
   const values = new Map(RETRY_SETTINGS.map((key) => [key, value(key)] as const));
-  useEnvironmentFor(fromEnvironment);
-  return readRetrySettings((key) => values.get(key));
+  return readRetrySettings((key) => values.get(key), undefined, fromEnvironment);
 }

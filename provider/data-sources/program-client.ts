@@ -10,6 +10,7 @@
  * unit test then never loads it, and jest, which cannot load got (ESM-only) without a transform, can
  * run a user's test of a program that imports this package.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import * as pulumi from "@pulumi/pulumi";
 import type { RimuClient } from "../client/index.js";
 import { RimuConfigError } from "../client/errors.js";
@@ -43,14 +44,13 @@ export async function callDataSource<A extends object, R>(
 ): Promise<R> {
   if (isMocked()) return (await pulumi.runtime.invoke(DATA_SOURCE_TOKENS[name], args)) as R;
   try {
-    return await fetch(clientSource(name, needsApiKey), args);
+    return await fetch((providerClients.getStore() ?? programClient)(name, needsApiKey), args);
   } catch (error) {
     quietLateHandledRejections();
     throw dataSourceError(name, error);
   }
 }
 
-let quieted = false;
 /**
  * A data source that fails before any request (no API key, a bad argument) rejects within the turn
  * that loaded the program, before the SDK awaits the program's exports: Node reports the rejection
@@ -61,21 +61,26 @@ let quieted = false;
  * noise. Nothing else changes: unhandled rejections are still reported and still fail the program.
  */
 function quietLateHandledRejections(): void {
-  if (quieted) return;
-  quieted = true;
-  process.on("rejectionHandled", () => undefined);
+  // Once per process: the process's own list of listeners says whether it was added (no flag of this module's).
+  if (!process.listeners("rejectionHandled").includes(ignoreHandledRejection))
+    process.on("rejectionHandled", ignoreHandledRejection);
 }
+
+/** The listener quietLateHandledRejections() adds: it does nothing, and its presence quiets Node's warning. */
+const ignoreHandledRejection = (): void => undefined;
 
 /**
  * Where a real call gets its client: the program's configuration, or, inside the native provider plugin,
  * which serves these same functions to other languages, the provider's (provider/native/functions.ts).
  */
 type ClientSource = (what: string, needsApiKey: boolean) => RimuClient;
-let clientSource: ClientSource = programClient;
 
-/** Replaces where real calls get their client (the native provider plugin, once per process). */
-export function setClientSource(source: ClientSource): void {
-  clientSource = source;
+/** The source of the calls `withClientSource` runs (the plugin's Invoke); none: the program's configuration. */
+const providerClients = new AsyncLocalStorage<ClientSource>();
+
+/** Runs `call` (a data source) with its real calls' clients from `source` (the native plugin's Invoke). */
+export function withClientSource<T>(source: ClientSource, call: () => Promise<T>): Promise<T> {
+  return providerClients.run(source, call);
 }
 
 /** A client for the program's configuration; `what` names the data source in a missing-key error. */
@@ -86,11 +91,11 @@ function programClient(what: string, needsApiKey: boolean): RimuClient {
   const runtime =
     require("../impl/lifecycle/runtime-config.js") as typeof import("../impl/lifecycle/runtime-config.js");
   // The retries and pace (`rimuhosting:retryLimit`, RIMUHOSTING_RETRYLIMIT, …), read as the Vps reads them.
-  runtime.useProgramSettings({
+  const retry = runtime.programRetrySettings({
     config: { get: (key) => config.get(key.replace(`${CONFIG_NAMESPACE}:`, "")) },
   });
   // A data source only looks: a silent service fails it after one wait (runtime-config.ts, cachedClient).
-  return runtime.cachedClient({ ...resolved, silentReads: false });
+  return runtime.cachedClient({ ...resolved, silentReads: false }, { retry });
 }
 
 /**

@@ -7,7 +7,8 @@
  * It exports the lifecycle, that core, the error classes docs/errors.md documents and the types of the inputs
  * and the recorded state; the seams tests use are in ./testing.ts, which the package does not export.
  */
-export { configure } from "./lifecycle/runtime-config.js";
+import { configure as configureRun, type ConfigureRequestLike } from "./lifecycle/runtime-config.js";
+import { currentRun } from "./engine/run-context.js";
 import * as lifecycle from "./vps-provider.js";
 import { linesWritten } from "./engine/log.js";
 
@@ -23,6 +24,9 @@ function answeringAfterItsLines<A extends unknown[], R>(
     }
   };
 }
+
+/** The engine's first call to the provider: the settings of the run this process serves (runtime-config.ts). */
+export const configure = (req: ConfigureRequestLike): Promise<void> => configureRun(currentRun(), req);
 
 export const check = answeringAfterItsLines(lifecycle.check);
 export const diff = answeringAfterItsLines(lifecycle.diff);

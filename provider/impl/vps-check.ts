@@ -27,7 +27,7 @@ import { validateInputs } from "./inputs/vps-validate.js";
 import { parseInputs, refreshableState, type ParsedInputs } from "./inputs/vps-values.js";
 import { lookAhead } from "./lookahead/vps-lookahead.js";
 import { CURRENT_FEE_KEY, PLANNED_FEE_KEY } from "./budget/planned-fee.js";
-import { CHECK_DEPLOYMENT_KEY, deploymentOfThisProcess } from "./engine/deployment.js";
+import { CHECK_DEPLOYMENT_KEY } from "./engine/deployment.js";
 import { judgeBudget } from "./budget/budget.js";
 import { leaveToPreviewStep, leftToPreviewStep } from "./budget/preview-verdicts.js";
 import { isReplaced, noteCheckedChange } from "./ordering/order-guard.js";
@@ -107,6 +107,7 @@ export async function checkVps(
   const checked = withOrder(taken ? { ...inputs, __creationNonce: taken } : inputs, ahead.recordedOrderOid);
   // The run's budget (budget.ts): this VPS's fees counted with the others' checked so far.
   const budget = judgeBudget(
+    run.settings.budget,
     ahead.fee && accountView(run, "Checking a Vps"),
     {
       resource: resourceKey(given),
@@ -131,7 +132,7 @@ export async function checkVps(
     options.mayApply ? "mayApply" : "preview",
   );
   // Which deployment checked them, so a policy pack tells this run's fees from recorded ones (deployment.ts).
-  const deployment = deploymentOfThisProcess();
+  const deployment = run.engine;
   return {
     inputs: {
       ...checked,
@@ -244,9 +245,10 @@ export async function check(
   olds: VpsInputs,
   news: VpsInputs,
 ): Promise<{ inputs: VpsInputs; failures?: CheckFailure[] }> {
+  const run = currentRun(); // where this call's notes go: the run it serves
   try {
     const result = await checkVps(olds, news);
-    await emitNotes(result.notes, previewUrnOf(news));
+    await emitNotes(run, result.notes, previewUrnOf(news));
     const inputs = isPreview(news) ? withUnknown(result.inputs, result.unknownOutputs) : result.inputs;
     return result.failures.length > 0
       ? { inputs, failures: result.failures.map(presentFailure) }

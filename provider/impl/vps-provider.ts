@@ -130,7 +130,7 @@ export async function diffVps(id: string, olds: RecordedOutputs, news: VpsInputs
   }
   // An order RimuHosting no longer has: never unchanged, never priced; one it will cancel: said (gone-order.ts).
   const standing =
-    isPreview(news) && !isPendingId(id) && hasApiKey()
+    isPreview(news) && !isPendingId(id) && hasApiKey(run)
       ? await orderStanding(accountView(run, "Checking a Vps"), name, Number(id))
       : undefined;
   if (standing?.gone)
@@ -158,8 +158,8 @@ async function previewPrice(
 ): Promise<Note | undefined> {
   if (changes.replaces.length === 0 && changes.parameters.length === 0) return undefined;
   const quote = (inputs: QuotedValues) =>
-    hasApiKey()
-      ? priceOf({ view: accountView(run, "Quoting a Vps"), baseUrl: configuredBaseUrl() }, inputs)
+    hasApiKey(run)
+      ? priceOf({ view: accountView(run, "Quoting a Vps"), baseUrl: configuredBaseUrl(run) }, inputs)
       : Promise.resolve({ problem: "no API key is configured" });
   const resource = resourceKey(after);
   const name = resourceName(after);
@@ -175,8 +175,9 @@ export async function diff(
   olds: RecordedOutputs,
   news: VpsInputs,
 ): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
+  const run = currentRun(); // where this call's notes go: the run it serves
   const result = await diffVps(id, olds, news);
-  await emitNotes(result.notes, previewUrnOf(news));
+  await emitNotes(run, result.notes, previewUrnOf(news));
   return {
     changes: result.changes,
     replaces: result.replaces,
@@ -197,7 +198,7 @@ export async function create(
   const deadlineMs = Date.now() + limit.ms;
   return step(`Creating Vps${label(news)}`, () =>
     applying(run, news, "Creating a Vps", async () => {
-      const client = clientFor("Creating a Vps", limit);
+      const client = clientFor(run, "Creating a Vps", limit);
       if (news.adoptOrderOid !== undefined) return adopt(run, client, news, inputs.__provider);
       return orderAndConverge(run, client, news, nonceOf(inputs), inputs.__provider, deadlineMs);
     }),
@@ -255,12 +256,14 @@ async function orderAndConverge(
   const password = news.password ?? ordered.password;
   const recorded = { ...news, __creationNonce: nonce, password };
   log(
+    run,
     ordered.found
       ? `Vps ${id}: found this stack's own order ${order.domain_name} (its response was lost, or a killed run left it); using it.`
       : `Vps ${id}: ordered ${order.domain_name}.`,
   );
   if (password === undefined && ordered.found) {
     log(
+      run,
       `Vps ${id}: the root password RimuHosting generated was in the lost response and is unknown. ` +
         `Set the password input with allowReinstall, or reset it in the control panel.`,
     );
@@ -278,7 +281,7 @@ async function convergeNew(
   const { reverseDns: _unset, ...recordedBeforePtr } = options.recorded;
   const result = await converge({ ...options, recorded: recordedBeforePtr });
   const id = String(result.order.order_oid);
-  log(feeLine(id, orderFields(result.order).monthlyFeeUsd));
+  log(options.run, feeLine(id, orderFields(result.order).monthlyFeeUsd));
   const password = result.password ?? options.recorded.password;
   return { id, outs: orderOutputs(result.order, { ...options.recorded, password }, options.news) };
 }
@@ -292,7 +295,7 @@ async function adopt(
 ): Promise<{ id: string; outs: VpsOutputs }> {
   const order = await orderToAdopt(client, news, Date.now());
   const id = String(order.order_oid);
-  log(`Vps ${id}: adopting existing order ${order.domain_name}.`);
+  log(run, `Vps ${id}: adopting existing order ${order.domain_name}.`);
   // Install-time options cannot be read back: they are recorded as given, not reinstalled.
   return guardedChange(
     run,
@@ -315,18 +318,18 @@ export async function read(
   // The engine's next diff of this resource, unless its check comes first, is the refresh's (refresh-diff.ts).
   if (Object.keys(recorded).length > 0) noteRead(run, resourceKey(recorded));
   return step(`Refreshing Vps ${id}${label(recorded)}`, async () => {
-    const client = clientFor("Refreshing a Vps", readLimit(engine));
-    const oid = await resolveOrderOid(accountView(run, "Refreshing a Vps"), id, recorded);
+    const client = clientFor(run, "Refreshing a Vps", readLimit(engine));
+    const oid = await resolveOrderOid(run, accountView(run, "Refreshing a Vps"), id, recorded);
     // Not there yet: keep the pending record (its nonce is how the next `pulumi up` recognises the order).
     if (oid === undefined) return { id, props };
     let order: AboutOrder;
     try {
       order = (await client.getOrder(orderRef(oid, recorded.domainName))).about_order;
     } catch (error) {
-      if (error instanceof RimuNotFoundError) return goneRead(recorded, oid);
+      if (error instanceof RimuNotFoundError) return goneRead(run, recorded, oid);
       throw error;
     }
-    if (isOrderGone(order, Date.now())) return goneRead(recorded, oid);
+    if (isOrderGone(order, Date.now())) return goneRead(run, recorded, oid);
     // No recorded state: `pulumi import` (native provider). The inputs are then what the service reports.
     const imported = Object.keys(recorded).length === 0;
     const outs = orderOutputs(order, imported ? importedInputs(order) : recorded);
@@ -351,8 +354,8 @@ export async function update(
   const deadlineMs = Date.now() + limit.ms;
   return step(`Updating Vps ${id}${label(news)}`, () =>
     applying(run, news, "Updating a Vps", async () => {
-      const client = clientFor("Updating a Vps", limit);
-      const oid = await resolveOrderOid(accountView(run, "Updating a Vps"), id, recorded);
+      const client = clientFor(run, "Updating a Vps", limit);
+      const oid = await resolveOrderOid(run, accountView(run, "Updating a Vps"), id, recorded);
       if (oid === undefined) {
         // A pending create whose order has not appeared: order it now (same token and nonce), once.
         const nonce =
@@ -408,13 +411,14 @@ async function deleteStep(
 ): Promise<void> {
   await step(`Deleting Vps ${id}${label(recorded)}`, async () => {
     const client = clientFor(
+      run,
       "Deleting a Vps",
       timeLimitOf("delete", recorded.timeouts?.deleteMinutes, engine),
     );
     // Read now, not from the run's listing: an order that appeared since must be cancelled, not left billed.
     const view = accountView(run, "Deleting a Vps");
     await failingStep(run, resourceName(recorded), "Deleting a Vps", async () => {
-      const oid = await resolveOrderOid(view, id, recorded, true);
+      const oid = await resolveOrderOid(run, view, id, recorded, true);
       // A destroy also cancels the orders a killed run of the stack left in no state (stack-strays.ts), judged
       // before this VPS is cancelled: a delete that fails keeps its VPS in the state, so it fails with that VPS billed.
       await sweepStackStrays(run, view, client, recorded.creationScope, {
@@ -422,7 +426,7 @@ async function deleteStep(
         words: `Vps ${id}${label(recorded)}`,
       });
       if (oid === undefined)
-        log(`Vps ${id}: no order carrying this stack's creation nonce exists; nothing to cancel.`);
+        log(run, `Vps ${id}: no order carrying this stack's creation nonce exists; nothing to cancel.`);
       else await cancelRecorded(run, view, client, oid, recorded);
     });
   });

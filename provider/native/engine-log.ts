@@ -12,7 +12,6 @@ import * as grpc from "@grpc/grpc-js";
 import type * as EngineRpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import type * as EngineProto from "@pulumi/pulumi/proto/engine_pb";
 import { engineLogClient, type LogStubs, type Severity } from "../impl/engine/engine-log.js";
-import { setLogSink } from "../impl/engine/log.js";
 import { lazyModule } from "./lazy-module.js";
 
 export type { Severity };
@@ -57,7 +56,10 @@ export interface PluginLog {
   close(): void;
 }
 
-/** The log startPluginLog() started, which sendNote() sends through. */
+/**
+ * Per process on purpose: the log startPluginLog() started, which sendNote() sends through: the plugin's one
+ * connection to the engine that started it, opened as its server starts.
+ */
 let active: PluginLog | undefined;
 
 /** Sends one message with its severity, attached to the current resource (to stderr before the engine connects). */
@@ -97,8 +99,5 @@ export function startPluginLog(engineAddress: string | undefined): PluginLog {
     },
   };
   active = engineLog;
-  // impl's plain lines (progress during create, update and delete) are information: its warnings are notes, which
-  // the native front end sends with their severity (sendNotes); only the dynamic front end prints a note as a line.
-  setLogSink((line) => engineLog.log("info", line));
   return engineLog;
 }

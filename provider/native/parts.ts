@@ -72,6 +72,7 @@ function evaluateBundle(source: string, filename: string): unknown {
   return loadedModule.exports;
 }
 
+/** Per process on purpose: the plugin's modules, loaded with their first call (code, not what a run learnt). */
 const loaded = new Map<PartName, unknown>();
 
 /** The exports of part `name`, loaded on the first call. */

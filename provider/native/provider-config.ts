@@ -7,13 +7,15 @@
  * environment variables (provider/config.ts, SETTING_ENV_VARS).
  *
  * The engine starts one plugin process per provider (the default one and each explicit `Provider`), and
- * Configure is called once per process, so impl's per-process configuration (runtime-config.ts) holds
- * exactly one account: several explicit providers are several processes (docs/native-plugin.md).
+ * Configure is called once per process, so the run the process serves (impl's RunContext, configured by
+ * runtime-config.ts) holds exactly one account: several explicit providers are several processes
+ * (docs/native-plugin.md).
  */
 import { resolveClientConfig } from "../client/config.js";
 import { RimuConfigError } from "../client/errors.js";
 import { CONFIG_NAMESPACE } from "../config.js";
 import { configure } from "../impl/lifecycle/runtime-config.js";
+import { currentRun } from "../impl/engine/run-context.js";
 import {
   explicitProviderOf,
   notText,
@@ -128,7 +130,8 @@ export async function configureProvider(
     const value = args ? settingOf(args, key) : variables.get(`${CONFIG_NAMESPACE}:config:${key}`);
     if (value !== undefined) settings[key] = value;
   }
-  await configure({
+  // Configure is an engine call: the settings are the run's this process serves.
+  await configure(currentRun(), {
     config: {
       get: (key) => settings[key.replace(`${CONFIG_NAMESPACE}:`, "") as Setting],
     },

@@ -19,7 +19,7 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import * as net from "node:net";
 import { engineConnected, watchEngine, WATCH_RULE, type WatchGrpc } from "../impl/engine/engine-watch.js";
 import { VpsIncompleteError } from "../impl/engine/errors.js";
-import { useEngineAddress } from "../impl/engine/deployment.js";
+import { beginRun } from "../impl/engine/run-context.js";
 import type * as Calls from "./calls.js";
 import type * as Functions from "./functions.js";
 import { startPluginLog, withResource, type PluginLog } from "./engine-log.js";
@@ -305,9 +305,8 @@ export function resourceProviderService(log: PluginLog): grpc.UntypedServiceImpl
     }),
     invoke: handler<Provproto.InvokeRequest, Provproto.InvokeResponse>(log, async (req) => {
       const { fromStruct, toStruct } = calls();
-      const { invoke, useProviderConfiguration } = functions();
-      if (configured) useProviderConfiguration();
-      const result = await invoke(req.getTok(), fromStruct(req.getArgs()));
+      const { invoke } = functions();
+      const result = await invoke(req.getTok(), fromStruct(req.getArgs()), configured);
       return new (provproto().InvokeResponse)().setReturn(toStruct(result));
     }),
     // The engine asks every plugin to stop before it shuts it down. Nothing is aborted half-way: an operation
@@ -364,8 +363,11 @@ export async function serve(
   announce: (port: number) => void = () => {},
 ): Promise<{ port: number; close(): Promise<void> }> {
   const log = startPluginLog(engineAddress);
-  // The checks record the deployment they belong to (impl/engine/deployment.ts).
-  useEngineAddress(engineAddress);
+  // The plugin's run begins here, its lines sent to the engine's log: impl's plain lines (progress during create,
+  // update and delete) are information; its warnings are notes, which the native front end sends with their severity
+  // (sendNotes); only the dynamic front end prints a note as a line.
+  // Its engine is the one it was started by: the checks record it (impl/engine/deployment.ts).
+  beginRun(undefined, { log: (line) => log.log("info", line), engine: engineAddress });
   // A plugin whose engine died stops (impl/engine/engine-watch.ts); `grpc` is this bundle's own copy. Its first
   // periodic question waits one pause: the engine calls as soon as it reads the port, and that question (a gRPC
   // connection of its own, on client code the startup snapshot does not hold) took 5 to 10 ms of the first answer

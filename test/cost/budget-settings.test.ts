@@ -10,7 +10,7 @@
  */
 import { afterEach, describe, expect, it } from "@jest/globals";
 import * as impl from "../../provider/impl/index";
-import { budgetInUse } from "../../provider/impl/budget/budget";
+import { currentRun } from "../../provider/impl/engine/run-context";
 import { checkConfig, configureProvider } from "../../provider/native/provider-config";
 import { DEMO_API_KEY, stackConfig, useImplFixture } from "../provider/support/impl-fixture";
 
@@ -35,7 +35,7 @@ function readOf(problems: readonly string[]): Read {
   const budget = problems.filter((p) => /monthlyBudgetUsd|MONTHLYBUDGETUSD/.test(p));
   return budget.length > 0
     ? { refused: generic(budget[0]!) }
-    : { amount: budgetInUse().settings.monthlyBudgetUsd };
+    : { amount: currentRun().settings.budget.settings.monthlyBudgetUsd };
 }
 
 /** Each source's reading of `value` (text sources only for text). */
@@ -46,13 +46,13 @@ const SOURCES: Record<string, (value: string | number) => Promise<Read | undefin
     await impl.configure({
       config: { get: (key) => (key === "rimuhosting:monthlyBudgetUsd" ? value : base.get(key)) },
     });
-    return readOf(budgetInUse().problems);
+    return readOf(currentRun().settings.budget.problems);
   },
   "the environment": async (value) => {
     if (typeof value !== "string") return undefined;
     process.env[ENV] = value;
     await impl.configure({ config: stackConfig(fixture().emulator.baseUrl) });
-    return readOf(budgetInUse().problems);
+    return readOf(currentRun().settings.budget.problems);
   },
   "an explicit provider's argument, as CheckConfig reads it": (value) => {
     const { failures } = checkConfig(ALICE, { apiKey: DEMO_API_KEY, monthlyBudgetUsd: value });
@@ -63,7 +63,7 @@ const SOURCES: Record<string, (value: string | number) => Promise<Read | undefin
   },
   "an explicit provider's argument, as Configure reads it": async (value) => {
     await configureProvider(ALICE, { apiKey: DEMO_API_KEY, monthlyBudgetUsd: value }, new Map());
-    return readOf(budgetInUse().problems);
+    return readOf(currentRun().settings.budget.problems);
   },
 };
 

@@ -35,9 +35,8 @@ const CHILD = `
 const dist = process.env.PLAN_DIST;
 const { RunContext } = require(dist + "/provider/impl/engine/run-context.js");
 const { SharedPlan } = require(dist + "/provider/impl/account/shared-plan.js");
-const { useEngineAddress } = require(dist + "/provider/impl/engine/deployment.js");
-if (process.env.PLAN_NATIVE) useEngineAddress(process.env.PLAN_NATIVE);
-const plan = SharedPlan.forAccount(process.env.PLAN_ACCOUNT, new RunContext());
+// The native plugin's run is given its engine's address; the dynamic host's is its first argument.
+const plan = SharedPlan.forAccount(process.env.PLAN_ACCOUNT, new RunContext(undefined, { engine: process.env.PLAN_NATIVE }));
 const names = JSON.parse(process.env.PLAN_NAMES);
 for (const name of names) plan.record(name, { name, after: { cents: 100 } });
 const until = Date.now() + 10000;

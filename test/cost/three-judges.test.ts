@@ -37,7 +37,7 @@ import {
   useImplFixture,
   type ImplFixture,
 } from "../provider/support/impl-fixture";
-import { judgeBudget, readBudget, useBudget } from "../../provider/impl/budget/budget";
+import { judgeBudget, readBudget } from "../../provider/impl/budget/budget";
 import { FeeLedger } from "../../provider/impl/cost/ledger";
 import { cents } from "../../provider/impl/cost/money";
 import type { BudgetSetting } from "../../provider/impl/cost/setting";
@@ -69,7 +69,8 @@ const pricedAt = (name: string, usd: number): VpsInputs => ({
 
 /** Each VPS billed now placed as a real order (with no budget, so the order guard lets it through). */
 async function placeOrders(rows: readonly Row[]) {
-  useBudget(readBudget(() => undefined));
+  const run = currentRun();
+  run.settings = { ...run.settings, budget: readBudget(() => undefined) };
   const placed = new Map<string, VpsInputs>();
   for (const row of rows)
     if (row.now !== undefined)
@@ -80,7 +81,7 @@ async function placeOrders(rows: readonly Row[]) {
 
 /** The planned fee of `row`, as the provider's check works it out (vps-lookahead.ts's checkAll). */
 async function plannedFeeOfRow(row: Row, placed: VpsInputs | undefined): Promise<PlannedFee> {
-  const at = { view: accountView(currentRun(), "Checking a Vps"), baseUrl: configuredBaseUrl() };
+  const at = { view: accountView(currentRun(), "Checking a Vps"), baseUrl: configuredBaseUrl(currentRun()) };
   const check = (before: VpsInputs, after: VpsInputs) => ({
     ...at,
     isNew: placed === undefined || row.kind === "adopt",
@@ -138,14 +139,14 @@ async function providerJudges(c: Case, explicitProvider?: string): Promise<Judge
   const fees = new Map<string, PlannedFee>();
   for (const row of c.vpss.filter((r) => r.kind !== "delete"))
     fees.set(row.name, await plannedFeeOfRow(row, placed.get(row.name)));
-  useBudget(readBudget((key) => c.settings[key], explicitProvider));
+  const budget = readBudget((key) => c.settings[key], explicitProvider);
   const view = { fees: new FeeLedger() } as unknown as AccountView;
   view.fees.billedNow({ cents: c.vpss.reduce((sum, row) => sum + cents(row.now ?? 0), 0), unpriced: [] });
   let failures = 0;
   let warnings = 0;
   let limited = false;
   for (const row of c.vpss.filter((r) => r.kind !== "delete")) {
-    const out = judgeBudget(view, { resource: row.name, name: row.name }, fees.get(row.name), true);
+    const out = judgeBudget(budget, view, { resource: row.name, name: row.name }, fees.get(row.name), true);
     failures += out.failures.length;
     // The warnings of `budgetEnforcement: warn`; the account over its budget before the run is said apart.
     warnings += out.notes.filter((n) => /budgetEnforcement: warn/.test(JSON.stringify(n))).length;

@@ -1,7 +1,7 @@
 // The stack's own tag set by two runs at once (provider/impl/ownership/stack-identity.ts, "Who sets the tag"): two
 // processes of one machine, as the two providers of a stack's first `pulumi up` are, each read the identity of a
 // stack that has no tag yet, to mark an order. Each holds open the window between reading no tag and setting one
-// (the test seam setBeforeStackTagSet) in the order that lost the race before the machine's lock: B has read no tag
+// (readStackIdentity's beforeTagSet) in the order that lost the race before the machine's lock: B has read no tag
 // when A sets its own, and B sets its own after A read A's back. Both must mark with one value, the backend's. And a
 // read to judge (a check, a preview's too) never sets the tag: `pulumi preview` takes no update lock, so it may run
 // on another machine beside an `up`. Through the real CLI on a file backend; the reads run from dist/.
@@ -26,12 +26,12 @@ const READER = `
 const fs = require("node:fs");
 const [built, me, waitFor, waitMs] = process.argv.slice(1);
 const identity = require(built);
-identity.setBeforeStackTagSet(async () => {
+const beforeTagSet = async () => {
   fs.writeFileSync(me + ".at-set", "");
   const until = Date.now() + Number(waitMs);
   while (!fs.existsSync(waitFor) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-});
-identity.readStackIdentity({ project: "shop", stack: "dev" }, {}, "mark").then((read) => {
+};
+identity.readStackIdentity({ project: "shop", stack: "dev" }, { beforeTagSet }, "mark").then((read) => {
   fs.writeFileSync(me + ".done", JSON.stringify(read));
   process.stdout.write(JSON.stringify(read));
 });

@@ -27,21 +27,15 @@ const CATALOGUES = runState(
 );
 
 /**
- * Test seam (testing.ts): the catalogues read once for every run of this process, not once per run. For a test
- * that stands for thousands of runs against one emulator whose catalogue never changes (the money model), where a
- * read per run is most of its requests and proves nothing the test checks. undefined: per run (the default).
+ * The catalogue of `baseUrl`, read once per run (`run`) and again when older than LISTING_MAX_AGE_MS; or, where a
+ * test tuned the run to (RunTuning.keptCatalogues), once for that run and every run begun after it.
  */
-let keptForAllRuns: Map<string, { at: number; catalog: Promise<Catalog> }> | undefined;
-export function keepCatalogueForAllRuns(on: boolean): void {
-  keptForAllRuns = on ? new Map() : undefined;
-}
-
-/** The catalogue of `baseUrl`, read once per run (`run`) and again when older than LISTING_MAX_AGE_MS. */
 export function catalogFor(run: RunContext, client: RimuClient, baseUrl: string): Promise<Catalog> {
-  const kept = keptForAllRuns?.get(baseUrl);
-  if (kept) return kept.catalog;
+  const keptForAllRuns = run.tuning.keptCatalogues;
+  const kept = keptForAllRuns?.get(baseUrl) as Promise<Catalog> | undefined;
+  if (kept) return kept;
   const catalog = catalogOfRun(run, client, baseUrl);
-  keptForAllRuns?.set(baseUrl, { at: Date.now(), catalog });
+  keptForAllRuns?.set(baseUrl, catalog);
   return catalog;
 }
 

@@ -13,17 +13,13 @@ export const PLAN_PREFIX = "pulumi-rimuhosting-plan-";
 /** Entries and files older than this are another command's, whatever process id it had. */
 export const PLAN_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
-let sweptThisProcess = false;
-
 /**
  * Removes the files of commands long finished from `dir` and, for those earlier versions wrote straight into the
- * temporary directory, from there too (under `dir`'s mark), so an upgrade leaves none behind. Once per process, not
- * per plan: a process serving many runs (a test, an Automation API program) would otherwise stat every plan file of
- * the directory for each run.
+ * temporary directory, from there too (under `dir`'s mark), so an upgrade leaves none behind. The mark's time says
+ * whether any process swept in the last hour (sweepPlanFiles): a plan asks once (shared-plan.ts), and most asks
+ * cost one stat of the mark.
  */
-export function sweepPlanFilesOnce(dir: string): void {
-  if (sweptThisProcess) return;
-  sweptThisProcess = true;
+export function sweepOldPlanFiles(dir: string): void {
   sweepPlanFiles(dir, Date.now(), [os.tmpdir()]);
 }
 

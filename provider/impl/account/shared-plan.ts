@@ -43,7 +43,7 @@ import { cents } from "../cost/money.js";
 import type { VpsFee } from "../cost/verdict.js";
 import { orderFields } from "../../wire-mapping/order-fields.js";
 import type { RunContext } from "../engine/run-context.js";
-import { appendPlanLine, PLAN_MAX_AGE_MS, sharedPlanFile, sweepPlanFilesOnce } from "./plan-files.js";
+import { appendPlanLine, PLAN_MAX_AGE_MS, sharedPlanFile, sweepOldPlanFiles } from "./plan-files.js";
 import { writerAlive, writerOf } from "./plan-writer.js";
 
 /** The key of an order a run replaced (noteReplaced), beside the resources' keys. */
@@ -122,6 +122,8 @@ export class SharedPlan {
   private readonly ordering = new Set<string>();
   /** An append of noteOrdering failed in this run: the plan does not hold every nonce of this command. */
   private orderingNotShared = false;
+  /** The plan directory's old files were swept (sweepOldPlanFiles): once per plan, at its first record. */
+  private swept = false;
   /** How far the file has been read; a trailing line not yet ended is read again with the rest of it. */
   private offset = 0;
   /**
@@ -146,7 +148,8 @@ export class SharedPlan {
    * with no old inputs, and the replacement counts once.
    */
   record(resource: string, fee: VpsFee, change: ChangeOrders = {}): void {
-    sweepPlanFilesOnce(path.dirname(this.file));
+    if (!this.swept) sweepOldPlanFiles(path.dirname(this.file));
+    this.swept = true;
     // Only this run's own earlier check: a later command can get the engine's address (the file's name) again, and
     // a finished one's entry is no check of this change (seed 83009: a create took its fee now, a shrink).
     const latest = this.read().get(resource);

@@ -37,7 +37,13 @@ import { info, warning, type Note } from "../engine/notes.js";
 import type { PlannedFee } from "./planned-fee.js";
 import { settingName, settingPlace } from "../engine/settings-source.js";
 import { RIMU_ERROR_CODES } from "../../client/errors.js";
-import { hasLimit, readBudgetSettings, type BudgetSetting, type ReadBudget } from "../cost/setting.js";
+import {
+  hasLimit,
+  readBudgetSettings,
+  type BudgetSetting,
+  type BudgetSettings,
+  type ReadBudget,
+} from "../cost/setting.js";
 
 export { BUDGET_SETTINGS, ENFORCEMENTS } from "../cost/setting.js";
 export type { BudgetSetting, BudgetSettings, Enforcement, ReadBudget } from "../cost/setting.js";
@@ -53,16 +59,6 @@ export function readBudget(get: (key: BudgetSetting) => unknown, provider?: stri
     place: (key) => settingPlace(key, provider),
   });
 }
-
-let current: ReadBudget = { settings: { enforcement: "enforce" }, problems: [] };
-
-/** The settings this process runs with (runtime-config.ts's configure() reads them once). */
-export function useBudget(read: ReadBudget): void {
-  current = read;
-}
-
-/** The settings in use (order-guard.ts judges each order by them). */
-export const budgetInUse = (): ReadBudget => current;
 
 const limitNames = (): LimitNames => ({
   monthlyBudgetUsd: settingName("monthlyBudgetUsd"),
@@ -117,11 +113,17 @@ function uncountable(fee: PlannedFee): string {
  * says them too): the bill takes the account's figures from the run's last (docs/cost.md, "The bill in the pull
  * request"). A check that fails or warns says the same totals in its own words.
  */
-function sayTotalsSoFar(ledger: FeeLedger, totals: BudgetTotals, notes: Note[], name: string): void {
+function sayTotalsSoFar(
+  settings: BudgetSettings,
+  ledger: FeeLedger,
+  totals: BudgetTotals,
+  notes: Note[],
+  name: string,
+): void {
   const figures = `${totals.beforeCents}/${totals.afterCents}/${totals.increaseCents}`;
   if (ledger.saidSoFar === figures) return;
   ledger.saidSoFar = figures;
-  notes.push(info(`${name}: ${budgetSoFarWords(current.settings, totals, limitNames(), ledger.ofAccount)}.`));
+  notes.push(info(`${name}: ${budgetSoFarWords(settings, totals, limitNames(), ledger.ofAccount)}.`));
 }
 
 /**
@@ -132,6 +134,8 @@ function sayTotalsSoFar(ledger: FeeLedger, totals: BudgetTotals, notes: Note[], 
  * every check.
  */
 export function judgeBudget(
+  /** The run's budget settings as read (configure(), runtime-config.ts). */
+  budget: ReadBudget,
   view: AccountView | undefined,
   /** `change`: the orders of its change, by which the other providers find it in a listing (shared-plan.ts). */
   vps: { resource: string; name: string; change?: ChangeOrders },
@@ -140,7 +144,7 @@ export function judgeBudget(
   /** The check may be the update of `pulumi up` (the native plugin's, which is not told). */
   mayApply = false,
 ): { failures: CheckFailure[]; notes: Note[]; leftToPreviewStep?: CheckFailure } {
-  const { settings, problems } = current;
+  const { settings, problems } = budget;
   if (problems.length > 0)
     return {
       failures: problems.map((reason) => ({ property: "", reason, code: RIMU_ERROR_CODES.RimuConfigError })),
@@ -197,12 +201,12 @@ export function judgeBudget(
             : `${vps.name}: still over budget (${mode}), with the VPSs checked so far: ${over}.`,
         ),
       );
-    } else if (judgement === "fits") sayTotalsSoFar(ledger, totals, out.notes, vps.name);
+    } else if (judgement === "fits") sayTotalsSoFar(settings, ledger, totals, out.notes, vps.name);
     return out;
   }
   const message = overBudgetMessage(settings, totals, limitNames(), ledger.ofAccount)!;
   const refusal = { property: "", reason: message, code: VPS_ERROR_CODES.budget };
-  if (!warn && mayApply && fitsWithPreviewedShrinks(view, vps.resource))
+  if (!warn && mayApply && fitsWithPreviewedShrinks(settings, view, vps.resource))
     return { ...out, leftToPreviewStep: refusal };
   if (!warn) out.failures.push(refusal);
   else {
@@ -218,7 +222,7 @@ export function judgeBudget(
  * planned that this run has not checked: the update of `pulumi up` may yet check them (its order can differ from the
  * preview's), and its guard waits for them (ordering/previewed-wait.ts). Never counted: only where the verdict is given.
  */
-function fitsWithPreviewedShrinks(view: AccountView, resource: string): boolean {
+function fitsWithPreviewedShrinks(settings: BudgetSettings, view: AccountView, resource: string): boolean {
   const ledger = view.fees;
   // Another provider's check of the command is counted already (totalsWithOthers): not missing.
   const seen = (key: string) => ledger.checked().has(key) || view.sharedPlan?.checkedByOthers(key) === true;
@@ -228,7 +232,7 @@ function fitsWithPreviewedShrinks(view: AccountView, resource: string): boolean 
     view,
     missing.map(([, fee]) => fee),
   );
-  return judgementOf(current.settings, supposed, ledger.fee(resource)!) === "fits";
+  return judgementOf(settings, supposed, ledger.fee(resource)!) === "fits";
 }
 
 /**

@@ -33,20 +33,25 @@ const usd = (amount: number): Money => ({ amount, currency: "USD" });
 export const isPreview = (news: VpsInputs): boolean =>
   news[PREVIEW_FLAG] === true || typeof news[PREVIEW_FLAG] === "string";
 
-const formats = new Map<string, Intl.NumberFormat>();
+/** A currency's format (undefined: not an ISO currency code). */
+function formatOf(currency: string): Intl.NumberFormat | undefined {
+  try {
+    return new Intl.NumberFormat("en-US", { style: "currency", currency });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The format of USD, made once as this module loads: a function of code alone. Nearly every amount is in USD (the
+ * fees RimuHosting bills and reports); another currency's format is made when an amount of it is written.
+ */
+const USD_FORMAT = formatOf("USD")!;
 
 /** "$9.57", "NZ$9.57", "€9.57", "-$1.20": the one way money is written. */
 export function formatMoney(money: Money): string {
-  let format = formats.get(money.currency);
-  if (!format) {
-    try {
-      format = new Intl.NumberFormat("en-US", { style: "currency", currency: money.currency });
-    } catch {
-      // not an ISO currency code: the number and the code as given
-      format = undefined;
-    }
-    if (format) formats.set(money.currency, format);
-  }
+  const format = money.currency === "USD" ? USD_FORMAT : formatOf(money.currency);
+  // not an ISO currency code: the number and the code as given
   return format ? format.format(money.amount) : `${money.amount.toFixed(2)} ${money.currency}`;
 }
 

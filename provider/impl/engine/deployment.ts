@@ -3,26 +3,14 @@
  * can tell too: the engine's address, which the engine gives every plugin of a deployment as its first argument
  * (each provider and the policy pack's analyzer alike), on a port of its own each time.
  *
- * check() records it in the checked inputs (CHECK_DEPLOYMENT_KEY). Under `--target` the engine does not check a VPS
- * it was not asked to change: it hands the policy pack that VPS's recorded inputs instead, which say what the VPS was
+ * check() records it in the checked inputs (CHECK_DEPLOYMENT_KEY): the run's engine (RunContext.engine). Under
+ * `--target` the engine does not check a VPS it was not asked to change: it hands the policy pack that VPS's recorded inputs instead, which say what the VPS was
  * in the run that last checked it (a VPS ordered then has a planned fee and no fee now, as if new). With this key the
  * pack tells them from this run's checks (policy-pack/policies.ts) and counts such a VPS at its fee now (issue 55).
  */
-import { dynamicHost } from "./engine-log.js";
 
 /**
  * The key of the checked inputs that names the deployment of the check (absent outside a real run). Not `__`-prefixed:
  * the engine leaves such internal keys out of what it hands a policy pack.
  */
 export const CHECK_DEPLOYMENT_KEY = "checkedInDeployment";
-
-/** The native plugin's engine address (its server sets it: the plugin is not the dynamic host). */
-let nativeEngine: string | undefined;
-
-/** The native plugin's server gives the engine's address it was started with (undefined: no engine). */
-export function useEngineAddress(address: string | undefined): void {
-  nativeEngine = address;
-}
-
-/** This process's deployment: the engine's address, or undefined outside a run (a test, a program). */
-export const deploymentOfThisProcess = (): string | undefined => nativeEngine ?? dynamicHost()?.address;

@@ -113,8 +113,6 @@ export function engineLogClient(stubs: LogStubs, address: string): EngineLog & {
   return Object.assign(send, { close: () => client?.close() });
 }
 
-let hostLog: EngineLog | null | undefined;
-
 /**
  * The dynamic-provider host this module runs in: its main script and the engine's address (its first argument,
  * docs/dynamic-providers.md §4); undefined anywhere else (a test, a program).
@@ -126,11 +124,11 @@ export function dynamicHost(): { main: string; address: string } | undefined {
   return inHost && address && /^[\w.[\]:-]+:\d+$/.test(address) ? { main, address } : undefined;
 }
 
-/** The EngineLog of the dynamic-provider host this module runs in, or undefined anywhere else. */
+/**
+ * A connection to the engine's log of the dynamic-provider host this module runs in, or undefined anywhere else. The
+ * run keeps the one it opens (notes.ts): a host serves one run.
+ */
 export function dynamicHostEngineLog(): EngineLog | undefined {
-  if (hostLog === undefined) {
-    const host = dynamicHost();
-    hostLog = host ? (connectEngineLog(host.address, host.main) ?? null) : null;
-  }
-  return hostLog ?? undefined;
+  const host = dynamicHost();
+  return host ? connectEngineLog(host.address, host.main) : undefined;
 }

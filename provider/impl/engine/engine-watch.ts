@@ -94,6 +94,10 @@ interface Watch {
   clock: WatchClock;
 }
 
+/**
+ * Per process on purpose: the watch on the engine that started the process. When that engine dies the process
+ * stops, not a run; one engine, one watch.
+ */
 let watch: Watch | undefined;
 
 /**

@@ -325,12 +325,17 @@ export function serviceText(error: RimuError): string {
  * 1234 (web1.example.com)"). A VpsError passes unchanged; a client error keeps its code and gets the
  * service's text in the user's terms plus the catalogue's advice for that code.
  */
-export function presentError(error: unknown, context: string): VpsError {
+export function presentError(
+  error: unknown,
+  context: string,
+  /** The settings as the user wrote them (a command of its own names those it read); by default this process's. */
+  name: (key: string) => string = settingName,
+): VpsError {
   if (error instanceof VpsError) return error;
   if (error instanceof RimuError) {
     const text = serviceText(error).replace(/[.\s]+$/, "");
     const field = error.fieldName ? (inputNameOfWireField(error.fieldName) ?? error.fieldName) : undefined;
-    return new VpsError(error.code, `${prefix(context)}${text}.${rateLimitWords(error)}`, error, field);
+    return new VpsError(error.code, `${prefix(context)}${text}.${rateLimitWords(error, name)}`, error, field);
   }
   return new VpsError(VPS_ERROR_CODES.internal, `${prefix(context)}${messageOf(error)}.`, error);
 }
@@ -340,7 +345,7 @@ export function presentError(error: unknown, context: string): VpsError {
  * with that (retry-settings.ts; docs/installation-configuration.md, "Retries and pace"). Empty for anything else.
  * The Vps's messages (presentError) and the data sources' (provider/data-sources/errors.ts) both end with it.
  */
-export function rateLimitWords(error: RimuError): string {
+export function rateLimitWords(error: RimuError, name: (key: string) => string = settingName): string {
   if (error.status !== 429) return "";
   const attempts = error.attempts ?? 1;
   const wait =
@@ -348,7 +353,7 @@ export function rateLimitWords(error: RimuError): string {
   return (
     ` RimuHosting limits how many requests an API key may make (429 Too Many Requests${wait}), and ` +
     `${attempts === 1 ? "the only attempt was" : `all ${attempts} attempts were`} refused: raise ` +
-    `${settingName("retryLimit")} (how many times a request is sent again), or set ${settingName("requestsPerSecond")} ` +
+    `${name("retryLimit")} (how many times a request is sent again), or set ${name("requestsPerSecond")} ` +
     `below the account's quota.`
   );
 }

@@ -1,6 +1,8 @@
 /**
- * Progress lines from the provider. In the dynamic-provider host, console output is what reaches the
- * user (pulumi.log finds no engine there, docs/dynamic-providers.md §7). Never given secrets.
+ * Progress lines from the provider, written where the run's sink sends them (RunContext.log): in the dynamic-provider
+ * host, console output is what reaches the user (pulumi.log finds no engine there, docs/dynamic-providers.md §7);
+ * the native plugin's run sends them to the engine's log, a command's (killed-orders) to its stderr. Never given
+ * secrets.
  *
  * The host's lines are written in batches, one write per turn of the event loop: each write to the engine's pipe is
  * a system call that wakes the engine's reader, and an update of 300 VPSs wrote 600 lines one at a time, a tenth of
@@ -48,27 +50,24 @@ export function batchedLines(write: (text: string) => void): LineBatch {
 }
 
 const stdoutLines = batchedLines((text) => process.stdout.write(text));
-let exitWrites = false;
+/** What the process's exit runs: the lines still waiting are written. */
+const writeWaitingLines = (): void => stdoutLines.flush();
 
-/** The host's output: stdout, in batches. */
-const toStdout = (line: string): void => {
-  if (!exitWrites) process.once("exit", () => stdoutLines.flush());
-  exitWrites = true;
+/** Where a run's log lines go, each whole, its prefix included. */
+export type LogSink = (line: string) => void;
+
+/** The host's output: stdout, in batches; the process's exit writes what is left (its listener added once). */
+export const toStdout: LogSink = (line) => {
+  if (!process.listeners("exit").includes(writeWaitingLines)) process.once("exit", writeWaitingLines);
   stdoutLines.add(line);
 };
 
-let sink: (line: string) => void = toStdout;
-
-export function log(line: string): void {
-  sink(`[rimuhosting] ${line}`);
+/** Writes `line` where `run`'s lines go (its sink: RunContext.log). */
+export function log(run: { readonly log: LogSink }, line: string): void {
+  run.log(`[rimuhosting] ${line}`);
 }
 
 /** Resolves once the lines logged so far are written (an engine call's, before it answers). */
 export function linesWritten(): Promise<void> {
   return stdoutLines.written();
-}
-
-/** Replaces the output (tests collect lines instead of printing them); none: stdout again. */
-export function setLogSink(next?: (line: string) => void): void {
-  sink = next ?? toStdout;
 }

@@ -7,6 +7,7 @@
  */
 import { dynamicHostEngineLog, type Severity } from "./engine-log.js";
 import { log } from "./log.js";
+import { runState, type RunContext } from "./run-context.js";
 import { PREVIEW_FLAG } from "../fields/vps-fields.js";
 
 export interface Note {
@@ -24,13 +25,26 @@ export function previewUrnOf(news: Record<string, unknown>): string | undefined 
   return typeof flag === "string" && flag.startsWith("urn:pulumi:") ? flag : undefined;
 }
 
-/** Shows the notes of one resource: attached to it when its URN and the engine are known, else as stack lines. */
-export async function emitNotes(notes: readonly Note[], urn: string | undefined): Promise<void> {
-  const engineLog = urn === undefined ? undefined : dynamicHostEngineLog();
+/**
+ * The run's connection to the engine's log in the dynamic host (engine-log.ts), opened with the first note that has
+ * a resource's URN; none outside a host. A host serves one run, so it is opened once per process.
+ */
+const HOST_LOG = runState("the dynamic host's connection to the engine's log", () => dynamicHostEngineLog());
+
+/**
+ * Shows the notes of one resource: attached to it when its URN and the engine are known, else as stack lines where
+ * `run`'s lines go.
+ */
+export async function emitNotes(
+  run: RunContext,
+  notes: readonly Note[],
+  urn: string | undefined,
+): Promise<void> {
+  const engineLog = urn === undefined ? undefined : run.get(HOST_LOG);
   for (const note of notes) {
     const delivered =
       engineLog !== undefined && urn !== undefined && (await engineLog(urn, note.severity, note.text));
-    if (!delivered) log(note.severity === "warning" ? `warning: ${note.text}` : note.text);
+    if (!delivered) log(run, note.severity === "warning" ? `warning: ${note.text}` : note.text);
   }
 }
 

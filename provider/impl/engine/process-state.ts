@@ -1,8 +1,10 @@
 /**
  * The state a provider process keeps at module level, each piece with its reason. Everything one run learns
  * (shared reads, ledgers, marks, running totals) lives in the run context (run-context.ts), which a new run
- * replaces whole; what is here outlives a run on purpose: the configuration the process was given, connections,
- * the watch on the engine, caches of values derived from code, and test seams.
+ * replaces whole, and what a run was given (its settings, where its lines go, what a test tuned) is the run's too;
+ * what is here outlives a run on purpose: connections (HTTP agents, the engine's log, its watch), caches keyed by
+ * what a run passes, the plugin's modules, and whose settings messages name. A test seam is never here: tests tune
+ * the run they serve (RunTuning).
  *
  * test/provider/impl/process-state.test.ts reads every module of provider/ and fails when one keeps module-level
  * state (a `let`, or a Map or Set it changes) that is not listed here: a new piece is either the run's (put it in
@@ -18,15 +20,8 @@ export interface ProcessState {
 }
 
 const CONFIGURATION = "the configuration this process was given (configure() sets it once per process)";
-const DERIVED = "a value derived from code, built on first use: the same in every run";
-const TEST_SEAM = "a test seam (provider/impl/testing.ts), unset in a real run";
 
 export const PROCESS_STATE: readonly ProcessState[] = [
-  {
-    file: "provider/impl/account/plan-files.ts",
-    name: "sweptThisProcess",
-    why: "the temporary directory's old plan files were swept: tidiness, once per process, whatever the run",
-  },
   {
     file: "provider/impl/lookahead/listing-lookup.ts",
     name: "indexes",
@@ -37,27 +32,10 @@ export const PROCESS_STATE: readonly ProcessState[] = [
     name: "current",
     why: "the run itself, one per provider process",
   },
-  { file: "provider/impl/lifecycle/runtime-config.ts", name: "stackConfig", why: CONFIGURATION },
-  {
-    file: "provider/impl/lifecycle/runtime-config.ts",
-    name: "retry",
-    why: `the retries' and pace's settings: ${CONFIGURATION}`,
-  },
-  {
-    file: "provider/impl/lifecycle/runtime-config.ts",
-    name: "pacer",
-    why: "the pace every client of the process keeps together: requests of every run count against the one quota",
-  },
-  { file: "provider/impl/budget/budget.ts", name: "current", why: `the budget's settings: ${CONFIGURATION}` },
   {
     file: "provider/impl/engine/settings-source.ts",
     name: "explicitProvider",
     why: `whose arguments the settings are: ${CONFIGURATION}`,
-  },
-  {
-    file: "provider/impl/engine/deployment.ts",
-    name: "nativeEngine",
-    why: "the engine's address the native plugin was started with: one per process",
   },
   {
     file: "provider/impl/engine/settings-source.ts",
@@ -75,11 +53,6 @@ export const PROCESS_STATE: readonly ProcessState[] = [
     why: "the watch on the engine that started the process: when the engine dies the process stops, not a run",
   },
   {
-    file: "provider/impl/engine/engine-log.ts",
-    name: "hostLog",
-    why: "the dynamic host's connection to the engine's log, opened once per process",
-  },
-  {
     file: "provider/native/engine-log.ts",
     name: "active",
     why: "the plugin's connection to the engine's log, opened once per process",
@@ -88,57 +61,5 @@ export const PROCESS_STATE: readonly ProcessState[] = [
     file: "provider/native/parts.ts",
     name: "loaded",
     why: "the plugin's modules, loaded with their first call: code, not what a run learnt",
-  },
-  {
-    file: "provider/data-sources/program-client.ts",
-    name: "clientSource",
-    why: "where data sources get their client: the program's config, or the plugin's (set once per process)",
-  },
-  {
-    file: "provider/data-sources/program-client.ts",
-    name: "quieted",
-    why: "a process listener added once (Node's rejectionHandled warning), never per run",
-  },
-  { file: "provider/impl/inputs/vps-input-schema.ts", name: "cachedSchema", why: DERIVED },
-  { file: "provider/impl/inputs/recorded-state.ts", name: "schema", why: DERIVED },
-  { file: "provider/impl/inputs/recorded-state.ts", name: "kinds", why: DERIVED },
-  { file: "provider/impl/budget/money.ts", name: "formats", why: DERIVED },
-  {
-    file: "provider/impl/lifecycle/runtime-config.ts",
-    name: "recentDigests",
-    why: "the digests of the last few settings' texts: a function of the text, the same in every run",
-  },
-  { file: "provider/vps.ts", name: "seed", why: DERIVED },
-  {
-    file: "provider/vps-registration.ts",
-    name: "sdkDirectory",
-    why: "where the SDK is installed: found once",
-  },
-  { file: "provider/impl/engine/log.ts", name: "sink", why: `where log lines go: ${TEST_SEAM}` },
-  {
-    file: "provider/impl/engine/log.ts",
-    name: "exitWrites",
-    why: "whether the process's exit writes the lines still waiting (a listener added once per process)",
-  },
-  { file: "provider/impl/lifecycle/runtime-config.ts", name: "readMsOverride", why: TEST_SEAM },
-  { file: "provider/impl/lifecycle/runtime-config.ts", name: "retryDelayOverride", why: TEST_SEAM },
-  { file: "provider/impl/lifecycle/vps-create.ts", name: "createLookupGraceMs", why: TEST_SEAM },
-  { file: "provider/impl/account/catalog.ts", name: "keptForAllRuns", why: TEST_SEAM },
-  { file: "provider/impl/ordering/previewed-wait.ts", name: "waitOverride", why: TEST_SEAM },
-  { file: "provider/impl/ordering/previewed-wait.ts", name: "waitStarting", why: TEST_SEAM },
-  {
-    file: "provider/impl/ownership/backend-reader.ts",
-    name: "reader",
-    why: `where the backend's states and a stack's history are read from: ${TEST_SEAM}`,
-  },
-  {
-    file: "provider/impl/ownership/stack-identity.ts",
-    name: "reader",
-    why: `where a stack's identity is read from: ${TEST_SEAM}`,
-  },
-  {
-    file: "provider/impl/ownership/stack-identity.ts",
-    name: "beforeTagSet",
-    why: `what runs between reading no stack tag and setting one: ${TEST_SEAM}`,
   },
 ];

@@ -60,19 +60,24 @@ function numberOf(value: unknown): number {
 /**
  * Reads the settings through `get` (the value of `<key>` as given: text from the stack config or the environment, a
  * number or text from a provider's arguments). `provider`: the explicit provider they belong to, undefined for the
- * stack config.
+ * stack config; `environment`: the keys `get` read from their variables (messages name the variable), by default
+ * those this process's configure() read so (settings-source.ts).
  */
-export function readRetrySettings(get: (key: RetrySetting) => unknown, provider?: string): ReadRetrySettings {
+export function readRetrySettings(
+  get: (key: RetrySetting) => unknown,
+  provider?: string,
+  environment?: ReadonlySet<string>,
+): ReadRetrySettings {
   const settings: RetrySettings = {};
   const problems: string[] = [];
   for (const key of RETRY_SETTINGS) {
     const value = get(key);
     if (value === undefined || value === null) continue;
-    const fix = `: fix it in ${settingPlace(key, provider)}, or remove it for the default.`;
+    const fix = `: fix it in ${settingPlace(key, provider, environment)}, or remove it for the default.`;
     const number = numberOf(value);
     if (Number.isNaN(number)) {
       problems.push(
-        `${settingName(key, provider)} must be a number, such as ${EXAMPLE[key]}${given(value)}${fix}`,
+        `${settingName(key, provider, environment)} must be a number, such as ${EXAMPLE[key]}${given(value)}${fix}`,
       );
       continue;
     }
@@ -84,7 +89,7 @@ export function readRetrySettings(get: (key: RetrySetting) => unknown, provider?
       const problem = (error instanceof Error ? error.message : "")
         .replace(/^(\[[A-Z_]+\]\s*)?invalid client configuration:\s*\S+\s*/, "")
         .replace(/[.\s]+$/, "");
-      problems.push(`${settingName(key, provider)} ${problem}${given(value)}${fix}`);
+      problems.push(`${settingName(key, provider, environment)} ${problem}${given(value)}${fix}`);
     }
   }
   return { settings, problems };

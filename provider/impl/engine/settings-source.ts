@@ -14,7 +14,11 @@ import {
 
 export type SettingKey = keyof typeof CONFIG_KEYS;
 
-/** The explicit provider whose arguments this process runs with; undefined: the stack config. */
+/**
+ * Per process: the explicit provider whose arguments this process runs with; undefined: the stack config. The
+ * engine runs one plugin process per provider (the native plugin's Configure sets it), and the dynamic host serves
+ * the stack config alone. The error catalogue's advice names settings where it is (errors.ts).
+ */
 let explicitProvider: string | undefined;
 
 /**
@@ -35,7 +39,10 @@ export function explicitProviderOf(urn: string | undefined): string | undefined 
   return name && !DEFAULT_PROVIDER_NAME.test(name) ? name : undefined;
 }
 
-/** The keys this process took from the environment (SETTING_ENV_VARS): messages name the variable. */
+/**
+ * Per process: the keys this process's configure() took from the environment (SETTING_ENV_VARS), so messages name
+ * the variable. A command of its own passes the keys it read instead (readRetrySettings, settingName).
+ */
 let fromEnvironment: ReadonlySet<string> = new Set();
 
 /** From now on, messages name the arguments of the explicit provider `name` (undefined: the stack config). */
@@ -51,19 +58,32 @@ export function useEnvironmentFor(keys: ReadonlySet<string>): void {
 const envVarOf = (key: string): string | undefined =>
   (SETTING_ENV_VARS as Record<string, string | undefined>)[key];
 
+/** The keys read from their variables by the settings of `provider`: this process's, when they are its provider's. */
+const environmentOf = (provider: string | undefined): ReadonlySet<string> =>
+  provider === explicitProvider ? fromEnvironment : new Set();
+
 /**
  * The setting as the user wrote it: `rimuhosting:apiKey`, `provider 'alice': apiKey`, or the variable a key
- * was read from (`RIMUHOSTING_MONTHLYBUDGETUSD`) when this process's provider took it from the environment.
+ * was read from (`RIMUHOSTING_MONTHLYBUDGETUSD`) when the settings took it from the environment (`environment`:
+ * the keys read so; by default this process's provider's).
  */
-export function settingName(key: string, provider: string | undefined = explicitProvider): string {
+export function settingName(
+  key: string,
+  provider: string | undefined = explicitProvider,
+  environment: ReadonlySet<string> = environmentOf(provider),
+): string {
   const variable = envVarOf(key);
-  if (variable !== undefined && provider === explicitProvider && fromEnvironment.has(key)) return variable;
+  if (variable !== undefined && environment.has(key)) return variable;
   return provider === undefined ? `${CONFIG_NAMESPACE}:${key}` : `provider '${provider}': ${key}`;
 }
 
 /** Where a setting was written, for "fix it in …": settingsPlace(), or the environment for a variable read. */
-export function settingPlace(key: string, provider: string | undefined = explicitProvider): string {
-  if (settingName(key, provider) !== envVarOf(key)) return settingsPlace(provider);
+export function settingPlace(
+  key: string,
+  provider: string | undefined = explicitProvider,
+  environment: ReadonlySet<string> = environmentOf(provider),
+): string {
+  if (settingName(key, provider, environment) !== envVarOf(key)) return settingsPlace(provider);
   const unset =
     provider === undefined
       ? `${CONFIG_NAMESPACE}:${key} is`

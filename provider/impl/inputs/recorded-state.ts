@@ -36,29 +36,21 @@ const BOOKKEEPING: Record<string, FieldType> = {
   [RECORDED_ORDER_KEY]: "number",
 };
 
-let kinds: ReadonlyMap<string, FieldType> | undefined;
-
 /** The kind of each field a recorded state may hold: the one table the schema and the walk below both read. */
-function recordedKinds(): ReadonlyMap<string, FieldType> {
-  if (kinds) return kinds;
-  const fields: Record<string, { type: FieldType }> = { ...VPS_FIELDS, ...VPS_OUTPUT_ONLY_FIELDS };
-  const map = new Map<string, FieldType>(Object.entries(fields).map(([name, rule]) => [name, rule.type]));
-  for (const name of INTERNAL_INPUTS) map.set(name, "string");
-  for (const [name, type] of Object.entries(BOOKKEEPING)) map.set(name, type);
-  kinds = map;
-  return kinds;
-}
+const RECORDED_KINDS: ReadonlyMap<string, FieldType> = new Map<string, FieldType>([
+  ...Object.entries<{ type: FieldType }>({ ...VPS_FIELDS, ...VPS_OUTPUT_ONLY_FIELDS }).map(
+    ([name, rule]): [string, FieldType] => [name, rule.type],
+  ),
+  ...INTERNAL_INPUTS.map((name): [string, FieldType] => [name, "string"]),
+  ...Object.entries(BOOKKEEPING),
+]);
+const recordedKinds = (): ReadonlyMap<string, FieldType> => RECORDED_KINDS;
 
-let schema: z.ZodType<Record<string, unknown>> | undefined;
-
-/** Built on first use and kept (zod schemas are not serializable; this module is only ever require()d). */
-export function recordedSchema(): z.ZodType<Record<string, unknown>> {
-  if (schema) return schema;
-  const shape: Record<string, z.ZodType> = {};
-  for (const [name, type] of recordedKinds()) shape[name] = recordedType(type).nullish();
-  schema = z.looseObject(shape);
-  return schema;
-}
+/**
+ * The schema, a function of the field table alone, built when this module loads (zod schemas are not serializable;
+ * this module is only ever require()d): at the end of the module, once recordedType() and what it reads are defined.
+ */
+export const recordedSchema = (): z.ZodType<Record<string, unknown>> => RECORDED_SCHEMA;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
@@ -138,3 +130,7 @@ function kindOf(bag: Record<string, unknown>, field: string): string {
   if (typeof value === "object") return "an object";
   return typeof value === "number" ? "a number" : `a ${typeof value}`;
 }
+
+const RECORDED_SCHEMA: z.ZodType<Record<string, unknown>> = z.looseObject(
+  Object.fromEntries([...RECORDED_KINDS].map(([name, type]) => [name, recordedType(type).nullish()])),
+);

@@ -1,7 +1,7 @@
 /**
  * The Vps inputs' schema: one zod validator per row of the field table (vps-fields.ts) and per internal input,
- * each failure in the user's words, and the VpsInputs type it gives. The schema is built inside a function and
- * cached here, in the implementation package: zod schemas hold bound functions and cannot be serialized
+ * each failure in the user's words, and the VpsInputs type it gives. The schema is built when this module loads,
+ * in the implementation package: zod schemas hold bound functions and cannot be serialized
  * (docs/dynamic-providers.md §3), and this module is only ever require()d.
  */
 import * as z from "zod";
@@ -260,13 +260,10 @@ function buildVpsInputsSchema() {
 }
 
 type FullSchema = ReturnType<typeof buildVpsInputsSchema>;
-let cachedSchema: ReturnType<FullSchema["partial"]> | undefined;
 
-/** The schema with every field optional except domainName (required, checked separately). */
-export function vpsInputsSchema() {
-  cachedSchema ??= buildVpsInputsSchema().partial();
-  return cachedSchema;
-}
+/** The schema with every field optional except domainName (required, checked separately): a function of code alone. */
+const VPS_INPUTS_SCHEMA = buildVpsInputsSchema().partial();
+export const vpsInputsSchema = () => VPS_INPUTS_SCHEMA;
 
 /** The keys the input schema validates (checked against the field table by a test). */
 export function vpsInputSchemaKeys(): string[] {

@@ -4,7 +4,7 @@
  * read, update and delete all start here (vps-provider.ts).
  */
 import { VPS_ERROR_CODES, VpsError } from "../engine/errors.js";
-import { log } from "../engine/log.js";
+import { log, type LogSink } from "../engine/log.js";
 import type { AccountView } from "../account/account-view.js";
 import type { RecordedOutputs } from "../inputs/vps-outputs.js";
 import { findPendingOrder, isPendingId } from "./vps-create.js";
@@ -28,6 +28,7 @@ function orderOidOf(id: string, props: RecordedOutputs = {}): number | undefined
  * now rather than use the run's shared listing (a delete must not miss an order that appeared since).
  */
 export async function resolveOrderOid(
+  run: { readonly log: LogSink },
   view: AccountView,
   id: string,
   recorded: RecordedOutputs,
@@ -36,6 +37,7 @@ export async function resolveOrderOid(
   const oid = orderOidOf(id, recorded);
   if (oid !== undefined || !isPendingId(id)) return oid;
   const pending = await findPendingOrder((token) => view.ordersCarrying(token, { fresh }), recorded);
-  if (pending) log(`Vps ${id}: found this stack's own order ${pending.order_oid} (${pending.domain_name}).`);
+  if (pending)
+    log(run, `Vps ${id}: found this stack's own order ${pending.order_oid} (${pending.domain_name}).`);
   return pending?.order_oid;
 }

@@ -1,13 +1,21 @@
 /**
- * The provider's configuration at run time, kept as module state of the implementation package.
+ * The provider's configuration at run time: configure() reads the settings once and gives them to the run
+ * (engine/run-context.ts), which every caller here is handed; the clients, one HTTP agent each, are the process's.
  *
- * configure() runs in the dynamic-provider host, which loads this package with require(), so the
- * state lives in the host's require cache and never in the serialized provider (nothing is captured,
- * nothing lands in `__provider`). The environment is read at call time as the fallback.
+ * configure() runs in the dynamic-provider host, which loads this package with require(), so nothing of it lives in
+ * the serialized provider (nothing is captured, nothing lands in `__provider`). The environment is read at call time
+ * as the fallback of the API key and base URL.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { accountViewFor, resetAccountViews, type AccountView } from "../account/account-view.js";
-import { beginRun, beginRunOfSameCommand, type RunContext } from "../engine/run-context.js";
+import {
+  beginRun,
+  beginRunOfSameCommand,
+  runState,
+  UNCONFIGURED,
+  type RunContext,
+  type RunTuning,
+} from "../engine/run-context.js";
 import { createClient, type RimuClient, type ClientConfig } from "../../client/index.js";
 import { RimuConfigError } from "../../client/errors.js";
 import { DEFAULT_TIMEOUTS } from "../../client/config.js";
@@ -25,9 +33,8 @@ import {
   READ_TIMEOUT_ENV_VAR,
   SETTING_ENV_VARS,
   resolveConfig,
-  type ConfigSource,
 } from "../../config.js";
-import { readBudget, useBudget } from "../budget/budget.js";
+import { readBudget } from "../budget/budget.js";
 import { readRetrySettings, type ReadRetrySettings } from "../engine/retry-settings.js";
 import { assertEngineAlive, watchDynamicHostEngine } from "../engine/engine-watch.js";
 import {
@@ -50,41 +57,44 @@ export interface ConfigureRequestLike {
 const textOf = (value: string | number | undefined): string | undefined =>
   typeof value === "string" ? value : undefined;
 
-let stackConfig: ConfigSource = {};
+/**
+ * The process's HTTP clients, one keep-alive agent each, by a digest of what a run passes (its account, time limit,
+ * retries and pace): per process on purpose, as connections are, so the runs of a process (tests) and the operations
+ * of one run reuse their connections. Never a run's state: a client holds no answer, only connections.
+ */
 const clients = new Map<string, RimuClient>();
-/** The retries and pace every client of this process keeps (retry-settings.ts). */
-let retry: ReadRetrySettings = { settings: {}, problems: [] };
-/** One pace per process: the process's clients (one per time limit) share it, as they share the account's quota. */
-let pacer: Pacer | undefined;
 
 /**
  * Called once per provider text by the host, with the whole stack config. The engine hands the dynamic host
  * every config value as text (a value stored with `pulumi config set --type float` arrives as `3.8e+31`), so a
  * key is never a number here, unlike on the native path (provider/native/provider-config.ts).
  */
-export async function configure(req: ConfigureRequestLike): Promise<void> {
-  stackConfig = {
-    apiKey: textOf(req.config.get(CONFIG_KEYS.apiKey)),
-    baseUrl: textOf(req.config.get(CONFIG_KEYS.baseUrl)),
-  };
+export async function configure(run: RunContext, req: ConfigureRequestLike): Promise<void> {
   // The budget's and the retries' settings (budget.ts, retry-settings.ts): the stack config's, or the native plugin's
   // provider arguments as text, then the environment, as apiKey and baseUrl are read (config.ts).
   const settings = settingsWithEnvironmentOf(req);
-  useBudget(readBudget(settings));
-  useRetrySettings(readRetrySettings(settings));
+  const retry = readRetrySettings(settings);
+  run.settings = {
+    stackConfig: {
+      apiKey: textOf(req.config.get(CONFIG_KEYS.apiKey)),
+      baseUrl: textOf(req.config.get(CONFIG_KEYS.baseUrl)),
+    },
+    budget: readBudget(settings),
+    retry,
+    pacer: pacerOf(retry),
+  };
   // In the dynamic host: stop when the engine dies (engine-watch.ts; the native plugin starts its own watch).
   watchDynamicHostEngine();
 }
 
 /**
- * The data sources of a TypeScript program (provider/data-sources/program-client.ts) run in the program's process,
- * where configure() never runs: `req` holds the program's stack config. Their clients take the retries and pace from
- * it, else from the environment, read as configure() reads them for the Vps. The clients and the pace of the process
- * are replaced only when the settings change, so the data sources of one program share one pace.
+ * The retries and pace of the data sources of a TypeScript program (provider/data-sources/program-client.ts), which
+ * run in the program's process, where configure() never runs: `req` holds the program's stack config. Their clients
+ * take the retries and pace from it, else from the environment, read as configure() reads them for the Vps. The
+ * program's data sources of one account and settings share one client (cachedClient), so they keep one pace.
  */
-export function useProgramSettings(req: ConfigureRequestLike): void {
-  const read = readRetrySettings(settingsWithEnvironmentOf(req));
-  if (JSON.stringify(read) !== JSON.stringify(retry)) useRetrySettings(read);
+export function programRetrySettings(req: ConfigureRequestLike): ReadRetrySettings {
+  return readRetrySettings(settingsWithEnvironmentOf(req));
 }
 
 /**
@@ -111,11 +121,10 @@ function settingsWithEnvironmentOf(
 
 type SettingKey = keyof typeof SETTING_ENV_VARS;
 
-/** The retries and pace from now on (clients are cached by them too: a new configuration gets new clients). */
-function useRetrySettings(read: ReadRetrySettings): void {
-  retry = read;
+/** The pace of `read`'s requestsPerSecond, for every client of one configuration; undefined: none. */
+function pacerOf(read: ReadRetrySettings): Pacer | undefined {
   const rps = read.settings.requestsPerSecond;
-  pacer = rps === undefined ? undefined : createPacer(rps);
+  return rps === undefined ? undefined : createPacer(rps);
 }
 
 /**
@@ -129,16 +138,12 @@ export function forgetRun(opts: { sameCommand?: boolean } = {}): void {
   else beginRun(`test command ${randomUUID()}`);
 }
 
-/** Forgets the stack config and closes cached clients (tests). */
+/** Starts a run nothing configured, and closes cached clients (tests). */
 export function resetConfiguration(): void {
-  stackConfig = {};
-  useBudget(readBudget(() => undefined));
-  useRetrySettings({ settings: {}, problems: [] });
   useSettingsOf(undefined);
   useEnvironmentFor(new Set());
-  beginRun();
-  for (const client of clients.values()) client.close();
-  clients.clear();
+  beginRun().settings = UNCONFIGURED;
+  closeClients();
 }
 
 /**
@@ -148,10 +153,18 @@ export function resetConfiguration(): void {
  * client's defaults). `silentReads: false` for the reads that only look (check()'s shared reads, the data
  * sources): see cachedClient().
  */
-export function clientFor(what: string, limit?: TimeLimit, opts: { silentReads?: false } = {}): RimuClient {
-  const resolved = resolveConfig(stackConfig);
+export function clientFor(
+  run: RunContext,
+  what: string,
+  limit?: TimeLimit,
+  opts: { silentReads?: false } = {},
+): RimuClient {
+  const resolved = resolveConfig(run.settings.stackConfig);
   if (resolved.apiKey === undefined) throw new RimuConfigError(missingApiKey(what));
-  return cachedClient({ apiKey: resolved.apiKey, baseUrl: resolved.baseUrl, limit, ...opts });
+  return cachedClient(
+    { apiKey: resolved.apiKey, baseUrl: resolved.baseUrl, limit, ...opts },
+    { ...run.settings, tuning: run.tuning, digests: run.get(DIGESTS) },
+  );
 }
 
 /**
@@ -168,62 +181,69 @@ export function readLimit(engine?: EngineRequest): TimeLimit | undefined {
  * the run. Throws the missing-key error like clientFor(). What a preview reads comes from here.
  */
 export function accountView(run: RunContext, what: string): AccountView {
-  return accountViewFor(run, configuredAccountKey(what), () =>
-    clientFor(what, undefined, { silentReads: false }),
+  return accountViewFor(run, configuredAccountKey(run, what), () =>
+    clientFor(run, what, undefined, { silentReads: false }),
   );
 }
 
 /** A hash of the configured account's base URL and API key (never the key): what names it in shared files. */
-export function configuredAccountKey(what: string): string {
-  const resolved = resolveConfig(stackConfig);
+export function configuredAccountKey(run: RunContext, what: string): string {
+  const resolved = resolveConfig(run.settings.stackConfig);
   if (resolved.apiKey === undefined) throw new RimuConfigError(missingApiKey(what));
-  return sha256Of(`${resolved.baseUrl}\n${resolved.apiKey}`);
+  return sha256Of(`${resolved.baseUrl}\n${resolved.apiKey}`, run.get(DIGESTS));
 }
 
-/** The last few texts hashed by sha256Of and their digests (texts that hold the key are never map keys). */
-let recentDigests: readonly { text: string; digest: string }[] = [];
+/** The last few texts a run hashed (sha256Of) and their digests; texts that hold the key are never map keys. */
+interface Digests {
+  recent: readonly { text: string; digest: string }[];
+}
+const DIGESTS = runState("the digests of the run's last few settings' texts", (): Digests => ({
+  recent: [],
+}));
 
 /**
- * The sha256 of `text` in hex, remembered for the last few texts: every check, diff and change of a run asks for
- * the same few (its account's, its clients'), 0.4 ms each under load in a 150-VPS update (docs/benchmarks.md).
+ * The sha256 of `text` in hex, remembered in `memo` (a run's) for the last few texts: every check, diff and change
+ * of a run asks for the same few (its account's, its clients'), 0.4 ms each under load in a 150-VPS update
+ * (docs/benchmarks.md).
  */
-function sha256Of(text: string): string {
-  const known = recentDigests.find((d) => d.text === text);
+function sha256Of(text: string, memo?: Digests): string {
+  const known = memo?.recent.find((d) => d.text === text);
   if (known) return known.digest;
   const digest = createHash("sha256").update(text).digest("hex");
-  recentDigests = [{ text, digest }, ...recentDigests].slice(0, 8);
+  if (memo) memo.recent = [{ text, digest }, ...memo.recent].slice(0, 8);
   return digest;
 }
 
-/** The base URL the provider talks to (the catalogue cache is keyed by it). */
-export function configuredBaseUrl(): string {
-  return resolveConfig(stackConfig).baseUrl;
+/** The base URL `run` talks to (the catalogue cache is keyed by it). */
+export function configuredBaseUrl(run: RunContext): string {
+  return resolveConfig(run.settings.stackConfig).baseUrl;
 }
 
-/** Whether an API key is configured (check() fails early in a preview when none is). */
-export function hasApiKey(): boolean {
-  return resolveConfig(stackConfig).apiKey !== undefined;
+/** Whether `run` has an API key (check() fails early in a preview when none is). */
+export function hasApiKey(run: RunContext): boolean {
+  return resolveConfig(run.settings.stackConfig).apiKey !== undefined;
 }
 
 /**
- * Test seam: the read timeout of the provider's clients (the fault matrix's "client timeout" on reads). `run`'s
- * views hold clients of the old timeout, so they are forgotten too (testing.ts passes the run it serves).
+ * Tests: the read timeout of `run`'s clients (the fault matrix's "client timeout" on reads). `run`'s views hold
+ * clients of the old timeout, so they are forgotten too (testing.ts passes the run it serves).
  */
-let readMsOverride: number | undefined;
 export function setReadTimeout(run: RunContext, ms: number | undefined): void {
-  readMsOverride = ms;
-  for (const client of clients.values()) client.close();
-  clients.clear();
+  run.tuning = { ...run.tuning, readTimeoutMs: ms };
+  closeClients();
   resetAccountViews(run);
 }
 
 /**
- * Test seam: the wait between retries of the provider's clients (the model test's faults: a retry costs no wall
- * time). Only clients made after it take it: set it before the first call.
+ * Tests: the wait between retries of `run`'s clients (the model test's faults: a retry costs no wall time). Only
+ * clients made after it take it: set it before the first call.
  */
-let retryDelayOverride: number | undefined;
-export function setRetryDelay(ms: number | undefined): void {
-  retryDelayOverride = ms;
+export function setRetryDelay(run: RunContext, ms: number | undefined): void {
+  run.tuning = { ...run.tuning, retryDelayMs: ms };
+  closeClients();
+}
+
+function closeClients(): void {
   for (const client of clients.values()) client.close();
   clients.clear();
 }
@@ -235,22 +255,37 @@ export function setRetryDelay(ms: number | undefined): void {
  * not sent again, so a service that accepts connections and never answers fails a preview after one wait, naming
  * the base URL (read-failures.ts), instead of after four waits per read, with warnings.
  */
-export function cachedClient(settings: {
-  apiKey?: string;
-  baseUrl: string;
-  limit?: TimeLimit;
-  silentReads?: false;
-}): RimuClient {
+export function cachedClient(
+  settings: {
+    apiKey?: string;
+    baseUrl: string;
+    limit?: TimeLimit;
+    silentReads?: false;
+  },
+  configured: {
+    /** The retries and pace (retry-settings.ts). */
+    retry: ReadRetrySettings;
+    /** The pace the caller's clients share (a run's); none: the client's own, made with it. */
+    pacer?: Pacer | undefined;
+    /** What a test tuned of the run the client serves (none: a program's data sources, a real run). */
+    tuning?: RunTuning;
+    /** The run's digests of its texts (sha256Of). */
+    digests?: Digests;
+  },
+): RimuClient {
+  const { retry, tuning = {} } = configured;
   // A bad retryLimit or requestsPerSecond fails every call that needs a client, naming the setting (retry-settings.ts).
   if (retry.problems.length > 0) throw new RimuConfigError(retry.problems.join(" "));
   const { limit } = settings;
   const reads = limit?.operation === "read";
   const mutationMs = limit && !reads ? limit.ms : undefined;
-  const readMs = reads ? limit.ms : (readMsOverride ?? readTimeoutFromEnv());
+  const readMs = reads ? limit.ms : (tuning.readTimeoutMs ?? readTimeoutFromEnv());
+  const retryDelayMs = tuning.retryDelayMs;
   const { retryLimit, requestsPerSecond } = retry.settings;
   const cacheKey = sha256Of(
     `${settings.baseUrl}\n${settings.apiKey ?? ""}\n${JSON.stringify(limit ?? null)}\n${readMs ?? ""}\n` +
-      `${settings.silentReads ?? ""}\n${retryLimit ?? ""}\n${requestsPerSecond ?? ""}\n${retryDelayOverride ?? ""}`,
+      `${settings.silentReads ?? ""}\n${retryLimit ?? ""}\n${requestsPerSecond ?? ""}\n${retryDelayMs ?? ""}`,
+    configured.digests,
   );
   let client = clients.get(cacheKey);
   if (!client) {
@@ -270,10 +305,9 @@ export function cachedClient(settings: {
     config.retry = {
       ...(settings.silentReads === false ? { silentReads: false } : {}),
       ...(retryLimit === undefined ? {} : { limit: retryLimit }),
-      ...(retryDelayOverride === undefined
-        ? {}
-        : { baseDelayMs: retryDelayOverride, maxDelayMs: retryDelayOverride }),
+      ...(retryDelayMs === undefined ? {} : { baseDelayMs: retryDelayMs, maxDelayMs: retryDelayMs }),
     };
+    const pacer = "pacer" in configured ? configured.pacer : pacerOf(retry);
     if (pacer) config.pacer = pacer;
     client = withConfigSource(() => createClient(config));
     clients.set(cacheKey, client);

@@ -21,7 +21,7 @@ import type { AboutOrder } from "../../../contract/index.js";
 import type { OrderRef, RimuClient } from "../../client/index.js";
 import { catalogFor, catalogFindings } from "../account/catalog.js";
 import { VPS_ERROR_CODES, VpsError, VpsIncompleteError, nested, presentError } from "../engine/errors.js";
-import { log } from "../engine/log.js";
+import { log, type LogSink } from "../engine/log.js";
 import type { RunContext } from "../engine/run-context.js";
 import { configuredBaseUrl } from "./runtime-config.js";
 import { assertChangesAllowed, computeChanges, type VpsChanges } from "../inputs/vps-changes.js";
@@ -64,9 +64,9 @@ async function validatePlan(
 ): Promise<{ reinstallFirst: boolean }> {
   assertChangesAllowed(changes, current, news);
   if (changes.reinstall.length === 0) return { reinstallFirst: false };
-  const catalog = await catalogFor(run, client, configuredBaseUrl());
+  const catalog = await catalogFor(run, client, configuredBaseUrl(run));
   const findings = catalogFindings(catalog, { distro: news.distro }, () => true);
-  for (const warning of findings.warnings) log(`Vps ${String(current.orderOid)}: ${warning}`);
+  for (const warning of findings.warnings) log(run, `Vps ${String(current.orderOid)}: ${warning}`);
   return { reinstallFirst: findings.warnings.length > 0 };
 }
 
@@ -102,6 +102,7 @@ export async function converge(options: ConvergeOptions): Promise<{ order: About
     news,
     changes,
     current,
+    log: options.run.log,
   };
   // A move gives new addresses (without their PTR records): the name is set again on the new one.
   const setPtr = news.reverseDns !== undefined && (changes.reverseDns || changes.move);
@@ -112,7 +113,7 @@ export async function converge(options: ConvergeOptions): Promise<{ order: About
     // Re-read after any change: a resize response's about_order may still show the old sizes, and a
     // resize or reinstall restarts the VPS. One GET per step, never two.
     let order = progress.changed ? (await client.getOrder(run.ref)).about_order : live;
-    if (changes.move) log(feeLine(id, orderFields(order).monthlyFeeUsd, current.monthlyFeeUsd));
+    if (changes.move) log(run, feeLine(id, orderFields(order).monthlyFeeUsd, current.monthlyFeeUsd));
     if (setPtr) await setReverseDns(run, order, progress);
     order = await setRunningState(run, order, progress);
     return progress.password === undefined ? { order } : { order, password: progress.password };
@@ -132,6 +133,8 @@ interface Convergence {
   changes: VpsChanges;
   /** `live` as outputs (what the changes were computed against). */
   current: VpsOutputs;
+  /** Where the run's lines go (RunContext.log). */
+  log: LogSink;
 }
 
 /** What has been done so far, for the record a failure leaves. */
@@ -146,9 +149,9 @@ interface Progress {
 /** Resize, move or reinstall (each one call; a resize also reconciles a lost answer). */
 async function applyStep(run: Convergence, step: Step, progress: Progress): Promise<void> {
   const { client, ref, id, news, changes } = run;
-  if (step === "resize") await resize(client, ref, id, news, changes);
+  if (step === "resize") await resize(run, client, ref, id, news, changes);
   if (step === "move") {
-    log(`Vps ${id}: moving to host server ${news.hostServerOid}; its IP addresses may change.`);
+    log(run, `Vps ${id}: moving to host server ${news.hostServerOid}; its IP addresses may change.`);
     await client.moveVps(
       ref,
       {
@@ -161,7 +164,7 @@ async function applyStep(run: Convergence, step: Step, progress: Progress): Prom
     );
   }
   if (step === "reinstall") {
-    log(`Vps ${id}: reinstalling (${changes.reinstall.join(", ")}); the disk is erased.`);
+    log(run, `Vps ${id}: reinstalling (${changes.reinstall.join(", ")}); the disk is erased.`);
     const reinstalled = await client.reinstallVps(ref, reinstallRequest(news, run.live.distro ?? undefined));
     progress.password =
       news.password ?? reinstalled.new_order_request?.instantiation_options?.password ?? undefined;
@@ -177,6 +180,7 @@ async function setReverseDns(run: Convergence, order: AboutOrder, progress: Prog
   progress.ptrDone = true;
   progress.changed = true;
   log(
+    run,
     name === ""
       ? `Vps ${run.id}: removed the reverse DNS name of ${ip ?? "the primary address"}.`
       : `Vps ${run.id}: reverse DNS of ${ip ?? "the primary address"} set to ${name}.`,
@@ -187,7 +191,7 @@ async function setReverseDns(run: Convergence, order: AboutOrder, progress: Prog
 async function setRunningState(run: Convergence, order: AboutOrder, progress: Progress): Promise<AboutOrder> {
   const wanted = run.news.runningState;
   if (wanted === undefined || order.running_state === wanted) return order;
-  log(`Vps ${run.id}: setting the running state to ${wanted}.`);
+  log(run, `Vps ${run.id}: setting the running state to ${wanted}.`);
   const answer = await run.client.setRunningState(run.ref, wanted);
   progress.changed = true;
   // The answer holds the order as it now stands (docs/rimuhosting-api.md, R11); read it only if it does not.
@@ -253,18 +257,19 @@ function differsFrom(order: AboutOrder, before: VpsOutputs, recorded: RecordedOu
  * checked against the order before it counts as a failure.
  */
 async function resize(
+  run: Convergence,
   client: RimuClient,
   ref: OrderRef,
   id: string,
   news: VpsInputs,
   changes: VpsChanges,
 ): Promise<void> {
-  log(`Vps ${id}: resizing (${changes.parameters.join(", ")}); the VPS restarts.`);
+  log(run, `Vps ${id}: resizing (${changes.parameters.join(", ")}); the VPS restarts.`);
   const request = parametersRequest(news, changes.parameters);
   const resized = await client.changeParameters(ref, request);
   const result = resized.resource_change_result;
   if (result.were_resources_changed) {
-    log(resizeBillLine(id, result));
+    log(run, resizeBillLine(id, result));
     return;
   }
   const order = (await client.getOrder(ref)).about_order;
@@ -274,7 +279,7 @@ async function resize(
     (request.disk_space_mb === undefined || params?.disk_space_mb === request.disk_space_mb) &&
     (request.disk_space_2_mb === undefined || (params?.disk_space_2_mb ?? 0) === request.disk_space_2_mb);
   if (reached) {
-    log(`Vps ${id}: the order already has the requested sizes (an earlier answer was lost).`);
+    log(run, `Vps ${id}: the order already has the requested sizes (an earlier answer was lost).`);
     return;
   }
   throw new VpsError(

@@ -64,12 +64,6 @@ export const isPendingId = (id: string): boolean => id.startsWith(PENDING_ID_PRE
 /** How many orders carrying this resource's token but not matching its inputs create() steps over. */
 const MAX_SUPERSEDED = 3;
 
-/** Injected by tests: how long the client keeps looking an order up after an ambiguous failure. */
-let createLookupGraceMs: number | undefined;
-export function setCreateLookupGrace(ms: number | undefined): void {
-  createLookupGraceMs = ms;
-}
-
 /**
  * How long to keep looking for an order whose answer was lost: the client's grace, but never past the operation's
  * deadline (its time limit, time-limits.ts), so a create with a short limit fails soon after it (one look-up at
@@ -120,7 +114,7 @@ export async function orderOnce(
     try {
       created = await client.createVps(request, {
         creationToken: token,
-        lookupGraceMs: createLookupGraceMs ?? lookupGraceUntil(deadlineMs),
+        lookupGraceMs: run.tuning.createLookupGraceMs ?? lookupGraceUntil(deadlineMs),
         // check() of this deployment just found no order carrying the token: no pre-flight lookup again
         tokenKnownUnused: superseded.length === 0 && takeTokenUnused(run, token, nonce),
       });
@@ -143,6 +137,7 @@ export async function orderOnce(
       );
     }
     log(
+      run,
       `Vps: order ${order.order_oid} carries this resource's creation token but ${mismatch}: it is not what these inputs order ` +
         `(most likely the VPS being replaced), so a new VPS is ordered.`,
     );

@@ -8,7 +8,7 @@ import { changedInputNames, hasChanges, type VpsChanges } from "../inputs/vps-ch
 import { PRINTABLE_FIELDS } from "../fields/vps-fields.js";
 import { changeRefusals } from "../inputs/vps-refusals.js";
 import { info, resourceName, warning, type Note } from "../engine/notes.js";
-import { log } from "../engine/log.js";
+import { log, type LogSink } from "../engine/log.js";
 import { observedOutOfBand, type ObservedChange } from "./service-drift.js";
 import { driftValue } from "./drift-value.js";
 
@@ -86,9 +86,13 @@ export function refreshDrift(
 }
 
 /** A read of an order RimuHosting no longer has: the engine drops the VPS; its drift line says so. */
-export function goneRead(recorded: Record<string, unknown>, oid: number): Record<string, never> {
+export function goneRead(
+  run: { readonly log: LogSink },
+  recorded: Record<string, unknown>,
+  oid: number,
+): Record<string, never> {
   const domain = typeof recorded.domainName === "string" ? recorded.domainName : undefined;
-  if (Object.keys(recorded).length > 0) log(goneLine(resourceName(recorded), oid, domain));
+  if (Object.keys(recorded).length > 0) log(run, goneLine(resourceName(recorded), oid, domain));
   return {};
 }
 

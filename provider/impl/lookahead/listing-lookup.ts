@@ -12,6 +12,10 @@ interface ListingIndex {
   byNonce: Map<string, AboutOrder>;
 }
 
+/**
+ * Per process on purpose: each listing's index, keyed by the listing a run passes and held weakly by it, so it goes
+ * with its listing, whichever run read it (never a run's state: a function of the listing alone).
+ */
 const indexes = new WeakMap<readonly AboutOrder[], ListingIndex>();
 
 /** The listing's index; each key maps to its first order in the listing, as a scan would find it. */

@@ -4,13 +4,19 @@
  * The fee is counted as billed now and after (the order is on the account already), never as a new order's.
  */
 import type { AboutOrder } from "../../../contract/index.js";
-import { accountCentsOf, budgetInUse } from "../budget/budget.js";
+import { accountCentsOf } from "../budget/budget.js";
 import { cents, dollars } from "../cost/money.js";
 import { info, warning, type Note } from "../engine/notes.js";
 import { settingName } from "../engine/settings-source.js";
 import { orderFields } from "../../wire-mapping/order-fields.js";
 
-export function takenBackNotes(name: string, order: AboutOrder, orders: readonly AboutOrder[]): Note[] {
+export function takenBackNotes(
+  name: string,
+  order: AboutOrder,
+  orders: readonly AboutOrder[],
+  /** The run's monthly budget (undefined: none). */
+  budget: number | undefined,
+): Note[] {
   const fee = orderFields(order).monthlyFeeUsd;
   const feeWords = fee === undefined ? "its fee not reported" : `${dollars(cents(fee))} a month`;
   const notes: Note[] = [
@@ -20,7 +26,6 @@ export function takenBackNotes(name: string, order: AboutOrder, orders: readonly
         `was killed before its state recorded it. Nothing new is ordered for ${name}.`,
     ),
   ];
-  const budget = budgetInUse().settings.monthlyBudgetUsd;
   const billed = accountCentsOf(orders);
   if (budget !== undefined && billed.cents > cents(budget))
     notes.push(

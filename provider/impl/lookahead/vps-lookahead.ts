@@ -70,14 +70,14 @@ export async function lookAhead(
   mayApply = false,
 ): Promise<LookAhead> {
   const out: LookAhead = { failures: [], notes: [], unknownOutputs: [] };
-  if (!hasApiKey()) {
-    out.failures.push(failureOf(presentError(missingKey(), "Checking a Vps")));
+  if (!hasApiKey(context)) {
+    out.failures.push(failureOf(presentError(missingKey(context), "Checking a Vps")));
     return out;
   }
   const base: LookaheadCheck = {
     context,
     view: accountView(context, "Checking a Vps"),
-    baseUrl: configuredBaseUrl(),
+    baseUrl: configuredBaseUrl(context),
     before,
     after: parsed.values,
     known: parsed.known,
@@ -307,7 +307,9 @@ async function checkCreationToken(
     );
     return undefined;
   }
-  run.out.notes.push(...takenBackNotes(run.name, decided.order, orders));
+  run.out.notes.push(
+    ...takenBackNotes(run.name, decided.order, orders, run.context.settings.budget.settings.monthlyBudgetUsd),
+  );
   return decided.order;
 }
 
@@ -416,9 +418,9 @@ async function checkNewOrder(run: LookaheadCheck): Promise<GetNewVmPricingRespon
 
 // ------------------------------------------------------------------------------------------- helpers
 
-function missingKey(): unknown {
+function missingKey(context: RunContext): unknown {
   try {
-    clientFor("Checking a Vps");
+    clientFor(context, "Checking a Vps");
     return undefined;
   } catch (error) {
     return error;

@@ -3,7 +3,7 @@
  * process applied (ordered, changed, adopted, cancelled, withdrew), and the sentence that says it, true at the moment
  * it is said. order-guard.ts notes and says (overWords: what a judged change would pass over); the check's refusal (vps-check.ts) says it too.
  */
-import { budgetInUse } from "../budget/budget.js";
+import type { BudgetSettings } from "../budget/budget.js";
 import { cents, dollars } from "../cost/money.js";
 import { limitsPassed, type BudgetTotals } from "../cost/verdict.js";
 import type { RunContext } from "../engine/run-context.js";
@@ -67,8 +67,12 @@ export function describeDone(run: Guard, refused: string, check?: "preview" | "m
 }
 
 /** What the totals pass, in the guard's words: the account's fees before and after the run's plan, the increase. */
-export function overWords(totals: BudgetTotals, orderCount: number, adds: number): string {
-  const { settings } = budgetInUse();
+export function overWords(
+  settings: BudgetSettings,
+  totals: BudgetTotals,
+  orderCount: number,
+  adds: number,
+): string {
   const passed = limitsPassed(settings, totals);
   const over: string[] = [];
   if (passed.includes("monthlyBudgetUsd"))

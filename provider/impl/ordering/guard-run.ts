@@ -12,7 +12,9 @@ import { runState, type RunContext } from "../engine/run-context.js";
 import type { VpsInputs } from "../inputs/vps-input-schema.js";
 
 /** What this guard keeps of one run (run-context.ts). */
-const GUARD = runState("the budget guard's record of what the run ordered and changed", () => ({
+const GUARD = runState("the budget guard's record of what the run ordered and changed", (context) => ({
+  /** The run it is of: its settings, where its lines go, what a test tuned. */
+  context,
   /** What this process did in this run, by what it did (in the order first done): ordered → web-1, web-2. */
   done: new Map<string, string[]>(),
   /**

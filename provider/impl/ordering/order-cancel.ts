@@ -36,8 +36,8 @@ export async function cancelRecorded(
     const deleted = await client.deleteVps(ref);
     gone();
     noteDone(run, "cancelled", resourceName(recorded));
-    log(`Vps ${oid}: shut down and cancelled.`);
-    log(deleteBillLine(String(oid), deleted.cancel_messages ?? [], recorded.monthlyFeeUsd));
+    log(run, `Vps ${oid}: shut down and cancelled.`);
+    log(run, deleteBillLine(String(oid), deleted.cancel_messages ?? [], recorded.monthlyFeeUsd));
   } catch (error) {
     // Already gone counts as deleted: the engine keeps the resource if delete throws. A delete whose
     // answer was lost (timeout, dropped connection) or refused because it is already cancelled is

@@ -18,7 +18,6 @@
  * settings are budget.ts's. test/cost/three-judges.test.ts runs this guard through the same table of cases as they.
  */
 import type { AboutOrder } from "../../../contract/index.js";
-import { budgetInUse } from "../budget/budget.js";
 import { unpricedAccountWords } from "../cost/ledger.js";
 import { cents, dollars, type Priced } from "../cost/money.js";
 import { addsOf, judgementOf, type BudgetTotals, type Judgement, type VpsFee } from "../cost/verdict.js";
@@ -101,8 +100,8 @@ interface Planned {
   changes?: true;
 }
 
-const limitsSet = (): boolean => {
-  const { settings, problems } = budgetInUse();
+const limitsSet = (run: RunContext): boolean => {
+  const { settings, problems } = run.settings.budget;
   return (
     problems.length === 0 &&
     (settings.monthlyBudgetUsd !== undefined || settings.maxMonthlyIncreaseUsd !== undefined)
@@ -132,7 +131,7 @@ async function judged<T>(
     // A quote is a function of the priced inputs alone (no listing, no record of the run): asked before the lock, so
     // no judgement waits on another's quote. It never fails (a price that cannot be had says why) and is asked once
     // per distinct request per run (AccountView.quote); left unused when there is nothing to judge.
-    const quoted = quoteOf(view, priced);
+    const quoted = quoteOf(view, configuredBaseUrl(run.context), priced);
     // Judged one at a time; once passed, in flight (in-flight.ts) until its call returns: the calls run at once.
     const fee = await exclusive(run, async () => {
       let listing: Promise<readonly AboutOrder[]> | undefined;
@@ -173,8 +172,8 @@ type Quote = { after: Priced; failed?: true };
  * The quote of `priced` as the cost model counts it (cost/money.ts): whole US cents, or why there is none (a quote
  * that failed, `failed`; a price with no USD amount).
  */
-async function quoteOf(view: AccountView, priced: QuotedValues): Promise<Quote> {
-  const quoted = await priceOf({ view, baseUrl: configuredBaseUrl() }, priced);
+async function quoteOf(view: AccountView, baseUrl: string, priced: QuotedValues): Promise<Quote> {
+  const quoted = await priceOf({ view, baseUrl }, priced);
   if ("problem" in quoted) return { after: { why: quoted.problem }, failed: true };
   const fee = feeOfMoney(quoted.price);
   return {
@@ -196,7 +195,7 @@ async function judge(
   quoted: Quote,
   waited = false,
 ): Promise<VpsFee> {
-  const { settings } = budgetInUse();
+  const { settings } = run.context.settings.budget;
   const warn = settings.enforcement === "warn";
   const stop = async (reason: string, advice: string): Promise<void> => {
     if (!warn) {
@@ -208,6 +207,7 @@ async function judge(
       );
     }
     await emitNotes(
+      run.context,
       [warning(`${planned.name}: ${reason} (${settingName("budgetEnforcement")}: warn); it goes on.`)],
       undefined,
     );
@@ -260,7 +260,7 @@ async function judge(
   }
   if (judgement !== "over") return fee;
   await stop(
-    `${planned.doing} (+${dollars(adds)} a month) would ${overWords(totals, orderCountOf(run, counted), adds)}`,
+    `${planned.doing} (+${dollars(adds)} a month) would ${overWords(settings, totals, orderCountOf(run, counted), adds)}`,
     "Raise the limit, or order less in this run",
   );
   return fee;
@@ -352,6 +352,7 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
     let withdrawn: string | undefined;
     try {
       withdrawn = await withdrawIfOver({
+        context: run.context,
         view,
         name,
         order: result.order,
@@ -384,7 +385,7 @@ export async function guardedOrder<T extends { found: boolean; order: AboutOrder
   };
   // A replacement the engine records though it failed replaced its order all the same (replaced-orders.ts).
   const ordered = await (
-    limitsSet() ? judged(run, view, resource, pricedOf(news), plan, order, placed) : order()
+    limitsSet(context) ? judged(run, view, resource, pricedOf(news), plan, order, placed) : order()
   ).catch((error: unknown) => Promise.reject(replacedAllTheSame(run, error, replacedOrder)));
   if (!ordered.found || judgedAsNew) noteWith(run, "ordered", name);
   if (takenBack(ordered))
@@ -407,7 +408,7 @@ export async function guardedChange<T>(
 ): Promise<T> {
   const name = resourceName(target.news);
   const plan = (): { planned: Planned; priced: QuotedValues } | undefined => {
-    if (!limitsSet()) return undefined;
+    if (!limitsSet(context)) return undefined;
     const { live, recorded, news } = target;
     const current = orderOutputs(live, recorded);
     const changes = computeChanges(String(live.order_oid), current, news);

@@ -10,13 +10,15 @@
  */
 import type { AboutOrder } from "../../../contract/index.js";
 import type { AccountView } from "../account/account-view.js";
-import { budgetInUse } from "../budget/budget.js";
+import type { RunContext } from "../engine/run-context.js";
 import { cents, dollars } from "../cost/money.js";
 import { limitsPassed, type BudgetTotals } from "../cost/verdict.js";
 import { emitNotes, warning } from "../engine/notes.js";
 import { settingName } from "../engine/settings-source.js";
 
 export interface Placed {
+  /** The run that placed it: its budget's settings, where its lines go. */
+  context: RunContext;
   view: AccountView;
   /** The resource's name in the program, for messages. */
   name: string;
@@ -36,7 +38,7 @@ export interface Placed {
  * mode, or a cancellation that failed, each said as a warning where it matters).
  */
 export async function withdrawIfOver(placed: Placed): Promise<string | undefined> {
-  const { settings } = budgetInUse();
+  const { settings } = placed.context.settings.budget;
   if (settings.monthlyBudgetUsd === undefined) return undefined;
   // An order that adds nothing (a replacement at its order's price or less) is never withdrawn, as no change that
   // adds nothing is refused (cost/verdict.ts): it cannot take the account past a budget, even one already past it.
@@ -55,6 +57,7 @@ export async function withdrawIfOver(placed: Placed): Promise<string | undefined
     `(${settingName("monthlyBudgetUsd")})`;
   if (settings.enforcement === "warn") {
     await emitNotes(
+      placed.context,
       [warning(`${name}: ${reason} (${settingName("budgetEnforcement")}: warn); it is kept.`)],
       undefined,
     );
@@ -71,6 +74,7 @@ export async function withdrawIfOver(placed: Placed): Promise<string | undefined
     }
     // Not cancelled: the order stays this stack's (the create succeeds, the state records it), said as a warning.
     await emitNotes(
+      placed.context,
       [
         warning(
           `${name}: ${reason}, and withdrawing it failed (${error instanceof Error ? error.message : String(error)}); ` +

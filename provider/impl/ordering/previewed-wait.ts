@@ -13,6 +13,7 @@ import type { AboutOrder } from "../../../contract/index.js";
 import type { AccountView } from "../account/account-view.js";
 import { previewedShrinksNotSeen } from "../account/previewed-plan.js";
 import { judgementOf, type Limits, type VpsFee } from "../cost/verdict.js";
+import { runState, type RunContext } from "../engine/run-context.js";
 import { runTotals, type Guard } from "./guard-run.js";
 
 /** How often the ledger is looked at while waiting. */
@@ -24,19 +25,20 @@ const POLL_MS = 50;
  */
 const WAIT_MS = 30_000;
 
-let waitOverride: number | undefined;
-/** Tests: the longest wait (undefined: WAIT_MS). */
-export function setPreviewedWait(ms: number | undefined): void {
-  waitOverride = ms;
+/** Tests: the longest wait of `run`'s guard (undefined: WAIT_MS). */
+export function setPreviewedWait(run: RunContext, ms: number | undefined): void {
+  run.tuning = { ...run.tuning, previewedWaitMs: ms };
 }
 
-let waitStarting: (() => void)[] = [];
+/** Who waits for the guard's next wait in a run (tests: nextPreviewedWait()). */
+const WAIT_WATCHERS = runState("the tests waiting for the guard's next wait", () => [] as (() => void)[]);
+
 /**
- * Tests: resolves when the guard next starts waiting. Nothing else marks it: the guard's verdict comes only after
- * the wait, so a test that must check the shrink during the wait has no other signal to wait on.
+ * Tests: resolves when `run`'s guard next starts waiting. Nothing else marks it: the guard's verdict comes only
+ * after the wait, so a test that must check the shrink during the wait has no other signal to wait on.
  */
-export function nextPreviewedWait(): Promise<void> {
-  return new Promise((resolve) => waitStarting.push(resolve));
+export function nextPreviewedWait(run: RunContext): Promise<void> {
+  return new Promise((resolve) => run.get(WAIT_WATCHERS).push(resolve));
 }
 
 /**
@@ -69,11 +71,9 @@ export async function waitForPreviewedShrinks(
   );
   if (judgementOf(settings, supposed.totals, judging.fee) === "over") return false;
   // The engine's customTimeouts (or the Vps `timeouts` input) bounds the whole change: a shorter one bounds the wait.
-  const until = Math.min(Date.now() + (waitOverride ?? WAIT_MS), deadlineMs);
+  const until = Math.min(Date.now() + (run.context.tuning.previewedWaitMs ?? WAIT_MS), deadlineMs);
   if (until <= Date.now()) return false;
-  const starting = waitStarting;
-  waitStarting = [];
-  for (const started of starting) started();
+  for (const started of run.context.get(WAIT_WATCHERS).splice(0)) started();
   while (Date.now() < until) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     if (missing.every(([key]) => seen(key))) return true;

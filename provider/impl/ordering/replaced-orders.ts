@@ -21,7 +21,6 @@ import type { AccountView } from "../account/account-view.js";
 import { VpsIncompleteError } from "../engine/errors.js";
 import { RimuNotFoundError } from "../../client/index.js";
 import { isOrderGone } from "../../wire-mapping/order-fields.js";
-import { budgetInUse } from "../budget/budget.js";
 import { emitNotes, warning } from "../engine/notes.js";
 import { settingName } from "../engine/settings-source.js";
 import { orderRef } from "../lifecycle/vps-converge.js";
@@ -78,7 +77,7 @@ export async function failingStep<T>(
 }
 
 async function stepFailed(context: RunContext, what: string, name: string): Promise<void> {
-  const { settings } = budgetInUse();
+  const { settings } = context.settings.budget;
   if (settings.monthlyBudgetUsd === undefined && settings.maxMonthlyIncreaseUsd === undefined) return;
   const run = guardOf(context);
   try {
@@ -87,7 +86,7 @@ async function stepFailed(context: RunContext, what: string, name: string): Prom
     await exclusive(run, async () => {
       noteFailing(run, view);
       const words = await cancelIfFailing(run, view);
-      if (words) await emitNotes([warning(`${name}: its change failed${words}.`)], undefined);
+      if (words) await emitNotes(context, [warning(`${name}: its change failed${words}.`)], undefined);
     });
   } catch {
     // The account not reachable (no API key, a read or a note that failed): the replaced orders stay billed beside
@@ -120,12 +119,12 @@ export async function cancelReplacedIfFailing(
 ): Promise<string> {
   const words = await cancelIfFailing(run, view);
   if (words && ordered !== undefined)
-    await emitNotes([warning(`${ordered}: ordered it${words}.`)], undefined);
+    await emitNotes(run.context, [warning(`${ordered}: ordered it${words}.`)], undefined);
   return words;
 }
 
 async function cancelIfFailing(run: Guard, view: AccountView): Promise<string> {
-  const { settings } = budgetInUse();
+  const { settings } = run.context.settings.budget;
   const limited = settings.monthlyBudgetUsd !== undefined || settings.maxMonthlyIncreaseUsd !== undefined;
   if (!limited || settings.enforcement === "warn") return "";
   // The orders replaced by any provider of the command (the others' in the shared plan), once any of them fails: of
@@ -156,6 +155,7 @@ async function cancelIfFailing(run: Guard, view: AccountView): Promise<string> {
       // Refused twice: it stays billed beside its replacement, named, a pending delete in the state that the next
       // `pulumi up` deletes first, once its preview (which counts it) passes.
       await emitNotes(
+        run.context,
         [
           warning(
             `order ${oid}, which this run replaced, could not be cancelled (${refused instanceof Error ? refused.message : String(refused)}); ` +

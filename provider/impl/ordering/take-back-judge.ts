@@ -28,6 +28,7 @@ export async function judgeTakenBack(
 ): Promise<void> {
   const run = guardOf(context);
   const withdrawn = await withdrawIfOver({
+    context,
     view,
     name,
     order,

@@ -6,12 +6,11 @@
  * never thrown.
  *
  * Where they are read from is the run's (`readBackendThrough`: the killed-orders command reads in the user's
- * directory and environment); by default through the CLI as the engine started the provider. A test seam
- * (setBackendReader) stands for the backend in in-process tests, which have none.
+ * directory and environment); by default through the CLI as the engine started the provider, or what a test tuned the
+ * run to read (RunTuning.backendReader: in-process tests have no backend).
  */
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../inputs/canonical-json.js";
-import { deploymentOfThisProcess } from "../engine/deployment.js";
 import { runState, type RunContext } from "../engine/run-context.js";
 import { readBackendStates, type BackendStates } from "./backend-states.js";
 import {
@@ -47,24 +46,25 @@ export interface BackendReader {
 export const stackTagsLock = (scope: StackScope): string =>
   stackTagsLockName(createHash("sha256").update(canonicalJson(scope)).digest("hex").slice(0, 32));
 
-const THROUGH_THE_CLI: BackendReader = {
+/** `context`'s reads through the CLI, as the engine started the provider: outside a deployment it writes nothing. */
+const throughTheCli = (context: RunContext): BackendReader => ({
   states: () => readBackendStates(),
   runs: (scope) => readRunRecords(scope),
   recordRun: (scope, id, record) =>
-    deploymentOfThisProcess() === undefined
+    context.engine === undefined
       ? Promise.resolve({ why: "the provider is not running in a Pulumi deployment" })
       : writeRunRecord(scope, id, record, stackTagsLock(scope)),
   recordTakeBack: (scope, oid, runId) =>
-    deploymentOfThisProcess() === undefined
+    context.engine === undefined
       ? Promise.resolve({ why: "the provider is not running in a Pulumi deployment" })
       : writeStackTag(scope, { name: `${TOOK_TAG_PREFIX}${oid}`, value: runId }, stackTagsLock(scope)),
-};
+});
 
-let reader: BackendReader = THROUGH_THE_CLI;
-
-/** Test seam: what the provider's runs read instead of the backend (each part left out: the CLI's), or undefined. */
-export function setBackendReader(read: Partial<BackendReader> | undefined): void {
-  reader = { ...THROUGH_THE_CLI, ...read };
+declare module "../engine/run-context.js" {
+  interface RunTuning {
+    /** What the run reads instead of the backend, each part left out the CLI's (in-process tests have none). */
+    readonly backendReader?: Partial<BackendReader>;
+  }
 }
 
 const READ = runState("the backend's states and a stack's run records, read once, and where from", () => ({
@@ -78,7 +78,11 @@ export function readBackendThrough(context: RunContext, read: Partial<BackendRea
   context.get(READ).through = read;
 }
 
-const readerOf = (context: RunContext): BackendReader => ({ ...reader, ...context.get(READ).through });
+const readerOf = (context: RunContext): BackendReader => ({
+  ...throughTheCli(context),
+  ...context.tuning.backendReader,
+  ...context.get(READ).through,
+});
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 

@@ -10,7 +10,6 @@ import type { AboutOrder } from "../../../contract/index.js";
 import { STACK_TOKEN_KEY } from "../../client/metadata-keys.js";
 import { log } from "../engine/log.js";
 import { runState, type RunContext } from "../engine/run-context.js";
-import { deploymentOfThisProcess } from "../engine/deployment.js";
 import { thisRunsRecord } from "./backend-reader.js";
 import { RUN_RECORD_KEY } from "./run-records.js";
 import { stackOfScope } from "./stack-scope.js";
@@ -51,9 +50,10 @@ export async function stackMarks(
       ...(await runMark(run, scope, domainName)),
     ];
   const said = run.get(UNMARKED);
-  if (!said.said && deploymentOfThisProcess() !== undefined) {
+  if (!said.said && run.engine !== undefined) {
     said.said = true;
     log(
+      run,
       `Warning: ${domainName} and the other orders of this run carry no stack identity, because ${identity.unread}. ` +
         `Should this run be killed before its state records them, no later \`pulumi up\` or \`pulumi destroy\` ` +
         `will take back or cancel them: each is named, to cancel or adopt (\`adoptOrderOid\`) by hand.`,
@@ -77,9 +77,10 @@ async function runMark(
   const record = await thisRunsRecord(run, scope);
   if ("id" in record) return [{ key_name: RUN_RECORD_KEY, value: record.id }];
   const said = run.get(UNRECORDED);
-  if (!said.said && deploymentOfThisProcess() !== undefined) {
+  if (!said.said && run.engine !== undefined) {
     said.said = true;
     log(
+      run,
       `Warning: ${domainName} and the other orders of this run carry no run record, because ${record.why}. ` +
         "Should this run be killed without checkpoints (PULUMI_SKIP_CHECKPOINTS) before its state records them, " +
         "no later `pulumi destroy` will cancel them: each is named, to cancel or adopt (`adoptOrderOid`) by hand.",

@@ -43,7 +43,6 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { STACK_IDENTITY_KEY } from "../../client/metadata-keys.js";
 import { canonicalJson } from "../inputs/canonical-json.js";
-import { deploymentOfThisProcess } from "../engine/deployment.js";
 import { runState, type RunContext } from "../engine/run-context.js";
 import { pulumiJson } from "./backend-states.js";
 import { IDENTITY_FORM } from "./order-marks.js";
@@ -81,12 +80,6 @@ export function stackIdentityMark(parts: StackIdentityParts): string {
 
 type CliRead<T> = { value: T } | { why: string };
 
-/** Test seam: runs in the window between reading no tag and setting one (a test holds it open: two processes). */
-let beforeTagSet: (() => Promise<void>) | undefined;
-export function setBeforeStackTagSet(hook: (() => Promise<void>) | undefined): void {
-  beforeTagSet = hook;
-}
-
 /**
  * The stack's own tag as the backend holds it, or why it could not be read. `held`: the tags read first. None set:
  * undefined when judging; before marking (`toMark`), a random value set, under the machine's lock of this backend's
@@ -97,7 +90,8 @@ async function stackTagOf(
   stack: string,
   where: { cwd: string; env?: NodeJS.ProcessEnv },
   held: CliRead<Record<string, string>>,
-  toMark: { lockName: string } | undefined,
+  /** `beforeTagSet`: what runs between reading no tag and setting one (a test holds the window open). */
+  toMark: { lockName: string; beforeTagSet?: () => Promise<void> } | undefined,
 ): Promise<CliRead<string | undefined>> {
   const read = (tags: CliRead<Record<string, string>>): CliRead<string | undefined> =>
     "why" in tags ? tags : { value: tags.value[STACK_TAG] || undefined };
@@ -108,7 +102,7 @@ async function stackTagOf(
   const locked = await withMachineLock(toMark.lockName, async (): Promise<CliRead<string | undefined>> => {
     const again = await readNow();
     if ("why" in again || again.value !== undefined) return again;
-    await beforeTagSet?.();
+    await toMark.beforeTagSet?.();
     // `tag set` prints no JSON: its outcome is what the tags read back say.
     const set = await pulumiJson(
       ["stack", "tag", "set", STACK_TAG, randomBytes(16).toString("hex"), "--stack", stack],
@@ -144,7 +138,8 @@ export type IdentityPurpose = "mark" | "judge";
  */
 export async function readStackIdentity(
   scope: { project: string; stack: string },
-  where: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  /** `beforeTagSet`: what runs between reading no tag and setting one (a test holds that window open). */
+  where: { cwd?: string; env?: NodeJS.ProcessEnv; beforeTagSet?: () => Promise<void> } = {},
   purpose: IdentityPurpose = "judge",
 ): Promise<StackIdentity> {
   const cwd = where.cwd ?? process.cwd();
@@ -157,7 +152,8 @@ export async function readStackIdentity(
     },
   );
   // The lock every setter of this stack's tags takes (run-records.ts sets a run's record under it too).
-  const toMark = purpose === "mark" ? { lockName: stackTagsLock(scope) } : undefined;
+  const toMark =
+    purpose === "mark" ? { lockName: stackTagsLock(scope), beforeTagSet: where.beforeTagSet } : undefined;
   const stackTag = await stackTagOf(scope.stack, { cwd, env: where.env }, tags, toMark);
   if ("why" in stackTag)
     return { unread: `the stack's tag ${STACK_TAG} could not be read or set: ${stackTag.why}` };
@@ -174,16 +170,24 @@ export type IdentityReader = (
   purpose: IdentityPurpose,
 ) => Promise<StackIdentity>;
 
-/** Outside an engine's run there is no stack to ask about (a test, a program calling the provider). */
-const defaultReader: IdentityReader = (scope, purpose) =>
-  deploymentOfThisProcess() === undefined
-    ? Promise.resolve({ unread: "the provider is not running in a Pulumi deployment" })
-    : readStackIdentity(scope, {}, purpose);
+/**
+ * Where `context`'s run reads its stack's identity from by default: the CLI, as the engine started the provider; a
+ * test's reader where it tuned the run (in-process tests have no backend). Outside an engine's run there is no stack to
+ * ask about (a test, a program calling the provider).
+ */
+const defaultReaderOf =
+  (context: RunContext): IdentityReader =>
+  (scope, purpose) =>
+    context.tuning.identityReader?.(scope, purpose) ??
+    (context.engine === undefined
+      ? Promise.resolve({ unread: "the provider is not running in a Pulumi deployment" })
+      : readStackIdentity(scope, {}, purpose));
 
-/** Test seam: where a run reads its stack's identity from (in-process tests have no backend). */
-let reader: IdentityReader = defaultReader;
-export function setStackIdentityReader(read: IdentityReader | undefined): void {
-  reader = read ?? defaultReader;
+declare module "../engine/run-context.js" {
+  interface RunTuning {
+    /** Where the run reads its stack's identity from (in-process tests have no backend): ownership/stack-identity.ts. */
+    readonly identityReader?: IdentityReader;
+  }
 }
 
 const IDENTITY = runState("the stack's identity, read once, and where from", () => ({
@@ -206,7 +210,7 @@ export function stackIdentity(
   purpose: IdentityPurpose = "judge",
 ): Promise<StackIdentity> {
   const { through, read: held } = context.get(IDENTITY);
-  const readThrough = through ?? reader;
+  const readThrough = through ?? defaultReaderOf(context);
   const key = (p: IdentityPurpose) => `${p} ${scope.project}/${scope.stack}`;
   const readFor = (p: IdentityPurpose): Promise<StackIdentity> =>
     readThrough(scope, p).catch((error: unknown) => ({

@@ -257,7 +257,7 @@ async function sweep(
   const acting = toAct.filter(({ order }) => stillActive.has(order.order_oid));
   // Other stacks' orders are not this stack's business: counted in one line, never a warning (another-stacks.ts).
   const another = acting.filter((one) => one.judgement.answer === "another mark").map((one) => one.order);
-  if (another.length > 0) log(otherStacksLine(another, stack.scope, stack.otherStackMarks));
+  if (another.length > 0) log(run, otherStacksLine(another, stack.scope, stack.otherStackMarks));
   for (const { order, judgement } of acting) await act(run, view, client, order, judgement, verdict);
   return verdict;
 }
@@ -288,6 +288,7 @@ async function act(
       return;
     case "no identity":
       log(
+        run,
         `Warning: ${what} carries this stack's name and no state of this backend holds it, but it is not provably ` +
           "this stack's: it carries no stack identity (placed by a release before it, or by a run that could not " +
           "read it). It may be an order of a killed run of this stack, or a VPS of a stack of the same name in " +
@@ -296,6 +297,7 @@ async function act(
       return;
     case "left the state":
       log(
+        run,
         `${what} stays billed: it left this stack's state on purpose (a VPS kept with retainOnDelete, or removed ` +
           `with \`pulumi state delete\`): its run ${judgement.run}, recorded in this stack's backend, finished with ` +
           "it in its state. To stop its bill, cancel it in the control panel.",
@@ -303,6 +305,7 @@ async function act(
       return;
     case "unproven":
       log(
+        run,
         `${what} carries this stack's identity and no state of this backend holds it, but nothing this backend ` +
           `records proves it this stack's: ${judgement.why}. It stays billed, not cancelled. To stop its bill, ${HOW}.`,
       );
@@ -344,6 +347,7 @@ async function cancelProven(
     const cancelled = await client.deleteVps({ orderOid: order.order_oid, domainName: order.domain_name });
     view.noteGone(order.order_oid);
     log(
+      run,
       `${what}: cancelled. A killed run of this stack ordered it: ` +
         (judgement.proof === "pending create"
           ? "the engine's record of a create it never finished (a pending operation) carries its creation nonce" +
@@ -352,6 +356,7 @@ async function cancelProven(
             "no state ever held it."),
     );
     log(
+      run,
       deleteBillLine(
         String(order.order_oid),
         cancelled.cancel_messages ?? [],

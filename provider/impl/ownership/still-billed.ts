@@ -62,9 +62,10 @@ export async function stillBilled(
   }
   const still = left.filter(({ order }) => active === undefined || active.has(order.order_oid));
   for (const entry of left)
-    if (still.includes(entry)) log(entry.warning);
+    if (still.includes(entry)) log(run, entry.warning);
     else
       log(
+        run,
         `${entry.named} is no longer billed: ${deleting.has(String(entry.order.order_oid)) ? "this run's delete of it cancelled it" : "it ended while this run judged it"}.`,
       );
   return still;

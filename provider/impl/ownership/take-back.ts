@@ -114,6 +114,7 @@ export async function noteTakenBack(context: RunContext, news: VpsInputs, order:
   const recorded = await recordTakenBack(context, scope, order.order_oid);
   if ("why" in recorded)
     log(
+      context,
       `Warning: ${news.domainName} took back order ${order.order_oid}, but this run could not record that in the ` +
         `stack's backend (${recorded.why}): should it leave the state (retainOnDelete, \`pulumi state delete\`), ` +
         "a `pulumi destroy` without checkpoints would cancel it as the killed run's.",

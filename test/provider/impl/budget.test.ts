@@ -5,7 +5,7 @@
 import { FeeLedger, overBudgetMessage } from "../../../provider/impl/cost/ledger";
 import type { VpsFee } from "../../../provider/impl/cost/verdict";
 import type { AccountView } from "../../../provider/impl/account/account-view";
-import { accountCentsOf, judgeBudget, readBudget, useBudget } from "../../../provider/impl/budget/budget";
+import { accountCentsOf, judgeBudget, readBudget } from "../../../provider/impl/budget/budget";
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
 import { UNKNOWN } from "../../../provider/impl/inputs/unknowns";
@@ -286,10 +286,10 @@ describe("the budget in check() (L1, the dynamic provider's host)", () => {
     // RimuHosting's listing of an order that reports no monthly fee (the emulator always reports one).
     const orders = listed.map((order) => ({ ...order, billing_info: null }));
     const judged = (settings: Record<string, string>, fee: { usd: number; nowUsd?: number }) => {
-      useBudget(readBudget((key) => settings[key]));
+      const budget = readBudget((key) => settings[key]);
       const view = { fees: new FeeLedger() } as unknown as AccountView;
       view.fees.billedNow(accountCentsOf(orders));
-      return judgeBudget(view, { resource: "web", name: "web" }, fee, true);
+      return judgeBudget(budget, view, { resource: "web", name: "web" }, fee, true);
     };
     const oid = listed[0]!.order_oid;
     expect(judged({ monthlyBudgetUsd: "1000" }, { usd: 10 }).failures.map((f) => f.reason)).toEqual([

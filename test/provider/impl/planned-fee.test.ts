@@ -12,7 +12,6 @@ import { accountView, configuredBaseUrl } from "../../../provider/impl/lifecycle
 import { currentRun } from "../../../provider/impl/engine/run-context";
 import { priceOf } from "../../../provider/impl/lookahead/vps-lookahead";
 import { orderFields } from "../../../provider/wire-mapping/order-fields";
-import { useEngineAddress } from "../../../provider/impl/engine/deployment";
 import { APP_INPUTS, createChecked, unchecked, useImplFixture } from "../support/impl-fixture";
 
 const fixture = useImplFixture({ planCurrencies: { MIRO8B: "CUR_NZD" } });
@@ -183,7 +182,7 @@ describe("plannedMonthlyFeeUsd in check()'s result", () => {
 
   it("the deployment that checked them beside them, on both front ends, so a pack tells recorded fees apart", async () => {
     // Under --target the engine hands a pack the recorded inputs of a VPS it does not check (issue 55, item 7e).
-    useEngineAddress("127.0.0.1:40001");
+    testing.beginRun(undefined, { engine: "127.0.0.1:40001" }); // a run of the engine at that address
     try {
       const dynamic = await impl.check({}, { ...APP_INPUTS, ...PREVIEW });
       const urn = "urn:pulumi:prod::shop::rimuhosting:index:Vps::app";
@@ -194,7 +193,7 @@ describe("plannedMonthlyFeeUsd in check()'s result", () => {
         "127.0.0.1:40001",
       ]);
     } finally {
-      useEngineAddress(undefined);
+      testing.beginRun(undefined, { engine: undefined });
     }
     expect((await impl.check({}, { ...APP_INPUTS, ...PREVIEW })).inputs).not.toHaveProperty(
       "checkedInDeployment",
@@ -210,7 +209,10 @@ describe("plannedMonthlyFeeUsd in check()'s result", () => {
 
   it("a quote RimuHosting refuses reads the same from the planned fee and from priceOf (the order guard's)", async () => {
     // One quote helper: the budget's reason and the order guard's refusal must not tell one failure two ways.
-    const at = { view: accountView(currentRun(), "Checking a Vps"), baseUrl: configuredBaseUrl() };
+    const at = {
+      view: accountView(currentRun(), "Checking a Vps"),
+      baseUrl: configuredBaseUrl(currentRun()),
+    };
     const refused = { ...APP_INPUTS, memoryMb: 16 }; // below any plan's memory: R16 answers 400
     const fee = await plannedFeeOf(
       { ...at, isNew: true, before: {}, after: refused, known: refused, unknown: new Set<string>() },

@@ -6,11 +6,16 @@
  * and only read) is not state. And the look-ahead's checks return what they found instead of writing it onto their
  * per-check LookaheadCheck, where the planned fee once read it from a side channel (the order of the checks changed the fee).
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import * as ts from "typescript";
 import { PROCESS_STATE } from "../../../provider/impl/engine/process-state";
-import { beginRun, currentRun, runState } from "../../../provider/impl/engine/run-context";
+import { beginRun, currentRun, RunContext, runState } from "../../../provider/impl/engine/run-context";
+import { log } from "../../../provider/impl/engine/log";
+import { configure, configuredBaseUrl } from "../../../provider/impl/lifecycle/runtime-config";
+import { settingName } from "../../../provider/impl/engine/settings-source";
+import { runImportFile } from "../../../provider/adopt/cli";
 
 const ROOT = resolve(__dirname, "../../..");
 const SOURCES = ["provider", "contract"];
@@ -197,7 +202,8 @@ describe("the look-ahead's checks return what they found (issue 40, item 5)", ()
 
 /**
  * The files that reach the run through currentRun(): the engine's calls (check in vps-check.ts; diff, create, read,
- * update and delete in vps-provider.ts, which both front ends call) and the test seams. Everything below them
+ * update and delete in vps-provider.ts, which both front ends call; configure in index.ts and the native plugin's
+ * provider-config.ts; the native plugin's Invoke in functions.ts) and the test seams. Everything below them
  * receives the run as an argument, as the order guard does, so what a check or the budget keeps is the run's it
  * was handed, never whichever run the process serves by the time an await returns.
  */
@@ -206,6 +212,9 @@ const RUN_ENTRY_POINTS = [
   "provider/impl/vps-check.ts",
   "provider/impl/vps-provider.ts",
   "provider/impl/testing.ts",
+  "provider/native/functions.ts",
+  "provider/native/provider-config.ts",
+  "provider/impl/index.ts",
 ];
 
 /** The files of `sources` that call currentRun(). */
@@ -222,6 +231,35 @@ describe("the run context", () => {
     expect(reachingCurrentRun(files).filter((file) => !RUN_ENTRY_POINTS.includes(file))).toEqual([]);
   });
 
+  it("holds what each run was given: two runs of one process, each with its own settings and lines", async () => {
+    const served = currentRun();
+    const lines = { a: [] as string[], b: [] as string[] };
+    const a = new RunContext("run a", { log: (line) => lines.a.push(line) });
+    const b = new RunContext("run b", { log: (line) => lines.b.push(line) });
+    const settings = (baseUrl: string, budget: string) => ({
+      config: {
+        get: (key: string) =>
+          ({ "rimuhosting:baseUrl": baseUrl, "rimuhosting:monthlyBudgetUsd": budget })[key],
+      },
+    });
+    await configure(a, settings("http://127.0.0.1:1/a", "10"));
+    await configure(b, settings("http://127.0.0.1:1/b", "20"));
+    log(a, "a's line");
+    log(b, "b's line");
+    expect([configuredBaseUrl(a), configuredBaseUrl(b)]).toEqual([
+      "http://127.0.0.1:1/a",
+      "http://127.0.0.1:1/b",
+    ]);
+    expect([
+      a.settings.budget.settings.monthlyBudgetUsd,
+      b.settings.budget.settings.monthlyBudgetUsd,
+    ]).toEqual([10, 20]);
+    expect(lines).toEqual({ a: ["[rimuhosting] a's line"], b: ["[rimuhosting] b's line"] });
+    // Neither is the run the process serves, and that run is left as it was.
+    expect(currentRun()).toBe(served);
+    expect(currentRun().settings).not.toBe(a.settings);
+  });
+
   it("makes each piece once per run, and a new run forgets them all", () => {
     const marks = runState("marks", () => new Set<string>());
     const run = beginRun();
@@ -230,5 +268,88 @@ describe("the run context", () => {
     expect(run.holds()).toEqual(["marks"]);
     beginRun();
     expect(currentRun().get(marks).has("web")).toBe(false);
+  });
+});
+
+/**
+ * What sets state a provider process keeps beyond a run: the test seams (testing.ts) and the process's own
+ * configuration (whose settings messages name, the native plugin's engine). A command shipped beside the provider
+ * (rimuhosting-killed-orders, rimuhosting-import-file, rimuhosting-bill) runs the provider's code in its own run
+ * (RunContext: its readers, where its lines go), so it calls none of them: the state is the same before, during and
+ * after it, for any run of the process.
+ */
+const PROCESS_SETTERS = [
+  "setLogSink",
+  "setBackendReader",
+  "setStackIdentityReader",
+  "useEnvironmentFor",
+  "useSettingsOf",
+  "setRetryDelay",
+  "setReadTimeout",
+  "setCreateLookupGrace",
+  "setPreviewedWait",
+  "keepCatalogueForAllRuns",
+  "resetConfiguration",
+];
+
+/** The process setters `text` imports (`import { setLogSink } from …`), and whether it imports testing.ts. */
+export function settersImported(file: string, text: string): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  for (const statement of source.statements) {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    if (/\/testing(\.js)?$/.test(statement.moduleSpecifier.text)) found.push(`${file} testing.ts`);
+    const bindings = statement.importClause?.namedBindings;
+    if (bindings && ts.isNamedImports(bindings))
+      for (const element of bindings.elements) {
+        const name = (element.propertyName ?? element.name).text;
+        if (PROCESS_SETTERS.includes(name)) found.push(`${file} ${name}`);
+      }
+  }
+  return found;
+}
+
+describe("the shipped commands (killed-orders, import-file, bill)", () => {
+  const COMMANDS = ["provider/adopt", "provider/bill"];
+
+  it("set nothing a provider process keeps: no test seam, no process configuration", () => {
+    const files = COMMANDS.flatMap((dir) => sources(join(ROOT, dir)));
+    expect(files.map((path) => relative(ROOT, path).split("\\").join("/"))).toEqual(
+      expect.arrayContaining([
+        "provider/adopt/killed-orders.ts",
+        "provider/adopt/cli.ts",
+        "provider/bill/cli.ts",
+      ]),
+    );
+    const found = files.flatMap((path) =>
+      settersImported(relative(ROOT, path).split("\\").join("/"), readFileSync(path, "utf8")),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it("finds a setter a command imports", () => {
+    const text =
+      'import { setLogSink } from "../impl/engine/log.js";\nimport * as t from "../impl/testing.js";\n';
+    expect(settersImported("provider/adopt/x.ts", text)).toEqual([
+      "provider/adopt/x.ts setLogSink",
+      "provider/adopt/x.ts testing.ts",
+    ]);
+  });
+
+  it("import-file leaves the names of the process's settings as they were (its variables are its own)", async () => {
+    const before = settingName("requestsPerSecond");
+    const stderr: string[] = [];
+    const io = {
+      stdout: { write: () => true } as unknown as NodeJS.WritableStream,
+      stderr: { write: (text: string) => (stderr.push(text), true) } as unknown as NodeJS.WritableStream,
+      env: { ...process.env, RIMUHOSTING_APIKEY: "a-key", RIMUHOSTING_REQUESTSPERSECOND: "fast" },
+      cwd: mkdtempSync(join(tmpdir(), "import-file-")),
+    };
+    // A value that is no number: refused before any call, named as the variable it was read from.
+    expect(await runImportFile(["--out", join(io.cwd, "import.json")], io)).toBe(2);
+    expect(stderr.join("")).toContain("RIMUHOSTING_REQUESTSPERSECOND must be a number");
+    // This process's own settings are still named as its configuration says, not as the command's were.
+    expect(settingName("requestsPerSecond")).toBe(before);
+    expect(before).toBe("rimuhosting:requestsPerSecond");
   });
 });

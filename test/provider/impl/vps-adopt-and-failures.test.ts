@@ -236,9 +236,11 @@ describe("configuration", () => {
   });
 
   it("one client per configuration, reused across calls", () => {
-    const a = clientFor("test");
-    const b = clientFor("test");
+    const a = clientFor(testing.currentRun(), "test");
+    const b = clientFor(testing.currentRun(), "test");
     expect(a).toBe(b);
-    expect(clientFor("test", { operation: "create", ms: 60_000, source: "input" })).not.toBe(a);
+    expect(
+      clientFor(testing.currentRun(), "test", { operation: "create", ms: 60_000, source: "input" }),
+    ).not.toBe(a);
   });
 });
