@@ -72,6 +72,12 @@ export class AccountView {
   private totalsListing?: readonly AboutOrder[];
   /** When the run first looked an order up by number (listedOrder): its listings are read since. */
   private lookupsSince: number | undefined;
+  /**
+   * The listing read for a look-up (listedOrder) when the kept one is older than the first look-up: kept apart from
+   * `orders`, so a check asking for the account meanwhile is answered from the listing it would have had, not held
+   * until the look-up's is read.
+   */
+  private lookups: Kept<AboutOrder[]> | undefined;
   /** The last listing an order was looked up in by number (listedOrder), by order number. */
   private oidIndex: { listing: readonly AboutOrder[]; byOid: Map<number, AboutOrder> } | undefined;
   /** The read-backs after this run's changes, served by shared listings read after them (read-backs.ts). */
@@ -146,9 +152,18 @@ export class AccountView {
   async listedOrder(oid: number): Promise<AboutOrder | undefined> {
     // From a listing read since the run's first look-up, not the checks' before it: what a VPS is found to be when
     // an update or a refresh starts on it is the account as it was then, as its own read said before (issue 90).
-    this.lookupsSince ??= this.now();
-    const fresh = this.orders === undefined || this.orders.at < this.lookupsSince;
-    const listing = await this.activeOrders({ fresh }).catch(() => undefined);
+    const since = (this.lookupsSince ??= this.now());
+    const readSince = (kept: Kept<AboutOrder[]> | undefined): kept is Kept<AboutOrder[]> =>
+      this.isFresh(kept) && kept.at >= since;
+    // The kept listing when it was read since; else a look-up's own, shared by every look-up until it is too old.
+    const kept = readSince(this.orders)
+      ? this.orders
+      : readSince(this.lookups)
+        ? this.lookups
+        : (this.lookups = this.keep(
+            this.client.listOrders({ includeInactive: false }).then((r) => r.about_orders ?? []),
+          ));
+    const listing = await kept.value.catch(() => undefined);
     return listing && this.inListing(listing, oid);
   }
 
