@@ -212,22 +212,17 @@ export class EngineKillRun {
     ]);
   }
 
-  /**
-   * Killed while the refresh's read of the order is in flight: refresh again, then up (which changes nothing). The
-   * read is the account's listing of active orders (one for the whole fleet, issue 90), the refresh's only one: its
-   * fault matches that listing alone (include_inactive=N), not a search by creation token.
-   */
+  /** Killed while the refresh's read of the order is in flight: refresh again, then up (which changes nothing). */
   private async killRefresh(r: KillResult): Promise<void> {
     const s = this.s;
     r.seen.orderOid = await this.orderOid();
     const faults = s.emulator.app.emulator.faults;
-    const read = { route: "listOrders", matrix: { include_inactive: "N" } } as const;
-    s.emulator.injectFault({ ...read, kind: "delay", delayMs: scaledMs(HOLD_MS) });
+    s.emulator.injectFault({ route: "getOrder", kind: "delay", delayMs: scaledMs(HOLD_MS) });
     await runKilled(
       this.cli,
       "refresh",
       "the refresh's read of the order",
-      () => !faults.pending().some((f) => f.route === read.route),
+      () => !faults.pending().some((f) => f.route === "getOrder"),
     );
     await this.recover(r, s.mark(), [
       ["refresh", () => s.stack.refresh()],
