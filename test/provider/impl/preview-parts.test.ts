@@ -22,6 +22,8 @@ import { readFailure } from "../../../provider/impl/account/read-failures";
 import { presentFailure } from "../../../provider/impl/vps-provider";
 import { expectedUrn } from "../../../provider/resource-urn";
 import { useImplFixture } from "../support/impl-fixture";
+import { GateClock } from "../../helpers/gate-clock";
+import { until } from "../../helpers/promises";
 
 describe("engine log", () => {
   it("sends each diagnostic to the engine's Log RPC with the resource's URN and its severity", async () => {
@@ -237,5 +239,42 @@ describe("the run's shared reads", () => {
     now += LISTING_MAX_AGE_MS;
     await view.activeOrders();
     expect(calls("listOrders")).toBe(2);
+  });
+});
+
+describe("a look-up's listing (listedOrder, what update() and read() start from)", () => {
+  const clock = new GateClock({ gated: ["sleep"] });
+  const fixture = useImplFixture({ clock });
+
+  it("is the look-ups' own while it is read: a check asking for the account meanwhile is not held by it", async () => {
+    let now = 1_000_000;
+    const view = new AccountView(fixture().byHand, () => now);
+    const { order_oid: oid } = (
+      await fixture().byHand.createVps({ instantiation_options: { domain_name: "x.example.com" } })
+    ).about_order;
+    const checked = await view.activeOrders(); // a check's, read before the run's first look-up
+    now += 1;
+    fixture().emulator.injectFault({ route: "listOrders", kind: "delay", delayMs: 5_000 });
+    const lookedUp = view.listedOrder(oid);
+    const held = await clock.nextWait(lookedUp);
+    // The look-up's listing is held at the emulator: a check's read is answered from the kept listing meanwhile.
+    let answered: readonly unknown[] | undefined;
+    void view.activeOrders().then((orders) => (answered = orders));
+    await until(
+      "a check's read of the account while a look-up's listing is held",
+      () => answered !== undefined,
+      {
+        timeoutMs: 5_000,
+      },
+    ).finally(() => held.open());
+    expect(answered).toBe(checked);
+    expect((await lookedUp)?.order_oid).toBe(oid);
+    // The next look-up shares the look-ups' listing: two listings in all.
+    expect((await view.listedOrder(oid))?.order_oid).toBe(oid);
+    expect(
+      fixture()
+        .emulator.requestLog()
+        .filter((entry) => entry.route === "listOrders"),
+    ).toHaveLength(2);
   });
 });
