@@ -13,7 +13,14 @@ import { createClient, type RimuClient } from "../../provider/client/index";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 import { CliStack } from "./cli-stack";
 import { VPS_TYPE } from "./e2e-support";
-import { NATIVE_VPS_TYPE, PLUGIN_VERSION, pluginEntry, pulumiFailure, pulumiText } from "./native-programs";
+import {
+  NATIVE_VPS_TYPE,
+  PLUGIN_VERSION,
+  pluginEntry,
+  pulumiFailure,
+  pulumiText,
+  REPO_ROOT,
+} from "./native-programs";
 import { runKilled } from "./kill-run";
 import type { OperationResult } from "./steps";
 import { newTeamBackend, type TeamBackend, type TeamBackendKind } from "./team-backends";
@@ -144,7 +151,7 @@ export class TeamWorld {
     // `npx rimuhosting-killed-orders` as the project with the package installed runs it: the checkout's build.
     const bin = path.join(this.scratch, "npx-bin");
     fs.mkdirSync(bin, { recursive: true });
-    const command = path.join(__dirname, "..", "..", "dist", "provider", "adopt", "killed-orders.js");
+    const command = path.join(REPO_ROOT, "dist/provider/adopt/killed-orders.js");
     fs.writeFileSync(
       path.join(bin, "npx"),
       `#!/bin/sh\n[ "$1" = rimuhosting-killed-orders ] || { echo "npx stand-in: $1" >&2; exit 1; }\n` +
