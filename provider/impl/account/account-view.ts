@@ -57,6 +57,11 @@ interface Kept<T> {
   value: Promise<T>;
 }
 
+/** A listing orders are looked up in by number, and the orders it no longer answers (AccountView.listedOrder). */
+interface LookupListing extends Kept<AboutOrder[]> {
+  settled: Set<number>;
+}
+
 export class AccountView {
   private orders: Kept<AboutOrder[]> | undefined;
   /** The last listing carryingIn() looked in, by creation token. */
@@ -70,14 +75,12 @@ export class AccountView {
   readonly fees = new FeeLedger();
   /** The listing the fee ledger's totals start from (its first read): other providers' changes are reconciled with it. */
   private totalsListing?: readonly AboutOrder[];
-  /** When the run first looked an order up by number (listedOrder): its listings are read since. */
-  private lookupsSince: number | undefined;
   /**
-   * The listing read for a look-up (listedOrder) when the kept one is older than the first look-up: kept apart from
-   * `orders`, so a check asking for the account meanwhile is answered from the listing it would have had, not held
-   * until the look-up's is read.
+   * The listing orders are looked up in by number (listedOrder), with the orders it may no longer answer: those
+   * looked up in it, and those this run changed since it was started (noteChanged). Kept apart from `orders`, so a
+   * check asking for the account meanwhile is answered from the listing it would have had, not held until this one is.
    */
-  private lookups: Kept<AboutOrder[]> | undefined;
+  private lookups: LookupListing | undefined;
   /** The last listing an order was looked up in by number (listedOrder), by order number. */
   private oidIndex: { listing: readonly AboutOrder[]; byOid: Map<number, AboutOrder> } | undefined;
   /** The read-backs after this run's changes, served by shared listings read after them (read-backs.ts). */
@@ -144,27 +147,41 @@ export class AccountView {
   }
 
   /**
-   * Order `oid` as the run's listing shows it (read again once older than LISTING_MAX_AGE_MS): undefined when the
-   * listing does not hold it (not an active order, or the listing could not be read), and only then is it worth a
-   * read of its own. What update() and read() start from, so a fleet's update or refresh reads the account once,
-   * not each VPS (issue 90).
+   * Order `oid` as the account's listing shows it: undefined when the listing does not hold it (not an active order,
+   * or the listing could not be read), and only then is it worth a read of its own. What update() and read() start
+   * from, so a fleet's update or refresh reads the account once, not each VPS (issue 90).
+   *
+   * The rule: a listing answers each order once. The engine asks for each resource once per operation: a refresh reads
+   * every resource once, --parallel at a time (default 8), each worker taking the next as its Read and Diff return; an
+   * update looks up each VPS it changes once; `pulumi import` reads one. So one operation's look-ups share one listing,
+   * read when its first look-up came (and again once LISTING_MAX_AGE_MS old), however its Reads arrive. A second
+   * look-up of an order, or one of an order this run changed since the listing was started (noteChanged), is a later
+   * operation on it: `up --refresh`'s update after its refresh, or the user's next command, which a new provider
+   * process serves in a deployment and this one in the tests (host.test.ts, native/server.test.ts). It is answered
+   * from a listing read now, which shows what was changed by hand since. Not a rule of time or of calls in flight:
+   * a refresh's second wave of Reads arrives after its first has returned, as a test's next command does. What a
+   * listing may miss: a change by hand, after it was read, to an order not looked up in it yet; in a deployment that
+   * is a change made while the operation runs, which the operation may see or not.
    */
   async listedOrder(oid: number): Promise<AboutOrder | undefined> {
-    // From a listing read since the run's first look-up, not the checks' before it: what a VPS is found to be when
-    // an update or a refresh starts on it is the account as it was then, as its own read said before (issue 90).
-    const since = (this.lookupsSince ??= this.now());
-    const readSince = (kept: Kept<AboutOrder[]> | undefined): kept is Kept<AboutOrder[]> =>
-      this.isFresh(kept) && kept.at >= since;
-    // The kept listing when it was read since; else a look-up's own, shared by every look-up until it is too old.
-    const kept = readSince(this.orders)
-      ? this.orders
-      : readSince(this.lookups)
-        ? this.lookups
-        : (this.lookups = this.keep(
-            this.client.listOrders({ includeInactive: false }).then((r) => r.about_orders ?? []),
-          ));
+    let kept = this.lookups;
+    if (!this.isFresh(kept) || kept.settled.has(oid)) {
+      const listing = this.keep(
+        this.client.listOrders({ includeInactive: false }).then((r) => r.about_orders ?? []),
+      );
+      kept = this.lookups = { ...listing, settled: new Set() };
+    }
+    kept.settled.add(oid);
     const listing = await kept.value.catch(() => undefined);
     return listing && this.inListing(listing, oid);
+  }
+
+  /**
+   * This run changed order `oid` (a change returned, an order placed or cancelled): its next look-up (listedOrder)
+   * is from a listing read after now, not the one it may have been read in before the change.
+   */
+  noteChanged(oid: number): void {
+    this.lookups?.settled.add(oid);
   }
 
   /**
@@ -186,6 +203,7 @@ export class AccountView {
 
   /** An order this host just placed (or found): added to a kept listing, which is then never behind it. */
   notePlaced(order: AboutOrder): void {
+    this.noteChanged(order.order_oid);
     const kept = this.orders;
     if (!kept) return;
     this.orders = {
@@ -236,6 +254,7 @@ export class AccountView {
 
   /** An order this host cancelled: dropped from a kept listing. */
   noteGone(orderOid: number): void {
+    this.noteChanged(orderOid);
     const kept = this.orders;
     if (!kept) return;
     const value = kept.value.then((orders) => orders.filter((o) => o.order_oid !== orderOid));

@@ -46,10 +46,10 @@ export async function resolveOrderOid(
 }
 
 /**
- * Order `oid` as it stands, for update() and read(): from the run's shared listing of active orders (one read for
- * the whole fleet, made again once older than LISTING_MAX_AGE_MS), or by its own GET where a listing cannot answer:
- * an order the active listing does not hold (cancelled or being cancelled, which only its own read tells from one
- * RimuHosting no longer has) or a listing that could not be read. Null when RimuHosting has no such order.
+ * Order `oid` as it stands, for update() and read(): from a shared listing of active orders (one read for the whole
+ * fleet, which answers each order once: AccountView.listedOrder says why), or by its own GET where a listing cannot
+ * answer: an order the active listing does not hold (cancelled or being cancelled, which only its own read tells from
+ * one RimuHosting no longer has) or a listing that could not be read. Null when RimuHosting has no such order.
  */
 export async function orderNow(
   view: AccountView,

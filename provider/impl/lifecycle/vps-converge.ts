@@ -131,6 +131,9 @@ export async function converge(options: ConvergeOptions): Promise<{ order: About
     return progress.password === undefined ? { order } : { order, password: progress.password };
   } catch (error) {
     throw await failureToRecord(error, run, progress, { recorded, what, provider, setPtr, leftAlone });
+  } finally {
+    // Whatever it did, or a call that failed may have done: the VPS's next look-up is from a listing read after now.
+    options.view?.noteChanged(live.order_oid);
   }
 }
 

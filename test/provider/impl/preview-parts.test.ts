@@ -245,6 +245,10 @@ describe("the run's shared reads", () => {
 describe("a look-up's listing (listedOrder, what update() and read() start from)", () => {
   const clock = new GateClock({ gated: ["sleep"] });
   const fixture = useImplFixture({ clock });
+  const listings = () =>
+    fixture()
+      .emulator.requestLog()
+      .filter((entry) => entry.route === "listOrders").length;
 
   it("is the look-ups' own while it is read: a check asking for the account meanwhile is not held by it", async () => {
     let now = 1_000_000;
@@ -269,12 +273,42 @@ describe("a look-up's listing (listedOrder, what update() and read() start from)
     ).finally(() => held.open());
     expect(answered).toBe(checked);
     expect((await lookedUp)?.order_oid).toBe(oid);
-    // The next look-up shares the look-ups' listing: two listings in all.
-    expect((await view.listedOrder(oid))?.order_oid).toBe(oid);
-    expect(
-      fixture()
-        .emulator.requestLog()
-        .filter((entry) => entry.route === "listOrders"),
-    ).toHaveLength(2);
+    // The look-up of another order shares the look-ups' listing: two listings in all.
+    const { order_oid: other } = (
+      await fixture().byHand.createVps({ instantiation_options: { domain_name: "y.example.com" } })
+    ).about_order;
+    expect(await view.listedOrder(other)).toBeUndefined(); // placed after that listing was read
+    expect(listings()).toBe(2);
+  });
+
+  it("answers each order once: a second look-up sees what was changed by hand since the first", async () => {
+    const view = new AccountView(fixture().byHand);
+    const [a, b, c] = await Promise.all(
+      ["a", "b", "c"].map(
+        async (name) =>
+          (
+            await fixture().byHand.createVps({
+              instantiation_options: { domain_name: `${name}.example.com` },
+            })
+          ).about_order.order_oid,
+      ),
+    );
+    const before = listings();
+    // One operation's look-ups (a refresh's Reads, in waves of --parallel): one listing, however they arrive.
+    for (const oid of [a!, b!, c!]) {
+      const listed = await view.listedOrder(oid);
+      expect(listed?.order_oid).toBe(oid);
+      expect(listed?.running_state).not.toBe("NOTRUNNING");
+    }
+    expect(listings()).toBe(before + 1);
+    // The next operation on a (the user's next command, served by this view as the tests serve it): stopped by hand.
+    await fixture().byHand.setRunningState(a!, "NOTRUNNING");
+    expect((await view.listedOrder(a!))?.running_state).toBe("NOTRUNNING");
+    expect(listings()).toBe(before + 2);
+    // c changed after that listing was read, by this run (noteChanged): its look-up is from a listing read after it.
+    await fixture().byHand.setRunningState(c!, "NOTRUNNING");
+    view.noteChanged(c!);
+    expect((await view.listedOrder(c!))?.running_state).toBe("NOTRUNNING");
+    expect(listings()).toBe(before + 3);
   });
 });
