@@ -25,7 +25,8 @@ export const VPS_TYPE = "pulumi-nodejs:dynamic/rimuhosting:Vps";
  */
 const DATA_CENTRES = "DCDALLAS,DCLONDON,DCSYDNEY,DCBRISBANE,DCAUCKLAND,DCFRANKFURT,DCNY";
 
-export const OPS = ["up", "update", "refresh", "preview", "destroy"] as const;
+/** `noop`: `pulumi up` again with nothing changed (the no-op update Pulumi's own performance gate times). */
+export const OPS = ["up", "update", "noop", "refresh", "preview", "destroy"] as const;
 export type Op = (typeof OPS)[number];
 
 /** Which program a stack runs: the fleet example with this package, or the floor's do-nothing provider. */
@@ -37,6 +38,8 @@ export interface BenchStackOptions {
   budgetUsd?: number;
   /** The floor's: a fleet VPS's recorded outputs, which its provider returns for every VPS. */
   floorOutputs?: Record<string, unknown>;
+  /** The stack's `rimuhosting:requestsPerSecond` (the provider's pace, under an emulated rate limit). */
+  requestsPerSecond?: number;
 }
 
 export interface CpuSplit {
@@ -54,6 +57,8 @@ export interface CpuSplit {
 export interface Measured {
   seconds: number;
   calls: Record<string, number>;
+  /** Every request the command sent to the API, retries included, and how many of them were answered 429. */
+  requests: { sent: number; refused429: number };
   cpu: CpuSplit;
 }
 
@@ -85,12 +90,15 @@ export class BenchStack {
     size: number,
     emulator: RunningEmulator,
     parallel: number,
-    { program = "fleet", budgetUsd, floorOutputs = {} }: BenchStackOptions = {},
+    { program = "fleet", budgetUsd, floorOutputs = {}, requestsPerSecond }: BenchStackOptions = {},
   ): Promise<BenchStack> {
     const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-cli-"));
     const programDir = installedProgram(FLEET_EXAMPLE, path.join(workDir, "fleet"));
     if (program === "floor") floorProgram(programDir, floorOutputs);
-    const s = new BenchStack(size, programDir, "bench", emulator, workDir, parallel);
+    // A stack name per size: the stacks share one emulator account, and a VPS's creation token names its
+    // project/stack/name, so the profiled round's up of 1 VPS beside the N still standing found node-0's token on an
+    // order of the N's and refused it as another stack's (RIMU_ERR_FOREIGN_ORDER).
+    const s = new BenchStack(size, programDir, `bench-${size}`, emulator, workDir, parallel);
     fs.mkdirSync(path.join(workDir, "backend"), { recursive: true });
     await s.pulumi("stack", "init");
     await s.pulumi("config", "set", "--secret", "rimuhosting:apiKey", DEMO_API_KEY);
@@ -101,6 +109,8 @@ export class BenchStack {
     await s.pulumi("config", "set", "dcLocations", DATA_CENTRES);
     if (budgetUsd !== undefined)
       await s.pulumi("config", "set", "rimuhosting:monthlyBudgetUsd", String(budgetUsd));
+    if (requestsPerSecond !== undefined)
+      await s.pulumi("config", "set", "rimuhosting:requestsPerSecond", String(requestsPerSecond));
     return s;
   }
 
@@ -126,12 +136,16 @@ export class BenchStack {
     extraArgs: string[] = [],
   ): Promise<Measured> {
     if (op === "update") {
-      this.memoryMb = this.memoryMb === 1024 ? 2048 : 1024;
+      // Grown to 2 GB, 2,000 VPSs over seven data centres would not fit the emulator's two large hosts in each (about
+      // 190 GB free apiece): a fleet that large grows to 1.25 GB.
+      const grown = this.size > 1000 ? 1280 : 2048;
+      this.memoryMb = this.memoryMb === 1024 ? grown : 1024;
       await this.pulumi("config", "set", "memoryMb", String(this.memoryMb));
     }
     const args: Record<Op, string[]> = {
       up: ["up", "--yes", "--skip-preview"],
       update: ["up", "--yes", "--skip-preview"],
+      noop: ["up", "--yes", "--skip-preview"],
       refresh: ["refresh", "--yes", "--skip-preview"],
       preview: ["preview"],
       destroy: ["destroy", "--yes", "--skip-preview"],
@@ -164,18 +178,24 @@ export class BenchStack {
       { cwd: this.programDir, env, maxBuffer: 256 * 1024 * 1024 },
     ).catch((error: { stdout?: string; stderr?: string }) => {
       const output = `${error.stdout ?? ""}\n${error.stderr ?? ""}`;
-      const diagnostics = output.includes("Diagnostics:")
-        ? output.slice(output.indexOf("Diagnostics:"))
-        : output;
+      // Its errors first: a fleet's log lines fill the diagnostics long before them.
+      const errors = output.split("\n").filter((line) => /\berror\b/i.test(line));
+      const diagnostics =
+        errors.slice(0, 20).join("\n") +
+        "\n" +
+        (output.includes("Diagnostics:") ? output.slice(output.indexOf("Diagnostics:")) : output);
       throw new Error(`pulumi ${op} of ${this.size} VPSs failed:\n${diagnostics.slice(0, 6000)}`);
     });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const calls: Record<string, number> = {};
+    const requests = { sent: 0, refused429: 0 };
     for (const e of this.emulator.requestLog().slice(mark)) {
+      requests.sent += 1;
+      if (e.status === 429) requests.refused429 += 1;
       const kind = `${e.method} ${e.route}`;
       calls[kind] = (calls[kind] ?? 0) + 1;
     }
-    return { seconds, calls, cpu: cpuSplit(cpuDir, timesFile) };
+    return { seconds, calls, requests, cpu: cpuSplit(cpuDir, timesFile) };
   }
 
   /**

@@ -1,6 +1,6 @@
 /**
  * The provider at scale, through the real `pulumi` CLI against the emulator, in one run: `up`, an update (memoryMb
- * of every VPS), `refresh`, a no-op `preview` and `destroy` of the fleet example with 1 VPS and with N (default
+ * of every VPS), a no-op `up` (`noop`: nothing changed), `refresh`, a no-op `preview` and `destroy` of the fleet example with 1 VPS and with N (default
  * 200), each with `--parallel N`, sizes alternating and the median of the rounds compared. Next to each target it
  * prints the ratio against 1 VPS, the API calls by endpoint (the emulator's request log: whatever the provider
  * does, counted), where the CPU went (the engine, that is the CLI and its language host; the program; the
@@ -15,6 +15,10 @@
  * The fleet runs with the package installed, not linked (test/engine/installed-program.ts): the state then holds
  * what users' states hold.
  *
+ * `--rate-limit R/S` runs the emulator with that rate limit (at most R requests per API key every S seconds, then 429)
+ * and the stacks at a pace just under it (`rimuhosting:requestsPerSecond`): the requests each command sends and the
+ * 429s among them are printed beside its time, and the shortest time the limit allows for that many requests.
+ *
  * Needs `pulumi` on PATH (scripts/pulumi-cli.sh builds it); without one it says so and measures nothing.
  * Run: `npm run bench -- cli [--fleet 500] [--rounds 1] [--profile] [--floor]` (or `node dist/bench/index.js cli …`).
  */
@@ -24,6 +28,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { startEmulator } from "../emulator/index.js";
+import type { RateLimit } from "../emulator/rate-limit.js";
 import { findPulumiCli } from "../test/engine/cli-stack.js";
 import { BenchStack, OPS, type BenchProgram, type CpuSplit, type Measured, type Op } from "./bench-stack.js";
 import { perVpsByPlace, topOfGoProfile, topOfNodeProfile } from "./profile-summary.js";
@@ -53,8 +58,24 @@ export interface CliBenchOptions {
    * and every round without the engine's checkpoints: the SDK's and the engine's own ratios beside ours.
    */
   floor?: boolean;
+  /** The emulator's rate limit; the stacks then keep a pace just under it (PACE_SHARE of it). */
+  rateLimit?: RateLimit;
   print?: (line: string) => void;
 }
+
+/** The share of a rate limit the stacks' pace takes: a little under it, so the pace's jitter meets no 429. */
+const PACE_SHARE = 0.95;
+
+/**
+ * The shortest time `sent` requests can take under `limit`'s fixed windows (each key's first request opens one): all
+ * but the last window's are spent in full windows.
+ */
+const forcedSeconds = (sent: number, limit: RateLimit): number =>
+  Math.floor(Math.max(0, sent - 1) / limit.requests) * limit.windowSeconds;
+
+const fmtRequests = (m: Measured, limit: RateLimit | undefined): string =>
+  `${m.requests.sent} requests (${m.requests.refused429} answered 429)` +
+  (limit ? `, the rate limit forces >= ${forcedSeconds(m.requests.sent, limit).toFixed(0)} s` : "");
 
 const fmtCalls = (calls: Record<string, number>): string =>
   Object.entries(calls)
@@ -91,6 +112,7 @@ type StateBytes = Awaited<ReturnType<BenchStack["stateBytes"]>>;
 const emptyResults = (): Record<Op, Record<number, Measured[]>> => ({
   up: {},
   update: {},
+  noop: {},
   refresh: {},
   preview: {},
   destroy: {},
@@ -110,7 +132,11 @@ export async function benchCli(options: CliBenchOptions = {}): Promise<void> {
   const big = options.fleet ?? 200;
   const rounds = options.rounds ?? 2;
   const started = Date.now();
-  const emulator = await startEmulator({ timeScale: TIME_SCALE });
+  const limit = options.rateLimit;
+  const emulator = await startEmulator({ timeScale: TIME_SCALE, ...(limit ? { rateLimit: limit } : {}) });
+  const requestsPerSecond = limit
+    ? Math.floor((limit.requests / limit.windowSeconds) * PACE_SHARE * 100) / 100
+    : undefined;
   const { stdout: version } = await run("pulumi", ["version"]);
   print(
     `pulumi ${version.trim()} at ${cli.path}; node ${process.version}; ${os.cpus().length} cores, load ` +
@@ -118,7 +144,10 @@ export async function benchCli(options: CliBenchOptions = {}): Promise<void> {
         .loadavg()
         .map((l) => l.toFixed(1))
         .join(" ")}; emulator time scale ${TIME_SCALE}` +
-      (options.budgetUsd === undefined ? "" : `; monthlyBudgetUsd ${options.budgetUsd}`),
+      (options.budgetUsd === undefined ? "" : `; monthlyBudgetUsd ${options.budgetUsd}`) +
+      (limit
+        ? `; rate limit ${limit.requests} requests per ${limit.windowSeconds} s, requestsPerSecond ${requestsPerSecond}`
+        : ""),
   );
   // With the floor, every command runs without the engine's checkpoints (the aim's terms), the floor's too.
   const env = options.floor ? NO_CHECKPOINTS : {};
@@ -126,7 +155,10 @@ export async function benchCli(options: CliBenchOptions = {}): Promise<void> {
   const stacks: Record<BenchProgram, Record<number, BenchStack>> = { fleet: {}, floor: {} };
   try {
     for (const n of [1, big])
-      stacks.fleet[n] = await BenchStack.create(n, emulator, big, { budgetUsd: options.budgetUsd });
+      stacks.fleet[n] = await BenchStack.create(n, emulator, big, {
+        budgetUsd: options.budgetUsd,
+        requestsPerSecond,
+      });
     const results = { fleet: emptyResults(), floor: emptyResults() };
     const state: Record<BenchProgram, Record<number, StateBytes>> = { fleet: {}, floor: {} };
     // Sizes alternate from round to round so that drift (the machine's load) falls on both, and so do the fleet
@@ -164,6 +196,7 @@ export async function benchCli(options: CliBenchOptions = {}): Promise<void> {
         `  ${op.padEnd(8)} 1: ${one.seconds.toFixed(1)} s  ${big}: ${many.seconds.toFixed(1)} s  ratio ` +
           `${ratio.toFixed(2)}${target === undefined ? "" : ` (target <= ${target})`} ${verdict}`,
       );
+      print(`           requests: 1: ${fmtRequests(one, limit)}; ${big}: ${fmtRequests(many, limit)}`);
       print(`           API calls for 1: ${fmtCalls(one.calls)}`);
       print(`           API calls for ${big}: ${fmtCalls(many.calls)}`);
       print(`           CPU for 1: ${fmtCpu(one.cpu)}`);
@@ -196,7 +229,8 @@ export async function benchCli(options: CliBenchOptions = {}): Promise<void> {
     // without the engine's checkpoints (PULUMI_SKIP_CHECKPOINTS: the state is written once, at the end): what is
     // left is the program's, the provider's and the API's share (with the floor, the rounds above already were).
     // Then one round with CPU profiles of the engine, the program and the provider host.
-    const toProfile = options.profile ? [...OPS] : missed;
+    // Under a rate limit the times are the limit's (the ratios against 1 VPS are missed by design): nothing to profile.
+    const toProfile = options.profile ? [...OPS] : limit ? [] : missed;
     if (toProfile.length > 0) {
       if (!options.floor) {
         print("");

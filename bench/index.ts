@@ -3,12 +3,14 @@
  * parallel). `node dist/bench/index.js emulator client` runs only the named ones; the cli bench takes
  * `--fleet N` (default 200), `--rounds N` (default 2), `--profile` (CPU profiles of every operation), `--floor`
  * (the same commands on a do-nothing provider's program of the fleet's shape, all without checkpoints) and
- * `--budget USD` (the stacks' monthlyBudgetUsd: the budget's guard then judges each order and change); the plugin
+ * `--budget USD` (the stacks' monthlyBudgetUsd: the budget's guard then judges each order and change) and
+ * `--rate-limit R/S` (the emulator's rate limit, the stacks paced just under it); the plugin
  * bench takes `--rounds N` (default 7), `--against <executable>` and `--whole-process`; the registration bench
  * `--fleet N` (default 500) and `--rounds N`.
  */
 import { parseArgs } from "node:util";
 import { unknownOptionMessage, USAGE_EXIT } from "../contract/command-line.js";
+import { parseRateLimitFlag, type RateLimit } from "../emulator/rate-limit.js";
 import { benchCli } from "./cli.js";
 import { benchClient } from "./client.js";
 import { benchEmulator } from "./emulator.js";
@@ -22,6 +24,7 @@ const USAGE = `usage: npm run bench -- [emulator] [client] [cli] [plugin] [regis
   --profile          cli: CPU profiles of every operation
   --floor            cli: beside the fleet, a do-nothing provider's program of its shape, all without checkpoints
   --budget USD       cli: the stacks' monthlyBudgetUsd (the budget's guard judges each order and change)
+  --rate-limit R/S   cli: the emulator allows R requests per S seconds per key; the stacks keep a pace under it
   --against FILE     plugin: another executable to time beside this one
   --whole-process    plugin: time to the process's exit, not to the first answer
   --help             this text`;
@@ -40,6 +43,7 @@ function parseCommandLine(args: string[]) {
         profile: { type: "boolean" },
         floor: { type: "boolean" },
         budget: { type: "string" },
+        "rate-limit": { type: "string" },
         against: { type: "string" },
         "whole-process": { type: "boolean" },
         help: { type: "boolean" },
@@ -66,6 +70,17 @@ const count = (name: string, flag: string | undefined): number | undefined => {
   return n;
 };
 
+/** `--rate-limit R/S`: the emulator's rate limit, or a usage error naming the flag's form. */
+const rateLimitOf = (flag: string | undefined): RateLimit | undefined => {
+  if (flag === undefined) return undefined;
+  const limit = parseRateLimitFlag(flag);
+  if (!limit)
+    throw new UsageError(
+      `--rate-limit ${flag}: give <requests>/<seconds>, such as 250/60 (250 requests a minute)`,
+    );
+  return limit;
+};
+
 /** Each benchmark by name, run with the command line's flags. */
 const benchesWith = (flags: Flags): Record<string, () => Promise<unknown>> => ({
   emulator: () => benchEmulator(),
@@ -77,6 +92,7 @@ const benchesWith = (flags: Flags): Record<string, () => Promise<unknown>> => ({
       profile: flags.profile,
       floor: flags.floor,
       budgetUsd: count("budget", flags.budget),
+      rateLimit: rateLimitOf(flags["rate-limit"]),
     }),
   plugin: () =>
     benchPlugin({
@@ -95,6 +111,7 @@ async function main(args: string[]): Promise<void> {
     return;
   }
   for (const name of ["fleet", "rounds", "budget"] as const) count(name, flags[name]); // said before any bench runs
+  rateLimitOf(flags["rate-limit"]);
   const benches = benchesWith(flags);
   const unknown = wanted.filter((name) => !(name in benches));
   if (unknown.length > 0) {

@@ -47,6 +47,16 @@ export const FaultSpecSchema = z.object({
   delayMs: z.number().nonnegative().optional(),
   /** How many matching requests it hits; default 1. */
   times: z.number().int().positive().optional(),
+  /**
+   * Matrix parameters the request must carry, each with this value (`{ include_inactive: "N" }`: a listing of the
+   * active orders, not a search by creation token, which asks `include_inactive=Y`); default: any.
+   */
+  matrix: z.record(z.string().min(1), z.string()).optional(),
+  /**
+   * How many matching requests it lets through before it hits (those an earlier armed fault hits are not counted):
+   * `{ route: "listOrders", skip: 1 }` hits the second listing, not the first; default 0.
+   */
+  skip: z.number().int().nonnegative().optional(),
 });
 export type FaultSpec = z.infer<typeof FaultSpecSchema>;
 

@@ -63,7 +63,8 @@ const ROUTE: Record<Operation, EndpointName> = {
   reinstall: "reinstallVps",
   runningState: "setRunningState",
   delete: "deleteVps",
-  refresh: "getOrder",
+  // A refresh reads its order from the run's listing of the account (issue 90), not its own GET.
+  refresh: "listOrders",
 };
 
 /** The provider's time limit in the matrix: short, so a delayed answer is a client timeout. */

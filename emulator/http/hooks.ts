@@ -34,7 +34,7 @@ async function applyFaults(
   const endpoint = request.emu.endpoint;
   const chaos = deps.chaos.decide(endpoint);
   if (chaos.latencyMs > 0) await clock.sleep(chaos.latencyMs);
-  const fault = deps.faults.take(endpoint);
+  const fault = deps.faults.take(endpoint, request.emu.matrix);
   switch (fault?.kind) {
     case "status":
       return failWith(fault.status ?? 503, fault.retryAfterSeconds);

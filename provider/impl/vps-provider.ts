@@ -21,7 +21,7 @@
  * Every error a user sees leaves here as one VpsError (errors.ts).
  */
 import type { AboutOrder } from "../../contract/index.js";
-import { RimuNotFoundError, type RimuClient } from "../client/index.js";
+import type { RimuClient } from "../client/index.js";
 import { noteAppliedEverywhere, noteStartingEverywhere } from "./account/account-view.js";
 import { same } from "./inputs/canonical-json.js";
 import { presentError } from "./engine/errors.js";
@@ -49,7 +49,7 @@ import { converge, orderRef, type ConvergeOptions } from "./lifecycle/vps-conver
 import { keepingRecorded, plannedUpdate } from "./lifecycle/planned-update.js";
 import { isPendingId, nonceOf, orderOnce, orderToAdopt, readBackFailed } from "./lifecycle/vps-create.js";
 import { effectNotes, effectsOf } from "./lifecycle/vps-effects.js";
-import { resolveOrderOid } from "./lifecycle/order-of-id.js";
+import { orderNow, resolveOrderOid } from "./lifecycle/order-of-id.js";
 import { sweepStackStrays } from "./ownership/stack-strays.js";
 import { noteDeleting } from "./ownership/still-billed.js";
 import { cancelRecorded } from "./ordering/order-cancel.js";
@@ -268,7 +268,7 @@ async function orderAndConverge(
         `Set the password input with allowReinstall, or reset it in the control panel.`,
     );
   }
-  return convergeNew({ run, client, live: order, recorded, news, what: "was created", provider });
+  return convergeNew({ run, client, view, live: order, recorded, news, what: "was created", provider });
 }
 
 /**
@@ -297,12 +297,9 @@ async function adopt(
   const id = String(order.order_oid);
   log(run, `Vps ${id}: adopting existing order ${order.domain_name}.`);
   // Install-time options cannot be read back: they are recorded as given, not reinstalled.
-  return guardedChange(
-    run,
-    accountView(run, "Creating a Vps"),
-    { live: order, recorded: news, news },
-    "adopted",
-    () => convergeNew({ run, client, live: order, recorded: news, news, what: "was adopted", provider }),
+  const view = accountView(run, "Creating a Vps");
+  return guardedChange(run, view, { live: order, recorded: news, news }, "adopted", () =>
+    convergeNew({ run, client, view, live: order, recorded: news, news, what: "was adopted", provider }),
   );
 }
 
@@ -319,17 +316,13 @@ export async function read(
   if (Object.keys(recorded).length > 0) noteRead(run, resourceKey(recorded));
   return step(`Refreshing Vps ${id}${label(recorded)}`, async () => {
     const client = clientFor(run, "Refreshing a Vps", readLimit(engine));
-    const oid = await resolveOrderOid(run, accountView(run, "Refreshing a Vps"), id, recorded);
+    const view = accountView(run, "Refreshing a Vps");
+    const oid = await resolveOrderOid(run, view, id, recorded);
     // Not there yet: keep the pending record (its nonce is how the next `pulumi up` recognises the order).
     if (oid === undefined) return { id, props };
-    let order: AboutOrder;
-    try {
-      order = (await client.getOrder(orderRef(oid, recorded.domainName))).about_order;
-    } catch (error) {
-      if (error instanceof RimuNotFoundError) return goneRead(run, recorded, oid);
-      throw error;
-    }
-    if (isOrderGone(order, Date.now())) return goneRead(run, recorded, oid);
+    // From the run's listing, one read for the fleet; its own GET only where the listing cannot answer (orderNow).
+    const order = await orderNow(view, client, oid, recorded.domainName);
+    if (order === null || isOrderGone(order, Date.now())) return goneRead(run, recorded, oid);
     // No recorded state: `pulumi import` (native provider). The inputs are then what the service reports.
     const imported = Object.keys(recorded).length === 0;
     const outs = orderOutputs(order, imported ? importedInputs(order) : recorded);
@@ -355,7 +348,8 @@ export async function update(
   return step(`Updating Vps ${id}${label(news)}`, () =>
     applying(run, news, "Updating a Vps", async () => {
       const client = clientFor(run, "Updating a Vps", limit);
-      const oid = await resolveOrderOid(run, accountView(run, "Updating a Vps"), id, recorded);
+      const view = accountView(run, "Updating a Vps");
+      const oid = await resolveOrderOid(run, view, id, recorded);
       if (oid === undefined) {
         // A pending create whose order has not appeared: order it now (same token and nonce), once.
         const nonce =
@@ -364,21 +358,23 @@ export async function update(
           outs: (await orderAndConverge(run, client, news, nonce, inputs.__provider, deadlineMs)).outs,
         };
       }
-      let order: AboutOrder;
-      try {
-        order = (await client.getOrder(orderRef(oid, recorded.domainName))).about_order;
-      } catch (error) {
-        if (error instanceof RimuNotFoundError) throw goneError(id);
-        throw error;
-      }
-      if (isOrderGone(order, Date.now())) throw goneError(id);
+      // From the run's listing, one read for the fleet; its own GET only where the listing cannot answer (orderNow).
+      const order = await orderNow(view, client, oid, recorded.domainName);
+      if (order === null || isOrderGone(order, Date.now())) throw goneError(id);
       // What diff() planned, on the live order; a change made outside Pulumi stays (planned-update.ts).
       const { target: planned, leftAlone } = plannedUpdate(order, recorded, news);
       const target = { live: order, recorded, news: planned };
-      const how = { run, client, what: "was being updated" as const, provider: inputs.__provider, leftAlone };
+      const how = {
+        run,
+        client,
+        view,
+        what: "was being updated" as const,
+        provider: inputs.__provider,
+        leftAlone,
+      };
       const result = await guardedChange(
         run,
-        accountView(run, "Updating a Vps"),
+        view,
         target,
         "changed",
         () => converge({ ...target, ...how }),

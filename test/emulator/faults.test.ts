@@ -73,6 +73,24 @@ describe("faults", () => {
     expect((await emu.api("GET", "/data-centers", undefined, { apiKey: null })).status).toBe(502);
   });
 
+  test("`matrix` matches only requests carrying those parameters, `skip` lets matching requests through first", async () => {
+    emu = await startTestEmulator();
+    // The second listing of the active orders: a search by token (include_inactive=Y) is not one of them.
+    emu.injectFault({ route: "listOrders", kind: "status", matrix: { include_inactive: "N" }, skip: 1 });
+    expect((await emu.api("GET", "/orders;include_inactive=N")).status).toBe(200);
+    expect(await findByToken(emu, "none.example.com")).toBe(0);
+    expect((await emu.api("GET", "/orders")).status).toBe(200);
+    expect(emu.app.emulator.faults.pending()).toMatchObject([{ skip: 0, times: 1 }]);
+    expect((await emu.api("GET", "/orders;include_inactive=N")).status).toBe(503);
+    expect((await emu.api("GET", "/orders;include_inactive=N")).status).toBe(200);
+    // A request an earlier armed fault hits is not counted as one let through by a later one.
+    emu.injectFault({ route: "getOrder", kind: "status", status: 502 });
+    emu.injectFault({ route: "getOrder", kind: "status", status: 504, skip: 1 });
+    expect((await emu.api("GET", "/orders/order-1-x")).status).toBe(502);
+    expect((await emu.api("GET", "/orders/order-1-x")).status).toBe(404);
+    expect((await emu.api("GET", "/orders/order-1-x")).status).toBe(504);
+  });
+
   test("drop: the socket is destroyed without an answer and nothing is created", async () => {
     emu = await startTestEmulator();
     emu.injectFault({ route: "createVps", kind: "drop" });

@@ -6,8 +6,9 @@
 // - a shrink and a create landing exactly on the budget both happen, in either order: the emulator holds requests
 //   until the test opens them (GateClock), each when its sign is in the request log, never after a sleep: web's
 //   read of the billing methods until node-0's check has read the account's orders, so the shrink is checked first
-//   in the preview and in each `up`; then node-0's read of its order until web's order is in (the create first),
-//   or web's read until node-0's resize is in (the shrink first). The request log says which was made first; the
+//   in the preview and in each `up`; then web's read until node-0's update is reading the account (its listing, held)
+//   and that listing until web's order is in (the create first), or web's read until node-0's resize is in (the
+//   shrink first). The request log says which was made first; the
 //   account ends at the preview's figure; a cent under, the preview fails and nothing is ordered. A sign that does
 //   not come fails the run naming it. RIMU_BUDGET_ORDER_RUNS (default 1) repeats both orders on each front end;
 // - then, changed outside Pulumi (YAML), the preview and `rimuhosting-bill --stack` say the account is over with the
@@ -32,7 +33,7 @@ import {
   startNativeScenario,
   writeYamlProgram,
 } from "./native-programs";
-import { DEMO_API_KEY } from "../../emulator/index";
+import { DEMO_API_KEY, type FaultSpec } from "../../emulator/index";
 import { GateClock, type GateWait } from "../helpers/gate-clock";
 import { ENV_VARS, READ_TIMEOUT_ENV_VAR } from "../../provider/config";
 import * as fs from "node:fs";
@@ -337,14 +338,26 @@ const SIGN_DEADLINE_MS = 180_000;
  */
 const HELD_READS_ENV = { [READ_TIMEOUT_ENV_VAR]: String(SIGN_DEADLINE_MS + 60_000) };
 
-/** One kind of request the emulator holds (a delay fault of `delayMs` on `route`), and the sign that opens it. */
+/** What a hold's sign is looked for in: the request log since the command started, and the holds waiting now. */
+interface Seen {
+  /** The routes of the requests answered since the command started, oldest first. */
+  routes: readonly string[];
+  /** The holds whose requests the emulator is holding now. */
+  holding: ReadonlySet<Hold>;
+}
+
+/**
+ * One kind of request the emulator holds (a delay fault of `delayMs` on `route`, of the requests `only` picks out:
+ * by default every request of the route), and the sign that opens it.
+ */
 interface Hold {
-  route: "listBillingMethods" | "getOrder";
+  route: "listBillingMethods" | "listOrders";
   delayMs: number;
+  only?: Pick<FaultSpec, "matrix" | "skip" | "times">;
   /** What the hold waits for, in words (a failure names it). */
   awaits: string;
-  /** Whether it has come: the request log since the command started, oldest first. */
-  came(routes: readonly string[]): boolean;
+  /** Whether it has come. */
+  came(seen: Seen): boolean;
 }
 
 /**
@@ -356,32 +369,47 @@ const WEB_AFTER_NODE0_CHECK: Hold = {
   route: "listBillingMethods",
   delayMs: BILLING_HOLD_MS,
   awaits: "node-0's check to read the account's orders (listOrders)",
-  came: (routes) => routes.includes("listOrders"),
+  came: ({ routes }) => routes.includes("listOrders"),
+};
+
+/**
+ * node-0's update's read of its order, the update's first call, before the guard: the account's listing of active
+ * orders (one for the whole fleet, issue 90), the second of the run, after its check's (web, held until this one is,
+ * lists nothing before it). Held until web's order is in. Only that listing: web's guard reads the account with the
+ * same request to judge its order, and holding it too would hold web's order back. web's check is not held by it: a
+ * check reads the listing the checks keep, not a look-up's (account-view.ts, listedOrder).
+ */
+const NODE0_UPDATE_READ: Hold = {
+  route: "listOrders",
+  delayMs: ORDER_HOLD_MS,
+  only: { matrix: { include_inactive: "N" }, skip: 1, times: 1 },
+  awaits: "web's order (createVps)",
+  came: ({ routes }) => routes.includes("createVps"),
 };
 
 /**
  * Which change `up` makes first, and the holds that make it so (each checked in program order, as above):
  * - the shrink: web's read held until node-0's resize is in, so web's create starts after it;
- * - the create: web's read held until node-0's check, and node-0's read of its order (getOrder, its update's first
- *   call, before the guard) until web's create is in. The guard's lock holds each judged change until it is made, so
- *   a hold on the resize or order routes themselves would only lengthen the turn of the change already in it.
+ * - the create: node-0's read of its order (NODE0_UPDATE_READ) held until web's create is in, and web's read held
+ *   until that read is held (so web's guard reads the account after it: the listing held is node-0's). The guard's
+ *   lock holds each judged change until it is made, so a hold on the resize or order routes themselves would only
+ *   lengthen the turn of the change already in it.
  */
 const ORDERS = {
   changeParameters: [
     {
       ...WEB_AFTER_NODE0_CHECK,
       awaits: "node-0's resize (changeParameters)",
-      came: (routes) => routes.includes("changeParameters"),
+      came: ({ routes }) => routes.includes("changeParameters"),
     },
   ],
   createVps: [
-    WEB_AFTER_NODE0_CHECK,
     {
-      route: "getOrder",
-      delayMs: ORDER_HOLD_MS,
-      awaits: "web's order (createVps)",
-      came: (routes) => routes.includes("createVps"),
+      ...WEB_AFTER_NODE0_CHECK,
+      awaits: "node-0's update to read the account (its listing held)",
+      came: ({ holding }) => holding.has(NODE0_UPDATE_READ),
     },
+    NODE0_UPDATE_READ,
   ],
 } satisfies Record<string, Hold[]>;
 
@@ -404,7 +432,13 @@ async function inOrder<T>(
       .slice(mark)
       .map((entry) => entry.route);
   for (const hold of holds)
-    s.emulator.injectFault({ route: hold.route, kind: "delay", delayMs: hold.delayMs, times: 1000 });
+    s.emulator.injectFault({
+      route: hold.route,
+      kind: "delay",
+      delayMs: hold.delayMs,
+      times: 1000,
+      ...hold.only,
+    });
   const run = command();
   let ended = false;
   const settled = run.then(
@@ -412,10 +446,14 @@ async function inOrder<T>(
     () => (ended = true),
   );
   const held = new Set<GateWait>();
+  /** Each hold with how many of its requests the emulator is holding now. */
+  const waiting = new Map<Hold, number>();
+  const holding = () => new Set([...waiting].filter(([, count]) => count > 0).map(([hold]) => hold));
   const failures: string[] = [];
   const gate = async (wait: GateWait, hold: Hold) => {
     const deadline = Date.now() + SIGN_DEADLINE_MS;
-    while (!hold.came(routes())) {
+    waiting.set(hold, (waiting.get(hold) ?? 0) + 1);
+    while (!hold.came({ routes: routes(), holding: holding() })) {
       if (ended || Date.now() > deadline) {
         failures.push(
           `the emulator held ${hold.route} for ${hold.awaits}, which ${
@@ -428,6 +466,7 @@ async function inOrder<T>(
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     held.delete(wait);
+    waiting.set(hold, waiting.get(hold)! - 1);
     wait.open();
   };
   const gates: Promise<void>[] = [];

@@ -212,17 +212,22 @@ export class EngineKillRun {
     ]);
   }
 
-  /** Killed while the refresh's read of the order is in flight: refresh again, then up (which changes nothing). */
+  /**
+   * Killed while the refresh's read of the order is in flight: refresh again, then up (which changes nothing). The
+   * read is the account's listing of active orders (one for the whole fleet, issue 90), the refresh's only one: its
+   * fault matches that listing alone (include_inactive=N), not a search by creation token.
+   */
   private async killRefresh(r: KillResult): Promise<void> {
     const s = this.s;
     r.seen.orderOid = await this.orderOid();
     const faults = s.emulator.app.emulator.faults;
-    s.emulator.injectFault({ route: "getOrder", kind: "delay", delayMs: scaledMs(HOLD_MS) });
+    const read = { route: "listOrders", matrix: { include_inactive: "N" } } as const;
+    s.emulator.injectFault({ ...read, kind: "delay", delayMs: scaledMs(HOLD_MS) });
     await runKilled(
       this.cli,
       "refresh",
       "the refresh's read of the order",
-      () => !faults.pending().some((f) => f.route === "getOrder"),
+      () => !faults.pending().some((f) => f.route === read.route),
     );
     await this.recover(r, s.mark(), [
       ["refresh", () => s.stack.refresh()],

@@ -17,6 +17,20 @@
  * listing at once (notePlaced), so the listing never misses it. What this means for exactly-once creation is
  * in docs/vps.md#exactly-once-creation: the reads that decide whether to order (the client's pre-flight, the
  * look-up before a pending resource is cancelled) are never served from here.
+ *
+ * What an update, a refresh or a destroy must know of each VPS comes from here too (issue 90): the order as it stands
+ * (listedOrder) and its read-back after a change (orderAfterChange, read-backs.ts). A VPS is read by itself only where
+ * a listing cannot answer, each named where it is made (docs/benchmarks.md lists them):
+ * - an order the active listing does not hold (cancelled or being cancelled), or a listing that could not be read:
+ *   its own GET tells a cancelled order from one RimuHosting no longer has (lifecycle/order-of-id.ts's orderNow);
+ * - a resize answered "not changed" (a retry of one whose answer was lost), a step that failed, a running-state answer
+ *   without the order: the order read to learn what was done (lifecycle/vps-converge.ts), and a delete answered with
+ *   an error, read to tell whether it was cancelled (ordering/order-cancel.ts): failures, rare by nature;
+ * - a host's free memory and disk (R5) for a preview's room check of a resize: no listing carries them; once per host,
+ *   read again after a change on that host lands (host-room.ts);
+ * - under a budget, the guard's judgement of each growing change and a new order's read-back, each on the account
+ *   read fresh at that moment (ordering/judgement.ts, order-withdrawal.ts): what they promise (docs/cost.md) is
+ *   judged on what every other run and person has ordered until then, which a listing read earlier does not show.
  */
 import { SharedPlan } from "./shared-plan.js";
 import { PreviewedPlans } from "./previewed-plan.js";
@@ -33,6 +47,7 @@ import { canonicalJson } from "../inputs/canonical-json.js";
 import { HostLedger } from "./host-room.js";
 import { FeeLedger, type AccountBilled } from "../cost/ledger.js";
 import { runState, type RunContext } from "../engine/run-context.js";
+import { ReadBacks } from "./read-backs.js";
 
 /** How long a shared read is served before it is made again. */
 export const LISTING_MAX_AGE_MS = 60_000;
@@ -40,6 +55,11 @@ export const LISTING_MAX_AGE_MS = 60_000;
 interface Kept<T> {
   at: number;
   value: Promise<T>;
+}
+
+/** A listing orders are looked up in by number, and the orders it no longer answers (AccountView.listedOrder). */
+interface LookupListing extends Kept<AboutOrder[]> {
+  settled: Set<number>;
 }
 
 export class AccountView {
@@ -55,6 +75,16 @@ export class AccountView {
   readonly fees = new FeeLedger();
   /** The listing the fee ledger's totals start from (its first read): other providers' changes are reconciled with it. */
   private totalsListing?: readonly AboutOrder[];
+  /**
+   * The listing orders are looked up in by number (listedOrder), with the orders it may no longer answer: those
+   * looked up in it, and those this run changed since it was started (noteChanged). Kept apart from `orders`, so a
+   * check asking for the account meanwhile is answered from the listing it would have had, not held until this one is.
+   */
+  private lookups: LookupListing | undefined;
+  /** The last listing an order was looked up in by number (listedOrder), by order number. */
+  private oidIndex: { listing: readonly AboutOrder[]; byOid: Map<number, AboutOrder> } | undefined;
+  /** The read-backs after this run's changes, served by shared listings read after them (read-backs.ts). */
+  readonly readBacks = new ReadBacks(() => this.activeOrders({ fresh: true }));
 
   constructor(
     readonly client: RimuClient,
@@ -116,21 +146,115 @@ export class AccountView {
     return [...(this.tokenIndex.byToken.get(token) ?? [])];
   }
 
+  /**
+   * Order `oid` as the account's listing shows it: undefined when the listing does not hold it (not an active order,
+   * or the listing could not be read), and only then is it worth a read of its own. What update() and read() start
+   * from, so a fleet's update or refresh reads the account once, not each VPS (issue 90).
+   *
+   * The rule: a listing answers each order once. The engine asks for each resource once per operation: a refresh reads
+   * every resource once, --parallel at a time (default 8), each worker taking the next as its Read and Diff return; an
+   * update looks up each VPS it changes once; `pulumi import` reads one. So one operation's look-ups share one listing,
+   * read when its first look-up came (and again once LISTING_MAX_AGE_MS old), however its Reads arrive. A second
+   * look-up of an order, or one of an order this run changed since the listing was started (noteChanged), is a later
+   * operation on it: `up --refresh`'s update after its refresh, or the user's next command, which a new provider
+   * process serves in a deployment and this one in the tests (host.test.ts, native/server.test.ts). It is answered
+   * from a listing read now, which shows what was changed by hand since. Not a rule of time or of calls in flight:
+   * a refresh's second wave of Reads arrives after its first has returned, as a test's next command does. What a
+   * listing may miss: a change by hand, after it was read, to an order not looked up in it yet; in a deployment that
+   * is a change made while the operation runs, which the operation may see or not.
+   */
+  async listedOrder(oid: number): Promise<AboutOrder | undefined> {
+    let kept = this.lookups;
+    if (!this.isFresh(kept) || kept.settled.has(oid)) {
+      const listing = this.keep(
+        this.client.listOrders({ includeInactive: false }).then((r) => r.about_orders ?? []),
+      );
+      kept = this.lookups = { ...listing, settled: new Set() };
+    }
+    kept.settled.add(oid);
+    const listing = await kept.value.catch(() => undefined);
+    return listing && this.inListing(listing, oid);
+  }
+
+  /**
+   * This run changed order `oid` (a change returned, an order placed or cancelled): its next look-up (listedOrder)
+   * is from a listing read after now, not the one it may have been read in before the change.
+   */
+  noteChanged(oid: number): void {
+    this.lookups?.settled.add(oid);
+  }
+
+  /**
+   * Order `oid` read back after a change of it returned: from a listing read after that (shared by every read-back
+   * waiting for it, read-backs.ts), or, when that listing does not hold it or could not be read, by `read` (the
+   * order's own GET).
+   */
+  async orderAfterChange(oid: number, read: () => Promise<AboutOrder>): Promise<AboutOrder> {
+    const listing = await this.readBacks.after().catch(() => undefined);
+    return (listing && this.inListing(listing, oid)) ?? read();
+  }
+
+  /** Order `oid` of `listing`, indexed by number once per listing (a fleet looks each of its VPSs up in it). */
+  private inListing(listing: readonly AboutOrder[], oid: number): AboutOrder | undefined {
+    if (this.oidIndex?.listing !== listing)
+      this.oidIndex = { listing, byOid: new Map(listing.map((order) => [order.order_oid, order])) };
+    return this.oidIndex.byOid.get(oid);
+  }
+
   /** An order this host just placed (or found): added to a kept listing, which is then never behind it. */
   notePlaced(order: AboutOrder): void {
+    this.noteChanged(order.order_oid);
     const kept = this.orders;
     if (!kept) return;
     this.orders = {
       at: kept.at,
       value: kept.value.then(
-        (orders) => [...orders.filter((o) => o.order_oid !== order.order_oid), order],
+        (orders) => {
+          const next = [...orders.filter((o) => o.order_oid !== order.order_oid), order];
+          this.carryIndexes(orders, next, order);
+          return next;
+        },
         () => [order],
       ),
     };
   }
 
+  /**
+   * The indexes of `before` carried to `after`, the same listing with `placed` (re)placed at its end: changed for that
+   * one order, not made again. Made again per order placed, they cost an up of N VPSs N indexings of up to N orders
+   * (0.5 CPU-s of a 2,000-VPS up's provider host, docs/benchmarks.md).
+   */
+  private carryIndexes(
+    before: readonly AboutOrder[],
+    after: readonly AboutOrder[],
+    placed: AboutOrder,
+  ): void {
+    const oid = placed.order_oid;
+    if (this.tokenIndex?.listing === before) {
+      const { byToken } = this.tokenIndex;
+      const earlier = before.find((o) => o.order_oid === oid);
+      for (const token of new Set(earlier ? creationTokensOf(earlier) : [])) {
+        const left = (byToken.get(token) ?? []).filter((o) => o.order_oid !== oid);
+        if (left.length > 0) byToken.set(token, left);
+        else byToken.delete(token);
+      }
+      for (const token of new Set(creationTokensOf(placed))) {
+        const carrying = byToken.get(token);
+        if (carrying)
+          carrying.push(placed); // carryingIn hands out copies: the arrays are this index's own
+        else byToken.set(token, [placed]);
+      }
+      this.tokenIndex = { listing: after, byToken };
+    }
+    if (this.oidIndex?.listing === before) {
+      this.oidIndex.byOid.set(oid, placed);
+      this.oidIndex = { listing: after, byOid: this.oidIndex.byOid };
+    }
+  }
+
   /** An order this host cancelled: dropped from a kept listing. */
   noteGone(orderOid: number): void {
+    this.noteChanged(orderOid);
     const kept = this.orders;
     if (!kept) return;
     const value = kept.value.then((orders) => orders.filter((o) => o.order_oid !== orderOid));

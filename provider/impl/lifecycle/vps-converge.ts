@@ -20,6 +20,7 @@
 import type { AboutOrder } from "../../../contract/index.js";
 import type { OrderRef, RimuClient } from "../../client/index.js";
 import { catalogFor, catalogFindings } from "../account/catalog.js";
+import type { AccountView } from "../account/account-view.js";
 import { VPS_ERROR_CODES, VpsError, VpsIncompleteError, nested, presentError } from "../engine/errors.js";
 import { log, type LogSink } from "../engine/log.js";
 import type { RunContext } from "../engine/run-context.js";
@@ -87,6 +88,11 @@ export interface ConvergeOptions {
   provider: VpsInputs["__provider"];
   /** Inputs an update leaves as the order has them, recorded as they were when a step fails (planned-update.ts). */
   leftAlone?: readonly VpsInputName[];
+  /**
+   * The run's shared reads of the account: the read-back after the changes is served by a listing read after them,
+   * shared with the other VPSs' read-backs (account/read-backs.ts). Without it, the order is read by itself.
+   */
+  view?: AccountView;
 }
 
 export async function converge(options: ConvergeOptions): Promise<{ order: AboutOrder; password?: string }> {
@@ -110,15 +116,24 @@ export async function converge(options: ConvergeOptions): Promise<{ order: About
   try {
     const { reinstallFirst } = await validatePlan(options.run, client, changes, current, news);
     for (const step of planSteps(changes, reinstallFirst)) await applyStep(run, step, progress);
-    // Re-read after any change: a resize response's about_order may still show the old sizes, and a
-    // resize or reinstall restarts the VPS. One GET per step, never two.
-    let order = progress.changed ? (await client.getOrder(run.ref)).about_order : live;
+    // Read back after any change: a resize response's about_order may still show the old sizes, and a resize or
+    // reinstall restarts the VPS. From a listing read after the change, shared with the fleet's other read-backs;
+    // the order's own GET only when that listing does not hold it or could not be read (AccountView.orderAfterChange).
+    const readOrder = async () => (await client.getOrder(run.ref)).about_order;
+    let order = !progress.changed
+      ? live
+      : options.view
+        ? await options.view.orderAfterChange(live.order_oid, readOrder)
+        : await readOrder();
     if (changes.move) log(run, feeLine(id, orderFields(order).monthlyFeeUsd, current.monthlyFeeUsd));
     if (setPtr) await setReverseDns(run, order, progress);
     order = await setRunningState(run, order, progress);
     return progress.password === undefined ? { order } : { order, password: progress.password };
   } catch (error) {
     throw await failureToRecord(error, run, progress, { recorded, what, provider, setPtr, leftAlone });
+  } finally {
+    // Whatever it did, or a call that failed may have done: the VPS's next look-up is from a listing read after now.
+    options.view?.noteChanged(live.order_oid);
   }
 }
 

@@ -96,6 +96,20 @@ export async function checkHost(
   return isMove ? answer : undefined;
 }
 
+/**
+ * What a move of `live` to the host `known` names is quoted as, as the order (quoteRequest's asOrder): its sizes on
+ * the new host, in its data centre (a move keeps it). The check's request (checkHost) and the order guard's: one
+ * request, so one quote, and the guard judges the price the preview showed, with the host's room in it (issue 91).
+ */
+export const movedQuote = (
+  live: AboutOrder,
+  check: Parameters<typeof pricedAfterUpdate>[1] & { known: QuotedValues },
+): QuotedValues => ({
+  ...pricedAfterUpdate(live, check),
+  dcLocation: live.location?.data_center_location_code ?? check.known.dcLocation,
+  hostServerOid: check.known.hostServerOid,
+});
+
 export function otherDataCentre(host: string, hostDc: string, dc: string, isNew: boolean): string {
   return isNew
     ? `host ${host} is in ${hostDc}, but dcLocation is ${dc}: pick a host in ${dc}, or leave hostServerOid out to let RimuHosting choose`

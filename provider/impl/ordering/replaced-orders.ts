@@ -137,9 +137,10 @@ async function cancelIfFailing(run: Guard, view: AccountView): Promise<string> {
   let listing: Awaited<ReturnType<AccountView["activeOrders"]>>;
   try {
     listing = await view.activeOrders({ fresh: true });
-  } catch {
-    // Not read: nothing is cancelled; the replaced orders stay named in the run's words (order-guard.ts).
-    return "";
+  } catch (error) {
+    // Not read: nothing is cancelled, and said (issue 91: a replacement landing in a failing run said nothing, its
+    // replaced order left billed beside it in silence).
+    return unreadWords([...run.replaced.keys(), ...others], error);
   }
   // Those still billed: an order another provider's run cancelled already is left alone.
   const replaced = listing.filter(
@@ -179,6 +180,18 @@ async function cancelIfFailing(run: Guard, view: AccountView): Promise<string> {
     `now: the run fails, so the engine would have left ${one ? "it" : "them"} billed beside ` +
     `${one ? "its replacement" : "their replacements"} until the next \`pulumi up\`, whose preview would count ` +
     `${one ? "it" : "them"} against the budget (${settingName(settings.monthlyBudgetUsd === undefined ? "maxMonthlyIncreaseUsd" : "monthlyBudgetUsd")})`
+  );
+}
+
+/** The words for replaced orders `oids` left billed because the account's orders could not be read: `error`. */
+function unreadWords(oids: readonly number[], error: unknown): string {
+  if (oids.length === 0) return "";
+  const one = oids.length === 1;
+  return (
+    `; order${one ? "" : "s"} ${oids.join(", ")}, which this run replaced, could not be cancelled: the account's ` +
+    `orders could not be read (${error instanceof Error ? error.message : String(error)}); the next \`pulumi up\` ` +
+    `deletes ${one ? "it" : "them"} first, once its preview passes: that preview counts ${one ? "it" : "them"} ` +
+    "against the budget, so raise the limit for that run if it refuses"
   );
 }
 

@@ -22,6 +22,8 @@ import { readFailure } from "../../../provider/impl/account/read-failures";
 import { presentFailure } from "../../../provider/impl/vps-provider";
 import { expectedUrn } from "../../../provider/resource-urn";
 import { useImplFixture } from "../support/impl-fixture";
+import { GateClock } from "../../helpers/gate-clock";
+import { until } from "../../helpers/promises";
 
 describe("engine log", () => {
   it("sends each diagnostic to the engine's Log RPC with the resource's URN and its severity", async () => {
@@ -237,5 +239,76 @@ describe("the run's shared reads", () => {
     now += LISTING_MAX_AGE_MS;
     await view.activeOrders();
     expect(calls("listOrders")).toBe(2);
+  });
+});
+
+describe("a look-up's listing (listedOrder, what update() and read() start from)", () => {
+  const clock = new GateClock({ gated: ["sleep"] });
+  const fixture = useImplFixture({ clock });
+  const listings = () =>
+    fixture()
+      .emulator.requestLog()
+      .filter((entry) => entry.route === "listOrders").length;
+
+  it("is the look-ups' own while it is read: a check asking for the account meanwhile is not held by it", async () => {
+    let now = 1_000_000;
+    const view = new AccountView(fixture().byHand, () => now);
+    const { order_oid: oid } = (
+      await fixture().byHand.createVps({ instantiation_options: { domain_name: "x.example.com" } })
+    ).about_order;
+    const checked = await view.activeOrders(); // a check's, read before the run's first look-up
+    now += 1;
+    fixture().emulator.injectFault({ route: "listOrders", kind: "delay", delayMs: 5_000 });
+    const lookedUp = view.listedOrder(oid);
+    const held = await clock.nextWait(lookedUp);
+    // The look-up's listing is held at the emulator: a check's read is answered from the kept listing meanwhile.
+    let answered: readonly unknown[] | undefined;
+    void view.activeOrders().then((orders) => (answered = orders));
+    await until(
+      "a check's read of the account while a look-up's listing is held",
+      () => answered !== undefined,
+      {
+        timeoutMs: 5_000,
+      },
+    ).finally(() => held.open());
+    expect(answered).toBe(checked);
+    expect((await lookedUp)?.order_oid).toBe(oid);
+    // The look-up of another order shares the look-ups' listing: two listings in all.
+    const { order_oid: other } = (
+      await fixture().byHand.createVps({ instantiation_options: { domain_name: "y.example.com" } })
+    ).about_order;
+    expect(await view.listedOrder(other)).toBeUndefined(); // placed after that listing was read
+    expect(listings()).toBe(2);
+  });
+
+  it("answers each order once: a second look-up sees what was changed by hand since the first", async () => {
+    const view = new AccountView(fixture().byHand);
+    const [a, b, c] = await Promise.all(
+      ["a", "b", "c"].map(
+        async (name) =>
+          (
+            await fixture().byHand.createVps({
+              instantiation_options: { domain_name: `${name}.example.com` },
+            })
+          ).about_order.order_oid,
+      ),
+    );
+    const before = listings();
+    // One operation's look-ups (a refresh's Reads, in waves of --parallel): one listing, however they arrive.
+    for (const oid of [a!, b!, c!]) {
+      const listed = await view.listedOrder(oid);
+      expect(listed?.order_oid).toBe(oid);
+      expect(listed?.running_state).not.toBe("NOTRUNNING");
+    }
+    expect(listings()).toBe(before + 1);
+    // The next operation on a (the user's next command, served by this view as the tests serve it): stopped by hand.
+    await fixture().byHand.setRunningState(a!, "NOTRUNNING");
+    expect((await view.listedOrder(a!))?.running_state).toBe("NOTRUNNING");
+    expect(listings()).toBe(before + 2);
+    // c changed after that listing was read, by this run (noteChanged): its look-up is from a listing read after it.
+    await fixture().byHand.setRunningState(c!, "NOTRUNNING");
+    view.noteChanged(c!);
+    expect((await view.listedOrder(c!))?.running_state).toBe("NOTRUNNING");
+    expect(listings()).toBe(before + 3);
   });
 });

@@ -3,6 +3,7 @@
  * 127.0.0.1: full lifecycle, every in-place change path, drift on refresh, idempotent delete.
  */
 import * as impl from "../../../provider/impl/index";
+import * as testing from "../../../provider/impl/testing";
 import { startImplFixture, unchecked, DEMO_API_KEY, type ImplFixture } from "../support/impl-fixture";
 import type { VpsInputs } from "../../../provider/impl/inputs/vps-input-schema";
 
@@ -191,6 +192,7 @@ describe("Vps lifecycle (impl against the emulator)", () => {
     const oid = Number(created.id);
     await fx.byHand.changeParameters(oid, { memory_mb: 4096 });
     await fx.byHand.setRunningState(oid, "NOTRUNNING");
+    testing.forgetRun(); // `pulumi refresh`: a new provider host, whose reads list the account anew
 
     const refreshed = await impl.read(created.id, created.outs as never);
     expect(refreshed.id).toBe(created.id);
@@ -231,6 +233,7 @@ describe("Vps lifecycle (impl against the emulator)", () => {
   it("read: a cancelled or unknown order leaves the stack (no id)", async () => {
     const created = await createChecked(BASE);
     await fx.byHand.deleteVps(Number(created.id));
+    testing.forgetRun(); // `pulumi refresh`: a new provider host
     expect(await impl.read(created.id, created.outs as never)).toEqual({});
     expect(await impl.read("987654321", created.outs as never)).toEqual({});
   });
@@ -254,19 +257,22 @@ describe("Vps lifecycle (impl against the emulator)", () => {
     await expect(impl.delete("987654321", {})).resolves.toBeUndefined();
   });
 
-  it("update: a resize reads the order once before and once after it, never twice in a row", async () => {
+  it("update: a resize reads the account's listing before and after it (shared with the fleet), never the order by itself", async () => {
     const created = await createChecked(BASE);
+    testing.forgetRun(); // `pulumi up`: a new provider host
     const start = fx.emulator.requestLog().length;
     const { outs } = await impl.update(created.id, created.outs as never, { ...BASE, memoryMb: 2048 });
     const routes = fx.emulator
       .requestLog()
       .slice(start)
       .map((r) => r.route);
-    expect(routes).toEqual(["getOrder", "changeParameters", "getOrder"]);
+    // The listing the run's other VPSs are looked up in too; the read-back, one listing read after the change.
+    expect(routes).toEqual(["listOrders", "changeParameters", "listOrders"]);
     expect(outs.memoryMb).toBe(2048);
 
     // With a running-state change too: one read after the resize; the running-state answer already holds the
     // order as it now stands, so no read after it.
+    testing.forgetRun();
     const next = fx.emulator.requestLog().length;
     const stopped = await impl.update(created.id, outs as never, {
       ...BASE,
@@ -278,7 +284,7 @@ describe("Vps lifecycle (impl against the emulator)", () => {
         .requestLog()
         .slice(next)
         .map((r) => r.route),
-    ).toEqual(["getOrder", "changeParameters", "getOrder", "setRunningState"]);
+    ).toEqual(["listOrders", "changeParameters", "listOrders", "setRunningState"]);
     expect(stopped.outs.runningState).toBe("NOTRUNNING");
     expect(stopped.outs.memoryMb).toBe(3072);
   });

@@ -85,6 +85,7 @@ describe("an update is checked before its first call, and a partial one is recor
     const refreshed = await impl.read(error.id, error.properties);
     expect(refreshed.id).toBe(error.id);
     await fixture().byHand.deleteVps(Number(error.id)); // cancelled outside Pulumi
+    testing.forgetRun(); // the next `pulumi refresh`: a new provider host, whose reads list the account anew
     expect(await impl.read(error.id, error.properties)).toEqual({});
     testing.forgetRun(); // `pulumi up` after `pulumi refresh`: a new provider host
     // The engine drops it; the next up creates (check with no olds: a fresh nonce, no foreign order active).
