@@ -29,7 +29,7 @@ import { EXAMPLES_DIR } from "./e2e-support";
 import { runKilled } from "./kill-run";
 import { killedOrders } from "./killed-orders-run";
 import { describeOnBackend, type TeamBackendKind } from "./team-backends";
-import { PLUGIN, TeamWorld, vpsOps, yamlVps } from "./team-world";
+import { collected, PLUGIN, TeamWorld, vpsOps, yamlVps } from "./team-world";
 
 export function teamBackendScenarios(kind: TeamBackendKind): void {
   describeOnBackend(kind, `the workflows on a ${kind} backend`, () => {
@@ -63,17 +63,9 @@ export function teamBackendScenarios(kind: TeamBackendKind): void {
       const free = await w.placeByHand("free.example.com");
       const adopted = await w.stackOn(w.yamlProject("adopted", ""), "adopted");
       const importFile = (out: string) =>
-        new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-          const child = spawn(PLUGIN, ["import-file", "--stack", adopted.name, "--out", out], {
-            cwd: adopted.programDir,
-            env: adopted.commandEnv(),
-            stdio: ["ignore", "pipe", "pipe"],
-          });
-          let output = "";
-          child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-          child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-          child.on("error", reject);
-          child.on("close", (code) => resolve({ code, output }));
+        collected(PLUGIN, ["import-file", "--stack", adopted.name, "--out", out], {
+          cwd: adopted.programDir,
+          env: adopted.commandEnv(),
         });
       const [web, node] = [yaml, dynamic].map(
         (stack) => `in stack organization/${stack === yaml ? "shop" : "fleet"}/${stack.name}`,

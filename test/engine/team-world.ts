@@ -37,6 +37,22 @@ export const yamlVps = (name: string, domainName: string, extra = "") =>
 export const vpsOps = (result: OperationResult): string[] =>
   result.steps.filter((step) => [VPS_TYPE, NATIVE_VPS_TYPE].includes(step.type)).map((step) => step.op);
 
+/** `command args` run to its end: its exit code and what it wrote to stdout and stderr, interleaved. */
+export function collected(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, output }));
+  });
+}
+
 /** One backend's world, made by start() in a beforeAll and closed by close() in an afterAll. */
 export class TeamWorld {
   emulator!: TestEmulator;
@@ -160,18 +176,7 @@ export class TeamWorld {
     );
     const env: NodeJS.ProcessEnv = { ...stack.commandEnv(), STACK: stack.name };
     env.PATH = `${bin}${path.delimiter}${env.PATH ?? ""}`;
-    return new Promise((resolve, reject) => {
-      const child = spawn("bash", ["--noprofile", "--norc", "-e", "-c", script], {
-        cwd: stack.programDir,
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let output = "";
-      child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      child.on("error", reject);
-      child.on("close", (code) => resolve({ code, output }));
-    });
+    return collected("bash", ["--noprofile", "--norc", "-e", "-c", script], { cwd: stack.programDir, env });
   }
 
   /** `pulumi up` of `stack` SIGKILLed once its new order is committed (the answer held back), then `pulumi cancel`. */
