@@ -1,7 +1,7 @@
 /**
  * "May this run cancel this order?" (provider/impl/ownership/may-cancel.ts): only on a positive record kept in this
  * stack's backend. Each case names the record; none of "no state holds it" proves anything. Through the sweep, in
- * process: take-back.test.ts; through the real CLI: test/engine/*.
+ * process: destroy-after-killed-run.test.ts; through the real CLI: test/engine/*.
  */
 import type { AboutOrder } from "../../../contract/index";
 import {
