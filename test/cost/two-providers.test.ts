@@ -1,7 +1,7 @@
 /**
  * Two explicit providers on one account, each with its budget and two new VPSs ($10 each in the emulator's Dallas):
  * a row of the test/cost tables (docs/cost.md, "What a budget covers"), where every judge must block the run or let
- * it through alike, as test/engine/budget-runs.test.ts's CLI run of the same program shows:
+ * it through alike, as test/engine/budget-shared-account.test.ts's CLI run of the same program shows:
  *
  * - the preview: each provider's checks with the preview flag, provider A's then provider B's, in one command (the
  *   engine checks one resource at a time; either order gives the verdict, carried by whichever VPS goes over);

@@ -42,7 +42,7 @@ describeCliOnly("rimuhosting-bill on a preview of the dynamic Vps", () => {
     const fromFile = bill(file);
     expect(s.stack.cli.commandEnv().PULUMI_DEBUG_COMMANDS).toBeUndefined(); // as a user's shell has it
     // The plugin's `bill --stack`, whose preview no other test runs. The npm bin's `rimuhosting-bill --stack` runs
-    // its preview through the CLI in money-cases.test.ts (case 7, both front ends) and budget-runs.test.ts (changed
+    // its preview through the CLI in money-cases.test.ts (case 7, both front ends) and budget-shrink-create.test.ts (changed
     // outside Pulumi): one preview less here (CPU, issue 67); both forms read the one bill code (provider/bill/).
     const mark = s.mark();
     const run = await billOfStack(s.stack.cli, PLUGIN, ["bill", "--stack", s.stack.cli.name]);

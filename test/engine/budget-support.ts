@@ -1,11 +1,13 @@
-// What the budget's engine tests share (budget.test.ts, budget-flags.test.ts, budget-runs.test.ts,
-// recorded-order.test.ts, bill.test.ts, bill-dynamic.test.ts): the preview's steps as JSON, with the fee each VPS's
-// check planned, the budget's settings in the stack config, and the bill of a stack.
+// What the budget's engine tests share (budget.test.ts, budget-flags.test.ts, budget-shared-account.test.ts,
+// budget-shrink-create.test.ts, recorded-order.test.ts, bill.test.ts, bill-dynamic.test.ts): the preview's steps as
+// JSON, with the fee each VPS's check planned, the budget's settings in the stack config, the bill of a stack, and
+// the account's orders and fees as the emulator records and quotes them.
 import { spawn } from "node:child_process";
 import * as path from "node:path";
 import type { CliStack } from "./cli-stack";
 import type { Scenario } from "./e2e-support";
 import { REPO_ROOT } from "./native-programs";
+import { amountUsd } from "../../provider/wire-mapping/values";
 
 /** The built `rimuhosting-bill`. */
 export const BILL = path.join(REPO_ROOT, "dist/provider/bill/cli.js");
@@ -62,4 +64,31 @@ export async function setStackLimits(s: Scenario, limits: Record<string, string 
   const removed = entries.filter(([, value]) => value === undefined).map(([key]) => `rimuhosting:${key}`);
   await s.stack.cli.setConfigs(set);
   await s.stack.cli.removeConfigs(removed);
+}
+
+/** The demo account's active orders (not cancelled), from the emulator's own records. */
+export const activeOrders = (s: Scenario) =>
+  s.emulator.snapshot().filter((o) => o.account === "demo" && !o.cancelled);
+
+/** What the account is billed a month, in cents. */
+export const accountCents = (s: Scenario): number =>
+  activeOrders(s).reduce((sum, order) => sum + Math.round(order.monthlyFeeUsd * 100), 0);
+
+export const activeOrderCount = (s: Scenario): number => activeOrders(s).length;
+
+/**
+ * The emulator's quote (R16), in cents, for a VPS as the programs of budget-shared-account.test.ts and
+ * budget-shrink-create.test.ts declare it (Dallas, MIRO1B, a
+ * 20 GB disk) with `memoryMb`: the fee the provider plans for it, new or resized to it (test/engine/bill.test.ts
+ * checks the preview's fees against these quotes).
+ */
+export async function quotedCents(s: Scenario, memoryMb: number): Promise<number> {
+  const answer = await s.client.quoteNewVm({
+    dc_location: "DCDALLAS",
+    pricing_plan_code: "MIRO1B",
+    vps_parameters: { memory_mb: memoryMb, disk_space_mb: 20480 },
+  });
+  const fee = amountUsd(answer.monthly_recurring_amt);
+  if (fee === undefined) throw new Error(`the emulator quoted no USD amount: ${JSON.stringify(answer)}`);
+  return Math.round(fee * 100);
 }

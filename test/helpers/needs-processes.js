@@ -5,7 +5,7 @@
 // Patterns are jest's testPathIgnorePatterns: regular expressions over the file's path, <rootDir> the repository.
 const NEEDS_PROCESSES = [
   // the pulumi CLI, the programs and provider hosts it starts (cli-stack.test.ts too: its settings-file test runs the CLI);
-  // rimuhosting-bill --stack and the plugin's bill (bill.test.ts, bill-dynamic.test.ts, budget-runs.test.ts)
+  // rimuhosting-bill --stack and the plugin's bill (bill.test.ts, bill-dynamic.test.ts, budget-shrink-create.test.ts)
   "<rootDir>/test/engine/",
   "<rootDir>/test/package/packed\\.test\\.ts", // npm pack, npm install, tsc, jest in a user's project
   "<rootDir>/test/provider/host\\.test\\.ts", // the dynamic-provider host, over gRPC
