@@ -18,25 +18,20 @@
  * highest point is judged: cost/fee.ts, "deleted"): every judge counts it so (I5). The pack learns it from the
  * stack's state (policy-pack/stack-state.ts), here given as the case's VPSs billed now; the guard deletes last.
  */
+import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "@jest/globals";
 import type { AccountView } from "../../provider/impl/account/account-view";
 import { pricedOf, quoteRequest } from "../../provider/impl/budget/money";
 import { plannedFeeOf, priceOf, type PlannedFee } from "../../provider/impl/budget/planned-fee";
 import { accountView, configuredBaseUrl } from "../../provider/impl/lifecycle/runtime-config";
-import { currentRun } from "../../provider/impl/engine/run-context";
+import { RunContext, currentRun } from "../../provider/impl/engine/run-context";
 import * as testing from "../../provider/impl/testing";
 import { UNKNOWN, knownValues, unknownKeys } from "../../provider/impl/inputs/unknowns";
 import { RECORDED_ORDER_KEY } from "../../provider/impl/fields/vps-fields";
 import type { VpsInputs } from "../../provider/impl/inputs/vps-input-schema";
 import { liveOrderOf } from "../../provider/impl/lookahead/vps-lookahead";
 import { orderFields } from "../../provider/wire-mapping/order-fields";
-import {
-  APP_INPUTS,
-  createChecked,
-  stackConfig,
-  useImplFixture,
-  type ImplFixture,
-} from "../provider/support/impl-fixture";
+import { APP_INPUTS, stackConfig, useImplFixture, type ImplFixture } from "../provider/support/impl-fixture";
 import { judgeBudget, readBudget } from "../../provider/impl/budget/budget";
 import { FeeLedger } from "../../provider/impl/cost/ledger";
 import { cents } from "../../provider/impl/cost/money";
@@ -67,14 +62,23 @@ const pricedAt = (name: string, usd: number): VpsInputs => ({
   diskSpaceMb: Math.round((usd - 3.5) * 10) * 1024,
 });
 
-/** Each VPS billed now placed as a real order (with no budget, so the order guard lets it through). */
+/**
+ * Each VPS billed now placed as a real order, by a run of its own: the served run's settings with no budget, so the
+ * order guard lets it through, given to each call (serving) rather than set on the run the test serves.
+ */
 async function placeOrders(rows: readonly Row[]) {
-  const run = currentRun();
-  run.settings = { ...run.settings, budget: readBudget(() => undefined) };
+  const served = currentRun();
+  const placing = new RunContext(`three-judges placing ${randomUUID()}`, { log: served.log });
+  placing.settings = { ...served.settings, budget: readBudget(() => undefined) };
+  placing.tuning = served.tuning;
   const placed = new Map<string, VpsInputs>();
   for (const row of rows)
-    if (row.now !== undefined)
-      placed.set(row.name, (await createChecked(pricedAt(row.name, row.now))).inputs);
+    if (row.now !== undefined) {
+      const checked = await testing.serving(placing, () => impl.check({}, pricedAt(row.name, row.now!)));
+      expect(checked.failures).toBeUndefined();
+      await testing.serving(placing, () => impl.create(checked.inputs));
+      placed.set(row.name, checked.inputs as VpsInputs);
+    }
   testing.forgetRun(); // the check below is a new run: it reads the account's listing afresh
   return placed;
 }
