@@ -9,11 +9,15 @@ import * as path from "node:path";
 import type { CliStack } from "./cli-stack";
 import { REPO_ROOT } from "./native-programs";
 
-/** `killed-orders <args> --stack <stack>` (`--yes` by default): its exit code, stdout, and both streams together. */
+/**
+ * `killed-orders <args> --stack <stack>` (`--yes` by default), run in `cwd` (the stack's program directory unless
+ * given: another copy of the project): its exit code, stdout, and both streams together.
+ */
 export function killedOrders(
   cli: CliStack,
   front: "yaml" | "dynamic",
   args: readonly string[] = ["--yes"],
+  cwd: string = cli.programDir,
 ): Promise<{ code: number; stdout: string; text: string }> {
   const [file, command] =
     front === "yaml"
@@ -23,7 +27,7 @@ export function killedOrders(
     execFile(
       file,
       [...command, ...args, "--stack", cli.name],
-      { cwd: cli.programDir, env: cli.commandEnv() },
+      { cwd, env: cli.commandEnv() },
       (error, stdout, stderr) =>
         resolve({
           code: error ? Number((error as { code?: number }).code ?? 1) : 0,

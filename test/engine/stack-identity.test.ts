@@ -191,7 +191,8 @@ describeNative("yaml", "two backends, one account, a stack `dev` in each", () =>
 
 // The gap the stack's own tag closes: one path naming two backends (`file:///srv/pulumi` on two machines, `/root` in
 // two CI containers), and a committed Pulumi.dev.yaml whose `encryptionsalt` every `pulumi stack init dev` reuses.
-// On one machine: the backend at a path, then moved away and another made at the same path.
+// On one machine: the backend at a path, then moved away and another made at the same path. Two spellings of one
+// backend's URL read one identity.
 describeCliOnly("one backend path, one committed Pulumi.dev.yaml", () => {
   test("two stacks `dev` carry two identities; each keeps its own; `pulumi stack rm` gives a new one", async () => {
     const base = fs.mkdtempSync(path.join(os.tmpdir(), "identity-tag-"));
@@ -202,8 +203,12 @@ describeCliOnly("one backend path, one committed Pulumi.dev.yaml", () => {
     const env = { ...process.env, ...offlineCliEnv(backend) };
     const pulumi = (...args: string[]) =>
       execFileSync("pulumi", args, { cwd: project, env, encoding: "utf8" });
-    const identity = async () => {
-      const read = await readStackIdentity({ project: "shop", stack: "dev" }, { cwd: project, env }, "mark");
+    const identity = async (spelled: Record<string, string> = {}) => {
+      const read = await readStackIdentity(
+        { project: "shop", stack: "dev" },
+        { cwd: project, env: { ...env, ...spelled } },
+        "mark",
+      );
       if (!("mark" in read)) throw new Error(`no identity: ${read.unread}`);
       return read.mark;
     };
@@ -215,6 +220,9 @@ describeCliOnly("one backend path, one committed Pulumi.dev.yaml", () => {
       expect(committed).toMatch(/^encryptionsalt: /m);
       const first = await identity();
       expect(await identity()).toBe(first);
+      // Other spellings of the same backend's URL (issue 92): one stack, one identity.
+      for (const url of [`file://${backend}/`, `file://${base}/./srv-pulumi`])
+        expect(await identity({ PULUMI_BACKEND_URL: url })).toBe(first);
       expect(JSON.parse(pulumi("stack", "tag", "ls", "--json"))).toEqual({
         [STACK_TAG]: expect.stringMatching(/^[0-9a-f]{32}$/),
       });

@@ -44,6 +44,11 @@ export class OwnedStack extends Stack {
   commandRuns: string[] = [];
   /** The orders its killed commands without checkpoints placed (a destroy must end each that no state holds). */
   readonly killedOrders = new Set<number>();
+  /**
+   * The orders its last command, killed with checkpoints, left in no state: each has its pending create (`pending`),
+   * so its next command, if a destroy, must end each.
+   */
+  pendingOrders: number[] = [];
   /** The orders this command's engine asked to delete (what the state held). */
   readonly deleting = new Set<number>();
 
@@ -255,6 +260,7 @@ export async function runOwnedUp(emu: TestEmulator, world: OwnedWorld, c: OwnedU
   world.now = { stack, checkpoints: c.checkpoints };
   stack.said.length = 0;
   const heldBefore = new Set(stack.live().map(oidOf));
+  const pendingBefore = stack.pendingOrders;
   const killed = await update(stack, c.killAt);
   if (stack.said.some((said) => said.includes("RIMU_ERR_FOREIGN_ORDER"))) world.acted.refusedForeign++;
   world.now = undefined;
@@ -272,24 +278,43 @@ export async function runOwnedUp(emu: TestEmulator, world: OwnedWorld, c: OwnedU
   // stack's next command, which the engine keeps.
   if (killed && !c.checkpoints)
     for (const [oid, active] of now) if (active && !before.has(oid)) stack.killedOrders.add(oid);
+  // With checkpoints, what the killed run ordered and no state holds has its pending create, until the next command.
+  const heldNow = new Set(stack.live().map(oidOf));
+  stack.pendingOrders =
+    killed && c.checkpoints
+      ? [...now]
+          .filter(([oid, active]) => active && !before.has(oid) && !heldNow.has(oid))
+          .map(([oid]) => oid)
+      : [];
   const destroyed = !killed && stack.program.length === 0 && stack.deleting.size > 0;
   // A killed run's order in no state, taken back by this run's check: what the take-back is for.
   for (const oid of new Set(stack.live().map(oidOf)))
     if (before.get(oid) === true && !heldBefore.has(oid)) world.acted.takenBack++;
-  return [...violations(emu, world, stack, before), ...(destroyed ? leftByDestroy(world, stack, now) : [])];
+  return [
+    ...violations(emu, world, stack, before),
+    ...(destroyed ? leftByDestroy(world, stack, now, pendingBefore) : []),
+  ];
 }
 
 /**
  * I4 after a destroy that started the provider (it deleted a VPS): every order a killed command of the stack placed
- * is cancelled, held by a state (taken back), or left a state on purpose.
+ * without checkpoints (its run record the proof), and every one the command just before it, killed with checkpoints,
+ * left pending (its pending create the proof), is cancelled, held by a state (taken back), or left a state on purpose.
  */
-function leftByDestroy(world: OwnedWorld, stack: OwnedStack, now: Map<number, boolean>): string[] {
+function leftByDestroy(
+  world: OwnedWorld,
+  stack: OwnedStack,
+  now: Map<number, boolean>,
+  pendingBefore: readonly number[],
+): string[] {
   const held = new Set(world.stacks.flatMap((s) => s.live().map(oidOf)));
-  return [...stack.killedOrders]
+  const proof = (oid: number) => (stack.killedOrders.has(oid) ? "its run record" : "its pending create");
+  return [...new Set([...stack.killedOrders, ...pendingBefore])]
     .filter((oid) => now.get(oid) === true && !held.has(oid) && !world.dropped?.has(oid))
     .map(
       (oid) =>
-        `I4: order ${oid}, placed by a killed run of ${stack.backend}/s0, is billed in no state after its destroy`,
+        `I4: order ${oid}, placed by a killed run of ${stack.backend}/s0 (${proof(oid)}), is billed in no state ` +
+        "after its destroy",
     );
 }
 
