@@ -365,6 +365,19 @@ describe("the money model: I7 (no run cancels or takes back another stack's or a
     ]);
     expect(acted.sweptKilled - swept).toBe(1);
   });
+
+  it("B6 (issue 92, seed 171249274): a killed run's order, its run record overwritten by a copy of another backend, then a destroy: the order left billed (nothing proves it this stack's)", async () => {
+    const swept = acted.sweptKilled;
+    // C's run, killed at its third call without checkpoints, leaves an order its run record alone proves; A's backend
+    // then copied over C's takes that record away, and C's destroy may not cancel what nothing proves.
+    await ownedCase([
+      up(0, { api: "DCLONDON" }),
+      up(2, { web: "DCDALLAS", api: "DCDALLAS", killAt: 3 }),
+      { copy: true },
+      up(2),
+    ]);
+    expect(acted.sweptKilled - swept).toBe(0);
+  });
 });
 
 /** A scheduler that lets every call through at once, in the order the engine makes them (the named cases). */

@@ -102,6 +102,11 @@ export class OwnedStack extends Stack {
     for (const [id, record] of original.runRecords) this.runRecords.set(id, record);
     this.finishedRuns.clear();
     for (const id of original.finishedRuns) this.finishedRuns.add(id);
+    // What proved this backend's killed runs' orders (their run records, its pending creates) is gone with the copy:
+    // such an order is proven by nothing now, so a destroy names it and leaves it billed (docs/troubleshooting.md, "A
+    // run was killed"), and I4 asks nothing of it (seed 171249274; B6).
+    this.killedOrders.clear();
+    this.pendingOrders = [];
     this.write();
   }
 
