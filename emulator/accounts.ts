@@ -11,10 +11,20 @@ export interface DemoAccount {
   apiKey: string;
   /** Account holder, as in "Selected user as the logged in user: <holder>". */
   holder: string;
+  /** Further API keys of the same account (two users' keys, a key per team): each sees and changes the same orders. */
+  otherApiKeys?: readonly string[];
 }
 
+/** The `demo` account's second API key: two providers with two keys on one account. */
+export const DEMO_SECOND_API_KEY = "10000000000000000000000000000011";
+
 export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
-  { name: "demo", apiKey: "10000000000000000000000000000001", holder: "Demo User" },
+  {
+    name: "demo",
+    apiKey: "10000000000000000000000000000001",
+    holder: "Demo User",
+    otherApiKeys: [DEMO_SECOND_API_KEY],
+  },
   { name: "alice", apiKey: "20000000000000000000000000000002", holder: "Alice Example" },
   { name: "bob", apiKey: "30000000000000000000000000000003", holder: "Bob Example" },
 ];
@@ -22,7 +32,7 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
 export const DEMO_API_KEY: string = DEMO_ACCOUNTS[0]!.apiKey;
 
 export function findAccountByKey(apiKey: string): DemoAccount | undefined {
-  return DEMO_ACCOUNTS.find((a) => a.apiKey === apiKey);
+  return DEMO_ACCOUNTS.find((a) => a.apiKey === apiKey || a.otherApiKeys?.includes(apiKey) === true);
 }
 
 /** Billing methods each account starts with, in listing order. */

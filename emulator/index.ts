@@ -13,7 +13,7 @@ import { type OrderSnapshot, snapshotOrders } from "./domain/snapshot.js";
 import { type FaultSpec, FaultSpecSchema, type StartEmulatorOptions } from "./options.js";
 import type { RequestLogEntry } from "./request-log.js";
 
-export { DEMO_ACCOUNTS, DEMO_API_KEY, type DemoAccount } from "./accounts.js";
+export { DEMO_ACCOUNTS, DEMO_API_KEY, DEMO_SECOND_API_KEY, type DemoAccount } from "./accounts.js";
 /** @internal */
 export { buildEmulator } from "./app.js";
 export type { FaultSpec, StartEmulatorOptions, RequestLogEntry, OrderSnapshot, EndpointName };

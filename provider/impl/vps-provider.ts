@@ -51,6 +51,7 @@ import { isPendingId, nonceOf, orderOnce, orderToAdopt, readBackFailed } from ".
 import { effectNotes, effectsOf } from "./lifecycle/vps-effects.js";
 import { orderNow, resolveOrderOid } from "./lifecycle/order-of-id.js";
 import { sweepStackStrays } from "./ownership/stack-strays.js";
+import { noteOrderingOn } from "./ownership/record-pruning.js";
 import { noteDeleting } from "./ownership/still-billed.js";
 import { cancelRecorded } from "./ordering/order-cancel.js";
 import { failingStep } from "./ordering/replaced-orders.js";
@@ -237,6 +238,8 @@ async function orderAndConverge(
   deadlineMs: number,
 ): Promise<{ id: string; outs: VpsOutputs }> {
   const view = accountView(run, "Creating a Vps");
+  // The account this run's record names; its listing tells which of the stack's tags prove nothing (record-pruning.ts).
+  noteOrderingOn(run, view);
   // Cancels an order another run's took past the budget, before any state holds it (order-withdrawal.ts).
   const withdraw = (placed: AboutOrder) => client.deleteVps(orderRef(placed.order_oid, placed.domain_name));
   const placeOrder = () => {

@@ -41,6 +41,15 @@ export function sharedPlanFile(accountKey: string, command: string): string {
   return path.join(planDirectory(), `${PLAN_PREFIX}${name}.jsonl`);
 }
 
+/**
+ * The file of the orders every provider of the engine run `command` places, whatever its account and key
+ * (command-orders.ts).
+ */
+export function commandOrdersFile(command: string): string {
+  const name = createHash("sha256").update(`${command}\norders of the command`).digest("hex").slice(0, 32);
+  return path.join(planDirectory(), `${PLAN_PREFIX}orders-${name}.jsonl`);
+}
+
 /** The previewed plan's file (previewed-plan.ts) of the stack `stack` (project/stack) on the account `accountKey`. */
 export function previewedPlanFile(accountKey: string, stack: string): string {
   const name = createHash("sha256").update(`${accountKey}\n${stack}`).digest("hex").slice(0, 32);
@@ -59,6 +68,31 @@ export function appendPlanLine(file: string, text: string): void {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     fs.appendFileSync(file, text, { mode: 0o600 });
+  }
+}
+
+/**
+ * The whole lines appended to the plan file `file` since byte `offset` (a line not yet ended is left for the next
+ * read) and the offset after them; `restart` when the file is shorter than `offset` (removed and begun again: read
+ * from its start). Throws what the file system throws (no file yet).
+ */
+export function linesSince(
+  file: string,
+  offset: number,
+): { lines: string[]; offset: number; restart: boolean } {
+  const fd = fs.openSync(file, "r");
+  try {
+    const size = fs.fstatSync(fd).size;
+    const restart = size < offset;
+    const from = restart ? 0 : offset;
+    if (size === from) return { lines: [], offset: from, restart };
+    const bytes = Buffer.alloc(size - from);
+    const got = fs.readSync(fd, bytes, 0, bytes.length, from);
+    const complete = got === 0 ? 0 : bytes.lastIndexOf(0x0a, got - 1) + 1;
+    const lines = bytes.subarray(0, complete).toString("utf8").split("\n");
+    return { lines: lines.filter((line) => line !== ""), offset: from + complete, restart };
+  } finally {
+    fs.closeSync(fd);
   }
 }
 

@@ -35,7 +35,6 @@
  * Owns: the file, its entries. Of a run's state it uses only the run's name (plan-writer.ts): the file is the state,
  * per command.
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import type { AboutOrder } from "../../../contract/index.js";
 import { creationTokensOf } from "../../client/index.js";
@@ -43,7 +42,14 @@ import { cents } from "../cost/money.js";
 import type { VpsFee } from "../cost/verdict.js";
 import { orderFields } from "../../wire-mapping/order-fields.js";
 import type { RunContext } from "../engine/run-context.js";
-import { appendPlanLine, PLAN_MAX_AGE_MS, sharedPlanFile, sweepOldPlanFiles } from "./plan-files.js";
+import { CommandOrders } from "./command-orders.js";
+import {
+  appendPlanLine,
+  linesSince,
+  PLAN_MAX_AGE_MS,
+  sharedPlanFile,
+  sweepOldPlanFiles,
+} from "./plan-files.js";
 import { writerAlive, writerOf } from "./plan-writer.js";
 
 /** The key of an order a run replaced (noteReplaced), beside the resources' keys. */
@@ -118,10 +124,6 @@ function newOrderListed(e: Entry, listed: Listed): number | undefined {
 export class SharedPlan {
   /** The entries as of the last line read, by resource (or replaced order) key. */
   private readonly entries = new Map<string, Entry>();
-  /** The creation nonces of the orders the runs of this command placed or were about to place (noteOrdering). */
-  private readonly ordering = new Set<string>();
-  /** An append of noteOrdering failed in this run: the plan does not hold every nonce of this command. */
-  private orderingNotShared = false;
   /** The plan directory's old files were swept (sweepOldPlanFiles): once per plan, at its first record. */
   private swept = false;
   /** How far the file has been read; a trailing line not yet ended is read again with the rest of it. */
@@ -132,14 +134,23 @@ export class SharedPlan {
    */
   private lastListed?: { listing: readonly AboutOrder[]; listed: Listed };
 
+  /**
+   * `orders`: the nonces of the orders every provider of the command places, whatever its key (command-orders.ts); by
+   * default a file beside this plan's (tests).
+   */
   constructor(
     private readonly file: string,
     private readonly writer: string,
+    private readonly orders: CommandOrders = new CommandOrders(`${file}.orders`, writer),
   ) {}
 
   /** The plan of the command `run` serves, on the account `accountKey` (a hash of its URL and key). */
   static forAccount(accountKey: string, run: RunContext): SharedPlan {
-    return new SharedPlan(sharedPlanFile(accountKey, run.command), writerOf(run));
+    return new SharedPlan(
+      sharedPlanFile(accountKey, run.command),
+      writerOf(run),
+      CommandOrders.forCommand(run),
+    );
   }
 
   /**
@@ -187,32 +198,22 @@ export class SharedPlan {
   }
 
   /**
-   * This run is about to order a VPS carrying `nonce` (appended before its POST). A run of this command that lists the
-   * account and then reads the plan finds the nonce of every order of the command in its listing, so it never takes
-   * another provider's new order for a killed run's (ownership/stack-strays.ts).
+   * This run is about to order a VPS carrying `nonce` (noted before its POST, for every provider of this command
+   * whatever its key: command-orders.ts), so no run of the command takes this order for a killed run's
+   * (ownership/stack-strays.ts).
    */
   noteOrdering(nonce: string): void {
-    try {
-      appendPlanLine(
-        this.file,
-        `${JSON.stringify({ ordering: nonce, writer: this.writer, at: Date.now() })}\n`,
-      );
-    } catch {
-      // Not shared: the other runs of this command cannot tell this run's order from a killed run's by the plan, and
-      // this run's sweep trusts no nonce missing from it (orderingIncomplete).
-      this.orderingNotShared = true;
-    }
+    this.orders.note(nonce);
   }
 
-  /** True when this run failed to note an order it placed: "not in the plan" then proves nothing. */
+  /** True when this run failed to note an order it placed: "not noted" then proves nothing. */
   orderingIncomplete(): boolean {
-    return this.orderingNotShared;
+    return this.orders.incomplete();
   }
 
-  /** The creation nonces of the orders this command's runs (every provider's) placed or were placing. */
+  /** The creation nonces of the orders this command's runs (every provider's, whatever its key) placed or were placing. */
   orderedByThisCommand(): ReadonlySet<string> {
-    this.read();
-    return this.ordering;
+    return this.orders.all();
   }
 
   /** `resource`'s change is undone or never happened (its order withdrawn): it leaves the plan. */
@@ -367,26 +368,13 @@ export class SharedPlan {
 
   /** The entries, with the lines appended (by any process) since the last read applied in order. */
   private read(): ReadonlyMap<string, Entry> {
-    let fd: number | undefined;
     try {
-      fd = fs.openSync(this.file, "r");
-      const size = fs.fstatSync(fd).size;
-      // A shorter file is another one (removed and begun again): read it from the start.
-      if (size < this.offset) {
-        this.entries.clear();
-        this.ordering.clear();
-        this.offset = 0;
-      }
-      if (size === this.offset) return this.entries;
-      const bytes = Buffer.alloc(size - this.offset);
-      const got = fs.readSync(fd, bytes, 0, bytes.length, this.offset);
-      const complete = got === 0 ? 0 : bytes.lastIndexOf(0x0a, got - 1) + 1;
-      this.offset += complete;
-      for (const line of bytes.subarray(0, complete).toString("utf8").split("\n")) if (line) this.apply(line);
+      const read = linesSince(this.file, this.offset);
+      if (read.restart) this.entries.clear();
+      this.offset = read.offset;
+      for (const line of read.lines) this.apply(line);
     } catch {
       // No plan yet (or none readable): the entries read so far.
-    } finally {
-      if (fd !== undefined) fs.closeSync(fd);
     }
     return this.entries;
   }
@@ -398,9 +386,7 @@ export class SharedPlan {
         key?: unknown;
         gone?: unknown;
         kept?: unknown;
-        ordering?: unknown;
       };
-      if (typeof parsed.ordering === "string") this.ordering.add(parsed.ordering);
       if (typeof parsed.key !== "string") return;
       const { key, writer, at, fee, made } = parsed;
       if (parsed.gone === true) this.entries.delete(key);

@@ -13,6 +13,7 @@ import { createHash } from "node:crypto";
 import { canonicalJson } from "../inputs/canonical-json.js";
 import { runState, type RunContext } from "../engine/run-context.js";
 import { readBackendStates, type BackendStates } from "./backend-states.js";
+import { orderingAccountOf, pruneStackTags } from "./record-pruning.js";
 import {
   readRunRecords,
   recordThisRun,
@@ -50,10 +51,10 @@ export const stackTagsLock = (scope: StackScope): string =>
 const throughTheCli = (context: RunContext): BackendReader => ({
   states: () => readBackendStates(),
   runs: (scope) => readRunRecords(scope),
-  recordRun: (scope, id, record) =>
+  recordRun: (scope, id, record, after) =>
     context.engine === undefined
       ? Promise.resolve({ why: "the provider is not running in a Pulumi deployment" })
-      : writeRunRecord(scope, id, record, stackTagsLock(scope)),
+      : writeRunRecord(scope, id, record, stackTagsLock(scope), {}, after),
   recordTakeBack: (scope, oid, runId) =>
     context.engine === undefined
       ? Promise.resolve({ why: "the provider is not running in a Pulumi deployment" })
@@ -111,12 +112,28 @@ export function stackRunRecords(context: RunContext, scope: StackScope): Promise
 /** True when the engine that started this process keeps no checkpoints (PULUMI_SKIP_CHECKPOINTS, as the CLI reads it). */
 const skipsCheckpoints = (): boolean => /^(1|true|yes|on)$/i.test(process.env.PULUMI_SKIP_CHECKPOINTS ?? "");
 
-/** This run's id once its record is in `scope`'s backend (written on first ask), or why it is not. */
+/**
+ * This run's id once its record is in `scope`'s backend (written on first ask), or why it is not. A run that said
+ * which account it orders on (record-pruning.ts) names it in its record and, once written, removes the stack's tags
+ * that can prove nothing any more.
+ */
 export function thisRunsRecord(
   context: RunContext,
   scope: StackScope,
 ): Promise<{ id: string } | { why: string }> {
-  return recordThisRun(context, scope, readerOf(context).recordRun, !skipsCheckpoints());
+  const account = orderingAccountOf(context);
+  const ordering =
+    account === undefined
+      ? undefined
+      : {
+          account: account.mark,
+          after: (
+            tags: Readonly<Record<string, string>>,
+            finished: number,
+            at: { cwd: string; env?: NodeJS.ProcessEnv },
+          ) => pruneStackTags(scope, tags, finished, account, at),
+        };
+  return recordThisRun(context, scope, readerOf(context).recordRun, !skipsCheckpoints(), ordering);
 }
 
 /** Writes into `scope`'s backend that this run took back order `oid` (its own record first), or says why not. */

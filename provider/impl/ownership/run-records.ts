@@ -5,14 +5,15 @@
  * `pulumi state delete`) from a killed run's order on every backend (docs/troubleshooting.md, "A run was killed").
  *
  * Before its first order a run writes one stack tag, `rimuhosting:run:<16 hex>` (its own random id), whose value is
- * when it was written (epoch ms), whether the engine keeps checkpoints (`cp`) or not (`skip`) and how many operations
- * of the stack had finished (the history's length, read before; none when unread); every order it
- * places carries that id (RUN_RECORD_KEY). One `pulumi stack tag set` per run that orders, not per order, written
- * under the machine's lock of the stack (machine-lock.ts): `tag set` rewrites the stack's whole tags file, and the
- * other providers of the command (one machine: the backend's update lock keeps other machines' commands out) set
- * theirs, and the stack tag, through the same lock. The tag lives only in the backend that ran the command: a copy of
- * the backend made before it (a restored CI cache, a backup) does not hold it, so the copy never takes that run's
- * orders for its own.
+ * when it was written (epoch ms), whether the engine keeps checkpoints (`cp`) or not (`skip`), how many operations of
+ * the stack had finished (the history's length, read before; none when unread) and a hash of the account it orders on
+ * (`acct-<12 hex>`); every order it places carries that id (RUN_RECORD_KEY). The run removes, under the same lock,
+ * the records and take-backs that can prove nothing any more (record-pruning.ts). One `pulumi stack tag set` per run
+ * that orders, not per order, written under the machine's lock of the stack (machine-lock.ts): `tag set` rewrites the
+ * stack's whole tags file, and the other providers of the command (one machine: the backend's update lock keeps other
+ * machines' commands out) set theirs, and the stack tag, through the same lock. The tag lives only in the backend
+ * that ran the command: a copy of the backend made before it (a restored CI cache, a backup) does not hold it, so the
+ * copy never takes that run's orders for its own.
  *
  * What a record says with the engine's history (`pulumi stack history --json`, on every backend: file, PostgreSQL,
  * S3, Pulumi Cloud): a self-managed backend adds an entry when an operation finishes (failed or not), never for a
@@ -44,14 +45,17 @@ export const RUN_TAG_PREFIX = "rimuhosting:run:";
 export const TOOK_TAG_PREFIX = "rimuhosting:took:";
 
 /**
- * One run's record: when it was written, whether its engine kept checkpoints, and how many operations of the stack
+ * One run's record: when it was written, whether its engine kept checkpoints, how many operations of the stack
  * had finished then (`before`: the history's length; absent when it could not be read, or in a record of a release
- * before it).
+ * before it), and the account the run orders on (`account`: record-pruning.ts's mark, a hash; absent in a record of a
+ * release before it). The last two are what tells a record that can prove
+ * nothing any more (record-pruning.ts).
  */
 export interface RunRecord {
   at: number;
   checkpoints: boolean;
   before?: number;
+  account?: string;
 }
 
 /**
@@ -73,19 +77,21 @@ export const runIdOf = (order: AboutOrder): string | undefined =>
 
 /** The value of a run's tag. */
 export const runTagValue = (record: RunRecord): string =>
-  `${record.at} ${record.checkpoints ? "cp" : "skip"}${record.before === undefined ? "" : ` ${record.before}`}`;
+  `${record.at} ${record.checkpoints ? "cp" : "skip"}${record.before === undefined ? "" : ` ${record.before}`}` +
+  (record.account === undefined ? "" : ` acct-${record.account}`);
 
 /** The run records among a stack's tags (name → value). */
 export function runsInTags(tags: Readonly<Record<string, string>>): Map<string, RunRecord> {
   const runs = new Map<string, RunRecord>();
   for (const [name, value] of Object.entries(tags)) {
     if (!name.startsWith(RUN_TAG_PREFIX)) continue;
-    const found = /^(\d+) (cp|skip)(?: (\d+))?$/.exec(value.trim());
+    const found = /^(\d+) (cp|skip)(?: (\d+))?(?: acct-([0-9a-f]{12}))?$/.exec(value.trim());
     if (found)
       runs.set(name.slice(RUN_TAG_PREFIX.length), {
         at: Number(found[1]),
         checkpoints: found[2] === "cp",
         ...(found[3] === undefined ? {} : { before: Number(found[3]) }),
+        ...(found[4] === undefined ? {} : { account: found[4] }),
       });
   }
   return runs;
@@ -170,8 +176,19 @@ export async function readRunRecords(
 export const stackTagsLockName = (hash: string): string => `stack-tag-${hash}`;
 
 /**
+ * What a run does under the stack tags' lock once its record is written: given the tags read back and how many
+ * operations of the stack's history had finished (record-pruning.ts removes what can prove nothing any more).
+ */
+export type AfterRecord = (
+  tags: Readonly<Record<string, string>>,
+  finished: number,
+  at: { cwd: string; env?: NodeJS.ProcessEnv },
+) => Promise<unknown>;
+
+/**
  * Sets run `id`'s tag on `scope`'s stack through the CLI, under the machine lock `lockName`, with how many operations
  * of the stack had finished (when the history can be read: runFinished); the outcome is what the tags read back say.
+ * Once it is written, and the history was read, `after` runs under the same lock.
  */
 export async function writeRunRecord(
   scope: { project: string; stack: string },
@@ -179,6 +196,7 @@ export async function writeRunRecord(
   record: RunRecord,
   lockName: string,
   where: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  after?: AfterRecord,
 ): Promise<{ written: true } | { why: string }> {
   const at = { cwd: where.cwd ?? process.cwd(), env: where.env };
   // This run's operation holds the backend's lock: none finishes meanwhile.
@@ -189,13 +207,16 @@ export async function writeRunRecord(
       ["stack", "tag", "set", `${RUN_TAG_PREFIX}${id}`, runTagValue(counted), "--stack", scope.stack],
       at,
     );
-    const after = await pulumiJson<Record<string, string>>(
+    const tags = await pulumiJson<Record<string, string>>(
       ["stack", "tag", "ls", "--json", "--stack", scope.stack],
       at,
     );
-    if ("why" in after) return after;
-    if (runsInTags(after.value).has(id)) return { written: true as const };
-    return { why: "why" in set ? set.why : `\`pulumi stack tag set ${RUN_TAG_PREFIX}${id}\` left no tag` };
+    if ("why" in tags) return tags;
+    if (!runsInTags(tags.value).has(id))
+      return { why: "why" in set ? set.why : `\`pulumi stack tag set ${RUN_TAG_PREFIX}${id}\` left no tag` };
+    if (after !== undefined && !("why" in finished))
+      await after(tags.value, finished.length, at).catch(() => undefined);
+    return { written: true as const };
   });
   return "why" in locked ? locked : locked.value;
 }
@@ -221,11 +242,15 @@ export async function writeStackTag(
   return "why" in locked ? locked : locked.value;
 }
 
-/** Where a run writes its record (the CLI; in-process tests: a stand-in), given its id and record. */
+/**
+ * Where a run writes its record (the CLI; in-process tests: a stand-in), given its id and record, and what it does
+ * under the same lock once written (`after`: record-pruning.ts).
+ */
 export type RunRecordWriter = (
   scope: { project: string; stack: string },
   id: string,
   record: RunRecord,
+  after?: AfterRecord,
 ) => Promise<{ written: true } | { why: string }>;
 
 const RECORD = runState("this run's record in its stack's backend, written once", () => ({
@@ -242,12 +267,18 @@ export function recordThisRun(
   scope: { project: string; stack: string },
   write: RunRecordWriter,
   checkpoints: boolean,
+  ordering?: { account: string; after: AfterRecord },
 ): Promise<{ id: string } | { why: string }> {
   const held = run.get(RECORD);
   const key = `${scope.project}/${scope.stack}`;
   let written = held.written.get(key);
   if (written === undefined) {
-    written = write(scope, held.id, { at: Date.now(), checkpoints })
+    const record = {
+      at: Date.now(),
+      checkpoints,
+      ...(ordering === undefined ? {} : { account: ordering.account }),
+    };
+    written = write(scope, held.id, record, ordering?.after)
       .then((done) => ("why" in done ? done : { id: held.id }))
       .catch((error: unknown) => ({ why: error instanceof Error ? error.message : String(error) }));
     held.written.set(key, written);

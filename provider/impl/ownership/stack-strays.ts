@@ -199,8 +199,9 @@ interface SweptStack {
 
 /**
  * The orders the sweep judges: active, carrying this stack's token, not the judging delete's own, and not ordered by
- * this command (read after the listing: every order of this command's runs in it was noted before its POST,
- * shared-plan.ts; with PULUMI_SKIP_CHECKPOINTS no state holds such an order yet, and it is no killed run's).
+ * this command (read after the listing: every order of this command's runs in it was noted before its POST, by every
+ * provider of the command whatever its API key, account/command-orders.ts; with PULUMI_SKIP_CHECKPOINTS no state
+ * holds such an order yet, and its run's record reads as a killed run's: never finished, no checkpoints).
  */
 async function ordersToJudge(
   view: AccountView,
@@ -209,9 +210,8 @@ async function ordersToJudge(
 ): Promise<AboutOrder[] | { unread: string }> {
   const first = await listed(view);
   if ("unread" in first) return first;
-  // One plan per account *key*: a provider of this command with another key notes its orders elsewhere. The order date
-  // keeps them (cancelProven), but for one placed before this run began by an earlier provider of this command whose
-  // run kept no checkpoints: not told apart (issue 92, item 7: not fixed here).
+  // Per command, not per key: a sibling provider with another key on this account, started before this one, placed
+  // an order this run's record reading alone would call a killed run's (test/engine/two-keys-sweep.test.ts).
   const thisCommand = view.sharedPlan?.orderedByThisCommand() ?? new Set<string>();
   return first.filter(
     (order) =>

@@ -315,3 +315,17 @@ onLinux("an entry whose writer's process id another process got since counts for
   // This process's runs write under their process id and its start time.
   expect(writerOf(new RunContext("a command"))).toMatch(new RegExp(`^${pid}:${start}/`));
 });
+
+describe("the orders of one command, whatever the key (account/command-orders.ts)", () => {
+  it("a provider with another API key of the same command knows the order a sibling is about to place", () => {
+    // Two provider processes of one engine run, each configured with its own key (their plans are per key).
+    const command = `127.0.0.1:${40_000 + Math.floor(Math.random() * 20_000)}-${process.pid}-${Date.now()}`;
+    const first = SharedPlan.forAccount("key-hash-of-the-first-key", new RunContext(command));
+    const second = SharedPlan.forAccount("key-hash-of-the-second-key", new RunContext(command));
+    first.noteOrdering("nonce-of-the-first");
+    expect(second.orderedByThisCommand().has("nonce-of-the-first")).toBe(true);
+    // Another command's providers never take it for theirs.
+    const later = SharedPlan.forAccount("key-hash-of-the-first-key", new RunContext(`${command}-later`));
+    expect(later.orderedByThisCommand().has("nonce-of-the-first")).toBe(false);
+  });
+});
