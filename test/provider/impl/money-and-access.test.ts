@@ -80,7 +80,7 @@ describe("price in preview", () => {
     expect(checked.failures).toBeUndefined();
     const logs = fixture().logs.join("\n");
     expect(logs).toMatch(
-      /warning: \[RIMU_ERR_TRANSIENT\] app: checking the order with RimuHosting .* did not run: RimuHosting answered 503 to PUT http:\/\/127\.0\.0\.1:\d+\/r\/pricing-plans\/new-vm-pricing/,
+      /warning: \[RIMU_ERR_TRANSIENT\] app: checking the order with RimuHosting .* did not run: RimuHosting answered 503 to PUT http:\/\/127(\.\d+){3}:\d+\/r\/pricing-plans\/new-vm-pricing/,
     );
     expect(logs).toMatch(/app: new VPS: price not quoted/);
   });
