@@ -15,12 +15,14 @@ import { runState, type RunContext } from "../engine/run-context.js";
 import { readBackendStates, type BackendStates } from "./backend-states.js";
 import { orderingAccountOf, pruneStackTags } from "./record-pruning.js";
 import {
+  readFinishedOperations,
   readRunRecords,
   recordThisRun,
   stackTagsLockName,
   TOOK_TAG_PREFIX,
   writeRunRecord,
   writeStackTag,
+  type FinishedOperations,
   type RunRecords,
   type RunRecordWriter,
 } from "./run-records.js";
@@ -54,7 +56,14 @@ const throughTheCli = (context: RunContext): BackendReader => ({
   recordRun: (scope, id, record, after) =>
     context.engine === undefined
       ? Promise.resolve({ why: "the provider is not running in a Pulumi deployment" })
-      : writeRunRecord(scope, id, record, stackTagsLock(scope), {}, after),
+      : writeRunRecord(
+          scope,
+          id,
+          record,
+          stackTagsLock(scope),
+          {},
+          { after, finishedRead: historyOf(context, scope) },
+        ),
   recordTakeBack: (scope, oid, runId) =>
     context.engine === undefined
       ? Promise.resolve({ why: "the provider is not running in a Pulumi deployment" })
@@ -72,7 +81,31 @@ const READ = runState("the backend's states and a stack's run records, read once
   through: undefined as Partial<BackendReader> | undefined,
   states: undefined as Promise<BackendStates> | undefined,
   runs: new Map<string, Promise<RunRecords>>(),
+  history: new Map<string, Promise<FinishedOperations>>(),
 }));
+
+/** `scope`'s finished operations through the CLI, read once in `context`'s run (what its run record counts). */
+function historyOf(context: RunContext, scope: StackScope): Promise<FinishedOperations> {
+  const held = context.get(READ).history;
+  const key = `${scope.project}/${scope.stack}`;
+  let read = held.get(key);
+  if (read === undefined) {
+    read = readFinishedOperations(scope).catch((error: unknown) => ({ why: messageOf(error) }));
+    held.set(key, read);
+  }
+  return read;
+}
+
+/**
+ * Starts reading what this run's record in `scope`'s backend will count (its finished operations: writeRunRecord),
+ * when the record is written through the CLI: a new order's marks (new-order-marks.ts) then read it beside the stack's
+ * identity, not after it, and the run's first order waits one `pulumi` read less.
+ */
+export function readRunHistoryAhead(context: RunContext, scope: StackScope): void {
+  const through = context.get(READ).through;
+  if (context.engine === undefined || context.tuning.backendReader?.recordRun || through?.recordRun) return;
+  void historyOf(context, scope);
+}
 
 /** `context`'s run reads (and writes) the backend through `read` (each part left out: the default's). */
 export function readBackendThrough(context: RunContext, read: Partial<BackendReader>): void {

@@ -123,6 +123,17 @@ export function runFinished(records: Extract<RunRecords, { runs: unknown }>, rec
   return records.finished.some(({ start, end }) => start <= at && at <= end);
 }
 
+/** A stack's finished operations, the oldest first (finishedOperations), or why they could not be read. */
+export type FinishedOperations = { start: number; end: number }[] | { why: string };
+
+/** `scope`'s finished operations through the CLI in `where` (what writeRunRecord counts). */
+export function readFinishedOperations(
+  scope: { stack: string },
+  where: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<FinishedOperations> {
+  return finishedOperations(scope, { cwd: where.cwd ?? process.cwd(), env: where.env });
+}
+
 /** One entry of `pulumi stack history --json`. */
 interface UpdateJson {
   startTime?: string;
@@ -138,7 +149,7 @@ interface UpdateJson {
 async function finishedOperations(
   scope: { stack: string },
   at: { cwd: string; env?: NodeJS.ProcessEnv },
-): Promise<{ start: number; end: number }[] | { why: string }> {
+): Promise<FinishedOperations> {
   const history = await pulumiJson<UpdateJson[] | null>(
     ["stack", "history", "--json", "--page-size", "0", "--stack", scope.stack],
     at,
@@ -188,7 +199,8 @@ export type AfterRecord = (
 /**
  * Sets run `id`'s tag on `scope`'s stack through the CLI, under the machine lock `lockName`, with how many operations
  * of the stack had finished (when the history can be read: runFinished); the outcome is what the tags read back say.
- * Once it is written, and the history was read, `after` runs under the same lock.
+ * `finishedRead`: those operations, read already (any time in the run counts them alike); else read now. Once it is
+ * written, and the history was read, `after` runs under the same lock.
  */
 export async function writeRunRecord(
   scope: { project: string; stack: string },
@@ -196,11 +208,11 @@ export async function writeRunRecord(
   record: RunRecord,
   lockName: string,
   where: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
-  after?: AfterRecord,
+  { after, finishedRead }: { after?: AfterRecord; finishedRead?: Promise<FinishedOperations> } = {},
 ): Promise<{ written: true } | { why: string }> {
   const at = { cwd: where.cwd ?? process.cwd(), env: where.env };
   // This run's operation holds the backend's lock: none finishes meanwhile.
-  const finished = await finishedOperations(scope, at);
+  const finished = await (finishedRead ?? finishedOperations(scope, at));
   const counted = "why" in finished ? record : { ...record, before: finished.length };
   const locked = await withMachineLock(lockName, async () => {
     const set = await pulumiJson(
