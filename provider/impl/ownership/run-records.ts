@@ -25,9 +25,10 @@
  * - the run never finished and kept checkpoints: the engine wrote the order into a checkpoint once it was created (or
  *   kept its pending create, the proof of backend-states.ts), so it may have left on purpose: not a killed run's.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { RUN_RECORD_KEY } from "../../client/metadata-keys.js";
 import type { AboutOrder } from "../../../contract/index.js";
+import { canonicalJson } from "../inputs/canonical-json.js";
 import { runState, type RunContext } from "../engine/run-context.js";
 import { pulumiJson } from "./backend-states.js";
 import { withMachineLock } from "./machine-lock.js";
@@ -185,6 +186,10 @@ export async function readRunRecords(
 
 /** The name of the machine lock under which a stack's tags are set (stack-identity.ts sets its tag under it too). */
 export const stackTagsLockName = (hash: string): string => `stack-tag-${hash}`;
+
+/** The machine lock under which `scope`'s stack tags are set (its project and stack, hashed). */
+export const stackTagsLock = (scope: { project: string; stack: string }): string =>
+  stackTagsLockName(createHash("sha256").update(canonicalJson(scope)).digest("hex").slice(0, 32));
 
 /**
  * What a run does under the stack tags' lock once its record is written: given the tags read back and how many
