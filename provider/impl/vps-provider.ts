@@ -52,7 +52,7 @@ import { effectNotes, effectsOf } from "./lifecycle/vps-effects.js";
 import { orderNow, resolveOrderOid } from "./lifecycle/order-of-id.js";
 import { sweepStackStrays } from "./ownership/stack-strays.js";
 import { noteOrderingOn } from "./ownership/record-pruning.js";
-import { noteDeleting } from "./ownership/still-billed.js";
+import { noteDeleting } from "./ownership/run-deletes.js";
 import { cancelRecorded } from "./ordering/order-cancel.js";
 import { failingStep } from "./ordering/replaced-orders.js";
 import { goneRead, refreshDrift } from "./lifecycle/vps-drift.js";

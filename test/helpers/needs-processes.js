@@ -26,6 +26,7 @@ const NEEDS_PROCESSES = [
   "<rootDir>/test/adopt/cli\\.test\\.ts", // the rimuhosting-import-file command and the plugin's import-file
   "<rootDir>/test/adopt/killed-orders-cli\\.test\\.ts", // rimuhosting-killed-orders and the plugin's killed-orders, given bad input
   "<rootDir>/test/provider/impl/stack-identity\\.test\\.ts", // a stand-in `pulumi` answering `stack tag ls`: the identity from the backend alone
+  "<rootDir>/test/provider/impl/order-marks-reads\\.test\\.ts", // a stand-in `pulumi` (node): the reads before a run's first order
   "<rootDir>/test/policy-pack/launcher\\.test\\.ts", // the pack's launcher script (sh, find, a stand-in runner)
   "<rootDir>/test/cost/shared-plan\\.test\\.ts", // provider processes (node, one under sh) sharing one plan file
   "<rootDir>/test/commands/", // every npm command and plugin subcommand, built, each in a process of its own

@@ -185,12 +185,25 @@ export class AccountView {
   }
 
   /**
+   * A change of an order begins: the read-backs' next listing waits for it, so that one listing serves the fleet's
+   * read-backs (read-backs.ts). What it returns says the change is over: give it to orderAfterChange, and call it
+   * when the change ends without a read-back.
+   */
+  changeBegins(): () => void {
+    return this.readBacks.begin();
+  }
+
+  /**
    * Order `oid` read back after a change of it returned: from a listing read after that (shared by every read-back
    * waiting for it, read-backs.ts), or, when that listing does not hold it or could not be read, by `read` (the
    * order's own GET).
    */
-  async orderAfterChange(oid: number, read: () => Promise<AboutOrder>): Promise<AboutOrder> {
-    const listing = await this.readBacks.after().catch(() => undefined);
+  async orderAfterChange(
+    oid: number,
+    read: () => Promise<AboutOrder>,
+    changeOver?: () => void,
+  ): Promise<AboutOrder> {
+    const listing = await this.readBacks.after(changeOver).catch(() => undefined);
     return (listing && this.inListing(listing, oid)) ?? read();
   }
 

@@ -113,6 +113,8 @@ export async function converge(options: ConvergeOptions): Promise<{ order: About
   // A move gives new addresses (without their PTR records): the name is set again on the new one.
   const setPtr = news.reverseDns !== undefined && (changes.reverseDns || changes.move);
   const progress: Progress = { changed: false, ptrDone: false };
+  // The read-backs' shared listing waits for this change to return, not a gap after the first to return.
+  const changeOver = options.view?.changeBegins();
   try {
     const { reinstallFirst } = await validatePlan(options.run, client, changes, current, news);
     for (const step of planSteps(changes, reinstallFirst)) await applyStep(run, step, progress);
@@ -123,8 +125,9 @@ export async function converge(options: ConvergeOptions): Promise<{ order: About
     let order = !progress.changed
       ? live
       : options.view
-        ? await options.view.orderAfterChange(live.order_oid, readOrder)
+        ? await options.view.orderAfterChange(live.order_oid, readOrder, changeOver)
         : await readOrder();
+    changeOver?.();
     if (changes.move) log(run, feeLine(id, orderFields(order).monthlyFeeUsd, current.monthlyFeeUsd));
     if (setPtr) await setReverseDns(run, order, progress);
     order = await setRunningState(run, order, progress);
@@ -132,6 +135,7 @@ export async function converge(options: ConvergeOptions): Promise<{ order: About
   } catch (error) {
     throw await failureToRecord(error, run, progress, { recorded, what, provider, setPtr, leftAlone });
   } finally {
+    changeOver?.();
     // Whatever it did, or a call that failed may have done: the VPS's next look-up is from a listing read after now.
     options.view?.noteChanged(live.order_oid);
   }

@@ -7,10 +7,11 @@
  * A holder killed while it held the lock leaves the file: it is stale when its process is gone. A pid alone does not
  * say that (pid_max may be 32768: a pid comes back within minutes on a busy machine), so the record holds the pid,
  * its start time (`/proc/<pid>/stat`, field 22) and the boot's id; a pid whose start time differs is another
- * process. Where there is no /proc, a live pid holds it for at most MAX_HOLD_MS (stack-identity.ts holds it for
- * three CLI calls, each ended after 60 s). A stale lock is removed by the one waiter that creates its takeover
- * file (named by the dead holder's nonce, `wx`): two waiters never both remove a lock, so neither removes the one
- * the other then took. Takeover files stay until they are an hour old (a few bytes, only after a holder was
+ * process. Where there is no /proc, a live pid holds it for at most MAX_HOLD_MS (backend-reader.ts's setOrderTags
+ * holds it for four CLI calls and the wait for the history read beside them, each ended after 60 s;
+ * record-pruning.ts's removals after them are not counted). A stale lock is removed by the one waiter that creates
+ * its takeover file (named by the dead holder's nonce, `wx`): two waiters never both remove a lock, so neither
+ * removes the one the other then took. Takeover files stay until they are an hour old (a few bytes, only after a holder was
  * killed).
  */
 import { createHash, randomBytes } from "node:crypto";
@@ -19,8 +20,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTimeOf } from "../engine/process-start.js";
 
-/** Longest a holder without /proc is trusted; longest a waiter waits (the holder's CLI calls end within 3 × 60 s). */
-const MAX_HOLD_MS = 200_000;
+/** Longest a holder without /proc is trusted; longest a waiter waits (the holder's CLI calls end within 5 × 60 s). */
+const MAX_HOLD_MS = 320_000;
 const TAKEOVER_KEPT_MS = 3_600_000;
 
 interface Holder {

@@ -10,7 +10,7 @@ import type { AboutOrder } from "../../../contract/index.js";
 import { STACK_TOKEN_KEY } from "../../client/metadata-keys.js";
 import { log } from "../engine/log.js";
 import { runState, type RunContext } from "../engine/run-context.js";
-import { thisRunsRecord } from "./backend-reader.js";
+import { markBesideRecord, thisRunsRecord } from "./backend-reader.js";
 import { RUN_RECORD_KEY } from "./run-records.js";
 import { stackOfScope } from "./stack-scope.js";
 import { stackIdentity, STACK_IDENTITY_KEY } from "./stack-identity.js";
@@ -42,7 +42,8 @@ export async function stackMarks(
   const scope = stackOfScope(creationScope);
   if (token === undefined || scope === undefined) return [];
   const marks = [{ key_name: STACK_TOKEN_KEY, value: token }];
-  const identity = await stackIdentity(run, scope, "mark");
+  // Through the CLI, the run's record (runMark) is set with the stack's own tag, under one lock (setOrderTags).
+  const identity = await stackIdentity(run, scope, "mark", markBesideRecord(run, scope));
   if ("mark" in identity)
     return [
       ...marks,

@@ -25,9 +25,10 @@
  * - the run never finished and kept checkpoints: the engine wrote the order into a checkpoint once it was created (or
  *   kept its pending create, the proof of backend-states.ts), so it may have left on purpose: not a killed run's.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { RUN_RECORD_KEY } from "../../client/metadata-keys.js";
 import type { AboutOrder } from "../../../contract/index.js";
+import { canonicalJson } from "../inputs/canonical-json.js";
 import { runState, type RunContext } from "../engine/run-context.js";
 import { pulumiJson } from "./backend-states.js";
 import { withMachineLock } from "./machine-lock.js";
@@ -123,6 +124,17 @@ export function runFinished(records: Extract<RunRecords, { runs: unknown }>, rec
   return records.finished.some(({ start, end }) => start <= at && at <= end);
 }
 
+/** A stack's finished operations, the oldest first (finishedOperations), or why they could not be read. */
+export type FinishedOperations = { start: number; end: number }[] | { why: string };
+
+/** `scope`'s finished operations through the CLI in `where` (what writeRunRecord counts). */
+export function readFinishedOperations(
+  scope: { stack: string },
+  where: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<FinishedOperations> {
+  return finishedOperations(scope, { cwd: where.cwd ?? process.cwd(), env: where.env });
+}
+
 /** One entry of `pulumi stack history --json`. */
 interface UpdateJson {
   startTime?: string;
@@ -138,7 +150,7 @@ interface UpdateJson {
 async function finishedOperations(
   scope: { stack: string },
   at: { cwd: string; env?: NodeJS.ProcessEnv },
-): Promise<{ start: number; end: number }[] | { why: string }> {
+): Promise<FinishedOperations> {
   const history = await pulumiJson<UpdateJson[] | null>(
     ["stack", "history", "--json", "--page-size", "0", "--stack", scope.stack],
     at,
@@ -175,6 +187,10 @@ export async function readRunRecords(
 /** The name of the machine lock under which a stack's tags are set (stack-identity.ts sets its tag under it too). */
 export const stackTagsLockName = (hash: string): string => `stack-tag-${hash}`;
 
+/** The machine lock under which `scope`'s stack tags are set (its project and stack, hashed). */
+export const stackTagsLock = (scope: { project: string; stack: string }): string =>
+  stackTagsLockName(createHash("sha256").update(canonicalJson(scope)).digest("hex").slice(0, 32));
+
 /**
  * What a run does under the stack tags' lock once its record is written: given the tags read back and how many
  * operations of the stack's history had finished (record-pruning.ts removes what can prove nothing any more).
@@ -188,7 +204,8 @@ export type AfterRecord = (
 /**
  * Sets run `id`'s tag on `scope`'s stack through the CLI, under the machine lock `lockName`, with how many operations
  * of the stack had finished (when the history can be read: runFinished); the outcome is what the tags read back say.
- * Once it is written, and the history was read, `after` runs under the same lock.
+ * `finishedRead`: those operations, read already (any time in the run counts them alike); else read now. Once it is
+ * written, and the history was read, `after` runs under the same lock.
  */
 export async function writeRunRecord(
   scope: { project: string; stack: string },
@@ -196,11 +213,11 @@ export async function writeRunRecord(
   record: RunRecord,
   lockName: string,
   where: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
-  after?: AfterRecord,
+  { after, finishedRead }: { after?: AfterRecord; finishedRead?: Promise<FinishedOperations> } = {},
 ): Promise<{ written: true } | { why: string }> {
   const at = { cwd: where.cwd ?? process.cwd(), env: where.env };
   // This run's operation holds the backend's lock: none finishes meanwhile.
-  const finished = await finishedOperations(scope, at);
+  const finished = await (finishedRead ?? finishedOperations(scope, at));
   const counted = "why" in finished ? record : { ...record, before: finished.length };
   const locked = await withMachineLock(lockName, async () => {
     const set = await pulumiJson(

@@ -27,11 +27,12 @@
  * `preview` and `pulumi stack tag set` do not): they are the providers of one command, on one machine (two
  * explicit providers; a dynamic provider and the native plugin). Their "read; if absent set; read back" runs under
  * a lock of this machine (machine-lock.ts) named by the project and the stack, the lock every setter of the stack's
- * tags takes (run-records.ts too), and reads the tags again inside it: the second finds the first's tag and sets none,
- * so both mark with one value (test/engine/stack-tag-race.test.ts). A lock not taken within its limit leaves the
- * identity unread: the order is placed without a mark. An order whose mark the stack's tag does not give (the tag
- * removed by hand; a mark of an older form: order-marks.ts) is named, never cancelled or taken back (the safe
- * failure).
+ * tags takes (run-records.ts too), and reads the tags only inside it: the second finds the first's tag and sets none,
+ * so both mark with one value (test/engine/stack-tag-race.test.ts). A run that writes its record through the CLI
+ * does all this beside its record, under the one lock, read back once (backend-reader.ts: setOrderTags). A lock
+ * not taken within its limit leaves the identity unread: the order is placed without a mark. An order whose mark the
+ * stack's tag does not give (the tag removed by hand; a mark of an older form: order-marks.ts) is named, never
+ * cancelled or taken back (the safe failure).
  *
  * When the tag cannot be read, there is no identity: the order is placed without a mark (the provider never acts on
  * it later) and the read's failure says why. Read once per run and purpose (`stackIdentity`), and only when needed:
@@ -47,7 +48,7 @@ import { runState, type RunContext } from "../engine/run-context.js";
 import { pulumiJson } from "./backend-states.js";
 import { IDENTITY_FORM } from "./order-marks.js";
 import { withMachineLock } from "./machine-lock.js";
-import { stackTagsLock } from "./backend-reader.js";
+import { stackTagsLock } from "./run-records.js";
 
 export { identityOf } from "./order-marks.js";
 
@@ -78,34 +79,40 @@ export function stackIdentityMark(parts: StackIdentityParts): string {
   return `${IDENTITY_FORM}${digest.slice(0, 32)}`;
 }
 
-type CliRead<T> = { value: T } | { why: string };
+/** What a `pulumi` read gave, or why it gave nothing. */
+export type CliRead<T> = { value: T } | { why: string };
+
+/** A new value of the stack's own tag: 128 random bits. */
+export const newStackTagValue = (): string => randomBytes(16).toString("hex");
 
 /**
- * The stack's own tag as the backend holds it, or why it could not be read. `held`: the tags read first. None set:
- * undefined when judging; before marking (`toMark`), a random value set, under the machine's lock of this backend's
- * stack (`lockName`) and after the tags are read again in it, so a run of this machine that set it meanwhile is
- * seen. Run only for a stack that otherwise has an identity: a stack that can have none gets no tag.
+ * The stack's own tag as the backend holds it, or why it could not be read. None set: undefined when judging; before
+ * marking (`toMark`), a random value set. To mark, the tags are read only once the machine's lock of this backend's
+ * stack (`lockName`) is held, so a run of this machine that set it meanwhile is seen, and set and read back in it:
+ * one read, not one before the lock and one in it. Run only for a stack that otherwise has an identity: a stack that
+ * can have none gets no tag.
  */
 async function stackTagOf(
   stack: string,
   where: { cwd: string; env?: NodeJS.ProcessEnv },
-  held: CliRead<Record<string, string>>,
   /** `beforeTagSet`: what runs between reading no tag and setting one (a test holds the window open). */
   toMark: { lockName: string; beforeTagSet?: () => Promise<void> } | undefined,
 ): Promise<CliRead<string | undefined>> {
-  const read = (tags: CliRead<Record<string, string>>): CliRead<string | undefined> =>
-    "why" in tags ? tags : { value: tags.value[STACK_TAG] || undefined };
-  const readNow = async () =>
-    read(await pulumiJson<Record<string, string>>(["stack", "tag", "ls", "--json", "--stack", stack], where));
-  const now = read(held);
-  if ("why" in now || now.value !== undefined || toMark === undefined) return now;
+  const readNow = async (): Promise<CliRead<string | undefined>> => {
+    const tags = await pulumiJson<Record<string, string>>(
+      ["stack", "tag", "ls", "--json", "--stack", stack],
+      where,
+    );
+    return "why" in tags ? tags : { value: tags.value[STACK_TAG] || undefined };
+  };
+  if (toMark === undefined) return readNow();
   const locked = await withMachineLock(toMark.lockName, async (): Promise<CliRead<string | undefined>> => {
-    const again = await readNow();
-    if ("why" in again || again.value !== undefined) return again;
+    const now = await readNow();
+    if ("why" in now || now.value !== undefined) return now;
     await toMark.beforeTagSet?.();
     // `tag set` prints no JSON: its outcome is what the tags read back say.
     const set = await pulumiJson(
-      ["stack", "tag", "set", STACK_TAG, randomBytes(16).toString("hex"), "--stack", stack],
+      ["stack", "tag", "set", STACK_TAG, newStackTagValue(), "--stack", stack],
       where,
     );
     const after = await readNow();
@@ -117,8 +124,23 @@ async function stackTagOf(
   return "why" in locked ? locked : locked.value;
 }
 
+/** The identity of `scope`'s stack, given its own tag as read (stackTagOf; setOrderTags). */
+export function identityOfStackTag(
+  scope: { project: string; stack: string },
+  stackTag: CliRead<string | undefined>,
+): StackIdentity {
+  if ("why" in stackTag)
+    return { unread: `the stack's tag ${STACK_TAG} could not be read or set: ${stackTag.why}` };
+  if (stackTag.value === undefined)
+    return {
+      none: true,
+      unread: `its tag ${STACK_TAG} is not set yet, so no run has marked an order with its identity`,
+    };
+  return { mark: stackIdentityMark({ ...scope, stackTag: stackTag.value }) };
+}
+
 /** The project's directory (where Pulumi.yaml is), from `cwd` up, or undefined. */
-function projectDir(cwd: string): string | undefined {
+export function projectDir(cwd: string): string | undefined {
   for (let at = resolve(cwd); ; at = dirname(at)) {
     if (["Pulumi.yaml", "Pulumi.yml"].some((name) => existsSync(join(at, name)))) return at;
     if (dirname(at) === at) return undefined;
@@ -144,25 +166,10 @@ export async function readStackIdentity(
 ): Promise<StackIdentity> {
   const cwd = where.cwd ?? process.cwd();
   if (projectDir(cwd) === undefined) return { unread: "there is no Pulumi project (Pulumi.yaml) here" };
-  const tags = await pulumiJson<Record<string, string>>(
-    ["stack", "tag", "ls", "--json", "--stack", scope.stack],
-    {
-      cwd,
-      env: where.env,
-    },
-  );
   // The lock every setter of this stack's tags takes (run-records.ts sets a run's record under it too).
   const toMark =
     purpose === "mark" ? { lockName: stackTagsLock(scope), beforeTagSet: where.beforeTagSet } : undefined;
-  const stackTag = await stackTagOf(scope.stack, { cwd, env: where.env }, tags, toMark);
-  if ("why" in stackTag)
-    return { unread: `the stack's tag ${STACK_TAG} could not be read or set: ${stackTag.why}` };
-  if (stackTag.value === undefined)
-    return {
-      none: true,
-      unread: `its tag ${STACK_TAG} is not set yet, so no run has marked an order with its identity`,
-    };
-  return { mark: stackIdentityMark({ ...scope, stackTag: stackTag.value }) };
+  return identityOfStackTag(scope, await stackTagOf(scope.stack, { cwd, env: where.env }, toMark));
 }
 
 export type IdentityReader = (
@@ -195,6 +202,12 @@ const IDENTITY = runState("the stack's identity, read once, and where from", () 
   read: new Map<string, Promise<StackIdentity>>(),
 }));
 
+/** True when `context`'s run reads its stack's identity through the CLI, as the engine started the provider. */
+export const identityThroughTheCli = (context: RunContext): boolean =>
+  context.engine !== undefined &&
+  context.tuning.identityReader === undefined &&
+  context.get(IDENTITY).through === undefined;
+
 /** `context`'s run reads its stack's identity through `read` (the killed-orders command: the user's directory). */
 export function readIdentityThrough(context: RunContext, read: IdentityReader): void {
   context.get(IDENTITY).through = read;
@@ -202,15 +215,19 @@ export function readIdentityThrough(context: RunContext, read: IdentityReader): 
 
 /**
  * The identity of `scope`'s stack for `purpose`, read once in `context`'s run; a failure is `unread`, never thrown.
- * A read to mark serves every later read; one to judge serves a read to mark only when it found a mark.
+ * A read to mark serves every later read; one to judge serves a read to mark only when it found a mark. `readMark`:
+ * how the run reads it to mark when it has not yet, instead of its reader's (backend-reader.ts: beside the run's
+ * record).
  */
 export function stackIdentity(
   context: RunContext,
   scope: { project: string; stack: string },
   purpose: IdentityPurpose = "judge",
+  readMark?: () => Promise<StackIdentity>,
 ): Promise<StackIdentity> {
   const { through, read: held } = context.get(IDENTITY);
-  const readThrough = through ?? defaultReaderOf(context);
+  const reader = through ?? defaultReaderOf(context);
+  const readThrough: IdentityReader = (s, p) => (p === "mark" && readMark ? readMark() : reader(s, p));
   const key = (p: IdentityPurpose) => `${p} ${scope.project}/${scope.stack}`;
   const readFor = (p: IdentityPurpose): Promise<StackIdentity> =>
     readThrough(scope, p).catch((error: unknown) => ({

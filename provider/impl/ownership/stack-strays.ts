@@ -43,6 +43,7 @@ import { identityOf, stackIdentity } from "./stack-identity.js";
 import { creationNonceOf } from "./order-marks.js";
 import { carriesAnotherMark, otherStacksLine } from "./another-stacks.js";
 import { stillBilled, type LeftOrder } from "./still-billed.js";
+import { ordersNotBeingDeleted } from "./run-deletes.js";
 import { carriesToken, stackTokenOf } from "./new-order-marks.js";
 
 const SWEEP = runState("the stack's orders in no state, judged once by a destroy", () => ({
@@ -243,7 +244,9 @@ async function sweep(
 ): Promise<Verdict> {
   const carrying = await ordersToJudge(view, stack, deleted);
   if ("unread" in carrying) return { ...NOTHING, unread: [carrying.unread] };
-  if (carrying.length === 0) return NOTHING;
+  // An order whose delete this run began is held (run-deletes.ts): when those are all it found, once the run's deletes
+  // stopped arriving, nothing is left to judge and the backend is not read. Any other: every one judged, as before.
+  if ((await ordersNotBeingDeleted(run, carrying)).length === 0) return NOTHING;
   const records = await recordsFor(run, stack, carrying);
   const judged = carrying.map((order) => ({ order, judgement: mayCancel(order, records) }));
   const toAct = judged.filter(({ judgement }) => judgement.answer !== "held");

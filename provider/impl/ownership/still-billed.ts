@@ -5,29 +5,16 @@
  * tell them from a killed run's orders, and named them as left billed, to cancel in the control panel, while the same
  * run's deletes were cancelling them. And an order whose cancellation failed because it had just ended (another
  * delete, a colleague in the control panel) is not billed. So before the sweep speaks, it waits for this run's
- * deletes of the orders it would name (each registered as it begins: noteDeleting), lists the account again, and
+ * deletes of the orders it would name (each registered as it begins: run-deletes.ts), lists the account again, and
  * names only the orders still active; one of them no longer active is said once, as ended. When the listing fails,
  * every order is named, as before.
  */
 import type { AboutOrder } from "../../../contract/index.js";
 import type { AccountView } from "../account/account-view.js";
 import { log } from "../engine/log.js";
-import { runState, type RunContext } from "../engine/run-context.js";
+import type { RunContext } from "../engine/run-context.js";
 import { isOrderGone } from "../../wire-mapping/order-fields.js";
-
-/** This run's deletes under way, by the VPS's id (its order number): each settles when the delete ends. */
-const DELETING = runState(
-  "this run's deletes under way, by VPS id",
-  () => new Map<string, Promise<unknown>>(),
-);
-
-/** Notes that this run began the delete of VPS `id` (`done`: the delete), before anything of it awaits. */
-export function noteDeleting(run: RunContext, id: string, done: Promise<unknown>): void {
-  run.get(DELETING).set(
-    id,
-    done.catch(() => undefined),
-  );
-}
+import { deleteOf } from "./run-deletes.js";
 
 /**
  * An order the sweep would name as left billed: the order, its name (number, domain name, fee), its words in the
@@ -50,8 +37,7 @@ export async function stillBilled(
   left: readonly LeftOrder[],
 ): Promise<LeftOrder[]> {
   if (left.length === 0) return [];
-  const deleting = run.get(DELETING);
-  await Promise.all(left.map(({ order }) => deleting.get(String(order.order_oid))));
+  await Promise.all(left.map(({ order }) => deleteOf(run, String(order.order_oid))));
   let active: Set<number> | undefined;
   try {
     const now = Date.now();
@@ -66,7 +52,7 @@ export async function stillBilled(
     else
       log(
         run,
-        `${entry.named} is no longer billed: ${deleting.has(String(entry.order.order_oid)) ? "this run's delete of it cancelled it" : "it ended while this run judged it"}.`,
+        `${entry.named} is no longer billed: ${deleteOf(run, String(entry.order.order_oid)) ? "this run's delete of it cancelled it" : "it ended while this run judged it"}.`,
       );
   return still;
 }
