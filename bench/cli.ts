@@ -34,7 +34,7 @@ import { BenchStack, OPS, type BenchProgram, type CpuSplit, type Measured, type 
 import { perVpsByPlace, topOfGoProfile, topOfNodeProfile } from "./profile-summary.js";
 
 const run = promisify(execFile);
-/** Emulated durations are the real ones times this: ordering a VPS takes ~0.9 s instead of 45 s. */
+/** Emulated durations are the real ones times this (by default): ordering a VPS takes ~0.9 s instead of 45 s. */
 const TIME_SCALE = 0.02;
 const NO_CHECKPOINTS = { PULUMI_SKIP_CHECKPOINTS: "true" };
 
@@ -60,6 +60,11 @@ export interface CliBenchOptions {
   floor?: boolean;
   /** The emulator's rate limit; the stacks then keep a pace just under it (PACE_SHARE of it). */
   rateLimit?: RateLimit;
+  /**
+   * The emulator's modelled durations times this (default TIME_SCALE); 0: none, so what is left beside the floor is
+   * the three processes' work and the emulator's CPU, not the API's modelled waits.
+   */
+  timeScale?: number;
   print?: (line: string) => void;
 }
 
@@ -85,7 +90,17 @@ const fmtCalls = (calls: Record<string, number>): string =>
 
 const s1 = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const fmtCpu = (c: CpuSplit) =>
-  `engine ${s1(c.engineMs)}, program ${s1(c.programMs)}, provider host ${s1(c.providerHostMs)}`;
+  `engine ${s1(c.engineMs)}, program ${s1(c.programMs)}, provider host ${s1(c.providerHostMs)}; ` +
+  `emulator ${s1(c.emulatorMs)}`;
+/** The three processes a user's machine runs (the emulator stands in for RimuHosting's servers). */
+const ownCpuMs = (c: CpuSplit) => c.engineMs + c.programMs + c.providerHostMs + c.otherNodeMs;
+
+/** The fleet's time and CPU against the floor's at one size: the aim's ratio (issue 90: within 1.15). */
+const againstFloor = (fleet: Measured, floor: Measured): string =>
+  `${(fleet.seconds / floor.seconds).toFixed(2)}x the floor's time; CPU of engine, program and host ` +
+  `${(ownCpuMs(fleet.cpu) / ownCpuMs(floor.cpu)).toFixed(2)}x (${s1(ownCpuMs(fleet.cpu))} vs ` +
+  `${s1(ownCpuMs(floor.cpu))}); the emulator's CPU beside it ${s1(fleet.cpu.emulatorMs)} (the floor's ` +
+  `${s1(floor.cpu.emulatorMs)})`;
 
 /** Each process's CPU per VPS beyond the first, and the program's peak memory. */
 const perVps = (one: Measured, many: Measured, big: number): string => {
@@ -133,7 +148,8 @@ export async function benchCli(options: CliBenchOptions = {}): Promise<void> {
   const rounds = options.rounds ?? 2;
   const started = Date.now();
   const limit = options.rateLimit;
-  const emulator = await startEmulator({ timeScale: TIME_SCALE, ...(limit ? { rateLimit: limit } : {}) });
+  const timeScale = options.timeScale ?? TIME_SCALE;
+  const emulator = await startEmulator({ timeScale, ...(limit ? { rateLimit: limit } : {}) });
   const requestsPerSecond = limit
     ? Math.floor((limit.requests / limit.windowSeconds) * PACE_SHARE * 100) / 100
     : undefined;
@@ -143,7 +159,7 @@ export async function benchCli(options: CliBenchOptions = {}): Promise<void> {
       `${os
         .loadavg()
         .map((l) => l.toFixed(1))
-        .join(" ")}; emulator time scale ${TIME_SCALE}` +
+        .join(" ")}; emulator time scale ${timeScale}` +
       (options.budgetUsd === undefined ? "" : `; monthlyBudgetUsd ${options.budgetUsd}`) +
       (limit
         ? `; rate limit ${limit.requests} requests per ${limit.windowSeconds} s, requestsPerSecond ${requestsPerSecond}`
@@ -213,6 +229,7 @@ export async function benchCli(options: CliBenchOptions = {}): Promise<void> {
         `           floor CPU for ${big}: ${fmtCpu(floorMany.cpu)}; ${perVps(floorOne, floorMany, big)}; ` +
           cpuRatio(floorOne, floorMany),
       );
+      print(`           ${big} VPSs: ${againstFloor(many, floorMany)}`);
       // What the fleet's time grows by beyond the floor's: the part a faster provider or program could win back.
       const beyond = (many.seconds - one.seconds - (floorMany.seconds - floorOne.seconds)) / (big - 1);
       print(`           the fleet beyond the floor: ${(beyond * 1000).toFixed(1)} ms of wall time per VPS`);

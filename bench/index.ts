@@ -4,7 +4,8 @@
  * `--fleet N` (default 200), `--rounds N` (default 2), `--profile` (CPU profiles of every operation), `--floor`
  * (the same commands on a do-nothing provider's program of the fleet's shape, all without checkpoints) and
  * `--budget USD` (the stacks' monthlyBudgetUsd: the budget's guard then judges each order and change) and
- * `--rate-limit R/S` (the emulator's rate limit, the stacks paced just under it); the plugin
+ * `--rate-limit R/S` (the emulator's rate limit, the stacks paced just under it) and `--time-scale X` (the emulator's
+ * modelled durations times X; default 0.02, 0: none); the plugin
  * bench takes `--rounds N` (default 7), `--against <executable>` and `--whole-process`; the registration bench
  * `--fleet N` (default 500) and `--rounds N`.
  */
@@ -25,6 +26,7 @@ const USAGE = `usage: npm run bench -- [emulator] [client] [cli] [plugin] [regis
   --floor            cli: beside the fleet, a do-nothing provider's program of its shape, all without checkpoints
   --budget USD       cli: the stacks' monthlyBudgetUsd (the budget's guard judges each order and change)
   --rate-limit R/S   cli: the emulator allows R requests per S seconds per key; the stacks keep a pace under it
+  --time-scale X     cli: the emulator's modelled durations times X (default 0.02; 0: the API answers at once)
   --against FILE     plugin: another executable to time beside this one
   --whole-process    plugin: time to the process's exit, not to the first answer
   --help             this text`;
@@ -44,6 +46,7 @@ function parseCommandLine(args: string[]) {
         floor: { type: "boolean" },
         budget: { type: "string" },
         "rate-limit": { type: "string" },
+        "time-scale": { type: "string" },
         against: { type: "string" },
         "whole-process": { type: "boolean" },
         help: { type: "boolean" },
@@ -81,6 +84,17 @@ const rateLimitOf = (flag: string | undefined): RateLimit | undefined => {
   return limit;
 };
 
+/** `--time-scale X`: a number, 0 or more (0: the emulator's modelled durations are skipped). */
+const timeScaleOf = (flag: string | undefined): number | undefined => {
+  if (flag === undefined) return undefined;
+  const scale = Number(flag);
+  if (flag.trim() === "" || !Number.isFinite(scale) || scale < 0)
+    throw new UsageError(
+      `--time-scale ${flag}: give a number, 0 or more, such as 0.02 (0: no modelled waits)`,
+    );
+  return scale;
+};
+
 /** Each benchmark by name, run with the command line's flags. */
 const benchesWith = (flags: Flags): Record<string, () => Promise<unknown>> => ({
   emulator: () => benchEmulator(),
@@ -93,6 +107,7 @@ const benchesWith = (flags: Flags): Record<string, () => Promise<unknown>> => ({
       floor: flags.floor,
       budgetUsd: count("budget", flags.budget),
       rateLimit: rateLimitOf(flags["rate-limit"]),
+      timeScale: timeScaleOf(flags["time-scale"]),
     }),
   plugin: () =>
     benchPlugin({
@@ -112,6 +127,7 @@ async function main(args: string[]): Promise<void> {
   }
   for (const name of ["fleet", "rounds", "budget"] as const) count(name, flags[name]); // said before any bench runs
   rateLimitOf(flags["rate-limit"]);
+  timeScaleOf(flags["time-scale"]);
   const benches = benchesWith(flags);
   const unknown = wanted.filter((name) => !(name in benches));
   if (unknown.length > 0) {

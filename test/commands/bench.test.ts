@@ -25,6 +25,14 @@ test.each([
   [["cli", "--fleet", "x"], "bench: --fleet x: give a whole number, 1 or more"],
   [["plugin", "--rounds", "0"], "bench: --rounds 0: give a whole number, 1 or more"],
   [["cli", "--fleet"], "bench: Option '--fleet <value>' argument missing"],
+  [
+    ["cli", "--time-scale=-1"],
+    "bench: --time-scale -1: give a number, 0 or more, such as 0.02 (0: no modelled waits)",
+  ],
+  [
+    ["cli", "--time-scale", "x"],
+    "bench: --time-scale x: give a number, 0 or more, such as 0.02 (0: no modelled waits)",
+  ],
   [["nope"], "bench: unknown bench nope; known: emulator, client, cli, plugin, registration"],
   [
     ["--no-such-option"],
@@ -48,6 +56,8 @@ test("--help prints the usage with every option, exit 0", async () => {
     "--profile",
     "--floor",
     "--budget",
+    "--rate-limit",
+    "--time-scale",
     "--against",
     "--whole-process",
   ])
