@@ -35,7 +35,7 @@ import type { FrontEnd } from "./money-model-cli-front-ends";
 import { setBudget, StackPool, stateOf } from "./money-model-cli-stacks";
 import { centsOf, increaseKept, previewFigure, upWithPreview, usd } from "./money-model-cli-up";
 import { controlApi } from "../helpers/control-api";
-import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
+import { ownLoopbackHost, startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 
 const SEED = ((value) => {
   if (value === "random") return Date.now() % 2 ** 31;
@@ -154,7 +154,7 @@ export function modelCases(front: FrontEnd): void {
   let workDir = "";
   let pool: StackPool | undefined;
   beforeAll(async () => {
-    emu = await startTestEmulator({ control: true, timeScale: 0 });
+    emu = await startTestEmulator({ control: true, timeScale: 0, host: ownLoopbackHost() });
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), "money-model-cli-"));
     pool = new StackPool(front, emu, path.join(workDir, "backend"));
   });

@@ -9,9 +9,10 @@
  *
  * The provider runs in-process through one of its two front ends (./model/front-ends.ts: the dynamic provider's
  * host, impl's check, diff, create, update, delete; or the native plugin's resource functions, whose Check is not told
- * the phase), which ./model/engine.ts calls as the Pulumi engine does, against one emulator over HTTP on 127.0.0.1,
- * reset between cases through its control API. Half the updates get the registrations in an order of their own, each
- * step started just after its check (a create checked before the shrink its preview counted). RIMU_MODEL_SEED
+ * the phase), which ./model/engine.ts calls as the Pulumi engine does, against one emulator over HTTP on an address
+ * of its own on loopback (ownLoopbackHost(): plan files are named by it), reset between cases through its control
+ * API. Half the updates get the registrations in an order of their own, each step started just after its check (a
+ * create checked before the shrink its preview counted). RIMU_MODEL_SEED
  * replays a seed, RIMU_MODEL_RUNS and RIMU_MODEL_NATIVE_RUNS scale the number of cases, RIMU_MODEL_WITH adds events
  * whose invariants are kept by other parts of issue 64 ("kill", "drift"): test/README.md.
  */
@@ -21,7 +22,7 @@ import fc from "fast-check";
 import { createClient, type RimuClient } from "../../provider/client/index";
 import { DEMO_API_KEY } from "../../emulator/index";
 import * as testing from "../../provider/impl/testing";
-import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
+import { ownLoopbackHost, startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
 import { controlApi } from "../helpers/control-api";
 import { gitHead } from "../helpers/git-head";
 import {
@@ -103,7 +104,7 @@ let byHand: RimuClient;
 beforeAll(async () => {
   delete process.env.RIMUHOSTING_APIKEY;
   delete process.env.RIMUHOSTING_BASEURL;
-  emu = await startTestEmulator({ control: true, seed: 7 });
+  emu = await startTestEmulator({ control: true, seed: 7, host: ownLoopbackHost() });
   byHand = createClient({
     apiKey: DEMO_API_KEY,
     baseUrl: emu.baseUrl,

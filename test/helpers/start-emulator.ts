@@ -8,6 +8,7 @@
  *
  * This file has no jest dependency, so it also works from plain node (test/engine).
  */
+import { randomInt } from "node:crypto";
 import {
   DEMO_API_KEY,
   type RunningEmulator,
@@ -40,6 +41,16 @@ export interface TestEmulator extends RunningEmulator {
     body?: unknown,
     options?: ApiOptions,
   ): Promise<ApiResponse<T>>;
+}
+
+/**
+ * An address of its own on loopback (all of 127.0.0.0/8 is), for an emulator whose base URL must be this test's
+ * alone: the budget's plan files are named by the account's base URL, key and stack and read for a day, so a file
+ * another test left for an emulator at 127.0.0.1 and the port this one got again is taken for this account's previewed
+ * plan (a flake of order-guard.test.ts in CI: a refusal left to a preview step).
+ */
+export function ownLoopbackHost(): string {
+  return `127.${randomInt(1, 255)}.${randomInt(1, 255)}.${randomInt(1, 255)}`;
 }
 
 export async function startTestEmulator(options: StartEmulatorOptions = {}): Promise<TestEmulator> {

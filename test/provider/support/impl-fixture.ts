@@ -11,12 +11,12 @@ import {
   type RunningEmulator,
   type StartEmulatorOptions,
 } from "../../../emulator/index";
-import { randomInt } from "node:crypto";
 import { createClient, type RimuClient } from "../../../provider/client/index";
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
 import type { VpsInputs } from "../../../provider/impl/inputs/vps-input-schema";
 import { rejectionOf as sharedRejectionOf } from "../../helpers/promises";
+import { ownLoopbackHost } from "../../helpers/start-emulator";
 
 export interface ImplFixture {
   emulator: RunningEmulator;
@@ -48,11 +48,8 @@ export function stackConfigWith(
 export async function startImplFixture(options: StartEmulatorOptions = {}): Promise<ImplFixture> {
   delete process.env.RIMUHOSTING_APIKEY;
   delete process.env.RIMUHOSTING_BASEURL;
-  // An address of its own on loopback (all of 127.0.0.0/8 is): the budget's plan files are named by the account's
-  // base URL and read for a day, so a file another test file left for an emulator at 127.0.0.1 and the port this one
-  // got again was taken for this account's previewed plan (a flake of order-guard.test.ts in CI: its shrink of
-  // shop/prod waited for, a refusal left to a preview step). A random host makes this fixture's URL its own.
-  const host = `127.${randomInt(1, 255)}.${randomInt(1, 255)}.${randomInt(1, 255)}`;
+  // An address of its own on loopback: plan files are named by the base URL (ownLoopbackHost()).
+  const host = ownLoopbackHost();
   const emulator = await startEmulator({ timeScale: 0, seed: 7, validateResponses: true, host, ...options });
   testing.resetConfiguration();
   // No backend in-process: an order of another state is never taken back, unless a test says which states exist.
