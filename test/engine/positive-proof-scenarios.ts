@@ -12,13 +12,13 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, expect, test } from "@jest/globals";
 import { DEMO_API_KEY } from "../../emulator/index";
-import { ENV_VARS } from "../../provider/config";
 import { createClient, type RimuClient } from "../../provider/client/index";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
-import { CliStack } from "./cli-stack";
+import type { CliStack } from "./cli-stack";
 import { runKilled } from "./kill-run";
-import { PLUGIN_VERSION, pluginEntry, pulumiText } from "./native-programs";
+import { pulumiText } from "./native-programs";
 import { newTeamBackend, type TeamBackend, type TeamBackendKind } from "./team-backends";
+import { yamlStack as yamlStackOn } from "./yaml-stacks";
 
 /** A YAML VPS (1 GB, 20 GB, in `dc`), with `options` (YAML resource options) if given. */
 export const yamlVps = (name: string, domainName: string, dc = "DCDALLAS", options = "") =>
@@ -51,26 +51,8 @@ export function positiveProofScenarios(kind: "file" | TeamBackendKind): void {
   });
 
   /** A stack `name` of a YAML project of its own, its program `resources`, on this backend. */
-  async function yamlStack(name: string, resources: string, env: Record<string, string> = {}) {
-    const dir = path.join(scratch, name);
-    fs.mkdirSync(dir, { recursive: true });
-    const write = (text: string) =>
-      fs.writeFileSync(
-        path.join(dir, "Pulumi.yaml"),
-        `name: ${name}\nruntime: yaml\n${pluginEntry(PLUGIN_VERSION)}resources:\n${text}`,
-      );
-    write(resources);
-    const stack = await CliStack.create({
-      programDir: dir,
-      stackName: name,
-      backendDir: path.join(scratch, "backend", name),
-      backendUrl: backend?.url,
-      env: { ...backend?.env, ...env, [ENV_VARS.apiKey]: DEMO_API_KEY },
-      config: { "rimuhosting:baseUrl": emulator.baseUrl },
-    });
-    stacks.push(stack);
-    return { stack, write };
-  }
+  const yamlStack = (name: string, resources: string, env: Record<string, string> = {}) =>
+    yamlStackOn({ scratch, baseUrl: emulator.baseUrl, backend, made: stacks }, name, resources, env);
 
   const active = (domain: string) =>
     emulator.snapshot().filter((o) => o.account === "demo" && !o.cancelled && o.domainName.endsWith(domain));

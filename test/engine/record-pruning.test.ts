@@ -8,15 +8,14 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { DEMO_API_KEY } from "../../emulator/index";
-import { ENV_VARS } from "../../provider/config";
 import { RUN_TAG_PREFIX } from "../../provider/impl/ownership/run-records";
 import { startTestEmulator, type TestEmulator } from "../helpers/start-emulator";
-import { CliStack } from "./cli-stack";
+import type { CliStack } from "./cli-stack";
 import { describeCliOnly } from "./describe-cli";
 import { runKilled } from "./kill-run";
-import { PLUGIN_VERSION, pluginEntry, pulumiText } from "./native-programs";
+import { pulumiText } from "./native-programs";
 import { yamlVps } from "./positive-proof-scenarios";
+import { yamlStack as yamlStackOn } from "./yaml-stacks";
 
 jest.setTimeout(900_000);
 
@@ -39,26 +38,8 @@ describeCliOnly("a stack's run records, pruned", () => {
   });
 
   /** A stack `name` of a YAML project of its own on a file backend; `write` sets its resources. */
-  async function yamlStack(name: string, resources: string, env: Record<string, string> = {}) {
-    const dir = path.join(scratch, name);
-    fs.mkdirSync(dir, { recursive: true });
-    const write = (text: string) =>
-      fs.writeFileSync(
-        path.join(dir, "Pulumi.yaml"),
-        `name: ${name}\nruntime: yaml\n${pluginEntry(PLUGIN_VERSION)}` +
-          (text === "" ? "outputs:\n  none: 0\n" : `resources:\n${text}`),
-      );
-    write(resources);
-    const stack = await CliStack.create({
-      programDir: dir,
-      stackName: name,
-      backendDir: path.join(scratch, "backend", name),
-      env: { ...env, [ENV_VARS.apiKey]: DEMO_API_KEY },
-      config: { "rimuhosting:baseUrl": emulator.baseUrl },
-    });
-    stacks.push(stack);
-    return { stack, write };
-  }
+  const yamlStack = (name: string, resources: string, env: Record<string, string> = {}) =>
+    yamlStackOn({ scratch, baseUrl: emulator.baseUrl, made: stacks }, name, resources, env);
 
   /** The stack's run records: its tags' values by run id. */
   const runRecords = async (stack: CliStack): Promise<Map<string, string>> => {
