@@ -3,11 +3,11 @@
 //
 //   pulumi config set rimuhosting:apiKey <key> --secret
 //   pulumi preview                   # web: new VPS: $10.00 a month (quoted by RimuHosting).
-//   pulumi up                        # Vps 1234567: billed $10.00 a month.
+//   pulumi up                        # Vps 1234567: ordered money.example.com, billed $10.00 a month.
 //   pulumi config set memoryMb 2048
 //   pulumi preview                   # web: resize 1024 → 2048 MB: $10.00 → $16.00 a month (+$6.00)
-//   pulumi up                        # Vps 1234567: the monthly fee went from $10.00 to $16.00 (+$6.00), ...
-//   pulumi destroy                   # Vps 1234567: no longer billed (...); RimuHosting credited $… for the unused time.
+//   pulumi up                        # Vps 1234567: resized memoryMb, …; the monthly fee went from $10.00 to $16.00 (+$6.00), …
+//   pulumi destroy                   # Vps 1234567: shut down and cancelled, no longer billed (…); RimuHosting credited $… …
 //
 // The price lines are the provider's own output, shown by the CLI as diagnostics of the stack.
 import * as pulumi from "@pulumi/pulumi";

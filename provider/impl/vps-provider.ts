@@ -27,7 +27,7 @@ import { same } from "./inputs/canonical-json.js";
 import { presentError } from "./engine/errors.js";
 import { log } from "./engine/log.js";
 import {
-  feeLine,
+  billedWords,
   isPreview,
   pricedOf,
   replacementLine,
@@ -258,12 +258,9 @@ async function orderAndConverge(
   const id = String(order.order_oid);
   const password = news.password ?? ordered.password;
   const recorded = { ...news, __creationNonce: nonce, password };
-  log(
-    run,
-    ordered.found
-      ? `Vps ${id}: found this stack's own order ${order.domain_name} (its response was lost, or a killed run left it); using it.`
-      : `Vps ${id}: ordered ${order.domain_name}.`,
-  );
+  const said = ordered.found
+    ? `Vps ${id}: found this stack's own order ${order.domain_name} (its response was lost, or a killed run left it); using it`
+    : `Vps ${id}: ordered ${order.domain_name}`;
   if (password === undefined && ordered.found) {
     log(
       run,
@@ -271,20 +268,21 @@ async function orderAndConverge(
         `Set the password input with allowReinstall, or reset it in the control panel.`,
     );
   }
-  return convergeNew({ run, client, view, live: order, recorded, news, what: "was created", provider });
+  return convergeNew({ run, client, view, live: order, recorded, news, what: "was created", provider, said });
 }
 
 /**
- * A new or adopted order brought to the inputs, and its fee said. `recorded` is what to record of the inputs;
+ * A new or adopted order brought to the inputs, then said in one line with its fee (`said`: "Vps 123: ordered
+ * web1.example.com"; a failed step's error says the order exists). `recorded` is what to record of the inputs;
  * its PTR is not set yet: without reverseDns in what converge() compares with, it sees it as a change.
  */
 async function convergeNew(
-  options: ConvergeOptions & { recorded: VpsInputs },
+  options: ConvergeOptions & { recorded: VpsInputs; said: string },
 ): Promise<{ id: string; outs: VpsOutputs }> {
   const { reverseDns: _unset, ...recordedBeforePtr } = options.recorded;
   const result = await converge({ ...options, recorded: recordedBeforePtr });
   const id = String(result.order.order_oid);
-  log(options.run, feeLine(id, orderFields(result.order).monthlyFeeUsd));
+  log(options.run, `${options.said}, ${billedWords(orderFields(result.order).monthlyFeeUsd)}.`);
   const password = result.password ?? options.recorded.password;
   return { id, outs: orderOutputs(result.order, { ...options.recorded, password }, options.news) };
 }
@@ -298,11 +296,20 @@ async function adopt(
 ): Promise<{ id: string; outs: VpsOutputs }> {
   const order = await orderToAdopt(client, news, Date.now());
   const id = String(order.order_oid);
-  log(run, `Vps ${id}: adopting existing order ${order.domain_name}.`);
   // Install-time options cannot be read back: they are recorded as given, not reinstalled.
   const view = accountView(run, "Creating a Vps");
   return guardedChange(run, view, { live: order, recorded: news, news }, "adopted", () =>
-    convergeNew({ run, client, view, live: order, recorded: news, news, what: "was adopted", provider }),
+    convergeNew({
+      run,
+      client,
+      view,
+      live: order,
+      recorded: news,
+      news,
+      what: "was adopted",
+      provider,
+      said: `Vps ${id}: adopted existing order ${order.domain_name}`,
+    }),
   );
 }
 

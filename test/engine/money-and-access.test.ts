@@ -52,7 +52,9 @@ describeCliOnly("money and access", () => {
     const r = await s.stack.up();
     const shown = take();
     expect(r.outputs.monthlyFeeUsd).toBe(quoted);
-    expect(line(shown, /Vps \d+: billed \$/)).toContain(`billed $${quoted!.toFixed(2)} a month`);
+    expect(line(shown, /Vps \d+: ordered money\.example\.com, billed \$/)).toContain(
+      `billed $${quoted!.toFixed(2)} a month`,
+    );
     const [order] = liveOrders(s.emulator);
     orderOid = order!.orderOid;
     const snap = s.emulator.snapshot().find((o) => o.orderOid === orderOid)!;
@@ -87,15 +89,15 @@ describeCliOnly("money and access", () => {
     expect(r.outputs.memory).toBe(2048);
     expect(r.outputs.monthlyFeeUsd).toBe(after);
     expect(s.emulator.snapshot().find((o) => o.orderOid === orderOid)?.monthlyFeeUsd).toBe(after);
-    expect(line(shown, /the monthly fee went from/)).toContain(
-      `from $${before!.toFixed(2)} to $${after!.toFixed(2)} (+$${difference!.toFixed(2)})`,
-    );
+    expect(
+      line(shown, /Vps \d+: resized memoryMb, which restarts the VPS; the monthly fee went from/),
+    ).toContain(`from $${before!.toFixed(2)} to $${after!.toFixed(2)} (+$${difference!.toFixed(2)})`);
   });
 
   test("destroy logs the credit for the unused time", async () => {
     take();
     await s.stack.destroy();
-    const credited = line(take(), /no longer billed/);
+    const credited = line(take(), /Vps \d+: shut down and cancelled, no longer billed/);
     expect(credited).toMatch(/RimuHosting credited \$\d+\.\d\d for the unused time/);
     expect(liveOrders(s.emulator)).toEqual([]);
   });

@@ -193,9 +193,14 @@ describe("the native plugin over gRPC (L3)", () => {
     // The generated root password leaves as a secret (the engine stores it encrypted).
     expect(created.properties.password).toMatchObject({ [SIG]: SECRET, value: expect.any(String) });
     expect(created.properties).not.toHaveProperty("__provider");
-    expect(messagesAbout(urn).map((m) => m.message)).toContainEqual(
-      expect.stringMatching(new RegExp(`Vps ${created.id}: ordered`)),
-    );
+    // The create, the resize and the delete each say the VPS in one line, its fee included (amounts as $N).
+    const said = (since: number) =>
+      plugin.messages
+        .slice(since)
+        .filter((m) => m.urn === urn && m.message.includes(`Vps ${created.id}:`))
+        .map((m) => m.message.trim().replace(/\$\d+\.\d\d/g, "$N"));
+    const vps = `[rimuhosting] Vps ${created.id}`;
+    expect(said(0)).toEqual([`${vps}: ordered native-l3.example.com, billed $N a month.`]);
 
     const none = await plugin.diff(created.id, urn, created.properties, checked.inputs);
     expect(none).toMatchObject({ changes: "none", replaces: [], detailedDiff: {} });
@@ -269,18 +274,26 @@ describe("the native plugin over gRPC (L3)", () => {
         .map((m) => m.message),
     ).toContainEqual(expect.stringMatching(/moving to host server h-new changes its IP addresses/));
 
+    const beforeUpdate = plugin.messages.length;
     const updated = await plugin.update(created.id, urn, created.properties, {
       ...checked.inputs,
       memoryMb: 2048,
     });
     expect(updated.properties).toMatchObject({ memoryMb: 2048, password: created.properties.password });
+    expect(said(beforeUpdate)).toEqual([
+      `${vps}: resized memoryMb, which restarts the VPS; the monthly fee went from $N to $N (+$N), as RimuHosting reported.`,
+    ]);
 
     const refreshed = await plugin.read(created.id, urn, updated.properties, updated.properties);
     expect(refreshed).toMatchObject({ id: created.id, properties: { memoryMb: 2048 } });
     expect(refreshed.inputs).toMatchObject({ memoryMb: 2048, creationScope: "native-l3/dev/life" });
 
+    const beforeDelete = plugin.messages.length;
     await plugin.delete(created.id, urn, updated.properties);
     await plugin.delete(created.id, urn, updated.properties);
+    expect(said(beforeDelete)).toEqual([
+      `${vps}: shut down and cancelled, no longer billed (it was billed $N a month); RimuHosting credited $N for the unused time.`,
+    ]);
     expect(
       emulator()
         .snapshot()

@@ -256,23 +256,33 @@ function changeLine(
 
 // ------------------------------------------------------------------------------------ after the fact
 
-/** `Vps 123: the monthly fee went from $9.57 to $16.00 (+$6.43).` from a resize's result. */
-export function resizeBillLine(
-  id: string,
-  result: { original_pricing?: ChangePricing | null; new_pricing?: ChangePricing | null },
-): string {
+/**
+ * What a resize did to the fee, from its result, for the one line that says the resize (vps-converge.ts):
+ * "the monthly fee went from $9.57 to $16.00 (+$6.43), as RimuHosting reported".
+ */
+export function resizeFeeWords(result: {
+  original_pricing?: ChangePricing | null;
+  new_pricing?: ChangePricing | null;
+}): string {
   const before = changePricingMoney(result.original_pricing);
   const after = changePricingMoney(result.new_pricing);
   if (before === undefined || after === undefined)
-    return `Vps ${id}: RimuHosting did not report the new monthly fee; see monthlyFeeUsd after the update.`;
+    return "RimuHosting did not report the new monthly fee (see monthlyFeeUsd after the update)";
   const delta = difference(before, after);
-  return `Vps ${id}: the monthly fee went from ${formatMoney(before)} to ${formatMoney(after)}${delta ? ` (${signed(delta)})` : ""}, as RimuHosting reported.`;
+  return `the monthly fee went from ${formatMoney(before)} to ${formatMoney(after)}${delta ? ` (${signed(delta)})` : ""}, as RimuHosting reported`;
+}
+
+/** "billed $9.57 a month", what a new or adopted VPS is billed, for the line that says it was ordered or adopted. */
+export function billedWords(fee: number | undefined): string {
+  return fee === undefined
+    ? "RimuHosting did not report its monthly fee"
+    : `billed ${formatMoney(usd(fee))} a month`;
 }
 
 /** `Vps 123: billed $9.57 a month.` or a fee change (move). Fees are USD (monthlyFeeUsd). */
 export function feeLine(id: string, fee: number | undefined, before?: number): string {
   if (fee === undefined) return `Vps ${id}: RimuHosting did not report a monthly fee.`;
-  if (before === undefined) return `Vps ${id}: billed ${formatMoney(usd(fee))} a month.`;
+  if (before === undefined) return `Vps ${id}: ${billedWords(fee)}.`;
   if (roundCents(fee) === roundCents(before))
     return `Vps ${id}: the monthly fee stays ${formatMoney(usd(fee))}.`;
   return `Vps ${id}: the monthly fee went from ${formatMoney(usd(before))} to ${formatMoney(usd(fee))} (${signed(usd(fee - before))}).`;
@@ -292,12 +302,21 @@ export function parseCredit(messages: readonly string[]): number | undefined {
   return undefined;
 }
 
-/** What a delete did to the bill: the credit, or the service's words verbatim when no credit can be read. */
-export function deleteBillLine(id: string, messages: readonly string[], fee: unknown): string {
+/**
+ * What a delete did to the bill, for the line that says the cancellation: the credit, or the service's words verbatim
+ * when no credit can be read. "no longer billed (it was billed $16.00 a month); RimuHosting credited $7.98 for the
+ * unused time."
+ */
+export function deleteBillWords(messages: readonly string[], fee: unknown): string {
   const credit = parseCredit(messages);
   const was = typeof fee === "number" ? ` (it was billed ${formatMoney(usd(fee))} a month)` : "";
   if (credit !== undefined)
-    return `Vps ${id}: no longer billed${was}; RimuHosting credited ${formatMoney(usd(credit))} for the unused time.`;
+    return `no longer billed${was}; RimuHosting credited ${formatMoney(usd(credit))} for the unused time.`;
   const said = messages.length > 0 ? messages.join(" ") : "nothing";
-  return `Vps ${id}: no longer billed${was}; no credit could be read from RimuHosting's answer, which said: ${said}`;
+  return `no longer billed${was}; no credit could be read from RimuHosting's answer, which said: ${said}`;
+}
+
+/** `Vps 123: no longer billed …` (deleteBillWords), a line of its own. */
+export function deleteBillLine(id: string, messages: readonly string[], fee: unknown): string {
+  return `Vps ${id}: ${deleteBillWords(messages, fee)}`;
 }

@@ -29,7 +29,7 @@ import { assertChangesAllowed, computeChanges, type VpsChanges } from "../inputs
 import type { VpsInputs } from "../inputs/vps-input-schema.js";
 import { orderFields } from "../../wire-mapping/order-fields.js";
 import { orderOutputs, type RecordedOutputs, type VpsOutputs } from "../inputs/vps-outputs.js";
-import { feeLine, resizeBillLine } from "../budget/money.js";
+import { feeLine, resizeFeeWords } from "../budget/money.js";
 import { parametersRequest, reinstallRequest } from "../inputs/vps-requests.js";
 import { secretsWrapped } from "../inputs/secret-values.js";
 import { LIVE_STEP_INPUTS, keepingRecorded } from "./planned-update.js";
@@ -283,12 +283,15 @@ async function resize(
   news: VpsInputs,
   changes: VpsChanges,
 ): Promise<void> {
-  log(run, `Vps ${id}: resizing (${changes.parameters.join(", ")}); the VPS restarts.`);
   const request = parametersRequest(news, changes.parameters);
   const resized = await client.changeParameters(ref, request);
   const result = resized.resource_change_result;
   if (result.were_resources_changed) {
-    log(run, resizeBillLine(id, result));
+    // One line, after the fact: the diff of the same deployment already warned that the resize restarts the VPS.
+    log(
+      run,
+      `Vps ${id}: resized ${changes.parameters.join(", ")}, which restarts the VPS; ${resizeFeeWords(result)}.`,
+    );
     return;
   }
   const order = (await client.getOrder(ref)).about_order;

@@ -6,7 +6,7 @@
 import type { RimuClient } from "../../client/index.js";
 import { RimuNotFoundError } from "../../client/index.js";
 import type { AccountView } from "../account/account-view.js";
-import { deleteBillLine } from "../budget/money.js";
+import { deleteBillWords } from "../budget/money.js";
 import { log } from "../engine/log.js";
 import { resourceName } from "../engine/notes.js";
 import type { RunContext } from "../engine/run-context.js";
@@ -36,8 +36,10 @@ export async function cancelRecorded(
     const deleted = await client.deleteVps(ref);
     gone();
     noteDone(run, "cancelled", resourceName(recorded));
-    log(run, `Vps ${oid}: shut down and cancelled.`);
-    log(run, deleteBillLine(String(oid), deleted.cancel_messages ?? [], recorded.monthlyFeeUsd));
+    log(
+      run,
+      `Vps ${oid}: shut down and cancelled, ${deleteBillWords(deleted.cancel_messages ?? [], recorded.monthlyFeeUsd)}`,
+    );
   } catch (error) {
     // Already gone counts as deleted: the engine keeps the resource if delete throws. A delete whose
     // answer was lost (timeout, dropped connection) or refused because it is already cancelled is

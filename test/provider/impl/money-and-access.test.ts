@@ -41,8 +41,10 @@ describe("price in preview", () => {
     const { id, outs } = await createChecked(APP_INPUTS);
     expect(outs.monthlyFeeUsd).toBe(quoted);
     expect(orderOf(id).monthlyFeeUsd).toBe(quoted);
-    // create() states the fee; no quote outside a preview.
-    expect(fixture().logs).toContain(`[rimuhosting] Vps ${id}: billed $${quoted!.toFixed(2)} a month.`);
+    // create() states the order and its fee in one line; no quote outside a preview.
+    expect(fixture().logs.filter((l) => l.startsWith(`[rimuhosting] Vps ${id}:`))).toEqual([
+      `[rimuhosting] Vps ${id}: ordered ${APP_INPUTS.domainName}, billed $${quoted!.toFixed(2)} a month.`,
+    ]);
     expect(quotes()).toHaveLength(1);
   });
 
@@ -100,12 +102,15 @@ describe("price in preview", () => {
     expect(was).toBe(outs.monthlyFeeUsd);
     expect(Math.round((will! - was!) * 100)).toBe(Math.round(more! * 100));
 
+    const said = fixture().logs.length;
     const updated = await impl.update(id, outs as never, { ...APP_INPUTS, memoryMb: 2048 });
     expect(updated.outs.monthlyFeeUsd).toBe(will);
     expect(orderOf(id).monthlyFeeUsd).toBe(will);
-    expect(fixture().logs).toContain(
-      `[rimuhosting] Vps ${id}: the monthly fee went from $${was!.toFixed(2)} to $${will!.toFixed(2)} (+$${more!.toFixed(2)}), as RimuHosting reported.`,
-    );
+    // One line for the resize, after it: its diff already warned that it restarts the VPS.
+    expect(fixture().logs.slice(said)).toEqual([
+      `[rimuhosting] Vps ${id}: resized memoryMb, which restarts the VPS; the monthly fee went from ` +
+        `$${was!.toFixed(2)} to $${will!.toFixed(2)} (+$${more!.toFixed(2)}), as RimuHosting reported.`,
+    ]);
   });
 
   it("a no-op preview asks for no quote; a second change in the same preview shows the running total", async () => {
@@ -144,13 +149,15 @@ describe("price in preview", () => {
 });
 
 describe("money after the fact", () => {
-  it("delete() logs the credit for unused time that cancel_messages states", async () => {
+  it("delete() says the cancellation and the credit for unused time that cancel_messages states, in one line", async () => {
     const { id, outs } = await createChecked(APP_INPUTS);
+    const said = fixture().logs.length;
     await impl.delete(id, outs as never);
-    const line = fixture().logs.find((l) => l.includes("no longer billed"));
-    expect(line).toMatch(
+    const lines = fixture().logs.slice(said);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
       new RegExp(
-        `Vps ${id}: no longer billed \\(it was billed \\$${outs.monthlyFeeUsd!.toFixed(2)} a month\\); RimuHosting credited \\$\\d+\\.\\d\\d for the unused time\\.$`,
+        `^\\[rimuhosting\\] Vps ${id}: shut down and cancelled, no longer billed \\(it was billed \\$${outs.monthlyFeeUsd!.toFixed(2)} a month\\); RimuHosting credited \\$\\d+\\.\\d\\d for the unused time\\.$`,
       ),
     );
   });
