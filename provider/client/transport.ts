@@ -83,7 +83,9 @@ export function createTransport(config: ResolvedClientConfig): Transport {
   const agent = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
   const redact = createRedactor(config.apiKey);
   const log = redactedLogger(config, redact);
-  const exchange: Exchange = { instance: gotInstance(config, agent), redact, log, config };
+  // Parsed once per client, not per request: whether its connections are TLS (timedOutWaitingFor reads it).
+  const tls = new URL(config.baseUrl).protocol === "https:";
+  const exchange: Exchange = { instance: gotInstance(config, agent), redact, log, config, tls };
   let closed = false;
   return {
     async call(name, policy, options = {}) {
@@ -113,6 +115,8 @@ interface Exchange {
   redact: Redactor;
   log: (line: string) => void;
   config: ResolvedClientConfig;
+  /** Whether the base URL is https: (Request.tls). */
+  tls: boolean;
 }
 
 /** One got instance over the client's keep-alive agents, with got's own retry and error throwing off. */
@@ -159,7 +163,7 @@ interface Request {
 /** The request for one call: path, headers, time limit; refuses an authenticated call without a key. */
 function requestFor(
   endpoint: Endpoint,
-  config: ResolvedClientConfig,
+  { config, tls }: Pick<Exchange, "config" | "tls">,
   timeoutKind: TimeoutKind,
   options: CallOptions,
 ): Request {
@@ -181,7 +185,7 @@ function requestFor(
     timeoutKind,
     limitName: config.timeoutNames[timeoutKind] ?? TIMEOUT_OPTIONS[timeoutKind],
     label,
-    tls: new URL(config.baseUrl).protocol === "https:",
+    tls,
   };
 }
 
@@ -194,7 +198,7 @@ async function callWithRetries<N extends EndpointName>(
 ): Promise<EndpointResponse<N>> {
   const { config, log } = exchange;
   const endpoint = ENDPOINTS[name];
-  const request = requestFor(endpoint, config, options.timeout ?? policy.timeout, options);
+  const request = requestFor(endpoint, exchange, options.timeout ?? policy.timeout, options);
   const rule = RETRY_RULES[options.retry ?? policy.retry];
   const maxAttempts = config.retry.limit + 1;
   const line = `${endpoint.method} ${request.path}`;
