@@ -179,7 +179,7 @@ function changeOrders(run: RunContext, ahead: LookAhead, known: VpsInputs): Chan
   return {
     ...(ahead.liveOrderOid === undefined ? {} : { order: ahead.liveOrderOid }),
     ...(isReplaced(run, known) ? { replaces: true } : {}),
-    ...(scoped ? { token: creationTokenFor(known) } : {}),
+    ...(scoped ? { token: ahead.creationToken ?? creationTokenFor(known) } : {}),
   };
 }
 

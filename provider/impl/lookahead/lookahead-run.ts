@@ -28,6 +28,8 @@ export interface LookAhead {
   liveOrderOid?: number;
   /** A killed run's order this new resource takes back (ownership/take-back.ts): check() gives it that order's nonce. */
   takenBack?: AboutOrder;
+  /** The creation token of the checked inputs (creation-token.ts), when the look-ahead worked it out. */
+  creationToken?: string;
 }
 
 /**

@@ -106,7 +106,7 @@ export async function lookAhead(
  */
 async function checkAll(
   run: LookaheadCheck,
-): Promise<Pick<LookAhead, "fee" | "recordedOrderOid" | "liveOrderOid">> {
+): Promise<Pick<LookAhead, "fee" | "recordedOrderOid" | "liveOrderOid" | "creationToken">> {
   const orders = run.orders;
   // The budget's scope: what the account is billed now, every active order (budget.ts). The ledger keeps the run's
   // first figure, so it is added up once per run, not once per VPS over every order (287 ms of a 500-VPS update).
@@ -117,7 +117,10 @@ async function checkAll(
   await checkBillingMethod(run);
   const adopting = typeof run.known.adoptOrderOid === "number" && changed(run, "adoptOrderOid");
   const adopted = adopting ? await checkAdoption(run) : undefined;
-  const takenBack = !adopting && orders ? await checkCreationToken(run, orders) : undefined;
+  // Worked out once per check: the budget's plan entry names the same token (vps-check.ts, changeOrders).
+  const creationToken = tokenOf(run);
+  const takenBack =
+    !adopting && orders && creationToken ? await checkCreationToken(run, orders, creationToken) : undefined;
   const listed = liveOrderOf(run, orders);
   // A pending create whose order never appeared: update() orders it, so it is checked and priced as a new VPS. One
   // whose order was placed since the listing was read: that order is the live one (pending-create.ts).
@@ -152,6 +155,7 @@ async function checkAll(
     recordedOrderOid,
     ...(liveOrderOid === undefined ? {} : { liveOrderOid }),
     ...(takenBack ? { takenBack } : {}),
+    ...(creationToken ? { creationToken } : {}),
   };
 }
 
@@ -282,10 +286,8 @@ async function checkAdoption(run: LookaheadCheck): Promise<FeeFindings["adopted"
 async function checkCreationToken(
   run: LookaheadCheck,
   orders: readonly AboutOrder[],
+  token: string,
 ): Promise<AboutOrder | undefined> {
-  if (typeof run.known.creationScope !== "string") return undefined;
-  if (REPLACE_FORCING_INPUTS.some((name) => run.unknown.has(name))) return undefined;
-  const token = creationTokenFor(run.known);
   const nonce = run.known.__creationNonce;
   const carrying = run.view.carryingIn(orders, token);
   const others = carrying.filter((order) => creationNonceOf(order) !== nonce);
@@ -311,6 +313,13 @@ async function checkCreationToken(
     ...takenBackNotes(run.name, decided.order, orders, run.context.settings.budget.settings.monthlyBudgetUsd),
   );
   return decided.order;
+}
+
+/** The creation token of the checked inputs, when they name a scope and every input it hashes is known. */
+function tokenOf(run: LookaheadCheck): string | undefined {
+  if (typeof run.known.creationScope !== "string") return undefined;
+  if (REPLACE_FORCING_INPUTS.some((name) => run.unknown.has(name))) return undefined;
+  return creationTokenFor(run.known);
 }
 
 /** What RimuHosting quotes for an order taken back: its plan, data centre and sizes, the program's over them. */
