@@ -234,6 +234,31 @@ describeNative("yaml", "after a kill, up or destroy leaves nothing billed in no 
     }
   });
 
+  test("the stack's tags torn by a kill: up fails with EOF; after the repair its tags read again", async () => {
+    const backend = newBackend();
+    const stack = await createStackDriver({
+      programDir: yamlDir,
+      stackName: "kd-torn-tags",
+      workDir: s.workDir,
+      backendUrl: `file://${backend}`,
+      env: { [ENV_VARS.apiKey]: DEMO_API_KEY },
+      config: { "rimuhosting:baseUrl": s.emulator.baseUrl },
+    });
+    try {
+      // The provider writes run records as stack tags during a run; a kill in that write empties the tags' sidecar.
+      await stack.cli.command("stack", "tag", "set", "probe", "1");
+      const sidecar = path.join(".pulumi", "stacks", "killed-destroy", `${stack.cli.name}.pulumi-tags.attrs`);
+      fs.writeFileSync(path.join(backend, sidecar), "");
+      await expect(stack.cli.command("up", "--yes", "--skip-preview")).rejects.toThrow(TORN_SAVE_ERROR);
+      await expect(cancelAfterKill(stack.cli)).resolves.toEqual([sidecar]);
+      expect(JSON.parse(await stack.cli.command("stack", "tag", "ls", "--json"))).toMatchObject({
+        probe: "1",
+      });
+    } finally {
+      await stack.close();
+    }
+  });
+
   test("PULUMI_SKIP_CHECKPOINTS, two explicit providers, one VPS removed and one added: the new one stays", async () => {
     const dir = writeYamlProgram("two-providers", twoProviders("old"), { version: PLUGIN_VERSION });
     const stack = await createStackDriver({
