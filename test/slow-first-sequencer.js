@@ -1,9 +1,10 @@
 // Jest's order (files that failed last time first, then the longest first when it has timings from an earlier run,
 // else the largest), with the slow files moved ahead of the rest after the failed ones: test/package (packs and
 // installs the package), test/engine (each operation runs the real pulumi CLI), test/docs/recipes.test.ts (runs the
-// docs' recipes through the CLI, over a minute on CI) and test/provider/fault-matrix.test.ts (the slowest file that
-// starts no process, about 20 s). With several workers, a slow file that starts last is the whole run's tail, and a
-// fresh clone (CI) has no timings: jest would order by file size, which starts the slowest file,
+// docs' recipes through the CLI, over a minute on CI), test/provider/fault-matrix.test.ts (the slowest file that
+// starts no process, about 20 s) and test/cost/money-model.test.ts (the money model's generated runs, 10 minutes of
+// a CI worker and the largest budget). With several workers, a slow file that starts last is the whole run's tail,
+// and a fresh clone (CI) has no timings: jest would order by file size, which starts the slowest file,
 // test/package/packed.test.ts, among the last (recipes, among the unit files, ran alone for the last 17 s; the fault
 // matrix, a small file, for the last 19 s of a warm CI run).
 // Within each group, the files jest has no timing for go by their CPU budget (test/cpu-budgets.json), the largest
@@ -14,8 +15,10 @@ const path = require("node:path");
 const Sequencer = require("@jest/test-sequencer").default;
 const { readBudgets } = require("./helpers/cpu-budget");
 
-const SLOW =
-  /[\\/]test[\\/](package[\\/]|engine[\\/]|docs[\\/]recipes\.test\.ts$|provider[\\/]fault-matrix\.test\.ts$)/;
+const SLOW = new RegExp(
+  String.raw`[\\/]test[\\/](package[\\/]|engine[\\/]|docs[\\/]recipes\.test\.ts$|` +
+    String.raw`provider[\\/]fault-matrix\.test\.ts$|cost[\\/]money-model\.test\.ts$)`,
+);
 const ROOT = path.resolve(__dirname, "..");
 
 /**
