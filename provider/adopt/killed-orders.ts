@@ -32,7 +32,12 @@ import {
 } from "../impl/engine/backend-cli.js";
 import { readBackendThrough } from "../impl/ownership/backend-reader.js";
 import { readRunRecords } from "../impl/ownership/run-records.js";
-import { inPulumiProject, pulumiJson, readBackendStates } from "../impl/ownership/backend-states.js";
+import {
+  inPulumiProject,
+  pulumiJson,
+  readBackendStates,
+  readStackTags,
+} from "../impl/ownership/backend-states.js";
 import { fileBackendDir } from "../impl/ownership/stack-scope.js";
 import { IDENTITY_FORM } from "../impl/ownership/order-marks.js";
 import { readIdentityThrough, readStackIdentity, STACK_TAG } from "../impl/ownership/stack-identity.js";
@@ -206,10 +211,7 @@ async function printIdentity(
   io: ImportFileIo,
   name: string,
 ): Promise<number> {
-  const tags = await pulumiJson<Record<string, string>>(
-    ["stack", "tag", "ls", "--json", "--stack", scope.stack],
-    where,
-  );
+  const tags = await readStackTags(scope.stack, where);
   if ("why" in tags) {
     io.stderr.write(`${name}: the tags of stack ${scope.stack} could not be read: ${tags.why}.\n`);
     return USAGE_EXIT;

@@ -206,20 +206,33 @@ describeNative("yaml", "after a kill, up or destroy leaves nothing billed in no 
     },
   );
 
-  test("a save torn by a kill (the checkpoint's sidecar emptied): cancel fails with EOF, then recovers", async () => {
+  /**
+   * The YAML stack on a backend of its own, and `tear`: empties one of the stack's sidecars (`.json.attrs`, the
+   * checkpoint's; `.pulumi-tags.attrs`, the tags') as a kill between fileblob's os.Create and its write leaves it
+   * (torn-save.ts), returning its path in the backend.
+   */
+  async function stackToTear(stackName: string) {
     const backend = newBackend();
     const stack = await createStackDriver({
       programDir: yamlDir,
-      stackName: "kd-torn",
+      stackName,
       workDir: s.workDir,
       backendUrl: `file://${backend}`,
       env: { [ENV_VARS.apiKey]: DEMO_API_KEY },
       config: { "rimuhosting:baseUrl": s.emulator.baseUrl },
     });
-    try {
-      // What a kill between fileblob's os.Create of the sidecar and its write leaves (torn-save.ts).
-      const sidecar = path.join(".pulumi", "stacks", "killed-destroy", `${stack.cli.name}.json.attrs`);
+    const tear = (suffix: ".json.attrs" | ".pulumi-tags.attrs") => {
+      const sidecar = path.join(".pulumi", "stacks", "killed-destroy", `${stack.cli.name}${suffix}`);
       fs.writeFileSync(path.join(backend, sidecar), "");
+      return sidecar;
+    };
+    return { stack, tear };
+  }
+
+  test("a save torn by a kill (the checkpoint's sidecar emptied): cancel fails with EOF, then recovers", async () => {
+    const { stack, tear } = await stackToTear("kd-torn");
+    try {
+      const sidecar = tear(".json.attrs");
       await expect(stack.cli.cancel()).rejects.toThrow(TORN_SAVE_ERROR);
       expect(await killedOrders(stack.cli, "yaml")).toMatchObject({
         code: 2,
@@ -235,21 +248,19 @@ describeNative("yaml", "after a kill, up or destroy leaves nothing billed in no 
   });
 
   test("the stack's tags torn by a kill: up fails with EOF; after the repair its tags read again", async () => {
-    const backend = newBackend();
-    const stack = await createStackDriver({
-      programDir: yamlDir,
-      stackName: "kd-torn-tags",
-      workDir: s.workDir,
-      backendUrl: `file://${backend}`,
-      env: { [ENV_VARS.apiKey]: DEMO_API_KEY },
-      config: { "rimuhosting:baseUrl": s.emulator.baseUrl },
-    });
+    const { stack, tear } = await stackToTear("kd-torn-tags");
     try {
       // The provider writes run records as stack tags during a run; a kill in that write empties the tags' sidecar.
       await stack.cli.command("stack", "tag", "set", "probe", "1");
-      const sidecar = path.join(".pulumi", "stacks", "killed-destroy", `${stack.cli.name}.pulumi-tags.attrs`);
-      fs.writeFileSync(path.join(backend, sidecar), "");
+      const sidecar = tear(".pulumi-tags.attrs");
       await expect(stack.cli.command("up", "--yes", "--skip-preview")).rejects.toThrow(TORN_SAVE_ERROR);
+      // The provider's own reads of the tags (`pulumi stack tag ls` prints null) name the tear and its repair.
+      expect(await killedOrders(stack.cli, "yaml", ["--identity"])).toMatchObject({
+        code: 2,
+        text: expect.stringMatching(
+          /printed null: the stack's tags file was torn by a killed run.*-empty -delete/,
+        ),
+      });
       await expect(cancelAfterKill(stack.cli)).resolves.toEqual([sidecar]);
       expect(JSON.parse(await stack.cli.command("stack", "tag", "ls", "--json"))).toMatchObject({
         probe: "1",

@@ -10,7 +10,7 @@
  * run to read (RunTuning.backendReader: in-process tests have no backend).
  */
 import { runState, type RunContext } from "../engine/run-context.js";
-import { pulumiJson, readBackendStates, type BackendStates } from "./backend-states.js";
+import { pulumiJson, readBackendStates, readStackTags, type BackendStates } from "./backend-states.js";
 import { withMachineLock } from "./machine-lock.js";
 import { orderingAccountOf, pruneStackTags } from "./record-pruning.js";
 import {
@@ -264,8 +264,7 @@ export async function setOrderTags(
     const why = "there is no Pulumi project (Pulumi.yaml) here";
     return { identity: { unread: why }, record: { why } };
   }
-  const tagsNow = () =>
-    pulumiJson<Record<string, string>>(["stack", "tag", "ls", "--json", "--stack", scope.stack], at);
+  const tagsNow = () => readStackTags(scope.stack, at);
   // `tag set` prints no JSON: its outcome is what the tags read back say.
   const setTag = (name: string, value: string) =>
     pulumiJson(["stack", "tag", "set", name, value, "--stack", scope.stack], at);

@@ -142,19 +142,45 @@ const TORN_READ_PAUSES_MS = [200, 600];
 export async function pulumiJson<T>(
   args: string[],
   where: { cwd: string; env?: NodeJS.ProcessEnv },
+  tornIf?: TornValue,
 ): Promise<{ value: T } | { why: string }> {
   for (const pause of TORN_READ_PAUSES_MS) {
-    const read = await pulumiJsonOnce<T>(args, where);
+    const read = await pulumiJsonOnce<T>(args, where, tornIf);
     if (!("torn" in read)) return read;
     await new Promise((resumed) => setTimeout(resumed, pause));
   }
-  const last = await pulumiJsonOnce<T>(args, where);
+  const last = await pulumiJsonOnce<T>(args, where, tornIf);
   return "torn" in last ? { why: last.why } : last;
+}
+
+/** Why a value a command printed is a torn read (read again, like TORN_READ), or undefined when it is whole. */
+type TornValue = (value: unknown) => string | undefined;
+
+/**
+ * `stack`'s tags (`pulumi stack tag ls --json`). The CLI prints `null`, and exits 0, when the stack's tags file
+ * `<stack>.pulumi-tags` has an empty sidecar (a stack with no tags prints `{}`): a `tag set` being saved at that
+ * instant (read again, like a torn checkpoint), or one a kill tore, which stays so and is named with its repair.
+ */
+export function readStackTags(
+  stack: string,
+  where: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<{ value: Record<string, string> } | { why: string }> {
+  return pulumiJson<Record<string, string>>(
+    ["stack", "tag", "ls", "--json", "--stack", stack],
+    where,
+    (value) =>
+      value === null
+        ? `\`pulumi stack tag ls --stack ${stack}\` printed null: the stack's tags file was torn by a killed run (its ` +
+          `sidecar <stack>.pulumi-tags.attrs is empty); on a file backend remove it (\`find <backend directory>/.pulumi ` +
+          `-name '*.attrs' -empty -delete\`, docs/troubleshooting.md: "A run killed while saving")`
+        : undefined,
+  );
 }
 
 const pulumiJsonOnce = <T>(
   args: string[],
   where: { cwd: string; env?: NodeJS.ProcessEnv },
+  tornIf?: TornValue,
 ): Promise<{ value: T } | { why: string; torn?: true }> =>
   new Promise((done) =>
     execFile(
@@ -181,11 +207,14 @@ const pulumiJsonOnce = <T>(
           );
           return done(TORN_READ.test(firstLine(stderr)) ? { why, torn: true } : { why });
         }
+        let value: unknown;
         try {
-          done({ value: JSON.parse(stdout) as T });
+          value = JSON.parse(stdout);
         } catch {
-          done({ why: `\`pulumi ${args.join(" ")}\` printed no JSON` });
+          return done({ why: `\`pulumi ${args.join(" ")}\` printed no JSON` });
         }
+        const torn = tornIf?.(value);
+        done(torn === undefined ? { value: value as T } : { why: torn, torn: true });
       },
     ),
   );

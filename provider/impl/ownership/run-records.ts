@@ -30,7 +30,7 @@ import { RUN_RECORD_KEY } from "../../client/metadata-keys.js";
 import type { AboutOrder } from "../../../contract/index.js";
 import { canonicalJson } from "../inputs/canonical-json.js";
 import { runState, type RunContext } from "../engine/run-context.js";
-import { pulumiJson } from "./backend-states.js";
+import { pulumiJson, readStackTags } from "./backend-states.js";
 import { withMachineLock } from "./machine-lock.js";
 
 export { RUN_RECORD_KEY };
@@ -171,10 +171,7 @@ export async function readRunRecords(
   where: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<RunRecords> {
   const at = { cwd: where.cwd ?? process.cwd(), env: where.env };
-  const tags = await pulumiJson<Record<string, string>>(
-    ["stack", "tag", "ls", "--json", "--stack", scope.stack],
-    at,
-  );
+  const tags = await readStackTags(scope.stack, at);
   if ("why" in tags) return { unread: tags.why };
   const runs = runsInTags(tags.value);
   const took = tookInTags(tags.value);
@@ -224,10 +221,7 @@ export async function writeRunRecord(
       ["stack", "tag", "set", `${RUN_TAG_PREFIX}${id}`, runTagValue(counted), "--stack", scope.stack],
       at,
     );
-    const tags = await pulumiJson<Record<string, string>>(
-      ["stack", "tag", "ls", "--json", "--stack", scope.stack],
-      at,
-    );
+    const tags = await readStackTags(scope.stack, at);
     if ("why" in tags) return tags;
     if (!runsInTags(tags.value).has(id))
       return { why: "why" in set ? set.why : `\`pulumi stack tag set ${RUN_TAG_PREFIX}${id}\` left no tag` };
@@ -248,10 +242,7 @@ export async function writeStackTag(
   const at = { cwd: where.cwd ?? process.cwd(), env: where.env };
   const locked = await withMachineLock(lockName, async () => {
     const set = await pulumiJson(["stack", "tag", "set", tag.name, tag.value, "--stack", scope.stack], at);
-    const after = await pulumiJson<Record<string, string>>(
-      ["stack", "tag", "ls", "--json", "--stack", scope.stack],
-      at,
-    );
+    const after = await readStackTags(scope.stack, at);
     if ("why" in after) return after;
     if (after.value[tag.name] === tag.value) return { written: true as const };
     return { why: "why" in set ? set.why : `\`pulumi stack tag set ${tag.name}\` left no tag` };

@@ -45,7 +45,7 @@ import { dirname, join, resolve } from "node:path";
 import { STACK_IDENTITY_KEY } from "../../client/metadata-keys.js";
 import { canonicalJson } from "../inputs/canonical-json.js";
 import { runState, type RunContext } from "../engine/run-context.js";
-import { pulumiJson } from "./backend-states.js";
+import { pulumiJson, readStackTags } from "./backend-states.js";
 import { IDENTITY_FORM } from "./order-marks.js";
 import { withMachineLock } from "./machine-lock.js";
 import { stackTagsLock } from "./run-records.js";
@@ -99,10 +99,7 @@ async function stackTagOf(
   toMark: { lockName: string; beforeTagSet?: () => Promise<void> } | undefined,
 ): Promise<CliRead<string | undefined>> {
   const readNow = async (): Promise<CliRead<string | undefined>> => {
-    const tags = await pulumiJson<Record<string, string>>(
-      ["stack", "tag", "ls", "--json", "--stack", stack],
-      where,
-    );
+    const tags = await readStackTags(stack, where);
     return "why" in tags ? tags : { value: tags.value[STACK_TAG] || undefined };
   };
   if (toMark === undefined) return readNow();
