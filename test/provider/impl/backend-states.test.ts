@@ -8,6 +8,7 @@
  * them; nothing else, however its outputs look. Reading the states through the real CLI:
  * test/engine/adopt-managed.test.ts (import-file) and test/engine/killed-runs.test.ts (take-back).
  */
+import fc from "fast-check";
 import type { AboutOrder } from "../../../contract/index";
 import { CREATION_NONCE_KEY } from "../../../provider/client/index";
 import {
@@ -90,4 +91,68 @@ test("other resources hold none", () => {
   // A pending create (its order not found yet) holds none, on either front end.
   for (const type of VPS_TYPES.slice(0, 2))
     expect(readers({ type, id: "pending-vps-0123", outputs: {} }, true)).toEqual(none);
+});
+
+/**
+ * The definition holderOf answers by (an index made once per states read, not a scan per order): the first stack,
+ * in the listing's order, with a resource that holds the order, by its number or, for a VPS recording no order yet,
+ * by the creation nonce the order carries.
+ */
+function scannedHolder(states: BackendStates, wanted: AboutOrder): string | undefined {
+  const oid = wanted.order_oid;
+  const nonce = wanted.meta_data?.find((m) => m.key_name === CREATION_NONCE_KEY)?.value;
+  const numbersOf = (r: StateResource) =>
+    VPS_TYPES.includes(r.type ?? "")
+      ? [r.outputs?.orderOid, r.inputs?.adoptOrderOid, r.outputs?.adoptOrderOid].filter(
+          (n) => typeof n === "number",
+        )
+      : [];
+  const holds = (r: StateResource) =>
+    numbersOf(r).includes(oid) ||
+    (nonce !== undefined &&
+      numbersOf(r).length === 0 &&
+      VPS_TYPES.slice(0, 2).includes(r.type ?? "") &&
+      (r.outputs?.__creationNonce === nonce || r.inputs?.__creationNonce === nonce));
+  return states.stacks.find(({ resources }) => resources.some(holds))?.stack;
+}
+
+test("holderOf answers as a scan of every stack's resources would, over generated backends", () => {
+  const oids = [101, 102, 103];
+  const nonces = ["a".repeat(32), "b".repeat(32)];
+  const resource = fc.record(
+    {
+      type: fc.constantFrom(...VPS_TYPES.slice(0, 2), "pulumi-nodejs:dynamic/other:Thing"),
+      id: fc.constant("x"),
+      inputs: fc.record(
+        { adoptOrderOid: fc.constantFrom(...oids), __creationNonce: fc.constantFrom(...nonces) },
+        { requiredKeys: [] },
+      ),
+      outputs: fc.record(
+        { orderOid: fc.constantFrom(...oids), __creationNonce: fc.constantFrom(...nonces) },
+        { requiredKeys: [] },
+      ),
+    },
+    { requiredKeys: ["type", "id", "inputs", "outputs"] },
+  );
+  const states = fc
+    .array(fc.array(resource, { maxLength: 4 }), { maxLength: 4 })
+    .map((stacks): BackendStates => ({
+      stacks: stacks.map((resources, i) => ({ stack: `s${i}`, resources })),
+    }));
+  const wanted = fc
+    .tuple(fc.constantFrom(...oids, 104), fc.option(fc.constantFrom(...nonces), { nil: undefined }))
+    .map(
+      ([oid, nonce]) =>
+        ({
+          order_oid: oid,
+          meta_data: nonce === undefined ? [] : [{ key_name: CREATION_NONCE_KEY, value: nonce }],
+        }) as AboutOrder,
+    );
+  fc.assert(
+    fc.property(states, fc.array(wanted, { minLength: 1, maxLength: 5 }), (backend, orders) => {
+      // Several orders against one states read: the index made for the first serves the rest.
+      for (const o of orders) expect(holderOf(backend, o)).toBe(scannedHolder(backend, o));
+    }),
+    { seed: 90, numRuns: 500 },
+  );
 });
