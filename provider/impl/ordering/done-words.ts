@@ -17,8 +17,8 @@ export function noteDone(run: RunContext, what: string, name: string): void {
 
 export function noteWith(run: Guard, what: string, name: string): void {
   const { done } = run;
-  const names = done.get(what) ?? [];
-  if (!names.includes(name)) names.push(name);
+  const names = done.get(what) ?? new Set<string>();
+  names.add(name);
   done.set(what, names);
 }
 
@@ -40,7 +40,7 @@ export function whatWasDone(run: RunContext, refused: string, check?: "preview" 
 
 export function describeDone(run: Guard, refused: string, check?: "preview" | "mayApply"): string {
   const { done } = run;
-  const did = [...done].map(([what, names]) => `${what} ${listed(names)}`);
+  const did = [...done].map(([what, names]) => `${what} ${listed([...names])}`);
   if (done.size === 0 && check === "preview") return "Nothing was ordered or changed";
   const kept = [...run.replaced.keys()];
   // Replaced orders the engine cancels only once the run's every create and update succeeded (issue 64, case 4).

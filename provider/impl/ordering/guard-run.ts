@@ -15,8 +15,11 @@ import type { VpsInputs } from "../inputs/vps-input-schema.js";
 const GUARD = runState("the budget guard's record of what the run ordered and changed", (context) => ({
   /** The run it is of: its settings, where its lines go, what a test tuned. */
   context,
-  /** What this process did in this run, by what it did (in the order first done): ordered → web-1, web-2. */
-  done: new Map<string, string[]>(),
+  /**
+   * What this process did in this run, by what it did (in the order first done): ordered → web-1, web-2. Sets: a
+   * fleet's run notes each of its N VPSs, and a list searched per note grew as the square of N.
+   */
+  done: new Map<string, Set<string>>(),
   /**
    * The changes this process applied in this run (new VPSs, resizes, moves, replacements, adoptions), by resource,
    * each as the cost model counts a VPS (cost/verdict.ts): the listing already holds them.
