@@ -20,6 +20,8 @@ export const DELETES_QUIET_MS = 200;
 interface RunDeletes {
   /** The deletes begun, by VPS id: each settles (never rejects) when its delete ends. */
   byId: Map<string, Promise<unknown>>;
+  /** Their ids in the order begun: the wait for more reads only those begun since it last looked. */
+  begun: string[];
   /** When the last one began (performance.now()); none yet: -Infinity. */
   lastBegun: number;
   /** Wakes the one wait for more deletes (a run sweeps once), if it waits. */
@@ -28,6 +30,7 @@ interface RunDeletes {
 
 const DELETES = runState("this run's deletes, by VPS id", (): RunDeletes => ({
   byId: new Map(),
+  begun: [],
   lastBegun: -Infinity,
 }));
 
@@ -38,6 +41,7 @@ export function noteDeleting(run: RunContext, id: string, done: Promise<unknown>
     id,
     done.catch(() => undefined),
   );
+  deletes.begun.push(id);
   deletes.lastBegun = performance.now();
   deletes.wake?.();
 }
@@ -49,7 +53,9 @@ export function deleteOf(run: RunContext, id: string): Promise<unknown> | undefi
 
 /**
  * Of `orders`, those whose delete this run did not begin, once this run's deletes stopped beginning for `quietMs`;
- * none as soon as every one of them has one (a VPS's id is its order's number).
+ * none as soon as every one of them has one (a VPS's id is its order's number). Each delete begun wakes the wait,
+ * which strikes off only the ids begun since it last looked: looking through all of `orders` at each wake cost a
+ * 2,000-VPS destroy 0.38 s of the host's CPU (the bench's profile), growing as the square of the fleet.
  */
 export async function ordersNotBeingDeleted(
   run: RunContext,
@@ -57,10 +63,13 @@ export async function ordersNotBeingDeleted(
   quietMs = DELETES_QUIET_MS,
 ): Promise<AboutOrder[]> {
   const deletes = run.get(DELETES);
+  const waiting = new Set(orders.map((order) => String(order.order_oid)));
+  let looked = 0;
   for (;;) {
-    const left = orders.filter((order) => !deletes.byId.has(String(order.order_oid)));
+    for (; looked < deletes.begun.length; looked++) waiting.delete(deletes.begun[looked]!);
     const quietFor = performance.now() - deletes.lastBegun;
-    if (left.length === 0 || quietFor >= quietMs) return left;
+    if (waiting.size === 0 || quietFor >= quietMs)
+      return orders.filter((order) => waiting.has(String(order.order_oid)));
     await new Promise<void>((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
