@@ -177,17 +177,21 @@ export async function benchCli(options: CliBenchOptions = {}): Promise<void> {
       });
     const results = { fleet: emptyResults(), floor: emptyResults() };
     const state: Record<BenchProgram, Record<number, StateBytes>> = { fleet: {}, floor: {} };
-    // Sizes alternate from round to round so that drift (the machine's load) falls on both, and so do the fleet
-    // and the floor (the floor's stacks are made once the fleet has recorded a VPS's outputs, in the first round).
+    // Sizes alternate from round to round so that drift (the machine's load) falls on both. The fleet's and the
+    // floor's run of each command come one after the other, which goes first alternating from command to command,
+    // not as two blocks a minute apart: on dev-2c, shared with other work, the machine's speed drifts (the same
+    // no-op's program CPU went from 4.3 to 5.6 s between two runs ten minutes apart), and every ratio with it. The
+    // floor's stacks are made once the fleet has a VPS's recorded outputs (its first `up` of one VPS).
+    let floorOutputs: Record<string, unknown> | undefined;
     for (let round = 0; round < rounds; round++) {
       for (const n of round % 2 === 0 ? [1, big] : [big, 1]) {
-        for (const program of round % 2 === 0 ? programs : [...programs].reverse()) {
-          stacks[program][n] ??= await BenchStack.create(n, emulator, big, {
-            program,
-            floorOutputs: state.fleet[1]!.outputs,
-          });
-          const stack = stacks[program][n]!;
-          for (const op of OPS) {
+        for (const [index, op] of OPS.entries()) {
+          for (const program of (round + index) % 2 === 0 ? programs : [...programs].reverse()) {
+            if (program === "floor" && stacks.floor[n] === undefined) {
+              floorOutputs ??= (await stacks.fleet[1]!.stateBytes()).outputs;
+              stacks.floor[n] = await BenchStack.create(n, emulator, big, { program, floorOutputs });
+            }
+            const stack = stacks[program][n]!;
             (results[program][op][n] ??= []).push(await stack.measure(op, undefined, env));
             if (op === "update" && round === 0) state[program][n] = await stack.stateBytes();
           }
