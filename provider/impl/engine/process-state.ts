@@ -28,6 +28,16 @@ export const PROCESS_STATE: readonly ProcessState[] = [
     why: "each listing's index, held weakly by the listing itself: it goes with its listing, whichever run read it",
   },
   {
+    file: "provider/impl/ownership/backend-states.ts",
+    name: "HOLDERS",
+    why: "each states read's index of which stack holds an order, held weakly by the read: it goes with its read",
+  },
+  {
+    file: "provider/impl/ownership/new-order-marks.ts",
+    name: "TOKENS",
+    why: "each stack's token, a hash of its project and stack names: the same answer in every run",
+  },
+  {
     file: "provider/impl/engine/run-context.ts",
     name: "current",
     why: "the run itself, one per provider process",

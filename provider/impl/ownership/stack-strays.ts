@@ -106,8 +106,9 @@ export async function sweepStackStrays(
   otherStackMarks: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   const held = run.get(SWEEP);
+  if (held.checked || held.judged) return;
   const token = stackTokenOf(creationScope);
-  if (held.checked || token === undefined || held.judged) return;
+  if (token === undefined) return;
   held.judged = true;
   const scope = stackOfScope(creationScope)!;
   const verdict = await sweep(run, view, client, { token, scope, otherStackMarks }, own?.oid).catch(
