@@ -272,17 +272,20 @@ async function orderAndConverge(
 }
 
 /**
- * A new or adopted order brought to the inputs, then said in one line with its fee (`said`: "Vps 123: ordered
- * web1.example.com"; a failed step's error says the order exists). `recorded` is what to record of the inputs;
- * its PTR is not set yet: without reverseDns in what converge() compares with, it sees it as a change.
+ * A new or adopted order brought to the inputs, then said in one line with its fee, its reverse DNS and its running
+ * state (`said`: "Vps 123: ordered web1.example.com"; "…, billed $10.00 a month; its running state set to
+ * NOTRUNNING."; a failed step's error says the order exists). `recorded` is what to record of the inputs; its PTR is
+ * not set yet: without reverseDns in what converge() compares with, it sees it as a change.
  */
 async function convergeNew(
   options: ConvergeOptions & { recorded: VpsInputs; said: string },
 ): Promise<{ id: string; outs: VpsOutputs }> {
   const { reverseDns: _unset, ...recordedBeforePtr } = options.recorded;
-  const result = await converge({ ...options, recorded: recordedBeforePtr });
+  const gathered: string[] = [];
+  const result = await converge({ ...options, recorded: recordedBeforePtr, gathered });
   const id = String(result.order.order_oid);
-  log(options.run, `${options.said}, ${billedWords(orderFields(result.order).monthlyFeeUsd)}.`);
+  const billed = billedWords(orderFields(result.order).monthlyFeeUsd);
+  log(options.run, `${[`${options.said}, ${billed}`, ...gathered].join("; ")}.`);
   const password = result.password ?? options.recorded.password;
   return { id, outs: orderOutputs(result.order, { ...options.recorded, password }, options.news) };
 }

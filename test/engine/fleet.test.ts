@@ -11,6 +11,9 @@ jest.setTimeout(180_000);
 
 const ORDERED =
   /^\[rimuhosting\] Vps \d+: ordered node\d\.fleet\.example\.com, billed \$\d+\.\d\d a month\.$/;
+/** A new VPS the program keeps stopped: its stop is said in the line of its order. */
+const ORDERED_STOPPED =
+  /^\[rimuhosting\] Vps \d+: ordered node\d\.fleet\.example\.com, billed \$\d+\.\d\d a month; its running state set to NOTRUNNING\.$/;
 const RESIZED =
   /^\[rimuhosting\] Vps \d+: resized memoryMb, which restarts the VPS; the monthly fee went from \$\d+\.\d\d to \$\d+\.\d\d \(\+\$\d+\.\d\d\), as RimuHosting reported\.$/;
 const CANCELLED =
@@ -68,12 +71,14 @@ describeCliOnly("fleet", () => {
     });
     expect(r.outputs.states).toEqual(states());
     expect(Object.keys(r.outputs.ips as object)).toHaveLength(3);
-    // One line for each order and its fee; the stopped one's stop is a line of its own.
-    const ordered = [...said.values()].map((lines) =>
-      lines.filter((l) => !l.includes("setting the running state")),
-    );
+    // One line for each order and its fee; the stopped one's stop is in its line, after its fee.
+    const ordered = [...said.values()];
     expect(ordered).toHaveLength(3);
-    for (const lines of ordered) expect(lines).toEqual([expect.stringMatching(ORDERED)]);
+    expect(ordered.flat().filter((l) => ORDERED.test(l))).toHaveLength(2);
+    expect(ordered.flat().filter((l) => ORDERED_STOPPED.test(l))).toEqual([
+      expect.stringContaining("node2.fleet.example.com"),
+    ]);
+    for (const lines of ordered) expect(lines).toHaveLength(1);
   });
 
   test("moving the stopped slot starts one VPS and stops another, in place", async () => {

@@ -279,13 +279,15 @@ export function billedWords(fee: number | undefined): string {
     : `billed ${formatMoney(usd(fee))} a month`;
 }
 
-/** `Vps 123: billed $9.57 a month.` or a fee change (move). Fees are USD (monthlyFeeUsd). */
-export function feeLine(id: string, fee: number | undefined, before?: number): string {
-  if (fee === undefined) return `Vps ${id}: RimuHosting did not report a monthly fee.`;
-  if (before === undefined) return `Vps ${id}: ${billedWords(fee)}.`;
-  if (roundCents(fee) === roundCents(before))
-    return `Vps ${id}: the monthly fee stays ${formatMoney(usd(fee))}.`;
-  return `Vps ${id}: the monthly fee went from ${formatMoney(usd(before))} to ${formatMoney(usd(fee))} (${signed(usd(fee - before))}).`;
+/**
+ * What a move did to the fee, for the line that says the move (vps-converge.ts): "the monthly fee stays $10.00", or
+ * "went from $10.00 to $12.00 (+$2.00)". Fees are USD (monthlyFeeUsd).
+ */
+export function feeWords(fee: number | undefined, before: number | undefined): string {
+  if (fee === undefined) return "RimuHosting did not report its monthly fee";
+  if (before === undefined) return billedWords(fee);
+  if (roundCents(fee) === roundCents(before)) return `the monthly fee stays ${formatMoney(usd(fee))}`;
+  return `the monthly fee went from ${formatMoney(usd(before))} to ${formatMoney(usd(fee))} (${signed(usd(fee - before))})`;
 }
 
 /**

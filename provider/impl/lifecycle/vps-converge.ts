@@ -29,7 +29,7 @@ import { assertChangesAllowed, computeChanges, type VpsChanges } from "../inputs
 import type { VpsInputs } from "../inputs/vps-input-schema.js";
 import { orderFields } from "../../wire-mapping/order-fields.js";
 import { orderOutputs, type RecordedOutputs, type VpsOutputs } from "../inputs/vps-outputs.js";
-import { feeLine, resizeFeeWords } from "../budget/money.js";
+import { feeWords, resizeFeeWords } from "../budget/money.js";
 import { parametersRequest, reinstallRequest } from "../inputs/vps-requests.js";
 import { secretsWrapped } from "../inputs/secret-values.js";
 import { LIVE_STEP_INPUTS, keepingRecorded } from "./planned-update.js";
@@ -89,6 +89,12 @@ export interface ConvergeOptions {
   /** Inputs an update leaves as the order has them, recorded as they were when a step fails (planned-update.ts). */
   leftAlone?: readonly VpsInputName[];
   /**
+   * Where a new or adopted order's reverse DNS and running state are said: their words are gathered here, for the one
+   * line that says the order (vps-provider.ts, convergeNew), not each a line of its own before it. A step that fails
+   * says the words gathered so far in a line before its error. Without it (an update), each is a line of its own.
+   */
+  gathered?: string[];
+  /**
    * The run's shared reads of the account: the read-back after the changes is served by a listing read after them,
    * shared with the other VPSs' read-backs (account/read-backs.ts). Without it, the order is read by itself.
    */
@@ -109,6 +115,7 @@ export async function converge(options: ConvergeOptions): Promise<{ order: About
     changes,
     current,
     log: options.run.log,
+    gathered: options.gathered,
   };
   // A move gives new addresses (without their PTR records): the name is set again on the new one.
   const setPtr = news.reverseDns !== undefined && (changes.reverseDns || changes.move);
@@ -128,11 +135,12 @@ export async function converge(options: ConvergeOptions): Promise<{ order: About
         ? await options.view.orderAfterChange(live.order_oid, readOrder, changeOver)
         : await readOrder();
     changeOver?.();
-    if (changes.move) log(run, feeLine(id, orderFields(order).monthlyFeeUsd, current.monthlyFeeUsd));
+    if (changes.move) log(run, movedLine(run, order));
     if (setPtr) await setReverseDns(run, order, progress);
     order = await setRunningState(run, order, progress);
     return progress.password === undefined ? { order } : { order, password: progress.password };
   } catch (error) {
+    if (run.gathered?.length) log(run, `Vps ${id}: ${run.gathered.join("; ")}.`);
     throw await failureToRecord(error, run, progress, { recorded, what, provider, setPtr, leftAlone });
   } finally {
     changeOver?.();
@@ -154,6 +162,25 @@ interface Convergence {
   current: VpsOutputs;
   /** Where the run's lines go (RunContext.log). */
   log: LogSink;
+  /** A new or adopted order's words for its reverse DNS and running state (ConvergeOptions.gathered). */
+  gathered?: string[];
+}
+
+/** Says what a step did: in the order's one line when its words are gathered, else a line of its own. */
+function said(run: Convergence, words: string): void {
+  if (run.gathered) run.gathered.push(words);
+  else log(run, `Vps ${run.id}: ${words}.`);
+}
+
+/**
+ * `Vps 123: moved to host server 835, its primary address now 192.0.2.7; the monthly fee stays $10.00.`: one line,
+ * once the move is read back (a move takes minutes; the diff's warning said before it that the addresses change).
+ */
+function movedLine(run: Convergence, order: AboutOrder): string {
+  const ip = order.allocated_ips?.primary_ip;
+  const address = ip ? `, its primary address now ${ip}` : "";
+  const fee = feeWords(orderFields(order).monthlyFeeUsd, run.current.monthlyFeeUsd);
+  return `Vps ${run.id}: moved to host server ${String(run.news.hostServerOid)}${address}; ${fee}.`;
 }
 
 /** What has been done so far, for the record a failure leaves. */
@@ -170,7 +197,6 @@ async function applyStep(run: Convergence, step: Step, progress: Progress): Prom
   const { client, ref, id, news, changes } = run;
   if (step === "resize") await resize(run, client, ref, id, news, changes);
   if (step === "move") {
-    log(run, `Vps ${id}: moving to host server ${news.hostServerOid}; its IP addresses may change.`);
     await client.moveVps(
       ref,
       {
@@ -198,11 +224,11 @@ async function setReverseDns(run: Convergence, order: AboutOrder, progress: Prog
   await run.client.setReverseDns(run.ref, ip, name);
   progress.ptrDone = true;
   progress.changed = true;
-  log(
+  said(
     run,
     name === ""
-      ? `Vps ${run.id}: removed the reverse DNS name of ${ip ?? "the primary address"}.`
-      : `Vps ${run.id}: reverse DNS of ${ip ?? "the primary address"} set to ${name}.`,
+      ? `removed the reverse DNS name of ${ip ?? "the primary address"}`
+      : `reverse DNS of ${ip ?? "the primary address"} set to ${name}`,
   );
 }
 
@@ -210,9 +236,11 @@ async function setReverseDns(run: Convergence, order: AboutOrder, progress: Prog
 async function setRunningState(run: Convergence, order: AboutOrder, progress: Progress): Promise<AboutOrder> {
   const wanted = run.news.runningState;
   if (wanted === undefined || order.running_state === wanted) return order;
-  log(run, `Vps ${run.id}: setting the running state to ${wanted}.`);
+  // An update's line comes before the call (a stop can take a while); a new order's is its one line, after.
+  if (!run.gathered) log(run, `Vps ${run.id}: setting the running state to ${wanted}.`);
   const answer = await run.client.setRunningState(run.ref, wanted);
   progress.changed = true;
+  run.gathered?.push(`its running state set to ${wanted}`);
   // The answer holds the order as it now stands (docs/rimuhosting-api.md, R11); read it only if it does not.
   return answer.about_order ?? (await run.client.getOrder(run.ref)).about_order;
 }

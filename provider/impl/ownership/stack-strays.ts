@@ -29,7 +29,7 @@
 import type { AboutOrder } from "../../../contract/index.js";
 import type { RimuClient } from "../../client/index.js";
 import type { AccountView } from "../account/account-view.js";
-import { deleteBillLine } from "../budget/money.js";
+import { deleteBillWords } from "../budget/money.js";
 import { dollars, cents } from "../cost/money.js";
 import { VPS_ERROR_CODES, VpsError } from "../engine/errors.js";
 import { log } from "../engine/log.js";
@@ -350,6 +350,7 @@ async function cancelProven(
   try {
     const cancelled = await client.deleteVps({ orderOid: order.order_oid, domainName: order.domain_name });
     view.noteGone(order.order_oid);
+    // One line: the order, why it was this stack's to cancel, and what its cancellation did to the bill.
     log(
       run,
       `${what}: cancelled. A killed run of this stack ordered it: ` +
@@ -357,15 +358,9 @@ async function cancelProven(
           ? "the engine's record of a create it never finished (a pending operation) carries its creation nonce" +
             (judgement.lostRace ? ", though its stack identity is not this stack's (a lost tag race)." : ".")
           : "this stack's backend records the run that placed it, which kept no checkpoints and never finished, so " +
-            "no state ever held it."),
-    );
-    log(
-      run,
-      deleteBillLine(
-        String(order.order_oid),
-        cancelled.cancel_messages ?? [],
-        orderFields(order).monthlyFeeUsd,
-      ),
+            "no state ever held it.") +
+        // Its fee is in `what`: the bill's words without it.
+        ` It is ${deleteBillWords(cancelled.cancel_messages ?? [], undefined)}`,
     );
   } catch (error) {
     verdict.left.push({

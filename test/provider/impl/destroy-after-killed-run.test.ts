@@ -46,8 +46,11 @@ describe("destroy after a killed run", () => {
     expect(said).toContain(`order ${stray} (web-1.example.com, $`);
     expect(said).toContain(
       "cancelled. A killed run of this stack ordered it: this stack's backend records the run that placed it, " +
-        "which kept no checkpoints and never finished, so no state ever held it.",
+        "which kept no checkpoints and never finished, so no state ever held it. It is no longer billed; " +
+        "RimuHosting credited $",
     );
+    // One line says the order, why it was this stack's and its bill: no second line about the same order.
+    expect(lines().filter((line) => line.includes(String(stray)))).toHaveLength(1);
   });
 
   it("an order whose run finished (a VPS kept with retainOnDelete, or removed with `pulumi state delete`) stays billed, named", async () => {

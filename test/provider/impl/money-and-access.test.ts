@@ -113,6 +113,19 @@ describe("price in preview", () => {
     ]);
   });
 
+  it("a new VPS kept stopped, with a reverse DNS name, is said in one line: its order, fee, name and state", async () => {
+    const { id, outs } = await createChecked({
+      ...APP_INPUTS,
+      reverseDns: "mail.example.com",
+      runningState: "NOTRUNNING",
+    });
+    expect(orderOf(id).runningState).toBe("NOTRUNNING");
+    expect(fixture().logs.filter((l) => l.startsWith(`[rimuhosting] Vps ${id}:`))).toEqual([
+      `[rimuhosting] Vps ${id}: ordered ${APP_INPUTS.domainName}, billed $${outs.monthlyFeeUsd!.toFixed(2)} a ` +
+        `month; reverse DNS of ${outs.primaryIp} set to mail.example.com; its running state set to NOTRUNNING.`,
+    ]);
+  });
+
   it("a no-op preview asks for no quote; a second change in the same preview shows the running total", async () => {
     const a = await createChecked(APP_INPUTS);
     const b = await createChecked({
@@ -172,11 +185,29 @@ describe("money after the fact", () => {
     );
   });
 
-  it("a move states the fee after it", async () => {
+  it("a move is said in one line, once it is done: the host, the new address and the fee", async () => {
     const { id, outs } = await createChecked(APP_INPUTS);
     const target = outs.hostServerOid === "835" ? "764" : "835";
-    await impl.update(id, outs as never, { ...APP_INPUTS, hostServerOid: target });
-    expect(fixture().logs.some((l) => /Vps \d+: the monthly fee (stays|went from)/.test(l))).toBe(true);
+    const said = fixture().logs.length;
+    const moved = await impl.update(id, outs as never, { ...APP_INPUTS, hostServerOid: target });
+    expect(moved.outs.primaryIp).not.toBe(outs.primaryIp);
+    const fee = orderOf(id).monthlyFeeUsd;
+    const feeWords =
+      fee === outs.monthlyFeeUsd
+        ? `the monthly fee stays $${fee.toFixed(2)}`
+        : `the monthly fee went from $${outs.monthlyFeeUsd!.toFixed(2)} to $${fee.toFixed(2)}`;
+    expect(
+      fixture()
+        .logs.slice(said)
+        .filter((l) => l.startsWith(`[rimuhosting] Vps ${id}:`)),
+    ).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^\\[rimuhosting\\] Vps ${id}: moved to host server ${target}, its primary address now ` +
+            `${moved.outs.primaryIp!.replace(/\./g, "\\.")}; ${feeWords.replace(/[$.()+]/g, "\\$&")}`,
+        ),
+      ),
+    ]);
   });
 });
 
