@@ -10,7 +10,8 @@
  *
  * `--floor` runs every command without the engine's checkpoints, and the same commands, sizes and rounds on the
  * floor's program (./floor-program.ts: the fleet's shape, a provider that does nothing), printed beside the fleet's:
- * what the SDK and the engine alone cost here, and the fleet's wall time per VPS beyond it.
+ * what the SDK and the engine alone cost here, and the fleet's wall time per VPS beyond it. Its profiled round profiles
+ * the floor's stacks too, and prints their CPU per VPS by place under the fleet's.
  *
  * The fleet runs with the package installed, not linked (test/engine/installed-program.ts): the state then holds
  * what users' states hold.
@@ -283,6 +284,15 @@ export async function benchCli(options: CliBenchOptions = {}): Promise<void> {
         const m = await fleet[big]!.measure(op, { dir: opDir }, env);
         // The 1-VPS stack too, so that each process's growth per VPS can be told from what every run pays once.
         await fleet[1]!.measure(op, { dir: oneDir }, env);
+        // With the floor, its stacks profiled the same way: where the fleet's CPU per VPS goes beyond the floor's is
+        // read place by place, not guessed from the fleet's profile alone.
+        const floorDirs = options.floor ? { one: `${oneDir}-floor`, many: `${opDir}-floor` } : undefined;
+        if (floorDirs) {
+          fs.mkdirSync(floorDirs.one);
+          fs.mkdirSync(floorDirs.many);
+          await stacks.floor[big]!.measure(op, { dir: floorDirs.many }, env);
+          await stacks.floor[1]!.measure(op, { dir: floorDirs.one }, env);
+        }
         if (!toProfile.includes(op)) continue;
         print(`  ${op}: ${m.seconds.toFixed(1)} s (profiled); CPU ${fmtCpu(m.cpu)}`);
         for (const role of ["program", "provider-host"]) {
@@ -291,6 +301,14 @@ export async function benchCli(options: CliBenchOptions = {}): Promise<void> {
           if (one && many)
             print(
               `    ${role}, by place: ${perVpsByPlace(path.join(oneDir, one), path.join(opDir, many), big)}`,
+            );
+          const [floorOne, floorMany] = floorDirs
+            ? [profileOf(floorDirs.one), profileOf(floorDirs.many)]
+            : [];
+          if (floorDirs && floorOne && floorMany)
+            print(
+              `    the floor's ${role}, by place: ` +
+                perVpsByPlace(path.join(floorDirs.one, floorOne), path.join(floorDirs.many, floorMany), big),
             );
         }
         for (const file of fs.readdirSync(opDir).sort()) {
