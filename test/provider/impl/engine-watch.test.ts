@@ -113,8 +113,13 @@ afterEach(() => {
 });
 afterAll(() => stderr.mockRestore());
 
+/** Starts the watch; its questions are sent as soon as asked unless `rule` says gatherMs (its own test below). */
 const start = (grpcModule: WatchGrpc = engine.grpc, address = "127.0.0.1:1", rule: Partial<WatchRule> = {}) =>
-  watchEngine(grpcModule, address, { clock, exit: (code) => void exits.push(code), rule });
+  watchEngine(grpcModule, address, {
+    clock,
+    exit: (code) => void exits.push(code),
+    rule: { gatherMs: 0, ...rule },
+  });
 
 /** The watch's loop is between checks: its last question was answered and judged. */
 const betweenChecks = () =>
@@ -285,6 +290,28 @@ describe("the engine watch", () => {
     clock.advance(WATCH_RULE.checkEveryMs); // t + 2 s: gone
     await rejectionOf(doomed);
     expect(exits).toEqual([1]);
+  });
+
+  it("changes asking within gatherMs share one question, sent after the last of them asked", async () => {
+    start(engine.grpc, "127.0.0.1:1", { gatherMs: WATCH_RULE.gatherMs });
+    clock.advance(WATCH_RULE.gatherMs); // the watch's first check
+    await betweenChecks();
+    const before = engine.asked;
+    let sent = 0;
+    const changes = [0, 1, 2].map(() => assertEngineAlive().then(() => void sent++));
+    await until("the question to gather", () => clock.waiting() === 2);
+    expect(engine.asked).toBe(before); // nothing asked yet: a change is not sent on an answer from before it asked
+    clock.advance(WATCH_RULE.gatherMs);
+    await Promise.all(changes);
+    expect(sent).toBe(3);
+    expect(engine.asked).toBe(before + 1);
+    // The next change asks a question of its own: an answer that came before it asked does not let it go.
+    const next = assertEngineAlive();
+    await until("the next question to gather", () => clock.waiting() === 2);
+    expect(engine.asked).toBe(before + 1);
+    clock.advance(WATCH_RULE.gatherMs);
+    await next;
+    expect(engine.asked).toBe(before + 2);
   });
 
   it("against a real gRPC server: alive while it serves, gone after it shuts down and refuses for 2 s", async () => {
