@@ -40,12 +40,27 @@ function lifecycleOf(impl: Impl): Lifecycle {
 }
 
 /**
+ * Loads the implementation through Node's compile cache (in Node's default place, or NODE_COMPILE_CACHE's; off with
+ * NODE_DISABLE_COMPILE_CACHE, as the native plugin's launcher does), written as soon as it is loaded: Node writes it
+ * at exit, and the engine kills its provider hosts. Every host after the first then loads got, zod and this package
+ * in about 45 ms less CPU (a `require` of the implementation, 4 of each, Node 22).
+ */
+function withCompileCache<T>(load: () => T): T {
+  const cache = require("node:module") as typeof import("node:module");
+  const { status } = cache.enableCompileCache();
+  const loaded = load();
+  const { ENABLED, ALREADY_ENABLED } = cache.constants.compileCacheStatus;
+  if (status === ENABLED || status === ALREADY_ENABLED) cache.flushCompileCache();
+  return loaded;
+}
+
+/**
  * configure() only until it has run: it adds the lifecycle (the host calls no other method before it).
  */
 const vpsShim: Pick<pulumi.dynamic.ResourceProvider<VpsInputs, VpsOutputs>, "configure"> &
   Partial<Lifecycle> = {
   async configure(req: pulumi.dynamic.ConfigureRequest) {
-    const impl = require("pulumi-rimuhosting/impl") as Impl;
+    const impl = withCompileCache(() => require("pulumi-rimuhosting/impl") as Impl);
     Object.assign(this, lifecycleOf(impl));
     return impl.configure(req);
   },

@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from "node:events";
 import { execFile } from "node:child_process";
-import { readFileSync, mkdtempSync, rmSync } from "node:fs";
+import { readFileSync, readdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -340,6 +340,29 @@ describe("the real dynamic-provider host (L3)", () => {
     expect(printed.split(error.details).length - 1).toBe(1);
     expect(printed).not.toMatch(/\n\s+at /);
     expect(printed).not.toContain("\u001b[");
+  });
+
+  it("writes Node's compile cache of this package as it loads it, before the engine kills the host", async () => {
+    const cache = mkdtempSync(join(tmpdir(), "rimu-compile-cache-"));
+    const config = { "rimuhosting:apiKey": DEMO_API_KEY, "rimuhosting:baseUrl": emulator.baseUrl };
+    const killed = await startProviderHost({
+      cwd: ROOT,
+      project: "rimuhosting-l3",
+      config,
+      env: { RIMUHOSTING_APIKEY: "", RIMUHOSTING_BASEURL: "", NODE_OPTIONS: "", NODE_COMPILE_CACHE: cache },
+    });
+    try {
+      await killed.configure();
+      // The host configures the provider with the first call that carries its text.
+      expect((await killed.check(URN, {}, inputs())).failures).toEqual([]);
+      process.kill(killed.pid!, "SIGKILL"); // as the engine ends its provider hosts: no exit handler runs
+      await killed.close();
+      const written = readdirSync(cache, { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+      expect(written.length).toBeGreaterThan(0);
+    } finally {
+      await killed.close();
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 
   it("never prints the API key or a password", () => {
