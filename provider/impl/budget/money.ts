@@ -317,8 +317,3 @@ export function deleteBillWords(messages: readonly string[], fee: unknown): stri
   const said = messages.length > 0 ? messages.join(" ") : "nothing";
   return `no longer billed${was}; no credit could be read from RimuHosting's answer, which said: ${said}`;
 }
-
-/** `Vps 123: no longer billed …` (deleteBillWords), a line of its own. */
-export function deleteBillLine(id: string, messages: readonly string[], fee: unknown): string {
-  return `Vps ${id}: ${deleteBillWords(messages, fee)}`;
-}

@@ -6,7 +6,7 @@ import * as impl from "../../../provider/impl/index";
 import { parseCredit } from "../../../provider/impl/budget/money";
 import { computeChanges } from "../../../provider/impl/inputs/vps-changes";
 import { UNKNOWN } from "../../../provider/impl/inputs/unknowns";
-import { deleteBillLine } from "../../../provider/impl/budget/money";
+import { deleteBillWords } from "../../../provider/impl/budget/money";
 import {
   APP_INPUTS,
   checkCore,
@@ -180,8 +180,8 @@ describe("money after the fact", () => {
       7.98,
     );
     expect(parseCredit(["Thank you."])).toBeUndefined();
-    expect(deleteBillLine("42", ["Server gone.", "Credit pending review."], 9.5)).toBe(
-      "Vps 42: no longer billed (it was billed $9.50 a month); no credit could be read from RimuHosting's answer, which said: Server gone. Credit pending review.",
+    expect(deleteBillWords(["Server gone.", "Credit pending review."], 9.5)).toBe(
+      "no longer billed (it was billed $9.50 a month); no credit could be read from RimuHosting's answer, which said: Server gone. Credit pending review.",
     );
   });
 
