@@ -175,8 +175,14 @@ export function stackRunRecords(context: RunContext, scope: StackScope): Promise
   return read;
 }
 
-/** True when the engine that started this process keeps no checkpoints (PULUMI_SKIP_CHECKPOINTS, as the CLI reads it). */
-const skipsCheckpoints = (): boolean => /^(1|true|yes|on)$/i.test(process.env.PULUMI_SKIP_CHECKPOINTS ?? "");
+/**
+ * True when the engine that started a process of `env` keeps no checkpoints: PULUMI_SKIP_CHECKPOINTS as the CLI reads
+ * it (its boolean variables: "1", or "true" in any case; "yes" or "on" leave checkpoints on). A run that said it
+ * kept none where the engine kept them would have its order cancelled as a killed run's though a state may have let
+ * it go on purpose (may-cancel.ts, step 4).
+ */
+export const skipsCheckpoints = (env: NodeJS.ProcessEnv = process.env): boolean =>
+  /^(1|true)$/i.test(env.PULUMI_SKIP_CHECKPOINTS ?? "");
 
 /**
  * This run's id once its record is in `scope`'s backend (written on first ask), or why it is not. A run that said

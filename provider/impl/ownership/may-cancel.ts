@@ -81,6 +81,27 @@ function judgeBeforeRuns(order: AboutOrder, records: Omit<OwnershipRecords, "run
 
 /** May this run cancel `order`? (The rule above.) */
 export function mayCancel(order: AboutOrder, records: OwnershipRecords): Judgement {
+  return judge(order, records, { checkpointedRunProves: false });
+}
+
+/**
+ * May this run take `order` back (take-back.ts: the order carries a new resource of this stack's creation token, with
+ * another nonce)? The same rule, answered "cancel" when the order is provably a killed run's of this stack, with one
+ * difference at step 4: a run that never finished and kept checkpoints proves it too. Taking back cancels nothing: it
+ * puts the VPS in this stack's state, where that run's checkpoint would have put it, and a run whose state held the
+ * order and let it go finished (`left the state`: refused). So an order of this stack's mark whose run this backend
+ * does not record (its copy's run, made after the copy; or a release before the records) is never taken: the mark
+ * alone is a copy's too.
+ */
+export function mayTakeBack(order: AboutOrder, records: OwnershipRecords): Judgement {
+  return judge(order, records, { checkpointedRunProves: true });
+}
+
+function judge(
+  order: AboutOrder,
+  records: OwnershipRecords,
+  { checkpointedRunProves }: { checkpointedRunProves: boolean },
+): Judgement {
   const first = judgeBeforeRuns(order, records);
   if (first !== undefined) return first;
   const { runs } = records;
@@ -102,7 +123,8 @@ export function mayCancel(order: AboutOrder, records: OwnershipRecords): Judgeme
             "or that run's own backend)",
     };
   if (runFinished(runs, run)) return { answer: "left the state", run: id };
-  if (!run.checkpoints) return { answer: "cancel", proof: "run record", lostRace: false };
+  if (!run.checkpoints || checkpointedRunProves)
+    return { answer: "cancel", proof: "run record", lostRace: false };
   return {
     answer: "unproven",
     why:

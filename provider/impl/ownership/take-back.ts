@@ -1,22 +1,24 @@
 /**
  * Taking back a killed run's order (docs/cost.md, I4): a new resource whose creation token an order already carries,
- * with another nonce than this state's, is that order's resource when the order carries this stack's identity
- * (stack-identity.ts: no same-named stack of another backend carries it) and no state of the backend holds the order
- * (backend-states.ts): the run that placed it was killed before its state recorded it (or the state that recorded it
- * is gone, `pulumi stack rm`). Then check() gives the resource that order's nonce, so create() finds it as its own
- * (vps-create.ts) instead of refusing it or ordering a second VPS; the rule after a new order is applied to it then,
- * as the killed run would have (ordering/take-back-judge.ts). An order a state holds is never taken: the foreign-order
- * refusal names that stack. When the states cannot be read, nothing is taken (the refusal says why).
+ * with another nonce than this state's, is that order's resource when this stack's backend records the order as a
+ * killed run's of this stack (may-cancel.ts, mayTakeBack): a pending create of this stack's state carries its nonce,
+ * or it carries this stack's identity and the id of a run this backend records, which never finished. The mark alone
+ * proves nothing (a copy of the backend carries this stack's identity too, and its runs are not this backend's), nor
+ * does no state holding the order. Then check() gives the resource that order's nonce, so create() finds it as its
+ * own (vps-create.ts) instead of refusing it or ordering a second VPS; the rule after a new order is applied to it
+ * then, as the killed run would have (ordering/take-back-judge.ts). Any other order is refused, and the refusal says
+ * why (a state that holds it, a run that finished and let it go, a record that could not be read) and how to adopt
+ * it when it is the user's to adopt.
  */
 import type { AboutOrder } from "../../../contract/index.js";
 import type { VpsInputs } from "../inputs/vps-input-schema.js";
 import { runState, type RunContext } from "../engine/run-context.js";
-import { holderOf } from "./backend-states.js";
-import { backendStates, recordTakenBack } from "./backend-reader.js";
+import { backendStates, recordTakenBack, stackRunRecords } from "./backend-reader.js";
+import { mayTakeBack, needsRunRecords, type Judgement } from "./may-cancel.js";
 import { log } from "../engine/log.js";
 import { runIdOf } from "./run-records.js";
 import { stackOfScope } from "./stack-scope.js";
-import { identityOf, stackIdentity, type StackIdentity } from "./stack-identity.js";
+import { stackIdentity, type StackIdentity } from "./stack-identity.js";
 
 /** What to do with the orders of other states carrying a new resource's token. */
 export type TakeBack = { order: AboutOrder } | { refused: { order: AboutOrder; why: string } };
@@ -47,53 +49,58 @@ export async function takeBackOf(
   const fitting = others.filter((order) => fits(order, news));
   if (fitting.length === 0)
     return { refused: { order: first, why: `it is not what this resource orders (${first.domain_name})` } };
-  // The token names many stacks (a `dev` in every backend): only this stack's identity proves the order its own.
+  // The token names many stacks (a `dev` in every backend), and a copy of this backend carries this stack's identity
+  // too: only a record of this backend proves an order its own (may-cancel.ts, mayTakeBack), never that no state holds
+  // it.
   const scope = stackOfScope(news.creationScope);
-  const identity: StackIdentity =
-    scope === undefined ? { unread: "the resource names no stack" } : await stackIdentity(context, scope);
-  if (!("mark" in identity) && !identity.none)
-    return {
-      refused: {
-        order: fitting[0]!,
-        why: `this stack's identity could not be read (${identity.unread}), so the order is not provably this stack's`,
-      },
-    };
-  // A stack with none (no key material, or no tag yet) never marked an order: none is proven its own.
-  const mark = "mark" in identity ? identity.mark : undefined;
-  const proven = fitting.filter((order) => mark !== undefined && identityOf(order) === mark);
-  if (proven.length === 0) {
-    const order = fitting[0]!;
-    return {
-      refused: {
-        order,
-        why:
-          identityOf(order) === undefined
-            ? "it carries no stack identity (placed by a release before it, or by a run that could not read it), " +
-              "so it is not provably this stack's"
-            : "it carries another stack's identity: a stack of the same project and stack name in another backend " +
-              "(or one removed with `pulumi stack rm`) placed it",
-      },
-    };
-  }
+  if (scope === undefined) return { refused: { order: fitting[0]!, why: "the resource names no stack" } };
+  const identity: StackIdentity = await stackIdentity(context, scope);
   const states = await backendStates(context);
-  const held = proven.map((order) => ({ order, stack: holderOf(states, order) }));
-  const free = held.filter((h) => h.stack === undefined);
-  const heldBy = held.find((h) => h.stack !== undefined);
-  if (heldBy) return { refused: { order: heldBy.order, why: `the state of stack ${heldBy.stack} holds it` } };
-  if (states.unread !== undefined)
-    return {
-      refused: { order: first, why: `the backend's states could not all be read (${states.unread})` },
-    };
-  if (free.length > 1)
+  const before = { scope, identity, states };
+  const runs = fitting.some((order) => needsRunRecords(order, before))
+    ? await stackRunRecords(context, scope)
+    : undefined;
+  const judged = fitting.map((order) => ({ order, judgement: mayTakeBack(order, { ...before, runs }) }));
+  const proven = judged.filter((j) => j.judgement.answer === "cancel");
+  if (proven.length > 1)
     return {
       refused: {
-        order: first,
-        why: `${free.length} orders carry it (${free.map((f) => f.order.order_oid).join(", ")}) and none is in a state`,
+        order: proven[0]!.order,
+        why: `${proven.length} orders carry it (${proven.map((p) => p.order.order_oid).join(", ")}) and none is in a state`,
       },
     };
-  const order = free[0]!.order;
+  if (proven.length === 0) return { refused: { order: judged[0]!.order, why: whyNot(judged[0]!.judgement) } };
+  const order = proven[0]!.order;
   context.get(TAKEN).add(order.order_oid);
   return { order };
+}
+
+/** Why an order judged so is not taken back (said after "It is not taken back"). */
+function whyNot(judgement: Judgement): string {
+  switch (judgement.answer) {
+    case "held":
+      return `the state of stack ${judgement.stack} holds it`;
+    case "no identity":
+      return (
+        "it carries no stack identity (placed by a release before it, or by a run that could not read it), " +
+        "so it is not provably this stack's"
+      );
+    case "another mark":
+      return (
+        "it carries another stack's identity: a stack of the same project and stack name in another backend " +
+        "(or one removed with `pulumi stack rm`) placed it"
+      );
+    case "left the state":
+      return (
+        `its run ${judgement.run} finished, so this stack's state held it and let it go on purpose ` +
+        "(retainOnDelete, `pulumi state delete`)"
+      );
+    case "unproven":
+    case "unread":
+      return `it is not provably this stack's: ${judgement.why}`;
+    case "cancel":
+      return "it is this stack's";
+  }
 }
 
 /** True when check() took `oid` back in this run (create() then applies the rule after an order to it). */

@@ -9,6 +9,7 @@ import {
   RUN_RECORD_KEY,
   STACK_IDENTITY_KEY,
 } from "../../../provider/client/metadata-keys";
+import { skipsCheckpoints } from "../../../provider/impl/ownership/backend-reader";
 import { mayCancel, type OwnershipRecords } from "../../../provider/impl/ownership/may-cancel";
 import { runsInTags, RUN_TAG_PREFIX } from "../../../provider/impl/ownership/run-records";
 
@@ -137,5 +138,22 @@ describe("may this run cancel this order?", () => {
   it("another mark, or none: not this stack's to cancel", () => {
     expect(mayCancel(order(107, { mark: "id3-another", run: "r1" }), records()).answer).toBe("another mark");
     expect(mayCancel(order(108, { run: "r1" }), records()).answer).toBe("no identity");
+  });
+});
+
+// A run's record says whether its engine kept checkpoints, and a record without them lets a destroy cancel its order
+// (step 4): it must read PULUMI_SKIP_CHECKPOINTS as the CLI does (its boolean variables: "1" or "true", any case).
+describe("whether a run's engine keeps checkpoints (its record's word)", () => {
+  it.each([
+    ["1", true],
+    ["true", true],
+    ["TRUE", true],
+    ["yes", false],
+    ["on", false],
+    ["0", false],
+    ["false", false],
+    [undefined, false],
+  ] as const)("PULUMI_SKIP_CHECKPOINTS=%s: skips them %s", (value, skips) => {
+    expect(skipsCheckpoints({ PULUMI_SKIP_CHECKPOINTS: value })).toBe(skips);
   });
 });

@@ -11,7 +11,7 @@ import * as testing from "../../../provider/impl/testing";
 import { rejectionOf, stackConfigWith } from "../support/impl-fixture";
 import { useKilledRuns } from "../support/killed-runs";
 
-const { fixture, backend, inBackend, vps, active, killedRun, nextUp } = useKilledRuns();
+const { fixture, backend, inBackend, vps, active, killedRun, nextUp, runRecords } = useKilledRuns();
 
 const configure = (settings: Record<string, string>) =>
   impl.configure({ config: stackConfigWith(fixture().emulator.baseUrl, settings) });
@@ -61,7 +61,7 @@ describe("a killed run's order", () => {
     [
       "the states cannot be read",
       () => backend([], "`pulumi stack ls --all` failed: no backend"),
-      "the backend's states could not all be read",
+      "it is not provably this stack's: the backend's states could not be read",
     ],
   ] as const)("%s: refused, named, nothing taken or ordered", async (_title, states, why) => {
     const oid = await killedRun("web-1");
@@ -97,6 +97,52 @@ describe("a killed run's order", () => {
       expect(JSON.stringify(failures)).toContain(`order ${oid}`);
       expect(JSON.stringify(failures)).toContain(`It is not taken back (${why}`);
     }
+    expect(await active()).toEqual([oid]);
+  });
+
+  // The mark is a copy's too: a copy of this backend (a restored CI cache, a backup) carries this stack's identity, so
+  // only this backend's record of the run that placed the order proves it this stack's (may-cancel.ts, mayTakeBack).
+  it.each([
+    [
+      "a copy of this backend: its run is not one this backend records",
+      (): void => runRecords.drop(...runRecords.ids()),
+      "no record of this stack's backend names its run",
+    ],
+    [
+      "its run finished: this stack's state held it and let it go (retainOnDelete, state delete)",
+      (): void => runRecords.finish(...runRecords.ids()),
+      "finished, so this stack's state held it and let it go on purpose",
+    ],
+    [
+      "this stack's run records cannot be read",
+      (): void => {
+        runRecords.unread = "`pulumi stack tag ls` failed";
+      },
+      "this stack's run records could not be read (`pulumi stack tag ls` failed)",
+    ],
+  ] as const)(
+    "of this stack's identity, but %s: refused, named, nothing taken",
+    async (_title, records, why) => {
+      const oid = await killedRun("web-1");
+      records();
+      backend([]);
+      const { preview, checked } = await nextUp("web-1");
+      for (const failures of [preview.failures, checked.failures]) {
+        expect(JSON.stringify(failures)).toContain("RIMU_ERR_FOREIGN_ORDER");
+        expect(JSON.stringify(failures)).toContain(`order ${oid}`);
+        expect(JSON.stringify(failures)).toContain(why);
+      }
+      expect(await active()).toEqual([oid]);
+    },
+  );
+
+  it("its killed run kept checkpoints: taken back all the same (taking back cancels nothing)", async () => {
+    runRecords.checkpoints = true;
+    const oid = await killedRun("web-1");
+    backend([]);
+    const { checked, created } = await nextUp("web-1");
+    expect(checked.failures).toBeUndefined();
+    expect((await created!).id).toBe(String(oid));
     expect(await active()).toEqual([oid]);
   });
 
