@@ -7,7 +7,8 @@
  * `--rate-limit R/S` (the emulator's rate limit, the stacks paced just under it) and `--time-scale X` (the emulator's
  * modelled durations times X; default 0.02, 0: none); the plugin
  * bench takes `--rounds N` (default 7), `--against <executable>` and `--whole-process`; the registration bench
- * `--fleet N` (default 500) and `--rounds N`.
+ * `--fleet N` (default 500) and `--rounds N`; the startup bench (a one-VPS stack's commands with and without
+ * NODE_COMPILE_CACHE) `--rounds N` (default 5).
  */
 import { parseArgs } from "node:util";
 import { unknownOptionMessage, USAGE_EXIT } from "../contract/command-line.js";
@@ -17,11 +18,13 @@ import { benchClient } from "./client.js";
 import { benchEmulator } from "./emulator.js";
 import { benchPlugin } from "./plugin.js";
 import { benchRegistration } from "./registration.js";
+import { benchStartup } from "./startup.js";
 
-const USAGE = `usage: npm run bench -- [emulator] [client] [cli] [plugin] [registration] [options]
+const USAGE = `usage: npm run bench -- [emulator] [client] [cli] [plugin] [registration] [startup] [options]
   (no name: every benchmark, one after another)
   --fleet N          cli: the large fleet's size (default 200); registration: VPSs registered (default 500)
-  --rounds N         cli (default 2), plugin (default 7), registration (default 5): rounds to take the median of
+  --rounds N         cli (default 2), plugin (default 7), registration (default 5), startup (default 5): rounds
+                     to take the median of
   --profile          cli: CPU profiles of every operation
   --floor            cli: beside the fleet, a do-nothing provider's program of its shape, all without checkpoints
   --budget USD       cli: the stacks' monthlyBudgetUsd (the budget's guard judges each order and change)
@@ -117,6 +120,7 @@ const benchesWith = (flags: Flags): Record<string, () => Promise<unknown>> => ({
     }),
   registration: () =>
     benchRegistration({ fleet: count("fleet", flags.fleet), rounds: count("rounds", flags.rounds) }),
+  startup: () => benchStartup({ rounds: count("rounds", flags.rounds) }),
 });
 
 async function main(args: string[]): Promise<void> {

@@ -33,7 +33,7 @@ test.each([
     ["cli", "--time-scale", "x"],
     "bench: --time-scale x: give a number, 0 or more, such as 0.02 (0: no modelled waits)",
   ],
-  [["nope"], "bench: unknown bench nope; known: emulator, client, cli, plugin, registration"],
+  [["nope"], "bench: unknown bench nope; known: emulator, client, cli, plugin, registration, startup"],
   [
     ["--no-such-option"],
     `bench: ${unknownOptionMessage("npm run bench --", "--no-such-option").replace("npm run bench --: ", "")}`,
