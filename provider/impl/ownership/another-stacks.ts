@@ -10,8 +10,10 @@
  *
  * One proof makes such an order this stack's: the engine's own record, a pending create of this stack's state carrying
  * the order's creation nonce (a killed run whose stack tag two providers set at once and the backend kept the other's
- * value: stack-identity.ts), judged as this stack's. When the backend's states cannot be read, the pending create
- * cannot be looked at: such an order is not judged here (the sweep says it cannot tell). The marks the user passed
+ * value: stack-identity.ts), judged as this stack's. So only this stack's own state is needed to judge it: when another
+ * stack's state cannot be read (a torn file, a PostgreSQL export that timed out), that state can only hold the order,
+ * which makes it another stack's all the same. When this stack's own state was not read, the pending create cannot
+ * be looked at: such an order is not judged here (the sweep says it cannot tell). The marks the user passed
  * back (`--other-stack-mark`, what `killed-orders --identity` printed against the other backend) are counted in the
  * same line.
  */
@@ -30,6 +32,10 @@ function isStack(name: string, scope: Scope): boolean {
   return parts[parts.length - 1] === scope.stack && (parts.length < 3 || parts[1] === scope.project);
 }
 
+/** True when `scope`'s own state is among those read (some others may not be). */
+const stateRead = (states: BackendStates, scope: Scope): boolean =>
+  states.stacks.some(({ stack }) => isStack(stack, scope));
+
 /** True when a pending create of `scope`'s own state carries `order`'s creation nonce: its killed run placed it. */
 export function pendingOfThisStack(states: BackendStates, order: AboutOrder, scope: Scope): boolean {
   const stack = pendingCreateOf(states, order);
@@ -38,8 +44,8 @@ export function pendingOfThisStack(states: BackendStates, order: AboutOrder, sco
 
 /**
  * True when `order` (of `scope`'s name, in no state of the backend) carries a readable mark that is not this stack's
- * (this stack's identity read, or none by nature: it never marked an order), the states were read, and no pending
- * create of this stack carries its nonce: another stack's business, counted in one line (otherStacksLine).
+ * (this stack's identity read, or none by nature: it never marked an order), this stack's own state was read, and no
+ * pending create of this stack carries its nonce: another stack's business, counted in one line (otherStacksLine).
  */
 export function carriesAnotherMark(
   order: AboutOrder,
@@ -48,7 +54,7 @@ export function carriesAnotherMark(
   scope: Scope,
 ): boolean {
   const mark = identityOf(order);
-  if (mark === undefined || states.unread !== undefined) return false;
+  if (mark === undefined || (states.unread !== undefined && !stateRead(states, scope))) return false;
   if ("mark" in identity ? mark === identity.mark : identity.none !== true) return false;
   return !pendingOfThisStack(states, order, scope);
 }

@@ -60,10 +60,12 @@ function judgeBeforeRuns(order: AboutOrder, records: Omit<OwnershipRecords, "run
   const { states, identity, scope } = records;
   const mark = identityOf(order);
   // An order with no identity is never this run's to cancel but on a pending create: with the states unread, named.
-  if (states.unread !== undefined)
-    return mark === undefined
-      ? { answer: "no identity" }
-      : { answer: "unread", why: `the backend's states could not be read (${states.unread})` };
+  // One of another stack's mark is that stack's once this stack's own state was read (another-stacks.ts).
+  if (states.unread !== undefined) {
+    if (mark === undefined) return { answer: "no identity" };
+    if (carriesAnotherMark(order, identity, states, scope)) return { answer: "another mark" };
+    return { answer: "unread", why: `the backend's states could not be read (${states.unread})` };
+  }
   const holder = holderOf(states, order);
   if (holder !== undefined) return { answer: "held", stack: holder };
   if (pendingOfThisStack(states, order, scope))

@@ -249,6 +249,23 @@ describe("destroy after a killed run", () => {
     expect(lines().join("\n")).not.toContain("Warning:");
   });
 
+  // Only this stack's own state can prove such an order its own: another stack's unread state changes nothing.
+  it("the same beside a stack whose state cannot be read (a torn file): one line, never cancelled, the destroy not failed", async () => {
+    const web0 = await recorded("web-0");
+    inBackend("a-colleagues-backend");
+    const colleagues = await killedRun("web-1");
+    inBackend("one-backend");
+    backend(
+      [held(web0)],
+      "the state of torn (`pulumi stack export` failed: unexpected end of JSON input) could not be read",
+    );
+    await destroy(web0);
+    expect(await active()).toEqual([colleagues]);
+    expect(lines().filter((line) => line.includes("another stack's identity"))).toHaveLength(1);
+    expect(lines().join("\n")).not.toContain("Warning:");
+    expect(lines().join("\n")).not.toContain("cannot tell");
+  });
+
   it("a lost tag race's order whose nonce a pending create of this stack holds: this stack's, cancelled", async () => {
     const web0 = await recorded("web-0");
     inBackend("tag-the-backend-did-not-keep");

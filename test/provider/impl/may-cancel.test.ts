@@ -68,6 +68,23 @@ describe("may this run cancel this order?", () => {
     });
   });
 
+  // Only this stack's own state can prove an order of another mark its own (a pending create): another stack's state
+  // that cannot be read could only hold it, which makes it another stack's all the same.
+  it("another stack's state unread: an order of another mark is another stack's, one of this stack's mark unread", () => {
+    const states = {
+      stacks: [{ stack: "dev", resources: [] }],
+      unread: "the state of colleague could not be read",
+    };
+    expect(mayCancel(order(105, { mark: "id3-other", run: "r9" }), records({ states })).answer).toBe(
+      "another mark",
+    );
+    expect(mayCancel(order(106, { mark: MARK, run: "r1" }), records({ states })).answer).toBe("unread");
+    const ownUnread = { stacks: [], unread: "the state of dev could not be read" };
+    expect(mayCancel(order(107, { mark: "id3-other" }), records({ states: ownUnread })).answer).toBe(
+      "unread",
+    );
+  });
+
   it("a run record of this backend, the run unfinished and without checkpoints: cancelled", () => {
     expect(mayCancel(order(103, { mark: MARK, run: "r1" }), records())).toMatchObject({ answer: "cancel" });
   });
