@@ -236,6 +236,8 @@ async function orderAndConverge(
   nonce: string,
   provider: VpsInputs["__provider"],
   deadlineMs: number,
+  /** The state records this resource as a create whose outcome was lost (orderOnce). */
+  pendingOfThisState = false,
 ): Promise<{ id: string; outs: VpsOutputs }> {
   const view = accountView(run, "Creating a Vps");
   // The account this run's record names; its listing tells which of the stack's tags prove nothing (record-pruning.ts).
@@ -245,7 +247,7 @@ async function orderAndConverge(
   const placeOrder = () => {
     // Before the POST: no other provider of this command takes this order for a killed run's (stack-strays.ts).
     view.sharedPlan?.noteOrdering(nonce);
-    return orderOnce(run, client, news, nonce, provider, deadlineMs);
+    return orderOnce(run, client, news, nonce, provider, deadlineMs, pendingOfThisState);
   };
   const unread = readBackFailed(news, nonce, provider);
   // Judged against the budget: a new order, one found after its lost answer, or a killed run's taken back.
@@ -368,7 +370,7 @@ export async function update(
         const nonce =
           typeof recorded.__creationNonce === "string" ? recorded.__creationNonce : nonceOf(inputs);
         return {
-          outs: (await orderAndConverge(run, client, news, nonce, inputs.__provider, deadlineMs)).outs,
+          outs: (await orderAndConverge(run, client, news, nonce, inputs.__provider, deadlineMs, true)).outs,
         };
       }
       // From the run's listing, one read for the fleet; its own GET only where the listing cannot answer (orderNow).

@@ -42,6 +42,8 @@ import {
 } from "../engine/errors.js";
 import { log } from "../engine/log.js";
 import { stackMarks } from "../ownership/new-order-marks.js";
+import { RUN_RECORD_KEY, runIdOf } from "../ownership/run-records.js";
+import { notProvablyOurs } from "../ownership/take-back.js";
 import type { RunContext } from "../engine/run-context.js";
 import { isOrderGone } from "../../wire-mapping/order-fields.js";
 import {
@@ -99,9 +101,15 @@ export async function orderOnce(
   nonce: string,
   provider: unknown,
   deadlineMs?: number,
+  /**
+   * The state records this resource as a create whose outcome was lost (an update of its pending id): an order
+   * carrying its token and nonce is that create's, and the state is the record that proves it.
+   */
+  pendingOfThisState = false,
 ): Promise<Ordered> {
   const superseded: number[] = [];
   const marks = await stackMarks(run, news.creationScope, news.domainName ?? "this VPS");
+  const thisRun = marks.find((mark) => mark.key_name === RUN_RECORD_KEY)?.value;
   for (;;) {
     const token = creationTokenFor(news, superseded);
     const request = newVpsRequest(news);
@@ -128,7 +136,16 @@ export async function orderOnce(
     }
     if (creationNonceOf(order) !== nonce) throw foreignOrder(order, news, token);
     const mismatch = notOrderedBy(order, news);
-    if (mismatch === undefined) return { order, found: true };
+    if (mismatch === undefined) {
+      // Placed by another run (not this one's answer lost): the nonce alone is no proof (take-back.ts).
+      const placedBy = runIdOf(order);
+      const why =
+        pendingOfThisState || placedBy === undefined || placedBy === thisRun
+          ? undefined
+          : await notProvablyOurs(run, news, order);
+      if (why !== undefined) throw foreignOrder(order, news, token, why);
+      return { order, found: true };
+    }
     if (superseded.length >= MAX_SUPERSEDED) {
       throw new VpsError(
         VPS_ERROR_CODES.foreignOrder,

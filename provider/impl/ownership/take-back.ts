@@ -49,18 +49,8 @@ export async function takeBackOf(
   const fitting = others.filter((order) => fits(order, news));
   if (fitting.length === 0)
     return { refused: { order: first, why: `it is not what this resource orders (${first.domain_name})` } };
-  // The token names many stacks (a `dev` in every backend), and a copy of this backend carries this stack's identity
-  // too: only a record of this backend proves an order its own (may-cancel.ts, mayTakeBack), never that no state holds
-  // it.
-  const scope = stackOfScope(news.creationScope);
-  if (scope === undefined) return { refused: { order: fitting[0]!, why: "the resource names no stack" } };
-  const identity: StackIdentity = await stackIdentity(context, scope);
-  const states = await backendStates(context);
-  const before = { scope, identity, states };
-  const runs = fitting.some((order) => needsRunRecords(order, before))
-    ? await stackRunRecords(context, scope)
-    : undefined;
-  const judged = fitting.map((order) => ({ order, judgement: mayTakeBack(order, { ...before, runs }) }));
+  const judged = await judgedForTakeBack(context, news, fitting);
+  if ("why" in judged) return { refused: { order: fitting[0]!, why: judged.why } };
   const proven = judged.filter((j) => j.judgement.answer === "cancel");
   if (proven.length > 1)
     return {
@@ -73,6 +63,46 @@ export async function takeBackOf(
   const order = proven[0]!.order;
   context.get(TAKEN).add(order.order_oid);
   return { order };
+}
+
+/**
+ * Each of `orders` (carrying `news`'s creation token) judged by mayTakeBack on the records of this stack's backend.
+ * The token names many stacks (a `dev` in every backend), and a copy of this backend carries this stack's identity
+ * too: only a record of this backend proves an order its own, never that no state holds it.
+ */
+async function judgedForTakeBack(
+  context: RunContext,
+  news: VpsInputs,
+  orders: readonly AboutOrder[],
+): Promise<{ order: AboutOrder; judgement: Judgement }[] | { why: string }> {
+  const scope = stackOfScope(news.creationScope);
+  if (scope === undefined) return { why: "the resource names no stack" };
+  const identity: StackIdentity = await stackIdentity(context, scope);
+  const states = await backendStates(context);
+  const before = { scope, identity, states };
+  const runs = orders.some((order) => needsRunRecords(order, before))
+    ? await stackRunRecords(context, scope)
+    : undefined;
+  return orders.map((order) => ({ order, judgement: mayTakeBack(order, { ...before, runs }) }));
+}
+
+/**
+ * Why `order`, found carrying `news`'s creation token and this state's nonce by a create that did not place it in this
+ * run (vps-create.ts: its run id is another run's), is not this stack's to take, or undefined when this stack's backend
+ * records it as a killed run's of this stack (or check() took it back). The nonce names the resource, not the order: a
+ * replacement's order carries the nonce of the VPS it replaces, and a copy of the backend carries that nonce too, so
+ * the copy's replacement would otherwise find the original's as its own.
+ */
+export async function notProvablyOurs(
+  context: RunContext,
+  news: VpsInputs,
+  order: AboutOrder,
+): Promise<string | undefined> {
+  if (isTakenBack(context, order.order_oid)) return undefined;
+  const judged = await judgedForTakeBack(context, news, [order]);
+  if ("why" in judged) return judged.why;
+  const { judgement } = judged[0]!;
+  return judgement.answer === "cancel" ? undefined : whyNot(judgement);
 }
 
 /** Why an order judged so is not taken back (said after "It is not taken back"). */

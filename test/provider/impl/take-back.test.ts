@@ -9,7 +9,7 @@
 import * as impl from "../../../provider/impl/index";
 import * as testing from "../../../provider/impl/testing";
 import { rejectionOf, stackConfigWith } from "../support/impl-fixture";
-import { useKilledRuns } from "../support/killed-runs";
+import { held, useKilledRuns } from "../support/killed-runs";
 
 const { fixture, backend, inBackend, vps, active, killedRun, nextUp, runRecords } = useKilledRuns();
 
@@ -135,6 +135,37 @@ describe("a killed run's order", () => {
       expect(await active()).toEqual([oid]);
     },
   );
+
+  // A replacement's order carries the nonce of the VPS it replaces, and a copy of the backend carries that nonce too:
+  // the copy's replacement must not find the original's replacement order as its own by the nonce alone.
+  it.each([
+    ["the replacement's run was killed: this backend records it, unfinished", "found as its own", false],
+    ["a copy of the backend made before the replacement: its run is not this backend's", "refused", true],
+  ] as const)("a replacement's order already placed, %s: %s", async (_title, outcome, copy) => {
+    testing.forgetRun();
+    const first = await impl.check({}, vps("web-1"));
+    const made = await impl.create(first.inputs);
+    runRecords.finish(...runRecords.ids());
+    const moved = { ...vps("web-1"), dcLocation: "DCLONDON" as const };
+    testing.forgetRun();
+    const replacing = await impl.check(first.inputs, moved);
+    const placed = await impl.create(replacing.inputs);
+    if (copy) runRecords.drop(runRecords.ids().at(-1)!);
+    backend([held(made)]);
+    testing.forgetRun();
+    const again = await impl.check(first.inputs, moved);
+    expect(again.failures).toBeUndefined();
+    if (outcome === "refused") {
+      const error = await impl.create(again.inputs).then(
+        () => undefined,
+        (e: unknown) => `${(e as { code?: string }).code} ${(e as Error).message}`,
+      );
+      expect(error).toContain("RIMU_ERR_FOREIGN_ORDER");
+      expect(error).toContain(`order ${placed.id}`);
+      expect(error).toContain("no record of this stack's backend names its run");
+    } else expect((await impl.create(again.inputs)).id).toBe(placed.id);
+    expect((await active()).sort()).toEqual([Number(made.id), Number(placed.id)].sort());
+  });
 
   it("its killed run kept checkpoints: taken back all the same (taking back cancels nothing)", async () => {
     runRecords.checkpoints = true;
