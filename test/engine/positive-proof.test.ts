@@ -1,8 +1,9 @@
 // Ownership by positive proof (issue 92) through the real CLI on a file backend: positive-proof-scenarios.ts's cases,
 // and a copied backend. A file backend copied to a second place at the same path (a CI cache of ~/.pulumi restored,
 // a backup) has the same tag, salt and URL, so the same stack identity: the original's later orders carry the copy's
-// mark and are in none of the copy's states. The copy's `pulumi destroy` must leave them billed: only the run records
-// the original wrote after the copy (provider/impl/ownership/run-records.ts) would prove them, and the copy has none.
+// mark and are in none of the copy's states. The copy's `pulumi destroy` must leave them billed, and its `up` must not
+// take them back: only the run records the original wrote after the copy (provider/impl/ownership/run-records.ts)
+// would prove them, and the copy has none.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -16,7 +17,7 @@ import { EXAMPLES_DIR } from "./e2e-support";
 import { describeCliOnly } from "./describe-cli";
 import { runKilled } from "./kill-run";
 import { killedOrders } from "./killed-orders-run";
-import { PLUGIN_VERSION, pluginEntry, pulumiText } from "./native-programs";
+import { PLUGIN_VERSION, pluginEntry, pulumiFailure, pulumiText } from "./native-programs";
 import { positiveProofScenarios, yamlVps } from "./positive-proof-scenarios";
 
 jest.setTimeout(900_000);
@@ -116,6 +117,12 @@ describeCliOnly("a copied file backend's destroy", () => {
         const original = path.join(scratch, front, "original");
         fs.renameSync(backendDir, original);
         fs.cpSync(copy, backendDir, { recursive: true });
+        // The copy's preview of the same program: the original's second VPS carries this stack's identity and is in
+        // none of the copy's states, but no record of the copy names its run, so it is not taken back (take-back.ts).
+        const refused = await pulumiFailure(stack, "preview");
+        expect(refused).toContain("RIMU_ERR_FOREIGN_ORDER");
+        expect(refused).toContain(`order ${second!.orderOid} (`);
+        expect(refused).toContain("no record of this stack's backend names its run");
         const said = await pulumiText(stack, "destroy", "--yes", "--skip-preview");
         expect(placed().map((o) => o.orderOid)).toEqual([second!.orderOid]);
         // Named once (the CLI shows each message live, then again under Diagnostics: counted there).
