@@ -344,6 +344,20 @@ describe("the money model: I7 (no run cancels or takes back another stack's or a
         "A's identity and no state of A holds it, but no record of A's backend names its run)",
       [{ copy: true as const }, up(2, { web: "DCDALLAS" }), up(0, { api: "DCDALLAS" }), up(0)],
     ],
+    [
+      "B7: after a copy of A's backend (C), A orders web; C's `up` of web does not take A's order (it carries C's " +
+        "identity too and no state of C holds it, but no record of C's backend names its run)",
+      [{ copy: true as const }, up(0, { web: "DCDALLAS" }), up(2, { web: "DCDALLAS" })],
+    ],
+    [
+      "B8: after a copy, A replaces web; C's same replacement does not take A's new order by the nonce both carry",
+      [
+        up(0, { web: "DCDALLAS" }),
+        { copy: true as const },
+        up(0, { web: "DCLONDON" }),
+        up(2, { web: "DCLONDON" }),
+      ],
+    ],
   ] as [string, OwnedStep[]][])("%s", (_title, ups) => ownedCase(ups));
 
   it("B4 (issue 92): a replacement killed after its order, without checkpoints, then a destroy: the order it left in no state cancelled (its run record)", async () => {

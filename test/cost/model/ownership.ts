@@ -135,6 +135,8 @@ export interface OwnedWorld {
   acted: { refusedForeign: number; takenBack: number; sweptKilled: number };
   /** The orders that left a state on purpose (state delete, retainOnDelete): no sweep may cancel them. */
   dropped?: Set<number>;
+  /** The orders A's and C's states both held when C became a copy of A's backend (the last `copy`). */
+  sharedAtCopy?: Set<number>;
 }
 
 const asResource = (held: Held): StateResource => ({
@@ -237,6 +239,7 @@ export const ownedStepWords = (c: OwnedStep): string =>
 export async function runOwnedStep(emu: TestEmulator, world: OwnedWorld, step: OwnedStep): Promise<string[]> {
   if ("copy" in step) {
     world.stacks[2]!.copyOf(world.stacks[0]!);
+    world.sharedAtCopy = new Set(world.stacks[2]!.live().map(oidOf));
     return [];
   }
   if ("drop" in step) {
@@ -366,8 +369,9 @@ function violations(
     for (const oid of new Set(s.live().map(oidOf)))
       if (Number.isFinite(oid)) holders.set(oid, [...(holders.get(oid) ?? []), s]);
   for (const [oid, held] of holders) {
-    // A backend and its copy hold the same orders until one of them changes: not two stacks' claim.
-    if (new Set(held.map((s) => s.tag)).size > 1)
+    // A backend and its copy hold the same orders until one of them changes: not two stacks' claim. An order one of
+    // them placed after the copy is that one's alone: the other taking it (its identity is the copy's too) is one.
+    if (new Set(held.map((s) => s.tag)).size > 1 || (held.length > 1 && !world.sharedAtCopy?.has(oid)))
       found.push(
         `I7: order ${oid} is held by the states of ${held.map((s) => `${s.backend}/s0`).join(" and ")}`,
       );
