@@ -43,11 +43,7 @@ function listen(): Promise<http.Server> {
     req.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
     req.on("end", () => {
       const { status, json } = answer(req.url ?? "", body);
-      // Each answer closes its connection: the CLI's Vault client reuses an idle one, and Node's server closes an
-      // idle connection after 5 s, so under load a reuse met the close ("connection reset by peer", CI try108).
-      res
-        .writeHead(status, { "content-type": "application/json", connection: "close" })
-        .end(JSON.stringify(json));
+      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(json));
     });
   });
   // Never what keeps a test's process alive.
